@@ -1,0 +1,50 @@
+// Typed errors with a code and an HTTP status. Client-safe (no server imports), so the UI can
+// reuse the codes. Messages must never contain broker URLs or credentials.
+
+export type ErrorCode =
+  | 'InvalidInput'
+  | 'NotFound'
+  | 'ReadOnly'
+  | 'Unsupported'
+  | 'Conflict'
+  | 'BrokerUnavailable'
+  | 'BrokerTimeout'
+  | 'NotMigrated'
+  | 'Forbidden'
+  | 'Unauthorized'
+  | 'Internal';
+
+const STATUS: Record<ErrorCode, number> = {
+  InvalidInput: 400,
+  Unauthorized: 401,
+  Forbidden: 403,
+  NotFound: 404,
+  Conflict: 409,
+  ReadOnly: 403,
+  Unsupported: 501,
+  NotMigrated: 503,
+  BrokerUnavailable: 503,
+  BrokerTimeout: 504,
+  Internal: 500,
+};
+
+export class ConsoleError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  /** Field-level messages for forms: path -> message. */
+  readonly fields?: Record<string, string>;
+
+  constructor(code: ErrorCode, message: string, fields?: Record<string, string>) {
+    super(message);
+    this.name = code;
+    this.code = code;
+    this.status = STATUS[code];
+    this.fields = fields;
+  }
+
+  toJSON(): { error: { code: ErrorCode; message: string; fields?: Record<string, string> } } {
+    return { error: { code: this.code, message: this.message, ...(this.fields ? { fields: this.fields } : {}) } };
+  }
+}
+
+export const isConsoleError = (e: unknown): e is ConsoleError => e instanceof ConsoleError;

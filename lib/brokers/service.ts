@@ -1,0 +1,141 @@
+import 'server-only';
+import { ConsoleError, isConsoleError } from './errors';
+import { findBrokerConfig, getAdapter, kindOf, listBrokerConfigs } from './registry';
+import type {
+  ActionResult,
+  BrokerOverview,
+  Capability,
+  DeadListQuery,
+  EnqueueRequest,
+  HealthEntry,
+  ResultListQuery,
+  TaskListQuery,
+} from './schema';
+import type { BrokerAdapter } from './types';
+
+/**
+ * The only door from app/ into brokers. Adds timeouts, maps unknown errors to
+ * BrokerUnavailable (without leaking URLs), and refuses actions the broker's capabilities or
+ * read-only configuration do not allow. Authorisation happens before this, in lib/auth's gate.
+ */
+
+const READ_TIMEOUT_MS = Number(process.env.POTATOQ_CONSOLE_READ_TIMEOUT_MS ?? 10_000);
+const WRITE_TIMEOUT_MS = Number(process.env.POTATOQ_CONSOLE_WRITE_TIMEOUT_MS ?? 120_000);
+
+function scrub(message: string): string {
+  // Never echo credentials that a driver may put into its error text.
+  return message.replace(/([a-z][a-z0-9+.-]*:\/\/)[^\s/@]*@/gi, '$1***@');
+}
+
+export function toConsoleError(e: unknown): ConsoleError {
+  if (isConsoleError(e)) return e;
+  const message = e instanceof Error ? e.message : String(e);
+  return new ConsoleError('BrokerUnavailable', scrub(message) || 'broker error');
+}
+
+async function withTimeout<T>(what: string, ms: number, run: () => Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ConsoleError('BrokerTimeout', `${what} took longer than ${ms / 1000}s`)), ms);
+  });
+  try {
+    return await Promise.race([run(), timeout]);
+  } catch (e) {
+    throw toConsoleError(e);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function read<T>(brokerId: string, what: string, fn: (a: BrokerAdapter) => Promise<T>): Promise<T> {
+  return withTimeout(what, READ_TIMEOUT_MS, async () => fn(getAdapter(brokerId)));
+}
+
+/** Refuses an action the configuration or the broker does not allow. */
+export async function requireCapability(brokerId: string, capability: Capability): Promise<BrokerAdapter> {
+  const config = findBrokerConfig(brokerId);
+  if (config.readOnly) throw new ConsoleError('ReadOnly', `broker "${brokerId}" is configured read-only`);
+  const adapter = getAdapter(brokerId);
+  const caps = await withTimeout('capability probe', READ_TIMEOUT_MS, () => adapter.capabilities());
+  const cap = caps[capability];
+  if (!cap.on) throw new ConsoleError('Unsupported', cap.why ?? `${capability} is not available on this broker`);
+  return adapter;
+}
+
+function write<T>(brokerId: string, capability: Capability, what: string, fn: (a: BrokerAdapter) => Promise<T>): Promise<T> {
+  return withTimeout(what, WRITE_TIMEOUT_MS, async () => fn(await requireCapability(brokerId, capability)));
+}
+
+export function brokerList(): Array<{ id: string; name: string; kind: ReturnType<typeof kindOf> }> {
+  return listBrokerConfigs().map((b) => ({ id: b.id, name: b.name, kind: kindOf(b.url) }));
+}
+
+export async function overview(brokerId: string): Promise<BrokerOverview> {
+  const config = findBrokerConfig(brokerId);
+  const result = await read(brokerId, 'overview', (a) => a.overview());
+  if (!config.readOnly) return result;
+  // Configuration can only take capabilities away.
+  const capabilities = Object.fromEntries(
+    Object.entries(result.capabilities).map(([k, v]) =>
+      ['replay', 'discard', 'revoke', 'purge', 'enqueue'].includes(k) ? [k, { on: false, why: 'configured read-only' }] : [k, v],
+    ),
+  ) as BrokerOverview['capabilities'];
+  return { ...result, readOnly: true, capabilities };
+}
+
+export type OverviewOutcome =
+  | { ok: true; overview: BrokerOverview }
+  | { ok: false; id: string; name: string; kind: string; error: { code: string; message: string } };
+
+/** Every broker's overview; one failing broker becomes an error entry, never a thrown error. */
+export async function overviewAll(): Promise<OverviewOutcome[]> {
+  return Promise.all(
+    listBrokerConfigs().map(async (b): Promise<OverviewOutcome> => {
+      try {
+        return { ok: true, overview: await overview(b.id) };
+      } catch (e) {
+        const err = toConsoleError(e);
+        let kind = 'unknown';
+        try {
+          kind = kindOf(b.url);
+        } catch {}
+        return { ok: false, id: b.id, name: b.name, kind, error: { code: err.code, message: err.message } };
+      }
+    }),
+  );
+}
+
+export async function health(): Promise<HealthEntry[]> {
+  const all = await overviewAll();
+  return all.map((o) =>
+    o.ok
+      ? { id: o.overview.id, name: o.overview.name, kind: o.overview.kind, ok: true, error: null }
+      : { id: o.id, name: o.name, kind: o.kind as HealthEntry['kind'], ok: false, error: o.error },
+  );
+}
+
+export const listTasks = (brokerId: string, q: TaskListQuery) => read(brokerId, 'task list', (a) => a.listTasks(q));
+export async function getTask(brokerId: string, id: string) {
+  const t = await read(brokerId, 'task detail', (a) => a.getTask(id));
+  if (!t) throw new ConsoleError('NotFound', `task ${id} is not waiting or running in this broker`);
+  return t;
+}
+export const listDead = (brokerId: string, q: DeadListQuery) => read(brokerId, 'dead-letter list', (a) => a.listDead(q));
+export const deadGroups = (brokerId: string, q: { queue?: string }) => read(brokerId, 'dead-letter groups', (a) => a.deadGroups(q));
+export async function getDead(brokerId: string, id: string) {
+  const d = await read(brokerId, 'dead letter', (a) => a.getDead(id));
+  if (!d) throw new ConsoleError('NotFound', `dead letter ${id} is not in this broker`);
+  return d;
+}
+export const listWorkers = (brokerId: string) => read(brokerId, 'workers', (a) => a.listWorkers());
+export const listResults = (brokerId: string, q: ResultListQuery) => read(brokerId, 'results', (a) => a.listResults(q));
+export const taskNames = (brokerId: string) => read(brokerId, 'task names', (a) => a.taskNames());
+
+export const replayDead = (brokerId: string, ids: string[]): Promise<ActionResult> =>
+  write(brokerId, 'replay', 'replay', (a) => a.replayDead(ids));
+export const discardDead = (brokerId: string, ids: string[]): Promise<ActionResult> =>
+  write(brokerId, 'discard', 'discard', (a) => a.discardDead(ids));
+export const revoke = (brokerId: string, ids: string[]): Promise<ActionResult> =>
+  write(brokerId, 'revoke', 'revoke', (a) => a.revoke(ids));
+export const purge = (brokerId: string, queue: string) => write(brokerId, 'purge', 'purge', (a) => a.purge(queue));
+export const enqueue = (brokerId: string, req: EnqueueRequest) => write(brokerId, 'enqueue', 'enqueue', (a) => a.enqueue(req));

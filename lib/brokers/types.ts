@@ -1,0 +1,81 @@
+import 'server-only';
+import type {
+  ActionResult,
+  BrokerKind,
+  BrokerOverview,
+  Capabilities,
+  DeadDetail,
+  DeadGroup,
+  DeadListQuery,
+  DeadSummary,
+  EnqueueRequest,
+  EnqueueResult,
+  Page,
+  PurgeResult,
+  ResultListQuery,
+  ResultSummary,
+  TaskDetail,
+  TaskListQuery,
+  TaskSummary,
+  WorkerInfo,
+} from './schema';
+
+/**
+ * The one contract every broker implements. Created by a factory (`createSqliteAdapter`),
+ * never subclassed. Adapters map broker rows/messages to DTOs and perform writes with exactly
+ * potatoq's semantics; they never modify running work (SQL `state = 2`, Redis `st = active`).
+ *
+ * Errors: adapters throw `ConsoleError` (`NotFound`, `Unsupported`, `BrokerUnavailable`,
+ * `NotMigrated`, ...). Any other error is treated by the service as `BrokerUnavailable`.
+ */
+export interface BrokerAdapter {
+  readonly id: string;
+  readonly name: string;
+  readonly kind: BrokerKind;
+
+  /** Probes the broker (version, permissions) and reports what it can do and why not. */
+  capabilities(): Promise<Capabilities>;
+  /** Per-queue counts, totals and worker liveness. A count the broker cannot give is null. */
+  overview(): Promise<BrokerOverview>;
+
+  /** Keyset-paginated list in claim order (ready: priority DESC, seq; scheduled: run_at, seq;
+   *  running: claimed_at, seq). */
+  listTasks(q: TaskListQuery): Promise<Page<TaskSummary>>;
+  /** A waiting or running task by id; null when it is not in the jobs store. */
+  getTask(id: string): Promise<TaskDetail | null>;
+
+  /** Dead letters newest first (died_at DESC, id). */
+  listDead(q: DeadListQuery): Promise<Page<DeadSummary>>;
+  /** Dead letters grouped by the last line of their reason, largest group first. */
+  deadGroups(q: { queue?: string }): Promise<DeadGroup[]>;
+  getDead(id: string): Promise<DeadDetail | null>;
+
+  listWorkers(): Promise<WorkerInfo[]>;
+  /** Stored results without potatoq's internal records (`potatoq-registered-*`, `group:*`). */
+  listResults(q: ResultListQuery): Promise<Page<ResultSummary>>;
+  /** Task names seen in the broker and in registered-task records, sorted. */
+  taskNames(): Promise<string[]>;
+
+  /** potatoq's `dead retry`, per id; never loses a letter (a live job with the id -> conflict). */
+  replayDead(ids: string[]): Promise<ActionResult>;
+  /** Deletes dead letters (and nothing else). */
+  discardDead(ids: string[]): Promise<ActionResult>;
+  /** potatoq's `revoke`: removes waiting work, writes REVOKED; running ones are refused. */
+  revoke(ids: string[]): Promise<ActionResult>;
+  /** potatoq's `purge`: removes a queue's waiting (ready + scheduled) tasks only. */
+  purge(queue: string): Promise<PurgeResult>;
+  /** potatoq's `call`/`delay`: writes one compact message. */
+  enqueue(req: EnqueueRequest): Promise<EnqueueResult>;
+
+  close(): Promise<void>;
+}
+
+/** What configuration says about one broker (never sent to the browser as is). */
+export interface BrokerConfig {
+  id: string;
+  name: string;
+  url: string;
+  readOnly: boolean;
+  /** Extra adapter options (schema, table_prefix, management URL, result backend ...). */
+  options: Record<string, unknown>;
+}

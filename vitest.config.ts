@@ -1,0 +1,20 @@
+import { defineConfig } from 'vitest/config';
+import path from 'node:path';
+
+// Two projects: `unit` touches nothing external; `int` talks to real brokers and the real
+// potatoq package (slow, serial per file).
+export default defineConfig({
+  resolve: { alias: { '@': path.resolve(__dirname), 'server-only': path.resolve(__dirname, 'lib/testing/server-only-stub.ts') } },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', include: ['lib/**/*.test.ts', 'components/**/*.test.ts', 'app/**/*.test.ts'], exclude: ['**/*.int.test.ts', 'node_modules/**'], environment: 'node' },
+      },
+      {
+        extends: true,
+        test: { name: 'int', include: ['lib/**/*.int.test.ts', 'tests/**/*.int.test.ts'], environment: 'node', testTimeout: 120_000, hookTimeout: 180_000, fileParallelism: false },
+      },
+    ],
+  },
+});
