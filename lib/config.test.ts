@@ -1,0 +1,103 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, parseConfig } from './config';
+
+function errorOf(env: Record<string, string | undefined>): ConfigError {
+  try {
+    parseConfig(env);
+  } catch (e) {
+    expect(e).toBeInstanceOf(ConfigError);
+    return e as ConfigError;
+  }
+  throw new Error('parseConfig accepted a bad configuration');
+}
+
+describe('parseConfig', () => {
+  it('serves the embedded demo broker when nothing is configured', () => {
+    const config = parseConfig({});
+    expect(config.demo).toBe(true);
+    expect(config.demoPath).toBe(path.resolve('.data', 'demo.sqlite3'));
+    expect(config.brokers).toEqual([
+      { id: 'demo', name: 'Demo (SQLite)', url: `sqlite:///${config.demoPath}`, readOnly: false, options: { demo: true } },
+    ]);
+  });
+
+  it('treats a blank variable like an unset one', () => {
+    expect(parseConfig({ POTATOQ_CONSOLE_BROKERS: '  \n' }).demo).toBe(true);
+  });
+
+  it('puts the demo file where POTATOQ_CONSOLE_DEMO_PATH says, made absolute', () => {
+    const config = parseConfig({ POTATOQ_CONSOLE_DEMO_PATH: 'tmp/x.sqlite3' });
+    expect(config.demoPath).toBe(path.resolve('tmp/x.sqlite3'));
+    expect(config.brokers[0]?.url).toBe(`sqlite:///${path.resolve('tmp/x.sqlite3')}`);
+  });
+
+  it('accepts a single URL and names the broker after its scheme', () => {
+    const config = parseConfig({ POTATOQ_CONSOLE_BROKERS: 'sqlite:////var/lib/app/potatoq.sqlite3' });
+    expect(config.demo).toBe(false);
+    expect(config.demoPath).toBeNull();
+    expect(config.brokers).toEqual([
+      { id: 'sqlite', name: 'sqlite', url: 'sqlite:////var/lib/app/potatoq.sqlite3', readOnly: false, options: {} },
+    ]);
+  });
+
+  it('strips a driver suffix from the scheme when deriving the id', () => {
+    const config = parseConfig({ POTATOQ_CONSOLE_BROKERS: 'postgres+psycopg://db/app' });
+    expect(config.brokers[0]?.id).toBe('postgres');
+  });
+
+  it('reads a JSON array, keeping extra keys as adapter options', () => {
+    const config = parseConfig({
+      POTATOQ_CONSOLE_BROKERS: JSON.stringify([
+        { id: 'main', name: 'Main', url: 'sqlite:///a.db', readOnly: true },
+        { id: 'pg', url: 'postgresql://u:p@h/db', schema: 'jobs', table_prefix: 'pq_' },
+      ]),
+    });
+    expect(config.brokers).toEqual([
+      { id: 'main', name: 'Main', url: 'sqlite:///a.db', readOnly: true, options: {} },
+      { id: 'pg', name: 'pg', url: 'postgresql://u:p@h/db', readOnly: false, options: { schema: 'jobs', table_prefix: 'pq_' } },
+    ]);
+  });
+
+  it('reads a single JSON object as a one-broker list', () => {
+    const config = parseConfig({ POTATOQ_CONSOLE_BROKERS: '{"id":"one","url":"redis://localhost:6379/0"}' });
+    expect(config.brokers.map((b) => b.id)).toEqual(['one']);
+  });
+
+  it('names the variable when the JSON does not parse', () => {
+    expect(errorOf({ POTATOQ_CONSOLE_BROKERS: '[{"id": "x",' }).message).toMatch(/^POTATOQ_CONSOLE_BROKERS: not valid JSON/);
+  });
+
+  it('names the entry and field of a bad id', () => {
+    const e = errorOf({ POTATOQ_CONSOLE_BROKERS: '[{"id":"Bad Id","url":"sqlite:///a.db"}]' });
+    expect(e.message).toMatch(/^POTATOQ_CONSOLE_BROKERS\[0\]\.id: /);
+  });
+
+  it('names the missing url of the second entry', () => {
+    const e = errorOf({ POTATOQ_CONSOLE_BROKERS: '[{"id":"a","url":"sqlite:///a.db"},{"id":"b"}]' });
+    expect(e.message).toMatch(/^POTATOQ_CONSOLE_BROKERS\[1\]\.url: /);
+  });
+
+  it('refuses an unknown URL scheme, listing the known ones', () => {
+    const e = errorOf({ POTATOQ_CONSOLE_BROKERS: '[{"id":"a","url":"mysql://h/db"}]' });
+    expect(e.message).toContain('POTATOQ_CONSOLE_BROKERS[0].url: scheme must be one of sqlite');
+  });
+
+  it('refuses a bare word that is not a URL', () => {
+    expect(errorOf({ POTATOQ_CONSOLE_BROKERS: 'localhost' }).message).toMatch(/^POTATOQ_CONSOLE_BROKERS: must be a URL/);
+  });
+
+  it('refuses a readOnly that is not a boolean', () => {
+    const e = errorOf({ POTATOQ_CONSOLE_BROKERS: '[{"id":"a","url":"sqlite:///a.db","readOnly":"yes"}]' });
+    expect(e.message).toBe('POTATOQ_CONSOLE_BROKERS[0].readOnly: must be true or false');
+  });
+
+  it('refuses an empty list', () => {
+    expect(errorOf({ POTATOQ_CONSOLE_BROKERS: '[]' }).message).toMatch(/^POTATOQ_CONSOLE_BROKERS: must list at least one broker/);
+  });
+
+  it('refuses duplicate ids, naming the second one', () => {
+    const e = errorOf({ POTATOQ_CONSOLE_BROKERS: '[{"id":"a","url":"sqlite:///a.db"},{"id":"a","url":"sqlite:///b.db"}]' });
+    expect(e.message).toBe('POTATOQ_CONSOLE_BROKERS[1].id: duplicate id "a"');
+  });
+});
