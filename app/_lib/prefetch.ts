@@ -1,0 +1,53 @@
+import 'server-only';
+import { QueryClient, dehydrate, type DehydratedState } from '@tanstack/react-query';
+import { ZDeadListQuery, ZResultListQuery, ZTaskListQuery } from '@/lib/brokers/schema';
+import * as service from '@/lib/brokers/service';
+import { PAGE_SIZE, qk, type DeadFilters, type TaskFilters } from '@/lib/client/query-keys';
+
+// Server-side prefetch into react-query with the client's keys. Failed reads are left out of
+// the dehydrated state, so the client query fetches again and shows the error in place.
+
+export function newServerQueryClient(): QueryClient {
+  return new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: 4000 } } });
+}
+
+export const prefetchOverview = (qc: QueryClient, b: string) =>
+  qc.prefetchQuery({ queryKey: qk.overview(b), queryFn: () => service.overview(b) });
+
+export const prefetchTasks = (qc: QueryClient, b: string, f: TaskFilters) =>
+  qc.prefetchInfiniteQuery({
+    queryKey: qk.tasks(b, f),
+    queryFn: ({ pageParam }: { pageParam: string | undefined }) => service.listTasks(b, ZTaskListQuery.parse({ ...f, cursor: pageParam, limit: PAGE_SIZE })),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last: { nextCursor: string | null }) => last.nextCursor ?? undefined,
+  });
+
+export const prefetchDead = (qc: QueryClient, b: string, f: DeadFilters) =>
+  qc.prefetchInfiniteQuery({
+    queryKey: qk.dead(b, f),
+    queryFn: ({ pageParam }: { pageParam: string | undefined }) => service.listDead(b, ZDeadListQuery.parse({ ...f, cursor: pageParam, limit: PAGE_SIZE })),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last: { nextCursor: string | null }) => last.nextCursor ?? undefined,
+  });
+
+export const prefetchDeadGroups = (qc: QueryClient, b: string, queue?: string) =>
+  qc.prefetchQuery({ queryKey: qk.deadGroups(b, queue), queryFn: () => service.deadGroups(b, { queue }) });
+
+export const prefetchTask = (qc: QueryClient, b: string, id: string) =>
+  qc.prefetchQuery({ queryKey: qk.task(b, id), queryFn: () => service.getTask(b, id) });
+
+export const prefetchDeadOne = (qc: QueryClient, b: string, id: string) =>
+  qc.prefetchQuery({ queryKey: qk.deadOne(b, id), queryFn: () => service.getDead(b, id) });
+
+export const prefetchWorkers = (qc: QueryClient, b: string) =>
+  qc.prefetchQuery({ queryKey: qk.workers(b), queryFn: () => service.listWorkers(b) });
+
+export const prefetchResults = (qc: QueryClient, b: string, status?: string) =>
+  qc.prefetchInfiniteQuery({
+    queryKey: qk.results(b, status),
+    queryFn: ({ pageParam }: { pageParam: string | undefined }) => service.listResults(b, ZResultListQuery.parse({ status, cursor: pageParam, limit: PAGE_SIZE })),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last: { nextCursor: string | null }) => last.nextCursor ?? undefined,
+  });
+
+export const dehydrated = (qc: QueryClient): DehydratedState => dehydrate(qc);

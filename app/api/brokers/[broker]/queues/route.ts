@@ -1,0 +1,8 @@
+import { handle, type Params } from '@/lib/actions/http';
+import { overview } from '@/lib/brokers/service';
+
+export const dynamic = 'force-dynamic';
+
+export function GET(_req: Request, { params }: Params<{ broker: string }>) {
+  return handle(async () => overview((await params).broker));
+}

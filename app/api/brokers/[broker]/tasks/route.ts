@@ -1,0 +1,9 @@
+import { handle, parseQuery, type Params } from '@/lib/actions/http';
+import { ZTaskListQuery } from '@/lib/brokers/schema';
+import { listTasks } from '@/lib/brokers/service';
+
+export const dynamic = 'force-dynamic';
+
+export function GET(req: Request, { params }: Params<{ broker: string }>) {
+  return handle(async () => listTasks((await params).broker, parseQuery(ZTaskListQuery, req)));
+}

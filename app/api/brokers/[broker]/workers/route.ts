@@ -1,0 +1,8 @@
+import { handle, type Params } from '@/lib/actions/http';
+import { listWorkers } from '@/lib/brokers/service';
+
+export const dynamic = 'force-dynamic';
+
+export function GET(_req: Request, { params }: Params<{ broker: string }>) {
+  return handle(async () => ({ workers: await listWorkers((await params).broker) }));
+}

@@ -1,0 +1,37 @@
+'use server';
+import { headers } from 'next/headers';
+import type { ActionResult, EnqueueResult, PurgeResult } from '@/lib/brokers/schema';
+import { toConsoleError } from '@/lib/brokers/service';
+import * as ops from './operations';
+import type { ActionResponse } from './response';
+
+// Server actions for the UI: thin wrappers over the same gated operations as the POST routes.
+
+async function respond<T>(run: (h: Headers) => Promise<T>): Promise<ActionResponse<T>> {
+  try {
+    return { ok: true, data: await run(await headers()) };
+  } catch (e) {
+    const err = toConsoleError(e);
+    return { ok: false, error: { code: err.code, message: err.message, ...(err.fields ? { fields: err.fields } : {}) } };
+  }
+}
+
+export async function replayDeadAction(brokerId: string, ids: string[]): Promise<ActionResponse<ActionResult>> {
+  return respond((h) => ops.replayDead(brokerId, { ids }, h));
+}
+
+export async function discardDeadAction(brokerId: string, ids: string[]): Promise<ActionResponse<ActionResult>> {
+  return respond((h) => ops.discardDead(brokerId, { ids }, h));
+}
+
+export async function revokeAction(brokerId: string, ids: string[]): Promise<ActionResponse<ActionResult>> {
+  return respond((h) => ops.revoke(brokerId, { ids }, h));
+}
+
+export async function purgeAction(brokerId: string, queue: string, confirm: string): Promise<ActionResponse<PurgeResult>> {
+  return respond((h) => ops.purge(brokerId, { queue, confirm }, h));
+}
+
+export async function enqueueAction(brokerId: string, input: Record<string, unknown>): Promise<ActionResponse<EnqueueResult>> {
+  return respond((h) => ops.enqueue(brokerId, input, h));
+}

@@ -1,0 +1,69 @@
+import 'server-only';
+import { NextResponse } from 'next/server';
+import type { z } from 'zod';
+import { ConsoleError } from '@/lib/brokers/errors';
+import { toConsoleError } from '@/lib/brokers/service';
+import { parseInput } from './zod-fields';
+
+// Helpers for the JSON route handlers under app/api: one error shape, one body limit.
+
+export const MAX_BODY_BYTES = 2 * 1024 * 1024;
+
+class PayloadTooLarge extends Error {}
+
+export function jsonOk(data: unknown, status = 200): NextResponse {
+  return NextResponse.json(data, { status, headers: { 'cache-control': 'no-store' } });
+}
+
+export function jsonError(e: unknown): NextResponse {
+  if (e instanceof PayloadTooLarge) {
+    return NextResponse.json({ error: { code: 'PayloadTooLarge', message: e.message } }, { status: 413 });
+  }
+  const err = toConsoleError(e);
+  if (err.status >= 500 && err.code === 'BrokerUnavailable') console.error(JSON.stringify({ event: 'console.api', code: err.code, message: err.message }));
+  return NextResponse.json(err.toJSON(), { status: err.status, headers: { 'cache-control': 'no-store' } });
+}
+
+/** Runs a handler, mapping every error to `{error:{code,message,fields?}}` with its status. */
+export async function handle(run: () => Promise<unknown>): Promise<NextResponse> {
+  try {
+    return jsonOk(await run());
+  } catch (e) {
+    return jsonError(e);
+  }
+}
+
+/** Reads a JSON body of at most MAX_BODY_BYTES; an empty body is `{}`. */
+export async function readJsonBody(req: Request): Promise<unknown> {
+  const declared = Number(req.headers.get('content-length') ?? '0');
+  if (declared > MAX_BODY_BYTES) throw new PayloadTooLarge(`request body larger than ${MAX_BODY_BYTES} bytes`);
+  const reader = req.body?.getReader();
+  if (!reader) return {};
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel();
+      throw new PayloadTooLarge(`request body larger than ${MAX_BODY_BYTES} bytes`);
+    }
+    chunks.push(value);
+  }
+  const text = new TextDecoder().decode(Buffer.concat(chunks));
+  if (!text.trim()) return {};
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new ConsoleError('InvalidInput', 'request body is not valid JSON');
+  }
+}
+
+/** Validates a URL's query string with a zod schema (unknown parameters are ignored). */
+export function parseQuery<S extends z.ZodType>(schema: S, req: Request): z.output<S> {
+  const params = Object.fromEntries(new URL(req.url).searchParams.entries());
+  return parseInput(schema, params);
+}
+
+export type Params<T> = { params: Promise<T> };

@@ -1,0 +1,68 @@
+import 'server-only';
+import { ZIds } from '@/lib/brokers/schema';
+import * as service from '@/lib/brokers/service';
+import { gate, logIds } from './gate';
+import { ZEnqueueInput, ZPurgeRequest } from './schemas';
+
+// Each write as one gate call; server actions and POST routes both call these.
+
+export const replayDead = (brokerId: string, input: unknown, headers: Headers) =>
+  gate({
+    action: 'replay',
+    brokerId,
+    capability: 'replay',
+    schema: ZIds,
+    input,
+    headers,
+    run: ({ ids }) => service.replayDead(brokerId, ids),
+    audit: ({ ids }, r) => ({ ...logIds(ids), succeeded: r.succeeded.length, failed: r.failed.length }),
+  });
+
+export const discardDead = (brokerId: string, input: unknown, headers: Headers) =>
+  gate({
+    action: 'discard',
+    brokerId,
+    capability: 'discard',
+    schema: ZIds,
+    input,
+    headers,
+    run: ({ ids }) => service.discardDead(brokerId, ids),
+    audit: ({ ids }, r) => ({ ...logIds(ids), succeeded: r.succeeded.length, failed: r.failed.length }),
+  });
+
+export const revoke = (brokerId: string, input: unknown, headers: Headers) =>
+  gate({
+    action: 'revoke',
+    brokerId,
+    capability: 'revoke',
+    schema: ZIds,
+    input,
+    headers,
+    run: ({ ids }) => service.revoke(brokerId, ids),
+    audit: ({ ids }, r) => ({ ...logIds(ids), succeeded: r.succeeded.length, failed: r.failed.length }),
+  });
+
+/** `input` is `{ queue, confirm }`; confirm must repeat the queue name exactly. */
+export const purge = (brokerId: string, input: unknown, headers: Headers) =>
+  gate({
+    action: 'purge',
+    brokerId,
+    capability: 'purge',
+    schema: ZPurgeRequest,
+    input,
+    headers,
+    run: ({ queue }) => service.purge(brokerId, queue),
+    audit: ({ queue }, r) => ({ queue, removed: r.removed }),
+  });
+
+export const enqueue = (brokerId: string, input: unknown, headers: Headers) =>
+  gate({
+    action: 'enqueue',
+    brokerId,
+    capability: 'enqueue',
+    schema: ZEnqueueInput,
+    input,
+    headers,
+    run: (req) => service.enqueue(brokerId, req),
+    audit: (req, r) => ({ queue: r.queue, task: req.task, ids: [r.id], state: r.state }),
+  });

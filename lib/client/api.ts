@@ -1,0 +1,56 @@
+// Browser-side fetch helpers for the console's own GET routes.
+
+export class ApiError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly status: number,
+    readonly fields?: Record<string, string>,
+  ) {
+    super(message);
+    this.name = code;
+  }
+}
+
+type QueryValue = string | number | undefined | null;
+
+export function apiUrl(path: string, query?: Record<string, QueryValue>): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined && v !== null && v !== '') params.set(k, String(v));
+  const qs = params.toString();
+  return qs ? `${path}?${qs}` : path;
+}
+
+export const brokerPath = (brokerId: string, rest = ''): string => `/api/brokers/${encodeURIComponent(brokerId)}${rest}`;
+
+export async function getJson<T>(url: string, signal?: AbortSignal): Promise<T> {
+  const res = await fetch(url, { signal, cache: 'no-store', headers: { accept: 'application/json' } });
+  const body = (await res.json().catch(() => null)) as unknown;
+  if (!res.ok) {
+    const err = (body as { error?: { code?: string; message?: string; fields?: Record<string, string> } } | null)?.error;
+    throw new ApiError(err?.code ?? 'Internal', err?.message ?? `HTTP ${res.status}`, res.status, err?.fields);
+  }
+  return body as T;
+}
+
+export async function postJson<T>(url: string, body: unknown): Promise<T> {
+  const res = await fetch(url, {
+    method: 'POST',
+    cache: 'no-store',
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const json = (await res.json().catch(() => null)) as unknown;
+  if (!res.ok) {
+    const err = (json as { error?: { code?: string; message?: string; fields?: Record<string, string> } } | null)?.error;
+    throw new ApiError(err?.code ?? 'Internal', err?.message ?? `HTTP ${res.status}`, res.status, err?.fields);
+  }
+  return json as T;
+}
+
+/** Code and message of anything a query may throw. */
+export function describeError(e: unknown): { code: string; message: string } {
+  if (e instanceof ApiError) return { code: e.code, message: e.message };
+  if (e instanceof Error) return { code: e.name || 'Error', message: e.message };
+  return { code: 'Error', message: String(e) };
+}

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { cliCall, cliDeadRetry, cliPurge, shellQuote } from './cli';
+
+describe('shellQuote', () => {
+  it('leaves safe words bare', () => {
+    expect(shellQuote('default')).toBe('default');
+    expect(shellQuote('app.tasks.add')).toBe('app.tasks.add');
+  });
+  it('single-quotes text with spaces, dollars and quotes so nothing expands', () => {
+    expect(shellQuote('a b')).toBe("'a b'");
+    expect(shellQuote('$(rm -rf /)')).toBe("'$(rm -rf /)'");
+    expect(shellQuote("it's")).toBe("'it'\\''s'");
+    expect(shellQuote('')).toBe("''");
+  });
+});
+
+describe('cli commands', () => {
+  it('quotes ids and queue names', () => {
+    expect(cliDeadRetry(['a1', "x'y"])).toBe("potatoq dead retry a1 'x'\\''y'");
+    expect(cliPurge('my queue')).toBe("potatoq purge -Q 'my queue' -f");
+  });
+  it('builds a call with JSON args, kwargs, queue and countdown', () => {
+    expect(cliCall({ task: 'app.add', args: '[1, 2]', kwargs: '{"x": "it\'s"}', queue: 'q1', countdown: 30 })).toBe(
+      `potatoq call app.add -a '[1, 2]' -k '{"x": "it'\\''s"}' -Q q1 --countdown 30`,
+    );
+  });
+  it('omits empty args, kwargs and zero countdown', () => {
+    expect(cliCall({ task: 't', args: '[]', kwargs: '{}', countdown: 0 })).toBe('potatoq call t');
+  });
+});

@@ -1,0 +1,112 @@
+'use client';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import type {
+  BrokerOverview,
+  DeadDetail,
+  DeadGroup,
+  DeadSummary,
+  Page,
+  ResultSummary,
+  TaskDetail,
+  TaskSummary,
+  WorkerInfo,
+} from '@/lib/brokers/schema';
+import { apiUrl, brokerPath, getJson } from './api';
+import { PAGE_SIZE, qk, type DeadFilters, type TaskFilters } from './query-keys';
+import { usePollInterval } from './refresh';
+
+// Live queries over the GET routes, keyed like the server prefetch (app/_lib/prefetch.ts).
+
+export function useOverview(b: string) {
+  const refetchInterval = usePollInterval();
+  return useQuery({
+    queryKey: qk.overview(b),
+    queryFn: ({ signal }) => getJson<BrokerOverview>(brokerPath(b, '/queues'), signal),
+    refetchInterval,
+  });
+}
+
+const nextCursor = (last: Page<unknown>) => last.nextCursor ?? undefined;
+
+export function useTasks(b: string, f: TaskFilters) {
+  const refetchInterval = usePollInterval();
+  return useInfiniteQuery({
+    queryKey: qk.tasks(b, f),
+    queryFn: ({ signal, pageParam }) =>
+      getJson<Page<TaskSummary>>(apiUrl(brokerPath(b, '/tasks'), { ...f, cursor: pageParam, limit: PAGE_SIZE }), signal),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: nextCursor,
+    refetchInterval,
+  });
+}
+
+export function useTask(b: string, id: string) {
+  const refetchInterval = usePollInterval();
+  return useQuery({
+    queryKey: qk.task(b, id),
+    queryFn: ({ signal }) => getJson<TaskDetail>(brokerPath(b, `/tasks/${encodeURIComponent(id)}`), signal),
+    refetchInterval,
+    retry: false,
+  });
+}
+
+export function useDeadList(b: string, f: DeadFilters) {
+  const refetchInterval = usePollInterval();
+  return useInfiniteQuery({
+    queryKey: qk.dead(b, f),
+    queryFn: ({ signal, pageParam }) =>
+      getJson<Page<DeadSummary>>(apiUrl(brokerPath(b, '/dead'), { ...f, cursor: pageParam, limit: PAGE_SIZE }), signal),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: nextCursor,
+    refetchInterval,
+  });
+}
+
+export function useDeadGroups(b: string, queue?: string) {
+  const refetchInterval = usePollInterval();
+  return useQuery({
+    queryKey: qk.deadGroups(b, queue),
+    queryFn: ({ signal }) =>
+      getJson<{ groups: DeadGroup[] }>(apiUrl(brokerPath(b, '/dead/groups'), { queue }), signal).then((r) => r.groups),
+    refetchInterval,
+  });
+}
+
+export function useDead(b: string, id: string) {
+  const refetchInterval = usePollInterval();
+  return useQuery({
+    queryKey: qk.deadOne(b, id),
+    queryFn: ({ signal }) => getJson<DeadDetail>(brokerPath(b, `/dead/${encodeURIComponent(id)}`), signal),
+    refetchInterval,
+    retry: false,
+  });
+}
+
+export function useWorkers(b: string) {
+  const refetchInterval = usePollInterval();
+  return useQuery({
+    queryKey: qk.workers(b),
+    queryFn: ({ signal }) => getJson<{ workers: WorkerInfo[] }>(brokerPath(b, '/workers'), signal).then((r) => r.workers),
+    refetchInterval,
+  });
+}
+
+export function useResults(b: string, status?: string) {
+  const refetchInterval = usePollInterval();
+  return useInfiniteQuery({
+    queryKey: qk.results(b, status),
+    queryFn: ({ signal, pageParam }) =>
+      getJson<Page<ResultSummary>>(apiUrl(brokerPath(b, '/results'), { status, cursor: pageParam, limit: PAGE_SIZE }), signal),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: nextCursor,
+    refetchInterval,
+  });
+}
+
+export function useTaskNames(b: string) {
+  return useQuery({
+    queryKey: qk.taskNames(b),
+    queryFn: ({ signal }) => getJson<{ names: string[] }>(brokerPath(b, '/task-names'), signal).then((r) => r.names),
+    staleTime: 60_000,
+  });
+}

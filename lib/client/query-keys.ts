@@ -1,0 +1,39 @@
+// Query keys shared by server prefetch and client polling; the same key on both sides makes
+// the hydrated data the first render of the live query.
+
+export interface TaskFilters {
+  state: 'ready' | 'scheduled' | 'running';
+  queue?: string;
+  task?: string;
+  id?: string;
+  q?: string;
+}
+
+export interface DeadFilters {
+  queue?: string;
+  task?: string;
+  id?: string;
+  q?: string;
+  group?: string;
+}
+
+/** Drops empty filter values so "" and undefined share a cache entry. */
+function clean<T extends object>(f: T): T {
+  return Object.fromEntries(Object.entries(f).filter(([, v]) => v !== undefined && v !== '')) as T;
+}
+
+export const PAGE_SIZE = 50;
+
+export const qk = {
+  brokers: () => ['brokers'] as const,
+  overviewAll: () => ['overview-all'] as const,
+  overview: (b: string) => ['broker', b, 'overview'] as const,
+  tasks: (b: string, f: TaskFilters) => ['broker', b, 'tasks', clean(f)] as const,
+  task: (b: string, id: string) => ['broker', b, 'task', id] as const,
+  dead: (b: string, f: DeadFilters) => ['broker', b, 'dead', clean(f)] as const,
+  deadGroups: (b: string, queue?: string) => ['broker', b, 'dead-groups', queue ?? ''] as const,
+  deadOne: (b: string, id: string) => ['broker', b, 'dead-one', id] as const,
+  workers: (b: string) => ['broker', b, 'workers'] as const,
+  results: (b: string, status?: string) => ['broker', b, 'results', status ?? ''] as const,
+  taskNames: (b: string) => ['broker', b, 'task-names'] as const,
+};
