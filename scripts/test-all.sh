@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# `npm test`: every tier in order: typecheck, unit, integration (real SQLite files and the
+# real potatoq in .venv; other brokers when their suites exist), production build, then
+# Playwright e2e against that build. Keeps going after a failure so one run shows every
+# broken tier, skips e2e when the build failed, and exits non-zero if anything failed.
+# Set POTATOQ_CONSOLE_REQUIRE_SERVICES=1 (CI does) to make a missing service fail its suite.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+export NEXT_DIST_DIR="${NEXT_DIST_DIR:-.next}"
+export NEXT_TELEMETRY_DISABLED=1
+
+summary=()
+failed=0
+run_step() {
+  local name=$1
+  shift
+  local t0=$SECONDS
+  printf '\n=== %s: %s\n' "$name" "$*"
+  if "$@"; then
+    summary+=("PASS  $name ($((SECONDS - t0))s)")
+    return 0
+  fi
+  summary+=("FAIL  $name ($((SECONDS - t0))s)")
+  failed=1
+  return 1
+}
+
+run_step venv bash scripts/ensure-venv.sh
+run_step typecheck npx tsc --noEmit
+run_step unit npx vitest run --project unit
+run_step integration npx vitest run --project int
+if run_step build npx next build; then
+  run_step e2e npx playwright test
+else
+  summary+=("SKIP  e2e (the build failed)")
+fi
+
+printf '\n=== summary\n'
+printf '  %s\n' "${summary[@]}"
+if [ "$failed" -ne 0 ]; then
+  echo "  => FAILED"
+  exit 1
+fi
+echo "  => all tiers passed"
