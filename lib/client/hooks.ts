@@ -82,9 +82,10 @@ export function useDead(b: string, id: string) {
   });
 }
 
-export function useWorkers(b: string) {
+export function useWorkers(b: string, enabled = true) {
   const refetchInterval = usePollInterval();
   return useQuery({
+    enabled,
     queryKey: qk.workers(b),
     queryFn: ({ signal }) => getJson<{ workers: WorkerInfo[] }>(brokerPath(b, '/workers'), signal).then((r) => r.workers),
     refetchInterval,

@@ -1,0 +1,22 @@
+import { HydrationBoundary, dehydrate } from '@tanstack/react-query';
+import { BrokerHome } from '@/components/broker/broker-home';
+import { PageTitle } from '@/components/ui/states';
+import { brokerList } from '@/lib/brokers/service';
+import { newServerQueryClient, prefetchOverview, prefetchWorkers } from '../../_lib/prefetch';
+
+export const dynamic = 'force-dynamic';
+
+export default async function BrokerPage({ params }: { params: Promise<{ brokerId: string }> }) {
+  const brokerId = decodeURIComponent((await params).brokerId);
+  const broker = brokerList().find((b) => b.id === brokerId);
+  const qc = newServerQueryClient();
+  await Promise.all([prefetchOverview(qc, brokerId), prefetchWorkers(qc, brokerId)]);
+  return (
+    <>
+      <PageTitle sub={`${broker?.kind ?? ''} broker · id ${brokerId}`}>{broker?.name ?? brokerId}</PageTitle>
+      <HydrationBoundary state={dehydrate(qc)}>
+        <BrokerHome brokerId={brokerId} />
+      </HydrationBoundary>
+    </>
+  );
+}

@@ -1,0 +1,122 @@
+'use client';
+import { useState } from 'react';
+import { Button } from '@/components/ui/button';
+import { CommandLine } from '@/components/ui/copy-button';
+import { Dialog } from '@/components/ui/dialog';
+import { ErrorBox } from '@/components/ui/states';
+import { discardDeadAction, replayDeadAction, revokeAction } from '@/lib/actions/broker-actions';
+import type { ActionResult } from '@/lib/brokers/schema';
+import { cliDeadRetry, cliRevoke } from '@/lib/client/cli';
+import { OutcomePanel } from './outcome-panel';
+import { useBrokerAction } from './use-broker-action';
+
+export type BulkKind = 'replay' | 'discard' | 'revoke';
+
+const RUN = { replay: replayDeadAction, discard: discardDeadAction, revoke: revokeAction } as const;
+
+const TEXT: Record<BulkKind, { verb: string; what: string; explain: string; danger: boolean }> = {
+  replay: { verb: 'Replay', what: 'dead letter', explain: 'Each letter goes back to its queue as a ready task (like `potatoq dead retry`); its stored result is removed.', danger: false },
+  discard: { verb: 'Discard', what: 'dead letter', explain: 'The letters are deleted for good. Nothing else is touched.', danger: true },
+  revoke: { verb: 'Revoke', what: 'task', explain: 'Waiting tasks are removed and get a REVOKED result. Running tasks are refused and keep running.', danger: true },
+};
+
+function cliFor(kind: BulkKind, ids: string[]): string | null {
+  if (kind === 'replay') return cliDeadRetry(ids);
+  if (kind === 'revoke') return cliRevoke(ids);
+  return null; // potatoq's CLI has no discard.
+}
+
+/** A button that opens a confirmation stating action, count, broker and queue, then shows per-id outcomes. */
+export function ConfirmAction({
+  kind,
+  brokerId,
+  queue,
+  ids,
+  disabledReason,
+  onDone,
+  size = 'sm',
+}: {
+  kind: BulkKind;
+  brokerId: string;
+  queue?: string;
+  ids: string[];
+  disabledReason?: string;
+  onDone?: (result: ActionResult) => void;
+  size?: 'sm' | 'md';
+}) {
+  const [open, setOpen] = useState(false);
+  const [frozen, setFrozen] = useState<string[]>([]);
+  const t = TEXT[kind];
+  const m = useBrokerAction(brokerId, (list: string[]) => RUN[kind](brokerId, list));
+  const count = frozen.length;
+  const noun = `${t.what}${count === 1 ? '' : 's'}`;
+  const cli = cliFor(kind, frozen);
+  const close = () => {
+    setOpen(false);
+    m.reset();
+  };
+  return (
+    <>
+      <Button
+        size={size}
+        variant={t.danger ? 'danger' : 'primary'}
+        disabled={ids.length === 0 || !!disabledReason}
+        title={disabledReason}
+        data-testid={`action-${kind}`}
+        onClick={() => {
+          setFrozen(ids);
+          setOpen(true);
+        }}
+      >
+        {t.verb}
+        {ids.length > 1 ? ` ${ids.length}` : ''}
+      </Button>
+      <Dialog open={open} onClose={close} title={`${t.verb} ${count} ${noun}?`} testId="confirm-dialog">
+        <div className="grid gap-3 text-sm">
+          <p data-testid="confirm-summary">
+            {t.verb} <strong>{count}</strong> {noun} on broker <strong>{brokerId}</strong>
+            {queue ? (
+              <>
+                {' '}in queue <strong>{queue}</strong>
+              </>
+            ) : null}
+            .
+          </p>
+          <p className="text-zinc-600 dark:text-zinc-400">{t.explain}</p>
+          {count <= 5 ? (
+            <ul className="font-mono text-xs break-all">
+              {frozen.map((id) => (
+                <li key={id}>{id}</li>
+              ))}
+            </ul>
+          ) : null}
+          {cli ? <CommandLine command={cli} /> : null}
+          {m.data?.ok ? <OutcomePanel result={m.data.data} /> : null}
+          {m.data && !m.data.ok ? <ErrorBox code={m.data.error.code} message={m.data.error.message} /> : null}
+          {m.error ? <ErrorBox code="Error" message={m.error.message} /> : null}
+          <div className="flex justify-end gap-2">
+            <Button onClick={close} data-testid="confirm-cancel">
+              {m.data ? 'Close' : 'Cancel'}
+            </Button>
+            {!m.data ? (
+              <Button
+                variant={t.danger ? 'danger' : 'primary'}
+                disabled={m.isPending}
+                data-testid="confirm-submit"
+                onClick={() =>
+                  m.mutate(frozen, {
+                    onSuccess: (r) => {
+                      if (r.ok) onDone?.(r.data);
+                    },
+                  })
+                }
+              >
+                {m.isPending ? 'Working…' : `${t.verb} ${count} ${noun}`}
+              </Button>
+            ) : null}
+          </div>
+        </div>
+      </Dialog>
+    </>
+  );
+}

@@ -1,0 +1,40 @@
+import type { ActionResult } from '@/lib/brokers/schema';
+
+const PAST: Record<ActionResult['action'], string> = {
+  replay: 'replayed',
+  discard: 'discarded',
+  revoke: 'revoked',
+  purge: 'purged',
+  enqueue: 'enqueued',
+};
+
+/** Per-id outcome of a bulk action: how many succeeded, and each failure with its reason. */
+export function OutcomePanel({ result }: { result: ActionResult }) {
+  const ok = result.succeeded.length;
+  return (
+    <div data-testid="action-outcome" role="status" className="grid gap-2 text-sm">
+      <p>
+        <span data-testid="outcome-succeeded" className="font-semibold text-emerald-700 dark:text-emerald-400">
+          {ok} of {result.requested} {PAST[result.action]}
+        </span>
+        {result.failed.length ? (
+          <span data-testid="outcome-failed-count" className="ml-2 font-semibold text-red-700 dark:text-red-400">
+            {result.failed.length} failed
+          </span>
+        ) : null}
+      </p>
+      {result.failed.length ? (
+        <ul className="max-h-60 overflow-auto rounded-md border border-red-200 text-xs dark:border-red-900" data-testid="outcome-failed">
+          {result.failed.map((f) => (
+            <li key={f.id} className="grid gap-0.5 border-b border-red-100 px-3 py-1.5 last:border-0 dark:border-red-950" data-testid="outcome-failed-item" data-id={f.id}>
+              <span className="font-mono break-all">{f.id}</span>
+              <span className="text-red-700 dark:text-red-300">
+                {f.outcome}: {f.message}
+              </span>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,75 @@
+'use client';
+import { useState } from 'react';
+import { Button } from '@/components/ui/button';
+import { CommandLine } from '@/components/ui/copy-button';
+import { Dialog } from '@/components/ui/dialog';
+import { ErrorBox } from '@/components/ui/states';
+import { purgeAction } from '@/lib/actions/broker-actions';
+import { cliPurge } from '@/lib/client/cli';
+import { useBrokerAction } from './use-broker-action';
+
+/** Purge requires typing the queue name; it removes waiting (ready + scheduled) tasks only. */
+export function PurgeButton({ brokerId, queue, disabledReason }: { brokerId: string; queue: string; disabledReason?: string }) {
+  const [open, setOpen] = useState(false);
+  const [typed, setTyped] = useState('');
+  const m = useBrokerAction(brokerId, (confirm: string) => purgeAction(brokerId, queue, confirm));
+  const close = () => {
+    setOpen(false);
+    setTyped('');
+    m.reset();
+  };
+  const fieldError = m.data && !m.data.ok ? m.data.error.fields?.confirm : undefined;
+  return (
+    <>
+      <Button variant="danger" size="sm" disabled={!!disabledReason} title={disabledReason} data-testid="action-purge" onClick={() => setOpen(true)}>
+        Purge queue
+      </Button>
+      <Dialog open={open} onClose={close} title={`Purge queue ${queue}?`} testId="purge-dialog">
+        <form
+          className="grid gap-3 text-sm"
+          onSubmit={(e) => {
+            e.preventDefault();
+            m.mutate(typed);
+          }}
+        >
+          <p data-testid="confirm-summary">
+            Delete <strong>every waiting task</strong> (ready and scheduled) in queue <strong>{queue}</strong> on broker{' '}
+            <strong>{brokerId}</strong>. Running tasks and dead letters stay. No results are written.
+          </p>
+          <CommandLine command={cliPurge(queue)} />
+          <label className="grid gap-1">
+            <span>
+              Type <strong className="font-mono">{queue}</strong> to confirm
+            </span>
+            <input
+              className="input font-mono"
+              value={typed}
+              onChange={(e) => setTyped(e.target.value)}
+              data-testid="purge-confirm-input"
+              aria-label="Queue name to confirm"
+              autoComplete="off"
+              disabled={!!m.data?.ok}
+            />
+            {fieldError ? <span className="text-xs text-red-600">{fieldError}</span> : null}
+          </label>
+          {m.data?.ok ? (
+            <p role="status" data-testid="action-outcome" className="font-semibold text-emerald-700 dark:text-emerald-400">
+              Removed {m.data.data.removed} waiting task{m.data.data.removed === 1 ? '' : 's'} from {queue}.
+            </p>
+          ) : null}
+          {m.data && !m.data.ok && !fieldError ? <ErrorBox code={m.data.error.code} message={m.data.error.message} /> : null}
+          <div className="flex justify-end gap-2">
+            <Button onClick={close} data-testid="confirm-cancel">
+              {m.data?.ok ? 'Close' : 'Cancel'}
+            </Button>
+            {!m.data?.ok ? (
+              <Button type="submit" variant="danger" disabled={typed !== queue || m.isPending} data-testid="confirm-submit">
+                {m.isPending ? 'Purging…' : 'Purge'}
+              </Button>
+            ) : null}
+          </div>
+        </form>
+      </Dialog>
+    </>
+  );
+}

@@ -1,0 +1,66 @@
+'use client';
+import Link from 'next/link';
+import { Badge } from '@/components/ui/badge';
+import { Card, CardHeader } from '@/components/ui/card';
+import { ErrorBox, Loading } from '@/components/ui/states';
+import { QueueTable } from '@/components/queues/queue-table';
+import { WorkerStatus } from '@/components/workers/worker-status';
+import { CAPABILITIES } from '@/lib/brokers/schema';
+import { describeError } from '@/lib/client/api';
+import { formatAge, formatCount } from '@/lib/client/format';
+import { useOverview, useWorkers } from '@/lib/client/hooks';
+
+export function BrokerHome({ brokerId }: { brokerId: string }) {
+  const o = useOverview(brokerId);
+  const w = useWorkers(brokerId, !!o.data?.capabilities.workers.on);
+  if (o.error && !o.data) return <ErrorBox {...describeError(o.error)} />;
+  if (!o.data) return <Loading />;
+  const off = CAPABILITIES.filter((c) => !o.data.capabilities[c].on);
+  const base = `/brokers/${encodeURIComponent(brokerId)}`;
+  return (
+    <div className="grid gap-6">
+      <Card testId="broker-queues">
+        <CardHeader title="Queues">
+          <span className="text-xs text-zinc-500">
+            {formatCount(o.data.totals.ready)} ready · {formatCount(o.data.totals.scheduled)} scheduled ·{' '}
+            {formatCount(o.data.totals.running)} running · {formatCount(o.data.totals.dead)} dead
+          </span>
+        </CardHeader>
+        <QueueTable overview={o.data} workers={w.data} />
+      </Card>
+      <Card testId="broker-workers">
+        <CardHeader title="Workers">
+          <Link className="link text-sm" href={`${base}/workers`}>
+            All workers
+          </Link>
+        </CardHeader>
+        {w.error ? <div className="p-4"><ErrorBox {...describeError(w.error)} /></div> : null}
+        {w.data && w.data.length === 0 ? <p className="p-4 text-sm text-zinc-500">No worker heartbeats stored.</p> : null}
+        <ul className="divide-y divide-zinc-100 dark:divide-zinc-800">
+          {(w.data ?? []).slice(0, 10).map((wk) => (
+            <li key={wk.id} className="flex flex-wrap items-center gap-3 px-4 py-2 text-sm" data-testid="worker-summary">
+              <WorkerStatus status={wk.status} />
+              <span className="font-mono text-xs">{wk.id}</span>
+              <span className="text-zinc-500">{wk.queues.join(', ')}</span>
+              <span className="ml-auto text-xs text-zinc-500">
+                {wk.running.length} running · heartbeat {formatAge(wk.ageSeconds)} ago
+              </span>
+            </li>
+          ))}
+        </ul>
+      </Card>
+      {off.length ? (
+        <Card testId="broker-capabilities">
+          <CardHeader title="Not available on this broker" />
+          <ul className="grid gap-1 p-4 text-sm">
+            {off.map((c) => (
+              <li key={c}>
+                <Badge>{c}</Badge> <span className="text-zinc-600 dark:text-zinc-400">{o.data.capabilities[c].why ?? ''}</span>
+              </li>
+            ))}
+          </ul>
+        </Card>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,82 @@
+'use client';
+import Link from 'next/link';
+import { usePathname, useRouter } from 'next/navigation';
+import type { BrokerKind } from '@/lib/brokers/schema';
+import { RefreshIndicator } from './refresh-indicator';
+import { Shortcuts } from './shortcuts';
+import { ThemeToggle } from './theme-toggle';
+
+export interface BrokerLink {
+  id: string;
+  name: string;
+  kind: BrokerKind;
+}
+
+const SECTIONS: Array<[string, string, string]> = [
+  ['Queues', '', 'nav-queues'],
+  ['Dead letters', '/dead', 'nav-dead'],
+  ['Workers', '/workers', 'nav-workers'],
+  ['Results', '/results', 'nav-results'],
+  ['Enqueue', '/enqueue', 'nav-enqueue'],
+];
+
+function currentBroker(pathname: string): { id: string | null; rest: string } {
+  const m = /^\/brokers\/([^/]+)(\/.*)?$/.exec(pathname);
+  return m ? { id: decodeURIComponent(m[1]!), rest: m[2] ?? '' } : { id: null, rest: '' };
+}
+
+export function Header({ brokers }: { brokers: BrokerLink[] }) {
+  const pathname = usePathname();
+  const router = useRouter();
+  const { id, rest } = currentBroker(pathname);
+  const active = id ?? brokers[0]?.id ?? null;
+  const base = active ? `/brokers/${encodeURIComponent(active)}` : null;
+  // Switching brokers keeps the section (dead letters stay dead letters), not ids or queues.
+  const section = SECTIONS.find(([, path]) => path && rest.startsWith(path))?.[1] ?? '';
+  const isActive = (path: string) =>
+    !!id && (path === '' ? rest === '' || rest.startsWith('/queues') || rest.startsWith('/jobs') : rest.startsWith(path));
+  const linkClass = (on: boolean) =>
+    `rounded-md px-2.5 py-1.5 text-sm font-medium ${on ? 'bg-zinc-200 text-zinc-900 dark:bg-zinc-800 dark:text-white' : 'text-zinc-600 hover:bg-zinc-200/70 dark:text-zinc-300 dark:hover:bg-zinc-800'}`;
+  return (
+    <header className="sticky top-0 z-10 border-b border-zinc-200 bg-white/90 backdrop-blur dark:border-zinc-800 dark:bg-zinc-900/90">
+      <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-4 gap-y-2 px-4 py-2">
+        <Link href="/" className="font-semibold whitespace-nowrap" data-testid="brand">
+          🥔 potatoq console
+        </Link>
+        <label className="flex items-center gap-1.5 text-sm">
+          <span className="sr-only">Broker</span>
+          <select
+            data-testid="broker-switcher"
+            aria-label="Broker"
+            className="input py-1"
+            value={active ?? ''}
+            onChange={(e) => router.push(`/brokers/${encodeURIComponent(e.target.value)}${section}`)}
+          >
+            {brokers.map((b) => (
+              <option key={b.id} value={b.id}>
+                {b.name} ({b.kind})
+              </option>
+            ))}
+          </select>
+        </label>
+        <nav aria-label="Main" className="flex flex-wrap items-center gap-1">
+          <Link href="/" className={linkClass(pathname === '/')} data-testid="nav-overview">
+            Overview
+          </Link>
+          {base
+            ? SECTIONS.map(([label, path, testId]) => (
+                <Link key={testId} href={`${base}${path}`} className={linkClass(isActive(path))} data-testid={testId}>
+                  {label}
+                </Link>
+              ))
+            : null}
+        </nav>
+        <div className="ml-auto flex items-center gap-2">
+          <RefreshIndicator />
+          <ThemeToggle />
+          <Shortcuts />
+        </div>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,90 @@
+'use client';
+import Link from 'next/link';
+import { Badge } from '@/components/ui/badge';
+import { Card, CardHeader } from '@/components/ui/card';
+import { ErrorBox, Loading } from '@/components/ui/states';
+import { QueueTable } from '@/components/queues/queue-table';
+import { describeError } from '@/lib/client/api';
+import { formatCount } from '@/lib/client/format';
+import { useOverview, useWorkers } from '@/lib/client/hooks';
+
+export interface BrokerCardProps {
+  brokerId: string;
+  name: string;
+  kind: string;
+  /** The server-side read failed; shown until a poll succeeds. */
+  initialError?: { code: string; message: string };
+}
+
+function Totals({ totals }: { totals: { ready: number | null; scheduled: number | null; running: number | null; dead: number | null } }) {
+  const items: Array<[string, number | null]> = [
+    ['ready', totals.ready],
+    ['scheduled', totals.scheduled],
+    ['running', totals.running],
+    ['dead', totals.dead],
+  ];
+  return (
+    <dl className="flex flex-wrap gap-x-6 gap-y-1 px-4 py-3 text-sm">
+      {items.map(([label, n]) => (
+        <div key={label} className="flex items-baseline gap-1.5">
+          <dt className="text-zinc-500 dark:text-zinc-400">{label}</dt>
+          <dd className="font-semibold tabular-nums" data-testid={`total-${label}`}>
+            {formatCount(n)}
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+export function BrokerCard({ brokerId, name, kind, initialError }: BrokerCardProps) {
+  const q = useOverview(brokerId);
+  const workers = useWorkers(brokerId, !!q.data?.capabilities.workers.on);
+  const href = `/brokers/${encodeURIComponent(brokerId)}`;
+  const title = (
+    <span className="flex items-center gap-2">
+      <Link href={href} className="link">
+        {name}
+      </Link>
+      <Badge>{kind}</Badge>
+    </span>
+  );
+  const error = q.error ? describeError(q.error) : !q.data ? initialError : undefined;
+  if (error && !q.data) {
+    return (
+      <Card testId="broker-card" className="border-red-300 dark:border-red-900">
+        <div data-broker={brokerId} data-state="error">
+          <CardHeader title={title} />
+          <div className="p-4">
+            <ErrorBox code={error.code} message={error.message} />
+          </div>
+        </div>
+      </Card>
+    );
+  }
+  if (!q.data) return <Card testId="broker-card"><CardHeader title={title} /><Loading /></Card>;
+  const o = q.data;
+  return (
+    <Card testId="broker-card">
+      <div data-broker={brokerId} data-state="ok">
+        <CardHeader title={title}>
+          {o.readOnly ? <Badge tone="yellow">read-only</Badge> : null}
+          <Badge tone={o.workers.alive > 0 ? 'green' : 'neutral'} testId="workers-alive">
+            {o.workers.alive} live worker{o.workers.alive === 1 ? '' : 's'}
+          </Badge>
+          {o.workers.stale > 0 ? <Badge tone="yellow" testId="workers-stale">{o.workers.stale} stale</Badge> : null}
+        </CardHeader>
+        {o.serverInfo ? <p className="px-4 pt-2 text-xs text-zinc-500 dark:text-zinc-400" data-testid="server-info">{o.serverInfo}</p> : null}
+        <Totals totals={o.totals} />
+        {q.error ? (
+          <div className="px-4 pb-2">
+            <ErrorBox {...describeError(q.error)}>
+              <p className="mt-1 text-xs">Showing the last data read.</p>
+            </ErrorBox>
+          </div>
+        ) : null}
+        <QueueTable overview={o} workers={workers.data} />
+      </div>
+    </Card>
+  );
+}

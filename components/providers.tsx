@@ -1,0 +1,23 @@
+'use client';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { useState, type ReactNode } from 'react';
+import { RefreshProvider } from '@/lib/client/refresh';
+
+export function Providers({ children }: { children: ReactNode }) {
+  const [client] = useState(
+    () =>
+      new QueryClient({
+        defaultOptions: {
+          // Hydrated data is fresh for a moment so the first render does not refetch at once.
+          queries: { staleTime: 4000, retry: 1, refetchOnWindowFocus: true },
+          // Writes are never retried: a retried replay could act twice.
+          mutations: { retry: false },
+        },
+      }),
+  );
+  return (
+    <QueryClientProvider client={client}>
+      <RefreshProvider>{children}</RefreshProvider>
+    </QueryClientProvider>
+  );
+}

@@ -1,0 +1,65 @@
+'use client';
+import Link from 'next/link';
+import type { BrokerOverview, WorkerInfo } from '@/lib/brokers/schema';
+import { formatAge, formatCount, secondsSince, truncate } from '@/lib/client/format';
+import { useNow } from '@/components/ui/time';
+import { Empty } from '@/components/ui/states';
+
+/** Per-queue counts; unknown counts are "—". Queue names are text inside links we build. */
+function workersOf(queue: string, workers: WorkerInfo[] | undefined): string {
+  if (!workers) return '—';
+  const on = workers.filter((w) => w.queues.includes(queue));
+  const live = on.filter((w) => w.status === 'alive').length;
+  const stale = on.filter((w) => w.status !== 'alive').length;
+  return stale ? `${live} / ${stale} stale` : String(live);
+}
+
+export function QueueTable({ overview, workers }: { overview: BrokerOverview; workers?: WorkerInfo[] }) {
+  const now = useNow();
+  const base = `/brokers/${encodeURIComponent(overview.id)}`;
+  if (overview.queues.length === 0) return <Empty>No queues have tasks or dead letters.</Empty>;
+  return (
+    <div className="overflow-x-auto">
+      <table className="table-base" data-testid="queue-table">
+        <thead>
+          <tr>
+            <th>Queue</th>
+            <th className="num">Ready</th>
+            <th className="num">Scheduled</th>
+            <th className="num">Running</th>
+            <th className="num">Dead</th>
+            <th className="num">Oldest waiting</th>
+            <th className="num">Workers</th>
+          </tr>
+        </thead>
+        <tbody>
+          {overview.queues.map((q) => (
+            <tr key={q.name} data-testid="queue-row" data-queue={q.name}>
+              <td>
+                <Link className="link font-medium" href={`${base}/queues/${encodeURIComponent(q.name)}`} title={q.name}>
+                  {truncate(q.name, 60)}
+                </Link>
+              </td>
+              <td className="num" data-testid="count-ready">{formatCount(q.ready)}</td>
+              <td className="num" data-testid="count-scheduled">{formatCount(q.scheduled)}</td>
+              <td className="num" data-testid="count-running">{formatCount(q.running)}</td>
+              <td className="num" data-testid="count-dead">
+                {q.dead ? (
+                  <Link className="link" href={`${base}/dead?queue=${encodeURIComponent(q.name)}`}>
+                    {formatCount(q.dead)}
+                  </Link>
+                ) : (
+                  formatCount(q.dead)
+                )}
+              </td>
+              <td className="num" data-testid="oldest-age" suppressHydrationWarning>
+                {q.oldestReadyAt ? formatAge(secondsSince(q.oldestReadyAt, now)) : '—'}
+              </td>
+              <td className="num" data-testid="queue-workers">{workersOf(q.name, workers)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

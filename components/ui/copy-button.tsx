@@ -1,0 +1,34 @@
+'use client';
+import { useState } from 'react';
+import { Button } from './button';
+
+export function CopyButton({ text, label = 'Copy', testId }: { text: string; label?: string; testId?: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <Button
+      size="sm"
+      variant="ghost"
+      data-testid={testId}
+      onClick={() => {
+        void navigator.clipboard?.writeText(text).then(() => {
+          setCopied(true);
+          setTimeout(() => setCopied(false), 1500);
+        });
+      }}
+    >
+      {copied ? 'Copied' : label}
+    </Button>
+  );
+}
+
+/** A shell command shown as text with a copy button. */
+export function CommandLine({ command, testId = 'cli-command' }: { command: string; testId?: string }) {
+  return (
+    <div className="flex items-start gap-2 rounded-md bg-zinc-100 px-3 py-2 dark:bg-zinc-950">
+      <code data-testid={testId} className="flex-1 font-mono text-xs break-all whitespace-pre-wrap">
+        {command}
+      </code>
+      <CopyButton text={command} label="Copy as potatoq CLI command" testId={`${testId}-copy`} />
+    </div>
+  );
+}
