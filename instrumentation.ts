@@ -1,19 +1,9 @@
-// Next.js boot hook: runs once when the server starts, before it serves a request.
-// A bad configuration stops the server here, naming the field, instead of failing on the
-// first page view.
+// Next.js boot hook: runs once when the server starts, before it serves a request, so a bad
+// configuration stops the server here instead of failing on the first page view. The Node
+// code sits behind the runtime check so the Edge bundle never sees it.
 export async function register(): Promise<void> {
-  if (process.env.NEXT_RUNTIME !== 'nodejs') return;
-  const { getConfig, ConfigError } = await import('@/lib/config');
-  try {
-    getConfig();
-  } catch (e) {
-    if (e instanceof ConfigError) {
-      process.stderr.write(`potatoq console: bad configuration: ${e.message}\n`);
-      process.exit(1);
-    }
-    throw e;
+  if (process.env.NEXT_RUNTIME === 'nodejs') {
+    const { bootConsole } = await import('@/lib/demo/boot');
+    bootConsole();
   }
-  const { ensureDemoReady, startDemoHeartbeat } = await import('@/lib/demo');
-  ensureDemoReady();
-  startDemoHeartbeat();
 }

@@ -24,7 +24,7 @@ function reprFloat(x: number): string {
     const sign = exp.startsWith('-') ? '-' : '+';
     return `${mantissa}e${sign}${exp.replace(/^[-+]/, '').padStart(2, '0')}`;
   }
-  const text = String(x);
+  const text = Object.is(x, -0) ? '-0' : String(x);
   return Number.isInteger(x) ? `${text}.0` : text;
 }
 
