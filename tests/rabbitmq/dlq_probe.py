@@ -98,9 +98,9 @@ def probe_policy(ch: Any, tag: str, ctl: list[str], operator: bool) -> dict[str,
             out["error"] = (res.stderr or res.stdout).strip()[-400:]
             return out
         time.sleep(1.5)  # policies apply asynchronously
-        listed = subprocess.run([*ctl, "list_queues", "-q", "--no-table-headers", "name", "effective_policy_definition"],
+        listed = subprocess.run([*ctl, "list_queues", "-q", "--no-table-headers", "name", "policy"],
                                 capture_output=True, text=True).stdout  # fmt: skip
-        out["effective_policy"] = next((ln.split(None, 1)[-1] for ln in listed.splitlines() if ln.startswith(name)), None)
+        out["applied_policy"] = next((ln.split()[1:] for ln in listed.splitlines() if ln.startswith(name)), None)
         ch.basic_publish("", name, b"p1", pika.BasicProperties(delivery_mode=2))
         rounds = []
         for _ in range(3):
