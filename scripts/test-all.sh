@@ -28,7 +28,7 @@ run_step() {
 run_step venv bash scripts/ensure-venv.sh
 run_step typecheck npx tsc --noEmit
 run_step unit npx vitest run --project unit
-run_step integration npx vitest run --project int
+run_step integration npx vitest run --project int --no-file-parallelism
 if run_step build npx next build; then
   run_step e2e npx playwright test
 else
