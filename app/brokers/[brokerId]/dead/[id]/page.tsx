@@ -1,0 +1,23 @@
+import { HydrationBoundary, dehydrate } from '@tanstack/react-query';
+import { DeadDetailView } from '@/components/jobs/dead-detail';
+import { PageTitle } from '@/components/ui/states';
+import { segment } from '../../../../_lib/params';
+import { newServerQueryClient, prefetchDeadOne, prefetchOverview } from '../../../../_lib/prefetch';
+
+export const dynamic = 'force-dynamic';
+
+export default async function DeadLetterPage({ params }: { params: Promise<{ brokerId: string; id: string }> }) {
+  const p = await params;
+  const brokerId = segment(p.brokerId);
+  const id = segment(p.id);
+  const qc = newServerQueryClient();
+  await Promise.all([prefetchOverview(qc, brokerId), prefetchDeadOne(qc, brokerId, id)]);
+  return (
+    <>
+      <PageTitle sub={<span className="font-mono text-xs break-all">{id}</span>}>Dead letter</PageTitle>
+      <HydrationBoundary state={dehydrate(qc)}>
+        <DeadDetailView brokerId={brokerId} id={id} />
+      </HydrationBoundary>
+    </>
+  );
+}

@@ -1,0 +1,64 @@
+import { HydrationBoundary, dehydrate } from '@tanstack/react-query';
+import Link from 'next/link';
+import { DeadGroups } from '@/components/dead/dead-groups';
+import { DeadTable } from '@/components/dead/dead-table';
+import { Card, CardHeader } from '@/components/ui/card';
+import { FilterBar } from '@/components/ui/filter-bar';
+import { PageTitle } from '@/components/ui/states';
+import { one, segment, type SearchParams } from '../../../_lib/params';
+import { newServerQueryClient, prefetchDead, prefetchDeadGroups, prefetchOverview } from '../../../_lib/prefetch';
+
+export const dynamic = 'force-dynamic';
+
+export default async function DeadPage({ params, searchParams }: { params: Promise<{ brokerId: string }>; searchParams: SearchParams }) {
+  const brokerId = segment((await params).brokerId);
+  const sp = await searchParams;
+  const sg = Array.isArray(sp.group) ? sp.group[0] : sp.group;
+  const filters = { queue: one(sp.queue), task: one(sp.task), id: one(sp.id), q: one(sp.q), group: sg || undefined };
+  const qc = newServerQueryClient();
+  await Promise.all([prefetchOverview(qc, brokerId), prefetchDeadGroups(qc, brokerId, filters.queue), prefetchDead(qc, brokerId, filters)]);
+  const base = `/brokers/${encodeURIComponent(brokerId)}/dead`;
+  const allHref = filters.queue ? `${base}?queue=${encodeURIComponent(filters.queue)}` : base;
+  return (
+    <>
+      <PageTitle sub={filters.queue ? <>Queue <span className="font-mono">{filters.queue}</span></> : 'All queues'}>Dead letters</PageTitle>
+      <HydrationBoundary state={dehydrate(qc)}>
+        <div className="grid gap-6">
+          <Card testId="dead-groups-card">
+            <CardHeader title="By reason" />
+            <DeadGroups brokerId={brokerId} queue={filters.queue} active={filters.group} />
+          </Card>
+          <Card testId="dead-list-card">
+            <CardHeader
+              title={
+                filters.group !== undefined ? (
+                  <span className="flex flex-wrap items-center gap-2">
+                    Letters with reason <span className="font-mono text-sm break-all" data-testid="active-group">{filters.group}</span>
+                    <Link href={allHref} className="link text-sm font-normal" data-testid="clear-group">
+                      (all reasons)
+                    </Link>
+                  </span>
+                ) : (
+                  'All letters'
+                )
+              }
+            />
+            <div className="p-4">
+              <FilterBar
+                action={base}
+                keep={{ group: filters.group }}
+                fields={[
+                  { name: 'queue', label: 'Queue', value: filters.queue },
+                  { name: 'task', label: 'Task name', value: filters.task },
+                  { name: 'id', label: 'Id', value: filters.id },
+                  { name: 'q', label: 'Text in reason or arguments', value: filters.q, placeholder: 'search…' },
+                ]}
+              />
+            </div>
+            <DeadTable brokerId={brokerId} filters={filters} />
+          </Card>
+        </div>
+      </HydrationBoundary>
+    </>
+  );
+}

@@ -1,0 +1,60 @@
+import { HydrationBoundary, dehydrate } from '@tanstack/react-query';
+import Link from 'next/link';
+import { PurgeButton } from '@/components/actions/purge-button';
+import { DeadTable } from '@/components/dead/dead-table';
+import { StateTabs, QUEUE_TABS, type QueueTab } from '@/components/queues/state-tabs';
+import { TaskTable } from '@/components/queues/task-table';
+import { Card } from '@/components/ui/card';
+import { FilterBar } from '@/components/ui/filter-bar';
+import { PageTitle } from '@/components/ui/states';
+import { one, segment, type SearchParams } from '../../../../_lib/params';
+import { newServerQueryClient, prefetchDead, prefetchOverview, prefetchTasks } from '../../../../_lib/prefetch';
+import { getPurgeBlock } from './purge-block';
+
+export const dynamic = 'force-dynamic';
+
+export default async function QueuePage({ params, searchParams }: { params: Promise<{ brokerId: string; queue: string }>; searchParams: SearchParams }) {
+  const p = await params;
+  const brokerId = segment(p.brokerId);
+  const queue = segment(p.queue);
+  const sp = await searchParams;
+  const stateParam = one(sp.state);
+  const state: QueueTab = (QUEUE_TABS as readonly string[]).includes(stateParam ?? '') ? (stateParam as QueueTab) : 'ready';
+  const filters = { task: one(sp.task), id: one(sp.id), q: one(sp.q) };
+  const qc = newServerQueryClient();
+  await Promise.all([
+    prefetchOverview(qc, brokerId),
+    state === 'dead' ? prefetchDead(qc, brokerId, { queue, ...filters }) : prefetchTasks(qc, brokerId, { state, queue, ...filters }),
+  ]);
+  const base = `/brokers/${encodeURIComponent(brokerId)}/queues/${encodeURIComponent(queue)}`;
+  const purgeBlock = getPurgeBlock(qc, brokerId);
+  return (
+    <>
+      <PageTitle sub={<Link className="link" href={`/brokers/${encodeURIComponent(brokerId)}`}>← {brokerId}</Link>}>
+        Queue <span className="font-mono" data-testid="queue-name">{queue}</span>
+      </PageTitle>
+      <HydrationBoundary state={dehydrate(qc)}>
+        <Card>
+          <div className="flex flex-wrap items-end justify-between gap-3 p-4">
+            <FilterBar
+              action={base}
+              keep={{ state }}
+              fields={[
+                { name: 'task', label: 'Task name', value: filters.task, placeholder: 'app.tasks.send' },
+                { name: 'id', label: 'Task id', value: filters.id, placeholder: 'id or prefix' },
+                { name: 'q', label: 'Text in arguments', value: filters.q, placeholder: 'search…' },
+              ]}
+            />
+            <PurgeButton brokerId={brokerId} queue={queue} disabledReason={purgeBlock} />
+          </div>
+          <StateTabs base={base} active={state} params={filters} />
+          {state === 'dead' ? (
+            <DeadTable brokerId={brokerId} filters={{ queue, ...filters }} />
+          ) : (
+            <TaskTable brokerId={brokerId} filters={{ state, queue, ...filters }} />
+          )}
+        </Card>
+      </HydrationBoundary>
+    </>
+  );
+}

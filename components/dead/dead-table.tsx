@@ -1,0 +1,90 @@
+'use client';
+import Link from 'next/link';
+import { useMemo } from 'react';
+import { ConfirmAction } from '@/components/actions/confirm-action';
+import { Badge } from '@/components/ui/badge';
+import { LoadMore } from '@/components/ui/load-more';
+import { useSelection } from '@/components/ui/selection';
+import { Empty, ErrorBox, Loading } from '@/components/ui/states';
+import { Ago } from '@/components/ui/time';
+import type { Capabilities } from '@/lib/brokers/schema';
+import { describeError } from '@/lib/client/api';
+import { truncate } from '@/lib/client/format';
+import { useDeadList, useOverview } from '@/lib/client/hooks';
+import type { DeadFilters } from '@/lib/client/query-keys';
+
+function offReason(caps: Capabilities | undefined, c: 'replay' | 'discard'): string | undefined {
+  const cap = caps?.[c];
+  return cap && !cap.on ? cap.why ?? `${c} is not available` : undefined;
+}
+
+/** Dead letters newest first, with replay/discard of the selection. */
+export function DeadTable({ brokerId, filters }: { brokerId: string; filters: DeadFilters }) {
+  const q = useDeadList(brokerId, filters);
+  const o = useOverview(brokerId);
+  const items = useMemo(() => q.data?.pages.flatMap((p) => p.items) ?? [], [q.data]);
+  const ids = useMemo(() => items.map((d) => d.id), [items]);
+  const sel = useSelection(ids);
+  const caps = o.data?.capabilities;
+  const base = `/brokers/${encodeURIComponent(brokerId)}`;
+  if (q.error && !q.data) return <div className="p-4"><ErrorBox {...describeError(q.error)} /></div>;
+  if (!q.data) return <Loading />;
+  return (
+    <div>
+      <div className="flex flex-wrap items-center gap-3 border-b border-zinc-200 px-4 py-2 text-sm dark:border-zinc-800" data-testid="bulk-bar">
+        <span data-testid="selected-count">{sel.selected.length} selected</span>
+        <ConfirmAction kind="replay" brokerId={brokerId} queue={filters.queue} ids={sel.selected} disabledReason={offReason(caps, 'replay')} onDone={sel.clear} />
+        <ConfirmAction kind="discard" brokerId={brokerId} queue={filters.queue} ids={sel.selected} disabledReason={offReason(caps, 'discard')} onDone={sel.clear} />
+        {filters.group && items.length > 0 ? (
+          <span className="ml-auto flex items-center gap-2 text-xs text-zinc-500">
+            Whole group as loaded ({ids.length}):
+            <ConfirmAction kind="replay" brokerId={brokerId} queue={filters.queue} ids={ids} disabledReason={offReason(caps, 'replay')} />
+            <ConfirmAction kind="discard" brokerId={brokerId} queue={filters.queue} ids={ids} disabledReason={offReason(caps, 'discard')} />
+          </span>
+        ) : null}
+      </div>
+      {q.error ? <div className="px-4 pt-2"><ErrorBox {...describeError(q.error)} /></div> : null}
+      {items.length === 0 ? (
+        <Empty>No dead letters match.</Empty>
+      ) : (
+        <div className="overflow-x-auto">
+          <table className="table-base" data-testid="dead-table">
+            <thead>
+              <tr>
+                <th className="w-8">
+                  <input type="checkbox" aria-label="Select all shown" checked={sel.allOn} onChange={sel.toggleAll} data-testid="select-all" />
+                </th>
+                <th>Id</th>
+                <th>Task</th>
+                <th>Queue</th>
+                <th>Died</th>
+                <th>Reason</th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((d) => (
+                <tr key={d.id} data-testid="dead-row" data-id={d.id}>
+                  <td>
+                    <input type="checkbox" aria-label={`Select ${d.id}`} checked={sel.isOn(d.id)} onChange={() => sel.toggle(d.id)} data-testid="select-row" />
+                  </td>
+                  <td className="font-mono text-xs">
+                    <Link className="link" href={`${base}/dead/${encodeURIComponent(d.id)}`} title={d.id}>
+                      {truncate(d.id, 40)}
+                    </Link>
+                  </td>
+                  <td className="break-all" title={d.task}>{truncate(d.task, 50)}</td>
+                  <td title={d.queue}>{truncate(d.queue, 30)}</td>
+                  <td><Ago iso={d.diedAt} /></td>
+                  <td className="max-w-md text-xs break-words" title={d.summary}>
+                    {d.preview.kind === 'foreign' ? <Badge tone="red">foreign: {d.preview.foreign}</Badge> : null} {truncate(d.summary, 140)}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <LoadMore hasMore={!!q.hasNextPage} loading={q.isFetchingNextPage} onClick={() => void q.fetchNextPage()} shown={items.length} />
+    </div>
+  );
+}

@@ -1,0 +1,72 @@
+'use client';
+import { useRouter } from 'next/navigation';
+import Link from 'next/link';
+import { ConfirmAction } from '@/components/actions/confirm-action';
+import { Badge } from '@/components/ui/badge';
+import { Card, CardHeader } from '@/components/ui/card';
+import { CommandLine } from '@/components/ui/copy-button';
+import { ErrorBox, Loading } from '@/components/ui/states';
+import type { Capabilities } from '@/lib/brokers/schema';
+import { describeError } from '@/lib/client/api';
+import { cliDeadRetry } from '@/lib/client/cli';
+import { useDead, useOverview } from '@/lib/client/hooks';
+import { Field, Fields, Section, TimeField } from './detail-parts';
+import { PayloadView } from './payload-view';
+import { RawView } from './raw-view';
+import { ResultView } from './result-view';
+
+const off = (caps: Capabilities | undefined, c: 'replay' | 'discard') =>
+  caps && !caps[c].on ? caps[c].why ?? `${c} unavailable` : undefined;
+
+/** One dead letter: why it died (full traceback), its payload and stored result. */
+export function DeadDetailView({ brokerId, id }: { brokerId: string; id: string }) {
+  const q = useDead(brokerId, id);
+  const o = useOverview(brokerId);
+  const router = useRouter();
+  const base = `/brokers/${encodeURIComponent(brokerId)}`;
+  if (q.error && !q.data) return <ErrorBox {...describeError(q.error)} />;
+  if (!q.data) return <Loading />;
+  const d = q.data;
+  const caps = o.data?.capabilities;
+  // After a successful replay/discard the letter is gone; go to where the task is now.
+  const after = (path: string) => (r: { succeeded: unknown[] }) => {
+    if (r.succeeded.length) setTimeout(() => router.push(path), 1200);
+  };
+  return (
+    <div className="grid gap-6" data-testid="dead-detail">
+      <Card>
+        <CardHeader title={<span className="break-all" data-testid="detail-task">{d.task}</span>}>
+          <Badge tone="red" testId="detail-state">dead</Badge>
+          <ConfirmAction kind="replay" brokerId={brokerId} queue={d.queue} ids={[d.id]} size="md" disabledReason={off(caps, 'replay')} onDone={after(`${base}/jobs/${encodeURIComponent(d.id)}`)} />
+          <ConfirmAction kind="discard" brokerId={brokerId} queue={d.queue} ids={[d.id]} size="md" disabledReason={off(caps, 'discard')} onDone={after(`${base}/dead`)} />
+        </CardHeader>
+        {q.error ? <div className="px-4 pt-2"><ErrorBox {...describeError(q.error)} /></div> : null}
+        <Fields>
+          <Field label="Id" testId="detail-id"><span className="font-mono text-xs">{d.id}</span></Field>
+          <Field label="Queue"><Link className="link" href={`${base}/dead?queue=${encodeURIComponent(d.queue)}`}>{d.queue}</Link></Field>
+          <TimeField label="Died" iso={d.diedAt} />
+          <Field label="Reason" testId="detail-summary">{d.summary}</Field>
+        </Fields>
+        <div className="px-4 pb-4"><CommandLine command={cliDeadRetry([d.id])} /></div>
+      </Card>
+      <Section title="Reason (full)" testId="reason-section">
+        {d.reason ? (
+          <pre data-testid="dead-reason" className="max-h-[32rem] overflow-auto rounded-md bg-zinc-100 p-3 font-mono text-xs whitespace-pre-wrap dark:bg-zinc-950">
+            {d.reason}
+          </pre>
+        ) : (
+          <p className="text-sm text-zinc-500">No reason stored.</p>
+        )}
+      </Section>
+      <Section title="Payload" testId="payload-section">
+        <PayloadView payload={d.payload} />
+      </Section>
+      <Section title="Raw JSON" testId="raw-section">
+        <RawView raw={d.raw} size={d.rawSize} truncated={d.rawTruncated} />
+      </Section>
+      <Section title="Stored result" testId="result-section">
+        <ResultView result={d.result} />
+      </Section>
+    </div>
+  );
+}

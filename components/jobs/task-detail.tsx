@@ -1,0 +1,78 @@
+'use client';
+import Link from 'next/link';
+import { ConfirmAction } from '@/components/actions/confirm-action';
+import { Badge } from '@/components/ui/badge';
+import { Card, CardHeader } from '@/components/ui/card';
+import { CommandLine } from '@/components/ui/copy-button';
+import { ErrorBox, Loading } from '@/components/ui/states';
+import { describeError } from '@/lib/client/api';
+import { cliRevoke } from '@/lib/client/cli';
+import { useOverview, useTask } from '@/lib/client/hooks';
+import { Field, Fields, Section, TimeField } from './detail-parts';
+import { PayloadView } from './payload-view';
+import { RawView } from './raw-view';
+import { ResultView } from './result-view';
+
+/** A waiting or running task: header, typed arguments, raw JSON, stored result. */
+export function TaskDetailView({ brokerId, id }: { brokerId: string; id: string }) {
+  const q = useTask(brokerId, id);
+  const o = useOverview(brokerId);
+  if (q.error && !q.data) {
+    const e = describeError(q.error);
+    return (
+      <ErrorBox {...e}>
+        {e.code === 'NotFound' ? (
+          <p className="mt-2 text-sm">
+            It may have finished, been revoked or dead-lettered.{' '}
+            <Link className="link" href={`/brokers/${encodeURIComponent(brokerId)}/dead/${encodeURIComponent(id)}`}>
+              Look in the dead letters
+            </Link>
+          </p>
+        ) : null}
+      </ErrorBox>
+    );
+  }
+  if (!q.data) return <Loading />;
+  const t = q.data;
+  const cap = o.data?.capabilities.revoke;
+  const qBase = `/brokers/${encodeURIComponent(brokerId)}/queues/${encodeURIComponent(t.queue)}`;
+  return (
+    <div className="grid gap-6" data-testid="task-detail">
+      <Card>
+        <CardHeader title={<span className="break-all" data-testid="detail-task">{t.task}</span>}>
+          <Badge tone={t.state === 'running' ? 'blue' : t.state === 'scheduled' ? 'purple' : 'green'} testId="detail-state">
+            {t.state}
+          </Badge>
+          {t.state !== 'running' ? (
+            <ConfirmAction kind="revoke" brokerId={brokerId} queue={t.queue} ids={[t.id]} size="md" disabledReason={cap && !cap.on ? cap.why ?? 'revoke unavailable' : undefined} />
+          ) : null}
+        </CardHeader>
+        {q.error ? <div className="px-4 pt-2"><ErrorBox {...describeError(q.error)} /></div> : null}
+        <Fields>
+          <Field label="Id" testId="detail-id"><span className="font-mono text-xs">{t.id}</span></Field>
+          <Field label="Queue"><Link className="link" href={`${qBase}?state=${t.state}`}>{t.queue}</Link></Field>
+          <Field label="Priority">{t.priority}</Field>
+          <Field label="Deliveries">{t.deliveries}</Field>
+          {t.worker ? <Field label="Worker"><span className="font-mono text-xs">{t.worker}{t.pid ? ` (pid ${t.pid})` : ''}</span></Field> : null}
+          <TimeField label="Enqueued" iso={t.createdAt} />
+          <TimeField label="Runs at" iso={t.runAt} />
+          {t.claimedAt ? <TimeField label="Claimed" iso={t.claimedAt} /> : null}
+        </Fields>
+        {t.state === 'running' ? (
+          <p className="px-4 pb-4 text-xs text-zinc-500">Running: its worker owns it. The console does not change running tasks.</p>
+        ) : (
+          <div className="px-4 pb-4"><CommandLine command={cliRevoke([t.id])} /></div>
+        )}
+      </Card>
+      <Section title="Payload" testId="payload-section">
+        <PayloadView payload={t.payload} />
+      </Section>
+      <Section title="Raw JSON" testId="raw-section">
+        <RawView raw={t.raw} size={t.rawSize} truncated={t.rawTruncated} />
+      </Section>
+      <Section title="Stored result" testId="result-section">
+        <ResultView result={t.result} />
+      </Section>
+    </div>
+  );
+}

@@ -1,0 +1,107 @@
+'use client';
+import Link from 'next/link';
+import { useMemo } from 'react';
+import { ConfirmAction } from '@/components/actions/confirm-action';
+import { Badge } from '@/components/ui/badge';
+import { LoadMore } from '@/components/ui/load-more';
+import { useSelection } from '@/components/ui/selection';
+import { Empty, ErrorBox, Loading } from '@/components/ui/states';
+import { Ago } from '@/components/ui/time';
+import type { TaskSummary } from '@/lib/brokers/schema';
+import { describeError } from '@/lib/client/api';
+import { truncate } from '@/lib/client/format';
+import { useOverview, useTasks } from '@/lib/client/hooks';
+import type { TaskFilters } from '@/lib/client/query-keys';
+
+function WhenCell({ t }: { t: TaskSummary }) {
+  if (t.state === 'scheduled') return <Ago iso={t.runAt} />;
+  if (t.state === 'running') return <Ago iso={t.claimedAt} />;
+  return <Ago iso={t.createdAt} />;
+}
+
+const WHEN_LABEL = { ready: 'Enqueued', scheduled: 'Runs', running: 'Claimed' } as const;
+
+/** Waiting or running tasks of one queue, keyset-paged, with revoke for waiting ones. */
+export function TaskTable({ brokerId, filters }: { brokerId: string; filters: TaskFilters }) {
+  const q = useTasks(brokerId, filters);
+  const o = useOverview(brokerId);
+  const items = useMemo(() => q.data?.pages.flatMap((p) => p.items) ?? [], [q.data]);
+  const ids = useMemo(() => items.map((t) => t.id), [items]);
+  const sel = useSelection(ids);
+  const canRevoke = filters.state !== 'running';
+  const revokeCap = o.data?.capabilities.revoke;
+  const base = `/brokers/${encodeURIComponent(brokerId)}`;
+  if (q.error && !q.data) return <div className="p-4"><ErrorBox {...describeError(q.error)} /></div>;
+  if (!q.data) return <Loading />;
+  return (
+    <div>
+      {canRevoke ? (
+        <div className="flex items-center gap-3 border-b border-zinc-200 px-4 py-2 text-sm dark:border-zinc-800" data-testid="bulk-bar">
+          <span data-testid="selected-count">{sel.selected.length} selected</span>
+          <ConfirmAction
+            kind="revoke"
+            brokerId={brokerId}
+            queue={filters.queue}
+            ids={sel.selected}
+            disabledReason={revokeCap && !revokeCap.on ? revokeCap.why ?? 'revoke is not available' : undefined}
+            onDone={sel.clear}
+          />
+        </div>
+      ) : (
+        <p className="border-b border-zinc-200 px-4 py-2 text-xs text-zinc-500 dark:border-zinc-800">
+          Running tasks are never changed by the console: their worker owns them until it settles them.
+        </p>
+      )}
+      {q.error ? <div className="px-4 pt-2"><ErrorBox {...describeError(q.error)} /></div> : null}
+      {items.length === 0 ? (
+        <Empty>No {filters.state} tasks match.</Empty>
+      ) : (
+        <div className="overflow-x-auto">
+          <table className="table-base" data-testid="task-table">
+            <thead>
+              <tr>
+                {canRevoke ? (
+                  <th className="w-8">
+                    <input type="checkbox" aria-label="Select all shown" checked={sel.allOn} onChange={sel.toggleAll} data-testid="select-all" />
+                  </th>
+                ) : null}
+                <th>Id</th>
+                <th>Task</th>
+                <th className="num">Priority</th>
+                <th>{WHEN_LABEL[filters.state]}</th>
+                {filters.state === 'running' ? <th>Worker</th> : null}
+                <th className="num">Deliveries</th>
+                <th>Arguments</th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((t) => (
+                <tr key={t.id} data-testid="task-row" data-id={t.id}>
+                  {canRevoke ? (
+                    <td>
+                      <input type="checkbox" aria-label={`Select ${t.id}`} checked={sel.isOn(t.id)} onChange={() => sel.toggle(t.id)} data-testid="select-row" />
+                    </td>
+                  ) : null}
+                  <td className="font-mono text-xs">
+                    <Link className="link" href={`${base}/jobs/${encodeURIComponent(t.id)}`} title={t.id}>
+                      {truncate(t.id, 40)}
+                    </Link>
+                  </td>
+                  <td className="break-all" title={t.task}>{truncate(t.task, 60)}</td>
+                  <td className="num">{t.priority}</td>
+                  <td><WhenCell t={t} /></td>
+                  {filters.state === 'running' ? <td className="font-mono text-xs" title={t.worker ?? ''}>{truncate(t.worker ?? '—', 40)}</td> : null}
+                  <td className="num">{t.deliveries}</td>
+                  <td className="max-w-md font-mono text-xs break-all text-zinc-600 dark:text-zinc-400">
+                    {t.preview.kind === 'foreign' ? <Badge tone="red">foreign: {t.preview.foreign}</Badge> : null} {truncate(t.preview.text, 120)}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <LoadMore hasMore={!!q.hasNextPage} loading={q.isFetchingNextPage} onClick={() => void q.fetchNextPage()} shown={items.length} />
+    </div>
+  );
+}
