@@ -157,3 +157,37 @@ describe('sqlite adapter: what it writes is what potatoq writes', () => {
       expect(listed.map((x) => x.id)).toEqual([id]);
     }));
 });
+
+describe('sqlite adapter: racing potatoq itself', () => {
+  it('replays each letter exactly once when potatoq `dead retry` replays the same letters at the same time', async () => {
+    const file = migratedDb();
+    const url = `sqlite:///${file}`;
+    const py = startPySeeder(url);
+    const a = adapterFor(file);
+    try {
+      const ids: string[] = [];
+      for (let i = 0; i < 60; i++) ids.push(await py.call<string>('dead_letter', { task: 'x.race', queue: 'race', reason: 'boom', with_result: false }));
+      const racer = spawn(path.join(ROOT, '.venv/bin/python'), [path.join(ROOT, 'tests/py/race_requeue.py'), url], { cwd: ROOT });
+      let out = '';
+      racer.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      racer.stdin.write(JSON.stringify([...ids].reverse()) + '\n');
+      await new Promise<void>((r) => { const t = setInterval(() => out.includes('ready') && (clearInterval(t), r()), 10); });
+      racer.stdin.write('go\n');
+      const ours: string[] = [];
+      for (const id of ids) {
+        const r = await a.replayDead([id]);
+        ours.push(...r.succeeded.map((o) => o.id));
+        await new Promise((res) => setImmediate(res));
+      }
+      await new Promise((r) => racer.on('exit', r));
+      const theirs = JSON.parse(out.split('\n')[1]!) as string[];
+      expect([...ours, ...theirs].sort()).toEqual([...ids].sort());
+      expect((await py.call<Record<string, number>>('queue_sizes')).race).toBe(60);
+      expect(await py.call('dead_letters', { limit: 100 })).toEqual([]);
+    } finally {
+      await a.close();
+      await py.close();
+      fs.rmSync(path.dirname(file), { recursive: true, force: true });
+    }
+  });
+});
