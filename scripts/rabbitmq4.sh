@@ -69,7 +69,11 @@ cmd_install() {
   need_root install
   local t0=$SECONDS
   export DEBIAN_FRONTEND=noninteractive
-  command -v debootstrap >/dev/null || apt-get install -y -q debootstrap >/dev/null
+  if ! command -v debootstrap >/dev/null; then
+    apt-get install -y -q debootstrap >/dev/null 2>&1 \
+      || { apt-get update -q >/dev/null && apt-get install -y -q debootstrap >/dev/null; } \
+      || die "could not apt-get install debootstrap on the host"
+  fi
   if [ -x "$CHROOT/usr/lib/rabbitmq/bin/rabbitmq-server" ] && [ -f "$BASE/installed" ]; then
     write_config
     echo "rabbitmq4: reusing $CHROOT ($(cat "$BASE/installed"))"
@@ -82,7 +86,9 @@ cmd_install() {
   mkdir -p "$BASE"
   if [ ! -f "$BASE/debootstrapped" ]; then
     echo "rabbitmq4: debootstrap $SUITE from $(mirror) (a few minutes)"
-    debootstrap --variant=minbase "$SUITE" "$CHROOT" "$(mirror)" > "$BASE/debootstrap.log" 2>&1 \
+    local include=()
+    case "$(mirror)" in https:*) include=(--include=ca-certificates) ;; esac
+    debootstrap --variant=minbase "${include[@]}" "$SUITE" "$CHROOT" "$(mirror)" > "$BASE/debootstrap.log" 2>&1 \
       || { tail -n 20 "$BASE/debootstrap.log" >&2; die "debootstrap failed (log: $BASE/debootstrap.log)"; }
     touch "$BASE/debootstrapped"
   fi
@@ -152,7 +158,10 @@ cmd_stop() {
 
 cmd_status() {
   if [ ! -f "$BASE/installed" ]; then echo "rabbitmq4: not installed"; exit 3; fi
-  if [ "$(id -u)" = 0 ] && pid_alive && ctl ping >/dev/null 2>&1; then
+  # Without root (no chroot) the best evidence is the AMQP port answering.
+  if { [ "$(id -u)" = 0 ] && pid_alive && ctl ping >/dev/null 2>&1; } \
+    || { [ "$(id -u)" != 0 ] && (exec 3<>"/dev/tcp/127.0.0.1/$AMQP_PORT") 2>/dev/null; }; then
+    [ "$(id -u)" = 0 ] || { echo "rabbitmq4: running (amqp :$AMQP_PORT answers)"; return; }
     echo "rabbitmq4: running $(ctl eval 'rabbit_misc:version().' | tr -d '"') ($(cat "$BASE/installed")), amqp :$AMQP_PORT, management :$MGMT_PORT"
   else
     echo "rabbitmq4: stopped ($(cat "$BASE/installed"))"; exit 3
