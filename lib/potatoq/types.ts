@@ -41,7 +41,9 @@ export type ForeignKind =
   | 'not-object'
   | 'newer-protocol'
   | 'invalid-json'
-  | 'invalid-utf8';
+  | 'invalid-utf8'
+  /** A tag potatoq's decoder itself chokes on (e.g. `{"__potatoq__":"uuid","v":1}` raises AttributeError). */
+  | 'tag-error';
 
 export interface CeleryInfo {
   task: string | null;

@@ -1,0 +1,283 @@
+// A JSON parser that reads exactly what Python's `json` (C scanner, 3.11) reads.
+//
+// Why our own and not a library: payloads carry bare NaN/Infinity/-Infinity and integers
+// beyond 2^53 (contract 2.2). lossless-json keeps big numbers but rejects NaN/Infinity;
+// json5 accepts them but turns numbers into doubles; neither reports errors in Python's words
+// with Python's code-point positions, which is what potatoq stores as a dead letter's reason
+// (`Expecting value: line 1 column 1 (char 0)`). So this is a small iterative scanner
+// (an explicit stack: no recursion, so 100,000-deep input cannot overflow ours) that mirrors
+// `Modules/_json.c`: same grammar, same error texts and positions, duplicate keys resolved
+// like a dict (first position, last value), and Python's limits (4300-digit ints, recursion).
+import { normalizeIntText } from './pyfloat';
+
+export type JsonNode =
+  | { k: 'null' }
+  | { k: 'bool'; v: boolean }
+  /** `text` is the literal as written (`int`) or the parsed double (`float`). */
+  | { k: 'int'; text: string }
+  | { k: 'float'; v: number }
+  | { k: 'str'; v: string }
+  | { k: 'arr'; items: JsonNode[] }
+  | { k: 'obj'; entries: Array<[string, JsonNode]> };
+
+/** Python's `JSONDecodeError`/`ValueError`/`RecursionError` text, as `str(exc)` gives it. */
+export class PyJsonError extends Error {
+  constructor(message: string, readonly pyType: 'JSONDecodeError' | 'ValueError' | 'RecursionError' = 'JSONDecodeError') {
+    super(message);
+    this.name = 'PyJsonError';
+  }
+}
+
+/**
+ * Nesting at which CPython's C scanner hits the default recursion limit (1000) when called
+ * from shallow code; a worker calls it a little deeper, so the real threshold is a few lower.
+ */
+export const PY_MAX_JSON_DEPTH = 990;
+const INT_MAX_STR_DIGITS = 4300;
+
+function codePointIndex(s: string, i: number): number {
+  let n = i;
+  for (let j = 1; j < i; j++) {
+    const c = s.charCodeAt(j);
+    if (c >= 0xdc00 && c <= 0xdfff) {
+      const p = s.charCodeAt(j - 1);
+      if (p >= 0xd800 && p <= 0xdbff) n--;
+    }
+  }
+  return n;
+}
+
+function fail(msg: string, s: string, pos: number): never {
+  const cpos = codePointIndex(s, pos);
+  const nl = s.lastIndexOf('\n', pos - 1);
+  const lineno = nl < 0 ? 1 : (s.slice(0, pos).match(/\n/g)?.length ?? 0) + 1;
+  const colno = nl < 0 ? cpos + 1 : cpos - codePointIndex(s, nl);
+  throw new PyJsonError(`${msg}: line ${lineno} column ${colno} (char ${cpos})`);
+}
+
+const isWs = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
+const ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+
+function hex4(s: string, from: number): number {
+  let v = 0;
+  for (let i = from; i < from + 4; i++) {
+    const d = parseInt(s[i] ?? 'x', 16);
+    if (Number.isNaN(d)) return -1;
+    v = v * 16 + d;
+  }
+  return v;
+}
+
+/** `scanstring_unicode`: `end` is just after the opening quote. Returns [value, index after]. */
+function scanString(s: string, end: number): [string, number] {
+  const begin = end - 1;
+  const len = s.length;
+  let out = '';
+  for (;;) {
+    let next = end;
+    let c = 0;
+    for (; next < len; next++) {
+      c = s.charCodeAt(next);
+      if (c === 0x22 || c === 0x5c) break;
+      if (c <= 0x1f) fail('Invalid control character at', s, next);
+    }
+    if (next >= len) fail('Unterminated string starting at', s, begin);
+    out += s.slice(end, next);
+    next++;
+    if (c === 0x22) return [out, next];
+    if (next === len) fail('Unterminated string starting at', s, begin);
+    const e = s[next] as string;
+    if (e !== 'u') {
+      const ch = ESCAPES[e];
+      if (ch === undefined) fail('Invalid \\escape', s, next - 1);
+      out += ch;
+      end = next + 1;
+      continue;
+    }
+    next++;
+    end = next + 4;
+    if (end >= len) fail('Invalid \\uXXXX escape', s, next - 1);
+    let u = hex4(s, next);
+    if (u < 0) fail('Invalid \\uXXXX escape', s, end - 5);
+    if (u >= 0xd800 && u <= 0xdbff && end + 6 < len && s[end] === '\\' && s[end + 1] === 'u') {
+      const u2 = hex4(s, end + 2);
+      if (u2 < 0) fail('Invalid \\uXXXX escape', s, end + 1);
+      if (u2 >= 0xdc00 && u2 <= 0xdfff) {
+        out += String.fromCharCode(u, u2);
+        end += 6;
+        continue;
+      }
+    }
+    out += String.fromCharCode(u);
+  }
+}
+
+type Frame = { arr: JsonNode[] } | { obj: Array<[string, JsonNode]>; index: Map<string, number> | null; key: string };
+
+function addEntry(f: { obj: Array<[string, JsonNode]>; index: Map<string, number> | null }, key: string, v: JsonNode) {
+  // Python builds a dict: a repeated key keeps its first position and its last value.
+  if (f.obj.length < 16 && f.index === null) {
+    const at = f.obj.findIndex((e) => e[0] === key);
+    if (at >= 0) (f.obj[at] as [string, JsonNode])[1] = v;
+    else f.obj.push([key, v]);
+    if (f.obj.length === 16) f.index = new Map(f.obj.map((e, i) => [e[0], i]));
+    return;
+  }
+  const index = f.index as Map<string, number>;
+  const at = index.get(key);
+  if (at !== undefined) (f.obj[at] as [string, JsonNode])[1] = v;
+  else {
+    index.set(key, f.obj.length);
+    f.obj.push([key, v]);
+  }
+}
+
+/** Parses like `json.loads` (without the object hook). Throws PyJsonError with Python's text. */
+export function parseJson(s: string): JsonNode {
+  const n = s.length;
+  let i = 0;
+  while (i < n && isWs(s.charCodeAt(i))) i++;
+  const stack: Frame[] = [];
+  for (;;) {
+    // Expecting a value at i.
+    let value: JsonNode | null = null;
+    if (i >= n) fail('Expecting value', s, i);
+    const c = s.charCodeAt(i);
+    if (c === 0x22) {
+      const [str, after] = scanString(s, i + 1);
+      value = { k: 'str', v: str };
+      i = after;
+    } else if (c === 0x7b || c === 0x5b) {
+      if (stack.length + 1 >= PY_MAX_JSON_DEPTH) {
+        const what = c === 0x7b ? 'object' : 'array';
+        throw new PyJsonError(`maximum recursion depth exceeded while decoding a JSON ${what} from a unicode string`, 'RecursionError');
+      }
+      i++;
+      while (i < n && isWs(s.charCodeAt(i))) i++;
+      if (c === 0x5b) {
+        if (s.charCodeAt(i) === 0x5d) {
+          value = { k: 'arr', items: [] };
+          i++;
+        } else {
+          stack.push({ arr: [] });
+          continue;
+        }
+      } else if (s.charCodeAt(i) === 0x7d) {
+        value = { k: 'obj', entries: [] };
+        i++;
+      } else {
+        i = readKey(s, i, stack, { obj: [], index: null, key: '' });
+        continue;
+      }
+    } else if (c === 0x6e && s.startsWith('null', i)) {
+      value = { k: 'null' };
+      i += 4;
+    } else if (c === 0x74 && s.startsWith('true', i)) {
+      value = { k: 'bool', v: true };
+      i += 4;
+    } else if (c === 0x66 && s.startsWith('false', i)) {
+      value = { k: 'bool', v: false };
+      i += 5;
+    } else if (c === 0x4e && s.startsWith('NaN', i)) {
+      value = { k: 'float', v: NaN };
+      i += 3;
+    } else if (c === 0x49 && s.startsWith('Infinity', i)) {
+      value = { k: 'float', v: Infinity };
+      i += 8;
+    } else if (c === 0x2d && s.startsWith('-Infinity', i)) {
+      value = { k: 'float', v: -Infinity };
+      i += 9;
+    } else {
+      [value, i] = matchNumber(s, i);
+    }
+    // Close containers while the value completes them.
+    for (;;) {
+      const top = stack[stack.length - 1];
+      if (top === undefined) {
+        while (i < n && isWs(s.charCodeAt(i))) i++;
+        if (i !== n) fail('Extra data', s, i);
+        return value;
+      }
+      while (i < n && isWs(s.charCodeAt(i))) i++;
+      const d = s.charCodeAt(i);
+      if ('arr' in top) {
+        top.arr.push(value);
+        if (d === 0x5d) {
+          stack.pop();
+          value = { k: 'arr', items: top.arr };
+          i++;
+          continue;
+        }
+        if (d !== 0x2c) fail("Expecting ',' delimiter", s, i);
+        i++;
+        while (i < n && isWs(s.charCodeAt(i))) i++;
+        break;
+      }
+      addEntry(top, top.key, value);
+      if (d === 0x7d) {
+        stack.pop();
+        value = { k: 'obj', entries: top.obj };
+        i++;
+        continue;
+      }
+      if (d !== 0x2c) fail("Expecting ',' delimiter", s, i);
+      i++;
+      while (i < n && isWs(s.charCodeAt(i))) i++;
+      stack.pop();
+      i = readKey(s, i, stack, top);
+      break;
+    }
+  }
+}
+
+/** Reads `"key" :` at i, pushes the object frame, returns where the value starts. */
+function readKey(s: string, i: number, stack: Frame[], frame: Extract<Frame, { obj: unknown }>): number {
+  if (s.charCodeAt(i) !== 0x22) fail('Expecting property name enclosed in double quotes', s, i);
+  const [key, after] = scanString(s, i + 1);
+  i = after;
+  while (i < s.length && isWs(s.charCodeAt(i))) i++;
+  if (s.charCodeAt(i) !== 0x3a) fail("Expecting ':' delimiter", s, i);
+  i++;
+  while (i < s.length && isWs(s.charCodeAt(i))) i++;
+  frame.key = key;
+  stack.push(frame);
+  return i;
+}
+
+/** `_match_number_unicode`. */
+function matchNumber(s: string, start: number): [JsonNode, number] {
+  const n = s.length;
+  let i = start;
+  if (s.charCodeAt(i) === 0x2d) i++;
+  const c = s.charCodeAt(i);
+  if (c >= 0x31 && c <= 0x39) {
+    i++;
+    while (i < n && isDigit(s.charCodeAt(i))) i++;
+  } else if (c === 0x30) i++;
+  else fail('Expecting value', s, start);
+  let isFloat = false;
+  if (i < n - 1 && s.charCodeAt(i) === 0x2e && isDigit(s.charCodeAt(i + 1))) {
+    isFloat = true;
+    i += 2;
+    while (i < n && isDigit(s.charCodeAt(i))) i++;
+  }
+  if (i < n - 1 && (s.charCodeAt(i) === 0x65 || s.charCodeAt(i) === 0x45)) {
+    const eStart = i;
+    i++;
+    if (i < n - 1 && (s.charCodeAt(i) === 0x2d || s.charCodeAt(i) === 0x2b)) i++;
+    while (i < n && isDigit(s.charCodeAt(i))) i++;
+    if (isDigit(s.charCodeAt(i - 1))) isFloat = true;
+    else i = eStart;
+  }
+  const text = s.slice(start, i);
+  if (isFloat) return [{ k: 'float', v: Number(text) }, i];
+  const digits = text.length - (text.charCodeAt(0) === 0x2d ? 1 : 0);
+  if (digits > INT_MAX_STR_DIGITS) {
+    throw new PyJsonError(
+      `Exceeds the limit (${INT_MAX_STR_DIGITS} digits) for integer string conversion: value has ${digits} digits; use sys.set_int_max_str_digits() to increase the limit`,
+      'ValueError',
+    );
+  }
+  return [{ k: 'int', text: normalizeIntText(text) }, i];
+}
