@@ -78,7 +78,7 @@ def main() -> None:
     queue = f"rabbitprobe_{uuid.uuid4().hex[:8]}"
     tmp = tempfile.mkdtemp(prefix="rabbitprobe-")
     env = {**os.environ, "POTATOQ_BROKER_URL": args.url, "RABBITPROBE_QUEUE": queue,
-           "POTATOQ_RESULT_BACKEND": f"sqlite:///{tmp}/results.db", "POTATOQ_NO_EMOJI": "1", "NO_COLOR": "1"}  # fmt: skip
+           "POTATOQ_RESULT_BACKEND": f"sqlite:///{tmp}/results.db", "POTATOQ_NO_EMOJI": "1", "NO_COLOR": "1", "PYTHONDONTWRITEBYTECODE": "1"}  # fmt: skip
     cli = [POTATOQ, "-A", "worker_app", "--workdir", str(HERE)]
     result: dict[str, Any] = {"queue": queue, "task": args.task}
     worker = subprocess.Popen([*cli, "worker", "-P", "solo" if args.task == "boom" else "prefork", "-c", "1",
