@@ -1,8 +1,30 @@
 import 'server-only';
 import type Database from 'better-sqlite3';
+import { ConsoleError } from '../errors';
 import type { EnqueueRequest, EnqueueResult } from '../schema';
-import { buildMessage } from './codec';
+import { buildMessage, BuildMessageError } from './codec';
 import { INSERT_JOB } from './writes';
+
+/** The message potatoq's `call` would build; bad input is InvalidInput naming the field. */
+export function buildFromRequest(req: EnqueueRequest, now: number) {
+  try {
+    return buildMessage({
+      task: req.task,
+      queue: req.queue,
+      args: req.args,
+      kwargs: req.kwargs,
+      headers: req.headers,
+      priority: req.priority,
+      countdown: req.countdown,
+      eta: req.eta,
+      expires: req.expires,
+      now,
+    });
+  } catch (e) {
+    if (e instanceof BuildMessageError) throw new ConsoleError('InvalidInput', e.message, { [e.field]: e.message });
+    throw e;
+  }
+}
 
 /**
  * potatoq's `enqueue` (`_job_row` + `_INSERT`): state 0 with `run_at = eta` when the eta is
@@ -11,10 +33,10 @@ import { INSERT_JOB } from './writes';
  */
 export function enqueueMessage(db: Database.Database, brokerId: string, req: EnqueueRequest): EnqueueResult {
   const now = Date.now() / 1000;
-  const m = buildMessage(req, now);
+  const m = buildFromRequest(req, now);
   const scheduled = m.eta !== null && m.eta > now;
   db.transaction(() => {
-    db.prepare(INSERT_JOB).run(m.id, req.queue, req.task, scheduled ? 0 : 1, BigInt(req.priority), scheduled ? m.eta : now, now, m.json);
+    db.prepare(INSERT_JOB).run(m.id, m.queue, m.task, scheduled ? 0 : 1, BigInt(m.priority), scheduled ? m.eta : now, now, m.json);
   }).immediate();
-  return { brokerId, id: m.id, queue: req.queue, task: req.task, state: scheduled ? 'scheduled' : 'ready', payload: m.json };
+  return { brokerId, id: m.id, queue: m.queue, task: m.task, state: scheduled ? 'scheduled' : 'ready', payload: m.json };
 }
