@@ -9,6 +9,7 @@ const KIND: Record<ForeignMessage['foreign'], string> = {
   'newer-protocol': 'newer potatoq protocol',
   'invalid-json': 'invalid JSON',
   'invalid-utf8': 'invalid UTF-8',
+  'tag-error': "a tagged value potatoq's decoder fails on",
 };
 
 /** Shown instead of arguments when potatoq cannot run this payload. Read-only. */

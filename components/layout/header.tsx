@@ -41,7 +41,7 @@ export function Header({ brokers }: { brokers: BrokerLink[] }) {
     <header className="sticky top-0 z-10 border-b border-zinc-200 bg-white/90 backdrop-blur dark:border-zinc-800 dark:bg-zinc-900/90">
       <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-4 gap-y-2 px-4 py-2">
         <Link href="/" className="font-semibold whitespace-nowrap" data-testid="brand">
-          🥔 potatoq console
+          potatoq console
         </Link>
         <label className="flex items-center gap-1.5 text-sm">
           <span className="sr-only">Broker</span>

@@ -1,5 +1,7 @@
 import 'server-only';
+import { ConsoleError } from '@/lib/brokers/errors';
 import { ZIds } from '@/lib/brokers/schema';
+import { BuildMessageError, buildMessage } from '@/lib/potatoq';
 import * as service from '@/lib/brokers/service';
 import { gate, logIds } from './gate';
 import { ZEnqueueInput, ZPurgeRequest } from './schemas';
@@ -65,4 +67,28 @@ export const enqueue = (brokerId: string, input: unknown, headers: Headers) =>
     headers,
     run: (req) => service.enqueue(brokerId, req),
     audit: (req, r) => ({ queue: r.queue, task: req.task, ids: [r.id], state: r.state }),
+  });
+
+/**
+ * The exact message an enqueue would write, without writing it (the id and enqueued_at of the
+ * real write will differ). Same validation as enqueue; no capability needed.
+ */
+export const previewEnqueue = (brokerId: string, input: unknown, headers: Headers) =>
+  gate({
+    action: 'enqueue-preview',
+    brokerId,
+    capability: null,
+    schema: ZEnqueueInput,
+    input,
+    headers,
+    run: async (req) => {
+      if (!service.brokerList().some((b) => b.id === brokerId)) throw new ConsoleError('NotFound', `no broker "${brokerId}" is configured`);
+      try {
+        const m = buildMessage(req);
+        return { brokerId, id: m.id, queue: m.queue, task: m.task, state: m.eta !== null ? 'scheduled' : 'ready', payload: m.json, preview: true };
+      } catch (e) {
+        if (e instanceof BuildMessageError) throw new ConsoleError('InvalidInput', `${e.field}: ${e.message}`, { [e.field]: e.message });
+        throw e;
+      }
+    },
   });

@@ -1,0 +1,29 @@
+import { HydrationBoundary, dehydrate } from '@tanstack/react-query';
+import { ResultsTable } from '@/components/results/results-table';
+import { Card } from '@/components/ui/card';
+import { FilterBar } from '@/components/ui/filter-bar';
+import { PageTitle } from '@/components/ui/states';
+import { one, segment, type SearchParams } from '../../../_lib/params';
+import { newServerQueryClient, prefetchResults } from '../../../_lib/prefetch';
+
+export const dynamic = 'force-dynamic';
+
+export default async function ResultsPage({ params, searchParams }: { params: Promise<{ brokerId: string }>; searchParams: SearchParams }) {
+  const brokerId = segment((await params).brokerId);
+  const status = one((await searchParams).status)?.toUpperCase();
+  const qc = newServerQueryClient();
+  await prefetchResults(qc, brokerId, status);
+  return (
+    <>
+      <PageTitle sub="Stored result records (SUCCESS, FAILURE, RETRY, REVOKED); they expire after result_expires.">Results</PageTitle>
+      <HydrationBoundary state={dehydrate(qc)}>
+        <Card>
+          <div className="p-4">
+            <FilterBar action={`/brokers/${encodeURIComponent(brokerId)}/results`} fields={[{ name: 'status', label: 'Status', value: status, placeholder: 'FAILURE' }]} />
+          </div>
+          <ResultsTable brokerId={brokerId} status={status} />
+        </Card>
+      </HydrationBoundary>
+    </>
+  );
+}

@@ -1,0 +1,52 @@
+'use client';
+import { useMemo } from 'react';
+import { Badge, type Tone } from '@/components/ui/badge';
+import { LoadMore } from '@/components/ui/load-more';
+import { Empty, ErrorBox, Loading } from '@/components/ui/states';
+import { Ago } from '@/components/ui/time';
+import { describeError } from '@/lib/client/api';
+import { truncate } from '@/lib/client/format';
+import { useResults } from '@/lib/client/hooks';
+
+const TONE: Record<string, Tone> = { SUCCESS: 'green', FAILURE: 'red', RETRY: 'yellow', REVOKED: 'neutral' };
+
+/** Stored results, without potatoq's internal records (registered names, groups). */
+export function ResultsTable({ brokerId, status }: { brokerId: string; status?: string }) {
+  const q = useResults(brokerId, status);
+  const items = useMemo(() => q.data?.pages.flatMap((p) => p.items) ?? [], [q.data]);
+  if (q.error && !q.data) return <div className="p-4"><ErrorBox {...describeError(q.error)} /></div>;
+  if (!q.data) return <Loading />;
+  return (
+    <div>
+      {items.length === 0 ? (
+        <Empty>No stored results{status ? ` with status ${status}` : ''}.</Empty>
+      ) : (
+        <div className="overflow-x-auto">
+          <table className="table-base" data-testid="results-table">
+            <thead>
+              <tr>
+                <th>Id</th>
+                <th>Status</th>
+                <th>Task</th>
+                <th>Done</th>
+                <th>Expires</th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((r) => (
+                <tr key={r.id} data-testid="result-row" data-id={r.id}>
+                  <td className="font-mono text-xs" title={r.id}>{truncate(r.id, 40)}</td>
+                  <td><Badge tone={TONE[r.status] ?? 'blue'}>{r.status}</Badge></td>
+                  <td className="break-all">{truncate(r.name ?? '—', 60)}</td>
+                  <td><Ago iso={r.dateDone} /></td>
+                  <td><Ago iso={r.expiresAt} /></td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <LoadMore hasMore={!!q.hasNextPage} loading={q.isFetchingNextPage} onClick={() => void q.fetchNextPage()} shown={items.length} />
+    </div>
+  );
+}

@@ -1,0 +1,62 @@
+'use client';
+import Link from 'next/link';
+import { Empty, ErrorBox, Loading } from '@/components/ui/states';
+import { describeError } from '@/lib/client/api';
+import { formatAge, truncate } from '@/lib/client/format';
+import { useWorkers } from '@/lib/client/hooks';
+import { WorkerStatus } from './worker-status';
+
+/** Every stored heartbeat, like `potatoq status`: alive < 15 s, stale after, dead after 60 s. */
+export function WorkersTable({ brokerId }: { brokerId: string }) {
+  const q = useWorkers(brokerId);
+  if (q.error && !q.data) return <div className="p-4"><ErrorBox {...describeError(q.error)} /></div>;
+  if (!q.data) return <Loading />;
+  if (q.data.length === 0) return <Empty>No worker heartbeats are stored. Start one with `potatoq worker`.</Empty>;
+  const base = `/brokers/${encodeURIComponent(brokerId)}`;
+  return (
+    <div className="overflow-x-auto">
+      <table className="table-base" data-testid="workers-table">
+        <thead>
+          <tr>
+            <th>Status</th>
+            <th>Node id</th>
+            <th>Hostname</th>
+            <th className="num">Pid</th>
+            <th>Queues</th>
+            <th className="num">Concurrency</th>
+            <th>Running</th>
+            <th className="num">Heartbeat</th>
+          </tr>
+        </thead>
+        <tbody>
+          {q.data.map((w) => (
+            <tr key={w.id} data-testid="worker-row" data-id={w.id}>
+              <td><WorkerStatus status={w.status} /></td>
+              <td className="font-mono text-xs break-all">{w.id}</td>
+              <td className="text-xs break-all">{w.hostname ?? '—'}</td>
+              <td className="num">{w.pid ?? '—'}</td>
+              <td className="text-xs">
+                {w.queues.map((name) => (
+                  <Link key={name} className="link mr-2" href={`${base}/queues/${encodeURIComponent(name)}?state=running`}>
+                    {name}
+                  </Link>
+                ))}
+              </td>
+              <td className="num">{w.concurrency ?? '—'}{w.threads && w.threads !== '1' ? ` × ${w.threads}` : ''}</td>
+              <td className="font-mono text-xs">
+                {w.running.length === 0 ? <span className="text-zinc-500">idle</span> : null}
+                {w.running.slice(0, 10).map((id) => (
+                  <Link key={id} className="link block" href={`${base}/jobs/${encodeURIComponent(id)}`} title={id}>
+                    {truncate(id, 36)}
+                  </Link>
+                ))}
+                {w.running.length > 10 ? <span className="text-zinc-500">+{w.running.length - 10} more</span> : null}
+              </td>
+              <td className="num whitespace-nowrap" data-testid="worker-age">{formatAge(w.ageSeconds)} ago</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
