@@ -55,12 +55,17 @@ function encodeMessage(known: Map<string, PyVal>, now: number): string {
  * potatoq's own error text where `Message.decode` raises (the letter then can't be replayed).
  */
 export function reencodeWithoutEta(raw: string, now = Date.now() / 1000): { ok: true; json: string } | { ok: false; reason: string } {
+  return reencode(raw, true, now);
+}
+
+/** `Message.decode(raw)` then `encode()`, optionally with `eta = None` first. */
+export function reencode(raw: string, dropEta: boolean, now: number): { ok: true; json: string } | { ok: false; reason: string } {
   const decoded = decodePayload(raw, { maxDepth: 1, maxItems: 1, maxString: 1 });
   if (decoded.kind === 'foreign') return { ok: false, reason: decoded.reason };
   const { value } = decodeTags(parseJson(raw));
   if (value.k !== 'dict') return { ok: false, reason: 'not an object' };
   const known = new Map(value.entries.filter(([k]) => (MESSAGE_FIELDS as readonly string[]).includes(k)));
-  known.set('eta', { k: 'none' });
+  if (dropEta) known.set('eta', { k: 'none' });
   try {
     return { ok: true, json: encodeMessage(known, now) };
   } catch (e) {

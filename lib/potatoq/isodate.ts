@@ -153,7 +153,9 @@ function parseTime(b: Uint8Array, p: number, len: number): IsoTime | null {
     const sign = b[tzPos] === 0x2d ? -1 : 1;
     const [th, tm, ts, tus, trv] = parseHms(b, tzPos + 1, pEnd);
     if (trv !== 0) return null;
-    tz = sign * ((th * 3600 + tm * 60 + ts) * 1_000_000 + tus);
+    // Only whole seconds decide UTC: `+00:00:00.000001` is UTC in 3.11 (the µs are dropped).
+    const secs = th * 3600 + tm * 60 + ts;
+    tz = secs === 0 ? 0 : sign * (secs * 1_000_000 + tus);
     // timezone() requires strictly less than 24 hours.
     if (Math.abs(tz) >= 86_400_000_000) return null;
   }
@@ -207,10 +209,10 @@ export function pyTimeFromIso(s: string): IsoTime | null {
 
 export function pyDatetimeFromIso(s: string): { date: IsoDate; time: IsoTime } | null {
   if ([...s].length < 7) return null;
-  // A surrogate separator is replaced by 'T' before encoding (`_sanitize_isoformat_str`).
+  // A non-ASCII separator is replaced by 'T' before encoding (`_sanitize_isoformat_str`).
   for (const pos of [7, 8, 10]) {
     const c = s.charCodeAt(pos);
-    if (c >= 0xd800 && c <= 0xdfff) {
+    if (c > 0x7f) {
       s = s.slice(0, pos) + 'T' + s.slice(pos + 1);
       break;
     }

@@ -29,8 +29,9 @@ export class PyJsonError extends Error {
 }
 
 /**
- * Nesting at which CPython's C scanner hits the default recursion limit (1000) when called
- * from shallow code; a worker calls it a little deeper, so the real threshold is a few lower.
+ * Deepest nesting we accept. CPython's C scanner counts against the recursion limit (1000):
+ * called from shallow code it decodes 994 levels (golden.json `max_json_depth_ok`); a worker
+ * calls it from a deeper stack, so its real limit is a little lower and not exact.
  */
 export const PY_MAX_JSON_DEPTH = 990;
 const INT_MAX_STR_DIGITS = 4300;
@@ -149,7 +150,7 @@ export function parseJson(s: string): JsonNode {
       value = { k: 'str', v: str };
       i = after;
     } else if (c === 0x7b || c === 0x5b) {
-      if (stack.length + 1 >= PY_MAX_JSON_DEPTH) {
+      if (stack.length + 1 > PY_MAX_JSON_DEPTH) {
         const what = c === 0x7b ? 'object' : 'array';
         throw new PyJsonError(`maximum recursion depth exceeded while decoding a JSON ${what} from a unicode string`, 'RecursionError');
       }

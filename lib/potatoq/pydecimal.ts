@@ -1,6 +1,8 @@
 // `decimal.Decimal(v)` construction (exact: no context rounding) and `str(Decimal)`, enough
 // to tell which tagged decimals a worker accepts and how potatoq re-encodes them.
 
+import { asciiDigits } from './digits';
+
 export type PyDecimal =
   | { kind: 'finite'; neg: boolean; coeff: string; exp: bigint }
   | { kind: 'inf'; neg: boolean }
@@ -10,10 +12,8 @@ export type PyDecimal =
 const WS = /^[\s\u001c-\u001f]+|[\s\u001c-\u001f]+$/gu;
 
 export function decimalFromString(raw: string): PyDecimal | null {
-  let s = raw.replace(WS, '');
-  // PEP 515: underscores only between digits.
-  if (/(^|[^0-9])_|_($|[^0-9])/.test(s)) return null;
-  s = s.replace(/_/g, '');
+  // C `numeric_as_ascii`: every underscore is dropped, Unicode digits become ASCII.
+  let s = asciiDigits(raw.replace(/_/g, '')).replace(WS, '');
   if (/[^\x00-\x7f]/.test(s)) return null;
   const m = /^([+-]?)(?:(\d+)(?:\.(\d*))?|\.(\d+))(?:[eE]([+-]?\d+))?$/.exec(s);
   if (m) {
@@ -34,6 +34,21 @@ export function decimalFromString(raw: string): PyDecimal | null {
 export function decimalFromInt(text: string): PyDecimal {
   const neg = text.startsWith('-');
   return { kind: 'finite', neg, coeff: neg ? text.slice(1) : text, exp: 0n };
+}
+
+/** `Decimal((sign, digits, exponent))` from a JSON list; null where Python raises. */
+export function decimalFromTuple(sign: unknown, digits: unknown, exp: unknown): PyDecimal | null {
+  if (sign !== 0 && sign !== 1) return null;
+  const neg = sign === 1;
+  if (!Array.isArray(digits) || digits.some((d) => typeof d !== 'number' || !Number.isInteger(d) || d < 0 || d > 9)) return null;
+  const coeff = (digits as number[]).join('').replace(/^0+(?=\d)/, '') || '0';
+  if (exp === 'F') return { kind: 'inf', neg };
+  if (exp === 'n' || exp === 'N') {
+    const payload = coeff.replace(/^0+/, '');
+    return exp === 'n' ? { kind: 'nan', neg, payload } : { kind: 'snan', neg, payload };
+  }
+  if (typeof exp !== 'bigint') return null;
+  return { kind: 'finite', neg, coeff, exp };
 }
 
 /** Exact binary value of a double, as `Decimal(float)`. */

@@ -5,10 +5,12 @@
 // AttributeError, and an unhashable tag raises TypeError; both make `loads` itself fail,
 // so a worker cannot decode the payload at all (`crash`).
 import { a2bBase64 } from './b64';
+import { asciiDigits } from './digits';
 import { pyDateFromIso, pyDatetimeFromIso, pyTimeFromIso } from './isodate';
 import type { JsonNode } from './json';
-import { decimalFromFloat, decimalFromInt, decimalFromString, decimalKey } from './pydecimal';
+import { decimalFromFloat, decimalFromInt, decimalFromString, decimalFromTuple, decimalKey } from './pydecimal';
 import { type DictFlag, type PyVal, pyTypeName } from './pyval';
+import { pySetOrder } from './pyset';
 import { timedeltaFromSeconds } from './timedelta';
 
 export interface TagDecode {
@@ -100,6 +102,7 @@ function decodeOne(tag: string, v: PyVal, ctx: TagDecode): PyVal | null {
         : v.k === 'int' ? decimalFromInt(v.text)
         : v.k === 'bool' ? decimalFromInt(v.v ? '1' : '0')
         : v.k === 'float' ? decimalFromFloat(v.v)
+        : v.k === 'list' && v.items.length === 3 ? decimalFromList(v.items as [PyVal, PyVal, PyVal])
         : null;
       return dec && { k: 'decimal', dec };
     }
@@ -117,6 +120,13 @@ function decodeOne(tag: string, v: PyVal, ctx: TagDecode): PyVal | null {
   }
 }
 
+function decimalFromList([sign, digits, exp]: [PyVal, PyVal, PyVal]) {
+  const small = (v: PyVal) => (v.k === 'int' && v.text.length < 3 ? Number(v.text) : v.k === 'bool' ? Number(v.v) : null);
+  const ds = digits.k === 'list' ? digits.items.map(small) : null;
+  const e = exp.k === 'int' ? BigInt(exp.text) : exp.k === 'str' ? exp.v : null;
+  return decimalFromTuple(small(sign), ds, e);
+}
+
 function decodeUuid(v: PyVal, ctx: TagDecode): PyVal | null {
   if (v.k !== 'str') {
     // None → TypeError (caught); datetime/date/time/bytes have a .replace that raises TypeError.
@@ -128,6 +138,7 @@ function decodeUuid(v: PyVal, ctx: TagDecode): PyVal | null {
   let hex = v.v.replaceAll('urn:', '').replaceAll('uuid:', '');
   hex = hex.replace(/^[{}]+|[{}]+$/g, '').replaceAll('-', '');
   if ([...hex].length !== 32) return null;
+  hex = asciiDigits(hex);
   // int(hex, 16): surrounding whitespace, a '+', a 0x prefix and single underscores between digits.
   const m = /^\s*\+?(?:0[xX]_?)?([0-9a-fA-F]+(?:_[0-9a-fA-F]+)*)\s*$/u.exec(hex);
   if (!m) return null;
@@ -169,7 +180,7 @@ function decodeSet(v: PyVal): PyVal | null {
   else if (v.k === 'dict') items = v.entries.map(([key]): PyVal => ({ k: 'str', v: key }));
   else if (v.k === 'bytes') items = Array.from(v.data, (b): PyVal => ({ k: 'int', text: String(b) }));
   else return null;
-  // Python keeps the first of equal members; its iteration order (hash order) is not reproduced.
+  // Python keeps the first of equal members.
   const seen = new Set<string>();
   const out: PyVal[] = [];
   for (const item of items) {
@@ -179,5 +190,5 @@ function decodeSet(v: PyVal): PyVal | null {
     seen.add(key);
     out.push(item);
   }
-  return { k: 'set', items: out };
+  return { k: 'set', items: pySetOrder(out) };
 }
