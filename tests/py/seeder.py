@@ -94,8 +94,9 @@ def op_dead_letter_raw(req: dict[str, Any]) -> None:
     with broker._write() as conn:  # type: ignore[attr-defined]
         conn.execute(
             "INSERT INTO potatoq_dead (id, queue, task, reason, died_at, payload) VALUES (?, ?, ?, ?, ?, ?)",
-            (req["id"], req["queue"], req["task"], req["reason"], time.time(), req["payload"]),
-        )
+            (req["id"], req["queue"], req["task"], req["reason"], time.time(),
+             bytes.fromhex(req["blob_hex"]) if req.get("blob_hex") else req["payload"]),
+        )  # fmt: skip
 
 
 def op_job_raw(req: dict[str, Any]) -> None:

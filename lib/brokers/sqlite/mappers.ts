@@ -26,7 +26,14 @@ export function str(v: unknown): string | null {
   return String(v);
 }
 
-export function preview(payload: string | null, size: number): PayloadPreview {
+/** A payload column: TEXT as potatoq writes it, or a BLOB from a foreign writer (potatoq's
+ *  sqlite3 then reads bytes and decodes them as UTF-8). */
+export type Stored = string | Buffer;
+
+/** The text shown for a stored payload (invalid UTF-8 shown with replacement characters). */
+export const storedText = (p: Stored): string => (typeof p === 'string' ? p : p.toString('utf8'));
+
+export function preview(payload: Stored | null, size: number): PayloadPreview {
   if (payload === null) return { kind: 'foreign', text: '(payload too large to preview; open the task to see it)' };
   try {
     return previewPayload(decodePayload(payload), PREVIEW_CHARS);
@@ -35,8 +42,9 @@ export function preview(payload: string | null, size: number): PayloadPreview {
   }
 }
 
-export function rawParts(payload: string): { raw: string; rawSize: number; rawTruncated: boolean } {
-  const rawSize = Buffer.byteLength(payload, 'utf8');
+export function rawParts(stored: Stored): { raw: string; rawSize: number; rawTruncated: boolean } {
+  const rawSize = typeof stored === 'string' ? Buffer.byteLength(stored, 'utf8') : stored.length;
+  const payload = storedText(stored);
   const rawTruncated = payload.length > RAW_LIMIT;
   return { raw: rawTruncated ? payload.slice(0, RAW_LIMIT) : payload, rawSize, rawTruncated };
 }

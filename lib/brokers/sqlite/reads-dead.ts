@@ -3,7 +3,7 @@ import type Database from 'better-sqlite3';
 import type { DeadDetail, DeadGroup, DeadListQuery, DeadSummary, Page } from '../schema';
 import { decodePayload, reasonSummary, reasonSummaryFull } from './codec';
 import { decodeCursor, encodeCursor } from './cursor';
-import { isoFromEpoch, preview, rawParts } from './mappers';
+import { isoFromEpoch, preview, rawParts, type Stored } from './mappers';
 import { readResult } from './reads-tasks';
 import { containsPattern, PAYLOAD_FOR_PREVIEW, Where } from './sql';
 
@@ -13,7 +13,7 @@ interface DeadRow {
   task: string;
   reason: string | null;
   died_at: number | null;
-  payload: string | null;
+  payload: Stored | null;
   size: number;
 }
 
@@ -91,10 +91,10 @@ export function deadGroups(db: Database.Database, q: { queue?: string }): DeadGr
 
 export function getDead(db: Database.Database, id: string): DeadDetail | null {
   const r = db.prepare('SELECT id, queue, task, reason, died_at, payload FROM potatoq_dead WHERE id = ?').get(id) as
-    | (DeadRow & { payload: string })
+    | (DeadRow & { payload: Stored })
     | undefined;
   if (!r) return null;
   const full = r.payload;
-  const base = summary({ ...r, payload: full.length <= 65536 ? full : null, size: Buffer.byteLength(full) });
+  const base = summary({ ...r, payload: full.length <= 65536 ? full : null, size: typeof full === 'string' ? Buffer.byteLength(full) : full.length });
   return { ...base, reason: r.reason, payload: decodePayload(full), ...rawParts(full), result: readResult(db, id) };
 }

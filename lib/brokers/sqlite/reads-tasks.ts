@@ -3,7 +3,7 @@ import type Database from 'better-sqlite3';
 import type { Page, TaskDetail, TaskListQuery, TaskState, TaskSummary } from '../schema';
 import { decodePayload } from './codec';
 import { decodeCursor, encodeCursor, type KeyValue } from './cursor';
-import { isoFromEpoch, mapResult, preview, rawParts, str } from './mappers';
+import { isoFromEpoch, mapResult, preview, rawParts, str, type Stored } from './mappers';
 import { containsPattern, PAYLOAD_FOR_PREVIEW, Where } from './sql';
 
 const STATE_NAMES: Record<number, TaskState> = { 0: 'scheduled', 1: 'ready', 2: 'running' };
@@ -21,7 +21,7 @@ interface JobRow {
   worker: string | null;
   pid: bigint | null;
   deliveries: bigint | null;
-  payload: string | null;
+  payload: Stored | null;
   size: bigint;
 }
 
@@ -93,7 +93,7 @@ export function getTask(db: Database.Database, id: string): TaskDetail | null {
   const row = db
     .prepare(`SELECT ${COLUMNS}, payload, length(CAST(payload AS BLOB)) AS size FROM potatoq_jobs WHERE id = ?`)
     .safeIntegers(true)
-    .get(id) as (JobRow & { payload: string }) | undefined;
+    .get(id) as (JobRow & { payload: Stored }) | undefined;
   if (!row) return null;
   const full = row.payload;
   const base = summary({ ...row, payload: full.length <= 65536 ? full : null });

@@ -8,6 +8,15 @@ export const INSERT_JOB =
   'INSERT INTO potatoq_jobs (id, queue, task, state, priority, run_at, created_at, payload) ' +
   'VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING';
 
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+function strictUtf8(b: Buffer): string | null {
+  try {
+    return utf8.decode(b);
+  } catch {
+    return null;
+  }
+}
+
 /** Ids per `BEGIN IMMEDIATE`: keeps each hold of the write lock short for the workers. */
 const CHUNK = 200;
 
@@ -92,8 +101,14 @@ export function replayStep(db: Database.Database): Step {
   const forget = db.prepare('DELETE FROM potatoq_results WHERE id = ?');
   const insert = db.prepare(INSERT_JOB);
   return (id, now) => {
-    const payload = del.get(id) as string | undefined;
-    if (payload === undefined) return { id, outcome: 'missing', message: 'not in the dead letters (already replayed or discarded?)' };
+    const stored = del.get(id) as string | Buffer | undefined;
+    if (stored === undefined) return { id, outcome: 'missing', message: 'not in the dead letters (already replayed or discarded?)' };
+    const payload = typeof stored === 'string' ? stored : strictUtf8(stored);
+    if (payload === null) {
+      const d = decodePayload(stored);
+      const reason = d.kind === 'foreign' ? d.reason : 'invalid UTF-8';
+      return { id, outcome: 'invalid', message: `potatoq can't run this payload, so the letter was kept: ${reason}` };
+    }
     const re = reencodeWithoutEta(payload);
     if (!re.ok) return { id, outcome: 'invalid', message: `potatoq can't run this payload, so the letter was kept: ${re.reason}` };
     const m = decodePayload(re.json);

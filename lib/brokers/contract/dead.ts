@@ -1,0 +1,48 @@
+import { randomUUID } from 'node:crypto';
+import { expect, it } from 'vitest';
+import { dead, TRACEBACK, uniqueQueue, type Ctx } from './helpers';
+
+export function registerDead(ctx: Ctx): void {
+  it('lists dead letters newest first with the reason line potatoq shows, and pages them', async () => {
+    const { a, s } = ctx();
+    const q = uniqueQueue('dead');
+    const old = await s.deadLetter({ task: 'ct.d', queue: q, reason: TRACEBACK('ValueError: old one'), diedAgo: 120 });
+    const mid = await s.deadLetter({ task: 'ct.d', queue: q, reason: TRACEBACK('ValueError: mid one'), diedAgo: 60 });
+    const young = await s.deadLetter({ task: 'ct.d', queue: q, reason: `unregistered task ct.d\n` });
+    const page1 = await dead(a, { queue: q, limit: 2 });
+    const page2 = await dead(a, { queue: q, limit: 2, cursor: page1.nextCursor! });
+    expect([...page1.items, ...page2.items].map((d) => d.id)).toEqual([young, mid, old]);
+    expect(page2.nextCursor).toBeNull();
+    expect(page1.items[1]!.summary).toBe('ValueError: mid one');
+    expect(page1.items[0]!.summary).toBe('unregistered task ct.d');
+  });
+
+  it('groups dead letters by their last reason line and filters by group', async () => {
+    const { a, s } = ctx();
+    const q = uniqueQueue('groups');
+    await s.deadLetter({ task: 'ct.g1', queue: q, reason: TRACEBACK('KeyError: 1') });
+    await s.deadLetter({ task: 'ct.g2', queue: q, reason: TRACEBACK('KeyError: 1') });
+    const lone = await s.deadLetter({ task: 'ct.g1', queue: q, reason: TRACEBACK('TypeError: nope') });
+    const groups = await a.deadGroups({ queue: q });
+    expect(groups.map((g) => [g.summary, g.count])).toEqual([['KeyError: 1', 2], ['TypeError: nope', 1]]);
+    expect(groups[0]!.tasks).toEqual(['ct.g1', 'ct.g2']);
+    expect((await dead(a, { queue: q, group: 'TypeError: nope' })).items.map((d) => d.id)).toEqual([lone]);
+    expect((await dead(a, { queue: q, q: 'TypeError' })).items.map((d) => d.id)).toEqual([lone]);
+  });
+
+  it('shows a dead letter with its full reason and its FAILURE result', async () => {
+    const { a, s } = ctx();
+    const q = uniqueQueue('deaddetail');
+    const reason = TRACEBACK('ValueError: boom');
+    const id = await s.deadLetter({ task: 'ct.dd', queue: q, reason, args: [1] });
+    const d = await a.getDead(id);
+    expect(d?.reason).toBe(reason);
+    expect(d?.summary).toBe('ValueError: boom');
+    expect(d?.payload.kind).toBe('potatoq');
+    expect(d?.result?.status).toBe('FAILURE');
+    expect(d?.result?.excType).toBe('ValueError');
+    expect(d?.result?.traceback).toBe(reason);
+    expect(await a.getDead(`missing-${randomUUID()}`)).toBeNull();
+  });
+}
+
