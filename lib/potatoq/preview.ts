@@ -68,12 +68,18 @@ function seq(open: string, parts: Array<(room: number) => string>, close: string
 function call(task: string, args: PValue | null, kwargs: PValue | null, max: number): string {
   const parts: string[] = [];
   let used = task.length + 2;
-  const add = (s: string) => {
+  const items: Array<(room: number) => string> = [];
+  if (args?.t === 'list') for (const a of args.items) items.push((r) => render(a, r));
+  if (kwargs?.t === 'dict') for (const [k, x] of kwargs.entries) items.push((r) => `${k}=${render(x, r - k.length - 1)}`);
+  for (const item of items) {
+    if (used >= max) {
+      parts.push('…');
+      break;
+    }
+    const s = item(max - used);
     parts.push(s);
     used += s.length + 2;
-  };
-  if (args?.t === 'list') for (const a of args.items) if (used < max) add(render(a, max - used));
-  if (kwargs?.t === 'dict') for (const [k, x] of kwargs.entries) if (used < max) add(`${k}=${render(x, max - used - k.length - 1)}`);
+  }
   return `${task}(${parts.join(', ')})`;
 }
 
