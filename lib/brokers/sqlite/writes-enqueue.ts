@@ -2,7 +2,7 @@ import 'server-only';
 import type Database from 'better-sqlite3';
 import { ConsoleError } from '../errors';
 import type { EnqueueRequest, EnqueueResult } from '../schema';
-import { buildMessage, BuildMessageError } from './codec';
+import { buildMessage, BuildMessageError } from '@/lib/potatoq';
 import { INSERT_JOB } from './writes';
 
 /** The message potatoq's `call` would build; bad input is InvalidInput naming the field. */

@@ -1,6 +1,6 @@
 import 'server-only';
 import type Database from 'better-sqlite3';
-import { decodePayload, reencodeWithoutEta } from './codec';
+import { decodePayload, reencodeWithoutEta } from '@/lib/potatoq';
 import type { ActionOutcome, ActionResult } from '../schema';
 
 /** potatoq's `_INSERT`: the one statement every producer uses. */
