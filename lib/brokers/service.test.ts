@@ -1,0 +1,76 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { ConsoleError } from './errors';
+import { CAPABILITIES, type BrokerOverview, type Capabilities } from './schema';
+import type { BrokerAdapter, BrokerConfig } from './types';
+
+// The service's own rules (read-only, capability refusal, error mapping) against a fake
+// adapter; the adapters themselves are tested against real brokers in *.int.test.ts.
+const configs: BrokerConfig[] = [];
+let adapter: Partial<BrokerAdapter>;
+
+vi.mock('./registry', () => ({
+  findBrokerConfig: (id: string) => {
+    const c = configs.find((x) => x.id === id);
+    if (!c) throw new ConsoleError('NotFound', `no broker "${id}" is configured`);
+    return c;
+  },
+  getAdapter: () => adapter,
+  kindOf: () => 'sqlite',
+  listBrokerConfigs: () => configs,
+}));
+
+const service = await import('./service');
+
+const allOn = () => Object.fromEntries(CAPABILITIES.map((k) => [k, { on: true }])) as Capabilities;
+const overview = (): BrokerOverview => ({
+  id: 'b', name: 'b', kind: 'sqlite', serverInfo: null, readOnly: false, capabilities: allOn(), queues: [],
+  totals: { ready: 0, scheduled: 0, running: 0, dead: 0 }, workers: { alive: 0, stale: 0 }, readAt: new Date(0).toISOString(),
+});
+
+beforeEach(() => {
+  configs.length = 0;
+  configs.push({ id: 'b', name: 'b', url: 'sqlite:///x', readOnly: false, options: {} }, { id: 'ro', name: 'ro', url: 'sqlite:///y', readOnly: true, options: {} });
+  adapter = { capabilities: async () => allOn(), overview: async () => overview() };
+});
+
+describe('service', () => {
+  it('turns every action off in the overview of a read-only broker, leaving reads on', async () => {
+    const o = await service.overview('ro');
+    expect(o.readOnly).toBe(true);
+    expect(o.capabilities.replay).toEqual({ on: false, why: 'configured read-only' });
+    expect(o.capabilities.browseDead).toEqual({ on: true });
+  });
+
+  it('refuses writes on a read-only broker before reaching the adapter', async () => {
+    const replayDead = vi.fn();
+    adapter = { ...adapter, replayDead };
+    await expect(service.replayDead('ro', ['x'])).rejects.toMatchObject({ code: 'ReadOnly' });
+    expect(replayDead).not.toHaveBeenCalled();
+  });
+
+  it("refuses an action the adapter reports as off, with the adapter's reason", async () => {
+    const purge = vi.fn();
+    adapter = { ...adapter, purge, capabilities: async () => ({ ...allOn(), purge: { on: false, why: 'no purge here' } }) };
+    await expect(service.purge('b', 'q')).rejects.toMatchObject({ code: 'Unsupported', message: 'no purge here' });
+    expect(purge).not.toHaveBeenCalled();
+  });
+
+  it('maps driver errors to BrokerUnavailable without leaking credentials', async () => {
+    adapter = { ...adapter, listWorkers: async () => Promise.reject(new Error('connect to amqp://user:secret@host failed')) };
+    const err = await service.listWorkers('b').catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'BrokerUnavailable' });
+    expect((err as Error).message).not.toContain('secret');
+  });
+
+  it('turns a missing task into NotFound', async () => {
+    adapter = { ...adapter, getTask: async () => null };
+    await expect(service.getTask('b', 'nope')).rejects.toMatchObject({ code: 'NotFound' });
+  });
+
+  it('reports one failing broker as an entry, not as a thrown error', async () => {
+    adapter = { ...adapter, overview: async () => Promise.reject(new ConsoleError('NotMigrated', 'run potatoq migrate')) };
+    const all = await service.overviewAll();
+    expect(all).toHaveLength(2);
+    expect(all[0]).toMatchObject({ ok: false, error: { code: 'NotMigrated' } });
+  });
+});
