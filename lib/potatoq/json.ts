@@ -70,8 +70,12 @@ function hex4(s: string, from: number): number {
   return v;
 }
 
-/** `scanstring_unicode`: `end` is just after the opening quote. Returns [value, index after]. */
-function scanString(s: string, end: number): [string, number] {
+// Scanners return their value and leave the index after it here (no tuple per token: a 10 MB
+// payload has a million tokens and the garbage collector notices).
+let after = 0;
+
+/** `scanstring_unicode`: `end` is just after the opening quote. */
+function scanString(s: string, end: number): string {
   const begin = end - 1;
   const len = s.length;
   let out = '';
@@ -86,7 +90,10 @@ function scanString(s: string, end: number): [string, number] {
     if (next >= len) fail('Unterminated string starting at', s, begin);
     out += s.slice(end, next);
     next++;
-    if (c === 0x22) return [out, next];
+    if (c === 0x22) {
+      after = next;
+      return out;
+    }
     if (next === len) fail('Unterminated string starting at', s, begin);
     const e = s[next] as string;
     if (e !== 'u') {
@@ -146,8 +153,7 @@ export function parseJson(s: string): JsonNode {
     if (i >= n) fail('Expecting value', s, i);
     const c = s.charCodeAt(i);
     if (c === 0x22) {
-      const [str, after] = scanString(s, i + 1);
-      value = { k: 'str', v: str };
+      value = { k: 'str', v: scanString(s, i + 1) };
       i = after;
     } else if (c === 0x7b || c === 0x5b) {
       if (stack.length + 1 > PY_MAX_JSON_DEPTH) {
@@ -190,7 +196,8 @@ export function parseJson(s: string): JsonNode {
       value = { k: 'float', v: -Infinity };
       i += 9;
     } else {
-      [value, i] = matchNumber(s, i);
+      value = matchNumber(s, i);
+      i = after;
     }
     // Close containers while the value completes them.
     for (;;) {
@@ -235,7 +242,7 @@ export function parseJson(s: string): JsonNode {
 /** Reads `"key" :` at i, pushes the object frame, returns where the value starts. */
 function readKey(s: string, i: number, stack: Frame[], frame: Extract<Frame, { obj: unknown }>): number {
   if (s.charCodeAt(i) !== 0x22) fail('Expecting property name enclosed in double quotes', s, i);
-  const [key, after] = scanString(s, i + 1);
+  const key = scanString(s, i + 1);
   i = after;
   while (i < s.length && isWs(s.charCodeAt(i))) i++;
   if (s.charCodeAt(i) !== 0x3a) fail("Expecting ':' delimiter", s, i);
@@ -247,7 +254,7 @@ function readKey(s: string, i: number, stack: Frame[], frame: Extract<Frame, { o
 }
 
 /** `_match_number_unicode`. */
-function matchNumber(s: string, start: number): [JsonNode, number] {
+function matchNumber(s: string, start: number): JsonNode {
   const n = s.length;
   let i = start;
   if (s.charCodeAt(i) === 0x2d) i++;
@@ -272,7 +279,8 @@ function matchNumber(s: string, start: number): [JsonNode, number] {
     else i = eStart;
   }
   const text = s.slice(start, i);
-  if (isFloat) return [{ k: 'float', v: Number(text) }, i];
+  after = i;
+  if (isFloat) return { k: 'float', v: Number(text) };
   const digits = text.length - (text.charCodeAt(0) === 0x2d ? 1 : 0);
   if (digits > INT_MAX_STR_DIGITS) {
     throw new PyJsonError(
@@ -280,5 +288,5 @@ function matchNumber(s: string, start: number): [JsonNode, number] {
       'ValueError',
     );
   }
-  return [{ k: 'int', text: normalizeIntText(text) }, i];
+  return { k: 'int', text: normalizeIntText(text) };
 }
