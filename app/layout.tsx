@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import Script from 'next/script';
 import type { ReactNode } from 'react';
 import { Header } from '@/components/layout/header';
 import { Providers } from '@/components/providers';
@@ -17,8 +18,8 @@ export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en" suppressHydrationWarning>
       <head>
-        {/* eslint-disable-next-line @next/next/no-sync-scripts -- must run before paint to avoid a theme flash */}
-        <script src="/theme-init.js" />
+        {/* Runs before paint so a dark-mode page never flashes white. */}
+        <Script src="/theme-init.js" strategy="beforeInteractive" />
       </head>
       <body className="min-h-screen font-sans">
         <Providers>

@@ -103,7 +103,7 @@ export function EnqueueForm({ brokerId }: { brokerId: string }) {
         <Field label="Expires" name="expires" error={err('expires')} hint="Seconds from now, or an ISO 8601 date-time with offset. Empty: never.">
           <input {...input('expires', { placeholder: '3600 or 2026-12-01T00:00:00+00:00' })} />
         </Field>
-        <JsonField label="Headers (JSON object)" name="headers" value={v.headers} onChange={set('headers')} error={err('headers')} container="object" rows={2} />
+        <JsonField label="Headers (JSON object)" name="headers" value={v.headers} onChange={set('headers')} error={err('headers')} container="object" rows={2} helpers={false} />
         <div className="flex items-center gap-3">
           <Button type="submit" variant="primary" disabled={m.isPending || !!blocked} data-testid="enqueue-submit">
             {m.isPending ? 'Enqueueing…' : `Enqueue on ${brokerId}`}

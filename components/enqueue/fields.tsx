@@ -32,6 +32,7 @@ export function JsonField({
   error,
   container,
   rows = 4,
+  helpers = true,
 }: {
   label: string;
   name: string;
@@ -40,6 +41,7 @@ export function JsonField({
   error?: string;
   container: 'list' | 'object';
   rows?: number;
+  helpers?: boolean;
 }) {
   const ref = useRef<HTMLTextAreaElement>(null);
   const insert = (text: string) => {
@@ -67,7 +69,7 @@ export function JsonField({
         data-testid={`enqueue-${name}`}
         className="input font-mono text-xs"
       />
-      <span className="flex flex-wrap gap-1" aria-label={`Insert a typed value into ${label}`}>
+      {helpers ? <span className="flex flex-wrap gap-1" aria-label={`Insert a typed value into ${label}`}>
         {SNIPPET_KINDS.map((k) => (
           <button
             key={k}
@@ -79,7 +81,7 @@ export function JsonField({
             + {k}
           </button>
         ))}
-      </span>
+      </span> : null}
     </Field>
   );
 }

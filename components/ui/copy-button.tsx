@@ -2,13 +2,15 @@
 import { useState } from 'react';
 import { Button } from './button';
 
-export function CopyButton({ text, label = 'Copy', testId }: { text: string; label?: string; testId?: string }) {
+export function CopyButton({ text, label = 'Copy', ariaLabel, testId }: { text: string; label?: string; ariaLabel?: string; testId?: string }) {
   const [copied, setCopied] = useState(false);
   return (
     <Button
       size="sm"
       variant="ghost"
       data-testid={testId}
+      aria-label={ariaLabel}
+      title={ariaLabel}
       onClick={() => {
         void navigator.clipboard?.writeText(text).then(() => {
           setCopied(true);
@@ -28,7 +30,7 @@ export function CommandLine({ command, testId = 'cli-command' }: { command: stri
       <code data-testid={testId} className="flex-1 font-mono text-xs break-all whitespace-pre-wrap">
         {command}
       </code>
-      <CopyButton text={command} label="Copy as potatoq CLI command" testId={`${testId}-copy`} />
+      <CopyButton text={command} label="Copy" ariaLabel="Copy as potatoq CLI command" testId={`${testId}-copy`} />
     </div>
   );
 }
