@@ -1,0 +1,53 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { seedDemoDatabase } from '../lib/demo/seed';
+
+// The brokers the e2e server is configured with. Created once per `playwright test` run by
+// the config (main process only); workers find them through POTATOQ_E2E_DIR.
+//
+// - `main`: potatoq's SQLite layout seeded natively with the demo data; specs add their own
+//   rows in their own queues (see e2e/seed.ts), so they can run in parallel.
+// - `gone`: a file that does not exist, to prove one broken broker leaves the others working.
+// - the demo server (second webServer) starts with no configuration and creates its own
+//   demo file at boot, as `npm run demo` does.
+
+export const E2E_PORT = 3300;
+export const DEMO_PORT = 3301;
+
+export interface E2eBrokers {
+  dir: string;
+  main: string;
+  gone: string;
+  demo: string;
+}
+
+export function e2eBrokers(): E2eBrokers {
+  const dir = process.env.POTATOQ_E2E_DIR;
+  if (!dir) throw new Error('POTATOQ_E2E_DIR is not set: run the specs through playwright.config.ts');
+  return { dir, main: path.join(dir, 'main.sqlite3'), gone: path.join(dir, 'missing', 'gone.sqlite3'), demo: path.join(dir, 'demo', 'demo.sqlite3') };
+}
+
+/** Creates the run's broker files (once per run; idempotent for config re-evaluation). */
+export function prepareE2eBrokers(): E2eBrokers {
+  if (!process.env.POTATOQ_E2E_DIR) {
+    process.env.POTATOQ_E2E_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'potatoq-console-e2e-'));
+    const brokers = e2eBrokers();
+    const db = new Database(brokers.main);
+    try {
+      seedDemoDatabase(db);
+    } finally {
+      db.close();
+    }
+    return brokers;
+  }
+  return e2eBrokers();
+}
+
+export function brokersEnv(b: E2eBrokers): string {
+  return JSON.stringify([
+    { id: 'main', name: 'Main (SQLite)', url: `sqlite:///${b.main}` },
+    { id: 'gone', name: 'Gone (missing file)', url: `sqlite:///${b.gone}` },
+  ]);
+}

@@ -1,0 +1,28 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { DEMO_PORT, e2eBrokers } from './brokers';
+import { brokerCard, guardPage } from './helpers';
+import { rows } from './seed';
+
+// The second server runs with no configuration, as `npm run demo` does: it must have created
+// and seeded the demo broker at boot.
+test('with no configuration the console creates and serves the demo broker (and shoots the README screenshot)', async ({ page }, testInfo) => {
+  const { demo } = e2eBrokers();
+  expect(fs.existsSync(demo)).toBe(true);
+  const queues = rows<{ queue: string }>(demo, 'SELECT DISTINCT queue FROM potatoq_jobs ORDER BY queue').map((r) => r.queue);
+  expect(queues).toEqual(['billing', 'default', 'emails', 'poison', 'reports']);
+  const { pageErrors } = guardPage(page);
+
+  await page.goto(`http://127.0.0.1:${DEMO_PORT}/`);
+  const card = brokerCard(page, 'demo');
+  await expect(card).toHaveAttribute('data-state', 'ok');
+  for (const q of queues) await expect(card.locator(`[data-testid="queue-row"][data-queue="${q}"]`)).toBeVisible();
+  await expect(card.getByTestId('workers-alive')).toContainText('1 live worker');
+  await expect(card.getByTestId('total-dead')).toHaveText('8');
+  // docs/screenshot.png is refreshed on request only, so test runs leave the checkout clean.
+  const shot = process.env.POTATOQ_UPDATE_SCREENSHOT === '1' ? path.join(__dirname, '..', 'docs', 'screenshot.png') : testInfo.outputPath('overview.png');
+  await page.setViewportSize({ width: 1360, height: 560 });
+  await page.screenshot({ path: shot });
+  expect(pageErrors).toEqual([]);
+});

@@ -1,0 +1,57 @@
+import { expect, test } from '@playwright/test';
+import { e2eBrokers } from './brokers';
+import { expectNoScriptUrls, guardPage } from './helpers';
+import { rows } from './seed';
+
+// The seeded broker (lib/demo fixtures) carries hostile payloads: script tags and javascript:
+// URLs in arguments, a 1 MB string, a list nested 1,000 deep and a Celery protocol-2 body.
+const idWhere = (where: string) => {
+  const found = rows<{ id: string }>(e2eBrokers().main, `SELECT id FROM potatoq_jobs WHERE ${where} LIMIT 1`)[0];
+  if (!found) throw new Error(`no seeded task where ${where}`);
+  return found.id;
+};
+
+test('script tags and javascript: URLs in a payload stay text, on the task page and the queue list', async ({ page }) => {
+  const id = idWhere("payload LIKE '%<script>alert(1)</script>%'");
+  const { pageErrors } = guardPage(page);
+
+  await page.goto(`/brokers/main/jobs/${id}`);
+  await expect(page.getByTestId('task-detail')).toBeVisible();
+  await expect(page.getByTestId('payload-view')).toContainText('<script>alert(1)</script>');
+  await expect(page.getByTestId('payload-view')).toContainText('javascript:alert(1)');
+  await expect(page.locator('script:text("alert(1)")')).toHaveCount(0);
+  await expect(page.locator('img[src="x"]')).toHaveCount(0);
+  await expectNoScriptUrls(page);
+
+  await page.goto('/brokers/main/queues/default?q=script');
+  await expect(page.getByTestId('task-table')).toBeVisible();
+  await expectNoScriptUrls(page);
+  await page.waitForTimeout(500); // give any injected handler a chance to fire
+  expect(pageErrors).toEqual([]);
+});
+
+test('a task with a 1 MB argument opens', async ({ page }) => {
+  const id = idWhere('length(payload) > 1000000');
+  const { pageErrors } = guardPage(page);
+  await page.goto(`/brokers/main/jobs/${id}`);
+  await expect(page.getByTestId('detail-id')).toContainText(id);
+  await expect(page.getByTestId('payload-view')).toContainText('xxxxxxxxxx');
+  expect(pageErrors).toEqual([]);
+});
+
+test('a Celery message is flagged as one that crashes potatoq workers, and a 1,000-deep list renders', async ({ page }) => {
+  const celery = idWhere("task = 'proj.tasks.add'");
+  const deep = idWhere("queue = 'poison' AND task = 'demo.echo'");
+  const { pageErrors } = guardPage(page);
+
+  await page.goto(`/brokers/main/jobs/${celery}`);
+  const banner = page.getByTestId('foreign-banner');
+  await expect(banner).toHaveAttribute('data-kind', 'celery-v2');
+  await expect(banner.getByTestId('foreign-reason')).toContainText('This is a Celery (protocol 2) message, not a potatoq one.');
+  await expect(banner.getByTestId('foreign-crash-warning')).toBeVisible();
+
+  await page.goto(`/brokers/main/jobs/${deep}`);
+  await expect(page.getByTestId('detail-id')).toContainText(deep);
+  await expect(page.getByTestId('raw-section')).toBeVisible();
+  expect(pageErrors).toEqual([]);
+});

@@ -1,0 +1,60 @@
+import { expect, test } from '@playwright/test';
+import { e2eBrokers } from './brokers';
+import { guardPage } from './helpers';
+import { addDead, addTask, job, queueJobs, result, rows, uniqueQueue } from './seed';
+
+test('revoking a waiting task asks first, then removes it and writes a REVOKED result', async ({ page }) => {
+  const { main } = e2eBrokers();
+  const queue = uniqueQueue('revoke');
+  const id = addTask(main, { queue, task: 'demo.send_email', args: ['ada@example.com', 'Hi'] });
+  const { pageErrors } = guardPage(page);
+
+  await page.goto(`/brokers/main/jobs/${id}`);
+  await expect(page.getByTestId('detail-id')).toContainText(id);
+  await page.getByTestId('action-revoke').click();
+  const dialog = page.getByTestId('confirm-dialog');
+  await expect(dialog.getByTestId('confirm-summary')).toContainText('1');
+  // Cancelling changes nothing.
+  await dialog.getByTestId('confirm-cancel').click();
+  await expect(dialog).toBeHidden();
+  expect(job(main, id)).toMatchObject({ state: 1 });
+
+  await page.getByTestId('action-revoke').click();
+  await dialog.getByTestId('confirm-submit').click();
+  await expect(dialog.getByTestId('outcome-succeeded')).toBeVisible();
+  expect(job(main, id)).toBeUndefined();
+  const revoked = result(main, id);
+  expect(revoked?.state).toBe('REVOKED');
+  expect(JSON.parse(revoked!.payload)).toMatchObject({ task_id: id, status: 'REVOKED', name: 'demo.send_email' });
+  expect(pageErrors).toEqual([]);
+});
+
+test('purging a queue requires typing its name and removes only its waiting tasks', async ({ page }) => {
+  const { main } = e2eBrokers();
+  const queue = uniqueQueue('purge');
+  const other = uniqueQueue('purge-other');
+  const waiting = [addTask(main, { queue }), addTask(main, { queue }), addTask(main, { queue, eta: Date.now() / 1000 + 3600 })];
+  const bystander = addTask(main, { queue: other });
+  const dead = addDead(main, { queue, reason: 'rejected' });
+  const { pageErrors } = guardPage(page);
+
+  await page.goto(`/brokers/main/queues/${queue}`);
+  await page.getByTestId('action-purge').click();
+  const dialog = page.getByTestId('purge-dialog');
+  const submit = dialog.getByTestId('confirm-submit');
+  await expect(submit).toBeDisabled();
+  await dialog.getByTestId('purge-confirm-input').fill(`${queue}x`);
+  await expect(submit).toBeDisabled();
+  expect(queueJobs(main, queue)).toHaveLength(3);
+
+  await dialog.getByTestId('purge-confirm-input').fill(queue);
+  await expect(submit).toBeEnabled();
+  await submit.click();
+  await expect(dialog.getByTestId('action-outcome')).toContainText('Removed 3 waiting tasks');
+  expect(queueJobs(main, queue)).toEqual([]);
+  expect(job(main, bystander)).toMatchObject({ state: 1 });
+  expect(rows(main, 'SELECT id FROM potatoq_dead WHERE id = ?', dead)).toHaveLength(1);
+  // potatoq's purge writes no results.
+  expect(rows(main, 'SELECT id FROM potatoq_results WHERE id IN (?, ?, ?)', ...waiting)).toEqual([]);
+  expect(pageErrors).toEqual([]);
+});
