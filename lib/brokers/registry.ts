@@ -4,6 +4,7 @@ import { ConsoleError } from './errors';
 import type { BrokerKind } from './schema';
 import type { BrokerAdapter, BrokerConfig } from './types';
 import { createSqliteAdapter } from './sqlite/adapter';
+import { createPostgresAdapter } from './postgres/adapter';
 
 /** Maps a potatoq URL scheme to a broker kind; the one switch on kinds outside adapters. */
 export function kindOf(url: string): BrokerKind {
@@ -30,6 +31,7 @@ type Factory = (config: BrokerConfig) => BrokerAdapter;
 
 const FACTORIES: Partial<Record<BrokerKind, Factory>> = {
   sqlite: createSqliteAdapter,
+  postgres: createPostgresAdapter,
 };
 
 // Cached per process; survives Next's dev-mode module reloads through globalThis.

@@ -95,6 +95,16 @@ export const ZEnqueueRequest = z
   });
 export type EnqueueRequest = z.infer<typeof ZEnqueueRequest>;
 
+export type CountKey = 'ready' | 'scheduled' | 'running' | 'dead';
+
+/** A count that stopped at the adapter's cap (large PostgreSQL queues): the matching count
+ *  field then holds `atLeast`; `estimate` is the planner's estimate (null when unknown).
+ *  Shown as "10,000+ (≈ 1.2M)". */
+export interface CappedCount {
+  atLeast: number;
+  estimate: number | null;
+}
+
 export interface QueueStats {
   name: string;
   ready: number | null;
@@ -104,6 +114,8 @@ export interface QueueStats {
   /** ISO time the oldest ready task was enqueued (created_at), null if none or unknown. */
   oldestReadyAt: string | null;
   tasks: string[] | null;
+  /** Counts that hit the cap; absent when every count is exact. */
+  capped?: Partial<Record<CountKey, CappedCount>>;
 }
 
 export interface WorkerInfo {
@@ -132,6 +144,8 @@ export interface BrokerOverview {
   capabilities: Capabilities;
   queues: QueueStats[];
   totals: { ready: number | null; scheduled: number | null; running: number | null; dead: number | null };
+  /** Totals that are lower bounds because a count hit the cap. */
+  totalsCapped?: Partial<Record<CountKey, CappedCount>>;
   workers: { alive: number; stale: number };
   readAt: string;
 }
@@ -140,6 +154,8 @@ export interface Page<T> {
   items: T[];
   /** Opaque keyset cursor for the next page, null at the end. */
   nextCursor: string | null;
+  /** Set when a text search only looked at the newest N rows (say so next to the results). */
+  searchedNewest?: number;
 }
 
 /** A short, inert preview of a payload for lists. */
