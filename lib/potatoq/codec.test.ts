@@ -7,7 +7,7 @@ import {
 const msg = (extra: string) => `{"task":"t.boom","id":"i1","enqueued_at":1.5${extra}}`;
 
 describe('hostile payloads', () => {
-  it('decodes a 10 MB payload in well under two seconds and previews it in one short line', () => {
+  it('decodes a 10 MB payload within seconds and previews it in one short line', () => {
     const big = 'x'.repeat(9_000_000);
     const nums = Array.from({ length: 150_000 }, (_, i) => i * 1.5).join(',');
     const raw = msg(`,"args":["${big}",[${nums}]]`);
@@ -15,7 +15,8 @@ describe('hostile payloads', () => {
     const t0 = performance.now();
     const d = decodePayload(raw);
     const p = previewPayload(d);
-    expect(performance.now() - t0).toBeLessThan(2000);
+    // ~0.3 s on an idle core; the bound leaves room for a loaded CI machine.
+    expect(performance.now() - t0).toBeLessThan(3000);
     expect(d.kind).toBe('potatoq');
     expect(p.text.length).toBeLessThanOrEqual(160);
     if (d.kind === 'potatoq' && d.args.t === 'list') {
