@@ -28,5 +28,6 @@ ids = {
     "revoked_ready": record.apply_async((2,), queue="rt-held").id,
     "purged": record.apply_async((3,), queue="rt-purge").id,
     "purged_later": record.apply_async((4,), queue="rt-purge", countdown=3600).id,
+    "cli_revoked": record.apply_async((5,), queue="rt-held").id,
 }
 print(json.dumps(ids))

@@ -17,7 +17,7 @@ let dir: string;
 let url: string;
 let env: NodeJS.ProcessEnv;
 let console_: BrokerAdapter;
-let ids: Record<'typed' | 'fail' | 'unknown' | 'flaky' | 'revoked' | 'revoked_ready' | 'purged' | 'purged_later', string>;
+let ids: Record<'typed' | 'fail' | 'unknown' | 'flaky' | 'revoked' | 'revoked_ready' | 'purged' | 'purged_later' | 'cli_revoked', string>;
 let worker: ChildProcess | null = null;
 let workerLog = '';
 
@@ -102,6 +102,15 @@ describe('SQLite round trips with the real potatoq', () => {
     expect(scheduled).toContain(ids.revoked);
   });
 
+  it("shows potatoq's own revocation: the task is gone and its REVOKED result names it", async () => {
+    expect((await console_.getTask(ids.cli_revoked))?.state).toBe('ready');
+    potatoq('revoke', ids.cli_revoked);
+    expect(await console_.getTask(ids.cli_revoked)).toBeNull();
+    const revoked = (await console_.listResults({ status: 'REVOKED', limit: 500 })).items.find((r) => r.id === ids.cli_revoked);
+    expect(revoked).toMatchObject({ status: 'REVOKED', name: 'rt.record' });
+    expect(await waitingCounts()).toEqual(JSON.parse(potatoq('queues', '--json')));
+  });
+
   it('revokes and purges so that potatoq never runs those tasks, and enqueues typed arguments', async () => {
     const rv = await console_.revoke([ids.revoked, ids.revoked_ready]);
     expect(rv.failed).toEqual([]);
@@ -176,7 +185,7 @@ describe('SQLite round trips with the real potatoq', () => {
 
   it('never runs revoked or purged tasks', async () => {
     await stopWorker();
-    for (const id of [ids.revoked, ids.revoked_ready, ids.purged, ids.purged_later]) expect(recorded(id)).toBeNull();
+    for (const id of [ids.revoked, ids.revoked_ready, ids.purged, ids.purged_later, ids.cli_revoked]) expect(recorded(id)).toBeNull();
     expect(await console_.getTask(ids.revoked_ready)).toBeNull();
     const statuses = Object.fromEntries((await console_.listResults({ status: undefined, limit: 500 })).items.map((r) => [r.id, r.status]));
     expect(statuses[ids.revoked_ready]).toBe('REVOKED');
