@@ -57,3 +57,21 @@ export async function sqlAdmin<R = Record<string, unknown>>(text: string, params
 export async function dropSchema(schema: string): Promise<void> {
   await sqlAdmin(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
 }
+
+/** A table of the target as SQL, e.g. `"pqt_x"."potatoq_dead"`. */
+export const tableOf = (t: PgTarget, name: string) => `"${t.schema}"."${(t.prefix + name).replace(/"/g, '""')}"`;
+
+/** The compact message potatoq writes for `task.delay(i)` (key order as potatoq's). */
+export const messageSql = (id: string, task: string, queue: string, arg: string) =>
+  `'{"task":"${task}","args":[' || ${arg} || '],"id":"' || ${id} || '","queue":"' || ${queue} || '","root_id":"' || ${id} || '","enqueued_at":1796000000.5,"v":1}'`;
+
+/** `n` dead letters in potatoq's layout, inserted in one statement; returns their ids. */
+export async function seedDeadLetters(t: PgTarget, n: number, queue: string, tag: string): Promise<string[]> {
+  const rows = await sqlAdmin<{ id: string }>(
+    `INSERT INTO ${tableOf(t, 'dead')} (id, queue, task, reason, died_at, payload)
+     SELECT '${tag}-' || i, $1, 'ct.bulk', E'Traceback (most recent call last):\\nValueError: bulk ' || (i % 3), now() - make_interval(secs => i), ${messageSql(`'${tag}-' || i`, 'ct.bulk', '$1::text', 'i::text')}
+     FROM generate_series(1, $2::int) AS i RETURNING id`,
+    [queue, n],
+  );
+  return rows.map((r) => r.id);
+}
