@@ -1,3 +1,4 @@
+// Python character classes the decoders need.
 // Python accepts any Unicode decimal digit (category Nd) where it parses numbers: `int()` (so
 // uuid.UUID) and `Decimal()`. Every Nd run in Unicode is a whole number of 0..9 blocks, so a
 // digit's value is its distance from the run's start, modulo 10.
@@ -17,4 +18,19 @@ export function asciiDigits(s: string): string {
     out += String((cp - start) % 10);
   }
   return out;
+}
+
+/** Python's `str.isspace()` set (differs from JS `\s`: adds \x1c-\x1f and \x85, lacks \ufeff). */
+export const PY_SPACE = '\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
+/** Python's `str.strip()` with no argument. */
+export function pyStrip(s: string): string {
+  return s.replace(new RegExp(`^[${PY_SPACE}]+|[${PY_SPACE}]+$`, 'g'), '');
+}
+
+// int() turns non-ASCII Unicode spaces into ' ' and then strips only ASCII spaces, so
+// \x1c-\x1f (spaces to str.isspace) are rejected there.
+const INT_SPACE = '\\t\\n\\v\\f\\r \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
+/** The strip `int(text, base)` applies. */
+export function intStrip(s: string): string {
+  return s.replace(new RegExp(`^[${INT_SPACE}]+|[${INT_SPACE}]+$`, 'g'), '');
 }

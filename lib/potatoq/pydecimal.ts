@@ -1,7 +1,7 @@
 // `decimal.Decimal(v)` construction (exact: no context rounding) and `str(Decimal)`, enough
 // to tell which tagged decimals a worker accepts and how potatoq re-encodes them.
 
-import { asciiDigits } from './digits';
+import { asciiDigits, pyStrip } from './digits';
 
 export type PyDecimal =
   | { kind: 'finite'; neg: boolean; coeff: string; exp: bigint }
@@ -9,11 +9,9 @@ export type PyDecimal =
   | { kind: 'nan'; neg: boolean; payload: string }
   | { kind: 'snan'; neg: boolean; payload: string };
 
-const WS = /^[\s\u001c-\u001f]+|[\s\u001c-\u001f]+$/gu;
-
 export function decimalFromString(raw: string): PyDecimal | null {
   // C `numeric_as_ascii`: every underscore is dropped, Unicode digits become ASCII.
-  let s = asciiDigits(raw.replace(/_/g, '')).replace(WS, '');
+  let s = pyStrip(asciiDigits(raw.replace(/_/g, '')));
   if (/[^\x00-\x7f]/.test(s)) return null;
   const m = /^([+-]?)(?:(\d+)(?:\.(\d*))?|\.(\d+))(?:[eE]([+-]?\d+))?$/.exec(s);
   if (m) {

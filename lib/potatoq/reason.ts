@@ -3,13 +3,14 @@
 //   why = reason[-1] if reason else ""
 //   why = why if len(why) <= 70 else why[:69] + "…"
 
-// str.strip() whitespace and str.splitlines() boundaries, as Python defines them.
-const PY_WS = /^[\s\u001c-\u001f\u0085]+|[\s\u001c-\u001f\u0085]+$/gu;
+import { pyStrip } from './digits';
+
+// str.splitlines() boundaries, as Python defines them.
 const PY_LINES = /\r\n|[\n\r\u000b\u000c\u001c\u001d\u001e\u0085\u2028\u2029]/;
 
 /** The last line of the stripped reason, uncut: for grouping letters by cause. */
 export function reasonSummaryFull(reason: string | null | undefined): string {
-  const lines = (reason ?? '').replace(PY_WS, '').split(PY_LINES);
+  const lines = pyStrip(reason ?? '').split(PY_LINES);
   return lines[lines.length - 1] ?? '';
 }
 

@@ -5,7 +5,7 @@
 // AttributeError, and an unhashable tag raises TypeError; both make `loads` itself fail,
 // so a worker cannot decode the payload at all (`crash`).
 import { a2bBase64 } from './b64';
-import { asciiDigits } from './digits';
+import { asciiDigits, intStrip } from './digits';
 import { pyDateFromIso, pyDatetimeFromIso, pyTimeFromIso } from './isodate';
 import type { JsonNode } from './json';
 import { decimalFromFloat, decimalFromInt, decimalFromString, decimalFromTuple, decimalKey } from './pydecimal';
@@ -140,7 +140,7 @@ function decodeUuid(v: PyVal, ctx: TagDecode): PyVal | null {
   if ([...hex].length !== 32) return null;
   hex = asciiDigits(hex);
   // int(hex, 16): surrounding whitespace, a '+', a 0x prefix and single underscores between digits.
-  const m = /^\s*\+?(?:0[xX]_?)?([0-9a-fA-F]+(?:_[0-9a-fA-F]+)*)\s*$/u.exec(hex);
+  const m = /^\+?(?:0[xX]_?)?([0-9a-fA-F]+(?:_[0-9a-fA-F]+)*)$/.exec(intStrip(hex));
   if (!m) return null;
   const digits = (m[1] as string).replaceAll('_', '').replace(/^0+/, '');
   if (digits.length > 32) return null;
