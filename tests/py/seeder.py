@@ -3,8 +3,9 @@ tests. One JSON request per stdin line, one JSON reply per stdout line:
 ``{"op": ..., ...}`` -> ``{"ok": true, "result": ...}`` or ``{"ok": false, "error": "..."}``.
 
 Writes go through potatoq's own producer, consumer and broker code, so the rows are exactly
-what potatoq writes. Only inspection and foreign payloads (which potatoq can't produce) use
-SQL, and that part is SQLite-only for now.
+what potatoq writes, on any broker potatoq supports. Inspection uses SQL on SQLite (stored
+bytes and column types) and potatoq's own `peek`/`dead_letters`/`get_result` elsewhere. Rows
+potatoq can't produce (foreign payloads, garbage heartbeats) are SQLite-only here.
 
 Usage: seeder.py BROKER_URL
 """
@@ -121,7 +122,15 @@ def op_store_result(req: dict[str, Any]) -> None:
     broker.store_result(record, expires=req.get("expires", 86400))
 
 
+def _is_sqlite() -> bool:
+    return URL.startswith("sqlite")
+
+
 def op_job(req: dict[str, Any]) -> dict[str, Any] | None:
+    if not _is_sqlite():
+        # Other brokers: potatoq's own view (the payload re-encoded, not the stored bytes).
+        peeked = broker.peek(req["id"])
+        return None if peeked is None else {"state": peeked[1], "payload": peeked[0].encode()}
     row = _sql().execute(
         "SELECT state, queue, task, priority, run_at, created_at, deliveries, payload FROM potatoq_jobs WHERE id = ?", (req["id"],)
     ).fetchone()
@@ -137,11 +146,22 @@ def op_job(req: dict[str, Any]) -> dict[str, Any] | None:
 
 
 def op_dead(req: dict[str, Any]) -> dict[str, Any] | None:
+    if not _is_sqlite():
+        found = [e for e in broker.dead_letters(100_000) if e.get("id") == req["id"]]
+        return json.loads(json.dumps(found[0], default=str)) if found else None
     row = _sql().execute("SELECT id, queue, task, reason, died_at, payload FROM potatoq_dead WHERE id = ?", (req["id"],)).fetchone()
     return None if row is None else dict(zip(("id", "queue", "task", "reason", "died_at", "payload"), row))
 
 
 def op_result(req: dict[str, Any]) -> dict[str, Any] | None:
+    if not _is_sqlite():
+        record = app.backend.get_result(req["id"]) if app.backend is not None else None
+        if record is None or record.state == states.STARTED:  # STARTED is synthesised, not stored
+            return None
+        data = record.to_dict()
+        return {"state": record.state, "status": record.state, "name": record.task_name, "keys": list(data),
+                "date_done": record.date_done, "date_done_type": type(record.date_done).__name__,
+                "payload": serialization.dumps(data)}  # fmt: skip
     row = _sql().execute("SELECT state, payload, expires_at FROM potatoq_results WHERE id = ?", (req["id"],)).fetchone()
     if row is None:
         return None
