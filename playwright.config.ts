@@ -13,6 +13,7 @@ export default defineConfig({
   testDir: 'e2e',
   testMatch: '*.spec.ts',
   outputDir: 'test-results',
+  globalTeardown: './e2e/teardown.ts',
   fullyParallel: false,
   workers: 2,
   retries: process.env.CI ? 1 : 0,
