@@ -158,7 +158,8 @@ DECODE = [
     '{"task":"t","v":2}', '{"task":"t","id":null,"v":2}', '{"task":"t","id":5,"v":2}',
     '{"task":"t","id":%s,"v":2}' % (T % ("datetime", q("2026-01-01T10:00:00+00:00"))),
     '{"task":"t","id":["x","y\'"],"v":3}', M % ',"extra":1,"priority":"high"', M % ',"args":%s' % (T % ("uuid", "1")),
-    "", "nope", '{"task":"t","id":"x"', "[" * 1000 + "]" * 1000,
+    "", "nope", '{"task":"t","id":"x"', '[{"__potatoq__":"uuid","v":1}, !!!', '[{"__potatoq__":"uuid","v":"x"}, !!!',
+    '[{"__potatoq__":"uuid","v":{"__potatoq__":"uuid","v":"%s"}}, %s' % ("0" * 32, "[" * 1200), "[" * 1000 + "]" * 1000,
 ]
 DECODE_BYTES = [b"\xff", b"\xe2\x82", b"\xe2\x82(", b"\xe2(", b"\xed\xa0\x80", b'{"a":"\xf0\x90\x80', b"\xc0\xaf", b"\xf5",
                 b"\xf4\x90\x80\x80", b"\xe0\x80\x80", b'{"task":"t","id":"\xc3\xa9","enqueued_at":1.5}', b"\xef\xbb\xbf{}"]

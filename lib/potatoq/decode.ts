@@ -2,7 +2,7 @@
 // reason texts (what a RabbitMQ worker writes as the dead letter's reason), plus what the
 // operator should do about it.
 import { decodeKombuEnvelope, emptyCeleryInfo, fillFromBody } from './celery';
-import { parseJson, PyJsonError } from './json';
+import { type JsonNode, parseJson, PyJsonError } from './json';
 import { pyToPValue, type PValueLimits } from './pvalue';
 import { pyStr } from './pyrepr';
 import { type PyVal, pyTypeName } from './pyval';
@@ -70,11 +70,16 @@ export function decodePayload(raw: string | Uint8Array, limits: PValueLimits = P
     text = r.text;
   }
   let decoded;
+  const tagLike: JsonNode[] = [];
   try {
-    decoded = decodeTags(parseJson(text));
+    decoded = decodeTags(parseJson(text, tagLike));
   } catch (e) {
-    if (e instanceof PyJsonError) return foreign('invalid-json', e.message, null);
-    return foreign('invalid-json', e instanceof Error ? e.message : String(e), null);
+    // Python's hook runs while parsing: a crashing tag before the syntax error raises first.
+    for (const node of tagLike) {
+      const crash = decodeTags(node).crash;
+      if (crash !== null) return foreign('tag-error', crash, null);
+    }
+    return foreign('invalid-json', e instanceof PyJsonError || e instanceof Error ? e.message : String(e), null);
   }
   const v = decoded.value;
   if (decoded.crash !== null) {

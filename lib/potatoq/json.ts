@@ -49,7 +49,12 @@ function addEntry(f: { obj: Array<[string, JsonNode]>; index: Map<string, number
 }
 
 /** Parses like `json.loads` (without the object hook). Throws PyJsonError with Python's text. */
-export function parseJson(s: string): JsonNode {
+/**
+ * `tagLike`, when given, receives every closed object with exactly the keys `__potatoq__`
+ * and `v`, in closing order: Python runs its object hook while parsing, so a tag that makes
+ * the hook raise can win over a later syntax error (see decode.ts).
+ */
+export function parseJson(s: string, tagLike?: JsonNode[]): JsonNode {
   const n = s.length;
   let i = 0;
   while (i < n && isWs(s.charCodeAt(i))) i++;
@@ -133,6 +138,9 @@ export function parseJson(s: string): JsonNode {
       if (d === 0x7d) {
         stack.pop();
         value = { k: 'obj', entries: top.obj };
+        if (tagLike && top.obj.length === 2 && top.index === null && top.obj.some((e) => e[0] === '__potatoq__')) {
+          if (top.obj.some((e) => e[0] === 'v')) tagLike.push(value);
+        }
         i++;
         continue;
       }
