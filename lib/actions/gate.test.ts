@@ -9,6 +9,7 @@ vi.mock('@/lib/brokers/service', () => ({
 }));
 
 const { gate } = await import('./gate');
+type Spec = import('./gate').GateSpec<typeof ZIds, { succeeded: string[]; failed: string[] }>;
 
 const sameSite = new Headers({ host: 'localhost:3000', origin: 'http://localhost:3000' });
 let logs: string[] = [];
@@ -20,14 +21,14 @@ beforeEach(() => {
 });
 afterEach(() => vi.restoreAllMocks());
 
-const spec = (over: Partial<Parameters<typeof gate>[0]> = {}) => ({
-  action: 'replay' as const,
+const spec = (over: Partial<Spec> = {}): Spec => ({
+  action: 'replay',
   brokerId: 'b1',
-  capability: 'replay' as const,
+  capability: 'replay',
   schema: ZIds,
   input: { ids: ['a', 'b'] },
   headers: sameSite,
-  run: vi.fn(async ({ ids }: { ids: string[] }) => ({ succeeded: ids, failed: [] })),
+  run: vi.fn(async ({ ids }: { ids: string[] }) => ({ succeeded: ids, failed: [] as string[] })),
   audit: (i: { ids: string[] }, r: { succeeded: string[] }) => ({ ids: i.ids, succeeded: r.succeeded.length }),
   ...over,
 });
