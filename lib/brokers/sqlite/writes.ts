@@ -31,9 +31,9 @@ class Undo extends Error {
 
 /**
  * Runs `step` per id, each id in its own savepoint inside `BEGIN IMMEDIATE` transactions of
- * up to CHUNK ids. A step reports a refusal by returning a non-ok outcome after calling
- * `undo`, so nothing it wrote survives. A chunk that fails as a whole (lock timeout) marks its
- * ids `error` without hiding what earlier chunks committed.
+ * up to CHUNK ids. A step that returns a non-ok outcome has its savepoint rolled back, so
+ * nothing it wrote survives. A chunk that fails as a whole (lock timeout, driver error) is
+ * rolled back and marks its ids `error`, without hiding what earlier chunks committed.
  */
 export function runPerId(
   db: Database.Database,
