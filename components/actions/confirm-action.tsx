@@ -77,7 +77,7 @@ export function ConfirmAction({
             {t.verb} <strong>{count}</strong> {noun} on broker <strong>{brokerId}</strong>
             {queue ? (
               <>
-                {' '}in queue <strong>{queue}</strong>
+                {' '}in {queue.includes(', ') ? 'queues' : 'queue'} <strong>{queue}</strong>
               </>
             ) : null}
             .

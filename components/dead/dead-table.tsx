@@ -26,6 +26,11 @@ export function DeadTable({ brokerId, filters }: { brokerId: string; filters: De
   const ids = useMemo(() => items.map((d) => d.id), [items]);
   const sel = useSelection(ids);
   const caps = o.data?.capabilities;
+  // The dialog names the queues involved even when the list spans several.
+  const queuesOf = (chosen: string[]) => {
+    const set = new Set(chosen);
+    return [...new Set(items.filter((d) => set.has(d.id)).map((d) => d.queue))].join(', ') || filters.queue;
+  };
   const base = `/brokers/${encodeURIComponent(brokerId)}`;
   if (q.error && !q.data) return <div className="p-4"><ErrorBox {...describeError(q.error)} /></div>;
   if (!q.data) return <Loading />;
@@ -33,13 +38,13 @@ export function DeadTable({ brokerId, filters }: { brokerId: string; filters: De
     <div>
       <div className="flex flex-wrap items-center gap-3 border-b border-zinc-200 px-4 py-2 text-sm dark:border-zinc-800" data-testid="bulk-bar">
         <span data-testid="selected-count">{sel.selected.length} selected</span>
-        <ConfirmAction kind="replay" brokerId={brokerId} queue={filters.queue} ids={sel.selected} disabledReason={offReason(caps, 'replay')} onDone={sel.clear} />
-        <ConfirmAction kind="discard" brokerId={brokerId} queue={filters.queue} ids={sel.selected} disabledReason={offReason(caps, 'discard')} onDone={sel.clear} />
+        <ConfirmAction kind="replay" brokerId={brokerId} queue={queuesOf(sel.selected)} ids={sel.selected} disabledReason={offReason(caps, 'replay')} onDone={sel.clear} />
+        <ConfirmAction kind="discard" brokerId={brokerId} queue={queuesOf(sel.selected)} ids={sel.selected} disabledReason={offReason(caps, 'discard')} onDone={sel.clear} />
         {filters.group && items.length > 0 ? (
           <span className="ml-auto flex items-center gap-2 text-xs text-zinc-500">
             Whole group as loaded ({ids.length}):
-            <ConfirmAction kind="replay" brokerId={brokerId} queue={filters.queue} ids={ids} disabledReason={offReason(caps, 'replay')} />
-            <ConfirmAction kind="discard" brokerId={brokerId} queue={filters.queue} ids={ids} disabledReason={offReason(caps, 'discard')} />
+            <ConfirmAction kind="replay" brokerId={brokerId} queue={queuesOf(ids)} ids={ids} disabledReason={offReason(caps, 'replay')} />
+            <ConfirmAction kind="discard" brokerId={brokerId} queue={queuesOf(ids)} ids={ids} disabledReason={offReason(caps, 'discard')} />
           </span>
         ) : null}
       </div>
