@@ -79,7 +79,7 @@ export function createPostgresAdapter(config: BrokerConfig): BrokerAdapter {
     const [p, workers, found] = await Promise.all([
       capabilitiesProbe(),
       db.read((sql) => listWorkers(sql, names, live)),
-      db.read((sql) => overviewQueues(sql, names, cap)),
+      overviewQueues(db.read, names, cap),
     ]);
     const queues = withWorkerQueues(found, workers);
     const { totals, capped } = totalsOf(queues);
@@ -113,9 +113,9 @@ export function createPostgresAdapter(config: BrokerConfig): BrokerAdapter {
     listResults: (q) => db.read((sql) => listResults(sql, names, q)),
     taskNames: () => db.read((sql) => taskNames(sql, names, window)),
 
-    replayDead: async (ids) => (await writable('replay'), reprobeOn(runBatches(db, 'replay', config.id, ids, replayBatch(names), describe))),
-    discardDead: async (ids) => (await writable('discard'), reprobeOn(runBatches(db, 'discard', config.id, ids, discardBatch(names), describe))),
-    revoke: async (ids) => (await writable('revoke'), reprobeOn(runBatches(db, 'revoke', config.id, ids, revokeBatch(names, resultExpires), describe))),
+    replayDead: async (ids) => (await writable('replay'), reprobeOn(runBatches(db, 'replay', config.id, ids, replayBatch(names), describe, settings.writePoolSize))),
+    discardDead: async (ids) => (await writable('discard'), reprobeOn(runBatches(db, 'discard', config.id, ids, discardBatch(names), describe, settings.writePoolSize))),
+    revoke: async (ids) => (await writable('revoke'), reprobeOn(runBatches(db, 'revoke', config.id, ids, revokeBatch(names, resultExpires), describe, settings.writePoolSize))),
     purge: async (queue) => (await writable('purge'), { brokerId: config.id, queue, removed: await reprobeOn(purgeQueue(db, names, queue)) }),
     enqueue: async (req) => (await writable('enqueue'), reprobeOn(enqueueMessage(db, names, config.id, req))),
     close: () => db.close(),

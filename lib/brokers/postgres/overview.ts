@@ -20,9 +20,38 @@ async function estimate(sql: Sql, query: string, params: unknown[] = []): Promis
  * planner's estimate (split across queues by their share of the scanned rows). The state is
  * a literal in the SQL so the partial indexes match.
  */
-export async function overviewQueues(sql: Sql, n: PgNames, cap: number): Promise<QueueStats[]> {
+export async function overviewQueues(read: <T>(fn: (sql: Sql) => Promise<T>) => Promise<T>, n: PgNames, cap: number): Promise<QueueStats[]> {
   const J = n.jobs;
-  const ready = await sql<{ queue: string; n: string; oldest: number | null }>(
+  const readyP = read((sql) => readyCounts(sql, n, cap));
+  const sampled: Array<[CountKey, string, string]> = [
+    ['scheduled', `SELECT queue FROM ${J} WHERE state = 0 LIMIT $1`, `SELECT 1 FROM ${J} WHERE state = 0`],
+    ['running', `SELECT queue FROM ${J} WHERE state = 2 LIMIT $1`, `SELECT 1 FROM ${J} WHERE state = 2`],
+    ['dead', `SELECT queue FROM ${n.dead} LIMIT $1`, `SELECT 1 FROM ${n.dead}`],
+  ];
+  // Independent statements on separate pooled connections, so they run at the same time.
+  const samplesP = Promise.all(
+    sampled.map(([key, sample, whole]) =>
+      read(async (sql) => {
+        const rows = await sql<{ queue: string; n: string }>(`SELECT queue, count(*) AS n FROM (${sample}) s GROUP BY queue`, [cap + 1]);
+        const total = rows.reduce((t, r) => t + Number(r.n), 0);
+        return { key, rows, total, est: total > cap ? await estimate(sql, whole) : null };
+      }),
+    ),
+  );
+  const [ready, samples] = await Promise.all([readyP, samplesP]);
+  return merge(ready, samples, cap);
+}
+
+interface ReadyRow {
+  queue: string;
+  n: number;
+  oldest: number | null;
+  estimate: number | null;
+}
+
+async function readyCounts(sql: Sql, n: PgNames, cap: number): Promise<ReadyRow[]> {
+  const J = n.jobs;
+  const rows = await sql<{ queue: string; n: string; oldest: number | null }>(
     `WITH RECURSIVE qs AS (
        (SELECT queue FROM ${J} WHERE state = 1 ORDER BY queue LIMIT 1)
        UNION ALL
@@ -39,6 +68,18 @@ export async function overviewQueues(sql: Sql, n: PgNames, cap: number): Promise
      FROM qs WHERE qs.queue IS NOT NULL`,
     [cap + 1],
   );
+  const out: ReadyRow[] = [];
+  for (const r of rows) {
+    const count = Number(r.n);
+    const est = count > cap ? await estimate(sql, `SELECT 1 FROM ${J} WHERE state = 1 AND queue = $1`, [r.queue]) : null;
+    out.push({ queue: r.queue, n: count, oldest: r.oldest, estimate: est });
+  }
+  return out;
+}
+
+type Sample = { key: CountKey; rows: Array<{ queue: string; n: string }>; total: number; est: number | null };
+
+function merge(ready: ReadyRow[], samples: Sample[], cap: number): QueueStats[] {
   const stats = new Map<string, QueueStats>();
   const get = (name: string): QueueStats => {
     let s = stats.get(name);
@@ -51,23 +92,11 @@ export async function overviewQueues(sql: Sql, n: PgNames, cap: number): Promise
   };
   for (const r of ready) {
     const s = get(r.queue);
-    const count = Number(r.n);
     s.oldestReadyAt = isoFromEpoch(r.oldest);
-    if (count <= cap) put(s, 'ready', { n: count });
-    else {
-      const est = await estimate(sql, `SELECT 1 FROM ${J} WHERE state = 1 AND queue = $1`, [r.queue]);
-      put(s, 'ready', { n: cap, capped: { atLeast: cap, estimate: est === null ? null : Math.max(est, cap + 1) } });
-    }
+    if (r.n <= cap) put(s, 'ready', { n: r.n });
+    else put(s, 'ready', { n: cap, capped: { atLeast: cap, estimate: r.estimate === null ? null : Math.max(r.estimate, cap + 1) } });
   }
-  const sampled: Array<[CountKey, string, string]> = [
-    ['scheduled', `SELECT queue FROM ${J} WHERE state = 0 LIMIT $1`, `SELECT 1 FROM ${J} WHERE state = 0`],
-    ['running', `SELECT queue FROM ${J} WHERE state = 2 LIMIT $1`, `SELECT 1 FROM ${J} WHERE state = 2`],
-    ['dead', `SELECT queue FROM ${n.dead} LIMIT $1`, `SELECT 1 FROM ${n.dead}`],
-  ];
-  for (const [key, sample, whole] of sampled) {
-    const rows = await sql<{ queue: string; n: string }>(`SELECT queue, count(*) AS n FROM (${sample}) s GROUP BY queue`, [cap + 1]);
-    const total = rows.reduce((t, r) => t + Number(r.n), 0);
-    const est = total > cap ? await estimate(sql, whole) : null;
+  for (const { key, rows, total, est } of samples) {
     for (const r of rows) {
       const c = Number(r.n);
       if (total <= cap) put(get(r.queue), key, { n: c });

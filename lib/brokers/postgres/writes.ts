@@ -19,7 +19,8 @@ export function clampPriority(p: string | null | undefined): number {
 
 /**
  * Runs `batch` over the ids (deduplicated, sorted so that concurrent consoles lock rows in
- * the same order and cannot deadlock each other), one transaction per BATCH ids. A batch
+ * the same order and cannot deadlock each other), one transaction per BATCH ids, up to
+ * `parallel` transactions at once (the write pool's size). A batch
  * that fails as a whole marks its ids `error` without hiding what earlier batches committed.
  */
 export async function runBatches(
@@ -29,18 +30,28 @@ export async function runBatches(
   ids: string[],
   batch: (sql: Sql, ids: string[]) => Promise<ActionOutcome[]>,
   describe: (e: unknown) => string,
+  parallel = 2,
 ): Promise<ActionResult> {
   const unique = [...new Set(ids)].sort();
-  const outcomes: ActionOutcome[] = [];
-  for (let i = 0; i < unique.length; i += BATCH) {
-    const part = unique.slice(i, i + BATCH);
-    try {
-      outcomes.push(...(await db.tx((sql) => batch(sql, part))));
-    } catch (e) {
-      const message = describe(e);
-      outcomes.push(...part.map((id) => ({ id, outcome: 'error' as const, message })));
+  const parts: string[][] = [];
+  for (let i = 0; i < unique.length; i += BATCH) parts.push(unique.slice(i, i + BATCH));
+  const results: ActionOutcome[][] = new Array(parts.length);
+  // Batches hold disjoint ids, so two can run at once: one decodes payloads in JS while
+  // the other waits on PostgreSQL.
+  let next = 0;
+  async function worker(): Promise<void> {
+    for (let k = next++; k < parts.length; k = next++) {
+      const part = parts[k]!;
+      try {
+        results[k] = await db.tx((sql) => batch(sql, part));
+      } catch (e) {
+        const message = describe(e);
+        results[k] = part.map((id) => ({ id, outcome: 'error' as const, message }));
+      }
     }
   }
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(parallel, parts.length)) }, worker));
+  const outcomes = results.flat();
   return {
     action,
     brokerId,
@@ -67,7 +78,8 @@ export function replayBatch(n: PgNames) {
     const rows: Array<{ letter: string; id: string; queue: string; task: string; priority: number; payload: string }> = [];
     for (const l of letters) {
       const re = reencodeWithoutEta(l.payload);
-      const m = re.ok ? decodePayload(re.json) : null;
+      // Only the top-level fields are needed: skip decoding args for display.
+      const m = re.ok ? decodePayload(re.json, { maxDepth: 1, maxItems: 1, maxString: 1 }) : null;
       if (!re.ok || !m || m.kind !== 'potatoq') {
         const why = !re.ok ? re.reason : m && m.kind === 'foreign' ? m.reason : 'not a potatoq message';
         out.set(l.id, { id: l.id, outcome: 'invalid', message: `potatoq can't run this payload, so the letter was kept: ${why}` });
