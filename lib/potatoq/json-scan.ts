@@ -125,7 +125,7 @@ export function matchNumber(s: string, start: number): JsonNode {
   }
   const text = s.slice(start, i);
   cursor.at = i;
-  if (isFloat) return { k: 'float', v: Number(text) };
+  if (isFloat) return { k: 'float', v: Number(text), text };
   const digits = text.length - (text.charCodeAt(0) === 0x2d ? 1 : 0);
   if (digits > INT_MAX_STR_DIGITS) {
     throw new PyJsonError(

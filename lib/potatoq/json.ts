@@ -15,9 +15,10 @@ export { PyJsonError };
 export type JsonNode =
   | { k: 'null' }
   | { k: 'bool'; v: boolean }
-  /** `text` is the literal as written (`int`) or the parsed double (`float`). */
+  /** Numbers keep the literal as written (`-0` excepted: Python's int is 0). */
   | { k: 'int'; text: string }
-  | { k: 'float'; v: number }
+  /** `v` is what Python's float() makes of `text` (both are kept: v decides re-encoding). */
+  | { k: 'float'; v: number; text: string }
   | { k: 'str'; v: string }
   | { k: 'arr'; items: JsonNode[] }
   | { k: 'obj'; entries: Array<[string, JsonNode]> };
@@ -99,13 +100,13 @@ export function parseJson(s: string, tagLike?: JsonNode[]): JsonNode {
       value = { k: 'bool', v: false };
       i += 5;
     } else if (c === 0x4e && s.startsWith('NaN', i)) {
-      value = { k: 'float', v: NaN };
+      value = { k: 'float', v: NaN, text: 'NaN' };
       i += 3;
     } else if (c === 0x49 && s.startsWith('Infinity', i)) {
-      value = { k: 'float', v: Infinity };
+      value = { k: 'float', v: Infinity, text: 'Infinity' };
       i += 8;
     } else if (c === 0x2d && s.startsWith('-Infinity', i)) {
-      value = { k: 'float', v: -Infinity };
+      value = { k: 'float', v: -Infinity, text: '-Infinity' };
       i += 9;
     } else {
       value = matchNumber(s, i);

@@ -18,7 +18,10 @@ export function decimalFromString(raw: string): PyDecimal | null {
     const intPart = m[2] ?? '';
     const frac = m[3] ?? m[4] ?? '';
     const coeff = (intPart + frac).replace(/^0+(?=\d)/, '');
-    return { kind: 'finite', neg: m[1] === '-', coeff, exp: BigInt(m[5] ?? '0') - BigInt(frac.length) };
+    const exp = BigInt(m[5] ?? '0') - BigInt(frac.length);
+    // mpdecimal's limits (64-bit): MAX_EMAX for the adjusted exponent, MIN_ETINY for the exponent.
+    if (exp + BigInt(coeff.length - 1) > 999_999_999_999_999_999n || exp < -1_999_999_999_999_999_997n) return null;
+    return { kind: 'finite', neg: m[1] === '-', coeff, exp };
   }
   const sp = /^([+-]?)(inf|infinity|nan(\d*)|snan(\d*))$/i.exec(s);
   if (!sp) return null;
