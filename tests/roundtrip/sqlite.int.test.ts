@@ -19,6 +19,7 @@ let env: NodeJS.ProcessEnv;
 let console_: BrokerAdapter;
 let ids: Record<'typed' | 'fail' | 'unknown' | 'flaky' | 'revoked' | 'revoked_ready' | 'purged' | 'purged_later' | 'cli_revoked', string>;
 let worker: ChildProcess | null = null;
+let expiredId = '';
 let workerLog = '';
 
 const potatoq = (...args: string[]) => execFileSync(POTATOQ, ['-A', 'rt_tasks', '--no-color', '--no-emoji', ...args], { cwd: PY_DIR, env }).toString();
@@ -129,6 +130,7 @@ describe('SQLite round trips with the real potatoq', () => {
     const now = await console_.enqueue(ZEnqueueRequest.parse({ task: 'rt.record', args: typedArgs, kwargs: '{"when": {"__potatoq__": "date", "v": "2024-02-29"}}', headers: '{"trace": "abc"}' }));
     const soon = await console_.enqueue(ZEnqueueRequest.parse({ task: 'rt.record', args: '["later"]', countdown: 1 }));
     expect(soon.state).toBe('scheduled');
+    expiredId = (await console_.enqueue(ZEnqueueRequest.parse({ task: 'rt.record', args: '["expired"]', expires: '2020-01-01T00:00:00+00:00' }))).id;
 
     startWorker();
     const got = await until('the console-enqueued task to run', () => recorded(now.id));
@@ -190,6 +192,9 @@ describe('SQLite round trips with the real potatoq', () => {
     const statuses = Object.fromEntries((await console_.listResults({ status: undefined, limit: 500 })).items.map((r) => [r.id, r.status]));
     expect(statuses[ids.revoked_ready]).toBe('REVOKED');
     expect(statuses[ids.typed]).toBe('SUCCESS');
+    // An expires in the past: potatoq's worker discards it and stores REVOKED.
+    expect(recorded(expiredId)).toBeNull();
+    expect(statuses[expiredId]).toBe('REVOKED');
     expect(await waitingCounts()).toEqual(JSON.parse(potatoq('queues', '--json')));
   });
 });
