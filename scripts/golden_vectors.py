@@ -10,9 +10,15 @@ import base64
 import datetime as dt
 import decimal
 import json
+import os
 import sys
 import uuid
 from importlib.metadata import version
+
+# A fixed hash seed keeps sets of strings in the same order run after run (stable diffs).
+if os.environ.get("PYTHONHASHSEED") != "0":
+    os.environ["PYTHONHASHSEED"] = "0"
+    os.execv(sys.executable, [sys.executable, *sys.argv])
 
 from potatoq import serialization
 from potatoq.message import Message
