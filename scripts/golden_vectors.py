@@ -118,7 +118,8 @@ TIMEDELTAS = ["0", "1", "-1", "1.5", "0.5e-6", "1.5e-6", "2.5e-6", "-2.5e-6", "0
               "true", "false", "0.1", "123456.7891234", "1e15", "3.14159e10", "null", '"1"', "[1]"]
 SETS = ["[1,2,3]", "[3,2,1]", "[8,16,0,1,24,9]", "[-1,-2,2305843009213693951,2305843009213693952,18446744073709551616]",
         "[%s]" % ",".join(str(i * 37 % 1000) for i in range(200)), "[%s]" % ",".join(str(7 ** i) for i in range(60)),
-        "[5,4.0,3,true,2.0,%s]" % (T % ("decimal", q("7.000"))), "[1e300,-1e300,1e20]", "[]", '"ab"', '{"a":1,"b":2}', "[1,[2]]", "[null]", "[true,1]", "[0,false,-0,0.0]",
+        "[5,4.0,3,true,2.0,%s]" % (T % ("decimal", q("7.000"))), "[1e300,-1e300,1e20]", "[0.5,1.5,2.25,-0.1,0.1,3.14159,1e-300,Infinity,-Infinity,2.5]",
+        "[%s,%s,%s,0.3]" % (T % ("decimal", q("0.1")), T % ("decimal", q("-7.25")), T % ("decimal", q("1E+30"))), "[]", '"ab"', '{"a":1,"b":2}', "[1,[2]]", "[null]", "[true,1]", "[0,false,-0,0.0]",
         "[1.5,%s]" % (T % ("decimal", q("1.5"))), "[0.1,%s]" % (T % ("decimal", q("0.1"))), "5", "null", "[{}]",
         "[%s]" % (T % ("set", "[1]")), "[%s,%s]" % (T % ("uuid", q("0" * 32)), T % ("uuid", q("0" * 32)))]
 
@@ -130,13 +131,13 @@ tag_cases += [T % ("set", s) for s in SETS]
 
 
 def hash_is_plain(x) -> bool:
-    # Members whose hash lib/potatoq/pyset.ts reproduces: integral numbers (hash(n) = n mod 2**61-1).
+    # Members whose hash lib/potatoq/pyset.ts reproduces: numbers other than NaN.
     if isinstance(x, (bool, int)):
         return True
     if isinstance(x, float):
-        return math.isfinite(x) and x == int(x)
+        return not math.isnan(x)
     if isinstance(x, decimal.Decimal):
-        return x.is_finite() and x == x.to_integral_value()
+        return not x.is_nan()
     return False
 
 

@@ -1,8 +1,9 @@
 // Iteration order of a CPython 3.11 set built by `set(list)`, for members whose hash we can
-// compute (ints, bools, integral floats and decimals: hash(n) = n mod 2^61-1). potatoq
+// compute: numbers (Python's numeric hash: m/n ↦ m·n⁻¹ mod 2^61-1, the same for equal ints,
+// floats and decimals; ±inf ↦ ±314159). potatoq
 // re-encodes a set in this order, so replaying `{"v":[3,2,1]}` writes `[1,2,3]`. Sets with
 // strings (hash randomised per process) or other members keep their first-seen order.
-import { decimalKey } from './pydecimal';
+import { decimalFromFloat, type PyDecimal } from './pydecimal';
 import type { PyVal } from './pyval';
 
 const P = (1n << 61n) - 1n;
@@ -14,14 +15,32 @@ function intHash(n: bigint): bigint {
   return h === -1n ? -2n : h;
 }
 
+function modpow(base: bigint, exp: bigint): bigint {
+  let result = 1n;
+  let b = base % P;
+  for (let e = exp; e > 0n; e >>= 1n) {
+    if (e & 1n) result = (result * b) % P;
+    b = (b * b) % P;
+  }
+  return result;
+}
+const INV10 = modpow(10n, P - 2n);
+
+/** `Decimal.__hash__` for finite values; NaNs hash by identity (null: unknowable). */
+function decimalHash(d: PyDecimal): bigint | null {
+  if (d.kind === 'inf') return d.neg ? -314159n : 314159n;
+  if (d.kind !== 'finite') return null;
+  const scale = d.exp >= 0n ? modpow(10n, d.exp) : modpow(INV10, -d.exp);
+  const h = (BigInt(d.coeff) * scale) % P;
+  const signed = d.neg ? -h : h;
+  return signed === -1n ? -2n : signed;
+}
+
 function hashOf(v: PyVal): bigint | null {
   if (v.k === 'int') return intHash(BigInt(v.text));
   if (v.k === 'bool') return v.v ? 1n : 0n;
-  if (v.k === 'float' && Number.isInteger(v.v)) return intHash(BigInt(v.v));
-  if (v.k === 'decimal') {
-    const key = decimalKey(v.dec);
-    return key?.startsWith('n:') ? intHash(BigInt(key.slice(2))) : null;
-  }
+  if (v.k === 'float') return Number.isNaN(v.v) ? null : decimalHash(decimalFromFloat(v.v));
+  if (v.k === 'decimal') return decimalHash(v.dec);
   return null;
 }
 
