@@ -117,6 +117,11 @@ describe('buildMessage', () => {
     expect(built.json).toBe(`{"task":"t.add","args":[1],"id":"${built.id}","queue":"default","root_id":"${built.id}","enqueued_at":1000.0,"v":1}`);
   });
 
+  it('accepts arguments nested up to the limit potatoq can still re-encode', () => {
+    const nested = `[${'['.repeat(399)}${']'.repeat(399)}]`;
+    expect(buildMessage({ ...base, args: nested }).json).toContain(nested);
+  });
+
   it('drops an eta in the past and converts an aware ISO eta', () => {
     expect(buildMessage({ ...base, eta: '1970-01-01T00:00:00Z' }).eta).toBeNull();
     expect(buildMessage({ ...base, eta: '1970-01-01T01:00:00+01:00' }).eta).toBeNull();
@@ -130,6 +135,11 @@ describe('buildMessage', () => {
     [{ args: '[1,' }, 'args', "args is not valid JSON: Expecting value: line 1 column 4 (char 3)"],
     [{ eta: '2026-01-01T10:00:00' }, 'eta', 'eta: naive datetimes are ambiguous; give an offset (e.g. +00:00 or Z)'],
     [{ args: '[{"__potatoq__":"uuid","v":1}]' }, 'args', "potatoq could not decode this message: 'int' object has no attribute 'replace'"],
+    [
+      { kwargs: `{"a":${'['.repeat(401)}${']'.repeat(401)}}` },
+      'kwargs',
+      'kwargs is nested 402 levels deep; potatoq can decode about 990 but re-encodes (retry, dead-letter) only about 496, so the console accepts at most 400',
+    ],
   ])('refuses %j', (input, field, message) => {
     try {
       buildMessage({ ...base, ...input });

@@ -3,7 +3,7 @@
 // `requeue_dead` re-encoding (decode, `eta = None`, encode) for replays.
 import { decodePayload, MESSAGE_FIELDS } from './decode';
 import { pyDatetimeFromIso } from './isodate';
-import { parseJson, PyJsonError } from './json';
+import { type JsonNode, parseJson, PyJsonError } from './json';
 import { decimalKey } from './pydecimal';
 import { dumpsPy, plainPy, type PyVal, totalSeconds } from './pyval';
 import { decodeTags } from './tags';
@@ -115,7 +115,34 @@ function parseField(field: string, text: string, want: 'arr' | 'obj'): PyVal {
     throw new BuildMessageError(field, `${field} is not valid JSON: ${e instanceof PyJsonError ? e.message : String(e)}`);
   }
   if (node.k !== want) throw new BuildMessageError(field, `${field} must be a JSON ${want === 'arr' ? 'list' : 'object'}`);
+  const depth = nestingDepth(node);
+  if (depth > MAX_ARGUMENT_DEPTH) {
+    throw new BuildMessageError(field, `${field} is nested ${depth} levels deep; potatoq can decode about 990 but re-encodes (retry, dead-letter) only about 496, so the console accepts at most ${MAX_ARGUMENT_DEPTH}`);
+  }
   return plainPy(node);
+}
+
+/**
+ * Deeper than this, potatoq 26.1a8 can run the task but `Message.encode()` (dataclasses.asdict)
+ * recurses too deep when it retries or dead-letters it: the task could never fail cleanly.
+ */
+export const MAX_ARGUMENT_DEPTH = 400;
+
+/** Nesting depth of a parsed value, iteratively (the value may be ~1,000 levels deep). */
+function nestingDepth(root: JsonNode): number {
+  let max = 0;
+  const stack: Array<[JsonNode, number]> = [[root, 1]];
+  while (stack.length) {
+    const [node, d] = stack.pop()!;
+    if (node.k === 'arr') {
+      max = Math.max(max, d);
+      for (const item of node.items) stack.push([item, d + 1]);
+    } else if (node.k === 'obj') {
+      max = Math.max(max, d);
+      for (const [, v] of node.entries) stack.push([v, d + 1]);
+    }
+  }
+  return max;
 }
 
 /** A time given as Unix seconds (number or numeric text) or an aware ISO 8601 date-time. */
