@@ -45,7 +45,9 @@ export function ConfirmAction({
   size?: 'sm' | 'md';
 }) {
   const [open, setOpen] = useState(false);
+  // Ids and queue are frozen when the dialog opens: the list may change under it while it is open.
   const [frozen, setFrozen] = useState<string[]>([]);
+  const [frozenQueue, setFrozenQueue] = useState<string | undefined>(undefined);
   const t = TEXT[kind];
   const m = useBrokerAction(brokerId, (list: string[]) => RUN[kind](brokerId, list));
   const count = frozen.length;
@@ -65,6 +67,7 @@ export function ConfirmAction({
         data-testid={`action-${kind}`}
         onClick={() => {
           setFrozen(ids);
+          setFrozenQueue(queue);
           setOpen(true);
         }}
       >
@@ -75,9 +78,9 @@ export function ConfirmAction({
         <div className="grid gap-3 text-sm">
           <p data-testid="confirm-summary">
             {t.verb} <strong>{count}</strong> {noun} on broker <strong>{brokerId}</strong>
-            {queue ? (
+            {frozenQueue ? (
               <>
-                {' '}in {queue.includes(', ') ? 'queues' : 'queue'} <strong>{queue}</strong>
+                {' '}in {frozenQueue.includes(', ') ? 'queues' : 'queue'} <strong>{frozenQueue}</strong>
               </>
             ) : null}
             .

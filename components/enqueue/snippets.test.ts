@@ -17,6 +17,9 @@ describe('insertValue', () => {
     expect(r.text).toBe('[1, 2]');
     expect(JSON.parse(r.text)).toEqual([1, 2]);
   });
+  it('appends inside the list when the cursor is after the closing bracket', () => {
+    expect(JSON.parse(insertValue('[1, 2]', 6, '3', 'list').text)).toEqual([1, 2, 3]);
+  });
   it('adds a key in an object', () => {
     expect(JSON.parse(insertValue('{}', 1, '1', 'object').text)).toEqual({ key: 1 });
     expect(JSON.parse(insertValue('{"a": 1}', 7, '2', 'object').text)).toEqual({ a: 1, key: 2 });

@@ -46,6 +46,9 @@ export function insertValue(text: string, at: number, value: string, container: 
     const body = `{"key": ${value}}`;
     return { text: body, cursor: body.length - 1 };
   }
+  // A cursor after the closing bracket (the usual spot after typing) means "append".
+  const close = container === 'list' ? ']' : '}';
+  if (text.slice(at).trim() === '' && text.trimEnd().endsWith(close)) at = text.lastIndexOf(close);
   const before = text.slice(0, at);
   const after = text.slice(at);
   const prev = before.trimEnd().slice(-1);

@@ -1,9 +1,9 @@
 'use client';
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useId, useRef, type ReactNode } from 'react';
 
 /**
  * A modal on the native <dialog>: focus trapping, Esc to close and the dialog role come from
- * the browser. `open` is controlled by the parent.
+ * the browser. Mounted only while open, so a page holds at most one of each test id.
  */
 export function Dialog({
   open,
@@ -18,30 +18,40 @@ export function Dialog({
   children: ReactNode;
   testId?: string;
 }) {
+  if (!open) return null;
+  return (
+    <OpenDialog onClose={onClose} title={title} testId={testId}>
+      {children}
+    </OpenDialog>
+  );
+}
+
+function OpenDialog({ onClose, title, children, testId }: { onClose: () => void; title: string; children: ReactNode; testId?: string }) {
   const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
   useEffect(() => {
     const d = ref.current;
-    if (!d) return;
-    if (open && !d.open) d.showModal();
-    if (!open && d.open) d.close();
-  }, [open]);
+    // No close() in cleanup: its async close event would unmount a re-mounted dialog (Strict Mode).
+    if (d && !d.open) d.showModal();
+  }, []);
   return (
     <dialog
       ref={ref}
       data-testid={testId}
-      aria-labelledby={testId ? `${testId}-title` : undefined}
+      aria-labelledby={titleId}
       onClose={onClose}
-      onCancel={onClose}
+      onCancel={(e) => {
+        e.preventDefault();
+        onClose();
+      }}
       className="m-auto w-[min(36rem,calc(100vw-2rem))] rounded-lg border border-zinc-200 bg-white p-0 text-zinc-900 shadow-xl dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
     >
-      {open ? (
-        <div className="p-5">
-          <h2 id={testId ? `${testId}-title` : undefined} className="mb-3 text-lg font-semibold">
-            {title}
-          </h2>
-          {children}
-        </div>
-      ) : null}
+      <div className="p-5">
+        <h2 id={titleId} className="mb-3 text-lg font-semibold">
+          {title}
+        </h2>
+        {children}
+      </div>
     </dialog>
   );
 }
