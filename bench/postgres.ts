@@ -59,14 +59,18 @@ function pythonStartup(t: BenchTarget): number {
 const median3 = (f: () => number) => pct([f(), f(), f()], 50);
 
 async function main(): Promise<void> {
-  const schema = `pqbench_${randomBytes(4).toString('hex')}`;
+  // BENCH_SCHEMA reuses an already seeded schema (kept afterwards) and skips the writes.
+  const reuse = process.env.BENCH_SCHEMA;
+  const schema = reuse ?? `pqbench_${randomBytes(4).toString('hex')}`;
   log(`potatoq console PostgreSQL benchmark: ${os.cpus().length} cores, load ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}, schema ${schema}`);
   let t: BenchTarget | null = null;
   try {
     t = migrate(ROOT, URL, schema);
+    if (!reuse) {
     log(`seeding ${SIZES.ready.toLocaleString()} ready + ${SIZES.scheduled.toLocaleString()} scheduled in ${SIZES.queues} queues, ${SIZES.running.toLocaleString()} running, ${SIZES.dead.toLocaleString()} dead letters (+ results)`);
     const seedMs = await seed(t, log);
     log(`  seeded and vacuumed in ${(seedMs / 1000).toFixed(1)} s`);
+    }
     const [version] = await admin<{ v: string }>(t, 'SELECT version() AS v');
     log(`  ${version?.v.split(' on ')[0]}`);
     const a = createPostgresAdapter({ id: 'bench', name: 'bench', url: URL, readOnly: false, options: { schema, table_prefix: t.prefix } });
@@ -104,6 +108,7 @@ async function main(): Promise<void> {
       const verdict = target ? (r.p95 <= target ? `ok (target ${target})` : `OVER target ${target}`) : '';
       log(`  ${name.padEnd(50)} p50 ${r.p50.toFixed(1).padStart(7)}  p95 ${r.p95.toFixed(1).padStart(7)}  ${verdict}`);
     }
+    if (reuse) return void (await a.close());
     const ids = Array.from({ length: 10_000 }, (_, i) => `d-${i + 1}`);
     const t0 = performance.now();
     const replay = await a.replayDead(ids);
@@ -129,6 +134,7 @@ async function main(): Promise<void> {
     log(`  potatoq dead retry <1,000 ids>                     ${retry.toFixed(0)} ms (${Math.round(1000 / (net(retry) / 1000))}/s net) vs console replay of 1,000: ${ours1000.toFixed(0)} ms: ${(net(retry) / ours1000).toFixed(1)}x`);
     await a.close();
   } finally {
+    if (reuse) return;
     const c = new pg.Client({ connectionString: URL });
     await c.connect();
     await c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);

@@ -7,6 +7,7 @@ import { normalizeUrl, pgNames } from './names';
 import { overviewQueues, totalsOf, withWorkerQueues } from './overview';
 import { createPgDb } from './pool';
 import { probe, type Probe } from './probe';
+import { loadEstimator, type Estimator } from './stats';
 import { deadGroups, getDead, listDead } from './reads-dead';
 import { listResults, listWorkers, taskNames, type Liveness } from './reads-misc';
 import { getTask, listTasks } from './reads-tasks';
@@ -17,6 +18,7 @@ const num = (v: unknown, fallback: number): number => (typeof v === 'number' && 
 
 /** How long a capabilities probe is trusted (privileges rarely change; a GRANT shows up soon). */
 const PROBE_TTL_MS = 30_000;
+const STATS_TTL_MS = 60_000;
 
 /**
  * potatoq's PostgreSQL broker, read and written alongside its workers. Never runs DDL:
@@ -27,7 +29,7 @@ const PROBE_TTL_MS = 30_000;
  * Options: `schema`, `table_prefix` (potatoq's transport options); `poolSize` (4 read
  * connections), `writePoolSize` (2), `statementTimeoutMs` (5000 for reads),
  * `writeStatementTimeoutMs` (30000), `lockTimeoutMs` (3000), `connectTimeoutMs` (5000),
- * `countCap` (10000), `searchWindow` (10000 newest rows for text search), `resultExpires`
+ * `countCap` (1000: the overview counts each queue's rows exactly up to here), `searchWindow` (10000 newest rows for text search), `resultExpires`
  * (86400), `workerHeartbeatInterval` (5), `workerDeadAfter` (60).
  */
 export function createPostgresAdapter(config: BrokerConfig): BrokerAdapter {
@@ -43,7 +45,7 @@ export function createPostgresAdapter(config: BrokerConfig): BrokerAdapter {
     lockTimeoutMs: num(o.lockTimeoutMs, 3000),
     connectTimeoutMs: num(o.connectTimeoutMs, 5000),
   };
-  const cap = num(o.countCap, 10_000);
+  const cap = num(o.countCap, 1000);
   const window = num(o.searchWindow, 10_000);
   const resultExpires = num(o.resultExpires, 86400);
   const live: Liveness = { staleAfter: 3 * num(o.workerHeartbeatInterval, 5), deadAfter: num(o.workerDeadAfter, 60) };
@@ -51,6 +53,15 @@ export function createPostgresAdapter(config: BrokerConfig): BrokerAdapter {
   const describe = (e: unknown) => {
     const m = mapPgError(e, names, { statementMs: settings.writeStatementTimeoutMs, lockMs: settings.lockTimeoutMs });
     return m instanceof Error ? m.message : String(m);
+  };
+
+  // Planner statistics change only on ANALYZE: one pg_stats read per minute is plenty.
+  let stats: { at: number; value: Promise<Estimator | null> } | null = null;
+  const estimator = (): Promise<Estimator | null> => {
+    if (!stats || Date.now() - stats.at > STATS_TTL_MS) {
+      stats = { at: Date.now(), value: db.read((sql) => loadEstimator(sql, names)).catch(() => null) };
+    }
+    return stats.value;
   };
 
   let probed: { at: number; value: Promise<Probe> } | null = null;
@@ -79,7 +90,7 @@ export function createPostgresAdapter(config: BrokerConfig): BrokerAdapter {
     const [p, workers, found] = await Promise.all([
       capabilitiesProbe(),
       db.read((sql) => listWorkers(sql, names, live)),
-      overviewQueues(db.read, names, cap),
+      overviewQueues(db.read, names, cap, estimator),
     ]);
     const queues = withWorkerQueues(found, workers);
     const { totals, capped } = totalsOf(queues);

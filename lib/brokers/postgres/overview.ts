@@ -1,52 +1,47 @@
 import 'server-only';
 import type { CappedCount, CountKey, QueueStats, WorkerInfo } from '../schema';
+import { isoFromEpoch } from '../sqlite/mappers';
 import type { PgNames } from './names';
 import type { Sql } from './pool';
-import { isoFromEpoch } from '../sqlite/mappers';
+import type { Estimator } from './stats';
 
 type Count = { n: number; capped?: CappedCount };
-
-/** The planner's row estimate for a query (never runs it). */
-async function estimate(sql: Sql, query: string, params: unknown[] = []): Promise<number | null> {
-  const [row] = await sql<{ 'QUERY PLAN': unknown }>(`EXPLAIN (FORMAT JSON) ${query}`, params);
-  const plan = (row?.['QUERY PLAN'] as Array<{ Plan?: { 'Plan Rows'?: number } }> | undefined)?.[0]?.Plan?.['Plan Rows'];
-  return typeof plan === 'number' ? Math.round(plan) : null;
-}
+type Read = <T>(fn: (sql: Sql) => Promise<T>) => Promise<T>;
 
 /**
  * Per-queue counts that never block on a full `count(*)`: ready counts walk potatoq's
- * `jobs_ready` partial index per queue up to `cap`; scheduled, running and dead letters are
- * counted from a bounded scan of `cap` rows. Past the cap a count carries `capped` with the
- * planner's estimate (split across queues by their share of the scanned rows). The state is
- * a literal in the SQL so the partial indexes match.
+ * `jobs_ready` partial index per queue up to `cap` rows; scheduled, running and dead letters
+ * are counted from one bounded scan of `cap` rows each. Past the cap a count carries
+ * `capped` with the planner's estimate (from `pg_stats`, via `estimator`, only loaded when
+ * something was capped). The state is a literal in the SQL so the partial indexes match.
+ * The statements run at the same time on separate pooled connections.
  */
-export async function overviewQueues(read: <T>(fn: (sql: Sql) => Promise<T>) => Promise<T>, n: PgNames, cap: number): Promise<QueueStats[]> {
+export async function overviewQueues(read: Read, n: PgNames, cap: number, estimator: () => Promise<Estimator | null>): Promise<QueueStats[]> {
   const J = n.jobs;
-  const readyP = read((sql) => readyCounts(sql, n, cap));
-  const sampled: Array<[CountKey, string, string]> = [
-    ['scheduled', `SELECT queue FROM ${J} WHERE state = 0 LIMIT $1`, `SELECT 1 FROM ${J} WHERE state = 0`],
-    ['running', `SELECT queue FROM ${J} WHERE state = 2 LIMIT $1`, `SELECT 1 FROM ${J} WHERE state = 2`],
-    ['dead', `SELECT queue FROM ${n.dead} LIMIT $1`, `SELECT 1 FROM ${n.dead}`],
+  const sampled: Array<[CountKey, string]> = [
+    ['scheduled', `SELECT queue FROM ${J} WHERE state = 0 LIMIT $1`],
+    ['running', `SELECT queue FROM ${J} WHERE state = 2 LIMIT $1`],
+    ['dead', `SELECT queue FROM ${n.dead} LIMIT $1`],
   ];
-  // Independent statements on separate pooled connections, so they run at the same time.
-  const samplesP = Promise.all(
-    sampled.map(([key, sample, whole]) =>
+  const [ready, ...samples] = await Promise.all([
+    read((sql) => readyCounts(sql, n, cap)),
+    ...sampled.map(([key, sample]) =>
       read(async (sql) => {
         const rows = await sql<{ queue: string; n: string }>(`SELECT queue, count(*) AS n FROM (${sample}) s GROUP BY queue`, [cap + 1]);
-        const total = rows.reduce((t, r) => t + Number(r.n), 0);
-        return { key, rows, total, est: total > cap ? await estimate(sql, whole) : null };
+        return { key, rows, total: rows.reduce((t, r) => t + Number(r.n), 0) };
       }),
     ),
-  );
-  const [ready, samples] = await Promise.all([readyP, samplesP]);
-  return merge(ready, samples, cap);
+  ]);
+  const readyRows = ready as ReadyRow[];
+  const sampleRows = samples as Sample[];
+  const anyCapped = readyRows.some((r) => r.n > cap) || sampleRows.some((s) => s.total > cap);
+  return merge(readyRows, sampleRows, cap, anyCapped ? await estimator() : null);
 }
 
 interface ReadyRow {
   queue: string;
   n: number;
   oldest: number | null;
-  estimate: number | null;
 }
 
 async function readyCounts(sql: Sql, n: PgNames, cap: number): Promise<ReadyRow[]> {
@@ -68,18 +63,12 @@ async function readyCounts(sql: Sql, n: PgNames, cap: number): Promise<ReadyRow[
      FROM qs WHERE qs.queue IS NOT NULL`,
     [cap + 1],
   );
-  const out: ReadyRow[] = [];
-  for (const r of rows) {
-    const count = Number(r.n);
-    const est = count > cap ? await estimate(sql, `SELECT 1 FROM ${J} WHERE state = 1 AND queue = $1`, [r.queue]) : null;
-    out.push({ queue: r.queue, n: count, oldest: r.oldest, estimate: est });
-  }
-  return out;
+  return rows.map((r) => ({ queue: r.queue, n: Number(r.n), oldest: r.oldest }));
 }
 
-type Sample = { key: CountKey; rows: Array<{ queue: string; n: string }>; total: number; est: number | null };
+type Sample = { key: CountKey; rows: Array<{ queue: string; n: string }>; total: number };
 
-function merge(ready: ReadyRow[], samples: Sample[], cap: number): QueueStats[] {
+function merge(ready: ReadyRow[], samples: Sample[], cap: number, est: Estimator | null): QueueStats[] {
   const stats = new Map<string, QueueStats>();
   const get = (name: string): QueueStats => {
     let s = stats.get(name);
@@ -90,18 +79,26 @@ function merge(ready: ReadyRow[], samples: Sample[], cap: number): QueueStats[] 
     s[k] = c.n;
     if (c.capped) (s.capped ??= {})[k] = c.capped;
   };
+  const STATE: Record<CountKey, number> = { scheduled: 0, ready: 1, running: 2, dead: -1 };
+  const estimateOf = (key: CountKey, queue: string) => (est === null ? null : key === 'dead' ? est.dead(queue) : est.jobs(STATE[key], queue));
   for (const r of ready) {
     const s = get(r.queue);
     s.oldestReadyAt = isoFromEpoch(r.oldest);
     if (r.n <= cap) put(s, 'ready', { n: r.n });
-    else put(s, 'ready', { n: cap, capped: { atLeast: cap, estimate: r.estimate === null ? null : Math.max(r.estimate, cap + 1) } });
+    else {
+      const e = estimateOf('ready', r.queue);
+      put(s, 'ready', { n: cap, capped: { atLeast: cap, estimate: e === null ? null : Math.max(e, cap + 1) } });
+    }
   }
-  for (const { key, rows, total, est } of samples) {
+  for (const { key, rows, total } of samples) {
     for (const r of rows) {
       const c = Number(r.n);
       if (total <= cap) put(get(r.queue), key, { n: c });
-      // Only a lower bound for this queue: the scan stopped at `cap` rows in total.
-      else put(get(r.queue), key, { n: c, capped: { atLeast: c, estimate: est === null ? null : Math.max(c, Math.round((est * c) / total)) } });
+      else {
+        // Only a lower bound for this queue: the scan stopped at `cap` rows in total.
+        const e = estimateOf(key, r.queue);
+        put(get(r.queue), key, { n: c, capped: { atLeast: c, estimate: e === null ? null : Math.max(c, e) } });
+      }
     }
   }
   return [...stats.values()];

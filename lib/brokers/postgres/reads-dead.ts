@@ -13,7 +13,7 @@ interface DeadRow {
   queue: string;
   task: string;
   reason: string | null;
-  died_at: number | null;
+  died_epoch: number | null;
   died_key: string;
   payload: string | null;
   size: number;
@@ -22,10 +22,10 @@ interface DeadRow {
 /** The reason's last line after stripping, as `potatoq dead list` shows it (uncut). */
 export const SUMMARY_SQL = `regexp_replace(btrim(coalesce(reason, ''), E' \\t\\n\\r\\f\\x0b'), E'^.*\\n', '')`;
 
-const COLUMNS = `id, queue, task, reason, ${epoch('died_at', 'died_at')}, died_at::text AS died_key`;
+const COLUMNS = `id, queue, task, reason, ${epoch('died_at', 'died_epoch')}, died_at::text AS died_key`;
 
 function summary(r: DeadRow): DeadSummary {
-  return { id: r.id, queue: r.queue, task: r.task, summary: reasonSummary(r.reason ?? ''), diedAt: isoFromEpoch(r.died_at), preview: preview(r.payload, Number(r.size)) };
+  return { id: r.id, queue: r.queue, task: r.task, summary: reasonSummary(r.reason ?? ''), diedAt: isoFromEpoch(r.died_epoch), preview: preview(r.payload, Number(r.size)) };
 }
 
 /**

@@ -31,8 +31,8 @@ const scalar = (v: unknown): string | null => (typeof v === 'string' || typeof v
 
 /** Heartbeat ages are measured on the server's clock (`now()`), as potatoq's recovery does. */
 export async function listWorkers(sql: Sql, n: PgNames, live: Liveness): Promise<WorkerInfo[]> {
-  const rows = await sql<{ id: string; heartbeat: number; age: number; info: string | null }>(
-    `SELECT id, ${epoch('heartbeat', 'heartbeat')}, extract(epoch FROM now() - heartbeat)::float8 AS age, info FROM ${n.workers} ORDER BY id`,
+  const rows = await sql<{ id: string; heartbeat_epoch: number; age: number; info: string | null }>(
+    `SELECT id, ${epoch('heartbeat', 'heartbeat_epoch')}, extract(epoch FROM now() - heartbeat)::float8 AS age, info FROM ${n.workers} ORDER BY id`,
   );
   const infos = rows.map((r) => parseInfo(r.info));
   const digests = [...new Set(infos.map((i) => i.registered).filter((d): d is string => typeof d === 'string'))];
@@ -55,7 +55,7 @@ export async function listWorkers(sql: Sql, n: PgNames, live: Liveness): Promise
       concurrency: scalar(info.concurrency),
       threads: scalar(info.threads),
       running: strings(info.running),
-      heartbeatAt: isoFromEpoch(r.heartbeat) ?? new Date(0).toISOString(),
+      heartbeatAt: isoFromEpoch(r.heartbeat_epoch) ?? new Date(0).toISOString(),
       ageSeconds: Math.round(age * 10) / 10,
       status: age < live.staleAfter ? 'alive' : age <= live.deadAfter ? 'stale' : 'dead',
       registered: digest === null ? null : (registered.get(digest) ?? null),
@@ -80,8 +80,8 @@ export async function listResults(sql: Sql, n: PgNames, q: ResultListQuery): Pro
       w.add(`(expires_at < ${e}::timestamptz OR (expires_at = ${e}::timestamptz AND id > ${i}) OR expires_at IS NULL)`);
     }
   }
-  const rows = await sql<{ id: string; state: string; payload: string | null; expires_at: number | null; k: string | null }>(
-    `SELECT id, state, CASE WHEN length(payload) <= 65536 THEN payload END AS payload, ${epoch('expires_at', 'expires_at')}, expires_at::text AS k
+  const rows = await sql<{ id: string; state: string; payload: string | null; expires_epoch: number | null; k: string | null }>(
+    `SELECT id, state, CASE WHEN length(payload) <= 65536 THEN payload END AS payload, ${epoch('expires_at', 'expires_epoch')}, expires_at::text AS k
      FROM ${n.results} ${w} ORDER BY expires_at DESC NULLS LAST, id LIMIT ${q.limit + 1}`,
     w.params,
   );
@@ -90,8 +90,8 @@ export async function listResults(sql: Sql, n: PgNames, q: ResultListQuery): Pro
   const last = page[page.length - 1];
   return {
     items: page.map((r) => {
-      const m = r.payload === null ? null : mapResult(r.id, r.state, r.payload, r.expires_at);
-      return { id: r.id, status: r.state, name: m?.name ?? null, dateDone: m?.dateDone ?? null, expiresAt: isoFromEpoch(r.expires_at) };
+      const m = r.payload === null ? null : mapResult(r.id, r.state, r.payload, r.expires_epoch);
+      return { id: r.id, status: r.state, name: m?.name ?? null, dateDone: m?.dateDone ?? null, expiresAt: isoFromEpoch(r.expires_epoch) };
     }),
     nextCursor: more && last ? encodeCursor(scope, [last.k, last.id]) : null,
   };

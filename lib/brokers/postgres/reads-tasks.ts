@@ -17,9 +17,9 @@ interface JobRow {
   task: string;
   state: number;
   priority: number;
-  run_at: number | null;
-  created_at: number | null;
-  claimed_at: number | null;
+  run_epoch: number | null;
+  created_epoch: number | null;
+  claimed_epoch: number | null;
   worker: string | null;
   pid: number | null;
   deliveries: number | null;
@@ -39,9 +39,10 @@ const COLUMNS = [
   'worker',
   'pid',
   'deliveries',
-  epoch('run_at', 'run_at'),
-  epoch('created_at', 'created_at'),
-  epoch('claimed_at', 'claimed_at'),
+  // Aliases differ from the column names: ORDER BY run_at must mean the column (its index).
+  epoch('run_at', 'run_epoch'),
+  epoch('created_at', 'created_epoch'),
+  epoch('claimed_at', 'claimed_epoch'),
   'run_at::text AS run_key',
   `coalesce(claimed_at, '-infinity')::text AS claim_key`,
 ].join(', ');
@@ -53,9 +54,9 @@ function summary(r: JobRow): TaskSummary {
     task: r.task,
     state: STATE_NAMES[r.state] ?? 'ready',
     priority: String(r.priority),
-    runAt: isoOrNull(r.run_at),
-    createdAt: isoOrNull(r.created_at),
-    claimedAt: isoOrNull(r.claimed_at),
+    runAt: isoOrNull(r.run_epoch),
+    createdAt: isoOrNull(r.created_epoch),
+    claimedAt: isoOrNull(r.claimed_epoch),
     worker: r.worker,
     pid: str(r.pid),
     deliveries: str(r.deliveries) ?? '0',
@@ -102,7 +103,13 @@ export async function listTasks(sql: Sql, n: PgNames, q: TaskListQuery, o: ListO
       const [t, s] = [w.p(after[0]), w.p(after[1])];
       w.add(`${k} >= ${t}::timestamptz AND (${k} > ${t}::timestamptz OR seq > ${s}::bigint)`);
     }
-    rows = await sql<JobRow>(`SELECT ${COLUMNS}, ${PAYLOAD_FOR_PREVIEW} FROM ${n.jobs} ${w} ORDER BY ${k}, seq LIMIT ${limit}`, w.params);
+    // Keys first, columns for the page only: without an index on claimed_at the running
+    // list sorts every running row, so the sort must stay narrow.
+    rows = await sql<JobRow>(
+      `WITH page AS MATERIALIZED (SELECT seq FROM ${n.jobs} ${w} ORDER BY ${k}, seq LIMIT ${limit})
+       SELECT ${COLUMNS}, ${PAYLOAD_FOR_PREVIEW} FROM ${n.jobs} JOIN page USING (seq) ORDER BY ${k}, seq`,
+      w.params,
+    );
   }
   const more = rows.length > q.limit;
   const page = more ? rows.slice(0, q.limit) : rows;
@@ -178,9 +185,9 @@ export async function getTask(sql: Sql, n: PgNames, id: string): Promise<TaskDet
 }
 
 export async function readResult(sql: Sql, n: PgNames, id: string) {
-  const [r] = await sql<{ state: string; payload: string; expires_at: number | null }>(
-    `SELECT state, payload, ${epoch('expires_at', 'expires_at')} FROM ${n.results} WHERE id = $1`,
+  const [r] = await sql<{ state: string; payload: string; expires_epoch: number | null }>(
+    `SELECT state, payload, ${epoch('expires_at', 'expires_epoch')} FROM ${n.results} WHERE id = $1`,
     [id],
   );
-  return r ? mapResult(id, r.state, r.payload, r.expires_at) : null;
+  return r ? mapResult(id, r.state, r.payload, r.expires_epoch) : null;
 }
