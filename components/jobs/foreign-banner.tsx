@@ -57,7 +57,7 @@ export function ForeignBanner({ m }: { m: ForeignMessage }) {
             {(['args', 'kwargs', 'callbacks', 'errbacks', 'chain', 'chord'] as const).map((k) =>
               c[k] ? (
                 <tr key={k}>
-                  <th>{k}</th>
+                  <th className="w-32">{k}</th>
                   <td>
                     <PValueView value={c[k]} />
                   </td>

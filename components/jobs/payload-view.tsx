@@ -27,7 +27,12 @@ export function PayloadView({ payload }: { payload: DecodedPayload }) {
     return (
       <div className="grid gap-3">
         <ForeignBanner m={payload} />
-        {payload.value ? <PValueView value={payload.value} /> : null}
+        {payload.value ? (
+          <section>
+            <h3 className="mb-1 text-xs font-semibold text-zinc-500 uppercase">Decoded value</h3>
+            <PValueView value={payload.value} />
+          </section>
+        ) : null}
       </div>
     );
   }
