@@ -11,15 +11,18 @@ import type { PgDb, Sql } from './pool';
  * every id that was not running, as potatoq does for unknown ids. Unlike potatoq, a task that
  * is running, or that a worker claimed while we were revoking it (it was waiting in our
  * snapshot but the DELETE skipped it), gets no record and is reported `running`: its own
- * result would overwrite the mark, so "revoked" would be a lie.
+ * result would overwrite the mark, so "revoked" would be a lie. Likewise a task that already
+ * finished (a SUCCESS or FAILURE result, no job, no dead letter) keeps its result and is
+ * reported `missing`; potatoq would overwrite the result with REVOKED.
  */
 export function revokeBatch(n: PgNames, resultExpires: number) {
   return async (sql: Sql, ids: string[]): Promise<ActionOutcome[]> => {
-    const rows = await sql<{ id: string; seen: number | null; task: string | null; deleted: boolean; dead: boolean }>(
+    const rows = await sql<{ id: string; seen: number | null; task: string | null; deleted: boolean; dead: boolean; finished: string | null }>(
       `WITH seen AS (SELECT id, state FROM ${n.jobs} WHERE id = ANY($1::text[])),
             del AS (DELETE FROM ${n.jobs} WHERE id = ANY($1::text[]) AND state != 2 RETURNING id, task)
        SELECT i.id, seen.state AS seen, del.task, del.id IS NOT NULL AS deleted,
-              EXISTS (SELECT 1 FROM ${n.dead} d WHERE d.id = i.id) AS dead
+              EXISTS (SELECT 1 FROM ${n.dead} d WHERE d.id = i.id) AS dead,
+              (SELECT r.state FROM ${n.results} r WHERE r.id = i.id AND r.state IN ('SUCCESS', 'FAILURE')) AS finished
        FROM unnest($1::text[]) AS i(id) LEFT JOIN seen USING (id) LEFT JOIN del USING (id)`,
       [ids],
     );
@@ -33,6 +36,10 @@ export function revokeBatch(n: PgNames, resultExpires: number) {
           outcome: 'running',
           message: r.seen === 2 ? 'is running; potatoq never revokes running tasks, so nothing was changed' : 'a worker claimed it while it was being revoked; it is running, nothing was changed',
         });
+        continue;
+      }
+      if (!r.deleted && !r.dead && r.finished !== null) {
+        out.push({ id: r.id, outcome: 'missing', message: `already finished with ${r.finished}; nothing to revoke, its result was kept` });
         continue;
       }
       marks.push({ id: r.id, payload: revokedRecord(r.id, now, r.task) });

@@ -1,0 +1,167 @@
+// Round trips between the console's PostgreSQL adapter and the REAL potatoq 26.1a8: a real
+// `potatoq worker -P solo` is woken by the console's NOTIFY (measured), a revoke racing its
+// claims never both runs and reports "revoked", the console counts what `potatoq queues`
+// counts, and (last) the console survives a PostgreSQL restart without being recreated.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPostgresAdapter } from '@/lib/brokers/postgres/adapter';
+import { dropSchema, messageSql, migratedSchema, PG_URL, pgAvailable, PY_DIR, sqlAdmin, tableOf, type PgTarget } from '@/lib/brokers/postgres/test-support';
+import { ZEnqueueRequest, ZTaskListQuery } from '@/lib/brokers/schema';
+import type { ActionOutcome } from '@/lib/brokers/schema';
+import type { BrokerAdapter } from '@/lib/brokers/types';
+import { POTATOQ, ROOT } from '../support/potatoq-seeder';
+
+execFileSync('bash', [path.join(ROOT, 'scripts/ensure-venv.sh')], { stdio: 'inherit' });
+const available = await pgAvailable();
+
+let t: PgTarget;
+let out: string;
+let a: BrokerAdapter;
+let worker: ChildProcess | null = null;
+let workerLog = '';
+const Q = 'rtq';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const ranAt = (id: string): number | null => {
+  const f = path.join(out, `${id}.json`);
+  return fs.existsSync(f) ? (JSON.parse(fs.readFileSync(f, 'utf8')) as { ran_at: number }).ran_at * 1000 : null;
+};
+async function until<T>(what: string, fn: () => Promise<T | null | false> | T | null | false, ms = 30_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}\nworker log:\n${workerLog.slice(-3000)}`);
+    await sleep(20);
+  }
+}
+const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
+const potatoq = (...args: string[]) => execFileSync(POTATOQ, ['-A', 'rt_pg_tasks', '--no-color', '--no-emoji', ...args], { cwd: PY_DIR, env: { ...t.env, RT_OUT: out } }).toString();
+
+async function stopWorker(): Promise<void> {
+  const w = worker;
+  worker = null;
+  if (!w || w.exitCode !== null) return;
+  await new Promise<void>((resolve) => {
+    const kill = setTimeout(() => w.kill('SIGKILL'), 15_000);
+    w.on('exit', () => (clearTimeout(kill), resolve()));
+    w.kill('SIGTERM');
+  });
+}
+
+beforeAll(async () => {
+  if (!available) return;
+  // poll_interval 30 s: only NOTIFY can wake the worker quickly (see the test's note).
+  t = migratedSchema('rt_', { poll_interval: 30 });
+  out = fs.mkdtempSync(path.join(os.tmpdir(), 'pq-rt-pg-'));
+  a = createPostgresAdapter({ id: 'rtpg', name: 'round trip', url: PG_URL, readOnly: false, options: t.options });
+  worker = spawn(POTATOQ, ['-A', 'rt_pg_tasks', '--no-color', '--no-emoji', 'worker', '-P', 'solo', '-Q', Q, '--no-scheduler'], { cwd: PY_DIR, env: { ...t.env, RT_OUT: out } });
+  worker.stdout?.on('data', (d: Buffer) => (workerLog += d.toString()));
+  worker.stderr?.on('data', (d: Buffer) => (workerLog += d.toString()));
+  await until('a live worker', async () => (await a.listWorkers()).some((w) => w.status === 'alive' && w.queues.includes(Q)));
+});
+
+afterAll(async () => {
+  await stopWorker();
+  await a?.close();
+  if (t) await dropSchema(t.schema);
+  if (out) fs.rmSync(out, { recursive: true, force: true });
+});
+
+describe.skipIf(!available)('PostgreSQL round trips with the real potatoq', () => {
+  // potatoq 26.1a8's worker calls fetch(timeout=1.0) in a loop, so it also claims about once
+  // a second whatever poll_interval says: a wake-up by NOTIFY shows as a latency far below
+  // that second, every time (by polling, five runs under 300 ms would have odds of ~0.3^5).
+  it('wakes an idle worker through NOTIFY when the console enqueues and replays', async () => {
+    await sleep(1500);
+    const enqueued: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      await sleep(200 + Math.random() * 600);
+      const committed = Date.now(); // before the call: the latency includes the enqueue itself
+      const e = await a.enqueue(ZEnqueueRequest.parse({ task: 'rt.record', queue: Q, args: `[${i}]` }));
+      enqueued.push((await until('the enqueued task to run', () => ranAt(e.id))) - committed);
+    }
+    const replayed: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const id = `rt-letter-${i}-${Date.now()}`;
+      await sqlAdmin(`INSERT INTO ${tableOf(t, 'dead')} (id, queue, task, reason, payload) VALUES ($1, '${Q}', 'rt.record', 'boom', ${messageSql('$1::text', 'rt.record', `'${Q}'`, `'${i}'`)})`, [id]);
+      await sleep(200 + Math.random() * 600);
+      const committed = Date.now();
+      const r = await a.replayDead([id]);
+      expect(r.succeeded.map((o) => o.id)).toEqual([id]);
+      replayed.push((await until('the replayed task to run', () => ranAt(id))) - committed);
+    }
+    const polled: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      // The control: the same row written without NOTIFY is found only by the next poll.
+      const id = `rt-silent-${i}-${Date.now()}`;
+      await sleep(200 + Math.random() * 600);
+      await sqlAdmin(`INSERT INTO ${tableOf(t, 'jobs')} (id, queue, task, state, payload) VALUES ($1, '${Q}', 'rt.record', 1, ${messageSql('$1::text', 'rt.record', `'${Q}'`, '0')})`, [id]);
+      const committed = Date.now();
+      polled.push((await until('the silent task to run', () => ranAt(id))) - committed);
+    }
+    console.info(`NOTIFY wake-up latency (ms): enqueue ${enqueued.map(Math.round).join(', ')}; replay ${replayed.map(Math.round).join(', ')}; without NOTIFY (poll) ${polled.map(Math.round).join(', ')}`);
+    expect(median([...enqueued, ...replayed])).toBeLessThan(300);
+    expect(Math.max(...enqueued, ...replayed)).toBeLessThan(1000);
+  });
+
+  it('never both runs a task and reports it revoked when revoke races the worker', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 60; i++) ids.push((await a.enqueue(ZEnqueueRequest.parse({ task: 'rt.record', queue: Q, args: `[${i}]` }))).id);
+    const outcomes: ActionOutcome[] = [];
+    for (const id of ids) {
+      const r = await a.revoke([id]);
+      outcomes.push(...r.succeeded, ...r.failed);
+    }
+    await until('the queue to drain', async () => (await a.listTasks(ZTaskListQuery.parse({ queue: Q, state: 'ready' }))).items.length === 0 && (await a.listTasks(ZTaskListQuery.parse({ queue: Q, state: 'running' }))).items.length === 0);
+    await sleep(500);
+    const by = new Map(outcomes.map((o) => [o.id, o]));
+    const tally: Record<string, number> = {};
+    for (const id of ids) {
+      const o = by.get(id)!;
+      const ran = ranAt(id) !== null;
+      tally[`${o.outcome}/${ran ? 'ran' : 'not run'}`] = (tally[`${o.outcome}/${ran ? 'ran' : 'not run'}`] ?? 0) + 1;
+      if (o.outcome === 'ok') expect(ran, `${id} was reported revoked but ran`).toBe(false);
+      else expect(ran, `${id} (${o.outcome}) should have run`).toBe(true);
+    }
+    console.info(`revoke racing the worker: ${JSON.stringify(tally)}`);
+    expect(tally['ok/not run']).toBeGreaterThan(0);
+  });
+
+  it('counts waiting tasks as `potatoq queues --json` does and replays what `potatoq dead list` shows', async () => {
+    await a.enqueue(ZEnqueueRequest.parse({ task: 'rt.record', queue: 'rt-later', countdown: 600 }));
+    await a.enqueue(ZEnqueueRequest.parse({ task: 'rt.record', queue: 'rt-held' }));
+    const waiting = Object.fromEntries(
+      (await a.overview()).queues.filter((q) => (q.ready ?? 0) + (q.scheduled ?? 0) > 0).map((q) => [q.name, (q.ready ?? 0) + (q.scheduled ?? 0)]),
+    );
+    expect(waiting).toEqual(JSON.parse(potatoq('queues', '--json')));
+    const failing = await a.enqueue(ZEnqueueRequest.parse({ task: 'rt.fail', queue: Q, args: '["boom-pg"]' }));
+    const letter = await until('the failing task to be dead-lettered', () => a.getDead(failing.id));
+    const cli = (JSON.parse(potatoq('dead', 'list', '--json')) as Array<{ id: string; reason: string }>).find((d) => d.id === failing.id);
+    expect(letter.reason).toBe(cli?.reason);
+    expect(letter.summary).toBe('ValueError: boom-pg');
+    expect(letter.result?.status).toBe('FAILURE');
+  });
+
+  // Keep last: it restarts the server under the console's open pool.
+  it('keeps working after PostgreSQL restarts, without recreating the adapter', async () => {
+    await stopWorker();
+    expect((await a.overview()).queues.length).toBeGreaterThan(0);
+    try {
+      execFileSync('pg_ctlcluster', ['--skip-systemctl-redirect', '15', 'main', 'restart'], { stdio: 'pipe', timeout: 60_000 });
+    } catch (e) {
+      console.warn(`\n!!! could not restart PostgreSQL (${(e as Error).message.split('\n')[0]}): the restart test did not run !!!\n`);
+      if (process.env.POTATOQ_CONSOLE_REQUIRE_SERVICES === '1') throw e;
+      return;
+    }
+    await until('PostgreSQL to accept connections', async () => (await sqlAdmin('SELECT 1').then(() => true, () => false)), 60_000);
+    const o = await a.overview();
+    expect(o.queues.some((q) => q.name === 'rt-held')).toBe(true);
+    expect((await a.listTasks(ZTaskListQuery.parse({ queue: 'rt-held' }))).items).toHaveLength(1);
+    const e = await a.enqueue(ZEnqueueRequest.parse({ task: 'rt.record', queue: 'rt-held' }));
+    expect((await a.getTask(e.id))?.state).toBe('ready');
+  });
+});
