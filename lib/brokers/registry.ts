@@ -5,6 +5,7 @@ import type { BrokerKind } from './schema';
 import type { BrokerAdapter, BrokerConfig } from './types';
 import { createSqliteAdapter } from './sqlite/adapter';
 import { createPostgresAdapter } from './postgres/adapter';
+import { createRabbitmqAdapter } from './rabbitmq/adapter';
 
 /** Maps a potatoq URL scheme to a broker kind; the one switch on kinds outside adapters. */
 export function kindOf(url: string): BrokerKind {
@@ -32,6 +33,7 @@ type Factory = (config: BrokerConfig) => BrokerAdapter;
 const FACTORIES: Partial<Record<BrokerKind, Factory>> = {
   sqlite: createSqliteAdapter,
   postgres: createPostgresAdapter,
+  rabbitmq: createRabbitmqAdapter,
 };
 
 // Cached per process; survives Next's dev-mode module reloads through globalThis.

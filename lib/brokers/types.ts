@@ -66,6 +66,9 @@ export interface BrokerAdapter {
   purge(queue: string): Promise<PurgeResult>;
   /** potatoq's `call`/`delay`: writes one compact message. */
   enqueue(req: EnqueueRequest): Promise<EnqueueResult>;
+  /** RabbitMQ: rebuilds dead-lettered Celery (protocol 2) messages as potatoq tasks (same
+   *  id, task, args, kwargs) and replays them. Absent on brokers that can't hold them. */
+  convertCelery?(ids: string[]): Promise<ActionResult>;
 
   close(): Promise<void>;
 }

@@ -1,0 +1,114 @@
+import 'server-only';
+import type { ConfirmChannel, GetMessage, Options } from 'amqplib';
+import { ConsoleError } from '../errors';
+import type { AmqpLink } from './connection';
+import { dlqOf } from './topology';
+
+/**
+ * One browse of a `<queue>.dlq` at a time in this process: a second browser would see the
+ * queue without the letters the first one holds (and report them missing). Keyed by server
+ * and vhost so two adapters on the same broker share it.
+ */
+const locks = new Map<string, Promise<void>>();
+
+async function withLock<T>(key: string, fn: () => Promise<T>): Promise<T> {
+  const prev = locks.get(key) ?? Promise.resolve();
+  let release!: () => void;
+  const mine = new Promise<void>((r) => (release = r));
+  const chained = prev.then(() => mine);
+  locks.set(key, chained);
+  await prev;
+  try {
+    return await fn();
+  } finally {
+    release();
+    if (locks.get(key) === chained) locks.delete(key);
+  }
+}
+
+export interface Held {
+  msg: GetMessage;
+  queue: string;
+  /** Set once the message has been acked (replayed or discarded). */
+  settled: boolean;
+}
+
+/**
+ * Takes up to `limit` messages from `<queue>.dlq` with `basic.get` (no auto-ack), lets `visit`
+ * settle some of them, then returns every other one with `basic.nack(requeue)`, one by one,
+ * before the channel closes. Only ever called on RabbitMQ 4.x, where a requeue keeps the
+ * letter and its position (3.x drops it: potatoq declares DLQs with x-delivery-limit -1).
+ * If the console or the broker dies meanwhile, the channel's unacked messages go back to
+ * the DLQ: nothing is lost.
+ */
+export async function browseDlq<T>(
+  link: AmqpLink,
+  lockKey: string,
+  queue: string,
+  limit: number,
+  visit: (held: Held[], ch: ConfirmChannel) => Promise<T>,
+  onEach?: (h: Held, ch: ConfirmChannel) => Promise<boolean>,
+): Promise<T> {
+  const dlq = dlqOf(queue);
+  return withLock(`${lockKey}|${dlq}`, () =>
+    link.withConfirmChannel(async (ch) => {
+      const held: Held[] = [];
+      const holding = () => held.reduce((n, h) => n + (h.settled ? 0 : 1), 0);
+      try {
+        while (holding() < limit) {
+          const m = await ch.get(dlq, { noAck: false });
+          if (m === false) break;
+          const h: Held = { msg: m, queue, settled: false };
+          held.push(h);
+          if (onEach && (await onEach(h, ch))) break;
+        }
+        return await visit(held, ch);
+      } finally {
+        // On a closed channel the broker has already returned them (nack would throw).
+        for (const h of held) {
+          if (h.settled) continue;
+          try {
+            ch.nack(h.msg, false, true);
+          } catch {
+            break;
+          }
+        }
+      }
+    }),
+  );
+}
+
+/** potatoq's `properties(message)`: what every potatoq publish carries. */
+export function potatoqProperties(id: string, priority: number): Options.Publish {
+  return {
+    contentType: 'application/json',
+    contentEncoding: 'utf-8',
+    deliveryMode: 2,
+    messageId: id,
+    // Quorum queues treat "no priority" as 4; potatoq always sets it.
+    priority: Math.max(0, Math.min(31, Math.trunc(priority))),
+    headers: {},
+    mandatory: true,
+  };
+}
+
+/**
+ * Publishes one message with `mandatory` on a confirm channel and waits for its own confirm.
+ * RabbitMQ sends `basic.return` before the confirm of an unroutable message, so a return seen
+ * before the confirm is this message's (publishes are awaited one at a time).
+ */
+export async function publishConfirmed(ch: ConfirmChannel, exchange: string, routingKey: string, body: Buffer, props: Options.Publish): Promise<'ok' | 'unroutable'> {
+  let returned = false;
+  const onReturn = (m: { properties: { messageId?: unknown } }) => {
+    if (m.properties.messageId === props.messageId) returned = true;
+  };
+  ch.on('return', onReturn);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      ch.publish(exchange, routingKey, body, props, (err) => (err ? reject(new ConsoleError('BrokerUnavailable', 'RabbitMQ refused the message (nack)')) : resolve()));
+    });
+  } finally {
+    ch.off('return', onReturn);
+  }
+  return returned ? 'unroutable' : 'ok';
+}
