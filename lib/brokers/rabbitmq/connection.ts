@@ -100,8 +100,10 @@ export class AmqpLink {
     let ch: Channel | null = null;
     try {
       for (const name of names) {
-        ch ??= await c.createChannel();
-        ch.on('error', () => undefined);
+        if (!ch) {
+          ch = await c.createChannel();
+          ch.on('error', () => undefined);
+        }
         try {
           const ok = await ch.checkQueue(name);
           out.set(name, { messages: ok.messageCount, consumers: ok.consumerCount });

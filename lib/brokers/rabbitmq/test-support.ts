@@ -1,0 +1,102 @@
+// Test helpers for the RabbitMQ adapter and round trips (not shipped code): the brokers'
+// addresses, the loud skip, the potatoq seeder (tests/py/seeder_rabbit.py) and a poller.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import readline from 'node:readline';
+import amqp from 'amqplib';
+import { PYTHON, ROOT, type PySeeder } from '@/tests/support/potatoq-seeder';
+import type { BrokerAdapter } from '../types';
+import { createRabbitmqAdapter, type RabbitmqAdapter } from './adapter';
+
+export const RMQ4_URL = process.env.POTATOQ_TEST_RABBITMQ4_URL ?? 'amqp://potatoq:potatoq@127.0.0.1:5673/';
+export const RMQ4_MGMT = process.env.POTATOQ_TEST_RABBITMQ4_MGMT ?? 'http://127.0.0.1:15673';
+export const RMQ3_URL = process.env.POTATOQ_TEST_RABBITMQ3_URL ?? 'amqp://guest:guest@127.0.0.1:5672/';
+export const REDIS_URL = process.env.POTATOQ_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/0';
+export const PY_DIR = path.join(ROOT, 'tests/py');
+/** potatoq reads `host//` (and `host/`) as vhost `/`, like Celery. */
+export const potatoqUrl = (url: string) => url.replace(/\/?$/, '//').replace(/\/\/\/$/, '//');
+
+/** The server version when RabbitMQ answers; otherwise a loud line (a failure when services are required). */
+export async function rabbitVersion(url: string, label: string, want?: (major: number) => boolean): Promise<string | null> {
+  let why: string;
+  try {
+    const c = await amqp.connect(url, { timeout: 3000 });
+    const v = String((c.connection.serverProperties as Record<string, unknown>).version ?? '');
+    await c.close();
+    if (!want || want(Number.parseInt(v, 10))) return v;
+    why = `it is RabbitMQ ${v}`;
+  } catch (e) {
+    why = (e as Error).message;
+  }
+  const line = `\n!!! ${label} is not available at ${url.replace(/\/\/[^@]*@/, '//***@')} (${why}): SKIPPING its suites (scripts/rabbitmq4.sh install && scripts/rabbitmq4.sh start) !!!\n`;
+  if (process.env.POTATOQ_CONSOLE_REQUIRE_SERVICES === '1') throw new Error(line);
+  console.warn(line);
+  return null;
+}
+
+export const newTag = () => `ctr${randomBytes(4).toString('hex')}`;
+
+export function spawnRabbitSeeder(url: string, backend: string, prefix: string): PySeeder {
+  const child = spawn(PYTHON, [path.join(PY_DIR, 'seeder_rabbit.py'), potatoqUrl(url), backend, prefix], {
+    cwd: PY_DIR,
+    env: { ...process.env, PYTHONUNBUFFERED: '1', POTATOQ_NO_EMOJI: '1' },
+  });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const lines = readline.createInterface({ input: child.stdout });
+  const waiting: Array<(line: string) => void> = [];
+  lines.on('line', (line) => waiting.shift()?.(line));
+  let chain: Promise<unknown> = Promise.resolve();
+  return {
+    call<T>(op: string, args: Record<string, unknown> = {}): Promise<T> {
+      const run = () =>
+        new Promise<T>((resolve, reject) => {
+          if (child.exitCode !== null) return reject(new Error(`seeder_rabbit exited: ${stderr}`));
+          waiting.push((line) => {
+            const reply = JSON.parse(line) as { ok: boolean; result?: T; error?: string; traceback?: string };
+            if (reply.ok) resolve(reply.result as T);
+            else reject(new Error(`seeder_rabbit ${op}: ${reply.error}\n${reply.traceback ?? ''}`));
+          });
+          child.stdin.write(JSON.stringify({ op, ...args }) + '\n');
+        });
+      const next = chain.then(run, run);
+      chain = next.catch(() => undefined);
+      return next;
+    },
+    async close() {
+      child.stdin.end();
+      await new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        const t = setTimeout(() => (child.kill('SIGKILL'), resolve()), 5000);
+        child.on('exit', () => (clearTimeout(t), resolve()));
+      });
+    },
+  };
+}
+
+export function rabbitAdapter(url: string, options: Record<string, unknown>, readOnly = false): RabbitmqAdapter {
+  return createRabbitmqAdapter({ id: 'rmq', name: 'RabbitMQ test', url, readOnly, options });
+}
+
+/** The management API's own view of one queue (for waiting out its statistics interval). */
+export async function mgmtQueue(base: string, queue: string): Promise<{ unacked: number; ready: number } | null> {
+  const res = await fetch(`${base}/api/queues/%2F/${encodeURIComponent(queue)}`, {
+    headers: { authorization: `Basic ${Buffer.from('potatoq:potatoq').toString('base64')}` },
+  });
+  if (!res.ok) return null;
+  const q = (await res.json()) as { messages_unacknowledged?: number; messages_ready?: number };
+  return { unacked: q.messages_unacknowledged ?? 0, ready: q.messages_ready ?? 0 };
+}
+
+export async function until<T>(what: string, fn: () => Promise<T | null | false | undefined> | T | null | false | undefined, ms = 30_000, log?: () => string): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}${log ? `\n${log().slice(-4000)}` : ''}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+export type { BrokerAdapter };
