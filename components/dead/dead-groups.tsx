@@ -20,7 +20,7 @@ export function DeadGroups({ brokerId, queue, active }: { brokerId: string; queu
   };
   return (
     <div className="overflow-x-auto">
-      <table className="table-base" data-testid="dead-groups">
+      <table className="table-base min-w-[48rem]" data-testid="dead-groups">
         <thead>
           <tr>
             <th>Reason</th>

@@ -53,7 +53,7 @@ export function DeadTable({ brokerId, filters }: { brokerId: string; filters: De
         <Empty>No dead letters match.</Empty>
       ) : (
         <div className="overflow-x-auto">
-          <table className="table-base" data-testid="dead-table">
+          <table className="table-base min-w-[52rem]" data-testid="dead-table">
             <thead>
               <tr>
                 <th className="w-8">

@@ -20,7 +20,7 @@ export function QueueTable({ overview, workers }: { overview: BrokerOverview; wo
   if (overview.queues.length === 0) return <Empty>No queues have tasks or dead letters.</Empty>;
   return (
     <div className="overflow-x-auto">
-      <table className="table-base" data-testid="queue-table">
+      <table className="table-base min-w-[44rem]" data-testid="queue-table">
         <thead>
           <tr>
             <th>Queue</th>

@@ -57,7 +57,7 @@ export function TaskTable({ brokerId, filters }: { brokerId: string; filters: Ta
         <Empty>No {filters.state} tasks match.</Empty>
       ) : (
         <div className="overflow-x-auto">
-          <table className="table-base" data-testid="task-table">
+          <table className="table-base min-w-[56rem]" data-testid="task-table">
             <thead>
               <tr>
                 {canRevoke ? (

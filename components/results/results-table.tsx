@@ -22,7 +22,7 @@ export function ResultsTable({ brokerId, status }: { brokerId: string; status?: 
         <Empty>No stored results{status ? ` with status ${status}` : ''}.</Empty>
       ) : (
         <div className="overflow-x-auto">
-          <table className="table-base" data-testid="results-table">
+          <table className="table-base min-w-[40rem]" data-testid="results-table">
             <thead>
               <tr>
                 <th>Id</th>

@@ -15,7 +15,7 @@ export function WorkersTable({ brokerId }: { brokerId: string }) {
   const base = `/brokers/${encodeURIComponent(brokerId)}`;
   return (
     <div className="overflow-x-auto">
-      <table className="table-base" data-testid="workers-table">
+      <table className="table-base min-w-[56rem]" data-testid="workers-table">
         <thead>
           <tr>
             <th>Status</th>
