@@ -26,7 +26,7 @@ const STATS_TTL_MS = 60_000;
  * statements on a read-only pool; each write is potatoq's own statements in one transaction,
  * with `pg_notify` on the queue's channel whenever work becomes ready.
  *
- * Options: `schema`, `table_prefix` (potatoq's transport options); `poolSize` (4 read
+ * Options: `schema`, `table_prefix` (potatoq's transport options); `poolSize` (6 read
  * connections), `writePoolSize` (2), `statementTimeoutMs` (5000 for reads),
  * `writeStatementTimeoutMs` (30000), `lockTimeoutMs` (3000), `connectTimeoutMs` (5000),
  * `countCap` (1000: the overview counts each queue's rows exactly up to here), `searchWindow` (10000 newest rows for text search), `resultExpires`
@@ -38,7 +38,7 @@ export function createPostgresAdapter(config: BrokerConfig): BrokerAdapter {
   const settings = {
     url: normalizeUrl(config.url),
     brokerId: config.id,
-    readPoolSize: num(o.poolSize, 4),
+    readPoolSize: num(o.poolSize, 6),
     writePoolSize: num(o.writePoolSize, 2),
     statementTimeoutMs: num(o.statementTimeoutMs, 5000),
     writeStatementTimeoutMs: num(o.writeStatementTimeoutMs, 30_000),

@@ -23,8 +23,17 @@ export async function overviewQueues(read: Read, n: PgNames, cap: number, estima
     ['running', `SELECT queue FROM ${J} WHERE state = 2 LIMIT $1`],
     ['dead', `SELECT queue FROM ${n.dead} LIMIT $1`],
   ];
+  // The ready counts are the bulk of the work (up to `cap` index entries per queue): split
+  // the queues over two connections.
+  const readyP = read((sql) => readyQueues(sql, n)).then(async (queues) => {
+    const half = Math.ceil(queues.length / 2);
+    const parts = [queues.slice(0, half), queues.slice(half)].filter((p) => p.length);
+    const counts = await Promise.all(parts.map((p) => read((sql) => readyCounts(sql, n, cap, p.map((q) => q.queue)))));
+    const byQueue = new Map(counts.flat().map((c) => [c.queue, c.n]));
+    return queues.map((q) => ({ ...q, n: byQueue.get(q.queue) ?? 0 }));
+  });
   const [ready, ...samples] = await Promise.all([
-    read((sql) => readyCounts(sql, n, cap)),
+    readyP,
     ...sampled.map(([key, sample]) =>
       read(async (sql) => {
         const rows = await sql<{ queue: string; n: string }>(`SELECT queue, count(*) AS n FROM (${sample}) s GROUP BY queue`, [cap + 1]);
@@ -44,15 +53,16 @@ interface ReadyRow {
   oldest: number | null;
 }
 
-async function readyCounts(sql: Sql, n: PgNames, cap: number): Promise<ReadyRow[]> {
+/** The queues with ready work (a loose scan of `jobs_ready`) and each one's oldest ready
+ *  task: the lowest seq among the first entries of its priorities. */
+async function readyQueues(sql: Sql, n: PgNames): Promise<Array<{ queue: string; oldest: number | null }>> {
   const J = n.jobs;
-  const rows = await sql<{ queue: string; n: string; oldest: number | null }>(
+  return sql<{ queue: string; oldest: number | null }>(
     `WITH RECURSIVE qs AS (
        (SELECT queue FROM ${J} WHERE state = 1 ORDER BY queue LIMIT 1)
        UNION ALL
        SELECT (SELECT j.queue FROM ${J} j WHERE j.state = 1 AND j.queue > qs.queue ORDER BY j.queue LIMIT 1) FROM qs WHERE qs.queue IS NOT NULL)
      SELECT qs.queue,
-       (SELECT count(*) FROM (SELECT 1 FROM ${J} j WHERE j.state = 1 AND j.queue = qs.queue LIMIT $1) s) AS n,
        (SELECT extract(epoch FROM o.created_at)::float8 FROM ${J} o WHERE o.seq = (
           WITH RECURSIVE p AS (
             (SELECT j.priority, j.seq FROM ${J} j WHERE j.state = 1 AND j.queue = qs.queue ORDER BY j.priority DESC, j.seq LIMIT 1)
@@ -61,9 +71,17 @@ async function readyCounts(sql: Sql, n: PgNames, cap: number): Promise<ReadyRow[
               WHERE j.state = 1 AND j.queue = qs.queue AND j.priority < p.priority ORDER BY j.priority DESC, j.seq LIMIT 1) x)
           SELECT min(p.seq) FROM p)) AS oldest
      FROM qs WHERE qs.queue IS NOT NULL`,
-    [cap + 1],
   );
-  return rows.map((r) => ({ queue: r.queue, n: Number(r.n), oldest: r.oldest }));
+}
+
+/** Ready rows per queue, counted on the `jobs_ready` index and never past `cap + 1`. */
+async function readyCounts(sql: Sql, n: PgNames, cap: number, queues: string[]): Promise<Array<{ queue: string; n: number }>> {
+  const rows = await sql<{ queue: string; n: string }>(
+    `SELECT q.queue, (SELECT count(*) FROM (SELECT 1 FROM ${n.jobs} j WHERE j.state = 1 AND j.queue = q.queue LIMIT $2) s) AS n
+     FROM unnest($1::text[]) AS q(queue)`,
+    [queues, cap + 1],
+  );
+  return rows.map((r) => ({ queue: r.queue, n: Number(r.n) }));
 }
 
 type Sample = { key: CountKey; rows: Array<{ queue: string; n: string }>; total: number };

@@ -89,7 +89,7 @@ describe.skipIf(!available)('postgres adapter: sessions that cannot hurt product
       [`potatoq-console ${a.id}`],
     );
     expect(sessions.length).toBeGreaterThan(0);
-    expect(sessions.length).toBeLessThanOrEqual(6);
+    expect(sessions.length).toBeLessThanOrEqual(8); // 6 read + 2 write connections at most
     expect(sessions.every((s) => s.state === 'idle' && !s.xact)).toBe(true);
   });
 

@@ -63,8 +63,9 @@ export async function listWorkers(sql: Sql, n: PgNames, live: Liveness): Promise
   });
 }
 
-/** Results by expiry, newest first (`expires_at DESC NULLS LAST, id`), without potatoq's
- *  internal records. Served by potatoq's `results_expires` index. */
+/** Results by expiry, newest first (`expires_at DESC, id`; rows without expiry first, as a
+ *  backward scan of potatoq's `results_expires` index returns them), without potatoq's
+ *  internal records. */
 export async function listResults(sql: Sql, n: PgNames, q: ResultListQuery): Promise<Page<ResultSummary>> {
   const scope = 'pg-results';
   const w = new PgWhere()
@@ -74,15 +75,15 @@ export async function listResults(sql: Sql, n: PgNames, q: ResultListQuery): Pro
   const after = decodeCursor(scope, q.cursor, 2);
   if (after) {
     const [k, id] = after;
-    if (k === null) w.add(`expires_at IS NULL AND id > ${w.p(String(id))}`);
+    if (k === null) w.add(`((expires_at IS NULL AND id > ${w.p(String(id))}) OR expires_at IS NOT NULL)`);
     else {
       const [e, i] = [w.p(String(k)), w.p(String(id))];
-      w.add(`(expires_at < ${e}::timestamptz OR (expires_at = ${e}::timestamptz AND id > ${i}) OR expires_at IS NULL)`);
+      w.add(`expires_at <= ${e}::timestamptz AND (expires_at < ${e}::timestamptz OR id > ${i})`);
     }
   }
   const rows = await sql<{ id: string; state: string; payload: string | null; expires_epoch: number | null; k: string | null }>(
     `SELECT id, state, CASE WHEN length(payload) <= 65536 THEN payload END AS payload, ${epoch('expires_at', 'expires_epoch')}, expires_at::text AS k
-     FROM ${n.results} ${w} ORDER BY expires_at DESC NULLS LAST, id LIMIT ${q.limit + 1}`,
+     FROM ${n.results} ${w} ORDER BY expires_at DESC, id LIMIT ${q.limit + 1}`,
     w.params,
   );
   const more = rows.length > q.limit;
