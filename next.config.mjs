@@ -6,6 +6,8 @@ const nextConfig = {
   distDir: process.env.NEXT_DIST_DIR || '.next',
   // Native drivers stay on the server and are loaded from node_modules at run time.
   serverExternalPackages: ['better-sqlite3'],
+  // The enqueue form may carry up to the API's 2 MB; Next's default for actions is 1 MB.
+  experimental: { serverActions: { bodySizeLimit: '2mb' } },
 };
 
 export default nextConfig;
