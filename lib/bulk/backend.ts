@@ -1,0 +1,33 @@
+import 'server-only';
+import { ZDeadListQuery, ZTaskListQuery } from '@/lib/brokers/schema';
+import * as service from '@/lib/brokers/service';
+import type { BulkAction, BulkFilter } from './schema';
+import type { BulkBackend } from './snapshot';
+
+/** The real backend of a job: the service's lists for the snapshot, its writes per batch. */
+export function serviceBackend(brokerId: string, action: BulkAction, filter: BulkFilter): BulkBackend {
+  const { queue, task, id, q, group, state } = filter;
+  return {
+    async listPage(cursor, limit) {
+      const page =
+        action === 'revoke'
+          ? await service.listTasks(brokerId, ZTaskListQuery.parse({ state: state ?? 'ready', queue, task, id, q, cursor, limit }))
+          : await service.listDead(brokerId, ZDeadListQuery.parse({ queue, task, id, q, group, cursor, limit }));
+      return { ids: page.items.map((i) => i.id), nextCursor: page.nextCursor, searchedNewest: page.searchedNewest };
+    },
+    act(ids) {
+      switch (action) {
+        case 'replay':
+          return service.replayDead(brokerId, ids);
+        case 'discard':
+          return service.discardDead(brokerId, ids);
+        case 'revoke':
+          return service.revoke(brokerId, ids);
+        default: {
+          const never: never = action;
+          throw new Error(`unknown bulk action ${String(never)}`);
+        }
+      }
+    },
+  };
+}

@@ -1,0 +1,106 @@
+import 'server-only';
+import { ConsoleError } from '@/lib/brokers/errors';
+import { gate } from '@/lib/actions/gate';
+import { serviceBackend } from './backend';
+import { assertNoOverlap, findJob, listJobs, registerJob } from './registry';
+import { BulkJob, VIEW_OUTCOMES } from './runner';
+import { ZBulkAction, ZBulkControl, ZBulkCreate, type BulkJobView } from './schema';
+import { takeSnapshot, type BulkBackend } from './snapshot';
+
+// Bulk jobs behind the same gate as single actions: creating the snapshot and starting need
+// the action's capability and authorisation; pause/resume/cancel need authorisation for the
+// action (a job may always be stopped, even if the broker has since become read-only).
+
+/** For tests: a different backend per job (a fake adapter). */
+type BackendFor = (brokerId: string, action: BulkJob['action'], filter: BulkJob['filter']) => BulkBackend;
+
+function actionOf(input: unknown): BulkJob['action'] {
+  const a = ZBulkAction.safeParse((input as { action?: unknown } | null)?.action);
+  if (!a.success) throw new ConsoleError('InvalidInput', 'action must be replay, discard or revoke', { action: 'must be replay, discard or revoke' });
+  return a.data;
+}
+
+function logFinish(job: BulkJob): void {
+  void job.finished.then(() => {
+    const p = job.view(0).progress;
+    console.info(JSON.stringify({ at: new Date().toISOString(), event: 'console.bulk', broker: job.brokerId, action: job.action, jobId: job.id, state: job.state, ...p }));
+  });
+}
+
+/** Captures the ids matching the filter now; returns the job (state queued) to confirm. */
+export function createBulk(brokerId: string, input: unknown, headers: Headers, backendFor: BackendFor = serviceBackend): Promise<BulkJobView> {
+  const action = actionOf(input);
+  return gate({
+    action,
+    brokerId,
+    capability: action,
+    schema: ZBulkCreate,
+    input,
+    headers,
+    run: async (req) => {
+      const backend = backendFor(brokerId, req.action, req.filter);
+      const snapshot = await takeSnapshot(backend);
+      const job = new BulkJob({ brokerId, action: req.action, filter: req.filter, snapshot, backend, expectedCount: req.expectedCount, rate: req.rate ?? null });
+      assertNoOverlap(job);
+      return registerJob(job).view();
+    },
+    audit: (req, v) => ({ bulk: 'create', jobId: v.id, filter: req.filter, count: v.progress.total, capped: v.capped }),
+  });
+}
+
+/** start | pause | resume | cancel | rate of one job. */
+export function controlBulk(brokerId: string, input: unknown, headers: Headers): Promise<BulkJobView> {
+  const raw = ZBulkControl.safeParse(input);
+  const job = findJob(brokerId, raw.success ? raw.data.jobId : String((input as { jobId?: unknown } | null)?.jobId ?? ''));
+  const writes = raw.success && (raw.data.op === 'start' || raw.data.op === 'resume');
+  return gate({
+    action: job.action,
+    brokerId,
+    capability: writes ? job.action : null,
+    schema: ZBulkControl,
+    input,
+    headers,
+    run: async (c) => {
+      switch (c.op) {
+        case 'start':
+          if (c.confirmCount !== undefined && c.confirmCount !== job.total) {
+            throw new ConsoleError('Conflict', `the snapshot holds ${job.total} ids, not the ${c.confirmCount} confirmed`);
+          }
+          assertNoOverlap(job);
+          if (c.rate !== undefined) job.setRate(c.rate);
+          job.start();
+          logFinish(job);
+          break;
+        case 'pause':
+          job.pause();
+          break;
+        case 'resume':
+          assertNoOverlap(job);
+          if (c.rate !== undefined) job.setRate(c.rate);
+          job.resume();
+          break;
+        case 'cancel':
+          job.cancel();
+          break;
+        case 'rate':
+          if (c.rate === undefined) throw new ConsoleError('InvalidInput', 'rate is required', { rate: 'required' });
+          job.setRate(c.rate);
+          break;
+        default: {
+          const never: never = c.op;
+          throw new ConsoleError('InvalidInput', `unknown operation ${String(never)}`);
+        }
+      }
+      return job.view();
+    },
+    audit: (c, v) => ({ bulk: c.op, jobId: v.id, count: v.progress.total, processed: v.progress.processed, rate: v.rate }),
+  });
+}
+
+export function getBulk(brokerId: string, jobId: string, full = false): BulkJobView {
+  return findJob(brokerId, jobId).view(full ? Infinity : VIEW_OUTCOMES);
+}
+
+export function listBulk(brokerId: string): BulkJobView[] {
+  return listJobs(brokerId).map((j) => j.view(0));
+}

@@ -1,0 +1,53 @@
+import type { ActionOutcome, ActionResult, OutcomeCode } from '@/lib/brokers/schema';
+import type { BulkProgress } from './schema';
+
+/** Successful ids kept by id (the rest only counted): a 100,000-id job stays small in memory. */
+export const SUCCESS_SAMPLE = 100;
+
+/** Outcomes that mean "this row changed since the snapshot", so nothing was done to it. */
+const SKIPPED: ReadonlySet<OutcomeCode> = new Set<OutcomeCode>(['missing', 'running']);
+
+/**
+ * Per-id outcomes of a bulk job. Failures and skips are kept in full (bounded by the snapshot
+ * cap); successes as a count plus the first SUCCESS_SAMPLE ids.
+ */
+export class OutcomeLog {
+  succeeded = 0;
+  batches = 0;
+  readonly succeededSample: string[] = [];
+  readonly skipped: ActionOutcome[] = [];
+  readonly failed: ActionOutcome[] = [];
+
+  /** Records one batch. Ids the broker reported nothing for count as failed, never as done. */
+  addBatch(batch: string[], result: ActionResult): void {
+    this.batches += 1;
+    const byId = new Map<string, ActionOutcome>();
+    for (const o of [...result.succeeded, ...result.failed]) byId.set(o.id, o);
+    for (const id of batch) {
+      const o = byId.get(id) ?? { id, outcome: 'error' as const, message: 'the broker reported no outcome for this id' };
+      this.add(o);
+    }
+  }
+
+  /** A batch the broker refused as a whole: every id of it failed with the same reason. */
+  failBatch(batch: string[], message: string): void {
+    this.batches += 1;
+    for (const id of batch) this.add({ id, outcome: 'error', message });
+  }
+
+  private add(o: ActionOutcome): void {
+    if (o.outcome === 'ok') {
+      this.succeeded += 1;
+      if (this.succeededSample.length < SUCCESS_SAMPLE) this.succeededSample.push(o.id);
+    } else if (SKIPPED.has(o.outcome)) {
+      this.skipped.push(o);
+    } else {
+      this.failed.push(o);
+    }
+  }
+
+  progress(total: number): BulkProgress {
+    const processed = this.succeeded + this.skipped.length + this.failed.length;
+    return { total, processed, succeeded: this.succeeded, skipped: this.skipped.length, failed: this.failed.length, batches: this.batches };
+  }
+}
