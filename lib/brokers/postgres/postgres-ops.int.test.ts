@@ -70,6 +70,18 @@ describe.skipIf(!available)('postgres adapter: schema and permissions', () => {
     expect(await sqlAdmin(`SELECT id FROM ${tableOf(t, 'jobs')}`)).toEqual([{ id: 'ro-1' }]);
   });
 
+  it('serves several brokers at once, each seeing only its own schema and prefix', async () => {
+    const [x, y] = [schema('potatoq_'), schema('other_')];
+    for (const [t, id] of [[x, 'in-x'], [y, 'in-y']] as const) {
+      await sqlAdmin(`INSERT INTO ${tableOf(t, 'jobs')} (id, queue, task, state, payload) VALUES ('${id}', 'shared', 'x.s', 1, ${messageSql(`'${id}'`, 'x.s', "'shared'", '1')})`);
+    }
+    const [ax, ay] = [adapter(x.options), adapter(y.options)];
+    const [lx, ly] = await Promise.all([ax.listTasks(ZTaskListQuery.parse({ queue: 'shared' })), ay.listTasks(ZTaskListQuery.parse({ queue: 'shared' }))]);
+    expect([lx.items.map((i) => i.id), ly.items.map((i) => i.id)]).toEqual([['in-x'], ['in-y']]);
+    expect((await ay.revoke(['in-x'])).succeeded[0]?.message).toContain('no waiting task');
+    expect(await sqlAdmin(`SELECT id FROM ${tableOf(x, 'jobs')}`)).toEqual([{ id: 'in-x' }]);
+  });
+
   it('turns actions off when configured read-only even with full privileges', async () => {
     const t = schema();
     const a = adapter(t.options, { readOnly: true });
