@@ -28,7 +28,7 @@ function logFinish(job: BulkJob): void {
 }
 
 /** Captures the ids matching the filter now; returns the job (state queued) to confirm. */
-export function createBulk(brokerId: string, input: unknown, headers: Headers, backendFor: BackendFor = serviceBackend): Promise<BulkJobView> {
+export async function createBulk(brokerId: string, input: unknown, headers: Headers, backendFor: BackendFor = serviceBackend): Promise<BulkJobView> {
   const action = actionOf(input);
   return gate({
     action,
@@ -49,7 +49,7 @@ export function createBulk(brokerId: string, input: unknown, headers: Headers, b
 }
 
 /** start | pause | resume | cancel | rate of one job. */
-export function controlBulk(brokerId: string, input: unknown, headers: Headers): Promise<BulkJobView> {
+export async function controlBulk(brokerId: string, input: unknown, headers: Headers): Promise<BulkJobView> {
   const raw = ZBulkControl.safeParse(input);
   const job = findJob(brokerId, raw.success ? raw.data.jobId : String((input as { jobId?: unknown } | null)?.jobId ?? ''));
   const writes = raw.success && (raw.data.op === 'start' || raw.data.op === 'resume');

@@ -1,0 +1,87 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ConsoleError } from '@/lib/brokers/errors';
+import { FakeBackend, idsFrom } from './fake-backend';
+
+const requireCapability = vi.fn();
+vi.mock('@/lib/brokers/service', () => ({
+  requireCapability: (...a: unknown[]) => requireCapability(...a),
+  toConsoleError: (e: unknown) => (e instanceof ConsoleError ? e : new ConsoleError('BrokerUnavailable', String(e))),
+}));
+
+const { controlBulk, createBulk, getBulk } = await import('./operations');
+const { clearJobs } = await import('./registry');
+
+const h = new Headers({ host: 'localhost:3000', origin: 'http://localhost:3000' });
+let logs: Array<Record<string, unknown>> = [];
+
+beforeEach(() => {
+  clearJobs();
+  logs = [];
+  requireCapability.mockReset().mockResolvedValue(undefined);
+  vi.spyOn(console, 'info').mockImplementation((line: string) => void logs.push(JSON.parse(line) as Record<string, unknown>));
+});
+afterEach(() => vi.restoreAllMocks());
+
+describe('bulk operations behind the gate', () => {
+  it('creates a queued snapshot with the exact count, checked against the action capability', async () => {
+    const b = new FakeBackend(idsFrom('d', 1200));
+    const v = await createBulk('b1', { action: 'discard', filter: { queue: 'q1', task: 'x' }, expectedCount: 1200 }, h, () => b);
+    expect(v).toMatchObject({ state: 'queued', action: 'discard', progress: { total: 1200, processed: 0 }, filter: { queue: 'q1', task: 'x' }, capped: false });
+    expect(requireCapability).toHaveBeenCalledWith('b1', 'discard');
+    expect(b.calls).toEqual([]);
+    expect(logs[0]).toMatchObject({ event: 'console.action', action: 'discard', outcome: 'done', bulk: 'create', count: 1200 });
+  });
+
+  it('refuses a start whose confirmed count is not the snapshot', async () => {
+    const b = new FakeBackend(idsFrom('d', 10));
+    const v = await createBulk('b1', { action: 'replay', filter: {} }, h, () => b);
+    await expect(controlBulk('b1', { jobId: v.id, op: 'start', confirmCount: 9 }, h)).rejects.toMatchObject({ code: 'Conflict' });
+    expect(b.calls).toEqual([]);
+    const started = await controlBulk('b1', { jobId: v.id, op: 'start', confirmCount: 10 }, h);
+    expect(started.state).toBe('running');
+  });
+
+  it('never runs two jobs on the same broker, queue and action at once', async () => {
+    const b = new FakeBackend(idsFrom('d', 10));
+    b.beforeAct = () => new Promise((r) => setTimeout(r, 200));
+    const one = await createBulk('b1', { action: 'replay', filter: { queue: 'q1' } }, h, () => b);
+    const two = await createBulk('b1', { action: 'replay', filter: { queue: 'q1', task: 't' } }, h, () => b);
+    const other = await createBulk('b1', { action: 'replay', filter: { queue: 'q2' } }, h, () => new FakeBackend([]));
+    await controlBulk('b1', { jobId: one.id, op: 'start' }, h);
+    await expect(controlBulk('b1', { jobId: two.id, op: 'start' }, h)).rejects.toMatchObject({ code: 'Conflict', message: expect.stringContaining(one.id) });
+    await expect(createBulk('b1', { action: 'replay', filter: {} }, h, () => b)).rejects.toMatchObject({ code: 'Conflict' });
+    await expect(controlBulk('b1', { jobId: other.id, op: 'start' }, h)).resolves.toMatchObject({ state: 'done', progress: { total: 0 } });
+  });
+
+  it('pauses and cancels without asking the broker for the capability again', async () => {
+    const b = new FakeBackend(idsFrom('d', 10));
+    b.beforeAct = () => new Promise((r) => setTimeout(r, 50));
+    const v = await createBulk('b1', { action: 'revoke', filter: { state: 'ready' } }, h, () => b);
+    await controlBulk('b1', { jobId: v.id, op: 'start' }, h);
+    requireCapability.mockClear();
+    await controlBulk('b1', { jobId: v.id, op: 'pause' }, h);
+    const c = await controlBulk('b1', { jobId: v.id, op: 'cancel' }, h);
+    expect(c.state).toBe('cancelled');
+    expect(requireCapability).not.toHaveBeenCalled();
+    expect(logs.map((l) => l.bulk)).toEqual(['create', 'start', 'pause', 'cancel']);
+  });
+
+  it('refuses revoking running tasks and unknown actions before reading the broker', async () => {
+    const b = new FakeBackend(idsFrom('d', 3));
+    await expect(createBulk('b1', { action: 'revoke', filter: { state: 'running' } }, h, () => b)).rejects.toMatchObject({ code: 'InvalidInput' });
+    await expect(createBulk('b1', { action: 'purge', filter: {} }, h, () => b)).rejects.toMatchObject({ code: 'InvalidInput' });
+    await expect(createBulk('b1', { action: 'replay', filter: {}, rate: 0 }, h, () => b)).rejects.toMatchObject({ code: 'InvalidInput' });
+  });
+
+  it('hides a job from other brokers', async () => {
+    const v = await createBulk('b1', { action: 'replay', filter: {} }, h, () => new FakeBackend(['a']));
+    expect(() => getBulk('b2', v.id)).toThrow(/no bulk job/);
+    expect(getBulk('b1', v.id).progress.total).toBe(1);
+  });
+
+  it('is refused for a cross-site request', async () => {
+    const b = new FakeBackend(['a']);
+    const evil = new Headers({ host: 'localhost:3000', origin: 'https://evil.example' });
+    await expect(createBulk('b1', { action: 'replay', filter: {} }, evil, () => b)).rejects.toMatchObject({ code: 'Forbidden' });
+  });
+});
