@@ -57,7 +57,7 @@ function describeIssue(issue: z.core.$ZodIssue, prefix: string): string {
 export function parseConfig(env: Record<string, string | undefined>): ConsoleConfig {
   const raw = env.POTATOQ_CONSOLE_BROKERS?.trim();
   if (!raw) {
-    const demoPath = path.resolve(env.POTATOQ_CONSOLE_DEMO_PATH || path.join(process.cwd(), '.data', 'demo.sqlite3'));
+    const demoPath = path.resolve(/*turbopackIgnore: true*/ env.POTATOQ_CONSOLE_DEMO_PATH || path.join(/*turbopackIgnore: true*/ process.cwd(), '.data', 'demo.sqlite3'));
     return {
       demo: true,
       demoPath,
