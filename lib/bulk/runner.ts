@@ -63,6 +63,11 @@ export class BulkJob {
     return this.snapshot.ids.length;
   }
 
+  /** The pinned ids in the order batches take them. */
+  snapshotIds(): readonly string[] {
+    return this.snapshot.ids;
+  }
+
   get active(): boolean {
     return ACTIVE.has(this.state);
   }

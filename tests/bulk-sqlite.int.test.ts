@@ -1,0 +1,113 @@
+// Bulk jobs against a real SQLite broker whose dead letters were written by the real potatoq:
+// "replay everything matching task=X" in batches through the service, and a cancel halfway.
+import fs from 'node:fs';
+import Database from 'better-sqlite3';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPySeeder, type PySeeder } from '@/tests/support/potatoq-seeder';
+import { migratedDb } from '@/tests/support/sqlite-db';
+import { latch } from '@/lib/bulk/fake-backend';
+import type { BulkBackend } from '@/lib/bulk/snapshot';
+
+const file = migratedDb();
+process.env.POTATOQ_CONSOLE_BROKERS = JSON.stringify([{ id: 'bulk', name: 'Bulk SQLite', url: `sqlite:///${file}` }]);
+const { serviceBackend } = await import('@/lib/bulk/backend');
+const { BulkJob } = await import('@/lib/bulk/runner');
+const { takeSnapshot } = await import('@/lib/bulk/snapshot');
+const { resetAdapters } = await import('@/lib/brokers/registry');
+
+let py: PySeeder;
+
+async function seed(task: string, queue: string, n: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < n; i++) ids.push(await py.call<string>('dead_letter', { task, queue, args: [i], reason: `Traceback\nValueError: ${task} ${i}\n` }));
+  return ids;
+}
+
+function column(sql: string, ...params: unknown[]): unknown[] {
+  const db = new Database(file, { readonly: true, timeout: 10_000 });
+  try {
+    return db.prepare(sql).pluck().all(...params);
+  } finally {
+    db.close();
+  }
+}
+const deadOf = (task: string) => new Set(column('SELECT id FROM potatoq_dead WHERE task = ?', task) as string[]);
+const readyIn = (queue: string) => column('SELECT count(*) FROM potatoq_jobs WHERE queue = ? AND state = 1', queue)[0];
+
+async function jobFor(task: string, backend: BulkBackend = serviceBackend('bulk', 'replay', { task })) {
+  const snapshot = await takeSnapshot(backend);
+  return new BulkJob({ brokerId: 'bulk', action: 'replay', filter: { task }, snapshot, backend });
+}
+
+beforeAll(async () => {
+  py = startPySeeder(`sqlite:///${file}`);
+}, 120_000);
+
+afterAll(async () => {
+  await resetAdapters();
+  await py.close();
+  fs.rmSync(path.dirname(file), { recursive: true, force: true });
+});
+
+describe('bulk replay on SQLite', () => {
+  it('replays all 1,200 dead letters matching task=X in batches; the 50 others stay', async () => {
+    const wanted = await seed('bulk.x', 'bulk-a', 1200);
+    const others = await seed('bulk.other', 'bulk-a', 50);
+    const job = await jobFor('bulk.x');
+    expect(job.total).toBe(1200);
+    // Pinned: a letter of the same task that dies after the snapshot is not replayed.
+    const [late] = await seed('bulk.x', 'bulk-a', 1);
+    job.start();
+    await job.finished;
+    const v = job.view();
+    expect(v).toMatchObject({ state: 'done', progress: { total: 1200, processed: 1200, succeeded: 1200, skipped: 0, failed: 0, batches: 3 } });
+    for (const id of [wanted[0]!, wanted[599]!, wanted[1199]!]) {
+      expect(await py.call('dead', { id })).toBeNull();
+      expect(await py.call('job', { id })).toMatchObject({ state: 'ready', queue: 'bulk-a' });
+    }
+    expect(await py.call('dead', { id: late })).not.toBeNull();
+    expect(await py.call('dead', { id: others[0] })).not.toBeNull();
+    expect(await py.call('dead', { id: others[49] })).not.toBeNull();
+    expect(readyIn('bulk-a')).toBe(1200);
+    expect(deadOf('bulk.other').size).toBe(50);
+    expect(deadOf('bulk.x')).toEqual(new Set([late]));
+  }, 180_000);
+
+  it('cancelled halfway, leaves the letters it did not reach in the dead table', async () => {
+    const wanted = await seed('bulk.y', 'bulk-b', 1200);
+    const real = serviceBackend('bulk', 'replay', { task: 'bulk.y' });
+    const hold = latch();
+    let calls = 0;
+    const held: BulkBackend = {
+      listPage: (c, l) => real.listPage(c, l),
+      act: async (ids) => {
+        calls += 1;
+        const r = await real.act(ids);
+        if (calls === 1) await hold.wait; // batch 1 is in the broker; cancel arrives now
+        return r;
+      },
+    };
+    const job = await jobFor('bulk.y', held);
+    job.start();
+    await new Promise((r) => setTimeout(r, 50));
+    job.cancel();
+    hold.open();
+    await job.finished;
+    expect(job.view()).toMatchObject({ state: 'cancelled', progress: { total: 1200, processed: 500, succeeded: 500 } });
+    // Exactly the snapshot's first batch left the dead table; the other 700 letters are still there.
+    const order = job.snapshotIds();
+    expect(deadOf('bulk.y')).toEqual(new Set(order.slice(500)));
+    expect(new Set(order)).toEqual(new Set(wanted));
+    expect(readyIn('bulk-b')).toBe(500);
+  }, 180_000);
+
+  it('reports letters replayed by someone else after the snapshot as skipped', async () => {
+    const wanted = await seed('bulk.z', 'bulk-c', 20);
+    const job = await jobFor('bulk.z');
+    await py.call('requeue_dead', { id: wanted[3] });
+    job.start();
+    await job.finished;
+    expect(job.view()).toMatchObject({ state: 'done', progress: { succeeded: 19, skipped: 1 }, skippedOutcomes: [{ id: wanted[3], outcome: 'missing' }] });
+  }, 60_000);
+});
