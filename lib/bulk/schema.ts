@@ -27,7 +27,14 @@ export const ZBulkFilter = z.object({
   group: z.string().max(2000).optional(),
   state: z.enum(['ready', 'scheduled', 'running']).optional(),
 });
-export type BulkFilter = z.infer<typeof ZBulkFilter>;
+export interface BulkFilter {
+  queue?: string;
+  task?: string;
+  id?: string;
+  q?: string;
+  group?: string;
+  state?: 'ready' | 'scheduled' | 'running';
+}
 
 export const ZBulkCreate = z
   .object({
