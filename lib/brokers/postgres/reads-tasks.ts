@@ -139,15 +139,18 @@ async function readyPage(sql: Sql, n: PgNames, q: TaskListQuery, after: Array<st
           SELECT (SELECT j.queue FROM ${n.jobs} j WHERE j.state = 1 AND j.queue > qs.queue ORDER BY j.queue LIMIT 1) FROM qs WHERE qs.queue IS NOT NULL)
         SELECT array_agg(queue) FROM qs WHERE queue IS NOT NULL)`;
   const extra = filters(new PgWhere(params), { ...q, queue: undefined }).toString().replace(/^WHERE /, ' AND ');
+  // Keys only in the per-queue scans (index-only on jobs_ready), columns for the page only.
   const branch = (cond: string, order: string) =>
-    `(SELECT ${COLUMNS}, ${PAYLOAD_FOR_PREVIEW} FROM ${n.jobs} WHERE state = 1 AND queue = qn.queue${extra} AND ${cond} ORDER BY ${order} LIMIT ${limit})`;
+    `(SELECT priority, seq FROM ${n.jobs} WHERE state = 1 AND queue = qn.queue${extra} AND ${cond} ORDER BY ${order} LIMIT ${limit})`;
   let inner: string;
   if (after) {
     const [pr, s] = [w.p(after[0]), w.p(after[1])];
     inner = `${branch(`priority = ${pr}::int AND seq > ${s}::bigint`, 'seq')} UNION ALL ${branch(`priority < ${pr}::int`, 'priority DESC, seq')}`;
   } else inner = branch('true', 'priority DESC, seq');
   return sql<JobRow>(
-    `SELECT t.* FROM unnest(${queues}::text[]) AS qn(queue) CROSS JOIN LATERAL (${inner}) t ORDER BY t.priority DESC, t.seq LIMIT ${limit}`,
+    `WITH page AS MATERIALIZED (
+       SELECT t.priority AS pk, t.seq FROM unnest(${queues}::text[]) AS qn(queue) CROSS JOIN LATERAL (${inner}) t ORDER BY t.priority DESC, t.seq LIMIT ${limit})
+     SELECT ${COLUMNS}, ${PAYLOAD_FOR_PREVIEW} FROM ${n.jobs} JOIN page USING (seq) ORDER BY page.pk DESC, seq`,
     params,
   );
 }
