@@ -145,6 +145,22 @@ def op_dead_letter_raw(req: dict[str, Any]) -> None:
     broker._channel().basic_publish(DLX, req["queue"], req["payload"].encode(), props, mandatory=True)
 
 
+def op_dead_letter_bulk(req: dict[str, Any]) -> list[str]:
+    """`n` letters as potatoq's consumer writes them (re-encoded message, its properties,
+    potatoq-reason/potatoq-died), published with confirms, much faster than `dead_letter`."""
+    _declare(req["queue"])
+    ch = broker._channel()
+    ids = []
+    task = app._task_from_fun(lambda *a, **k: None, name=req.get("task", "ct.bulk"), typing=False)
+    for i in range(int(req["n"])):
+        message = task.build_message([i], {}, None, queue=req["queue"])
+        reason = f"Traceback (most recent call last):\nValueError: bulk {i % 3}\n"
+        props = broker.properties(message, {"potatoq-reason": reason, "potatoq-died": int(time.time() * 1000) - i})
+        ch.basic_publish(DLX, message.queue, message.encode().encode(), props, mandatory=True)
+        ids.append(message.id)
+    return ids
+
+
 def op_heartbeat(req: dict[str, Any]) -> None:
     with mock.patch("time.time", return_value=time.time() - float(req.get("age", 0))):
         backend.heartbeat(req["id"], req["info"])
