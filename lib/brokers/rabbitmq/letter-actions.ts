@@ -13,6 +13,9 @@ export interface PaceOptions {
   /** At most this many letters per second (bulk redrive that doesn't flood workers). */
   rate?: number;
   signal?: AbortSignal;
+  /** Awaited before each letter: resolve later to pause (held letters stay unacked, so a
+   *  pause longer than the broker's consumer_timeout, 30 min, returns them to the DLQ). */
+  gate?: () => Promise<void>;
   /** Called after each id is settled or refused. */
   onProgress?: (done: number, total: number, last: ActionOutcome) => void;
   /** Only this queue's DLQ (faster: no discovery). */
@@ -43,6 +46,8 @@ export async function runOnLetters(ctx: RabbitCtx, ids: string[], step: LetterSt
       await browseDlq(ctx.link, ctx.lockKey, q, ctx.browseLimit, async () => undefined, async (h, ch) => {
         const letter = toLetter(h.msg, q);
         if (!wanted.has(letter.id)) return false;
+        await pace.gate?.();
+        if (pace.signal?.aborted) return true;
         if (gap) {
           const wait = last + gap - Date.now();
           if (wait > 0) await sleep(wait);
