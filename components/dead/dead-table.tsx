@@ -81,7 +81,7 @@ export function DeadTable({ brokerId, filters }: { brokerId: string; filters: De
                   <td title={d.queue}>{truncate(d.queue, 30)}</td>
                   <td><Ago iso={d.diedAt} /></td>
                   <td className="max-w-md text-xs break-words" title={d.summary}>
-                    {d.preview.kind === 'foreign' ? <Badge tone="red">foreign: {d.preview.foreign}</Badge> : null} {truncate(d.summary, 140)}
+                    {d.preview.kind === 'foreign' ? <Badge tone="red">foreign: {d.preview.foreign}</Badge> : null} {d.preview.kind === 'large' ? <Badge>large</Badge> : null} {truncate(d.summary, 140)}
                   </td>
                 </tr>
               ))}

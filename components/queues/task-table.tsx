@@ -93,7 +93,7 @@ export function TaskTable({ brokerId, filters }: { brokerId: string; filters: Ta
                   {filters.state === 'running' ? <td className="font-mono text-xs" title={t.worker ?? ''}>{truncate(t.worker ?? '—', 40)}</td> : null}
                   <td className="num">{t.deliveries}</td>
                   <td className="max-w-md font-mono text-xs break-all text-zinc-600 dark:text-zinc-400">
-                    {t.preview.kind === 'foreign' ? <Badge tone="red">foreign: {t.preview.foreign}</Badge> : null} {truncate(t.preview.text, 120)}
+                    {t.preview.kind === 'foreign' ? <Badge tone="red">foreign: {t.preview.foreign}</Badge> : null} {t.preview.kind === 'large' ? <Badge>large</Badge> : null} {truncate(t.preview.text, 120)}
                   </td>
                 </tr>
               ))}

@@ -160,7 +160,8 @@ export interface Page<T> {
 
 /** A short, inert preview of a payload for lists. */
 export interface PayloadPreview {
-  kind: 'potatoq' | 'foreign';
+  /** `large`: not decoded for the list (too big); the detail page decodes it. */
+  kind: 'potatoq' | 'foreign' | 'large';
   foreign?: ForeignKind;
   text: string;
 }

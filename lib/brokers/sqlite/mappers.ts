@@ -34,12 +34,17 @@ export type Stored = string | Buffer;
 export const storedText = (p: Stored): string => (typeof p === 'string' ? p : p.toString('utf8'));
 
 export function preview(payload: Stored | null, size: number): PayloadPreview {
-  if (payload === null) return { kind: 'foreign', text: '(payload too large to preview; open the task to see it)' };
+  // Not decoded here, so neither potatoq's nor foreign: the detail page tells.
+  if (payload === null) return { kind: 'large', text: `(${formatSize(size)} payload, too large to preview; open it to see it)` };
   try {
     return previewPayload(decodePayload(payload), PREVIEW_CHARS);
   } catch {
     return { kind: 'foreign', text: `(${size} bytes that could not be previewed)` };
   }
+}
+
+function formatSize(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.round(bytes / 1024)} KB`;
 }
 
 export function rawParts(stored: Stored): { raw: string; rawSize: number; rawTruncated: boolean } {
