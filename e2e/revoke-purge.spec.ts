@@ -20,6 +20,7 @@ test('revoking a waiting task asks first, then removes it and writes a REVOKED r
   expect(job(main, id)).toMatchObject({ state: 1 });
 
   await page.getByTestId('action-revoke').click();
+  await dialog.getByTestId('confirm-reason').fill('e2e: revoke a stuck email');
   await dialog.getByTestId('confirm-submit').click();
   await expect(dialog.getByTestId('outcome-succeeded')).toBeVisible();
   expect(job(main, id)).toBeUndefined();
@@ -48,6 +49,8 @@ test('purging a queue requires typing its name and removes only its waiting task
   expect(queueJobs(main, queue)).toHaveLength(3);
 
   await dialog.getByTestId('purge-confirm-input').fill(queue);
+  await expect(submit).toBeDisabled(); // a reason is required too
+  await dialog.getByTestId('confirm-reason').fill('e2e: drop a test queue');
   await expect(submit).toBeEnabled();
   await submit.click();
   await expect(dialog.getByTestId('action-outcome')).toContainText('Removed 3 waiting tasks');

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { CommandLine } from '@/components/ui/copy-button';
 import { Dialog } from '@/components/ui/dialog';
+import { ReasonField } from '@/components/audit/reason-field';
 import { ErrorBox } from '@/components/ui/states';
 import { discardDeadAction, replayDeadAction, revokeAction } from '@/lib/actions/broker-actions';
 import type { ActionResult } from '@/lib/brokers/schema';
@@ -48,15 +49,18 @@ export function ConfirmAction({
   // Ids and queue are frozen when the dialog opens: the list may change under it while it is open.
   const [frozen, setFrozen] = useState<string[]>([]);
   const [frozenQueue, setFrozenQueue] = useState<string | undefined>(undefined);
+  const [reason, setReason] = useState('');
   const t = TEXT[kind];
-  const m = useBrokerAction(brokerId, (list: string[]) => RUN[kind](brokerId, list));
+  const m = useBrokerAction(brokerId, (list: string[]) => RUN[kind](brokerId, list, reason.trim() || undefined));
   const count = frozen.length;
   const noun = `${t.what}${count === 1 ? '' : 's'}`;
   const cli = cliFor(kind, frozen);
   const close = () => {
     setOpen(false);
+    setReason('');
     m.reset();
   };
+  const reasonError = m.data && !m.data.ok ? m.data.error.fields?.reason : undefined;
   return (
     <>
       <Button
@@ -94,17 +98,18 @@ export function ConfirmAction({
             </ul>
           ) : null}
           {cli ? <CommandLine command={cli} /> : null}
+          <ReasonField value={reason} onChange={setReason} required={t.danger} error={reasonError} disabled={!!m.data?.ok} />
           {m.data?.ok ? <OutcomePanel result={m.data.data} /> : null}
-          {m.data && !m.data.ok ? <ErrorBox code={m.data.error.code} message={m.data.error.message} /> : null}
+          {m.data && !m.data.ok && !reasonError ? <ErrorBox code={m.data.error.code} message={m.data.error.message} /> : null}
           {m.error ? <ErrorBox code="Error" message={m.error.message} /> : null}
           <div className="flex justify-end gap-2">
             <Button onClick={close} data-testid="confirm-cancel">
-              {m.data ? 'Close' : 'Cancel'}
+              {m.data?.ok ? 'Close' : 'Cancel'}
             </Button>
-            {!m.data ? (
+            {!m.data?.ok ? (
               <Button
                 variant={t.danger ? 'danger' : 'primary'}
-                disabled={m.isPending}
+                disabled={m.isPending || (t.danger && !reason.trim())}
                 data-testid="confirm-submit"
                 onClick={() =>
                   m.mutate(frozen, {

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { CommandLine } from '@/components/ui/copy-button';
 import { Dialog } from '@/components/ui/dialog';
+import { ReasonField } from '@/components/audit/reason-field';
 import { ErrorBox } from '@/components/ui/states';
 import { purgeAction } from '@/lib/actions/broker-actions';
 import { cliPurge } from '@/lib/client/cli';
@@ -12,13 +13,16 @@ import { useBrokerAction } from './use-broker-action';
 export function PurgeButton({ brokerId, queue, disabledReason }: { brokerId: string; queue: string; disabledReason?: string }) {
   const [open, setOpen] = useState(false);
   const [typed, setTyped] = useState('');
-  const m = useBrokerAction(brokerId, (confirm: string) => purgeAction(brokerId, queue, confirm));
+  const [reason, setReason] = useState('');
+  const m = useBrokerAction(brokerId, (confirm: string) => purgeAction(brokerId, queue, confirm, reason.trim() || undefined));
   const close = () => {
     setOpen(false);
     setTyped('');
+    setReason('');
     m.reset();
   };
   const fieldError = m.data && !m.data.ok ? m.data.error.fields?.confirm : undefined;
+  const reasonError = m.data && !m.data.ok ? m.data.error.fields?.reason : undefined;
   return (
     <>
       <Button variant="danger" size="sm" disabled={!!disabledReason} title={disabledReason} data-testid="action-purge" onClick={() => setOpen(true)}>
@@ -52,18 +56,19 @@ export function PurgeButton({ brokerId, queue, disabledReason }: { brokerId: str
             />
             {fieldError ? <span className="text-xs text-red-600">{fieldError}</span> : null}
           </label>
+          <ReasonField value={reason} onChange={setReason} required error={reasonError} disabled={!!m.data?.ok} />
           {m.data?.ok ? (
             <p role="status" data-testid="action-outcome" className="font-semibold text-emerald-700 dark:text-emerald-400">
               Removed {m.data.data.removed} waiting task{m.data.data.removed === 1 ? '' : 's'} from {queue}.
             </p>
           ) : null}
-          {m.data && !m.data.ok && !fieldError ? <ErrorBox code={m.data.error.code} message={m.data.error.message} /> : null}
+          {m.data && !m.data.ok && !fieldError && !reasonError ? <ErrorBox code={m.data.error.code} message={m.data.error.message} /> : null}
           <div className="flex justify-end gap-2">
             <Button onClick={close} data-testid="confirm-cancel">
               {m.data?.ok ? 'Close' : 'Cancel'}
             </Button>
             {!m.data?.ok ? (
-              <Button type="submit" variant="danger" disabled={typed !== queue || m.isPending} data-testid="confirm-submit">
+              <Button type="submit" variant="danger" disabled={typed !== queue || !reason.trim() || m.isPending} data-testid="confirm-submit">
                 {m.isPending ? 'Purging…' : 'Purge'}
               </Button>
             ) : null}

@@ -16,20 +16,23 @@ async function respond<T>(run: (h: Headers) => Promise<T>): Promise<ActionRespon
   }
 }
 
-export async function replayDeadAction(brokerId: string, ids: string[]): Promise<ActionResponse<ActionResult>> {
-  return respond((h) => ops.replayDead(brokerId, { ids }, h));
+// `reason` is what the operator typed in the confirmation; the gate requires it for
+// destructive actions and records it in the audit trail.
+
+export async function replayDeadAction(brokerId: string, ids: string[], reason?: string): Promise<ActionResponse<ActionResult>> {
+  return respond((h) => ops.replayDead(brokerId, { ids, reason }, h));
 }
 
-export async function discardDeadAction(brokerId: string, ids: string[]): Promise<ActionResponse<ActionResult>> {
-  return respond((h) => ops.discardDead(brokerId, { ids }, h));
+export async function discardDeadAction(brokerId: string, ids: string[], reason?: string): Promise<ActionResponse<ActionResult>> {
+  return respond((h) => ops.discardDead(brokerId, { ids, reason }, h));
 }
 
-export async function revokeAction(brokerId: string, ids: string[]): Promise<ActionResponse<ActionResult>> {
-  return respond((h) => ops.revoke(brokerId, { ids }, h));
+export async function revokeAction(brokerId: string, ids: string[], reason?: string): Promise<ActionResponse<ActionResult>> {
+  return respond((h) => ops.revoke(brokerId, { ids, reason }, h));
 }
 
-export async function purgeAction(brokerId: string, queue: string, confirm: string): Promise<ActionResponse<PurgeResult>> {
-  return respond((h) => ops.purge(brokerId, { queue, confirm }, h));
+export async function purgeAction(brokerId: string, queue: string, confirm: string, reason?: string): Promise<ActionResponse<PurgeResult>> {
+  return respond((h) => ops.purge(brokerId, { queue, confirm, reason }, h));
 }
 
 export async function enqueueAction(brokerId: string, input: Record<string, unknown>): Promise<ActionResponse<EnqueueResult>> {

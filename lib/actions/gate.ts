@@ -1,13 +1,18 @@
 import 'server-only';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { ConsoleError } from '@/lib/brokers/errors';
 import type { Capability } from '@/lib/brokers/schema';
 import { requireCapability, toConsoleError } from '@/lib/brokers/service';
+import { mayWrite, type Principal } from '@/lib/auth/resolve';
+import { newEntry, resultsOf } from '@/lib/audit/record';
+import { getAuditStore } from '@/lib/audit/store';
+import type { AuditEntry } from '@/lib/audit/types';
 import { crossSiteReason } from './origin';
 import { resolvePrincipal } from './principal';
 import { parseInput } from './zod-fields';
 
-export type GateAction = 'replay' | 'discard' | 'revoke' | 'purge' | 'enqueue' | 'enqueue-preview';
+/** Known actions; bulk jobs and later actions pass their own names (`bulk-replay`, …). */
+export type GateAction = 'replay' | 'discard' | 'revoke' | 'purge' | 'enqueue' | 'enqueue-preview' | 'reveal' | (string & {});
 
 export interface GateSpec<S extends z.ZodType, R> {
   action: GateAction;
@@ -18,12 +23,31 @@ export interface GateSpec<S extends z.ZodType, R> {
   input: unknown;
   /** The request's headers (route handler) or `await headers()` (server action). */
   headers: Headers;
-  run: (input: z.output<S>) => Promise<R>;
-  /** What the audit line says about the input and the outcome (queue, ids, counts). */
+  /** `ctx.auditId` lets a long-running action (a bulk job) complete its entry later (lib/audit/complete). */
+  run: (input: z.output<S>, ctx: GateContext) => Promise<R>;
+  /** What the audit line says about the input and the outcome (queue, ids, counts, filter). */
   audit?: (input: z.output<S>, result: R) => Record<string, unknown>;
+  /**
+   * The operator's reason, recorded in the audit trail. Defaults to `input.reason`. Required
+   * for destructive (discard, revoke, purge) and bulk actions unless `reasonRequired` says otherwise.
+   */
+  reason?: string;
+  reasonRequired?: boolean;
+  /** False for actions that change nothing (previews): no audit entry. Default true. */
+  recorded?: boolean;
+  /** Extra audit fields known before running (a bulk job's filter and snapshot count). */
+  target?: (input: z.output<S>) => Record<string, unknown>;
+}
+
+export interface GateContext {
+  principal: Principal;
+  /** The audit entry of this call; null for unrecorded actions. */
+  auditId: string | null;
+  reason: string | null;
 }
 
 const MAX_LOGGED_IDS = 100;
+const DESTRUCTIVE = new Set(['discard', 'revoke', 'purge']);
 
 /** Caps an id list for the log: a 10,000-id replay must not write a megabyte line. */
 export function logIds(ids: string[]): Record<string, unknown> {
@@ -34,28 +58,81 @@ function logLine(fields: Record<string, unknown>): void {
   console.info(JSON.stringify({ at: new Date().toISOString(), event: 'console.action', ...fields }));
 }
 
+const ZReason = z.string().trim().max(1000, 'at most 1,000 characters');
+
+function reasonOf(spec: Pick<GateSpec<z.ZodType, unknown>, 'action' | 'reason' | 'input' | 'reasonRequired'>): string | null {
+  const raw = spec.reason ?? (spec.input && typeof spec.input === 'object' ? (spec.input as Record<string, unknown>).reason : undefined);
+  const required = spec.reasonRequired ?? (DESTRUCTIVE.has(spec.action) || spec.action.startsWith('bulk'));
+  const parsed = raw === undefined || raw === null ? { success: true as const, data: '' } : ZReason.safeParse(raw);
+  if (!parsed.success) throw new ConsoleError('InvalidInput', `reason: ${parsed.error.issues[0]?.message}`, { reason: parsed.error.issues[0]?.message ?? 'invalid' });
+  if (required && !parsed.data) throw new ConsoleError('InvalidInput', `reason: say why (required to ${spec.action})`, { reason: 'say why; it goes into the audit trail' });
+  return parsed.data || null;
+}
+
 /**
  * The one gate in front of every write, used by server actions and POST routes alike:
- * same-site check -> principal -> input validation -> capability -> service call -> audit log.
- * Throws ConsoleError; callers turn it into an HTTP status or an ActionResponse.
+ * same-site check -> principal -> role (and per-broker read-only) -> input validation ->
+ * reason -> capability -> audit entry (pending) -> service call -> audit outcome + log line.
+ * Nothing runs when the audit trail cannot be written. Throws ConsoleError; callers turn it
+ * into an HTTP status or an ActionResponse.
  */
 export async function gate<S extends z.ZodType, R>(spec: GateSpec<S, R>): Promise<R> {
+  const recorded = spec.recorded ?? spec.action !== 'enqueue-preview';
   const base: Record<string, unknown> = { action: spec.action, broker: spec.brokerId, who: 'unknown' };
+  let principal: Principal | null = null;
+  let entry: AuditEntry | null = null;
+  let ran = false;
   try {
     const crossSite = crossSiteReason(spec.headers);
     if (crossSite) throw new ConsoleError('Forbidden', crossSite);
-    const principal = await resolvePrincipal(spec.headers);
-    base.who = principal.user;
-    base.role = principal.role;
-    if (principal.role !== 'operator') throw new ConsoleError('Forbidden', `${principal.user} may not ${spec.action}`);
+    principal = await resolvePrincipal(spec.headers);
+    Object.assign(base, { who: principal.user, role: principal.role, via: principal.via });
+    if (principal.role !== 'operator') throw new ConsoleError('Forbidden', `${principal.user} is a viewer and may not ${spec.action}`);
+    if (!mayWrite(principal, spec.brokerId)) throw new ConsoleError('Forbidden', `${principal.user} may only read broker "${spec.brokerId}"`);
     const input = parseInput(spec.schema, spec.input);
+    const reason = reasonOf(spec);
     if (spec.capability) await requireCapability(spec.brokerId, spec.capability);
-    const result = await spec.run(input);
-    if (spec.action !== 'enqueue-preview') logLine({ ...base, outcome: 'done', ...(spec.audit?.(input, result) ?? {}) });
+    const store = recorded ? await getAuditStore().catch(() => null) : null;
+    if (recorded) {
+      entry = newEntry({ action: spec.action, broker: spec.brokerId, who: { user: principal.user, role: principal.role, via: principal.via }, input, reason, extra: spec.target?.(input) });
+      if (!store) throw new ConsoleError('Internal', 'the audit trail cannot be written, so nothing was changed');
+      await store.begin(entry).catch(() => {
+        throw new ConsoleError('Internal', 'the audit trail cannot be written, so nothing was changed');
+      });
+    }
+    ran = true;
+    const result = await spec.run(input, { principal, auditId: entry?.id ?? null, reason });
+    const details = spec.audit?.(input, result) ?? {};
+    if (entry && store) {
+      const { results, outcome } = resultsOf(result);
+      const addIds = entry.ids.length ? [] : results.map((r) => r.id);
+      await store
+        .finish(entry.id, { outcome, code: null, message: null, results, details, finishedAt: new Date().toISOString(), queue: typeof details.queue === 'string' ? details.queue : undefined, addIds })
+        .catch((e) => logLine({ ...base, event: 'console.audit-error', message: String(e) }));
+    }
+    if (recorded) logLine({ ...base, outcome: 'done', ...(reason ? { reason } : {}), ...(entry ? { audit: entry.id } : {}), ...details });
     return result;
   } catch (e) {
     const err = toConsoleError(e);
-    if (spec.action !== 'enqueue-preview') logLine({ ...base, outcome: 'refused', code: err.code, message: err.message });
+    if (recorded) {
+      logLine({ ...base, outcome: ran ? 'failed' : 'refused', code: err.code, message: err.message });
+      await recordFailure(entry, principal, spec, ran, err).catch(() => {});
+    }
     throw err;
   }
+}
+
+/**
+ * A started action that threw is marked failed. A refusal is recorded only for a known
+ * principal (role, read-only, capability): anonymous floods stay in the log lines.
+ */
+async function recordFailure(entry: AuditEntry | null, principal: Principal | null, spec: { action: string; brokerId: string; input: unknown }, ran: boolean, err: ConsoleError): Promise<void> {
+  if (err.code === 'InvalidInput' && !ran) return;
+  const store = await getAuditStore();
+  const patch = { code: err.code, message: err.message, results: [], details: {}, finishedAt: new Date().toISOString() };
+  if (entry && ran) return store.finish(entry.id, { ...patch, outcome: 'failed' });
+  if (entry) return store.finish(entry.id, { ...patch, outcome: 'refused' });
+  if (!principal) return;
+  const refused = newEntry({ action: spec.action, broker: spec.brokerId, who: { user: principal.user, role: principal.role, via: principal.via }, input: spec.input, reason: null });
+  await store.begin({ ...refused, ...patch, outcome: 'refused' });
 }

@@ -1,0 +1,114 @@
+import 'server-only';
+import { Pool } from 'pg';
+import { rowToEntry, whereOf } from './sqlite';
+import type { AuditEntry, AuditPage, AuditStore } from './types';
+
+// The audit trail in PostgreSQL, for several console instances sharing one trail. Same tables
+// and queries as the SQLite store; JSON columns are text so both stores map rows alike.
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS console_audit (
+  seq BIGSERIAL PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  at TEXT NOT NULL,
+  finished_at TEXT,
+  who TEXT NOT NULL,
+  role TEXT,
+  via TEXT,
+  action TEXT NOT NULL,
+  broker TEXT NOT NULL,
+  queue TEXT,
+  ids TEXT NOT NULL,
+  ids_total INTEGER NOT NULL,
+  filter TEXT,
+  count INTEGER,
+  reason TEXT,
+  outcome TEXT NOT NULL,
+  code TEXT,
+  message TEXT,
+  results TEXT NOT NULL,
+  details TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS console_audit_ids (
+  audit_seq BIGINT NOT NULL,
+  broker TEXT NOT NULL,
+  task_id TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS console_audit_ids_task ON console_audit_ids (broker, task_id, audit_seq);
+CREATE INDEX IF NOT EXISTS console_audit_broker ON console_audit (broker, seq);
+`;
+
+const numbered = (sql: string) => {
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
+};
+
+export function createPostgresAuditStore(url: string): AuditStore {
+  const pool = new Pool({ connectionString: url, max: 4 });
+  // Concurrent CREATE IF NOT EXISTS from several instances can race; an advisory lock serialises it.
+  let ready: Promise<void> | null = null;
+  const ensure = () =>
+    (ready ??= (async () => {
+      const c = await pool.connect();
+      try {
+        await c.query('SELECT pg_advisory_lock(727274001)');
+        await c.query(SCHEMA);
+      } finally {
+        await c.query('SELECT pg_advisory_unlock(727274001)').catch(() => {});
+        c.release();
+      }
+    })().catch((e) => {
+      ready = null;
+      throw e;
+    }));
+  return {
+    async begin(e: AuditEntry) {
+      await ensure();
+      const c = await pool.connect();
+      try {
+        await c.query('BEGIN');
+        const r = await c.query<{ seq: string }>(
+          `INSERT INTO console_audit (id, at, finished_at, who, role, via, action, broker, queue, ids, ids_total, filter, count, reason, outcome, code, message, results, details)
+           VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19) RETURNING seq`,
+          [e.id, e.at, e.finishedAt, e.who, e.role, e.via, e.action, e.broker, e.queue, JSON.stringify(e.ids), e.idsTotal,
+            e.filter ? JSON.stringify(e.filter) : null, e.count, e.reason, e.outcome, e.code, e.message, JSON.stringify(e.results), JSON.stringify(e.details)],
+        );
+        if (e.ids.length) {
+          await c.query('INSERT INTO console_audit_ids (audit_seq, broker, task_id) SELECT $1, $2, unnest($3::text[])', [r.rows[0]!.seq, e.broker, e.ids]);
+        }
+        await c.query('COMMIT');
+      } catch (err) {
+        await c.query('ROLLBACK').catch(() => {});
+        throw err;
+      } finally {
+        c.release();
+      }
+    },
+    async finish(id, p) {
+      await ensure();
+      if (p.addIds?.length) {
+        await pool.query(
+          `WITH a AS (UPDATE console_audit SET ids = (ids::jsonb || $2::jsonb)::text, ids_total = ids_total + $3 WHERE id = $1 RETURNING seq, broker)
+           INSERT INTO console_audit_ids (audit_seq, broker, task_id) SELECT a.seq, a.broker, unnest($4::text[]) FROM a`,
+          [id, JSON.stringify(p.addIds), p.addIds.length, p.addIds],
+        );
+      }
+      await pool.query(
+        `UPDATE console_audit SET outcome = $2, code = $3, message = $4, results = $5, details = $6, finished_at = $7,
+           queue = COALESCE($8, queue), count = COALESCE($9, count) WHERE id = $1`,
+        [id, p.outcome, p.code, p.message, JSON.stringify(p.results), JSON.stringify(p.details), p.finishedAt, p.queue ?? null, p.count ?? null],
+      );
+    },
+    async list(q): Promise<AuditPage> {
+      await ensure();
+      const w = whereOf(q);
+      const r = await pool.query(numbered(`SELECT * FROM console_audit ${w.sql} ORDER BY seq DESC LIMIT ?`), [...w.args, q.limit + 1]);
+      const more = r.rows.length > q.limit;
+      const page = r.rows.slice(0, q.limit) as Array<Record<string, unknown>>;
+      return { entries: page.map(rowToEntry), nextCursor: more ? String(page[page.length - 1]!.seq) : null };
+    },
+    async close() {
+      await pool.end();
+    },
+  };
+}
