@@ -161,6 +161,24 @@ def op_dead_letter_bulk(req: dict[str, Any]) -> list[str]:
     return ids
 
 
+def op_broker_dead_letter(req: dict[str, Any]) -> str:
+    """A task RabbitMQ itself dead-letters: rejected (requeue) until the quorum queue's
+    x-delivery-limit is reached, as when every worker holding it crashed."""
+    message = _message(req)
+    broker.enqueue([message])
+    conn = pika.BlockingConnection(broker.params)
+    try:
+        ch = conn.channel()
+        for _ in range(50):
+            method, props, _ = ch.basic_get(message.queue, auto_ack=False)
+            if method is None:
+                break
+            ch.basic_reject(method.delivery_tag, requeue=True)
+    finally:
+        conn.close()
+    return message.id
+
+
 def op_heartbeat(req: dict[str, Any]) -> None:
     with mock.patch("time.time", return_value=time.time() - float(req.get("age", 0))):
         backend.heartbeat(req["id"], req["info"])

@@ -4,7 +4,8 @@
 // are skipped with the reason; tests/roundtrip/rabbitmq.int.test.ts covers RabbitMQ's own ways.
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import { describe } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { isConsoleError } from '../errors';
 import { ROOT } from '@/tests/support/potatoq-seeder';
 import { runAdapterContract, type ContractFixture, type ContractSeeder } from '../contract';
 import { mgmtQueue, newTag, rabbitAdapter, rabbitVersion, REDIS_URL, RMQ4_MGMT, RMQ4_URL, spawnRabbitSeeder, until } from './test-support';
@@ -83,4 +84,46 @@ function fixture() {
 
 describe.skipIf(!available)('rabbitmq 4', () => {
   runAdapterContract('rabbitmq 4.x + Redis results', fixture(), SKIPS);
+});
+
+describe.skipIf(!available)('rabbitmq 4: connection, errors and broker-side letters', () => {
+  it('names the server but never the password when the login is refused or the port is closed', async () => {
+    const bad = rabbitAdapter(RMQ4_URL.replace('potatoq:potatoq@', 'potatoq:wrong-s3cret@'), {});
+    const closed = rabbitAdapter('amqp://u:other-s3cret@127.0.0.1:1/', {});
+    try {
+      for (const a of [bad, closed]) {
+        const e = await a.capabilities().catch((x: unknown) => x);
+        expect(isConsoleError(e) && e.code).toBe('BrokerUnavailable');
+        expect(String((e as Error).message)).not.toMatch(/s3cret/);
+        expect(String((e as Error).message)).toMatch(/RabbitMQ at 127\.0\.0\.1:/);
+      }
+    } finally {
+      await bad.close();
+      await closed.close();
+    }
+  });
+
+  it("shows a letter RabbitMQ dead-lettered itself (delivery limit) with x-death's reason", async () => {
+    const tag = newTag();
+    const queue = `xd${tag}`;
+    const py = spawnRabbitSeeder(RMQ4_URL, REDIS_URL, tag);
+    const a = rabbitAdapter(RMQ4_URL, { managementUrl: RMQ4_MGMT, resultBackend: REDIS_URL, resultBackendOptions: { prefix: tag } });
+    try {
+      const id = await py.call<string>('broker_dead_letter', { task: 'ct.crash', queue });
+      const d = await until('the broker to dead-letter it', () => a.getDead(id), 20_000);
+      expect(d.summary).toBe('delivery_limit');
+      expect(d.reason).toContain(`x-death: count 1, queue ${queue}`);
+      expect(d.diedAt).not.toBeNull();
+      expect(d.payload.kind).toBe('potatoq');
+      const r = await a.replayDead([id]);
+      expect(r.succeeded.map((o) => o.id)).toEqual([id]);
+      const msgs = await py.call<Array<{ id: string; body: string; headers: Record<string, unknown> }>>('messages', { queue });
+      expect(msgs.map((m) => m.id)).toEqual([id]);
+      expect(msgs[0]!.headers).toEqual({});
+    } finally {
+      await a.close();
+      await py.call('cleanup').catch(() => undefined);
+      await py.close();
+    }
+  });
 });
