@@ -2,6 +2,7 @@
 import Link from 'next/link';
 import { useMemo } from 'react';
 import { ConfirmAction } from '@/components/actions/confirm-action';
+import { BulkAllButton } from '@/components/bulk/bulk-all-button';
 import { Badge } from '@/components/ui/badge';
 import { LoadMore } from '@/components/ui/load-more';
 import { useSelection } from '@/components/ui/selection';
@@ -40,6 +41,8 @@ export function DeadTable({ brokerId, filters }: { brokerId: string; filters: De
         <span data-testid="selected-count">{sel.selected.length} selected</span>
         <ConfirmAction kind="replay" brokerId={brokerId} queue={queuesOf(sel.selected)} ids={sel.selected} disabledReason={offReason(caps, 'replay')} onDone={sel.clear} />
         <ConfirmAction kind="discard" brokerId={brokerId} queue={queuesOf(sel.selected)} ids={sel.selected} disabledReason={offReason(caps, 'discard')} onDone={sel.clear} />
+        <BulkAllButton brokerId={brokerId} action="replay" filter={filters} disabledReason={offReason(caps, 'replay')} />
+        <BulkAllButton brokerId={brokerId} action="discard" filter={filters} disabledReason={offReason(caps, 'discard')} />
         {filters.group && items.length > 0 ? (
           <span className="ml-auto flex items-center gap-2 text-xs text-zinc-500">
             Whole group as loaded ({ids.length}):

@@ -2,6 +2,7 @@
 import Link from 'next/link';
 import { useMemo } from 'react';
 import { ConfirmAction } from '@/components/actions/confirm-action';
+import { BulkAllButton } from '@/components/bulk/bulk-all-button';
 import { Badge } from '@/components/ui/badge';
 import { LoadMore } from '@/components/ui/load-more';
 import { useSelection } from '@/components/ui/selection';
@@ -46,6 +47,7 @@ export function TaskTable({ brokerId, filters }: { brokerId: string; filters: Ta
             disabledReason={revokeCap && !revokeCap.on ? revokeCap.why ?? 'revoke is not available' : undefined}
             onDone={sel.clear}
           />
+          <BulkAllButton brokerId={brokerId} action="revoke" filter={filters} disabledReason={revokeCap && !revokeCap.on ? revokeCap.why ?? 'revoke is not available' : undefined} />
         </div>
       ) : (
         <p className="border-b border-zinc-200 px-4 py-2 text-xs text-zinc-500 dark:border-zinc-800">

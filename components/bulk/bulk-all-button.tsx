@@ -1,0 +1,146 @@
+'use client';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { Button } from '@/components/ui/button';
+import { Dialog } from '@/components/ui/dialog';
+import { ErrorBox } from '@/components/ui/states';
+import type { ActionError } from '@/lib/actions/response';
+import { controlBulkAction, createBulkAction } from '@/lib/bulk/actions';
+import type { BulkAction, BulkFilter, BulkJobView, BulkOp } from '@/lib/bulk/schema';
+import { formatUtc } from '@/lib/client/format';
+import { useOverview } from '@/lib/client/hooks';
+import { BulkOutcome } from './bulk-outcome';
+import { BulkProgress } from './bulk-progress';
+import { BULK_TEXT, describeFilter, noun } from './bulk-text';
+import { useBulkJob } from './use-bulk-job';
+
+/**
+ * "Replay all matching…": captures the ids matching the list's filter (a snapshot), asks for
+ * confirmation with the exact count, then runs the job in batches with progress and controls.
+ */
+export function BulkAllButton({ brokerId, action, filter, disabledReason }: { brokerId: string; action: BulkAction; filter: BulkFilter; disabledReason?: string }) {
+  const [open, setOpen] = useState(false);
+  const t = BULK_TEXT[action];
+  return (
+    <>
+      <Button
+        size="sm"
+        variant="secondary"
+        disabled={!!disabledReason}
+        title={disabledReason ?? `${t.verb} every ${t.what} matching the current filter, not only the rows shown`}
+        onClick={() => setOpen(true)}
+        data-testid={`bulk-all-${action}`}
+      >
+        {t.verb} all matching…
+      </Button>
+      {open ? <BulkDialog brokerId={brokerId} action={action} filter={filter} onClose={() => setOpen(false)} /> : null}
+    </>
+  );
+}
+
+function BulkDialog({ brokerId, action, filter, onClose }: { brokerId: string; action: BulkAction; filter: BulkFilter; onClose: () => void }) {
+  const t = BULK_TEXT[action];
+  const qc = useQueryClient();
+  const kind = useOverview(brokerId).data?.kind;
+  const paced = kind === 'rabbitmq' && action === 'replay';
+  // The filter is frozen when the dialog opens: the list may change under it.
+  const [frozen] = useState<BulkFilter>(() => ({ ...filter }));
+  const [created, setCreated] = useState<BulkJobView | null>(null);
+  const [error, setError] = useState<ActionError | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [rate, setRate] = useState(paced ? '50' : '');
+  const q = useBulkJob(brokerId, created);
+  const job = q.data ?? created;
+
+  const call = async (run: () => Promise<{ ok: true; data: BulkJobView } | { ok: false; error: ActionError }>) => {
+    setBusy(true);
+    setError(null);
+    try {
+      const r = await run();
+      if (!r.ok) return setError(r.error);
+      if (!created) setCreated(r.data);
+      qc.setQueryData(['bulk', brokerId, r.data.id], r.data);
+    } catch (e) {
+      setError({ code: 'Internal', message: e instanceof Error ? e.message : String(e) });
+    } finally {
+      setBusy(false);
+    }
+  };
+  const snapshot = () => call(() => createBulkAction(brokerId, { action, filter: frozen }));
+  const control = (op: BulkOp, extra: { confirmCount?: number; rate?: number | null } = {}) => {
+    if (job) void call(() => controlBulkAction(brokerId, job.id, op, extra));
+  };
+  const asked = useRef(false);
+  useEffect(() => {
+    // Once per dialog, also under Strict Mode's double effects.
+    if (asked.current) return;
+    asked.current = true;
+    void snapshot();
+  }, []);
+  const close = () => {
+    // An unconfirmed snapshot is dropped rather than left waiting.
+    if (job && job.state === 'queued') void controlBulkAction(brokerId, job.id, 'cancel');
+    onClose();
+  };
+
+  const total = job?.progress.total ?? 0;
+  const title = job ? `${t.verb} ${total.toLocaleString()} ${noun(action, total)}?` : `${t.verb} all matching ${t.whats}`;
+  return (
+    <Dialog open onClose={close} title={title} testId="bulk-dialog">
+      <div className="grid gap-3 text-sm">
+        {!job && !error ? <p data-testid="bulk-snapshotting">Capturing the {t.whats} that match…</p> : null}
+        {job ? (
+          <>
+            <p data-testid="bulk-snapshot">
+              <strong data-testid="bulk-count">{total.toLocaleString()}</strong> {noun(action, total)} match
+              {job.capped ? ' (the first ones only: more match than one job takes)' : ''} (snapshot taken at{' '}
+              <time dateTime={job.snapshotAt}>{formatUtc(job.snapshotAt)}</time>).
+            </p>
+            <p data-testid="bulk-summary">
+              {t.verb} <strong>{total.toLocaleString()}</strong> {noun(action, total)} on broker <strong>{brokerId}</strong>, {describeFilter(job.filter)}.
+            </p>
+            {job.searchedNewest !== null ? (
+              <p className="text-xs text-amber-700 dark:text-amber-400">The search only looked at the newest {job.searchedNewest.toLocaleString()} rows.</p>
+            ) : null}
+            <p className="text-zinc-600 dark:text-zinc-400">
+              {t.explain} Only these ids are touched: rows that appear later are left alone, rows that change before their batch are reported as skipped.
+            </p>
+          </>
+        ) : null}
+        {job && job.state === 'queued' && paced ? (
+          <label className="flex items-center gap-2 text-xs">
+            Messages per second
+            <input
+              type="number"
+              min={0.1}
+              step="any"
+              value={rate}
+              onChange={(e) => setRate(e.target.value)}
+              placeholder="max"
+              className="w-24 rounded border border-zinc-300 px-1 py-0.5 dark:border-zinc-700 dark:bg-zinc-900"
+              data-testid="bulk-rate"
+            />
+          </label>
+        ) : null}
+        {job && job.state !== 'queued' ? (job.state === 'running' || job.state === 'paused' ? <BulkProgress job={job} busy={busy} showRate={paced} onControl={control} /> : <BulkOutcome job={job} />) : null}
+        {error ? <ErrorBox code={error.code} message={error.message} /> : null}
+        {q.error ? <ErrorBox code="Error" message={q.error.message} /> : null}
+        <div className="flex justify-end gap-2">
+          <Button onClick={close} data-testid="bulk-close">
+            {job && job.state === 'queued' ? 'Cancel' : 'Close'}
+          </Button>
+          {job && job.state === 'queued' ? (
+            <Button
+              variant={t.danger ? 'danger' : 'primary'}
+              disabled={busy || total === 0}
+              data-testid="bulk-confirm"
+              onClick={() => control('start', { confirmCount: total, ...(paced && rate.trim() !== '' ? { rate: Number(rate) } : {}) })}
+            >
+              {busy ? 'Starting…' : `${t.verb} ${total.toLocaleString()} ${noun(action, total)}`}
+            </Button>
+          ) : null}
+        </div>
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,44 @@
+import type { BulkAction, BulkFilter, BulkState } from '@/lib/bulk/schema';
+
+export const BULK_TEXT: Record<BulkAction, { verb: string; past: string; what: string; whats: string; explain: string; danger: boolean }> = {
+  replay: {
+    verb: 'Replay',
+    past: 'replayed',
+    what: 'dead letter',
+    whats: 'dead letters',
+    explain: 'Each letter goes back to its queue as a ready task (like `potatoq dead retry`); its stored result is removed.',
+    danger: false,
+  },
+  discard: { verb: 'Discard', past: 'discarded', what: 'dead letter', whats: 'dead letters', explain: 'The letters are deleted for good. Nothing else is touched.', danger: true },
+  revoke: {
+    verb: 'Revoke',
+    past: 'revoked',
+    what: 'task',
+    whats: 'tasks',
+    explain: 'Waiting tasks are removed and get a REVOKED result. Tasks a worker claimed since the snapshot are skipped and keep running.',
+    danger: true,
+  },
+};
+
+export const noun = (a: BulkAction, n: number) => (n === 1 ? BULK_TEXT[a].what : BULK_TEXT[a].whats);
+
+export const STATE_LABEL: Record<BulkState, string> = {
+  queued: 'waiting for confirmation',
+  running: 'running',
+  paused: 'paused',
+  cancelled: 'cancelled',
+  done: 'done',
+  failed: 'failed',
+};
+
+/** "queue bulk-a, task x.y, search "boom"": the filter as the operator set it (text only). */
+export function describeFilter(f: BulkFilter): string {
+  const parts: string[] = [];
+  if (f.state) parts.push(`${f.state} tasks`);
+  if (f.queue) parts.push(`queue ${f.queue}`);
+  if (f.task) parts.push(`task ${f.task}`);
+  if (f.id) parts.push(`id starting ${f.id}`);
+  if (f.q) parts.push(`search "${f.q}"`);
+  if (f.group !== undefined) parts.push(`reason "${f.group}"`);
+  return parts.length ? parts.join(', ') : 'no filter (every queue)';
+}

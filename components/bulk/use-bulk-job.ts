@@ -1,0 +1,27 @@
+'use client';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
+import type { BulkJobView } from '@/lib/bulk/schema';
+import { brokerPath, getJson } from '@/lib/client/api';
+
+const LIVE = new Set(['running', 'paused']);
+
+/** Polls a job while it runs; when it stops, refetches the broker's lists once. */
+export function useBulkJob(brokerId: string, initial: BulkJobView | null) {
+  const qc = useQueryClient();
+  const jobId = initial?.id ?? '';
+  const q = useQuery({
+    queryKey: ['bulk', brokerId, jobId],
+    queryFn: ({ signal }) => getJson<BulkJobView>(brokerPath(brokerId, `/bulk/${encodeURIComponent(jobId)}`), signal),
+    enabled: jobId !== '',
+    initialData: initial ?? undefined,
+    refetchInterval: (query) => (query.state.data && LIVE.has(query.state.data.state) ? 500 : false),
+  });
+  const state = q.data?.state;
+  const seen = useRef<string | undefined>(undefined);
+  useEffect(() => {
+    if (seen.current && LIVE.has(seen.current) && state && !LIVE.has(state)) void qc.invalidateQueries({ queryKey: ['broker', brokerId] });
+    seen.current = state;
+  }, [state, brokerId, qc]);
+  return q;
+}
