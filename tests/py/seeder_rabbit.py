@@ -1,7 +1,9 @@
 """Seeds and inspects potatoq's RabbitMQ broker (4.x) through the REAL installed potatoq, for
 the console's RabbitMQ tests; protocol as tests/py/seeder.py (one JSON request per line).
 
-Usage: seeder_rabbit.py BROKER_URL RESULT_BACKEND_URL RESULT_PREFIX
+Usage: seeder_rabbit.py BROKER_URL RESULT_BACKEND_URL ISOLATION
+ISOLATION keeps runs apart in the result backend: the key prefix on Redis, the schema on
+PostgreSQL (created by potatoq, dropped by `cleanup`); ignored on SQLite (use a fresh file).
 
 Writes use potatoq's producer, consumer and backend code. Inspection of queues uses
 basic_get + nack(requeue), which is only safe on RabbitMQ 4.x (3.x drops requeued letters of
@@ -25,7 +27,10 @@ from potatoq.brokers.rabbitmq import DLX
 
 URL, BACKEND, PREFIX = sys.argv[1], sys.argv[2], sys.argv[3]
 app = Potatoq("seeder_rabbit", broker=URL, backend=BACKEND)
-app.conf.result_backend_transport_options = {"prefix": PREFIX}
+KIND = BACKEND.split(":", 1)[0].split("+", 1)[0]
+app.conf.result_backend_transport_options = (
+    {"prefix": PREFIX} if KIND in ("redis", "rediss") else {"schema": PREFIX} if KIND.startswith("postgres") else {}
+)
 broker = app.broker
 backend = app.backend
 queues: set[str] = set()
@@ -185,7 +190,10 @@ def op_heartbeat(req: dict[str, Any]) -> None:
 
 
 def op_raw_worker(req: dict[str, Any]) -> None:
-    backend.client.hset(f"{backend.prefix}:workers", req["id"], req["info"])
+    if KIND in ("redis", "rediss"):
+        backend.client.hset(f"{backend.prefix}:workers", req["id"], req["info"])
+    else:
+        raise NotImplementedError("garbage heartbeats are Redis-only in this seeder")
 
 
 def op_store_registered(req: dict[str, Any]) -> None:
@@ -215,10 +223,16 @@ def op_messages(req: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def op_result(req: dict[str, Any]) -> dict[str, Any] | None:
-    data = backend.client.get(f"{backend.prefix}:result:{req['id']}")
-    if data is None:
+    if KIND in ("redis", "rediss"):
+        data = backend.client.get(f"{backend.prefix}:result:{req['id']}")
+        if data is None:
+            return None
+        rec = json.loads(data)
+        return {"status": rec.get("status"), "name": rec.get("name"), "keys": list(rec.keys())}
+    record = backend.get_result(req["id"])
+    if record is None:
         return None
-    rec = json.loads(data)
+    rec = record.to_dict()
     return {"status": rec.get("status"), "name": rec.get("name"), "keys": list(rec.keys())}
 
 
@@ -255,9 +269,15 @@ def op_cleanup(req: dict[str, Any]) -> None:
     finally:
         conn.close()
     queues.clear()
-    keys = list(backend.client.scan_iter(match=f"{backend.prefix}:*", count=1000))
-    if keys:
-        backend.client.delete(*keys)
+    if KIND in ("redis", "rediss"):
+        keys = list(backend.client.scan_iter(match=f"{backend.prefix}:*", count=1000))
+        if keys:
+            backend.client.delete(*keys)
+    elif KIND.startswith("postgres"):
+        import psycopg
+
+        with psycopg.connect(BACKEND.replace("postgres://", "postgresql://")) as pg:
+            pg.execute(f'DROP SCHEMA IF EXISTS "{PREFIX}" CASCADE')
 
 
 def main() -> None:
