@@ -114,6 +114,8 @@ export interface QueueStats {
   /** ISO time the oldest ready task was enqueued (created_at), null if none or unknown. */
   oldestReadyAt: string | null;
   tasks: string[] | null;
+  /** Consumers attached to the queue (RabbitMQ; absent where the broker has no such notion). */
+  consumers?: number | null;
   /** Counts that hit the cap; absent when every count is exact. */
   capped?: Partial<Record<CountKey, CappedCount>>;
 }

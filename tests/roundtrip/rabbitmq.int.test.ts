@@ -12,12 +12,12 @@ import { isConsoleError } from '@/lib/brokers/errors';
 import { ZDeadListQuery, ZEnqueueRequest, type DeadSummary } from '@/lib/brokers/schema';
 import { DELAY_REFUSAL } from '@/lib/brokers/rabbitmq/topology';
 import type { RabbitmqAdapter } from '@/lib/brokers/rabbitmq/adapter';
-import { newTag, potatoqUrl, PY_DIR, rabbitAdapter, rabbitVersion, REDIS_URL, RMQ4_MGMT, RMQ4_URL, spawnRabbitSeeder, until } from '@/lib/brokers/rabbitmq/test-support';
+import { newTag, potatoqUrl, PY_DIR, rabbitAdapter, rabbitVersion, redisAvailable, REDIS_URL, RMQ4_MGMT, RMQ4_URL, spawnRabbitSeeder, until } from '@/lib/brokers/rabbitmq/test-support';
 import type { PySeeder } from '../support/potatoq-seeder';
 import { POTATOQ, PYTHON, ROOT } from '../support/potatoq-seeder';
 
 execFileSync('bash', [path.join(ROOT, 'scripts/ensure-venv.sh')], { stdio: 'inherit' });
-const available = await rabbitVersion(RMQ4_URL, 'RabbitMQ 4.x', (m) => m >= 4);
+const available = (await rabbitVersion(RMQ4_URL, 'RabbitMQ 4.x', (m) => m >= 4)) && (await redisAvailable());
 if (available) {
   // The Celery producer of the Celery round trip (the lead adds celery to scripts/ensure-venv.sh).
   try {

@@ -10,11 +10,12 @@ import { ROOT } from '@/tests/support/potatoq-seeder';
 import { isConsoleError } from '../errors';
 import { ZDeadListQuery } from '../schema';
 import { V3_BROWSE_REFUSAL } from './topology';
-import { newTag, rabbitAdapter, rabbitVersion, REDIS_URL, RMQ3_URL, RMQ4_MGMT, RMQ4_URL, spawnRabbitSeeder, until } from './test-support';
+import { newTag, rabbitAdapter, rabbitVersion, redisAvailable, REDIS_URL, RMQ3_URL, RMQ4_MGMT, RMQ4_URL, spawnRabbitSeeder, until } from './test-support';
 
 execFileSync('bash', [path.join(ROOT, 'scripts/ensure-venv.sh')], { stdio: 'inherit' });
-const v4 = await rabbitVersion(RMQ4_URL, 'RabbitMQ 4.x', (m) => m >= 4);
-const v3 = await rabbitVersion(RMQ3_URL, 'RabbitMQ 3.x (system)', (m) => m === 3);
+const redis = await redisAvailable();
+const v4 = redis && (await rabbitVersion(RMQ4_URL, 'RabbitMQ 4.x', (m) => m >= 4));
+const v3 = redis && (await rabbitVersion(RMQ3_URL, 'RabbitMQ 3.x (system)', (m) => m === 3));
 
 async function readyCount(url: string, queue: string): Promise<number> {
   const c = await amqp.connect(url);

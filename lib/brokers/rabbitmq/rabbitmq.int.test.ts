@@ -8,10 +8,10 @@ import { describe, expect, it } from 'vitest';
 import { isConsoleError } from '../errors';
 import { ROOT } from '@/tests/support/potatoq-seeder';
 import { runAdapterContract, type ContractFixture, type ContractSeeder } from '../contract';
-import { mgmtQueue, newTag, rabbitAdapter, rabbitVersion, REDIS_URL, RMQ4_MGMT, RMQ4_URL, spawnRabbitSeeder, until } from './test-support';
+import { mgmtQueue, newTag, rabbitAdapter, rabbitVersion, redisAvailable, REDIS_URL, RMQ4_MGMT, RMQ4_URL, spawnRabbitSeeder, until } from './test-support';
 
 execFileSync('bash', [path.join(ROOT, 'scripts/ensure-venv.sh')], { stdio: 'inherit' });
-const available = await rabbitVersion(RMQ4_URL, 'RabbitMQ 4.x', (m) => m >= 4);
+const available = (await rabbitVersion(RMQ4_URL, 'RabbitMQ 4.x', (m) => m >= 4)) && (await redisAvailable());
 
 const LISTING = "RabbitMQ can't list queued messages without taking them from the workers";
 const SKIPS: Record<string, string> = {

@@ -105,6 +105,7 @@ export async function overview(ctx: RabbitCtx, capabilities: Capabilities): Prom
       dead: dead ? dead.messages : null,
       oldestReadyAt: null,
       tasks: null,
+      consumers: main ? main.consumers : null,
     });
   }
   const delayed = DELAY_QUEUES.map((n) => checks.get(n)).filter((c) => c !== undefined);

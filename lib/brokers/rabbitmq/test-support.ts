@@ -35,6 +35,25 @@ export async function rabbitVersion(url: string, label: string, want?: (major: n
   return null;
 }
 
+/** Redis for the result backend: a loud skip line (a failure when services are required). */
+export async function redisAvailable(): Promise<boolean> {
+  const { Redis } = await import('ioredis');
+  const c = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 3000, retryStrategy: () => null });
+  c.on('error', () => undefined);
+  try {
+    await c.connect();
+    await c.ping();
+    return true;
+  } catch (e) {
+    const line = `\n!!! Redis is not reachable at ${REDIS_URL} (${(e as Error).message}): SKIPPING the RabbitMQ suites that keep results in Redis !!!\n`;
+    if (process.env.POTATOQ_CONSOLE_REQUIRE_SERVICES === '1') throw new Error(line);
+    console.warn(line);
+    return false;
+  } finally {
+    c.disconnect();
+  }
+}
+
 export const newTag = () => `ctr${randomBytes(4).toString('hex')}`;
 
 export function spawnRabbitSeeder(url: string, backend: string, prefix: string): PySeeder {
