@@ -68,6 +68,25 @@ export async function runBatches(
  * each queue. A letter whose id is already a waiting or running job is kept and reported
  * (potatoq would delete it and lose the task); an undecodable payload is kept too.
  */
+/**
+ * The columns potatoq's `_rows` takes from a re-encoded message. The re-encoder's output is
+ * plain compact JSON, so the native parser reads its top level; anything unusual (NaN in the
+ * arguments, a non-string task) goes through the exact decoder.
+ */
+function topFields(json: string): { id: string; queue: string; task: string; priority: number } | null {
+  try {
+    const v = JSON.parse(json) as Record<string, unknown>;
+    const { id, task, queue = 'default', priority = 0 } = v;
+    if (typeof id === 'string' && typeof task === 'string' && typeof queue === 'string' && typeof priority === 'number') {
+      return { id, task, queue, priority: clampPriority(String(priority)) };
+    }
+  } catch {
+    // not strict JSON: fall through
+  }
+  const m = decodePayload(json, { maxDepth: 1, maxItems: 1, maxString: 1 });
+  return m.kind === 'potatoq' ? { id: m.id, task: m.task, queue: m.queue ?? 'default', priority: clampPriority(m.priority) } : null;
+}
+
 export function replayBatch(n: PgNames) {
   return async (sql: Sql, ids: string[]): Promise<ActionOutcome[]> => {
     const letters = await sql<{ id: string; payload: string }>(
@@ -78,14 +97,13 @@ export function replayBatch(n: PgNames) {
     const rows: Array<{ letter: string; id: string; queue: string; task: string; priority: number; payload: string }> = [];
     for (const l of letters) {
       const re = reencodeWithoutEta(l.payload);
-      // Only the top-level fields are needed: skip decoding args for display.
-      const m = re.ok ? decodePayload(re.json, { maxDepth: 1, maxItems: 1, maxString: 1 }) : null;
-      if (!re.ok || !m || m.kind !== 'potatoq') {
-        const why = !re.ok ? re.reason : m && m.kind === 'foreign' ? m.reason : 'not a potatoq message';
+      const m = re.ok ? topFields(re.json) : null;
+      if (!re.ok || !m) {
+        const why = !re.ok ? re.reason : 'not a potatoq message';
         out.set(l.id, { id: l.id, outcome: 'invalid', message: `potatoq can't run this payload, so the letter was kept: ${why}` });
         continue;
       }
-      rows.push({ letter: l.id, id: m.id, queue: m.queue ?? 'default', task: m.task, priority: clampPriority(m.priority), payload: re.json });
+      rows.push({ letter: l.id, ...m, payload: re.json });
     }
     const inserted = new Set<string>();
     if (rows.length) {
