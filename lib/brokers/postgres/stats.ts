@@ -10,14 +10,14 @@ export interface Estimator {
   dead(queue?: string): number | null;
 }
 
-interface ColumnStats {
+export interface ColumnStats {
   n_distinct: number;
   null_frac: number;
   vals: string[] | null;
   freqs: number[] | null;
 }
 
-function selectivity(s: ColumnStats | undefined, value: string, rows: number): number | null {
+export function selectivity(s: ColumnStats | undefined, value: string, rows: number): number | null {
   if (!s) return null;
   const i = s.vals?.indexOf(value) ?? -1;
   if (i >= 0) return s.freqs?.[i] ?? null;
