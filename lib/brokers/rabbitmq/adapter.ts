@@ -43,7 +43,8 @@ export function createRabbitmqAdapter(config: BrokerConfig): RabbitmqAdapter {
     mgmt: mgmtTarget ? new Management(mgmtTarget, timeoutMs) : null,
     backend: createResultBackend(o, config.id, timeoutMs),
     lockKey: `${target.display}`,
-    knownQueues: Array.isArray(o.queues) ? o.queues.filter((q): q is string => typeof q === 'string') : [],
+    // Without the management API only named queues can be counted: potatoq's default one unless configured.
+    knownQueues: Array.isArray(o.queues) ? o.queues.filter((q): q is string => typeof q === 'string') : mgmtTarget ? [] : ['default'],
     browseLimit: num(o.deadBrowseLimit, 10_000),
     live: { staleAfter: 3 * num(o.workerHeartbeatInterval, 5), deadAfter: num(o.workerDeadAfter, 60) },
     resultExpires: num(o.resultExpires, 86400),

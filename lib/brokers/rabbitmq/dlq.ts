@@ -53,14 +53,16 @@ export async function browseDlq<T>(
   return withLock(`${lockKey}|${dlq}`, () =>
     link.withConfirmChannel(async (ch) => {
       const held: Held[] = [];
-      const holding = () => held.reduce((n, h) => n + (h.settled ? 0 : 1), 0);
+      let holding = 0; // letters only `onEach` can settle, and only the one it is given
       try {
-        while (holding() < limit) {
+        while (holding < limit) {
           const m = await ch.get(dlq, { noAck: false });
           if (m === false) break;
           const h: Held = { msg: m, queue, settled: false };
           held.push(h);
-          if (onEach && (await onEach(h, ch))) break;
+          const stop = onEach ? await onEach(h, ch) : false;
+          if (!h.settled) holding++;
+          if (stop) break;
         }
         return await visit(held, ch);
       } finally {
