@@ -2,6 +2,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
+import { ReasonField } from '@/components/audit/reason-field';
 import { Dialog } from '@/components/ui/dialog';
 import { ErrorBox } from '@/components/ui/states';
 import type { ActionError } from '@/lib/actions/response';
@@ -49,6 +50,7 @@ function BulkDialog({ brokerId, action, filter, onClose }: { brokerId: string; a
   const [error, setError] = useState<ActionError | null>(null);
   const [busy, setBusy] = useState(false);
   const [rate, setRate] = useState(paced ? '50' : '');
+  const [reason, setReason] = useState('');
   const q = useBulkJob(brokerId, created);
   const job = q.data ?? created;
 
@@ -67,7 +69,7 @@ function BulkDialog({ brokerId, action, filter, onClose }: { brokerId: string; a
     }
   };
   const snapshot = () => call(() => createBulkAction(brokerId, { action, filter: frozen }));
-  const control = (op: BulkOp, extra: { confirmCount?: number; rate?: number | null } = {}) => {
+  const control = (op: BulkOp, extra: { confirmCount?: number; rate?: number | null; reason?: string } = {}) => {
     if (job) void call(() => controlBulkAction(brokerId, job.id, op, extra));
   };
   const asked = useRef(false);
@@ -122,8 +124,9 @@ function BulkDialog({ brokerId, action, filter, onClose }: { brokerId: string; a
             />
           </label>
         ) : null}
+        {job && job.state === 'queued' ? <ReasonField value={reason} onChange={setReason} required error={error?.fields?.reason} /> : null}
         {job && job.state !== 'queued' ? (job.state === 'running' || job.state === 'paused' ? <BulkProgress job={job} busy={busy} showRate={paced} onControl={control} /> : <BulkOutcome job={job} />) : null}
-        {error ? <ErrorBox code={error.code} message={error.message} /> : null}
+        {error && !error.fields?.reason ? <ErrorBox code={error.code} message={error.message} /> : null}
         {q.error ? <ErrorBox code="Error" message={q.error.message} /> : null}
         <div className="flex justify-end gap-2">
           <Button onClick={close} data-testid="bulk-close">
@@ -132,9 +135,9 @@ function BulkDialog({ brokerId, action, filter, onClose }: { brokerId: string; a
           {job && job.state === 'queued' ? (
             <Button
               variant={t.danger ? 'danger' : 'primary'}
-              disabled={busy || total === 0}
+              disabled={busy || total === 0 || !reason.trim()}
               data-testid="bulk-confirm"
-              onClick={() => control('start', { confirmCount: total, ...(paced && rate.trim() !== '' ? { rate: Number(rate) } : {}) })}
+              onClick={() => control('start', { confirmCount: total, reason: reason.trim(), ...(paced && rate.trim() !== '' ? { rate: Number(rate) } : {}) })}
             >
               {busy ? 'Starting…' : `${t.verb} ${total.toLocaleString()} ${noun(action, total)}`}
             </Button>

@@ -24,7 +24,7 @@ export async function controlBulkAction(
   brokerId: string,
   jobId: string,
   op: BulkOp,
-  extra: { confirmCount?: number; rate?: number | null } = {},
+  extra: { confirmCount?: number; rate?: number | null; reason?: string } = {},
 ): Promise<ActionResponse<BulkJobView>> {
   return respond((h) => controlBulk(brokerId, { ...extra, jobId, op }, h));
 }

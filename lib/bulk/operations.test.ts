@@ -1,5 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ConsoleError } from '@/lib/brokers/errors';
+import { setAuthConfigForTests } from '@/lib/auth/config';
+import { memoryAuditStore } from '@/lib/auth/testing';
+import { setAuditStoreForTests } from '@/lib/audit/store';
 import { FakeBackend, idsFrom } from './fake-backend';
 
 const requireCapability = vi.fn();
@@ -13,14 +16,23 @@ const { clearJobs } = await import('./registry');
 
 const h = new Headers({ host: 'localhost:3000', origin: 'http://localhost:3000' });
 let logs: Array<Record<string, unknown>> = [];
+let store: ReturnType<typeof memoryAuditStore>;
 
 beforeEach(() => {
   clearJobs();
   logs = [];
+  store = memoryAuditStore();
+  setAuditStoreForTests(store);
+  setAuthConfigForTests(null);
   requireCapability.mockReset().mockResolvedValue(undefined);
   vi.spyOn(console, 'info').mockImplementation((line: string) => void logs.push(JSON.parse(line) as Record<string, unknown>));
 });
-afterEach(() => vi.restoreAllMocks());
+afterEach(() => {
+  vi.restoreAllMocks();
+  setAuthConfigForTests(null);
+  setAuditStoreForTests(null);
+});
+const why = 'ticket OPS-1';
 
 describe('bulk operations behind the gate', () => {
   it('creates a queued snapshot with the exact count, checked against the action capability', async () => {
@@ -29,15 +41,16 @@ describe('bulk operations behind the gate', () => {
     expect(v).toMatchObject({ state: 'queued', action: 'discard', progress: { total: 1200, processed: 0 }, filter: { queue: 'q1', task: 'x' }, capped: false });
     expect(requireCapability).toHaveBeenCalledWith('b1', 'discard');
     expect(b.calls).toEqual([]);
-    expect(logs[0]).toMatchObject({ event: 'console.action', action: 'discard', outcome: 'done', bulk: 'create', count: 1200 });
+    // Taking a snapshot writes nothing: no audit entry yet.
+    expect(store.entries).toEqual([]);
   });
 
   it('refuses a start whose confirmed count is not the snapshot', async () => {
     const b = new FakeBackend(idsFrom('d', 10));
     const v = await createBulk('b1', { action: 'replay', filter: {} }, h, () => b);
-    await expect(controlBulk('b1', { jobId: v.id, op: 'start', confirmCount: 9 }, h)).rejects.toMatchObject({ code: 'Conflict' });
+    await expect(controlBulk('b1', { jobId: v.id, op: 'start', confirmCount: 9, reason: why }, h)).rejects.toMatchObject({ code: 'Conflict' });
     expect(b.calls).toEqual([]);
-    const started = await controlBulk('b1', { jobId: v.id, op: 'start', confirmCount: 10 }, h);
+    const started = await controlBulk('b1', { jobId: v.id, op: 'start', confirmCount: 10, reason: why }, h);
     expect(started.state).toBe('running');
   });
 
@@ -47,23 +60,24 @@ describe('bulk operations behind the gate', () => {
     const one = await createBulk('b1', { action: 'replay', filter: { queue: 'q1' } }, h, () => b);
     const two = await createBulk('b1', { action: 'replay', filter: { queue: 'q1', task: 't' } }, h, () => b);
     const other = await createBulk('b1', { action: 'replay', filter: { queue: 'q2' } }, h, () => new FakeBackend([]));
-    await controlBulk('b1', { jobId: one.id, op: 'start' }, h);
-    await expect(controlBulk('b1', { jobId: two.id, op: 'start' }, h)).rejects.toMatchObject({ code: 'Conflict', message: expect.stringContaining(one.id) });
+    await controlBulk('b1', { jobId: one.id, op: 'start', reason: why }, h);
+    await expect(controlBulk('b1', { jobId: two.id, op: 'start', reason: why }, h)).rejects.toMatchObject({ code: 'Conflict', message: expect.stringContaining(one.id) });
     await expect(createBulk('b1', { action: 'replay', filter: {} }, h, () => b)).rejects.toMatchObject({ code: 'Conflict' });
-    await expect(controlBulk('b1', { jobId: other.id, op: 'start' }, h)).resolves.toMatchObject({ state: 'done', progress: { total: 0 } });
+    await expect(controlBulk('b1', { jobId: other.id, op: 'start', reason: why }, h)).resolves.toMatchObject({ state: 'done', progress: { total: 0 } });
   });
 
   it('pauses and cancels without asking the broker for the capability again', async () => {
     const b = new FakeBackend(idsFrom('d', 10));
     b.beforeAct = () => new Promise((r) => setTimeout(r, 50));
     const v = await createBulk('b1', { action: 'revoke', filter: { state: 'ready' } }, h, () => b);
-    await controlBulk('b1', { jobId: v.id, op: 'start' }, h);
+    await controlBulk('b1', { jobId: v.id, op: 'start', reason: why }, h);
     requireCapability.mockClear();
     await controlBulk('b1', { jobId: v.id, op: 'pause' }, h);
     const c = await controlBulk('b1', { jobId: v.id, op: 'cancel' }, h);
     expect(c.state).toBe('cancelled');
     expect(requireCapability).not.toHaveBeenCalled();
-    expect(logs.map((l) => l.bulk)).toEqual(['create', 'start', 'pause', 'cancel']);
+    expect(logs.filter((l) => l.event === 'console.action').map((l) => l.bulk)).toEqual(['start', 'pause', 'cancel']);
+    expect(store.entries.map((e) => e.action)).toEqual(['bulk-revoke', 'bulk-pause', 'bulk-cancel']);
   });
 
   it('refuses revoking running tasks and unknown actions before reading the broker', async () => {
@@ -71,6 +85,19 @@ describe('bulk operations behind the gate', () => {
     await expect(createBulk('b1', { action: 'revoke', filter: { state: 'running' } }, h, () => b)).rejects.toMatchObject({ code: 'InvalidInput' });
     await expect(createBulk('b1', { action: 'purge', filter: {} }, h, () => b)).rejects.toMatchObject({ code: 'InvalidInput' });
     await expect(createBulk('b1', { action: 'replay', filter: {}, rate: 0 }, h, () => b)).rejects.toMatchObject({ code: 'InvalidInput' });
+  });
+
+  it('requires a reason to start, and completes the audit entry with per-id outcomes when the job stops', async () => {
+    const b = new FakeBackend(idsFrom('d', 5));
+    b.running.add('d-000004');
+    const v = await createBulk('b1', { action: 'revoke', filter: { queue: 'q9', state: 'ready' } }, h, () => b);
+    await expect(controlBulk('b1', { jobId: v.id, op: 'start' }, h)).rejects.toMatchObject({ code: 'InvalidInput', fields: { reason: expect.any(String) } });
+    expect(b.calls).toEqual([]);
+    await controlBulk('b1', { jobId: v.id, op: 'start', reason: why }, h);
+    await vi.waitFor(() => expect(store.entries[0]?.details).toMatchObject({ state: 'done', succeeded: 4, skipped: 1 }));
+    const entry = store.entries[0]!;
+    expect(entry).toMatchObject({ action: 'bulk-revoke', reason: why, queue: 'q9', count: 5, filter: { queue: 'q9', state: 'ready' }, outcome: 'partial' });
+    expect(entry.results).toContainEqual({ id: 'd-000004', outcome: 'running', message: 'is running' });
   });
 
   it('hides a job from other brokers', async () => {

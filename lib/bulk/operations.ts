@@ -1,6 +1,7 @@
 import 'server-only';
 import { ConsoleError } from '@/lib/brokers/errors';
 import { gate } from '@/lib/actions/gate';
+import { completeAuditEntry } from '@/lib/audit/complete';
 import { serviceBackend } from './backend';
 import { assertNoOverlap, findJob, listJobs, registerJob } from './registry';
 import { BulkJob, VIEW_OUTCOMES } from './runner';
@@ -20,23 +21,19 @@ function actionOf(input: unknown): BulkJob['action'] {
   return a.data;
 }
 
-function logFinish(job: BulkJob): void {
-  void job.finished.then(() => {
-    const p = job.view(0).progress;
-    console.info(JSON.stringify({ at: new Date().toISOString(), event: 'console.bulk', broker: job.brokerId, action: job.action, jobId: job.id, state: job.state, ...p }));
-  });
-}
-
-/** Captures the ids matching the filter now; returns the job (state queued) to confirm. */
+/** Captures the ids matching the filter now; returns the job (state queued) to confirm.
+ *  Nothing is written yet, so this is not an audit entry; the start is. */
 export async function createBulk(brokerId: string, input: unknown, headers: Headers, backendFor: BackendFor = serviceBackend): Promise<BulkJobView> {
   const action = actionOf(input);
   return gate({
-    action,
+    action: `bulk-${action}`,
     brokerId,
     capability: action,
     schema: ZBulkCreate,
     input,
     headers,
+    reasonRequired: false,
+    recorded: false,
     run: async (req) => {
       const backend = backendFor(brokerId, req.action, req.filter);
       const snapshot = await takeSnapshot(backend);
@@ -44,23 +41,40 @@ export async function createBulk(brokerId: string, input: unknown, headers: Head
       assertNoOverlap(job);
       return registerJob(job).view();
     },
-    audit: (req, v) => ({ bulk: 'create', jobId: v.id, filter: req.filter, count: v.progress.total, capped: v.capped }),
   });
 }
 
-/** start | pause | resume | cancel | rate of one job. */
+/** The audit entry of a start is completed with the per-id outcomes once the job stops. */
+function completeWhenFinished(job: BulkJob, auditId: string | null): void {
+  void job.finished.then(async () => {
+    const v = job.view(Infinity);
+    const p = v.progress;
+    console.info(JSON.stringify({ at: new Date().toISOString(), event: 'console.bulk', broker: job.brokerId, action: job.action, jobId: job.id, state: job.state, ...p }));
+    if (!auditId) return;
+    const details = { jobId: job.id, state: v.state, ...p, notReached: p.total - p.processed, error: v.error };
+    await completeAuditEntry(auditId, { succeeded: v.succeededSample, failed: [...v.skippedOutcomes, ...v.failedOutcomes] }, details).catch((e) =>
+      console.error(JSON.stringify({ event: 'console.audit-error', jobId: job.id, message: String(e) })),
+    );
+  });
+}
+
+/** start | pause | resume | cancel | rate of one job. Starting is the audited write (reason
+ *  required, as for every bulk action); the controls are recorded without one. */
 export async function controlBulk(brokerId: string, input: unknown, headers: Headers): Promise<BulkJobView> {
   const raw = ZBulkControl.safeParse(input);
   const job = findJob(brokerId, raw.success ? raw.data.jobId : String((input as { jobId?: unknown } | null)?.jobId ?? ''));
-  const writes = raw.success && (raw.data.op === 'start' || raw.data.op === 'resume');
+  const op = raw.success ? raw.data.op : 'start';
+  const writes = op === 'start' || op === 'resume';
   return gate({
-    action: job.action,
+    action: op === 'start' ? `bulk-${job.action}` : `bulk-${op}`,
     brokerId,
     capability: writes ? job.action : null,
     schema: ZBulkControl,
     input,
     headers,
-    run: async (c) => {
+    reasonRequired: op === 'start',
+    target: () => ({ filter: job.filter, count: job.total, ...(job.filter.queue ? { queue: job.filter.queue } : {}) }),
+    run: async (c, ctx) => {
       switch (c.op) {
         case 'start':
           if (c.confirmCount !== undefined && c.confirmCount !== job.total) {
@@ -69,7 +83,7 @@ export async function controlBulk(brokerId: string, input: unknown, headers: Hea
           assertNoOverlap(job);
           if (c.rate !== undefined) job.setRate(c.rate);
           job.start();
-          logFinish(job);
+          completeWhenFinished(job, ctx.auditId);
           break;
         case 'pause':
           job.pause();

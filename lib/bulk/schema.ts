@@ -43,6 +43,8 @@ export const ZBulkCreate = z
     /** The count the operator saw before asking (a group's size); reported back if it differs. */
     expectedCount: z.coerce.number().int().min(0).optional(),
     rate: ZRate.optional(),
+    /** Not needed to take a snapshot; the start asks for it. */
+    reason: z.string().max(1000).optional(),
   })
   .refine((r) => r.action !== 'revoke' || r.filter.state !== 'running', {
     message: 'running tasks are never revoked by the console; choose ready or scheduled',
@@ -65,6 +67,8 @@ export const ZBulkControl = z.object({
   confirmCount: z.coerce.number().int().min(0).optional(),
   /** rate (and optionally start/resume): new items per second; null clears it. */
   rate: ZRate.nullable().optional(),
+  /** start: why (the audit trail records it; required). */
+  reason: z.string().max(1000).optional(),
 });
 export type BulkControl = z.infer<typeof ZBulkControl>;
 
