@@ -127,3 +127,48 @@ describe.skipIf(!available)('rabbitmq 4: connection, errors and broker-side lett
     }
   });
 });
+
+describe.skipIf(!available)('rabbitmq 4: paced redrive', () => {
+  it('paces, reports progress, pauses and cancels, leaving the letters not reached in the DLQ', async () => {
+    const tag = newTag();
+    const queue = `pr${tag}`;
+    const py = spawnRabbitSeeder(RMQ4_URL, REDIS_URL, tag);
+    const a = rabbitAdapter(RMQ4_URL, { managementUrl: RMQ4_MGMT, resultBackend: REDIS_URL, resultBackendOptions: { prefix: tag } });
+    try {
+      const ids = await py.call<string[]>('dead_letter_bulk', { queue, n: 30 });
+      const abort = new AbortController();
+      const seen: number[] = [];
+      let paused = 0;
+      const t0 = Date.now();
+      const r = await a.replayDeadPaced(ids, {
+        queue,
+        rate: 20,
+        signal: abort.signal,
+        gate: async () => {
+          if (seen.length === 5 && paused === 0) {
+            paused = Date.now();
+            await new Promise((res) => setTimeout(res, 500));
+          }
+        },
+        onProgress: (done, total) => {
+          seen.push(done);
+          expect(total).toBe(30);
+          if (done === 10) abort.abort();
+        },
+      });
+      expect(Date.now() - t0).toBeGreaterThanOrEqual(9 * 50 + 500 - 50);
+      expect(seen).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+      expect(r.succeeded).toHaveLength(10);
+      expect(r.failed).toHaveLength(20);
+      expect(r.failed.every((o) => o.outcome === 'error' && o.message.includes('cancelled'))).toBe(true);
+      const inQueue = (await py.call<Array<{ id: string }>>('messages', { queue })).map((m) => m.id);
+      const inDlq = (await py.call<Array<{ id: string }>>('messages', { queue: `${queue}.dlq` })).map((m) => m.id);
+      expect(inQueue.sort()).toEqual(r.succeeded.map((o) => o.id).sort());
+      expect(inDlq.sort()).toEqual(r.failed.map((o) => o.id).sort());
+    } finally {
+      await a.close();
+      await py.call('cleanup').catch(() => undefined);
+      await py.close();
+    }
+  });
+});
