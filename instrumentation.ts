@@ -3,6 +3,8 @@
 // code sits behind the runtime check so the Edge bundle never sees it.
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME === 'nodejs') {
+    const { bootAuth } = await import('@/lib/auth/boot');
+    bootAuth();
     const { bootConsole } = await import('@/lib/demo/boot');
     bootConsole();
   }

@@ -1,8 +1,12 @@
 import type { Metadata } from 'next';
 import Script from 'next/script';
 import type { ReactNode } from 'react';
+import { AccountBadge } from '@/components/auth/account-badge';
+import { InsecureBanner } from '@/components/auth/insecure-banner';
 import { Header } from '@/components/layout/header';
 import { Providers } from '@/components/providers';
+import { insecureBanner } from '@/lib/auth/boot';
+import { currentNonce, currentPrincipal } from '@/lib/auth/current';
 import { brokerList } from '@/lib/brokers/service';
 import './globals.css';
 
@@ -13,17 +17,21 @@ export const metadata: Metadata = {
   description: 'Queues, dead letters and workers of potatoq brokers',
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
-  const brokers = brokerList();
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  // Signed-out visitors (the login page) see no header: broker names are not public.
+  const [principal, nonce] = await Promise.all([currentPrincipal(), currentNonce()]);
+  const brokers = principal ? brokerList() : [];
+  const banner = insecureBanner();
   return (
     <html lang="en" suppressHydrationWarning>
       <head>
         {/* Runs before paint so a dark-mode page never flashes white. */}
-        <Script src="/theme-init.js" strategy="beforeInteractive" />
+        <Script src="/theme-init.js" strategy="beforeInteractive" nonce={nonce} />
       </head>
       <body className="min-h-screen font-sans">
         <Providers>
-          <Header brokers={brokers} />
+          {banner ? <InsecureBanner message={banner} /> : null}
+          {principal ? <Header brokers={brokers} account={principal.via === 'none' ? undefined : <AccountBadge principal={principal} />} /> : null}
           <main className="mx-auto max-w-7xl px-4 py-6">{children}</main>
         </Providers>
       </body>

@@ -43,6 +43,7 @@ export function DeadDetailView({ brokerId, id }: { brokerId: string; id: string 
         {q.error ? <div className="px-4 pt-2"><ErrorBox {...describeError(q.error)} /></div> : null}
         <Fields>
           <Field label="Id" testId="detail-id"><span className="font-mono text-xs">{d.id}</span></Field>
+          <Field label="History"><Link className="link" data-testid="detail-history" href={`/audit?${new URLSearchParams({ broker: brokerId, task: d.id }).toString()}`}>Audit trail of this task</Link></Field>
           <Field label="Queue"><Link className="link" href={`${base}/dead?queue=${encodeURIComponent(d.queue)}`}>{d.queue}</Link></Field>
           <TimeField label="Died" iso={d.diedAt} />
           <Field label="Reason" testId="detail-summary">{d.summary}</Field>

@@ -50,6 +50,7 @@ export function TaskDetailView({ brokerId, id }: { brokerId: string; id: string 
         {q.error ? <div className="px-4 pt-2"><ErrorBox {...describeError(q.error)} /></div> : null}
         <Fields>
           <Field label="Id" testId="detail-id"><span className="font-mono text-xs">{t.id}</span></Field>
+          <Field label="History"><Link className="link" data-testid="detail-history" href={`/audit?${new URLSearchParams({ broker: brokerId, task: t.id }).toString()}`}>Audit trail of this task</Link></Field>
           <Field label="Queue"><Link className="link" href={`${qBase}?state=${t.state}`}>{t.queue}</Link></Field>
           <Field label="Priority">{t.priority}</Field>
           <Field label="Deliveries">{t.deliveries}</Field>

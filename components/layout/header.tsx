@@ -1,6 +1,7 @@
 'use client';
 import Link from 'next/link';
 import { usePathname, useRouter } from 'next/navigation';
+import type { ReactNode } from 'react';
 import type { BrokerKind } from '@/lib/brokers/schema';
 import { RefreshIndicator } from './refresh-indicator';
 import { Shortcuts } from './shortcuts';
@@ -25,7 +26,7 @@ function currentBroker(pathname: string): { id: string | null; rest: string } {
   return m ? { id: decodeURIComponent(m[1]!), rest: m[2] ?? '' } : { id: null, rest: '' };
 }
 
-export function Header({ brokers }: { brokers: BrokerLink[] }) {
+export function Header({ brokers, account }: { brokers: BrokerLink[]; account?: ReactNode }) {
   const pathname = usePathname();
   const router = useRouter();
   const { id, rest } = currentBroker(pathname);
@@ -70,8 +71,12 @@ export function Header({ brokers }: { brokers: BrokerLink[] }) {
                 </Link>
               ))
             : null}
+          <Link href="/audit" className={linkClass(pathname.startsWith('/audit'))} data-testid="nav-audit">
+            Audit
+          </Link>
         </nav>
         <div className="ml-auto flex items-center gap-2">
+          {account}
           <RefreshIndicator />
           <ThemeToggle />
           <Shortcuts />

@@ -1,4 +1,5 @@
 import 'server-only';
+import { stateLocation } from '@/lib/audit/store';
 import { ConfigError } from '@/lib/config';
 import { checkBind, listeningAddresses, type BindVerdict } from './bind';
 import { getAuthConfig } from './config';
@@ -15,6 +16,7 @@ type Global = typeof globalThis & { [VERDICT]?: BindVerdict };
 export function bootAuth(): void {
   try {
     const config = getAuthConfig();
+    stateLocation();
     installPeerTagging();
     (globalThis as Global)[VERDICT] = checkBind(config, listeningAddresses());
   } catch (e) {
