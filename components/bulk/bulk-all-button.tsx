@@ -12,7 +12,7 @@ import { formatUtc } from '@/lib/client/format';
 import { useOverview } from '@/lib/client/hooks';
 import { BulkOutcome } from './bulk-outcome';
 import { BulkProgress } from './bulk-progress';
-import { BULK_TEXT, describeFilter, noun } from './bulk-text';
+import { BULK_TEXT, describeFilter, noun, STATE_LABEL } from './bulk-text';
 import { useBulkJob } from './use-bulk-job';
 
 /**
@@ -86,7 +86,8 @@ function BulkDialog({ brokerId, action, filter, onClose }: { brokerId: string; a
   };
 
   const total = job?.progress.total ?? 0;
-  const title = job ? `${t.verb} ${total.toLocaleString()} ${noun(action, total)}?` : `${t.verb} all matching ${t.whats}`;
+  const count = `${t.verb} ${total.toLocaleString()} ${noun(action, total)}`;
+  const title = !job ? `${t.verb} all matching ${t.whats}` : job.state === 'queued' ? `${count}?` : `${count}: ${STATE_LABEL[job.state]}`;
   return (
     <Dialog open onClose={close} title={title} testId="bulk-dialog">
       <div className="grid gap-3 text-sm">
