@@ -83,3 +83,34 @@ test('revokes every waiting task matching the filter, and cancel before confirmi
   expect(count(main, marks, ...ids)).toBe(30);
   expect(pageErrors).toEqual([]);
 });
+
+test('the HTTP API creates a snapshot, refuses a start without a reason or with another count, then runs it', async ({ request }) => {
+  const { main } = e2eBrokers();
+  const queue = uniqueQueue('bulk-api');
+  for (let i = 0; i < 12; i++) addDead(main, { queue, task: 'demo.bulk_api', args: [i], reason });
+  const base = '/api/brokers/main/bulk';
+
+  const bad = await request.post(base, { data: { action: 'purge', filter: { queue } } });
+  expect(bad.status()).toBe(400);
+  const created = await request.post(base, { data: { action: 'discard', filter: { queue } } });
+  expect(created.status()).toBe(200);
+  const job = (await created.json()) as { id: string; state: string; progress: { total: number } };
+  expect(job).toMatchObject({ state: 'queued', progress: { total: 12 } });
+
+  const noReason = await request.post(`${base}/${job.id}/start`, { data: { confirmCount: 12 } });
+  expect(noReason.status()).toBe(400);
+  expect((await noReason.json()).error.fields).toHaveProperty('reason');
+  const wrongCount = await request.post(`${base}/${job.id}/start`, { data: { confirmCount: 11, reason: 'e2e api' } });
+  expect(wrongCount.status()).toBe(409);
+  expect(count(main, 'SELECT count(*) FROM potatoq_dead WHERE queue = ?', queue)).toBe(12);
+
+  const started = await request.post(`${base}/${job.id}/start`, { data: { confirmCount: 12, reason: 'e2e api' } });
+  expect(started.status()).toBe(200);
+  await expect
+    .poll(async () => ((await (await request.get(`${base}/${job.id}`)).json()) as { state: string }).state)
+    .toBe('done');
+  const done = (await (await request.get(`${base}/${job.id}`)).json()) as { progress: { succeeded: number } };
+  expect(done.progress.succeeded).toBe(12);
+  expect(count(main, 'SELECT count(*) FROM potatoq_dead WHERE queue = ?', queue)).toBe(0);
+  expect((await request.get(`${base}/not-a-job-id-000`)).status()).toBe(404);
+});
