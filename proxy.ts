@@ -34,9 +34,8 @@ export function proxy(request: NextRequest): NextResponse {
         return withHeaders(NextResponse.json({ error: { code: who.code, message: who.reason } }, { status: who.code === 'Forbidden' ? 403 : 401, headers: { 'cache-control': 'no-store' } }), csp);
       }
       if (config.mode === 'accounts' && who.code === 'Unauthorized' && !request.headers.has('authorization')) {
-        const to = new URL('/login', request.url);
-        if (pathname !== '/') to.searchParams.set('next', `${pathname}${search}`);
-        return withHeaders(NextResponse.redirect(to, 303), csp);
+        const to = pathname === '/' ? '/login' : `/login?${new URLSearchParams({ next: `${pathname}${search}` }).toString()}`;
+        return withHeaders(new NextResponse(null, { status: 303, headers: { location: to, 'cache-control': 'no-store' } }), csp);
       }
       return withHeaders(new NextResponse(`${who.reason}\n`, { status: who.code === 'Forbidden' ? 403 : 401, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' } }), csp);
     }

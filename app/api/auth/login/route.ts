@@ -6,6 +6,9 @@ export const dynamic = 'force-dynamic';
 
 const MAX_BODY = 16 * 1024;
 
+/** A relative Location: behind a proxy `req.url` may name an internal host, and CSP's form-action follows redirects. */
+const seeOther = (path: string, extra: Record<string, string> = {}) => new NextResponse(null, { status: 303, headers: { location: path, 'cache-control': 'no-store', ...extra } });
+
 /**
  * Sign-in for accounts mode. Takes the login form (urlencoded; answers with 303 redirects so it
  * works without JavaScript) or JSON (answers JSON, for scripts and tests).
@@ -15,7 +18,7 @@ export async function POST(req: Request) {
   const fail = (status: number, code: string, message: string, next = '/', extra: Record<string, string> = {}) =>
     json
       ? NextResponse.json({ error: { code, message } }, { status, headers: { 'cache-control': 'no-store', ...extra } })
-      : NextResponse.redirect(new URL(`/login?error=${encodeURIComponent(message)}&next=${encodeURIComponent(next)}`, req.url), { status: 303, headers: extra });
+      : seeOther(`/login?error=${encodeURIComponent(message)}&next=${encodeURIComponent(next)}`, extra);
 
   const crossSite = crossSiteReason(req.headers);
   if (crossSite) return fail(403, 'Forbidden', crossSite);
@@ -33,7 +36,7 @@ export async function POST(req: Request) {
   if (!r.ok) return fail(r.status, r.code, r.message, next, r.retryAfter ? { 'retry-after': String(r.retryAfter) } : {});
   const res = json
     ? NextResponse.json({ user: r.user }, { headers: { 'cache-control': 'no-store' } })
-    : NextResponse.redirect(new URL(next, req.url), 303);
+    : seeOther(next);
   res.headers.append('set-cookie', r.cookie);
   return res;
 }

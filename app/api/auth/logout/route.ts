@@ -8,7 +8,8 @@ export const dynamic = 'force-dynamic';
 export function POST(req: Request) {
   const crossSite = crossSiteReason(req.headers);
   if (crossSite) return NextResponse.json({ error: { code: 'Forbidden', message: crossSite } }, { status: 403 });
-  const res = NextResponse.redirect(new URL('/login', req.url), 303);
+  // Relative Location: `req.url` may name an internal host behind a proxy.
+  const res = new NextResponse(null, { status: 303, headers: { location: '/login', 'cache-control': 'no-store' } });
   res.headers.append('set-cookie', clearSessionCookie(isSecureRequest(req.headers, req.url)));
   return res;
 }
