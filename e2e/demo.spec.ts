@@ -20,6 +20,13 @@ test('with no configuration the console creates and serves the demo broker (and 
   for (const q of queues) await expect(card.locator(`[data-testid="queue-row"][data-queue="${q}"]`)).toBeVisible();
   await expect(card.getByTestId('workers-alive')).toContainText('1 live worker');
   await expect(card.getByTestId('total-dead')).toHaveText('8');
+  // The poison queue's next claim crashes every potatoq worker: the overview says so, on that
+  // queue only, and links the culprit.
+  const blocked = card.getByTestId('queue-blocked');
+  await expect(blocked).toHaveCount(1);
+  await expect(blocked).toContainText('Workers on this queue crash');
+  const headId = rows<{ id: string }>(demo, "SELECT id FROM potatoq_jobs WHERE state = 1 AND queue = 'poison' ORDER BY priority DESC, seq LIMIT 1")[0]!.id;
+  await expect(blocked.getByRole('link')).toHaveText(headId.slice(0, 40));
   // docs/screenshot.png is refreshed on request only, so test runs leave the checkout clean.
   const shot = process.env.POTATOQ_UPDATE_SCREENSHOT === '1' ? path.join(__dirname, '..', 'docs', 'screenshot.png') : testInfo.outputPath('overview.png');
   await page.setViewportSize({ width: 1360, height: 560 });

@@ -22,8 +22,10 @@ export function BrokerHome({ brokerId }: { brokerId: string }) {
       <Card testId="broker-queues">
         <CardHeader title="Queues">
           <span className="text-xs text-zinc-500">
-            {formatCount(o.data.totals.ready)} ready · {formatCount(o.data.totals.scheduled)} scheduled ·{' '}
-            {formatCount(o.data.totals.running)} running · {formatCount(o.data.totals.dead)} dead
+            {formatCount(o.data.totals.ready, o.data.totalsCapped?.ready)} ready ·{' '}
+            {formatCount(o.data.totals.scheduled, o.data.totalsCapped?.scheduled)} scheduled ·{' '}
+            {formatCount(o.data.totals.running, o.data.totalsCapped?.running)} running ·{' '}
+            {formatCount(o.data.totals.dead, o.data.totalsCapped?.dead)} dead
           </span>
         </CardHeader>
         <QueueTable overview={o.data} workers={w.data} />

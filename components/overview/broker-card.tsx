@@ -5,6 +5,7 @@ import { Card, CardHeader } from '@/components/ui/card';
 import { ErrorBox, Loading } from '@/components/ui/states';
 import { QueueTable } from '@/components/queues/queue-table';
 import { describeError } from '@/lib/client/api';
+import type { BrokerOverview, CountKey } from '@/lib/brokers/schema';
 import { formatCount } from '@/lib/client/format';
 import { useOverview, useWorkers } from '@/lib/client/hooks';
 
@@ -16,8 +17,8 @@ export interface BrokerCardProps {
   initialError?: { code: string; message: string };
 }
 
-function Totals({ totals }: { totals: { ready: number | null; scheduled: number | null; running: number | null; dead: number | null } }) {
-  const items: Array<[string, number | null]> = [
+function Totals({ totals, capped }: { totals: BrokerOverview['totals']; capped?: BrokerOverview['totalsCapped'] }) {
+  const items: Array<[CountKey, number | null]> = [
     ['ready', totals.ready],
     ['scheduled', totals.scheduled],
     ['running', totals.running],
@@ -29,7 +30,7 @@ function Totals({ totals }: { totals: { ready: number | null; scheduled: number 
         <div key={label} className="flex items-baseline gap-1.5">
           <dt className="text-zinc-500 dark:text-zinc-400">{label}</dt>
           <dd className="font-semibold tabular-nums" data-testid={`total-${label}`}>
-            {formatCount(n)}
+            {formatCount(n, capped?.[label])}
           </dd>
         </div>
       ))}
@@ -75,7 +76,7 @@ export function BrokerCard({ brokerId, name, kind, initialError }: BrokerCardPro
           {o.workers.stale > 0 ? <Badge tone="yellow" testId="workers-stale">{o.workers.stale} stale</Badge> : null}
         </CardHeader>
         {o.serverInfo ? <p className="px-4 pt-2 text-xs text-zinc-500 dark:text-zinc-400" data-testid="server-info">{o.serverInfo}</p> : null}
-        <Totals totals={o.totals} />
+        <Totals totals={o.totals} capped={o.totalsCapped} />
         {q.error ? (
           <div className="px-4 pb-2">
             <ErrorBox {...describeError(q.error)}>

@@ -1,6 +1,7 @@
 'use client';
 import Link from 'next/link';
-import type { BrokerOverview, WorkerInfo } from '@/lib/brokers/schema';
+import { Fragment } from 'react';
+import type { BrokerOverview, HeadBlock, WorkerInfo } from '@/lib/brokers/schema';
 import { formatAge, formatCount, secondsSince, truncate } from '@/lib/client/format';
 import { useNow } from '@/components/ui/time';
 import { Empty } from '@/components/ui/states';
@@ -34,22 +35,23 @@ export function QueueTable({ overview, workers }: { overview: BrokerOverview; wo
         </thead>
         <tbody>
           {overview.queues.map((q) => (
-            <tr key={q.name} data-testid="queue-row" data-queue={q.name}>
+            <Fragment key={q.name}>
+            <tr data-testid="queue-row" data-queue={q.name}>
               <td>
                 <Link className="link font-medium" href={`${base}/queues/${encodeURIComponent(q.name)}`} title={q.name}>
                   {truncate(q.name, 60)}
                 </Link>
               </td>
-              <td className="num" data-testid="count-ready">{formatCount(q.ready)}</td>
-              <td className="num" data-testid="count-scheduled">{formatCount(q.scheduled)}</td>
-              <td className="num" data-testid="count-running">{formatCount(q.running)}</td>
+              <td className="num" data-testid="count-ready">{formatCount(q.ready, q.capped?.ready)}</td>
+              <td className="num" data-testid="count-scheduled">{formatCount(q.scheduled, q.capped?.scheduled)}</td>
+              <td className="num" data-testid="count-running">{formatCount(q.running, q.capped?.running)}</td>
               <td className="num" data-testid="count-dead">
                 {q.dead ? (
                   <Link className="link" href={`${base}/dead?queue=${encodeURIComponent(q.name)}`}>
-                    {formatCount(q.dead)}
+                    {formatCount(q.dead, q.capped?.dead)}
                   </Link>
                 ) : (
-                  formatCount(q.dead)
+                  formatCount(q.dead, q.capped?.dead)
                 )}
               </td>
               <td className="num" data-testid="oldest-age" suppressHydrationWarning>
@@ -57,9 +59,26 @@ export function QueueTable({ overview, workers }: { overview: BrokerOverview; wo
               </td>
               <td className="num" data-testid="queue-workers">{workersOf(q.name, workers)}</td>
             </tr>
+            {q.blockedBy ? <BlockedRow base={base} block={q.blockedBy} /> : null}
+            </Fragment>
           ))}
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** The queue's next claim is undecodable: every worker that takes it crashes, so say so loudly. */
+function BlockedRow({ base, block }: { base: string; block: HeadBlock }) {
+  return (
+    <tr data-testid="queue-blocked">
+      <td colSpan={7} className="bg-red-50 text-sm text-red-800 dark:bg-red-950/40 dark:text-red-200">
+        <span className="font-semibold">Workers on this queue crash:</span> the next task (
+        <Link className="link font-mono" href={`${base}/jobs/${encodeURIComponent(block.id)}`}>
+          {truncate(block.id, 40)}
+        </Link>
+        , {truncate(block.task, 60)}) is a {block.foreign} message potatoq cannot decode. Revoke it to unblock the queue.
+      </td>
+    </tr>
   );
 }

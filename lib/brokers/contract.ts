@@ -38,6 +38,8 @@ export interface ContractSeeder {
   deadLetter(m: SeedMessage & { reason: string; diedAgo?: number }): Promise<string>;
   /** A dead letter with a payload potatoq can't decode (a foreign producer's). */
   deadLetterRaw(r: { id: string; queue: string; task: string; reason: string; payload: string }): Promise<void>;
+  /** A waiting task whose payload is given verbatim (a foreign producer's), where the broker can hold one. */
+  enqueueRaw?(r: { id: string; queue: string; task: string; payload: string; priority?: number }): Promise<void>;
   heartbeat(id: string, info: Record<string, unknown>, ageSeconds: number): Promise<void>;
   /** A heartbeat row whose info is not JSON (a foreign writer). */
   garbageWorker(id: string, info: string): Promise<void>;

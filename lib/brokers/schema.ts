@@ -118,6 +118,19 @@ export interface QueueStats {
   consumers?: number | null;
   /** Counts that hit the cap; absent when every count is exact. */
   capped?: Partial<Record<CountKey, CappedCount>>;
+  /**
+   * The next ready task (what a worker claims first) when potatoq cannot decode it: every
+   * worker that claims it crashes, so the queue is stuck until it is removed. Null when the
+   * head is fine or was not checked (too big, or the broker cannot peek).
+   */
+  blockedBy?: HeadBlock | null;
+}
+
+export interface HeadBlock {
+  id: string;
+  task: string;
+  foreign: ForeignKind;
+  reason: string;
 }
 
 export interface WorkerInfo {

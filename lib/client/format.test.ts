@@ -11,6 +11,11 @@ describe('formatAge', () => {
 });
 
 describe('formatCount', () => {
+  it('shows a capped count as a floor with the planner estimate, never as an exact number', () => {
+    expect(formatCount(1000, { atLeast: 1000, estimate: 1_234_567 })).toBe('1,000+ (≈1,234,567)');
+    expect(formatCount(1000, { atLeast: 1000, estimate: null })).toBe('1,000+');
+  });
+
   it('shows unknown as a dash, never as zero', () => {
     expect(formatCount(null)).toBe('—');
     expect(formatCount(0)).toBe('0');

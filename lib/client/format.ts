@@ -3,7 +3,12 @@
 
 export const DASH = '—';
 
-export function formatCount(n: number | null | undefined): string {
+export function formatCount(n: number | null | undefined, capped?: { atLeast: number; estimate: number | null }): string {
+  if (capped) {
+    // Past the cap the console stops counting (no full count(*) on the request path).
+    const floor = `${capped.atLeast.toLocaleString('en-US')}+`;
+    return capped.estimate === null ? floor : `${floor} (≈${capped.estimate.toLocaleString('en-US')})`;
+  }
   return n === null || n === undefined ? DASH : n.toLocaleString('en-US');
 }
 

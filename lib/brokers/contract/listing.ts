@@ -94,6 +94,22 @@ export function registerListing(ctx: Ctx, all: typeof collect): void {
     if (stats!.ready !== null && stats!.scheduled !== null) expect(sizes[q]).toBe(stats!.ready + stats!.scheduled);
   });
 
+  it('flags a queue whose next claim potatoq cannot decode, and only that queue', async ({ skip }) => {
+    const { a, s } = ctx();
+    if (!s.enqueueRaw) return skip('this broker cannot hold a raw waiting payload');
+    const stuck = uniqueQueue('stuck');
+    const fine = uniqueQueue('fine');
+    const poison = `celery-${randomUUID()}`;
+    await s.enqueue({ task: 'ct.ok', queue: stuck });
+    await s.enqueueRaw({ id: poison, queue: stuck, task: 'proj.add', payload: '[[4,4],{},{"callbacks":null}]', priority: 5 });
+    await s.enqueue({ task: 'ct.ok', queue: fine, priority: 5 });
+    await s.enqueueRaw({ id: `celery-${randomUUID()}`, queue: fine, task: 'proj.add', payload: '[[1],{},{}]' });
+    const queues = (await a.overview()).queues;
+    expect(queues.find((x) => x.name === stuck)?.blockedBy).toMatchObject({ id: poison, task: 'proj.add', foreign: 'celery-v2' });
+    // Behind a decodable head the queue still moves, so it is not flagged.
+    expect(queues.find((x) => x.name === fine)?.blockedBy ?? null).toBeNull();
+  });
+
   it('reports workers as alive, stale or dead by heartbeat age and tolerates garbage info', async () => {
     const { a, s } = ctx();
     const tag = randomUUID().slice(0, 6);

@@ -1,5 +1,6 @@
 import 'server-only';
-import type { CappedCount, CountKey, QueueStats, WorkerInfo } from '../schema';
+import { HEAD_CHECK_LIMIT, headBlock } from '../head-block';
+import type { CappedCount, CountKey, HeadBlock, QueueStats, WorkerInfo } from '../schema';
 import { isoFromEpoch } from '../sqlite/mappers';
 import type { PgNames } from './names';
 import type { Sql } from './pool';
@@ -30,7 +31,8 @@ export async function overviewQueues(read: Read, n: PgNames, cap: number, estima
     const parts = [queues.slice(0, half), queues.slice(half)].filter((p) => p.length);
     const counts = await Promise.all(parts.map((p) => read((sql) => readyCounts(sql, n, cap, p.map((q) => q.queue)))));
     const byQueue = new Map(counts.flat().map((c) => [c.queue, c.n]));
-    return queues.map((q) => ({ ...q, n: byQueue.get(q.queue) ?? 0 }));
+    const heads = await read((sql) => readyHeads(sql, n, queues.map((q) => q.queue)));
+    return queues.map((q) => ({ ...q, n: byQueue.get(q.queue) ?? 0, blockedBy: headBlock(heads.get(q.queue)) }));
   });
   const [ready, ...samples] = await Promise.all([
     readyP,
@@ -51,6 +53,22 @@ interface ReadyRow {
   queue: string;
   n: number;
   oldest: number | null;
+  blockedBy: HeadBlock | null;
+}
+
+type Head = { queue: string; id: string; task: string; payload: string | null };
+
+/** Each queue's next claim (potatoq's claim order, on `jobs_ready`), payload only when small. */
+async function readyHeads(sql: Sql, n: PgNames, queues: string[]): Promise<Map<string, Head>> {
+  if (!queues.length) return new Map();
+  const rows = await sql<Head>(
+    `SELECT q.queue, h.id, h.task, CASE WHEN octet_length(h.payload) <= ${HEAD_CHECK_LIMIT} THEN h.payload END AS payload
+     FROM unnest($1::text[]) AS q(queue)
+     CROSS JOIN LATERAL (SELECT j.id, j.task, j.payload FROM ${n.jobs} j WHERE j.state = 1 AND j.queue = q.queue
+                         ORDER BY j.priority DESC, j.seq LIMIT 1) h`,
+    [queues],
+  );
+  return new Map(rows.map((r) => [r.queue, r]));
 }
 
 /** The queues with ready work (a loose scan of `jobs_ready`) and each one's oldest ready
@@ -102,6 +120,7 @@ function merge(ready: ReadyRow[], samples: Sample[], cap: number, est: Estimator
   for (const r of ready) {
     const s = get(r.queue);
     s.oldestReadyAt = isoFromEpoch(r.oldest);
+    s.blockedBy = r.blockedBy;
     if (r.n <= cap) put(s, 'ready', { n: r.n });
     else {
       const e = estimateOf('ready', r.queue);

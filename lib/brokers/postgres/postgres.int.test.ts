@@ -26,6 +26,7 @@ function fixtureWith(prefix: string) {
       claim: (queue) => py.call('claim', { queue, timeout: 0.2 }),
       deadLetter: (m) => py.call('dead_letter', { ...m, died_ago: m.diedAgo }),
       deadLetterRaw: (r) => py.call('dead_letter_raw', r),
+      enqueueRaw: (r) => py.call('job_raw', r),
       heartbeat: (id, info, age) => py.call('heartbeat', { id, info, age }),
       garbageWorker: (id, info) => py.call('raw_worker', { id, info }),
       storeRegistered: (digest, names) =>

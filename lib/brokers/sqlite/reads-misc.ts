@@ -4,6 +4,7 @@ import type { Page, QueueStats, ResultListQuery, ResultSummary, WorkerInfo } fro
 import { decodeCursor, encodeCursor } from './cursor';
 import { isoFromEpoch, mapResult, registeredNames } from './mappers';
 import { Where } from './sql';
+import { HEAD_CHECK_LIMIT, headBlock } from '../head-block';
 
 export const REGISTERED_PREFIX = 'potatoq-registered-';
 
@@ -87,6 +88,13 @@ export function overviewQueues(db: Database.Database, workers: WorkerInfo[]): { 
   for (const r of names) {
     const t = get(r.queue).tasks!;
     if (t.length < 100) t.push(r.task);
+  }
+  const head = db.prepare(
+    `SELECT id, task, CASE WHEN length(CAST(payload AS BLOB)) <= ${HEAD_CHECK_LIMIT} THEN payload END AS payload
+     FROM potatoq_jobs WHERE state = 1 AND queue = ? ORDER BY priority DESC, seq LIMIT 1`,
+  );
+  for (const s of stats.values()) {
+    if (s.ready) s.blockedBy = headBlock(head.get(s.name) as { id: string; task: string; payload: string | Buffer | null } | undefined);
   }
   // Queues a live worker consumes are shown even when empty.
   for (const w of workers) if (w.status !== 'dead') for (const q of w.queues) get(q);
