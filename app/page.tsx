@@ -1,6 +1,8 @@
 import { HydrationBoundary, dehydrate } from '@tanstack/react-query';
 import { BrokerCard } from '@/components/overview/broker-card';
 import { PageTitle } from '@/components/ui/states';
+import { currentPrincipal } from '@/lib/auth/current';
+import { overviewFor } from '@/lib/auth/mask';
 import { overviewAll } from '@/lib/brokers/service';
 import { qk } from '@/lib/client/query-keys';
 import { newServerQueryClient } from './_lib/prefetch';
@@ -8,9 +10,9 @@ import { newServerQueryClient } from './_lib/prefetch';
 export const dynamic = 'force-dynamic';
 
 export default async function OverviewPage() {
-  const all = await overviewAll();
+  const [all, principal] = await Promise.all([overviewAll(), currentPrincipal()]);
   const qc = newServerQueryClient();
-  for (const o of all) if (o.ok) qc.setQueryData(qk.overview(o.overview.id), o.overview);
+  for (const o of all) if (o.ok) qc.setQueryData(qk.overview(o.overview.id), overviewFor(o.overview, principal));
   return (
     <>
       <PageTitle sub="Every configured broker; counts refresh every 5 seconds.">Overview</PageTitle>

@@ -54,17 +54,16 @@ test('signed out, pages send you to sign in and APIs answer 401; a wrong passwor
   expect(cookie!.expires).toBeGreaterThan(Date.now() / 1000 + 3600);
 });
 
-test('a viewer reads but cannot revoke; the refusal is audited and the task stays', async ({ page }) => {
+test('a viewer reads but cannot revoke: the button is off, a forced request is refused and audited, the task stays', async ({ page }) => {
   const queue = uniqueQueue('viewer');
   const id = addTask(c.broker, { queue });
   await signIn(page, 'vic', SECRETS.viewerPassword, `/brokers/main/jobs/${id}`);
   await expect(page.getByTestId('account-role')).toHaveText('viewer');
   await expect(page.getByTestId('detail-id')).toContainText(id);
-  await page.getByTestId('action-revoke').click();
-  const dialog = page.getByTestId('confirm-dialog');
-  await dialog.getByTestId('confirm-reason').fill('viewer tries anyway');
-  await dialog.getByTestId('confirm-submit').click();
-  await expect(dialog.getByTestId('error-code')).toHaveText('Forbidden');
+  await expect(page.getByTestId('action-revoke')).toBeDisabled();
+  await expect(page.getByTestId('action-revoke')).toHaveAttribute('title', 'vic is a viewer');
+  const forced = await page.request.post(`${c.url}/api/brokers/main/tasks/revoke`, { data: { ids: [id], reason: 'viewer tries anyway' }, headers: { origin: c.url } });
+  expect(forced.status()).toBe(403);
   expect(job(c.broker, id)).toMatchObject({ state: 1 });
   await page.goto(`${c.url}/audit?who=vic`);
   await expect(page.getByTestId('audit-row').first()).toHaveAttribute('data-outcome', 'refused');

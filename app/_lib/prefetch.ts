@@ -1,6 +1,8 @@
 import 'server-only';
 import { QueryClient, dehydrate, type DehydratedState } from '@tanstack/react-query';
 import { ZDeadListQuery, ZResultListQuery, ZTaskListQuery } from '@/lib/brokers/schema';
+import { currentPrincipal } from '@/lib/auth/current';
+import { overviewFor } from '@/lib/auth/mask';
 import * as service from '@/lib/brokers/service';
 import { PAGE_SIZE, qk, type DeadFilters, type TaskFilters } from '@/lib/client/query-keys';
 
@@ -12,7 +14,7 @@ export function newServerQueryClient(): QueryClient {
 }
 
 export const prefetchOverview = (qc: QueryClient, b: string) =>
-  qc.prefetchQuery({ queryKey: qk.overview(b), queryFn: () => service.overview(b) });
+  qc.prefetchQuery({ queryKey: qk.overview(b), queryFn: async () => overviewFor(await service.overview(b), await currentPrincipal()) });
 
 export const prefetchTasks = (qc: QueryClient, b: string, f: TaskFilters) =>
   qc.prefetchInfiniteQuery({
