@@ -37,7 +37,7 @@ export default defineConfig({
     {
       command: `${next} -p ${E2E_PORT}`,
       url: `http://127.0.0.1:${E2E_PORT}/api/health`,
-      env: { ...serverEnv, POTATOQ_CONSOLE_BROKERS: brokersEnv(brokers) },
+      env: { ...serverEnv, POTATOQ_CONSOLE_BROKERS: brokersEnv(brokers), POTATOQ_CONSOLE_STATE: `${brokers.dir}/state.sqlite3` },
       reuseExistingServer: false,
       timeout: 120_000,
       stdout: 'ignore',
@@ -46,7 +46,7 @@ export default defineConfig({
     {
       command: `${next} -p ${DEMO_PORT}`,
       url: `http://127.0.0.1:${DEMO_PORT}/api/health`,
-      env: { ...serverEnv, POTATOQ_CONSOLE_BROKERS: '', POTATOQ_CONSOLE_DEMO_PATH: brokers.demo },
+      env: { ...serverEnv, POTATOQ_CONSOLE_BROKERS: '', POTATOQ_CONSOLE_DEMO_PATH: brokers.demo, POTATOQ_CONSOLE_STATE: `${brokers.dir}/demo-state.sqlite3` },
       reuseExistingServer: false,
       timeout: 120_000,
       stdout: 'ignore',

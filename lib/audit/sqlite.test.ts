@@ -62,6 +62,7 @@ describe('SQLite audit store', () => {
 
 describe('stateLocation', () => {
   it('defaults to .data/console-state.sqlite3 and takes a path or a PostgreSQL URL', () => {
+    expect(stateLocation({ VITEST: 'true' }).where).toBe(':memory:');
     expect(stateLocation({}).where).toMatch(/\.data\/console-state\.sqlite3$/);
     expect(stateLocation({ POTATOQ_CONSOLE_STATE: '/tmp/x.db' })).toEqual({ kind: 'sqlite', where: '/tmp/x.db' });
     expect(stateLocation({ POTATOQ_CONSOLE_STATE: 'postgresql://u@h/db' })).toEqual({ kind: 'postgres', where: 'postgresql://u@h/db' });

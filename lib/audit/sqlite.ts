@@ -92,7 +92,7 @@ export function whereOf(q: AuditQuery): { sql: string; args: unknown[] } {
 }
 
 export function createSqliteAuditStore(file: string): AuditStore {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('busy_timeout = 5000');

@@ -10,12 +10,14 @@ import type { AuditStore } from './types';
  */
 export function stateLocation(env: Record<string, string | undefined> = process.env): { kind: 'sqlite' | 'postgres'; where: string } {
   const raw = env.POTATOQ_CONSOLE_STATE?.trim();
+  // Unit tests that reach the gate must not write into the checkout's .data/.
+  if (!raw && env.VITEST) return { kind: 'sqlite', where: ':memory:' };
   if (!raw) return { kind: 'sqlite', where: path.resolve(process.cwd(), '.data', 'console-state.sqlite3') };
   if (/^postgres(ql)?:\/\//i.test(raw)) return { kind: 'postgres', where: raw };
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(raw) && !raw.startsWith('sqlite://')) {
     throw new ConfigError('POTATOQ_CONSOLE_STATE: must be a file path, sqlite:///path or postgresql:// URL');
   }
-  return { kind: 'sqlite', where: path.resolve(raw.replace(/^sqlite:\/\//, '')) };
+  return { kind: 'sqlite', where: raw === ':memory:' ? raw : path.resolve(raw.replace(/^sqlite:\/\//, '')) };
 }
 
 const STORE = Symbol.for('potatoq.console.auditStore');
