@@ -114,3 +114,38 @@ test('the HTTP API creates a snapshot, refuses a start without a reason or with 
   expect(count(main, 'SELECT count(*) FROM potatoq_dead WHERE queue = ?', queue)).toBe(0);
   expect((await request.get(`${base}/not-a-job-id-000`)).status()).toBe(404);
 });
+
+test('a paced job started elsewhere is reopened from the list, paused, resumed and cancelled; the rest stays dead', async ({ page, request }) => {
+  const { main } = e2eBrokers();
+  const queue = uniqueQueue('bulk-pace');
+  for (let i = 0; i < 40; i++) addDead(main, { queue, task: 'demo.bulk_pace', args: [i], reason });
+  const base = '/api/brokers/main/bulk';
+  const job = (await (await request.post(base, { data: { action: 'replay', filter: { queue }, rate: 4 } })).json()) as { id: string };
+  expect((await request.post(`${base}/${job.id}/start`, { data: { reason: 'e2e paced' } })).status()).toBe(200);
+  const { pageErrors } = guardPage(page);
+
+  await page.goto(`/brokers/main/queues/${queue}?state=dead`);
+  await page.locator(`[data-testid="bulk-job-open"][data-id="${job.id}"]`).click();
+  const dialog = page.getByTestId('bulk-dialog');
+  const progress = dialog.getByTestId('bulk-progress');
+  await expect(progress).toHaveAttribute('data-state', 'running');
+  await expect(progress).toContainText('at 4/s');
+  await dialog.getByTestId('bulk-pause').click();
+  await expect(progress).toHaveAttribute('data-state', 'paused');
+  await page.waitForTimeout(800); // a batch in flight when pausing still completes
+  const pausedAt = await dialog.getByTestId('bulk-processed').textContent();
+  await page.waitForTimeout(1500);
+  await expect(dialog.getByTestId('bulk-processed')).toHaveText(pausedAt!);
+  await dialog.getByTestId('bulk-resume').click();
+  await expect(progress).toHaveAttribute('data-state', 'running');
+  await dialog.getByTestId('bulk-cancel').click();
+  const outcome = dialog.getByTestId('bulk-outcome');
+  await expect(outcome).toHaveAttribute('data-state', 'cancelled');
+  const done = Number(/^(\d+)/.exec((await outcome.getByTestId('bulk-succeeded').textContent()) ?? '')![1]);
+  expect(done).toBeGreaterThan(0);
+  expect(done).toBeLessThan(40);
+  await expect(outcome.getByTestId('bulk-not-reached')).toContainText(`${40 - done} not reached`);
+  expect(count(main, 'SELECT count(*) FROM potatoq_dead WHERE queue = ?', queue)).toBe(40 - done);
+  expect(count(main, 'SELECT count(*) FROM potatoq_jobs WHERE queue = ? AND state = 1', queue)).toBe(done);
+  expect(pageErrors).toEqual([]);
+});

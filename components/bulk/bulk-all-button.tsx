@@ -13,15 +13,18 @@ import { useOverview } from '@/lib/client/hooks';
 import { BulkOutcome } from './bulk-outcome';
 import { BulkProgress } from './bulk-progress';
 import { BULK_TEXT, describeFilter, noun, STATE_LABEL } from './bulk-text';
-import { useBulkJob } from './use-bulk-job';
+import { useBulkJob, useBulkJobs } from './use-bulk-job';
 
 /**
  * "Replay all matching…": captures the ids matching the list's filter (a snapshot), asks for
  * confirmation with the exact count, then runs the job in batches with progress and controls.
  */
 export function BulkAllButton({ brokerId, action, filter, disabledReason }: { brokerId: string; action: BulkAction; filter: BulkFilter; disabledReason?: string }) {
-  const [open, setOpen] = useState(false);
+  const [open, setOpen] = useState<{ existing: BulkJobView | null } | null>(null);
   const t = BULK_TEXT[action];
+  const jobs = useBulkJobs(brokerId).data ?? [];
+  // Jobs of this action still running here (on this queue, or spanning every queue).
+  const live = jobs.filter((j) => j.action === action && (j.state === 'running' || j.state === 'paused') && (!filter.queue || !j.filter.queue || j.filter.queue === filter.queue));
   return (
     <>
       <Button
@@ -29,24 +32,41 @@ export function BulkAllButton({ brokerId, action, filter, disabledReason }: { br
         variant="secondary"
         disabled={!!disabledReason}
         title={disabledReason ?? `${t.verb} every ${t.what} matching the current filter, not only the rows shown`}
-        onClick={() => setOpen(true)}
+        onClick={() => setOpen({ existing: null })}
         data-testid={`bulk-all-${action}`}
       >
         {t.verb} all matching…
       </Button>
-      {open ? <BulkDialog brokerId={brokerId} action={action} filter={filter} onClose={() => setOpen(false)} /> : null}
+      {live.map((j) => (
+        <Button key={j.id} size="sm" variant="ghost" onClick={() => setOpen({ existing: j })} data-testid="bulk-job-open" data-id={j.id}>
+          {t.verb} job {STATE_LABEL[j.state]}: {j.progress.processed.toLocaleString()} / {j.progress.total.toLocaleString()}
+        </Button>
+      ))}
+      {open ? <BulkDialog brokerId={brokerId} action={action} filter={filter} existing={open.existing} onClose={() => setOpen(null)} /> : null}
     </>
   );
 }
 
-function BulkDialog({ brokerId, action, filter, onClose }: { brokerId: string; action: BulkAction; filter: BulkFilter; onClose: () => void }) {
+function BulkDialog({
+  brokerId,
+  action,
+  filter,
+  existing,
+  onClose,
+}: {
+  brokerId: string;
+  action: BulkAction;
+  filter: BulkFilter;
+  existing: BulkJobView | null;
+  onClose: () => void;
+}) {
   const t = BULK_TEXT[action];
   const qc = useQueryClient();
   const kind = useOverview(brokerId).data?.kind;
   const paced = kind === 'rabbitmq' && action === 'replay';
   // The filter is frozen when the dialog opens: the list may change under it.
   const [frozen] = useState<BulkFilter>(() => ({ ...filter }));
-  const [created, setCreated] = useState<BulkJobView | null>(null);
+  const [created, setCreated] = useState<BulkJobView | null>(existing);
   const [error, setError] = useState<ActionError | null>(null);
   const [busy, setBusy] = useState(false);
   const [rate, setRate] = useState(paced ? '50' : '');
@@ -62,6 +82,7 @@ function BulkDialog({ brokerId, action, filter, onClose }: { brokerId: string; a
       if (!r.ok) return setError(r.error);
       if (!created) setCreated(r.data);
       qc.setQueryData(['bulk', brokerId, r.data.id], r.data);
+      void qc.invalidateQueries({ queryKey: ['bulk', brokerId, 'list'] });
     } catch (e) {
       setError({ code: 'Internal', message: e instanceof Error ? e.message : String(e) });
     } finally {
@@ -75,7 +96,7 @@ function BulkDialog({ brokerId, action, filter, onClose }: { brokerId: string; a
   const asked = useRef(false);
   useEffect(() => {
     // Once per dialog, also under Strict Mode's double effects.
-    if (asked.current) return;
+    if (asked.current || existing) return;
     asked.current = true;
     void snapshot();
   }, []);

@@ -25,3 +25,12 @@ export function useBulkJob(brokerId: string, initial: BulkJobView | null) {
   }, [state, brokerId, qc]);
   return q;
 }
+
+/** The broker's bulk jobs (no per-id lists), so a running job can be reopened after its dialog closed. */
+export function useBulkJobs(brokerId: string) {
+  return useQuery({
+    queryKey: ['bulk', brokerId, 'list'],
+    queryFn: ({ signal }) => getJson<BulkJobView[]>(brokerPath(brokerId, '/bulk'), signal),
+    refetchInterval: (query) => (query.state.data?.some((j) => LIVE.has(j.state)) ? 1000 : 5000),
+  });
+}
