@@ -34,8 +34,11 @@ export function proxy(request: NextRequest): NextResponse {
         return withHeaders(NextResponse.json({ error: { code: who.code, message: who.reason } }, { status: who.code === 'Forbidden' ? 403 : 401, headers: { 'cache-control': 'no-store' } }), csp);
       }
       if (config.mode === 'accounts' && who.code === 'Unauthorized' && !request.headers.has('authorization')) {
-        const to = pathname === '/' ? '/login' : `/login?${new URLSearchParams({ next: `${pathname}${search}` }).toString()}`;
-        return withHeaders(new NextResponse(null, { status: 303, headers: { location: to, 'cache-control': 'no-store' } }), csp);
+        // Next's proxy needs an absolute Location; nextUrl carries the Host the browser used.
+        const to = request.nextUrl.clone();
+        to.pathname = '/login';
+        to.search = pathname === '/' ? '' : `?${new URLSearchParams({ next: `${pathname}${search}` }).toString()}`;
+        return withHeaders(NextResponse.redirect(to, 303), csp);
       }
       return withHeaders(new NextResponse(`${who.reason}\n`, { status: who.code === 'Forbidden' ? 403 : 401, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' } }), csp);
     }

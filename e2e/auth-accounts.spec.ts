@@ -46,6 +46,7 @@ test('signed out, pages send you to sign in and APIs answer 401; a wrong passwor
   await page.getByTestId('login-password').fill('wrong');
   await page.getByTestId('login-submit').click();
   await expect(page.getByTestId('login-error')).toHaveText('wrong user name or password');
+  await page.getByTestId('login-user').fill('olga');
   await page.getByTestId('login-password').fill(SECRETS.operatorPassword);
   await page.getByTestId('login-submit').click();
   await expect(page).toHaveURL(`${c.url}/brokers/main/dead`);

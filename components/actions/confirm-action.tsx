@@ -51,7 +51,7 @@ export function ConfirmAction({
   const [frozenQueue, setFrozenQueue] = useState<string | undefined>(undefined);
   const [reason, setReason] = useState('');
   const t = TEXT[kind];
-  const m = useBrokerAction(brokerId, (list: string[]) => RUN[kind](brokerId, list, reason.trim() || undefined));
+  const m = useBrokerAction(brokerId, (list: string[]) => RUN[kind](brokerId, list, reason.trim() || undefined, frozenQueue));
   const count = frozen.length;
   const noun = `${t.what}${count === 1 ? '' : 's'}`;
   const cli = cliFor(kind, frozen);

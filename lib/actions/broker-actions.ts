@@ -17,18 +17,18 @@ async function respond<T>(run: (h: Headers) => Promise<T>): Promise<ActionRespon
 }
 
 // `reason` is what the operator typed in the confirmation; the gate requires it for
-// destructive actions and records it in the audit trail.
+// destructive actions and records it in the audit trail, with the queue the dialog showed.
 
-export async function replayDeadAction(brokerId: string, ids: string[], reason?: string): Promise<ActionResponse<ActionResult>> {
-  return respond((h) => ops.replayDead(brokerId, { ids, reason }, h));
+export async function replayDeadAction(brokerId: string, ids: string[], reason?: string, queue?: string): Promise<ActionResponse<ActionResult>> {
+  return respond((h) => ops.replayDead(brokerId, { ids, reason, queue }, h));
 }
 
-export async function discardDeadAction(brokerId: string, ids: string[], reason?: string): Promise<ActionResponse<ActionResult>> {
-  return respond((h) => ops.discardDead(brokerId, { ids, reason }, h));
+export async function discardDeadAction(brokerId: string, ids: string[], reason?: string, queue?: string): Promise<ActionResponse<ActionResult>> {
+  return respond((h) => ops.discardDead(brokerId, { ids, reason, queue }, h));
 }
 
-export async function revokeAction(brokerId: string, ids: string[], reason?: string): Promise<ActionResponse<ActionResult>> {
-  return respond((h) => ops.revoke(brokerId, { ids, reason }, h));
+export async function revokeAction(brokerId: string, ids: string[], reason?: string, queue?: string): Promise<ActionResponse<ActionResult>> {
+  return respond((h) => ops.revoke(brokerId, { ids, reason, queue }, h));
 }
 
 export async function purgeAction(brokerId: string, queue: string, confirm: string, reason?: string): Promise<ActionResponse<PurgeResult>> {

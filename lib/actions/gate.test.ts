@@ -49,14 +49,14 @@ const spec = (over: Partial<Spec> = {}): Spec => ({
 
 describe('gate', () => {
   it('runs a valid same-site action, records who, broker, ids, reason and each id’s outcome, and logs one line', async () => {
-    const s = spec({ input: { ids: ['a', 'b'], reason: 'ticket 7' } });
+    const s = spec({ input: { ids: ['a', 'b'], reason: 'ticket 7', queue: 'emails' } });
     await gate(s);
     expect(requireCapability).toHaveBeenCalledWith('b1', 'replay');
     expect(logs).toHaveLength(1);
     expect(JSON.parse(logs[0]!)).toMatchObject({ event: 'console.action', action: 'replay', broker: 'b1', who: 'anonymous', outcome: 'done', ids: ['a', 'b'], succeeded: 1, reason: 'ticket 7' });
     expect(store.entries).toHaveLength(1);
     expect(store.entries[0]).toMatchObject({
-      who: 'anonymous', role: 'operator', broker: 'b1', action: 'replay', ids: ['a', 'b'], reason: 'ticket 7', outcome: 'partial',
+      who: 'anonymous', role: 'operator', broker: 'b1', queue: 'emails', action: 'replay', ids: ['a', 'b'], reason: 'ticket 7', outcome: 'partial',
       results: [{ id: 'a', outcome: 'missing', message: 'gone' }, { id: 'b', outcome: 'ok', message: '' }],
     });
   });

@@ -70,6 +70,15 @@ function reasonOf(spec: Pick<GateSpec<z.ZodType, unknown>, 'action' | 'reason' |
 }
 
 /**
+ * Id actions do not name a queue; the UI sends the queue the operator was looking at, kept in
+ * the audit entry as said (the per-id outcomes are the authority on what happened).
+ */
+function queueHint(raw: unknown): Record<string, unknown> {
+  const q = raw && typeof raw === 'object' ? (raw as Record<string, unknown>).queue : undefined;
+  return typeof q === 'string' && q.length > 0 && q.length <= 500 ? { queue: q } : {};
+}
+
+/**
  * The one gate in front of every write, used by server actions and POST routes alike:
  * same-site check -> principal -> role (and per-broker read-only) -> input validation ->
  * reason -> capability -> audit entry (pending) -> service call -> audit outcome + log line.
@@ -94,7 +103,7 @@ export async function gate<S extends z.ZodType, R>(spec: GateSpec<S, R>): Promis
     if (spec.capability) await requireCapability(spec.brokerId, spec.capability);
     const store = recorded ? await getAuditStore().catch(() => null) : null;
     if (recorded) {
-      entry = newEntry({ action: spec.action, broker: spec.brokerId, who: { user: principal.user, role: principal.role, via: principal.via }, input, reason, extra: spec.target?.(input) });
+      entry = newEntry({ action: spec.action, broker: spec.brokerId, who: { user: principal.user, role: principal.role, via: principal.via }, input, reason, extra: { ...queueHint(spec.input), ...spec.target?.(input) } });
       if (!store) throw new ConsoleError('Internal', 'the audit trail cannot be written, so nothing was changed');
       await store.begin(entry).catch(() => {
         throw new ConsoleError('Internal', 'the audit trail cannot be written, so nothing was changed');
