@@ -238,6 +238,11 @@ export interface DeadDetail extends DeadSummary {
   rawSize: number;
   rawTruncated: boolean;
   result: ResultRecordDto | null;
+  /**
+   * For a Celery protocol 2 letter on a broker that can convert it: the potatoq message the
+   * conversion would send (`enqueued_at` is set again when it is sent), or why it can't.
+   */
+  celeryConversion?: { ok: true; task: string; id: string; queue: string; json: string } | { ok: false; error: string };
 }
 
 export interface DeadGroup {

@@ -5,6 +5,7 @@ import type {
   ActionResult,
   BrokerOverview,
   Capability,
+  DeadDetail,
   DeadListQuery,
   EnqueueRequest,
   HealthEntry,
@@ -12,6 +13,7 @@ import type {
   TaskListQuery,
 } from './schema';
 import type { BrokerAdapter } from './types';
+import { celeryToPotatoq } from '@/lib/potatoq';
 
 /**
  * The only door from app/ into brokers. Adds timeouts, maps unknown errors to
@@ -122,10 +124,22 @@ export async function getTask(brokerId: string, id: string) {
 }
 export const listDead = (brokerId: string, q: DeadListQuery) => read(brokerId, 'dead-letter list', (a) => a.listDead(q));
 export const deadGroups = (brokerId: string, q: { queue?: string }) => read(brokerId, 'dead-letter groups', (a) => a.deadGroups(q));
-export async function getDead(brokerId: string, id: string) {
+export async function getDead(brokerId: string, id: string): Promise<DeadDetail> {
+  const adapter = getAdapter(brokerId);
   const d = await read(brokerId, 'dead letter', (a) => a.getDead(id));
   if (!d) throw new ConsoleError('NotFound', `dead letter ${id} is not in this broker`);
-  return d;
+  if (!adapter.convertCelery || d.payload.kind !== 'foreign' || d.payload.foreign !== 'celery-v2') return d;
+  return { ...d, celeryConversion: previewConversion(d) };
+}
+
+function previewConversion(d: DeadDetail): NonNullable<DeadDetail['celeryConversion']> {
+  if (d.rawTruncated) return { ok: false, error: 'the message is too large to preview here' };
+  try {
+    const m = celeryToPotatoq(d.raw, d.payload, d.queue, d.id);
+    return { ok: true, task: m.task, id: m.id, queue: m.queue, json: m.json };
+  } catch (e) {
+    return { ok: false, error: e instanceof Error ? e.message : String(e) };
+  }
 }
 export const listWorkers = (brokerId: string) => read(brokerId, 'workers', (a) => a.listWorkers());
 export const listResults = (brokerId: string, q: ResultListQuery) => read(brokerId, 'results', (a) => a.listResults(q));
@@ -137,5 +151,11 @@ export const discardDead = (brokerId: string, ids: string[]): Promise<ActionResu
   write(brokerId, 'discard', 'discard', (a) => a.discardDead(ids));
 export const revoke = (brokerId: string, ids: string[]): Promise<ActionResult> =>
   write(brokerId, 'revoke', 'revoke', (a) => a.revoke(ids));
+/** Rebuilds Celery protocol 2 dead letters as potatoq tasks and replays them (RabbitMQ). */
+export const convertCelery = (brokerId: string, ids: string[]): Promise<ActionResult> =>
+  write(brokerId, 'replay', 'convert', async (a) => {
+    if (!a.convertCelery) throw new ConsoleError('Unsupported', 'this broker cannot convert Celery messages');
+    return a.convertCelery(ids);
+  });
 export const purge = (brokerId: string, queue: string) => write(brokerId, 'purge', 'purge', (a) => a.purge(queue));
 export const enqueue = (brokerId: string, req: EnqueueRequest) => write(brokerId, 'enqueue', 'enqueue', (a) => a.enqueue(req));

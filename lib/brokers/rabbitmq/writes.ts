@@ -1,5 +1,5 @@
 import 'server-only';
-import { buildMessage, BuildMessageError, dumpsCompact, parseJson, reencodeWithoutEta } from '@/lib/potatoq';
+import { BuildMessageError, CeleryConversionError, celeryToPotatoq, reencodeWithoutEta } from '@/lib/potatoq';
 import { ConsoleError } from '../errors';
 import type { ActionOutcome, ActionResult, EnqueueRequest, EnqueueResult, PurgeResult } from '../schema';
 import { buildFromRequest } from '../sqlite/writes-enqueue';
@@ -52,23 +52,13 @@ export const discardStep: LetterStep = async (letter, h, ch) =>
     ? { id: letter.id, outcome: 'ok', message: 'removed from the DLQ' }
     : { id: letter.id, outcome: 'error', message: 'the connection was lost; the letter stays' };
 
-function textOf(node: unknown, fallback: string): string {
-  return node === undefined ? fallback : dumpsCompact(node as Parameters<typeof dumpsCompact>[0]);
-}
-
 /** A Celery protocol 2 letter rebuilt as the potatoq message `potatoq call` would send (same id). */
 export const convertStep = (ctx: RabbitCtx): LetterStep => async (letter, h, ch) => {
-  const p = letter.payload;
-  if (p.kind !== 'foreign' || p.foreign !== 'celery-v2' || !p.celery?.task) {
-    return { id: letter.id, outcome: 'invalid', message: 'not a Celery (protocol 2) message with a task name in its headers' };
-  }
   let built;
   try {
-    const body = parseJson(letter.body.toString('utf8'));
-    const items = body.k === 'arr' ? body.items : [];
-    built = buildMessage({ task: p.celery.task, queue: letter.queue, id: p.celery.id ?? letter.id, args: textOf(items[0], '[]'), kwargs: textOf(items[1], '{}') });
+    built = celeryToPotatoq(letter.body.toString('utf8'), letter.payload, letter.queue, letter.id);
   } catch (e) {
-    return { id: letter.id, outcome: 'invalid', message: e instanceof BuildMessageError ? e.message : `could not convert: ${String(e)}` };
+    return { id: letter.id, outcome: 'invalid', message: e instanceof BuildMessageError || e instanceof CeleryConversionError ? e.message : `could not convert: ${String(e)}` };
   }
   const out = await republish(ctx, letter.id, built.queue, built.json, 0, h, ch);
   return out.outcome === 'ok' ? { ...out, message: `converted to a potatoq task (${built.task}, id ${built.id}) and ${out.message}` } : out;
