@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { guardPage } from './helpers';
+import { addTask, uniqueQueue } from './seed';
 import { SECRETS, startConsole } from './auth-server';
 
 // Mode none off loopback and trusted-proxy mode, each on a console of its own (ports 3420+).
@@ -91,6 +92,33 @@ test('pages carry a nonce CSP that blocks injected inline scripts, and no-frame/
     });
     expect(outcome.injected).toBeNull();
     expect(outcome.violations.join(' ')).toMatch(/script-src/);
+  } finally {
+    await c.stop();
+  }
+});
+
+test('with argument redaction, lists and details hide values until an operator reveals them, and the reveal is audited', async ({ page }) => {
+  const c = await startConsole(3426, { POTATOQ_CONSOLE_REDACT_ARGS: '1' });
+  try {
+    const queue = uniqueQueue('redact');
+    const id = addTask(c.broker, { queue, args: ['card-4111-secret-arg'] });
+    const { pageErrors } = guardPage(page);
+    await page.goto(`${c.url}/brokers/main/queues/${queue}`);
+    await expect(page.getByTestId('task-table')).toContainText('‹arguments hidden›');
+    await expect(page.getByTestId('task-table')).not.toContainText('card-4111-secret-arg');
+    const api = await page.request.get(`${c.url}/api/brokers/main/tasks/${id}`);
+    expect(await api.text()).not.toContain('card-4111-secret-arg');
+
+    await page.goto(`${c.url}/brokers/main/jobs/${id}`);
+    await expect(page.getByTestId('payload-section')).toContainText('‹arguments hidden›');
+    await expect(page.locator('body')).not.toContainText('card-4111-secret-arg');
+    await page.getByTestId('reveal-args').click();
+    await expect(page.getByTestId('revealed')).toContainText('card-4111-secret-arg');
+
+    await page.goto(`${c.url}/audit?action=reveal`);
+    await expect(page.getByTestId('audit-row')).toHaveCount(1);
+    await expect(page.getByTestId('audit-id')).toContainText(id);
+    expect(pageErrors).toEqual([]);
   } finally {
     await c.stop();
   }

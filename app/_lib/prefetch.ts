@@ -3,6 +3,7 @@ import { QueryClient, dehydrate, type DehydratedState } from '@tanstack/react-qu
 import { ZDeadListQuery, ZResultListQuery, ZTaskListQuery } from '@/lib/brokers/schema';
 import { currentPrincipal } from '@/lib/auth/current';
 import { overviewFor } from '@/lib/auth/mask';
+import * as reads from '@/lib/auth/redact';
 import * as service from '@/lib/brokers/service';
 import { PAGE_SIZE, qk, type DeadFilters, type TaskFilters } from '@/lib/client/query-keys';
 
@@ -19,7 +20,7 @@ export const prefetchOverview = (qc: QueryClient, b: string) =>
 export const prefetchTasks = (qc: QueryClient, b: string, f: TaskFilters) =>
   qc.prefetchInfiniteQuery({
     queryKey: qk.tasks(b, f),
-    queryFn: ({ pageParam }: { pageParam: string | undefined }) => service.listTasks(b, ZTaskListQuery.parse({ ...f, cursor: pageParam, limit: PAGE_SIZE })),
+    queryFn: ({ pageParam }: { pageParam: string | undefined }) => reads.readTasks(b, ZTaskListQuery.parse({ ...f, cursor: pageParam, limit: PAGE_SIZE })),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last: { nextCursor: string | null }) => last.nextCursor ?? undefined,
   });
@@ -27,7 +28,7 @@ export const prefetchTasks = (qc: QueryClient, b: string, f: TaskFilters) =>
 export const prefetchDead = (qc: QueryClient, b: string, f: DeadFilters) =>
   qc.prefetchInfiniteQuery({
     queryKey: qk.dead(b, f),
-    queryFn: ({ pageParam }: { pageParam: string | undefined }) => service.listDead(b, ZDeadListQuery.parse({ ...f, cursor: pageParam, limit: PAGE_SIZE })),
+    queryFn: ({ pageParam }: { pageParam: string | undefined }) => reads.readDead(b, ZDeadListQuery.parse({ ...f, cursor: pageParam, limit: PAGE_SIZE })),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last: { nextCursor: string | null }) => last.nextCursor ?? undefined,
   });
@@ -36,10 +37,10 @@ export const prefetchDeadGroups = (qc: QueryClient, b: string, queue?: string) =
   qc.prefetchQuery({ queryKey: qk.deadGroups(b, queue), queryFn: () => service.deadGroups(b, { queue }) });
 
 export const prefetchTask = (qc: QueryClient, b: string, id: string) =>
-  qc.prefetchQuery({ queryKey: qk.task(b, id), queryFn: () => service.getTask(b, id) });
+  qc.prefetchQuery({ queryKey: qk.task(b, id), queryFn: () => reads.readTask(b, id) });
 
 export const prefetchDeadOne = (qc: QueryClient, b: string, id: string) =>
-  qc.prefetchQuery({ queryKey: qk.deadOne(b, id), queryFn: () => service.getDead(b, id) });
+  qc.prefetchQuery({ queryKey: qk.deadOne(b, id), queryFn: () => reads.readDeadOne(b, id) });
 
 export const prefetchWorkers = (qc: QueryClient, b: string) =>
   qc.prefetchQuery({ queryKey: qk.workers(b), queryFn: () => service.listWorkers(b) });

@@ -11,6 +11,8 @@ import { describeError } from '@/lib/client/api';
 import { cliDeadRetry } from '@/lib/client/cli';
 import { useDead, useOverview } from '@/lib/client/hooks';
 import { Field, Fields, Section, TimeField } from './detail-parts';
+import { RevealPanel } from '@/components/auth/reveal-panel';
+import { isRedacted } from '@/components/auth/redaction';
 import { PayloadView } from './payload-view';
 import { RawView } from './raw-view';
 import { ResultView } from './result-view';
@@ -61,6 +63,7 @@ export function DeadDetailView({ brokerId, id }: { brokerId: string; id: string 
       </Section>
       <Section title="Payload" testId="payload-section">
         <PayloadView payload={d.payload} />
+        {isRedacted(d) ? <RevealPanel brokerId={brokerId} kind="dead" id={d.id} /> : null}
       </Section>
       <Section title="Raw JSON" testId="raw-section">
         <RawView raw={d.raw} size={d.rawSize} truncated={d.rawTruncated} />

@@ -9,6 +9,8 @@ import { describeError } from '@/lib/client/api';
 import { cliRevoke } from '@/lib/client/cli';
 import { useOverview, useTask } from '@/lib/client/hooks';
 import { Field, Fields, Section, TimeField } from './detail-parts';
+import { RevealPanel } from '@/components/auth/reveal-panel';
+import { isRedacted } from '@/components/auth/redaction';
 import { PayloadView } from './payload-view';
 import { RawView } from './raw-view';
 import { ResultView } from './result-view';
@@ -67,6 +69,7 @@ export function TaskDetailView({ brokerId, id }: { brokerId: string; id: string 
       </Card>
       <Section title="Payload" testId="payload-section">
         <PayloadView payload={t.payload} />
+        {isRedacted(t) ? <RevealPanel brokerId={brokerId} kind="task" id={t.id} /> : null}
       </Section>
       <Section title="Raw JSON" testId="raw-section">
         <RawView raw={t.raw} size={t.rawSize} truncated={t.rawTruncated} />

@@ -14,6 +14,8 @@ const writes = {
   revoke: vi.fn(async (b: string, ids: string[]) => ({ action: 'revoke', brokerId: b, requested: ids.length, succeeded: ids.map((id) => ({ id, outcome: 'ok', message: '' })), failed: [] })),
   purge: vi.fn(async (b: string, queue: string) => ({ brokerId: b, queue, removed: 3 })),
   enqueue: vi.fn(async (b: string) => ({ brokerId: b, id: 'new-id', queue: 'default', task: 't', state: 'ready' })),
+  // Not a write, but the audited reveal of hidden arguments goes through the gate the same way.
+  getTask: vi.fn(async (b: string, id: string) => ({ brokerId: b, id })),
 };
 vi.mock('@/lib/brokers/service', () => ({
   ...writes,
@@ -23,6 +25,7 @@ vi.mock('@/lib/brokers/service', () => ({
 }));
 
 const ops = await import('./operations');
+const { revealArgs } = await import('@/lib/auth/reveal');
 
 const ACTIONS: Array<[string, (h: Headers) => Promise<unknown>, keyof typeof writes | null]> = [
   ['replay', (h) => ops.replayDead('b1', { ids: ['a'], reason: 'r' }, h), 'replayDead'],
@@ -31,6 +34,7 @@ const ACTIONS: Array<[string, (h: Headers) => Promise<unknown>, keyof typeof wri
   ['purge', (h) => ops.purge('b1', { queue: 'q', confirm: 'q', reason: 'r' }, h), 'purge'],
   ['enqueue', (h) => ops.enqueue('b1', { task: 't' }, h), 'enqueue'],
   ['enqueue preview', (h) => ops.previewEnqueue('b1', { task: 't' }, h), null],
+  ['reveal arguments', (h) => revealArgs('b1', { kind: 'task', ids: ['a'] }, h), 'getTask'],
 ];
 
 const HOST = { host: 'console.example:3000' };

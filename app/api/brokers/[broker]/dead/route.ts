@@ -1,6 +1,6 @@
 import { handle, parseQuery, type Params } from '@/lib/actions/http';
 import { ZDeadListQuery } from '@/lib/brokers/schema';
-import { listDead } from '@/lib/brokers/service';
+import { readDead as listDead } from '@/lib/auth/redact';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,6 +1,6 @@
 import { handle, parseQuery, type Params } from '@/lib/actions/http';
 import { ZTaskListQuery } from '@/lib/brokers/schema';
-import { listTasks } from '@/lib/brokers/service';
+import { readTasks as listTasks } from '@/lib/auth/redact';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,5 +1,5 @@
 import { handle, type Params } from '@/lib/actions/http';
-import { getDead } from '@/lib/brokers/service';
+import { readDeadOne as getDead } from '@/lib/auth/redact';
 
 export const dynamic = 'force-dynamic';
 

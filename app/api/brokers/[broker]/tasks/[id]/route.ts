@@ -1,5 +1,5 @@
 import { handle, type Params } from '@/lib/actions/http';
-import { getTask } from '@/lib/brokers/service';
+import { readTask as getTask } from '@/lib/auth/redact';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,0 +1,34 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { HIDDEN_RAW, HIDDEN_TEXT } from '@/components/auth/redaction';
+import { parseAuthConfig, setAuthConfigForTests } from './config';
+
+const detail = {
+  id: 't1', queue: 'q', task: 'x', preview: { kind: 'potatoq', text: "('4111',)" }, raw: '{"args":["4111"]}', rawSize: 17, rawTruncated: false,
+  payload: { kind: 'potatoq', args: { t: 'list', items: [{ t: 'str', v: '4111' }] }, kwargs: { t: 'dict', entries: [] }, fields: [['task', { t: 'str', v: 'x' }], ['args', { t: 'list', items: [] }]] },
+  result: { id: 't1', status: 'FAILURE', record: { t: 'str', v: '4111' }, raw: '{"args":["4111"]}', traceback: 'Traceback' },
+};
+vi.mock('@/lib/brokers/service', () => ({
+  getTask: async () => detail,
+  listTasks: async () => ({ items: [{ id: 't1', queue: 'q', task: 'x', preview: detail.preview }], nextCursor: null }),
+}));
+const reads = await import('./redact');
+
+afterEach(() => setAuthConfigForTests(null));
+
+describe('argument redaction', () => {
+  it('is off by default: reads are the service’s', async () => {
+    setAuthConfigForTests(parseAuthConfig({}));
+    expect(await reads.readTask('b', 't1')).toBe(detail);
+  });
+  it('hides previews, args, kwargs, the raw message and the result record, keeping names and tracebacks', async () => {
+    setAuthConfigForTests(parseAuthConfig({ POTATOQ_CONSOLE_REDACT_ARGS: '1' }));
+    const d = await reads.readTask('b', 't1');
+    const text = JSON.stringify(d);
+    expect(text).not.toContain('4111');
+    expect(d.preview.text).toBe(HIDDEN_TEXT);
+    expect(d.raw).toBe(HIDDEN_RAW);
+    expect(d.result?.traceback).toBe('Traceback');
+    expect(d.task).toBe('x');
+    expect(JSON.stringify(await reads.readTasks('b', {} as never))).not.toContain('4111');
+  });
+});
