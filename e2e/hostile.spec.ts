@@ -55,3 +55,25 @@ test('a Celery message is flagged as one that crashes potatoq workers, and a 1,0
   await expect(page.getByTestId('raw-section')).toBeVisible();
   expect(pageErrors).toEqual([]);
 });
+
+test('the task page is served with a nonce CSP, and a hostile audit reason renders as text', async ({ page, request }) => {
+  const id = idWhere("payload LIKE '%<script>alert(1)</script>%'");
+  const { pageErrors } = guardPage(page);
+  const res = await page.goto(`/brokers/main/jobs/${id}`);
+  const csp = res!.headers()['content-security-policy'] ?? '';
+  expect(csp).toMatch(/script-src 'self' 'nonce-[^']+' 'strict-dynamic'/);
+  expect(csp).not.toMatch(/script-src[^;]*'unsafe-inline'/);
+  expect(csp).toContain("frame-ancestors 'none'");
+
+  // Enqueue is not destructive, so this reason is optional; it is recorded and shown verbatim.
+  const reason = `<img src=x onerror=alert(3)><a href="javascript:alert(4)">x</a>`;
+  const queue = `hostile-audit-${Date.now()}`;
+  const r = await request.post('/api/brokers/main/enqueue', { data: { task: 'demo.echo', queue, reason } });
+  expect(r.status()).toBe(200);
+  await page.goto(`/audit?broker=main&queue=${queue}`);
+  await expect(page.getByTestId('audit-reason')).toHaveText(reason);
+  await expect(page.locator('img[src="x"]')).toHaveCount(0);
+  await expectNoScriptUrls(page);
+  await page.waitForTimeout(500);
+  expect(pageErrors).toEqual([]);
+});
