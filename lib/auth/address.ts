@@ -1,3 +1,4 @@
+import 'server-only';
 import { isIP } from 'node:net';
 
 // Exact addresses and IPv4/IPv6 CIDR ranges for the trusted-proxy list.

@@ -1,3 +1,4 @@
+import 'server-only';
 import net from 'node:net';
 import { ConfigError } from '@/lib/config';
 import { isLoopback } from './address';

@@ -1,3 +1,4 @@
+import 'server-only';
 // Security headers. The CSP follows Next 16's guide: a fresh nonce per request, set by the proxy
 // on the request (Next reads it while rendering and puts it on its own scripts) and on the
 // response; 'strict-dynamic' lets those scripts load the app's chunks. No 'unsafe-inline' for

@@ -1,7 +1,8 @@
+import 'server-only';
 import { createHash, randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
-// Password hashes for built-in accounts and digests for API tokens. Node-only, no 'server-only'
-// import so the hash-password CLI can use it too.
+// Password hashes for built-in accounts and digests for API tokens. scripts/hash-password.mjs
+// repeats the same scrypt parameters (a unit test checks its output verifies here).
 
 const N = 16384;
 const R = 8;

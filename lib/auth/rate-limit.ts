@@ -1,3 +1,4 @@
+import 'server-only';
 // Login throttling, in memory (per console process): at most MAX_PER_USER failed sign-ins per
 // user name and MAX_PER_PEER per client address in a sliding WINDOW. A success clears the
 // user's count. Several console instances each keep their own counts.

@@ -1,3 +1,4 @@
+import 'server-only';
 import { timingSafeEqual } from 'node:crypto';
 import type { AuthConfig, Grant, Role } from './config';
 import { tokenDigest } from './password';

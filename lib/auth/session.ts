@@ -1,3 +1,4 @@
+import 'server-only';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 // Signed session cookies: `base64url(json).base64url(hmac-sha256)`. The payload names the user
