@@ -95,3 +95,19 @@ describe('the write path', () => {
     expect(await grep(String.raw`from '@/lib/brokers/registry'`)).toEqual([]);
   });
 });
+
+describe('bulk jobs', () => {
+  it.each(CASES)('refuses to snapshot or start a bulk discard %s, and the broker is never touched', async (_case, headers, code) => {
+    const { createBulk, controlBulk } = await import('@/lib/bulk/operations');
+    const { FakeBackend } = await import('@/lib/bulk/fake-backend');
+    const backend = new FakeBackend(['d1', 'd2']);
+    const backendFor = vi.fn(() => backend);
+    await expect(createBulk('b1', { action: 'discard', filter: { queue: 'q' } }, new Headers(headers), backendFor)).rejects.toMatchObject({ code });
+    expect(backendFor).not.toHaveBeenCalled();
+    // A job an operator prepared cannot be started by this caller either.
+    const op = new Headers({ ...HOST, authorization: `Bearer ${OPERATOR_TOKEN}` });
+    const job = await createBulk('b1', { action: 'discard', filter: { queue: 'q' } }, op, backendFor);
+    await expect(controlBulk('b1', { jobId: job.id, op: 'start', reason: 'r' }, new Headers(headers))).rejects.toMatchObject({ code });
+    expect(backend.calls).toEqual([]);
+  });
+});
