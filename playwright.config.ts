@@ -13,6 +13,7 @@ export default defineConfig({
   testDir: 'e2e',
   testMatch: '*.spec.ts',
   outputDir: 'test-results',
+  globalSetup: './e2e/global-setup.ts',
   globalTeardown: './e2e/teardown.ts',
   fullyParallel: false,
   workers: 2,

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { seedDemoDatabase } from '../lib/demo/seed';
+import { extraBrokerEntries, extraBrokers, prepareExtraBrokers } from './brokers-extra';
 
 // The brokers the e2e server is configured with. Created once per `playwright test` run by
 // the config (main process only); workers find them through POTATOQ_E2E_DIR.
@@ -12,6 +13,8 @@ import { seedDemoDatabase } from '../lib/demo/seed';
 // - `gone`: a file that does not exist, to prove one broken broker leaves the others working.
 // - the demo server (second webServer) starts with no configuration and creates its own
 //   demo file at boot, as `npm run demo` does.
+// - `pg` and `rmq`: PostgreSQL and RabbitMQ 4 brokers (e2e/brokers-extra.ts), created and
+//   seeded with the real potatoq by e2e/global-setup.ts.
 
 export const E2E_PORT = 3300;
 export const DEMO_PORT = 3301;
@@ -40,6 +43,7 @@ export function prepareE2eBrokers(): E2eBrokers {
     } finally {
       db.close();
     }
+    prepareExtraBrokers(brokers.dir);
     return brokers;
   }
   return e2eBrokers();
@@ -49,5 +53,6 @@ export function brokersEnv(b: E2eBrokers): string {
   return JSON.stringify([
     { id: 'main', name: 'Main (SQLite)', url: `sqlite:///${b.main}` },
     { id: 'gone', name: 'Gone (missing file)', url: `sqlite:///${b.gone}` },
+    ...extraBrokerEntries(extraBrokers(b.dir)),
   ]);
 }

@@ -1,8 +1,24 @@
 import fs from 'node:fs';
+import path from 'node:path';
+import { extraBrokers, extraStatus } from './brokers-extra';
+import { cleanupRabbit, pgRows } from './services';
 
-// Removes the run's temp broker files; POTATOQ_E2E_KEEP=1 keeps them for a post-mortem.
+// Removes the run's temp broker files, the PostgreSQL schema, and the RabbitMQ queues and
+// Redis keys of the run; POTATOQ_E2E_KEEP=1 keeps them all for a post-mortem.
 export default async function globalTeardown(): Promise<void> {
   const dir = process.env.POTATOQ_E2E_DIR;
   if (!dir || process.env.POTATOQ_E2E_KEEP === '1') return;
+  await dropServiceBrokers(dir).catch((e: unknown) => console.warn(`e2e teardown: ${(e as Error).message}`));
   fs.rmSync(dir, { recursive: true, force: true });
+}
+
+async function dropServiceBrokers(dir: string): Promise<void> {
+  if (!fs.existsSync(path.join(dir, 'extra.json'))) return;
+  const x = extraBrokers(dir);
+  // Also after a half-finished setup; only a service known to be missing is left alone.
+  const missing = (why: string | null) => why !== null && !why.startsWith('global setup did not run');
+  const status = extraStatus(dir);
+  const quiet = (label: string) => (e: unknown) => console.warn(`e2e teardown (${label}): ${(e as Error).message}`);
+  if (!missing(status.pg)) await pgRows(`DROP SCHEMA IF EXISTS "${x.pg.schema}" CASCADE`).catch(quiet('PostgreSQL'));
+  if (!missing(status.rmq)) await cleanupRabbit([x.rmq.queue], x.rmq.prefix).catch(quiet('RabbitMQ'));
 }

@@ -1,0 +1,64 @@
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { extraBrokers, pgEnv, pgSeed, POTATOQ, potatoqUrl, PY_DIR, PYTHON, REDIS_URL, RMQ4_URL, writeExtraStatus, type ExtraBrokers, type ExtraStatus } from './brokers-extra';
+import { mgmtQueueExists, pgProblem, queueCount, rabbitProblem, until } from './services';
+
+// Creates and seeds the service-backed brokers once per run, with the REAL potatoq (runs after
+// the web servers started; the console opens brokers per request, so that is fine).
+
+/** `potatoq migrate` into the run's schema, then the overview's rows through potatoq's producer and consumer. */
+function setupPostgres(x: ExtraBrokers): void {
+  execFileSync(POTATOQ, ['-A', 'rt_pg_tasks', '--no-color', '--no-emoji', 'migrate'], { cwd: PY_DIR, env: pgEnv(x), stdio: 'pipe' });
+  const queue = x.pg.queues.overview;
+  pgSeed(x, [
+    { op: 'enqueue', task: 'rt.record', queue, args: [1] },
+    { op: 'enqueue', task: 'rt.record', queue, args: [2] },
+    { op: 'enqueue', task: 'rt.record', queue, args: [3], countdown: 3600 },
+    { op: 'dead_letter', task: 'rt.fail', queue, args: ['x'], reason: 'Traceback (most recent call last):\nValueError: overview letter\n' },
+  ]);
+}
+
+/**
+ * A real potatoq worker dead-letters a failing task (`rt.flaky`) and a real Celery producer's
+ * `send_task` (tests/py/rt_rabbit_tasks.py, rt_celery_send.py), then stops.
+ */
+async function setupRabbit(x: ExtraBrokers): Promise<{ flakyId: string; celeryId: string }> {
+  const { queue, out, prefix } = x.rmq;
+  fs.mkdirSync(out, { recursive: true });
+  const env = { ...process.env, RT_BROKER: potatoqUrl(RMQ4_URL), RT_BACKEND: REDIS_URL, RT_PREFIX: prefix, RT_QUEUE: queue, RT_OUT: out, POTATOQ_NO_EMOJI: '1', NO_COLOR: '1', PYTHONUNBUFFERED: '1' };
+  let log = '';
+  const worker = spawn(POTATOQ, ['-A', 'rt_rabbit_tasks', '--no-color', '--no-emoji', 'worker', '-P', 'solo', '-Q', queue, '--no-scheduler'], { cwd: PY_DIR, env });
+  worker.stdout.on('data', (d: Buffer) => (log += d.toString()));
+  worker.stderr.on('data', (d: Buffer) => (log += d.toString()));
+  try {
+    await until('the worker to declare its queue', async () => (worker.exitCode === null ? mgmtQueueExists(queue) : Promise.reject(new Error(`worker exited:\n${log}`))), 60_000, () => log);
+    const flakyId = execFileSync(POTATOQ, ['-A', 'rt_rabbit_tasks', '--no-color', '--no-emoji', 'call', 'rt.flaky', '-Q', queue, '-a', '[1]'], { cwd: PY_DIR, env })
+      .toString()
+      .trim()
+      .split(/\s+/)
+      .pop()!;
+    const celeryId = execFileSync(PYTHON, [path.join(PY_DIR, 'rt_celery_send.py'), potatoqUrl(RMQ4_URL), queue], { cwd: PY_DIR, env }).toString().trim();
+    await until('both dead letters', async () => ((await queueCount(`${queue}.dlq`)) ?? 0) >= 2, 60_000, () => log);
+    return { flakyId, celeryId };
+  } finally {
+    await new Promise<void>((resolve) => {
+      if (worker.exitCode !== null) return resolve();
+      const kill = setTimeout(() => worker.kill('SIGKILL'), 15_000);
+      worker.on('exit', () => (clearTimeout(kill), resolve()));
+      worker.kill('SIGTERM');
+    });
+  }
+}
+
+export default async function globalSetup(): Promise<void> {
+  const x = extraBrokers();
+  const status: ExtraStatus = { pg: await pgProblem(), rmq: await rabbitProblem() };
+  const started = Date.now();
+  await Promise.all([
+    status.pg === null ? Promise.resolve().then(() => setupPostgres(x)) : null,
+    status.rmq === null ? setupRabbit(x).then((seed) => (status.rmqSeed = seed)) : null,
+  ]);
+  writeExtraStatus(status);
+  console.log(`e2e global setup: PostgreSQL ${status.pg ?? 'ready'}, RabbitMQ ${status.rmq ?? 'ready'} (${Date.now() - started} ms)`);
+}
