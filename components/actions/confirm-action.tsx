@@ -1,24 +1,30 @@
 'use client';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Button } from '@/components/ui/button';
 import { CommandLine } from '@/components/ui/copy-button';
 import { Dialog } from '@/components/ui/dialog';
 import { ReasonField } from '@/components/audit/reason-field';
 import { ErrorBox } from '@/components/ui/states';
-import { discardDeadAction, replayDeadAction, revokeAction } from '@/lib/actions/broker-actions';
+import { convertCeleryAction, discardDeadAction, replayDeadAction, revokeAction } from '@/lib/actions/broker-actions';
 import type { ActionResult } from '@/lib/brokers/schema';
 import { cliDeadRetry, cliRevoke } from '@/lib/client/cli';
 import { OutcomePanel } from './outcome-panel';
 import { useBrokerAction } from './use-broker-action';
 
-export type BulkKind = 'replay' | 'discard' | 'revoke';
+export type BulkKind = 'replay' | 'discard' | 'revoke' | 'convert';
 
-const RUN = { replay: replayDeadAction, discard: discardDeadAction, revoke: revokeAction } as const;
+const RUN = { replay: replayDeadAction, discard: discardDeadAction, revoke: revokeAction, convert: convertCeleryAction } as const;
 
 const TEXT: Record<BulkKind, { verb: string; what: string; explain: string; danger: boolean }> = {
   replay: { verb: 'Replay', what: 'dead letter', explain: 'Each letter goes back to its queue as a ready task (like `potatoq dead retry`); its stored result is removed.', danger: false },
   discard: { verb: 'Discard', what: 'dead letter', explain: 'The letters are deleted for good. Nothing else is touched.', danger: true },
   revoke: { verb: 'Revoke', what: 'task', explain: 'Waiting tasks are removed and get a REVOKED result. Running tasks are refused and keep running.', danger: true },
+  convert: {
+    verb: 'Convert and replay',
+    what: 'Celery letter',
+    explain: 'The Celery message is rebuilt as the potatoq message below (same id; Celery callbacks, chains and chords are dropped) and published to its queue; the dead letter is removed only after the broker confirms.',
+    danger: false,
+  },
 };
 
 function cliFor(kind: BulkKind, ids: string[]): string | null {
@@ -36,6 +42,7 @@ export function ConfirmAction({
   disabledReason,
   onDone,
   size = 'sm',
+  details,
 }: {
   kind: BulkKind;
   brokerId: string;
@@ -44,6 +51,8 @@ export function ConfirmAction({
   disabledReason?: string;
   onDone?: (result: ActionResult) => void;
   size?: 'sm' | 'md';
+  /** Shown in the dialog above the reason, e.g. the message a conversion will send. */
+  details?: ReactNode;
 }) {
   const [open, setOpen] = useState(false);
   // Ids and queue are frozen when the dialog opens: the list may change under it while it is open.
@@ -97,6 +106,7 @@ export function ConfirmAction({
               ))}
             </ul>
           ) : null}
+          {details}
           {cli ? <CommandLine command={cli} /> : null}
           <ReasonField value={reason} onChange={setReason} required={t.danger} error={reasonError} disabled={!!m.data?.ok} />
           {m.data?.ok ? <OutcomePanel result={m.data.data} /> : null}

@@ -40,6 +40,18 @@ export function DeadDetailView({ brokerId, id }: { brokerId: string; id: string 
         <CardHeader title={<span className="break-all" data-testid="detail-task">{d.task}</span>}>
           <Badge tone="red" testId="detail-state">dead</Badge>
           <ConfirmAction kind="replay" brokerId={brokerId} queue={d.queue} ids={[d.id]} size="md" disabledReason={off(caps, 'replay')} onDone={after(`${base}/jobs/${encodeURIComponent(d.id)}`)} />
+          {d.celeryConversion ? (
+            <ConfirmAction
+              kind="convert"
+              brokerId={brokerId}
+              queue={d.queue}
+              ids={[d.id]}
+              size="md"
+              disabledReason={d.celeryConversion.ok ? off(caps, 'replay') : d.celeryConversion.error}
+              onDone={after(`${base}/dead`)}
+              details={d.celeryConversion.ok ? <ConversionPreview json={d.celeryConversion.json} /> : null}
+            />
+          ) : null}
           <ConfirmAction kind="discard" brokerId={brokerId} queue={d.queue} ids={[d.id]} size="md" disabledReason={off(caps, 'discard')} onDone={after(`${base}/dead`)} />
         </CardHeader>
         {q.error ? <div className="px-4 pt-2"><ErrorBox {...describeError(q.error)} /></div> : null}
@@ -71,6 +83,16 @@ export function DeadDetailView({ brokerId, id }: { brokerId: string; id: string 
       <Section title="Stored result" testId="result-section">
         <ResultView result={d.result} />
       </Section>
+    </div>
+  );
+}
+
+/** The exact potatoq message a Celery conversion sends (enqueued_at is stamped again on send). */
+function ConversionPreview({ json }: { json: string }) {
+  return (
+    <div data-testid="convert-preview">
+      <p className="mb-1 text-xs text-zinc-500">potatoq message to send (enqueued_at is set again when sent):</p>
+      <pre className="max-h-48 overflow-auto rounded-md bg-zinc-100 p-2 font-mono text-xs break-all whitespace-pre-wrap dark:bg-zinc-950">{json}</pre>
     </div>
   );
 }

@@ -23,6 +23,10 @@ export async function replayDeadAction(brokerId: string, ids: string[], reason?:
   return respond((h) => ops.replayDead(brokerId, { ids, reason, queue }, h));
 }
 
+export async function convertCeleryAction(brokerId: string, ids: string[], reason?: string, queue?: string): Promise<ActionResponse<ActionResult>> {
+  return respond((h) => ops.convertCelery(brokerId, { ids, reason, queue }, h));
+}
+
 export async function discardDeadAction(brokerId: string, ids: string[], reason?: string, queue?: string): Promise<ActionResponse<ActionResult>> {
   return respond((h) => ops.discardDead(brokerId, { ids, reason, queue }, h));
 }

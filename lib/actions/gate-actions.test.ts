@@ -10,6 +10,7 @@ import { setAuditStoreForTests } from '@/lib/audit/store';
 
 const writes = {
   replayDead: vi.fn(async (b: string, ids: string[]) => ({ action: 'replay', brokerId: b, requested: ids.length, succeeded: ids.map((id) => ({ id, outcome: 'ok', message: '' })), failed: [] })),
+  convertCelery: vi.fn(async (b: string, ids: string[]) => ({ action: 'replay', brokerId: b, requested: ids.length, succeeded: ids.map((id) => ({ id, outcome: 'ok', message: '' })), failed: [] })),
   discardDead: vi.fn(async (b: string, ids: string[]) => ({ action: 'discard', brokerId: b, requested: ids.length, succeeded: ids.map((id) => ({ id, outcome: 'ok', message: '' })), failed: [] })),
   revoke: vi.fn(async (b: string, ids: string[]) => ({ action: 'revoke', brokerId: b, requested: ids.length, succeeded: ids.map((id) => ({ id, outcome: 'ok', message: '' })), failed: [] })),
   purge: vi.fn(async (b: string, queue: string) => ({ brokerId: b, queue, removed: 3 })),
@@ -29,6 +30,7 @@ const { revealArgs } = await import('@/lib/auth/reveal');
 
 const ACTIONS: Array<[string, (h: Headers) => Promise<unknown>, keyof typeof writes | null]> = [
   ['replay', (h) => ops.replayDead('b1', { ids: ['a'], reason: 'r' }, h), 'replayDead'],
+  ['convert Celery', (h) => ops.convertCelery('b1', { ids: ['a'], reason: 'r' }, h), 'convertCelery'],
   ['discard', (h) => ops.discardDead('b1', { ids: ['a'], reason: 'r' }, h), 'discardDead'],
   ['revoke', (h) => ops.revoke('b1', { ids: ['a'], reason: 'r' }, h), 'revoke'],
   ['purge', (h) => ops.purge('b1', { queue: 'q', confirm: 'q', reason: 'r' }, h), 'purge'],
@@ -87,7 +89,7 @@ describe('the write path', () => {
   };
 
   it('calls the service’s writes only from the gated operations', async () => {
-    const hits = await grep(String.raw`service\.(replayDead|discardDead|revoke|purge|enqueue)\(|import \{[^}]*\b(replayDead|discardDead|revoke|purge|enqueue)\b[^}]*\} from '@/lib/brokers/service'`);
+    const hits = await grep(String.raw`service\.(replayDead|convertCelery|discardDead|revoke|purge|enqueue)\(|import \{[^}]*\b(replayDead|convertCelery|discardDead|revoke|purge|enqueue)\b[^}]*\} from '@/lib/brokers/service'`);
     for (const f of hits) expect(['lib/actions/operations.ts', 'lib/bulk/backend.ts']).toContain(f);
   });
 

@@ -20,6 +20,19 @@ export const replayDead = (brokerId: string, input: unknown, headers: Headers) =
     audit: ({ ids }, r) => ({ ...logIds(ids), succeeded: r.succeeded.length, failed: r.failed.length }),
   });
 
+/** Celery protocol 2 letters rebuilt as potatoq tasks and replayed (brokers that can, e.g. RabbitMQ). */
+export const convertCelery = (brokerId: string, input: unknown, headers: Headers) =>
+  gate({
+    action: 'convert-celery',
+    brokerId,
+    capability: 'replay',
+    schema: ZIds,
+    input,
+    headers,
+    run: ({ ids }) => service.convertCelery(brokerId, ids),
+    audit: ({ ids }, r) => ({ ...logIds(ids), succeeded: r.succeeded.length, failed: r.failed.length }),
+  });
+
 export const discardDead = (brokerId: string, input: unknown, headers: Headers) =>
   gate({
     action: 'discard',

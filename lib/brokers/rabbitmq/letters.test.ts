@@ -13,6 +13,11 @@ function msg(body: string, props: Record<string, unknown> = {}): GetMessage {
 const POTATOQ_BODY = '{"task":"t.a","args":[1],"id":"id-1","queue":"q","root_id":"id-1","enqueued_at":1796000000.5,"v":1}';
 
 describe('toLetter reads a DLQ message as `potatoq dead list` does', () => {
+  it('does not warn that a foreign letter crashes workers: on RabbitMQ potatoq dead-letters it', () => {
+    const l = toLetter(msg('[[2,3],{},{}]', { messageId: 'c-1', headers: { task: 'proj.add', id: 'c-1' } }), 'q');
+    expect(l.payload).toMatchObject({ kind: 'foreign', foreign: 'celery-v2', crashesWorkers: false, task: 'proj.add' });
+  });
+
   it('takes the reason and time from potatoq-reason / potatoq-died', () => {
     const l = toLetter(msg(POTATOQ_BODY, { messageId: 'id-1', headers: { 'potatoq-reason': 'Traceback...\nValueError: x\n', 'potatoq-died': 1796000001234 } }), 'q');
     expect(l).toMatchObject({ id: 'id-1', task: 't.a', queue: 'q', diedAtMs: 1796000001234 });

@@ -53,10 +53,11 @@ export function toLetter(m: GetMessage, queue: string): Letter {
     const celery = decodeCeleryMessage(headers, m.content);
     payload = { ...payload, celery, task: celery.task ?? payload.task, id: celery.id ?? payload.id };
   }
+  // On RabbitMQ potatoq dead-letters what it can't decode instead of crashing on it.
+  if (payload.kind === 'foreign') payload = { ...payload, crashesWorkers: false };
   const { reason, diedAtMs } = reasonOf(headers);
-  const bodyId = payload.kind === 'potatoq' ? payload.id : payload.id;
-  const id = text(m.properties.messageId) ?? bodyId ?? text(headers.id) ?? '';
-  const task = (payload.kind === 'potatoq' ? payload.task : payload.task) ?? text(headers.task) ?? '';
+  const id = text(m.properties.messageId) ?? payload.id ?? text(headers.id) ?? '';
+  const task = payload.task ?? text(headers.task) ?? '';
   return { id, queue, task, reason, diedAtMs, payload, body: m.content, headers };
 }
 
