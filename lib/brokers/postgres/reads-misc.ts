@@ -5,37 +5,17 @@ import { isoFromEpoch, mapResult, registeredNames } from '../sqlite/mappers';
 import type { PgNames } from './names';
 import type { Sql } from './pool';
 import { epoch, PgWhere } from './sql';
+import { type Liveness, parseHeartbeatInfo, registeredDigest, REGISTERED_PREFIX, toWorkerInfo } from '../heartbeats';
 
-export const REGISTERED_PREFIX = 'potatoq-registered-';
-
-/** potatoq's defaults: heartbeat every 5 s, `potatoq status` dims a node after 3 beats,
- *  recovery treats it as dead after `worker_dead_after` = 60 s. */
-export interface Liveness {
-  staleAfter: number;
-  deadAfter: number;
-}
-
-function parseInfo(text: string | null): Record<string, unknown> {
-  if (!text) return {};
-  try {
-    // Heartbeat info is plain json.dumps; anything else (a foreign writer) is tolerated.
-    const v: unknown = JSON.parse(text);
-    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-}
-
-const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
-const scalar = (v: unknown): string | null => (typeof v === 'string' || typeof v === 'number' ? String(v) : null);
+export type { Liveness };
 
 /** Heartbeat ages are measured on the server's clock (`now()`), as potatoq's recovery does. */
 export async function listWorkers(sql: Sql, n: PgNames, live: Liveness): Promise<WorkerInfo[]> {
   const rows = await sql<{ id: string; heartbeat_epoch: number; age: number; info: string | null }>(
     `SELECT id, ${epoch('heartbeat', 'heartbeat_epoch')}, extract(epoch FROM now() - heartbeat)::float8 AS age, info FROM ${n.workers} ORDER BY id`,
   );
-  const infos = rows.map((r) => parseInfo(r.info));
-  const digests = [...new Set(infos.map((i) => i.registered).filter((d): d is string => typeof d === 'string'))];
+  const infos = rows.map((r) => parseHeartbeatInfo(r.info));
+  const digests = [...new Set(infos.map(registeredDigest).filter((d): d is string => d !== null))];
   const registered = new Map<string, string[]>();
   if (digests.length) {
     const found = await sql<{ id: string; payload: string }>(`SELECT id, payload FROM ${n.results} WHERE id = ANY($1::text[])`, [
@@ -45,21 +25,15 @@ export async function listWorkers(sql: Sql, n: PgNames, live: Liveness): Promise
   }
   return rows.map((r, i) => {
     const info = infos[i]!;
-    const age = Math.max(0, r.age);
-    const digest = typeof info.registered === 'string' ? info.registered : null;
-    return {
+    const digest = registeredDigest(info);
+    return toWorkerInfo({
       id: r.id,
-      hostname: typeof info.hostname === 'string' ? info.hostname : null,
-      pid: scalar(info.pid),
-      queues: strings(info.queues),
-      concurrency: scalar(info.concurrency),
-      threads: scalar(info.threads),
-      running: strings(info.running),
-      heartbeatAt: isoFromEpoch(r.heartbeat_epoch) ?? new Date(0).toISOString(),
-      ageSeconds: Math.round(age * 10) / 10,
-      status: age < live.staleAfter ? 'alive' : age <= live.deadAfter ? 'stale' : 'dead',
+      info,
+      heartbeatIso: isoFromEpoch(r.heartbeat_epoch),
+      ageSeconds: r.age,
+      live,
       registered: digest === null ? null : (registered.get(digest) ?? null),
-    };
+    });
   });
 }
 

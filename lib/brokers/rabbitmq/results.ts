@@ -1,12 +1,9 @@
 import 'server-only';
 import type { Page, ResultListQuery, ResultRecordDto, ResultSummary, WorkerInfo } from '../schema';
 import { isoFromEpoch } from '../sqlite/mappers';
+import { type Liveness, parseHeartbeatInfo, registeredDigest, toWorkerInfo } from '../heartbeats';
 
-/** potatoq's heartbeat thresholds (stale after 3 beats of 5 s, dead after `worker_dead_after`). */
-export interface Liveness {
-  staleAfter: number;
-  deadAfter: number;
-}
+export { isInternalResult, REGISTERED_PREFIX, type Liveness } from '../heartbeats';
 
 /**
  * Where potatoq keeps results, revocation marks and heartbeats for a RabbitMQ broker: its
@@ -24,22 +21,6 @@ export interface ResultBackend {
   close(): Promise<void>;
 }
 
-export const REGISTERED_PREFIX = 'potatoq-registered-';
-export const isInternalResult = (id: string) => id.startsWith(REGISTERED_PREFIX) || id.startsWith('group:');
-
-function parseInfo(text: string | null): Record<string, unknown> {
-  if (!text) return {};
-  try {
-    const v: unknown = JSON.parse(text);
-    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-}
-
-const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
-const scalar = (v: unknown): string | null => (typeof v === 'string' || typeof v === 'number' ? String(v) : null);
-
 /**
  * A heartbeat entry as potatoq's Redis backend stores it: `json.dumps({**info, "heartbeat": t})`
  * in the `<prefix>:workers` hash. Garbage from a foreign writer is shown, not fatal.
@@ -52,23 +33,17 @@ export function mapWorker(
   registered: (digest: string) => string[] | null,
   now = Date.now() / 1000,
 ): WorkerInfo {
-  const info = parseInfo(infoText);
+  const info = parseHeartbeatInfo(infoText);
   const hb = heartbeat ?? (typeof info.heartbeat === 'number' ? info.heartbeat : null);
-  const age = hb === null ? 0 : Math.max(0, now - hb);
-  const digest = typeof info.registered === 'string' ? info.registered : null;
-  return {
+  const digest = registeredDigest(info);
+  return toWorkerInfo({
     id,
-    hostname: typeof info.hostname === 'string' ? info.hostname : null,
-    pid: scalar(info.pid),
-    queues: strings(info.queues),
-    concurrency: scalar(info.concurrency),
-    threads: scalar(info.threads),
-    running: strings(info.running),
-    heartbeatAt: isoFromEpoch(hb) ?? new Date(0).toISOString(),
-    ageSeconds: Math.round(age * 10) / 10,
-    status: age < live.staleAfter ? 'alive' : age <= live.deadAfter ? 'stale' : 'dead',
+    info,
+    heartbeatIso: isoFromEpoch(hb),
+    ageSeconds: hb === null ? 0 : now - hb,
+    live,
     registered: digest === null ? null : registered(digest),
-  };
+  });
 }
 
 /** The REVOKED record potatoq's RabbitMQ `revoke` stores (no task name: it never saw the message). */

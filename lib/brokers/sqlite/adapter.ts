@@ -6,7 +6,8 @@ import { CAPABILITIES, type Capabilities, type EnqueueRequest } from '../schema'
 import type { BrokerAdapter, BrokerConfig } from '../types';
 import { DEFAULT_BUSY_TIMEOUT_MS, mapSqliteError, openConnections, type Connections } from './connection';
 import { deadGroups, getDead, listDead } from './reads-dead';
-import { listResults, listWorkers, overviewQueues, taskNames, type Liveness } from './reads-misc';
+import type { Liveness } from '../heartbeats';
+import { listResults, listWorkers, overviewQueues, taskNames } from './reads-misc';
 import { getTask, listTasks } from './reads-tasks';
 import { pathFromUrl } from './url';
 import { enqueueMessage } from './writes-enqueue';

@@ -4,30 +4,8 @@ import type { Page, QueueStats, ResultListQuery, ResultSummary, WorkerInfo } fro
 import { decodeCursor, encodeCursor } from './cursor';
 import { isoFromEpoch, mapResult, registeredNames } from './mappers';
 import { Where } from './sql';
+import { type Liveness, parseHeartbeatInfo, registeredDigest, REGISTERED_PREFIX, toWorkerInfo } from '../heartbeats';
 import { HEAD_CHECK_LIMIT, headBlock } from '../head-block';
-
-export const REGISTERED_PREFIX = 'potatoq-registered-';
-
-/** potatoq's defaults: heartbeat every 5 s, `potatoq status` dims a node after 3 beats,
- *  recovery treats it as dead after `worker_dead_after` = 60 s. */
-export interface Liveness {
-  staleAfter: number;
-  deadAfter: number;
-}
-
-function parseInfo(text: string | null): Record<string, unknown> {
-  if (!text) return {};
-  try {
-    // Heartbeat info is plain json.dumps; anything else (a foreign writer) is tolerated.
-    const v: unknown = JSON.parse(text);
-    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-}
-
-const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
-const scalar = (v: unknown): string | null => (typeof v === 'string' || typeof v === 'number' ? String(v) : null);
 
 export function listWorkers(db: Database.Database, live: Liveness, now = Date.now() / 1000): WorkerInfo[] {
   const rows = db.prepare('SELECT id, heartbeat, info FROM potatoq_workers ORDER BY id').all() as Array<{
@@ -38,26 +16,20 @@ export function listWorkers(db: Database.Database, live: Liveness, now = Date.no
   const registered = new Map<string, string[] | null>();
   const lookup = db.prepare('SELECT payload FROM potatoq_results WHERE id = ?').pluck();
   return rows.map((r) => {
-    const info = parseInfo(r.info);
-    const age = Math.max(0, now - Number(r.heartbeat));
-    const digest = typeof info.registered === 'string' ? info.registered : null;
+    const info = parseHeartbeatInfo(r.info);
+    const digest = registeredDigest(info);
     if (digest !== null && !registered.has(digest)) {
       const payload = lookup.get(REGISTERED_PREFIX + digest) as string | undefined;
       registered.set(digest, payload === undefined ? null : registeredNames(payload));
     }
-    return {
+    return toWorkerInfo({
       id: r.id,
-      hostname: typeof info.hostname === 'string' ? info.hostname : null,
-      pid: scalar(info.pid),
-      queues: strings(info.queues),
-      concurrency: scalar(info.concurrency),
-      threads: scalar(info.threads),
-      running: strings(info.running),
-      heartbeatAt: isoFromEpoch(r.heartbeat) ?? new Date(0).toISOString(),
-      ageSeconds: Math.round(age * 10) / 10,
-      status: age < live.staleAfter ? 'alive' : age <= live.deadAfter ? 'stale' : 'dead',
+      info,
+      heartbeatIso: isoFromEpoch(r.heartbeat),
+      ageSeconds: now - Number(r.heartbeat),
+      live,
       registered: digest === null ? null : (registered.get(digest) ?? null),
-    };
+    });
   });
 }
 
