@@ -9,7 +9,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { createPostgresAdapter } from '@/lib/brokers/postgres/adapter';
 import { ZDeadListQuery, ZTaskListQuery } from '@/lib/brokers/schema';
-import { encodeCursor } from '@/lib/brokers/sqlite/cursor';
+import { encodeCursor } from '@/lib/brokers/cursor';
 import { migrate, seed, SIZES, type BenchTarget } from './pg-seed';
 
 const ROOT = path.resolve(__dirname, '..');

@@ -1,7 +1,7 @@
 import 'server-only';
 import { HEAD_CHECK_LIMIT, headBlock } from '../head-block';
 import type { CappedCount, CountKey, HeadBlock, QueueStats, WorkerInfo } from '../schema';
-import { isoFromEpoch } from '../sqlite/mappers';
+import { isoFromEpoch } from '../mappers';
 import type { PgNames } from './names';
 import type { Sql } from './pool';
 import type { Estimator } from './stats';

@@ -1,8 +1,8 @@
 import 'server-only';
 import { decodePayload, reasonSummary } from '@/lib/potatoq';
 import type { DeadDetail, DeadGroup, DeadListQuery, DeadSummary, Page } from '../schema';
-import { decodeCursor, encodeCursor } from '../sqlite/cursor';
-import { isoFromEpoch, preview, rawParts } from '../sqlite/mappers';
+import { decodeCursor, encodeCursor } from '../cursor';
+import { isoFromEpoch, preview, rawParts } from '../mappers';
 import type { PgNames } from './names';
 import type { Sql } from './pool';
 import { readResult } from './reads-tasks';

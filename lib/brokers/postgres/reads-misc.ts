@@ -1,7 +1,7 @@
 import 'server-only';
 import type { Page, ResultListQuery, ResultSummary, WorkerInfo } from '../schema';
-import { decodeCursor, encodeCursor } from '../sqlite/cursor';
-import { isoFromEpoch, mapResult, registeredNames } from '../sqlite/mappers';
+import { decodeCursor, encodeCursor } from '../cursor';
+import { isoFromEpoch, mapResult, registeredNames } from '../mappers';
 import type { PgNames } from './names';
 import type { Sql } from './pool';
 import { epoch, PgWhere } from './sql';

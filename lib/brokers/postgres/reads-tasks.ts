@@ -1,8 +1,8 @@
 import 'server-only';
 import { decodePayload } from '@/lib/potatoq';
 import type { Page, TaskDetail, TaskListQuery, TaskState, TaskSummary } from '../schema';
-import { decodeCursor, encodeCursor } from '../sqlite/cursor';
-import { mapResult, preview, rawParts, str } from '../sqlite/mappers';
+import { decodeCursor, encodeCursor } from '../cursor';
+import { mapResult, preview, rawParts, str } from '../mappers';
 import type { PgNames } from './names';
 import type { Sql } from './pool';
 import { containsPattern, epoch, PAYLOAD_FOR_PREVIEW, PgWhere } from './sql';

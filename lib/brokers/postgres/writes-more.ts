@@ -1,7 +1,6 @@
 import 'server-only';
 import type { ActionOutcome, EnqueueRequest, EnqueueResult } from '../schema';
-import { revokedRecord } from '../sqlite/writes-revoke';
-import { buildFromRequest } from '../sqlite/writes-enqueue';
+import { buildFromRequest, revokedRecord } from '../records';
 import { channelFor, type PgNames } from './names';
 import type { PgDb, Sql } from './pool';
 

@@ -3,7 +3,7 @@ import type { GetMessage } from 'amqplib';
 import { decodeCeleryMessage, decodePayload, previewPayload, reasonSummary } from '@/lib/potatoq';
 import type { DecodedPayload } from '@/lib/potatoq/types';
 import type { DeadDetail, DeadSummary, ResultRecordDto } from '../schema';
-import { RAW_LIMIT } from '../sqlite/mappers';
+import { RAW_LIMIT } from '../mappers';
 
 /** One message held from a `<queue>.dlq`, mapped the way `potatoq dead list` reads it. */
 export interface Letter {

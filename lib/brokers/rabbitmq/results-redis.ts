@@ -2,7 +2,7 @@ import 'server-only';
 import { Redis } from 'ioredis';
 import { ConsoleError } from '../errors';
 import type { Page, ResultListQuery, ResultSummary } from '../schema';
-import { mapResult, registeredNames } from '../sqlite/mappers';
+import { mapResult, registeredNames } from '../mappers';
 import { isInternalResult, mapWorker, REGISTERED_PREFIX, revokedRecord, type Liveness, type ResultBackend } from './results';
 
 /** Result keys read for a listing: SCAN is unordered, so the newest-first page is built from at most this many. */

@@ -5,11 +5,11 @@ import { pgNames, normalizeUrl } from '../postgres/names';
 import { createPgDb } from '../postgres/pool';
 import { listResults as pgListResults, listWorkers as pgListWorkers } from '../postgres/reads-misc';
 import { readResult as pgReadResult } from '../postgres/reads-tasks';
-import { mapResult } from '../sqlite/mappers';
+import { mapResult } from '../mappers';
 import { listResults as liteListResults, listWorkers as liteListWorkers } from '../sqlite/reads-misc';
 import { pathFromUrl } from '../sqlite/url';
 import { STORE_RESULT } from '../sqlite/writes-revoke';
-import { registeredNames } from '../sqlite/mappers';
+import { registeredNames } from '../mappers';
 import { REGISTERED_PREFIX, revokedRecord, type ResultBackend } from './results';
 
 

@@ -1,6 +1,6 @@
 import 'server-only';
 import type { Page, ResultListQuery, ResultRecordDto, ResultSummary, WorkerInfo } from '../schema';
-import { isoFromEpoch } from '../sqlite/mappers';
+import { isoFromEpoch } from '../mappers';
 import { type Liveness, parseHeartbeatInfo, registeredDigest, toWorkerInfo } from '../heartbeats';
 
 export { isInternalResult, REGISTERED_PREFIX, type Liveness } from '../heartbeats';
@@ -47,4 +47,4 @@ export function mapWorker(
 }
 
 /** The REVOKED record potatoq's RabbitMQ `revoke` stores (no task name: it never saw the message). */
-export { revokedRecord } from '../sqlite/writes-revoke';
+export { revokedRecord } from '../records';

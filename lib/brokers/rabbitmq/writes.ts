@@ -2,7 +2,7 @@ import 'server-only';
 import { BuildMessageError, CeleryConversionError, celeryToPotatoq, reencodeWithoutEta } from '@/lib/potatoq';
 import { ConsoleError } from '../errors';
 import type { ActionOutcome, ActionResult, EnqueueRequest, EnqueueResult, PurgeResult } from '../schema';
-import { buildFromRequest } from '../sqlite/writes-enqueue';
+import { buildFromRequest } from '../records';
 import type { RabbitCtx } from './context';
 import { potatoqProperties, publishConfirmed } from './dlq';
 import { ackHeld, runOnLetters, type LetterStep, type PaceOptions } from './letter-actions';

@@ -2,8 +2,8 @@ import 'server-only';
 import type Database from 'better-sqlite3';
 import type { DeadDetail, DeadGroup, DeadListQuery, DeadSummary, Page } from '../schema';
 import { decodePayload, reasonSummary, reasonSummaryFull } from '@/lib/potatoq';
-import { decodeCursor, encodeCursor } from './cursor';
-import { isoFromEpoch, preview, rawParts, type Stored } from './mappers';
+import { decodeCursor, encodeCursor } from '../cursor';
+import { isoFromEpoch, preview, rawParts, type Stored } from '../mappers';
 import { readResult } from './reads-tasks';
 import { containsPattern, PAYLOAD_FOR_PREVIEW, Where } from './sql';
 

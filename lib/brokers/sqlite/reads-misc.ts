@@ -1,8 +1,8 @@
 import 'server-only';
 import type Database from 'better-sqlite3';
 import type { Page, QueueStats, ResultListQuery, ResultSummary, WorkerInfo } from '../schema';
-import { decodeCursor, encodeCursor } from './cursor';
-import { isoFromEpoch, mapResult, registeredNames } from './mappers';
+import { decodeCursor, encodeCursor } from '../cursor';
+import { isoFromEpoch, mapResult, registeredNames } from '../mappers';
 import { Where } from './sql';
 import { type Liveness, parseHeartbeatInfo, registeredDigest, REGISTERED_PREFIX, toWorkerInfo } from '../heartbeats';
 import { HEAD_CHECK_LIMIT, headBlock } from '../head-block';

@@ -2,8 +2,8 @@ import 'server-only';
 import type Database from 'better-sqlite3';
 import type { Page, TaskDetail, TaskListQuery, TaskState, TaskSummary } from '../schema';
 import { decodePayload } from '@/lib/potatoq';
-import { decodeCursor, encodeCursor, type KeyValue } from './cursor';
-import { isoFromEpoch, mapResult, preview, rawParts, str, type Stored } from './mappers';
+import { decodeCursor, encodeCursor, type KeyValue } from '../cursor';
+import { isoFromEpoch, mapResult, preview, rawParts, str, type Stored } from '../mappers';
 import { containsPattern, PAYLOAD_FOR_PREVIEW, Where } from './sql';
 
 const STATE_NAMES: Record<number, TaskState> = { 0: 'scheduled', 1: 'ready', 2: 'running' };

@@ -9,7 +9,7 @@ import { ZDeadListQuery, ZEnqueueRequest, ZTaskListQuery } from '../schema';
 import { ROOT, startPySeeder } from '@/tests/support/potatoq-seeder';
 import { adapterFor, migratedDb } from '@/tests/support/sqlite-db';
 import { createSqliteAdapter } from './adapter';
-import { RAW_LIMIT } from './mappers';
+import { RAW_LIMIT } from '../mappers';
 
 describe('sqlite adapter: what it writes is what potatoq writes', () => {
   async function withDb<T>(fn: (a: ReturnType<typeof adapterFor>, py: ReturnType<typeof startPySeeder>, file: string) => Promise<T>): Promise<T> {

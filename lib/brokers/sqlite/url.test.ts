@@ -2,7 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isConsoleError } from '../errors';
-import { decodeCursor, encodeCursor } from './cursor';
+import { decodeCursor, encodeCursor } from '../cursor';
 import { pathFromUrl } from './url';
 
 describe('pathFromUrl reads sqlite URLs like potatoq', () => {

@@ -1,30 +1,8 @@
 import 'server-only';
 import type Database from 'better-sqlite3';
-import { ConsoleError } from '../errors';
 import type { EnqueueRequest, EnqueueResult } from '../schema';
-import { buildMessage, BuildMessageError } from '@/lib/potatoq';
+import { buildFromRequest } from '../records';
 import { INSERT_JOB } from './writes';
-
-/** The message potatoq's `call` would build; bad input is InvalidInput naming the field. */
-export function buildFromRequest(req: EnqueueRequest, now: number) {
-  try {
-    return buildMessage({
-      task: req.task,
-      queue: req.queue,
-      args: req.args,
-      kwargs: req.kwargs,
-      headers: req.headers,
-      priority: req.priority,
-      countdown: req.countdown,
-      eta: req.eta,
-      expires: req.expires,
-      now,
-    });
-  } catch (e) {
-    if (e instanceof BuildMessageError) throw new ConsoleError('InvalidInput', e.message, { [e.field]: e.message });
-    throw e;
-  }
-}
 
 /**
  * potatoq's `enqueue` (`_job_row` + `_INSERT`): state 0 with `run_at = eta` when the eta is

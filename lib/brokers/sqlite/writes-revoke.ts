@@ -1,22 +1,7 @@
 import 'server-only';
 import type Database from 'better-sqlite3';
 import type { Step } from './writes';
-
-/** A Python float as `json.dumps` writes it (`1.0`, not `1`), so potatoq reads back a float. */
-export function pyFloat(n: number): string {
-  const s = String(n);
-  return /[.eE]|Infinity|NaN/.test(s) ? s : `${s}.0`;
-}
-
-/** The REVOKED record potatoq's `revoke` stores: all 13 keys of `ResultRecord.to_dict()`,
- *  in its order, compact. */
-export function revokedRecord(id: string, now: number, name: string | null): string {
-  return (
-    `{"task_id":${JSON.stringify(id)},"status":"REVOKED","result":null,"traceback":null,"meta":null,` +
-    `"date_done":${pyFloat(now)},"name":${name === null ? 'null' : JSON.stringify(name)},"args":null,"kwargs":null,` +
-    `"retries":0,"worker":null,"date_started":null,"enqueued_at":null}`
-  );
-}
+import { revokedRecord } from '../records';
 
 /** potatoq's `_store` upsert. */
 export const STORE_RESULT =

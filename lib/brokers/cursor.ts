@@ -1,5 +1,5 @@
 import 'server-only';
-import { ConsoleError } from '../errors';
+import { ConsoleError } from './errors';
 
 /**
  * Keyset cursors: the sort key of the last row of a page, typed so the next query binds

@@ -1,7 +1,7 @@
 import 'server-only';
 import type { PValue } from '@/lib/potatoq/types';
 import { decodePayload, parseJson, previewPayload, toPValue } from '@/lib/potatoq';
-import type { PayloadPreview, ResultRecordDto } from '../schema';
+import type { PayloadPreview, ResultRecordDto } from './schema';
 
 /** Raw payload text shown on detail pages is cut here; its full size is reported. */
 export const RAW_LIMIT = 256 * 1024;
