@@ -83,9 +83,8 @@ export function extraStatus(dir = runDir()): ExtraStatus {
 /** Skips a spec loudly when its service is missing; fails it when services are required. */
 export function requireService(why: string | null, label: string): boolean {
   if (why === null) return true;
-  const line = `\n!!! ${label} is not available (${why}): SKIPPING its e2e specs !!!\n`;
-  if (process.env.POTATOQ_CONSOLE_REQUIRE_SERVICES === '1') throw new Error(line);
-  console.warn(line);
+  if (process.env.POTATOQ_CONSOLE_REQUIRE_SERVICES === '1') throw new Error(`${label} is required (POTATOQ_CONSOLE_REQUIRE_SERVICES=1) but not available: ${why}`);
+  console.warn(`\n!!! ${label} is not available (${why}): SKIPPING its e2e specs !!!\n`);
   return false;
 }
 
