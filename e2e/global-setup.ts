@@ -1,7 +1,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { extraBrokers, pgEnv, pgSeed, POTATOQ, potatoqUrl, PY_DIR, PYTHON, REDIS_URL, RMQ4_URL, writeExtraStatus, type ExtraBrokers, type ExtraStatus } from './brokers-extra';
+import { extraBrokers, pgEnv, ROOT, pgSeed, POTATOQ, potatoqUrl, PY_DIR, PYTHON, REDIS_URL, RMQ4_URL, writeExtraStatus, type ExtraBrokers, type ExtraStatus } from './brokers-extra';
 import { mgmtQueueExists, pgProblem, queueCount, rabbitProblem, until } from './services';
 
 // Creates and seeds the service-backed brokers once per run, with the REAL potatoq (runs after
@@ -55,6 +55,8 @@ export default async function globalSetup(): Promise<void> {
   const x = extraBrokers();
   const status: ExtraStatus = { pg: await pgProblem(), rmq: await rabbitProblem() };
   const started = Date.now();
+  // potatoq and Celery at the project's pinned versions (quick when already there).
+  if (status.pg === null || status.rmq === null) execFileSync('bash', [path.join(ROOT, 'scripts/ensure-venv.sh')], { cwd: ROOT, stdio: 'inherit' });
   await Promise.all([
     status.pg === null ? Promise.resolve().then(() => setupPostgres(x)) : null,
     status.rmq === null ? setupRabbit(x).then((seed) => (status.rmqSeed = seed)) : null,
