@@ -31,8 +31,10 @@ export function verifySession(secret: string, cookie: string, nowSeconds = Date.
   const dot = cookie.indexOf('.');
   if (dot <= 0 || cookie.length > 4096) return null;
   const body = cookie.slice(0, dot);
-  const sig = Buffer.from(cookie.slice(dot + 1), 'base64url');
-  const want = mac(secret, body);
+  // Compared as text: base64url decoding ignores the last character's spare bits, so a byte
+  // comparison would accept several spellings of one signature.
+  const sig = Buffer.from(cookie.slice(dot + 1), 'utf8');
+  const want = Buffer.from(mac(secret, body).toString('base64url'), 'utf8');
   if (sig.length !== want.length || !timingSafeEqual(sig, want)) return null;
   try {
     const c = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as Partial<SessionClaims>;
