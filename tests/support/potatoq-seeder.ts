@@ -12,9 +12,14 @@ export interface PySeeder {
   close(): Promise<void>;
 }
 
-export function startPySeeder(brokerUrl: string): PySeeder {
-  const child: ChildProcessWithoutNullStreams = spawn(PYTHON, [path.join(ROOT, 'tests/py/seeder.py'), brokerUrl], {
-    cwd: ROOT,
+/**
+ * Starts one of the Python seeders in tests/py (the real potatoq writing and inspecting a
+ * broker) and talks to it one JSON line per call, in order.
+ */
+export function spawnPySeeder(script: string, args: string[]): PySeeder {
+  const name = path.basename(script, '.py');
+  const child: ChildProcessWithoutNullStreams = spawn(PYTHON, [path.join(ROOT, 'tests/py', script), ...args], {
+    cwd: path.join(ROOT, 'tests/py'),
     env: { ...process.env, PYTHONUNBUFFERED: '1', POTATOQ_NO_EMOJI: '1' },
   });
   let stderr = '';
@@ -24,15 +29,16 @@ export function startPySeeder(brokerUrl: string): PySeeder {
   lines.on('line', (line) => waiting.shift()?.(line));
   let chain: Promise<unknown> = Promise.resolve();
   return {
-    call<T>(op: string, args: Record<string, unknown> = {}): Promise<T> {
+    call<T>(op: string, callArgs: Record<string, unknown> = {}): Promise<T> {
       const run = () =>
         new Promise<T>((resolve, reject) => {
+          if (child.exitCode !== null) return reject(new Error(`${name} exited: ${stderr}`));
           waiting.push((line) => {
             const reply = JSON.parse(line) as { ok: boolean; result?: T; error?: string; traceback?: string };
             if (reply.ok) resolve(reply.result as T);
-            else reject(new Error(`seeder ${op}: ${reply.error}\n${reply.traceback ?? ''}`));
+            else reject(new Error(`${name} ${op}: ${reply.error}\n${reply.traceback ?? ''}`));
           });
-          child.stdin.write(JSON.stringify({ op, ...args }) + '\n');
+          child.stdin.write(JSON.stringify({ op, ...callArgs }) + '\n');
         });
       const next = chain.then(run, run);
       chain = next.catch(() => undefined);
@@ -51,7 +57,10 @@ export function startPySeeder(brokerUrl: string): PySeeder {
           resolve();
         });
       });
-      if (child.exitCode && child.exitCode !== 0) throw new Error(`seeder exited ${child.exitCode}: ${stderr}`);
+      if (child.exitCode && child.exitCode !== 0) throw new Error(`${name} exited ${child.exitCode}: ${stderr}`);
     },
   };
 }
+
+/** The SQLite seeder (tests/py/seeder.py). */
+export const startPySeeder = (brokerUrl: string): PySeeder => spawnPySeeder('seeder.py', [brokerUrl]);

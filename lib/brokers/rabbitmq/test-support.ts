@@ -1,11 +1,9 @@
 // Test helpers for the RabbitMQ adapter and round trips (not shipped code): the brokers'
 // addresses, the loud skip, the potatoq seeder (tests/py/seeder_rabbit.py) and a poller.
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import readline from 'node:readline';
 import amqp from 'amqplib';
-import { PYTHON, ROOT, type PySeeder } from '@/tests/support/potatoq-seeder';
+import { ROOT, spawnPySeeder, type PySeeder } from '@/tests/support/potatoq-seeder';
 import type { BrokerAdapter } from '../types';
 import { createRabbitmqAdapter, type RabbitmqAdapter } from './adapter';
 
@@ -57,41 +55,7 @@ export async function redisAvailable(): Promise<boolean> {
 export const newTag = () => `ctr${randomBytes(4).toString('hex')}`;
 
 export function spawnRabbitSeeder(url: string, backend: string, prefix: string): PySeeder {
-  const child = spawn(PYTHON, [path.join(PY_DIR, 'seeder_rabbit.py'), potatoqUrl(url), backend, prefix], {
-    cwd: PY_DIR,
-    env: { ...process.env, PYTHONUNBUFFERED: '1', POTATOQ_NO_EMOJI: '1' },
-  });
-  let stderr = '';
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const lines = readline.createInterface({ input: child.stdout });
-  const waiting: Array<(line: string) => void> = [];
-  lines.on('line', (line) => waiting.shift()?.(line));
-  let chain: Promise<unknown> = Promise.resolve();
-  return {
-    call<T>(op: string, args: Record<string, unknown> = {}): Promise<T> {
-      const run = () =>
-        new Promise<T>((resolve, reject) => {
-          if (child.exitCode !== null) return reject(new Error(`seeder_rabbit exited: ${stderr}`));
-          waiting.push((line) => {
-            const reply = JSON.parse(line) as { ok: boolean; result?: T; error?: string; traceback?: string };
-            if (reply.ok) resolve(reply.result as T);
-            else reject(new Error(`seeder_rabbit ${op}: ${reply.error}\n${reply.traceback ?? ''}`));
-          });
-          child.stdin.write(JSON.stringify({ op, ...args }) + '\n');
-        });
-      const next = chain.then(run, run);
-      chain = next.catch(() => undefined);
-      return next;
-    },
-    async close() {
-      child.stdin.end();
-      await new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        const t = setTimeout(() => (child.kill('SIGKILL'), resolve()), 5000);
-        child.on('exit', () => (clearTimeout(t), resolve()));
-      });
-    },
-  };
+  return spawnPySeeder('seeder_rabbit.py', [potatoqUrl(url), backend, prefix]);
 }
 
 export function rabbitAdapter(url: string, options: Record<string, unknown>, readOnly = false): RabbitmqAdapter {
