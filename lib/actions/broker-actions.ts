@@ -1,20 +1,10 @@
 'use server';
-import { headers } from 'next/headers';
 import type { ActionResult, EnqueueResult, PurgeResult } from '@/lib/brokers/schema';
-import { toConsoleError } from '@/lib/brokers/service';
+import { respond } from './respond';
 import * as ops from './operations';
 import type { ActionResponse } from './response';
 
 // Server actions for the UI: thin wrappers over the same gated operations as the POST routes.
-
-async function respond<T>(run: (h: Headers) => Promise<T>): Promise<ActionResponse<T>> {
-  try {
-    return { ok: true, data: await run(await headers()) };
-  } catch (e) {
-    const err = toConsoleError(e);
-    return { ok: false, error: { code: err.code, message: err.message, ...(err.fields ? { fields: err.fields } : {}) } };
-  }
-}
 
 // `reason` is what the operator typed in the confirmation; the gate requires it for
 // destructive actions and records it in the audit trail, with the queue the dialog showed.
