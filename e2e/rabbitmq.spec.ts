@@ -101,8 +101,28 @@ test('replaying the potatoq letter takes it out of the DLQ and back into its wor
   expect(pageErrors).toEqual([]);
 });
 
-/** The message ids of a queue, each returned with nack(requeue) (safe on RabbitMQ 4 only). */
-async function peekIds(name: string): Promise<string[]> {
+test('converting the Celery letter shows the potatoq message first, then sends exactly that task to the work queue', async ({ page }) => {
+  const { queue, celeryId } = seeded();
+  const { pageErrors } = guardPage(page);
+  await page.goto(`/brokers/rmq/dead/${celeryId}`);
+  await page.getByTestId('action-convert').click();
+  const dialog = page.getByTestId('confirm-dialog');
+  const preview = dialog.getByTestId('convert-preview');
+  // The Celery id is kept; args and kwargs come from the Celery body.
+  await expect(preview).toContainText(`"task":"proj.add","args":[2,3],"kwargs":{"z":1},"id":"${celeryId}","queue":"${queue}"`);
+  await dialog.getByTestId('confirm-submit').click();
+  await expect(dialog.getByTestId('outcome-succeeded')).toBeVisible();
+
+  // In RabbitMQ: the DLQ is empty and the work queue holds the converted task as a potatoq message.
+  await expect.poll(() => queueCount(`${queue}.dlq`)).toBe(0);
+  await expect.poll(() => queueCount(queue)).toBe(test.info().retry ? 1 : 2);
+  const converted = (await peek(queue)).find((m) => m.id === celeryId);
+  expect(JSON.parse(converted?.body ?? 'null')).toMatchObject({ task: 'proj.add', args: [2, 3], kwargs: { z: 1 }, id: celeryId, queue, v: 1 });
+  expect(pageErrors).toEqual([]);
+});
+
+/** A queue's messages (id and body), each returned with nack(requeue) (safe on RabbitMQ 4 only). */
+async function peek(name: string): Promise<Array<{ id: string; body: string }>> {
   const c = await amqp.connect(RMQ4_URL, { timeout: 5000 });
   try {
     const ch = await c.createChannel();
@@ -114,8 +134,10 @@ async function peekIds(name: string): Promise<string[]> {
     }
     for (const m of got) ch.nack(m, false, true);
     await ch.close();
-    return got.map((m) => String(m.properties.messageId));
+    return got.map((m) => ({ id: String(m.properties.messageId), body: m.content.toString('utf8') }));
   } finally {
     await c.close().catch(() => undefined);
   }
 }
+
+const peekIds = async (name: string) => (await peek(name)).map((m) => m.id);
