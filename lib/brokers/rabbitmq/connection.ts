@@ -54,22 +54,18 @@ export class AmqpLink {
   }
 
   /** Runs `fn` on a fresh channel that is closed afterwards (unacked deliveries then go back). */
-  async withChannel<T>(fn: (ch: Channel) => Promise<T>): Promise<T> {
-    const c = await this.open();
-    const ch = await c.createChannel().catch((e: unknown) => {
-      throw describeAmqpError(e, this.target.display);
-    });
-    ch.on('error', () => undefined);
-    try {
-      return await fn(ch);
-    } finally {
-      await ch.close().catch(() => undefined);
-    }
+  withChannel<T>(fn: (ch: Channel) => Promise<T>): Promise<T> {
+    return this.onFresh((c) => c.createChannel(), fn);
   }
 
-  async withConfirmChannel<T>(fn: (ch: ConfirmChannel) => Promise<T>): Promise<T> {
+  /** The same on a publisher-confirm channel. */
+  withConfirmChannel<T>(fn: (ch: ConfirmChannel) => Promise<T>): Promise<T> {
+    return this.onFresh((c) => c.createConfirmChannel(), fn);
+  }
+
+  private async onFresh<C extends Channel, T>(create: (c: ChannelModel) => Promise<C>, fn: (ch: C) => Promise<T>): Promise<T> {
     const c = await this.open();
-    const ch = await c.createConfirmChannel().catch((e: unknown) => {
+    const ch = await create(c).catch((e: unknown) => {
       throw describeAmqpError(e, this.target.display);
     });
     ch.on('error', () => undefined);
