@@ -110,9 +110,11 @@ describe.skipIf(!available)('PostgreSQL round trips with the real potatoq', () =
 
   it('never both runs a task and reports it revoked when revoke races the worker', async () => {
     const ids: string[] = [];
-    for (let i = 0; i < 60; i++) ids.push((await a.enqueue(ZEnqueueRequest.parse({ task: 'rt.record', queue: Q, args: `[${i}]` }))).id);
+    for (let i = 0; i < 120; i++) ids.push((await a.enqueue(ZEnqueueRequest.parse({ task: 'rt.record', queue: Q, args: `[${i}]` }))).id);
     const outcomes: ActionOutcome[] = [];
-    for (const id of ids) {
+    // Newest first: the worker claims oldest first, so the two meet somewhere in the middle
+    // whatever the machine's speed, and both sides of the race are exercised.
+    for (const id of [...ids].reverse()) {
       const r = await a.revoke([id]);
       outcomes.push(...r.succeeded, ...r.failed);
     }
