@@ -176,8 +176,11 @@ function write(v: PyVal, out: string[]): void {
   }
 }
 
-/** Plain JSON → Python value with no tag decoding (what `json.loads` gives). */
-export function plainPy(n: JsonNode): PyVal {
+/**
+ * JSON tree → Python value, as `json.loads` builds it bottom-up: every object, once its values
+ * are converted, goes through `onObject` (Python's `object_hook`).
+ */
+export function toPy(n: JsonNode, onObject: (entries: Array<[string, PyVal]>) => PyVal): PyVal {
   switch (n.k) {
     case 'null':
       return { k: 'none' };
@@ -190,8 +193,11 @@ export function plainPy(n: JsonNode): PyVal {
     case 'str':
       return { k: 'str', v: n.v };
     case 'arr':
-      return { k: 'list', items: n.items.map(plainPy) };
+      return { k: 'list', items: n.items.map((x) => toPy(x, onObject)) };
     case 'obj':
-      return { k: 'dict', entries: n.entries.map(([key, val]) => [key, plainPy(val)]) };
+      return onObject(n.entries.map(([key, x]) => [key, toPy(x, onObject)]));
   }
 }
+
+/** Plain JSON → Python value with no tag decoding (what `json.loads` gives). */
+export const plainPy = (n: JsonNode): PyVal => toPy(n, (entries) => ({ k: 'dict', entries }));

@@ -9,7 +9,7 @@ import { asciiDigits, intStrip } from './digits';
 import { pyDateFromIso, pyDatetimeFromIso, pyTimeFromIso } from './isodate';
 import type { JsonNode } from './json';
 import { decimalFromFloat, decimalFromInt, decimalFromString, decimalFromTuple, decimalKey } from './pydecimal';
-import { type DictFlag, type PyVal, pyTypeName } from './pyval';
+import { type DictFlag, type PyVal, pyTypeName, toPy } from './pyval';
 import { pySetOrder } from './pyset';
 import { timedeltaFromSeconds } from './timedelta';
 
@@ -25,29 +25,8 @@ export const KNOWN_TAGS = new Set(['datetime', 'date', 'time', 'timedelta', 'uui
 /** `serialization.loads` after JSON parsing: JSON tree → Python value. */
 export function decodeTags(node: JsonNode): TagDecode {
   const ctx: TagDecode = { value: { k: 'none' }, crash: null, flags: new Set() };
-  ctx.value = walk(node, ctx);
+  ctx.value = toPy(node, (entries) => hook(entries, ctx));
   return ctx;
-}
-
-function walk(n: JsonNode, ctx: TagDecode): PyVal {
-  switch (n.k) {
-    case 'null':
-      return { k: 'none' };
-    case 'bool':
-      return { k: 'bool', v: n.v };
-    case 'int':
-      return { k: 'int', text: n.text };
-    case 'float':
-      return { k: 'float', v: n.v };
-    case 'str':
-      return { k: 'str', v: n.v };
-    case 'arr':
-      return { k: 'list', items: n.items.map((x) => walk(x, ctx)) };
-    case 'obj': {
-      const entries: Array<[string, PyVal]> = n.entries.map(([key, x]) => [key, walk(x, ctx)]);
-      return hook(entries, ctx);
-    }
-  }
 }
 
 function hook(entries: Array<[string, PyVal]>, ctx: TagDecode): PyVal {
