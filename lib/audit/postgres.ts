@@ -1,42 +1,13 @@
 import 'server-only';
 import { Pool } from 'pg';
 import { rowToEntry, whereOf } from './sqlite';
+import { auditSchema } from './schema';
 import type { AuditEntry, AuditPage, AuditStore } from './types';
 
 // The audit trail in PostgreSQL, for several console instances sharing one trail. Same tables
 // and queries as the SQLite store; JSON columns are text so both stores map rows alike.
 
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS console_audit (
-  seq BIGSERIAL PRIMARY KEY,
-  id TEXT NOT NULL UNIQUE,
-  at TEXT NOT NULL,
-  finished_at TEXT,
-  who TEXT NOT NULL,
-  role TEXT,
-  via TEXT,
-  action TEXT NOT NULL,
-  broker TEXT NOT NULL,
-  queue TEXT,
-  ids TEXT NOT NULL,
-  ids_total INTEGER NOT NULL,
-  filter TEXT,
-  count INTEGER,
-  reason TEXT,
-  outcome TEXT NOT NULL,
-  code TEXT,
-  message TEXT,
-  results TEXT NOT NULL,
-  details TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS console_audit_ids (
-  audit_seq BIGINT NOT NULL,
-  broker TEXT NOT NULL,
-  task_id TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS console_audit_ids_task ON console_audit_ids (broker, task_id, audit_seq);
-CREATE INDEX IF NOT EXISTS console_audit_broker ON console_audit (broker, seq);
-`;
+const SCHEMA = auditSchema({ seq: 'BIGSERIAL PRIMARY KEY', bigint: 'BIGINT' });
 
 const numbered = (sql: string) => {
   let n = 0;

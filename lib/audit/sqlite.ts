@@ -2,42 +2,13 @@ import 'server-only';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { auditSchema } from './schema';
 import type { AuditEntry, AuditPage, AuditQuery, AuditStore } from './types';
 
 // The audit trail in the console's own SQLite state file (one console instance). WAL so the
 // audit page reads while actions write.
 
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS console_audit (
-  seq INTEGER PRIMARY KEY AUTOINCREMENT,
-  id TEXT NOT NULL UNIQUE,
-  at TEXT NOT NULL,
-  finished_at TEXT,
-  who TEXT NOT NULL,
-  role TEXT,
-  via TEXT,
-  action TEXT NOT NULL,
-  broker TEXT NOT NULL,
-  queue TEXT,
-  ids TEXT NOT NULL,
-  ids_total INTEGER NOT NULL,
-  filter TEXT,
-  count INTEGER,
-  reason TEXT,
-  outcome TEXT NOT NULL,
-  code TEXT,
-  message TEXT,
-  results TEXT NOT NULL,
-  details TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS console_audit_ids (
-  audit_seq INTEGER NOT NULL,
-  broker TEXT NOT NULL,
-  task_id TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS console_audit_ids_task ON console_audit_ids (broker, task_id, audit_seq);
-CREATE INDEX IF NOT EXISTS console_audit_broker ON console_audit (broker, seq);
-`;
+const SCHEMA = auditSchema({ seq: 'INTEGER PRIMARY KEY AUTOINCREMENT', bigint: 'INTEGER' });
 
 type Row = Record<string, unknown>;
 
