@@ -1,6 +1,7 @@
 'use client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
+import { ToastProvider } from '@/components/ui/toasts';
 import { RefreshProvider } from '@/lib/client/refresh';
 
 export function Providers({ children }: { children: ReactNode }) {
@@ -17,7 +18,9 @@ export function Providers({ children }: { children: ReactNode }) {
   );
   return (
     <QueryClientProvider client={client}>
-      <RefreshProvider>{children}</RefreshProvider>
+      <RefreshProvider>
+        <ToastProvider>{children}</ToastProvider>
+      </RefreshProvider>
     </QueryClientProvider>
   );
 }

@@ -44,6 +44,7 @@ test('replays every dead letter matching the filter, pinned to the snapshot the 
   await expect(outcome).toHaveAttribute('data-state', 'done', { timeout: 60_000 });
   await expect(outcome.getByTestId('bulk-succeeded')).toHaveText('119 of 120 replayed');
   await expect(outcome.getByTestId('bulk-skipped')).toHaveText('1 skipped');
+  await expect(page.getByTestId('toast').filter({ hasText: '119 of 120 dead letters replayed' })).toContainText('1 skipped (changed since the snapshot)');
   await expect(outcome.locator(`[data-testid="bulk-skipped-list-item"][data-id="${gone}"]`)).toContainText('missing');
 
   // In the broker: the 119 are ready tasks, their letters are gone; the late letter and the

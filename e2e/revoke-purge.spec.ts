@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { e2eBrokers } from './brokers';
 import { guardPage } from './helpers';
-import { addDead, addTask, job, queueJobs, result, rows, uniqueQueue } from './seed';
+import { addDead, addTask, claim, job, queueJobs, result, rows, uniqueQueue } from './seed';
 
 test('revoking a waiting task asks first, then removes it and writes a REVOKED result', async ({ page }) => {
   const { main } = e2eBrokers();
@@ -23,6 +23,7 @@ test('revoking a waiting task asks first, then removes it and writes a REVOKED r
   await dialog.getByTestId('confirm-reason').fill('e2e: revoke a stuck email');
   await dialog.getByTestId('confirm-submit').click();
   await expect(dialog.getByTestId('outcome-succeeded')).toBeVisible();
+  await expect(page.getByTestId('toast').filter({ hasText: `${id}: revoked` })).toHaveAttribute('data-tone', 'success');
   expect(job(main, id)).toBeUndefined();
   const revoked = result(main, id);
   expect(revoked?.state).toBe('REVOKED');
@@ -54,10 +55,42 @@ test('purging a queue requires typing its name and removes only its waiting task
   await expect(submit).toBeEnabled();
   await submit.click();
   await expect(dialog.getByTestId('action-outcome')).toContainText('Removed 3 waiting tasks');
+  await expect(page.getByTestId('toast')).toContainText(`Purged 3 waiting tasks from queue ${queue}`);
   expect(queueJobs(main, queue)).toEqual([]);
   expect(job(main, bystander)).toMatchObject({ state: 1 });
   expect(rows(main, 'SELECT id FROM potatoq_dead WHERE id = ?', dead)).toHaveLength(1);
   // potatoq's purge writes no results.
   expect(rows(main, 'SELECT id FROM potatoq_results WHERE id IN (?, ?, ?)', ...waiting)).toEqual([]);
+  expect(pageErrors).toEqual([]);
+});
+
+test('a worker claiming one of the selected tasks after the confirmation opened: one toast per task says which was revoked', async ({ page }) => {
+  const { main } = e2eBrokers();
+  const queue = uniqueQueue('revoke-race');
+  const free = addTask(main, { queue, task: 'demo.resize' });
+  const taken = addTask(main, { queue, task: 'demo.resize' });
+  const { pageErrors } = guardPage(page);
+
+  await page.goto(`/brokers/main/queues/${queue}?state=ready`);
+  await page.getByTestId('select-all').check();
+  await expect(page.getByTestId('selected-count')).toHaveText('2 selected');
+  await page.getByTestId('action-revoke').click();
+  const dialog = page.getByTestId('confirm-dialog');
+  await expect(dialog.getByTestId('confirm-summary')).toContainText('2');
+  // The worker wins the race for one of them while the operator types the reason.
+  claim(main, taken);
+  await dialog.getByTestId('confirm-reason').fill('e2e: race a worker');
+  await dialog.getByTestId('confirm-submit').click();
+
+  await expect(page.getByTestId('toast').filter({ hasText: `${free}: revoked` })).toHaveAttribute('data-tone', 'success');
+  const refused = page.getByTestId('toast').filter({ hasText: `${taken}: not revoked` });
+  await expect(refused).toHaveAttribute('data-tone', 'error');
+  await expect(refused).toContainText('running');
+  await expect(dialog.getByTestId('outcome-succeeded')).toHaveText('1 of 2 revoked');
+  // The claimed task is untouched: still running, no REVOKED mark.
+  expect(job(main, taken)).toMatchObject({ state: 2 });
+  expect(result(main, taken)).toBeUndefined();
+  expect(job(main, free)).toBeUndefined();
+  expect(result(main, free)?.state).toBe('REVOKED');
   expect(pageErrors).toEqual([]);
 });

@@ -18,6 +18,13 @@ function write<T>(file: string, fn: (db: Database.Database) => T): T {
   }
 }
 
+/** What a worker does when it claims a task (potatoq's SQLite claim), for racing the console. */
+export function claim(file: string, id: string, worker = 'e2e-worker@host'): void {
+  write(file, (db) => {
+    db.prepare("UPDATE potatoq_jobs SET state = 2, worker = ?, claimed_at = ?, deliveries = deliveries + 1 WHERE id = ? AND state = 1").run(worker, Date.now() / 1000, id);
+  });
+}
+
 export function rows<T = Record<string, unknown>>(file: string, sql: string, ...params: unknown[]): T[] {
   const db = new Database(file, { readonly: true, timeout: 10_000 });
   try {

@@ -60,7 +60,7 @@ export function ConfirmAction({
   const [frozenQueue, setFrozenQueue] = useState<string | undefined>(undefined);
   const [reason, setReason] = useState('');
   const t = TEXT[kind];
-  const m = useBrokerAction(brokerId, (list: string[]) => RUN[kind](brokerId, list, reason.trim() || undefined, frozenQueue));
+  const m = useBrokerAction(brokerId, (list: string[]) => RUN[kind](brokerId, list, reason.trim() || undefined, frozenQueue), kind === 'convert' ? 'converted and replayed' : undefined);
   const count = frozen.length;
   const noun = `${t.what}${count === 1 ? '' : 's'}`;
   const cli = cliFor(kind, frozen);

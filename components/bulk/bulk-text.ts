@@ -1,4 +1,5 @@
-import type { BulkAction, BulkFilter, BulkState } from '@/lib/bulk/schema';
+import type { BulkAction, BulkFilter, BulkJobView, BulkState } from '@/lib/bulk/schema';
+import type { ToastSpec } from '@/lib/client/outcome-toasts';
 
 export const BULK_TEXT: Record<BulkAction, { verb: string; past: string; what: string; whats: string; explain: string; danger: boolean }> = {
   replay: {
@@ -41,4 +42,21 @@ export function describeFilter(f: BulkFilter): string {
   if (f.q) parts.push(`search "${f.q}"`);
   if (f.group !== undefined) parts.push(`reason "${f.group}"`);
   return parts.length ? parts.join(', ') : 'no filter (every queue)';
+}
+
+/** The toast when a job stops: what was done, and what was not, in one line. */
+export function toastForBulkEnd(job: BulkJobView): ToastSpec {
+  const p = job.progress;
+  const t = BULK_TEXT[job.action];
+  const rest = [
+    p.skipped ? `${p.skipped.toLocaleString('en-US')} skipped (changed since the snapshot)` : '',
+    p.failed ? `${p.failed.toLocaleString('en-US')} failed` : '',
+    p.total > p.processed ? `${(p.total - p.processed).toLocaleString('en-US')} not reached (${job.state})` : '',
+    job.error ? `stopped: ${job.error.message}` : '',
+  ].filter(Boolean);
+  return {
+    tone: p.failed || job.error ? 'error' : rest.length ? 'info' : 'success',
+    title: `${p.succeeded.toLocaleString('en-US')} of ${p.total.toLocaleString('en-US')} ${t.whats} ${t.past}`,
+    body: rest.length ? rest.join('; ') : undefined,
+  };
 }

@@ -1,14 +1,17 @@
 'use client';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
+import { useToasts } from '@/components/ui/toasts';
 import type { BulkJobView } from '@/lib/bulk/schema';
+import { toastForBulkEnd } from './bulk-text';
 import { brokerPath, getJson } from '@/lib/client/api';
 
 const LIVE = new Set(['running', 'paused']);
 
-/** Polls a job while it runs; when it stops, refetches the broker's lists once. */
+/** Polls a job while it runs; when it stops, toasts its outcome and refetches the broker's lists once. */
 export function useBulkJob(brokerId: string, initial: BulkJobView | null) {
   const qc = useQueryClient();
+  const toast = useToasts();
   const jobId = initial?.id ?? '';
   const q = useQuery({
     queryKey: ['bulk', brokerId, jobId],
@@ -20,9 +23,12 @@ export function useBulkJob(brokerId: string, initial: BulkJobView | null) {
   const state = q.data?.state;
   const seen = useRef<string | undefined>(undefined);
   useEffect(() => {
-    if (seen.current && LIVE.has(seen.current) && state && !LIVE.has(state)) void qc.invalidateQueries({ queryKey: ['broker', brokerId] });
+    if (seen.current && LIVE.has(seen.current) && state && !LIVE.has(state) && q.data) {
+      void qc.invalidateQueries({ queryKey: ['broker', brokerId] });
+      toast([toastForBulkEnd(q.data)]);
+    }
     seen.current = state;
-  }, [state, brokerId, qc]);
+  }, [state, brokerId, qc, q.data, toast]);
   return q;
 }
 

@@ -1,0 +1,79 @@
+'use client';
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import type { ToastSpec } from '@/lib/client/outcome-toasts';
+
+interface Toast extends ToastSpec {
+  key: number;
+}
+
+/** Successes fade after this long; errors stay until dismissed, so none is missed. */
+const SUCCESS_MS = 8000;
+/** Oldest toasts are dropped past this many on screen. */
+const MAX_ON_SCREEN = 8;
+
+const ToastContext = createContext<(toasts: ToastSpec[]) => void>(() => {});
+
+/** Push toasts from anywhere under the provider. */
+export const useToasts = () => useContext(ToastContext);
+
+export function ToastProvider({ children }: { children: ReactNode }) {
+  const [toasts, setToasts] = useState<Toast[]>([]);
+  const next = useRef(1);
+  const dismiss = useCallback((key: number) => setToasts((all) => all.filter((t) => t.key !== key)), []);
+  const push = useCallback((specs: ToastSpec[]) => {
+    if (!specs.length) return;
+    setToasts((all) => [...all, ...specs.map((s) => ({ ...s, key: next.current++ }))].slice(-MAX_ON_SCREEN));
+  }, []);
+  const value = useMemo(() => push, [push]);
+  return (
+    <ToastContext.Provider value={value}>
+      {children}
+      <div
+        className="pointer-events-none fixed right-4 bottom-4 z-50 grid w-[min(26rem,calc(100vw-2rem))] gap-2"
+        data-testid="toasts"
+        aria-live="polite"
+        role="region"
+        aria-label="Action outcomes"
+      >
+        {toasts.map((t) => (
+          <ToastItem key={t.key} toast={t} onDismiss={dismiss} />
+        ))}
+      </div>
+    </ToastContext.Provider>
+  );
+}
+
+const TONE: Record<ToastSpec['tone'], string> = {
+  success: 'border-emerald-300 bg-emerald-50 text-emerald-900 dark:border-emerald-800 dark:bg-emerald-950 dark:text-emerald-100',
+  error: 'border-red-300 bg-red-50 text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100',
+  info: 'border-amber-300 bg-amber-50 text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100',
+};
+
+function ToastItem({ toast, onDismiss }: { toast: Toast; onDismiss: (key: number) => void }) {
+  const [hover, setHover] = useState(false);
+  useEffect(() => {
+    if (toast.tone === 'error' || hover) return;
+    const t = setTimeout(() => onDismiss(toast.key), SUCCESS_MS);
+    return () => clearTimeout(t);
+  }, [toast, hover, onDismiss]);
+  return (
+    <div
+      className={`pointer-events-auto flex items-start gap-2 rounded-md border px-3 py-2 text-sm shadow-md ${TONE[toast.tone]}`}
+      data-testid="toast"
+      data-tone={toast.tone}
+      role={toast.tone === 'error' ? 'alert' : 'status'}
+      onMouseEnter={() => setHover(true)}
+      onMouseLeave={() => setHover(false)}
+    >
+      <div className="grid min-w-0 flex-1 gap-0.5">
+        <p className="font-medium break-all" data-testid="toast-title">
+          {toast.title}
+        </p>
+        {toast.body ? <p className="text-xs break-words opacity-90">{toast.body}</p> : null}
+      </div>
+      <button type="button" className="shrink-0 rounded px-1 text-base leading-none opacity-70 hover:opacity-100" aria-label="Dismiss" onClick={() => onDismiss(toast.key)}>
+        ×
+      </button>
+    </div>
+  );
+}
