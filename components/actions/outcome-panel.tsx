@@ -1,12 +1,5 @@
 import type { ActionResult } from '@/lib/brokers/schema';
-
-const PAST: Record<ActionResult['action'], string> = {
-  replay: 'replayed',
-  discard: 'discarded',
-  revoke: 'revoked',
-  purge: 'purged',
-  enqueue: 'enqueued',
-};
+import { PAST } from '@/lib/client/outcome-toasts';
 
 /** Per-id outcome of a bulk action: how many succeeded, and each failure with its reason. */
 export function OutcomePanel({ result }: { result: ActionResult }) {

@@ -16,7 +16,8 @@ export const PER_TASK_TOASTS = 5;
 /** Failures listed one by one after a summary; the dialog's outcome panel has the rest. */
 export const MAX_FAILURE_TOASTS = 3;
 
-const PAST: Record<ActionResult['action'], string> = {
+/** How each action's success reads ("3 of 4 replayed"). */
+export const PAST: Record<ActionResult['action'], string> = {
   replay: 'replayed',
   discard: 'discarded',
   revoke: 'revoked',
