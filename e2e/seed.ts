@@ -40,12 +40,14 @@ interface TaskSpec {
   args?: Py[];
   kwargs?: Record<string, Py>;
   eta?: number;
+  /** A fixed id instead of a fresh UUID (ids are free text in potatoq). */
+  id?: string;
 }
 
 /** A waiting task, as `task.delay()` writes it: ready, or scheduled when `eta` is ahead. */
 export function addTask(file: string, spec: TaskSpec): string {
   const now = Date.now() / 1000;
-  const m = buildDemoMessage({ task: spec.task ?? 'demo.echo', queue: spec.queue, args: spec.args, kwargs: spec.kwargs, eta: spec.eta, enqueuedAt: now });
+  const m = buildDemoMessage({ id: spec.id, task: spec.task ?? 'demo.echo', queue: spec.queue, args: spec.args, kwargs: spec.kwargs, eta: spec.eta, enqueuedAt: now });
   const state = spec.eta && spec.eta > now ? 0 : 1;
   write(file, (db) =>
     db
@@ -59,7 +61,7 @@ export function addTask(file: string, spec: TaskSpec): string {
 export function addDead(file: string, spec: TaskSpec & { reason: string }): string {
   const now = Date.now() / 1000;
   const task = spec.task ?? 'demo.charge_card';
-  const m = buildDemoMessage({ task, queue: spec.queue, args: spec.args, kwargs: spec.kwargs, eta: spec.eta, retries: spec.eta ? 1 : 0, enqueuedAt: now - 60 });
+  const m = buildDemoMessage({ id: spec.id, task, queue: spec.queue, args: spec.args, kwargs: spec.kwargs, eta: spec.eta, retries: spec.eta ? 1 : 0, enqueuedAt: now - 60 });
   const result = buildResultPayload({ id: m.id, status: 'FAILURE', traceback: spec.reason, dateDone: now, name: task, args: spec.args ?? [], kwargs: spec.kwargs ?? {} });
   write(file, (db) => {
     db.prepare('INSERT INTO potatoq_dead (id, queue, task, reason, died_at, payload) VALUES (?, ?, ?, ?, ?, ?)').run(m.id, m.queue, task, spec.reason, now, m.payload);

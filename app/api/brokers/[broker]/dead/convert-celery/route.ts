@@ -1,9 +1,15 @@
 import { handle, readJsonBody, type Params } from '@/lib/actions/http';
 import * as ops from '@/lib/actions/operations';
+import { readDeadOne } from '@/lib/auth/redact';
 
 export const dynamic = 'force-dynamic';
 
 /** `{ ids }`: Celery protocol 2 dead letters rebuilt as potatoq tasks and replayed. */
 export function POST(req: Request, { params }: Params<{ broker: string }>) {
   return handle(async () => ops.convertCelery((await params).broker, await readJsonBody(req), req.headers));
+}
+
+/** GET on this path is the dead letter whose id is literally `convert-celery` (ids are free text). */
+export function GET(_req: Request, { params }: Params<{ broker: string }>) {
+  return handle(async () => readDeadOne((await params).broker, 'convert-celery'));
 }
