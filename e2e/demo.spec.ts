@@ -20,6 +20,12 @@ test('with no configuration the console creates and serves the demo broker (and 
   for (const q of queues) await expect(card.locator(`[data-testid="queue-row"][data-queue="${q}"]`)).toBeVisible();
   await expect(card.getByTestId('workers-alive')).toContainText('1 live worker');
   await expect(card.getByTestId('total-dead')).toHaveText('8');
+  // Per queue: the live worker's queues count it; the dead worker (no heartbeat for 20 min) of
+  // `default` is gone, not "stale"; nobody consumes `poison`.
+  const workersOn = (q: string) => card.locator(`[data-testid="queue-row"][data-queue="${q}"] [data-testid="queue-workers"]`);
+  await expect(workersOn('default')).toHaveText('1');
+  await expect(workersOn('billing')).toHaveText('1');
+  await expect(workersOn('poison')).toHaveText('0');
   // The poison queue's next claim crashes every potatoq worker: the overview says so, on that
   // queue only, and links the culprit.
   const blocked = card.getByTestId('queue-blocked');

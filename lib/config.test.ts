@@ -18,7 +18,7 @@ describe('parseConfig', () => {
     expect(config.demo).toBe(true);
     expect(config.demoPath).toBe(path.resolve('.data', 'demo.sqlite3'));
     expect(config.brokers).toEqual([
-      { id: 'demo', name: 'Demo (SQLite)', url: `sqlite:///${config.demoPath}`, readOnly: false, options: { demo: true } },
+      { id: 'demo', name: 'Demo', url: `sqlite:///${config.demoPath}`, readOnly: false, options: { demo: true } },
     ]);
   });
 

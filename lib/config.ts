@@ -61,7 +61,7 @@ export function parseConfig(env: Record<string, string | undefined>): ConsoleCon
     return {
       demo: true,
       demoPath,
-      brokers: [{ id: 'demo', name: 'Demo (SQLite)', url: `sqlite:///${demoPath}`, readOnly: false, options: { demo: true } }],
+      brokers: [{ id: 'demo', name: 'Demo', url: `sqlite:///${demoPath}`, readOnly: false, options: { demo: true } }],
     };
   }
   let entries: unknown;

@@ -11,7 +11,8 @@ function workersOf(queue: string, workers: WorkerInfo[] | undefined): string {
   if (!workers) return '—';
   const on = workers.filter((w) => w.queues.includes(queue));
   const live = on.filter((w) => w.status === 'alive').length;
-  const stale = on.filter((w) => w.status !== 'alive').length;
+  // Dead workers (no heartbeat for long) are gone, not a warning sign on every queue they had.
+  const stale = on.filter((w) => w.status === 'stale').length;
   return stale ? `${live} / ${stale} stale` : String(live);
 }
 

@@ -66,10 +66,10 @@ function ToastItem({ toast, onDismiss }: { toast: Toast; onDismiss: (key: number
       onMouseLeave={() => setHover(false)}
     >
       <div className="grid min-w-0 flex-1 gap-0.5">
-        <p className="font-medium break-all" data-testid="toast-title">
+        <p className="font-medium wrap-anywhere" data-testid="toast-title">
           {toast.title}
         </p>
-        {toast.body ? <p className="text-xs break-words opacity-90">{toast.body}</p> : null}
+        {toast.body ? <p className="text-xs wrap-anywhere opacity-90">{toast.body}</p> : null}
       </div>
       <button type="button" className="shrink-0 rounded px-1 text-base leading-none opacity-70 hover:opacity-100" aria-label="Dismiss" onClick={() => onDismiss(toast.key)}>
         ×
