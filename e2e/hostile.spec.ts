@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { e2eBrokers } from './brokers';
 import { expectNoScriptUrls, guardPage } from './helpers';
-import { rows } from './seed';
+import { addRawTask, rows, uniqueQueue } from './seed';
 
 // The seeded broker (lib/demo fixtures) carries hostile payloads: script tags and javascript:
 // URLs in arguments, a 1 MB string, a list nested 1,000 deep and a Celery protocol-2 body.
@@ -75,5 +75,33 @@ test('the task page is served with a nonce CSP, and a hostile audit reason rende
   await expect(page.locator('img[src="x"]')).toHaveCount(0);
   await expectNoScriptUrls(page);
   await page.waitForTimeout(500);
+  expect(pageErrors).toEqual([]);
+});
+
+test('a 10 MB payload and one that is not JSON: short previews in the list, the detail opens with the raw text cut', async ({ page }) => {
+  const { main } = e2eBrokers();
+  const queue = uniqueQueue('huge');
+  const big = `{"task":"demo.echo","args":["${'<b>x</b>'.repeat(1_310_720)}"],"id":"big","queue":"${queue}","enqueued_at":1796000000.5,"v":1}`;
+  expect(big.length).toBeGreaterThan(10_000_000);
+  const huge = addRawTask(main, { queue, task: 'demo.echo', payload: big });
+  const broken = addRawTask(main, { queue, task: 'demo.echo', payload: '{"task": "demo.echo", "args": [1, <script>alert(1)</script>' });
+  const { pageErrors } = guardPage(page);
+
+  await page.goto(`/brokers/main/queues/${queue}`);
+  const row = (id: string) => page.locator(`[data-testid="task-row"][data-id="${id}"]`);
+  await expect(row(huge)).toBeVisible();
+  expect(((await row(huge).textContent()) ?? '').length).toBeLessThan(600);
+  await expect(row(broken)).toContainText('foreign: invalid-json');
+
+  await page.goto(`/brokers/main/jobs/${huge}`);
+  await expect(page.getByTestId('detail-id')).toContainText(huge);
+  await expect(page.getByTestId('raw-json-truncated')).toContainText('bytes (10.0 MiB)');
+  await expect(page.locator('b:text("x")')).toHaveCount(0); // the <b> tags are text
+
+  await page.goto(`/brokers/main/jobs/${broken}`);
+  const banner = page.getByTestId('foreign-banner');
+  await expect(banner).toHaveAttribute('data-kind', 'invalid-json');
+  await expect(page.getByTestId('raw-json')).toContainText('<script>alert(1)</script>');
+  await expect(page.locator('script:text("alert(1)")')).toHaveCount(0);
   expect(pageErrors).toEqual([]);
 });

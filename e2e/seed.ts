@@ -57,6 +57,18 @@ export function addTask(file: string, spec: TaskSpec): string {
   return m.id;
 }
 
+/** A ready row whose payload is stored byte for byte as given (bad JSON, huge, foreign). */
+export function addRawTask(file: string, spec: { queue: string; task: string; payload: string | Buffer }): string {
+  const id = `raw-${randomBytes(6).toString('hex')}`;
+  const now = Date.now() / 1000;
+  write(file, (db) =>
+    db
+      .prepare('INSERT INTO potatoq_jobs (id, queue, task, state, priority, run_at, created_at, payload) VALUES (?, ?, ?, 1, 0, ?, ?, ?)')
+      .run(id, spec.queue, spec.task, now, now, spec.payload),
+  );
+  return id;
+}
+
 /** A dead letter with its FAILURE result, as a worker leaves a task that raised. */
 export function addDead(file: string, spec: TaskSpec & { reason: string }): string {
   const now = Date.now() / 1000;
