@@ -8,7 +8,7 @@ import { resolveFromHeaders } from '@/lib/auth/resolve';
 // page or answer 401; GET APIs answer 401 JSON). Writes are authorised again by the gate,
 // which is the real boundary for actions (the docs warn a matcher can miss a server action).
 
-const PUBLIC = ['/login', '/api/auth/login', '/api/auth/logout', '/theme-init.js', '/icon.svg', '/favicon.ico', '/robots.txt'];
+const PUBLIC = ['/login', '/api/auth/login', '/api/auth/logout', '/api/health/live', '/theme-init.js', '/icon.svg', '/favicon.ico', '/robots.txt'];
 
 function withHeaders(res: NextResponse, csp: string): NextResponse {
   res.headers.set('content-security-policy', csp);

@@ -39,6 +39,11 @@ async function signIn(page: Page, user: string, password: string, next = '/') {
 test('signed out, pages send you to sign in and APIs answer 401; a wrong password is refused', async ({ page, request }) => {
   const api = await request.get(`${c.url}/api/brokers/main/tasks`);
   expect(api.status()).toBe(401);
+  expect((await request.get(`${c.url}/api/health`)).status()).toBe(401); // names brokers: signed in only
+  // The liveness probe answers anyone, and says nothing but that the process serves.
+  const live = await request.get(`${c.url}/api/health/live`);
+  expect(live.status()).toBe(200);
+  expect(await live.text()).toBe('{"status":"live"}');
   await page.goto(`${c.url}/brokers/main/dead`);
   await expect(page).toHaveURL(/\/login\?next=%2Fbrokers%2Fmain%2Fdead/);
   await expect(page.getByTestId('broker-switcher')).toHaveCount(0); // no broker names before sign-in
