@@ -38,6 +38,11 @@ test('the RabbitMQ broker\'s overview card shows its queue with both dead letter
   expect(dead).toBeGreaterThanOrEqual(test.info().retry ? 1 : 2);
   await expect(row.getByTestId('count-dead')).toHaveText(String(dead), { timeout: 30_000 });
   await expect(row.getByTestId('count-ready')).toHaveText(String(await queueCount(queue)), { timeout: 30_000 });
+  // Per-queue scheduled counts can't be had on RabbitMQ: the cell says "—" and a note says why.
+  await expect(row.getByTestId('count-scheduled')).toHaveText('—');
+  await expect(card.getByTestId('count-note-scheduled')).toContainText("potatoq's 28 potatoq.delay.Lnn queues");
+  // SQLite knows every column: no notes there.
+  await expect(brokerCard(page, 'main').getByTestId('count-notes')).toHaveCount(0);
   await expect(brokerCard(page, 'main')).toHaveAttribute('data-state', 'ok');
   expect(pageErrors).toEqual([]);
 });

@@ -19,6 +19,7 @@ function workersOf(queue: string, workers: WorkerInfo[] | undefined): string {
 export function QueueTable({ overview, workers }: { overview: BrokerOverview; workers?: WorkerInfo[] }) {
   const now = useNow();
   const base = `/brokers/${encodeURIComponent(overview.id)}`;
+  const why = overview.unknownWhy ?? {};
   if (overview.queues.length === 0) return <Empty>No queues have tasks or dead letters.</Empty>;
   return (
     <div className="overflow-x-auto">
@@ -26,11 +27,11 @@ export function QueueTable({ overview, workers }: { overview: BrokerOverview; wo
         <thead>
           <tr>
             <th>Queue</th>
-            <th className="num">Ready</th>
-            <th className="num">Scheduled</th>
-            <th className="num">Running</th>
-            <th className="num">Dead</th>
-            <th className="num">Oldest waiting</th>
+            <Th why={why.ready}>Ready</Th>
+            <Th why={why.scheduled}>Scheduled</Th>
+            <Th why={why.running}>Running</Th>
+            <Th why={why.dead}>Dead</Th>
+            <Th why={why.oldest}>Oldest waiting</Th>
             <th className="num">Workers</th>
           </tr>
         </thead>
@@ -65,7 +66,35 @@ export function QueueTable({ overview, workers }: { overview: BrokerOverview; wo
           ))}
         </tbody>
       </table>
+      <UnknownNotes why={why} />
     </div>
+  );
+}
+
+const COLUMN: Record<string, string> = { ready: 'Ready', scheduled: 'Scheduled', running: 'Running', dead: 'Dead', oldest: 'Oldest waiting' };
+
+/** A column header; a `*` and a tooltip when the broker cannot give that column per queue. */
+function Th({ why, children }: { why?: string; children: string }) {
+  return (
+    <th className="num" title={why}>
+      {children}
+      {why ? <span aria-hidden="true">*</span> : null}
+    </th>
+  );
+}
+
+/** Says plainly, under the table, why a column shows "—" (e.g. RabbitMQ's delayed tasks). */
+function UnknownNotes({ why }: { why: Partial<Record<string, string>> }) {
+  const notes = Object.entries(why).filter((e): e is [string, string] => !!e[1]);
+  if (!notes.length) return null;
+  return (
+    <ul className="grid gap-1 border-t border-zinc-100 px-4 py-2 text-xs text-zinc-600 dark:border-zinc-800 dark:text-zinc-400" data-testid="count-notes">
+      {notes.map(([k, text]) => (
+        <li key={k} data-testid={`count-note-${k}`}>
+          <span className="font-medium">* {COLUMN[k] ?? k} “—”:</span> {text}.
+        </li>
+      ))}
+    </ul>
   );
 }
 

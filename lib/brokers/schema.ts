@@ -162,6 +162,8 @@ export interface BrokerOverview {
   /** Totals that are lower bounds because a count hit the cap. */
   totalsCapped?: Partial<Record<CountKey, CappedCount>>;
   workers: { alive: number; stale: number };
+  /** Why a column is unknown ("—") on every queue of this broker, in the operator's words. */
+  unknownWhy?: Partial<Record<CountKey | 'oldest', string>>;
   readAt: string;
 }
 

@@ -82,13 +82,18 @@ export function registerListing(ctx: Ctx, all: typeof collect): void {
     await s.enqueueMany([{ task: 'ct.c1', queue: q }, { task: 'ct.c1', queue: q }, { task: 'ct.c2', queue: q }, { task: 'ct.c3', queue: q, countdown: 600 }]);
     await s.claim(q);
     await s.deadLetter({ task: 'ct.c4', queue: q, reason: 'boom' });
-    const stats = (await a.overview()).queues.find((x) => x.name === q);
+    const o = await a.overview();
+    const stats = o.queues.find((x) => x.name === q);
     expect(stats).toBeDefined();
     const expected = { ready: 2, scheduled: 1, running: 1, dead: 1 } as const;
     for (const k of ['ready', 'scheduled', 'running', 'dead'] as const) {
-      expect(stats![k]).toBe(fx.unknownCounts?.includes(k) ? null : expected[k]);
+      const unknown = fx.unknownCounts?.includes(k) ?? false;
+      expect(stats![k]).toBe(unknown ? null : expected[k]);
+      // A column the broker can't give is explained to the operator, and only such a column.
+      expect(!!o.unknownWhy?.[k], `unknownWhy.${k}`).toBe(unknown);
     }
     if (!fx.noOldestReady) expect(stats!.oldestReadyAt).not.toBeNull();
+    expect(!!o.unknownWhy?.oldest, 'unknownWhy.oldest').toBe(!!fx.noOldestReady);
     if (stats!.tasks) expect(stats!.tasks).toEqual(expect.arrayContaining(['ct.c1', 'ct.c2']));
     const sizes = await s.queueSizes();
     if (stats!.ready !== null && stats!.scheduled !== null) expect(sizes[q]).toBe(stats!.ready + stats!.scheduled);

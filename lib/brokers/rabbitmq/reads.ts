@@ -125,6 +125,13 @@ export async function overview(ctx: RabbitCtx, capabilities: Capabilities): Prom
       dead: sum('dead'),
     },
     workers: { alive: workers.filter((w) => w.status === 'alive').length, stale: workers.filter((w) => w.status === 'stale').length },
+    unknownWhy: {
+      scheduled:
+        `delayed tasks wait in potatoq's ${DELAY_QUEUES.length} potatoq.delay.Lnn queues (the scheduled total above counts them all); ` +
+        'the queue each one is for is only in its routing key, which RabbitMQ shows only by taking the message, so there are no per-queue numbers',
+      oldest: 'RabbitMQ does not say when its oldest ready message was enqueued without taking it',
+      ...(ctx.mgmt ? {} : { running: 'no management API is configured: unacknowledged (running) counts are unknown' }),
+    },
     readAt: new Date().toISOString(),
   };
 }
