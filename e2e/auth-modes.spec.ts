@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { guardPage } from './helpers';
-import { addTask, uniqueQueue } from './seed';
+import { addDead, addTask, uniqueQueue } from './seed';
 import { SECRETS, startConsole } from './auth-server';
 
 // Mode none off loopback and trusted-proxy mode, each on a console of its own (ports 3420+).
@@ -108,6 +108,17 @@ test('with argument redaction, lists and details hide values until an operator r
     await expect(page.getByTestId('task-table')).not.toContainText('card-4111-secret-arg');
     const api = await page.request.get(`${c.url}/api/brokers/main/tasks/${id}`);
     expect(await api.text()).not.toContain('card-4111-secret-arg');
+    // Search can't be used to guess hidden values: refused on tasks, reasons only on letters.
+    const guess = await page.request.get(`${c.url}/api/brokers/main/tasks?queue=${queue}&q=4111`);
+    expect(guess.status()).toBe(400);
+    expect((await guess.json()).error.code).toBe('InvalidInput');
+    const letter = addDead(c.broker, { queue, args: ['card-4111-secret-arg'], reason: 'ValueError: card declined' });
+    const dead = (q: string) => page.request.get(`${c.url}/api/brokers/main/dead?queue=${queue}&q=${q}&qIn=all`).then((r) => r.json());
+    expect((await dead('4111')).items).toEqual([]);
+    expect((await dead('declined')).items.map((d: { id: string }) => d.id)).toEqual([letter]);
+    await page.goto(`${c.url}/brokers/main/queues/${queue}?q=4111`);
+    await expect(page.getByTestId('filter-q')).toHaveCount(0);
+    await expect(page.getByTestId('task-row')).toHaveCount(1); // the search is dropped, not applied
 
     await page.goto(`${c.url}/brokers/main/jobs/${id}`);
     await expect(page.getByTestId('payload-section')).toContainText('‹arguments hidden›');

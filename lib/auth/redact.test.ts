@@ -7,9 +7,11 @@ const detail = {
   payload: { kind: 'potatoq', args: { t: 'list', items: [{ t: 'str', v: '4111' }] }, kwargs: { t: 'dict', entries: [] }, fields: [['task', { t: 'str', v: 'x' }], ['args', { t: 'list', items: [] }]] },
   result: { id: 't1', status: 'FAILURE', record: { t: 'str', v: '4111' }, raw: '{"args":["4111"]}', traceback: 'Traceback' },
 };
+const deadQueries: unknown[] = [];
 vi.mock('@/lib/brokers/service', () => ({
   getTask: async () => detail,
   listTasks: async () => ({ items: [{ id: 't1', queue: 'q', task: 'x', preview: detail.preview }], nextCursor: null }),
+  listDead: async (_b: string, q: unknown) => (deadQueries.push(q), { items: [], nextCursor: null }),
 }));
 const reads = await import('./redact');
 
@@ -30,5 +32,14 @@ describe('argument redaction', () => {
     expect(d.result?.traceback).toBe('Traceback');
     expect(d.task).toBe('x');
     expect(JSON.stringify(await reads.readTasks('b', {} as never))).not.toContain('4111');
+  });
+  it('refuses a text search in task arguments and narrows a dead-letter search to reasons', async () => {
+    setAuthConfigForTests(parseAuthConfig({ POTATOQ_CONSOLE_REDACT_ARGS: '1' }));
+    await expect(reads.readTasks('b', { q: '4111' } as never)).rejects.toMatchObject({ code: 'InvalidInput', fields: { q: reads.SEARCH_HIDDEN } });
+    await reads.readDead('b', { q: '4111', qIn: 'all' } as never);
+    expect(deadQueries.at(-1)).toMatchObject({ q: '4111', qIn: 'reason' });
+    setAuthConfigForTests(parseAuthConfig({}));
+    await reads.readDead('b', { q: '4111' } as never);
+    expect(deadQueries.at(-1)).toEqual({ q: '4111' });
   });
 });

@@ -1,6 +1,7 @@
 import 'server-only';
 import { HIDDEN_RAW, HIDDEN_TEXT } from '@/components/auth/redaction';
-import type { DeadDetail, DeadSummary, Page, ResultRecordDto, TaskDetail, TaskSummary } from '@/lib/brokers/schema';
+import { ConsoleError } from '@/lib/brokers/errors';
+import type { DeadDetail, DeadListQuery, DeadSummary, Page, ResultRecordDto, TaskDetail, TaskListQuery, TaskSummary } from '@/lib/brokers/schema';
 import * as service from '@/lib/brokers/service';
 import type { DecodedPayload, PValue } from '@/lib/potatoq/types';
 import { getAuthConfig } from './config';
@@ -8,7 +9,8 @@ import { getAuthConfig } from './config';
 /**
  * Reads of task arguments, redacted when POTATOQ_CONSOLE_REDACT_ARGS is on: list previews, the
  * decoded args/kwargs, the raw message and the stored result record on detail pages (it
- * repeats the arguments; the results list carries none). Task names, ids, queues, times and tracebacks stay. Operators see the values
+ * repeats the arguments; the results list carries none). Task names, ids, queues, times and tracebacks stay;
+ * text search leaves arguments out (tasks: refused; dead letters: reasons only). Operators see the values
  * through the gated, audited `reveal` action only. Off by default: these are the service calls.
  */
 
@@ -27,7 +29,16 @@ const summary = <T extends TaskSummary | DeadSummary>(s: T): T => ({ ...s, previ
 const detail = <T extends TaskDetail | DeadDetail>(d: T): T => ({ ...summary(d), payload: payload(d.payload), raw: HIDDEN_RAW, rawTruncated: false, result: result(d.result) });
 const page = <T extends TaskSummary | DeadSummary>(p: Page<T>): Page<T> => ({ ...p, items: p.items.map(summary) });
 
-export const readTasks = async (...a: Parameters<typeof service.listTasks>) => (on() ? page(await service.listTasks(...a)) : service.listTasks(...a));
-export const readDead = async (...a: Parameters<typeof service.listDead>) => (on() ? page(await service.listDead(...a)) : service.listDead(...a));
+/** Why a text search is refused while arguments are hidden: it would tell what they hold. */
+export const SEARCH_HIDDEN = 'searching in task arguments is off while arguments are hidden (POTATOQ_CONSOLE_REDACT_ARGS)';
+
+export const readTasks = async (brokerId: string, q: TaskListQuery) => {
+  if (!on()) return service.listTasks(brokerId, q);
+  if (q.q) throw new ConsoleError('InvalidInput', SEARCH_HIDDEN, { q: SEARCH_HIDDEN });
+  return page(await service.listTasks(brokerId, q));
+};
+/** With arguments hidden, a dead-letter search looks at reasons only. */
+export const readDead = async (brokerId: string, q: DeadListQuery) =>
+  on() ? page(await service.listDead(brokerId, { ...q, qIn: 'reason' })) : service.listDead(brokerId, q);
 export const readTask = async (b: string, id: string) => (on() ? detail(await service.getTask(b, id)) : service.getTask(b, id));
 export const readDeadOne = async (b: string, id: string) => (on() ? detail(await service.getDead(b, id)) : service.getDead(b, id));

@@ -45,6 +45,9 @@ export const ZDeadListQuery = z.object({
   task: ZText,
   id: ZText,
   q: ZText,
+  /** Where `q` looks: the reason and the message (default), or the reason only (what argument
+   *  redaction allows: a search in arguments would tell a viewer what they hold). */
+  qIn: z.enum(['all', 'reason']).optional(),
   /** Exact match on the reason's summary line (the dead-letter groups). */
   group: z.string().max(2000).optional(),
   cursor: z.string().max(2000).optional(),

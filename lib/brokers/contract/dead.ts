@@ -30,6 +30,17 @@ export function registerDead(ctx: Ctx): void {
     expect((await dead(a, { queue: q, q: 'TypeError' })).items.map((d) => d.id)).toEqual([lone]);
   });
 
+  it('searches reasons and messages, or reasons only when asked (argument redaction)', async () => {
+    const { a, s } = ctx();
+    const q = uniqueQueue('qin');
+    const inArgs = await s.deadLetter({ task: 'ct.s', queue: q, reason: TRACEBACK('ValueError: declined'), args: ['card-4111-secret'] });
+    const inReason = await s.deadLetter({ task: 'ct.s', queue: q, reason: TRACEBACK('ValueError: card-4111 expired') });
+    const ids = async (qIn?: 'all' | 'reason') => (await dead(a, { queue: q, q: '4111', ...(qIn ? { qIn } : {}) })).items.map((d) => d.id).sort();
+    expect(await ids()).toEqual([inArgs, inReason].sort());
+    expect(await ids('all')).toEqual([inArgs, inReason].sort());
+    expect(await ids('reason')).toEqual([inReason]);
+  });
+
   it('shows a dead letter with its full reason and its FAILURE result', async () => {
     const { a, s } = ctx();
     const q = uniqueQueue('deaddetail');

@@ -42,7 +42,7 @@ export async function listDead(sql: Sql, n: PgNames, q: DeadListQuery, window: n
     .addIf(q.id, (p) => `starts_with(id, ${p})`);
   if (q.q) {
     const p = w.p(containsPattern(q.q));
-    w.add(`(reason ILIKE ${p} OR payload ILIKE ${p})`);
+    w.add(q.qIn === 'reason' ? `reason ILIKE ${p}` : `(reason ILIKE ${p} OR payload ILIKE ${p})`);
   }
   if (q.group !== undefined) w.add(`${SUMMARY_SQL} = ${w.p(q.group)}`);
   if (after) {

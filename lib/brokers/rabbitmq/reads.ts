@@ -26,7 +26,7 @@ function matches(l: Letter, q: DeadListQuery): boolean {
   if (q.group !== undefined && reasonSummaryFull(l.reason) !== q.group) return false;
   if (q.q) {
     const needle = q.q.toLowerCase();
-    const hay = `${l.id}\n${l.task}\n${l.reason ?? ''}\n${l.body.toString('utf8')}`.toLowerCase();
+    const hay = (q.qIn === 'reason' ? (l.reason ?? '') : `${l.id}\n${l.task}\n${l.reason ?? ''}\n${l.body.toString('utf8')}`).toLowerCase();
     if (!hay.includes(needle)) return false;
   }
   return true;

@@ -37,7 +37,8 @@ export function listDead(db: Database.Database, q: DeadListQuery): Page<DeadSumm
     .addIf(q.id, 'instr(id, ?) = 1', q.id);
   if (q.q) {
     const p = containsPattern(q.q);
-    where.add(`(reason LIKE ? ESCAPE '\\' OR payload LIKE ? ESCAPE '\\')`, p, p);
+    if (q.qIn === 'reason') where.add(`reason LIKE ? ESCAPE '\\'`, p);
+    else where.add(`(reason LIKE ? ESCAPE '\\' OR payload LIKE ? ESCAPE '\\')`, p, p);
   }
   const after = decodeCursor(scope, q.cursor, 3);
   if (after) where.add('(died_at < ? OR (died_at = ? AND id > ?))', ...after);

@@ -5,6 +5,7 @@ import { DeadTable } from '@/components/dead/dead-table';
 import { Card, CardHeader } from '@/components/ui/card';
 import { FilterBar } from '@/components/ui/filter-bar';
 import { PageTitle } from '@/components/ui/states';
+import { getAuthConfig } from '@/lib/auth/config';
 import { one, segment, type SearchParams } from '../../../_lib/params';
 import { newServerQueryClient, prefetchDead, prefetchDeadGroups, prefetchOverview } from '../../../_lib/prefetch';
 
@@ -51,7 +52,8 @@ export default async function DeadPage({ params, searchParams }: { params: Promi
                   { name: 'queue', label: 'Queue', value: filters.queue },
                   { name: 'task', label: 'Task name', value: filters.task },
                   { name: 'id', label: 'Id', value: filters.id },
-                  { name: 'q', label: 'Text in reason or arguments', value: filters.q, placeholder: 'search…' },
+                  // With arguments hidden the search looks at reasons only (lib/auth/redact.ts).
+                  { name: 'q', label: getAuthConfig().redactArgs ? 'Text in reason' : 'Text in reason or arguments', value: filters.q, placeholder: 'search…' },
                 ]}
               />
             </div>

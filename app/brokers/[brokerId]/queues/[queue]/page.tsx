@@ -7,6 +7,7 @@ import { TaskTable } from '@/components/queues/task-table';
 import { Card } from '@/components/ui/card';
 import { FilterBar } from '@/components/ui/filter-bar';
 import { PageTitle } from '@/components/ui/states';
+import { getAuthConfig } from '@/lib/auth/config';
 import { one, segment, type SearchParams } from '../../../../_lib/params';
 import { newServerQueryClient, prefetchDead, prefetchOverview, prefetchTasks } from '../../../../_lib/prefetch';
 import { getPurgeBlock } from './purge-block';
@@ -20,7 +21,9 @@ export default async function QueuePage({ params, searchParams }: { params: Prom
   const sp = await searchParams;
   const stateParam = one(sp.state);
   const state: QueueTab = (QUEUE_TABS as readonly string[]).includes(stateParam ?? '') ? (stateParam as QueueTab) : 'ready';
-  const filters = { task: one(sp.task), id: one(sp.id), q: one(sp.q) };
+  const redacted = getAuthConfig().redactArgs;
+  // A search in hidden arguments would tell what they hold: dropped from the URL's filters.
+  const filters = { task: one(sp.task), id: one(sp.id), q: redacted && state !== 'dead' ? undefined : one(sp.q) };
   const qc = newServerQueryClient();
   await Promise.all([
     prefetchOverview(qc, brokerId),
@@ -42,7 +45,9 @@ export default async function QueuePage({ params, searchParams }: { params: Prom
               fields={[
                 { name: 'task', label: 'Task name', value: filters.task, placeholder: 'app.tasks.send' },
                 { name: 'id', label: 'Task id', value: filters.id, placeholder: 'id or prefix' },
-                { name: 'q', label: 'Text in arguments', value: filters.q, placeholder: 'search…' },
+                // With arguments hidden, tasks can't be searched by them and letters by their reason only.
+                ...(!redacted ? [{ name: 'q', label: state === 'dead' ? 'Text in reason or arguments' : 'Text in arguments', value: filters.q, placeholder: 'search…' }] : []),
+                ...(redacted && state === 'dead' ? [{ name: 'q', label: 'Text in reason', value: filters.q, placeholder: 'search…' }] : []),
               ]}
             />
             <PurgeButton brokerId={brokerId} queue={queue} disabledReason={purgeBlock} />
