@@ -116,12 +116,4 @@ export async function mgmtQueueExists(name: string): Promise<boolean> {
   return res.ok;
 }
 
-export async function until<T>(what: string, fn: () => Promise<T | null | false | undefined>, ms: number, log?: () => string): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}${log ? `\n${log().slice(-4000)}` : ''}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+export { until } from '../tests/support/solo-worker';

@@ -2,7 +2,7 @@
 // `potatoq worker -P solo` is woken by the console's NOTIFY (measured), a revoke racing its
 // claims never both runs and reports "revoked", the console counts what `potatoq queues`
 // counts. The restart test is in postgres-restart.int.test.ts, on a private server.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,6 +13,7 @@ import { ZEnqueueRequest, ZTaskListQuery } from '@/lib/brokers/schema';
 import type { ActionOutcome } from '@/lib/brokers/schema';
 import type { BrokerAdapter } from '@/lib/brokers/types';
 import { POTATOQ, ROOT } from '../support/potatoq-seeder';
+import { SoloWorker, until as waitFor } from '../support/solo-worker';
 
 execFileSync('bash', [path.join(ROOT, 'scripts/ensure-venv.sh')], { stdio: 'inherit' });
 const available = await pgAvailable();
@@ -20,8 +21,7 @@ const available = await pgAvailable();
 let t: PgTarget;
 let out: string;
 let a: BrokerAdapter;
-let worker: ChildProcess | null = null;
-let workerLog = '';
+let worker: SoloWorker | undefined;
 const Q = 'rtq';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -29,28 +29,13 @@ const ranAt = (id: string): number | null => {
   const f = path.join(out, `${id}.json`);
   return fs.existsSync(f) ? (JSON.parse(fs.readFileSync(f, 'utf8')) as { ran_at: number }).ran_at * 1000 : null;
 };
-async function until<T>(what: string, fn: () => Promise<T | null | false> | T | null | false, ms = 30_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}\nworker log:\n${workerLog.slice(-3000)}`);
-    await sleep(20);
-  }
-}
+// Waits print the worker's output when they time out; they poll fast (the NOTIFY test measures).
+const until = <T>(what: string, fn: () => Promise<T | null | false> | T | null | false, ms = 30_000) =>
+  waitFor(what, fn, ms, () => `worker log:\n${worker?.log ?? ''}`, 20);
 const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
 const potatoq = (...args: string[]) => execFileSync(POTATOQ, ['-A', 'rt_pg_tasks', '--no-color', '--no-emoji', ...args], { cwd: PY_DIR, env: { ...t.env, RT_OUT: out } }).toString();
 
-async function stopWorker(): Promise<void> {
-  const w = worker;
-  worker = null;
-  if (!w || w.exitCode !== null) return;
-  await new Promise<void>((resolve) => {
-    const kill = setTimeout(() => w.kill('SIGKILL'), 15_000);
-    w.on('exit', () => (clearTimeout(kill), resolve()));
-    w.kill('SIGTERM');
-  });
-}
+const stopWorker = () => worker?.stop();
 
 beforeAll(async () => {
   if (!available) return;
@@ -58,9 +43,8 @@ beforeAll(async () => {
   t = migratedSchema('rt_', { poll_interval: 30 });
   out = fs.mkdtempSync(path.join(os.tmpdir(), 'pq-rt-pg-'));
   a = createPostgresAdapter({ id: 'rtpg', name: 'round trip', url: PG_URL, readOnly: false, options: t.options });
-  worker = spawn(POTATOQ, ['-A', 'rt_pg_tasks', '--no-color', '--no-emoji', 'worker', '-P', 'solo', '-Q', Q, '--no-scheduler'], { cwd: PY_DIR, env: { ...t.env, RT_OUT: out } });
-  worker.stdout?.on('data', (d: Buffer) => (workerLog += d.toString()));
-  worker.stderr?.on('data', (d: Buffer) => (workerLog += d.toString()));
+  worker = new SoloWorker('rt_pg_tasks', PY_DIR, { ...t.env, RT_OUT: out });
+  worker.start([Q]);
   await until('a live worker', async () => (await a.listWorkers()).some((w) => w.status === 'alive' && w.queues.includes(Q)));
 });
 

@@ -3,7 +3,7 @@
 // worker dead-letters a failing task, an unregistered task and a real Celery producer's message;
 // the console shows them with potatoq's reasons, replays (or converts) them and the worker runs
 // them; a console revoke makes the worker skip a task; console enqueues run.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,9 +12,10 @@ import { isConsoleError } from '@/lib/brokers/errors';
 import { ZDeadListQuery, ZEnqueueRequest, type DeadSummary } from '@/lib/brokers/schema';
 import { DELAY_REFUSAL } from '@/lib/brokers/rabbitmq/topology';
 import type { RabbitmqAdapter } from '@/lib/brokers/rabbitmq/adapter';
-import { newTag, potatoqUrl, PY_DIR, rabbitAdapter, rabbitVersion, redisAvailable, REDIS_URL, RMQ4_MGMT, RMQ4_URL, spawnRabbitSeeder, until } from '@/lib/brokers/rabbitmq/test-support';
+import { newTag, potatoqUrl, PY_DIR, rabbitAdapter, rabbitVersion, redisAvailable, REDIS_URL, RMQ4_MGMT, RMQ4_URL, spawnRabbitSeeder } from '@/lib/brokers/rabbitmq/test-support';
 import type { PySeeder } from '../support/potatoq-seeder';
 import { POTATOQ, PYTHON, ROOT } from '../support/potatoq-seeder';
+import { SoloWorker, until } from '../support/solo-worker';
 
 execFileSync('bash', [path.join(ROOT, 'scripts/ensure-venv.sh')], { stdio: 'inherit' });
 const available = (await rabbitVersion(RMQ4_URL, 'RabbitMQ 4.x', (m) => m >= 4)) && (await redisAvailable());
@@ -33,8 +34,7 @@ let dir = '';
 let env: NodeJS.ProcessEnv = { ...process.env };
 let rmq: RabbitmqAdapter;
 let py: PySeeder;
-let worker: ChildProcess | null = null;
-let workerLog = '';
+let worker: SoloWorker | undefined;
 
 const potatoq = (...args: string[]) => execFileSync(POTATOQ, ['-A', 'rt_rabbit_tasks', '--no-color', '--no-emoji', ...args], { cwd: PY_DIR, env }).toString().trim();
 const recorded = (id: string) => {
@@ -42,27 +42,13 @@ const recorded = (id: string) => {
   return fs.existsSync(f) ? (JSON.parse(fs.readFileSync(f, 'utf8')) as { task: string; args: string[]; kwargs: Record<string, string> }) : null;
 };
 const dead = async (): Promise<DeadSummary[]> => (await rmq.listDead(ZDeadListQuery.parse({ queue, limit: 500 }))).items;
-const log = () => workerLog;
+const log = () => worker?.log ?? '';
 
-function startWorker(late: boolean): void {
-  worker = spawn(POTATOQ, ['-A', 'rt_rabbit_tasks', '--no-color', '--no-emoji', 'worker', '-P', 'solo', '-Q', queue, '--no-scheduler'], {
-    cwd: PY_DIR,
-    env: { ...env, RT_LATE: late ? '1' : '0' },
-  });
-  worker.stdout?.on('data', (d: Buffer) => (workerLog += d.toString()));
-  worker.stderr?.on('data', (d: Buffer) => (workerLog += d.toString()));
-}
-
-async function stopWorker(): Promise<void> {
-  const w = worker;
-  worker = null;
-  if (!w || w.exitCode !== null) return;
-  await new Promise<void>((resolve) => {
-    const kill = setTimeout(() => w.kill('SIGKILL'), 15_000);
-    w.on('exit', () => (clearTimeout(kill), resolve()));
-    w.kill('SIGTERM');
-  });
-}
+const startWorker = (late: boolean) => {
+  worker ??= new SoloWorker('rt_rabbit_tasks', PY_DIR, env);
+  worker.start([queue], { RT_LATE: late ? '1' : '0' });
+};
+const stopWorker = () => worker?.stop();
 
 describe.skipIf(!available)('RabbitMQ 4 round trips with the real potatoq and a Redis result backend', () => {
   beforeAll(async () => {

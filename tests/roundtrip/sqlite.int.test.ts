@@ -2,7 +2,7 @@
 // produces and fails tasks that the console must show as potatoq's CLI does; the console
 // enqueues, replays, revokes and purges, and a real `potatoq worker -P solo` runs (or never
 // runs) the result with correctly typed arguments.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,6 +11,7 @@ import { createSqliteAdapter } from '@/lib/brokers/sqlite/adapter';
 import { ZDeadListQuery, ZEnqueueRequest, ZTaskListQuery } from '@/lib/brokers/schema';
 import type { BrokerAdapter } from '@/lib/brokers/types';
 import { POTATOQ, PYTHON, ROOT } from '../support/potatoq-seeder';
+import { SoloWorker, until as waitFor } from '../support/solo-worker';
 
 const PY_DIR = path.join(ROOT, 'tests/py');
 let dir: string;
@@ -18,9 +19,8 @@ let url: string;
 let env: NodeJS.ProcessEnv;
 let console_: BrokerAdapter;
 let ids: Record<'typed' | 'fail' | 'unknown' | 'flaky' | 'revoked' | 'revoked_ready' | 'purged' | 'purged_later' | 'cli_revoked', string>;
-let worker: ChildProcess | null = null;
+let worker: SoloWorker;
 let expiredId = '';
-let workerLog = '';
 
 const potatoq = (...args: string[]) => execFileSync(POTATOQ, ['-A', 'rt_tasks', '--no-color', '--no-emoji', ...args], { cwd: PY_DIR, env }).toString();
 const recorded = (id: string) => {
@@ -28,35 +28,11 @@ const recorded = (id: string) => {
   return fs.existsSync(f) ? (JSON.parse(fs.readFileSync(f, 'utf8')) as { args: [string, string][]; kwargs: Record<string, [string, string]>; headers: unknown }) : null;
 };
 
-async function until<T>(what: string, fn: () => Promise<T | null | false> | T | null | false, ms = 60_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}\nworker log:\n${workerLog.slice(-4000)}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
-function startWorker(): void {
-  worker = spawn(POTATOQ, ['-A', 'rt_tasks', '--no-color', '--no-emoji', 'worker', '-P', 'solo', '-Q', 'default,rt-held,rt-purge', '--no-scheduler'], { cwd: PY_DIR, env });
-  worker.stdout?.on('data', (d: Buffer) => (workerLog += d.toString()));
-  worker.stderr?.on('data', (d: Buffer) => (workerLog += d.toString()));
-}
-
-async function stopWorker(): Promise<void> {
-  const w = worker;
-  worker = null;
-  if (!w || w.exitCode !== null) return;
-  await new Promise<void>((resolve) => {
-    const kill = setTimeout(() => w.kill('SIGKILL'), 15_000);
-    w.on('exit', () => {
-      clearTimeout(kill);
-      resolve();
-    });
-    w.kill('SIGTERM');
-  });
-}
+// Waits print the worker's output when they time out.
+const until = <T>(what: string, fn: () => Promise<T | null | false | undefined> | T | null | false | undefined, ms = 60_000) =>
+  waitFor(what, fn, ms, () => `worker log:\n${worker?.log ?? ''}`);
+const startWorker = () => worker.start(['default', 'rt-held', 'rt-purge']);
+const stopWorker = () => worker?.stop();
 
 /** The REASON column of `potatoq dead list` (text table) per task id. */
 function cliReasons(): Record<string, string> {
@@ -86,6 +62,7 @@ beforeAll(() => {
   potatoq('migrate');
   ids = JSON.parse(execFileSync(PYTHON, ['rt_produce.py'], { cwd: PY_DIR, env }).toString());
   console_ = createSqliteAdapter({ id: 'rt', name: 'round trip', url, readOnly: false, options: {} });
+  worker = new SoloWorker('rt_tasks', PY_DIR, env);
 });
 
 afterAll(async () => {

@@ -72,14 +72,6 @@ export async function mgmtQueue(base: string, queue: string): Promise<{ unacked:
   return { unacked: q.messages_unacknowledged ?? 0, ready: q.messages_ready ?? 0 };
 }
 
-export async function until<T>(what: string, fn: () => Promise<T | null | false | undefined> | T | null | false | undefined, ms = 30_000, log?: () => string): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}${log ? `\n${log().slice(-4000)}` : ''}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
+export { until } from '../../../tests/support/solo-worker';
 
 export type { BrokerAdapter };
