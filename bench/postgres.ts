@@ -77,7 +77,7 @@ async function main(): Promise<void> {
     }
     const [version] = await admin<{ v: string }>(t, 'SELECT version() AS v');
     log(`  ${version?.v.split(' on ')[0]}`);
-    const a = createPostgresAdapter({ id: 'bench', name: 'bench', url: URL, readOnly: false, options: { schema, table_prefix: t.prefix } });
+    const a = createPostgresAdapter({ id: 'bench', name: 'bench', url: URL, readOnly: false, options: { schema, table_prefix: t.prefix, ...(process.env.BENCH_COUNT_CAP ? { countCap: Number(process.env.BENCH_COUNT_CAP) } : {}) } });
     const J = t.table('jobs');
     const one = async <R>(sql: string) => (await admin<R>(t!, sql))[0]!;
     const readyAll = await one<{ priority: number; seq: string }>(`SELECT priority, seq FROM ${J} WHERE state = 1 ORDER BY priority DESC, seq OFFSET 500000 LIMIT 1`);
