@@ -43,6 +43,8 @@ test('purging a queue requires typing its name and removes only its waiting task
   await page.goto(`/brokers/main/queues/${queue}`);
   await page.getByTestId('action-purge').click();
   const dialog = page.getByTestId('purge-dialog');
+  // It says how many it will remove before anything is typed.
+  await expect(dialog.getByTestId('purge-count')).toHaveText('2 ready and 1 scheduled right now');
   const submit = dialog.getByTestId('confirm-submit');
   await expect(submit).toBeDisabled();
   await dialog.getByTestId('purge-confirm-input').fill(`${queue}x`);

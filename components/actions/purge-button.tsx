@@ -7,9 +7,11 @@ import { ReasonField } from '@/components/audit/reason-field';
 import { ErrorBox } from '@/components/ui/states';
 import { purgeAction } from '@/lib/actions/broker-actions';
 import { cliPurge } from '@/lib/client/cli';
+import { useOverview } from '@/lib/client/hooks';
+import { purgeText } from './purge-text';
 import { useBrokerAction } from './use-broker-action';
 
-/** Purge requires typing the queue name; it removes waiting (ready + scheduled) tasks only. */
+/** Purge requires typing the queue name; it removes waiting tasks only (RabbitMQ: ready messages only). */
 export function PurgeButton({ brokerId, queue, disabledReason }: { brokerId: string; queue: string; disabledReason?: string }) {
   const [open, setOpen] = useState(false);
   const [typed, setTyped] = useState('');
@@ -21,6 +23,8 @@ export function PurgeButton({ brokerId, queue, disabledReason }: { brokerId: str
     setReason('');
     m.reset();
   };
+  const o = useOverview(brokerId);
+  const t = purgeText(o.data?.kind, o.data?.queues.find((q) => q.name === queue));
   const fieldError = m.data && !m.data.ok ? m.data.error.fields?.confirm : undefined;
   const reasonError = m.data && !m.data.ok ? m.data.error.fields?.reason : undefined;
   return (
@@ -37,8 +41,13 @@ export function PurgeButton({ brokerId, queue, disabledReason }: { brokerId: str
           }}
         >
           <p data-testid="confirm-summary">
-            Delete <strong>every waiting task</strong> (ready and scheduled) in queue <strong>{queue}</strong> on broker{' '}
-            <strong>{brokerId}</strong>. Running tasks and dead letters stay. No results are written.
+            Delete <strong>{t.what}</strong> in queue <strong>{queue}</strong> on broker <strong>{brokerId}</strong>
+            {t.count ? (
+              <>
+                : <strong data-testid="purge-count">{t.count}</strong>
+              </>
+            ) : null}
+            . {t.stays}
           </p>
           <CommandLine command={cliPurge(queue)} />
           <label className="grid gap-1">

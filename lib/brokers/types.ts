@@ -62,7 +62,7 @@ export interface BrokerAdapter {
   discardDead(ids: string[]): Promise<ActionResult>;
   /** potatoq's `revoke`: removes waiting work, writes REVOKED; running ones are refused. */
   revoke(ids: string[]): Promise<ActionResult>;
-  /** potatoq's `purge`: removes a queue's waiting (ready + scheduled) tasks only. */
+  /** potatoq's `purge`: removes a queue's waiting (ready + scheduled) tasks only; RabbitMQ's `queue.purge` takes its ready messages (delayed ones wait in the delay queues). */
   purge(queue: string): Promise<PurgeResult>;
   /** potatoq's `call`/`delay`: writes one compact message. */
   enqueue(req: EnqueueRequest): Promise<EnqueueResult>;
