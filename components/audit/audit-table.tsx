@@ -31,12 +31,12 @@ export function AuditTable({ entries }: { entries: AuditEntry[] }) {
               <td className="font-mono text-xs whitespace-nowrap">{e.at.replace('T', ' ').slice(0, 19)}</td>
               <td className="text-xs">
                 <span data-testid="audit-who">{e.who}</span>
-                {e.role ? <span className="block text-zinc-500">{e.role}{e.via ? ` · ${e.via}` : ''}</span> : null}
+                {e.role ? <span className="block text-zinc-500 dark:text-zinc-400">{e.role}{e.via ? ` · ${e.via}` : ''}</span> : null}
               </td>
               <td data-testid="audit-action">{e.action}</td>
               <td className="text-xs break-all">
                 {e.broker}
-                {e.queue ? <span className="block text-zinc-500">{e.queue}</span> : null}
+                {e.queue ? <span className="block text-zinc-500 dark:text-zinc-400">{e.queue}</span> : null}
               </td>
               <td className="text-xs">
                 {e.filter ? <span className="block font-mono break-all" data-testid="audit-filter">filter {JSON.stringify(e.filter)}{e.count !== null ? ` · ${e.count} in snapshot` : ''}</span> : null}
@@ -53,14 +53,14 @@ export function AuditTable({ entries }: { entries: AuditEntry[] }) {
                     );
                   })}
                 </ul>
-                {e.idsTotal > SHOWN_IDS ? <span className="text-zinc-500">and {e.idsTotal - SHOWN_IDS} more</span> : null}
+                {e.idsTotal > SHOWN_IDS ? <span className="text-zinc-500 dark:text-zinc-400">and {e.idsTotal - SHOWN_IDS} more</span> : null}
               </td>
               <td className="max-w-64 text-xs break-words" data-testid="audit-reason">
                 {e.reason ?? '—'}
               </td>
               <td className="text-xs">
                 <Badge tone={TONE[e.outcome]}>{e.outcome}</Badge>
-                {e.message ? <span className="mt-1 block break-words text-zinc-500" data-testid="audit-message">{e.code ? `${e.code}: ` : ''}{e.message}</span> : null}
+                {e.message ? <span className="mt-1 block break-words text-zinc-500 dark:text-zinc-400" data-testid="audit-message">{e.code ? `${e.code}: ` : ''}{e.message}</span> : null}
               </td>
             </tr>
           ))}

@@ -17,7 +17,7 @@ export function ReasonField({
   return (
     <label className="grid gap-1">
       <span>
-        Reason{required ? '' : ' (optional)'} <span className="text-xs text-zinc-500">— recorded in the audit trail</span>
+        Reason{required ? '' : ' (optional)'} <span className="text-xs text-zinc-500 dark:text-zinc-400">— recorded in the audit trail</span>
       </span>
       <input
         className="input"

@@ -15,7 +15,7 @@ export function RevealPanel({ brokerId, kind, id }: { brokerId: string; kind: 't
   if (state?.ok) {
     return (
       <div className="grid gap-3" data-testid="revealed">
-        <p className="text-xs text-zinc-500">Revealed for you; the reveal is in the audit trail.</p>
+        <p className="text-xs text-zinc-500 dark:text-zinc-400">Revealed for you; the reveal is in the audit trail.</p>
         <PayloadView payload={state.data.payload} />
         <RawView raw={state.data.raw} size={state.data.rawSize} truncated={state.data.rawTruncated} testId="revealed-raw" />
       </div>

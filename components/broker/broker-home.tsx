@@ -21,7 +21,7 @@ export function BrokerHome({ brokerId }: { brokerId: string }) {
     <div className="grid gap-6">
       <Card testId="broker-queues">
         <CardHeader title="Queues">
-          <span className="text-xs text-zinc-500">
+          <span className="text-xs text-zinc-500 dark:text-zinc-400">
             {formatCount(o.data.totals.ready, o.data.totalsCapped?.ready)} ready ·{' '}
             {formatCount(o.data.totals.scheduled, o.data.totalsCapped?.scheduled)} scheduled ·{' '}
             {formatCount(o.data.totals.running, o.data.totalsCapped?.running)} running ·{' '}
@@ -37,14 +37,14 @@ export function BrokerHome({ brokerId }: { brokerId: string }) {
           </Link>
         </CardHeader>
         {w.error ? <div className="p-4"><ErrorBox {...describeError(w.error)} /></div> : null}
-        {w.data && w.data.length === 0 ? <p className="p-4 text-sm text-zinc-500">No worker heartbeats stored.</p> : null}
+        {w.data && w.data.length === 0 ? <p className="p-4 text-sm text-zinc-500 dark:text-zinc-400">No worker heartbeats stored.</p> : null}
         <ul className="divide-y divide-zinc-100 dark:divide-zinc-800">
           {(w.data ?? []).slice(0, 10).map((wk) => (
             <li key={wk.id} className="flex flex-wrap items-center gap-3 px-4 py-2 text-sm" data-testid="worker-summary">
               <WorkerStatus status={wk.status} />
               <span className="font-mono text-xs">{wk.id}</span>
-              <span className="text-zinc-500">{wk.queues.join(', ')}</span>
-              <span className="ml-auto text-xs text-zinc-500">
+              <span className="text-zinc-500 dark:text-zinc-400">{wk.queues.join(', ')}</span>
+              <span className="ml-auto text-xs text-zinc-500 dark:text-zinc-400">
                 {wk.running.length} running · heartbeat {formatAge(wk.ageSeconds)} ago
               </span>
             </li>

@@ -49,7 +49,7 @@ export function BulkOutcome({ job }: { job: BulkJobView }) {
         </>
       ) : null}
       {p.failed ? <OutcomeList items={job.failedOutcomes} tone="red" testId="bulk-failed-list" /> : null}
-      {job.outcomesTruncated ? <p className="text-xs text-zinc-500">Lists show the first 1,000; the API returns them all with ?full=1.</p> : null}
+      {job.outcomesTruncated ? <p className="text-xs text-zinc-500 dark:text-zinc-400">Lists show the first 1,000; the API returns them all with ?full=1.</p> : null}
     </div>
   );
 }

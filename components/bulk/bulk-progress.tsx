@@ -78,7 +78,7 @@ export function BulkProgress({
           ) : null}
         </div>
       ) : null}
-      {live ? <p className="text-xs text-zinc-500">Pause and cancel take effect after the batch in flight. Closing this dialog leaves the job running.</p> : null}
+      {live ? <p className="text-xs text-zinc-500 dark:text-zinc-400">Pause and cancel take effect after the batch in flight. Closing this dialog leaves the job running.</p> : null}
     </div>
   );
 }

@@ -44,7 +44,7 @@ export function DeadTable({ brokerId, filters }: { brokerId: string; filters: De
         <BulkAllButton brokerId={brokerId} action="replay" filter={filters} disabledReason={offReason(caps, 'replay')} />
         <BulkAllButton brokerId={brokerId} action="discard" filter={filters} disabledReason={offReason(caps, 'discard')} />
         {filters.group && items.length > 0 ? (
-          <span className="ml-auto flex items-center gap-2 text-xs text-zinc-500">
+          <span className="ml-auto flex items-center gap-2 text-xs text-zinc-500 dark:text-zinc-400">
             Whole group as loaded ({ids.length}):
             <ConfirmAction kind="replay" brokerId={brokerId} queue={queuesOf(ids)} ids={ids} disabledReason={offReason(caps, 'replay')} />
             <ConfirmAction kind="discard" brokerId={brokerId} queue={queuesOf(ids)} ids={ids} disabledReason={offReason(caps, 'discard')} />

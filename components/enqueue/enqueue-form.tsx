@@ -123,7 +123,7 @@ export function EnqueueForm({ brokerId }: { brokerId: string }) {
       </div>
       <aside className="grid content-start gap-3 text-sm">
         <h2 className="font-semibold">Message preview</h2>
-        <p className="text-xs text-zinc-500">The exact JSON that will be written; the id and enqueued_at are set again at write time.</p>
+        <p className="text-xs text-zinc-500 dark:text-zinc-400">The exact JSON that will be written; the id and enqueued_at are set again at write time.</p>
         <pre data-testid="enqueue-preview" className="max-h-96 overflow-auto rounded-md bg-zinc-100 p-3 font-mono text-xs break-all whitespace-pre-wrap dark:bg-zinc-950">
           {check.ok ? check.json : Object.entries(check.fields).map(([k, msg]) => `${k}: ${msg}`).join('\n')}
         </pre>

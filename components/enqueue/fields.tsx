@@ -17,7 +17,7 @@ export function Field({ label, name, error, hint, children }: { label: string; n
         {label}
       </label>
       {children}
-      {hint ? <span className="text-xs text-zinc-500">{hint}</span> : null}
+      {hint ? <span className="text-xs text-zinc-500 dark:text-zinc-400">{hint}</span> : null}
       <FieldError name={name} message={error} />
     </div>
   );

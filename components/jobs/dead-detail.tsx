@@ -70,7 +70,7 @@ export function DeadDetailView({ brokerId, id }: { brokerId: string; id: string 
             {d.reason}
           </pre>
         ) : (
-          <p className="text-sm text-zinc-500">No reason stored.</p>
+          <p className="text-sm text-zinc-500 dark:text-zinc-400">No reason stored.</p>
         )}
       </Section>
       <Section title="Payload" testId="payload-section">
@@ -91,7 +91,7 @@ export function DeadDetailView({ brokerId, id }: { brokerId: string; id: string 
 function ConversionPreview({ json }: { json: string }) {
   return (
     <div data-testid="convert-preview">
-      <p className="mb-1 text-xs text-zinc-500">potatoq message to send (enqueued_at is set again when sent):</p>
+      <p className="mb-1 text-xs text-zinc-500 dark:text-zinc-400">potatoq message to send (enqueued_at is set again when sent):</p>
       <pre className="max-h-48 overflow-auto rounded-md bg-zinc-100 p-2 font-mono text-xs break-all whitespace-pre-wrap dark:bg-zinc-950">{json}</pre>
     </div>
   );

@@ -44,7 +44,7 @@ export function ForeignBanner({ m }: { m: ForeignMessage }) {
       ) : null}
       {c ? (
         <table className="table-base mt-2" data-testid="celery-info">
-          <caption className="text-left text-xs font-semibold text-zinc-500">Celery headers (read-only)</caption>
+          <caption className="text-left text-xs font-semibold text-zinc-500 dark:text-zinc-400">Celery headers (read-only)</caption>
           <tbody>
             {rows
               .filter(([, v]) => v !== null)

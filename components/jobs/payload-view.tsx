@@ -8,7 +8,7 @@ const FLAG = { 'unknown-tag': 'unknown tag', 'malformed-tag': 'malformed tag', '
 
 function Args({ args }: { args: PValue }) {
   if (args.t !== 'list') return <PValueView value={args} />;
-  if (args.items.length === 0) return <p className="text-sm text-zinc-500">No positional arguments.</p>;
+  if (args.items.length === 0) return <p className="text-sm text-zinc-500 dark:text-zinc-400">No positional arguments.</p>;
   return (
     <ol className="grid gap-1" data-testid="payload-args">
       {args.items.map((a, i) => (
@@ -29,7 +29,7 @@ export function PayloadView({ payload }: { payload: DecodedPayload }) {
         <ForeignBanner m={payload} />
         {payload.value ? (
           <section>
-            <h3 className="mb-1 text-xs font-semibold text-zinc-500 uppercase">Decoded value</h3>
+            <h3 className="mb-1 text-xs font-semibold text-zinc-500 dark:text-zinc-400 uppercase">Decoded value</h3>
             <PValueView value={payload.value} />
           </section>
         ) : null}
@@ -47,15 +47,15 @@ export function PayloadView({ payload }: { payload: DecodedPayload }) {
         </p>
       ) : null}
       <section>
-        <h3 className="mb-1 text-xs font-semibold text-zinc-500 uppercase">Arguments</h3>
+        <h3 className="mb-1 text-xs font-semibold text-zinc-500 dark:text-zinc-400 uppercase">Arguments</h3>
         <Args args={payload.args} />
       </section>
       <section>
-        <h3 className="mb-1 text-xs font-semibold text-zinc-500 uppercase">Keyword arguments</h3>
+        <h3 className="mb-1 text-xs font-semibold text-zinc-500 dark:text-zinc-400 uppercase">Keyword arguments</h3>
         <div data-testid="payload-kwargs"><PValueView value={payload.kwargs} /></div>
       </section>
       <section>
-        <h3 className="mb-1 text-xs font-semibold text-zinc-500 uppercase">Message fields</h3>
+        <h3 className="mb-1 text-xs font-semibold text-zinc-500 dark:text-zinc-400 uppercase">Message fields</h3>
         <table className="table-base">
           <tbody>
             {other.map(([k, v]) => (

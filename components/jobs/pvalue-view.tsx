@@ -20,7 +20,7 @@ function Tag({ children }: { children: ReactNode }) {
 }
 
 function More({ n, what }: { n?: number; what: string }) {
-  return n ? <li className="text-xs text-zinc-500 italic">… {n.toLocaleString('en-US')} more {what} not shown (see raw JSON)</li> : null;
+  return n ? <li className="text-xs text-zinc-500 dark:text-zinc-400 italic">… {n.toLocaleString('en-US')} more {what} not shown (see raw JSON)</li> : null;
 }
 
 function DateTimeView({ v, aware, epochMs }: { v: string; aware: boolean; epochMs: number | null }) {
@@ -33,7 +33,7 @@ function DateTimeView({ v, aware, epochMs }: { v: string; aware: boolean; epochM
         <code className="font-mono text-xs">{v}</code> {aware ? null : <Badge tone="yellow" title="No UTC offset: the producer's local time">naive</Badge>}
       </span>
       {iso ? (
-        <span className="text-xs text-zinc-500" suppressHydrationWarning>
+        <span className="text-xs text-zinc-500 dark:text-zinc-400" suppressHydrationWarning>
           {formatUtc(iso)} · {formatLocal(iso)} · {formatRelative(iso, now)}
         </span>
       ) : null}
@@ -44,7 +44,7 @@ function DateTimeView({ v, aware, epochMs }: { v: string; aware: boolean; epochM
 export function PValueView({ value }: { value: PValue }): ReactNode {
   switch (value.t) {
     case 'null':
-      return <span className="font-mono text-xs text-zinc-500">null</span>;
+      return <span className="font-mono text-xs text-zinc-500 dark:text-zinc-400">null</span>;
     case 'bool':
       return <span className="font-mono text-xs text-amber-700 dark:text-amber-400">{value.v ? 'true' : 'false'}</span>;
     case 'int':
@@ -60,7 +60,7 @@ export function PValueView({ value }: { value: PValue }): ReactNode {
     case 'str':
       return (
         <span className="font-mono text-xs break-all whitespace-pre-wrap text-emerald-800 dark:text-emerald-300" data-testid="pv-str">
-          “{value.v}”{value.truncated ? <span className="text-zinc-500 italic"> … {value.truncated.toLocaleString('en-US')} more characters not shown</span> : null}
+          “{value.v}”{value.truncated ? <span className="text-zinc-500 dark:text-zinc-400 italic"> … {value.truncated.toLocaleString('en-US')} more characters not shown</span> : null}
         </span>
       );
     case 'datetime':
@@ -77,7 +77,7 @@ export function PValueView({ value }: { value: PValue }): ReactNode {
       return (
         <span data-testid="pv-timedelta">
           <Tag>timedelta</Tag>
-          {formatTimedelta(value.seconds)} <span className="font-mono text-xs text-zinc-500">({value.seconds} s)</span>
+          {formatTimedelta(value.seconds)} <span className="font-mono text-xs text-zinc-500 dark:text-zinc-400">({value.seconds} s)</span>
         </span>
       );
     case 'uuid':
@@ -107,7 +107,7 @@ export function PValueView({ value }: { value: PValue }): ReactNode {
         <span data-testid={`pv-${value.t}`}>
           {value.t === 'set' ? <Tag>set</Tag> : null}
           {value.items.length === 0 && !(value.t === 'list' && value.truncated) ? (
-            <span className="font-mono text-xs text-zinc-500">{value.t === 'set' ? 'set()' : '[]'}</span>
+            <span className="font-mono text-xs text-zinc-500 dark:text-zinc-400">{value.t === 'set' ? 'set()' : '[]'}</span>
           ) : (
             <ol className="ml-2 grid gap-0.5 border-l border-zinc-200 pl-3 dark:border-zinc-700">
               {value.items.map((item, i) => (
@@ -125,7 +125,7 @@ export function PValueView({ value }: { value: PValue }): ReactNode {
       return <DictView value={value} />;
     case 'deep':
       return (
-        <span className="text-xs text-zinc-500 italic" data-testid="pv-deep">
+        <span className="text-xs text-zinc-500 dark:text-zinc-400 italic" data-testid="pv-deep">
           nested too deep — see raw JSON
         </span>
       );
@@ -146,7 +146,7 @@ function DictView({ value }: { value: Extract<PValue, { t: 'dict' }> }) {
         </Badge>
       ) : null}
       {value.entries.length === 0 && !value.truncated ? (
-        <span className="font-mono text-xs text-zinc-500">{'{}'}</span>
+        <span className="font-mono text-xs text-zinc-500 dark:text-zinc-400">{'{}'}</span>
       ) : (
         <ul className="ml-2 grid gap-0.5 border-l border-zinc-200 pl-3 dark:border-zinc-700">
           {value.entries.map(([k, v], i) => (

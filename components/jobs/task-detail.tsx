@@ -62,7 +62,7 @@ export function TaskDetailView({ brokerId, id }: { brokerId: string; id: string 
           {t.claimedAt ? <TimeField label="Claimed" iso={t.claimedAt} /> : null}
         </Fields>
         {t.state === 'running' ? (
-          <p className="px-4 pb-4 text-xs text-zinc-500">Running: its worker owns it. The console does not change running tasks.</p>
+          <p className="px-4 pb-4 text-xs text-zinc-500 dark:text-zinc-400">Running: its worker owns it. The console does not change running tasks.</p>
         ) : (
           <div className="px-4 pb-4"><CommandLine command={cliRevoke([t.id])} /></div>
         )}

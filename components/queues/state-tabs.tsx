@@ -20,7 +20,7 @@ export function StateTabs({ base, active, params }: { base: string; active: Queu
             aria-selected={on}
             href={`${base}?${qs.toString()}`}
             data-testid={`tab-${tab}`}
-            className={`-mb-px border-b-2 px-3 py-2 text-sm font-medium ${on ? 'border-sky-600 text-sky-700 dark:text-sky-400' : 'border-transparent text-zinc-500 hover:text-zinc-800 dark:hover:text-zinc-200'}`}
+            className={`-mb-px border-b-2 px-3 py-2 text-sm font-medium ${on ? 'border-sky-600 text-sky-700 dark:text-sky-400' : 'border-transparent text-zinc-500 dark:text-zinc-400 hover:text-zinc-800 dark:hover:text-zinc-200'}`}
           >
             {LABEL[tab]}
           </Link>

@@ -50,7 +50,7 @@ export function TaskTable({ brokerId, filters }: { brokerId: string; filters: Ta
           <BulkAllButton brokerId={brokerId} action="revoke" filter={filters} disabledReason={revokeCap && !revokeCap.on ? revokeCap.why ?? 'revoke is not available' : undefined} />
         </div>
       ) : (
-        <p className="border-b border-zinc-200 px-4 py-2 text-xs text-zinc-500 dark:border-zinc-800">
+        <p className="border-b border-zinc-200 px-4 py-2 text-xs text-zinc-500 dark:text-zinc-400 dark:border-zinc-800">
           Running tasks are never changed by the console: their worker owns them until it settles them.
         </p>
       )}

@@ -17,7 +17,7 @@ export function FilterBar({ action, fields, keep = {} }: { action: string; field
     <Form action={action} className="flex flex-wrap items-end gap-2" data-testid="filter-bar">
       {Object.entries(keep).map(([k, v]) => (v ? <input key={k} type="hidden" name={k} value={v} /> : null))}
       {fields.map((f, i) => (
-        <label key={f.name} className="grid gap-0.5 text-xs text-zinc-500">
+        <label key={f.name} className="grid gap-0.5 text-xs text-zinc-500 dark:text-zinc-400">
           {f.label}
           <input
             name={f.name}

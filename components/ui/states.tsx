@@ -25,7 +25,7 @@ export function Empty({ children }: { children: ReactNode }) {
 
 export function Loading({ label = 'Loading…' }: { label?: string }) {
   return (
-    <p role="status" className="px-4 py-8 text-center text-sm text-zinc-500">
+    <p role="status" className="px-4 py-8 text-center text-sm text-zinc-500 dark:text-zinc-400">
       {label}
     </p>
   );

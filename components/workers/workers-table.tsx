@@ -44,13 +44,13 @@ export function WorkersTable({ brokerId }: { brokerId: string }) {
               </td>
               <td className="num">{w.concurrency ?? '—'}{w.threads && w.threads !== '1' ? ` × ${w.threads}` : ''}</td>
               <td className="font-mono text-xs">
-                {w.running.length === 0 ? <span className="text-zinc-500">idle</span> : null}
+                {w.running.length === 0 ? <span className="text-zinc-500 dark:text-zinc-400">idle</span> : null}
                 {w.running.slice(0, 10).map((id) => (
                   <Link key={id} className="link block" href={`${base}/jobs/${encodeURIComponent(id)}`} title={id}>
                     {truncate(id, 36)}
                   </Link>
                 ))}
-                {w.running.length > 10 ? <span className="text-zinc-500">+{w.running.length - 10} more</span> : null}
+                {w.running.length > 10 ? <span className="text-zinc-500 dark:text-zinc-400">+{w.running.length - 10} more</span> : null}
               </td>
               <td className="num whitespace-nowrap" data-testid="worker-age">{formatAge(w.ageSeconds)} ago</td>
             </tr>
