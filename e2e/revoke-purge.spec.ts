@@ -89,6 +89,10 @@ test('a worker claiming one of the selected tasks after the confirmation opened:
   await expect(refused).toHaveAttribute('data-tone', 'error');
   await expect(refused).toContainText('running');
   await expect(dialog.getByTestId('outcome-succeeded')).toHaveText('1 of 2 revoked');
+  // Toasts live in the open dialog (the page behind it is inert): an error can be dismissed.
+  await refused.getByRole('button', { name: 'Dismiss' }).click();
+  await expect(refused).toHaveCount(0);
+  await expect(dialog).toBeVisible();
   // The claimed task is untouched: still running, no REVOKED mark.
   expect(job(main, taken)).toMatchObject({ state: 2 });
   expect(result(main, taken)).toBeUndefined();

@@ -1,5 +1,6 @@
 'use client';
 import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useToastOutlet } from './toasts';
 
 /**
  * A modal on the native <dialog>: focus trapping, Esc to close and the dialog role come from
@@ -29,6 +30,7 @@ export function Dialog({
 function OpenDialog({ onClose, title, children, testId }: { onClose: () => void; title: string; children: ReactNode; testId?: string }) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
+  useToastOutlet(ref);
   useEffect(() => {
     const d = ref.current;
     // No close() in cleanup: its async close event would unmount a re-mounted dialog (Strict Mode).

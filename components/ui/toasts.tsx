@@ -1,5 +1,6 @@
 'use client';
-import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode, type RefObject } from 'react';
+import { createPortal } from 'react-dom';
 import type { ToastSpec } from '@/lib/client/outcome-toasts';
 
 interface Toast extends ToastSpec {
@@ -12,9 +13,21 @@ const SUCCESS_MS = 8000;
 const MAX_ON_SCREEN = 8;
 
 const ToastContext = createContext<(toasts: ToastSpec[]) => void>(() => {});
+/** Registers an element the toasts render into while it is mounted (see useToastOutlet). */
+const OutletContext = createContext<(el: HTMLElement) => () => void>(() => () => {});
 
 /** Push toasts from anywhere under the provider. */
 export const useToasts = () => useContext(ToastContext);
+
+/**
+ * A modal <dialog> makes the rest of the page inert, toasts included, so an open dialog lends
+ * them its element: they render inside it (still fixed to the viewport's corner) and can be
+ * read and dismissed, then move back to the page when it closes.
+ */
+export function useToastOutlet(ref: RefObject<HTMLElement | null>): void {
+  const register = useContext(OutletContext);
+  useEffect(() => (ref.current ? register(ref.current) : undefined), [ref, register]);
+}
 
 export function ToastProvider({ children }: { children: ReactNode }) {
   const [toasts, setToasts] = useState<Toast[]>([]);
@@ -25,20 +38,34 @@ export function ToastProvider({ children }: { children: ReactNode }) {
     setToasts((all) => [...all, ...specs.map((s) => ({ ...s, key: next.current++ }))].slice(-MAX_ON_SCREEN));
   }, []);
   const value = useMemo(() => push, [push]);
+  // The innermost open dialog wins; the page's body otherwise (null until mounted: no SSR).
+  const [outlets, setOutlets] = useState<HTMLElement[]>([]);
+  const [body, setBody] = useState<HTMLElement | null>(null);
+  useEffect(() => setBody(document.body), []);
+  const register = useCallback((el: HTMLElement) => {
+    setOutlets((all) => [...all, el]);
+    return () => setOutlets((all) => all.filter((x) => x !== el));
+  }, []);
+  const target = outlets.at(-1) ?? body;
+  const viewport = (
+    <div
+      className="pointer-events-none fixed right-4 bottom-4 z-50 grid w-[min(26rem,calc(100vw-2rem))] gap-2"
+      data-testid="toasts"
+      aria-live="polite"
+      role="region"
+      aria-label="Action outcomes"
+    >
+      {toasts.map((t) => (
+        <ToastItem key={t.key} toast={t} onDismiss={dismiss} />
+      ))}
+    </div>
+  );
   return (
     <ToastContext.Provider value={value}>
-      {children}
-      <div
-        className="pointer-events-none fixed right-4 bottom-4 z-50 grid w-[min(26rem,calc(100vw-2rem))] gap-2"
-        data-testid="toasts"
-        aria-live="polite"
-        role="region"
-        aria-label="Action outcomes"
-      >
-        {toasts.map((t) => (
-          <ToastItem key={t.key} toast={t} onDismiss={dismiss} />
-        ))}
-      </div>
+      <OutletContext.Provider value={register}>
+        {children}
+        {target ? createPortal(viewport, target) : null}
+      </OutletContext.Provider>
     </ToastContext.Provider>
   );
 }
