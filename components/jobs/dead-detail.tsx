@@ -11,11 +11,7 @@ import { describeError } from '@/lib/client/api';
 import { cliDeadRetry } from '@/lib/client/cli';
 import { useDead, useOverview } from '@/lib/client/hooks';
 import { Field, Fields, Section, TimeField } from './detail-parts';
-import { RevealPanel } from '@/components/auth/reveal-panel';
-import { isRedacted } from '@/components/auth/redaction';
-import { PayloadView } from './payload-view';
-import { RawView } from './raw-view';
-import { ResultView } from './result-view';
+import { MessageSections } from './message-sections';
 
 const off = (caps: Capabilities | undefined, c: 'replay' | 'discard') =>
   caps && !caps[c].on ? caps[c].why ?? `${c} unavailable` : undefined;
@@ -73,16 +69,7 @@ export function DeadDetailView({ brokerId, id }: { brokerId: string; id: string 
           <p className="text-sm text-zinc-500 dark:text-zinc-400">No reason stored.</p>
         )}
       </Section>
-      <Section title="Payload" testId="payload-section">
-        <PayloadView payload={d.payload} />
-        {isRedacted(d) ? <RevealPanel brokerId={brokerId} kind="dead" id={d.id} /> : null}
-      </Section>
-      <Section title="Raw JSON" testId="raw-section">
-        <RawView raw={d.raw} size={d.rawSize} truncated={d.rawTruncated} />
-      </Section>
-      <Section title="Stored result" testId="result-section">
-        <ResultView result={d.result} />
-      </Section>
+      <MessageSections brokerId={brokerId} kind="dead" item={d} />
     </div>
   );
 }

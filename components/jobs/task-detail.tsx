@@ -8,12 +8,8 @@ import { ErrorBox, Loading } from '@/components/ui/states';
 import { describeError } from '@/lib/client/api';
 import { cliRevoke } from '@/lib/client/cli';
 import { useOverview, useTask } from '@/lib/client/hooks';
-import { Field, Fields, Section, TimeField } from './detail-parts';
-import { RevealPanel } from '@/components/auth/reveal-panel';
-import { isRedacted } from '@/components/auth/redaction';
-import { PayloadView } from './payload-view';
-import { RawView } from './raw-view';
-import { ResultView } from './result-view';
+import { Field, Fields, TimeField } from './detail-parts';
+import { MessageSections } from './message-sections';
 
 /** A waiting or running task: header, typed arguments, raw JSON, stored result. */
 export function TaskDetailView({ brokerId, id }: { brokerId: string; id: string }) {
@@ -67,16 +63,7 @@ export function TaskDetailView({ brokerId, id }: { brokerId: string; id: string 
           <div className="px-4 pb-4"><CommandLine command={cliRevoke([t.id])} /></div>
         )}
       </Card>
-      <Section title="Payload" testId="payload-section">
-        <PayloadView payload={t.payload} />
-        {isRedacted(t) ? <RevealPanel brokerId={brokerId} kind="task" id={t.id} /> : null}
-      </Section>
-      <Section title="Raw JSON" testId="raw-section">
-        <RawView raw={t.raw} size={t.rawSize} truncated={t.rawTruncated} />
-      </Section>
-      <Section title="Stored result" testId="result-section">
-        <ResultView result={t.result} />
-      </Section>
+      <MessageSections brokerId={brokerId} kind="task" item={t} />
     </div>
   );
 }
