@@ -6,6 +6,7 @@ import { BulkAllButton } from '@/components/bulk/bulk-all-button';
 import { Badge } from '@/components/ui/badge';
 import { LoadMore } from '@/components/ui/load-more';
 import { useSelection } from '@/components/ui/selection';
+import { useHydrated } from '@/components/ui/use-hydrated';
 import { Empty, ErrorBox, Loading } from '@/components/ui/states';
 import { Ago } from '@/components/ui/time';
 import type { Capabilities } from '@/lib/brokers/schema';
@@ -26,6 +27,8 @@ export function DeadTable({ brokerId, filters }: { brokerId: string; filters: De
   const items = useMemo(() => q.data?.pages.flatMap((p) => p.items) ?? [], [q.data]);
   const ids = useMemo(() => items.map((d) => d.id), [items]);
   const sel = useSelection(ids);
+  // A box ticked before hydration would look checked but select nothing.
+  const hydrated = useHydrated();
   const caps = o.data?.capabilities;
   // The dialog names the queues involved even when the list spans several.
   const queuesOf = (chosen: string[]) => {
@@ -60,7 +63,7 @@ export function DeadTable({ brokerId, filters }: { brokerId: string; filters: De
             <thead>
               <tr>
                 <th className="w-8">
-                  <input type="checkbox" aria-label="Select all shown" checked={sel.allOn} onChange={sel.toggleAll} data-testid="select-all" />
+                  <input type="checkbox" aria-label="Select all shown" checked={sel.allOn} onChange={sel.toggleAll} data-testid="select-all" disabled={!hydrated} />
                 </th>
                 <th>Id</th>
                 <th>Task</th>
@@ -73,7 +76,7 @@ export function DeadTable({ brokerId, filters }: { brokerId: string; filters: De
               {items.map((d) => (
                 <tr key={d.id} data-testid="dead-row" data-id={d.id}>
                   <td>
-                    <input type="checkbox" aria-label={`Select ${d.id}`} checked={sel.isOn(d.id)} onChange={() => sel.toggle(d.id)} data-testid="select-row" />
+                    <input type="checkbox" aria-label={`Select ${d.id}`} checked={sel.isOn(d.id)} onChange={() => sel.toggle(d.id)} data-testid="select-row" disabled={!hydrated} />
                   </td>
                   <td className="font-mono text-xs">
                     <Link className="link" href={`${base}/dead/${encodeURIComponent(d.id)}`} title={d.id}>

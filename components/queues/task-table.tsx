@@ -6,6 +6,7 @@ import { BulkAllButton } from '@/components/bulk/bulk-all-button';
 import { Badge } from '@/components/ui/badge';
 import { LoadMore } from '@/components/ui/load-more';
 import { useSelection } from '@/components/ui/selection';
+import { useHydrated } from '@/components/ui/use-hydrated';
 import { Empty, ErrorBox, Loading } from '@/components/ui/states';
 import { Ago } from '@/components/ui/time';
 import type { TaskSummary } from '@/lib/brokers/schema';
@@ -29,6 +30,8 @@ export function TaskTable({ brokerId, filters }: { brokerId: string; filters: Ta
   const items = useMemo(() => q.data?.pages.flatMap((p) => p.items) ?? [], [q.data]);
   const ids = useMemo(() => items.map((t) => t.id), [items]);
   const sel = useSelection(ids);
+  // A box ticked before hydration would look checked but select nothing.
+  const hydrated = useHydrated();
   const canRevoke = filters.state !== 'running';
   const revokeCap = o.data?.capabilities.revoke;
   const base = `/brokers/${encodeURIComponent(brokerId)}`;
@@ -64,7 +67,7 @@ export function TaskTable({ brokerId, filters }: { brokerId: string; filters: Ta
               <tr>
                 {canRevoke ? (
                   <th className="w-8">
-                    <input type="checkbox" aria-label="Select all shown" checked={sel.allOn} onChange={sel.toggleAll} data-testid="select-all" />
+                    <input type="checkbox" aria-label="Select all shown" checked={sel.allOn} onChange={sel.toggleAll} data-testid="select-all" disabled={!hydrated} />
                   </th>
                 ) : null}
                 <th>Id</th>
@@ -81,7 +84,7 @@ export function TaskTable({ brokerId, filters }: { brokerId: string; filters: Ta
                 <tr key={t.id} data-testid="task-row" data-id={t.id}>
                   {canRevoke ? (
                     <td>
-                      <input type="checkbox" aria-label={`Select ${t.id}`} checked={sel.isOn(t.id)} onChange={() => sel.toggle(t.id)} data-testid="select-row" />
+                      <input type="checkbox" aria-label={`Select ${t.id}`} checked={sel.isOn(t.id)} onChange={() => sel.toggle(t.id)} data-testid="select-row" disabled={!hydrated} />
                     </td>
                   ) : null}
                   <td className="font-mono text-xs">

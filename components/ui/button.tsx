@@ -1,4 +1,6 @@
+'use client';
 import type { ButtonHTMLAttributes } from 'react';
+import { useHydrated } from './use-hydrated';
 
 type Variant = 'primary' | 'secondary' | 'danger' | 'ghost';
 
@@ -15,12 +17,17 @@ export function Button({
   size = 'md',
   className = '',
   type = 'button',
+  disabled,
   ...rest
 }: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: Variant; size?: 'sm' | 'md' }) {
+  // A plain button does nothing until React has hydrated the page: a click that early (a fast
+  // operator, a test) would be lost, so it is off until then. Submit buttons keep working.
+  const hydrated = useHydrated();
   const sizing = size === 'sm' ? 'px-2 py-1 text-xs' : 'px-3 py-1.5 text-sm';
   return (
     <button
       type={type}
+      disabled={disabled || (type === 'button' && !hydrated)}
       className={`inline-flex items-center gap-1.5 rounded-md font-medium transition-colors disabled:cursor-not-allowed disabled:opacity-60 ${sizing} ${VARIANTS[variant]} ${className}`}
       {...rest}
     />
