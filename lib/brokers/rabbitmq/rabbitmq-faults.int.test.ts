@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import amqp from 'amqplib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ROOT } from '@/tests/support/potatoq-seeder';
+import { ROOT, type PySeeder } from '@/tests/support/potatoq-seeder';
 import { isConsoleError } from '../errors';
 import { ZDeadListQuery } from '../schema';
 import { V3_BROWSE_REFUSAL } from './topology';
@@ -27,6 +27,17 @@ async function readyCount(url: string, queue: string): Promise<number> {
   } finally {
     await c.close();
   }
+}
+
+/** How many copies of each message id a queue holds. */
+const copies = (xs: string[]) => xs.reduce((m, x) => m.set(x, (m.get(x) ?? 0) + 1), new Map<string, number>());
+const idsIn = async (py: PySeeder, queue: string) => (await py.call<Array<{ id: string }>>('messages', { queue })).map((m) => m.id);
+
+/** Where each redriven letter ended up: its queue, its DLQ, neither (lost) or both (duplicate). */
+async function census(py: PySeeder, queue: string, ids: string[]) {
+  const q = copies(await idsIn(py, queue));
+  const d = copies(await idsIn(py, `${queue}.dlq`));
+  return { q, d, lost: ids.filter((id) => !q.has(id) && !d.has(id)), both: ids.filter((id) => q.has(id) && d.has(id)) };
 }
 
 const rabbit4 = (cmd: 'stop' | 'start') => execFileSync('bash', [path.join(ROOT, 'scripts/rabbitmq4.sh'), cmd], { stdio: 'pipe', timeout: 180_000 });
@@ -108,13 +119,7 @@ describe.skipIf(!v4)('RabbitMQ 4.3 restarted in the middle of a redrive', () => 
       py = spawnRabbitSeeder(RMQ4_URL, REDIS_URL, tag);
       await py.call('track', { queue });
 
-      const inQueue = (await py.call<Array<{ id: string }>>('messages', { queue })).map((m) => m.id);
-      const inDlq = (await py.call<Array<{ id: string }>>('messages', { queue: `${queue}.dlq` })).map((m) => m.id);
-      const count = (xs: string[]) => xs.reduce((m, x) => m.set(x, (m.get(x) ?? 0) + 1), new Map<string, number>());
-      const q1 = count(inQueue);
-      const d1 = count(inDlq);
-      const lost = ids.filter((id) => !q1.has(id) && !d1.has(id));
-      const both = ids.filter((id) => q1.has(id) && d1.has(id));
+      const { q: q1, d: d1, lost, both } = await census(py, queue, ids);
       console.info(`redrive interrupted after ${progressed}/${N}: ${ok1.size} confirmed, ${q1.size} in the queue, ${d1.size} in the DLQ, ${both.length} in both`);
       expect(lost).toEqual([]);
       expect([...q1.values(), ...d1.values()].every((n) => n === 1)).toBe(true);
@@ -129,7 +134,7 @@ describe.skipIf(!v4)('RabbitMQ 4.3 restarted in the middle of a redrive', () => 
         return r.failed.length === 0 ? r : null;
       }, 60_000);
       expect(second.succeeded.length).toBe(rest.length);
-      const final = count((await py.call<Array<{ id: string }>>('messages', { queue })).map((m) => m.id));
+      const final = copies(await idsIn(py, queue));
       expect(ids.filter((id) => !final.has(id))).toEqual([]);
       expect(await readyCount(RMQ4_URL, `${queue}.dlq`)).toBe(both.length);
     } finally {
@@ -176,13 +181,7 @@ describe.skipIf(!v4)('the console process killed in the middle of a redrive', ()
         const total = (await readyCount(RMQ4_URL, queue)) + (await readyCount(RMQ4_URL, `${queue}.dlq`));
         return total >= N ? total : null;
       }, 30_000);
-      const inQueue = (await py.call<Array<{ id: string }>>('messages', { queue })).map((m) => m.id);
-      const inDlq = (await py.call<Array<{ id: string }>>('messages', { queue: `${queue}.dlq` })).map((m) => m.id);
-      const count = (xs: string[]) => xs.reduce((m, x) => m.set(x, (m.get(x) ?? 0) + 1), new Map<string, number>());
-      const q = count(inQueue);
-      const d = count(inDlq);
-      const lost = ids.filter((id) => !q.has(id) && !d.has(id));
-      const both = ids.filter((id) => q.has(id) && d.has(id));
+      const { q, d, lost, both } = await census(py, queue, ids);
       console.info(`console killed mid-redrive: ${q.size} in the queue, ${d.size} back in the DLQ, ${both.length} in both`);
       expect(lost).toEqual([]);
       expect(q.size).toBeGreaterThanOrEqual(250);
