@@ -1,6 +1,7 @@
 import amqp from 'amqplib';
 import pg from 'pg';
 import { PG_URL, REDIS_URL, RMQ4_MGMT, RMQ4_URL, type ExtraBrokers, pgTable } from './brokers-extra';
+import { redisProblem } from '../tests/support/redis-ping';
 
 // Direct access to the e2e run's PostgreSQL, RabbitMQ and Redis, to check what an action did
 // in the broker itself (never through the console).
@@ -49,18 +50,8 @@ export async function rabbitProblem(): Promise<string | null> {
   } catch (e) {
     return `RabbitMQ 4 at ${RMQ4_URL.replace(/\/\/[^@]*@/, '//***@')}: ${(e as Error).message} (scripts/rabbitmq4.sh start)`;
   }
-  const { Redis } = await import('ioredis');
-  const r = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 3000, retryStrategy: () => null });
-  r.on('error', () => undefined);
-  try {
-    await r.connect();
-    await r.ping();
-    return null;
-  } catch (e) {
-    return `Redis at ${REDIS_URL}: ${(e as Error).message}`;
-  } finally {
-    r.disconnect();
-  }
+  const redis = await redisProblem(REDIS_URL);
+  return redis === null ? null : `Redis at ${REDIS_URL}: ${redis}`;
 }
 
 /** Messages in a queue, counted by a passive declare (exact, unlike the management statistics); null if it does not exist. */

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import amqp from 'amqplib';
 import { ROOT, spawnPySeeder, type PySeeder } from '@/tests/support/potatoq-seeder';
+import { redisProblem } from '@/tests/support/redis-ping';
 import type { BrokerAdapter } from '../types';
 import { createRabbitmqAdapter, type RabbitmqAdapter } from './adapter';
 
@@ -35,21 +36,12 @@ export async function rabbitVersion(url: string, label: string, want?: (major: n
 
 /** Redis for the result backend: a loud skip line (a failure when services are required). */
 export async function redisAvailable(): Promise<boolean> {
-  const { Redis } = await import('ioredis');
-  const c = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 3000, retryStrategy: () => null });
-  c.on('error', () => undefined);
-  try {
-    await c.connect();
-    await c.ping();
-    return true;
-  } catch (e) {
-    const line = `\n!!! Redis is not reachable at ${REDIS_URL} (${(e as Error).message}): SKIPPING the RabbitMQ suites that keep results in Redis !!!\n`;
-    if (process.env.POTATOQ_CONSOLE_REQUIRE_SERVICES === '1') throw new Error(line);
-    console.warn(line);
-    return false;
-  } finally {
-    c.disconnect();
-  }
+  const why = await redisProblem(REDIS_URL);
+  if (why === null) return true;
+  const line = `\n!!! Redis is not reachable at ${REDIS_URL} (${why}): SKIPPING the RabbitMQ suites that keep results in Redis !!!\n`;
+  if (process.env.POTATOQ_CONSOLE_REQUIRE_SERVICES === '1') throw new Error(line);
+  console.warn(line);
+  return false;
 }
 
 export const newTag = () => `ctr${randomBytes(4).toString('hex')}`;
