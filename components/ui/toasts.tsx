@@ -1,5 +1,5 @@
 'use client';
-import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode, type RefObject } from 'react';
+import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { createPortal } from 'react-dom';
 import type { ToastSpec } from '@/lib/client/outcome-toasts';
 
@@ -37,7 +37,6 @@ export function ToastProvider({ children }: { children: ReactNode }) {
     if (!specs.length) return;
     setToasts((all) => [...all, ...specs.map((s) => ({ ...s, key: next.current++ }))].slice(-MAX_ON_SCREEN));
   }, []);
-  const value = useMemo(() => push, [push]);
   // The innermost open dialog wins; the page's body otherwise (null until mounted: no SSR).
   const [outlets, setOutlets] = useState<HTMLElement[]>([]);
   const [body, setBody] = useState<HTMLElement | null>(null);
@@ -61,7 +60,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
     </div>
   );
   return (
-    <ToastContext.Provider value={value}>
+    <ToastContext.Provider value={push}>
       <OutletContext.Provider value={register}>
         {children}
         {target ? createPortal(viewport, target) : null}
