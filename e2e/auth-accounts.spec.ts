@@ -5,7 +5,7 @@ import { guardPage } from './helpers';
 import { addDead, addTask, job, rows, uniqueQueue } from './seed';
 import { DIST_DIR, SECRETS, SECRET_BROKER_URL, scryptHash, startConsole, tokenHash, type RunningConsole } from './auth-server';
 
-// Built-in accounts end to end, on a console of its own (port 3410): sign-in, viewer vs
+// Built-in accounts end to end, on a console of its own (on a free port): sign-in, viewer vs
 // operator, reasons in the confirm dialogs, the audit page showing this run's actions with
 // their reasons, forged and cross-site requests, login throttling, and the secret scan.
 
@@ -14,7 +14,7 @@ test.describe.configure({ mode: 'serial' });
 let c: RunningConsole;
 
 test.beforeAll(async () => {
-  c = await startConsole(3410, {
+  c = await startConsole({
     POTATOQ_CONSOLE_AUTH: 'accounts',
     POTATOQ_CONSOLE_SESSION_SECRET: SECRETS.sessionSecret,
     POTATOQ_CONSOLE_USERS: JSON.stringify([

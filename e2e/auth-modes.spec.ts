@@ -3,17 +3,17 @@ import { guardPage } from './helpers';
 import { addDead, addTask, uniqueQueue } from './seed';
 import { SECRETS, startConsole } from './auth-server';
 
-// Mode none off loopback and trusted-proxy mode, each on a console of its own (ports 3420+).
+// Mode none off loopback and trusted-proxy mode, each on a console of its own (each on a free port).
 
 test('mode none refuses to start on a non-loopback address, naming the setting', async () => {
-  const c = await startConsole(3420, {}, { host: '0.0.0.0', expectExit: true });
+  const c = await startConsole({}, { host: '0.0.0.0', expectExit: true });
   expect(await c.exited).toBe(1);
   expect(c.output()).toMatch(/bad configuration: POTATOQ_CONSOLE_AUTH: authentication is off .* 0\.0\.0\.0/);
   await c.stop();
 });
 
 test('mode none off loopback with the insecure flag starts and shows a banner on every page', async ({ page }) => {
-  const c = await startConsole(3421, { POTATOQ_CONSOLE_INSECURE_NO_AUTH: '1' }, { host: '0.0.0.0' });
+  const c = await startConsole({ POTATOQ_CONSOLE_INSECURE_NO_AUTH: '1' }, { host: '0.0.0.0' });
   try {
     await page.goto(`${c.url}/`);
     await expect(page.getByTestId('insecure-banner')).toContainText('Authentication is off');
@@ -25,7 +25,7 @@ test('mode none off loopback with the insecure flag starts and shows a banner on
 });
 
 test('proxy mode takes the user and groups only with the shared secret', async ({ browser, playwright }) => {
-  const c = await startConsole(3422, {
+  const c = await startConsole({
     POTATOQ_CONSOLE_AUTH: 'proxy',
     POTATOQ_CONSOLE_PROXY_SECRET: SECRETS.proxySecret,
     POTATOQ_CONSOLE_PROXY_ROLES: JSON.stringify({ ops: 'operator', '*': 'viewer' }),
@@ -56,8 +56,8 @@ test('proxy mode takes the user and groups only with the shared secret', async (
 });
 
 test('proxy mode trusts the configured proxy address (the socket’s, not X-Forwarded-For)', async ({ playwright }) => {
-  const trusted = await startConsole(3423, { POTATOQ_CONSOLE_AUTH: 'proxy', POTATOQ_CONSOLE_PROXY_ADDRESSES: '127.0.0.1, ::1' });
-  const other = await startConsole(3424, { POTATOQ_CONSOLE_AUTH: 'proxy', POTATOQ_CONSOLE_PROXY_ADDRESSES: '10.9.9.9' });
+  const trusted = await startConsole({ POTATOQ_CONSOLE_AUTH: 'proxy', POTATOQ_CONSOLE_PROXY_ADDRESSES: '127.0.0.1, ::1' });
+  const other = await startConsole({ POTATOQ_CONSOLE_AUTH: 'proxy', POTATOQ_CONSOLE_PROXY_ADDRESSES: '10.9.9.9' });
   try {
     const r = await playwright.request.newContext({ extraHTTPHeaders: { 'x-forwarded-user': 'ann', 'x-forwarded-for': '10.9.9.9', 'x-potatoq-peer': 'forged 10.9.9.9' } });
     expect((await r.get(`${trusted.url}/api/brokers`)).status()).toBe(200);
@@ -69,7 +69,7 @@ test('proxy mode trusts the configured proxy address (the socket’s, not X-Forw
 });
 
 test('pages carry a nonce CSP that blocks injected inline scripts, and no-frame/nosniff headers', async ({ page }) => {
-  const c = await startConsole(3425, {});
+  const c = await startConsole({});
   try {
     const res = await page.goto(`${c.url}/brokers/main`);
     const h = res!.headers();
@@ -98,7 +98,7 @@ test('pages carry a nonce CSP that blocks injected inline scripts, and no-frame/
 });
 
 test('with argument redaction, lists and details hide values until an operator reveals them, and the reveal is audited', async ({ page }) => {
-  const c = await startConsole(3426, { POTATOQ_CONSOLE_REDACT_ARGS: '1' });
+  const c = await startConsole({ POTATOQ_CONSOLE_REDACT_ARGS: '1' });
   try {
     const queue = uniqueQueue('redact');
     const id = addTask(c.broker, { queue, args: ['card-4111-secret-arg'] });

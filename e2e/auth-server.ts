@@ -5,9 +5,10 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { createHash, scryptSync, randomBytes } from 'node:crypto';
 import { seedDemoDatabase } from '../lib/demo/seed';
+import { freePort, portHolder } from '../tests/support/free-port';
 
 // Consoles started by the auth specs themselves, each with its own authentication settings,
-// on ports 3400+ (the shared e2e servers stay on 3300/3301 in mode none). Each gets a fresh
+// on a free port each (the shared e2e servers run in mode none). Each gets a fresh
 // seeded SQLite broker and state store in a temp dir.
 
 export const DIST_DIR = process.env.NEXT_DIST_DIR || '.next';
@@ -40,7 +41,8 @@ export interface RunningConsole {
   output: () => string;
 }
 
-export async function startConsole(port: number, env: Record<string, string>, opts: { host?: string; expectExit?: boolean } = {}): Promise<RunningConsole> {
+export async function startConsole(env: Record<string, string>, opts: { host?: string; expectExit?: boolean } = {}): Promise<RunningConsole> {
+  const port = await freePort();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'potatoq-auth-e2e-'));
   const broker = path.join(dir, 'main.sqlite3');
   const db = new Database(broker);
@@ -73,7 +75,10 @@ export async function startConsole(port: number, env: Record<string, string>, op
   if (!opts.expectExit) {
     const deadline = Date.now() + 60_000;
     for (;;) {
-      if (child.exitCode !== null) throw new Error(`console on ${port} exited: ${out}`);
+      if (child.exitCode !== null) {
+        const held = /EADDRINUSE/.test(out) ? ` (port ${port} is held by ${portHolder(port)})` : '';
+        throw new Error(`console on ${port} exited${held}: ${out}`);
+      }
       try {
         const r = await fetch(`${url}/login`, { redirect: 'manual' });
         if (r.status < 500) break;

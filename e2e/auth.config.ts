@@ -1,6 +1,6 @@
 import { defineConfig } from '@playwright/test';
 
-// The auth specs start their own consoles (ports 3400+), so they can run without the shared
+// The auth specs start their own consoles (each on a free port), so they can run without the shared
 // e2e servers: `npx playwright test -c e2e/auth.config.ts`. Under playwright.config.ts they
 // run too, next to the shared servers.
 export default defineConfig({

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { seedDemoDatabase } from '../lib/demo/seed';
+import { freePortSync } from '../tests/support/free-port';
 import { extraBrokerEntries, extraBrokers, prepareExtraBrokers } from './brokers-extra';
 
 // The brokers the e2e server is configured with. Created once per `playwright test` run by
@@ -16,8 +17,13 @@ import { extraBrokerEntries, extraBrokers, prepareExtraBrokers } from './brokers
 // - `pg` and `rmq`: PostgreSQL and RabbitMQ 4 brokers (e2e/brokers-extra.ts), created and
 //   seeded with the real potatoq by e2e/global-setup.ts.
 
-export const E2E_PORT = 3300;
-export const DEMO_PORT = 3301;
+// The two shared servers' ports: chosen free once per run by the config (main process) and
+// handed to workers through the environment, so a busy port on the machine never fails a run.
+// POTATOQ_E2E_PORT / POTATOQ_E2E_DEMO_PORT pin them.
+process.env.POTATOQ_E2E_PORT ||= String(freePortSync());
+process.env.POTATOQ_E2E_DEMO_PORT ||= String(freePortSync());
+export const E2E_PORT = Number(process.env.POTATOQ_E2E_PORT);
+export const DEMO_PORT = Number(process.env.POTATOQ_E2E_DEMO_PORT);
 
 export interface E2eBrokers {
   dir: string;

@@ -4,9 +4,9 @@
 // every other client off. Started and removed by the test that needs it.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from './free-port';
 
 export interface PrivatePostgres {
   url: string;
@@ -24,17 +24,6 @@ function binDir(): string | null {
   versions.sort((x, y) => Number(x) - Number(y));
   const v = versions.at(-1);
   return v ? path.join(base, v, 'bin') : null;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 /** Why a private server cannot be made here, or null when it can. */
