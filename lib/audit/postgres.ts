@@ -14,18 +14,33 @@ const numbered = (sql: string) => {
   return sql.replace(/\?/g, () => `$${++n}`);
 };
 
+// Every object the schema makes; when all exist (the usual start), no DDL runs at all.
+const OBJECTS = ['console_audit', 'console_audit_ids', 'console_audit_ids_task', 'console_audit_broker'];
+const STATEMENTS = SCHEMA.split(';').map((s) => s.trim()).filter(Boolean);
+
 export function createPostgresAuditStore(url: string): AuditStore {
   const pool = new Pool({ connectionString: url, max: 4 });
-  // Concurrent CREATE IF NOT EXISTS from several instances can race; an advisory lock serialises it.
+  // The schema step must never deadlock with another instance that is writing entries. A
+  // multi-statement DDL script is one transaction holding every table lock it took until the
+  // end: CREATE INDEX IF NOT EXISTS takes a SHARE lock on its table even when the index exists,
+  // so holding console_audit_ids while waiting for console_audit (locked by a writer that goes
+  // on to console_audit_ids) was a cycle. So: skip DDL when everything exists; otherwise run
+  // each statement in its own transaction (one table lock at a time: no cycle is possible),
+  // serialised between instances by an advisory lock.
   let ready: Promise<void> | null = null;
   const ensure = () =>
     (ready ??= (async () => {
       const c = await pool.connect();
       try {
+        const have = await c.query<{ n: string }>('SELECT count(to_regclass(name)) AS n FROM unnest($1::text[]) AS name', [OBJECTS]);
+        if (Number(have.rows[0]!.n) === OBJECTS.length) return;
         await c.query('SELECT pg_advisory_lock(727274001)');
-        await c.query(SCHEMA);
+        try {
+          for (const stmt of STATEMENTS) await c.query(stmt);
+        } finally {
+          await c.query('SELECT pg_advisory_unlock(727274001)').catch(() => {});
+        }
       } finally {
-        await c.query('SELECT pg_advisory_unlock(727274001)').catch(() => {});
         c.release();
       }
     })().catch((e) => {
