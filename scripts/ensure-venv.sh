@@ -1,14 +1,37 @@
 #!/usr/bin/env bash
-# Creates .venv with the pinned real potatoq (the package our round-trip tests run against).
-# Idempotent: reuses .venv when it already has the pinned version.
+# `.venv`: the pinned real potatoq (the package our round-trip tests run against) and Celery.
+# The virtualenv itself lives in a cache outside the checkout, keyed by the Python version and
+# the pins, and `.venv` is a link to it, so fresh clones reuse it. A `.venv` that is a real
+# directory (made by hand) is used as it is when it has the pinned versions.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 POTATOQ_VERSION="$(cat scripts/potatoq-version)"
 # Celery is a real foreign producer for the RabbitMQ forensics tests.
 CELERY_VERSION=5.7.0
-if [ -x .venv/bin/python ] && .venv/bin/python -c "import importlib.metadata as m, sys; sys.exit(m.version('potatoq') != '$POTATOQ_VERSION' or m.version('celery') != '$CELERY_VERSION')" 2>/dev/null; then
+PINS=("potatoq[all]==$POTATOQ_VERSION" "celery==$CELERY_VERSION")
+
+has_pins() { # python: exit 0 when it has exactly the pinned versions
+  "$1" -c "import importlib.metadata as m, sys; sys.exit(m.version('potatoq') != '$POTATOQ_VERSION' or m.version('celery') != '$CELERY_VERSION')" 2>/dev/null
+}
+if [ -d .venv ] && [ ! -L .venv ] && [ -x .venv/bin/python ] && has_pins .venv/bin/python; then
   exit 0
 fi
-python3 -m venv .venv
-.venv/bin/pip install --quiet --disable-pip-version-check "potatoq[all]==$POTATOQ_VERSION" "celery==$CELERY_VERSION" 2> >(grep -v "^WARNING: Location" >&2)
-.venv/bin/python -c "import potatoq, importlib.metadata as m; print('potatoq', m.version('potatoq'), 'in .venv')"
+
+if [ "$(id -u)" = 0 ]; then default_cache=/var/cache/potatoq-console; else default_cache="${XDG_CACHE_HOME:-$HOME/.cache}/potatoq-console"; fi
+cache="${POTATOQ_CONSOLE_CACHE:-$default_cache}/venv"
+key=$( { python3 -c 'import sys; print(sys.version)'; printf '%s\n' "${PINS[@]}"; } | sha256sum | cut -c1-16)
+venv="$cache/$key"
+mkdir -p "$cache"
+exec 9> "$venv.lock"
+flock -w 900 9 || { echo "ensure-venv: waited 15 min for $venv.lock" >&2; exit 1; }
+if ! { [ -f "$venv/.complete" ] && has_pins "$venv/bin/python"; }; then
+  rm -rf "$venv"
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check "${PINS[@]}" 2> >(grep -v "^WARNING: Location" >&2)
+  touch "$venv/.complete"
+fi
+if [ "$(readlink .venv 2>/dev/null)" != "$venv" ]; then
+  rm -rf .venv
+  ln -s "$venv" .venv
+fi
+.venv/bin/python -c "import potatoq, importlib.metadata as m; print('potatoq', m.version('potatoq'), 'in .venv ->', '$venv')"
