@@ -1,4 +1,4 @@
-// Bulk replay on a real RabbitMQ 4.x (scripts/rabbitmq4.sh) with letters written by the real
+// Bulk replay on a real RabbitMQ 4.x (scripts/services.sh up rabbitmq4) with letters written by the real
 // potatoq: a paced redrive of one queue's DLQ, and a cancel between batches.
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';

@@ -3,7 +3,7 @@
 Run with the project's venv (pika from potatoq):
   .venv/bin/python tests/rabbitmq/dlq_probe.py --url amqp://guest:guest@127.0.0.1:5672/ --ctl rabbitmqctl
   .venv/bin/python tests/rabbitmq/dlq_probe.py --url amqp://potatoq:potatoq@127.0.0.1:5673/ \
-      --ctl "scripts/rabbitmq4.sh ctl"
+      --ctl "scripts/services.sh rabbitmq4-ctl"
 Every queue, exchange and policy it creates has a unique name and is deleted afterwards.
 Prints one JSON object (the facts docs/brokers/rabbitmq.md quotes).
 """

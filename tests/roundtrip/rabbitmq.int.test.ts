@@ -1,5 +1,5 @@
 // Round trips between the console's RabbitMQ adapter and the REAL potatoq 26.1a8 on RabbitMQ
-// 4.3 (scripts/rabbitmq4.sh) with a Redis result backend under a per-run key prefix: potatoq's
+// 4.3 (scripts/services.sh up rabbitmq4) with a Redis result backend under a per-run key prefix: potatoq's
 // worker dead-letters a failing task, an unregistered task and a real Celery producer's message;
 // the console shows them with potatoq's reasons, replays (or converts) them and the worker runs
 // them; a console revoke makes the worker skip a task; console enqueues run.

@@ -1,4 +1,4 @@
-// Faults on real servers. RabbitMQ 4.3 (scripts/rabbitmq4.sh) is stopped and started again in
+// Faults on real servers. RabbitMQ 4.3 (scripts/services.sh, the sid chroot) is stopped and started again in
 // the middle of a paced redrive: no letter may be lost, and duplicates only come from the
 // documented window (a replay confirmed but its DLQ ack not processed). On the system's
 // RabbitMQ 3.10.8, browsing is refused and potatoq's DLQ keeps every letter.
@@ -40,11 +40,11 @@ async function census(py: PySeeder, queue: string, ids: string[]) {
   return { q, d, lost: ids.filter((id) => !q.has(id) && !d.has(id)), both: ids.filter((id) => q.has(id) && d.has(id)) };
 }
 
-const rabbit4 = (cmd: 'stop' | 'start') => execFileSync('bash', [path.join(ROOT, 'scripts/rabbitmq4.sh'), cmd], { stdio: 'pipe', timeout: 180_000 });
+const rabbit4 = (cmd: 'stop' | 'start') => execFileSync('bash', [path.join(ROOT, 'scripts/services.sh'), cmd === 'stop' ? 'down' : 'up', 'rabbitmq4'], { stdio: 'pipe', timeout: 180_000 });
 /** Stops the broker without blocking the event loop: the redrive keeps going while it shuts down. */
 const stopRabbit4 = () =>
   new Promise<void>((resolve, reject) =>
-    execFile('bash', [path.join(ROOT, 'scripts/rabbitmq4.sh'), 'stop'], { timeout: 180_000 }, (e) => (e ? reject(e) : resolve())),
+    execFile('bash', [path.join(ROOT, 'scripts/services.sh'), 'down', 'rabbitmq4'], { timeout: 180_000 }, (e) => (e ? reject(e) : resolve())),
   );
 
 describe.skipIf(!v3)('RabbitMQ 3.10: dead letters are never browsed', () => {

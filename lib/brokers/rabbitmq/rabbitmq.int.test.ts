@@ -1,4 +1,4 @@
-// The shared adapter battery on a real RabbitMQ 4.3 (scripts/rabbitmq4.sh) with a Redis result
+// The shared adapter battery on a real RabbitMQ 4.3 (scripts/services.sh up rabbitmq4) with a Redis result
 // backend under a per-test key prefix, seeded by the real potatoq (tests/py/seeder_rabbit.py).
 // Tests that need what RabbitMQ can't give (listing queued messages, removing a queued task)
 // are skipped with the reason; tests/roundtrip/rabbitmq.int.test.ts covers RabbitMQ's own ways.

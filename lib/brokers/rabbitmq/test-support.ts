@@ -28,7 +28,7 @@ export async function rabbitVersion(url: string, label: string, want?: (major: n
   } catch (e) {
     why = (e as Error).message;
   }
-  const line = `\n!!! ${label} is not available at ${url.replace(/\/\/[^@]*@/, '//***@')} (${why}): SKIPPING its suites (scripts/rabbitmq4.sh install && scripts/rabbitmq4.sh start) !!!\n`;
+  const line = `\n!!! ${label} is not available at ${url.replace(/\/\/[^@]*@/, '//***@')} (${why}): SKIPPING its suites (scripts/services.sh up; scripts/services.sh env shows the URLs) !!!\n`;
   if (process.env.POTATOQ_CONSOLE_REQUIRE_SERVICES === '1') throw new Error(line);
   console.warn(line);
   return null;
