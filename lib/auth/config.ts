@@ -97,8 +97,10 @@ export function field<T extends z.ZodType>(name: string, schema: T, value: unkno
   const r = schema.safeParse(value);
   if (r.success) return r.data;
   const issue = r.error.issues[0]!;
-  const where = issue.path.length ? `${name}[${issue.path.map(String).join('].')}` : name;
-  throw new ConfigError(`${where.replace(/\]\.?$/, ']')}: ${issue.message}`);
+  // NAME[0].hash, NAME[ops]
+  const [head, ...rest] = issue.path.map(String);
+  const where = head === undefined ? name : `${name}[${head}]${rest.map((p) => `.${p}`).join('')}`;
+  throw new ConfigError(`${where}: ${issue.message}`);
 }
 
 export const opt = (v: string | undefined) => (v?.trim() ? v.trim() : undefined);
