@@ -190,6 +190,15 @@ test('a forged state is refused, and so is a callback in a browser that did not 
   await other.close();
 });
 
+test('cancelling at the provider comes back refused, with the provider’s reason and no session', async ({ page }) => {
+  await toConsent(page, c.url, 'olga');
+  const answer = page.waitForResponse((r) => r.url().startsWith(`${c.url}/api/auth/oidc/callback`));
+  await page.getByRole('link', { name: '[ Cancel ]' }).click();
+  expect((await answer).status()).toBe(401);
+  await expect(page.getByTestId('oidc-refusal')).toContainText('Test IdP did not sign you in (access_denied)');
+  expect(await session(page.context())).toBeUndefined();
+});
+
 test('a replayed authorization code is refused by the provider, and no second session is made', async ({ page, browser }) => {
   const { url, flow } = await captureCallback(page, c.url, 'olga');
   // The real callback, once: signed in.

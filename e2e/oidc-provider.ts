@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process';
 import type { ClientMetadata } from 'oidc-provider';
 import type { ProviderSpec } from './oidc-provider-server';
 
-// Starts e2e/oidc-provider-server.ts (a real OpenID provider) in a child process on a free port.
+// Starts e2e/oidc-provider-server.ts (a real OpenID provider) in a child process on a free port;
+// vite-node (a dev dependency) runs the TypeScript.
 
 export interface RunningProvider {
   issuer: string;
@@ -16,7 +17,7 @@ export type { ClientMetadata };
 
 export async function startOidcProvider(spec: Partial<ProviderSpec> & Pick<ProviderSpec, 'clients' | 'accounts'>): Promise<RunningProvider> {
   const full: ProviderSpec = { skewSeconds: 0, idTokenSeconds: 3600, ...spec };
-  const child = spawn('node', ['node_modules/vite-node/vite-node.mjs', 'e2e/oidc-provider-server.ts'], {
+  const child = spawn(process.execPath, ['node_modules/vite-node/vite-node.mjs', 'e2e/oidc-provider-server.ts'], {
     env: { ...process.env, OIDC_TEST_PROVIDER_SPEC: JSON.stringify(full), DEBUG: '' },
     stdio: ['pipe', 'pipe', 'pipe'],
   });

@@ -44,9 +44,13 @@ export function mappedValues(oidc: OidcConfig, values: readonly string[]): strin
   return [...new Set(values)].filter((v) => v !== '*' && oidc.roles.has(v)).slice(0, MAX_VALUES);
 }
 
-/** The first configured user-name claim holding printable text (at most 200 characters), or null. */
+/**
+ * The first configured user-name claim holding printable text (at most 200 characters), or
+ * null. An email the provider says is unverified is skipped: anyone could have typed it.
+ */
 export function oidcUserName(oidc: OidcConfig, claims: Record<string, unknown>): string | null {
   for (const name of oidc.userClaims) {
+    if (name === 'email' && own(claims, 'email_verified') === false) continue;
     const v = own(claims, name);
     if (typeof v === 'string' && v.trim() && v.trim().length <= 200 && !UNPRINTABLE.test(v)) return v.trim();
   }

@@ -98,6 +98,8 @@ describe('oidc claims to grants', () => {
     expect(oidcUserName(o, { preferred_username: 'ad\u202Emin', sub: '1' })).toBe('1');
     expect(oidcUserName(o, { preferred_username: 'a\u200Bb', email: 'x'.repeat(201), sub: '1' })).toBe('1');
     expect(oidcUserName(o, { sub: '' })).toBeNull();
+    expect(oidcUserName(o, { email: 'olga@x', email_verified: false, sub: '1' })).toBe('1');
+    expect(oidcUserName(o, { email: 'olga@x', email_verified: true, sub: '1' })).toBe('olga@x');
   });
 });
 
