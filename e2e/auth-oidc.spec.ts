@@ -105,6 +105,27 @@ test('a bad oidc setting stops startup naming the variable', async () => {
   await bad.stop();
 });
 
+test('the redirect URL comes from the settings, whatever Host the request names; an unreachable provider gives 502', async ({ playwright }) => {
+  const api = await playwright.request.newContext();
+  const r = await api.get(`${c.url}/api/auth/oidc/start?next=/audit`, { headers: { host: 'evil.example', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' }, maxRedirects: 0 });
+  expect(r.status()).toBe(303);
+  const to = new URL(r.headers()['location']!);
+  expect(`${to.origin}${to.pathname}`).toBe(`${idp.issuer}/auth`);
+  expect(to.searchParams.get('redirect_uri')).toBe(`${c.url}/api/auth/oidc/callback`);
+  expect(r.headers()['set-cookie']).toMatch(/^potatoq_oidc=[^;]+; Path=\/api\/auth\/oidc; HttpOnly; SameSite=Lax; Max-Age=600/);
+
+  const port = await freePort();
+  const down = await startConsole(consoleEnv(`http://127.0.0.1:${await freePort()}`, port), { port });
+  try {
+    const none = await api.get(`${down.url}/api/auth/oidc/start`, { maxRedirects: 0 });
+    expect(none.status()).toBe(502);
+    expect(await none.text()).toContain('Test IdP cannot be reached right now');
+  } finally {
+    await down.stop();
+    await api.dispose();
+  }
+});
+
 test('an operator signs in through the provider (PKCE, state, nonce), lands on the page asked for, and can act', async ({ page }) => {
   const queue = uniqueQueue('oidc-ops');
   const task = addTask(c.broker, { queue });

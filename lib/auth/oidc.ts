@@ -85,8 +85,10 @@ function explain(e: unknown, provider: string): Refusal {
     if (e.code === 'OAUTH_JWT_CLAIM_COMPARISON_FAILED' || e.code === 'OAUTH_INVALID_RESPONSE' || e.code === 'OAUTH_JSON_ATTRIBUTE_COMPARISON_FAILED') {
       return refuse(401, `The answer from ${provider} failed validation. Start again.`, `invalid-response:${e.message}`);
     }
-    if (e.code === 'OAUTH_TIMEOUT' || e.cause instanceof TypeError) return refuse(502, `${provider} cannot be reached right now; try again in a moment.`, `unreachable:${e.message}`);
+    if (e.code === 'OAUTH_TIMEOUT' || e.code === 'OAUTH_ABORT') return refuse(502, `${provider} cannot be reached right now; try again in a moment.`, `unreachable:${e.message}`);
   }
+  // fetch() rejects with a TypeError when the provider cannot be reached; openid-client passes it on.
+  if (e instanceof TypeError) return refuse(502, `${provider} cannot be reached right now; try again in a moment.`, `unreachable:${e.message}`);
   return refuse(401, `The sign-in with ${provider} could not be completed. Start again.`, `failed:${(e as Error)?.message ?? String(e)}`);
 }
 
