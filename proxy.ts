@@ -8,7 +8,7 @@ import { resolveFromHeaders } from '@/lib/auth/resolve';
 // page or answer 401; GET APIs answer 401 JSON). Writes are authorised again by the gate,
 // which is the real boundary for actions (the docs warn a matcher can miss a server action).
 
-const PUBLIC = ['/login', '/api/auth/login', '/api/auth/logout', '/api/health/live', '/theme-init.js', '/icon.svg', '/favicon.ico', '/robots.txt'];
+const PUBLIC = ['/login', '/api/auth/login', '/api/auth/logout', '/api/auth/oidc/start', '/api/auth/oidc/callback', '/api/health/live', '/theme-init.js', '/icon.svg', '/favicon.ico', '/robots.txt'];
 
 function withHeaders(res: NextResponse, csp: string): NextResponse {
   res.headers.set('content-security-policy', csp);
@@ -33,7 +33,7 @@ export function proxy(request: NextRequest): NextResponse {
       if (isApi) {
         return withHeaders(NextResponse.json({ error: { code: who.code, message: who.reason } }, { status: who.code === 'Forbidden' ? 403 : 401, headers: { 'cache-control': 'no-store' } }), csp);
       }
-      if (config.mode === 'accounts' && who.code === 'Unauthorized' && !request.headers.has('authorization')) {
+      if ((config.mode === 'accounts' || config.mode === 'oidc') && who.code === 'Unauthorized' && !request.headers.has('authorization')) {
         // Next's proxy needs an absolute Location; nextUrl carries the Host the browser used.
         const to = request.nextUrl.clone();
         to.pathname = '/login';

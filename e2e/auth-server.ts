@@ -41,8 +41,9 @@ export interface RunningConsole {
   output: () => string;
 }
 
-export async function startConsole(env: Record<string, string>, opts: { host?: string; expectExit?: boolean } = {}): Promise<RunningConsole> {
-  const port = await freePort();
+export async function startConsole(env: Record<string, string>, opts: { host?: string; expectExit?: boolean; port?: number } = {}): Promise<RunningConsole> {
+  // `port`: for a console whose own address must be known first (the oidc redirect URL).
+  const port = opts.port ?? (await freePort());
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'potatoq-auth-e2e-'));
   const broker = path.join(dir, 'main.sqlite3');
   const db = new Database(broker);

@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import { LoginForm } from '@/components/auth/login-form';
+import { OidcSignIn } from '@/components/auth/oidc-sign-in';
 import { PageTitle } from '@/components/ui/states';
 import { getAuthConfig } from '@/lib/auth/config';
 import { safeNext } from '@/lib/auth/login';
@@ -10,12 +11,14 @@ export const metadata: Metadata = { title: 'Sign in' };
 export default async function LoginPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const sp = await searchParams;
   const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
-  const mode = getAuthConfig().mode;
+  const { mode, oidc } = getAuthConfig();
   return (
     <div className="mx-auto max-w-sm py-10">
       <PageTitle>Sign in</PageTitle>
       {mode === 'accounts' ? (
         <LoginForm next={safeNext(one(sp.next))} error={one(sp.error)?.slice(0, 200)} />
+      ) : mode === 'oidc' && oidc ? (
+        <OidcSignIn provider={oidc.providerName} next={safeNext(one(sp.next))} />
       ) : (
         <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="login-not-used">
           {mode === 'proxy' ? 'This console is signed in through your organisation’s proxy; open it through that address.' : 'This console has no sign-in (authentication mode none).'}

@@ -10,7 +10,7 @@ export function AccountBadge({ principal }: { principal: Pick<Principal, 'user' 
       <span className="rounded bg-zinc-200 px-1.5 py-0.5 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300" data-testid="account-role">
         {principal.role}
       </span>
-      {principal.via === 'session' ? (
+      {principal.via === 'session' || principal.via === 'oidc' ? (
         <form method="post" action="/api/auth/logout">
           <button type="submit" className="link" data-testid="sign-out">
             Sign out

@@ -10,7 +10,7 @@ describe('parseAuthConfig', () => {
     expect(parseAuthConfig({})).toMatchObject({ mode: 'none', insecure: false, accounts: [], tokens: [] });
   });
   it('names the field of a bad value', () => {
-    expect(() => parseAuthConfig({ POTATOQ_CONSOLE_AUTH: 'ldap' })).toThrow(/^POTATOQ_CONSOLE_AUTH: must be none, accounts or proxy/);
+    expect(() => parseAuthConfig({ POTATOQ_CONSOLE_AUTH: 'ldap' })).toThrow(/^POTATOQ_CONSOLE_AUTH: must be none, accounts, proxy or oidc/);
     expect(() => parseAuthConfig({ POTATOQ_CONSOLE_AUTH: 'accounts', POTATOQ_CONSOLE_USERS: users })).toThrow(/^POTATOQ_CONSOLE_SESSION_SECRET: required/);
     expect(() => parseAuthConfig({ POTATOQ_CONSOLE_AUTH: 'accounts', POTATOQ_CONSOLE_SESSION_SECRET: 'short', POTATOQ_CONSOLE_USERS: users })).toThrow(/^POTATOQ_CONSOLE_SESSION_SECRET: must be at least 32/);
     expect(() => parseAuthConfig({ POTATOQ_CONSOLE_USERS: '[{"user":"a","hash":"plain","role":"operator"}]' })).toThrow(/^POTATOQ_CONSOLE_USERS\[0\]\.hash: must be an scrypt hash/);

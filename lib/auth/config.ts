@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ConfigError } from '@/lib/config';
 import { PASSWORD_HASH_RE, TOKEN_DIGEST_RE } from './password';
 import { parseAddressList, type AddressMatcher } from './address';
+import { parseOidcConfig, type OidcConfig } from './oidc-config';
 
 /**
  * Authentication settings, from the environment, parsed once at boot (instrumentation) with
@@ -11,7 +12,7 @@ import { parseAddressList, type AddressMatcher } from './address';
  */
 
 export type Role = 'viewer' | 'operator';
-export type AuthMode = 'none' | 'accounts' | 'proxy';
+export type AuthMode = 'none' | 'accounts' | 'proxy' | 'oidc';
 
 export interface Grant {
   role: Role;
@@ -46,13 +47,15 @@ export interface AuthConfig {
     /** group -> grant; `*` applies to every user the proxy vouches for. */
     roles: Record<string, Grant>;
   };
+  /** Mode oidc only (lib/auth/oidc-config.ts). */
+  oidc: OidcConfig | null;
   tokens: ApiToken[];
   /** Viewers see argument values as hidden; operators reveal them (audited). */
   redactArgs: boolean;
 }
 
 const ZRole = z.enum(['viewer', 'operator'], { error: 'must be "viewer" or "operator"' });
-const ZGrant = z.union([
+export const ZGrant = z.union([
   ZRole.transform((role): Grant => ({ role, readOnlyBrokers: [] })),
   z.object({ role: ZRole, readOnlyBrokers: z.array(z.string()).default([]) }).strict(),
 ]);
@@ -78,7 +81,7 @@ const ZToken = z
   })
   .strict();
 
-function json<T extends z.ZodType>(name: string, raw: string | undefined, schema: T, fallback: unknown): z.output<T> {
+export function json<T extends z.ZodType>(name: string, raw: string | undefined, schema: T, fallback: unknown): z.output<T> {
   let value: unknown = fallback;
   if (raw?.trim()) {
     try {
@@ -90,19 +93,21 @@ function json<T extends z.ZodType>(name: string, raw: string | undefined, schema
   return field(name, schema, value);
 }
 
-function field<T extends z.ZodType>(name: string, schema: T, value: unknown): z.output<T> {
+export function field<T extends z.ZodType>(name: string, schema: T, value: unknown): z.output<T> {
   const r = schema.safeParse(value);
   if (r.success) return r.data;
   const issue = r.error.issues[0]!;
-  const where = issue.path.length ? `${name}[${issue.path.map(String).join('].')}` : name;
-  throw new ConfigError(`${where.replace(/\]\.?$/, ']')}: ${issue.message}`);
+  // NAME[0].hash, NAME[ops]
+  const [head, ...rest] = issue.path.map(String);
+  const where = head === undefined ? name : `${name}[${head}]${rest.map((p) => `.${p}`).join('')}`;
+  throw new ConfigError(`${where}: ${issue.message}`);
 }
 
-const opt = (v: string | undefined) => (v?.trim() ? v.trim() : undefined);
+export const opt = (v: string | undefined) => (v?.trim() ? v.trim() : undefined);
 
 /** Parses the authentication settings from an environment; pure, for tests. */
 export function parseAuthConfig(env: Record<string, string | undefined>): AuthConfig {
-  const mode = field('POTATOQ_CONSOLE_AUTH', z.enum(['none', 'accounts', 'proxy'], { error: 'must be none, accounts or proxy' }), opt(env.POTATOQ_CONSOLE_AUTH) ?? 'none');
+  const mode = field('POTATOQ_CONSOLE_AUTH', z.enum(['none', 'accounts', 'proxy', 'oidc'], { error: 'must be none, accounts, proxy or oidc' }), opt(env.POTATOQ_CONSOLE_AUTH) ?? 'none');
   const accounts = json('POTATOQ_CONSOLE_USERS', env.POTATOQ_CONSOLE_USERS, z.array(ZAccount), []);
   const tokens = json('POTATOQ_CONSOLE_TOKENS', env.POTATOQ_CONSOLE_TOKENS, z.array(ZToken), []);
   const sessionSecret = opt(env.POTATOQ_CONSOLE_SESSION_SECRET) ?? null;
@@ -151,6 +156,7 @@ export function parseAuthConfig(env: Record<string, string | undefined>): AuthCo
       secretHeader: field('POTATOQ_CONSOLE_PROXY_SECRET_HEADER', ZHeaderName, opt(env.POTATOQ_CONSOLE_PROXY_SECRET_HEADER) ?? 'x-potatoq-proxy-secret'),
       roles: json('POTATOQ_CONSOLE_PROXY_ROLES', env.POTATOQ_CONSOLE_PROXY_ROLES, z.record(z.string(), ZGrant), { '*': 'viewer' }),
     },
+    oidc: mode === 'oidc' ? parseOidcConfig(env) : null,
     tokens: tokens.map(({ hash, ...t }) => ({ ...t, digest: hash })),
     redactArgs: field('POTATOQ_CONSOLE_REDACT_ARGS', ZFlag, opt(env.POTATOQ_CONSOLE_REDACT_ARGS) ?? ''),
   };

@@ -21,7 +21,7 @@ export function safeNext(next: string | undefined | null): string {
   return next && /^\/(?![/\\])/.test(next) ? next : '/';
 }
 
-function cookieHeader(value: string, maxAge: number, secure: boolean): string {
+export function cookieHeader(value: string, maxAge: number, secure: boolean): string {
   return `${SESSION_COOKIE}=${value}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secure ? '; Secure' : ''}`;
 }
 

@@ -1,6 +1,7 @@
 import 'server-only';
 import { timingSafeEqual } from 'node:crypto';
 import type { AuthConfig, Grant, Role } from './config';
+import { fromOidcSession } from './oidc-session';
 import { tokenDigest } from './password';
 import { peerAddress } from './peer';
 import { SESSION_COOKIE, fingerprint, readCookie, verifySession } from './session';
@@ -11,7 +12,7 @@ import { SESSION_COOKIE, fingerprint, readCookie, verifySession } from './sessio
 export interface Principal {
   user: string;
   role: Role;
-  via: 'none' | 'session' | 'proxy' | 'token';
+  via: 'none' | 'session' | 'proxy' | 'token' | 'oidc';
   readOnlyBrokers: string[];
   groups?: string[];
 }
@@ -83,6 +84,8 @@ export function resolveFromHeaders(config: AuthConfig, headers: Headers): Resolu
       return fromSession(config, headers);
     case 'proxy':
       return fromProxy(config, headers);
+    case 'oidc':
+      return fromOidcSession(config, headers);
     default: {
       const never: never = config.mode;
       return never;
