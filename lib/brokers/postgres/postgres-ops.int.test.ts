@@ -52,11 +52,12 @@ describe.skipIf(!available)('postgres adapter: schema and permissions', () => {
   it('gives a SELECT-only role a read-only console that says why', async () => {
     const t = schema();
     const role = `pqt_ro_${randomBytes(4).toString('hex')}`;
-    await sqlAdmin(`CREATE ROLE ${role} LOGIN`);
+    // A password, so the role can sign in whatever the server's loopback rule (trust or scram).
+    await sqlAdmin(`CREATE ROLE ${role} LOGIN PASSWORD '${role}'`);
     cleanups.push(() => sqlAdmin(`DROP OWNED BY ${role}; DROP ROLE ${role}`));
     await sqlAdmin(`GRANT USAGE ON SCHEMA ${t.schema} TO ${role}; GRANT SELECT ON ALL TABLES IN SCHEMA ${t.schema} TO ${role}`);
     await sqlAdmin(`INSERT INTO ${tableOf(t, 'jobs')} (id, queue, task, state, payload) VALUES ('ro-1', 'ro', 'x.ro', 1, ${messageSql("'ro-1'", 'x.ro', "'ro'", '1')})`);
-    const a = adapter(t.options, { url: PG_URL.replace('postgres@', `${role}@`) });
+    const a = adapter(t.options, { url: PG_URL.replace(/\/\/[^@/]*@/, `//${role}:${role}@`) });
     const caps = await a.capabilities();
     for (const k of ['replay', 'discard', 'revoke', 'purge', 'enqueue'] as const) {
       expect(caps[k].on).toBe(false);
