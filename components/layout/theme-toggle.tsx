@@ -1,12 +1,15 @@
 'use client';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
+import { useHydrated } from '@/components/ui/use-hydrated';
 
 const KEY = 'potatoq-console-theme';
 
 /** Toggles the `dark` class and remembers the choice; /theme-init.js applies it before paint. */
 export function ThemeToggle() {
-  const [dark, setDark] = useState<boolean | null>(null);
-  useEffect(() => setDark(document.documentElement.classList.contains('dark')), []);
+  // Null until hydrated (the server can't know the theme), then the page's class until toggled.
+  const hydrated = useHydrated();
+  const [chosen, setDark] = useState<boolean | null>(null);
+  const dark = chosen ?? (hydrated ? document.documentElement.classList.contains('dark') : null);
   const toggle = () => {
     const next = !document.documentElement.classList.contains('dark');
     document.documentElement.classList.toggle('dark', next);

@@ -1,6 +1,7 @@
 'use client';
 import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { createPortal } from 'react-dom';
+import { useHydrated } from './use-hydrated';
 import type { ToastSpec } from '@/lib/client/outcome-toasts';
 
 interface Toast extends ToastSpec {
@@ -39,8 +40,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   }, []);
   // The innermost open dialog wins; the page's body otherwise (null until mounted: no SSR).
   const [outlets, setOutlets] = useState<HTMLElement[]>([]);
-  const [body, setBody] = useState<HTMLElement | null>(null);
-  useEffect(() => setBody(document.body), []);
+  const body = useHydrated() ? document.body : null;
   const register = useCallback((el: HTMLElement) => {
     setOutlets((all) => [...all, el]);
     return () => setOutlets((all) => all.filter((x) => x !== el));

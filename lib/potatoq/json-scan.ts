@@ -83,7 +83,7 @@ export function scanString(s: string, end: number): string {
     next++;
     end = next + 4;
     if (end >= len) fail('Invalid \\uXXXX escape', s, next - 1);
-    let u = hex4(s, next);
+    const u = hex4(s, next);
     if (u < 0) fail('Invalid \\uXXXX escape', s, end - 5);
     if (u >= 0xd800 && u <= 0xdbff && end + 6 < len && s[end] === '\\' && s[end + 1] === 'u') {
       const u2 = hex4(s, end + 2);

@@ -11,7 +11,7 @@ export type PyDecimal =
 
 export function decimalFromString(raw: string): PyDecimal | null {
   // C `numeric_as_ascii`: every underscore is dropped, Unicode digits become ASCII.
-  let s = pyStrip(asciiDigits(raw.replace(/_/g, '')));
+  const s = pyStrip(asciiDigits(raw.replace(/_/g, '')));
   if (/[^\x00-\x7f]/.test(s)) return null;
   const m = /^([+-]?)(?:(\d+)(?:\.(\d*))?|\.(\d+))(?:[eE]([+-]?\d+))?$/.exec(s);
   if (m) {
