@@ -3,6 +3,7 @@ import { LoginForm } from '@/components/auth/login-form';
 import { PageTitle } from '@/components/ui/states';
 import { getAuthConfig } from '@/lib/auth/config';
 import { safeNext } from '@/lib/auth/login';
+import { loginErrorMessage } from '@/lib/auth/login-errors';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Sign in' };
@@ -15,7 +16,7 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
     <div className="mx-auto max-w-sm py-10">
       <PageTitle>Sign in</PageTitle>
       {mode === 'accounts' ? (
-        <LoginForm next={safeNext(one(sp.next))} error={one(sp.error)?.slice(0, 200)} />
+        <LoginForm next={safeNext(one(sp.next))} error={loginErrorMessage(one(sp.error))} />
       ) : (
         <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="login-not-used">
           {mode === 'proxy' ? 'This console is signed in through your organisation’s proxy; open it through that address.' : 'This console has no sign-in (authentication mode none).'}
