@@ -13,7 +13,8 @@ import { limiterFactory, type Limiter } from '@/lib/audit/limiters';
  *
  * Back-off instead of a lock-out: a window starts at its first attempt and lasts 1 minute; each
  * window that runs out of attempts makes the next one twice as long (2, 4, … up to 60 minutes),
- * remembered for a day. A successful sign-in clears its pair. Counts only expire with time:
+ * remembered for a day. A successful sign-in clears its pair and gives the client its attempt
+ * back. Counts only expire with time:
  * no number of keys clears the table. The client address is the trusted one (client.ts).
  */
 
@@ -71,7 +72,10 @@ export async function createThrottle(factory = limiterFactory(), rules = { pair:
     },
     async succeeded(user, address) {
       const key = pairKey(user, address);
-      await Promise.all([pair.window.delete(key), pair.strikes.delete(key)]);
+      // The client gets its attempt back too (an office behind one address signs in often),
+      // never more than it used: successes do not bank attempts for later failures.
+      const used = (await client.window.get(address))?.consumedPoints ?? 0;
+      await Promise.all([pair.window.delete(key), pair.strikes.delete(key), used > 0 ? client.window.reward(address, 1) : null]);
     },
     close: () => factory.close(),
   };
