@@ -12,6 +12,9 @@ const nextConfig = {
   // 10 MB each: bound it to the API's 2 MB plus slack for one socket chunk, so a larger body
   // still reaches the route long enough to be answered 413 (lib/actions/http.ts).
   experimental: { serverActions: { bodySizeLimit: '2mb' }, proxyClientMaxBodySize: 2 * 1024 * 1024 + 128 * 1024 },
+  // The console shows no optimised images: /_next/image (which fetches app URLs itself, outside
+  // proxy.ts's matcher) answers 404 instead of running.
+  images: { unoptimized: true },
   // Headers for everything, static files included; proxy.ts adds the per-request CSP.
   async headers() {
     return [
