@@ -1,6 +1,6 @@
+import 'server-only';
 // What the login page may say after a failed form sign-in. The redirect carries only a code;
 // anything else in `?error=` is ignored, so a link cannot make the page show an attacker's text.
-// Client-safe (no server imports).
 
 export const LOGIN_ERRORS = {
   invalid: 'enter your user name and password',
