@@ -228,6 +228,21 @@ test('behind a trusted proxy, throttling follows the forwarded client address, a
   }
 });
 
+test('POTATOQ_CONSOLE_ALLOWED_HOSTS names the hosts in any mode, and a bad value stops the server', async () => {
+  const bad = await startConsole({ POTATOQ_CONSOLE_ALLOWED_HOSTS: 'https://console.example.com' }, { expectExit: true });
+  expect(await bad.exited).toBe(1);
+  expect(bad.output()).toMatch(/bad configuration: POTATOQ_CONSOLE_ALLOWED_HOSTS: .* is not a host name/);
+  await bad.stop();
+  const c = await startConsole(accountsEnv({ POTATOQ_CONSOLE_ALLOWED_HOSTS: 'console.example.com' }));
+  try {
+    expect((await raw(c.port, '/login', { headers: { host: 'console.example.com' } })).status).toBe(200);
+    expect((await raw(c.port, '/login', { headers: { host: 'other.example.com' } })).status).toBe(421);
+    expect((await raw(c.port, '/api/brokers', { headers: { host: `127.0.0.1:${c.port}`, ...bearer } })).status).toBe(421);
+  } finally {
+    await c.stop();
+  }
+});
+
 test.describe.serial('mode none probes', () => {
   let c: RunningConsole;
   test.beforeAll(async () => {
