@@ -4,10 +4,17 @@ const nextConfig = {
   poweredByHeader: false,
   // Separate build folders let a dev server and an e2e build coexist in one checkout.
   distDir: process.env.NEXT_DIST_DIR || '.next',
-  // Native drivers stay on the server and are loaded from node_modules at run time.
-  serverExternalPackages: ['better-sqlite3'],
+  // Native drivers (and the limiter that drives them) stay on the server, loaded from
+  // node_modules at run time.
+  serverExternalPackages: ['better-sqlite3', 'rate-limiter-flexible'],
   // The enqueue form may carry up to the API's 2 MB; Next's default for actions is 1 MB.
-  experimental: { serverActions: { bodySizeLimit: '2mb' } },
+  // Next holds a copy of every request body for proxy.ts while it streams in, by default up to
+  // 10 MB each: bound it to the API's 2 MB plus slack for one socket chunk, so a larger body
+  // still reaches the route long enough to be answered 413 (lib/actions/http.ts).
+  experimental: { serverActions: { bodySizeLimit: '2mb' }, proxyClientMaxBodySize: 2 * 1024 * 1024 + 128 * 1024 },
+  // The console shows no optimised images: /_next/image (which fetches app URLs itself, outside
+  // proxy.ts's matcher) answers 404 instead of running.
+  images: { unoptimized: true },
   // Headers for everything, static files included; proxy.ts adds the per-request CSP.
   async headers() {
     return [

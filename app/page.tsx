@@ -1,7 +1,7 @@
 import { HydrationBoundary, dehydrate } from '@tanstack/react-query';
 import { BrokerCard } from '@/components/overview/broker-card';
 import { PageTitle } from '@/components/ui/states';
-import { currentPrincipal } from '@/lib/auth/current';
+import { currentPrincipal, requireReader } from '@/lib/auth/current';
 import { overviewFor } from '@/lib/auth/mask';
 import { overviewAll } from '@/lib/brokers/service';
 import { qk } from '@/lib/client/query-keys';
@@ -10,6 +10,7 @@ import { newServerQueryClient } from './_lib/prefetch';
 export const dynamic = 'force-dynamic';
 
 export default async function OverviewPage() {
+  await requireReader();
   const [all, principal] = await Promise.all([overviewAll(), currentPrincipal()]);
   const qc = newServerQueryClient();
   for (const o of all) if (o.ok) qc.setQueryData(qk.overview(o.overview.id), overviewFor(o.overview, principal));

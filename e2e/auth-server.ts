@@ -34,6 +34,8 @@ export const tokenHash = (t: string) => `sha256:${createHash('sha256').update(t)
 
 export interface RunningConsole {
   url: string;
+  port: number;
+  pid: number;
   dir: string;
   broker: string;
   stop: () => Promise<void>;
@@ -88,5 +90,5 @@ export async function startConsole(env: Record<string, string>, opts: { host?: s
       await new Promise((r) => setTimeout(r, 250));
     }
   }
-  return { url, dir, broker, stop, exited, output: () => out };
+  return { url, port, pid: child.pid ?? 0, dir, broker, stop, exited, output: () => out };
 }

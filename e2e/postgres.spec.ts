@@ -111,3 +111,16 @@ test('revoking a waiting PostgreSQL task needs a reason, then removes its row an
   expect(JSON.parse(revoked!.payload)).toMatchObject({ task_id: id, status: 'REVOKED', name: 'rt.record' });
   expect(pageErrors).toEqual([]);
 });
+
+test('a NUL in a PostgreSQL filter, search or id is a 400 before the database, never its raw error', async ({ request }) => {
+  const x = extraBrokers();
+  const q = x.pg.queues.overview;
+  for (const path of [`/api/brokers/pg/tasks?queue=${q}&q=a%00b`, `/api/brokers/pg/tasks?queue=${q}%00`, `/api/brokers/pg/dead?queue=${q}&q=%00`, '/api/brokers/pg/tasks/abc%00def', '/api/brokers/pg/dead/abc%00']) {
+    const r = await request.get(path);
+    expect(r.status(), path).toBe(400);
+    const text = await r.text();
+    expect(text, path).not.toMatch(/invalid byte sequence|UTF8|0x00|SQLSTATE/);
+  }
+  const write = await request.post('/api/brokers/pg/dead/discard', { data: { ids: ['x\u0000y'], reason: 'nul probe' } });
+  expect(write.status()).toBe(400);
+});

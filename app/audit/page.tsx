@@ -5,6 +5,7 @@ import { AuditTable } from '@/components/audit/audit-table';
 import { ErrorBox, PageTitle } from '@/components/ui/states';
 import { getAuditStore } from '@/lib/audit/store';
 import { ZAuditQuery } from '@/lib/audit/types';
+import { requireReader } from '@/lib/auth/current';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Audit trail' };
@@ -13,6 +14,7 @@ type SP = Record<string, string | string[] | undefined>;
 
 /** Every action taken through the console, newest first, filterable; `?task=` is one task's history. */
 export default async function AuditPage({ searchParams }: { searchParams: Promise<SP> }) {
+  await requireReader();
   const raw = Object.fromEntries(Object.entries(await searchParams).flatMap(([k, v]) => (typeof v === 'string' && v ? [[k, v]] : [])));
   const q = ZAuditQuery.safeParse(raw);
   if (!q.success) return <ErrorBox code="InvalidInput" message={q.error.issues[0]?.message ?? 'bad filter'} />;

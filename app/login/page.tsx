@@ -4,6 +4,7 @@ import { OidcSignIn } from '@/components/auth/oidc-sign-in';
 import { PageTitle } from '@/components/ui/states';
 import { getAuthConfig } from '@/lib/auth/config';
 import { safeNext } from '@/lib/auth/login';
+import { loginErrorMessage } from '@/lib/auth/login-errors';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Sign in' };
@@ -16,7 +17,7 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
     <div className="mx-auto max-w-sm py-10">
       <PageTitle>Sign in</PageTitle>
       {mode === 'accounts' ? (
-        <LoginForm next={safeNext(one(sp.next))} error={one(sp.error)?.slice(0, 200)} />
+        <LoginForm next={safeNext(one(sp.next))} error={loginErrorMessage(one(sp.error))} />
       ) : mode === 'oidc' && oidc ? (
         <OidcSignIn provider={oidc.providerName} next={safeNext(one(sp.next))} />
       ) : (

@@ -2,6 +2,7 @@ import Link from 'next/link';
 import { Badge, type Tone } from '@/components/ui/badge';
 import { Empty } from '@/components/ui/states';
 import type { AuditEntry } from '@/lib/audit/types';
+import { visible } from '@/lib/text/visible';
 
 const TONE: Record<AuditEntry['outcome'], Tone> = { done: 'green', partial: 'yellow', failed: 'red', refused: 'red', pending: 'blue' };
 const SHOWN_IDS = 20;
@@ -30,13 +31,13 @@ export function AuditTable({ entries }: { entries: AuditEntry[] }) {
             <tr key={e.id} data-testid="audit-row" data-action={e.action} data-outcome={e.outcome} className="align-top">
               <td className="font-mono text-xs whitespace-nowrap">{e.at.replace('T', ' ').slice(0, 19)}</td>
               <td className="text-xs">
-                <span data-testid="audit-who">{e.who}</span>
+                <span data-testid="audit-who">{visible(e.who)}</span>
                 {e.role ? <span className="block text-zinc-500 dark:text-zinc-400">{e.role}{e.via ? ` · ${e.via}` : ''}</span> : null}
               </td>
               <td data-testid="audit-action">{e.action}</td>
               <td className="text-xs break-all">
                 {e.broker}
-                {e.queue ? <span className="block text-zinc-500 dark:text-zinc-400">{e.queue}</span> : null}
+                {e.queue ? <span className="block text-zinc-500 dark:text-zinc-400">{visible(e.queue)}</span> : null}
               </td>
               <td className="text-xs">
                 {e.filter ? <span className="block font-mono break-all" data-testid="audit-filter">filter {JSON.stringify(e.filter)}{e.count !== null ? ` · ${e.count} in snapshot` : ''}</span> : null}
@@ -46,9 +47,9 @@ export function AuditTable({ entries }: { entries: AuditEntry[] }) {
                     return (
                       <li key={id} className="break-all" data-testid="audit-id" data-id={id}>
                         <Link className="link" href={history(e.broker, id)} title="History of this task">
-                          {id}
+                          {visible(id)}
                         </Link>
-                        {r ? <span className={r.outcome === 'ok' ? ' text-emerald-700 dark:text-emerald-400' : ' text-red-700 dark:text-red-400'}> {r.outcome}{r.message ? `: ${r.message}` : ''}</span> : null}
+                        {r ? <span className={r.outcome === 'ok' ? ' text-emerald-700 dark:text-emerald-400' : ' text-red-700 dark:text-red-400'}> {r.outcome}{r.message ? `: ${visible(r.message)}` : ''}</span> : null}
                       </li>
                     );
                   })}
@@ -56,11 +57,11 @@ export function AuditTable({ entries }: { entries: AuditEntry[] }) {
                 {e.idsTotal > SHOWN_IDS ? <span className="text-zinc-500 dark:text-zinc-400">and {e.idsTotal - SHOWN_IDS} more</span> : null}
               </td>
               <td className="max-w-64 text-xs break-words" data-testid="audit-reason">
-                {e.reason ?? '—'}
+                {e.reason === null ? '—' : visible(e.reason)}
               </td>
               <td className="text-xs">
                 <Badge tone={TONE[e.outcome]}>{e.outcome}</Badge>
-                {e.message ? <span className="mt-1 block break-words text-zinc-500 dark:text-zinc-400" data-testid="audit-message">{e.code ? `${e.code}: ` : ''}{e.message}</span> : null}
+                {e.message ? <span className="mt-1 block break-words text-zinc-500 dark:text-zinc-400" data-testid="audit-message">{e.code ? `${e.code}: ` : ''}{visible(e.message)}</span> : null}
               </td>
             </tr>
           ))}

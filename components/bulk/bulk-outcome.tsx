@@ -1,6 +1,7 @@
 import type { ActionOutcome } from '@/lib/brokers/schema';
 import type { BulkJobView } from '@/lib/bulk/schema';
 import { BULK_TEXT } from './bulk-text';
+import { visible } from '@/lib/text/visible';
 
 function OutcomeList({ items, tone, testId }: { items: ActionOutcome[]; tone: 'amber' | 'red'; testId: string }) {
   const border = tone === 'red' ? 'border-red-200 dark:border-red-900' : 'border-amber-200 dark:border-amber-900';
@@ -8,9 +9,9 @@ function OutcomeList({ items, tone, testId }: { items: ActionOutcome[]; tone: 'a
     <ul className={`max-h-48 overflow-auto rounded-md border text-xs ${border}`} data-testid={testId}>
       {items.map((f) => (
         <li key={f.id} className="grid gap-0.5 border-b border-zinc-100 px-3 py-1.5 last:border-0 dark:border-zinc-800" data-testid={`${testId}-item`} data-id={f.id}>
-          <span className="font-mono break-all">{f.id}</span>
+          <span className="font-mono break-all">{visible(f.id)}</span>
           <span>
-            {f.outcome}: {f.message}
+            {f.outcome}: {visible(f.message)}
           </span>
         </li>
       ))}

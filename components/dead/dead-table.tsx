@@ -14,6 +14,7 @@ import { describeError } from '@/lib/client/api';
 import { truncate } from '@/lib/client/format';
 import { useDeadList, useOverview } from '@/lib/client/hooks';
 import type { DeadFilters } from '@/lib/client/query-keys';
+import { visible } from '@/lib/text/visible';
 
 function offReason(caps: Capabilities | undefined, c: 'replay' | 'discard'): string | undefined {
   const cap = caps?.[c];
@@ -79,14 +80,14 @@ export function DeadTable({ brokerId, filters }: { brokerId: string; filters: De
                     <input type="checkbox" aria-label={`Select ${d.id}`} checked={sel.isOn(d.id)} onChange={() => sel.toggle(d.id)} data-testid="select-row" disabled={!hydrated} />
                   </td>
                   <td className="font-mono text-xs">
-                    <Link className="link" href={`${base}/dead/${encodeURIComponent(d.id)}`} title={d.id}>
+                    <Link className="link" href={`${base}/dead/${encodeURIComponent(d.id)}`} title={visible(d.id)}>
                       {truncate(d.id, 40)}
                     </Link>
                   </td>
-                  <td className="break-all" title={d.task}>{truncate(d.task, 50)}</td>
-                  <td title={d.queue}>{truncate(d.queue, 30)}</td>
+                  <td className="break-all" title={visible(d.task)}>{truncate(d.task, 50)}</td>
+                  <td title={visible(d.queue)}>{truncate(d.queue, 30)}</td>
                   <td><Ago iso={d.diedAt} /></td>
-                  <td className="max-w-md text-xs break-words" title={d.summary}>
+                  <td className="max-w-md text-xs break-words" title={visible(d.summary)}>
                     {d.preview.kind === 'foreign' ? <Badge tone="red">foreign: {d.preview.foreign}</Badge> : null} {d.preview.kind === 'large' ? <Badge>large</Badge> : null} {truncate(d.summary, 140)}
                   </td>
                 </tr>

@@ -12,6 +12,7 @@ import { cliDeadRetry } from '@/lib/client/cli';
 import { useDead, useOverview } from '@/lib/client/hooks';
 import { Field, Fields, Section, TimeField } from './detail-parts';
 import { MessageSections } from './message-sections';
+import { visible } from '@/lib/text/visible';
 
 const off = (caps: Capabilities | undefined, c: 'replay' | 'discard') =>
   caps && !caps[c].on ? caps[c].why ?? `${c} unavailable` : undefined;
@@ -33,7 +34,7 @@ export function DeadDetailView({ brokerId, id }: { brokerId: string; id: string 
   return (
     <div className="grid gap-6" data-testid="dead-detail">
       <Card>
-        <CardHeader title={<span className="break-all" data-testid="detail-task">{d.task}</span>}>
+        <CardHeader title={<span className="break-all" data-testid="detail-task">{visible(d.task)}</span>}>
           <Badge tone="red" testId="detail-state">dead</Badge>
           <ConfirmAction kind="replay" brokerId={brokerId} queue={d.queue} ids={[d.id]} size="md" disabledReason={off(caps, 'replay')} onDone={after(`${base}/jobs/${encodeURIComponent(d.id)}`)} />
           {d.celeryConversion ? (
@@ -52,18 +53,18 @@ export function DeadDetailView({ brokerId, id }: { brokerId: string; id: string 
         </CardHeader>
         {q.error ? <div className="px-4 pt-2"><ErrorBox {...describeError(q.error)} /></div> : null}
         <Fields>
-          <Field label="Id" testId="detail-id"><span className="font-mono text-xs">{d.id}</span></Field>
+          <Field label="Id" testId="detail-id"><span className="font-mono text-xs">{visible(d.id)}</span></Field>
           <Field label="History"><Link className="link" data-testid="detail-history" href={`/audit?${new URLSearchParams({ broker: brokerId, task: d.id }).toString()}`}>Audit trail of this task</Link></Field>
-          <Field label="Queue"><Link className="link" href={`${base}/dead?queue=${encodeURIComponent(d.queue)}`}>{d.queue}</Link></Field>
+          <Field label="Queue"><Link className="link" href={`${base}/dead?queue=${encodeURIComponent(d.queue)}`}>{visible(d.queue)}</Link></Field>
           <TimeField label="Died" iso={d.diedAt} />
-          <Field label="Reason" testId="detail-summary">{d.summary}</Field>
+          <Field label="Reason" testId="detail-summary">{visible(d.summary)}</Field>
         </Fields>
         <div className="px-4 pb-4"><CommandLine command={cliDeadRetry([d.id])} /></div>
       </Card>
       <Section title="Reason (full)" testId="reason-section">
         {d.reason ? (
           <pre data-testid="dead-reason" className="max-h-[32rem] overflow-auto rounded-md bg-zinc-100 p-3 font-mono text-xs whitespace-pre-wrap dark:bg-zinc-950">
-            {d.reason}
+            {visible(d.reason)}
           </pre>
         ) : (
           <p className="text-sm text-zinc-500 dark:text-zinc-400">No reason stored.</p>

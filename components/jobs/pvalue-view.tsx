@@ -5,6 +5,7 @@ import { useNow } from '@/components/ui/time';
 import { formatLocal, formatRelative, formatTimedelta, formatUtc } from '@/lib/client/format';
 import type { PValue } from '@/lib/potatoq/types';
 import { BytesView } from './bytes-view';
+import { visible } from '@/lib/text/visible';
 
 // Renders a decoded potatoq value by type. Every string is a React text node: payload text is
 // never HTML and never a link.
@@ -60,7 +61,7 @@ export function PValueView({ value }: { value: PValue }): ReactNode {
     case 'str':
       return (
         <span className="font-mono text-xs break-all whitespace-pre-wrap text-emerald-800 dark:text-emerald-300" data-testid="pv-str">
-          “{value.v}”{value.truncated ? <span className="text-zinc-500 dark:text-zinc-400 italic"> … {value.truncated.toLocaleString('en-US')} more characters not shown</span> : null}
+          “{visible(value.v)}”{value.truncated ? <span className="text-zinc-500 dark:text-zinc-400 italic"> … {value.truncated.toLocaleString('en-US')} more characters not shown</span> : null}
         </span>
       );
     case 'datetime':

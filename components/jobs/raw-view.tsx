@@ -1,4 +1,5 @@
 import { formatBytes } from '@/lib/client/format';
+import { visible } from '@/lib/text/visible';
 
 /** The stored text as is, in a <pre> (never parsed as HTML). */
 export function RawView({ raw, size, truncated, testId = 'raw-json' }: { raw: string; size: number; truncated: boolean; testId?: string }) {
@@ -11,7 +12,7 @@ export function RawView({ raw, size, truncated, testId = 'raw-json' }: { raw: st
         </p>
       ) : null}
       <pre data-testid={testId} className="max-h-96 overflow-auto rounded-md bg-zinc-100 p-3 font-mono text-xs break-all whitespace-pre-wrap dark:bg-zinc-950">
-        {raw}
+        {visible(raw)}
       </pre>
     </div>
   );

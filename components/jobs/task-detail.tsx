@@ -10,6 +10,7 @@ import { cliRevoke } from '@/lib/client/cli';
 import { useOverview, useTask } from '@/lib/client/hooks';
 import { Field, Fields, TimeField } from './detail-parts';
 import { MessageSections } from './message-sections';
+import { visible } from '@/lib/text/visible';
 
 /** A waiting or running task: header, typed arguments, raw JSON, stored result. */
 export function TaskDetailView({ brokerId, id }: { brokerId: string; id: string }) {
@@ -37,7 +38,7 @@ export function TaskDetailView({ brokerId, id }: { brokerId: string; id: string 
   return (
     <div className="grid gap-6" data-testid="task-detail">
       <Card>
-        <CardHeader title={<span className="break-all" data-testid="detail-task">{t.task}</span>}>
+        <CardHeader title={<span className="break-all" data-testid="detail-task">{visible(t.task)}</span>}>
           <Badge tone={t.state === 'running' ? 'blue' : t.state === 'scheduled' ? 'purple' : 'green'} testId="detail-state">
             {t.state}
           </Badge>
@@ -47,12 +48,12 @@ export function TaskDetailView({ brokerId, id }: { brokerId: string; id: string 
         </CardHeader>
         {q.error ? <div className="px-4 pt-2"><ErrorBox {...describeError(q.error)} /></div> : null}
         <Fields>
-          <Field label="Id" testId="detail-id"><span className="font-mono text-xs">{t.id}</span></Field>
+          <Field label="Id" testId="detail-id"><span className="font-mono text-xs">{visible(t.id)}</span></Field>
           <Field label="History"><Link className="link" data-testid="detail-history" href={`/audit?${new URLSearchParams({ broker: brokerId, task: t.id }).toString()}`}>Audit trail of this task</Link></Field>
-          <Field label="Queue"><Link className="link" href={`${qBase}?state=${t.state}`}>{t.queue}</Link></Field>
+          <Field label="Queue"><Link className="link" href={`${qBase}?state=${t.state}`}>{visible(t.queue)}</Link></Field>
           <Field label="Priority">{t.priority}</Field>
           <Field label="Deliveries">{t.deliveries}</Field>
-          {t.worker ? <Field label="Worker"><span className="font-mono text-xs">{t.worker}{t.pid ? ` (pid ${t.pid})` : ''}</span></Field> : null}
+          {t.worker ? <Field label="Worker"><span className="font-mono text-xs">{visible(t.worker)}{t.pid ? ` (pid ${t.pid})` : ''}</span></Field> : null}
           <TimeField label="Enqueued" iso={t.createdAt} />
           <TimeField label="Runs at" iso={t.runAt} />
           {t.claimedAt ? <TimeField label="Claimed" iso={t.claimedAt} /> : null}

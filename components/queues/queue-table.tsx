@@ -3,6 +3,7 @@ import Link from 'next/link';
 import { Fragment } from 'react';
 import type { BrokerOverview, HeadBlock, WorkerInfo } from '@/lib/brokers/schema';
 import { formatAge, formatCount, secondsSince, truncate } from '@/lib/client/format';
+import { visible } from '@/lib/text/visible';
 import { useNow } from '@/components/ui/time';
 import { Empty } from '@/components/ui/states';
 
@@ -40,7 +41,7 @@ export function QueueTable({ overview, workers }: { overview: BrokerOverview; wo
             <Fragment key={q.name}>
             <tr data-testid="queue-row" data-queue={q.name}>
               <td>
-                <Link className="link font-medium" href={`${base}/queues/${encodeURIComponent(q.name)}`} title={q.name}>
+                <Link className="link font-medium" href={`${base}/queues/${encodeURIComponent(q.name)}`} title={visible(q.name)}>
                   {truncate(q.name, 60)}
                 </Link>
               </td>

@@ -14,6 +14,7 @@ import { describeError } from '@/lib/client/api';
 import { truncate } from '@/lib/client/format';
 import { useOverview, useTasks } from '@/lib/client/hooks';
 import type { TaskFilters } from '@/lib/client/query-keys';
+import { visible } from '@/lib/text/visible';
 
 function WhenCell({ t }: { t: TaskSummary }) {
   if (t.state === 'scheduled') return <Ago iso={t.runAt} />;
@@ -88,14 +89,14 @@ export function TaskTable({ brokerId, filters }: { brokerId: string; filters: Ta
                     </td>
                   ) : null}
                   <td className="font-mono text-xs">
-                    <Link className="link" href={`${base}/jobs/${encodeURIComponent(t.id)}`} title={t.id}>
+                    <Link className="link" href={`${base}/jobs/${encodeURIComponent(t.id)}`} title={visible(t.id)}>
                       {truncate(t.id, 40)}
                     </Link>
                   </td>
-                  <td className="break-all" title={t.task}>{truncate(t.task, 60)}</td>
+                  <td className="break-all" title={visible(t.task)}>{truncate(t.task, 60)}</td>
                   <td className="num">{t.priority}</td>
                   <td><WhenCell t={t} /></td>
-                  {filters.state === 'running' ? <td className="font-mono text-xs" title={t.worker ?? ''}>{truncate(t.worker ?? '—', 40)}</td> : null}
+                  {filters.state === 'running' ? <td className="font-mono text-xs" title={visible(t.worker ?? '')}>{truncate(t.worker ?? '—', 40)}</td> : null}
                   <td className="num">{t.deliveries}</td>
                   <td className="max-w-md font-mono text-xs break-all text-zinc-600 dark:text-zinc-400">
                     {t.preview.kind === 'foreign' ? <Badge tone="red">foreign: {t.preview.foreign}</Badge> : null} {t.preview.kind === 'large' ? <Badge>large</Badge> : null} {truncate(t.preview.text, 120)}

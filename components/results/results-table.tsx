@@ -7,6 +7,7 @@ import { Ago } from '@/components/ui/time';
 import { describeError } from '@/lib/client/api';
 import { truncate } from '@/lib/client/format';
 import { useResults } from '@/lib/client/hooks';
+import { visible } from '@/lib/text/visible';
 
 const TONE: Record<string, Tone> = { SUCCESS: 'green', FAILURE: 'red', RETRY: 'yellow', REVOKED: 'neutral' };
 
@@ -35,7 +36,7 @@ export function ResultsTable({ brokerId, status }: { brokerId: string; status?: 
             <tbody>
               {items.map((r) => (
                 <tr key={r.id} data-testid="result-row" data-id={r.id}>
-                  <td className="font-mono text-xs" title={r.id}>{truncate(r.id, 40)}</td>
+                  <td className="font-mono text-xs" title={visible(r.id)}>{truncate(r.id, 40)}</td>
                   <td><Badge tone={TONE[r.status] ?? 'blue'}>{r.status}</Badge></td>
                   <td className="break-all">{truncate(r.name ?? '—', 60)}</td>
                   <td><Ago iso={r.dateDone} /></td>

@@ -5,6 +5,7 @@ import { describeError } from '@/lib/client/api';
 import { formatAge, truncate } from '@/lib/client/format';
 import { useWorkers } from '@/lib/client/hooks';
 import { WorkerStatus } from './worker-status';
+import { visible } from '@/lib/text/visible';
 
 /** Every stored heartbeat, like `potatoq status`: alive < 15 s, stale after, dead after 60 s. */
 export function WorkersTable({ brokerId }: { brokerId: string }) {
@@ -32,7 +33,7 @@ export function WorkersTable({ brokerId }: { brokerId: string }) {
           {q.data.map((w) => (
             <tr key={w.id} data-testid="worker-row" data-id={w.id}>
               <td><WorkerStatus status={w.status} /></td>
-              <td className="font-mono text-xs break-all">{w.id}</td>
+              <td className="font-mono text-xs break-all">{visible(w.id)}</td>
               <td className="text-xs break-all">{w.hostname ?? '—'}</td>
               <td className="num">{w.pid ?? '—'}</td>
               <td className="text-xs">

@@ -11,7 +11,7 @@ vi.mock('@/lib/brokers/service', () => ({
   toConsoleError: (e: unknown) => (e instanceof ConsoleError ? e : new ConsoleError('BrokerUnavailable', String(e))),
 }));
 
-const { gate } = await import('./gate');
+const { gate, resetRefusalLimit, REFUSALS_PER_MINUTE, REFUSAL_IDS } = await import('./gate');
 type Spec = import('./gate').GateSpec<typeof ZIds, { succeeded: Array<{ id: string; outcome: string; message: string }>; failed: Array<{ id: string; outcome: string; message: string }> }>;
 
 const sameSite = new Headers({ host: 'localhost:3000', origin: 'http://localhost:3000' });
@@ -19,6 +19,7 @@ let logs: string[] = [];
 let store: ReturnType<typeof memoryAuditStore>;
 
 beforeEach(() => {
+  resetRefusalLimit();
   logs = [];
   store = memoryAuditStore();
   setAuditStoreForTests(store);
@@ -114,5 +115,46 @@ describe('gate', () => {
     expect(s.run).not.toHaveBeenCalled();
     await expect(gate(spec({ headers: h }))).resolves.toBeDefined();
     expect(store.entries.map((e) => [e.who, e.outcome])).toEqual([['olga', 'refused'], ['olga', 'partial']]);
+  });
+
+  it('requires a reason a reader can see: zero-width spaces and bidi marks are none', async () => {
+    const s = spec({ action: 'discard', input: { ids: ['a'], reason: '\u200B\u200B\u202E\u2060' } });
+    await expect(gate(s)).rejects.toMatchObject({ code: 'InvalidInput', fields: { reason: expect.any(String) } });
+    expect(s.run).not.toHaveBeenCalled();
+  });
+
+  it('caps one request at 1,000 ids of at most 256 characters, with a clear 400', async () => {
+    const many = spec({ input: { ids: Array.from({ length: 1001 }, (_, i) => `id${i}`) } });
+    await expect(gate(many)).rejects.toMatchObject({ code: 'InvalidInput', status: 400, message: expect.stringMatching(/at most 1,000 ids per call/) });
+    const long = spec({ input: { ids: ['x'.repeat(257)] } });
+    await expect(gate(long)).rejects.toMatchObject({ code: 'InvalidInput', message: expect.stringMatching(/longer than 256/) });
+    await expect(gate(spec({ input: { ids: Array.from({ length: 1000 }, (_, i) => `id${i}`.padEnd(256, 'x')) } }))).resolves.toBeDefined();
+  });
+
+  describe('a refused viewer', () => {
+    const viewer = () => new Headers({ host: 'x', cookie: sessionCookie('vic') });
+    beforeEach(() => setAuthConfigForTests(accountsConfig()));
+
+    it('stores nothing for oversized input: it is validated before anything is recorded', async () => {
+      const s = spec({ headers: viewer(), input: { ids: Array.from({ length: 5_000 }, () => 'y'.repeat(1_000)) } });
+      await expect(gate(s)).rejects.toMatchObject({ code: 'InvalidInput' });
+      expect(store.entries).toEqual([]);
+    });
+
+    it('is recorded compactly: the first ids and the count, from the parsed input only', async () => {
+      const ids = Array.from({ length: 500 }, (_, i) => `task-${i}`);
+      await expect(gate(spec({ headers: viewer(), input: { ids, queue: 'emails', junk: 'z'.repeat(100_000) } }))).rejects.toMatchObject({ code: 'Forbidden' });
+      expect(store.entries).toHaveLength(1);
+      const e = store.entries[0]!;
+      expect(e).toMatchObject({ who: 'vic', outcome: 'refused', code: 'Forbidden', idsTotal: 500, results: [] });
+      expect(e.ids).toEqual(ids.slice(0, REFUSAL_IDS));
+      expect(JSON.stringify(e).length).toBeLessThan(2000);
+    });
+
+    it('is stored at most REFUSALS_PER_MINUTE times a minute; the rest only in the log', async () => {
+      await Promise.all(Array.from({ length: 100 }, () => gate(spec({ headers: viewer() })).catch(() => {})));
+      expect(store.entries).toHaveLength(REFUSALS_PER_MINUTE);
+      expect(logs.filter((l) => l.includes('console.audit-suppressed')).length).toBe(100 - REFUSALS_PER_MINUTE);
+    });
   });
 });

@@ -1,4 +1,5 @@
 import 'server-only';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { z } from 'zod';
 import { ConsoleError } from '@/lib/brokers/errors';
 import type { Capability } from '@/lib/brokers/schema';
@@ -7,6 +8,7 @@ import { mayWrite, type Principal } from '@/lib/auth/resolve';
 import { newEntry, resultsOf } from '@/lib/audit/record';
 import { getAuditStore } from '@/lib/audit/store';
 import type { AuditEntry } from '@/lib/audit/types';
+import { hasVisibleText } from '@/lib/text/visible';
 import { crossSiteReason } from './origin';
 import { resolvePrincipal } from './principal';
 import { parseInput } from './zod-fields';
@@ -65,8 +67,10 @@ function reasonOf(spec: Pick<GateSpec<z.ZodType, unknown>, 'action' | 'reason' |
   const required = spec.reasonRequired ?? (DESTRUCTIVE.has(spec.action) || spec.action.startsWith('bulk'));
   const parsed = raw === undefined || raw === null ? { success: true as const, data: '' } : ZReason.safeParse(raw);
   if (!parsed.success) throw new ConsoleError('InvalidInput', `reason: ${parsed.error.issues[0]?.message}`, { reason: parsed.error.issues[0]?.message ?? 'invalid' });
-  if (required && !parsed.data) throw new ConsoleError('InvalidInput', `reason: say why (required to ${spec.action})`, { reason: 'say why; it goes into the audit trail' });
-  return parsed.data || null;
+  // Zero-width spaces and bidi marks are not a reason (lib/text/visible).
+  const reason = hasVisibleText(parsed.data) ? parsed.data : '';
+  if (required && !reason) throw new ConsoleError('InvalidInput', `reason: say why (required to ${spec.action})`, { reason: 'say why; it goes into the audit trail' });
+  return reason || null;
 }
 
 /**
@@ -80,25 +84,29 @@ function queueHint(raw: unknown): Record<string, unknown> {
 
 /**
  * The one gate in front of every write, used by server actions and POST routes alike:
- * same-site check -> principal -> role (and per-broker read-only) -> input validation ->
- * reason -> capability -> audit entry (pending) -> service call -> audit outcome + log line.
- * Nothing runs when the audit trail cannot be written. Throws ConsoleError; callers turn it
- * into an HTTP status or an ActionResponse.
+ * same-site check -> principal -> input validation (bounded: see ZIds) -> role (and per-broker
+ * read-only) -> reason -> capability -> audit entry (pending) -> service call -> audit
+ * outcome + log line. Input is validated before anything is recorded, so a refusal never
+ * stores what the caller sent, only the parsed, bounded input. Nothing runs when the audit
+ * trail cannot be written. Throws ConsoleError; callers turn it into an HTTP status or an
+ * ActionResponse.
  */
 export async function gate<S extends z.ZodType, R>(spec: GateSpec<S, R>): Promise<R> {
   const recorded = spec.recorded ?? spec.action !== 'enqueue-preview';
   const base: Record<string, unknown> = { action: spec.action, broker: spec.brokerId, who: 'unknown' };
   let principal: Principal | null = null;
   let entry: AuditEntry | null = null;
+  let parsedInput: unknown = null;
   let ran = false;
   try {
     const crossSite = crossSiteReason(spec.headers);
     if (crossSite) throw new ConsoleError('Forbidden', crossSite);
     principal = await resolvePrincipal(spec.headers);
     Object.assign(base, { who: principal.user, role: principal.role, via: principal.via });
+    const input = parseInput(spec.schema, spec.input);
+    parsedInput = input;
     if (principal.role !== 'operator') throw new ConsoleError('Forbidden', `${principal.user} is a viewer and may not ${spec.action}`);
     if (!mayWrite(principal, spec.brokerId)) throw new ConsoleError('Forbidden', `${principal.user} may only read broker "${spec.brokerId}"`);
-    const input = parseInput(spec.schema, spec.input);
     const reason = reasonOf(spec);
     if (spec.capability) await requireCapability(spec.brokerId, spec.capability);
     const store = recorded ? await getAuditStore().catch(() => null) : null;
@@ -125,23 +133,45 @@ export async function gate<S extends z.ZodType, R>(spec: GateSpec<S, R>): Promis
     const err = toConsoleError(e);
     if (recorded) {
       logLine({ ...base, outcome: ran ? 'failed' : 'refused', code: err.code, message: err.message });
-      await recordFailure(entry, principal, spec, ran, err).catch(() => {});
+      await recordFailure(entry, principal, { action: spec.action, brokerId: spec.brokerId, input: parsedInput }, ran, err).catch(() => {});
     }
     throw err;
   }
 }
 
+/** Refusals stored per user and minute; past that only the log line says so (one viewer
+ *  scripting refusals must not fill the state store). Per console process. */
+export const REFUSALS_PER_MINUTE = 20;
+/** Ids kept in a refusal's entry (the count is kept in full). */
+export const REFUSAL_IDS = 20;
+let refusals = new RateLimiterMemory({ points: REFUSALS_PER_MINUTE, duration: 60, keyPrefix: 'refusals' });
+
+/** Tests only. */
+export function resetRefusalLimit(): void {
+  refusals = new RateLimiterMemory({ points: REFUSALS_PER_MINUTE, duration: 60, keyPrefix: 'refusals' });
+}
+
 /**
  * A started action that threw is marked failed. A refusal is recorded only for a known
- * principal (role, read-only, capability): anonymous floods stay in the log lines.
+ * principal with valid input (role, read-only, reason, capability), compactly (the first
+ * REFUSAL_IDS ids, no results) and at most REFUSALS_PER_MINUTE per user: anonymous floods and
+ * invalid input stay in the log lines.
  */
 async function recordFailure(entry: AuditEntry | null, principal: Principal | null, spec: { action: string; brokerId: string; input: unknown }, ran: boolean, err: ConsoleError): Promise<void> {
-  if (err.code === 'InvalidInput' && !ran) return;
+  if (err.code === 'InvalidInput' && !ran && !entry) return;
   const store = await getAuditStore();
-  const patch = { code: err.code, message: err.message, results: [], details: {}, finishedAt: new Date().toISOString() };
+  const patch = { code: err.code, message: err.message.slice(0, 500), results: [], details: {}, finishedAt: new Date().toISOString() };
   if (entry && ran) return store.finish(entry.id, { ...patch, outcome: 'failed' });
   if (entry) return store.finish(entry.id, { ...patch, outcome: 'refused' });
-  if (!principal) return;
+  if (!principal || spec.input === null) return;
+  const allowed = await refusals.consume(principal.user).then(
+    () => true,
+    () => false,
+  );
+  if (!allowed) {
+    logLine({ action: spec.action, broker: spec.brokerId, who: principal.user, event: 'console.audit-suppressed', reason: `more than ${REFUSALS_PER_MINUTE} refusals a minute; not stored` });
+    return;
+  }
   const refused = newEntry({ action: spec.action, broker: spec.brokerId, who: { user: principal.user, role: principal.role, via: principal.via }, input: spec.input, reason: null });
-  await store.begin({ ...refused, ...patch, outcome: 'refused' });
+  await store.begin({ ...refused, ids: refused.ids.slice(0, REFUSAL_IDS), ...patch, outcome: 'refused' });
 }

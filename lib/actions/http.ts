@@ -9,7 +9,7 @@ import { parseInput } from './zod-fields';
 
 export const MAX_BODY_BYTES = 2 * 1024 * 1024;
 
-class PayloadTooLarge extends Error {}
+export class PayloadTooLarge extends Error {}
 
 export function jsonOk(data: unknown, status = 200): NextResponse {
   return NextResponse.json(data, { status, headers: { 'cache-control': 'no-store' } });
@@ -33,25 +33,35 @@ export async function handle(run: () => Promise<unknown>): Promise<NextResponse>
   }
 }
 
-/** Reads a JSON body of at most MAX_BODY_BYTES; an empty body is `{}`. */
-export async function readJsonBody(req: Request): Promise<unknown> {
+/**
+ * Reads a body as text, stopping at `max` bytes whether or not it declares a Content-Length
+ * (a chunked upload is counted while it streams, never buffered whole). Next's proxy layer
+ * already holds at most next.config's proxyClientMaxBodySize of any body.
+ */
+export async function readBoundedText(req: Request, max: number): Promise<string> {
+  const tooLarge = () => new PayloadTooLarge(`request body larger than ${max.toLocaleString('en-US')} bytes`);
   const declared = Number(req.headers.get('content-length') ?? '0');
-  if (declared > MAX_BODY_BYTES) throw new PayloadTooLarge(`request body larger than ${MAX_BODY_BYTES} bytes`);
+  if (declared > max) throw tooLarge();
   const reader = req.body?.getReader();
-  if (!reader) return {};
+  if (!reader) return '';
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
     size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
-      await reader.cancel();
-      throw new PayloadTooLarge(`request body larger than ${MAX_BODY_BYTES} bytes`);
+    if (size > max) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge();
     }
     chunks.push(value);
   }
-  const text = new TextDecoder().decode(Buffer.concat(chunks));
+  return new TextDecoder().decode(Buffer.concat(chunks));
+}
+
+/** Reads a JSON body of at most MAX_BODY_BYTES; an empty body is `{}`. */
+export async function readJsonBody(req: Request): Promise<unknown> {
+  const text = await readBoundedText(req, MAX_BODY_BYTES);
   if (!text.trim()) return {};
   try {
     return JSON.parse(text) as unknown;

@@ -3,6 +3,7 @@ import { stateLocation } from '@/lib/audit/store';
 import { ConfigError } from '@/lib/config';
 import { checkBind, listeningAddresses, type BindVerdict } from './bind';
 import { getAuthConfig } from './config';
+import { getHostRule } from './hosts';
 import { installPeerTagging } from './peer';
 
 const VERDICT = Symbol.for('potatoq.console.bindVerdict');
@@ -17,6 +18,7 @@ export function bootAuth(): void {
   try {
     const config = getAuthConfig();
     stateLocation();
+    getHostRule(config.mode);
     installPeerTagging();
     (globalThis as Global)[VERDICT] = checkBind(config, listeningAddresses());
   } catch (e) {

@@ -154,7 +154,8 @@ export function parseAuthConfig(env: Record<string, string | undefined>): AuthCo
       addresses,
       secret: proxySecret,
       secretHeader: field('POTATOQ_CONSOLE_PROXY_SECRET_HEADER', ZHeaderName, opt(env.POTATOQ_CONSOLE_PROXY_SECRET_HEADER) ?? 'x-potatoq-proxy-secret'),
-      roles: json('POTATOQ_CONSOLE_PROXY_ROLES', env.POTATOQ_CONSOLE_PROXY_ROLES, z.record(z.string(), ZGrant), { '*': 'viewer' }),
+      // No prototype: a group called `constructor` or `__proto__` must not find Object's members.
+      roles: Object.assign(Object.create(null) as Record<string, Grant>, json('POTATOQ_CONSOLE_PROXY_ROLES', env.POTATOQ_CONSOLE_PROXY_ROLES, z.record(z.string(), ZGrant), { '*': 'viewer' })),
     },
     oidc: mode === 'oidc' ? parseOidcConfig(env) : null,
     tokens: tokens.map(({ hash, ...t }) => ({ ...t, digest: hash })),

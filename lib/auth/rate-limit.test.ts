@@ -1,21 +1,86 @@
-import { beforeEach, describe, expect, it } from 'vitest';
-import { loginBlockedFor, noteLoginFailure, noteLoginSuccess, resetLoginThrottle } from './rate-limit';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { limiterFactory } from '@/lib/audit/limiters';
+import { CLIENT, PAIR, createThrottle, type Throttle } from './rate-limit';
 
-beforeEach(() => resetLoginThrottle());
+// The sign-in throttle on the real SQLite state store (a temp file, or :memory:).
+const open: Throttle[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((t) => t.close()));
+});
+async function throttle(where = ':memory:', rules = { pair: PAIR, client: CLIENT }): Promise<Throttle> {
+  const t = await createThrottle(limiterFactory({ kind: 'sqlite', where }), rules);
+  open.push(t);
+  return t;
+}
+const allowed = (waits: number[]) => waits.filter((w) => w === 0).length;
 
-describe('login throttle', () => {
-  it('blocks a user name after 5 failures in 15 minutes, until the oldest ages out', () => {
-    const t0 = 1_000_000;
-    for (let i = 0; i < 5; i++) noteLoginFailure('Olga', `10.0.0.${i}`, t0 + i);
-    expect(loginBlockedFor('olga', '10.9.9.9', t0 + 10)).toBeGreaterThan(800);
-    expect(loginBlockedFor('olga', '10.9.9.9', t0 + 15 * 60 * 1000 + 1)).toBe(0);
+describe('sign-in throttle', () => {
+  it('lets a parallel burst of 200 attempts on one user and client through exactly 5 times', async () => {
+    const t = await throttle();
+    const waits = await Promise.all(Array.from({ length: 200 }, () => t.take('olga', '203.0.113.7')));
+    expect(allowed(waits)).toBe(5);
+    expect(Math.min(...waits.filter((w) => w > 0))).toBeGreaterThan(0);
   });
-  it('blocks an address after 20 failures across names, and a success clears only the user', () => {
-    for (let i = 0; i < 20; i++) noteLoginFailure(`u${i}`, '10.0.0.1', 5);
-    expect(loginBlockedFor('someone', '10.0.0.1', 6)).toBeGreaterThan(0);
-    expect(loginBlockedFor('someone', '10.0.0.2', 6)).toBe(0);
-    noteLoginFailure('ann', '1.1.1.1', 5);
-    noteLoginSuccess('ann');
-    expect(loginBlockedFor('ann', '1.1.1.2', 6)).toBe(0);
+
+  it('lets a burst of 200 attempts over 200 user names from one client through 20 times', async () => {
+    const t = await throttle();
+    const waits = await Promise.all(Array.from({ length: 200 }, (_, i) => t.take(`user${i}`, '203.0.113.8')));
+    expect(allowed(waits)).toBe(20);
+  });
+
+  it('does not lock a user out for everyone: another client still gets its attempts', async () => {
+    const t = await throttle();
+    for (let i = 0; i < 6; i++) await t.take('olga', '198.51.100.1');
+    expect(await t.take('olga', '198.51.100.1')).toBeGreaterThan(0);
+    expect(await t.take('olga', '198.51.100.2')).toBe(0);
+  });
+
+  it('backs off: each window that runs out makes the next one longer', async () => {
+    const t = await throttle(':memory:', { pair: { name: 'pair', free: 2, baseSeconds: 1, maxSeconds: 60 }, client: { ...CLIENT, free: 1000 } });
+    await t.take('ann', 'c');
+    await t.take('ann', 'c');
+    const first = await t.take('ann', 'c');
+    expect(first).toBe(1);
+    await new Promise((r) => setTimeout(r, 1100));
+    expect(await t.take('ann', 'c')).toBe(0);
+    expect(await t.take('ann', 'c')).toBe(0);
+    const second = await t.take('ann', 'c');
+    expect(second).toBe(2);
+  });
+
+  it('starts a pair afresh after a good password, and gives the client its attempt back', async () => {
+    const t = await throttle();
+    for (let i = 0; i < 5; i++) await t.take('ann', '192.0.2.1');
+    await t.succeeded('ann', '192.0.2.1');
+    expect(await t.take('ann', '192.0.2.1')).toBe(0);
+    // 25 sign-ins from one office address, each a success: none is throttled.
+    for (let i = 0; i < 25; i++) {
+      expect(await t.take(`staff${i}`, '192.0.2.2')).toBe(0);
+      await t.succeeded(`staff${i}`, '192.0.2.2');
+    }
+  });
+
+  it('is never reset by a flood of other keys', async () => {
+    const t = await throttle();
+    for (let i = 0; i < 6; i++) await t.take('olga', '192.0.2.9');
+    await Promise.all(Array.from({ length: 12_000 }, (_, i) => t.take(`flood${i}`, `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`)));
+    expect(await t.take('olga', '192.0.2.9')).toBeGreaterThan(0);
+  });
+
+  it('shares its counts between two console processes on one state file', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'throttle-'));
+    try {
+      const file = path.join(dir, 'state.sqlite3');
+      const a = await throttle(file);
+      const b = await throttle(file);
+      const waits = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).take('olga', '192.0.2.50')));
+      expect(allowed(waits)).toBe(5);
+    } finally {
+      await Promise.all(open.splice(0).map((t) => t.close()));
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

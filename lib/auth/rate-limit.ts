@@ -1,43 +1,94 @@
 import 'server-only';
-// Login throttling, in memory (per console process): at most MAX_PER_USER failed sign-ins per
-// user name and MAX_PER_PEER per client address in a sliding WINDOW. A success clears the
-// user's count. Several console instances each keep their own counts.
+import { RateLimiterRes } from 'rate-limiter-flexible';
+import { limiterFactory, type Limiter } from '@/lib/audit/limiters';
 
-const WINDOW_MS = 15 * 60 * 1000;
-const MAX_PER_USER = 5;
-const MAX_PER_PEER = 20;
-const MAX_KEYS = 10_000;
+/**
+ * Sign-in throttling, counted in the state store (shared by every console instance on it), in
+ * atomic counters taken BEFORE the password is checked, so a parallel burst gets no more
+ * evaluations than the limit. Two keys, both must allow the attempt:
+ *
+ * - user name + client address: 5 attempts per window (a guesser from elsewhere cannot lock
+ *   the user out; only that pair waits);
+ * - client address: 20 attempts per window, whatever the user names.
+ *
+ * Back-off instead of a lock-out: a window starts at its first attempt and lasts 1 minute; each
+ * window that runs out of attempts makes the next one twice as long (2, 4, … up to 60 minutes),
+ * remembered for a day. A successful sign-in clears its pair and gives the client its attempt
+ * back. Counts only expire with time:
+ * no number of keys clears the table. The client address is the trusted one (client.ts).
+ */
 
-const failures = new Map<string, number[]>();
-
-function recent(key: string, now: number): number[] {
-  const list = (failures.get(key) ?? []).filter((t) => now - t < WINDOW_MS);
-  if (list.length) failures.set(key, list);
-  else failures.delete(key);
-  return list;
+export interface ThrottleRule {
+  name: string;
+  free: number;
+  baseSeconds: number;
+  maxSeconds: number;
 }
 
-/** Seconds until another attempt is allowed, or 0 when one is allowed now. */
-export function loginBlockedFor(user: string, peer: string, now = Date.now()): number {
-  const checks: Array<[string, number]> = [[`u:${user.toLowerCase()}`, MAX_PER_USER], [`p:${peer}`, MAX_PER_PEER]];
-  let wait = 0;
-  for (const [key, max] of checks) {
-    const list = recent(key, now);
-    if (list.length >= max) wait = Math.max(wait, Math.ceil((list[list.length - max]! + WINDOW_MS - now) / 1000));
+export const PAIR: ThrottleRule = { name: 'pair', free: 5, baseSeconds: 60, maxSeconds: 3600 };
+export const CLIENT: ThrottleRule = { name: 'client', free: 20, baseSeconds: 60, maxSeconds: 3600 };
+const STRIKE_LIFETIME = 24 * 3600;
+
+interface Counters {
+  window: Limiter;
+  strikes: Limiter;
+}
+
+export interface Throttle {
+  /** Takes one attempt; seconds to wait (0: go ahead and check the password). */
+  take(user: string, client: string): Promise<number>;
+  /** After a good password: the pair starts afresh. */
+  succeeded(user: string, client: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+const pairKey = (user: string, client: string) => `${user.toLowerCase()}|${client}`;
+
+async function takeOne(c: Counters, rule: ThrottleRule, key: string): Promise<number> {
+  const strikes = (await c.strikes.get(key))?.consumedPoints ?? 0;
+  const window = Math.min(rule.baseSeconds * 2 ** Math.min(strikes, 20), rule.maxSeconds);
+  try {
+    const r = await c.window.consume(key, 1, { customDuration: window });
+    // Exactly one attempt per window sees the last free point: it lengthens the next window.
+    if (r.consumedPoints === rule.free) await c.strikes.consume(key);
+    return 0;
+  } catch (e) {
+    if (e instanceof RateLimiterRes) return Math.max(1, Math.ceil(e.msBeforeNext / 1000));
+    throw e;
   }
-  return wait;
 }
 
-export function noteLoginFailure(user: string, peer: string, now = Date.now()): void {
-  if (failures.size > MAX_KEYS) failures.clear(); // a flood of fresh names must not grow memory forever
-  for (const key of [`u:${user.toLowerCase()}`, `p:${peer}`]) failures.set(key, [...recent(key, now), now]);
+export async function createThrottle(factory = limiterFactory(), rules = { pair: PAIR, client: CLIENT }): Promise<Throttle> {
+  const counters = async (rule: ThrottleRule): Promise<Counters> => ({
+    window: await factory.make({ keyPrefix: `login-${rule.name}`, points: rule.free, duration: rule.baseSeconds }),
+    strikes: await factory.make({ keyPrefix: `login-${rule.name}-strikes`, points: 1_000_000, duration: STRIKE_LIFETIME }),
+  });
+  const pair = await counters(rules.pair);
+  const client = await counters(rules.client);
+  return {
+    async take(user, address) {
+      const [a, b] = await Promise.all([takeOne(pair, rules.pair, pairKey(user, address)), takeOne(client, rules.client, address)]);
+      return Math.max(a, b);
+    },
+    async succeeded(user, address) {
+      const key = pairKey(user, address);
+      // The client gets its attempt back too (an office behind one address signs in often),
+      // never more than it used: successes do not bank attempts for later failures.
+      const used = (await client.window.get(address))?.consumedPoints ?? 0;
+      await Promise.all([pair.window.delete(key), pair.strikes.delete(key), used > 0 ? client.window.reward(address, 1) : null]);
+    },
+    close: () => factory.close(),
+  };
 }
 
-export function noteLoginSuccess(user: string): void {
-  failures.delete(`u:${user.toLowerCase()}`);
-}
+const THROTTLE = Symbol.for('potatoq.console.loginThrottle');
+type Global = typeof globalThis & { [THROTTLE]?: Promise<Throttle> };
 
-/** Tests only. */
-export function resetLoginThrottle(): void {
-  failures.clear();
+export function getThrottle(): Promise<Throttle> {
+  const g = globalThis as Global;
+  g[THROTTLE] ??= createThrottle();
+  g[THROTTLE].catch(() => {
+    delete g[THROTTLE];
+  });
+  return g[THROTTLE];
 }

@@ -86,3 +86,15 @@ describe('resolveFromHeaders', () => {
     expect(mayWrite(p, 'dev')).toBe(true);
   });
 });
+
+describe('proxy group names', () => {
+  it('grants nothing for groups named after Object members (constructor, __proto__, toString)', () => {
+    installPeerTagging();
+    const config = parseAuthConfig({ POTATOQ_CONSOLE_AUTH: 'proxy', POTATOQ_CONSOLE_PROXY_SECRET: 'proxy-secret-0123456789', POTATOQ_CONSOLE_PROXY_ROLES: JSON.stringify({ ops: 'operator' }) });
+    for (const group of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf']) {
+      const r = resolveFromHeaders(config, h({ 'x-forwarded-user': 'mallory', 'x-forwarded-groups': group, 'x-potatoq-proxy-secret': 'proxy-secret-0123456789' }));
+      expect(r, group).toMatchObject({ ok: false, code: 'Forbidden' });
+    }
+    expect(resolveFromHeaders(config, h({ 'x-forwarded-user': 'ann', 'x-forwarded-groups': 'ops', 'x-potatoq-proxy-secret': 'proxy-secret-0123456789' }))).toMatchObject({ ok: true, principal: { role: 'operator' } });
+  });
+});

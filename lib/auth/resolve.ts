@@ -36,6 +36,12 @@ export function combineGrants(grants: Grant[]): Grant | null {
   return { role: 'operator', readOnlyBrokers: [...readOnly] };
 }
 
+/** The grant configured for one group, looked up as an own key only (never `toString`, `__proto__`, …). */
+export function grantsOf(roles: Record<string, Grant>, group: string): Grant[] {
+  const g = Object.hasOwn(roles, group) ? roles[group] : undefined;
+  return g && typeof g === 'object' && (g.role === 'viewer' || g.role === 'operator') ? [g] : [];
+}
+
 function fromToken(config: AuthConfig, token: string): Resolution {
   const digest = tokenDigest(token);
   const t = config.tokens.find((x) => sameSecret(x.digest, digest));
@@ -65,7 +71,7 @@ function fromProxy(config: AuthConfig, headers: Headers): Resolution {
     .split(',')
     .map((g) => g.trim())
     .filter(Boolean);
-  const grant = combineGrants([...groups, '*'].flatMap((g) => (p.roles[g] ? [p.roles[g]] : [])));
+  const grant = combineGrants([...groups, '*'].flatMap((g) => grantsOf(p.roles, g)));
   if (!grant) return no('Forbidden', `${user} is in no group with access to this console`);
   return { ok: true, principal: { user, role: grant.role, via: 'proxy', readOnlyBrokers: grant.readOnlyBrokers, groups } };
 }

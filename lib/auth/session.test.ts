@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { signSession, verifySession } from './session';
+import { readCookie, signSession, verifySession } from './session';
 
 const SECRET = 'x'.repeat(40);
 const claims = { u: 'olga', f: 'fp', iat: 1000, exp: 2000 };
@@ -26,5 +26,11 @@ describe('session cookies', () => {
     const other = Buffer.from(JSON.stringify({ ...claims, u: 'admin' })).toString('base64url');
     expect(verifySession(SECRET, `${other}.${sig}`, 1500)).toBeNull();
     expect(verifySession('y'.repeat(40), `${body}.${sig}`, 1500)).toBeNull();
+  });
+
+  it('treats a cookie that is not valid percent-encoding as absent, not as an error', () => {
+    expect(readCookie('potatoq_session=%', 'potatoq_session')).toBeNull();
+    expect(readCookie('a=1; potatoq_session=%zz%', 'potatoq_session')).toBeNull();
+    expect(readCookie('potatoq_session=a%2Eb', 'potatoq_session')).toBe('a.b');
   });
 });

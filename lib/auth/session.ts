@@ -46,12 +46,19 @@ export function verifySession(secret: string, cookie: string, nowSeconds = Date.
   }
 }
 
-/** The value of one cookie from a Cookie header. */
+/** The value of one cookie from a Cookie header; a value that is not valid percent-encoding
+ *  (`%`, `%zz`) counts as absent, never as an error: it must not break every page. */
 export function readCookie(header: string | null, name: string): string | null {
   if (!header) return null;
   for (const part of header.split(';')) {
     const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
+    if (eq > 0 && part.slice(0, eq).trim() === name) {
+      try {
+        return decodeURIComponent(part.slice(eq + 1).trim());
+      } catch {
+        return null;
+      }
+    }
   }
   return null;
 }

@@ -62,8 +62,17 @@ export const ZResultListQuery = z.object({
 export type ResultListQuery = z.infer<typeof ZResultListQuery>;
 
 /** A task id as potatoq stores it: any non-empty text; we bound the size. */
-export const ZTaskId = z.string().min(1, 'empty id').max(512, 'id longer than 512 characters');
-export const ZIds = z.object({ ids: z.array(ZTaskId).min(1, 'no ids given').max(10_000, 'at most 10,000 ids per call') });
+/** Bounds of one id action's request (larger sets go through a bulk job by filter). */
+export const MAX_IDS_PER_CALL = 1_000;
+export const MAX_ID_LENGTH = 256;
+export const ZTaskId = z
+  .string()
+  .min(1, 'empty id')
+  .max(MAX_ID_LENGTH, `id longer than ${MAX_ID_LENGTH} characters`)
+  .refine((s) => !s.includes('\u0000'), 'id contains a NUL character');
+export const ZIds = z.object({
+  ids: z.array(ZTaskId).min(1, 'no ids given').max(MAX_IDS_PER_CALL, `at most ${MAX_IDS_PER_CALL.toLocaleString('en-US')} ids per call; use "all matching" (a bulk job) for more`),
+});
 export type Ids = z.infer<typeof ZIds>;
 
 /** Queue names as potatoq accepts them on every broker (RabbitMQ forbids `.`, `#`, `*`). */

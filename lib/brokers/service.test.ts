@@ -62,6 +62,27 @@ describe('service', () => {
     expect((err as Error).message).not.toContain('secret');
   });
 
+  it('refuses a NUL in ids, filters or search text before the adapter sees it', async () => {
+    const listTasks = vi.fn();
+    const getTask = vi.fn();
+    const replayDead = vi.fn();
+    adapter = { ...adapter, listTasks, getTask, replayDead };
+    await expect(service.listTasks('b', { queue: 'q', state: 'ready', limit: 50, q: 'a\u0000b' } as never)).rejects.toMatchObject({ code: 'InvalidInput', status: 400 });
+    await expect(service.getTask('b', 'id\u0000')).rejects.toMatchObject({ code: 'InvalidInput' });
+    await expect(service.replayDead('b', ['ok', 'x\u0000'])).rejects.toMatchObject({ code: 'InvalidInput' });
+    expect([listTasks, getTask, replayDead].map((f) => f.mock.calls.length)).toEqual([0, 0, 0]);
+  });
+
+  it('never hands a PostgreSQL server error text to callers, only its SQLSTATE', async () => {
+    const pgError = Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00 in SELECT secret_column'), { severity: 'ERROR', code: '22021' });
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    adapter = { ...adapter, listWorkers: async () => Promise.reject(pgError) };
+    const err = await service.listWorkers('b').catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'BrokerUnavailable' });
+    expect((err as Error).message).toContain('SQLSTATE 22021');
+    expect((err as Error).message).not.toMatch(/secret_column|0x00|UTF8/);
+  });
+
   it('turns a missing task into NotFound', async () => {
     adapter = { ...adapter, getTask: async () => null };
     await expect(service.getTask('b', 'nope')).rejects.toMatchObject({ code: 'NotFound' });

@@ -29,8 +29,21 @@ function scrub(message: string): string {
   return message.replace(/([a-z][a-z0-9+.-]*:\/\/)[^\s/@]*@/gi, '$1***@');
 }
 
+/** A PostgreSQL server error (pg's DatabaseError): a severity and a five-character SQLSTATE. */
+function sqlState(e: unknown): string | null {
+  if (!(e instanceof Error)) return null;
+  const x = e as Error & { code?: unknown; severity?: unknown };
+  return typeof x.severity === 'string' && typeof x.code === 'string' && /^[0-9A-Z]{5}$/.test(x.code) ? x.code : null;
+}
+
 export function toConsoleError(e: unknown): ConsoleError {
   if (isConsoleError(e)) return e;
+  const state = sqlState(e);
+  if (state) {
+    // The server's text may quote the query or its values: it goes to the log, not to callers.
+    console.error(JSON.stringify({ event: 'console.database-error', sqlstate: state, message: scrub((e as Error).message) }));
+    return new ConsoleError('BrokerUnavailable', `the database refused the request (SQLSTATE ${state}); the console's log has the details`);
+  }
   const message = e instanceof Error ? e.message : String(e);
   return new ConsoleError('BrokerUnavailable', scrub(message) || 'broker error');
 }
@@ -49,7 +62,18 @@ async function withTimeout<T>(what: string, ms: number, run: () => Promise<T>): 
   }
 }
 
-function read<T>(brokerId: string, what: string, fn: (a: BrokerAdapter) => Promise<T>): Promise<T> {
+/** A NUL character anywhere in the input (ids, filters, search text, enqueue fields), looked
+ *  for before any system sees it: PostgreSQL text cannot hold one, and no system's names do. */
+export function hasNul(v: unknown, depth = 0): boolean {
+  if (typeof v === 'string') return v.includes('\u0000');
+  if (depth > 8 || v === null || typeof v !== 'object') return false;
+  return (Array.isArray(v) ? v : Object.values(v)).some((x) => hasNul(x, depth + 1));
+}
+
+const NUL = () => new ConsoleError('InvalidInput', 'input contains a NUL character');
+
+function read<T>(brokerId: string, what: string, fn: (a: BrokerAdapter) => Promise<T>, input?: unknown): Promise<T> {
+  if (hasNul(input)) return Promise.reject(NUL());
   return withTimeout(what, READ_TIMEOUT_MS, async () => fn(getAdapter(brokerId)));
 }
 
@@ -64,7 +88,8 @@ export async function requireCapability(brokerId: string, capability: Capability
   return adapter;
 }
 
-function write<T>(brokerId: string, capability: Capability, what: string, fn: (a: BrokerAdapter) => Promise<T>): Promise<T> {
+function write<T>(brokerId: string, capability: Capability, what: string, fn: (a: BrokerAdapter) => Promise<T>, input?: unknown): Promise<T> {
+  if (hasNul(input)) return Promise.reject(NUL());
   return withTimeout(what, WRITE_TIMEOUT_MS, async () => fn(await requireCapability(brokerId, capability)));
 }
 
@@ -116,17 +141,17 @@ export async function health(): Promise<HealthEntry[]> {
   );
 }
 
-export const listTasks = (brokerId: string, q: TaskListQuery) => read(brokerId, 'task list', (a) => a.listTasks(q));
+export const listTasks = (brokerId: string, q: TaskListQuery) => read(brokerId, 'task list', (a) => a.listTasks(q), q);
 export async function getTask(brokerId: string, id: string) {
-  const t = await read(brokerId, 'task detail', (a) => a.getTask(id));
+  const t = await read(brokerId, 'task detail', (a) => a.getTask(id), id);
   if (!t) throw new ConsoleError('NotFound', `task ${id} is not waiting or running in this broker`);
   return t;
 }
-export const listDead = (brokerId: string, q: DeadListQuery) => read(brokerId, 'dead-letter list', (a) => a.listDead(q));
-export const deadGroups = (brokerId: string, q: { queue?: string }) => read(brokerId, 'dead-letter groups', (a) => a.deadGroups(q));
+export const listDead = (brokerId: string, q: DeadListQuery) => read(brokerId, 'dead-letter list', (a) => a.listDead(q), q);
+export const deadGroups = (brokerId: string, q: { queue?: string }) => read(brokerId, 'dead-letter groups', (a) => a.deadGroups(q), q);
 export async function getDead(brokerId: string, id: string): Promise<DeadDetail> {
   const adapter = getAdapter(brokerId);
-  const d = await read(brokerId, 'dead letter', (a) => a.getDead(id));
+  const d = await read(brokerId, 'dead letter', (a) => a.getDead(id), id);
   if (!d) throw new ConsoleError('NotFound', `dead letter ${id} is not in this broker`);
   if (!adapter.convertCelery || d.payload.kind !== 'foreign' || d.payload.foreign !== 'celery-v2') return d;
   return { ...d, celeryConversion: previewConversion(d) };
@@ -142,20 +167,20 @@ function previewConversion(d: DeadDetail): NonNullable<DeadDetail['celeryConvers
   }
 }
 export const listWorkers = (brokerId: string) => read(brokerId, 'workers', (a) => a.listWorkers());
-export const listResults = (brokerId: string, q: ResultListQuery) => read(brokerId, 'results', (a) => a.listResults(q));
+export const listResults = (brokerId: string, q: ResultListQuery) => read(brokerId, 'results', (a) => a.listResults(q), q);
 export const taskNames = (brokerId: string) => read(brokerId, 'task names', (a) => a.taskNames());
 
 export const replayDead = (brokerId: string, ids: string[]): Promise<ActionResult> =>
-  write(brokerId, 'replay', 'replay', (a) => a.replayDead(ids));
+  write(brokerId, 'replay', 'replay', (a) => a.replayDead(ids), ids);
 export const discardDead = (brokerId: string, ids: string[]): Promise<ActionResult> =>
-  write(brokerId, 'discard', 'discard', (a) => a.discardDead(ids));
+  write(brokerId, 'discard', 'discard', (a) => a.discardDead(ids), ids);
 export const revoke = (brokerId: string, ids: string[]): Promise<ActionResult> =>
-  write(brokerId, 'revoke', 'revoke', (a) => a.revoke(ids));
+  write(brokerId, 'revoke', 'revoke', (a) => a.revoke(ids), ids);
 /** Rebuilds Celery protocol 2 dead letters as potatoq tasks and replays them (RabbitMQ). */
 export const convertCelery = (brokerId: string, ids: string[]): Promise<ActionResult> =>
   write(brokerId, 'replay', 'convert', async (a) => {
     if (!a.convertCelery) throw new ConsoleError('Unsupported', 'this broker cannot convert Celery messages');
     return a.convertCelery(ids);
-  });
-export const purge = (brokerId: string, queue: string) => write(brokerId, 'purge', 'purge', (a) => a.purge(queue));
-export const enqueue = (brokerId: string, req: EnqueueRequest) => write(brokerId, 'enqueue', 'enqueue', (a) => a.enqueue(req));
+  }, ids);
+export const purge = (brokerId: string, queue: string) => write(brokerId, 'purge', 'purge', (a) => a.purge(queue), queue);
+export const enqueue = (brokerId: string, req: EnqueueRequest) => write(brokerId, 'enqueue', 'enqueue', (a) => a.enqueue(req), req);

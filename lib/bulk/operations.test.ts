@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ConsoleError } from '@/lib/brokers/errors';
 import { setAuthConfigForTests } from '@/lib/auth/config';
-import { memoryAuditStore } from '@/lib/auth/testing';
+import { accountsConfig, memoryAuditStore } from '@/lib/auth/testing';
 import { setAuditStoreForTests } from '@/lib/audit/store';
 import { FakeBackend, idsFrom } from './fake-backend';
 
@@ -102,8 +102,17 @@ describe('bulk operations behind the gate', () => {
 
   it('hides a job from other brokers', async () => {
     const v = await createBulk('b1', { action: 'replay', filter: {} }, h, () => new FakeBackend(['a']));
-    expect(() => getBulk('b2', v.id)).toThrow(/no bulk job/);
-    expect(getBulk('b1', v.id).progress.total).toBe(1);
+    await expect(getBulk('b2', v.id, false, h)).rejects.toThrow(/no bulk job/);
+    expect((await getBulk('b1', v.id, false, h)).progress.total).toBe(1);
+  });
+
+  it('answers an anonymous caller 401 whether or not the job id exists (never 404)', async () => {
+    setAuthConfigForTests(accountsConfig());
+    const anon = new Headers({ host: 'localhost:3000' });
+    for (const id of ['no-such-job', 'also-missing']) {
+      await expect(controlBulk('b1', { jobId: id, op: 'start', reason: why }, anon)).rejects.toMatchObject({ code: 'Unauthorized', status: 401 });
+      await expect(getBulk('b1', id, false, anon)).rejects.toMatchObject({ code: 'Unauthorized', status: 401 });
+    }
   });
 
   it('is refused for a cross-site request', async () => {

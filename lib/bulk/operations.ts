@@ -1,6 +1,7 @@
 import 'server-only';
 import { ConsoleError } from '@/lib/brokers/errors';
 import { gate } from '@/lib/actions/gate';
+import { resolvePrincipal } from '@/lib/actions/principal';
 import { completeAuditEntry } from '@/lib/audit/complete';
 import { serviceBackend } from './backend';
 import { assertNoOverlap, findJob, listJobs, registerJob } from './registry';
@@ -61,6 +62,8 @@ function completeWhenFinished(job: BulkJob, auditId: string | null): void {
 /** start | pause | resume | cancel | rate of one job. Starting is the audited write (reason
  *  required, as for every bulk action); the controls are recorded without one. */
 export async function controlBulk(brokerId: string, input: unknown, headers: Headers): Promise<BulkJobView> {
+  // Who is asking comes first: whether a job id exists is not for anonymous callers (401, not 404).
+  await resolvePrincipal(headers);
   const raw = ZBulkControl.safeParse(input);
   const job = findJob(brokerId, raw.success ? raw.data.jobId : String((input as { jobId?: unknown } | null)?.jobId ?? ''));
   const op = raw.success ? raw.data.op : 'start';
@@ -111,10 +114,12 @@ export async function controlBulk(brokerId: string, input: unknown, headers: Hea
   });
 }
 
-export function getBulk(brokerId: string, jobId: string, full = false): BulkJobView {
+export async function getBulk(brokerId: string, jobId: string, full: boolean, headers: Headers): Promise<BulkJobView> {
+  await resolvePrincipal(headers);
   return findJob(brokerId, jobId).view(full ? Infinity : VIEW_OUTCOMES);
 }
 
-export function listBulk(brokerId: string): BulkJobView[] {
+export async function listBulk(brokerId: string, headers: Headers): Promise<BulkJobView[]> {
+  await resolvePrincipal(headers);
   return listJobs(brokerId).map((j) => j.view(0));
 }

@@ -1,6 +1,8 @@
 // Pure formatting helpers shared by server and client components. Inputs are DTO strings;
 // unknown values (null) always render as an em dash, never as 0.
 
+import { visible } from '@/lib/text/visible';
+
 export const DASH = '—';
 
 export function formatCount(n: number | null | undefined, capped?: { atLeast: number; estimate: number | null }): string {
@@ -100,7 +102,7 @@ export function formatBytes(n: number): string {
   return `${(n / 1024 / 1024).toFixed(1)} MiB`;
 }
 
-/** Cuts long text for lists; the full text stays available in the detail page. */
+/** Cuts long text for lists (the full text stays available in the detail page) and shows hidden or bidi characters as markers (lib/text/visible). */
 export function truncate(text: string, max = 80): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+  return visible(text.length > max ? `${text.slice(0, max - 1)}…` : text);
 }

@@ -3,10 +3,12 @@ import { BrokerHome } from '@/components/broker/broker-home';
 import { PageTitle } from '@/components/ui/states';
 import { brokerList } from '@/lib/brokers/service';
 import { newServerQueryClient, prefetchOverview, prefetchWorkers } from '../../_lib/prefetch';
+import { requireReader } from '@/lib/auth/current';
 
 export const dynamic = 'force-dynamic';
 
 export default async function BrokerPage({ params }: { params: Promise<{ brokerId: string }> }) {
+  await requireReader();
   const brokerId = decodeURIComponent((await params).brokerId);
   const broker = brokerList().find((b) => b.id === brokerId);
   const qc = newServerQueryClient();

@@ -55,5 +55,11 @@ export function mapPgError(e: unknown, n: PgNames, timeouts: { statementMs: numb
   if (/timeout exceeded when trying to connect|Connection terminated due to connection timeout/i.test(message)) {
     return new ConsoleError('BrokerUnavailable', 'PostgreSQL did not accept a connection in time');
   }
+  // A server error's text can quote the statement and its values: callers get the SQLSTATE,
+  // the console's log gets the text. Client-side driver errors (no SQLSTATE) say what broke.
+  if (code && /^[0-9A-Z]{5}$/.test(code)) {
+    console.error(JSON.stringify({ event: 'console.database-error', sqlstate: code, message }));
+    return new ConsoleError('BrokerUnavailable', `PostgreSQL error ${code}; the console's log has the server's message`);
+  }
   return new ConsoleError('BrokerUnavailable', `PostgreSQL error${code ? ` ${code}` : ''}: ${message}`);
 }

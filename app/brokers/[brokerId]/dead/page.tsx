@@ -8,10 +8,12 @@ import { PageTitle } from '@/components/ui/states';
 import { getAuthConfig } from '@/lib/auth/config';
 import { one, segment, type SearchParams } from '../../../_lib/params';
 import { newServerQueryClient, prefetchDead, prefetchDeadGroups, prefetchOverview } from '../../../_lib/prefetch';
+import { requireReader } from '@/lib/auth/current';
 
 export const dynamic = 'force-dynamic';
 
 export default async function DeadPage({ params, searchParams }: { params: Promise<{ brokerId: string }>; searchParams: SearchParams }) {
+  await requireReader();
   const brokerId = segment((await params).brokerId);
   const sp = await searchParams;
   const sg = Array.isArray(sp.group) ? sp.group[0] : sp.group;

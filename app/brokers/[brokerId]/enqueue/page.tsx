@@ -5,10 +5,12 @@ import { taskNames } from '@/lib/brokers/service';
 import { qk } from '@/lib/client/query-keys';
 import { segment } from '../../../_lib/params';
 import { newServerQueryClient, prefetchOverview } from '../../../_lib/prefetch';
+import { requireReader } from '@/lib/auth/current';
 
 export const dynamic = 'force-dynamic';
 
 export default async function EnqueuePage({ params }: { params: Promise<{ brokerId: string }> }) {
+  await requireReader();
   const brokerId = segment((await params).brokerId);
   const qc = newServerQueryClient();
   await Promise.all([prefetchOverview(qc, brokerId), qc.prefetchQuery({ queryKey: qk.taskNames(brokerId), queryFn: () => taskNames(brokerId) })]);

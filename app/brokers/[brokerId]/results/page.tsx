@@ -5,10 +5,12 @@ import { FilterBar } from '@/components/ui/filter-bar';
 import { PageTitle } from '@/components/ui/states';
 import { one, segment, type SearchParams } from '../../../_lib/params';
 import { newServerQueryClient, prefetchResults } from '../../../_lib/prefetch';
+import { requireReader } from '@/lib/auth/current';
 
 export const dynamic = 'force-dynamic';
 
 export default async function ResultsPage({ params, searchParams }: { params: Promise<{ brokerId: string }>; searchParams: SearchParams }) {
+  await requireReader();
   const brokerId = segment((await params).brokerId);
   const status = one((await searchParams).status)?.toUpperCase();
   const qc = newServerQueryClient();

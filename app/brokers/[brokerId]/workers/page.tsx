@@ -4,10 +4,12 @@ import { PageTitle } from '@/components/ui/states';
 import { WorkersTable } from '@/components/workers/workers-table';
 import { segment } from '../../../_lib/params';
 import { newServerQueryClient, prefetchWorkers } from '../../../_lib/prefetch';
+import { requireReader } from '@/lib/auth/current';
 
 export const dynamic = 'force-dynamic';
 
 export default async function WorkersPage({ params }: { params: Promise<{ brokerId: string }> }) {
+  await requireReader();
   const brokerId = segment((await params).brokerId);
   const qc = newServerQueryClient();
   await prefetchWorkers(qc, brokerId);

@@ -9,6 +9,6 @@ export function POST(req: Request, { params }: Params<{ broker: string }>) {
 }
 
 /** This broker's jobs, newest first, without per-id outcomes. */
-export function GET(_req: Request, { params }: Params<{ broker: string }>) {
-  return handle(async () => listBulk((await params).broker));
+export function GET(req: Request, { params }: Params<{ broker: string }>) {
+  return handle(async () => listBulk((await params).broker, req.headers));
 }

@@ -3,10 +3,13 @@ import { DeadDetailView } from '@/components/jobs/dead-detail';
 import { PageTitle } from '@/components/ui/states';
 import { segment } from '../../../../_lib/params';
 import { newServerQueryClient, prefetchDeadOne, prefetchOverview } from '../../../../_lib/prefetch';
+import { requireReader } from '@/lib/auth/current';
+import { visible } from '@/lib/text/visible';
 
 export const dynamic = 'force-dynamic';
 
 export default async function DeadLetterPage({ params }: { params: Promise<{ brokerId: string; id: string }> }) {
+  await requireReader();
   const p = await params;
   const brokerId = segment(p.brokerId);
   const id = segment(p.id);
@@ -14,7 +17,7 @@ export default async function DeadLetterPage({ params }: { params: Promise<{ bro
   await Promise.all([prefetchOverview(qc, brokerId), prefetchDeadOne(qc, brokerId, id)]);
   return (
     <>
-      <PageTitle sub={<span className="font-mono text-xs break-all">{id}</span>}>Dead letter</PageTitle>
+      <PageTitle sub={<span className="font-mono text-xs break-all">{visible(id)}</span>}>Dead letter</PageTitle>
       <HydrationBoundary state={dehydrate(qc)}>
         <DeadDetailView brokerId={brokerId} id={id} />
       </HydrationBoundary>

@@ -11,10 +11,13 @@ import { getAuthConfig } from '@/lib/auth/config';
 import { one, segment, type SearchParams } from '../../../../_lib/params';
 import { newServerQueryClient, prefetchDead, prefetchOverview, prefetchTasks } from '../../../../_lib/prefetch';
 import { getPurgeBlock } from './purge-block';
+import { requireReader } from '@/lib/auth/current';
+import { visible } from '@/lib/text/visible';
 
 export const dynamic = 'force-dynamic';
 
 export default async function QueuePage({ params, searchParams }: { params: Promise<{ brokerId: string; queue: string }>; searchParams: SearchParams }) {
+  await requireReader();
   const p = await params;
   const brokerId = segment(p.brokerId);
   const queue = segment(p.queue);
@@ -34,7 +37,7 @@ export default async function QueuePage({ params, searchParams }: { params: Prom
   return (
     <>
       <PageTitle sub={<Link className="link" href={`/brokers/${encodeURIComponent(brokerId)}`}>← {brokerId}</Link>}>
-        Queue <span className="font-mono" data-testid="queue-name">{queue}</span>
+        Queue <span className="font-mono" data-testid="queue-name">{visible(queue)}</span>
       </PageTitle>
       <HydrationBoundary state={dehydrate(qc)}>
         <Card>

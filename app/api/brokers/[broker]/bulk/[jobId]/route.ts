@@ -7,6 +7,6 @@ export const dynamic = 'force-dynamic';
 export function GET(req: Request, { params }: Params<{ broker: string; jobId: string }>) {
   return handle(async () => {
     const { broker, jobId } = await params;
-    return getBulk(broker, jobId, new URL(req.url).searchParams.get('full') === '1');
+    return getBulk(broker, jobId, new URL(req.url).searchParams.get('full') === '1', req.headers);
   });
 }

@@ -1,0 +1,42 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PG_URL, pgAvailable } from '@/lib/brokers/postgres/test-support';
+import { createThrottle } from '@/lib/auth/rate-limit';
+import { limiterFactory } from './limiters';
+
+// Sign-in counters in a PostgreSQL state store are shared by every console instance on it:
+// two throttles (two pools, as two processes would have) in this test's own schema.
+
+const schema = `limits_${randomBytes(4).toString('hex')}`;
+const url = `${PG_URL}${PG_URL.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+const ok = await pgAvailable();
+
+beforeAll(async () => {
+  if (!ok) return;
+  const c = new pg.Client({ connectionString: PG_URL });
+  await c.connect();
+  await c.query(`CREATE SCHEMA ${schema}`);
+  await c.end();
+});
+afterAll(async () => {
+  if (!ok) return;
+  const c = new pg.Client({ connectionString: PG_URL });
+  await c.connect();
+  await c.query(`DROP SCHEMA ${schema} CASCADE`);
+  await c.end();
+});
+
+describe.skipIf(!ok)('sign-in throttle on PostgreSQL', () => {
+  it('lets a parallel burst of 200 attempts across two instances through exactly 5 times', async () => {
+    const a = await createThrottle(limiterFactory({ kind: 'postgres', where: url }));
+    const b = await createThrottle(limiterFactory({ kind: 'postgres', where: url }));
+    try {
+      const waits = await Promise.all(Array.from({ length: 200 }, (_, i) => (i % 2 ? a : b).take('olga', '203.0.113.70')));
+      expect(waits.filter((w) => w === 0)).toHaveLength(5);
+      expect(await a.take('olga', '203.0.113.71')).toBe(0);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+});
