@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { HIDDEN_RAW, HIDDEN_TEXT } from '@/components/auth/redaction';
+import { HIDDEN_RAW, HIDDEN_TEXT } from '@/lib/redaction';
 import { parseAuthConfig, setAuthConfigForTests } from './config';
 
 const detail = {

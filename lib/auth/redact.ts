@@ -1,5 +1,5 @@
 import 'server-only';
-import { HIDDEN_RAW, HIDDEN_TEXT } from '@/components/auth/redaction';
+import { HIDDEN_RAW, HIDDEN_TEXT } from '@/lib/redaction';
 import { ConsoleError } from '@/lib/brokers/errors';
 import type { DeadDetail, DeadListQuery, DeadSummary, Page, ResultRecordDto, TaskDetail, TaskListQuery, TaskSummary } from '@/lib/brokers/schema';
 import * as service from '@/lib/brokers/service';

@@ -2,7 +2,27 @@
 // (ids and big numbers as strings, timestamps as ISO strings). Client-safe: no server imports.
 // Re-exported by schema.ts, which keeps the zod input schemas.
 import type { DecodedPayload, PValue, ForeignKind } from '@/lib/potatoq/types';
-import type { BrokerKind, Capabilities, TaskState } from './schema';
+
+export type BrokerKind = 'sqlite' | 'postgres' | 'rabbitmq' | 'redis';
+
+/** The closed set of things an adapter may be able to do. */
+export const CAPABILITIES = [
+  'listReady',
+  'listScheduled',
+  'listRunning',
+  'browseDead',
+  'replay',
+  'discard',
+  'revoke',
+  'purge',
+  'enqueue',
+  'results',
+  'workers',
+] as const;
+export type Capability = (typeof CAPABILITIES)[number];
+export type Capabilities = Record<Capability, { on: boolean; why?: string }>;
+
+export type TaskState = 'ready' | 'scheduled' | 'running';
 
 export type CountKey = 'ready' | 'scheduled' | 'running' | 'dead';
 

@@ -3,9 +3,9 @@ import { getConfig } from '@/lib/config';
 import { ConsoleError } from './errors';
 import type { BrokerKind } from './schema';
 import type { BrokerAdapter, BrokerConfig } from './types';
-import { createSqliteAdapter } from './sqlite/adapter';
-import { createPostgresAdapter } from './postgres/adapter';
-import { createRabbitmqAdapter } from './rabbitmq/adapter';
+import { createSqliteAdapter } from './potatoq/sqlite/adapter';
+import { createPostgresAdapter } from './potatoq/postgres/adapter';
+import { createRabbitmqAdapter } from './potatoq/rabbitmq/adapter';
 
 /** Maps a potatoq URL scheme to a broker kind; the one switch on kinds outside adapters. */
 export function kindOf(url: string): BrokerKind {

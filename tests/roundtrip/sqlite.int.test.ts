@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSqliteAdapter } from '@/lib/brokers/sqlite/adapter';
+import { createSqliteAdapter } from '@/lib/brokers/potatoq/sqlite/adapter';
 import { ZDeadListQuery, ZEnqueueRequest, ZTaskListQuery } from '@/lib/brokers/schema';
 import type { BrokerAdapter } from '@/lib/brokers/types';
 import { POTATOQ, PYTHON, ROOT } from '../support/potatoq-seeder';

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { ZDeadListQuery, ZTaskListQuery, type TaskSummary } from '../schema';
 import type { BrokerAdapter } from '../types';
-import type { ContractFixture, ContractSeeder } from '../contract';
+import type { ContractFixture, ContractSeeder } from './types';
 
 export const uniqueQueue = (tag = 'q') => `ct-${tag}-${randomUUID().slice(0, 8)}`;
 export const TRACEBACK = (last: string) =>
