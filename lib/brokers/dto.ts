@@ -3,7 +3,13 @@
 // Re-exported by schema.ts, which keeps the zod input schemas.
 import type { DecodedPayload, PValue, ForeignKind } from '@/lib/potatoq/types';
 
-export type BrokerKind = 'sqlite' | 'postgres' | 'rabbitmq' | 'redis';
+/** The queue systems a broker entry may name (`"kind"`); the registry says which are supported. */
+export const SYSTEM_KINDS = ['potatoq', 'celery', 'sdj', 'queueflow'] as const;
+export type SystemKind = (typeof SYSTEM_KINDS)[number];
+
+/** The store a broker runs on, for display (`sqlite`, `postgres`, `rabbitmq`, `redis`, ...): the
+ *  system module picks it from the URL. Nothing branches on it outside the registry. */
+export type BrokerKind = string;
 
 /** The closed set of things an adapter may be able to do. */
 export const CAPABILITIES = [
@@ -21,6 +27,17 @@ export const CAPABILITIES = [
 ] as const;
 export type Capability = (typeof CAPABILITIES)[number];
 export type Capabilities = Record<Capability, { on: boolean; why?: string }>;
+
+/** The capabilities that change a broker: what read-only takes away. The one list of them. */
+export const WRITE_ACTIONS = ['replay', 'discard', 'revoke', 'purge', 'enqueue'] as const satisfies readonly Capability[];
+export type WriteAction = (typeof WRITE_ACTIONS)[number];
+
+/** `caps` with every write turned off for `why` (read-only configuration, a standby, ...). */
+export function withoutWrites(caps: Capabilities, why: string): Capabilities {
+  const out = { ...caps };
+  for (const k of WRITE_ACTIONS) out[k] = { on: false, why };
+  return out;
+}
 
 export type TaskState = 'ready' | 'scheduled' | 'running';
 

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import type { TaskState } from './dto';
 
-export { CAPABILITIES } from './dto';
+export { CAPABILITIES, SYSTEM_KINDS, WRITE_ACTIONS, withoutWrites } from './dto';
 export const ZTaskState = z.enum(['ready', 'scheduled', 'running']) satisfies z.ZodType<TaskState>;
 
 const ZLimit = z.coerce.number().int().min(1).max(500).default(50);

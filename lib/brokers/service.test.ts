@@ -15,7 +15,7 @@ vi.mock('./registry', () => ({
     return c;
   },
   getAdapter: () => adapter,
-  kindOf: () => 'sqlite',
+  brokerKindOf: () => 'sqlite',
   listBrokerConfigs: () => configs,
 }));
 
@@ -29,7 +29,7 @@ const overview = (): BrokerOverview => ({
 
 beforeEach(() => {
   configs.length = 0;
-  configs.push({ id: 'b', name: 'b', url: 'sqlite:///x', readOnly: false, options: {} }, { id: 'ro', name: 'ro', url: 'sqlite:///y', readOnly: true, options: {} });
+  configs.push({ id: 'b', name: 'b', kind: 'potatoq', url: 'sqlite:///x', readOnly: false, options: {} }, { id: 'ro', name: 'ro', kind: 'potatoq', url: 'sqlite:///y', readOnly: true, options: {} });
   adapter = { capabilities: async () => allOn(), overview: async () => overview() };
 });
 

@@ -1,6 +1,7 @@
 import 'server-only';
 import { ConsoleError, isConsoleError } from './errors';
-import { findBrokerConfig, getAdapter, kindOf, listBrokerConfigs } from './registry';
+import { getConfig } from '@/lib/config';
+import { brokerKindOf, findBrokerConfig, getAdapter, listBrokerConfigs } from './registry';
 import type {
   ActionResult,
   BrokerOverview,
@@ -12,7 +13,11 @@ import type {
   ResultListQuery,
   TaskListQuery,
 } from './schema';
+import { withoutWrites } from './dto';
 import type { BrokerAdapter } from './types';
+
+/** Why an action is off on a broker configured read-only. */
+export const READ_ONLY_WHY = 'configured read-only';
 import { celeryToPotatoq } from '@/lib/potatoq';
 
 /**
@@ -21,8 +26,9 @@ import { celeryToPotatoq } from '@/lib/potatoq';
  * read-only configuration do not allow. Authorisation happens before this, in lib/auth's gate.
  */
 
-const READ_TIMEOUT_MS = Number(process.env.POTATOQ_CONSOLE_READ_TIMEOUT_MS ?? 10_000);
-const WRITE_TIMEOUT_MS = Number(process.env.POTATOQ_CONSOLE_WRITE_TIMEOUT_MS ?? 120_000);
+// Parsed and checked at boot (lib/config.ts): a bad value stops startup.
+const readTimeoutMs = () => getConfig().timeouts.readMs;
+const writeTimeoutMs = () => getConfig().timeouts.writeMs;
 
 function scrub(message: string): string {
   // Never echo credentials that a driver may put into its error text.
@@ -50,7 +56,7 @@ async function withTimeout<T>(what: string, ms: number, run: () => Promise<T>): 
 }
 
 function read<T>(brokerId: string, what: string, fn: (a: BrokerAdapter) => Promise<T>): Promise<T> {
-  return withTimeout(what, READ_TIMEOUT_MS, async () => fn(getAdapter(brokerId)));
+  return withTimeout(what, readTimeoutMs(), async () => fn(getAdapter(brokerId)));
 }
 
 /** Refuses an action the configuration or the broker does not allow. */
@@ -58,18 +64,18 @@ export async function requireCapability(brokerId: string, capability: Capability
   const config = findBrokerConfig(brokerId);
   if (config.readOnly) throw new ConsoleError('ReadOnly', `broker "${brokerId}" is configured read-only`);
   const adapter = getAdapter(brokerId);
-  const caps = await withTimeout('capability probe', READ_TIMEOUT_MS, () => adapter.capabilities());
+  const caps = await withTimeout('capability probe', readTimeoutMs(), () => adapter.capabilities());
   const cap = caps[capability];
   if (!cap.on) throw new ConsoleError('Unsupported', cap.why ?? `${capability} is not available on this broker`);
   return adapter;
 }
 
 function write<T>(brokerId: string, capability: Capability, what: string, fn: (a: BrokerAdapter) => Promise<T>): Promise<T> {
-  return withTimeout(what, WRITE_TIMEOUT_MS, async () => fn(await requireCapability(brokerId, capability)));
+  return withTimeout(what, writeTimeoutMs(), async () => fn(await requireCapability(brokerId, capability)));
 }
 
-export function brokerList(): Array<{ id: string; name: string; kind: ReturnType<typeof kindOf> }> {
-  return listBrokerConfigs().map((b) => ({ id: b.id, name: b.name, kind: kindOf(b.url) }));
+export function brokerList(): Array<{ id: string; name: string; kind: string }> {
+  return listBrokerConfigs().map((b) => ({ id: b.id, name: b.name, kind: brokerKindOf(b) }));
 }
 
 export async function overview(brokerId: string): Promise<BrokerOverview> {
@@ -77,12 +83,7 @@ export async function overview(brokerId: string): Promise<BrokerOverview> {
   const result = await read(brokerId, 'overview', (a) => a.overview());
   if (!config.readOnly) return result;
   // Configuration can only take capabilities away.
-  const capabilities = Object.fromEntries(
-    Object.entries(result.capabilities).map(([k, v]) =>
-      ['replay', 'discard', 'revoke', 'purge', 'enqueue'].includes(k) ? [k, { on: false, why: 'configured read-only' }] : [k, v],
-    ),
-  ) as BrokerOverview['capabilities'];
-  return { ...result, readOnly: true, capabilities };
+  return { ...result, readOnly: true, capabilities: withoutWrites(result.capabilities, READ_ONLY_WHY) };
 }
 
 export type OverviewOutcome =
@@ -97,11 +98,7 @@ export async function overviewAll(): Promise<OverviewOutcome[]> {
         return { ok: true, overview: await overview(b.id) };
       } catch (e) {
         const err = toConsoleError(e);
-        let kind = 'unknown';
-        try {
-          kind = kindOf(b.url);
-        } catch {}
-        return { ok: false, id: b.id, name: b.name, kind, error: { code: err.code, message: err.message } };
+        return { ok: false, id: b.id, name: b.name, kind: brokerKindOf(b), error: { code: err.code, message: err.message } };
       }
     }),
   );

@@ -23,10 +23,8 @@ export function createResultBackend(o: Record<string, unknown>, brokerId: string
     case 'postgresql':
       return createPostgresResults(url, extra, brokerId, timeoutMs);
     case 'sqlite':
-      return createSqliteResults(url, num(extra.busyTimeoutMs, 5000));
+      return createSqliteResults(url, typeof extra.busyTimeoutMs === 'number' ? extra.busyTimeoutMs : 5000);
     default:
       throw new ConsoleError('InvalidInput', `resultBackend: potatoq stores results in redis://, postgresql:// or sqlite://, not "${scheme}"`);
   }
 }
-
-const num = (v: unknown, fallback: number) => (typeof v === 'number' && v > 0 ? v : fallback);

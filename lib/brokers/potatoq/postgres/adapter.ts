@@ -1,7 +1,8 @@
 import 'server-only';
 import { ConsoleError } from '@/lib/brokers/errors';
 import type { BrokerOverview } from '@/lib/brokers/schema';
-import type { BrokerAdapter, BrokerConfig } from '@/lib/brokers/types';
+import type { BrokerAdapter, StoreConfig } from '@/lib/brokers/types';
+import { parseOptions, ZPostgresOptions } from '../options';
 import { mapPgError } from './errors';
 import { normalizeUrl, pgNames } from './names';
 import { overviewQueues, totalsOf, withWorkerQueues } from './overview';
@@ -13,8 +14,6 @@ import { listResults, listWorkers, taskNames, type Liveness } from './reads-misc
 import { getTask, listTasks } from './reads-tasks';
 import { discardBatch, replayBatch, runBatches } from './writes';
 import { enqueueMessage, purgeQueue, revokeBatch } from './writes-more';
-
-const num = (v: unknown, fallback: number): number => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : fallback);
 
 /** How long a capabilities probe is trusted (privileges rarely change; a GRANT shows up soon). */
 const PROBE_TTL_MS = 30_000;
@@ -32,23 +31,23 @@ const STATS_TTL_MS = 60_000;
  * `countCap` (1000: the overview counts each queue's rows exactly up to here), `searchWindow` (10000 newest rows for text search), `resultExpires`
  * (86400), `workerHeartbeatInterval` (5), `workerDeadAfter` (60).
  */
-export function createPostgresAdapter(config: BrokerConfig): BrokerAdapter {
-  const o = config.options;
+export function createPostgresAdapter(config: StoreConfig): BrokerAdapter {
+  const o = parseOptions(ZPostgresOptions, config.options);
   const names = pgNames(o);
   const settings = {
     url: normalizeUrl(config.url),
     brokerId: config.id,
-    readPoolSize: num(o.poolSize, 6),
-    writePoolSize: num(o.writePoolSize, 2),
-    statementTimeoutMs: num(o.statementTimeoutMs, 5000),
-    writeStatementTimeoutMs: num(o.writeStatementTimeoutMs, 30_000),
-    lockTimeoutMs: num(o.lockTimeoutMs, 3000),
-    connectTimeoutMs: num(o.connectTimeoutMs, 5000),
+    readPoolSize: o.poolSize ?? 6,
+    writePoolSize: o.writePoolSize ?? 2,
+    statementTimeoutMs: o.statementTimeoutMs ?? 5000,
+    writeStatementTimeoutMs: o.writeStatementTimeoutMs ?? 30_000,
+    lockTimeoutMs: o.lockTimeoutMs ?? 3000,
+    connectTimeoutMs: o.connectTimeoutMs ?? 5000,
   };
-  const cap = num(o.countCap, 1000);
-  const window = num(o.searchWindow, 10_000);
-  const resultExpires = num(o.resultExpires, 86400);
-  const live: Liveness = { staleAfter: 3 * num(o.workerHeartbeatInterval, 5), deadAfter: num(o.workerDeadAfter, 60) };
+  const cap = o.countCap ?? 1000;
+  const window = o.searchWindow ?? 10_000;
+  const resultExpires = o.resultExpires ?? 86400;
+  const live: Liveness = { staleAfter: 3 * (o.workerHeartbeatInterval ?? 5), deadAfter: o.workerDeadAfter ?? 60 };
   const db = createPgDb(settings, names);
   const describe = (e: unknown) => {
     const m = mapPgError(e, names, { statementMs: settings.writeStatementTimeoutMs, lockMs: settings.lockTimeoutMs });

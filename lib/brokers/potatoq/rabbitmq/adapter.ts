@@ -1,18 +1,18 @@
 import 'server-only';
 import { ConsoleError } from '@/lib/brokers/errors';
 import { CAPABILITIES, type ActionResult, type Capabilities } from '@/lib/brokers/schema';
-import type { BrokerAdapter, BrokerConfig } from '@/lib/brokers/types';
+import type { BrokerAdapter, StoreConfig } from '@/lib/brokers/types';
 import { AmqpLink } from './connection';
 import type { RabbitCtx } from './context';
 import type { PaceOptions } from './letter-actions';
 import { Management } from './management';
 import { deadGroups, getDead, listDead, overview, taskNames } from './reads';
+import { parseOptions, ZRabbitmqOptions } from '../options';
 import { createResultBackend } from '../result-backend';
 import { V3_BROWSE_REFUSAL } from './topology';
 import { parseAmqpUrl, parseManagement } from './url';
 import { convertCelery, discardDead, enqueue, purge, replayDead, revoke } from './writes';
 
-const num = (v: unknown, fallback: number): number => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : fallback);
 const NO_LISTING = "RabbitMQ can't list queued messages without taking them from the workers: counts only";
 const NO_SCHEDULED =
   "RabbitMQ: delayed tasks wait in potatoq's 28 potatoq.delay.Lnn queues; their total is shown, but their target queues are only in each message's routing key, which can't be read without taking the message";
@@ -31,9 +31,9 @@ export interface RabbitmqAdapter extends BrokerAdapter {
  * `{"prefix": "potatoq"}`), `queues` (queue names to show without a management API),
  * `resultExpires` (86400), `timeoutMs` (10000), `deadBrowseLimit` (10000 letters held per DLQ).
  */
-export function createRabbitmqAdapter(config: BrokerConfig): RabbitmqAdapter {
-  const o = config.options;
-  const timeoutMs = num(o.timeoutMs, 10_000);
+export function createRabbitmqAdapter(config: StoreConfig): RabbitmqAdapter {
+  const o = parseOptions(ZRabbitmqOptions, config.options);
+  const timeoutMs = o.timeoutMs ?? 10_000;
   const target = parseAmqpUrl(config.url);
   const mgmtTarget = parseManagement(o, target);
   const ctx: RabbitCtx = {
@@ -44,10 +44,10 @@ export function createRabbitmqAdapter(config: BrokerConfig): RabbitmqAdapter {
     backend: createResultBackend(o, config.id, timeoutMs),
     lockKey: `${target.display}`,
     // Without the management API only named queues can be counted: potatoq's default one unless configured.
-    knownQueues: Array.isArray(o.queues) ? o.queues.filter((q): q is string => typeof q === 'string') : mgmtTarget ? [] : ['default'],
-    browseLimit: num(o.deadBrowseLimit, 10_000),
-    live: { staleAfter: 3 * num(o.workerHeartbeatInterval, 5), deadAfter: num(o.workerDeadAfter, 60) },
-    resultExpires: num(o.resultExpires, 86400),
+    knownQueues: o.queues ?? (mgmtTarget ? [] : ['default']),
+    browseLimit: o.deadBrowseLimit ?? 10_000,
+    live: { staleAfter: 3 * (o.workerHeartbeatInterval ?? 5), deadAfter: o.workerDeadAfter ?? 60 },
+    resultExpires: o.resultExpires ?? 86400,
   };
 
   async function capabilities(): Promise<Capabilities> {
@@ -64,7 +64,6 @@ export function createRabbitmqAdapter(config: BrokerConfig): RabbitmqAdapter {
       caps.results = { on: false, why: 'RabbitMQ stores no results: set resultBackend to the result_backend potatoq uses' };
       caps.workers = { on: false, why: "potatoq's workers write heartbeats to the result backend: set resultBackend" };
     }
-    if (config.readOnly) for (const k of ['replay', 'discard', 'revoke', 'purge', 'enqueue'] as const) caps[k] = { on: false, why: 'configured read-only' };
     return caps;
   }
   const refuse = async (): Promise<never> => {
@@ -73,9 +72,6 @@ export function createRabbitmqAdapter(config: BrokerConfig): RabbitmqAdapter {
   const needBackend = () => {
     if (!ctx.backend) throw new ConsoleError('Unsupported', 'RabbitMQ stores no results or heartbeats: set resultBackend');
     return ctx.backend;
-  };
-  const writable = () => {
-    if (config.readOnly) throw new ConsoleError('ReadOnly', `broker "${config.id}" is configured read-only`);
   };
 
   return {
@@ -92,13 +88,13 @@ export function createRabbitmqAdapter(config: BrokerConfig): RabbitmqAdapter {
     listWorkers: async () => (ctx.backend ? ctx.backend.workers(ctx.live) : []),
     listResults: async (q) => needBackend().listResults(q),
     taskNames: () => taskNames(ctx),
-    replayDead: async (ids) => (writable(), replayDead(ctx, ids)),
-    replayDeadPaced: async (ids, pace) => (writable(), replayDead(ctx, ids, pace)),
-    convertCelery: async (ids, pace) => (writable(), convertCelery(ctx, ids, pace)),
-    discardDead: async (ids) => (writable(), discardDead(ctx, ids)),
-    revoke: async (ids) => (writable(), revoke(ctx, ids)),
-    purge: async (queue) => (writable(), purge(ctx, queue)),
-    enqueue: async (req) => (writable(), enqueue(ctx, req)),
+    replayDead: async (ids) => replayDead(ctx, ids),
+    replayDeadPaced: async (ids, pace) => replayDead(ctx, ids, pace),
+    convertCelery: async (ids, pace) => convertCelery(ctx, ids, pace),
+    discardDead: async (ids) => discardDead(ctx, ids),
+    revoke: async (ids) => revoke(ctx, ids),
+    purge: async (queue) => purge(ctx, queue),
+    enqueue: async (req) => enqueue(ctx, req),
     close: async () => {
       await ctx.link.close();
       await ctx.backend?.close();

@@ -1,6 +1,6 @@
 import 'server-only';
 import { ConsoleError } from '@/lib/brokers/errors';
-import type { BrokerConfig } from '@/lib/brokers/types';
+import type { StoreConfig } from '@/lib/brokers/types';
 import type { AmqpLink } from './connection';
 import type { Management, MgmtQueue } from './management';
 import type { Liveness, ResultBackend } from '../results';
@@ -9,7 +9,7 @@ import type { AmqpTarget } from './url';
 
 /** Everything one RabbitMQ adapter's reads and writes share. */
 export interface RabbitCtx {
-  config: BrokerConfig;
+  config: StoreConfig;
   target: AmqpTarget;
   link: AmqpLink;
   mgmt: Management | null;

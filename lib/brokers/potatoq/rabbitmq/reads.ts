@@ -115,7 +115,8 @@ export async function overview(ctx: RabbitCtx, capabilities: Capabilities): Prom
     name: ctx.config.name,
     kind: 'rabbitmq',
     serverInfo: `${server.product} ${server.version} at ${ctx.target.display}${ctx.mgmt ? '' : ' (no management API: running counts unknown)'}${ctx.backend ? `; results in ${ctx.backend.kind}` : '; no result backend'}`,
-    readOnly: ctx.config.readOnly,
+    // Configured read-only is applied by the service; RabbitMQ itself is never read-only.
+    readOnly: false,
     capabilities,
     queues,
     totals: {

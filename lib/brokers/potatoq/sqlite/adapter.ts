@@ -2,19 +2,18 @@ import 'server-only';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { ConsoleError } from '@/lib/brokers/errors';
-import { CAPABILITIES, type Capabilities, type EnqueueRequest } from '@/lib/brokers/schema';
-import type { BrokerAdapter, BrokerConfig } from '@/lib/brokers/types';
+import { CAPABILITIES, withoutWrites, type Capabilities, type EnqueueRequest } from '@/lib/brokers/schema';
+import type { BrokerAdapter, StoreConfig } from '@/lib/brokers/types';
 import { DEFAULT_BUSY_TIMEOUT_MS, mapSqliteError, openConnections, type Connections } from './connection';
 import { deadGroups, getDead, listDead } from './reads-dead';
 import type { Liveness } from '../heartbeats';
+import { parseOptions, ZSqliteOptions } from '../options';
 import { listResults, listWorkers, overviewQueues, taskNames } from './reads-misc';
 import { getTask, listTasks } from './reads-tasks';
 import { pathFromUrl } from './url';
 import { enqueueMessage } from './writes-enqueue';
 import { revokeStep } from './writes-revoke';
 import { discardStep, replayStep, runPerId } from './writes';
-
-const num = (v: unknown, fallback: number): number => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : fallback);
 
 /**
  * potatoq's SQLite broker file, read and written alongside its workers. Connections open
@@ -25,11 +24,11 @@ const num = (v: unknown, fallback: number): number => (typeof v === 'number' && 
  * Options (from the broker's configuration): `busyTimeoutMs` (5000), `resultExpires` (86400,
  * potatoq's `result_expires`), `workerHeartbeatInterval` (5), `workerDeadAfter` (60).
  */
-export function createSqliteAdapter(config: BrokerConfig): BrokerAdapter {
-  const o = config.options;
-  const busyTimeoutMs = num(o.busyTimeoutMs, DEFAULT_BUSY_TIMEOUT_MS);
-  const resultExpires = num(o.resultExpires, 86400);
-  const live: Liveness = { staleAfter: 3 * num(o.workerHeartbeatInterval, 5), deadAfter: num(o.workerDeadAfter, 60) };
+export function createSqliteAdapter(config: StoreConfig): BrokerAdapter {
+  const o = parseOptions(ZSqliteOptions, config.options);
+  const busyTimeoutMs = o.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
+  const resultExpires = o.resultExpires ?? 86400;
+  const live: Liveness = { staleAfter: 3 * (o.workerHeartbeatInterval ?? 5), deadAfter: o.workerDeadAfter ?? 60 };
   let file: string | null = null;
   let conns: Connections | null = null;
 
@@ -68,10 +67,7 @@ export function createSqliteAdapter(config: BrokerConfig): BrokerAdapter {
   function capabilities(): Capabilities {
     const c = open();
     const caps = Object.fromEntries(CAPABILITIES.map((k) => [k, { on: true }])) as Capabilities;
-    if (!c.write) {
-      for (const k of ['replay', 'discard', 'revoke', 'purge', 'enqueue'] as const) caps[k] = { on: false, why: c.readOnlyWhy ?? 'read-only' };
-    }
-    return caps;
+    return c.write ? caps : withoutWrites(caps, c.readOnlyWhy ?? 'read-only');
   }
 
   return {

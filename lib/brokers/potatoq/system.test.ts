@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isConsoleError } from './errors';
-import { kindOf } from './registry';
+import { isConsoleError } from '@/lib/brokers/errors';
+import { potatoqStore as kindOf } from './system';
 
 describe('kindOf maps potatoq URL schemes to broker kinds', () => {
   it.each([
