@@ -11,7 +11,7 @@ import { useOverview } from '@/lib/client/hooks';
 import { purgeText } from './purge-text';
 import { useBrokerAction } from './use-broker-action';
 
-/** Purge requires typing the queue name; it removes waiting tasks only (RabbitMQ: ready messages only). */
+/** Purge requires typing the queue name; it removes what the adapter declares (waiting tasks; RabbitMQ: ready messages). */
 export function PurgeButton({ brokerId, queue, disabledReason }: { brokerId: string; queue: string; disabledReason?: string }) {
   const [open, setOpen] = useState(false);
   const [typed, setTyped] = useState('');
@@ -24,7 +24,7 @@ export function PurgeButton({ brokerId, queue, disabledReason }: { brokerId: str
     m.reset();
   };
   const o = useOverview(brokerId);
-  const t = purgeText(o.data?.kind, o.data?.queues.find((q) => q.name === queue));
+  const t = purgeText(o.data?.model?.actions.purge, o.data?.queues.find((q) => q.name === queue));
   const fieldError = m.data && !m.data.ok ? m.data.error.fields?.confirm : undefined;
   const reasonError = m.data && !m.data.ok ? m.data.error.fields?.reason : undefined;
   return (

@@ -33,15 +33,17 @@ export function TaskDetailView({ brokerId, id }: { brokerId: string; id: string 
   if (!q.data) return <Loading />;
   const t = q.data;
   const cap = o.data?.capabilities.revoke;
+  // A worker owns tasks in some states (potatoq: running): the console never changes those.
+  const owned = o.data?.model?.states.find((st) => st.key === t.state)?.owned ?? false;
   const qBase = `/brokers/${encodeURIComponent(brokerId)}/queues/${encodeURIComponent(t.queue)}`;
   return (
     <div className="grid gap-6" data-testid="task-detail">
       <Card>
         <CardHeader title={<span className="break-all" data-testid="detail-task">{t.task}</span>}>
-          <Badge tone={t.state === 'running' ? 'blue' : t.state === 'scheduled' ? 'purple' : 'green'} testId="detail-state">
+          <Badge tone={owned ? 'blue' : (o.data?.model?.states.findIndex((st) => st.key === t.state) ?? 0) > 0 ? 'purple' : 'green'} testId="detail-state">
             {t.state}
           </Badge>
-          {t.state !== 'running' ? (
+          {!owned ? (
             <ConfirmAction kind="revoke" brokerId={brokerId} queue={t.queue} ids={[t.id]} size="md" disabledReason={cap && !cap.on ? cap.why ?? 'revoke unavailable' : undefined} />
           ) : null}
         </CardHeader>
@@ -57,7 +59,7 @@ export function TaskDetailView({ brokerId, id }: { brokerId: string; id: string 
           <TimeField label="Runs at" iso={t.runAt} />
           {t.claimedAt ? <TimeField label="Claimed" iso={t.claimedAt} /> : null}
         </Fields>
-        {t.state === 'running' ? (
+        {owned ? (
           <p className="px-4 pb-4 text-xs text-zinc-500 dark:text-zinc-400">Running: its worker owns it. The console does not change running tasks.</p>
         ) : (
           <div className="px-4 pb-4"><CommandLine command={cliRevoke([t.id])} /></div>

@@ -39,9 +39,64 @@ export function withoutWrites(caps: Capabilities, why: string): Capabilities {
   return out;
 }
 
-export type TaskState = 'ready' | 'scheduled' | 'running';
+/** A state of waiting or running work, one of the adapter's declared `model.states` keys. */
+export type TaskState = string;
 
+/** The count columns potatoq's stores fill in `QueueStats`; other systems' states go in `counts`. */
 export type CountKey = 'ready' | 'scheduled' | 'running' | 'dead';
+
+/** One state an adapter lists: a tab on the queue page and a column of the overview. */
+export interface StateDecl {
+  /** In URLs (`?state=`), list queries and counts. */
+  key: string;
+  label: string;
+  /** The capability that says whether this state's tasks can be listed here. */
+  list: Capability;
+  /** The time the list shows for this state, and its column header ("Enqueued", "Runs", ...). */
+  time: { field: 'createdAt' | 'runAt' | 'claimedAt'; label: string };
+  /** A worker owns tasks in this state: shown with their worker, never revoked or changed. */
+  owned: boolean;
+}
+
+/** What one action does on this system, in one sentence for the confirmation dialog. */
+export interface ActionDecl {
+  does: string;
+}
+
+/** The purge dialog's words: what goes (`what`, counted from `counts`), what stays. */
+export interface PurgeDecl extends ActionDecl {
+  what: string;
+  /** The states whose counts the dialog shows, e.g. ready and scheduled. */
+  counts: string[];
+  stays: string;
+}
+
+/**
+ * What an adapter declares about its system, constant for its life: the states it shows (in
+ * tab and column order; dead letters are always a tab of their own when `browseDead` is on),
+ * and each action's effect in words. Capabilities (on/off with a reason) stay per call.
+ */
+export interface BrokerModel {
+  system: SystemKind;
+  states: StateDecl[];
+  actions: {
+    /** `bulkRate`: a bulk replay is paced at this many per second unless changed (null: not paced). */
+    replay: ActionDecl & { bulkRate: number | null };
+    discard: ActionDecl;
+    revoke: ActionDecl & { bulk: string };
+    purge: PurgeDecl;
+    enqueue: ActionDecl;
+    /** Present where the adapter can turn another system's message into one of its own;
+     *  `what` names such a letter ("Celery letter"). */
+    convert?: ActionDecl & { what: string };
+  };
+}
+
+/** A queue's count for a declared state: the fixed columns, then `counts`; null when unknown. */
+export function countOf(q: Pick<QueueStats, CountKey | 'counts'>, key: string): number | null {
+  if (key === 'ready' || key === 'scheduled' || key === 'running' || key === 'dead') return q[key];
+  return q.counts?.[key] ?? null;
+}
 
 /** A count that stopped at the adapter's cap (large PostgreSQL queues): the matching count
  *  field then holds `atLeast`; `estimate` is the planner's estimate (null when unknown).
@@ -57,13 +112,15 @@ export interface QueueStats {
   scheduled: number | null;
   running: number | null;
   dead: number | null;
+  /** Counts of declared states beyond potatoq's ready/scheduled/running (other systems). */
+  counts?: Record<string, number | null>;
   /** ISO time the oldest ready task was enqueued (created_at), null if none or unknown. */
   oldestReadyAt: string | null;
   tasks: string[] | null;
   /** Consumers attached to the queue (RabbitMQ; absent where the broker has no such notion). */
   consumers?: number | null;
   /** Counts that hit the cap; absent when every count is exact. */
-  capped?: Partial<Record<CountKey, CappedCount>>;
+  capped?: Partial<Record<string, CappedCount>>;
   /**
    * The next ready task (what a worker claims first) when potatoq cannot decode it: every
    * worker that claims it crashes, so the queue is stuck until it is removed. Null when the
@@ -99,17 +156,19 @@ export interface BrokerOverview {
   id: string;
   name: string;
   kind: BrokerKind;
+  /** The adapter's declared model (added by the service). */
+  model?: BrokerModel;
   /** e.g. SQLite version, server version; never credentials. */
   serverInfo: string | null;
   readOnly: boolean;
   capabilities: Capabilities;
   queues: QueueStats[];
-  totals: { ready: number | null; scheduled: number | null; running: number | null; dead: number | null };
+  totals: { ready: number | null; scheduled: number | null; running: number | null; dead: number | null; counts?: Record<string, number | null> };
   /** Totals that are lower bounds because a count hit the cap. */
-  totalsCapped?: Partial<Record<CountKey, CappedCount>>;
+  totalsCapped?: Partial<Record<string, CappedCount>>;
   workers: { alive: number; stale: number };
   /** Why a column is unknown ("—") on every queue of this broker, in the operator's words. */
-  unknownWhy?: Partial<Record<CountKey | 'oldest', string>>;
+  unknownWhy?: Partial<Record<string, string>>;
   readAt: string;
 }
 

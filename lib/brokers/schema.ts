@@ -4,8 +4,9 @@
 import { z } from 'zod';
 import type { TaskState } from './dto';
 
-export { CAPABILITIES, SYSTEM_KINDS, WRITE_ACTIONS, withoutWrites } from './dto';
-export const ZTaskState = z.enum(['ready', 'scheduled', 'running']) satisfies z.ZodType<TaskState>;
+export { CAPABILITIES, SYSTEM_KINDS, WRITE_ACTIONS, countOf, withoutWrites } from './dto';
+/** A state name; which ones a broker has is its adapter's declared model (the service checks). */
+export const ZTaskState = z.string().trim().regex(/^[a-z][a-z0-9_-]{0,39}$/, 'not a state name') satisfies z.ZodType<TaskState>;
 
 const ZLimit = z.coerce.number().int().min(1).max(500).default(50);
 const ZText = z.string().trim().max(500).optional().transform((v) => (v ? v : undefined));

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ConsoleError } from './errors';
-import { CAPABILITIES, type BrokerOverview, type Capabilities } from './schema';
+import { CAPABILITIES, ZTaskListQuery, type BrokerOverview, type Capabilities } from './schema';
 import type { BrokerAdapter, BrokerConfig } from './types';
 
 // The service's own rules (read-only, capability refusal, error mapping) against a fake
@@ -72,6 +72,28 @@ describe('service', () => {
     const all = await service.overviewAll();
     expect(all).toHaveLength(2);
     expect(all[0]).toMatchObject({ ok: false, error: { code: 'NotMigrated' } });
+  });
+});
+
+describe('declared model', () => {
+  const model: BrokerAdapter['model'] = {
+    system: 'sdj',
+    states: [{ key: 'pending', label: 'Pending', list: 'listReady', time: { field: 'createdAt', label: 'Enqueued' }, owned: false }],
+    actions: { replay: { does: 'r', bulkRate: null }, discard: { does: 'd' }, revoke: { does: 'v', bulk: 'vb' }, purge: { does: 'p', what: 'w', counts: ['pending'], stays: 's' }, enqueue: { does: 'e' } },
+  };
+
+  it("adds the adapter's model to its overview", async () => {
+    adapter = { ...adapter, model };
+    expect((await service.overview('b')).model).toBe(model);
+  });
+
+  it('refuses a state the adapter did not declare, before reaching it', async () => {
+    const listTasks = vi.fn();
+    adapter = { ...adapter, model, listTasks };
+    await expect(service.listTasks('b', ZTaskListQuery.parse({ state: 'ready' }))).rejects.toMatchObject({ code: 'InvalidInput', fields: { state: 'one of pending' } });
+    expect(listTasks).not.toHaveBeenCalled();
+    await service.listTasks('b', ZTaskListQuery.parse({ state: 'pending' }));
+    expect(listTasks).toHaveBeenCalledOnce();
   });
 });
 

@@ -4,6 +4,7 @@ import { getConfig } from '@/lib/config';
 import { brokerKindOf, findBrokerConfig, getAdapter, listBrokerConfigs } from './registry';
 import type {
   ActionResult,
+  BrokerModel,
   BrokerOverview,
   Capability,
   DeadDetail,
@@ -78,9 +79,18 @@ export function brokerList(): Array<{ id: string; name: string; kind: string }> 
   return listBrokerConfigs().map((b) => ({ id: b.id, name: b.name, kind: brokerKindOf(b) }));
 }
 
+/** The adapter's declared model (states, what each action does); null while it cannot be created. */
+export function brokerModel(brokerId: string): BrokerModel | null {
+  try {
+    return getAdapter(brokerId).model;
+  } catch {
+    return null;
+  }
+}
+
 export async function overview(brokerId: string): Promise<BrokerOverview> {
   const config = findBrokerConfig(brokerId);
-  const result = await read(brokerId, 'overview', (a) => a.overview());
+  const result = await read(brokerId, 'overview', async (a) => ({ ...(await a.overview()), model: a.model }));
   if (!config.readOnly) return result;
   // Configuration can only take capabilities away.
   return { ...result, readOnly: true, capabilities: withoutWrites(result.capabilities, READ_ONLY_WHY) };
@@ -113,7 +123,14 @@ export async function health(): Promise<HealthEntry[]> {
   );
 }
 
-export const listTasks = (brokerId: string, q: TaskListQuery) => read(brokerId, 'task list', (a) => a.listTasks(q));
+export const listTasks = (brokerId: string, q: TaskListQuery) =>
+  read(brokerId, 'task list', (a) => {
+    if (a.model && !a.model.states.some((s) => s.key === q.state)) {
+      const known = a.model.states.map((s) => s.key).join(', ');
+      throw new ConsoleError('InvalidInput', `this broker has no "${q.state}" state (${known})`, { state: `one of ${known}` });
+    }
+    return a.listTasks(q);
+  });
 export async function getTask(brokerId: string, id: string) {
   const t = await read(brokerId, 'task detail', (a) => a.getTask(id));
   if (!t) throw new ConsoleError('NotFound', `task ${id} is not waiting or running in this broker`);

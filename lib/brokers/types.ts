@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type {
   ActionResult,
   BrokerKind,
+  BrokerModel,
   BrokerOverview,
   Capabilities,
   SystemKind,
@@ -34,6 +35,8 @@ export interface BrokerAdapter {
   readonly id: string;
   readonly name: string;
   readonly kind: BrokerKind;
+  /** Its states (tabs and overview columns follow them) and what each action does there. */
+  readonly model: BrokerModel;
 
   /** Probes the broker (version, permissions) and reports what it can do and why not. */
   capabilities(): Promise<Capabilities>;

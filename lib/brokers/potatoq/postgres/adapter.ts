@@ -14,6 +14,7 @@ import { listResults, listWorkers, taskNames, type Liveness } from './reads-misc
 import { getTask, listTasks } from './reads-tasks';
 import { discardBatch, replayBatch, runBatches } from './writes';
 import { enqueueMessage, purgeQueue, revokeBatch } from './writes-more';
+import { POTATOQ_TABLE_MODEL } from '../model';
 
 /** How long a capabilities probe is trusted (privileges rarely change; a GRANT shows up soon). */
 const PROBE_TTL_MS = 30_000;
@@ -112,6 +113,7 @@ export function createPostgresAdapter(config: StoreConfig): BrokerAdapter {
     id: config.id,
     name: config.name,
     kind: 'postgres',
+    model: POTATOQ_TABLE_MODEL,
     capabilities: async () => (await capabilitiesProbe()).capabilities,
     overview,
     listTasks: (q) => db.read((sql) => listTasks(sql, names, q, { searchWindow: window })),

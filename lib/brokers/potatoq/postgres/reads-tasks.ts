@@ -1,14 +1,15 @@
 import 'server-only';
 import { decodePayload } from '@/lib/potatoq';
-import type { Page, TaskDetail, TaskListQuery, TaskState, TaskSummary } from '@/lib/brokers/schema';
+import type { Page, TaskDetail, TaskListQuery, TaskSummary } from '@/lib/brokers/schema';
+import { potatoqState, type PotatoqState } from '../model';
 import { decodeCursor, encodeCursor } from '@/lib/brokers/cursor';
 import { mapResult, preview, rawParts, str } from '../mappers';
 import type { PgNames } from './names';
 import type { Sql } from './pool';
 import { containsPattern, epoch, PAYLOAD_FOR_PREVIEW, PgWhere } from './sql';
 
-const STATE_NAMES: Record<number, TaskState> = { 0: 'scheduled', 1: 'ready', 2: 'running' };
-const STATE_CODE: Record<TaskState, number> = { scheduled: 0, ready: 1, running: 2 };
+const STATE_NAMES: Record<number, PotatoqState> = { 0: 'scheduled', 1: 'ready', 2: 'running' };
+const STATE_CODE: Record<PotatoqState, number> = { scheduled: 0, ready: 1, running: 2 };
 
 interface JobRow {
   seq: string;
@@ -71,7 +72,7 @@ function isoOrNull(s: number | null): string | null {
 }
 
 /** Key of the last row per list, in the list's order (see `listTasks`). */
-const keyOf: Record<TaskState, (r: JobRow) => Array<string | number>> = {
+const keyOf: Record<PotatoqState, (r: JobRow) => Array<string | number>> = {
   ready: (r) => [r.priority, r.seq],
   scheduled: (r) => [r.run_key, r.seq],
   running: (r) => [r.claim_key, r.seq],
@@ -88,7 +89,8 @@ export interface ListOptions {
  * `run_at, seq`, running `claimed_at, seq`. Every cursor condition is an index range, so
  * page 10,000 costs what page 1 costs. A text search is bounded to the newest rows.
  */
-export async function listTasks(sql: Sql, n: PgNames, q: TaskListQuery, o: ListOptions): Promise<Page<TaskSummary>> {
+export async function listTasks(sql: Sql, n: PgNames, listed: TaskListQuery, o: ListOptions): Promise<Page<TaskSummary>> {
+  const q = { ...listed, state: potatoqState(listed.state) };
   const scope = `pg-tasks:${q.state}`;
   const after = decodeCursor(scope, q.cursor, 2)?.map((v) => (v === null ? null : String(v))) ?? null;
   const state = STATE_CODE[q.state];

@@ -12,6 +12,7 @@ import { createResultBackend } from '../result-backend';
 import { V3_BROWSE_REFUSAL } from './topology';
 import { parseAmqpUrl, parseManagement } from './url';
 import { convertCelery, discardDead, enqueue, purge, replayDead, revoke } from './writes';
+import { POTATOQ_RABBITMQ_MODEL } from '../model';
 
 const NO_LISTING = "RabbitMQ can't list queued messages without taking them from the workers: counts only";
 const NO_SCHEDULED =
@@ -78,6 +79,7 @@ export function createRabbitmqAdapter(config: StoreConfig): RabbitmqAdapter {
     id: config.id,
     name: config.name,
     kind: 'rabbitmq',
+    model: POTATOQ_RABBITMQ_MODEL,
     capabilities,
     overview: async () => overview(ctx, await capabilities()),
     listTasks: refuse,

@@ -14,6 +14,7 @@ import { pathFromUrl } from './url';
 import { enqueueMessage } from './writes-enqueue';
 import { revokeStep } from './writes-revoke';
 import { discardStep, replayStep, runPerId } from './writes';
+import { POTATOQ_TABLE_MODEL } from '../model';
 
 /**
  * potatoq's SQLite broker file, read and written alongside its workers. Connections open
@@ -74,6 +75,7 @@ export function createSqliteAdapter(config: StoreConfig): BrokerAdapter {
     id: config.id,
     name: config.name,
     kind: 'sqlite',
+    model: POTATOQ_TABLE_MODEL,
     capabilities: () => guard(capabilities),
     overview: () =>
       read((db) => {

@@ -1,12 +1,13 @@
 import 'server-only';
 import type Database from 'better-sqlite3';
-import type { Page, TaskDetail, TaskListQuery, TaskState, TaskSummary } from '@/lib/brokers/schema';
+import type { Page, TaskDetail, TaskListQuery, TaskSummary } from '@/lib/brokers/schema';
+import { potatoqState, type PotatoqState } from '../model';
 import { decodePayload } from '@/lib/potatoq';
 import { decodeCursor, encodeCursor, type KeyValue } from '@/lib/brokers/cursor';
 import { isoFromEpoch, mapResult, preview, rawParts, str, type Stored } from '../mappers';
 import { containsPattern, PAYLOAD_FOR_PREVIEW, Where } from './sql';
 
-const STATE_NAMES: Record<number, TaskState> = { 0: 'scheduled', 1: 'ready', 2: 'running' };
+const STATE_NAMES: Record<number, PotatoqState> = { 0: 'scheduled', 1: 'ready', 2: 'running' };
 
 interface JobRow {
   seq: bigint;
@@ -27,7 +28,7 @@ interface JobRow {
 
 // Claim order per state (potatoq claims ready rows by `priority DESC, seq`). The state is a
 // literal in the SQL text so SQLite can use potatoq's partial indexes.
-const ORDER: Record<TaskState, { state: number; order: string; after: string; key: (r: JobRow) => KeyValue[] }> = {
+const ORDER: Record<PotatoqState, { state: number; order: string; after: string; key: (r: JobRow) => KeyValue[] }> = {
   ready: {
     state: 1,
     order: 'priority DESC, seq',
@@ -69,7 +70,7 @@ function summary(r: JobRow): TaskSummary {
 const COLUMNS = 'seq, id, queue, task, state, priority, run_at, created_at, claimed_at, worker, pid, deliveries';
 
 export function listTasks(db: Database.Database, q: TaskListQuery): Page<TaskSummary> {
-  const spec = ORDER[q.state];
+  const spec = ORDER[potatoqState(q.state)];
   const scope = `tasks:${q.state}`;
   const where = new Where()
     .add(`state = ${spec.state}`)
