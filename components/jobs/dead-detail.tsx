@@ -36,16 +36,16 @@ export function DeadDetailView({ brokerId, id }: { brokerId: string; id: string 
         <CardHeader title={<span className="break-all" data-testid="detail-task">{d.task}</span>}>
           <Badge tone="red" testId="detail-state">dead</Badge>
           <ConfirmAction kind="replay" brokerId={brokerId} queue={d.queue} ids={[d.id]} size="md" disabledReason={off(caps, 'replay')} onDone={after(`${base}/jobs/${encodeURIComponent(d.id)}`)} />
-          {d.celeryConversion ? (
+          {d.conversion ? (
             <ConfirmAction
               kind="convert"
               brokerId={brokerId}
               queue={d.queue}
               ids={[d.id]}
               size="md"
-              disabledReason={d.celeryConversion.ok ? off(caps, 'replay') : d.celeryConversion.error}
+              disabledReason={d.conversion.ok ? off(caps, 'replay') : d.conversion.error}
               onDone={after(`${base}/dead`)}
-              details={d.celeryConversion.ok ? <ConversionPreview json={d.celeryConversion.json} /> : null}
+              details={d.conversion.ok ? <ConversionPreview to={d.conversion.to} note={d.conversion.note} json={d.conversion.json} /> : null}
             />
           ) : null}
           <ConfirmAction kind="discard" brokerId={brokerId} queue={d.queue} ids={[d.id]} size="md" disabledReason={off(caps, 'discard')} onDone={after(`${base}/dead`)} />
@@ -74,11 +74,11 @@ export function DeadDetailView({ brokerId, id }: { brokerId: string; id: string 
   );
 }
 
-/** The exact potatoq message a Celery conversion sends (enqueued_at is stamped again on send). */
-function ConversionPreview({ json }: { json: string }) {
+/** The exact message a conversion sends (`note`: what is stamped again on send). */
+function ConversionPreview({ to, note, json }: { to: string; note: string; json: string }) {
   return (
     <div data-testid="convert-preview">
-      <p className="mb-1 text-xs text-zinc-500 dark:text-zinc-400">potatoq message to send (enqueued_at is set again when sent):</p>
+      <p className="mb-1 text-xs text-zinc-500 dark:text-zinc-400">{to} message to send ({note}):</p>
       <pre className="max-h-48 overflow-auto rounded-md bg-zinc-100 p-2 font-mono text-xs break-all whitespace-pre-wrap dark:bg-zinc-950">{json}</pre>
     </div>
   );

@@ -107,7 +107,7 @@ function BlockedRow({ base, block, columns }: { base: string; block: HeadBlock; 
         <Link className="link font-mono" href={`${base}/jobs/${encodeURIComponent(block.id)}`}>
           {truncate(block.id, 40)}
         </Link>
-        , {truncate(block.task, 60)}) cannot be decoded by potatoq: <span className="font-mono text-xs">{truncate(block.reason, 160)}</span>. Revoke it to unblock the queue.
+        , {truncate(block.task, 60)}) cannot be decoded by {block.system}: <span className="font-mono text-xs">{truncate(block.reason, 160)}</span>. Revoke it to unblock the queue.
       </td>
     </tr>
   );

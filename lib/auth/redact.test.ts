@@ -3,8 +3,11 @@ import { HIDDEN_RAW, HIDDEN_TEXT } from '@/lib/redaction';
 import { parseAuthConfig, setAuthConfigForTests } from './config';
 
 const detail = {
-  id: 't1', queue: 'q', task: 'x', preview: { kind: 'potatoq', text: "('4111',)" }, raw: '{"args":["4111"]}', rawSize: 17, rawTruncated: false,
-  payload: { kind: 'potatoq', args: { t: 'list', items: [{ t: 'str', v: '4111' }] }, kwargs: { t: 'dict', entries: [] }, fields: [['task', { t: 'str', v: 'x' }], ['args', { t: 'list', items: [] }]] },
+  id: 't1', queue: 'q', task: 'x', preview: { kind: 'native', text: "('4111',)" }, raw: '{"args":["4111"]}', rawSize: 17, rawTruncated: false,
+  payload: {
+    format: 'potatoq', task: 'x', id: 't1', queue: 'q', args: { t: 'list', items: [{ t: 'str', v: '4111' }] }, kwargs: { t: 'dict', entries: [] },
+    fields: [{ name: 'task', value: { t: 'str', v: 'x' } }, { name: 'args', value: { t: 'list', items: [{ t: 'str', v: '4111' }] }, carriesArgs: true }], headers: [], flags: [], foreign: null, value: null,
+  },
   result: { id: 't1', status: 'FAILURE', record: { t: 'str', v: '4111' }, raw: '{"args":["4111"]}', traceback: 'Traceback' },
 };
 const deadQueries: unknown[] = [];

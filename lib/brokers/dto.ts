@@ -1,7 +1,9 @@
 // Output DTOs: what adapters return and the API and the UI read. Plain JSON-safe interfaces
 // (ids and big numbers as strings, timestamps as ISO strings). Client-safe: no server imports.
 // Re-exported by schema.ts, which keeps the zod input schemas.
-import type { DecodedPayload, PValue, ForeignKind } from '@/lib/potatoq/types';
+import type { TypedValue, ValueNote } from './typed-value';
+
+export type { TypedValue, ValueNote } from './typed-value';
 
 /** The queue systems a broker entry may name (`"kind"`); the registry says which are supported. */
 export const SYSTEM_KINDS = ['potatoq', 'celery', 'sdj', 'queueflow'] as const;
@@ -132,7 +134,10 @@ export interface QueueStats {
 export interface HeadBlock {
   id: string;
   task: string;
-  foreign: ForeignKind;
+  /** What kind of message it is (a code of the system's codec, e.g. `celery-v2`). */
+  foreign: string;
+  /** The system that cannot decode it ("potatoq"), and its own words why. */
+  system: string;
   reason: string;
 }
 
@@ -182,10 +187,63 @@ export interface Page<T> {
 
 /** A short, inert preview of a payload for lists. */
 export interface PayloadPreview {
-  /** `large`: not decoded for the list (too big); the detail page decodes it. */
-  kind: 'potatoq' | 'foreign' | 'large';
-  foreign?: ForeignKind;
+  /** `native`: a message of the broker's own system; `foreign`: one its workers cannot run;
+   *  `large`: not decoded for the list (too big); the detail page decodes it. */
+  kind: 'native' | 'foreign' | 'large';
+  /** The foreign message's kind (a code of the system's codec, e.g. `celery-v2`). */
+  foreign?: string;
   text: string;
+}
+
+/** Why the broker's workers cannot run a message, in the system's words. */
+export interface ForeignInfo {
+  /** The codec's code for what it is (`celery-v2`, `invalid-json`, ...). */
+  code: string;
+  /** "Not a potatoq message: Celery protocol 2 message". */
+  title: string;
+  /** Who says so ("potatoq") and its exact text. */
+  reasonBy: string;
+  reason: string;
+  /** What the operator should do about it. */
+  advice: string;
+  /** Claiming it crashes the worker that takes it (potatoq on SQL brokers). */
+  crashesWorkers: boolean;
+}
+
+/** A header or envelope field of the message, read-only: text, or a typed value. */
+export interface HeaderRow {
+  name: string;
+  text?: string;
+  value?: TypedValue;
+  /** It repeats the arguments (hidden with them under argument redaction). */
+  carriesArgs?: boolean;
+}
+
+/**
+ * One message or job as the console shows it, whatever the system: its task, id, queue and
+ * arguments as typed values, its other fields and headers, and flags with reasons. Built by
+ * each system's codec bridge (lib/brokers/<system>/).
+ */
+export interface MessageView {
+  /** The format recognised (`potatoq`, `celery`, ...); null when none was. */
+  format: string | null;
+  task: string | null;
+  id: string | null;
+  queue: string | null;
+  /** Positional and keyword arguments; null when the message carries none we could read. */
+  args: TypedValue | null;
+  kwargs: TypedValue | null;
+  /** The message's other fields in wire order; `ignored`: why the system drops that field. */
+  fields: Array<{ name: string; value: TypedValue; ignored?: string; carriesArgs?: boolean }>;
+  /** Headers or envelope of a foreign message (Celery's task, id, eta, ...); `headersTitle` names them. */
+  headers: HeaderRow[];
+  headersTitle?: string;
+  /** Anomalies in the values (a tag the system does not know, ...), each once. */
+  flags: ValueNote[];
+  /** Set when the broker's workers cannot run this message. */
+  foreign: ForeignInfo | null;
+  /** A foreign body decoded as plain data, when it is not a message at all. */
+  value: TypedValue | null;
 }
 
 export interface TaskSummary {
@@ -208,8 +266,8 @@ export interface TaskSummary {
 export interface ResultRecordDto {
   id: string;
   status: string;
-  /** Decoded result payload (13 keys in potatoq) */
-  record: PValue | null;
+  /** Decoded result record (13 keys in potatoq) */
+  record: TypedValue | null;
   excType: string | null;
   excMessage: string | null;
   traceback: string | null;
@@ -221,7 +279,7 @@ export interface ResultRecordDto {
 }
 
 export interface TaskDetail extends TaskSummary {
-  payload: DecodedPayload;
+  payload: MessageView;
   raw: string;
   rawSize: number;
   rawTruncated: boolean;
@@ -240,17 +298,22 @@ export interface DeadSummary {
 
 export interface DeadDetail extends DeadSummary {
   reason: string | null;
-  payload: DecodedPayload;
+  payload: MessageView;
   raw: string;
   rawSize: number;
   rawTruncated: boolean;
   result: ResultRecordDto | null;
   /**
-   * For a Celery protocol 2 letter on a broker that can convert it: the potatoq message the
-   * conversion would send (`enqueued_at` is set again when it is sent), or why it can't.
+   * For a letter of another system on a broker that can convert it (potatoq on RabbitMQ: a
+   * Celery protocol 2 message): the message the conversion would send, or why it can't.
+   * `note` says what is set again when it is sent.
    */
-  celeryConversion?: { ok: true; task: string; id: string; queue: string; json: string } | { ok: false; error: string };
+  conversion?: Conversion;
 }
+
+export type Conversion =
+  | { ok: true; from: string; to: string; task: string; id: string; queue: string; json: string; note: string }
+  | { ok: false; from: string; to: string; error: string };
 
 export interface DeadGroup {
   summary: string;

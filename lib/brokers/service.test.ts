@@ -96,28 +96,3 @@ describe('declared model', () => {
     expect(listTasks).toHaveBeenCalledOnce();
   });
 });
-
-describe('Celery conversion preview', () => {
-  const raw = '[[2,3],{"x":1},{"callbacks":null,"errbacks":null,"chain":null,"chord":null}]';
-  const letter = async () => {
-    const { decodeCeleryMessage, decodePayload } = await import('@/lib/potatoq');
-    // As the RabbitMQ adapter sees it: the body, plus Celery's task name and id from the headers.
-    const payload = { ...decodePayload(raw), celery: decodeCeleryMessage({ task: 'proj.add', id: 'c-1' }, raw) };
-    return { id: 'c-1', queue: 'default', task: 'proj.add', summary: 's', diedAt: null, preview: { kind: 'foreign' as const, text: '' }, reason: null, payload, raw, rawSize: raw.length, rawTruncated: false, result: null };
-  };
-
-  it('shows the potatoq message a conversion would send, keeping the Celery id', async () => {
-    const d = await letter();
-    adapter = { ...adapter, getDead: async () => d, convertCelery: vi.fn() };
-    const got = await service.getDead('b', 'c-1');
-    expect(got.celeryConversion).toMatchObject({ ok: true, task: 'proj.add', id: 'c-1', queue: 'default' });
-    const json = (got.celeryConversion as { json: string }).json;
-    expect(json).toMatch(/^\{"task":"proj\.add","args":\[2,3\],"kwargs":\{"x":1\},"id":"c-1","queue":"default","root_id":"c-1","enqueued_at":[0-9.]+,"v":1\}$/);
-  });
-
-  it('offers no conversion where the adapter cannot convert', async () => {
-    const d = await letter();
-    adapter = { ...adapter, getDead: async () => d };
-    expect((await service.getDead('b', 'c-1')).celeryConversion).toBeUndefined();
-  });
-});

@@ -19,7 +19,6 @@ import type { BrokerAdapter } from './types';
 
 /** Why an action is off on a broker configured read-only. */
 export const READ_ONLY_WHY = 'configured read-only';
-import { celeryToPotatoq } from '@/lib/potatoq';
 
 /**
  * The only door from app/ into brokers. Adds timeouts, maps unknown errors to
@@ -139,21 +138,9 @@ export async function getTask(brokerId: string, id: string) {
 export const listDead = (brokerId: string, q: DeadListQuery) => read(brokerId, 'dead-letter list', (a) => a.listDead(q));
 export const deadGroups = (brokerId: string, q: { queue?: string }) => read(brokerId, 'dead-letter groups', (a) => a.deadGroups(q));
 export async function getDead(brokerId: string, id: string): Promise<DeadDetail> {
-  const adapter = getAdapter(brokerId);
   const d = await read(brokerId, 'dead letter', (a) => a.getDead(id));
   if (!d) throw new ConsoleError('NotFound', `dead letter ${id} is not in this broker`);
-  if (!adapter.convertCelery || d.payload.kind !== 'foreign' || d.payload.foreign !== 'celery-v2') return d;
-  return { ...d, celeryConversion: previewConversion(d) };
-}
-
-function previewConversion(d: DeadDetail): NonNullable<DeadDetail['celeryConversion']> {
-  if (d.rawTruncated) return { ok: false, error: 'the message is too large to preview here' };
-  try {
-    const m = celeryToPotatoq(d.raw, d.payload, d.queue, d.id);
-    return { ok: true, task: m.task, id: m.id, queue: m.queue, json: m.json };
-  } catch (e) {
-    return { ok: false, error: e instanceof Error ? e.message : String(e) };
-  }
+  return d;
 }
 export const listWorkers = (brokerId: string) => read(brokerId, 'workers', (a) => a.listWorkers());
 export const listResults = (brokerId: string, q: ResultListQuery) => read(brokerId, 'results', (a) => a.listResults(q));
@@ -165,11 +152,12 @@ export const discardDead = (brokerId: string, ids: string[]): Promise<ActionResu
   write(brokerId, 'discard', 'discard', (a) => a.discardDead(ids));
 export const revoke = (brokerId: string, ids: string[]): Promise<ActionResult> =>
   write(brokerId, 'revoke', 'revoke', (a) => a.revoke(ids));
-/** Rebuilds Celery protocol 2 dead letters as potatoq tasks and replays them (RabbitMQ). */
+/** Rebuilds dead letters of another system as this broker's tasks and replays them (the
+ *  adapter's `convert`; potatoq on RabbitMQ: Celery protocol 2 letters). */
 export const convertCelery = (brokerId: string, ids: string[]): Promise<ActionResult> =>
   write(brokerId, 'replay', 'convert', async (a) => {
-    if (!a.convertCelery) throw new ConsoleError('Unsupported', 'this broker cannot convert Celery messages');
-    return a.convertCelery(ids);
+    if (!a.convert) throw new ConsoleError('Unsupported', 'this broker cannot convert letters of another system');
+    return a.convert(ids);
   });
 export const purge = (brokerId: string, queue: string) => write(brokerId, 'purge', 'purge', (a) => a.purge(queue));
 export const enqueue = (brokerId: string, req: EnqueueRequest) => write(brokerId, 'enqueue', 'enqueue', (a) => a.enqueue(req));

@@ -71,9 +71,10 @@ export interface BrokerAdapter {
   purge(queue: string): Promise<PurgeResult>;
   /** potatoq's `call`/`delay`: writes one compact message. */
   enqueue(req: EnqueueRequest): Promise<EnqueueResult>;
-  /** RabbitMQ: rebuilds dead-lettered Celery (protocol 2) messages as potatoq tasks (same
-   *  id, task, args, kwargs) and replays them. Absent on brokers that can't hold them. */
-  convertCelery?(ids: string[]): Promise<ActionResult>;
+  /** Rebuilds dead letters of another system as this system's tasks and replays them (potatoq
+   *  on RabbitMQ: Celery protocol 2 messages, same id, task, args, kwargs); `model.actions.convert`
+   *  says what it does. Absent where the broker can't hold such letters. */
+  convert?(ids: string[]): Promise<ActionResult>;
 
   close(): Promise<void>;
 }

@@ -82,7 +82,7 @@ describe.skipIf(!available)('RabbitMQ 4 round trips with the real potatoq and a 
     expect(byId[lateId]?.summary).toBe('unregistered task rt.late');
     const detail = await rmq.getDead(flakyId);
     expect(detail?.reason).toContain('Traceback (most recent call last)');
-    expect(detail?.payload.kind).toBe('potatoq');
+    expect(detail?.payload.foreign).toBeNull();
     expect(detail?.result?.status).toBe('FAILURE');
     expect(detail?.result?.excType).toBe('RuntimeError');
     const groups = await rmq.deadGroups({ queue });
@@ -110,13 +110,16 @@ describe.skipIf(!available)('RabbitMQ 4 round trips with the real potatoq and a 
     expect(letter.task).toBe('proj.add');
     expect(letter.summary).toContain('This is a Celery (protocol 2) message');
     const d = await rmq.getDead(celeryId);
-    expect(d?.payload.kind).toBe('foreign');
-    if (d?.payload.kind !== 'foreign') throw new Error('not foreign');
-    expect(d.payload.foreign).toBe('celery-v2');
-    expect(d.payload.celery?.task).toBe('proj.add');
-    expect(d.payload.celery?.id).toBe(celeryId);
-    expect(d.payload.celery?.args).toEqual({ t: 'list', items: [{ t: 'int', v: '2' }, { t: 'int', v: '3' }] });
-    expect(d.payload.celery?.kwargs).toEqual({ t: 'dict', entries: [['z', { t: 'int', v: '1' }]] });
+    expect(d?.payload.foreign).not.toBeNull();
+    if (!d?.payload.foreign) throw new Error('not foreign');
+    expect(d.payload.foreign.code).toBe('celery-v2');
+    // Celery's task name and id (from its headers) and args/kwargs (from its body).
+    expect(d.payload.format).toBe('celery');
+    expect(d.payload.task).toBe('proj.add');
+    expect(d.payload.id).toBe(celeryId);
+    expect(d.payload.headers).toEqual(expect.arrayContaining([{ name: 'task', text: 'proj.add' }, { name: 'id', text: celeryId }]));
+    expect(d.payload.args).toEqual({ t: 'list', items: [{ t: 'int', v: '2' }, { t: 'int', v: '3' }] });
+    expect(d.payload.kwargs).toEqual({ t: 'dict', entries: [['z', { t: 'int', v: '1' }]] });
     const replay = await rmq.replayDead([celeryId]);
     expect(replay.failed[0]?.outcome).toBe('invalid');
     expect(replay.failed[0]?.message).toContain('convert');

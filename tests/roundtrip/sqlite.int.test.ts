@@ -75,7 +75,7 @@ describe('SQLite round trips with the real potatoq', () => {
   it('counts waiting tasks per queue exactly as `potatoq queues --json`', async () => {
     expect(await waitingCounts()).toEqual(JSON.parse(potatoq('queues', '--json')));
     const typed = await console_.getTask(ids.typed);
-    expect(typed?.payload.kind).toBe('potatoq');
+    expect(typed?.payload.foreign).toBeNull();
     const scheduled = (await console_.listTasks(ZTaskListQuery.parse({ state: 'scheduled' }))).items.map((t) => t.id);
     expect(scheduled).toContain(ids.revoked);
   });

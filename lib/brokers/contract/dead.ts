@@ -49,7 +49,7 @@ export function registerDead(ctx: Ctx): void {
     const d = await a.getDead(id);
     expect(d?.reason).toBe(reason);
     expect(d?.summary).toBe('ValueError: boom');
-    expect(d?.payload.kind).toBe('potatoq');
+    expect(d?.payload.foreign).toBeNull();
     expect(d?.result?.status).toBe('FAILURE');
     expect(d?.result?.excType).toBe('ValueError');
     expect(d?.result?.traceback).toBe(reason);

@@ -69,8 +69,8 @@ export function registerListing(ctx: Ctx, all: typeof collect): void {
     expect(t).not.toBeNull();
     expect(t!.state).toBe('ready');
     expect(t!.priority).toBe('4');
-    expect(t!.payload.kind).toBe('potatoq');
-    if (t!.payload.kind === 'potatoq') expect(t!.payload.task).toBe('ct.detail');
+    expect(t!.payload.foreign).toBeNull();
+    expect(t!.payload.task).toBe('ct.detail');
     expect(t!.raw).toBe(await s.jobPayload(id));
     expect(t!.rawTruncated).toBe(false);
     expect(await a.getTask(`missing-${randomUUID()}`)).toBeNull();

@@ -15,5 +15,5 @@ export function headBlock(head: { id: string; task: string; payload: string | Bu
   if (!head || head.payload === null) return null;
   const decoded = decodePayload(head.payload);
   if (decoded.kind !== 'foreign' || !decoded.crashesWorkers) return null;
-  return { id: head.id, task: head.task, foreign: decoded.foreign, reason: decoded.reason };
+  return { id: head.id, task: head.task, foreign: decoded.foreign, system: 'potatoq', reason: decoded.reason };
 }

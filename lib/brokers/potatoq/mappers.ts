@@ -1,6 +1,7 @@
 import 'server-only';
 import type { PValue } from '@/lib/potatoq/types';
-import { decodePayload, parseJson, previewPayload, toPValue } from '@/lib/potatoq';
+import { decodePayload, parseJson, toPValue } from '@/lib/potatoq';
+import { previewOf, toTypedValue } from './message';
 import type { PayloadPreview, ResultRecordDto } from '@/lib/brokers/schema';
 
 /** Raw payload text shown on detail pages is cut here; its full size is reported. */
@@ -37,7 +38,7 @@ export function preview(payload: Stored | null, size: number): PayloadPreview {
   // Not decoded here, so neither potatoq's nor foreign: the detail page tells.
   if (payload === null) return { kind: 'large', text: `(${formatSize(size)} payload, too large to preview; open it to see it)` };
   try {
-    return previewPayload(decodePayload(payload), PREVIEW_CHARS);
+    return previewOf(decodePayload(payload), PREVIEW_CHARS);
   } catch {
     return { kind: 'foreign', text: `(${size} bytes that could not be previewed)` };
   }
@@ -102,7 +103,7 @@ export function mapResult(id: string, state: string, payload: string, expiresAt:
   return {
     id,
     status: scalarText(entry(record, 'status')) ?? state,
-    record,
+    record: record ? toTypedValue(record) : null,
     excType: isFailure ? scalarText(entry(result, 'exc_type')) : null,
     excMessage: isFailure ? excMessageText(entry(result, 'exc_message')) : null,
     traceback: scalarText(entry(record, 'traceback')),

@@ -7,6 +7,7 @@ import type { PgNames } from './names';
 import type { Sql } from './pool';
 import { readResult } from './reads-tasks';
 import { containsPattern, epoch, PAYLOAD_FOR_PREVIEW, PgWhere } from './sql';
+import { messageView } from '../message';
 
 interface DeadRow {
   id: string;
@@ -82,5 +83,5 @@ export async function getDead(sql: Sql, n: PgNames, id: string): Promise<DeadDet
   if (!r) return null;
   const full = r.payload;
   const base = summary({ ...r, payload: full.length <= 65536 ? full : null });
-  return { ...base, reason: r.reason, payload: decodePayload(full), ...rawParts(full), result: await readResult(sql, n, id) };
+  return { ...base, reason: r.reason, payload: messageView(decodePayload(full)), ...rawParts(full), result: await readResult(sql, n, id) };
 }

@@ -7,6 +7,7 @@ import { mapResult, preview, rawParts, str } from '../mappers';
 import type { PgNames } from './names';
 import type { Sql } from './pool';
 import { containsPattern, epoch, PAYLOAD_FOR_PREVIEW, PgWhere } from './sql';
+import { messageView } from '../message';
 
 const STATE_NAMES: Record<number, PotatoqState> = { 0: 'scheduled', 1: 'ready', 2: 'running' };
 const STATE_CODE: Record<PotatoqState, number> = { scheduled: 0, ready: 1, running: 2 };
@@ -186,7 +187,7 @@ export async function getTask(sql: Sql, n: PgNames, id: string): Promise<TaskDet
   if (!row) return null;
   const full = row.payload;
   const base = summary({ ...row, payload: full.length <= 65536 ? full : null });
-  return { ...base, payload: decodePayload(full), ...rawParts(full), result: await readResult(sql, n, id) };
+  return { ...base, payload: messageView(decodePayload(full)), ...rawParts(full), result: await readResult(sql, n, id) };
 }
 
 export async function readResult(sql: Sql, n: PgNames, id: string) {

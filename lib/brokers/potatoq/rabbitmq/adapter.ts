@@ -92,6 +92,7 @@ export function createRabbitmqAdapter(config: StoreConfig): RabbitmqAdapter {
     taskNames: () => taskNames(ctx),
     replayDead: async (ids) => replayDead(ctx, ids),
     replayDeadPaced: async (ids, pace) => replayDead(ctx, ids, pace),
+    convert: async (ids) => convertCelery(ctx, ids),
     convertCelery: async (ids, pace) => convertCelery(ctx, ids, pace),
     discardDead: async (ids) => discardDead(ctx, ids),
     revoke: async (ids) => revoke(ctx, ids),

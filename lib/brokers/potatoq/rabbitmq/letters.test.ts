@@ -1,6 +1,6 @@
 import type { GetMessage } from 'amqplib';
 import { describe, expect, it } from 'vitest';
-import { compareLetters, summaryOf, toLetter } from './letters';
+import { compareLetters, detailOf, summaryOf, toLetter } from './letters';
 
 function msg(body: string, props: Record<string, unknown> = {}): GetMessage {
   return {
@@ -62,5 +62,23 @@ describe('toLetter reads a DLQ message as `potatoq dead list` does', () => {
     const at = (id: string, ms: number | null) => ({ ...toLetter(msg(POTATOQ_BODY, { messageId: id }), 'q'), diedAtMs: ms });
     const sorted = [at('a', null), at('b', 1), at('c', 5)].sort(compareLetters).map((l) => l.id);
     expect(sorted).toEqual(['c', 'b', 'a']);
+  });
+});
+
+// Moved from the service's tests: the conversion preview is now the RabbitMQ adapter's own.
+describe('Celery conversion preview', () => {
+  const raw = '[[2,3],{"x":1},{"callbacks":null,"errbacks":null,"chain":null,"chord":null}]';
+  // As the RabbitMQ adapter sees it: the body, plus Celery's task name and id from the headers.
+  const letter = () => toLetter(msg(raw, { headers: { task: 'proj.add', id: 'c-1' } }), 'default');
+
+  it('shows the potatoq message a conversion would send, keeping the Celery id', () => {
+    const got = detailOf(letter(), null);
+    expect(got.conversion).toMatchObject({ ok: true, task: 'proj.add', id: 'c-1', queue: 'default' });
+    const json = (got.conversion as { json: string }).json;
+    expect(json).toMatch(/^\{"task":"proj\.add","args":\[2,3\],"kwargs":\{"x":1\},"id":"c-1","queue":"default","root_id":"c-1","enqueued_at":[0-9.]+,"v":1\}$/);
+  });
+
+  it('offers no conversion for a letter that is not a Celery message', () => {
+    expect(detailOf(toLetter(msg(POTATOQ_BODY, { messageId: 'id-1' }), 'q'), null).conversion).toBeUndefined();
   });
 });

@@ -1,9 +1,10 @@
 import 'server-only';
 import type { GetMessage } from 'amqplib';
-import { decodeCeleryMessage, decodePayload, previewPayload, reasonSummary } from '@/lib/potatoq';
+import { decodeCeleryMessage, decodePayload, reasonSummary } from '@/lib/potatoq';
 import type { DecodedPayload } from '@/lib/potatoq/types';
 import type { DeadDetail, DeadSummary, ResultRecordDto } from '@/lib/brokers/schema';
 import { RAW_LIMIT } from '../mappers';
+import { messageView, previewCeleryConversion, previewOf } from '../message';
 
 /** One message held from a `<queue>.dlq`, mapped the way `potatoq dead list` reads it. */
 export interface Letter {
@@ -68,21 +69,25 @@ export function summaryOf(l: Letter): DeadSummary {
     task: l.task,
     summary: reasonSummary(l.reason),
     diedAt: l.diedAtMs === null ? null : new Date(l.diedAtMs).toISOString(),
-    preview: previewPayload(l.payload, 160),
+    preview: previewOf(l.payload, 160),
   };
 }
 
 export function detailOf(l: Letter, result: ResultRecordDto | null): DeadDetail {
   const raw = l.body.toString('utf8');
-  return {
+  const rawTruncated = raw.length > RAW_LIMIT;
+  const detail: DeadDetail = {
     ...summaryOf(l),
     reason: l.reason,
-    payload: l.payload,
-    raw: raw.length > RAW_LIMIT ? raw.slice(0, RAW_LIMIT) : raw,
+    payload: messageView(l.payload),
+    raw: rawTruncated ? raw.slice(0, RAW_LIMIT) : raw,
     rawSize: l.body.length,
-    rawTruncated: raw.length > RAW_LIMIT,
+    rawTruncated,
     result,
   };
+  // A Celery letter can be rebuilt as a potatoq task and replayed: show what would be sent.
+  if (l.payload.kind !== 'foreign' || l.payload.foreign !== 'celery-v2') return detail;
+  return { ...detail, conversion: previewCeleryConversion({ raw, rawTruncated, queue: l.queue, id: l.id }, l.payload) };
 }
 
 /** Newest first (died_at DESC, unknown times last), then id. */

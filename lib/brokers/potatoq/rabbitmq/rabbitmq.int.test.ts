@@ -117,7 +117,7 @@ describe.skipIf(!available)('rabbitmq 4: connection, errors and broker-side lett
       expect(d.summary).toBe('delivery_limit');
       expect(d.reason).toContain(`x-death: count 1, queue ${queue}`);
       expect(d.diedAt).not.toBeNull();
-      expect(d.payload.kind).toBe('potatoq');
+      expect(d.payload.foreign).toBeNull();
       const r = await a.replayDead([id]);
       expect(r.succeeded.map((o) => o.id)).toEqual([id]);
       const msgs = await py.call<Array<{ id: string; body: string; headers: Record<string, unknown> }>>('messages', { queue });

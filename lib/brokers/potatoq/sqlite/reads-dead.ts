@@ -6,6 +6,7 @@ import { decodeCursor, encodeCursor } from '@/lib/brokers/cursor';
 import { isoFromEpoch, preview, rawParts, type Stored } from '../mappers';
 import { readResult } from './reads-tasks';
 import { containsPattern, PAYLOAD_FOR_PREVIEW, Where } from './sql';
+import { messageView } from '../message';
 
 interface DeadRow {
   id: string;
@@ -97,5 +98,5 @@ export function getDead(db: Database.Database, id: string): DeadDetail | null {
   if (!r) return null;
   const full = r.payload;
   const base = summary({ ...r, payload: full.length <= 65536 ? full : null, size: typeof full === 'string' ? Buffer.byteLength(full) : full.length });
-  return { ...base, reason: r.reason, payload: decodePayload(full), ...rawParts(full), result: readResult(db, id) };
+  return { ...base, reason: r.reason, payload: messageView(decodePayload(full)), ...rawParts(full), result: readResult(db, id) };
 }

@@ -6,6 +6,7 @@ import { decodePayload } from '@/lib/potatoq';
 import { decodeCursor, encodeCursor, type KeyValue } from '@/lib/brokers/cursor';
 import { isoFromEpoch, mapResult, preview, rawParts, str, type Stored } from '../mappers';
 import { containsPattern, PAYLOAD_FOR_PREVIEW, Where } from './sql';
+import { messageView } from '../message';
 
 const STATE_NAMES: Record<number, PotatoqState> = { 0: 'scheduled', 1: 'ready', 2: 'running' };
 
@@ -98,7 +99,7 @@ export function getTask(db: Database.Database, id: string): TaskDetail | null {
   if (!row) return null;
   const full = row.payload;
   const base = summary({ ...row, payload: full.length <= 65536 ? full : null });
-  return { ...base, payload: decodePayload(full), ...rawParts(full), result: readResult(db, id) };
+  return { ...base, payload: messageView(decodePayload(full)), ...rawParts(full), result: readResult(db, id) };
 }
 
 export function readResult(db: Database.Database, id: string) {

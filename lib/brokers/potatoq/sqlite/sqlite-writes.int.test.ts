@@ -72,8 +72,8 @@ describe('sqlite adapter: what it writes is what potatoq writes', () => {
       await py.call('dead_letter_raw', { id: 'blob-2', queue: 'default', task: 'x.blob', reason: 'boom', blob_hex: 'ff00' });
       const d = await a.getDead('blob-1');
       expect(d?.raw).toBe(good);
-      expect(d?.payload.kind).toBe('potatoq');
-      expect((await a.getDead('blob-2'))?.payload).toMatchObject({ kind: 'foreign', foreign: 'invalid-utf8' });
+      expect(d?.payload.foreign).toBeNull();
+      expect((await a.getDead('blob-2'))?.payload).toMatchObject({ foreign: { code: 'invalid-utf8' } });
       expect((await a.listDead(ZDeadListQuery.parse({}))).items).toHaveLength(2);
       const r = await a.replayDead(['blob-1', 'blob-2']);
       expect(r.succeeded.map((o) => o.id)).toEqual(['blob-1']);
