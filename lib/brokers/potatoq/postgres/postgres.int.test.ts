@@ -6,7 +6,8 @@ import path from 'node:path';
 import { describe } from 'vitest';
 import { runAdapterContract, type ContractFixture, type ContractSeeder } from '@/lib/brokers/contract';
 import { ROOT } from '@/tests/support/potatoq-seeder';
-import { spawnSeeder } from './seeder-client';
+import { runPotatoqBattery } from '../battery';
+import { spawnSeeder } from '@/tests/support/postgres-seeder';
 import { createPostgresAdapter } from './adapter';
 import { dropSchema, migratedSchema, PG_URL, pgAvailable } from '@/tests/support/postgres';
 
@@ -58,4 +59,6 @@ function fixtureWith(prefix: string) {
 describe.skipIf(!available)('postgres', () => {
   runAdapterContract('postgres (default prefix)', fixtureWith('potatoq_'));
   runAdapterContract('postgres (prefix "Odd-Prefix.")', fixtureWith('Odd-Prefix."q_'));
+  runPotatoqBattery('postgres (default prefix)', fixtureWith('potatoq_'), { tables: true });
+  runPotatoqBattery('postgres (prefix "Odd-Prefix.")', fixtureWith('Odd-Prefix."q_'), { tables: true });
 });

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runAdapterContract, type ContractFixture, type ContractSeeder } from '@/lib/brokers/contract';
 import { isConsoleError } from '@/lib/brokers/errors';
+import { runPotatoqBattery } from '../battery';
 import { ROOT, startPySeeder } from '@/tests/support/potatoq-seeder';
 import { adapterFor, ensureVenv, migratedDb } from '@/tests/support/sqlite-db';
 
@@ -46,6 +47,7 @@ async function makeFixture(): Promise<ContractFixture> {
 }
 
 runAdapterContract('sqlite', makeFixture);
+runPotatoqBattery('sqlite', makeFixture, { tables: true });
 
 describe('sqlite adapter: opening the database', () => {
   it('reports a missing database file without creating it', async () => {
