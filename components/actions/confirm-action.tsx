@@ -7,7 +7,7 @@ import { ReasonField } from '@/components/audit/reason-field';
 import { ErrorBox } from '@/components/ui/states';
 import { convertCeleryAction, discardDeadAction, replayDeadAction, revokeAction } from '@/lib/actions/broker-actions';
 import type { ActionResult } from '@/lib/brokers/schema';
-import { cliDeadRetry, cliRevoke } from '@/lib/client/cli';
+import { fillCommand } from '@/lib/client/cli';
 import { useOverview } from '@/lib/client/hooks';
 import { OutcomePanel } from './outcome-panel';
 import { useBrokerAction } from './use-broker-action';
@@ -23,12 +23,6 @@ const TEXT: Record<BulkKind, { verb: string; what: string; danger: boolean }> = 
   revoke: { verb: 'Revoke', what: 'task', danger: true },
   convert: { verb: 'Convert and replay', what: 'foreign letter', danger: false },
 };
-
-function cliFor(kind: BulkKind, ids: string[]): string | null {
-  if (kind === 'replay') return cliDeadRetry(ids);
-  if (kind === 'revoke') return cliRevoke(ids);
-  return null; // potatoq's CLI has no discard.
-}
 
 /** A button that opens a confirmation stating action, count, broker and queue, then shows per-id outcomes. */
 export function ConfirmAction({
@@ -62,7 +56,7 @@ export function ConfirmAction({
   const m = useBrokerAction(brokerId, (list: string[]) => RUN[kind](brokerId, list, reason.trim() || undefined, frozenQueue), kind === 'convert' ? 'converted and replayed' : undefined);
   const count = frozen.length;
   const noun = `${t.what}${count === 1 ? '' : 's'}`;
-  const cli = cliFor(kind, frozen);
+  const cli = fillCommand(declared?.[kind]?.cli, { ids: frozen });
   const close = () => {
     setOpen(false);
     setReason('');

@@ -6,7 +6,7 @@ import { Dialog } from '@/components/ui/dialog';
 import { ReasonField } from '@/components/audit/reason-field';
 import { ErrorBox } from '@/components/ui/states';
 import { purgeAction } from '@/lib/actions/broker-actions';
-import { cliPurge } from '@/lib/client/cli';
+import { fillCommand } from '@/lib/client/cli';
 import { useOverview } from '@/lib/client/hooks';
 import { purgeText } from './purge-text';
 import { useBrokerAction } from './use-broker-action';
@@ -25,6 +25,7 @@ export function PurgeButton({ brokerId, queue, disabledReason }: { brokerId: str
   };
   const o = useOverview(brokerId);
   const t = purgeText(o.data?.model?.actions.purge, o.data?.queues.find((q) => q.name === queue));
+  const cli = fillCommand(o.data?.model?.actions.purge.cli, { queue });
   const fieldError = m.data && !m.data.ok ? m.data.error.fields?.confirm : undefined;
   const reasonError = m.data && !m.data.ok ? m.data.error.fields?.reason : undefined;
   return (
@@ -49,7 +50,7 @@ export function PurgeButton({ brokerId, queue, disabledReason }: { brokerId: str
             ) : null}
             . {t.stays}
           </p>
-          <CommandLine command={cliPurge(queue)} />
+          {cli ? <CommandLine command={cli} /> : null}
           <label className="grid gap-1">
             <span>
               Type <strong className="font-mono">{queue}</strong> to confirm

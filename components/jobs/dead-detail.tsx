@@ -8,7 +8,7 @@ import { CommandLine } from '@/components/ui/copy-button';
 import { ErrorBox, Loading } from '@/components/ui/states';
 import type { Capabilities } from '@/lib/brokers/schema';
 import { describeError } from '@/lib/client/api';
-import { cliDeadRetry } from '@/lib/client/cli';
+import { fillCommand } from '@/lib/client/cli';
 import { useDead, useOverview } from '@/lib/client/hooks';
 import { Field, Fields, Section, TimeField } from './detail-parts';
 import { MessageSections } from './message-sections';
@@ -26,6 +26,7 @@ export function DeadDetailView({ brokerId, id }: { brokerId: string; id: string 
   if (!q.data) return <Loading />;
   const d = q.data;
   const caps = o.data?.capabilities;
+  const cli = fillCommand(o.data?.model?.actions.replay.cli, { ids: [d.id] });
   // After a successful replay/discard the letter is gone; go to where the task is now.
   const after = (path: string) => (r: { succeeded: unknown[] }) => {
     if (r.succeeded.length) setTimeout(() => router.push(path), 1200);
@@ -58,7 +59,7 @@ export function DeadDetailView({ brokerId, id }: { brokerId: string; id: string 
           <TimeField label="Died" iso={d.diedAt} />
           <Field label="Reason" testId="detail-summary">{d.summary}</Field>
         </Fields>
-        <div className="px-4 pb-4"><CommandLine command={cliDeadRetry([d.id])} /></div>
+        {cli ? <div className="px-4 pb-4"><CommandLine command={cli} /></div> : null}
       </Card>
       <Section title="Reason (full)" testId="reason-section">
         {d.reason ? (

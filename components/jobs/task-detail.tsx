@@ -6,7 +6,7 @@ import { Card, CardHeader } from '@/components/ui/card';
 import { CommandLine } from '@/components/ui/copy-button';
 import { ErrorBox, Loading } from '@/components/ui/states';
 import { describeError } from '@/lib/client/api';
-import { cliRevoke } from '@/lib/client/cli';
+import { fillCommand } from '@/lib/client/cli';
 import { useOverview, useTask } from '@/lib/client/hooks';
 import { Field, Fields, TimeField } from './detail-parts';
 import { MessageSections } from './message-sections';
@@ -33,6 +33,7 @@ export function TaskDetailView({ brokerId, id }: { brokerId: string; id: string 
   if (!q.data) return <Loading />;
   const t = q.data;
   const cap = o.data?.capabilities.revoke;
+  const cli = fillCommand(o.data?.model?.actions.revoke.cli, { ids: [t.id] });
   // A worker owns tasks in some states (potatoq: running): the console never changes those.
   const owned = o.data?.model?.states.find((st) => st.key === t.state)?.owned ?? false;
   const qBase = `/brokers/${encodeURIComponent(brokerId)}/queues/${encodeURIComponent(t.queue)}`;
@@ -62,7 +63,7 @@ export function TaskDetailView({ brokerId, id }: { brokerId: string; id: string 
         {owned ? (
           <p className="px-4 pb-4 text-xs text-zinc-500 dark:text-zinc-400">Running: its worker owns it. The console does not change running tasks.</p>
         ) : (
-          <div className="px-4 pb-4"><CommandLine command={cliRevoke([t.id])} /></div>
+          cli ? <div className="px-4 pb-4"><CommandLine command={cli} /></div> : null
         )}
       </Card>
       <MessageSections brokerId={brokerId} kind="task" item={t} />

@@ -63,6 +63,9 @@ export interface StateDecl {
 /** What one action does on this system, in one sentence for the confirmation dialog. */
 export interface ActionDecl {
   does: string;
+  /** The system's own command that does the same, for copy-paste: `{ids}` / `{queue}` are
+   *  filled in shell-quoted (`potatoq dead retry {ids}`). Absent when it has none. */
+  cli?: string;
 }
 
 /** The purge dialog's words: what goes (`what`, counted from `counts`), what stays. */

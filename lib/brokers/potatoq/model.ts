@@ -18,9 +18,11 @@ const STATES: StateDecl[] = [
   { key: 'running', label: 'Running', list: 'listRunning', time: { field: 'claimedAt', label: 'Claimed' }, owned: true },
 ];
 
+// potatoq's CLI has no discard.
 const DISCARD: ActionDecl = { does: 'The letters are deleted for good. Nothing else is touched.' };
 const ENQUEUE: ActionDecl = { does: "Writes one compact message, exactly as potatoq's `call`/`delay` would." };
 const REVOKE = {
+  cli: 'potatoq revoke {ids}',
   does: 'Waiting tasks are removed and get a REVOKED result. Running tasks are refused and keep running.',
   bulk: 'Waiting tasks are removed and get a REVOKED result. Tasks a worker claimed since the snapshot are skipped and keep running.',
 };
@@ -30,11 +32,12 @@ export const POTATOQ_TABLE_MODEL: BrokerModel = {
   system: 'potatoq',
   states: STATES,
   actions: {
-    replay: { does: 'Each letter goes back to its queue as a ready task (like `potatoq dead retry`); its stored result is removed.', bulkRate: null },
+    replay: { does: 'Each letter goes back to its queue as a ready task (like `potatoq dead retry`); its stored result is removed.', cli: 'potatoq dead retry {ids}', bulkRate: null },
     discard: DISCARD,
     revoke: REVOKE,
     purge: {
       does: "Deletes the queue's waiting rows (ready and scheduled), as `potatoq purge` does.",
+      cli: 'potatoq purge -Q {queue} -f',
       what: 'every waiting task (ready and scheduled)',
       counts: ['ready', 'scheduled'],
       stays: 'Running tasks and dead letters stay. No results are written.',
@@ -49,11 +52,12 @@ export const POTATOQ_RABBITMQ_MODEL: BrokerModel = {
   states: STATES,
   actions: {
     // Publishing thousands of letters at once floods the queue its workers read: paced by default.
-    replay: { does: 'Each letter is published back to its queue as a ready task (like `potatoq dead retry`) and removed from the DLQ once the broker confirms.', bulkRate: 50 },
+    replay: { does: 'Each letter is published back to its queue as a ready task (like `potatoq dead retry`) and removed from the DLQ once the broker confirms.', cli: 'potatoq dead retry {ids}', bulkRate: 50 },
     discard: DISCARD,
     revoke: REVOKE,
     purge: {
       does: "RabbitMQ's `queue.purge`: takes the queue's ready messages.",
+      cli: 'potatoq purge -Q {queue} -f',
       what: 'every ready message',
       counts: ['ready'],
       stays: "Delayed tasks (in potatoq's delay queues), running (unacknowledged) tasks and dead letters stay. No results are written.",
