@@ -1,5 +1,6 @@
 // What each system's suite gives the shared battery: an adapter and a seeder that writes the
 // system natively (never through the adapter).
+import type { CountKey } from '../schema';
 import type { BrokerAdapter } from '../types';
 
 export interface SeedMessage {
@@ -36,7 +37,8 @@ export interface ContractSeeder {
   /** A heartbeat row whose info is not JSON (a foreign writer). */
   garbageWorker(id: string, info: string): Promise<void>;
   storeRegistered(digest: string, names: string[]): Promise<void>;
-  jobState(id: string): Promise<'ready' | 'scheduled' | 'running' | null>;
+  /** The task's state (one of the adapter's declared keys), null when it is not waiting or running. */
+  jobState(id: string): Promise<string | null>;
   jobPayload(id: string): Promise<string | null>;
   isDead(id: string): Promise<boolean>;
   result(id: string): Promise<SeededResult | null>;
@@ -49,7 +51,7 @@ export interface ContractFixture {
   makeSecond(): BrokerAdapter;
   seeder: ContractSeeder;
   /** Per-state counts this broker can't give: they must be null, never 0. */
-  unknownCounts?: Array<'ready' | 'scheduled' | 'running' | 'dead'>;
+  unknownCounts?: CountKey[];
   /** The broker can't tell when its oldest ready task was enqueued (RabbitMQ). */
   noOldestReady?: boolean;
   cleanup(): Promise<void>;
