@@ -35,7 +35,8 @@ export function TaskDetailView({ brokerId, id }: { brokerId: string; id: string 
   const cap = o.data?.capabilities.revoke;
   const cli = fillCommand(o.data?.model?.actions.revoke.cli, { ids: [t.id] });
   // A worker owns tasks in some states (potatoq: running): the console never changes those.
-  const owned = o.data?.model?.states.find((st) => st.key === t.state)?.owned ?? false;
+  const decl = o.data?.model?.states.find((st) => st.key === t.state);
+  const owned = decl?.owned ?? false;
   const qBase = `/brokers/${encodeURIComponent(brokerId)}/queues/${encodeURIComponent(t.queue)}`;
   return (
     <div className="grid gap-6" data-testid="task-detail">
@@ -61,7 +62,7 @@ export function TaskDetailView({ brokerId, id }: { brokerId: string; id: string 
           {t.claimedAt ? <TimeField label="Claimed" iso={t.claimedAt} /> : null}
         </Fields>
         {owned ? (
-          <p className="px-4 pb-4 text-xs text-zinc-500 dark:text-zinc-400">Running: its worker owns it. The console does not change running tasks.</p>
+          <p className="px-4 pb-4 text-xs text-zinc-500 dark:text-zinc-400">{decl?.label ?? t.state}: its worker owns it. The console does not change {(decl?.label ?? t.state).toLowerCase()} tasks.</p>
         ) : (
           cli ? <div className="px-4 pb-4"><CommandLine command={cli} /></div> : null
         )}
