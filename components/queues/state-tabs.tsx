@@ -1,15 +1,6 @@
 import Link from 'next/link';
 
-import type { StateDecl } from '@/lib/brokers/schema';
-
-/** One tab: a declared state of the broker, or its dead letters (`dead`). */
-export interface QueueTab {
-  key: string;
-  label: string;
-}
-
-/** The broker's declared states in their order, then its dead letters. */
-export const queueTabs = (states: StateDecl[]): QueueTab[] => [...states.map((s) => ({ key: s.key, label: s.label })), { key: 'dead', label: 'Dead' }];
+import type { QueueTab } from './tabs';
 
 /** Tabs are links that keep the other filters in the URL. */
 export function StateTabs({ base, tabs, active, params }: { base: string; tabs: QueueTab[]; active: string; params: Record<string, string | undefined> }) {

@@ -2,7 +2,8 @@ import { HydrationBoundary, dehydrate } from '@tanstack/react-query';
 import Link from 'next/link';
 import { PurgeButton } from '@/components/actions/purge-button';
 import { DeadTable } from '@/components/dead/dead-table';
-import { StateTabs, queueTabs } from '@/components/queues/state-tabs';
+import { StateTabs } from '@/components/queues/state-tabs';
+import { pickTab, queueTabs } from '@/components/queues/tabs';
 import { TaskTable } from '@/components/queues/task-table';
 import { Card } from '@/components/ui/card';
 import { FilterBar } from '@/components/ui/filter-bar';
@@ -23,7 +24,7 @@ export default async function QueuePage({ params, searchParams }: { params: Prom
   const stateParam = one(sp.state);
   // The tabs follow the states the broker's adapter declares; an unknown one shows the first.
   const tabs = queueTabs(brokerModel(brokerId)?.states ?? []);
-  const state = tabs.find((t) => t.key === stateParam)?.key ?? tabs[0]!.key;
+  const state = pickTab(tabs, stateParam);
   const redacted = getAuthConfig().redactArgs;
   // A search in hidden arguments would tell what they hold: dropped from the URL's filters.
   const filters = { task: one(sp.task), id: one(sp.id), q: redacted && state !== 'dead' ? undefined : one(sp.q) };
