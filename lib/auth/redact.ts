@@ -18,13 +18,29 @@ const on = () => getAuthConfig().redactArgs;
 
 function payload(p: MessageView): MessageView {
   // What the system's codec marks as carrying the arguments goes; names, ids and headers stay.
-  if (p.foreign) return { ...p, args: null, kwargs: null, value: null, headers: p.headers.filter((h) => !h.carriesArgs) };
-  return { ...p, args: HIDDEN, kwargs: HIDDEN, fields: p.fields.map((f) => (f.carriesArgs ? { ...f, value: HIDDEN } : f)) };
+  const hidden = p.foreign ? null : HIDDEN;
+  return {
+    ...p,
+    args: hidden,
+    kwargs: hidden,
+    value: null,
+    fields: p.fields.map((f) => (f.carriesArgs ? { ...f, value: HIDDEN } : f)),
+    headers: p.headers.filter((h) => !h.carriesArgs),
+  };
 }
 
 const result = (r: ResultRecordDto | null): ResultRecordDto | null => (r ? { ...r, record: null, raw: HIDDEN_RAW } : null);
 const summary = <T extends TaskSummary | DeadSummary>(s: T): T => ({ ...s, preview: { ...s.preview, text: HIDDEN_TEXT } });
-const detail = <T extends TaskDetail | DeadDetail>(d: T): T => ({ ...summary(d), payload: payload(d.payload), raw: HIDDEN_RAW, rawTruncated: false, result: result(d.result) });
+// A conversion preview is the converted message: it carries the arguments too.
+const conversion = (c: DeadDetail['conversion']): DeadDetail['conversion'] => (c?.ok ? { ...c, json: HIDDEN_RAW } : c);
+const detail = <T extends TaskDetail | DeadDetail>(d: T): T => ({
+  ...summary(d),
+  payload: payload(d.payload),
+  raw: HIDDEN_RAW,
+  rawTruncated: false,
+  result: result(d.result),
+  ...('conversion' in d && d.conversion ? { conversion: conversion(d.conversion) } : {}),
+});
 const page = <T extends TaskSummary | DeadSummary>(p: Page<T>): Page<T> => ({ ...p, items: p.items.map(summary) });
 
 /** Why a text search is refused while arguments are hidden: it would tell what they hold. */
