@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { createPostgresAdapter } from '@/lib/brokers/postgres/adapter';
+import { createPostgresAdapter } from '@/lib/brokers/potatoq/postgres/adapter';
 import { ZDeadListQuery, ZTaskListQuery } from '@/lib/brokers/schema';
 import { encodeCursor } from '@/lib/brokers/cursor';
 import { migrate, seed, SIZES, type BenchTarget } from './pg-seed';

@@ -18,7 +18,7 @@ describe('parseConfig', () => {
     expect(config.demo).toBe(true);
     expect(config.demoPath).toBe(path.resolve('.data', 'demo.sqlite3'));
     expect(config.brokers).toEqual([
-      { id: 'demo', name: 'Demo', url: `sqlite:///${config.demoPath}`, readOnly: false, options: { demo: true } },
+      { id: 'demo', name: 'Demo', kind: 'potatoq', url: `sqlite:///${config.demoPath}`, readOnly: false, options: { demo: true } },
     ]);
   });
 
@@ -37,7 +37,7 @@ describe('parseConfig', () => {
     expect(config.demo).toBe(false);
     expect(config.demoPath).toBeNull();
     expect(config.brokers).toEqual([
-      { id: 'sqlite', name: 'sqlite', url: 'sqlite:////var/lib/app/potatoq.sqlite3', readOnly: false, options: {} },
+      { id: 'sqlite', name: 'sqlite', kind: 'potatoq', url: 'sqlite:////var/lib/app/potatoq.sqlite3', readOnly: false, options: {} },
     ]);
   });
 
@@ -54,8 +54,8 @@ describe('parseConfig', () => {
       ]),
     });
     expect(config.brokers).toEqual([
-      { id: 'main', name: 'Main', url: 'sqlite:///a.db', readOnly: true, options: {} },
-      { id: 'pg', name: 'pg', url: 'postgresql://u:p@h/db', readOnly: false, options: { schema: 'jobs', table_prefix: 'pq_' } },
+      { id: 'main', name: 'Main', kind: 'potatoq', url: 'sqlite:///a.db', readOnly: true, options: {} },
+      { id: 'pg', name: 'pg', kind: 'potatoq', url: 'postgresql://u:p@h/db', readOnly: false, options: { schema: 'jobs', table_prefix: 'pq_' } },
     ]);
   });
 
@@ -99,5 +99,49 @@ describe('parseConfig', () => {
   it('refuses duplicate ids, naming the second one', () => {
     const e = errorOf({ POTATOQ_CONSOLE_BROKERS: '[{"id":"a","url":"sqlite:///a.db"},{"id":"a","url":"sqlite:///b.db"}]' });
     expect(e.message).toBe('POTATOQ_CONSOLE_BROKERS[1].id: duplicate id "a"');
+  });
+
+  it('reads an explicit kind, and takes entries without one as potatoq', () => {
+    const config = parseConfig({
+      POTATOQ_CONSOLE_BROKERS: JSON.stringify([
+        { id: 'pq', kind: 'potatoq', url: 'sqlite:///a.db' },
+        { id: 'plain', url: 'amqp://h//' },
+        { id: 'jobs', kind: 'sdj', url: 'mysql://u@h/app', tables: 'x' },
+        { id: 'flow', kind: 'queueflow', url: 'https://flow.example' },
+        { id: 'cel', kind: 'celery', url: 'redis://h/0' },
+      ]),
+    });
+    expect(config.brokers.map((b) => [b.id, b.kind])).toEqual([['pq', 'potatoq'], ['plain', 'potatoq'], ['jobs', 'sdj'], ['flow', 'queueflow'], ['cel', 'celery']]);
+    expect(config.brokers[2]?.options).toEqual({ tables: 'x' });
+  });
+
+  it('refuses an unknown kind, listing the known ones', () => {
+    const e = errorOf({ POTATOQ_CONSOLE_BROKERS: '[{"id":"a","kind":"sidekiq","url":"redis://h"}]' });
+    expect(e.message).toBe('POTATOQ_CONSOLE_BROKERS[0].kind: must be one of potatoq, celery, sdj, queueflow');
+  });
+
+  it("checks the URL against the named system's schemes", () => {
+    const e = errorOf({ POTATOQ_CONSOLE_BROKERS: '[{"id":"a","kind":"queueflow","url":"sqlite:///a.db"}]' });
+    expect(e.message).toBe("POTATOQ_CONSOLE_BROKERS[0].url: a QueueFlow broker's scheme must be one of http, https");
+  });
+
+  it('names a bad option value', () => {
+    const e = errorOf({ POTATOQ_CONSOLE_BROKERS: '[{"id":"a","url":"postgresql://h/db"},{"id":"b","url":"postgresql://h/db","countCap":"many"}]' });
+    expect(e.message).toBe('POTATOQ_CONSOLE_BROKERS[1].countCap: countCap must be a number');
+    expect(errorOf({ POTATOQ_CONSOLE_BROKERS: '[{"id":"a","url":"amqp://h//","timeoutMs":-5}]' }).message).toBe('POTATOQ_CONSOLE_BROKERS[0].timeoutMs: timeoutMs must be more than 0');
+    expect(errorOf({ POTATOQ_CONSOLE_BROKERS: '[{"id":"a","url":"amqp://h//","resultBackendOptions":{"prefix":3}}]' }).message).toBe('POTATOQ_CONSOLE_BROKERS[0].resultBackendOptions.prefix: prefix must be a string');
+  });
+
+  it("refuses an option the broker's store does not have", () => {
+    const e = errorOf({ POTATOQ_CONSOLE_BROKERS: '[{"id":"a","url":"sqlite:///a.db","countCap":10}]' });
+    expect(e.message).toBe('POTATOQ_CONSOLE_BROKERS[0]: unknown option "countCap" for this broker');
+  });
+
+  it('keeps the default time limits and refuses a bad one, naming the variable', () => {
+    expect(parseConfig({}).timeouts).toEqual({ readMs: 10_000, writeMs: 120_000 });
+    expect(parseConfig({ POTATOQ_CONSOLE_READ_TIMEOUT_MS: '2500' }).timeouts.readMs).toBe(2500);
+    for (const bad of ['10s', '0', '-1', '1.5']) {
+      expect(errorOf({ POTATOQ_CONSOLE_WRITE_TIMEOUT_MS: bad }).message).toMatch(/^POTATOQ_CONSOLE_WRITE_TIMEOUT_MS: must be a whole number of milliseconds/);
+    }
   });
 });

@@ -1,11 +1,16 @@
 import 'server-only';
 import path from 'node:path';
 import { z } from 'zod';
+import { SYSTEM_KINDS } from '@/lib/brokers/dto';
+import { SYSTEMS } from '@/lib/brokers/systems';
 import type { BrokerConfig } from '@/lib/brokers/types';
 
 /**
- * `POTATOQ_CONSOLE_BROKERS`: a JSON array of `{"id", "name", "url", "readOnly"?, ...options}`,
- * or a single broker URL. Unset or empty: the embedded demo SQLite broker.
+ * `POTATOQ_CONSOLE_BROKERS`: a JSON array of `{"id", "name"?, "kind"?, "url", "readOnly"?, ...options}`
+ * (`kind`: potatoq, celery, sdj or queueflow; potatoq when absent), or a single potatoq broker URL.
+ * Unset or empty: the embedded demo SQLite broker. Each system's module checks the URL and the
+ * options (lib/brokers/systems.ts). `POTATOQ_CONSOLE_READ_TIMEOUT_MS` / `_WRITE_TIMEOUT_MS`:
+ * the service's time limits per call.
  * Parsed once; a bad value throws `ConfigError` naming the field, and boot stops.
  */
 
@@ -16,16 +21,10 @@ export class ConfigError extends Error {
   }
 }
 
-const SCHEMES = ['sqlite', 'postgresql', 'postgres', 'amqp', 'amqps', 'redis', 'rediss', 'valkey'] as const;
-
 const ZUrl = z
   .string({ error: 'must be a string' })
   .min(1, 'must not be empty')
-  .refine((u) => /^[a-z][a-z0-9+.-]*:\/\//i.test(u), 'must be a URL like sqlite:///path or postgresql://host/db')
-  .refine((u) => {
-    const scheme = u.split('://', 1)[0]!.split('+', 1)[0]!.toLowerCase();
-    return (SCHEMES as readonly string[]).includes(scheme);
-  }, `scheme must be one of ${SCHEMES.join(', ')}`);
+  .refine((u) => /^[a-z][a-z0-9+.-]*:\/\//i.test(u), 'must be a URL like sqlite:///path or postgresql://host/db');
 
 const ZBrokerEntry = z
   .object({
@@ -33,35 +32,54 @@ const ZBrokerEntry = z
       .string({ error: 'is required' })
       .regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, 'must be 1-63 characters of a-z, 0-9, _ or -, starting with a letter or digit'),
     name: z.string().min(1).max(100).optional(),
+    /** The queue system; potatoq when absent (its URL scheme then picks the store). */
+    kind: z.enum(SYSTEM_KINDS, { error: `must be one of ${SYSTEM_KINDS.join(', ')}` }).optional(),
     url: ZUrl,
     readOnly: z.boolean({ error: 'must be true or false' }).optional(),
   })
-  .catchall(z.unknown());
+  .catchall(z.unknown())
+  .superRefine((entry, ctx) => {
+    const system = SYSTEMS[entry.kind ?? 'potatoq'];
+    const why = system.checkUrl(entry.url);
+    if (why) return ctx.addIssue({ code: 'custom', path: ['url'], message: why });
+    const { id: _id, name: _name, kind: _kind, url, readOnly: _readOnly, ...options } = entry;
+    const parsed = system.optionsFor(url).safeParse(options);
+    if (!parsed.success) for (const issue of parsed.error.issues) ctx.addIssue({ ...issue, message: optionMessage(issue) });
+  });
+
+/** zod's text for an unknown key names it; the path then points at the entry itself. */
+function optionMessage(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'unrecognized_keys') return `unknown option${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')} for this broker`;
+  return issue.message;
+}
 
 const ZBrokers = z.array(ZBrokerEntry).min(1, 'must list at least one broker');
 
 export interface ConsoleConfig {
   brokers: BrokerConfig[];
+  /** The service's limits per call: reads (10 s) and writes (120 s). */
+  timeouts: { readMs: number; writeMs: number };
   /** True when no broker was configured and the embedded demo is served. */
   demo: boolean;
   demoPath: string | null;
 }
 
 function describeIssue(issue: z.core.$ZodIssue, prefix: string): string {
-  const where = issue.path.length ? `${prefix}[${issue.path.map(String).join('].')}` : prefix;
-  const field = where.replace(/\[(\d+)\]\.?/g, '[$1].').replace(/\.$/, '');
+  const field = issue.path.reduce<string>((out, k) => (typeof k === 'number' ? `${out}[${k}]` : `${out}.${String(k)}`), prefix);
   return `${field}: ${issue.message}`;
 }
 
 /** Parses the configuration from an environment; pure, for tests. */
 export function parseConfig(env: Record<string, string | undefined>): ConsoleConfig {
+  const timeouts = { readMs: timeout(env, 'POTATOQ_CONSOLE_READ_TIMEOUT_MS', 10_000), writeMs: timeout(env, 'POTATOQ_CONSOLE_WRITE_TIMEOUT_MS', 120_000) };
   const raw = env.POTATOQ_CONSOLE_BROKERS?.trim();
   if (!raw) {
     const demoPath = path.resolve(/*turbopackIgnore: true*/ env.POTATOQ_CONSOLE_DEMO_PATH || path.join(/*turbopackIgnore: true*/ process.cwd(), '.data', 'demo.sqlite3'));
     return {
       demo: true,
       demoPath,
-      brokers: [{ id: 'demo', name: 'Demo', url: `sqlite:///${demoPath}`, readOnly: false, options: { demo: true } }],
+      timeouts,
+      brokers: [{ id: 'demo', name: 'Demo', kind: 'potatoq', url: `sqlite:///${demoPath}`, readOnly: false, options: { demo: true } }],
     };
   }
   let entries: unknown;
@@ -75,6 +93,8 @@ export function parseConfig(env: Record<string, string | undefined>): ConsoleCon
   } else {
     const url = ZUrl.safeParse(raw);
     if (!url.success) throw new ConfigError(`POTATOQ_CONSOLE_BROKERS: ${url.error.issues[0]?.message ?? 'invalid URL'}`);
+    const why = SYSTEMS.potatoq.checkUrl(raw);
+    if (why) throw new ConfigError(`POTATOQ_CONSOLE_BROKERS: ${why}`);
     const scheme = raw.split('://', 1)[0]!.split('+', 1)[0]!.toLowerCase();
     entries = [{ id: scheme.replace(/[^a-z0-9]/g, ''), url: raw }];
   }
@@ -87,10 +107,19 @@ export function parseConfig(env: Record<string, string | undefined>): ConsoleCon
   const brokers = parsed.data.map((entry, i) => {
     if (seen.has(entry.id)) throw new ConfigError(`POTATOQ_CONSOLE_BROKERS[${i}].id: duplicate id "${entry.id}"`);
     seen.add(entry.id);
-    const { id, name, url, readOnly, ...options } = entry;
-    return { id, name: name ?? id, url, readOnly: readOnly ?? false, options };
+    const { id, name, kind, url, readOnly, ...options } = entry;
+    return { id, name: name ?? id, kind: kind ?? 'potatoq', url, readOnly: readOnly ?? false, options };
   });
-  return { demo: false, demoPath: null, brokers };
+  return { demo: false, demoPath: null, timeouts, brokers };
+}
+
+/** A time limit in milliseconds; a bad value stops startup instead of making every call time out. */
+function timeout(env: Record<string, string | undefined>, name: string, fallback: number): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(n) || n < 1) throw new ConfigError(`${name}: must be a whole number of milliseconds above 0, not "${raw.slice(0, 40)}"`);
+  return n;
 }
 
 let cached: ConsoleConfig | null = null;

@@ -1,7 +1,7 @@
 // Bulk jobs on a real PostgreSQL broker (schema made by the real `potatoq migrate`): replay of
 // every letter of one queue, then a revoke of the replayed tasks racing a worker's claim.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dropSchema, migratedSchema, pgAvailable, PG_URL, seedDeadLetters, sqlAdmin, tableOf, type PgTarget } from '@/lib/brokers/postgres/test-support';
+import { dropSchema, migratedSchema, pgAvailable, PG_URL, seedDeadLetters, sqlAdmin, tableOf, type PgTarget } from '@/tests/support/postgres';
 import type { BulkBackend } from '@/lib/bulk/snapshot';
 
 const up = await pgAvailable();

@@ -1,5 +1,5 @@
 import 'server-only';
-import { QueryClient, dehydrate, type DehydratedState } from '@tanstack/react-query';
+import { QueryClient } from '@tanstack/react-query';
 import { ZDeadListQuery, ZResultListQuery, ZTaskListQuery } from '@/lib/brokers/schema';
 import { currentPrincipal } from '@/lib/auth/current';
 import { overviewFor } from '@/lib/auth/mask';
@@ -53,4 +53,3 @@ export const prefetchResults = (qc: QueryClient, b: string, status?: string) =>
     getNextPageParam: (last: { nextCursor: string | null }) => last.nextCursor ?? undefined,
   });
 
-export const dehydrated = (qc: QueryClient): DehydratedState => dehydrate(qc);

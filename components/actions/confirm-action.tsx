@@ -7,7 +7,8 @@ import { ReasonField } from '@/components/audit/reason-field';
 import { ErrorBox } from '@/components/ui/states';
 import { convertCeleryAction, discardDeadAction, replayDeadAction, revokeAction } from '@/lib/actions/broker-actions';
 import type { ActionResult } from '@/lib/brokers/schema';
-import { cliDeadRetry, cliRevoke } from '@/lib/client/cli';
+import { fillCommand } from '@/lib/client/cli';
+import { useOverview } from '@/lib/client/hooks';
 import { OutcomePanel } from './outcome-panel';
 import { useBrokerAction } from './use-broker-action';
 
@@ -15,23 +16,13 @@ export type BulkKind = 'replay' | 'discard' | 'revoke' | 'convert';
 
 const RUN = { replay: replayDeadAction, discard: discardDeadAction, revoke: revokeAction, convert: convertCeleryAction } as const;
 
-const TEXT: Record<BulkKind, { verb: string; what: string; explain: string; danger: boolean }> = {
-  replay: { verb: 'Replay', what: 'dead letter', explain: 'Each letter goes back to its queue as a ready task (like `potatoq dead retry`); its stored result is removed.', danger: false },
-  discard: { verb: 'Discard', what: 'dead letter', explain: 'The letters are deleted for good. Nothing else is touched.', danger: true },
-  revoke: { verb: 'Revoke', what: 'task', explain: 'Waiting tasks are removed and get a REVOKED result. Running tasks are refused and keep running.', danger: true },
-  convert: {
-    verb: 'Convert and replay',
-    what: 'Celery letter',
-    explain: 'The Celery message is rebuilt as the potatoq message below (same id; Celery callbacks, chains and chords are dropped) and published to its queue; the dead letter is removed only after the broker confirms.',
-    danger: false,
-  },
+// What each action does on this broker is the adapter's sentence (overview.model.actions).
+const TEXT: Record<BulkKind, { verb: string; what: string; danger: boolean }> = {
+  replay: { verb: 'Replay', what: 'dead letter', danger: false },
+  discard: { verb: 'Discard', what: 'dead letter', danger: true },
+  revoke: { verb: 'Revoke', what: 'task', danger: true },
+  convert: { verb: 'Convert and replay', what: 'foreign letter', danger: false },
 };
-
-function cliFor(kind: BulkKind, ids: string[]): string | null {
-  if (kind === 'replay') return cliDeadRetry(ids);
-  if (kind === 'revoke') return cliRevoke(ids);
-  return null; // potatoq's CLI has no discard.
-}
 
 /** A button that opens a confirmation stating action, count, broker and queue, then shows per-id outcomes. */
 export function ConfirmAction({
@@ -59,11 +50,13 @@ export function ConfirmAction({
   const [frozen, setFrozen] = useState<string[]>([]);
   const [frozenQueue, setFrozenQueue] = useState<string | undefined>(undefined);
   const [reason, setReason] = useState('');
-  const t = TEXT[kind];
+  const declared = useOverview(brokerId).data?.model?.actions;
+  const t = { ...TEXT[kind], ...(kind === 'convert' && declared?.convert ? { what: declared.convert.what } : {}) };
+  const explain = declared?.[kind]?.does;
   const m = useBrokerAction(brokerId, (list: string[]) => RUN[kind](brokerId, list, reason.trim() || undefined, frozenQueue), kind === 'convert' ? 'converted and replayed' : undefined);
   const count = frozen.length;
   const noun = `${t.what}${count === 1 ? '' : 's'}`;
-  const cli = cliFor(kind, frozen);
+  const cli = fillCommand(declared?.[kind]?.cli, { ids: frozen });
   const close = () => {
     setOpen(false);
     setReason('');
@@ -98,7 +91,7 @@ export function ConfirmAction({
             ) : null}
             .
           </p>
-          <p className="text-zinc-600 dark:text-zinc-400">{t.explain}</p>
+          {explain ? <p className="text-zinc-600 dark:text-zinc-400">{explain}</p> : null}
           {count <= 5 ? (
             <ul className="font-mono text-xs break-all">
               {frozen.map((id) => (

@@ -6,12 +6,12 @@ import { Dialog } from '@/components/ui/dialog';
 import { ReasonField } from '@/components/audit/reason-field';
 import { ErrorBox } from '@/components/ui/states';
 import { purgeAction } from '@/lib/actions/broker-actions';
-import { cliPurge } from '@/lib/client/cli';
+import { fillCommand } from '@/lib/client/cli';
 import { useOverview } from '@/lib/client/hooks';
 import { purgeText } from './purge-text';
 import { useBrokerAction } from './use-broker-action';
 
-/** Purge requires typing the queue name; it removes waiting tasks only (RabbitMQ: ready messages only). */
+/** Purge requires typing the queue name; it removes what the adapter declares (waiting tasks; RabbitMQ: ready messages). */
 export function PurgeButton({ brokerId, queue, disabledReason }: { brokerId: string; queue: string; disabledReason?: string }) {
   const [open, setOpen] = useState(false);
   const [typed, setTyped] = useState('');
@@ -24,7 +24,8 @@ export function PurgeButton({ brokerId, queue, disabledReason }: { brokerId: str
     m.reset();
   };
   const o = useOverview(brokerId);
-  const t = purgeText(o.data?.kind, o.data?.queues.find((q) => q.name === queue));
+  const t = purgeText(o.data?.model?.actions.purge, o.data?.queues.find((q) => q.name === queue));
+  const cli = fillCommand(o.data?.model?.actions.purge.cli, { queue });
   const fieldError = m.data && !m.data.ok ? m.data.error.fields?.confirm : undefined;
   const reasonError = m.data && !m.data.ok ? m.data.error.fields?.reason : undefined;
   return (
@@ -49,7 +50,7 @@ export function PurgeButton({ brokerId, queue, disabledReason }: { brokerId: str
             ) : null}
             . {t.stays}
           </p>
-          <CommandLine command={cliPurge(queue)} />
+          {cli ? <CommandLine command={cli} /> : null}
           <label className="grid gap-1">
             <span>
               Type <strong className="font-mono">{queue}</strong> to confirm

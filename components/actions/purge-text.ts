@@ -1,6 +1,6 @@
-// What a purge will remove, in the dialog's words: per broker kind (RabbitMQ's purge takes only
-// ready messages) and with the counts the overview has right now.
-import type { BrokerKind, QueueStats } from '@/lib/brokers/schema';
+// What a purge will remove, in the dialog's words: as the broker's adapter declares its purge
+// (RabbitMQ's takes only ready messages) and with the counts the overview has right now.
+import { countOf, type PurgeDecl, type QueueStats } from '@/lib/brokers/schema';
 import { formatCount } from '@/lib/client/format';
 
 export interface PurgeText {
@@ -12,18 +12,13 @@ export interface PurgeText {
   stays: string;
 }
 
-export function purgeText(kind: BrokerKind | undefined, q: QueueStats | undefined): PurgeText {
-  if (kind === 'rabbitmq') {
-    return {
-      what: 'every ready message',
-      count: q && q.ready !== null ? `${formatCount(q.ready, q.capped?.ready)} ready right now` : null,
-      stays: "Delayed tasks (in potatoq's delay queues), running (unacknowledged) tasks and dead letters stay. No results are written.",
-    };
-  }
-  const known = q && q.ready !== null && q.scheduled !== null;
-  return {
-    what: 'every waiting task (ready and scheduled)',
-    count: known ? `${formatCount(q.ready, q.capped?.ready)} ready and ${formatCount(q.scheduled, q.capped?.scheduled)} scheduled right now` : null,
-    stays: 'Running tasks and dead letters stay. No results are written.',
-  };
+const GENERIC: PurgeDecl = { does: '', what: 'every waiting task of the queue', counts: [], stays: 'Running tasks and dead letters stay.' };
+
+export function purgeText(decl: PurgeDecl | undefined, q: QueueStats | undefined): PurgeText {
+  const d = decl ?? GENERIC;
+  const counts = d.counts.map((k) => [k, q ? countOf(q, k) : null] as const);
+  const known = q && decl && counts.length > 0 && counts.every(([, n]) => n !== null);
+  const parts = counts.map(([k, n]) => `${formatCount(n, q?.capped?.[k])} ${k}`);
+  const listed = parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}` : parts[0];
+  return { what: d.what, count: known ? `${listed} right now` : null, stays: d.stays };
 }

@@ -5,7 +5,7 @@ import { RawView } from '@/components/jobs/raw-view';
 import { Button } from '@/components/ui/button';
 import { ErrorBox } from '@/components/ui/states';
 import type { ActionResponse } from '@/lib/actions/response';
-import { revealArgsAction } from '@/lib/auth/reveal-action';
+import { revealArgsAction } from '@/lib/actions/reveal-action';
 import type { DeadDetail, TaskDetail } from '@/lib/brokers/schema';
 
 /** Argument values are hidden on this console; an operator may reveal one task's (audited). */

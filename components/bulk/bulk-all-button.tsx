@@ -62,14 +62,17 @@ function BulkDialog({
 }) {
   const t = BULK_TEXT[action];
   const qc = useQueryClient();
-  const kind = useOverview(brokerId).data?.kind;
-  const paced = kind === 'rabbitmq' && action === 'replay';
+  // What the action does and whether a bulk replay is paced are the adapter's declarations.
+  const actions = useOverview(brokerId).data?.model?.actions;
+  const bulkRate = action === 'replay' ? actions?.replay.bulkRate ?? null : null;
+  const paced = bulkRate !== null;
+  const explain = action === 'revoke' ? actions?.revoke.bulk : actions?.[action].does;
   // The filter is frozen when the dialog opens: the list may change under it.
   const [frozen] = useState<BulkFilter>(() => ({ ...filter }));
   const [created, setCreated] = useState<BulkJobView | null>(existing);
   const [error, setError] = useState<ActionError | null>(null);
   const [busy, setBusy] = useState(false);
-  const [rate, setRate] = useState(paced ? '50' : '');
+  const [rate, setRate] = useState(paced ? String(bulkRate) : '');
   const [reason, setReason] = useState('');
   const q = useBulkJob(brokerId, created);
   const job = q.data ?? created;
@@ -127,7 +130,7 @@ function BulkDialog({
               <p className="text-xs text-amber-700 dark:text-amber-400">The search only looked at the newest {job.searchedNewest.toLocaleString()} rows.</p>
             ) : null}
             <p className="text-zinc-600 dark:text-zinc-400">
-              {t.explain} Only these ids are touched: rows that appear later are left alone, rows that change before their batch are reported as skipped.
+              {explain ? `${explain} ` : ''}Only these ids are touched: rows that appear later are left alone, rows that change before their batch are reported as skipped.
             </p>
           </>
         ) : null}

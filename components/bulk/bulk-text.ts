@@ -1,22 +1,20 @@
 import type { BulkAction, BulkFilter, BulkJobView, BulkState } from '@/lib/bulk/schema';
 import type { ToastSpec } from '@/lib/client/outcome-toasts';
 
-export const BULK_TEXT: Record<BulkAction, { verb: string; past: string; what: string; whats: string; explain: string; danger: boolean }> = {
+export const BULK_TEXT: Record<BulkAction, { verb: string; past: string; what: string; whats: string; danger: boolean }> = {
   replay: {
     verb: 'Replay',
     past: 'replayed',
     what: 'dead letter',
     whats: 'dead letters',
-    explain: 'Each letter goes back to its queue as a ready task (like `potatoq dead retry`); its stored result is removed.',
     danger: false,
   },
-  discard: { verb: 'Discard', past: 'discarded', what: 'dead letter', whats: 'dead letters', explain: 'The letters are deleted for good. Nothing else is touched.', danger: true },
+  discard: { verb: 'Discard', past: 'discarded', what: 'dead letter', whats: 'dead letters', danger: true },
   revoke: {
     verb: 'Revoke',
     past: 'revoked',
     what: 'task',
     whats: 'tasks',
-    explain: 'Waiting tasks are removed and get a REVOKED result. Tasks a worker claimed since the snapshot are skipped and keep running.',
     danger: true,
   },
 };

@@ -8,7 +8,7 @@ import { CommandLine } from '@/components/ui/copy-button';
 import { ErrorBox, Loading } from '@/components/ui/states';
 import type { Capabilities } from '@/lib/brokers/schema';
 import { describeError } from '@/lib/client/api';
-import { cliDeadRetry } from '@/lib/client/cli';
+import { fillCommand } from '@/lib/client/cli';
 import { useDead, useOverview } from '@/lib/client/hooks';
 import { Field, Fields, Section, TimeField } from './detail-parts';
 import { MessageSections } from './message-sections';
@@ -27,6 +27,7 @@ export function DeadDetailView({ brokerId, id }: { brokerId: string; id: string 
   if (!q.data) return <Loading />;
   const d = q.data;
   const caps = o.data?.capabilities;
+  const cli = fillCommand(o.data?.model?.actions.replay.cli, { ids: [d.id] });
   // After a successful replay/discard the letter is gone; go to where the task is now.
   const after = (path: string) => (r: { succeeded: unknown[] }) => {
     if (r.succeeded.length) setTimeout(() => router.push(path), 1200);
@@ -37,16 +38,16 @@ export function DeadDetailView({ brokerId, id }: { brokerId: string; id: string 
         <CardHeader title={<span className="break-all" data-testid="detail-task">{visible(d.task)}</span>}>
           <Badge tone="red" testId="detail-state">dead</Badge>
           <ConfirmAction kind="replay" brokerId={brokerId} queue={d.queue} ids={[d.id]} size="md" disabledReason={off(caps, 'replay')} onDone={after(`${base}/jobs/${encodeURIComponent(d.id)}`)} />
-          {d.celeryConversion ? (
+          {d.conversion ? (
             <ConfirmAction
               kind="convert"
               brokerId={brokerId}
               queue={d.queue}
               ids={[d.id]}
               size="md"
-              disabledReason={d.celeryConversion.ok ? off(caps, 'replay') : d.celeryConversion.error}
+              disabledReason={d.conversion.ok ? off(caps, 'replay') : d.conversion.error}
               onDone={after(`${base}/dead`)}
-              details={d.celeryConversion.ok ? <ConversionPreview json={d.celeryConversion.json} /> : null}
+              details={d.conversion.ok ? <ConversionPreview to={d.conversion.to} note={d.conversion.note} json={d.conversion.json} /> : null}
             />
           ) : null}
           <ConfirmAction kind="discard" brokerId={brokerId} queue={d.queue} ids={[d.id]} size="md" disabledReason={off(caps, 'discard')} onDone={after(`${base}/dead`)} />
@@ -59,7 +60,7 @@ export function DeadDetailView({ brokerId, id }: { brokerId: string; id: string 
           <TimeField label="Died" iso={d.diedAt} />
           <Field label="Reason" testId="detail-summary">{visible(d.summary)}</Field>
         </Fields>
-        <div className="px-4 pb-4"><CommandLine command={cliDeadRetry([d.id])} /></div>
+        {cli ? <div className="px-4 pb-4"><CommandLine command={cli} /></div> : null}
       </Card>
       <Section title="Reason (full)" testId="reason-section">
         {d.reason ? (
@@ -75,11 +76,11 @@ export function DeadDetailView({ brokerId, id }: { brokerId: string; id: string 
   );
 }
 
-/** The exact potatoq message a Celery conversion sends (enqueued_at is stamped again on send). */
-function ConversionPreview({ json }: { json: string }) {
+/** The exact message a conversion sends (`note`: what is stamped again on send). */
+function ConversionPreview({ to, note, json }: { to: string; note: string; json: string }) {
   return (
     <div data-testid="convert-preview">
-      <p className="mb-1 text-xs text-zinc-500 dark:text-zinc-400">potatoq message to send (enqueued_at is set again when sent):</p>
+      <p className="mb-1 text-xs text-zinc-500 dark:text-zinc-400">{to} message to send ({note}):</p>
       <pre className="max-h-48 overflow-auto rounded-md bg-zinc-100 p-2 font-mono text-xs break-all whitespace-pre-wrap dark:bg-zinc-950">{json}</pre>
     </div>
   );

@@ -1,69 +1,37 @@
-import type { ForeignMessage } from '@/lib/potatoq/types';
+import type { ForeignInfo, MessageView } from '@/lib/brokers/schema';
 import { PValueView } from './pvalue-view';
 
-const KIND: Record<ForeignMessage['foreign'], string> = {
-  'celery-v2': 'Celery protocol 2 message',
-  'kombu-envelope': 'Celery/kombu envelope',
-  'no-id': 'message without an id',
-  'not-object': 'not a JSON object with task and id',
-  'newer-protocol': 'newer potatoq protocol',
-  'invalid-json': 'invalid JSON',
-  'invalid-utf8': 'invalid UTF-8',
-  'tag-error': "a tagged value potatoq's decoder fails on",
-};
-
-/** Shown instead of arguments when potatoq cannot run this payload. Read-only. */
-export function ForeignBanner({ m }: { m: ForeignMessage }) {
-  const c = m.celery;
-  const rows: Array<[string, string | null]> = c
-    ? [
-        ['task', c.task],
-        ['id', c.id],
-        ['eta', c.eta],
-        ['expires', c.expires],
-        ['retries', c.retries],
-        ['root_id', c.rootId],
-        ['parent_id', c.parentId],
-        ['group', c.groupId],
-        ['argsrepr', c.argsrepr],
-        ['kwargsrepr', c.kwargsrepr],
-      ]
-    : [];
+/** Shown instead of arguments when the broker's workers cannot run this message. Read-only. */
+export function ForeignBanner({ m, foreign }: { m: MessageView; foreign: ForeignInfo }) {
   return (
-    <div role="alert" data-testid="foreign-banner" data-kind={m.foreign} className="grid gap-2 rounded-lg border border-amber-400 bg-amber-50 p-4 text-sm dark:border-amber-800 dark:bg-amber-950/40">
-      <p className="font-semibold">Not a potatoq message: {KIND[m.foreign]}</p>
+    <div role="alert" data-testid="foreign-banner" data-kind={foreign.code} className="grid gap-2 rounded-lg border border-amber-400 bg-amber-50 p-4 text-sm dark:border-amber-800 dark:bg-amber-950/40">
+      <p className="font-semibold">{foreign.title}</p>
       <p>
-        <span className="text-zinc-600 dark:text-zinc-400">potatoq says: </span>
-        <span className="font-mono text-xs" data-testid="foreign-reason">{m.reason}</span>
+        <span className="text-zinc-600 dark:text-zinc-400">{foreign.reasonBy} says: </span>
+        <span className="font-mono text-xs" data-testid="foreign-reason">{foreign.reason}</span>
       </p>
-      <p data-testid="foreign-advice">{m.advice}</p>
-      {m.crashesWorkers ? (
+      <p data-testid="foreign-advice">{foreign.advice}</p>
+      {foreign.crashesWorkers ? (
         <p className="font-semibold text-red-700 dark:text-red-400" data-testid="foreign-crash-warning">
           ⚠ On this broker, a worker that claims this message will crash its worker slot. Remove it rather than replaying it.
         </p>
       ) : null}
-      {c ? (
+      {m.headersTitle ? (
         <table className="table-base mt-2" data-testid="celery-info">
-          <caption className="text-left text-xs font-semibold text-zinc-500 dark:text-zinc-400">Celery headers (read-only)</caption>
+          <caption className="text-left text-xs font-semibold text-zinc-500 dark:text-zinc-400">{m.headersTitle}</caption>
           <tbody>
-            {rows
-              .filter(([, v]) => v !== null)
-              .map(([k, v]) => (
-                <tr key={k}>
-                  <th className="w-32">{k}</th>
-                  <td className="font-mono text-xs break-all">{v}</td>
-                </tr>
-              ))}
-            {(['args', 'kwargs', 'callbacks', 'errbacks', 'chain', 'chord'] as const).map((k) =>
-              c[k] ? (
-                <tr key={k}>
-                  <th className="w-32">{k}</th>
+            {m.headers.map((h) => (
+              <tr key={h.name}>
+                <th className="w-32">{h.name}</th>
+                {h.value ? (
                   <td>
-                    <PValueView value={c[k]} />
+                    <PValueView value={h.value} />
                   </td>
-                </tr>
-              ) : null,
-            )}
+                ) : (
+                  <td className="font-mono text-xs break-all">{h.text}</td>
+                )}
+              </tr>
+            ))}
           </tbody>
         </table>
       ) : null}

@@ -1,5 +1,5 @@
 import { RevealPanel } from '@/components/auth/reveal-panel';
-import { isRedacted } from '@/components/auth/redaction';
+import { isRedacted } from '@/lib/redaction';
 import type { DeadDetail, TaskDetail } from '@/lib/brokers/schema';
 import { Section } from './detail-parts';
 import { PayloadView } from './payload-view';

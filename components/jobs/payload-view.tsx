@@ -1,12 +1,11 @@
 import { Badge } from '@/components/ui/badge';
-import type { DecodedPayload, PValue } from '@/lib/potatoq/types';
+import type { MessageView, TypedValue } from '@/lib/brokers/schema';
 import { ForeignBanner } from './foreign-banner';
 import { PValueView } from './pvalue-view';
 
 const SHOWN_ELSEWHERE = new Set(['task', 'id', 'args', 'kwargs']);
-const FLAG = { 'unknown-tag': 'unknown tag', 'malformed-tag': 'malformed tag', 'legacy-tag': 'written by an older potatoq' } as const;
 
-function Args({ args }: { args: PValue }) {
+function Args({ args }: { args: TypedValue }) {
   if (args.t !== 'list') return <PValueView value={args} />;
   if (args.items.length === 0) return <p className="text-sm text-zinc-500 dark:text-zinc-400">No positional arguments.</p>;
   return (
@@ -22,11 +21,11 @@ function Args({ args }: { args: PValue }) {
 }
 
 /** Arguments, keyword arguments and the other message fields, typed; or the foreign banner. */
-export function PayloadView({ payload }: { payload: DecodedPayload }) {
-  if (payload.kind === 'foreign') {
+export function PayloadView({ payload }: { payload: MessageView }) {
+  if (payload.foreign) {
     return (
       <div className="grid gap-3">
-        <ForeignBanner m={payload} />
+        <ForeignBanner m={payload} foreign={payload.foreign} />
         {payload.value ? (
           <section>
             <h3 className="mb-1 text-xs font-semibold text-zinc-500 dark:text-zinc-400 uppercase">Decoded value</h3>
@@ -36,34 +35,34 @@ export function PayloadView({ payload }: { payload: DecodedPayload }) {
       </div>
     );
   }
-  const other = payload.fields.filter(([k]) => !SHOWN_ELSEWHERE.has(k));
+  const other = payload.fields.filter((f) => !SHOWN_ELSEWHERE.has(f.name));
   return (
     <div className="grid gap-4 text-sm" data-testid="payload-view">
       {payload.flags.length ? (
         <p className="flex flex-wrap gap-1">
-          {[...new Set(payload.flags)].map((f) => (
-            <Badge key={f} tone="yellow" testId="payload-flag">{FLAG[f]}</Badge>
+          {payload.flags.map((f) => (
+            <Badge key={f.code} tone="yellow" title={f.why} testId="payload-flag">{f.label}</Badge>
           ))}
         </p>
       ) : null}
       <section>
         <h3 className="mb-1 text-xs font-semibold text-zinc-500 dark:text-zinc-400 uppercase">Arguments</h3>
-        <Args args={payload.args} />
+        {payload.args ? <Args args={payload.args} /> : <p className="text-sm text-zinc-500 dark:text-zinc-400">No positional arguments.</p>}
       </section>
       <section>
         <h3 className="mb-1 text-xs font-semibold text-zinc-500 dark:text-zinc-400 uppercase">Keyword arguments</h3>
-        <div data-testid="payload-kwargs"><PValueView value={payload.kwargs} /></div>
+        <div data-testid="payload-kwargs">{payload.kwargs ? <PValueView value={payload.kwargs} /> : null}</div>
       </section>
       <section>
         <h3 className="mb-1 text-xs font-semibold text-zinc-500 dark:text-zinc-400 uppercase">Message fields</h3>
         <table className="table-base">
           <tbody>
-            {other.map(([k, v]) => (
-              <tr key={k}>
+            {other.map((f) => (
+              <tr key={f.name}>
                 <th className="w-40 font-mono normal-case">
-                  {k} {payload.ignoredFields.includes(k) ? <Badge title="potatoq 26.1a8 drops this field">ignored by potatoq</Badge> : null}
+                  {f.name} {f.ignored ? <Badge title={f.ignored}>ignored by {payload.format ?? 'the system'}</Badge> : null}
                 </th>
-                <td><PValueView value={v} /></td>
+                <td><PValueView value={f.value} /></td>
               </tr>
             ))}
           </tbody>

@@ -3,18 +3,12 @@ import type { ReactNode } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { useNow } from '@/components/ui/time';
 import { formatLocal, formatRelative, formatTimedelta, formatUtc } from '@/lib/client/format';
-import type { PValue } from '@/lib/potatoq/types';
+import type { TypedValue } from '@/lib/brokers/schema';
 import { BytesView } from './bytes-view';
 import { visible } from '@/lib/text/visible';
 
-// Renders a decoded potatoq value by type. Every string is a React text node: payload text is
-// never HTML and never a link.
-
-const FLAG_TEXT = {
-  'unknown-tag': ['unknown tag', 'A __potatoq__ tag this potatoq does not know (a newer producer?). Workers receive it as a plain dict.'],
-  'malformed-tag': ['malformed tag', "A known tag whose value potatoq's decoder rejects. Workers receive it as a plain dict."],
-  'legacy-tag': ['written by an older potatoq', 'A {"__type__", "__value__"} value from an older potatoq. Today\'s workers receive it as a plain dict.'],
-} as const;
+// Renders a neutral typed value by type, whatever system it came from. Every string is a React
+// text node: payload text is never HTML and never a link.
 
 function Tag({ children }: { children: ReactNode }) {
   return <span className="mr-1 rounded bg-violet-100 px-1 font-mono text-[10px] text-violet-800 dark:bg-violet-950 dark:text-violet-300">{children}</span>;
@@ -42,7 +36,7 @@ function DateTimeView({ v, aware, epochMs }: { v: string; aware: boolean; epochM
   );
 }
 
-export function PValueView({ value }: { value: PValue }): ReactNode {
+export function PValueView({ value }: { value: TypedValue }): ReactNode {
   switch (value.t) {
     case 'null':
       return <span className="font-mono text-xs text-zinc-500 dark:text-zinc-400">null</span>;
@@ -103,12 +97,13 @@ export function PValueView({ value }: { value: PValue }): ReactNode {
         </span>
       );
     case 'set':
+    case 'tuple':
     case 'list':
       return (
         <span data-testid={`pv-${value.t}`}>
-          {value.t === 'set' ? <Tag>set</Tag> : null}
+          {value.t !== 'list' ? <Tag>{value.t}</Tag> : null}
           {value.items.length === 0 && !(value.t === 'list' && value.truncated) ? (
-            <span className="font-mono text-xs text-zinc-500 dark:text-zinc-400">{value.t === 'set' ? 'set()' : '[]'}</span>
+            <span className="font-mono text-xs text-zinc-500 dark:text-zinc-400">{value.t === 'set' ? 'set()' : value.t === 'tuple' ? '()' : '[]'}</span>
           ) : (
             <ol className="ml-2 grid gap-0.5 border-l border-zinc-200 pl-3 dark:border-zinc-700">
               {value.items.map((item, i) => (
@@ -137,13 +132,13 @@ export function PValueView({ value }: { value: PValue }): ReactNode {
   }
 }
 
-function DictView({ value }: { value: Extract<PValue, { t: 'dict' }> }) {
-  const flag = value.flag ? FLAG_TEXT[value.flag] : null;
+function DictView({ value }: { value: Extract<TypedValue, { t: 'dict' }> }) {
+  const note = value.note;
   return (
     <span data-testid="pv-dict">
-      {flag ? (
-        <Badge tone="yellow" title={flag[1]} testId="pv-flag">
-          {flag[0]}
+      {note ? (
+        <Badge tone="yellow" title={note.why} testId="pv-flag">
+          {note.label}
         </Badge>
       ) : null}
       {value.entries.length === 0 && !value.truncated ? (

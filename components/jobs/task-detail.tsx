@@ -6,7 +6,7 @@ import { Card, CardHeader } from '@/components/ui/card';
 import { CommandLine } from '@/components/ui/copy-button';
 import { ErrorBox, Loading } from '@/components/ui/states';
 import { describeError } from '@/lib/client/api';
-import { cliRevoke } from '@/lib/client/cli';
+import { fillCommand } from '@/lib/client/cli';
 import { useOverview, useTask } from '@/lib/client/hooks';
 import { Field, Fields, TimeField } from './detail-parts';
 import { MessageSections } from './message-sections';
@@ -34,15 +34,19 @@ export function TaskDetailView({ brokerId, id }: { brokerId: string; id: string 
   if (!q.data) return <Loading />;
   const t = q.data;
   const cap = o.data?.capabilities.revoke;
+  const cli = fillCommand(o.data?.model?.actions.revoke.cli, { ids: [t.id] });
+  // A worker owns tasks in some states (potatoq: running): the console never changes those.
+  const decl = o.data?.model?.states.find((st) => st.key === t.state);
+  const owned = decl?.owned ?? false;
   const qBase = `/brokers/${encodeURIComponent(brokerId)}/queues/${encodeURIComponent(t.queue)}`;
   return (
     <div className="grid gap-6" data-testid="task-detail">
       <Card>
         <CardHeader title={<span className="break-all" data-testid="detail-task">{visible(t.task)}</span>}>
-          <Badge tone={t.state === 'running' ? 'blue' : t.state === 'scheduled' ? 'purple' : 'green'} testId="detail-state">
+          <Badge tone={owned ? 'blue' : (o.data?.model?.states.findIndex((st) => st.key === t.state) ?? 0) > 0 ? 'purple' : 'green'} testId="detail-state">
             {t.state}
           </Badge>
-          {t.state !== 'running' ? (
+          {!owned ? (
             <ConfirmAction kind="revoke" brokerId={brokerId} queue={t.queue} ids={[t.id]} size="md" disabledReason={cap && !cap.on ? cap.why ?? 'revoke unavailable' : undefined} />
           ) : null}
         </CardHeader>
@@ -58,10 +62,10 @@ export function TaskDetailView({ brokerId, id }: { brokerId: string; id: string 
           <TimeField label="Runs at" iso={t.runAt} />
           {t.claimedAt ? <TimeField label="Claimed" iso={t.claimedAt} /> : null}
         </Fields>
-        {t.state === 'running' ? (
-          <p className="px-4 pb-4 text-xs text-zinc-500 dark:text-zinc-400">Running: its worker owns it. The console does not change running tasks.</p>
+        {owned ? (
+          <p className="px-4 pb-4 text-xs text-zinc-500 dark:text-zinc-400">{decl?.label ?? t.state}: its worker owns it. The console does not change {(decl?.label ?? t.state).toLowerCase()} tasks.</p>
         ) : (
-          <div className="px-4 pb-4"><CommandLine command={cliRevoke([t.id])} /></div>
+          cli ? <div className="px-4 pb-4"><CommandLine command={cli} /></div> : null
         )}
       </Card>
       <MessageSections brokerId={brokerId} kind="task" item={t} />

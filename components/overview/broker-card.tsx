@@ -5,7 +5,7 @@ import { Card, CardHeader } from '@/components/ui/card';
 import { ErrorBox, Loading } from '@/components/ui/states';
 import { QueueTable } from '@/components/queues/queue-table';
 import { describeError } from '@/lib/client/api';
-import type { BrokerOverview, CountKey } from '@/lib/brokers/schema';
+import { countOf, type BrokerOverview } from '@/lib/brokers/schema';
 import { formatCount } from '@/lib/client/format';
 import { useOverview, useWorkers } from '@/lib/client/hooks';
 
@@ -17,13 +17,9 @@ export interface BrokerCardProps {
   initialError?: { code: string; message: string };
 }
 
-function Totals({ totals, capped }: { totals: BrokerOverview['totals']; capped?: BrokerOverview['totalsCapped'] }) {
-  const items: Array<[CountKey, number | null]> = [
-    ['ready', totals.ready],
-    ['scheduled', totals.scheduled],
-    ['running', totals.running],
-    ['dead', totals.dead],
-  ];
+function Totals({ o }: { o: BrokerOverview }) {
+  const items: Array<[string, number | null]> = [...(o.model?.states ?? []).map((st) => [st.key, countOf(o.totals, st.key)] as [string, number | null]), ['dead', o.totals.dead]];
+  const capped = o.totalsCapped;
   return (
     <dl className="flex flex-wrap gap-x-6 gap-y-1 px-4 py-3 text-sm">
       {items.map(([label, n]) => (
@@ -76,7 +72,7 @@ export function BrokerCard({ brokerId, name, kind, initialError }: BrokerCardPro
           {o.workers.stale > 0 ? <Badge tone="yellow" testId="workers-stale">{o.workers.stale} stale</Badge> : null}
         </CardHeader>
         {o.serverInfo ? <p className="px-4 pt-2 text-xs text-zinc-500 dark:text-zinc-400" data-testid="server-info">{o.serverInfo}</p> : null}
-        <Totals totals={o.totals} capped={o.totalsCapped} />
+        <Totals o={o} />
         {q.error ? (
           <div className="px-4 pb-2">
             <ErrorBox {...describeError(q.error)}>

@@ -1,7 +1,7 @@
 'use client';
 import Link from 'next/link';
 import { Fragment } from 'react';
-import type { BrokerOverview, HeadBlock, WorkerInfo } from '@/lib/brokers/schema';
+import { countOf, type BrokerOverview, type HeadBlock, type WorkerInfo } from '@/lib/brokers/schema';
 import { formatAge, formatCount, secondsSince, truncate } from '@/lib/client/format';
 import { visible } from '@/lib/text/visible';
 import { useNow } from '@/components/ui/time';
@@ -21,6 +21,8 @@ export function QueueTable({ overview, workers }: { overview: BrokerOverview; wo
   const now = useNow();
   const base = `/brokers/${encodeURIComponent(overview.id)}`;
   const why = overview.unknownWhy ?? {};
+  // The columns follow the states the broker's adapter declares.
+  const states = overview.model?.states ?? [];
   if (overview.queues.length === 0) return <Empty>No queues have tasks or dead letters.</Empty>;
   return (
     <div className="overflow-x-auto">
@@ -28,9 +30,9 @@ export function QueueTable({ overview, workers }: { overview: BrokerOverview; wo
         <thead>
           <tr>
             <th>Queue</th>
-            <Th why={why.ready}>Ready</Th>
-            <Th why={why.scheduled}>Scheduled</Th>
-            <Th why={why.running}>Running</Th>
+            {states.map((st) => (
+              <Th key={st.key} why={why[st.key]}>{st.label}</Th>
+            ))}
             <Th why={why.dead}>Dead</Th>
             <Th why={why.oldest}>Oldest waiting</Th>
             <th className="num">Workers</th>
@@ -45,9 +47,9 @@ export function QueueTable({ overview, workers }: { overview: BrokerOverview; wo
                   {truncate(q.name, 60)}
                 </Link>
               </td>
-              <td className="num" data-testid="count-ready">{formatCount(q.ready, q.capped?.ready)}</td>
-              <td className="num" data-testid="count-scheduled">{formatCount(q.scheduled, q.capped?.scheduled)}</td>
-              <td className="num" data-testid="count-running">{formatCount(q.running, q.capped?.running)}</td>
+              {states.map((st) => (
+                <td key={st.key} className="num" data-testid={`count-${st.key}`}>{formatCount(countOf(q, st.key), q.capped?.[st.key])}</td>
+              ))}
               <td className="num" data-testid="count-dead">
                 {q.dead ? (
                   <Link className="link" href={`${base}/dead?queue=${encodeURIComponent(q.name)}`}>
@@ -62,17 +64,15 @@ export function QueueTable({ overview, workers }: { overview: BrokerOverview; wo
               </td>
               <td className="num" data-testid="queue-workers">{workersOf(q.name, workers)}</td>
             </tr>
-            {q.blockedBy ? <BlockedRow base={base} block={q.blockedBy} /> : null}
+            {q.blockedBy ? <BlockedRow base={base} block={q.blockedBy} columns={states.length + 4} /> : null}
             </Fragment>
           ))}
         </tbody>
       </table>
-      <UnknownNotes why={why} />
+      <UnknownNotes why={why} labels={Object.fromEntries([...states.map((st) => [st.key, st.label]), ['dead', 'Dead'], ['oldest', 'Oldest waiting']])} />
     </div>
   );
 }
-
-const COLUMN: Record<string, string> = { ready: 'Ready', scheduled: 'Scheduled', running: 'Running', dead: 'Dead', oldest: 'Oldest waiting' };
 
 /** A column header; a `*` and a tooltip when the broker cannot give that column per queue. */
 function Th({ why, children }: { why?: string; children: string }) {
@@ -85,14 +85,14 @@ function Th({ why, children }: { why?: string; children: string }) {
 }
 
 /** Says plainly, under the table, why a column shows "—" (e.g. RabbitMQ's delayed tasks). */
-function UnknownNotes({ why }: { why: Partial<Record<string, string>> }) {
+function UnknownNotes({ why, labels }: { why: Partial<Record<string, string>>; labels: Record<string, string> }) {
   const notes = Object.entries(why).filter((e): e is [string, string] => !!e[1]);
   if (!notes.length) return null;
   return (
     <ul className="grid gap-1 border-t border-zinc-100 px-4 py-2 text-xs text-zinc-600 dark:border-zinc-800 dark:text-zinc-400" data-testid="count-notes">
       {notes.map(([k, text]) => (
         <li key={k} data-testid={`count-note-${k}`}>
-          <span className="font-medium">* {COLUMN[k] ?? k} “—”:</span> {text}.
+          <span className="font-medium">* {labels[k] ?? k} “—”:</span> {text}.
         </li>
       ))}
     </ul>
@@ -100,15 +100,15 @@ function UnknownNotes({ why }: { why: Partial<Record<string, string>> }) {
 }
 
 /** The queue's next claim is undecodable: every worker that takes it crashes, so say so loudly. */
-function BlockedRow({ base, block }: { base: string; block: HeadBlock }) {
+function BlockedRow({ base, block, columns }: { base: string; block: HeadBlock; columns: number }) {
   return (
     <tr data-testid="queue-blocked">
-      <td colSpan={7} className="bg-red-50 text-sm text-red-800 dark:bg-red-950/40 dark:text-red-200">
+      <td colSpan={columns} className="bg-red-50 text-sm text-red-800 dark:bg-red-950/40 dark:text-red-200">
         <span className="font-semibold">Workers on this queue crash:</span> the next task (
         <Link className="link font-mono" href={`${base}/jobs/${encodeURIComponent(block.id)}`}>
           {truncate(block.id, 40)}
         </Link>
-        , {truncate(block.task, 60)}) cannot be decoded by potatoq: <span className="font-mono text-xs">{truncate(block.reason, 160)}</span>. Revoke it to unblock the queue.
+        , {truncate(block.task, 60)}) cannot be decoded by {block.system}: <span className="font-mono text-xs">{truncate(block.reason, 160)}</span>. Revoke it to unblock the queue.
       </td>
     </tr>
   );

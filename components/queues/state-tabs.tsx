@@ -1,15 +1,12 @@
 import Link from 'next/link';
 
-export const QUEUE_TABS = ['ready', 'scheduled', 'running', 'dead'] as const;
-export type QueueTab = (typeof QUEUE_TABS)[number];
-
-const LABEL: Record<QueueTab, string> = { ready: 'Ready', scheduled: 'Scheduled', running: 'Running', dead: 'Dead' };
+import type { QueueTab } from './tabs';
 
 /** Tabs are links that keep the other filters in the URL. */
-export function StateTabs({ base, active, params }: { base: string; active: QueueTab; params: Record<string, string | undefined> }) {
+export function StateTabs({ base, tabs, active, params }: { base: string; tabs: QueueTab[]; active: string; params: Record<string, string | undefined> }) {
   return (
     <nav aria-label="Task state" className="flex gap-1 border-b border-zinc-200 px-2 dark:border-zinc-800" role="tablist">
-      {QUEUE_TABS.map((tab) => {
+      {tabs.map(({ key: tab, label }) => {
         const all: Record<string, string | undefined> = { ...params, state: tab };
         const qs = new URLSearchParams(Object.entries(all).filter((e): e is [string, string] => !!e[1]));
         const on = tab === active;
@@ -22,7 +19,7 @@ export function StateTabs({ base, active, params }: { base: string; active: Queu
             data-testid={`tab-${tab}`}
             className={`-mb-px border-b-2 px-3 py-2 text-sm font-medium ${on ? 'border-sky-600 text-sky-700 dark:text-sky-400' : 'border-transparent text-zinc-500 dark:text-zinc-400 hover:text-zinc-800 dark:hover:text-zinc-200'}`}
           >
-            {LABEL[tab]}
+            {label}
           </Link>
         );
       })}

@@ -9,20 +9,18 @@ import { useSelection } from '@/components/ui/selection';
 import { useHydrated } from '@/components/ui/use-hydrated';
 import { Empty, ErrorBox, Loading } from '@/components/ui/states';
 import { Ago } from '@/components/ui/time';
-import type { TaskSummary } from '@/lib/brokers/schema';
+import type { StateDecl, TaskSummary } from '@/lib/brokers/schema';
 import { describeError } from '@/lib/client/api';
 import { truncate } from '@/lib/client/format';
 import { useOverview, useTasks } from '@/lib/client/hooks';
 import type { TaskFilters } from '@/lib/client/query-keys';
 import { visible } from '@/lib/text/visible';
 
-function WhenCell({ t }: { t: TaskSummary }) {
-  if (t.state === 'scheduled') return <Ago iso={t.runAt} />;
-  if (t.state === 'running') return <Ago iso={t.claimedAt} />;
-  return <Ago iso={t.createdAt} />;
+function WhenCell({ t, field }: { t: TaskSummary; field: StateDecl['time']['field'] }) {
+  return <Ago iso={t[field]} />;
 }
 
-const WHEN_LABEL = { ready: 'Enqueued', scheduled: 'Runs', running: 'Claimed' } as const;
+const WHEN_DEFAULT: StateDecl['time'] = { field: 'createdAt', label: 'Enqueued' };
 
 /** Waiting or running tasks of one queue, keyset-paged, with revoke for waiting ones. */
 export function TaskTable({ brokerId, filters }: { brokerId: string; filters: TaskFilters }) {
@@ -33,7 +31,11 @@ export function TaskTable({ brokerId, filters }: { brokerId: string; filters: Ta
   const sel = useSelection(ids);
   // A box ticked before hydration would look checked but select nothing.
   const hydrated = useHydrated();
-  const canRevoke = filters.state !== 'running';
+  // What the list shows follows the state as the adapter declares it.
+  const decl = o.data?.model?.states.find((st) => st.key === filters.state);
+  const when = decl?.time ?? WHEN_DEFAULT;
+  const owned = decl?.owned ?? false;
+  const canRevoke = !owned;
   const revokeCap = o.data?.capabilities.revoke;
   const base = `/brokers/${encodeURIComponent(brokerId)}`;
   if (q.error && !q.data) return <div className="p-4"><ErrorBox {...describeError(q.error)} /></div>;
@@ -74,8 +76,8 @@ export function TaskTable({ brokerId, filters }: { brokerId: string; filters: Ta
                 <th>Id</th>
                 <th>Task</th>
                 <th className="num">Priority</th>
-                <th>{WHEN_LABEL[filters.state]}</th>
-                {filters.state === 'running' ? <th>Worker</th> : null}
+                <th>{when.label}</th>
+                {owned ? <th>Worker</th> : null}
                 <th className="num">Deliveries</th>
                 <th>Arguments</th>
               </tr>
@@ -95,8 +97,8 @@ export function TaskTable({ brokerId, filters }: { brokerId: string; filters: Ta
                   </td>
                   <td className="break-all" title={visible(t.task)}>{truncate(t.task, 60)}</td>
                   <td className="num">{t.priority}</td>
-                  <td><WhenCell t={t} /></td>
-                  {filters.state === 'running' ? <td className="font-mono text-xs" title={visible(t.worker ?? '')}>{truncate(t.worker ?? '—', 40)}</td> : null}
+                  <td><WhenCell t={t} field={when.field} /></td>
+                  {owned ? <td className="font-mono text-xs" title={visible(t.worker ?? '')}>{truncate(t.worker ?? '—', 40)}</td> : null}
                   <td className="num">{t.deliveries}</td>
                   <td className="max-w-md font-mono text-xs break-all text-zinc-600 dark:text-zinc-400">
                     {t.preview.kind === 'foreign' ? <Badge tone="red">foreign: {t.preview.foreign}</Badge> : null} {t.preview.kind === 'large' ? <Badge>large</Badge> : null} {truncate(t.preview.text, 120)}

@@ -30,7 +30,7 @@ export function CommandLine({ command, testId = 'cli-command' }: { command: stri
       <code data-testid={testId} className="flex-1 font-mono text-xs break-all whitespace-pre-wrap">
         {command}
       </code>
-      <CopyButton text={command} label="Copy" ariaLabel="Copy as potatoq CLI command" testId={`${testId}-copy`} />
+      <CopyButton text={command} label="Copy" ariaLabel="Copy the command" testId={`${testId}-copy`} />
     </div>
   );
 }

@@ -26,7 +26,7 @@ vi.mock('@/lib/brokers/service', () => ({
 }));
 
 const ops = await import('./operations');
-const { revealArgs } = await import('@/lib/auth/reveal');
+const { revealArgs } = await import('@/lib/actions/reveal');
 
 const ACTIONS: Array<[string, (h: Headers) => Promise<unknown>, keyof typeof writes | null]> = [
   ['replay', (h) => ops.replayDead('b1', { ids: ['a'], reason: 'r' }, h), 'replayDead'],

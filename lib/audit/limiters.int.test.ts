@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PG_URL, pgAvailable } from '@/lib/brokers/postgres/test-support';
+import { PG_URL, pgAvailable } from '@/tests/support/postgres';
 import { createThrottle } from '@/lib/auth/rate-limit';
 import { limiterFactory } from './limiters';
 

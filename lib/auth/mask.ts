@@ -1,8 +1,6 @@
 import 'server-only';
-import type { BrokerOverview } from '@/lib/brokers/schema';
+import { WRITE_ACTIONS, type BrokerOverview } from '@/lib/brokers/schema';
 import { mayWrite, type Principal } from './resolve';
-
-const WRITES = ['replay', 'discard', 'revoke', 'purge', 'enqueue'] as const;
 
 /**
  * The overview as this principal may use it: write capabilities a viewer (or an operator on a
@@ -13,6 +11,6 @@ export function overviewFor(o: BrokerOverview, p: Principal | null): BrokerOverv
   if (p && mayWrite(p, o.id)) return o;
   const why = !p ? 'sign in first' : p.role === 'viewer' ? `${p.user} is a viewer` : `broker "${o.id}" is read-only for ${p.user}`;
   const capabilities = { ...o.capabilities };
-  for (const k of WRITES) if (capabilities[k]?.on) capabilities[k] = { on: false, why };
+  for (const k of WRITE_ACTIONS) if (capabilities[k]?.on) capabilities[k] = { on: false, why };
   return { ...o, capabilities };
 }

@@ -1,15 +1,23 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { HIDDEN_RAW, HIDDEN_TEXT } from '@/components/auth/redaction';
+import { HIDDEN_RAW, HIDDEN_TEXT } from '@/lib/redaction';
 import { parseAuthConfig, setAuthConfigForTests } from './config';
 
 const detail = {
-  id: 't1', queue: 'q', task: 'x', preview: { kind: 'potatoq', text: "('4111',)" }, raw: '{"args":["4111"]}', rawSize: 17, rawTruncated: false,
-  payload: { kind: 'potatoq', args: { t: 'list', items: [{ t: 'str', v: '4111' }] }, kwargs: { t: 'dict', entries: [] }, fields: [['task', { t: 'str', v: 'x' }], ['args', { t: 'list', items: [] }]] },
+  id: 't1', queue: 'q', task: 'x', preview: { kind: 'native', text: "('4111',)" }, raw: '{"args":["4111"]}', rawSize: 17, rawTruncated: false,
+  payload: {
+    format: 'potatoq', task: 'x', id: 't1', queue: 'q', args: { t: 'list', items: [{ t: 'str', v: '4111' }] }, kwargs: { t: 'dict', entries: [] },
+    fields: [{ name: 'task', value: { t: 'str', v: 'x' } }, { name: 'args', value: { t: 'list', items: [{ t: 'str', v: '4111' }] }, carriesArgs: true }], headers: [], flags: [], foreign: null, value: null,
+  },
   result: { id: 't1', status: 'FAILURE', record: { t: 'str', v: '4111' }, raw: '{"args":["4111"]}', traceback: 'Traceback' },
+};
+const letter = {
+  ...detail, summary: 'boom', diedAt: null, reason: 'Traceback', payload: { ...detail.payload, foreign: { code: 'celery-v2' } },
+  conversion: { ok: true, from: 'Celery', to: 'potatoq', task: 'x', id: 't1', queue: 'q', json: '{"task":"x","args":["4111"]}', note: '' },
 };
 const deadQueries: unknown[] = [];
 vi.mock('@/lib/brokers/service', () => ({
   getTask: async () => detail,
+  getDead: async () => letter,
   listTasks: async () => ({ items: [{ id: 't1', queue: 'q', task: 'x', preview: detail.preview }], nextCursor: null }),
   listDead: async (_b: string, q: unknown) => (deadQueries.push(q), { items: [], nextCursor: null }),
 }));
@@ -41,5 +49,11 @@ describe('argument redaction', () => {
     setAuthConfigForTests(parseAuthConfig({}));
     await reads.readDead('b', { q: '4111' } as never);
     expect(deadQueries.at(-1)).toEqual({ q: '4111' });
+  });
+  it("hides a dead letter's conversion preview, which repeats the arguments", async () => {
+    setAuthConfigForTests(parseAuthConfig({ POTATOQ_CONSOLE_REDACT_ARGS: '1' }));
+    const d = await reads.readDeadOne('b', 't1');
+    expect(JSON.stringify(d)).not.toContain('4111');
+    expect(d.conversion).toMatchObject({ ok: true, task: 'x', json: HIDDEN_RAW });
   });
 });

@@ -1,9 +1,8 @@
 import 'server-only';
-import { HIDDEN_RAW, HIDDEN_TEXT } from '@/components/auth/redaction';
+import { HIDDEN_RAW, HIDDEN_TEXT } from '@/lib/redaction';
 import { ConsoleError } from '@/lib/brokers/errors';
-import type { DeadDetail, DeadListQuery, DeadSummary, Page, ResultRecordDto, TaskDetail, TaskListQuery, TaskSummary } from '@/lib/brokers/schema';
+import type { DeadDetail, DeadListQuery, DeadSummary, MessageView, Page, ResultRecordDto, TaskDetail, TaskListQuery, TaskSummary, TypedValue } from '@/lib/brokers/schema';
 import * as service from '@/lib/brokers/service';
-import type { DecodedPayload, PValue } from '@/lib/potatoq/types';
 import { getAuthConfig } from './config';
 
 /**
@@ -14,19 +13,34 @@ import { getAuthConfig } from './config';
  * through the gated, audited `reveal` action only. Off by default: these are the service calls.
  */
 
-const HIDDEN: PValue = { t: 'str', v: HIDDEN_TEXT };
+const HIDDEN: TypedValue = { t: 'str', v: HIDDEN_TEXT };
 const on = () => getAuthConfig().redactArgs;
 
-function payload(p: DecodedPayload): DecodedPayload {
-  if (p.kind === 'foreign') {
-    return { ...p, value: null, celery: p.celery ? { ...p.celery, args: null, kwargs: null, argsrepr: null, kwargsrepr: null } : null };
-  }
-  return { ...p, args: HIDDEN, kwargs: HIDDEN, fields: p.fields.map(([k, v]) => [k, k === 'args' || k === 'kwargs' ? HIDDEN : v]) };
+function payload(p: MessageView): MessageView {
+  // What the system's codec marks as carrying the arguments goes; names, ids and headers stay.
+  const hidden = p.foreign ? null : HIDDEN;
+  return {
+    ...p,
+    args: hidden,
+    kwargs: hidden,
+    value: null,
+    fields: p.fields.map((f) => (f.carriesArgs ? { ...f, value: HIDDEN } : f)),
+    headers: p.headers.filter((h) => !h.carriesArgs),
+  };
 }
 
 const result = (r: ResultRecordDto | null): ResultRecordDto | null => (r ? { ...r, record: null, raw: HIDDEN_RAW } : null);
 const summary = <T extends TaskSummary | DeadSummary>(s: T): T => ({ ...s, preview: { ...s.preview, text: HIDDEN_TEXT } });
-const detail = <T extends TaskDetail | DeadDetail>(d: T): T => ({ ...summary(d), payload: payload(d.payload), raw: HIDDEN_RAW, rawTruncated: false, result: result(d.result) });
+// A conversion preview is the converted message: it carries the arguments too.
+const conversion = (c: DeadDetail['conversion']): DeadDetail['conversion'] => (c?.ok ? { ...c, json: HIDDEN_RAW } : c);
+const detail = <T extends TaskDetail | DeadDetail>(d: T): T => ({
+  ...summary(d),
+  payload: payload(d.payload),
+  raw: HIDDEN_RAW,
+  rawTruncated: false,
+  result: result(d.result),
+  ...('conversion' in d && d.conversion ? { conversion: conversion(d.conversion) } : {}),
+});
 const page = <T extends TaskSummary | DeadSummary>(p: Page<T>): Page<T> => ({ ...p, items: p.items.map(summary) });
 
 /** Why a text search is refused while arguments are hidden: it would tell what they hold. */

@@ -1,10 +1,19 @@
 // Output DTOs: what adapters return and the API and the UI read. Plain JSON-safe interfaces
 // (ids and big numbers as strings, timestamps as ISO strings). Client-safe: no server imports.
 // Re-exported by schema.ts, which keeps the zod input schemas.
-import type { DecodedPayload, PValue, ForeignKind } from '@/lib/potatoq/types';
-import type { BrokerKind, Capabilities, TaskState } from './schema';
+import type { Conversion, MessageView, PayloadPreview } from './message-view';
+import type { BrokerKind, BrokerModel, Capabilities, CountKey, TaskState } from './model';
+import type { TypedValue } from './typed-value';
 
-export type CountKey = 'ready' | 'scheduled' | 'running' | 'dead';
+export * from './model';
+export type * from './message-view';
+export type { TypedValue, ValueNote } from './typed-value';
+
+/** A queue's count for a declared state: the fixed columns, then `counts`; null when unknown. */
+export function countOf(q: Pick<QueueStats, CountKey | 'counts'>, key: string): number | null {
+  if (key === 'ready' || key === 'scheduled' || key === 'running' || key === 'dead') return q[key];
+  return q.counts?.[key] ?? null;
+}
 
 /** A count that stopped at the adapter's cap (large PostgreSQL queues): the matching count
  *  field then holds `atLeast`; `estimate` is the planner's estimate (null when unknown).
@@ -20,13 +29,15 @@ export interface QueueStats {
   scheduled: number | null;
   running: number | null;
   dead: number | null;
+  /** Counts of declared states beyond potatoq's ready/scheduled/running (other systems). */
+  counts?: Record<string, number | null>;
   /** ISO time the oldest ready task was enqueued (created_at), null if none or unknown. */
   oldestReadyAt: string | null;
   tasks: string[] | null;
   /** Consumers attached to the queue (RabbitMQ; absent where the broker has no such notion). */
   consumers?: number | null;
   /** Counts that hit the cap; absent when every count is exact. */
-  capped?: Partial<Record<CountKey, CappedCount>>;
+  capped?: Partial<Record<string, CappedCount>>;
   /**
    * The next ready task (what a worker claims first) when potatoq cannot decode it: every
    * worker that claims it crashes, so the queue is stuck until it is removed. Null when the
@@ -38,7 +49,10 @@ export interface QueueStats {
 export interface HeadBlock {
   id: string;
   task: string;
-  foreign: ForeignKind;
+  /** What kind of message it is (a code of the system's codec, e.g. `celery-v2`). */
+  foreign: string;
+  /** The system that cannot decode it ("potatoq"), and its own words why. */
+  system: string;
   reason: string;
 }
 
@@ -62,17 +76,19 @@ export interface BrokerOverview {
   id: string;
   name: string;
   kind: BrokerKind;
+  /** The adapter's declared model (added by the service). */
+  model?: BrokerModel;
   /** e.g. SQLite version, server version; never credentials. */
   serverInfo: string | null;
   readOnly: boolean;
   capabilities: Capabilities;
   queues: QueueStats[];
-  totals: { ready: number | null; scheduled: number | null; running: number | null; dead: number | null };
+  totals: { ready: number | null; scheduled: number | null; running: number | null; dead: number | null; counts?: Record<string, number | null> };
   /** Totals that are lower bounds because a count hit the cap. */
-  totalsCapped?: Partial<Record<CountKey, CappedCount>>;
+  totalsCapped?: Partial<Record<string, CappedCount>>;
   workers: { alive: number; stale: number };
   /** Why a column is unknown ("—") on every queue of this broker, in the operator's words. */
-  unknownWhy?: Partial<Record<CountKey | 'oldest', string>>;
+  unknownWhy?: Partial<Record<string, string>>;
   readAt: string;
 }
 
@@ -82,14 +98,6 @@ export interface Page<T> {
   nextCursor: string | null;
   /** Set when a text search only looked at the newest N rows (say so next to the results). */
   searchedNewest?: number;
-}
-
-/** A short, inert preview of a payload for lists. */
-export interface PayloadPreview {
-  /** `large`: not decoded for the list (too big); the detail page decodes it. */
-  kind: 'potatoq' | 'foreign' | 'large';
-  foreign?: ForeignKind;
-  text: string;
 }
 
 export interface TaskSummary {
@@ -112,8 +120,8 @@ export interface TaskSummary {
 export interface ResultRecordDto {
   id: string;
   status: string;
-  /** Decoded result payload (13 keys in potatoq) */
-  record: PValue | null;
+  /** Decoded result record (13 keys in potatoq) */
+  record: TypedValue | null;
   excType: string | null;
   excMessage: string | null;
   traceback: string | null;
@@ -125,7 +133,7 @@ export interface ResultRecordDto {
 }
 
 export interface TaskDetail extends TaskSummary {
-  payload: DecodedPayload;
+  payload: MessageView;
   raw: string;
   rawSize: number;
   rawTruncated: boolean;
@@ -144,16 +152,17 @@ export interface DeadSummary {
 
 export interface DeadDetail extends DeadSummary {
   reason: string | null;
-  payload: DecodedPayload;
+  payload: MessageView;
   raw: string;
   rawSize: number;
   rawTruncated: boolean;
   result: ResultRecordDto | null;
   /**
-   * For a Celery protocol 2 letter on a broker that can convert it: the potatoq message the
-   * conversion would send (`enqueued_at` is set again when it is sent), or why it can't.
+   * For a letter of another system on a broker that can convert it (potatoq on RabbitMQ: a
+   * Celery protocol 2 message): the message the conversion would send, or why it can't.
+   * `note` says what is set again when it is sent.
    */
-  celeryConversion?: { ok: true; task: string; id: string; queue: string; json: string } | { ok: false; error: string };
+  conversion?: Conversion;
 }
 
 export interface DeadGroup {

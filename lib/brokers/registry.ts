@@ -2,39 +2,13 @@ import 'server-only';
 import { getConfig } from '@/lib/config';
 import { ConsoleError } from './errors';
 import type { BrokerKind } from './schema';
+import { createAdapter, storeOf } from './systems';
 import type { BrokerAdapter, BrokerConfig } from './types';
-import { createSqliteAdapter } from './sqlite/adapter';
-import { createPostgresAdapter } from './postgres/adapter';
-import { createRabbitmqAdapter } from './rabbitmq/adapter';
 
-/** Maps a potatoq URL scheme to a broker kind; the one switch on kinds outside adapters. */
-export function kindOf(url: string): BrokerKind {
-  const scheme = url.split('://', 1)[0]!.split('+', 1)[0]!.toLowerCase();
-  switch (scheme) {
-    case 'sqlite':
-      return 'sqlite';
-    case 'postgres':
-    case 'postgresql':
-      return 'postgres';
-    case 'amqp':
-    case 'amqps':
-      return 'rabbitmq';
-    case 'redis':
-    case 'rediss':
-    case 'valkey':
-      return 'redis';
-    default:
-      throw new ConsoleError('InvalidInput', `unknown broker scheme "${scheme}"`);
-  }
-}
-
-type Factory = (config: BrokerConfig) => BrokerAdapter;
-
-const FACTORIES: Partial<Record<BrokerKind, Factory>> = {
-  sqlite: createSqliteAdapter,
-  postgres: createPostgresAdapter,
-  rabbitmq: createRabbitmqAdapter,
-};
+/**
+ * The configured brokers and their adapters. Which system a broker is comes from its entry's
+ * `kind` (lib/brokers/systems.ts has the table); nothing here or above branches on it.
+ */
 
 // Cached per process; survives Next's dev-mode module reloads through globalThis.
 const g = globalThis as unknown as { __potatoqAdapters?: Map<string, BrokerAdapter> };
@@ -50,15 +24,20 @@ export function findBrokerConfig(id: string): BrokerConfig {
   return config;
 }
 
+/** The store a configured broker runs on, for display; 'unknown' when its URL says nothing. */
+export function brokerKindOf(config: BrokerConfig): BrokerKind {
+  try {
+    return storeOf(config);
+  } catch {
+    return 'unknown';
+  }
+}
+
 /** The adapter of a configured broker, created lazily. Throws NotFound / Unsupported. */
 export function getAdapter(id: string): BrokerAdapter {
   const existing = adapters.get(id);
   if (existing) return existing;
-  const config = findBrokerConfig(id);
-  const kind = kindOf(config.url);
-  const factory = FACTORIES[kind];
-  if (!factory) throw new ConsoleError('Unsupported', `${kind} brokers are not supported by this version of the console yet`);
-  const adapter = factory(config);
+  const adapter = createAdapter(findBrokerConfig(id));
   adapters.set(id, adapter);
   return adapter;
 }

@@ -2,28 +2,11 @@
 // outputs are the plain JSON-safe interfaces in dto.ts (ids and big numbers as strings,
 // timestamps as ISO strings), re-exported below. Client-safe: no server imports.
 import { z } from 'zod';
+import type { TaskState } from './dto';
 
-export type BrokerKind = 'sqlite' | 'postgres' | 'rabbitmq' | 'redis';
-
-/** The closed set of things an adapter may be able to do. */
-export const CAPABILITIES = [
-  'listReady',
-  'listScheduled',
-  'listRunning',
-  'browseDead',
-  'replay',
-  'discard',
-  'revoke',
-  'purge',
-  'enqueue',
-  'results',
-  'workers',
-] as const;
-export type Capability = (typeof CAPABILITIES)[number];
-export type Capabilities = Record<Capability, { on: boolean; why?: string }>;
-
-export type TaskState = 'ready' | 'scheduled' | 'running';
-export const ZTaskState = z.enum(['ready', 'scheduled', 'running']);
+export { CAPABILITIES, SYSTEM_KINDS, WRITE_ACTIONS, countOf, withoutWrites } from './dto';
+/** A state name; which ones a broker has is its adapter's declared model (the service checks). */
+export const ZTaskState = z.string().trim().regex(/^[a-z][a-z0-9_-]{0,39}$/, 'not a state name') satisfies z.ZodType<TaskState>;
 
 const ZLimit = z.coerce.number().int().min(1).max(500).default(50);
 const ZText = z.string().trim().max(500).optional().transform((v) => (v ? v : undefined));

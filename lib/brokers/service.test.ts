@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ConsoleError } from './errors';
-import { CAPABILITIES, type BrokerOverview, type Capabilities } from './schema';
+import { CAPABILITIES, ZTaskListQuery, type BrokerOverview, type Capabilities } from './schema';
 import type { BrokerAdapter, BrokerConfig } from './types';
 
 // The service's own rules (read-only, capability refusal, error mapping) against a fake
@@ -15,7 +15,7 @@ vi.mock('./registry', () => ({
     return c;
   },
   getAdapter: () => adapter,
-  kindOf: () => 'sqlite',
+  brokerKindOf: () => 'sqlite',
   listBrokerConfigs: () => configs,
 }));
 
@@ -29,7 +29,7 @@ const overview = (): BrokerOverview => ({
 
 beforeEach(() => {
   configs.length = 0;
-  configs.push({ id: 'b', name: 'b', url: 'sqlite:///x', readOnly: false, options: {} }, { id: 'ro', name: 'ro', url: 'sqlite:///y', readOnly: true, options: {} });
+  configs.push({ id: 'b', name: 'b', kind: 'potatoq', url: 'sqlite:///x', readOnly: false, options: {} }, { id: 'ro', name: 'ro', kind: 'potatoq', url: 'sqlite:///y', readOnly: true, options: {} });
   adapter = { capabilities: async () => allOn(), overview: async () => overview() };
 });
 
@@ -96,27 +96,24 @@ describe('service', () => {
   });
 });
 
-describe('Celery conversion preview', () => {
-  const raw = '[[2,3],{"x":1},{"callbacks":null,"errbacks":null,"chain":null,"chord":null}]';
-  const letter = async () => {
-    const { decodeCeleryMessage, decodePayload } = await import('@/lib/potatoq');
-    // As the RabbitMQ adapter sees it: the body, plus Celery's task name and id from the headers.
-    const payload = { ...decodePayload(raw), celery: decodeCeleryMessage({ task: 'proj.add', id: 'c-1' }, raw) };
-    return { id: 'c-1', queue: 'default', task: 'proj.add', summary: 's', diedAt: null, preview: { kind: 'foreign' as const, text: '' }, reason: null, payload, raw, rawSize: raw.length, rawTruncated: false, result: null };
+describe('declared model', () => {
+  const model: BrokerAdapter['model'] = {
+    system: 'sdj',
+    states: [{ key: 'pending', label: 'Pending', list: 'listReady', time: { field: 'createdAt', label: 'Enqueued' }, owned: false }],
+    actions: { replay: { does: 'r', bulkRate: null }, discard: { does: 'd' }, revoke: { does: 'v', bulk: 'vb' }, purge: { does: 'p', what: 'w', counts: ['pending'], stays: 's' }, enqueue: { does: 'e' } },
   };
 
-  it('shows the potatoq message a conversion would send, keeping the Celery id', async () => {
-    const d = await letter();
-    adapter = { ...adapter, getDead: async () => d, convertCelery: vi.fn() };
-    const got = await service.getDead('b', 'c-1');
-    expect(got.celeryConversion).toMatchObject({ ok: true, task: 'proj.add', id: 'c-1', queue: 'default' });
-    const json = (got.celeryConversion as { json: string }).json;
-    expect(json).toMatch(/^\{"task":"proj\.add","args":\[2,3\],"kwargs":\{"x":1\},"id":"c-1","queue":"default","root_id":"c-1","enqueued_at":[0-9.]+,"v":1\}$/);
+  it("adds the adapter's model to its overview", async () => {
+    adapter = { ...adapter, model };
+    expect((await service.overview('b')).model).toBe(model);
   });
 
-  it('offers no conversion where the adapter cannot convert', async () => {
-    const d = await letter();
-    adapter = { ...adapter, getDead: async () => d };
-    expect((await service.getDead('b', 'c-1')).celeryConversion).toBeUndefined();
+  it('refuses a state the adapter did not declare, before reaching it', async () => {
+    const listTasks = vi.fn();
+    adapter = { ...adapter, model, listTasks };
+    await expect(service.listTasks('b', ZTaskListQuery.parse({ state: 'ready' }))).rejects.toMatchObject({ code: 'InvalidInput', fields: { state: 'one of pending' } });
+    expect(listTasks).not.toHaveBeenCalled();
+    await service.listTasks('b', ZTaskListQuery.parse({ state: 'pending' }));
+    expect(listTasks).toHaveBeenCalledOnce();
   });
 });

@@ -1,8 +1,10 @@
 import 'server-only';
 import { ConsoleError, isConsoleError } from './errors';
-import { findBrokerConfig, getAdapter, kindOf, listBrokerConfigs } from './registry';
+import { getConfig } from '@/lib/config';
+import { brokerKindOf, findBrokerConfig, getAdapter, listBrokerConfigs } from './registry';
 import type {
   ActionResult,
+  BrokerModel,
   BrokerOverview,
   Capability,
   DeadDetail,
@@ -12,8 +14,11 @@ import type {
   ResultListQuery,
   TaskListQuery,
 } from './schema';
+import { withoutWrites } from './dto';
 import type { BrokerAdapter } from './types';
-import { celeryToPotatoq } from '@/lib/potatoq';
+
+/** Why an action is off on a broker configured read-only. */
+export const READ_ONLY_WHY = 'configured read-only';
 
 /**
  * The only door from app/ into brokers. Adds timeouts, maps unknown errors to
@@ -21,8 +26,9 @@ import { celeryToPotatoq } from '@/lib/potatoq';
  * read-only configuration do not allow. Authorisation happens before this, in lib/auth's gate.
  */
 
-const READ_TIMEOUT_MS = Number(process.env.POTATOQ_CONSOLE_READ_TIMEOUT_MS ?? 10_000);
-const WRITE_TIMEOUT_MS = Number(process.env.POTATOQ_CONSOLE_WRITE_TIMEOUT_MS ?? 120_000);
+// Parsed and checked at boot (lib/config.ts): a bad value stops startup.
+const readTimeoutMs = () => getConfig().timeouts.readMs;
+const writeTimeoutMs = () => getConfig().timeouts.writeMs;
 
 function scrub(message: string): string {
   // Never echo credentials that a driver may put into its error text.
@@ -74,7 +80,7 @@ const NUL = () => new ConsoleError('InvalidInput', 'input contains a NUL charact
 
 function read<T>(brokerId: string, what: string, fn: (a: BrokerAdapter) => Promise<T>, input?: unknown): Promise<T> {
   if (hasNul(input)) return Promise.reject(NUL());
-  return withTimeout(what, READ_TIMEOUT_MS, async () => fn(getAdapter(brokerId)));
+  return withTimeout(what, readTimeoutMs(), async () => fn(getAdapter(brokerId)));
 }
 
 /** Refuses an action the configuration or the broker does not allow. */
@@ -82,7 +88,7 @@ export async function requireCapability(brokerId: string, capability: Capability
   const config = findBrokerConfig(brokerId);
   if (config.readOnly) throw new ConsoleError('ReadOnly', `broker "${brokerId}" is configured read-only`);
   const adapter = getAdapter(brokerId);
-  const caps = await withTimeout('capability probe', READ_TIMEOUT_MS, () => adapter.capabilities());
+  const caps = await withTimeout('capability probe', readTimeoutMs(), () => adapter.capabilities());
   const cap = caps[capability];
   if (!cap.on) throw new ConsoleError('Unsupported', cap.why ?? `${capability} is not available on this broker`);
   return adapter;
@@ -90,24 +96,28 @@ export async function requireCapability(brokerId: string, capability: Capability
 
 function write<T>(brokerId: string, capability: Capability, what: string, fn: (a: BrokerAdapter) => Promise<T>, input?: unknown): Promise<T> {
   if (hasNul(input)) return Promise.reject(NUL());
-  return withTimeout(what, WRITE_TIMEOUT_MS, async () => fn(await requireCapability(brokerId, capability)));
+  return withTimeout(what, writeTimeoutMs(), async () => fn(await requireCapability(brokerId, capability)));
 }
 
-export function brokerList(): Array<{ id: string; name: string; kind: ReturnType<typeof kindOf> }> {
-  return listBrokerConfigs().map((b) => ({ id: b.id, name: b.name, kind: kindOf(b.url) }));
+export function brokerList(): Array<{ id: string; name: string; kind: string }> {
+  return listBrokerConfigs().map((b) => ({ id: b.id, name: b.name, kind: brokerKindOf(b) }));
+}
+
+/** The adapter's declared model (states, what each action does); null while it cannot be created. */
+export function brokerModel(brokerId: string): BrokerModel | null {
+  try {
+    return getAdapter(brokerId).model;
+  } catch {
+    return null;
+  }
 }
 
 export async function overview(brokerId: string): Promise<BrokerOverview> {
   const config = findBrokerConfig(brokerId);
-  const result = await read(brokerId, 'overview', (a) => a.overview());
+  const result = await read(brokerId, 'overview', async (a) => ({ ...(await a.overview()), model: a.model }));
   if (!config.readOnly) return result;
   // Configuration can only take capabilities away.
-  const capabilities = Object.fromEntries(
-    Object.entries(result.capabilities).map(([k, v]) =>
-      ['replay', 'discard', 'revoke', 'purge', 'enqueue'].includes(k) ? [k, { on: false, why: 'configured read-only' }] : [k, v],
-    ),
-  ) as BrokerOverview['capabilities'];
-  return { ...result, readOnly: true, capabilities };
+  return { ...result, readOnly: true, capabilities: withoutWrites(result.capabilities, READ_ONLY_WHY) };
 }
 
 export type OverviewOutcome =
@@ -122,11 +132,7 @@ export async function overviewAll(): Promise<OverviewOutcome[]> {
         return { ok: true, overview: await overview(b.id) };
       } catch (e) {
         const err = toConsoleError(e);
-        let kind = 'unknown';
-        try {
-          kind = kindOf(b.url);
-        } catch {}
-        return { ok: false, id: b.id, name: b.name, kind, error: { code: err.code, message: err.message } };
+        return { ok: false, id: b.id, name: b.name, kind: brokerKindOf(b), error: { code: err.code, message: err.message } };
       }
     }),
   );
@@ -141,7 +147,14 @@ export async function health(): Promise<HealthEntry[]> {
   );
 }
 
-export const listTasks = (brokerId: string, q: TaskListQuery) => read(brokerId, 'task list', (a) => a.listTasks(q), q);
+export const listTasks = (brokerId: string, q: TaskListQuery) =>
+  read(brokerId, 'task list', (a) => {
+    if (a.model && !a.model.states.some((s) => s.key === q.state)) {
+      const known = a.model.states.map((s) => s.key).join(', ');
+      throw new ConsoleError('InvalidInput', `this broker has no "${q.state}" state (${known})`, { state: `one of ${known}` });
+    }
+    return a.listTasks(q);
+  }, q);
 export async function getTask(brokerId: string, id: string) {
   const t = await read(brokerId, 'task detail', (a) => a.getTask(id), id);
   if (!t) throw new ConsoleError('NotFound', `task ${id} is not waiting or running in this broker`);
@@ -150,21 +163,9 @@ export async function getTask(brokerId: string, id: string) {
 export const listDead = (brokerId: string, q: DeadListQuery) => read(brokerId, 'dead-letter list', (a) => a.listDead(q), q);
 export const deadGroups = (brokerId: string, q: { queue?: string }) => read(brokerId, 'dead-letter groups', (a) => a.deadGroups(q), q);
 export async function getDead(brokerId: string, id: string): Promise<DeadDetail> {
-  const adapter = getAdapter(brokerId);
   const d = await read(brokerId, 'dead letter', (a) => a.getDead(id), id);
   if (!d) throw new ConsoleError('NotFound', `dead letter ${id} is not in this broker`);
-  if (!adapter.convertCelery || d.payload.kind !== 'foreign' || d.payload.foreign !== 'celery-v2') return d;
-  return { ...d, celeryConversion: previewConversion(d) };
-}
-
-function previewConversion(d: DeadDetail): NonNullable<DeadDetail['celeryConversion']> {
-  if (d.rawTruncated) return { ok: false, error: 'the message is too large to preview here' };
-  try {
-    const m = celeryToPotatoq(d.raw, d.payload, d.queue, d.id);
-    return { ok: true, task: m.task, id: m.id, queue: m.queue, json: m.json };
-  } catch (e) {
-    return { ok: false, error: e instanceof Error ? e.message : String(e) };
-  }
+  return d;
 }
 export const listWorkers = (brokerId: string) => read(brokerId, 'workers', (a) => a.listWorkers());
 export const listResults = (brokerId: string, q: ResultListQuery) => read(brokerId, 'results', (a) => a.listResults(q), q);
@@ -176,11 +177,12 @@ export const discardDead = (brokerId: string, ids: string[]): Promise<ActionResu
   write(brokerId, 'discard', 'discard', (a) => a.discardDead(ids), ids);
 export const revoke = (brokerId: string, ids: string[]): Promise<ActionResult> =>
   write(brokerId, 'revoke', 'revoke', (a) => a.revoke(ids), ids);
-/** Rebuilds Celery protocol 2 dead letters as potatoq tasks and replays them (RabbitMQ). */
+/** Rebuilds dead letters of another system as this broker's tasks and replays them (the
+ *  adapter's `convert`; potatoq on RabbitMQ: Celery protocol 2 letters). */
 export const convertCelery = (brokerId: string, ids: string[]): Promise<ActionResult> =>
   write(brokerId, 'replay', 'convert', async (a) => {
-    if (!a.convertCelery) throw new ConsoleError('Unsupported', 'this broker cannot convert Celery messages');
-    return a.convertCelery(ids);
+    if (!a.convert) throw new ConsoleError('Unsupported', 'this broker cannot convert letters of another system');
+    return a.convert(ids);
   }, ids);
 export const purge = (brokerId: string, queue: string) => write(brokerId, 'purge', 'purge', (a) => a.purge(queue), queue);
 export const enqueue = (brokerId: string, req: EnqueueRequest) => write(brokerId, 'enqueue', 'enqueue', (a) => a.enqueue(req), req);

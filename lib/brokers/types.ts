@@ -1,9 +1,12 @@
 import 'server-only';
+import type { z } from 'zod';
 import type {
   ActionResult,
   BrokerKind,
+  BrokerModel,
   BrokerOverview,
   Capabilities,
+  SystemKind,
   DeadDetail,
   DeadGroup,
   DeadListQuery,
@@ -32,6 +35,8 @@ export interface BrokerAdapter {
   readonly id: string;
   readonly name: string;
   readonly kind: BrokerKind;
+  /** Its states (tabs and overview columns follow them) and what each action does there. */
+  readonly model: BrokerModel;
 
   /** Probes the broker (version, permissions) and reports what it can do and why not. */
   capabilities(): Promise<Capabilities>;
@@ -66,9 +71,10 @@ export interface BrokerAdapter {
   purge(queue: string): Promise<PurgeResult>;
   /** potatoq's `call`/`delay`: writes one compact message. */
   enqueue(req: EnqueueRequest): Promise<EnqueueResult>;
-  /** RabbitMQ: rebuilds dead-lettered Celery (protocol 2) messages as potatoq tasks (same
-   *  id, task, args, kwargs) and replays them. Absent on brokers that can't hold them. */
-  convertCelery?(ids: string[]): Promise<ActionResult>;
+  /** Rebuilds dead letters of another system as this system's tasks and replays them (potatoq
+   *  on RabbitMQ: Celery protocol 2 messages, same id, task, args, kwargs); `model.actions.convert`
+   *  says what it does. Absent where the broker can't hold such letters. */
+  convert?(ids: string[]): Promise<ActionResult>;
 
   close(): Promise<void>;
 }
@@ -77,8 +83,35 @@ export interface BrokerAdapter {
 export interface BrokerConfig {
   id: string;
   name: string;
+  /** The queue system (`"kind"` in the entry; potatoq when absent). */
+  kind: SystemKind;
   url: string;
+  /** Decided in the service (actions refused, capabilities off); adapters may also open
+   *  read-only connections for it, never more. */
   readOnly: boolean;
-  /** Extra adapter options (schema, table_prefix, management URL, result backend ...). */
+  /** The entry's other keys, checked at boot by the system module's option schema. */
   options: Record<string, unknown>;
+}
+
+/** What a system's adapter factory receives: the entry without `kind` (the factory knows its own). */
+export type StoreConfig = Omit<BrokerConfig, 'kind'>;
+
+/**
+ * One queue system in the registry's table (lib/brokers/systems.ts). Owns the URL schemes it
+ * accepts and a zod schema of its options, both checked at boot (a bad or unknown option stops
+ * startup naming the field), and creates adapters. `create: null`: configuration is accepted
+ * and the broker card says "not supported yet".
+ */
+export interface SystemModule {
+  readonly kind: SystemKind;
+  /** e.g. "potatoq", "Simple Durable Jobs". */
+  readonly label: string;
+  /** Why this system cannot use `url` (shown as `...url: <why>`), or null when it can. */
+  checkUrl(url: string): string | null;
+  /** The store the URL picks (`sqlite`, `postgres`, ...), for display; throws on a bad scheme. */
+  storeOf(url: string): BrokerKind;
+  /** The options schema for this URL's store (strict: unknown keys are refused). */
+  optionsFor(url: string): z.ZodType<Record<string, unknown>>;
+  /** Null while the console cannot show this system (or this store of it) yet. */
+  factoryFor(url: string): ((config: StoreConfig) => BrokerAdapter) | null;
 }

@@ -1,7 +1,7 @@
 // Inputs and DTOs of bulk jobs ("everything matching the filter"), shared by the server, the
 // HTTP API and the browser. Client-safe: no server imports.
 import { z } from 'zod';
-import type { ActionOutcome } from '@/lib/brokers/schema';
+import { ZTaskState, type ActionOutcome } from '@/lib/brokers/schema';
 
 export type BulkAction = 'replay' | 'discard' | 'revoke';
 export const ZBulkAction = z.enum(['replay', 'discard', 'revoke']);
@@ -25,7 +25,7 @@ export const ZBulkFilter = z.object({
   id: ZText,
   q: ZText,
   group: z.string().max(2000).optional(),
-  state: z.enum(['ready', 'scheduled', 'running']).optional(),
+  state: ZTaskState.optional(),
 });
 export interface BulkFilter {
   queue?: string;
@@ -33,7 +33,8 @@ export interface BulkFilter {
   id?: string;
   q?: string;
   group?: string;
-  state?: 'ready' | 'scheduled' | 'running';
+  /** One of the broker's declared states. */
+  state?: string;
 }
 
 export const ZBulkCreate = z

@@ -33,21 +33,6 @@ export async function getJson<T>(url: string, signal?: AbortSignal): Promise<T> 
   return body as T;
 }
 
-export async function postJson<T>(url: string, body: unknown): Promise<T> {
-  const res = await fetch(url, {
-    method: 'POST',
-    cache: 'no-store',
-    headers: { 'content-type': 'application/json', accept: 'application/json' },
-    body: JSON.stringify(body),
-  });
-  const json = (await res.json().catch(() => null)) as unknown;
-  if (!res.ok) {
-    const err = (json as { error?: { code?: string; message?: string; fields?: Record<string, string> } } | null)?.error;
-    throw new ApiError(err?.code ?? 'Internal', err?.message ?? `HTTP ${res.status}`, res.status, err?.fields);
-  }
-  return json as T;
-}
-
 /** Code and message of anything a query may throw. */
 export function describeError(e: unknown): { code: string; message: string } {
   if (e instanceof ApiError) return { code: e.code, message: e.message };

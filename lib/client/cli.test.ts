@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { cliCall, cliDeadRetry, cliPurge, shellQuote } from './cli';
+import { POTATOQ_TABLE_MODEL } from '@/lib/brokers/potatoq/model';
+import { cliCall, fillCommand, shellQuote } from './cli';
+
+// The commands potatoq's adapters declare for replay and purge.
+const cliDeadRetry = (ids: string[]) => fillCommand(POTATOQ_TABLE_MODEL.actions.replay.cli, { ids });
+const cliPurge = (queue: string) => fillCommand(POTATOQ_TABLE_MODEL.actions.purge.cli, { queue });
 
 describe('shellQuote', () => {
   it('leaves safe words bare', () => {
@@ -26,5 +31,8 @@ describe('cli commands', () => {
   });
   it('omits empty args, kwargs and zero countdown', () => {
     expect(cliCall({ task: 't', args: '[]', kwargs: '{}', countdown: 0 })).toBe('potatoq call t');
+  });
+  it('shows no command where the adapter declares none', () => {
+    expect(fillCommand(undefined, { ids: ['a'] })).toBeNull();
   });
 });

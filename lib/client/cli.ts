@@ -1,5 +1,7 @@
-// Builds the potatoq CLI commands that do what a console action does, for copy-paste.
-// Everything user-supplied is single-quoted for POSIX shells, so nothing expands.
+// Builds the command lines that do what a console action does, for copy-paste: from the
+// command the broker's adapter declares for the action (`potatoq dead retry {ids}`), and
+// potatoq's `call` for the enqueue form. Everything user-supplied is single-quoted for POSIX
+// shells, so nothing expands.
 
 /** POSIX shell quoting: safe words stay bare, anything else goes in single quotes. */
 export function shellQuote(word: string): string {
@@ -7,9 +9,11 @@ export function shellQuote(word: string): string {
   return `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
-export const cliDeadRetry = (ids: string[]): string => `potatoq dead retry ${ids.map(shellQuote).join(' ')}`;
-export const cliRevoke = (ids: string[]): string => `potatoq revoke ${ids.map(shellQuote).join(' ')}`;
-export const cliPurge = (queue: string): string => `potatoq purge -Q ${shellQuote(queue)} -f`;
+/** A declared command with `{ids}` and `{queue}` filled in, quoted; null when none is declared. */
+export function fillCommand(template: string | undefined, values: { ids?: string[]; queue?: string }): string | null {
+  if (!template) return null;
+  return template.replace(/\{(ids|queue)\}/g, (_, k: 'ids' | 'queue') => (k === 'ids' ? (values.ids ?? []).map(shellQuote).join(' ') : shellQuote(values.queue ?? '')));
+}
 
 export interface CallSpec {
   task: string;

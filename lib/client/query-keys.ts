@@ -2,7 +2,8 @@
 // the hydrated data the first render of the live query.
 
 export interface TaskFilters {
-  state: 'ready' | 'scheduled' | 'running';
+  /** One of the broker's declared states. */
+  state: string;
   queue?: string;
   task?: string;
   id?: string;

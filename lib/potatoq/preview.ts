@@ -1,7 +1,13 @@
 // One short, inert line per payload for lists: `boom(1, 'x', when=datetime 2026-…)`.
 // Plain text only (the UI renders it as text, never HTML); bounded work even for 10 MB input.
-import type { PayloadPreview } from '../brokers/schema';
-import type { DecodedPayload, PValue } from './types';
+import type { DecodedPayload, ForeignKind, PValue } from './types';
+
+/** A short, inert line for lists; the console's bridge maps it to its neutral preview. */
+export interface PayloadPreview {
+  kind: 'potatoq' | 'foreign';
+  foreign?: ForeignKind;
+  text: string;
+}
 
 const LABEL: Record<string, string> = {
   'celery-v2': 'Celery message',

@@ -2,7 +2,7 @@
 // it prints `progress <n>` after each confirmed replay and is SIGKILLed mid-way.
 // Usage: vite-node tests/rabbitmq/redrive-child.ts AMQP_URL QUEUE IDS_FILE
 import fs from 'node:fs';
-import { createRabbitmqAdapter } from '@/lib/brokers/rabbitmq/adapter';
+import { createRabbitmqAdapter } from '@/lib/brokers/potatoq/rabbitmq/adapter';
 
 const [url, queue, idsFile] = process.argv.slice(2) as [string, string, string];
 const ids = JSON.parse(fs.readFileSync(idsFile, 'utf8')) as string[];

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSqliteAdapter } from '@/lib/brokers/sqlite/adapter';
+import { createSqliteAdapter } from '@/lib/brokers/potatoq/sqlite/adapter';
 import { ZDeadListQuery, ZEnqueueRequest, ZTaskListQuery } from '@/lib/brokers/schema';
 import type { BrokerAdapter } from '@/lib/brokers/types';
 import { POTATOQ, PYTHON, ROOT } from '../support/potatoq-seeder';
@@ -75,7 +75,7 @@ describe('SQLite round trips with the real potatoq', () => {
   it('counts waiting tasks per queue exactly as `potatoq queues --json`', async () => {
     expect(await waitingCounts()).toEqual(JSON.parse(potatoq('queues', '--json')));
     const typed = await console_.getTask(ids.typed);
-    expect(typed?.payload.kind).toBe('potatoq');
+    expect(typed?.payload.foreign).toBeNull();
     const scheduled = (await console_.listTasks(ZTaskListQuery.parse({ state: 'scheduled' }))).items.map((t) => t.id);
     expect(scheduled).toContain(ids.revoked);
   });

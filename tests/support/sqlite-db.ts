@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createSqliteAdapter } from '@/lib/brokers/sqlite/adapter';
+import { createSqliteAdapter } from '@/lib/brokers/potatoq/sqlite/adapter';
 import { POTATOQ, ROOT } from './potatoq-seeder';
 
 let venvReady = false;

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { expect, it } from 'vitest';
-import { dead, TRACEBACK, uniqueQueue, type Ctx } from './helpers';
+import { expect } from 'vitest';
+import { contractCase, dead, TRACEBACK, uniqueQueue, type Ctx } from './helpers';
 
 export function registerDead(ctx: Ctx): void {
-  it('lists dead letters newest first with the reason line potatoq shows, and pages them', async () => {
+  contractCase(ctx, 'lists dead letters newest first with the reason line potatoq shows, and pages them', { caps: ['browseDead'] }, async () => {
     const { a, s } = ctx();
     const q = uniqueQueue('dead');
     const old = await s.deadLetter({ task: 'ct.d', queue: q, reason: TRACEBACK('ValueError: old one'), diedAgo: 120 });
@@ -17,7 +17,7 @@ export function registerDead(ctx: Ctx): void {
     expect(page1.items[0]!.summary).toBe('unregistered task ct.d');
   });
 
-  it('groups dead letters by their last reason line and filters by group', async () => {
+  contractCase(ctx, 'groups dead letters by their last reason line and filters by group', { caps: ['browseDead'] }, async () => {
     const { a, s } = ctx();
     const q = uniqueQueue('groups');
     await s.deadLetter({ task: 'ct.g1', queue: q, reason: TRACEBACK('KeyError: 1') });
@@ -30,7 +30,7 @@ export function registerDead(ctx: Ctx): void {
     expect((await dead(a, { queue: q, q: 'TypeError' })).items.map((d) => d.id)).toEqual([lone]);
   });
 
-  it('searches reasons and messages, or reasons only when asked (argument redaction)', async () => {
+  contractCase(ctx, 'searches reasons and messages, or reasons only when asked (argument redaction)', { caps: ['browseDead'] }, async () => {
     const { a, s } = ctx();
     const q = uniqueQueue('qin');
     const inArgs = await s.deadLetter({ task: 'ct.s', queue: q, reason: TRACEBACK('ValueError: declined'), args: ['card-4111-secret'] });
@@ -41,7 +41,7 @@ export function registerDead(ctx: Ctx): void {
     expect(await ids('reason')).toEqual([inReason]);
   });
 
-  it('shows a dead letter with its full reason and its FAILURE result', async () => {
+  contractCase(ctx, 'shows a dead letter with its full reason and decoded payload', { caps: ['browseDead'] }, async () => {
     const { a, s } = ctx();
     const q = uniqueQueue('deaddetail');
     const reason = TRACEBACK('ValueError: boom');
@@ -49,10 +49,8 @@ export function registerDead(ctx: Ctx): void {
     const d = await a.getDead(id);
     expect(d?.reason).toBe(reason);
     expect(d?.summary).toBe('ValueError: boom');
-    expect(d?.payload.kind).toBe('potatoq');
-    expect(d?.result?.status).toBe('FAILURE');
-    expect(d?.result?.excType).toBe('ValueError');
-    expect(d?.result?.traceback).toBe(reason);
+    expect(d?.payload.foreign).toBeNull();
+    expect(d?.payload.task).toBe('ct.dd');
     expect(await a.getDead(`missing-${randomUUID()}`)).toBeNull();
   });
 }

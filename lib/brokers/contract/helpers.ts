@@ -1,8 +1,9 @@
 // Helpers shared by the battery's parts (see ../contract.ts).
 import { randomUUID } from 'node:crypto';
-import { ZDeadListQuery, ZTaskListQuery, type TaskSummary } from '../schema';
+import { it } from 'vitest';
+import { ZDeadListQuery, ZTaskListQuery, type Capability, type TaskSummary } from '../schema';
 import type { BrokerAdapter } from '../types';
-import type { ContractFixture, ContractSeeder } from '../contract';
+import type { ContractFixture, ContractSeeder } from './types';
 
 export const uniqueQueue = (tag = 'q') => `ct-${tag}-${randomUUID().slice(0, 8)}`;
 export const TRACEBACK = (last: string) =>
@@ -25,3 +26,29 @@ export async function collect(a: BrokerAdapter, q: Partial<ReturnType<typeof ZTa
 
 export type Ctx = () => { fx: ContractFixture; a: BrokerAdapter; s: ContractSeeder };
 
+
+/** What a case needs from the adapter: capabilities that must be on, states it must declare. */
+export interface Needs {
+  caps?: Capability[];
+  states?: string[];
+}
+
+/** Why the adapter can't take this case (its own reason when a capability is off), or null. */
+export async function unmet(a: BrokerAdapter, needs: Needs): Promise<string | null> {
+  const caps = needs.caps?.length ? await a.capabilities() : null;
+  for (const c of needs.caps ?? []) if (caps && !caps[c].on) return `${c} is off on this broker: ${caps[c].why ?? 'not available'}`;
+  for (const st of needs.states ?? []) if (!a.model.states.some((x) => x.key === st)) return `the adapter declares no "${st}" state`;
+  return null;
+}
+
+/**
+ * One case of a battery, chosen by what the adapter declares: skipped with the adapter's own
+ * reason when a capability it needs is off or a state it needs is not declared.
+ */
+export function contractCase(ctx: Ctx, title: string, needs: Needs, run: (skip: (why: string) => void) => Promise<void>): void {
+  it(title, async ({ skip }) => {
+    const why = await unmet(ctx().a, needs);
+    if (why) return skip(why);
+    await run((note) => skip(note));
+  });
+}

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { expect, it } from 'vitest';
-import { collect, tasks, uniqueQueue, type Ctx } from './helpers';
+import { expect } from 'vitest';
+import { collect, contractCase, tasks, uniqueQueue, type Ctx } from './helpers';
 
 export function registerListing(ctx: Ctx, all: typeof collect): void {
-  it('lists ready tasks in the order a worker claims them', async () => {
+  contractCase(ctx, 'lists ready tasks in the order a worker claims them', { caps: ['listReady', 'listRunning'], states: ['ready', 'running'] }, async () => {
     const { a, s } = ctx();
     const q = uniqueQueue('order');
     await s.enqueueMany([0, 5, 0, 5, -1, 9].map((priority, i) => ({ task: 'ct.order', queue: q, priority, args: [i] })));
@@ -16,7 +16,7 @@ export function registerListing(ctx: Ctx, all: typeof collect): void {
     expect(running.every((t) => t.state === 'running' && t.worker !== null)).toBe(true);
   });
 
-  it('lists scheduled tasks by run time with their eta', async () => {
+  contractCase(ctx, 'lists scheduled tasks by run time with their eta', { caps: ['listScheduled', 'listReady'], states: ['scheduled', 'ready'] }, async () => {
     const { a, s } = ctx();
     const q = uniqueQueue('sched');
     const [late, soon, mid] = await s.enqueueMany([300, 100, 200].map((countdown) => ({ task: 'ct.later', queue: q, countdown })));
@@ -27,7 +27,7 @@ export function registerListing(ctx: Ctx, all: typeof collect): void {
     expect((await tasks(a, { queue: q, state: 'ready' })).items).toEqual([]);
   });
 
-  it('pages with a keyset cursor that neither repeats nor skips, even when tasks arrive', async () => {
+  contractCase(ctx, 'pages with a keyset cursor that neither repeats nor skips, even when tasks arrive', { caps: ['listReady'], states: ['ready'] }, async () => {
     const { a, s } = ctx();
     const q = uniqueQueue('page');
     await s.enqueueMany(Array.from({ length: 23 }, (_, i) => ({ task: 'ct.page', queue: q, priority: i % 3, args: [i] })));
@@ -46,7 +46,7 @@ export function registerListing(ctx: Ctx, all: typeof collect): void {
     expect([...first.items.map((t) => t.id), ...rest]).toEqual(whole);
   });
 
-  it('filters tasks by queue, task name, id prefix and payload text', async () => {
+  contractCase(ctx, 'filters tasks by queue, task name, id prefix and payload text', { caps: ['listReady'], states: ['ready'] }, async () => {
     const { a, s } = ctx();
     const q = uniqueQueue('filter');
     const other = uniqueQueue('other');
@@ -61,7 +61,7 @@ export function registerListing(ctx: Ctx, all: typeof collect): void {
     expect((await tasks(a, { queue: q, q: 'no-such-text-0042' })).items).toEqual([]);
   });
 
-  it('shows a task with its decoded payload, and null for an unknown id', async () => {
+  contractCase(ctx, 'shows a task with its decoded payload, and null for an unknown id', { caps: ['listReady'], states: ['ready'] }, async () => {
     const { a, s } = ctx();
     const q = uniqueQueue('detail');
     const id = await s.enqueue({ task: 'ct.detail', queue: q, args: [1, 'two'], kwargs: { k: 'v' }, priority: 4 });
@@ -69,14 +69,14 @@ export function registerListing(ctx: Ctx, all: typeof collect): void {
     expect(t).not.toBeNull();
     expect(t!.state).toBe('ready');
     expect(t!.priority).toBe('4');
-    expect(t!.payload.kind).toBe('potatoq');
-    if (t!.payload.kind === 'potatoq') expect(t!.payload.task).toBe('ct.detail');
+    expect(t!.payload.foreign).toBeNull();
+    expect(t!.payload.task).toBe('ct.detail');
     expect(t!.raw).toBe(await s.jobPayload(id));
     expect(t!.rawTruncated).toBe(false);
     expect(await a.getTask(`missing-${randomUUID()}`)).toBeNull();
   });
 
-  it('counts each queue per state, and null only for counts the broker cannot give', async () => {
+  contractCase(ctx, 'counts each queue per state, and null only for counts the broker cannot give', {}, async () => {
     const { fx, a, s } = ctx();
     const q = uniqueQueue('counts');
     await s.enqueueMany([{ task: 'ct.c1', queue: q }, { task: 'ct.c1', queue: q }, { task: 'ct.c2', queue: q }, { task: 'ct.c3', queue: q, countdown: 600 }]);
@@ -99,23 +99,7 @@ export function registerListing(ctx: Ctx, all: typeof collect): void {
     if (stats!.ready !== null && stats!.scheduled !== null) expect(sizes[q]).toBe(stats!.ready + stats!.scheduled);
   });
 
-  it('flags a queue whose next claim potatoq cannot decode, and only that queue', async ({ skip }) => {
-    const { a, s } = ctx();
-    if (!s.enqueueRaw) return skip('this broker cannot hold a raw waiting payload');
-    const stuck = uniqueQueue('stuck');
-    const fine = uniqueQueue('fine');
-    const poison = `celery-${randomUUID()}`;
-    await s.enqueue({ task: 'ct.ok', queue: stuck });
-    await s.enqueueRaw({ id: poison, queue: stuck, task: 'proj.add', payload: '[[4,4],{},{"callbacks":null}]', priority: 5 });
-    await s.enqueue({ task: 'ct.ok', queue: fine, priority: 5 });
-    await s.enqueueRaw({ id: `celery-${randomUUID()}`, queue: fine, task: 'proj.add', payload: '[[1],{},{}]' });
-    const queues = (await a.overview()).queues;
-    expect(queues.find((x) => x.name === stuck)?.blockedBy).toMatchObject({ id: poison, task: 'proj.add', foreign: 'celery-v2' });
-    // Behind a decodable head the queue still moves, so it is not flagged.
-    expect(queues.find((x) => x.name === fine)?.blockedBy ?? null).toBeNull();
-  });
-
-  it('reports workers as alive, stale or dead by heartbeat age and tolerates garbage info', async () => {
+  contractCase(ctx, 'reports workers as alive, stale or dead by heartbeat age and tolerates garbage info', { caps: ['workers'] }, async () => {
     const { a, s } = ctx();
     const tag = randomUUID().slice(0, 6);
     await s.heartbeat(`w-alive-${tag}`, { hostname: 'potatoq@h', pid: 11, queues: ['default'], concurrency: 2, running: ['t1'], registered: null }, 0);
@@ -133,7 +117,7 @@ export function registerListing(ctx: Ctx, all: typeof collect): void {
     expect(by.garbage?.queues).toEqual([]);
   });
 
-  it('lists task names from tasks, dead letters and registered-task records', async () => {
+  contractCase(ctx, 'lists task names from tasks, dead letters and registered-task records', { caps: ['listReady', 'browseDead', 'results'], states: ['ready'] }, async () => {
     const { a, s } = ctx();
     const q = uniqueQueue('names');
     const tag = randomUUID().slice(0, 6);

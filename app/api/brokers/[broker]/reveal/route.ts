@@ -1,5 +1,5 @@
 import { handle, readJsonBody, type Params } from '@/lib/actions/http';
-import { revealArgs } from '@/lib/auth/reveal';
+import { revealArgs } from '@/lib/actions/reveal';
 
 export const dynamic = 'force-dynamic';
 

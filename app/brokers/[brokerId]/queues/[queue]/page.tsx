@@ -2,12 +2,14 @@ import { HydrationBoundary, dehydrate } from '@tanstack/react-query';
 import Link from 'next/link';
 import { PurgeButton } from '@/components/actions/purge-button';
 import { DeadTable } from '@/components/dead/dead-table';
-import { StateTabs, QUEUE_TABS, type QueueTab } from '@/components/queues/state-tabs';
+import { StateTabs } from '@/components/queues/state-tabs';
+import { pickTab, queueTabs } from '@/components/queues/tabs';
 import { TaskTable } from '@/components/queues/task-table';
 import { Card } from '@/components/ui/card';
 import { FilterBar } from '@/components/ui/filter-bar';
 import { PageTitle } from '@/components/ui/states';
 import { getAuthConfig } from '@/lib/auth/config';
+import { brokerModel } from '@/lib/brokers/service';
 import { one, segment, type SearchParams } from '../../../../_lib/params';
 import { newServerQueryClient, prefetchDead, prefetchOverview, prefetchTasks } from '../../../../_lib/prefetch';
 import { getPurgeBlock } from './purge-block';
@@ -23,7 +25,9 @@ export default async function QueuePage({ params, searchParams }: { params: Prom
   const queue = segment(p.queue);
   const sp = await searchParams;
   const stateParam = one(sp.state);
-  const state: QueueTab = (QUEUE_TABS as readonly string[]).includes(stateParam ?? '') ? (stateParam as QueueTab) : 'ready';
+  // The tabs follow the states the broker's adapter declares; an unknown one shows the first.
+  const tabs = queueTabs(brokerModel(brokerId)?.states ?? []);
+  const state = pickTab(tabs, stateParam);
   const redacted = getAuthConfig().redactArgs;
   // A search in hidden arguments would tell what they hold: dropped from the URL's filters.
   const filters = { task: one(sp.task), id: one(sp.id), q: redacted && state !== 'dead' ? undefined : one(sp.q) };
@@ -55,7 +59,7 @@ export default async function QueuePage({ params, searchParams }: { params: Prom
             />
             <PurgeButton brokerId={brokerId} queue={queue} disabledReason={purgeBlock} />
           </div>
-          <StateTabs base={base} active={state} params={filters} />
+          <StateTabs base={base} tabs={tabs} active={state} params={filters} />
           {state === 'dead' ? (
             <DeadTable brokerId={brokerId} filters={{ queue, ...filters }} />
           ) : (

@@ -1,0 +1,14 @@
+// The queue page's tabs: the states the broker's adapter declares, in its order, then its dead
+// letters. No state names here: they are the adapter's.
+import type { StateDecl } from '@/lib/brokers/schema';
+
+/** One tab: a declared state of the broker, or its dead letters (`dead`). */
+export interface QueueTab {
+  key: string;
+  label: string;
+}
+
+export const queueTabs = (states: StateDecl[]): QueueTab[] => [...states.map((s) => ({ key: s.key, label: s.label })), { key: 'dead', label: 'Dead' }];
+
+/** The tab a `?state=` asks for; the first tab when it names none of them. */
+export const pickTab = (tabs: QueueTab[], asked: string | undefined): string => tabs.find((t) => t.key === asked)?.key ?? tabs[0]!.key;

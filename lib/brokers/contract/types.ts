@@ -1,0 +1,58 @@
+// What each system's suite gives the shared battery: an adapter and a seeder that writes the
+// system natively (never through the adapter).
+import type { CountKey } from '../schema';
+import type { BrokerAdapter } from '../types';
+
+export interface SeedMessage {
+  task: string;
+  queue: string;
+  args?: unknown[];
+  kwargs?: Record<string, unknown>;
+  priority?: number;
+  countdown?: number;
+  id?: string;
+  headers?: Record<string, unknown>;
+}
+
+export interface SeededResult {
+  status: string;
+  name: string | null;
+  /** The record's keys in stored order (potatoq writes all 13). */
+  keys: string[];
+}
+
+/** Writes and reads the broker natively, as potatoq does (never through the adapter). */
+export interface ContractSeeder {
+  enqueue(m: SeedMessage): Promise<string>;
+  enqueueMany(ms: SeedMessage[]): Promise<string[]>;
+  /** Claims the next task of `queue` like a worker; it stays running. */
+  claim(queue: string): Promise<string | null>;
+  /** A task dead-lettered by a worker with `reason` and a FAILURE result. */
+  deadLetter(m: SeedMessage & { reason: string; diedAgo?: number }): Promise<string>;
+  /** A dead letter with a payload potatoq can't decode (a foreign producer's). */
+  deadLetterRaw(r: { id: string; queue: string; task: string; reason: string; payload: string }): Promise<void>;
+  /** A waiting task whose payload is given verbatim (a foreign producer's), where the broker can hold one. */
+  enqueueRaw?(r: { id: string; queue: string; task: string; payload: string; priority?: number }): Promise<void>;
+  heartbeat(id: string, info: Record<string, unknown>, ageSeconds: number): Promise<void>;
+  /** A heartbeat row whose info is not JSON (a foreign writer). */
+  garbageWorker(id: string, info: string): Promise<void>;
+  storeRegistered(digest: string, names: string[]): Promise<void>;
+  /** The task's state (one of the adapter's declared keys), null when it is not waiting or running. */
+  jobState(id: string): Promise<string | null>;
+  jobPayload(id: string): Promise<string | null>;
+  isDead(id: string): Promise<boolean>;
+  result(id: string): Promise<SeededResult | null>;
+  queueSizes(): Promise<Record<string, number>>;
+}
+
+export interface ContractFixture {
+  adapter: BrokerAdapter;
+  /** Another adapter instance on the same broker, with its own connections. */
+  makeSecond(): BrokerAdapter;
+  seeder: ContractSeeder;
+  /** Per-state counts this broker can't give: they must be null, never 0. */
+  unknownCounts?: CountKey[];
+  /** The broker can't tell when its oldest ready task was enqueued (RabbitMQ). */
+  noOldestReady?: boolean;
+  cleanup(): Promise<void>;
+}

@@ -1,0 +1,95 @@
+// What an adapter declares about its system (the contract's vocabulary): the systems, the
+// capabilities and the write actions among them, the states it lists and what each action does.
+// Client-safe: no server imports. Re-exported by dto.ts and schema.ts.
+
+/** The queue systems a broker entry may name (`"kind"`); the registry says which are supported. */
+export const SYSTEM_KINDS = ['potatoq', 'celery', 'sdj', 'queueflow'] as const;
+export type SystemKind = (typeof SYSTEM_KINDS)[number];
+
+/** The store a broker runs on, for display (`sqlite`, `postgres`, `rabbitmq`, `redis`, ...): the
+ *  system module picks it from the URL. Nothing branches on it outside the registry. */
+export type BrokerKind = string;
+
+/** The closed set of things an adapter may be able to do. */
+export const CAPABILITIES = [
+  'listReady',
+  'listScheduled',
+  'listRunning',
+  'browseDead',
+  'replay',
+  'discard',
+  'revoke',
+  'purge',
+  'enqueue',
+  'results',
+  'workers',
+] as const;
+export type Capability = (typeof CAPABILITIES)[number];
+export type Capabilities = Record<Capability, { on: boolean; why?: string }>;
+
+/** The capabilities that change a broker: what read-only takes away. The one list of them. */
+export const WRITE_ACTIONS = ['replay', 'discard', 'revoke', 'purge', 'enqueue'] as const satisfies readonly Capability[];
+export type WriteAction = (typeof WRITE_ACTIONS)[number];
+
+/** `caps` with every write turned off for `why` (read-only configuration, a standby, ...). */
+export function withoutWrites(caps: Capabilities, why: string): Capabilities {
+  const out = { ...caps };
+  for (const k of WRITE_ACTIONS) out[k] = { on: false, why };
+  return out;
+}
+
+/** A state of waiting or running work, one of the adapter's declared `model.states` keys. */
+export type TaskState = string;
+
+/** The count columns potatoq's stores fill in `QueueStats`; other systems' states go in `counts`. */
+export type CountKey = 'ready' | 'scheduled' | 'running' | 'dead';
+
+/** One state an adapter lists: a tab on the queue page and a column of the overview. */
+export interface StateDecl {
+  /** In URLs (`?state=`), list queries and counts. */
+  key: string;
+  label: string;
+  /** The capability that says whether this state's tasks can be listed here. */
+  list: Capability;
+  /** The time the list shows for this state, and its column header ("Enqueued", "Runs", ...). */
+  time: { field: 'createdAt' | 'runAt' | 'claimedAt'; label: string };
+  /** A worker owns tasks in this state: shown with their worker, never revoked or changed. */
+  owned: boolean;
+}
+
+/** What one action does on this system, in one sentence for the confirmation dialog. */
+export interface ActionDecl {
+  does: string;
+  /** The system's own command that does the same, for copy-paste: `{ids}` / `{queue}` are
+   *  filled in shell-quoted (`potatoq dead retry {ids}`). Absent when it has none. */
+  cli?: string;
+}
+
+/** The purge dialog's words: what goes (`what`, counted from `counts`), what stays. */
+export interface PurgeDecl extends ActionDecl {
+  what: string;
+  /** The states whose counts the dialog shows, e.g. ready and scheduled. */
+  counts: string[];
+  stays: string;
+}
+
+/**
+ * What an adapter declares about its system, constant for its life: the states it shows (in
+ * tab and column order; dead letters are always a tab of their own when `browseDead` is on),
+ * and each action's effect in words. Capabilities (on/off with a reason) stay per call.
+ */
+export interface BrokerModel {
+  system: SystemKind;
+  states: StateDecl[];
+  actions: {
+    /** `bulkRate`: a bulk replay is paced at this many per second unless changed (null: not paced). */
+    replay: ActionDecl & { bulkRate: number | null };
+    discard: ActionDecl;
+    revoke: ActionDecl & { bulk: string };
+    purge: PurgeDecl;
+    enqueue: ActionDecl;
+    /** Present where the adapter can turn another system's message into one of its own;
+     *  `what` names such a letter ("Celery letter"). */
+    convert?: ActionDecl & { what: string };
+  };
+}

@@ -1,0 +1,71 @@
+import 'server-only';
+import { ConsoleError } from '@/lib/brokers/errors';
+import type { ActionDecl, BrokerModel, StateDecl } from '@/lib/brokers/schema';
+
+/** potatoq's job states (`state` 0, 1, 2 in its tables), as the console names them. */
+export const POTATOQ_STATES = ['ready', 'scheduled', 'running'] as const;
+export type PotatoqState = (typeof POTATOQ_STATES)[number];
+
+/** A listed state as potatoq's reads need it; anything else was never declared here. */
+export function potatoqState(state: string): PotatoqState {
+  if ((POTATOQ_STATES as readonly string[]).includes(state)) return state as PotatoqState;
+  throw new ConsoleError('InvalidInput', `potatoq has no "${state.slice(0, 40)}" state (ready, scheduled or running)`, { state: 'unknown state' });
+}
+
+const STATES: StateDecl[] = [
+  { key: 'ready', label: 'Ready', list: 'listReady', time: { field: 'createdAt', label: 'Enqueued' }, owned: false },
+  { key: 'scheduled', label: 'Scheduled', list: 'listScheduled', time: { field: 'runAt', label: 'Runs' }, owned: false },
+  { key: 'running', label: 'Running', list: 'listRunning', time: { field: 'claimedAt', label: 'Claimed' }, owned: true },
+];
+
+// potatoq's CLI has no discard.
+const DISCARD: ActionDecl = { does: 'The letters are deleted for good. Nothing else is touched.' };
+const ENQUEUE: ActionDecl = { does: "Writes one compact message, exactly as potatoq's `call`/`delay` would." };
+const REVOKE = {
+  cli: 'potatoq revoke {ids}',
+  does: 'Waiting tasks are removed and get a REVOKED result. Running tasks are refused and keep running.',
+  bulk: 'Waiting tasks are removed and get a REVOKED result. Tasks a worker claimed since the snapshot are skipped and keep running.',
+};
+
+/** potatoq on SQLite or PostgreSQL: one table of jobs, one of dead letters. */
+export const POTATOQ_TABLE_MODEL: BrokerModel = {
+  system: 'potatoq',
+  states: STATES,
+  actions: {
+    replay: { does: 'Each letter goes back to its queue as a ready task (like `potatoq dead retry`); its stored result is removed.', cli: 'potatoq dead retry {ids}', bulkRate: null },
+    discard: DISCARD,
+    revoke: REVOKE,
+    purge: {
+      does: "Deletes the queue's waiting rows (ready and scheduled), as `potatoq purge` does.",
+      cli: 'potatoq purge -Q {queue} -f',
+      what: 'every waiting task (ready and scheduled)',
+      counts: ['ready', 'scheduled'],
+      stays: 'Running tasks and dead letters stay. No results are written.',
+    },
+    enqueue: ENQUEUE,
+  },
+};
+
+/** potatoq on RabbitMQ: messages in queues, dead letters in `<queue>.dlq`, delays in potatoq's delay queues. */
+export const POTATOQ_RABBITMQ_MODEL: BrokerModel = {
+  system: 'potatoq',
+  states: STATES,
+  actions: {
+    // Publishing thousands of letters at once floods the queue its workers read: paced by default.
+    replay: { does: 'Each letter is published back to its queue as a ready task (like `potatoq dead retry`) and removed from the DLQ once the broker confirms.', cli: 'potatoq dead retry {ids}', bulkRate: 50 },
+    discard: DISCARD,
+    revoke: REVOKE,
+    purge: {
+      does: "RabbitMQ's `queue.purge`: takes the queue's ready messages.",
+      cli: 'potatoq purge -Q {queue} -f',
+      what: 'every ready message',
+      counts: ['ready'],
+      stays: "Delayed tasks (in potatoq's delay queues), running (unacknowledged) tasks and dead letters stay. No results are written.",
+    },
+    enqueue: ENQUEUE,
+    convert: {
+      what: 'Celery letter',
+      does: 'The Celery message is rebuilt as the potatoq message below (same id; Celery callbacks, chains and chords are dropped) and published to its queue; the dead letter is removed only after the broker confirms.',
+    },
+  },
+};

@@ -1,0 +1,84 @@
+import 'server-only';
+import { z } from 'zod';
+import { ConsoleError } from '@/lib/brokers/errors';
+
+// The options of a potatoq broker entry, per store. Checked at boot (lib/config.ts through the
+// registry), so a bad or unknown option stops startup naming the field; the adapters read the
+// parsed, typed values. No defaults here: each adapter documents and applies its own.
+
+const ms = (what: string) => z.number({ error: `${what} must be a number of milliseconds` }).int(`${what} must be a whole number`).positive(`${what} must be more than 0`);
+const seconds = (what: string) => z.number({ error: `${what} must be a number of seconds` }).positive(`${what} must be more than 0`);
+const count = (what: string) => z.number({ error: `${what} must be a number` }).int(`${what} must be a whole number`).positive(`${what} must be more than 0`);
+const text = (what: string) => z.string({ error: `${what} must be a string` });
+
+/** What every potatoq store shares: potatoq's own settings the console must agree with. */
+const common = {
+  /** potatoq's `result_expires` (86400): how long REVOKED marks live. */
+  resultExpires: seconds('resultExpires').optional(),
+  /** potatoq's `worker_heartbeat_interval` (5): stale after 3 of them. */
+  workerHeartbeatInterval: seconds('workerHeartbeatInterval').optional(),
+  /** Seconds without a heartbeat before a worker is shown as dead (60). */
+  workerDeadAfter: seconds('workerDeadAfter').optional(),
+};
+
+export const ZSqliteOptions = z.strictObject({
+  ...common,
+  busyTimeoutMs: ms('busyTimeoutMs').optional(),
+  /** Set by the console for its embedded demo broker. */
+  demo: z.boolean().optional(),
+});
+export type SqliteOptions = z.infer<typeof ZSqliteOptions>;
+
+export const ZPostgresOptions = z.strictObject({
+  ...common,
+  schema: text('schema').optional(),
+  table_prefix: text('table_prefix').optional(),
+  tablePrefix: text('tablePrefix').optional(),
+  poolSize: count('poolSize').optional(),
+  writePoolSize: count('writePoolSize').optional(),
+  statementTimeoutMs: ms('statementTimeoutMs').optional(),
+  writeStatementTimeoutMs: ms('writeStatementTimeoutMs').optional(),
+  lockTimeoutMs: ms('lockTimeoutMs').optional(),
+  connectTimeoutMs: ms('connectTimeoutMs').optional(),
+  countCap: count('countCap').optional(),
+  searchWindow: count('searchWindow').optional(),
+});
+export type PostgresOptions = z.infer<typeof ZPostgresOptions>;
+
+/** potatoq's result backend transport options, passed through to the backend's store. */
+const ZResultBackendOptions = z.strictObject({
+  prefix: text('prefix').optional(),
+  global_keyprefix: text('global_keyprefix').optional(),
+  schema: text('schema').optional(),
+  table_prefix: text('table_prefix').optional(),
+  tablePrefix: text('tablePrefix').optional(),
+  busyTimeoutMs: ms('busyTimeoutMs').optional(),
+});
+
+export const ZRabbitmqOptions = z.strictObject({
+  ...common,
+  managementUrl: text('managementUrl').optional(),
+  managementUser: text('managementUser').optional(),
+  managementPassword: text('managementPassword').optional(),
+  /** potatoq's `result_backend` URL (redis://, postgresql://, sqlite://), or "none". */
+  resultBackend: text('resultBackend').optional(),
+  resultBackendOptions: ZResultBackendOptions.optional(),
+  resultPrefix: text('resultPrefix').optional(),
+  /** Queues to show without a management API. */
+  queues: z.array(text('each queue'), { error: 'queues must be a list of queue names' }).optional(),
+  timeoutMs: ms('timeoutMs').optional(),
+  deadBrowseLimit: count('deadBrowseLimit').optional(),
+});
+export type RabbitmqOptions = z.infer<typeof ZRabbitmqOptions>;
+
+/** Redis is not supported yet: its configuration is accepted as it will be read. */
+export const ZRedisOptions = z.looseObject({ ...common });
+
+/** The typed options of an adapter created directly (tests, the bench); boot has checked served ones. */
+export function parseOptions<T>(schema: z.ZodType<T>, options: Record<string, unknown>): T {
+  const parsed = schema.safeParse(options);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const where = issue.path.length ? `${issue.path.map(String).join('.')}: ` : '';
+  throw new ConsoleError('InvalidInput', `broker option ${where}${issue.message}`);
+}

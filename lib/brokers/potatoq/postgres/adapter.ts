@@ -1,0 +1,135 @@
+import 'server-only';
+import { ConsoleError } from '@/lib/brokers/errors';
+import type { BrokerOverview } from '@/lib/brokers/schema';
+import type { BrokerAdapter, StoreConfig } from '@/lib/brokers/types';
+import { parseOptions, ZPostgresOptions } from '../options';
+import { mapPgError } from './errors';
+import { normalizeUrl, pgNames } from './names';
+import { overviewQueues, totalsOf, withWorkerQueues } from './overview';
+import { createPgDb } from './pool';
+import { probe, type Probe } from './probe';
+import { loadEstimator, type Estimator } from './stats';
+import { deadGroups, getDead, listDead } from './reads-dead';
+import { listResults, listWorkers, taskNames, type Liveness } from './reads-misc';
+import { getTask, listTasks } from './reads-tasks';
+import { discardBatch, replayBatch, runBatches } from './writes';
+import { enqueueMessage, purgeQueue, revokeBatch } from './writes-more';
+import { POTATOQ_TABLE_MODEL } from '../model';
+
+/** How long a capabilities probe is trusted (privileges rarely change; a GRANT shows up soon). */
+const PROBE_TTL_MS = 30_000;
+const STATS_TTL_MS = 60_000;
+
+/**
+ * potatoq's PostgreSQL broker, read and written alongside its workers. Never runs DDL:
+ * missing tables are NotMigrated ("run `potatoq migrate`"). Reads are single autocommit
+ * statements on a read-only pool; each write is potatoq's own statements in one transaction,
+ * with `pg_notify` on the queue's channel whenever work becomes ready.
+ *
+ * Options: `schema`, `table_prefix` (potatoq's transport options); `poolSize` (6 read
+ * connections), `writePoolSize` (2), `statementTimeoutMs` (5000 for reads),
+ * `writeStatementTimeoutMs` (30000), `lockTimeoutMs` (3000), `connectTimeoutMs` (5000),
+ * `countCap` (1000: the overview counts each queue's rows exactly up to here), `searchWindow` (10000 newest rows for text search), `resultExpires`
+ * (86400), `workerHeartbeatInterval` (5), `workerDeadAfter` (60).
+ */
+export function createPostgresAdapter(config: StoreConfig): BrokerAdapter {
+  const o = parseOptions(ZPostgresOptions, config.options);
+  const names = pgNames(o);
+  const settings = {
+    url: normalizeUrl(config.url),
+    brokerId: config.id,
+    readPoolSize: o.poolSize ?? 6,
+    writePoolSize: o.writePoolSize ?? 2,
+    statementTimeoutMs: o.statementTimeoutMs ?? 5000,
+    writeStatementTimeoutMs: o.writeStatementTimeoutMs ?? 30_000,
+    lockTimeoutMs: o.lockTimeoutMs ?? 3000,
+    connectTimeoutMs: o.connectTimeoutMs ?? 5000,
+  };
+  const cap = o.countCap ?? 1000;
+  const window = o.searchWindow ?? 10_000;
+  const resultExpires = o.resultExpires ?? 86400;
+  const live: Liveness = { staleAfter: 3 * (o.workerHeartbeatInterval ?? 5), deadAfter: o.workerDeadAfter ?? 60 };
+  const db = createPgDb(settings, names);
+  const describe = (e: unknown) => {
+    const m = mapPgError(e, names, { statementMs: settings.writeStatementTimeoutMs, lockMs: settings.lockTimeoutMs });
+    return m instanceof Error ? m.message : String(m);
+  };
+
+  // Planner statistics change only on ANALYZE: one pg_stats read per minute is plenty.
+  let stats: { at: number; value: Promise<Estimator | null> } | null = null;
+  const estimator = (): Promise<Estimator | null> => {
+    if (!stats || Date.now() - stats.at > STATS_TTL_MS) {
+      stats = { at: Date.now(), value: db.read((sql) => loadEstimator(sql, names)).catch(() => null) };
+    }
+    return stats.value;
+  };
+
+  let probed: { at: number; value: Promise<Probe> } | null = null;
+  function capabilitiesProbe(): Promise<Probe> {
+    if (!probed || Date.now() - probed.at > PROBE_TTL_MS) {
+      const value = db.read((sql) => probe(sql, names, config.readOnly));
+      probed = { at: Date.now(), value };
+      // A failed probe (server down, not migrated) is retried on the next call.
+      value.catch(() => (probed = null));
+    }
+    return probed.value;
+  }
+  async function writable(action: 'replay' | 'discard' | 'revoke' | 'purge' | 'enqueue'): Promise<void> {
+    const p = await capabilitiesProbe();
+    const cap = p.capabilities[action];
+    if (!cap.on) throw new ConsoleError('ReadOnly', `this PostgreSQL broker cannot ${action}: ${cap.why ?? 'read-only'}`);
+  }
+  // After a ReadOnly error from the server (a REVOKE since the probe), probe again.
+  const reprobeOn = <T>(p: Promise<T>): Promise<T> =>
+    p.catch((e: unknown) => {
+      if (e instanceof ConsoleError && e.code === 'ReadOnly') probed = null;
+      throw e;
+    });
+
+  async function overview(): Promise<BrokerOverview> {
+    const [p, workers, found] = await Promise.all([
+      capabilitiesProbe(),
+      db.read((sql) => listWorkers(sql, names, live)),
+      overviewQueues(db.read, names, cap, estimator),
+    ]);
+    const queues = withWorkerQueues(found, workers);
+    const { totals, capped } = totalsOf(queues);
+    return {
+      id: config.id,
+      name: config.name,
+      kind: 'postgres',
+      serverInfo: p.serverInfo,
+      readOnly: p.readOnlyWhy !== null,
+      capabilities: p.capabilities,
+      queues,
+      totals,
+      ...(capped ? { totalsCapped: capped } : {}),
+      workers: { alive: workers.filter((w) => w.status === 'alive').length, stale: workers.filter((w) => w.status === 'stale').length },
+      readAt: new Date().toISOString(),
+    };
+  }
+
+  return {
+    id: config.id,
+    name: config.name,
+    kind: 'postgres',
+    model: POTATOQ_TABLE_MODEL,
+    capabilities: async () => (await capabilitiesProbe()).capabilities,
+    overview,
+    listTasks: (q) => db.read((sql) => listTasks(sql, names, q, { searchWindow: window })),
+    getTask: (id) => db.read((sql) => getTask(sql, names, id)),
+    listDead: (q) => db.read((sql) => listDead(sql, names, q, window)),
+    deadGroups: (q) => db.read((sql) => deadGroups(sql, names, q, window)),
+    getDead: (id) => db.read((sql) => getDead(sql, names, id)),
+    listWorkers: () => db.read((sql) => listWorkers(sql, names, live)),
+    listResults: (q) => db.read((sql) => listResults(sql, names, q)),
+    taskNames: () => db.read((sql) => taskNames(sql, names, window)),
+
+    replayDead: async (ids) => (await writable('replay'), reprobeOn(runBatches(db, 'replay', config.id, ids, replayBatch(names), describe, settings.writePoolSize))),
+    discardDead: async (ids) => (await writable('discard'), reprobeOn(runBatches(db, 'discard', config.id, ids, discardBatch(names), describe, settings.writePoolSize))),
+    revoke: async (ids) => (await writable('revoke'), reprobeOn(runBatches(db, 'revoke', config.id, ids, revokeBatch(names, resultExpires), describe, settings.writePoolSize))),
+    purge: async (queue) => (await writable('purge'), { brokerId: config.id, queue, removed: await reprobeOn(purgeQueue(db, names, queue)) }),
+    enqueue: async (req) => (await writable('enqueue'), reprobeOn(enqueueMessage(db, names, config.id, req))),
+    close: () => db.close(),
+  };
+}

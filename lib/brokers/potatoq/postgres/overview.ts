@@ -1,0 +1,180 @@
+import 'server-only';
+import { HEAD_CHECK_LIMIT, headBlock } from '../head-block';
+import type { CappedCount, CountKey, HeadBlock, QueueStats, WorkerInfo } from '@/lib/brokers/schema';
+import { isoFromEpoch } from '../mappers';
+import type { PgNames } from './names';
+import type { Sql } from './pool';
+import type { Estimator } from './stats';
+
+type Count = { n: number; capped?: CappedCount };
+type Read = <T>(fn: (sql: Sql) => Promise<T>) => Promise<T>;
+
+/**
+ * Per-queue counts that never block on a full `count(*)`: ready counts walk potatoq's
+ * `jobs_ready` partial index per queue up to `cap` rows; scheduled, running and dead letters
+ * are counted from one bounded scan of `cap` rows each. Past the cap a count carries
+ * `capped` with the planner's estimate (from `pg_stats`, via `estimator`, only loaded when
+ * something was capped). The state is a literal in the SQL so the partial indexes match.
+ * The statements run at the same time on separate pooled connections.
+ */
+export async function overviewQueues(read: Read, n: PgNames, cap: number, estimator: () => Promise<Estimator | null>): Promise<QueueStats[]> {
+  const J = n.jobs;
+  const sampled: Array<[CountKey, string]> = [
+    ['scheduled', `SELECT queue FROM ${J} WHERE state = 0 LIMIT $1`],
+    ['running', `SELECT queue FROM ${J} WHERE state = 2 LIMIT $1`],
+    ['dead', `SELECT queue FROM ${n.dead} LIMIT $1`],
+  ];
+  // The ready counts are the bulk of the work (up to `cap` index entries per queue): split
+  // the queues over two connections.
+  const readyP = read((sql) => readyQueues(sql, n)).then(async (queues) => {
+    const half = Math.ceil(queues.length / 2);
+    const parts = [queues.slice(0, half), queues.slice(half)].filter((p) => p.length);
+    const counts = await Promise.all(parts.map((p) => read((sql) => readyCounts(sql, n, cap, p.map((q) => q.queue)))));
+    const byQueue = new Map(counts.flat().map((c) => [c.queue, c.n]));
+    const heads = await read((sql) => readyHeads(sql, n, queues.map((q) => q.queue)));
+    return queues.map((q) => ({ ...q, n: byQueue.get(q.queue) ?? 0, blockedBy: headBlock(heads.get(q.queue)) }));
+  });
+  const [ready, ...samples] = await Promise.all([
+    readyP,
+    ...sampled.map(([key, sample]) =>
+      read(async (sql) => {
+        const rows = await sql<{ queue: string; n: string }>(`SELECT queue, count(*) AS n FROM (${sample}) s GROUP BY queue`, [cap + 1]);
+        return { key, rows, total: rows.reduce((t, r) => t + Number(r.n), 0) };
+      }),
+    ),
+  ]);
+  const readyRows = ready as ReadyRow[];
+  const sampleRows = samples as Sample[];
+  const anyCapped = readyRows.some((r) => r.n > cap) || sampleRows.some((s) => s.total > cap);
+  return merge(readyRows, sampleRows, cap, anyCapped ? await estimator() : null);
+}
+
+interface ReadyRow {
+  queue: string;
+  n: number;
+  oldest: number | null;
+  blockedBy: HeadBlock | null;
+}
+
+type Head = { queue: string; id: string; task: string; payload: string | null };
+
+/** Each queue's next claim (potatoq's claim order, on `jobs_ready`), payload only when small. */
+async function readyHeads(sql: Sql, n: PgNames, queues: string[]): Promise<Map<string, Head>> {
+  if (!queues.length) return new Map();
+  const rows = await sql<Head>(
+    `SELECT q.queue, h.id, h.task, CASE WHEN octet_length(h.payload) <= ${HEAD_CHECK_LIMIT} THEN h.payload END AS payload
+     FROM unnest($1::text[]) AS q(queue)
+     CROSS JOIN LATERAL (SELECT j.id, j.task, j.payload FROM ${n.jobs} j WHERE j.state = 1 AND j.queue = q.queue
+                         ORDER BY j.priority DESC, j.seq LIMIT 1) h`,
+    [queues],
+  );
+  return new Map(rows.map((r) => [r.queue, r]));
+}
+
+/** The queues with ready work (a loose scan of `jobs_ready`) and each one's oldest ready
+ *  task: the lowest seq among the first entries of its priorities. */
+async function readyQueues(sql: Sql, n: PgNames): Promise<Array<{ queue: string; oldest: number | null }>> {
+  const J = n.jobs;
+  return sql<{ queue: string; oldest: number | null }>(
+    `WITH RECURSIVE qs AS (
+       (SELECT queue FROM ${J} WHERE state = 1 ORDER BY queue LIMIT 1)
+       UNION ALL
+       SELECT (SELECT j.queue FROM ${J} j WHERE j.state = 1 AND j.queue > qs.queue ORDER BY j.queue LIMIT 1) FROM qs WHERE qs.queue IS NOT NULL)
+     SELECT qs.queue,
+       (SELECT extract(epoch FROM o.created_at)::float8 FROM ${J} o WHERE o.seq = (
+          WITH RECURSIVE p AS (
+            (SELECT j.priority, j.seq FROM ${J} j WHERE j.state = 1 AND j.queue = qs.queue ORDER BY j.priority DESC, j.seq LIMIT 1)
+            UNION ALL
+            SELECT x.priority, x.seq FROM p CROSS JOIN LATERAL (SELECT j.priority, j.seq FROM ${J} j
+              WHERE j.state = 1 AND j.queue = qs.queue AND j.priority < p.priority ORDER BY j.priority DESC, j.seq LIMIT 1) x)
+          SELECT min(p.seq) FROM p)) AS oldest
+     FROM qs WHERE qs.queue IS NOT NULL`,
+  );
+}
+
+/** Ready rows per queue, counted on the `jobs_ready` index and never past `cap + 1`. */
+async function readyCounts(sql: Sql, n: PgNames, cap: number, queues: string[]): Promise<Array<{ queue: string; n: number }>> {
+  const rows = await sql<{ queue: string; n: string }>(
+    `SELECT q.queue, (SELECT count(*) FROM (SELECT 1 FROM ${n.jobs} j WHERE j.state = 1 AND j.queue = q.queue LIMIT $2) s) AS n
+     FROM unnest($1::text[]) AS q(queue)`,
+    [queues, cap + 1],
+  );
+  return rows.map((r) => ({ queue: r.queue, n: Number(r.n) }));
+}
+
+type Sample = { key: CountKey; rows: Array<{ queue: string; n: string }>; total: number };
+
+function merge(ready: ReadyRow[], samples: Sample[], cap: number, est: Estimator | null): QueueStats[] {
+  const stats = new Map<string, QueueStats>();
+  const get = (name: string): QueueStats => {
+    let s = stats.get(name);
+    if (!s) stats.set(name, (s = { name, ready: 0, scheduled: 0, running: 0, dead: 0, oldestReadyAt: null, tasks: null }));
+    return s;
+  };
+  const put = (s: QueueStats, k: CountKey, c: Count) => {
+    s[k] = c.n;
+    if (c.capped) (s.capped ??= {})[k] = c.capped;
+  };
+  const STATE: Record<CountKey, number> = { scheduled: 0, ready: 1, running: 2, dead: -1 };
+  const estimateOf = (key: CountKey, queue: string) => (est === null ? null : key === 'dead' ? est.dead(queue) : est.jobs(STATE[key], queue));
+  for (const r of ready) {
+    const s = get(r.queue);
+    s.oldestReadyAt = isoFromEpoch(r.oldest);
+    s.blockedBy = r.blockedBy;
+    if (r.n <= cap) put(s, 'ready', { n: r.n });
+    else {
+      const e = estimateOf('ready', r.queue);
+      put(s, 'ready', { n: cap, capped: { atLeast: cap, estimate: e === null ? null : Math.max(e, cap + 1) } });
+    }
+  }
+  for (const { key, rows, total } of samples) {
+    for (const r of rows) {
+      const c = Number(r.n);
+      if (total <= cap) put(get(r.queue), key, { n: c });
+      else {
+        // Only a lower bound for this queue: the scan stopped at `cap` rows in total.
+        const e = estimateOf(key, r.queue);
+        put(get(r.queue), key, { n: c, capped: { atLeast: c, estimate: e === null ? null : Math.max(c, e) } });
+      }
+    }
+  }
+  return [...stats.values()];
+}
+
+/** Adds the queues a live worker consumes (shown even when empty), sorted by name. */
+export function withWorkerQueues(queues: QueueStats[], workers: WorkerInfo[]): QueueStats[] {
+  const names = new Set(queues.map((q) => q.name));
+  const out = [...queues];
+  for (const w of workers) {
+    if (w.status === 'dead') continue;
+    for (const q of w.queues) {
+      if (names.has(q)) continue;
+      names.add(q);
+      out.push({ name: q, ready: 0, scheduled: 0, running: 0, dead: 0, oldestReadyAt: null, tasks: null });
+    }
+  }
+  return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** Sums per-queue counts; a total built from a capped count is itself a lower bound. */
+export function totalsOf(queues: QueueStats[]) {
+  const keys: CountKey[] = ['ready', 'scheduled', 'running', 'dead'];
+  const totals = { ready: 0, scheduled: 0, running: 0, dead: 0 } as Record<CountKey, number>;
+  const capped: Partial<Record<CountKey, CappedCount>> = {};
+  for (const k of keys) {
+    let est = 0;
+    let anyCapped = false;
+    let estKnown = true;
+    for (const q of queues) {
+      totals[k] += q[k] ?? 0;
+      const c = q.capped?.[k];
+      if (c) {
+        anyCapped = true;
+        if (c.estimate === null) estKnown = false;
+        est += c.estimate ?? 0;
+      } else est += q[k] ?? 0;
+    }
+    if (anyCapped) capped[k] = { atLeast: totals[k], estimate: estKnown ? est : null };
+  }
+  return { totals, capped: Object.keys(capped).length ? capped : undefined };
+}

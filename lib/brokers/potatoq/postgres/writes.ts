@@ -1,0 +1,145 @@
+import 'server-only';
+import { decodePayload, reencodeWithoutEta } from '@/lib/potatoq';
+import type { ActionOutcome, ActionResult } from '@/lib/brokers/schema';
+import { channelFor, type PgNames } from './names';
+import type { PgDb, Sql } from './pool';
+
+/** Ids per transaction: big enough for thousands of ids a second, small enough that each
+ *  transaction holds its row locks for milliseconds. */
+export const BATCH = 500;
+
+const MISSING = 'not in the dead letters (already replayed or discarded?)';
+
+/** potatoq clamps priorities to smallint; a non-integer is rounded as PostgreSQL would. */
+export function clampPriority(p: string | null | undefined): number {
+  const v = p === 'True' || p === 'true' ? 1 : p === 'False' || p === 'false' ? 0 : Number(p ?? 0);
+  if (!Number.isFinite(v)) return 0;
+  return Math.max(-32768, Math.min(32767, Math.round(v)));
+}
+
+/**
+ * Runs `batch` over the ids (deduplicated, sorted so that concurrent consoles lock rows in
+ * the same order and cannot deadlock each other), one transaction per BATCH ids, up to
+ * `parallel` transactions at once (the write pool's size). A batch
+ * that fails as a whole marks its ids `error` without hiding what earlier batches committed.
+ */
+export async function runBatches(
+  db: PgDb,
+  action: ActionResult['action'],
+  brokerId: string,
+  ids: string[],
+  batch: (sql: Sql, ids: string[]) => Promise<ActionOutcome[]>,
+  describe: (e: unknown) => string,
+  parallel = 2,
+): Promise<ActionResult> {
+  const unique = [...new Set(ids)].sort();
+  const parts: string[][] = [];
+  for (let i = 0; i < unique.length; i += BATCH) parts.push(unique.slice(i, i + BATCH));
+  const results: ActionOutcome[][] = new Array(parts.length);
+  // Batches hold disjoint ids, so two can run at once: one decodes payloads in JS while
+  // the other waits on PostgreSQL.
+  let next = 0;
+  async function worker(): Promise<void> {
+    for (let k = next++; k < parts.length; k = next++) {
+      const part = parts[k]!;
+      try {
+        results[k] = await db.tx((sql) => batch(sql, part));
+      } catch (e) {
+        const message = describe(e);
+        results[k] = part.map((id) => ({ id, outcome: 'error' as const, message }));
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(parallel, parts.length)) }, worker));
+  const outcomes = results.flat();
+  return {
+    action,
+    brokerId,
+    requested: unique.length,
+    succeeded: outcomes.filter((o) => o.outcome === 'ok'),
+    failed: outcomes.filter((o) => o.outcome !== 'ok'),
+  };
+}
+
+/**
+ * potatoq's `requeue_dead` for a batch, in one transaction: lock the letters, re-encode
+ * without `eta`, insert the ready jobs with `ON CONFLICT (id) DO NOTHING RETURNING`, then
+ * delete only the letters whose job was inserted (and their results), and `pg_notify`
+ * each queue. A letter whose id is already a waiting or running job is kept and reported
+ * (potatoq would delete it and lose the task); an undecodable payload is kept too.
+ */
+/**
+ * The columns potatoq's `_rows` takes from a re-encoded message. The re-encoder's output is
+ * plain compact JSON, so the native parser reads its top level; anything unusual (NaN in the
+ * arguments, a non-string task) goes through the exact decoder.
+ */
+function topFields(json: string): { id: string; queue: string; task: string; priority: number } | null {
+  try {
+    const v = JSON.parse(json) as Record<string, unknown>;
+    const { id, task, queue = 'default', priority = 0 } = v;
+    if (typeof id === 'string' && typeof task === 'string' && typeof queue === 'string' && typeof priority === 'number') {
+      return { id, task, queue, priority: clampPriority(String(priority)) };
+    }
+  } catch {
+    // not strict JSON: fall through
+  }
+  const m = decodePayload(json, { maxDepth: 1, maxItems: 1, maxString: 1 });
+  return m.kind === 'potatoq' ? { id: m.id, task: m.task, queue: m.queue ?? 'default', priority: clampPriority(m.priority) } : null;
+}
+
+export function replayBatch(n: PgNames) {
+  return async (sql: Sql, ids: string[]): Promise<ActionOutcome[]> => {
+    const letters = await sql<{ id: string; payload: string }>(
+      `SELECT id, payload FROM ${n.dead} WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE`,
+      [ids],
+    );
+    const out = new Map<string, ActionOutcome>();
+    const rows: Array<{ letter: string; id: string; queue: string; task: string; priority: number; payload: string }> = [];
+    for (const l of letters) {
+      const re = reencodeWithoutEta(l.payload);
+      const m = re.ok ? topFields(re.json) : null;
+      if (!re.ok || !m) {
+        const why = !re.ok ? re.reason : 'not a potatoq message';
+        out.set(l.id, { id: l.id, outcome: 'invalid', message: `potatoq can't run this payload, so the letter was kept: ${why}` });
+        continue;
+      }
+      rows.push({ letter: l.id, ...m, payload: re.json });
+    }
+    const inserted = new Set<string>();
+    if (rows.length) {
+      const got = await sql<{ id: string }>(
+        `INSERT INTO ${n.jobs} (id, queue, task, state, priority, run_at, payload)
+         SELECT id, queue, task, 1, priority, now(), payload
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::text[]) AS r(id, queue, task, priority, payload)
+         ON CONFLICT (id) DO NOTHING RETURNING id`,
+        [rows.map((r) => r.id), rows.map((r) => r.queue), rows.map((r) => r.task), rows.map((r) => r.priority), rows.map((r) => r.payload)],
+      );
+      for (const g of got) inserted.add(g.id);
+    }
+    const done: string[] = [];
+    const queues = new Set<string>();
+    for (const r of rows) {
+      if (inserted.has(r.id)) {
+        inserted.delete(r.id); // two letters carrying one task id: only the first is replayed
+        done.push(r.letter);
+        queues.add(r.queue);
+        out.set(r.letter, { id: r.letter, outcome: 'ok', message: 'requeued as ready' });
+      } else {
+        out.set(r.letter, { id: r.letter, outcome: 'conflict', message: `a waiting or running task with id ${r.id} already exists; the letter was kept` });
+      }
+    }
+    if (done.length) {
+      await sql(`DELETE FROM ${n.dead} WHERE id = ANY($1::text[])`, [done]);
+      await sql(`DELETE FROM ${n.results} WHERE id = ANY($1::text[])`, [done]);
+      await sql(`SELECT pg_notify(c, '') FROM unnest($1::text[]) AS c`, [[...queues].map(channelFor)]);
+    }
+    return ids.map((id) => out.get(id) ?? { id, outcome: 'missing', message: MISSING });
+  };
+}
+
+export function discardBatch(n: PgNames) {
+  return async (sql: Sql, ids: string[]): Promise<ActionOutcome[]> => {
+    const gone = new Set((await sql<{ id: string }>(`DELETE FROM ${n.dead} WHERE id = ANY($1::text[]) RETURNING id`, [ids])).map((r) => r.id));
+    return ids.map((id) => (gone.has(id) ? { id, outcome: 'ok', message: 'dead letter deleted' } : { id, outcome: 'missing', message: MISSING }));
+  };
+}

@@ -1,0 +1,106 @@
+import 'server-only';
+import { ConsoleError } from '@/lib/brokers/errors';
+import { CAPABILITIES, type ActionResult, type Capabilities } from '@/lib/brokers/schema';
+import type { BrokerAdapter, StoreConfig } from '@/lib/brokers/types';
+import { AmqpLink } from './connection';
+import type { RabbitCtx } from './context';
+import type { PaceOptions } from './letter-actions';
+import { Management } from './management';
+import { deadGroups, getDead, listDead, overview, taskNames } from './reads';
+import { parseOptions, ZRabbitmqOptions } from '../options';
+import { createResultBackend } from '../result-backend';
+import { V3_BROWSE_REFUSAL } from './topology';
+import { parseAmqpUrl, parseManagement } from './url';
+import { convertCelery, discardDead, enqueue, purge, replayDead, revoke } from './writes';
+import { POTATOQ_RABBITMQ_MODEL } from '../model';
+
+const NO_LISTING = "RabbitMQ can't list queued messages without taking them from the workers: counts only";
+const NO_SCHEDULED =
+  "RabbitMQ: delayed tasks wait in potatoq's 28 potatoq.delay.Lnn queues; their total is shown, but their target queues are only in each message's routing key, which can't be read without taking the message";
+
+export interface RabbitmqAdapter extends BrokerAdapter {
+  /** Replay with pacing, progress and cancellation (bulk redrive). */
+  replayDeadPaced(ids: string[], pace: PaceOptions): Promise<ActionResult>;
+  convertCelery(ids: string[], pace?: PaceOptions): Promise<ActionResult>;
+}
+
+/**
+ * potatoq's RabbitMQ broker (26.1a8) alongside its workers. Options (the broker's entry in
+ * POTATOQ_CONSOLE_BROKERS): `managementUrl` (+ `managementUser`/`managementPassword`,
+ * default the AMQP login), `resultBackend` (potatoq's `result_backend` URL: redis://,
+ * postgresql:// or sqlite://) with `resultBackendOptions` (its transport options, e.g.
+ * `{"prefix": "potatoq"}`), `queues` (queue names to show without a management API),
+ * `resultExpires` (86400), `timeoutMs` (10000), `deadBrowseLimit` (10000 letters held per DLQ).
+ */
+export function createRabbitmqAdapter(config: StoreConfig): RabbitmqAdapter {
+  const o = parseOptions(ZRabbitmqOptions, config.options);
+  const timeoutMs = o.timeoutMs ?? 10_000;
+  const target = parseAmqpUrl(config.url);
+  const mgmtTarget = parseManagement(o, target);
+  const ctx: RabbitCtx = {
+    config,
+    target,
+    link: new AmqpLink(target, timeoutMs),
+    mgmt: mgmtTarget ? new Management(mgmtTarget, timeoutMs) : null,
+    backend: createResultBackend(o, config.id, timeoutMs),
+    lockKey: `${target.display}`,
+    // Without the management API only named queues can be counted: potatoq's default one unless configured.
+    knownQueues: o.queues ?? (mgmtTarget ? [] : ['default']),
+    browseLimit: o.deadBrowseLimit ?? 10_000,
+    live: { staleAfter: 3 * (o.workerHeartbeatInterval ?? 5), deadAfter: o.workerDeadAfter ?? 60 },
+    resultExpires: o.resultExpires ?? 86400,
+  };
+
+  async function capabilities(): Promise<Capabilities> {
+    const server = await ctx.link.serverInfo();
+    const caps = Object.fromEntries(CAPABILITIES.map((k) => [k, { on: true }])) as Capabilities;
+    caps.listReady = { on: false, why: NO_LISTING };
+    caps.listRunning = { on: false, why: NO_LISTING };
+    caps.listScheduled = { on: false, why: NO_SCHEDULED };
+    if (server.major < 4) {
+      for (const k of ['browseDead', 'replay', 'discard'] as const) caps[k] = { on: false, why: V3_BROWSE_REFUSAL };
+    }
+    if (!ctx.backend) {
+      caps.revoke = { on: false, why: 'Revoking tasks with RabbitMQ needs a result backend: set resultBackend to the result_backend potatoq uses' };
+      caps.results = { on: false, why: 'RabbitMQ stores no results: set resultBackend to the result_backend potatoq uses' };
+      caps.workers = { on: false, why: "potatoq's workers write heartbeats to the result backend: set resultBackend" };
+    }
+    return caps;
+  }
+  const refuse = async (): Promise<never> => {
+    throw new ConsoleError('Unsupported', NO_LISTING);
+  };
+  const needBackend = () => {
+    if (!ctx.backend) throw new ConsoleError('Unsupported', 'RabbitMQ stores no results or heartbeats: set resultBackend');
+    return ctx.backend;
+  };
+
+  return {
+    id: config.id,
+    name: config.name,
+    kind: 'rabbitmq',
+    model: POTATOQ_RABBITMQ_MODEL,
+    capabilities,
+    overview: async () => overview(ctx, await capabilities()),
+    listTasks: refuse,
+    getTask: refuse,
+    listDead: (q) => listDead(ctx, q),
+    deadGroups: (q) => deadGroups(ctx, q),
+    getDead: (id) => getDead(ctx, id),
+    listWorkers: async () => (ctx.backend ? ctx.backend.workers(ctx.live) : []),
+    listResults: async (q) => needBackend().listResults(q),
+    taskNames: () => taskNames(ctx),
+    replayDead: async (ids) => replayDead(ctx, ids),
+    replayDeadPaced: async (ids, pace) => replayDead(ctx, ids, pace),
+    convert: async (ids) => convertCelery(ctx, ids),
+    convertCelery: async (ids, pace) => convertCelery(ctx, ids, pace),
+    discardDead: async (ids) => discardDead(ctx, ids),
+    revoke: async (ids) => revoke(ctx, ids),
+    purge: async (queue) => purge(ctx, queue),
+    enqueue: async (req) => enqueue(ctx, req),
+    close: async () => {
+      await ctx.link.close();
+      await ctx.backend?.close();
+    },
+  };
+}

@@ -1,0 +1,91 @@
+import 'server-only';
+import type { ConfirmChannel } from 'amqplib';
+import type { ActionOutcome } from '@/lib/brokers/schema';
+import { discoverQueues, requireBrowsable, type RabbitCtx } from './context';
+import { browseDlq, type Held } from './dlq';
+import { toLetter, type Letter } from './letters';
+import { dlqOf } from './topology';
+
+/** Settles (acks) or leaves one held letter; `settled` tells browseDlq not to nack it. */
+export type LetterStep = (letter: Letter, held: Held, ch: ConfirmChannel) => Promise<ActionOutcome>;
+
+export interface PaceOptions {
+  /** At most this many letters per second (bulk redrive that doesn't flood workers). */
+  rate?: number;
+  signal?: AbortSignal;
+  /** Awaited before each letter: resolve later to pause (held letters stay unacked, so a
+   *  pause longer than the broker's consumer_timeout, 30 min, returns them to the DLQ). */
+  gate?: () => Promise<void>;
+  /** Called after each id is settled or refused. */
+  onProgress?: (done: number, total: number, last: ActionOutcome) => void;
+  /** Only this queue's DLQ (faster: no discovery). */
+  queue?: string;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Runs `step` on each requested letter, found by browsing every potatoq DLQ (or one) with
+ * get + nack. A letter is acked only after `step` says so (e.g. its replay was confirmed),
+ * so a crash of the console or the broker at any point leaves it in the DLQ. Ids not found
+ * are `missing`; with several copies of one id only the first copy is acted on.
+ */
+export async function runOnLetters(ctx: RabbitCtx, ids: string[], step: LetterStep, pace: PaceOptions = {}): Promise<ActionOutcome[]> {
+  await requireBrowsable(ctx);
+  const wanted = new Set(ids);
+  const outcomes = new Map<string, ActionOutcome>();
+  const names = pace.queue ? [pace.queue] : (await discoverQueues(ctx)).names;
+  const exists = await ctx.link.checkMany(names.map(dlqOf));
+  const gap = pace.rate && pace.rate > 0 ? 1000 / pace.rate : 0;
+  let last = 0;
+  let inflight: string | null = null;
+  try {
+    for (const q of names) {
+      if (wanted.size === 0 || pace.signal?.aborted) break;
+      if (!exists.get(dlqOf(q))) continue;
+      await browseDlq(ctx.link, ctx.lockKey, q, ctx.browseLimit, async () => undefined, async (h, ch) => {
+        const letter = toLetter(h.msg, q);
+        if (!wanted.has(letter.id)) return false;
+        await pace.gate?.();
+        if (pace.signal?.aborted) return true;
+        if (gap) {
+          const wait = last + gap - Date.now();
+          if (wait > 0) await sleep(wait);
+          last = Date.now();
+        }
+        inflight = letter.id;
+        const out = await step(letter, h, ch);
+        wanted.delete(letter.id);
+        inflight = null;
+        outcomes.set(letter.id, out);
+        pace.onProgress?.(outcomes.size, ids.length, out);
+        return wanted.size === 0 || Boolean(pace.signal?.aborted);
+      });
+    }
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e);
+    if (inflight !== null) {
+      outcomes.set(inflight, { id: inflight, outcome: 'error', message: `the connection failed while this letter was being handled; it is back in the DLQ, and may also have reached its queue (check before retrying): ${why}` });
+      wanted.delete(inflight);
+    }
+    for (const id of wanted) outcomes.set(id, { id, outcome: 'error', message: `not done, the letter stays in the DLQ: ${why}` });
+    wanted.clear();
+  }
+  for (const id of wanted) {
+    outcomes.set(id, pace.signal?.aborted
+      ? { id, outcome: 'error', message: 'cancelled before this letter was reached; it stays in the DLQ' }
+      : { id, outcome: 'missing', message: `not in the dead letters (or beyond the first ${ctx.browseLimit} letters of its DLQ, or held by another console's browse)` });
+  }
+  return [...new Set(ids)].map((id) => outcomes.get(id)!);
+}
+
+/** Acks after the step's publish was confirmed; an ack that can't be sent leaves a duplicate. */
+export function ackHeld(h: Held, ch: ConfirmChannel): boolean {
+  try {
+    ch.ack(h.msg);
+    h.settled = true;
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,98 @@
+import 'server-only';
+import type { GetMessage } from 'amqplib';
+import { decodeCeleryMessage, decodePayload, reasonSummary } from '@/lib/potatoq';
+import type { DecodedPayload } from '@/lib/potatoq/types';
+import type { DeadDetail, DeadSummary, ResultRecordDto } from '@/lib/brokers/schema';
+import { RAW_LIMIT } from '../mappers';
+import { messageView, previewCeleryConversion, previewOf } from '../message';
+
+/** One message held from a `<queue>.dlq`, mapped the way `potatoq dead list` reads it. */
+export interface Letter {
+  id: string;
+  /** The queue the letter belongs to (its DLQ's name without `.dlq`). */
+  queue: string;
+  task: string;
+  reason: string | null;
+  /** potatoq-died (ms), else the broker's x-death time; null when neither says. */
+  diedAtMs: number | null;
+  payload: DecodedPayload;
+  body: Buffer;
+  headers: Record<string, unknown>;
+}
+
+const text = (v: unknown): string | null =>
+  typeof v === 'string' ? v : Buffer.isBuffer(v) ? v.toString('utf8') : typeof v === 'number' ? String(v) : null;
+
+function timestampSeconds(v: unknown): number | null {
+  if (typeof v === 'number') return v;
+  if (v && typeof v === 'object' && typeof (v as { value?: unknown }).value === 'number') return (v as { value: number }).value;
+  return null;
+}
+
+/** potatoq's reason (`potatoq-reason`), else the broker's `x-death[0].reason` with where and when. */
+function reasonOf(h: Record<string, unknown>): { reason: string | null; diedAtMs: number | null } {
+  const own = text(h['potatoq-reason']);
+  const died = typeof h['potatoq-died'] === 'number' ? (h['potatoq-died'] as number) : null;
+  const deaths = Array.isArray(h['x-death']) ? (h['x-death'] as Array<Record<string, unknown>>) : [];
+  const first = deaths[0];
+  const deathTime = first ? timestampSeconds(first.time) : null;
+  if (own !== null) return { reason: own, diedAtMs: died ?? (deathTime === null ? null : deathTime * 1000) };
+  if (!first) return { reason: null, diedAtMs: died };
+  const why = text(first.reason) ?? 'unknown';
+  const when = deathTime === null ? '' : `, at ${new Date(deathTime * 1000).toISOString()}`;
+  // Details first: the summary (last line) stays potatoq's own text, e.g. `delivery_limit`.
+  const detail = `Dead-lettered by RabbitMQ itself (x-death: count ${String(first.count ?? '?')}, queue ${text(first.queue) ?? '?'}${when})`;
+  return { reason: `${detail}\n${why}`, diedAtMs: died ?? (deathTime === null ? null : deathTime * 1000) };
+}
+
+
+export function toLetter(m: GetMessage, queue: string): Letter {
+  const headers = (m.properties.headers ?? {}) as Record<string, unknown>;
+  let payload = decodePayload(m.content);
+  if (payload.kind === 'foreign' && (payload.foreign === 'celery-v2' || (payload.celery === null && typeof headers.task === 'string'))) {
+    // Celery protocol 2 carries the task name and id in AMQP headers, args/kwargs in the body.
+    const celery = decodeCeleryMessage(headers, m.content);
+    payload = { ...payload, celery, task: celery.task ?? payload.task, id: celery.id ?? payload.id };
+  }
+  // On RabbitMQ potatoq dead-letters what it can't decode instead of crashing on it.
+  if (payload.kind === 'foreign') payload = { ...payload, crashesWorkers: false };
+  const { reason, diedAtMs } = reasonOf(headers);
+  const id = text(m.properties.messageId) ?? payload.id ?? text(headers.id) ?? '';
+  const task = payload.task ?? text(headers.task) ?? '';
+  return { id, queue, task, reason, diedAtMs, payload, body: m.content, headers };
+}
+
+export function summaryOf(l: Letter): DeadSummary {
+  return {
+    id: l.id,
+    queue: l.queue,
+    task: l.task,
+    summary: reasonSummary(l.reason),
+    diedAt: l.diedAtMs === null ? null : new Date(l.diedAtMs).toISOString(),
+    preview: previewOf(l.payload, 160),
+  };
+}
+
+export function detailOf(l: Letter, result: ResultRecordDto | null): DeadDetail {
+  const raw = l.body.toString('utf8');
+  const rawTruncated = raw.length > RAW_LIMIT;
+  const detail: DeadDetail = {
+    ...summaryOf(l),
+    reason: l.reason,
+    payload: messageView(l.payload),
+    raw: rawTruncated ? raw.slice(0, RAW_LIMIT) : raw,
+    rawSize: l.body.length,
+    rawTruncated,
+    result,
+  };
+  // A Celery letter can be rebuilt as a potatoq task and replayed: show what would be sent.
+  if (l.payload.kind !== 'foreign' || l.payload.foreign !== 'celery-v2') return detail;
+  return { ...detail, conversion: previewCeleryConversion({ raw, rawTruncated, queue: l.queue, id: l.id }, l.payload) };
+}
+
+/** Newest first (died_at DESC, unknown times last), then id. */
+export function compareLetters(a: Letter, b: Letter): number {
+  const da = a.diedAtMs ?? -Infinity;
+  const db = b.diedAtMs ?? -Infinity;
+  return da !== db ? db - da : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}

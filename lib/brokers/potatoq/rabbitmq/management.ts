@@ -1,0 +1,75 @@
+import 'server-only';
+import { ConsoleError } from '@/lib/brokers/errors';
+import type { ManagementTarget } from './url';
+
+export interface MgmtQueue {
+  name: string;
+  type: string | null;
+  arguments: Record<string, unknown>;
+  ready: number | null;
+  unacked: number | null;
+  messages: number | null;
+  consumers: number | null;
+}
+
+const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+
+/**
+ * The management HTTP API (read-only use). Its message counts are RabbitMQ's periodic
+ * statistics (every `collect_statistics_interval`, 5 s by default), so they may lag the
+ * broker by a few seconds; ready counts come from AMQP passive declares instead.
+ */
+export class Management {
+  constructor(
+    private readonly target: ManagementTarget,
+    private readonly timeoutMs: number,
+  ) {}
+
+  private async get(path: string): Promise<unknown> {
+    let res: Response;
+    try {
+      res = await fetch(`${this.target.base}${path}`, {
+        headers: { authorization: this.target.authorization, accept: 'application/json' },
+        signal: AbortSignal.timeout(this.timeoutMs),
+        cache: 'no-store',
+      });
+    } catch (e) {
+      const why = e instanceof Error && e.name === 'TimeoutError' ? 'timed out' : 'not reachable';
+      throw new ConsoleError('BrokerUnavailable', `the RabbitMQ management API is ${why}`);
+    }
+    if (res.status === 401) throw new ConsoleError('BrokerUnavailable', 'the RabbitMQ management API refused the login (check managementUser/managementPassword)');
+    if (!res.ok) throw new ConsoleError('BrokerUnavailable', `the RabbitMQ management API answered HTTP ${res.status}`);
+    return res.json();
+  }
+
+  async version(): Promise<string | null> {
+    const o = (await this.get('/api/overview?columns=rabbitmq_version')) as { rabbitmq_version?: unknown };
+    return typeof o.rabbitmq_version === 'string' ? o.rabbitmq_version : null;
+  }
+
+  /** Every queue of the vhost (paged by the API, 500 per page). */
+  async queues(vhost: string): Promise<MgmtQueue[]> {
+    const out: MgmtQueue[] = [];
+    const cols = 'name,type,arguments,messages_ready,messages_unacknowledged,messages,consumers';
+    for (let page = 1; page <= 200; page++) {
+      const body = (await this.get(
+        `/api/queues/${encodeURIComponent(vhost)}?columns=${cols}&page=${page}&page_size=500&pagination=true`,
+      )) as { items?: unknown[]; page_count?: number };
+      for (const q of body.items ?? []) {
+        const r = q as Record<string, unknown>;
+        if (typeof r.name !== 'string') continue;
+        out.push({
+          name: r.name,
+          type: typeof r.type === 'string' ? r.type : null,
+          arguments: r.arguments && typeof r.arguments === 'object' ? (r.arguments as Record<string, unknown>) : {},
+          ready: num(r.messages_ready),
+          unacked: num(r.messages_unacknowledged),
+          messages: num(r.messages),
+          consumers: num(r.consumers),
+        });
+      }
+      if (!body.page_count || page >= body.page_count) break;
+    }
+    return out;
+  }
+}

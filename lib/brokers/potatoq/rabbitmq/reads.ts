@@ -1,0 +1,138 @@
+import 'server-only';
+import { reasonSummaryFull } from '@/lib/potatoq';
+import type { BrokerOverview, Capabilities, DeadDetail, DeadGroup, DeadListQuery, DeadSummary, Page, QueueStats } from '@/lib/brokers/schema';
+import { discoverQueues, requireBrowsable, type RabbitCtx } from './context';
+import { browseDlq } from './dlq';
+import { compareLetters, detailOf, summaryOf, toLetter, type Letter } from './letters';
+import { DELAY_QUEUES, dlqOf } from './topology';
+
+/** Every letter of the given queues' DLQs (each DLQ browsed and released in turn). */
+export async function readLetters(ctx: RabbitCtx, queue?: string): Promise<Letter[]> {
+  await requireBrowsable(ctx);
+  const names = queue ? [queue] : (await discoverQueues(ctx)).names;
+  const exists = await ctx.link.checkMany(names.map(dlqOf));
+  const out: Letter[] = [];
+  for (const q of names) {
+    if (!exists.get(dlqOf(q))) continue;
+    const letters = await browseDlq(ctx.link, ctx.lockKey, q, ctx.browseLimit, async (held) => held.map((h) => toLetter(h.msg, q)));
+    out.push(...letters);
+  }
+  return out.sort(compareLetters);
+}
+
+function matches(l: Letter, q: DeadListQuery): boolean {
+  if (q.task && l.task !== q.task) return false;
+  if (q.id && !l.id.startsWith(q.id)) return false;
+  if (q.group !== undefined && reasonSummaryFull(l.reason) !== q.group) return false;
+  if (q.q) {
+    const needle = q.q.toLowerCase();
+    const hay = (q.qIn === 'reason' ? (l.reason ?? '') : `${l.id}\n${l.task}\n${l.reason ?? ''}\n${l.body.toString('utf8')}`).toLowerCase();
+    if (!hay.includes(needle)) return false;
+  }
+  return true;
+}
+
+const cursorOf = (l: Letter) => Buffer.from(JSON.stringify([l.diedAtMs, l.id])).toString('base64url');
+
+export async function listDead(ctx: RabbitCtx, q: DeadListQuery): Promise<Page<DeadSummary>> {
+  const all = (await readLetters(ctx, q.queue)).filter((l) => matches(l, q));
+  let start = 0;
+  if (q.cursor) {
+    try {
+      const [ms, id] = JSON.parse(Buffer.from(q.cursor, 'base64url').toString()) as [number | null, string];
+      const probe = { diedAtMs: ms, id } as Letter;
+      start = all.findIndex((l) => compareLetters(l, probe) > 0);
+      if (start < 0) start = all.length;
+    } catch {
+      start = 0;
+    }
+  }
+  const page = all.slice(start, start + q.limit);
+  const more = start + q.limit < all.length;
+  return { items: page.map(summaryOf), nextCursor: more && page.length ? cursorOf(page[page.length - 1]!) : null };
+}
+
+export async function deadGroups(ctx: RabbitCtx, q: { queue?: string }): Promise<DeadGroup[]> {
+  const groups = new Map<string, DeadGroup & { tasksSet: Set<string>; queuesSet: Set<string> }>();
+  for (const l of await readLetters(ctx, q.queue)) {
+    const key = reasonSummaryFull(l.reason);
+    let g = groups.get(key);
+    if (!g) groups.set(key, (g = { summary: key, count: 0, tasks: [], queues: [], newestAt: null, oldestAt: null, tasksSet: new Set(), queuesSet: new Set() }));
+    g.count++;
+    g.tasksSet.add(l.task);
+    g.queuesSet.add(l.queue);
+    const at = l.diedAtMs === null ? null : new Date(l.diedAtMs).toISOString();
+    if (at && (!g.newestAt || at > g.newestAt)) g.newestAt = at;
+    if (at && (!g.oldestAt || at < g.oldestAt)) g.oldestAt = at;
+  }
+  return [...groups.values()]
+    .map(({ tasksSet, queuesSet, ...g }) => ({ ...g, tasks: [...tasksSet].sort(), queues: [...queuesSet].sort() }))
+    .sort((a, b) => b.count - a.count || (a.summary < b.summary ? -1 : 1));
+}
+
+export async function getDead(ctx: RabbitCtx, id: string): Promise<DeadDetail | null> {
+  const l = (await readLetters(ctx)).find((x) => x.id === id);
+  if (!l) return null;
+  return detailOf(l, ctx.backend ? await ctx.backend.getResult(id) : null);
+}
+
+export async function taskNames(ctx: RabbitCtx): Promise<string[]> {
+  const names = new Set<string>();
+  if (ctx.backend) for (const n of await ctx.backend.registeredNames()) names.add(n);
+  if ((await ctx.link.serverInfo()).major >= 4) for (const l of await readLetters(ctx)) if (l.task) names.add(l.task);
+  return [...names].sort();
+}
+
+/** Per-queue counts: ready and dead from passive declares (exact, like `potatoq queues`),
+ *  running (unacked) from the management API (its statistics may lag a few seconds). */
+export async function overview(ctx: RabbitCtx, capabilities: Capabilities): Promise<BrokerOverview> {
+  const server = await ctx.link.serverInfo();
+  const { names, mgmt } = await discoverQueues(ctx);
+  const checks = await ctx.link.checkMany([...names, ...names.map(dlqOf), ...DELAY_QUEUES]);
+  const workers = ctx.backend ? await ctx.backend.workers(ctx.live) : [];
+  const queues: QueueStats[] = [];
+  for (const name of names) {
+    const main = checks.get(name);
+    const dead = checks.get(dlqOf(name));
+    if (!main && !dead) continue;
+    queues.push({
+      name,
+      ready: main ? main.messages : null,
+      // Delayed tasks sit in potatoq's delay queues; their target queue is only in each
+      // message's routing key, which can't be read without taking the message.
+      scheduled: null,
+      running: mgmt ? (mgmt.get(name)?.unacked ?? null) : null,
+      dead: dead ? dead.messages : null,
+      oldestReadyAt: null,
+      tasks: null,
+      consumers: main ? main.consumers : null,
+    });
+  }
+  const delayed = DELAY_QUEUES.map((n) => checks.get(n)).filter((c) => c !== undefined);
+  const sum = (k: 'ready' | 'running' | 'dead') => (queues.some((q) => q[k] === null) ? null : queues.reduce((n, q) => n + (q[k] ?? 0), 0));
+  return {
+    id: ctx.config.id,
+    name: ctx.config.name,
+    kind: 'rabbitmq',
+    serverInfo: `${server.product} ${server.version} at ${ctx.target.display}${ctx.mgmt ? '' : ' (no management API: running counts unknown)'}${ctx.backend ? `; results in ${ctx.backend.kind}` : '; no result backend'}`,
+    // Configured read-only is applied by the service; RabbitMQ itself is never read-only.
+    readOnly: false,
+    capabilities,
+    queues,
+    totals: {
+      ready: sum('ready'),
+      scheduled: delayed.reduce((n, c) => n + (c?.messages ?? 0), 0),
+      running: sum('running'),
+      dead: sum('dead'),
+    },
+    workers: { alive: workers.filter((w) => w.status === 'alive').length, stale: workers.filter((w) => w.status === 'stale').length },
+    unknownWhy: {
+      scheduled:
+        `delayed tasks wait in potatoq's ${DELAY_QUEUES.length} potatoq.delay.Lnn queues (the scheduled total above counts them all); ` +
+        'the queue each one is for is only in its routing key, which RabbitMQ shows only by taking the message, so there are no per-queue numbers',
+      oldest: 'RabbitMQ does not say when its oldest ready message was enqueued without taking it',
+      ...(ctx.mgmt ? {} : { running: 'no management API is configured: unacknowledged (running) counts are unknown' }),
+    },
+    readAt: new Date().toISOString(),
+  };
+}

@@ -1,0 +1,44 @@
+import 'server-only';
+import { buildMessage, BuildMessageError } from '@/lib/potatoq';
+import { ConsoleError } from '@/lib/brokers/errors';
+import type { EnqueueRequest } from '@/lib/brokers/schema';
+
+// What every adapter writes the way potatoq writes it, whatever the store.
+
+/** A Python float as `json.dumps` writes it (`1.0`, not `1`), so potatoq reads back a float. */
+export function pyFloat(n: number): string {
+  const s = String(n);
+  return /[.eE]|Infinity|NaN/.test(s) ? s : `${s}.0`;
+}
+
+/** The REVOKED record potatoq's `revoke` stores: all 13 keys of `ResultRecord.to_dict()`,
+ *  in its order, compact. */
+export function revokedRecord(id: string, now: number, name: string | null): string {
+  return (
+    `{"task_id":${JSON.stringify(id)},"status":"REVOKED","result":null,"traceback":null,"meta":null,` +
+    `"date_done":${pyFloat(now)},"name":${name === null ? 'null' : JSON.stringify(name)},"args":null,"kwargs":null,` +
+    `"retries":0,"worker":null,"date_started":null,"enqueued_at":null}`
+  );
+}
+
+/** The message potatoq's `call` would build; bad input is InvalidInput naming the field. */
+export function buildFromRequest(req: EnqueueRequest, now: number) {
+  try {
+    return buildMessage({
+      task: req.task,
+      queue: req.queue,
+      args: req.args,
+      kwargs: req.kwargs,
+      headers: req.headers,
+      priority: req.priority,
+      countdown: req.countdown,
+      eta: req.eta,
+      expires: req.expires,
+      now,
+    });
+  } catch (e) {
+    if (e instanceof BuildMessageError) throw new ConsoleError('InvalidInput', e.message, { [e.field]: e.message });
+    throw e;
+  }
+}
+

@@ -1,0 +1,122 @@
+import 'server-only';
+import { Redis } from 'ioredis';
+import { ConsoleError } from '@/lib/brokers/errors';
+import type { Page, ResultListQuery, ResultSummary } from '@/lib/brokers/schema';
+import { mapResult, registeredNames } from '../mappers';
+import { isInternalResult, mapWorker, REGISTERED_PREFIX, revokedRecord, type Liveness, type ResultBackend } from '../results';
+
+/** Result keys read for a listing: SCAN is unordered, so the newest-first page is built from at most this many. */
+const SCAN_CAP = 10_000;
+
+/**
+ * potatoq's Redis result backend: `<prefix>:result:<id>` (SET with PX = result_expires) and
+ * the `<prefix>:workers` hash. `prefix` is the backend's transport option `global_keyprefix`
+ * or `prefix` (default `potatoq`), trailing `:` stripped as potatoq does.
+ */
+export function createRedisResults(url: string, prefix: string, timeoutMs: number): ResultBackend {
+  const p = prefix.replace(/:+$/, '') || 'potatoq';
+  const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, connectTimeout: timeoutMs, enableOfflineQueue: true });
+  client.on('error', () => undefined);
+  const wrap = async <T>(fn: () => Promise<T>): Promise<T> => {
+    try {
+      return await fn();
+    } catch (e) {
+      if (e instanceof ConsoleError) throw e;
+      const msg = e instanceof Error ? e.message : String(e);
+      throw new ConsoleError('BrokerUnavailable', `the Redis result backend failed: ${msg.replace(/rediss?:\/\/\S+/g, '<url>')}`);
+    }
+  };
+
+  async function scanResults(): Promise<{ ids: string[]; capped: boolean }> {
+    const ids: string[] = [];
+    let cursor = '0';
+    do {
+      const [next, keys] = await client.scan(cursor, 'MATCH', `${p}:result:*`, 'COUNT', 1000);
+      cursor = next;
+      for (const k of keys) ids.push(k.slice(p.length + ':result:'.length));
+    } while (cursor !== '0' && ids.length < SCAN_CAP);
+    return { ids, capped: cursor !== '0' };
+  }
+
+  return {
+    kind: 'redis',
+    getResult: (id) =>
+      wrap(async () => {
+        const key = `${p}:result:${id}`;
+        const [[, data], [, pttl]] = (await client.multi().get(key).pttl(key).exec()) as [[unknown, string | null], [unknown, number]];
+        if (data === null) return null;
+        return mapResult(id, '', data, pttl > 0 ? (Date.now() + pttl) / 1000 : null);
+      }),
+    storeRevoked: (ids, expires) =>
+      wrap(async () => {
+        const pipe = client.pipeline();
+        const now = Date.now() / 1000;
+        for (const id of ids) pipe.set(`${p}:result:${id}`, revokedRecord(id, now, null), 'PX', Math.round(expires * 1000));
+        const res = await pipe.exec();
+        const failed = res?.find(([err]) => err);
+        if (failed) throw failed[0];
+      }),
+    workers: (live) =>
+      wrap(async () => {
+        const raw = await client.hgetall(`${p}:workers`);
+        const digests = new Map<string, string[] | null>();
+        for (const v of Object.values(raw)) {
+          try {
+            const d = (JSON.parse(v) as { registered?: unknown }).registered;
+            if (typeof d === 'string') digests.set(d, null);
+          } catch {}
+        }
+        for (const d of digests.keys()) {
+          const rec = await client.get(`${p}:result:${REGISTERED_PREFIX}${d}`);
+          digests.set(d, rec === null ? null : registeredNames(rec));
+        }
+        return Object.keys(raw)
+          .sort()
+          .map((id) => mapWorker(id, raw[id] ?? null, null, live, (d) => digests.get(d) ?? null));
+      }),
+    listResults: (q: ResultListQuery) =>
+      wrap(async (): Promise<Page<ResultSummary>> => {
+        const { ids } = await scanResults();
+        const wanted = ids.filter((id) => !isInternalResult(id));
+        const rows: ResultSummary[] = [];
+        for (let i = 0; i < wanted.length; i += 500) {
+          const chunk = wanted.slice(i, i + 500);
+          const pipe = client.pipeline();
+          for (const id of chunk) pipe.get(`${p}:result:${id}`).pttl(`${p}:result:${id}`);
+          const res = (await pipe.exec()) ?? [];
+          chunk.forEach((id, j) => {
+            const data = res[2 * j]?.[1] as string | null | undefined;
+            const pttl = res[2 * j + 1]?.[1] as number | undefined;
+            if (data === null || data === undefined) return;
+            const m = mapResult(id, '', data, pttl !== undefined && pttl > 0 ? (Date.now() + pttl) / 1000 : null);
+            if (q.status && m.status !== q.status) return;
+            rows.push({ id, status: m.status, name: m.name, dateDone: m.dateDone, expiresAt: m.expiresAt });
+          });
+        }
+        // Newest first by expiry (store time + result_expires), like the SQL backends.
+        rows.sort((a, b) => (b.expiresAt ?? '').localeCompare(a.expiresAt ?? '') || a.id.localeCompare(b.id));
+        const start = q.cursor ? Math.max(0, Number.parseInt(q.cursor, 10) || 0) : 0;
+        const page = rows.slice(start, start + q.limit);
+        const next = start + q.limit < rows.length ? String(start + q.limit) : null;
+        return { items: page, nextCursor: next };
+      }),
+    registeredNames: () =>
+      wrap(async () => {
+        const names = new Set<string>();
+        let cursor = '0';
+        do {
+          const [next, keys] = await client.scan(cursor, 'MATCH', `${p}:result:${REGISTERED_PREFIX}*`, 'COUNT', 1000);
+          cursor = next;
+          for (const k of keys) {
+            const rec = await client.get(k);
+            if (rec !== null) for (const n of registeredNames(rec)) names.add(n);
+          }
+        } while (cursor !== '0');
+        return [...names];
+      }),
+    close: async () => {
+      client.disconnect();
+    },
+  };
+}
+

@@ -1,0 +1,123 @@
+import 'server-only';
+import path from 'node:path';
+import type Database from 'better-sqlite3';
+import { ConsoleError } from '@/lib/brokers/errors';
+import { CAPABILITIES, withoutWrites, type Capabilities, type EnqueueRequest } from '@/lib/brokers/schema';
+import type { BrokerAdapter, StoreConfig } from '@/lib/brokers/types';
+import { DEFAULT_BUSY_TIMEOUT_MS, mapSqliteError, openConnections, type Connections } from './connection';
+import { deadGroups, getDead, listDead } from './reads-dead';
+import type { Liveness } from '../heartbeats';
+import { parseOptions, ZSqliteOptions } from '../options';
+import { listResults, listWorkers, overviewQueues, taskNames } from './reads-misc';
+import { getTask, listTasks } from './reads-tasks';
+import { pathFromUrl } from './url';
+import { enqueueMessage } from './writes-enqueue';
+import { revokeStep } from './writes-revoke';
+import { discardStep, replayStep, runPerId } from './writes';
+import { POTATOQ_TABLE_MODEL } from '../model';
+
+/**
+ * potatoq's SQLite broker file, read and written alongside its workers. Connections open
+ * lazily (a missing file or missing tables is reported per call, and a later call retries),
+ * the console never creates the database or its tables, and every write is potatoq's own
+ * statement inside `BEGIN IMMEDIATE`.
+ *
+ * Options (from the broker's configuration): `busyTimeoutMs` (5000), `resultExpires` (86400,
+ * potatoq's `result_expires`), `workerHeartbeatInterval` (5), `workerDeadAfter` (60).
+ */
+export function createSqliteAdapter(config: StoreConfig): BrokerAdapter {
+  const o = parseOptions(ZSqliteOptions, config.options);
+  const busyTimeoutMs = o.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
+  const resultExpires = o.resultExpires ?? 86400;
+  const live: Liveness = { staleAfter: 3 * (o.workerHeartbeatInterval ?? 5), deadAfter: o.workerDeadAfter ?? 60 };
+  let file: string | null = null;
+  let conns: Connections | null = null;
+
+  const base = () => (file ? path.basename(file) : 'database');
+  function reset(): void {
+    conns?.read.close();
+    conns?.write?.close();
+    conns = null;
+  }
+  function open(): Connections {
+    file ??= pathFromUrl(config.url);
+    conns ??= openConnections(file, { readOnly: config.readOnly, busyTimeoutMs });
+    return conns;
+  }
+  function guard<T>(fn: () => T): Promise<T> {
+    try {
+      return Promise.resolve(fn());
+    } catch (e) {
+      const mapped = mapSqliteError(e, base(), busyTimeoutMs);
+      // A deleted/replaced file or dropped tables: reopen (and re-check) on the next call.
+      if (mapped instanceof ConsoleError && ['BrokerUnavailable', 'NotMigrated'].includes(mapped.code)) reset();
+      return Promise.reject(mapped);
+    }
+  }
+  const read = <T>(fn: (db: Database.Database) => T) => guard(() => fn(open().read));
+  function writer(): Database.Database {
+    const c = open();
+    if (!c.write) throw new ConsoleError('ReadOnly', `this SQLite broker is read-only: ${c.readOnlyWhy ?? 'no write access'}`);
+    return c.write;
+  }
+  const describe = (e: unknown) => {
+    const m = mapSqliteError(e, base(), busyTimeoutMs);
+    return m instanceof Error ? m.message : String(m);
+  };
+
+  function capabilities(): Capabilities {
+    const c = open();
+    const caps = Object.fromEntries(CAPABILITIES.map((k) => [k, { on: true }])) as Capabilities;
+    return c.write ? caps : withoutWrites(caps, c.readOnlyWhy ?? 'read-only');
+  }
+
+  return {
+    id: config.id,
+    name: config.name,
+    kind: 'sqlite',
+    model: POTATOQ_TABLE_MODEL,
+    capabilities: () => guard(capabilities),
+    overview: () =>
+      read((db) => {
+        const workers = listWorkers(db, live);
+        const { queues } = overviewQueues(db, workers);
+        const sum = (k: 'ready' | 'scheduled' | 'running' | 'dead') => queues.reduce((n, q) => n + (q[k] ?? 0), 0);
+        const version = db.prepare('SELECT sqlite_version()').pluck().get() as string;
+        const journal = String(db.pragma('journal_mode', { simple: true }));
+        return {
+          id: config.id,
+          name: config.name,
+          kind: 'sqlite' as const,
+          serverInfo: `SQLite ${version} (journal ${journal})`,
+          readOnly: !open().write,
+          capabilities: capabilities(),
+          queues,
+          totals: { ready: sum('ready'), scheduled: sum('scheduled'), running: sum('running'), dead: sum('dead') },
+          workers: { alive: workers.filter((w) => w.status === 'alive').length, stale: workers.filter((w) => w.status === 'stale').length },
+          readAt: new Date().toISOString(),
+        };
+      }),
+    listTasks: (q) => read((db) => listTasks(db, q)),
+    getTask: (id) => read((db) => getTask(db, id)),
+    listDead: (q) => read((db) => listDead(db, q)),
+    deadGroups: (q) => read((db) => deadGroups(db, q)),
+    getDead: (id) => read((db) => getDead(db, id)),
+    listWorkers: () => read((db) => listWorkers(db, live)),
+    listResults: (q) => read((db) => listResults(db, q)),
+    taskNames: () => read((db) => taskNames(db)),
+
+    replayDead: (ids) => guard(() => { const db = writer(); return runPerId(db, 'replay', config.id, ids, replayStep(db), describe); }),
+    discardDead: (ids) => guard(() => { const db = writer(); return runPerId(db, 'discard', config.id, ids, discardStep(db), describe); }),
+    revoke: (ids) => guard(() => { const db = writer(); return runPerId(db, 'revoke', config.id, ids, revokeStep(db, resultExpires), describe); }),
+    purge: (queue) =>
+      guard(() => {
+        const db = writer();
+        const removed = db
+          .transaction(() => db.prepare('DELETE FROM potatoq_jobs WHERE queue = ? AND state IN (0, 1)').run(queue).changes)
+          .immediate();
+        return { brokerId: config.id, queue, removed };
+      }),
+    enqueue: (req: EnqueueRequest) => guard(() => enqueueMessage(writer(), config.id, req)),
+    close: async () => reset(),
+  };
+}

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { isConsoleError } from './errors';
+import { createAdapter, storeOf } from './systems';
+import type { BrokerConfig } from './types';
+
+const entry = (kind: BrokerConfig['kind'], url: string): BrokerConfig => ({ id: 'x', name: 'x', kind, url, readOnly: false, options: {} });
+const errorOf = (fn: () => unknown) => {
+  try {
+    fn();
+  } catch (e) {
+    return e;
+  }
+  return null;
+};
+
+describe('the table of systems', () => {
+  it.each([
+    ['celery', 'amqp://h//'],
+    ['sdj', 'postgresql://h/db'],
+    ['queueflow', 'https://flow.example'],
+    ['potatoq', 'redis://h/0'],
+  ] as const)('accepts %s (%s) and says it is not supported yet', (kind, url) => {
+    const err = errorOf(() => createAdapter(entry(kind, url)));
+    expect(isConsoleError(err) && err.code).toBe('Unsupported');
+    expect((err as Error).message).toMatch(/not supported by this version of the console yet$/);
+  });
+
+  it('shows potatoq brokers by their store and planned systems by their kind', () => {
+    expect(storeOf(entry('potatoq', 'postgres+psycopg://h/db'))).toBe('postgres');
+    expect(storeOf(entry('sdj', 'mysql://h/db'))).toBe('sdj');
+  });
+
+  it('creates a potatoq adapter from the URL scheme, typed options checked', () => {
+    const a = createAdapter(entry('potatoq', 'sqlite:///nowhere.sqlite3'));
+    expect(a.kind).toBe('sqlite');
+    const err = errorOf(() => createAdapter({ ...entry('potatoq', 'sqlite:///nowhere.sqlite3'), options: { busyTimeoutMs: 'soon' } }));
+    expect(isConsoleError(err) && err.code).toBe('InvalidInput');
+    expect((err as Error).message).toContain('busyTimeoutMs');
+  });
+});

@@ -1,0 +1,46 @@
+import 'server-only';
+import { z } from 'zod';
+import { ConsoleError } from './errors';
+import type { BrokerKind, SystemKind } from './schema';
+import { potatoqSystem } from './potatoq/system';
+import type { BrokerAdapter, BrokerConfig, SystemModule } from './types';
+
+/**
+ * The table of queue systems: a broker entry's `kind` -> its module (URL schemes, option
+ * schema, adapter factory). Adding a system is one entry here plus its folder
+ * (docs/adding-a-system.md). Read by lib/config.ts at boot and by the registry.
+ */
+
+/** A system the configuration accepts and the overview shows as "not supported yet". */
+function plannedSystem(kind: SystemKind, label: string, schemes: string[]): SystemModule {
+  const scheme = (url: string) => url.split('://', 1)[0]!.split('+', 1)[0]!.toLowerCase();
+  return {
+    kind,
+    label,
+    checkUrl: (url) => (schemes.includes(scheme(url)) ? null : `a ${label} broker's scheme must be one of ${schemes.join(', ')}`),
+    storeOf: () => kind,
+    // Its options are not known yet: accepted as they are.
+    optionsFor: () => z.record(z.string(), z.unknown()),
+    factoryFor: () => null,
+  };
+}
+
+export const SYSTEMS: Record<SystemKind, SystemModule> = {
+  potatoq: potatoqSystem,
+  celery: plannedSystem('celery', 'Celery', ['amqp', 'amqps', 'pyamqp', 'redis', 'rediss', 'sqs']),
+  sdj: plannedSystem('sdj', 'Simple Durable Jobs', ['postgresql', 'postgres', 'mysql']),
+  queueflow: plannedSystem('queueflow', 'QueueFlow', ['http', 'https']),
+};
+
+/** The store behind a configured broker, for display (`sqlite`, `postgres`, ...). */
+export function storeOf(config: Pick<BrokerConfig, 'kind' | 'url'>): BrokerKind {
+  return SYSTEMS[config.kind].storeOf(config.url);
+}
+
+/** A configured broker's adapter; Unsupported while its system (or store) is not supported yet. */
+export function createAdapter(config: BrokerConfig): BrokerAdapter {
+  const system = SYSTEMS[config.kind];
+  const factory = system.factoryFor(config.url);
+  if (!factory) throw new ConsoleError('Unsupported', `${storeOf(config)} brokers are not supported by this version of the console yet`);
+  return factory(config);
+}
