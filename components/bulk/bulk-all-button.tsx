@@ -102,6 +102,7 @@ function BulkDialog({
     if (asked.current || existing) return;
     asked.current = true;
     void snapshot();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per dialog: the snapshot is taken when it opens, never again when its inputs change
   }, []);
   const close = () => {
     // An unconfirmed snapshot is dropped rather than left waiting.

@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { ConsoleError } from '@/lib/brokers/errors';
 import type { Page, ResultListQuery, ResultSummary } from '@/lib/brokers/schema';
 import { mapResult, registeredNames } from '../mappers';
-import { isInternalResult, mapWorker, REGISTERED_PREFIX, revokedRecord, type Liveness, type ResultBackend } from '../results';
+import { isInternalResult, mapWorker, REGISTERED_PREFIX, revokedRecord, type ResultBackend } from '../results';
 
 /** Result keys read for a listing: SCAN is unordered, so the newest-first page is built from at most this many. */
 const SCAN_CAP = 10_000;
