@@ -82,8 +82,10 @@ cmd_up() {
   metrics=$(free_port)
   run=$(mktemp -d "${TMPDIR:-/tmp}/queueflow-run.XXXXXX")
   chmod 700 "$run"
-  # Two tenants (to see tenant scoping), a read-only key of tenant A, and the worker credential.
+  # Two tenants (to see tenant scoping), a read-only key of tenant A, a JWT secret, and the worker
+  # credential.
   local tok_a="qfa_$(random_hex 16)" tok_b="qfb_$(random_hex 16)" tok_ro="qfr_$(random_hex 16)" worker="qfw_$(random_hex 16)"
+  local jwt_secret="qfj_$(random_hex 24)" # HS256 tenant JWTs: `sub` = tenant, `exp` required
   local tenant_a="${QUEUEFLOW_TENANT_A:-acme}" tenant_b="${QUEUEFLOW_TENANT_B:-globex}"
   # The in-process Rust workers drain only this queue (with the builtin tasks echo, log, sleep,
   # fail): a job there whose task has no builtin dead-letters as `handler_not_found`. Every
@@ -93,7 +95,7 @@ cmd_up() {
   [ -z "$created_db" ] || echo "$created_db" > "$run/created_db"
   setsid chroot "$CHROOT" env -i PATH=/usr/bin:/bin HOME=/root LANG=C.UTF-8 RUST_LOG="${QUEUEFLOW_RUST_LOG:-info}" \
     DATABASE_URL="$db_url" QUEUEFLOW_API_KEYS="$tok_a:$tenant_a,$tok_b:$tenant_b,$tok_ro:$tenant_a:ro" \
-    QUEUEFLOW_WORKER_TOKEN="$worker" QUEUEFLOW_CORS_ORIGINS="http://127.0.0.1" \
+    QUEUEFLOW_WORKER_TOKEN="$worker" QUEUEFLOW_JWT_SECRET="$jwt_secret" QUEUEFLOW_CORS_ORIGINS="http://127.0.0.1" \
     "$BIN_IN" serve --mode all --api-port "$port" --metrics-port "$metrics" --queues "$inproc" --workers 2 \
     --janitor-interval-secs 1 --max-db-connections 10 > "$run/server.log" 2>&1 < /dev/null 8>&- &
   local pid=$!
@@ -117,6 +119,7 @@ QUEUEFLOW_TOKEN_B=$tok_b
 QUEUEFLOW_TENANT_B=$tenant_b
 QUEUEFLOW_TOKEN_RO=$tok_ro
 QUEUEFLOW_WORKER_TOKEN=$worker
+QUEUEFLOW_JWT_SECRET=$jwt_secret
 QUEUEFLOW_INPROC_QUEUE=$inproc
 QUEUEFLOW_METRICS_URL=http://127.0.0.1:$metrics/metrics
 QUEUEFLOW_DATABASE_URL=$db_url

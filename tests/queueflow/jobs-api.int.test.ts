@@ -4,7 +4,7 @@
 // and the exact error answers (401/403/404/409/400/422/415) the console will map. Observed bodies
 // are recorded in docs/systems/queueflow.md.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, produce, PyWorker, startQueueflow, uniqueQueue, until, type QueueflowServer } from './support';
+import { call, produce, PyWorker, signJwt, startQueueflow, uniqueQueue, until, type QueueflowServer } from './support';
 
 interface Job {
   id: string;
@@ -226,6 +226,22 @@ describe.skipIf(!s)(`QueueFlow ${s?.version ?? ''} jobs, queues and auth`, () =>
     expect((await call(srv(), 'GET', `/api/v1/jobs?queue=${QIDLE}`, { token: srv().tokenRo })).status).toBe(200);
     expectError(await call(srv(), 'POST', '/api/v1/jobs', { token: srv().tokenRo, body: { task_name: 'qf.ok' } }), 403, 'access denied');
     expectError(await call(srv(), 'POST', `/api/v1/queues/${QRUN}/pause`, { token: srv().tokenRo }), 403, 'access denied');
+  });
+
+  it('takes HS256 JWTs as tenant credentials: sub is the tenant, exp is required, scope read alone is read-only', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const jwt = (claims: Record<string, unknown>, secret = srv().jwtSecret) => signJwt(secret, claims);
+    expect((await call(srv(), 'GET', '/api/v1/whoami', { token: jwt({ sub: 'initech', exp: now + 300 }) })).body).toEqual({ tenant: 'initech', access: 'read_write' });
+    expect((await call(srv(), 'GET', '/api/v1/whoami', { token: jwt({ sub: srv().tenant, exp: now + 300, scope: 'read' }) })).body).toEqual({ tenant: srv().tenant, access: 'read_only' });
+    expect((await call(srv(), 'GET', '/api/v1/whoami', { token: jwt({ sub: srv().tenant, exp: now + 300, scope: 'read write' }) })).body).toEqual({ tenant: srv().tenant, access: 'read_write' });
+    // A JWT for tenant A sees tenant A's jobs (the same tenant as its API key).
+    const viaJwt = (await call<JobPage>(srv(), 'GET', `/api/v1/jobs?queue=${QIDLE}&limit=100`, { token: jwt({ sub: srv().tenant, exp: now + 300 }) })).body.jobs.length;
+    expect(viaJwt).toBe((await call<JobPage>(srv(), 'GET', `/api/v1/jobs?queue=${QIDLE}&limit=100`)).body.jobs.length);
+    expect(viaJwt).toBeGreaterThan(0);
+    expectError(await call(srv(), 'POST', '/api/v1/jobs', { token: jwt({ sub: srv().tenant, exp: now + 300, scope: 'read' }), body: { task_name: 'qf.ok' } }), 403, 'access denied');
+    expectError(await call(srv(), 'GET', '/api/v1/whoami', { token: jwt({ sub: 'initech', exp: now - 3600 }) }), 401, 'unauthorized'); // expired
+    expectError(await call(srv(), 'GET', '/api/v1/whoami', { token: jwt({ sub: 'initech' }) }), 401, 'unauthorized'); // no exp
+    expectError(await call(srv(), 'GET', '/api/v1/whoami', { token: jwt({ sub: 'initech', exp: now + 300 }, 'another-secret') }), 401, 'unauthorized');
   });
 
   it('answers 404 for unknown ids and 403 for another tenant\'s', async () => {

@@ -3,6 +3,7 @@
 // QueueFlow int tests. Tokens travel in environment variables and Authorization headers only:
 // nothing here prints, logs or puts one in an error message.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { createHmac } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -25,6 +26,8 @@ export interface QueueflowServer {
   /** Read-only (`:ro`) API key of tenant A. */
   tokenRo: string;
   workerToken: string;
+  /** HS256 secret the server validates tenant JWTs with. */
+  jwtSecret: string;
   /** The queue the server's own Rust workers drain (builtin tasks only). */
   inprocQueue: string;
   runDir: string;
@@ -52,9 +55,9 @@ function skipLoudly(why: string): null {
 
 /**
  * Installs (cold: a cargo build of many minutes; warm: a no-op) and starts a server of our own
- * on a free port and a fresh database. Null, after a loud line, when that is impossible here.
+ * on a free port and a fresh database (or the one `databaseUrl` names). Null, after a loud line, when that is impossible here.
  */
-export function startQueueflow(): QueueflowServer | null {
+export function startQueueflow(databaseUrl?: string): QueueflowServer | null {
   // Like the other suites: make sure .venv has the pins (queueflow==0.5.0 among them), unless a
   // Python was named explicitly.
   if (!process.env.QUEUEFLOW_TEST_PYTHON) {
@@ -69,7 +72,7 @@ export function startQueueflow(): QueueflowServer | null {
   let out: string;
   try {
     execFileSync('bash', [SCRIPT, 'install'], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 60 * 60_000 });
-    out = execFileSync('bash', [SCRIPT, 'up'], { stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000, encoding: 'utf8' });
+    out = execFileSync('bash', [SCRIPT, 'up', ...(databaseUrl ? [databaseUrl] : [])], { stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000, encoding: 'utf8' });
   } catch (e) {
     const err = e as { stderr?: Buffer | string; message: string };
     return skipLoudly(`scripts/queueflow.sh failed: ${String(err.stderr ?? err.message).trim().split('\n').slice(-8).join('\n')}`);
@@ -91,6 +94,7 @@ export function startQueueflow(): QueueflowServer | null {
     tenantB: get('QUEUEFLOW_TENANT_B'),
     tokenRo: get('QUEUEFLOW_TOKEN_RO'),
     workerToken: get('QUEUEFLOW_WORKER_TOKEN'),
+    jwtSecret: get('QUEUEFLOW_JWT_SECRET'),
     inprocQueue: get('QUEUEFLOW_INPROC_QUEUE'),
     runDir,
     log: () => (fs.existsSync(path.join(runDir, 'server.log')) ? fs.readFileSync(path.join(runDir, 'server.log'), 'utf8') : ''),
@@ -123,6 +127,13 @@ export async function call<T = unknown>(s: QueueflowServer, method: string, rout
   const contentType = r.headers.get('content-type');
   const parsed = contentType?.includes('application/json') && text ? (JSON.parse(text) as unknown) : text || null;
   return { status: r.status, body: parsed as T, contentType };
+}
+
+/** An HS256 JWT as QueueFlow takes it (`sub` = tenant; `exp` enforced; `scope` optional). */
+export function signJwt(secret: string, claims: Record<string, unknown>): string {
+  const b64 = (x: unknown) => Buffer.from(JSON.stringify(x)).toString('base64url');
+  const head = `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64(claims)}`;
+  return `${head}.${createHmac('sha256', secret).update(head).digest('base64url')}`;
 }
 
 /** The real client's producer: creates the jobs through QueueFlow.create_job, returns their records. */
