@@ -119,6 +119,12 @@ describe.skipIf(!s)(`QueueFlow ${s?.version ?? ''} dead letters with the real Py
 
   it('replays a letter once: the new job runs in the real worker, a second replay answers 409', async () => {
     const letter = await letterOf(ids.fatal!);
+    // Another tenant's credential: 403 on the entry and on its replay, and an empty list.
+    for (const [method, route] of [['GET', `/api/v1/dlq/${letter.id}`], ['POST', `/api/v1/dlq/${letter.id}/replay`]] as const) {
+      const r = await call<{ error: string }>(srv(), method, route, { token: srv().tokenB });
+      expect([r.status, r.body.error]).toEqual([403, 'access denied']);
+    }
+    expect((await call<DlqPage>(srv(), 'GET', `/api/v1/dlq?queue=${Q}`, { token: srv().tokenB })).body.dead_letters).toEqual([]);
     fs.writeFileSync(path.join(worker.out, 'fixed-2'), ''); // the "fix" the replay waits for
     const r = await call<{ job_id: string }>(srv(), 'POST', `/api/v1/dlq/${letter.id}/replay`);
     expect(r.status).toBe(201);

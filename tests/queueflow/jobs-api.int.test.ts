@@ -118,6 +118,11 @@ describe.skipIf(!s)(`QueueFlow ${s?.version ?? ''} jobs, queues and auth`, () =>
     // status filters; a cursor the server did not make is a 400
     expect((await call<JobPage>(srv(), 'GET', `/api/v1/jobs?queue=${QIDLE}&status=pending`)).body.jobs.length).toBe(4);
     expectError(await call(srv(), 'GET', `/api/v1/jobs?cursor=garbage`), 400, 'validation error: invalid cursor');
+    // What the server does not check: an unknown status lists nothing, a limit over 100 is cut to 100.
+    expect((await call<JobPage>(srv(), 'GET', `/api/v1/jobs?queue=${QIDLE}&status=bogus`)).body.jobs).toEqual([]);
+    expect((await call<JobPage>(srv(), 'GET', `/api/v1/jobs?limit=500`)).body.limit).toBe(100);
+    const badDate = await call<string>(srv(), 'GET', '/api/v1/jobs?created_after=yesterday');
+    expect([badDate.status, badDate.body]).toEqual([400, 'Failed to deserialize query string: created_after: input contains invalid characters']);
   });
 
   it('cancels a pending job so that it never runs, and answers 409 for a terminal one', async () => {
@@ -139,6 +144,8 @@ describe.skipIf(!s)(`QueueFlow ${s?.version ?? ''} jobs, queues and auth`, () =>
   });
 
   it('bulk-cancels matching non-terminal jobs of a queue and refuses a terminal status filter', async () => {
+    const noBody = await call<string>(srv(), 'POST', '/api/v1/jobs/cancel');
+    expect([noBody.status, noBody.body]).toEqual([415, 'Expected request with `Content-Type: application/json`']); // even "all" needs a JSON body ({})
     expectError(await call(srv(), 'POST', '/api/v1/jobs/cancel', { body: { queue: QIDLE, status: 'completed' } }), 400, "validation error: status must be one of pending, retrying, running (got 'completed')");
     const one = await call<{ cancelled: number }>(srv(), 'POST', '/api/v1/jobs/cancel', { body: { queue: QIDLE, limit: 1 } });
     expect(one).toMatchObject({ status: 200, body: { cancelled: 1 } });
