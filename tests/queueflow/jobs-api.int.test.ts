@@ -160,7 +160,9 @@ describe.skipIf(!s)(`QueueFlow ${s?.version ?? ''} jobs, queues and auth`, () =>
     const p = await call<{ queue: string; paused: boolean; running: number; pending: number }>(srv(), 'POST', `/api/v1/queues/${QRUN}/pause`);
     expect(p.status).toBe(200);
     expect(p.body).toEqual({ queue: QRUN, paused: true, running: 0, pending: 0 });
-    const [held] = produce(srv(), [{ task: 'qf.ok', payload: { n: 'held' }, queue: QRUN }]).map((j) => j.id) as [string];
+    const [held, doomed] = produce(srv(), [{ task: 'qf.ok', payload: { n: 'held' }, queue: QRUN }, { task: 'qf.ok', payload: { n: 'doomed' }, queue: QRUN }]).map((j) => j.id) as [string, string];
+    // a claimable (not future-dated) pending job, cancelled while it waits, never runs either
+    expect((await call(srv(), 'POST', `/api/v1/jobs/${doomed}/cancel`)).status).toBe(204);
     await sleep(3000);
     expect(await status(held)).toBe('pending');
     expect(worker.runs(held)).toEqual([]);
@@ -170,6 +172,9 @@ describe.skipIf(!s)(`QueueFlow ${s?.version ?? ''} jobs, queues and auth`, () =>
     const r = await call<{ paused: boolean }>(srv(), 'POST', `/api/v1/queues/${QRUN}/resume`);
     expect(r.body).toMatchObject({ queue: QRUN, paused: false });
     await until('the held job to run', async () => (await status(held)) === 'completed', 30_000, logs);
+    await sleep(1000);
+    expect(worker.runs(doomed)).toEqual([]);
+    expect(await status(doomed)).toBe('cancelled');
     // pausing a queue nobody enqueued to is accepted too (it registers the name)
     const fresh = uniqueQueue('qfnew');
     expect((await call(srv(), 'POST', `/api/v1/queues/${fresh}/pause`)).status).toBe(200);
