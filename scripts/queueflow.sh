@@ -103,9 +103,12 @@ cmd_up() {
   local deadline=$((SECONDS + START_TIMEOUT))
   until curl -fsS "http://127.0.0.1:$port/health" >/dev/null 2>&1; do
     if ! kill -0 "$pid" 2>/dev/null || [ $SECONDS -ge $deadline ]; then
-      tail -n 30 "$run/server.log" >&2
+      # (the log could quote a credential, e.g. in an --api-keys parse error: redact ours)
+      tail -n 30 "$run/server.log" | sed -e "s/$tok_a/<token>/g; s/$tok_b/<token>/g; s/$tok_ro/<token>/g; s/$worker/<token>/g; s/$jwt_secret/<secret>/g" >&2
+      local why="did not answer /health on :$port within ${START_TIMEOUT}s"
+      kill -0 "$pid" 2>/dev/null || why="exited before answering /health (its log is above)"
       cmd_down "$run"
-      die "queueflow serve did not answer /health on :$port within ${START_TIMEOUT}s"
+      die "queueflow serve $why"
     fi
     sleep 0.3
   done

@@ -126,13 +126,13 @@ describe.skipIf(!s)(`QueueFlow ${s?.version ?? ''} jobs, queues and auth`, () =>
   });
 
   it('cancels a pending job so that it never runs, and answers 409 for a terminal one', async () => {
-    const [later] = produce(srv(), [{ task: 'qf.ok', payload: { n: 'later' }, queue: QRUN, run_at: inSecs(2) }]).map((j) => j.id) as [string];
+    const [later] = produce(srv(), [{ task: 'qf.ok', payload: { n: 'later' }, queue: QRUN, run_at: inSecs(6) }]).map((j) => j.id) as [string];
     const c = await call(srv(), 'POST', `/api/v1/jobs/${later}/cancel`);
     expect(c.status).toBe(204);
     expect(c.body).toBeNull();
     expect(await job(later)).toMatchObject({ status: 'cancelled', error_message: 'cancelled by user' });
     // A job created after it, due at the same time, runs: the worker was there all along.
-    const [control] = produce(srv(), [{ task: 'qf.ok', payload: { n: 'control' }, queue: QRUN, run_at: inSecs(2) }]).map((j) => j.id) as [string];
+    const [control] = produce(srv(), [{ task: 'qf.ok', payload: { n: 'control' }, queue: QRUN, run_at: inSecs(6) }]).map((j) => j.id) as [string];
     await until('the control job to run', async () => (await status(control)) === 'completed', 30_000, logs);
     await sleep(1500);
     expect(worker.runs(later)).toEqual([]);
