@@ -64,7 +64,7 @@ const expectError = (r: { status: number; body: unknown; contentType: string | n
 
 beforeAll(() => {
   if (!s) return;
-  worker = new PyWorker(s, QRUN);
+  worker = new PyWorker(s, QRUN, 4); // heartbeats every 2 s
   worker.start();
 });
 
@@ -141,6 +141,17 @@ describe.skipIf(!s)(`QueueFlow ${s?.version ?? ''} jobs, queues and auth`, () =>
     expectError(await call(srv(), 'POST', `/api/v1/jobs/${later}/cancel`), 409, 'conflict: job is already cancelled');
     expectError(await call(srv(), 'POST', `/api/v1/jobs/${control}/cancel`), 409, 'conflict: job is already completed');
     expect(await status(control)).toBe('completed');
+  });
+
+  it('cancels a running job: the worker\'s next heartbeat sees it and nothing overwrites the cancel', async () => {
+    const [slow] = produce(srv(), [{ task: 'qf.slow', queue: QRUN }]).map((j) => j.id) as [string];
+    await until('the slow job to start', () => worker.runs(slow).length > 0, 30_000, logs);
+    expect(await status(slow)).toBe('running');
+    expect((await call(srv(), 'POST', `/api/v1/jobs/${slow}/cancel`)).status).toBe(204);
+    await until('the worker to notice the cancel', () => worker.runs(slow).some((r) => r.outcome === 'saw-cancel'), 15_000, logs);
+    await sleep(1000);
+    expect(await job(slow)).toMatchObject({ status: 'cancelled', error_message: 'cancelled by user' });
+    expect(worker.runs(slow).map((r) => r.outcome)).toEqual(['started', 'saw-cancel']);
   });
 
   it('bulk-cancels matching non-terminal jobs of a queue and refuses a terminal status filter', async () => {

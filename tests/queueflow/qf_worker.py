@@ -5,7 +5,8 @@ it leases from), QF_OUT (a directory: one line per handler run is appended to QF
 so a test can tell whether, and how often, a job ran). SIGTERM stops it gracefully.
 
 Handlers: `qf.ok` succeeds (result echoes the payload), `qf.fatal` raises NonRetryableError (until QF_OUT/fixed-<payload n> exists),
-`qf.flaky` always raises RuntimeError (retryable). Any other task has no handler here.
+`qf.flaky` always raises RuntimeError (retryable), `qf.slow` runs until its job is cancelled
+(seen by the heartbeat, every QF_LEASE_SECS/2 s). Any other task has no handler here.
 """
 import json
 import logging
@@ -46,6 +47,19 @@ def flaky(job):
     raise RuntimeError(f'still failing on delivery {job.delivery_count}')
 
 
+def slow(job, ctx):
+    # Runs until the server says the job is no longer ours (the heartbeat sees the cancel).
+    record(job, 'started')
+    end = time.time() + 30
+    while time.time() < end:
+        if ctx.cancelled:
+            record(job, 'saw-cancel')
+            return {}
+        time.sleep(0.1)
+    record(job, 'ok')
+    return {}
+
+
 def main():
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format='%(asctime)s %(levelname)s %(name)s %(message)s')
     qf = QueueFlow(os.environ['QUEUEFLOW_URL'], os.environ['QUEUEFLOW_TOKEN'], worker_token=os.environ['QUEUEFLOW_WORKER_TOKEN'])
@@ -53,7 +67,7 @@ def main():
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())
     print('worker ready', flush=True)
-    qf.run_worker(os.environ['QF_QUEUE'], {'qf.ok': ok, 'qf.fatal': fatal, 'qf.flaky': flaky}, lease_secs=30, stop=stop, poll_wait_secs=1, concurrency=2, drain_timeout=5)
+    qf.run_worker(os.environ['QF_QUEUE'], {'qf.ok': ok, 'qf.fatal': fatal, 'qf.flaky': flaky, 'qf.slow': slow}, lease_secs=int(os.environ.get('QF_LEASE_SECS', '30')), stop=stop, poll_wait_secs=1, concurrency=2, drain_timeout=5)
 
 
 if __name__ == '__main__':

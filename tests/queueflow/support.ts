@@ -158,10 +158,11 @@ export class PyWorker {
   readonly out = fs.mkdtempSync(path.join(os.tmpdir(), 'qf-worker-'));
   private child: ChildProcess | null = null;
 
-  constructor(private readonly s: QueueflowServer, readonly queue: string) {}
+  /** `leaseSecs`: the worker's lease; it heartbeats (and so notices a cancel) every half of it. */
+  constructor(private readonly s: QueueflowServer, readonly queue: string, private readonly leaseSecs = 30) {}
 
   start(): void {
-    const c = spawn(QF_PYTHON, [path.join(__dirname, 'qf_worker.py')], { env: { ...pyEnv(this.s, this.s.token), QF_QUEUE: this.queue, QF_OUT: this.out } });
+    const c = spawn(QF_PYTHON, [path.join(__dirname, 'qf_worker.py')], { env: { ...pyEnv(this.s, this.s.token), QF_QUEUE: this.queue, QF_OUT: this.out, QF_LEASE_SECS: String(this.leaseSecs) } });
     c.stdout?.on('data', (d: Buffer) => (this.log += d.toString()));
     c.stderr?.on('data', (d: Buffer) => (this.log += d.toString()));
     this.child = c;
