@@ -193,6 +193,15 @@ describe.skipIf(!s)(`QueueFlow ${s?.version ?? ''} jobs, queues and auth`, () =>
     expectError(await call(srv(), 'POST', `/api/v1/queues/${'x'.repeat(129)}/pause`), 400, 'validation error: queue name must be 1..=128 bytes');
   });
 
+  it('runs a job created over HTTP (as the console will) in the real worker, with its payload', async () => {
+    const payload = { n: 'http', text: 'ünïcode ✓', nested: { list: [1, 2.5, null, true], empty: {} } };
+    const r = await call<{ job_id: string }>(srv(), 'POST', '/api/v1/jobs', { body: { task_name: 'qf.ok', payload, config: { queue: QRUN } } });
+    expect(r.status).toBe(201);
+    await until('the created job to run', async () => (await status(r.body.job_id)) === 'completed', 30_000, logs);
+    expect(worker.runs(r.body.job_id)).toMatchObject([{ task: 'qf.ok', outcome: 'ok', payload }]);
+    expect((await call<{ result: unknown }>(srv(), 'GET', `/api/v1/jobs/${r.body.job_id}`)).body.result).toEqual({ echo: payload });
+  });
+
   it('creates a job idempotently by key, and shows its detail', async () => {
     const body = { task_name: 'qf.ok', payload: { n: 'idem', nested: { a: [1, 2] } }, config: { queue: QIDLE, priority: 5, max_retries: 2, timeout: 30 } };
     const a = await call<{ job_id: string }>(srv(), 'POST', '/api/v1/jobs', { body, headers: { 'idempotency-key': 'k-1' } });
