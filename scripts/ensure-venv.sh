@@ -8,7 +8,9 @@ cd "$(dirname "$0")/.."
 POTATOQ_VERSION="$(cat scripts/potatoq-version)"
 # Celery is a real foreign producer for the RabbitMQ forensics tests.
 CELERY_VERSION=5.7.0
-PINS=("potatoq[all]==$POTATOQ_VERSION" "celery==$CELERY_VERSION")
+# QueueFlow's Python client (producer and run_worker) for tests/queueflow; it talks to the server
+# pinned in scripts/queueflow.sh (0.6.0, the OpenAPI version this client was generated from).
+PINS=("potatoq[all]==$POTATOQ_VERSION" "celery==$CELERY_VERSION" "queueflow==0.5.0")
 
 has_pins() { # python: exit 0 when it has exactly the pinned versions
   "$1" -c "import importlib.metadata as m, sys; sys.exit(m.version('potatoq') != '$POTATOQ_VERSION' or m.version('celery') != '$CELERY_VERSION')" 2>/dev/null
