@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# `.venv`: the pinned real potatoq (the package our round-trip tests run against) and Celery.
+# `.venv`: the pinned real potatoq (the package our round-trip tests run against), Celery and
+# QueueFlow's Python client.
 # The virtualenv itself lives in a cache outside the checkout, keyed by the Python version and
 # the pins, and `.venv` is a link to it, so fresh clones reuse it. A `.venv` that is a real
 # directory (made by hand) is used as it is when it has the pinned versions.
@@ -12,8 +13,14 @@ CELERY_VERSION=5.7.0
 # pinned in scripts/queueflow.sh (0.6.0, the OpenAPI version this client was generated from).
 PINS=("potatoq[all]==$POTATOQ_VERSION" "celery==$CELERY_VERSION" "queueflow==0.5.0")
 
-has_pins() { # python: exit 0 when it has exactly the pinned versions
-  "$1" -c "import importlib.metadata as m, sys; sys.exit(m.version('potatoq') != '$POTATOQ_VERSION' or m.version('celery') != '$CELERY_VERSION')" 2>/dev/null
+has_pins() { # python: exit 0 when it has exactly the pinned version of every pin
+  "$1" - "${PINS[@]}" <<'PY' 2>/dev/null
+import importlib.metadata as m, re, sys
+for pin in sys.argv[1:]:
+    name, version = re.fullmatch(r"([A-Za-z0-9_.-]+)(?:\[[^\]]*\])?==(.+)", pin).groups()
+    if m.version(name) != version:
+        sys.exit(1)
+PY
 }
 if [ -d .venv ] && [ ! -L .venv ] && [ -x .venv/bin/python ] && has_pins .venv/bin/python; then
   exit 0
