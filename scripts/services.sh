@@ -372,10 +372,12 @@ cmd_cargo() {
   need_root cargo
   rust_running || die "rust is not installed: scripts/services.sh up rust"
   mount_proc
-  # Build outputs and the crate cache stay in the chroot, so they survive fresh clones.
+  # Build outputs and the crate cache stay in the chroot, so they survive fresh clones. The
+  # registry may be reached through a proxy only the host's CA bundle trusts: cargo gets it.
   local rc=0
+  cp -L /etc/ssl/certs/ca-certificates.crt "$CHROOT/etc/ssl/host-ca.crt" 2>/dev/null || true
   chroot "$CHROOT" env -i HOME=/root PATH=/usr/local/cargo/bin:/usr/bin:/bin CARGO_HOME=/var/cache/cargo \
-    CARGO_TARGET_DIR=/var/cache/cargo-target LANG=C.UTF-8 cargo "$@" || rc=$?
+    CARGO_TARGET_DIR=/var/cache/cargo-target CARGO_HTTP_CAINFO=/etc/ssl/host-ca.crt LANG=C.UTF-8 cargo "$@" || rc=$?
   chroot_release
   return $rc
 }
