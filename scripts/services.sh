@@ -183,7 +183,8 @@ mirror() {
   local m
   m="$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources 2>/dev/null \
     | grep -oE 'https?://[^ ]+/debian/?( |$)' | grep -v security | head -n1 | tr -d ' ')" || true
-  echo "${m:-http://deb.debian.org/debian}"
+  [ -n "$m" ] || die "no Debian mirror found in /etc/apt/sources.list* for debootstrap"
+  echo "$m"
 }
 chroot_ready() { [ -f "$CACHE/sid.debootstrapped" ]; }
 chroot_base() {
