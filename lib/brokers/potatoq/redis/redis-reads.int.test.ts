@@ -52,7 +52,7 @@ describe.skipIf(!up)('Redis: the console reads', () => {
       pipe.hset(k.job(id), { q: 'a', p: msg(id, 1000 + i), pr: String(prio), d: '0', st: 'ready' }).zadd(k.ready('a'), score, id);
     }
     await pipe.exec();
-    const claimOrder = await c.zrange(k.ready('a'), 0, -1);
+    const claimOrder = await c.zrange(k.ready('a'), 0, '-1');
     expect(await walk((cur) => listTasks(c, P, 'a', 'ready', 4, cur))).toEqual(claimOrder);
     // While paging, workers claim from the head and the cursor's own task vanishes: still no repeat, no skip of what remains.
     const removed = new Set<string>();

@@ -62,7 +62,7 @@ describe.skipIf(!up)('Redis: the console scripts', () => {
     expect(Number(await c.zscore(k.ready('a'), 'd1'))).toBe(-3 * PRIO + 42);
     expect(await c.zscore(k.dead, 'd1')).toBeNull();
     expect(await c.exists(k.result('d1'))).toBe(0);
-    expect(await c.zrange(k.marker('a'), 0, -1)).toEqual(['0']);
+    expect(await c.zrange(k.marker('a'), 0, '-1')).toEqual(['0']);
     expect(await c.sismember(k.queues, 'a')).toBe(1);
     expect(await c.hget(k.job('run1'), 'tok')).toBe('abc');
   });
@@ -119,7 +119,7 @@ describe.skipIf(!up)('Redis: the console scripts', () => {
     const ttl = await c.pttl(k.result('r1'));
     expect(ttl).toBeGreaterThan(90_000);
     expect(ttl).toBeLessThanOrEqual(100_000);
-    expect(await c.lrange(k.notify('r1'), 0, -1)).toEqual(['1']);
+    expect(await c.lrange(k.notify('r1'), 0, '-1')).toEqual(['1']);
   });
 
   it('purges only its queue\'s ready and scheduled tasks, in slices, stepping over what it must not touch', async () => {
@@ -132,9 +132,9 @@ describe.skipIf(!up)('Redis: the console scripts', () => {
     await ready('other', 'b');
     await c.zadd(k.ready('a'), 0.5, 'other'); // a member whose hash belongs to queue b
     await c.zadd(k.ready('a'), 0.25, 'dangling'); // no hash (left by a potatoq purge race)
-    const r = await purgeQueue(c, P, 'a', 4);
+    const r = await purgeQueue(c, P, 'a', { slice: 4 });
     expect(r).toEqual({ queue: 'a', purged: 26, skipped: 2, stale: 1 });
-    expect((await c.zrange(k.ready('a'), 0, -1)).sort()).toEqual(['other', 'run1']);
+    expect((await c.zrange(k.ready('a'), 0, '-1')).sort()).toEqual(['other', 'run1']);
     expect(await c.hget(k.job('run1'), 'tok')).toBe('abc');
     expect(await c.hget(k.job('other'), 'st')).toBe('ready');
     expect(await c.exists(k.job('r00'), k.job('s1'))).toBe(0);

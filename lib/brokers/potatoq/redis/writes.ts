@@ -144,8 +144,13 @@ export interface PurgeResult {
   stale: number;
 }
 
-/** Purges a queue's ready and scheduled tasks in bounded slices, each one atomic script. */
-export async function purgeQueue(client: Redis, prefix: string, queue: string, slice = 1000): Promise<PurgeResult> {
+/**
+ * Purges a queue's ready and scheduled tasks in bounded slices, each one atomic script; with
+ * `pauseMs`, waits between slices (paced: workers' claims run in between, each task ends up
+ * either purged or claimed, never both).
+ */
+export async function purgeQueue(client: Redis, prefix: string, queue: string, opts: { slice?: number; pauseMs?: number } = {}): Promise<PurgeResult> {
+  const slice = opts.slice ?? 1000;
   const r: PurgeResult = { queue, purged: 0, skipped: 0, stale: 0 };
   for (const kind of ['ready', 'delayed'] as const) {
     let offset = 0;
@@ -156,6 +161,7 @@ export async function purgeQueue(client: Redis, prefix: string, queue: string, s
       r.stale += stale ?? 0;
       offset += skipped ?? 0;
       if ((examined ?? 0) < slice) break;
+      if (opts.pauseMs) await new Promise((r) => setTimeout(r, opts.pauseMs));
     }
   }
   return r;
