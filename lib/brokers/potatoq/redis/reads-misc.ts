@@ -1,10 +1,10 @@
 import 'server-only';
 import type { Redis } from 'ioredis';
-import { decodePayload, reasonSummary, type DecodedPayload } from '@/lib/potatoq';
+import { decodePayload, type DecodedPayload } from '@/lib/potatoq';
 import { isInternalResultId, redisKeys } from './keys';
 import { hashState, timeMs, type HashState, type Page } from './rows';
 
-// One task, results, workers, registered names and dead-letter groups, each bounded.
+// One task, results, workers and registered names, each bounded.
 
 export interface ResultRow {
   id: string;
@@ -178,31 +178,4 @@ export async function registeredTaskNames(client: Redis, prefix: string, maxKeys
   const out = new Set<string>();
   if (keys.length) for (const raw of await client.mget(...keys.slice(0, maxKeys))) for (const n of namesOf(raw) ?? []) out.add(n);
   return [...out].sort();
-}
-
-export interface DeadGroup {
-  reason: string;
-  count: number;
-  queues: string[];
-  newestId: string;
-}
-
-/** Dead letters grouped by the reason's last line (as `potatoq dead list` shows it), over the newest `scan` letters. */
-export async function deadGroups(client: Redis, prefix: string, scan = 10_000): Promise<{ groups: DeadGroup[]; exact: boolean }> {
-  const k = redisKeys(prefix);
-  const [[, ids], [, total]] = ((await client.pipeline().zrevrange(k.dead, 0, scan - 1).zcard(k.dead).exec()) ?? []) as [[unknown, string[]], [unknown, number]];
-  const pipe = client.pipeline();
-  for (const id of ids) pipe.hmget(k.job(id), 'q', 'r');
-  const r = (await pipe.exec()) ?? [];
-  const groups = new Map<string, DeadGroup>();
-  ids.forEach((id, i) => {
-    const [q, reason] = (r[i]?.[1] as Array<string | null>) ?? [];
-    if (q === null || q === undefined) return;
-    const key = reasonSummary(reason ?? '');
-    const g = groups.get(key) ?? { reason: key, count: 0, queues: [], newestId: id };
-    g.count++;
-    if (!g.queues.includes(q)) g.queues.push(q);
-    groups.set(key, g);
-  });
-  return { groups: [...groups.values()].sort((a, b) => b.count - a.count), exact: total <= scan };
 }

@@ -3,7 +3,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
 import { PRIO, redisKeys } from './keys';
-import { listDead, listResults, listTasks, readOverview, readTask, readWorkers, registeredTaskNames } from './reads';
+import { deadGroups, listDead, listResults, listTasks, readOverview, readTask, readWorkers, registeredTaskNames } from './reads';
 import type { TaskRow } from './rows';
 import { dropPrefix, newPrefix, redisAvailable, testClient } from './test-support';
 
@@ -108,6 +108,13 @@ describe.skipIf(!up)('Redis: the console reads', () => {
     const o = await readOverview(c, P);
     expect(o.deadTotal).toBe(6);
     expect(o.deadExact).toBe(true);
+    await c.hset(k.job('d9'), { q: 'a', p: msg('d9', 1), pr: '0', d: '1', st: 'dead', r: 'Traceback\nValueError: 4\n', died: '1' });
+    await c.zadd(k.dead, 1, 'd9');
+    const g = await deadGroups(c, P);
+    expect(g.exact).toBe(true);
+    expect(g.groups[0]).toMatchObject({ reason: 'ValueError: 4', count: 2, queues: ['a'], newestId: 'd4' });
+    expect(g.groups.find((x) => x.reason === 'worker lost too many times')).toMatchObject({ count: 1, queues: ['b'], newestId: 'bad' });
+    expect(g.groups).toHaveLength(6);
   });
 
   it('counts every queue and finds the oldest waiting task across priority bands', async () => {
