@@ -56,7 +56,7 @@ function parseRecord(id: string, raw: string, pttl: number | null, nowMs: number
 
 export async function readTask(client: Redis, prefix: string, id: string): Promise<TaskDetail | null> {
   const k = redisKeys(prefix);
-  const r = (await client.pipeline().time().hgetall(k.job(id)).get(k.result(id)).pttl(k.result(id)).exec()) ?? [];
+  const r = (await client.pipeline().time().hgetall(k.job(id)).get(k.result(id)).pttl(k.result(id)).hgetBuffer(k.job(id), 'p').exec()) ?? [];
   const nowMs = timeMs(r[0]?.[1]);
   const h = (r[1]?.[1] as Record<string, string> | undefined) ?? {};
   const raw = r[2]?.[1] as string | null | undefined;
@@ -70,7 +70,8 @@ export async function readTask(client: Redis, prefix: string, id: string): Promi
     const key = state === 'ready' ? k.ready(hash.q) : state === 'delayed' ? k.delayed(hash.q) : state === 'active' ? k.active(hash.q) : state === 'dead' ? k.dead : null;
     if (key) score = await client.zscore(key, id);
   }
-  return { id, hash, state, payload: hash?.p === undefined ? null : decodePayload(hash.p), score, result, nowMs };
+  const p = r[4]?.[1];
+  return { id, hash, state, payload: Buffer.isBuffer(p) ? decodePayload(new Uint8Array(p)) : null, score, result, nowMs };
 }
 
 /** SCAN iterations per results page at most: a page never costs more than this many SCANs. */

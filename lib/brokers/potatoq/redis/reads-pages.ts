@@ -94,10 +94,10 @@ async function rowsPage(client: Redis, prefix: string, key: string, kind: SetKin
   const k = redisKeys(prefix);
   const { entries, more } = await zsetPage(client, key, limit, cursor, rev);
   const pipe = client.pipeline().time();
-  for (const [id] of entries) pipe.hmget(k.job(id), ...ROW_FIELDS);
+  for (const [id] of entries) pipe.hmgetBuffer(k.job(id), ...ROW_FIELDS);
   const res = (await pipe.exec()) ?? [];
   const now = timeMs(res[0]?.[1]);
-  const items = entries.map(([id, score], i) => toRow(id, score, (res[i + 1]?.[1] as Array<string | null>) ?? [], now, kind));
+  const items = entries.map(([id, score], i) => toRow(id, score, (res[i + 1]?.[1] as Array<Buffer | null>) ?? [], now, kind));
   const last = entries[entries.length - 1];
   return { items, nextCursor: more && last ? encodeCursor(last[1], last[0]) : null };
 }

@@ -87,7 +87,7 @@ describe.skipIf(!up)('Redis round trips with the real potatoq 26.1a8', () => {
     expect(run[0]!.args[1]).toBe("Decimal('1.10')");
     expect(run[0]!.kwargs.u).toBe("UUID('12345678-1234-5678-1234-567812345678')");
     const later = await until('the scheduled task to run', () => runs(w).get(soon!.id), 30_000, () => worker.log);
-    expect((later[0] as unknown as { at: number }).at).toBeGreaterThanOrEqual(sent + 1.9);
+    expect(later[0]!.at).toBeGreaterThanOrEqual(sent + 1.9);
   });
 
   it('replays a dead letter that the worker then runs with its original types; potatoq agrees after each step', async () => {

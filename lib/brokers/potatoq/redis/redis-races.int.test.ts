@@ -37,12 +37,16 @@ describe.skipIf(!up)('Redis: console writes racing real potatoq workers', () => 
     workers.push(worker);
     worker.start([w.queue], { pool: 'prefork', concurrency: 2 });
     await until('the worker to start claiming', () => runs(w!).size >= 20, 60_000, () => worker.log, 20);
+    const t0 = Date.now() / 1000;
     const r = await purgeQueue(c, w.prefix, w.queue, { slice: 25, pauseMs: 2 });
+    const t1 = Date.now() / 1000;
     await until('the queue to drain', async () => (await c.zcard(k.ready(w!.queue))) + (await c.zcard(k.active(w!.queue))) === 0, 60_000, () => worker.log);
     await worker.stop();
     const ran = runs(w);
     expect(r.purged).toBeGreaterThan(0);
     expect(ran.size).toBeGreaterThan(20);
+    // The worker really claimed between the purge's slices (otherwise this proves nothing).
+    expect([...ran.values()].filter(([x]) => x!.at > t0 && x!.at < t1).length).toBeGreaterThan(0);
     expect(r.purged + ran.size).toBe(ids.length);
     expect([...ran.values()].filter((x) => x.length !== 1)).toEqual([]);
     const pipe = c.pipeline();

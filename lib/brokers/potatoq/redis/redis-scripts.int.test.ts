@@ -4,6 +4,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
 import { PRIO, redisKeys } from './keys';
+import { listDead, readTask } from './reads';
 import { checkServer } from './server';
 import { discardDead, enqueueTasks, purgeQueue, replayDead, revokeTasks } from './writes';
 import { dropPrefix, newPrefix, redisAvailable, testClient } from './test-support';
@@ -71,8 +72,14 @@ describe.skipIf(!up)('Redis: the console scripts', () => {
     fresh();
     await dead('bad');
     await c.hset(k.job('bad'), 'p', 'not json at all');
-    const [o] = await replayDead(c, P, ['bad']);
+    await dead('bytes');
+    await c.hset(k.job('bytes'), 'p', Buffer.from([0x7b, 0xff, 0x7d])); // invalid UTF-8: Python's loads raises on it
+    const [o, b] = await replayDead(c, P, ['bad', 'bytes']);
     expect(o).toMatchObject({ outcome: 'invalid', detail: 'undecodable' });
+    expect(b).toMatchObject({ outcome: 'invalid', detail: 'undecodable' });
+    const rows = (await listDead(c, P, 10, null)).items;
+    expect(rows.map((r) => r.problem?.kind).sort()).toEqual(['invalid-json', 'invalid-utf8']);
+    expect((await readTask(c, P, 'bytes'))?.payload).toMatchObject({ kind: 'foreign', foreign: 'invalid-utf8' });
     expect(await c.hget(k.job('bad'), 'st')).toBe('dead');
     expect((await replayDead(c, P, ['bad'], { allowUndecodable: true }))[0]?.outcome).toBe('ok');
   });

@@ -47,8 +47,8 @@ export const LIST_LIMITS: PValueLimits = { maxDepth: 6, maxItems: 20, maxString:
 
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
-/** Task, times and arguments of a stored payload; fast path for strict JSON, potatoq's decoder otherwise. */
-export function payloadInfo(raw: string | null, limits: PValueLimits = LIST_LIMITS): PayloadInfo {
+/** Task, times and arguments of a stored payload (bytes: invalid UTF-8 is flagged as potatoq's decoder would fail on it). */
+export function payloadInfo(raw: string | Uint8Array | null, limits: PValueLimits = LIST_LIMITS): PayloadInfo {
   if (raw === null) return { task: null, enqueuedAt: null, eta: null, args: null, kwargs: null, problem: { kind: 'missing', reason: 'the task has no payload (p)' } };
   const d: DecodedPayload = decodePayload(raw, limits);
   if (d.kind === 'foreign') return { task: d.task, enqueuedAt: null, eta: null, args: null, kwargs: null, problem: { kind: d.foreign, reason: d.reason } };
@@ -63,8 +63,11 @@ export function hashState(st: string | null | undefined): HashState {
 /** The HMGET fields every row reads, in this order. */
 export const ROW_FIELDS = ['q', 'p', 'pr', 'd', 'st', 'tok', 'w', 'pid', 'r', 'died'] as const;
 
-export function toRow(id: string, score: string, v: Array<string | null>, nowMs: number, kind: 'ready' | 'delayed' | 'active' | 'dead'): TaskRow {
-  const [q, p, pr, d, st, , w, pid, r, died] = v;
+/** `v` is the HMGET of ROW_FIELDS as bytes (the payload is decoded strictly, the rest as UTF-8). */
+export function toRow(id: string, score: string, raw: Array<Buffer | string | null>, nowMs: number, kind: 'ready' | 'delayed' | 'active' | 'dead'): TaskRow {
+  const v = raw.map((x) => (x === null || x === undefined ? null : x.toString()));
+  const p = raw[1] ?? null;
+  const [q, , pr, d, st, , w, pid, r, died] = v;
   const state = hashState(st);
   const at = kind === 'delayed' || kind === 'active' ? Number(score) : null;
   return {
@@ -80,7 +83,7 @@ export function toRow(id: string, score: string, v: Array<string | null>, nowMs:
     diedAtMs: kind === 'dead' ? Number(died ?? score) : null,
     atMs: at,
     leaseExpired: kind === 'active' && at !== null && at < nowMs,
-    ...(state === 'missing' ? { task: null, enqueuedAt: null, eta: null, args: null, kwargs: null, problem: null } : payloadInfo(p ?? null)),
+    ...(state === 'missing' ? { task: null, enqueuedAt: null, eta: null, args: null, kwargs: null, problem: null } : payloadInfo(typeof p === 'string' ? p : p === null ? null : new Uint8Array(p))),
   };
 }
 

@@ -122,6 +122,8 @@ export interface RunRecord {
   args: string[];
   types: string[];
   kwargs: Record<string, string>;
+  /** time.time() when the task ran. */
+  at: number;
 }
 
 /** Every run `rt.record` wrote in this world, by task id (a list: a task run twice has two). */

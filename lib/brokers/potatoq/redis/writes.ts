@@ -86,12 +86,12 @@ export async function replayDead(client: Redis, prefix: string, ids: string[], o
     for (let i = 0; i < all.length; i += SCRIPT_BATCH) {
       const part = all.slice(i, i + SCRIPT_BATCH);
       const pipe = client.pipeline();
-      for (const id of part) pipe.hget(k.job(id), 'p');
+      for (const id of part) pipe.hgetBuffer(k.job(id), 'p');
       const res = (await pipe.exec()) ?? [];
       part.forEach((id, j) => {
         const p = res[j]?.[1];
-        if (typeof p !== 'string') return;
-        const d = decodePayload(p, { maxDepth: 1, maxItems: 1, maxString: 1 });
+        if (!Buffer.isBuffer(p)) return;
+        const d = decodePayload(new Uint8Array(p), { maxDepth: 1, maxItems: 1, maxString: 1 });
         if (d.kind === 'foreign') invalid.set(id, { id, outcome: 'invalid', message: `potatoq can't decode this payload, so replaying it would crash the worker that claims it; the letter was kept: ${d.reason}`, detail: 'undecodable' });
       });
     }
