@@ -58,6 +58,58 @@ def op_raw(req: dict[str, Any]) -> str:
     return task_id
 
 
+def op_purge_race(req: dict[str, Any]) -> dict[str, Any]:
+    """potatoq's own `purge` with a worker's claim landing between its ZRANGE and its MULTI
+    (the window it leaves open), then that worker completing the task it claimed."""
+    from potatoq import states
+    from potatoq.brokers.base import ResultRecord
+
+    queue = req["queue"]
+    consumer = broker.consumer([queue], "racer@test:1:abcdef", 1)
+    client = broker.client
+    original = client.pipeline
+    claimed: list[Any] = []
+
+    def pipeline(*args: Any, **kwargs: Any) -> Any:
+        if kwargs.get("transaction", True) and not claimed:
+            claimed.append(consumer._claim())
+        return original(*args, **kwargs)
+
+    client.pipeline = pipeline  # type: ignore[method-assign]
+    try:
+        purged = broker.purge(queue)
+    finally:
+        del client.pipeline
+    delivery = claimed[0]
+    record = ResultRecord(delivery.message.id, states.SUCCESS, "done", task_name=delivery.message.task)
+    completed = consumer._run_retrying(
+        "complete", delivery.message.id, queue, delivery.handle, *consumer._result_args(record), 0
+    )
+    return {"purged": purged, "claimed": delivery.message.id, "completed": bool(completed)}
+
+
+_held: list[Any] = []
+
+
+def op_claim(req: dict[str, Any]) -> str:
+    """A worker's claim of the next task of `queue`, held until `complete`."""
+    consumer = broker.consumer([req["queue"]], "holder@test:1:abcdef", 1)
+    delivery = consumer._claim()
+    _held.append((consumer, delivery))
+    return delivery.message.id
+
+
+def op_complete(req: dict[str, Any]) -> bool:
+    """Completes the held claim with a SUCCESS result, as a worker does; False if the fence refused it."""
+    from potatoq import states
+    from potatoq.brokers.base import ResultRecord
+
+    consumer, delivery = _held.pop()
+    record = ResultRecord(delivery.message.id, states.SUCCESS, "done", task_name=delivery.message.task)
+    m = delivery.message
+    return bool(consumer._run_retrying("complete", m.id, m.queue, delivery.handle, *consumer._result_args(record), 0))
+
+
 def op_result(req: dict[str, Any]) -> dict[str, Any] | None:
     r = broker.get_result(req["id"])
     return None if r is None else {"state": r.state, "name": r.task_name, "result": repr(r.result)}

@@ -105,6 +105,8 @@ describe.skipIf(!up)('Redis round trips with the real potatoq 26.1a8', () => {
     expect((await replayDead(c, w.prefix, [ids.fail!]))[0]?.outcome).toBe('ok');
     await until('the failing task to die again', async () => (await state(ids.fail!)) === 'dead' && Number(await c.zscore(k.dead, ids.fail!)) > before, 30_000, () => worker.log);
     await expectDeadListsAgree();
+    // potatoq's own retry of an unknown id: "missing", and still exit code 0 (execFile would reject otherwise)
+    expect(await potatoqCli(w, ['dead', 'retry', 'no-such-id'])).toContain("isn't in the dead letters");
     // potatoq's own retry (the worker re-runs it at once, so it is seen dying again, later)
     const rejectedAt = (await listDead(c, w.prefix, 100, null)).items.find((r) => r.id === ids.reject)!.diedAtMs!;
     expect(await potatoqCli(w, ['dead', 'retry', ids.reject!])).toContain('requeued');

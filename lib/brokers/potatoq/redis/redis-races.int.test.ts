@@ -59,6 +59,23 @@ describe.skipIf(!up)('Redis: console writes racing real potatoq workers', () => 
     expect(ids.filter((id, i) => !ran.has(id) && res[2 * i + 1]?.[1] !== null)).toEqual([]);
   });
 
+  it("potatoq's own purge deletes a task claimed in its window (its result is lost); the console's purge leaves a claimed task alone", async () => {
+    w = newWorld();
+    const k = redisKeys(w.prefix);
+    seeder = spawnRedisSeeder(w);
+    await seeder.call<string[]>('send_many', { task: 'rt.record', n: 5 });
+    const theirs = await seeder.call<{ purged: number; claimed: string; completed: boolean }>('purge_race', { queue: w.queue });
+    expect(theirs).toMatchObject({ purged: 5, completed: false });
+    expect(await seeder.call('result', { id: theirs.claimed })).toBeNull();
+    expect(await c.zscore(k.active(w.queue), theirs.claimed)).not.toBeNull(); // a dangling lease until the reaper runs
+    const ids = await seeder.call<string[]>('send_many', { task: 'rt.record', n: 5 });
+    const held = await seeder.call<string>('claim', { queue: w.queue });
+    expect(await purgeQueue(c, w.prefix, w.queue)).toMatchObject({ purged: 4, skipped: 0 });
+    expect(await seeder.call<boolean>('complete', {})).toBe(true);
+    expect(await seeder.call('result', { id: held })).toMatchObject({ state: 'SUCCESS' });
+    expect(ids).toContain(held);
+  });
+
   it('two consoles replaying the same 300 letters at once: each letter is requeued exactly once', async () => {
     w = newWorld();
     const k = redisKeys(w.prefix);
