@@ -8,8 +8,8 @@ import type { Redis } from 'ioredis';
 import type { PySeeder } from '@/tests/support/potatoq-seeder';
 import { redisKeys } from './keys';
 import { listDead, listResults, listTasks, readTask } from './reads';
-import { discardDead, enqueueTasks, replayDead, revokeTasks } from './writes';
-import { cliDeadList, dropPrefix, newWorld, potatoqCli, redisAvailable, runs, spawnRedisSeeder, testClient, until, Worker, type World } from './test-support';
+import { discardDead, enqueueTasks, replayDead, revokedRecord, revokeTasks } from './writes';
+import { cliDeadList, dropWorld, newWorld, potatoqCli, redisAvailable, runs, spawnRedisSeeder, testClient, until, Worker, type World } from './test-support';
 
 const up = await redisAvailable();
 
@@ -49,7 +49,7 @@ describe.skipIf(!up)('Redis round trips with the real potatoq 26.1a8', () => {
   afterAll(async () => {
     await worker?.stop();
     await seeder?.close();
-    if (c) await dropPrefix(c, w.prefix);
+    if (c) await dropWorld(c, w);
     c?.disconnect();
   });
 
@@ -133,6 +133,11 @@ describe.skipIf(!up)('Redis round trips with the real potatoq 26.1a8', () => {
     expect(runs(w).has(r1!.id) || runs(w).has(r2!.id)).toBe(false);
     expect(await seeder.call('result', { id: r1!.id })).toMatchObject({ state: 'REVOKED', name: null });
     expect((await cliDeadList(w)).map((e) => e.id)).toContain(ids.unknown);
+    // The console's REVOKED record is byte for byte the one potatoq's own revoke stores (unknown id).
+    await potatoqCli(w, ['revoke', 'cli-unknown-id']);
+    const theirs = (await c.get(k.result('cli-unknown-id')))!;
+    expect(revokedRecord('cli-unknown-id', (JSON.parse(theirs) as { date_done: number }).date_done)).toBe(theirs);
+    expect(Math.abs((await c.pttl(k.result('cli-unknown-id'))) - (await c.pttl(k.result(r1!.id))))).toBeLessThan(30_000);
     // potatoq's own revoke of a dead letter deletes its hash and leaves the id in P:dead.
     await potatoqCli(w, ['revoke', ids.unknown!]);
     expect(await c.zscore(k.dead, ids.unknown!)).not.toBeNull();

@@ -7,7 +7,7 @@ import type { PySeeder } from '@/tests/support/potatoq-seeder';
 import { redisKeys } from './keys';
 import { listDead, readOverview } from './reads';
 import { discardDead, purgeQueue, replayDead } from './writes';
-import { cliDeadList, dropPrefix, newWorld, redisAvailable, runs, spawnRedisSeeder, testClient, until, Worker, type World } from './test-support';
+import { cliDeadList, dropWorld, newWorld, redisAvailable, runs, spawnRedisSeeder, testClient, until, Worker, type World } from './test-support';
 
 const up = await redisAvailable();
 
@@ -25,7 +25,7 @@ describe.skipIf(!up)('Redis: console writes racing real potatoq workers', () => 
     for (const x of workers.splice(0)) await x.stop();
     await seeder?.close();
     seeder = null;
-    if (w) await dropPrefix(c, w.prefix);
+    if (w) await dropWorld(c, w);
   });
 
   it('a purge racing a claiming worker: every task is either purged or run exactly once, and every run keeps its result', async () => {

@@ -48,6 +48,23 @@ describe.skipIf(!up)('Redis: the console scripts', () => {
     expect(s.maxmemoryPolicy).not.toBeNull();
   });
 
+  it('connects to the database the URL names (path or ?db=) and to valkey:// URLs', async () => {
+    fresh();
+    const { connectRedis } = await import('./server');
+    const url = (await import('./test-support')).REDIS_URL.replace(/\/\d*$/, '');
+    const db7 = connectRedis(`${url}/7`);
+    const q7 = connectRedis(`${url.replace(/^redis:/, 'valkey:')}/0?db=7`);
+    try {
+      await db7.set(`${P}:probe`, 'x', 'PX', 60_000);
+      expect(await q7.get(`${P}:probe`)).toBe('x');
+      expect(await c.get(`${P}:probe`)).toBeNull();
+      await db7.del(`${P}:probe`);
+    } finally {
+      db7.disconnect();
+      q7.disconnect();
+    }
+  });
+
   it('replays only dead letters: back of its priority band with a new seq, reason and result gone, marker armed', async () => {
     fresh();
     await dead('d1', 'a', 3);

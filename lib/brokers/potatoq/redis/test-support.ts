@@ -3,7 +3,7 @@
 // (tests/py/seeder_redis.py), the real CLI and real workers (tests/py/rt_redis_tasks.py).
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -53,6 +53,12 @@ export function newWorld(extra: Record<string, string> = {}): World {
   const queue = `q-${prefix}`;
   const out = mkdtempSync(path.join(os.tmpdir(), 'ctr-redis-'));
   return { prefix, queue, out, env: { RT_BROKER: REDIS_URL, RT_PREFIX: prefix, RT_QUEUE: queue, RT_OUT: out, POTATOQ_NO_EMOJI: '1', PYTHONUNBUFFERED: '1', ...extra } };
+}
+
+/** Deletes the world's keys and its output folder. */
+export async function dropWorld(client: Redis, w: World): Promise<void> {
+  await dropPrefix(client, w.prefix);
+  rmSync(w.out, { recursive: true, force: true });
 }
 
 /** tests/py/seeder_redis.py for this world (spawnPySeeder passes the process env on). */

@@ -188,10 +188,16 @@ export async function enqueueTasks(client: Redis, prefix: string, inputs: BuildM
       const delay = m.eta !== null && m.eta > now ? Math.trunc((m.eta - now) * 1000) : 0;
       return [m.id, m.queue, m.priority, delay, m.json];
     });
-    const codes = (await runScript(client, SCRIPTS.enqueue, [prefix, ...args])) as string[];
+    let codes: string[] | Error;
+    try {
+      codes = (await runScript(client, SCRIPTS.enqueue, [prefix, ...args])) as string[];
+    } catch (e) {
+      codes = e instanceof Error ? e : new Error(String(e));
+    }
     part.forEach((m, k) => {
       const delayed = m.eta !== null && m.eta > now && Math.trunc((m.eta - now) * 1000) > 0;
-      out.push({ ...describeCode('enqueue', m.id, codes[k] ?? 'exists'), queue: m.queue, state: delayed ? 'scheduled' : 'ready', payload: m.json });
+      const o = codes instanceof Error ? { id: m.id, outcome: 'error' as const, message: describeError(codes), detail: 'error' } : describeCode('enqueue', m.id, codes[k] ?? 'exists');
+      out.push({ ...o, queue: m.queue, state: delayed ? 'scheduled' : 'ready', payload: m.json });
     });
   }
   return out;
