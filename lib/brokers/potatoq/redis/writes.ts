@@ -50,25 +50,32 @@ export function describeCode(action: 'replay' | 'discard' | 'revoke' | 'enqueue'
 
 const describeError = (e: unknown) => `Redis failed: ${(e instanceof Error ? e.message : String(e)).replace(/rediss?:\/\/\S+/g, '<url>')}`;
 
-/** Runs one script per SCRIPT_BATCH ids; a batch that fails marks its ids `error`, earlier batches stay done. */
-async function perId(
-  client: Redis,
-  s: LuaScript,
-  action: 'replay' | 'discard',
-  prefix: string,
-  ids: string[],
-): Promise<RedisOutcome[]> {
+/**
+ * Runs `step` per SCRIPT_BATCH ids, in order. The first batch that fails marks its ids `error`
+ * (its script may or may not have run: re-running is safe, every script re-checks `st`) and
+ * stops: later ids are `error` "not attempted", so the outcomes say where it stopped.
+ */
+async function inBatches<T>(ids: T[], idOf: (x: T) => string, step: (part: T[]) => Promise<RedisOutcome[]>): Promise<RedisOutcome[]> {
   const out: RedisOutcome[] = [];
   for (let i = 0; i < ids.length; i += SCRIPT_BATCH) {
     const part = ids.slice(i, i + SCRIPT_BATCH);
     try {
-      const codes = (await runScript(client, s, [prefix, ...part])) as string[];
-      part.forEach((id, k) => out.push(describeCode(action, id, codes[k] ?? 'missing')));
+      out.push(...(await step(part)));
     } catch (e) {
-      for (const id of part) out.push({ id, outcome: 'error', message: describeError(e), detail: 'error' });
+      for (const x of part) out.push({ id: idOf(x), outcome: 'error', message: describeError(e), detail: 'error' });
+      const why = `not attempted: Redis failed on an earlier batch (${describeError(e)})`;
+      for (const x of ids.slice(i + SCRIPT_BATCH)) out.push({ id: idOf(x), outcome: 'error', message: why, detail: 'not-attempted' });
+      break;
     }
   }
   return out;
+}
+
+function perId(client: Redis, s: LuaScript, action: 'replay' | 'discard', prefix: string, ids: string[]): Promise<RedisOutcome[]> {
+  return inBatches(ids, (id) => id, async (part) => {
+    const codes = (await runScript(client, s, [prefix, ...part])) as string[];
+    return part.map((id, k) => describeCode(action, id, codes[k] ?? 'missing'));
+  });
 }
 
 const unique = (ids: string[]) => [...new Set(ids)];
@@ -78,13 +85,11 @@ const unique = (ids: string[]) => [...new Set(ids)];
  * `invalid`: replaying them would crash every worker slot that claims them again (potatoq
  * itself replays them; set `allowUndecodable` to do the same).
  */
-export async function replayDead(client: Redis, prefix: string, ids: string[], opts: { allowUndecodable?: boolean } = {}): Promise<RedisOutcome[]> {
-  const all = unique(ids);
+export function replayDead(client: Redis, prefix: string, ids: string[], opts: { allowUndecodable?: boolean } = {}): Promise<RedisOutcome[]> {
   const k = redisKeys(prefix);
-  const invalid = new Map<string, RedisOutcome>();
-  if (!opts.allowUndecodable) {
-    for (let i = 0; i < all.length; i += SCRIPT_BATCH) {
-      const part = all.slice(i, i + SCRIPT_BATCH);
+  return inBatches(unique(ids), (id) => id, async (part) => {
+    const invalid = new Map<string, RedisOutcome>();
+    if (!opts.allowUndecodable) {
       const pipe = client.pipeline();
       for (const id of part) pipe.hgetBuffer(k.job(id), 'p');
       const res = (await pipe.exec()) ?? [];
@@ -95,10 +100,11 @@ export async function replayDead(client: Redis, prefix: string, ids: string[], o
         if (d.kind === 'foreign') invalid.set(id, { id, outcome: 'invalid', message: `potatoq can't decode this payload, so replaying it would crash the worker that claims it; the letter was kept: ${d.reason}`, detail: 'undecodable' });
       });
     }
-  }
-  const done = await perId(client, SCRIPTS.replay, 'replay', prefix, all.filter((id) => !invalid.has(id)));
-  const byId = new Map(done.map((o) => [o.id, o]));
-  return all.map((id) => invalid.get(id) ?? byId.get(id)!);
+    const run = part.filter((id) => !invalid.has(id));
+    const codes = run.length ? ((await runScript(client, SCRIPTS.replay, [prefix, ...run])) as string[]) : [];
+    const done = new Map(run.map((id, i) => [id, describeCode('replay', id, codes[i] ?? 'missing')]));
+    return part.map((id) => invalid.get(id) ?? done.get(id)!);
+  });
 }
 
 /** Discard dead letters (and orphaned `P:dead` entries). */
@@ -121,18 +127,11 @@ export function revokedRecord(id: string, now: number): string {
 export async function revokeTasks(client: Redis, prefix: string, ids: string[], resultExpires = 86400): Promise<RedisOutcome[]> {
   const all = unique(ids);
   const ttl = resultExpires > 0 ? Math.trunc(resultExpires * 1000) : 0;
-  const out: RedisOutcome[] = [];
-  for (let i = 0; i < all.length; i += SCRIPT_BATCH) {
-    const part = all.slice(i, i + SCRIPT_BATCH);
+  return inBatches(all, (id) => id, async (part) => {
     const now = Date.now() / 1000;
-    try {
-      const codes = (await runScript(client, SCRIPTS.revoke, [prefix, ttl, ...part.flatMap((id) => [id, revokedRecord(id, now)])])) as string[];
-      part.forEach((id, k) => out.push(describeCode('revoke', id, codes[k] ?? 'unknown')));
-    } catch (e) {
-      for (const id of part) out.push({ id, outcome: 'error', message: describeError(e), detail: 'error' });
-    }
-  }
-  return out;
+    const codes = (await runScript(client, SCRIPTS.revoke, [prefix, ttl, ...part.flatMap((id) => [id, revokedRecord(id, now)])])) as string[];
+    return part.map((id, k) => describeCode('revoke', id, codes[k] ?? 'unknown'));
+  });
 }
 
 export interface PurgeResult {
