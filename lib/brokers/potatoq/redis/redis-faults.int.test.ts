@@ -2,64 +2,19 @@
 // AOF on a free port, killed with SIGKILL and started again on the same files): every letter
 // ends either dead or ready exactly once, the outcomes say where the replay stopped, and
 // replaying the rest resumes it.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Redis } from 'ioredis';
-import { freePort } from '@/tests/support/free-port';
 import { redisKeys } from './keys';
-import { connectRedis } from './server';
 import { replayDead, SCRIPT_BATCH } from './writes';
+import { PrivateRedis, redisServerAvailable } from './test-support';
 
-const server = spawnSync('redis-server', ['--version'], { encoding: 'utf8' });
-const have = server.status === 0;
-if (!have) {
-  const line = '\n!!! redis-server is not installed: SKIPPING the Redis fault suite (scripts/services.sh up redis) !!!\n';
-  if (process.env.POTATOQ_CONSOLE_REQUIRE_SERVICES === '1') throw new Error(line);
-  console.warn(line);
-}
+const have = redisServerAvailable('the Redis fault suite');
 
 describe.skipIf(!have)('Redis restarted in the middle of a bulk replay', () => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'ctr-redis-fault-'));
-  let child: ChildProcess | null = null;
-  let port = 0;
-  const clients: Redis[] = [];
-
-  async function startServer(): Promise<Redis> {
-    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', '', '--daemonize', 'no'], { stdio: 'ignore' });
-    const c = connectRedis(`redis://127.0.0.1:${port}/0`);
-    clients.push(c);
-    for (let i = 0; ; i++) {
-      try {
-        await c.ping();
-        // Loading the AOF answers -LOADING until done.
-        if ((await c.info('persistence')).includes('loading:0')) return c;
-      } catch (e) {
-        if (i > 100) throw e;
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  async function killServer(signal: NodeJS.Signals): Promise<void> {
-    const c = child;
-    child = null;
-    if (!c || c.exitCode !== null) return;
-    await new Promise<void>((resolve) => {
-      c.on('exit', () => resolve());
-      c.kill(signal);
-    });
-  }
-  afterAll(async () => {
-    for (const c of clients) c.disconnect();
-    await killServer('SIGTERM');
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const server = new PrivateRedis();
+  afterAll(() => server.stop());
 
   it('leaves every letter dead or ready exactly once, reports where it stopped, and resumes', async () => {
-    port = await freePort();
-    const c = await startServer();
+    const c = await server.start();
     const P = 'fault';
     const k = redisKeys(P);
     const ids = Array.from({ length: 10_000 }, (_, i) => `l${String(i).padStart(5, '0')}`);
@@ -72,14 +27,13 @@ describe.skipIf(!have)('Redis restarted in the middle of a bulk replay', () => {
       await pipe.exec();
     }
     // Kill the server once a few batches are in (a separate connection watches).
-    const watcher = connectRedis(`redis://127.0.0.1:${port}/0`);
-    clients.push(watcher);
+    const watcher = server.client();
     const killed = (async () => {
       while ((await watcher.zcard(k.ready('a'))) < 3 * SCRIPT_BATCH) await new Promise((r) => setTimeout(r, 1));
       // Hold the next script (CLIENT PAUSE holds EVALSHA), so the kill lands while one is in flight.
       await watcher.call('CLIENT', 'PAUSE', '10000', 'WRITE');
       await new Promise((r) => setTimeout(r, 100));
-      await killServer('SIGKILL');
+      await server.kill('SIGKILL');
     })();
     const first = await replayDead(c, P, ids);
     await killed;
@@ -89,7 +43,7 @@ describe.skipIf(!have)('Redis restarted in the middle of a bulk replay', () => {
     // One batch failed in flight (it may have run); the rest were not attempted.
     expect(first.slice(stoppedAt, stoppedAt + SCRIPT_BATCH).every((o) => o.detail === 'error')).toBe(true);
     expect(first.slice(stoppedAt + SCRIPT_BATCH).every((o) => o.detail === 'not-attempted')).toBe(true);
-    const c2 = await startServer();
+    const c2 = await server.start();
     // What was reported done is durable; everything is in exactly one place.
     const check = async () => {
       const pipe = c2.pipeline();

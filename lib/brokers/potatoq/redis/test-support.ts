@@ -1,13 +1,14 @@
 // Test helpers for the Redis storage layer (not shipped code): the Redis URL, the loud skip,
 // a unique key prefix per test with its keys deleted afterwards, the potatoq seeder
 // (tests/py/seeder_redis.py), the real CLI and real workers (tests/py/rt_redis_tasks.py).
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Redis } from 'ioredis';
+import { freePort } from '@/tests/support/free-port';
 import { POTATOQ, ROOT, spawnPySeeder, type PySeeder } from '@/tests/support/potatoq-seeder';
 import { redisProblem } from '@/tests/support/redis-ping';
 import { globEscape } from './keys';
@@ -141,6 +142,66 @@ export function runs(w: World): Map<string, RunRecord[]> {
     m.set(r.id, [...(m.get(r.id) ?? []), r]);
   }
   return m;
+}
+
+/** True when the `redis-server` binary is here; otherwise a loud line (a failure when services are required). */
+export function redisServerAvailable(suite: string): boolean {
+  if (spawnSync('redis-server', ['--version']).status === 0) return true;
+  const line = `\n!!! redis-server is not installed: SKIPPING ${suite} (scripts/services.sh up redis) !!!\n`;
+  if (process.env.POTATOQ_CONSOLE_REQUIRE_SERVICES === '1') throw new Error(line);
+  console.warn(line);
+  return false;
+}
+
+/** A private redis-server of this test (free port, AOF with fsync always, its own folder). */
+export class PrivateRedis {
+  dir = '';
+  port = 0;
+  private child: ChildProcess | null = null;
+  private clients: Redis[] = [];
+
+  get url(): string {
+    return `redis://127.0.0.1:${this.port}/0`;
+  }
+
+  /** Starts it (again, on the same files) and returns a connected client once the AOF is loaded. */
+  async start(): Promise<Redis> {
+    if (!this.port) this.port = await freePort();
+    if (!this.dir) this.dir = mkdtempSync(path.join(os.tmpdir(), 'ctr-redis-private-'));
+    this.child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--dir', this.dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', '', '--daemonize', 'no'], { stdio: 'ignore' });
+    const c = this.client();
+    for (let i = 0; ; i++) {
+      try {
+        await c.ping();
+        if ((await c.info('persistence')).includes('loading:0')) return c;
+      } catch (e) {
+        if (i > 100) throw e;
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  client(): Redis {
+    const c = connectRedis(this.url);
+    this.clients.push(c);
+    return c;
+  }
+
+  async kill(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+    const c = this.child;
+    this.child = null;
+    if (!c || c.exitCode !== null) return;
+    await new Promise<void>((resolve) => {
+      c.on('exit', () => resolve());
+      c.kill(signal);
+    });
+  }
+
+  async stop(): Promise<void> {
+    for (const c of this.clients.splice(0)) c.disconnect();
+    await this.kill('SIGTERM');
+    if (this.dir) rmSync(this.dir, { recursive: true, force: true });
+  }
 }
 
 export { until } from '@/tests/support/solo-worker';
