@@ -36,11 +36,12 @@ def _write(task_id: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
         "kwargs": {k: repr(v) for k, v in kwargs.items()},
         "at": time.time(),
     }
-    # One file per run: a task run twice leaves two files (the race tests count them).
-    n = 0
-    while (OUT / f"{task_id}.{n}.json").exists():
-        n += 1
-    (OUT / f"{task_id}.{n}.json").write_text(json.dumps(data))
+    # One file per run, never reused (a task run twice, even at once, leaves two), written
+    # atomically (write, then rename) so a test polling the folder never reads half a file.
+    name = f"{task_id}.{os.getpid()}.{time.time_ns()}"
+    tmp = OUT / f".{name}.tmp"
+    tmp.write_text(json.dumps(data))
+    os.replace(tmp, OUT / f"{name}.json")
     return "recorded"
 
 

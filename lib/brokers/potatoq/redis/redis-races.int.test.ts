@@ -38,7 +38,7 @@ describe.skipIf(!up)('Redis: console writes racing real potatoq workers', () => 
     worker.start([w.queue], { pool: 'prefork', concurrency: 2 });
     await until('the worker to start claiming', () => runs(w!).size >= 20, 60_000, () => worker.log, 20);
     const t0 = Date.now() / 1000;
-    const r = await purgeQueue(c, w.prefix, w.queue, { slice: 25, pauseMs: 2 });
+    const r = await purgeQueue(c, w.prefix, w.queue, { slice: 25, pauseMs: 10 });
     const t1 = Date.now() / 1000;
     await until('the queue to drain', async () => (await c.zcard(k.ready(w!.queue))) + (await c.zcard(k.active(w!.queue))) === 0, 60_000, () => worker.log);
     await worker.stop();
