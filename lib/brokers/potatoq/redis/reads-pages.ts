@@ -1,0 +1,103 @@
+import 'server-only';
+import type { Redis } from 'ioredis';
+import { redisKeys } from './keys';
+import { createHash } from 'node:crypto';
+import { decodeCursor, encodeCursor, ROW_FIELDS, timeMs, toRow, type Page, type TaskRow } from './rows';
+
+// Keyset pages over potatoq's sorted sets: ready in claim order (score = priority band, then
+// FIFO), scheduled by due time, running by lease deadline, dead letters newest first. A page
+// costs O(log n + limit) at any depth: the cursor is the last (score, id), found again with
+// ZRANK in one read-only script, never an offset.
+
+/**
+ * KEYS[1] = the set; ARGV: score, id, limit, rev. When the cursor's member is still there with
+ * its score, the page is the next `limit` by rank. Otherwise (it was claimed, replayed, …) the
+ * page starts at its score, with the ties at that score included (at most 1000) for the
+ * caller to cut by member order: Lua compares strings with the locale, Redis with memcmp.
+ */
+const PAGE_LUA = `
+local key, score, id, limit, rev = KEYS[1], ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4] == '1'
+local cur = redis.call('ZSCORE', key, id)
+if cur and tonumber(cur) == tonumber(score) then
+  if rev then
+    local r = redis.call('ZREVRANK', key, id)
+    return {'rank', redis.call('ZRANGE', key, r + 1, r + limit, 'REV', 'WITHSCORES')}
+  end
+  local r = redis.call('ZRANK', key, id)
+  return {'rank', redis.call('ZRANGE', key, r + 1, r + limit, 'WITHSCORES')}
+end
+local ties = math.min(redis.call('ZCOUNT', key, score, score), 1000)
+if rev then
+  return {'score', redis.call('ZRANGE', key, score, '-inf', 'BYSCORE', 'REV', 'LIMIT', 0, ties + limit, 'WITHSCORES')}
+end
+return {'score', redis.call('ZRANGE', key, score, '+inf', 'BYSCORE', 'LIMIT', 0, ties + limit, 'WITHSCORES')}
+`;
+const PAGE = { name: 'page', lua: PAGE_LUA, sha: createHash('sha1').update(PAGE_LUA).digest('hex') };
+
+type Pair = [string, string];
+const pairs = (flat: string[]): Pair[] => {
+  const out: Pair[] = [];
+  for (let i = 0; i + 1 < flat.length; i += 2) out.push([flat[i]!, flat[i + 1]!]);
+  return out;
+};
+
+/** Drops ties at the cursor's score that sort at or before the cursor's member (memcmp order, as Redis sorts them). */
+export function afterCursor(entries: Pair[], cursor: { score: string; id: string }, rev: boolean): Pair[] {
+  const s = Number(cursor.score);
+  const id = Buffer.from(cursor.id);
+  return entries.filter(([m, sc]) => {
+    if (Number(sc) !== s) return true;
+    const c = Buffer.compare(Buffer.from(m), id);
+    return rev ? c < 0 : c > 0;
+  });
+}
+
+/** One page of (member, score) from a sorted set, `limit + 1` fetched to know whether more follow. */
+export async function zsetPage(client: Redis, key: string, limit: number, cursor: string | null, rev: boolean): Promise<{ entries: Pair[]; more: boolean }> {
+  const c = cursor ? decodeCursor(cursor) : null;
+  let entries: Pair[];
+  if (!c) {
+    const flat = rev ? await client.zrevrange(key, 0, limit, 'WITHSCORES') : await client.zrange(key, 0, String(limit), 'WITHSCORES');
+    entries = pairs(flat);
+  } else {
+    const [mode, flat] = (await runScriptWithKey(client, key, [c.score, c.id, limit + 1, rev ? '1' : '0'])) as [string, string[]];
+    entries = pairs(flat);
+    if (mode === 'score') entries = afterCursor(entries, c, rev);
+  }
+  return { entries: entries.slice(0, limit), more: entries.length > limit };
+}
+
+async function runScriptWithKey(client: Redis, key: string, args: Array<string | number>): Promise<unknown> {
+  try {
+    return await client.evalsha(PAGE.sha, 1, key, ...args);
+  } catch (e) {
+    if (!(e instanceof Error) || !e.message.includes('NOSCRIPT')) throw e;
+    return client.eval(PAGE.lua, 1, key, ...args);
+  }
+}
+
+export type SetKind = 'ready' | 'delayed' | 'active';
+
+/** Ready (claim order), scheduled (due time) or running (lease deadline) tasks of one queue. */
+export async function listTasks(client: Redis, prefix: string, queue: string, kind: SetKind, limit: number, cursor: string | null): Promise<Page<TaskRow>> {
+  const k = redisKeys(prefix);
+  const key = kind === 'ready' ? k.ready(queue) : kind === 'delayed' ? k.delayed(queue) : k.active(queue);
+  return rowsPage(client, prefix, key, kind, limit, cursor, false);
+}
+
+/** Dead letters, newest first (`P:dead` by died ms, descending), with full reasons. */
+export function listDead(client: Redis, prefix: string, limit: number, cursor: string | null): Promise<Page<TaskRow>> {
+  return rowsPage(client, prefix, redisKeys(prefix).dead, 'dead', limit, cursor, true);
+}
+
+async function rowsPage(client: Redis, prefix: string, key: string, kind: SetKind | 'dead', limit: number, cursor: string | null, rev: boolean): Promise<Page<TaskRow>> {
+  const k = redisKeys(prefix);
+  const { entries, more } = await zsetPage(client, key, limit, cursor, rev);
+  const pipe = client.pipeline().time();
+  for (const [id] of entries) pipe.hmgetBuffer(k.job(id), ...ROW_FIELDS);
+  const res = (await pipe.exec()) ?? [];
+  const now = timeMs(res[0]?.[1]);
+  const items = entries.map(([id, score], i) => toRow(id, score, (res[i + 1]?.[1] as Array<Buffer | null>) ?? [], now, kind));
+  const last = entries[entries.length - 1];
+  return { items, nextCursor: more && last ? encodeCursor(last[1], last[0]) : null };
+}

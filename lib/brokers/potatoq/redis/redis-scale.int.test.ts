@@ -1,0 +1,95 @@
+// What each read costs at depth, counted by a private redis-server's own INFO commandstats:
+// 100,000 ready tasks in 20 queues and 20,000 dead letters. A page deep in a queue costs the
+// commands page 1 costs; the overview costs a fixed number whatever the depth.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Redis } from 'ioredis';
+import { PRIO, redisKeys } from './keys';
+import { DEAD_SCAN, listDead, listTasks, readOverview } from './reads';
+import { decodeCursor, encodeCursor } from './rows';
+import { PrivateRedis, redisServerAvailable } from './test-support';
+
+const have = redisServerAvailable('the Redis scale suite');
+const QUEUES = 20;
+const PER_QUEUE = 5000;
+const DEAD = 20_000;
+
+/** Calls and microseconds per command since the last reset (the private server serves only this test). */
+async function stats(c: Redis): Promise<{ calls: number; usec: number; by: Record<string, number> }> {
+  const text = await c.info('commandstats');
+  let calls = 0;
+  let usec = 0;
+  const by: Record<string, number> = {};
+  for (const m of text.matchAll(/^cmdstat_([^:]+):calls=(\d+),usec=(\d+)/gm)) {
+    if (m[1] === 'info' || m[1] === 'config|resetstat') continue;
+    calls += Number(m[2]);
+    usec += Number(m[3]);
+    by[m[1]!] = Number(m[2]);
+  }
+  return { calls, usec, by };
+}
+
+describe.skipIf(!have)('Redis reads at depth', () => {
+  const server = new PrivateRedis();
+  let c: Redis;
+  const P = 'scale';
+  const k = redisKeys(P);
+  beforeAll(async () => {
+    c = await server.start();
+    await c.config('SET', 'appendonly', 'no');
+    for (let q = 0; q < QUEUES; q++) {
+      const queue = `q${q}`;
+      const pipe = c.pipeline().sadd(k.queues, queue);
+      for (let i = 0; i < PER_QUEUE; i++) {
+        const id = `${queue}-${i}`;
+        const prio = i % 3;
+        pipe.hset(k.job(id), { q: queue, p: `{"task":"t","id":"${id}","queue":"${queue}","enqueued_at":${1000 + i},"v":1}`, pr: String(prio), d: '0', st: 'ready' });
+        pipe.zadd(k.ready(queue), -prio * PRIO + i + 1, id);
+      }
+      await pipe.exec();
+    }
+    const pipe = c.pipeline();
+    for (let i = 0; i < DEAD; i++) {
+      pipe.hset(k.job(`d${i}`), { q: `q${i % QUEUES}`, p: `{"task":"t","id":"d${i}"}`, pr: '0', d: '1', st: 'dead', r: 'boom', died: String(i) });
+      pipe.zadd(k.dead, i, `d${i}`);
+    }
+    await pipe.exec();
+  }, 120_000);
+  afterAll(() => server.stop());
+
+  async function cost<T>(fn: () => Promise<T>): Promise<{ calls: number; usec: number; value: T }> {
+    await c.config('RESETSTAT');
+    const value = await fn();
+    const s = await stats(c);
+    return { calls: s.calls, usec: s.usec, value };
+  }
+
+  it('a page deep in a queue costs the commands of page 1', async () => {
+    const first = await cost(() => listTasks(c, P, 'q7', 'ready', 50, null));
+    const all = await c.zrange(k.ready('q7'), 0, '-1', 'WITHSCORES');
+    const at = 2 * 4000; // the 4000th task, deep in the lowest band
+    await listTasks(c, P, 'q7', 'ready', 1, encodeCursor(all[1]!, all[0]!)); // loads the page script (NOSCRIPT → EVAL once)
+    const deep = await cost(() => listTasks(c, P, 'q7', 'ready', 50, encodeCursor(all[at + 1]!, all[at]!)));
+    expect(first.value.items).toHaveLength(50);
+    expect(deep.value.items.map((r) => r.id)).toEqual(all.filter((_, i) => i % 2 === 0).slice(4001, 4051));
+    // page 1: ZRANGE + TIME + 50 HMGET; a deep page: EVALSHA (its ZSCORE, ZRANK, ZRANGE) + TIME + 50 HMGET
+    expect(first.calls).toBe(52);
+    expect(deep.calls).toBe(first.calls + 3);
+    expect(deep.usec).toBeLessThan(first.usec * 3 + 500);
+    expect(decodeCursor(deep.value.nextCursor!)?.id).toBe(deep.value.items[49]!.id);
+    const deadDeep = await cost(() => listDead(c, P, 50, encodeCursor('10000', 'd10000')));
+    expect(deadDeep.value.items[0]?.id).toBe('d9999');
+    expect(deadDeep.calls).toBeLessThanOrEqual(55);
+  });
+
+  it('the overview costs a fixed number of commands whatever the depth', async () => {
+    const o = await cost(() => readOverview(c, P));
+    expect(o.value.queues).toHaveLength(QUEUES);
+    expect(o.value.queues.every((q) => q.ready === PER_QUEUE)).toBe(true);
+    expect(o.value.deadExact).toBe(false); // 20,000 > DEAD_SCAN: per-queue dead counts are lower bounds
+    expect(o.value.queues.reduce((n, q) => n + q.dead, 0)).toBe(DEAD_SCAN);
+    // 4 + smembers + 6 per queue + 3 bands of hops (1 per queue each, the last finds nothing) + the heads' payloads + DEAD_SCAN HGETs
+    const bound = 5 + 6 * QUEUES + 3 * QUEUES + 3 * QUEUES + DEAD_SCAN;
+    expect(o.calls).toBeLessThanOrEqual(bound);
+    expect(o.value.queues[0]?.oldestWaitingSeconds).toBeGreaterThan(0);
+  });
+});

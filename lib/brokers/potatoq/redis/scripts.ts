@@ -1,0 +1,211 @@
+import 'server-only';
+import { createHash } from 'node:crypto';
+import type { Redis } from 'ioredis';
+
+// The console's own Lua scripts for potatoq's Redis layout (keys.ts). Written from the
+// semantics of potatoq 26.1a8's script (docs/brokers/redis.md), not copied from it, and
+// stricter where potatoq loses or orphans work. Each runs atomically, so it cannot interleave
+// with a worker's claim/complete/reap (which are scripts too). Like potatoq's, they take no
+// KEYS (the keys depend on the hashes they read): Redis Cluster is refused before they run.
+//
+// The fence: a hash with `tok` (or `st = active`) belongs to a worker and is never modified.
+// Every per-id script returns one code per id, in order; writes.ts turns them into outcomes.
+
+const COMMON = `
+local P = ARGV[1]
+local PRIO = 1099511627776
+local function jkey(id) return P .. ':job:' .. id end
+local function qkey(q) return P .. ':q:' .. q end
+local function owned(v_st, v_tok) return v_tok ~= false or v_st == 'active' end
+local function store_result(id, rec, ttl)
+  local rk = P .. ':result:' .. id
+  if ttl > 0 then redis.call('SET', rk, rec, 'PX', ttl) else redis.call('SET', rk, rec) end
+  if redis.call('EXISTS', P .. ':waiting:' .. id) == 1 then
+    redis.call('RPUSH', P .. ':notify:' .. id, 1)
+    redis.call('PEXPIRE', P .. ':notify:' .. id, 60000)
+  end
+end
+`;
+
+/**
+ * ARGV: P, ids… → per id `ok | missing | running | not-dead:<st> | no-queue`.
+ * potatoq's `requeue_dead`: only a hash with `st = dead` (and no token); `ZREM P:dead`,
+ * `HDEL r died`, `d = 0`, `st = ready`, `DEL` the result, back of its priority band with a
+ * new `INCR P:seq`, marker re-armed. Payload untouched (its `eta` stays, as potatoq keeps it).
+ * Also `SADD P:queues` (potatoq doesn't): the reaper only visits queues in that set.
+ */
+const REPLAY = `${COMMON}
+local out = {}
+for i = 2, #ARGV do
+  local id = ARGV[i]
+  local jk = jkey(id)
+  local v = redis.call('HMGET', jk, 'q', 'pr', 'st', 'tok')
+  if not v[3] then out[#out + 1] = 'missing'
+  elseif owned(v[3], v[4]) then out[#out + 1] = 'running'
+  elseif v[3] ~= 'dead' then out[#out + 1] = 'not-dead:' .. v[3]
+  elseif not v[1] then out[#out + 1] = 'no-queue'
+  else
+    redis.call('ZREM', P .. ':dead', id)
+    redis.call('HDEL', jk, 'r', 'died')
+    redis.call('HSET', jk, 'd', 0, 'st', 'ready')
+    redis.call('DEL', P .. ':result:' .. id)
+    redis.call('SADD', P .. ':queues', v[1])
+    local score = -(tonumber(v[2]) or 0) * PRIO + redis.call('INCR', P .. ':seq')
+    redis.call('ZADD', qkey(v[1]) .. ':ready', score, id)
+    redis.call('ZADD', qkey(v[1]) .. ':marker', 0, '0')
+    out[#out + 1] = 'ok'
+  end
+end
+return out
+`;
+
+/**
+ * ARGV: P, ids… → per id `ok | orphan | missing | running | not-dead:<st>`.
+ * Deletes a dead letter: `ZREM P:dead` + `DEL` the hash, only where `st = dead`. An id left in
+ * `P:dead` without a hash (potatoq's own revoke leaves those) is removed: `orphan`.
+ */
+const DISCARD = `${COMMON}
+local out = {}
+for i = 2, #ARGV do
+  local id = ARGV[i]
+  local jk = jkey(id)
+  local v = redis.call('HMGET', jk, 'st', 'tok')
+  if not v[1] then
+    if redis.call('ZREM', P .. ':dead', id) == 1 then out[#out + 1] = 'orphan' else out[#out + 1] = 'missing' end
+  elseif owned(v[1], v[2]) then out[#out + 1] = 'running'
+  elseif v[1] ~= 'dead' then out[#out + 1] = 'not-dead:' .. v[1]
+  else
+    redis.call('ZREM', P .. ':dead', id)
+    redis.call('DEL', jk)
+    out[#out + 1] = 'ok'
+  end
+end
+return out
+`;
+
+/**
+ * ARGV: P, ttl_ms, (id, REVOKED record JSON)… → per id
+ * `ok | running | dead | finished:<status> | unknown | orphan`.
+ * potatoq's revoke deletes a waiting task (`ZREM` ready and delayed of its queue, `DEL` the
+ * hash) and stores a REVOKED record for every id (PX ttl, notify waiters). Stricter:
+ * a running task gets no record (`running`: its own result would overwrite it); a dead letter
+ * is refused (`dead`: potatoq deletes its hash and orphans its `P:dead` entry); a task that
+ * already finished keeps its SUCCESS/FAILURE result (`finished:`); an orphaned `P:dead` entry
+ * is removed and marked (`orphan`); any other unknown id is marked, as potatoq does (`unknown`).
+ */
+const REVOKE = `${COMMON}
+local ttl = tonumber(ARGV[2])
+local out = {}
+for i = 3, #ARGV, 2 do
+  local id, rec = ARGV[i], ARGV[i + 1]
+  local jk = jkey(id)
+  local v = redis.call('HMGET', jk, 'q', 'st', 'tok')
+  if v[2] then
+    if owned(v[2], v[3]) then out[#out + 1] = 'running'
+    elseif v[2] == 'dead' then out[#out + 1] = 'dead'
+    else
+      if v[1] then
+        redis.call('ZREM', qkey(v[1]) .. ':ready', id)
+        redis.call('ZREM', qkey(v[1]) .. ':delayed', id)
+      end
+      redis.call('DEL', jk)
+      store_result(id, rec, ttl)
+      out[#out + 1] = 'ok'
+    end
+  else
+    local prev = redis.call('GET', P .. ':result:' .. id)
+    local status = prev and string.match(prev, '"status":"(%u+)"')
+    if status == 'SUCCESS' or status == 'FAILURE' then out[#out + 1] = 'finished:' .. status
+    else
+      local orphan = redis.call('ZREM', P .. ':dead', id) == 1
+      store_result(id, rec, ttl)
+      if orphan then out[#out + 1] = 'orphan' else out[#out + 1] = 'unknown' end
+    end
+  end
+end
+return out
+`;
+
+/**
+ * ARGV: P, queue, 'ready'|'delayed', offset, limit → {purged, skipped, stale, examined}.
+ * One bounded slice of a purge: members `offset .. offset+limit-1` of the set; deletes those
+ * whose hash says this queue and the set's own state (`ready`/`delayed`) with no token; drops
+ * members without a hash (claim skips them anyway); leaves anything else (`skipped`, which the
+ * caller steps over with `offset`). A claim runs before or after a slice, never inside it.
+ */
+const PURGE_SLICE = `${COMMON}
+local q, kind, offset, limit = ARGV[2], ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5])
+local zk = qkey(q) .. ':' .. kind
+local ids = redis.call('ZRANGE', zk, offset, offset + limit - 1)
+local purged, skipped, stale = 0, 0, 0
+for _, id in ipairs(ids) do
+  local jk = jkey(id)
+  local v = redis.call('HMGET', jk, 'q', 'st', 'tok')
+  if not v[2] then
+    redis.call('ZREM', zk, id)
+    stale = stale + 1
+  elseif owned(v[2], v[3]) or v[1] ~= q or v[2] ~= kind then skipped = skipped + 1
+  else
+    redis.call('ZREM', zk, id)
+    redis.call('DEL', jk)
+    purged = purged + 1
+  end
+end
+return {purged, skipped, stale, #ids}
+`;
+
+/**
+ * ARGV: P, (id, queue, priority, delay_ms, payload)… → per id `ok | exists`.
+ * potatoq's `enqueue`: nothing if `P:job:<id>` exists; else `SADD P:queues`, then
+ * `HSET q p pr d=0 st=delayed` + `ZADD delayed (TIME ms + delay)`, or `st=ready` + ready at
+ * `-pr·2^40 + INCR seq` + marker. `pr` goes through tonumber as potatoq's does.
+ */
+const ENQUEUE = `${COMMON}
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local out = {}
+for i = 2, #ARGV, 5 do
+  local id, q, prio, delay, payload = ARGV[i], ARGV[i + 1], tonumber(ARGV[i + 2]), tonumber(ARGV[i + 3]), ARGV[i + 4]
+  local jk = jkey(id)
+  if redis.call('EXISTS', jk) == 1 then out[#out + 1] = 'exists'
+  else
+    redis.call('SADD', P .. ':queues', q)
+    if delay > 0 then
+      redis.call('HSET', jk, 'q', q, 'p', payload, 'pr', prio, 'd', 0, 'st', 'delayed')
+      redis.call('ZADD', qkey(q) .. ':delayed', now + delay, id)
+    else
+      redis.call('HSET', jk, 'q', q, 'p', payload, 'pr', prio, 'd', 0, 'st', 'ready')
+      redis.call('ZADD', qkey(q) .. ':ready', -prio * PRIO + redis.call('INCR', P .. ':seq'), id)
+      redis.call('ZADD', qkey(q) .. ':marker', 0, '0')
+    end
+    out[#out + 1] = 'ok'
+  end
+end
+return out
+`;
+
+export interface LuaScript {
+  name: string;
+  lua: string;
+  sha: string;
+}
+
+const script = (name: string, lua: string): LuaScript => ({ name, lua, sha: createHash('sha1').update(lua).digest('hex') });
+
+export const SCRIPTS = {
+  replay: script('replay', REPLAY),
+  discard: script('discard', DISCARD),
+  revoke: script('revoke', REVOKE),
+  purgeSlice: script('purge', PURGE_SLICE),
+  enqueue: script('enqueue', ENQUEUE),
+} as const;
+
+/** EVALSHA, loading the script with EVAL on NOSCRIPT (a restarted or flushed Redis). */
+export async function runScript(client: Redis, s: LuaScript, args: Array<string | number>): Promise<unknown> {
+  try {
+    return await client.evalsha(s.sha, 0, ...args);
+  } catch (e) {
+    if (!(e instanceof Error) || !e.message.includes('NOSCRIPT')) throw e;
+    return client.eval(s.lua, 0, ...args);
+  }
+}

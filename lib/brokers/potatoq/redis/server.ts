@@ -1,0 +1,83 @@
+import 'server-only';
+import { Redis } from 'ioredis';
+import { parseRedisUrl } from './keys';
+
+// Connecting to the Redis a potatoq broker URL names, and what the console checks about that
+// server before it trusts it: version, Cluster mode, eviction policy.
+
+/** An ioredis client for a potatoq broker URL (redis://, rediss://, valkey://, valkeys://, unix://). */
+export function connectRedis(url: string, timeoutMs = 5000): Redis {
+  const t = parseRedisUrl(url);
+  const client = new Redis({
+    ...(t.path ? { path: t.path } : { host: t.host, port: t.port }),
+    db: t.db,
+    username: t.username,
+    password: t.password,
+    tls: t.tls ? {} : undefined,
+    lazyConnect: true,
+    connectTimeout: timeoutMs,
+    commandTimeout: timeoutMs,
+    maxRetriesPerRequest: 1,
+    // Never replay a write after a reconnect: a script must run once or be reported failed.
+    autoResendUnfulfilledCommands: false,
+  });
+  client.on('error', () => undefined);
+  return client;
+}
+
+export interface ServerCheck {
+  /** `redis` or `valkey` (INFO server's `server_name`, absent on Redis). */
+  server: string;
+  version: string;
+  /** Null when the server is usable; otherwise why the console must refuse it. */
+  refusal: string | null;
+  /** `maxmemory-policy`, or null when CONFIG is disabled (managed services). */
+  maxmemoryPolicy: string | null;
+  /** Shown on the overview, like `potatoq migrate`'s warning. Null when fine or unknown. */
+  evictionWarning: string | null;
+}
+
+/** `INFO` text → field map. */
+export function parseInfo(text: string): Map<string, string> {
+  const m = new Map<string, string>();
+  for (const line of text.split(/\r?\n/)) {
+    const i = line.indexOf(':');
+    if (i > 0 && !line.startsWith('#')) m.set(line.slice(0, i), line.slice(i + 1).trim());
+  }
+  return m;
+}
+
+/** True when `version` is at least 6.2 (potatoq's script needs `ZRANGE … BYSCORE`). */
+export function versionAtLeast62(version: string): boolean {
+  const [maj = 0, min = 0] = version.split('.').map((x) => Number.parseInt(x, 10) || 0);
+  return maj > 6 || (maj === 6 && min >= 2);
+}
+
+/** potatoq's `setup()` (= `potatoq migrate`): warn unless `noeviction`. */
+export function evictionWarning(policy: string | null): string | null {
+  if (!policy || policy === 'noeviction') return null;
+  return `Redis maxmemory-policy is '${policy}': Redis may silently evict queued tasks. Use 'noeviction' (and a separate Redis for caching), as potatoq migrate warns.`;
+}
+
+export function judgeServer(info: Map<string, string>, policy: string | null): ServerCheck {
+  const server = info.get('server_name') ?? 'redis';
+  // Valkey reports valkey_version and a redis_version compatibility value (7.2.4).
+  const version = info.get('valkey_version') ?? info.get('redis_version') ?? '0';
+  const compat = info.get('redis_version') ?? version;
+  let refusal: string | null = null;
+  if (info.get('cluster_enabled') === '1' || info.get('redis_mode') === 'cluster') {
+    refusal = 'this is a Redis Cluster node: potatoq 26.1a8 does not support Redis Cluster (its scripts touch keys of several queues), so the console refuses it too. Point the console at a standalone Redis or a Sentinel-managed primary.';
+  } else if (!versionAtLeast62(compat)) {
+    refusal = `${server} ${version} is too old: potatoq needs Redis 6.2+ (ZRANGE … BYSCORE).`;
+  }
+  return { server, version, refusal, maxmemoryPolicy: policy, evictionWarning: evictionWarning(policy) };
+}
+
+/** INFO server + INFO cluster + CONFIG GET maxmemory-policy, pipelined. */
+export async function checkServer(client: Redis): Promise<ServerCheck> {
+  const res = (await client.pipeline().info('server').info('cluster').config('GET', 'maxmemory-policy').exec()) ?? [];
+  const text = [res[0]?.[1], res[1]?.[1]].filter((x): x is string => typeof x === 'string').join('\n');
+  const cfg = res[2]?.[0] ? null : (res[2]?.[1] as string[] | undefined);
+  const policy = cfg && cfg.length >= 2 ? (cfg[1] ?? null) : null;
+  return judgeServer(parseInfo(text), policy);
+}
