@@ -112,8 +112,9 @@ func runEnqueue(argv []string) error {
 	if err != nil {
 		return err
 	}
+	// EnqueueRemote: a producer-only process (like the console) has no handlers registered.
 	q := jobs.New(st)
-	id, err := q.Enqueue(context.Background(), *typ, raw, opts...)
+	id, err := q.EnqueueRemote(context.Background(), *typ, raw, opts...)
 	if err != nil {
 		// A refused enqueue (e.g. a duplicate unique key) is an answer, not a crash: exit 2.
 		_ = printJSON(map[string]any{"error": err.Error()})
