@@ -9,6 +9,8 @@
 //	                        [--delay D | --run-at RFC3339] [--unique KEY]
 //	sdj-harness worker      --url URL --queues a,b --out FILE [--max-jobs N] [--duration D]
 //	sdj-harness dump-schema --url URL
+//	sdj-harness op          --url URL requeue|retry|cancel|delete|delete-subtree ID
+//	sdj-harness op          --url URL --queue Q --status S purge
 //
 // URL is postgresql://… or mysql://user:pass@host:port/db (made into a UTC go-sql-driver DSN,
 // which the library requires).
@@ -27,7 +29,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fail(fmt.Errorf("usage: sdj-harness migrate|enqueue|worker|dump-schema --url URL [flags]"))
+		fail(fmt.Errorf("usage: sdj-harness migrate|enqueue|worker|dump-schema|op --url URL [flags]"))
 	}
 	cmd, args := os.Args[1], os.Args[2:]
 	var err error
@@ -40,6 +42,8 @@ func main() {
 		err = runWorker(args)
 	case "dump-schema":
 		err = runDumpSchema(args)
+	case "op":
+		err = runOp(args)
 	default:
 		err = fmt.Errorf("unknown subcommand %q", cmd)
 	}
