@@ -137,7 +137,7 @@ export function harness<T = Record<string, unknown>>(h: Harness, args: string[],
 }
 
 export interface Invocation {
-  handler: 'record' | 'fail-permanent' | 'always-error';
+  handler: 'record' | 'fail-permanent' | 'always-error' | 'fan-out';
   id: string;
   queue: string;
   attempt: number;

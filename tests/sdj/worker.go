@@ -31,6 +31,12 @@ type invocation struct {
 	Args    json.RawMessage `json:"args"`
 }
 
+type fanOutArgs struct {
+	ChildType  string            `json:"child_type"`
+	ChildQueue string            `json:"child_queue"`
+	Items      []json.RawMessage `json:"items"`
+}
+
 type recorder struct {
 	mu   sync.Mutex
 	file *os.File
@@ -87,6 +93,21 @@ func runWorker(argv []string) error {
 			return err
 		}
 		return errors.New(alwaysError)
+	})
+
+	// fan-out: a workflow parent that fans its items out as sub-jobs of child_type on child_queue
+	// (CollectAll), so the tests get real fan_outs rows, sub-jobs and a waiting parent.
+	q.Register("fan-out", func(ctx context.Context, args fanOutArgs) error {
+		raw, _ := json.Marshal(args)
+		if err := rec.write(ctx, "fan-out", raw); err != nil {
+			return err
+		}
+		subs := make([]jobs.SubJob, len(args.Items))
+		for i, item := range args.Items {
+			subs[i] = jobs.Sub(args.ChildType, item)
+		}
+		_, err := jobs.FanOut[json.RawMessage](ctx, subs, jobs.CollectAll(), jobs.WithFanOutQueue(args.ChildQueue))
+		return err // a *WaitingError suspends the parent; nil once every child is terminal
 	})
 
 	ctx, cancel := context.WithTimeout(context.Background(), *duration)
