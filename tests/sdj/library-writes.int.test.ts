@@ -70,6 +70,19 @@ for (const dialect of ['postgres', 'mysql'] as const) {
       expect((await readJob(db, id))!.status).toBe('pending');
     });
 
+    it('Requeue of a dead letter whose unique key a live job now holds fails on idx_jobs_active_unique (the key is kept on replay)', async () => {
+      const dead = enqueue(['--type', 'always-error', '--queue', 'uniq', '--retries', '1', '--unique', 'order-9']);
+      await runWorker(h, db.url, ['uniq'], 1);
+      // A terminal job frees its key: a new job may take it.
+      const live = enqueue(['--type', 'record', '--queue', 'other', '--unique', 'order-9']);
+      const r = op('requeue', dead);
+      expect(r.status).toBe(2);
+      expect(r.json.error).toMatch(/idx_jobs_active_unique/);
+      expect(r.json.error).toMatch(dialect === 'postgres' ? /SQLSTATE 23505/ : /Error 1062/);
+      expect((await readJob(db, dead))!.status).toBe('failed');
+      expect((await readJob(db, live))!.raw.unique_key).toBe('order-9');
+    });
+
     it('the dashboard RetryJob resets a dead letter exactly as Requeue does', async () => {
       const id = await deadLetter('retry');
       expect(op('retry', id).json).toEqual({ ok: true });
