@@ -3,7 +3,7 @@
 // 15 and MySQL 9: what the console's delete/purge/cancel/replay must refuse or cascade the same way.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDb, serverAvailable, type Dialect, type TestDb } from './databases';
-import { buildHarness, harness, removeHarness, runHarness, runWorker, sdjAvailability, type Harness } from './harness';
+import { BUILD_TIMEOUT_MS, buildHarness, harness, removeHarness, runHarness, runWorker, sdjAvailability, type Harness } from './harness';
 import { readJob, uuidBytes, uuidFromBytes } from './jobs-table';
 
 const sdj = sdjAvailability();
@@ -14,7 +14,7 @@ const servers: Record<Dialect, boolean> = {
 let h: Harness;
 beforeAll(() => {
   if (sdj.ok && (servers.postgres || servers.mysql)) h = buildHarness(sdj.source);
-});
+}, BUILD_TIMEOUT_MS + 10_000);
 afterAll(() => removeHarness(h));
 
 const ITEMS = [{ i: 0 }, { i: 1 }];

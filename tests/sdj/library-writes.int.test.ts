@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDb, serverAvailable, type Dialect, type TestDb } from './databases';
-import { buildHarness, harness, removeHarness, runHarness, runWorker, sdjAvailability, type Harness } from './harness';
+import { BUILD_TIMEOUT_MS, buildHarness, harness, removeHarness, runHarness, runWorker, sdjAvailability, type Harness } from './harness';
 import { readJob, uuidBytes } from './jobs-table';
 
 const sdj = sdjAvailability();
@@ -16,7 +16,7 @@ const servers: Record<Dialect, boolean> = {
 let h: Harness;
 beforeAll(() => {
   if (sdj.ok && (servers.postgres || servers.mysql)) h = buildHarness(sdj.source);
-});
+}, BUILD_TIMEOUT_MS + 10_000);
 afterAll(() => removeHarness(h));
 
 for (const dialect of ['postgres', 'mysql'] as const) {

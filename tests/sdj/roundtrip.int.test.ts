@@ -4,7 +4,7 @@
 // the exact dead-letter reasons the library writes (docs/systems/simple-durable-jobs.md).
 import { afterEach, afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDb, serverAvailable, type Dialect, type TestDb } from './databases';
-import { buildHarness, harness, removeHarness, runHarness, runWorker, sdjAvailability, type Harness } from './harness';
+import { BUILD_TIMEOUT_MS, buildHarness, harness, removeHarness, runHarness, runWorker, sdjAvailability, type Harness } from './harness';
 import { rawEnqueue, readJob, uuidBytes } from './jobs-table';
 
 const sdj = sdjAvailability();
@@ -15,7 +15,7 @@ const servers: Record<Dialect, boolean> = {
 let h: Harness;
 beforeAll(() => {
   if (sdj.ok && (servers.postgres || servers.mysql)) h = buildHarness(sdj.source);
-});
+}, BUILD_TIMEOUT_MS + 10_000);
 afterAll(() => removeHarness(h));
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

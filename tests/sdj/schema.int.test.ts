@@ -4,7 +4,7 @@
 // fails here first.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDb, serverAvailable, type Dialect, type TestDb } from './databases';
-import { buildHarness, harness, removeHarness, sdjAvailability, type Harness } from './harness';
+import { BUILD_TIMEOUT_MS, buildHarness, harness, removeHarness, sdjAvailability, type Harness } from './harness';
 
 type Text = string | null;
 interface Dump {
@@ -30,7 +30,7 @@ beforeAll(() => {
     h = buildHarness(sdj.source);
     console.info(`sdj-harness built in ${h.buildSeconds.toFixed(1)}s`);
   }
-});
+}, BUILD_TIMEOUT_MS + 10_000);
 afterAll(() => removeHarness(h));
 
 /** The latest versioned migration at v4.5.1 (pkg/storage/migrations.go); the console's write gate keys on it. */
