@@ -38,7 +38,8 @@ for (const dialect of ['postgres', 'mysql'] as const) {
     /** A parent on queue wf that fanned out two `record` sub-jobs on queue kids and now waits. */
     async function waitingWorkflow(): Promise<{ parent: string; children: string[] }> {
       const parent = harness<{ id: string }>(h, ['enqueue', '--url', db.url, '--type', 'fan-out', '--queue', 'wf', '--args', JSON.stringify({ child_type: 'record', child_queue: 'kids', items: ITEMS })]).id;
-      await runWorker(h, db.url, ['wf'], 0, 2);
+      const { summary } = await runWorker(h, db.url, ['wf'], 0, 30, 1);
+      expect(summary.waiting).toBe(1);
       expect((await readJob(db, parent))!.status).toBe('waiting');
       return { parent, children: await childrenOf(parent) };
     }

@@ -151,13 +151,18 @@ export interface Invocation {
 export interface WorkerSummary {
   completed: number;
   failed: number;
+  waiting: number;
   seconds: number;
 }
 
-/** Runs the real worker on `queues` until `maxJobs` jobs finished (or `seconds` passed). */
-export async function runWorker(h: Harness, url: string, queues: string[], maxJobs: number, seconds = 40): Promise<{ summary: WorkerSummary; runs: Invocation[] }> {
+/**
+ * Runs the real worker on `queues` until `maxJobs` jobs finished (completed or terminally
+ * failed), or `maxWaiting` jobs suspended as waiting, or `seconds` passed.
+ */
+export async function runWorker(h: Harness, url: string, queues: string[], maxJobs: number, seconds = 40, maxWaiting = 0): Promise<{ summary: WorkerSummary; runs: Invocation[] }> {
   const out = path.join(h.dir, `runs-${queues.join('-')}-${Date.now()}.jsonl`);
-  const child = spawn(h.bin, ['worker', '--url', url, '--queues', queues.join(','), '--out', out, '--max-jobs', String(maxJobs), '--duration', `${seconds}s`], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const args = ['worker', '--url', url, '--queues', queues.join(','), '--out', out, '--max-jobs', String(maxJobs), '--max-waiting', String(maxWaiting), '--duration', `${seconds}s`];
+  const child = spawn(h.bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

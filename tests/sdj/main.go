@@ -7,7 +7,7 @@
 //	sdj-harness migrate     --url URL
 //	sdj-harness enqueue     --url URL --type T [--args JSON] [--queue Q] [--priority N] [--retries N]
 //	                        [--delay D | --run-at RFC3339] [--unique KEY]
-//	sdj-harness worker      --url URL --queues a,b --out FILE [--max-jobs N] [--duration D]
+//	sdj-harness worker      --url URL --queues a,b --out FILE [--max-jobs N] [--max-waiting N] [--duration D]
 //	sdj-harness dump-schema --url URL
 //	sdj-harness op          --url URL requeue|retry|cancel|delete|delete-subtree ID
 //	sdj-harness op          --url URL --queue Q --status S purge

@@ -62,6 +62,7 @@ func runWorker(argv []string) error {
 	queues := fs.String("queues", "default", "comma-separated queues to work")
 	out := fs.String("out", "", "file that receives one JSON line per handler run")
 	maxJobs := fs.Int("max-jobs", 0, "stop after this many jobs finished (completed or terminally failed); 0: run for --duration")
+	maxWaiting := fs.Int("max-waiting", 0, "stop after this many jobs suspended as waiting (a fan-out parent); 0: no such stop")
 	duration := fs.Duration("duration", 30*time.Second, "stop after this long in any case")
 	_ = fs.Parse(argv)
 	if *out == "" {
@@ -112,15 +113,19 @@ func runWorker(argv []string) error {
 
 	ctx, cancel := context.WithTimeout(context.Background(), *duration)
 	defer cancel()
-	var completed, failed atomic.Int64
+	var completed, failed, waiting atomic.Int64
 	finished := func() {
 		if *maxJobs > 0 && completed.Load()+failed.Load() >= int64(*maxJobs) {
+			cancel()
+		}
+		if *maxWaiting > 0 && waiting.Load() >= int64(*maxWaiting) {
 			cancel()
 		}
 	}
 	q.OnJobComplete(func(context.Context, *jobs.Job) { completed.Add(1); finished() })
 	// OnJobFail runs on terminal failures only (a retry calls OnRetry instead).
 	q.OnJobFail(func(context.Context, *jobs.Job, error) { failed.Add(1); finished() })
+	q.OnJobWaiting(func(context.Context, *jobs.Job) { waiting.Add(1); finished() })
 
 	// Short poll and retry delays so a test's always-error job exhausts its retries in seconds;
 	// retention off so the tests find every terminal row.
@@ -144,6 +149,7 @@ func runWorker(argv []string) error {
 	return printJSON(map[string]any{
 		"completed": completed.Load(),
 		"failed":    failed.Load(),
+		"waiting":   waiting.Load(),
 		"seconds":   time.Since(started).Seconds(),
 	})
 }
