@@ -1,11 +1,10 @@
 // Test helper (not shipped code): builds tests/sdj (the Go harness over the real Simple Durable
 // Jobs v4.5.1) once per test file into a temp dir and runs its subcommands.
 //
-// Where the library comes from: the Go module proxy when it serves v4.5.1, else the source named
-// by POTATOQ_TEST_SDJ_SOURCE (a git dir of jdziat/simple-durable-jobs, from which tag v4.5.1 is
-// exported and its commit checked, or an already exported v4.5.1 tree). Either way the build runs
-// through a go.work in the temp dir, so the checkout's go.mod/go.sum are never rewritten and no
-// binary lands in the checkout.
+// The library comes from the Go module proxy only. On this project's machines the proxy refuses
+// v4.5.1 ("403 This module version is not available"), so the suites skip with that reason; the
+// project builds no copy of the library's source itself. The build runs through a go.work in a
+// temp dir, so the checkout's go.mod/go.sum are never rewritten and no binary lands in it.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -13,16 +12,14 @@ import path from 'node:path';
 
 export const SDJ_MODULE = 'github.com/jdziat/simple-durable-jobs/v4';
 export const SDJ_VERSION = 'v4.5.1';
-/** The commit tag v4.5.1 points at (checked when the source comes from a git dir). */
-export const SDJ_COMMIT = '205e2bcf0bc465eb79ac3af3ca7e90100984ce44';
 
 const HARNESS_DIR = path.resolve(__dirname);
 const required = process.env.POTATOQ_CONSOLE_REQUIRE_SERVICES === '1';
-// The library is not a service: CI cannot fetch it when the proxy refuses it, so a missing
-// library fails only when this is set (the loud skip otherwise).
+// The library is not a service: when the proxy refuses it, nothing a run can start brings it, so a
+// missing library fails only when this is set (the loud skip otherwise).
 const requireLibrary = process.env.POTATOQ_CONSOLE_REQUIRE_SDJ === '1';
 
-type Source = { kind: 'proxy' } | { kind: 'git'; gitDir: string } | { kind: 'tree'; dir: string };
+type Source = { kind: 'proxy' };
 export type Availability = { ok: true; source: Source } | { ok: false; reason: string };
 
 function goVersion(): string | null {
@@ -43,17 +40,6 @@ function proxyServes(): { ok: boolean; error: string } {
   }
 }
 
-function sourceFromEnv(value: string): Source | string {
-  if (fs.existsSync(path.join(value, 'go.mod'))) {
-    const mod = fs.readFileSync(path.join(value, 'go.mod'), 'utf8');
-    return mod.startsWith(`module ${SDJ_MODULE}\n`) ? { kind: 'tree', dir: value } : `${value}/go.mod is not module ${SDJ_MODULE}`;
-  }
-  const r = spawnSync('git', ['--git-dir', value, 'rev-parse', `${SDJ_VERSION}^{commit}`], { encoding: 'utf8' });
-  if (r.status !== 0) return `${value} is neither a source tree nor a git dir with tag ${SDJ_VERSION}`;
-  if (r.stdout.trim() !== SDJ_COMMIT) return `tag ${SDJ_VERSION} in ${value} is ${r.stdout.trim()}, not ${SDJ_COMMIT}`;
-  return { kind: 'git', gitDir: value };
-}
-
 /** Decided once at collection: the loud skip line, or a failure where CI requires the suite. */
 export function sdjAvailability(): Availability {
   const skip = (reason: string, mustFail: boolean): Availability => {
@@ -63,14 +49,9 @@ export function sdjAvailability(): Availability {
     return { ok: false, reason };
   };
   if (!goVersion()) return skip('`go` is not on PATH', required || requireLibrary);
-  const env = process.env.POTATOQ_TEST_SDJ_SOURCE;
-  if (env) {
-    const s = sourceFromEnv(env);
-    return typeof s === 'string' ? skip(`POTATOQ_TEST_SDJ_SOURCE: ${s}`, true) : { ok: true, source: s };
-  }
   const probe = proxyServes();
   if (probe.ok) return { ok: true, source: { kind: 'proxy' } };
-  return skip(`the Go module proxy does not serve ${SDJ_MODULE}@${SDJ_VERSION} (${probe.error}); set POTATOQ_TEST_SDJ_SOURCE to its git dir or v4.5.1 source tree`, requireLibrary);
+  return skip(`the Go module proxy does not serve ${SDJ_MODULE}@${SDJ_VERSION} (${probe.error})`, requireLibrary);
 }
 
 /** A cold build compiles gorm, pgx and the library: ~1 min on 2 idle cores, over 2 min on busy ones. */
@@ -84,28 +65,17 @@ export interface Harness {
 }
 
 /** go build of tests/sdj into a temp dir, through a go.work there. */
-export function buildHarness(source: Source): Harness {
+export function buildHarness(_source: Source): Harness {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sdj-harness-'));
-  let work = `go 1.25.5\n\nuse ${HARNESS_DIR}\n`;
-  if (source.kind !== 'proxy') {
-    let tree = source.kind === 'tree' ? source.dir : path.join(dir, 'src');
-    if (source.kind === 'git') {
-      fs.mkdirSync(tree);
-      const tar = execFileSync('git', ['--git-dir', source.gitDir, 'archive', SDJ_COMMIT], { maxBuffer: 256 * 1024 * 1024 });
-      execFileSync('tar', ['-x', '-C', tree], { input: tar });
-    }
-    tree = path.resolve(tree);
-    work += `\nreplace ${SDJ_MODULE} ${SDJ_VERSION} => ${tree}\n`;
-  }
+  const work = `go 1.25.5\n\nuse ${HARNESS_DIR}\n`;
   fs.writeFileSync(path.join(dir, 'go.work'), work);
   const env = { ...process.env, GOWORK: path.join(dir, 'go.work') };
   const go = (args: string[]) => execFileSync('go', ['-C', HARNESS_DIR, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'], timeout: BUILD_TIMEOUT_MS });
   const bin = path.join(dir, 'sdj-harness');
   const started = Date.now();
-  // go.sum has no line for the library (it was resolved from source); from the proxy, its
-  // checksum goes to the temp go.work.sum.
-  if (source.kind === 'proxy') go(['mod', 'download', `${SDJ_MODULE}@${SDJ_VERSION}`]);
-  // -trimpath: the exported source lands in a new temp dir each time; without it no build would be warm.
+  // go.sum has no line for the library (the proxy never served it here): its checksum goes to
+  // the temp go.work.sum.
+  go(['mod', 'download', `${SDJ_MODULE}@${SDJ_VERSION}`]);
   go(['build', '-trimpath', '-o', bin, '.']);
   return { bin, dir, buildSeconds: (Date.now() - started) / 1000 };
 }
