@@ -61,7 +61,8 @@ function logLine(fields: Record<string, unknown>): void {
   console.info(JSON.stringify({ at: new Date().toISOString(), event: 'console.action', ...fields }));
 }
 
-const ZReason = z.string().trim().max(1000, 'at most 1,000 characters');
+/** The reason an action's input may carry (required for destructive and bulk actions). */
+export const ZReason = z.string().trim().max(1000, 'at most 1,000 characters');
 
 function reasonOf(spec: Pick<GateSpec<z.ZodType, unknown>, 'action' | 'reason' | 'input' | 'reasonRequired'>): string | null {
   const raw = spec.reason ?? (spec.input && typeof spec.input === 'object' ? (spec.input as Record<string, unknown>).reason : undefined);
