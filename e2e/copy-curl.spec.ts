@@ -51,3 +51,30 @@ test('the purge dialog shows its curl command too', async ({ page }) => {
   await expect(curl).toContainText(`"confirm":"${queue}"`);
   await expect(curl).toContainText('$POTATOQ_CONSOLE_TOKEN');
 });
+
+test('the bulk dialog’s curl command starts the captured job, with the count and the reason', async ({ page }) => {
+  const queue = uniqueQueue('curl-bulk');
+  const ids = [0, 1, 2].map((i) => addDead(c.broker, { queue, args: [i], reason: 'ValueError: bulk curl' }));
+  await page.goto(`${c.url}/brokers/main/queues/${queue}?state=dead`);
+  await expect(page.getByTestId('dead-row').first()).toBeVisible();
+  await page.getByTestId('bulk-all-replay').click();
+  const dialog = page.getByTestId('bulk-dialog');
+  await expect(dialog.getByTestId('bulk-count')).toHaveText('3');
+  await dialog.getByTestId('confirm-reason').fill('OPS-10 upstream fixed');
+  const curl = dialog.getByTestId('curl-command');
+  await expect(curl).toContainText('"confirmCount":3');
+  const command = (await curl.textContent())!;
+  expect(command).toMatch(/\/api\/brokers\/main\/bulk\/[a-z0-9-]+\/start/);
+  expect(JSON.parse(runCopied(command))).toMatchObject({ state: expect.stringMatching(/^(running|done)$/) });
+  await expect.poll(() => rows(c.broker, `SELECT id FROM potatoq_dead WHERE id IN (${ids.map(() => '?').join(',')})`, ...ids).length).toBe(0);
+  expect(rows(c.broker, `SELECT id FROM potatoq_jobs WHERE id IN (${ids.map(() => '?').join(',')})`, ...ids)).toHaveLength(3);
+});
+
+test('the enqueue form shows the request as curl next to the CLI line', async ({ page }) => {
+  await page.goto(`${c.url}/brokers/main/enqueue`);
+  await page.getByTestId('enqueue-task').fill('demo.echo');
+  const curl = page.getByTestId('curl-command');
+  await expect(curl).toContainText('/api/brokers/main/enqueue');
+  await expect(curl).toContainText('"task":"demo.echo"');
+  await expect(curl).toContainText('$POTATOQ_CONSOLE_TOKEN');
+});

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REASON_PLACEHOLDER, curlCommand } from './curl';
+import { REASON_PLACEHOLDER, curlBulkStart, curlCommand } from './curl';
 
 // Runs the command in a real bash with a stand-in `curl` that prints the arguments it got, so
 // the quoting is checked by the shell itself.
@@ -39,5 +39,18 @@ describe('curlCommand', () => {
   it('puts a placeholder where a required reason is not typed yet, and leaves an optional one out', () => {
     expect(JSON.parse(argsSeenByCurl(curlCommand({ origin: 'http://h', brokerId: 'b', action: 'revoke', ids: ['x'], reasonRequired: true }))[9]!)).toEqual({ ids: ['x'], reason: REASON_PLACEHOLDER });
     expect(JSON.parse(argsSeenByCurl(curlCommand({ origin: 'http://h', brokerId: 'b', action: 'replay', ids: ['x'] }))[9]!)).toEqual({ ids: ['x'] });
+  });
+
+  it('posts an enqueue request as the form would send it, JSON text kept exact', () => {
+    const body = { task: 'app.add', queue: 'default', args: '[1, 123456789012345678901234567890]', kwargs: '{}', priority: 0 };
+    const argv = argsSeenByCurl(curlCommand({ origin: 'http://h', brokerId: 'b', action: 'enqueue', body }));
+    expect(argv[7]).toBe('http://h/api/brokers/b/enqueue');
+    expect(JSON.parse(argv[9]!)).toEqual(body);
+  });
+
+  it('starts a captured bulk job by its id with the count confirmed and the reason', () => {
+    const argv = argsSeenByCurl(curlBulkStart({ origin: 'http://h', brokerId: 'b', jobId: '6f1c-aa', confirmCount: 1200, reason: 'OPS-2', rate: 20 }));
+    expect(argv[7]).toBe('http://h/api/brokers/b/bulk/6f1c-aa/start');
+    expect(JSON.parse(argv[9]!)).toEqual({ confirmCount: 1200, reason: 'OPS-2', rate: 20 });
   });
 });
