@@ -3,7 +3,7 @@ import { getAuthConfig } from '@/lib/auth/config';
 import { API_CSP, STATIC_SECURITY_HEADERS, contentSecurityPolicy } from '@/lib/auth/csp';
 import { isHttps } from '@/lib/auth/client';
 import { getHostRule, hostAllowed } from '@/lib/auth/hosts';
-import { resolveFromHeaders } from '@/lib/auth/resolve';
+import { resolveFromHeaders, resolveScraper } from '@/lib/auth/resolve';
 
 // Runs before every page and API request (Next 16 "proxy", Node runtime), whatever the method:
 // refuses Host names the console is not served on (DNS rebinding), methods pages do not take,
@@ -44,7 +44,10 @@ function pageMethodAllowed(request: NextRequest): boolean {
 
 export function proxy(request: NextRequest): NextResponse {
   const { pathname, search } = request.nextUrl;
-  const isApi = pathname.startsWith('/api/');
+  // /metrics answers like an API (401/403 as text for a scraper, never a login redirect), and
+  // is the one path a `metrics` token may read.
+  const isMetrics = pathname === '/metrics';
+  const isApi = pathname.startsWith('/api/') || isMetrics;
   const nonce = Buffer.from(crypto.randomUUID()).toString('base64');
   const https = (request.headers.get('x-forwarded-proto') ?? request.nextUrl.protocol.replace(':', '')) === 'https';
   const csp = isApi ? API_CSP : contentSecurityPolicy(nonce, { dev: process.env.NODE_ENV === 'development', https });
@@ -60,7 +63,7 @@ export function proxy(request: NextRequest): NextResponse {
   const open = PUBLIC.includes(pathname) || config.mode === 'none';
   // Every method: a POST, PUT or DELETE to a page renders it as a GET would.
   if (!open) {
-    const who = resolveFromHeaders(config, request.headers);
+    const who = isMetrics ? resolveScraper(config, request.headers) : resolveFromHeaders(config, request.headers);
     if (!who.ok) {
       const status = who.code === 'Forbidden' ? 403 : 401;
       if (isApi) {

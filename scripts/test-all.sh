@@ -26,6 +26,7 @@ run_step() {
 }
 
 run_step venv bash scripts/ensure-venv.sh
+run_step schemathesis bash scripts/schemathesis.sh ensure
 run_step typecheck npx tsc --noEmit
 run_step lint npx eslint . --max-warnings 0
 run_step unit npx vitest run --project unit

@@ -8,6 +8,7 @@ import { ErrorBox } from '@/components/ui/states';
 import { convertCeleryAction, discardDeadAction, replayDeadAction, revokeAction } from '@/lib/actions/broker-actions';
 import type { ActionResult } from '@/lib/brokers/schema';
 import { fillCommand } from '@/lib/client/cli';
+import { TOKEN_PLACEHOLDER, curlCommand } from '@/lib/client/curl';
 import { useOverview } from '@/lib/client/hooks';
 import { OutcomePanel } from './outcome-panel';
 import { useBrokerAction } from './use-broker-action';
@@ -57,6 +58,8 @@ export function ConfirmAction({
   const count = frozen.length;
   const noun = `${t.what}${count === 1 ? '' : 's'}`;
   const cli = fillCommand(declared?.[kind]?.cli, { ids: frozen });
+  // Rendered only once the dialog is open (after a click): window exists then.
+  const curl = open ? curlCommand({ origin: window.location.origin, brokerId, action: kind, ids: frozen, queue: frozenQueue, reason, reasonRequired: t.danger }) : '';
   const close = () => {
     setOpen(false);
     setReason('');
@@ -100,7 +103,8 @@ export function ConfirmAction({
             </ul>
           ) : null}
           {details}
-          {cli ? <CommandLine command={cli} /> : null}
+          {cli ? <CommandLine command={cli} caption="The same with the broker's CLI" copyLabel="Copy as CLI" /> : null}
+          <CommandLine command={curl} testId="curl-command" caption={`The same through the console's API (an API token in ${TOKEN_PLACEHOLDER})`} copyLabel="Copy as curl" />
           <ReasonField value={reason} onChange={setReason} required={t.danger} error={reasonError} disabled={!!m.data?.ok} />
           {m.data?.ok ? <OutcomePanel result={m.data.data} /> : null}
           {m.data && !m.data.ok && !reasonError ? <ErrorBox code={m.data.error.code} message={m.data.error.message} /> : null}

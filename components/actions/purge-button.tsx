@@ -7,6 +7,7 @@ import { ReasonField } from '@/components/audit/reason-field';
 import { ErrorBox } from '@/components/ui/states';
 import { purgeAction } from '@/lib/actions/broker-actions';
 import { fillCommand } from '@/lib/client/cli';
+import { TOKEN_PLACEHOLDER, curlCommand } from '@/lib/client/curl';
 import { useOverview } from '@/lib/client/hooks';
 import { purgeText } from './purge-text';
 import { useBrokerAction } from './use-broker-action';
@@ -26,6 +27,7 @@ export function PurgeButton({ brokerId, queue, disabledReason }: { brokerId: str
   const o = useOverview(brokerId);
   const t = purgeText(o.data?.model?.actions.purge, o.data?.queues.find((q) => q.name === queue));
   const cli = fillCommand(o.data?.model?.actions.purge.cli, { queue });
+  const curl = open ? curlCommand({ origin: window.location.origin, brokerId, action: 'purge', queue, reason, reasonRequired: true }) : '';
   const fieldError = m.data && !m.data.ok ? m.data.error.fields?.confirm : undefined;
   const reasonError = m.data && !m.data.ok ? m.data.error.fields?.reason : undefined;
   return (
@@ -50,7 +52,8 @@ export function PurgeButton({ brokerId, queue, disabledReason }: { brokerId: str
             ) : null}
             . {t.stays}
           </p>
-          {cli ? <CommandLine command={cli} /> : null}
+          {cli ? <CommandLine command={cli} caption="The same with the broker's CLI" copyLabel="Copy as CLI" /> : null}
+          <CommandLine command={curl} testId="curl-command" caption={`The same through the console's API (an API token in ${TOKEN_PLACEHOLDER})`} copyLabel="Copy as curl" />
           <label className="grid gap-1">
             <span>
               Type <strong className="font-mono">{queue}</strong> to confirm

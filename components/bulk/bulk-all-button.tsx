@@ -4,6 +4,8 @@ import { useEffect, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { ReasonField } from '@/components/audit/reason-field';
 import { Dialog } from '@/components/ui/dialog';
+import { CommandLine } from '@/components/ui/copy-button';
+import { TOKEN_PLACEHOLDER, curlBulkStart } from '@/lib/client/curl';
 import { ErrorBox } from '@/components/ui/states';
 import type { ActionError } from '@/lib/actions/response';
 import { controlBulkAction, createBulkAction } from '@/lib/bulk/actions';
@@ -149,6 +151,14 @@ function BulkDialog({
               data-testid="bulk-rate"
             />
           </label>
+        ) : null}
+        {job && job.state === 'queued' ? (
+          <CommandLine
+            command={curlBulkStart({ origin: window.location.origin, brokerId, jobId: job.id, confirmCount: total, reason, ...(paced && rate.trim() !== '' ? { rate: Number(rate) } : {}) })}
+            testId="curl-command"
+            caption={`Starting this job through the console's API (an API token in ${TOKEN_PLACEHOLDER})`}
+            copyLabel="Copy as curl"
+          />
         ) : null}
         {job && job.state === 'queued' ? <ReasonField value={reason} onChange={setReason} required error={error?.fields?.reason} /> : null}
         {job && job.state !== 'queued' ? (job.state === 'running' || job.state === 'paused' ? <BulkProgress job={job} busy={busy} showRate={paced} onControl={control} /> : <BulkOutcome job={job} />) : null}

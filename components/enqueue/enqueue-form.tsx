@@ -1,16 +1,19 @@
 'use client';
 import Link from 'next/link';
-import { useMemo, useState } from 'react';
+import { useMemo, useState, useSyncExternalStore } from 'react';
 import { useBrokerAction } from '@/components/actions/use-broker-action';
 import { Button } from '@/components/ui/button';
 import { CommandLine } from '@/components/ui/copy-button';
 import { ErrorBox } from '@/components/ui/states';
 import { enqueueAction } from '@/lib/actions/broker-actions';
 import { cliCall } from '@/lib/client/cli';
+import { TOKEN_PLACEHOLDER, curlCommand } from '@/lib/client/curl';
 import { formatUtc } from '@/lib/client/format';
 import { useOverview, useTaskNames } from '@/lib/client/hooks';
 import { Field, JsonField } from './fields';
 import { INITIAL, checkForm, localToIso, toRequest, type FormValues } from './form-model';
+
+const noSubscribe = () => () => {};
 
 /** Enqueue one task: validated in the browser with the server's own rules, written by the gate. */
 export function EnqueueForm({ brokerId }: { brokerId: string }) {
@@ -31,6 +34,9 @@ export function EnqueueForm({ brokerId }: { brokerId: string }) {
   const cli = cliCall({ task: v.task || '<task>', queue: v.queue, args: v.args, kwargs: v.kwargs, countdown: v.timing === 'countdown' ? v.countdown : undefined });
   const cliMissing = [v.priority && v.priority !== '0' ? 'priority' : '', v.timing === 'eta' ? 'eta' : '', v.expires ? 'expires' : '', v.headers.trim() && v.headers.trim() !== '{}' ? 'headers' : ''].filter(Boolean);
   const etaIso = v.timing === 'eta' ? localToIso(v.eta) : null;
+  // The page's origin is known in the browser only (the server renders without it).
+  const origin = useSyncExternalStore(noSubscribe, () => window.location.origin, () => '');
+  const curl = origin ? curlCommand({ origin, brokerId, action: 'enqueue', body: toRequest(v) }) : '';
   const input = (k: 'task' | 'queue' | 'priority' | 'countdown' | 'expires', extra: Record<string, unknown> = {}) => ({
     id: `f-${k}`,
     name: k,
@@ -130,6 +136,7 @@ export function EnqueueForm({ brokerId }: { brokerId: string }) {
         <h2 className="font-semibold">potatoq CLI</h2>
         <CommandLine command={cli} />
         {cliMissing.length ? <p className="text-xs text-amber-700 dark:text-amber-400">`potatoq call` cannot set {cliMissing.join(', ')}; the command leaves them out.</p> : null}
+        {curl ? <CommandLine command={curl} testId="curl-command" caption={`The same through the console's API (an API token in ${TOKEN_PLACEHOLDER})`} copyLabel="Copy as curl" /> : null}
       </aside>
     </form>
   );

@@ -23,14 +23,17 @@ export function CopyButton({ text, label = 'Copy', ariaLabel, testId }: { text: 
   );
 }
 
-/** A shell command shown as text with a copy button. */
-export function CommandLine({ command, testId = 'cli-command' }: { command: string; testId?: string }) {
+/** A shell command shown as text with a copy button (`copyLabel` names it for screen readers). */
+export function CommandLine({ command, testId = 'cli-command', copyLabel = 'Copy the command', caption }: { command: string; testId?: string; copyLabel?: string; caption?: string }) {
   return (
-    <div className="flex items-start gap-2 rounded-md bg-zinc-100 px-3 py-2 dark:bg-zinc-950">
-      <code data-testid={testId} className="flex-1 font-mono text-xs break-all whitespace-pre-wrap">
-        {command}
-      </code>
-      <CopyButton text={command} label="Copy" ariaLabel="Copy the command" testId={`${testId}-copy`} />
+    <div className="grid gap-1">
+      {caption ? <span className="text-xs text-zinc-600 dark:text-zinc-400">{caption}</span> : null}
+      <div className="flex items-start gap-2 rounded-md bg-zinc-100 px-3 py-2 dark:bg-zinc-950">
+        <code data-testid={testId} className="flex-1 font-mono text-xs break-all whitespace-pre-wrap">
+          {command}
+        </code>
+        <CopyButton text={command} label="Copy" ariaLabel={copyLabel} testId={`${testId}-copy`} />
+      </div>
     </div>
   );
 }

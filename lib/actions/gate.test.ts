@@ -107,6 +107,19 @@ describe('gate', () => {
     expect(store.entries[0]).toMatchObject({ outcome: 'failed', code: 'BrokerTimeout' });
   });
 
+  it('counts each recorded call for /metrics by the outcome the audit trail records, metrics tokens included', async () => {
+    const { actionRegistry } = await import('@/lib/metrics/actions');
+    const value = async (outcome: string) =>
+      (await actionRegistry().getSingleMetric('potatoq_console_actions_total')!.get()).values.find((v) => v.labels.broker === 'counted' && v.labels.outcome === outcome)?.value ?? 0;
+    await gate(spec({ brokerId: 'counted' }));
+    await gate(spec({ brokerId: 'counted', run: vi.fn(async () => ({ succeeded: [{ id: 'a', outcome: 'ok', message: '' }], failed: [] })) }));
+    await gate(spec({ brokerId: 'counted', run: vi.fn(async () => Promise.reject(new ConsoleError('BrokerTimeout', 'slow'))) })).catch(() => {});
+    setAuthConfigForTests(accountsConfig());
+    const { METRICS_TOKEN } = await import('@/lib/auth/testing');
+    await gate(spec({ brokerId: 'counted', headers: new Headers({ host: 'x', authorization: `Bearer ${METRICS_TOKEN}` }) })).catch(() => {});
+    expect([await value('partial'), await value('done'), await value('failed'), await value('refused')]).toEqual([1, 1, 1, 1]);
+  });
+
   it('keeps an operator with a read-only broker from writing there, not elsewhere', async () => {
     setAuthConfigForTests(accountsConfig());
     const h = new Headers({ host: 'x', cookie: sessionCookie('olga') });

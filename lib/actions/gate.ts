@@ -8,6 +8,7 @@ import { mayWrite, type Principal } from '@/lib/auth/resolve';
 import { newEntry, resultsOf } from '@/lib/audit/record';
 import { getAuditStore } from '@/lib/audit/store';
 import type { AuditEntry } from '@/lib/audit/types';
+import { countAction } from '@/lib/metrics/actions';
 import { hasVisibleText } from '@/lib/text/visible';
 import { crossSiteReason } from './origin';
 import { resolvePrincipal } from './principal';
@@ -60,7 +61,8 @@ function logLine(fields: Record<string, unknown>): void {
   console.info(JSON.stringify({ at: new Date().toISOString(), event: 'console.action', ...fields }));
 }
 
-const ZReason = z.string().trim().max(1000, 'at most 1,000 characters');
+/** The reason an action's input may carry (required for destructive and bulk actions). */
+export const ZReason = z.string().trim().max(1000, 'at most 1,000 characters');
 
 function reasonOf(spec: Pick<GateSpec<z.ZodType, unknown>, 'action' | 'reason' | 'input' | 'reasonRequired'>): string | null {
   const raw = spec.reason ?? (spec.input && typeof spec.input === 'object' ? (spec.input as Record<string, unknown>).reason : undefined);
@@ -127,12 +129,16 @@ export async function gate<S extends z.ZodType, R>(spec: GateSpec<S, R>): Promis
         .finish(entry.id, { outcome, code: null, message: null, results, details, finishedAt: new Date().toISOString(), queue: typeof details.queue === 'string' ? details.queue : undefined, addIds })
         .catch((e) => logLine({ ...base, event: 'console.audit-error', message: String(e) }));
     }
-    if (recorded) logLine({ ...base, outcome: 'done', ...(reason ? { reason } : {}), ...(entry ? { audit: entry.id } : {}), ...details });
+    if (recorded) {
+      logLine({ ...base, outcome: 'done', ...(reason ? { reason } : {}), ...(entry ? { audit: entry.id } : {}), ...details });
+      countAction(spec.brokerId, spec.action, resultsOf(result).outcome);
+    }
     return result;
   } catch (e) {
     const err = toConsoleError(e);
     if (recorded) {
       logLine({ ...base, outcome: ran ? 'failed' : 'refused', code: err.code, message: err.message });
+      countAction(spec.brokerId, spec.action, ran ? 'failed' : 'refused');
       await recordFailure(entry, principal, { action: spec.action, brokerId: spec.brokerId, input: parsedInput }, ran, err).catch(() => {});
     }
     throw err;

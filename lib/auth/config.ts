@@ -12,6 +12,8 @@ import { parseOidcConfig, type OidcConfig } from './oidc-config';
  */
 
 export type Role = 'viewer' | 'operator';
+/** An API token may also be `metrics`: it reads `/metrics` and nothing else (a Prometheus scraper). */
+export type TokenRole = Role | 'metrics';
 export type AuthMode = 'none' | 'accounts' | 'proxy' | 'oidc';
 
 export interface Grant {
@@ -25,9 +27,10 @@ export interface Account extends Grant {
   hash: string;
 }
 
-export interface ApiToken extends Grant {
+export interface ApiToken extends Omit<Grant, 'role'> {
   name: string;
   digest: string;
+  role: TokenRole;
 }
 
 export interface AuthConfig {
@@ -76,7 +79,7 @@ const ZToken = z
   .object({
     name: z.string().min(1).max(100),
     hash: z.string().regex(TOKEN_DIGEST_RE, 'must be a sha256:<hex> digest made by `npm run hash-password -- --token`'),
-    role: ZRole,
+    role: z.enum(['viewer', 'operator', 'metrics'], { error: 'must be "viewer", "operator" or "metrics"' }),
     readOnlyBrokers: z.array(z.string()).default([]),
   })
   .strict();

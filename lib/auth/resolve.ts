@@ -1,6 +1,6 @@
 import 'server-only';
 import { timingSafeEqual } from 'node:crypto';
-import type { AuthConfig, Grant, Role } from './config';
+import type { AuthConfig, Grant, TokenRole } from './config';
 import { fromOidcSession } from './oidc-session';
 import { tokenDigest } from './password';
 import { peerAddress } from './peer';
@@ -11,7 +11,8 @@ import { SESSION_COOKIE, fingerprint, readCookie, verifySession } from './sessio
 
 export interface Principal {
   user: string;
-  role: Role;
+  /** `metrics` only from resolveScraper: a metrics token is refused everywhere else. */
+  role: TokenRole;
   via: 'none' | 'session' | 'proxy' | 'token' | 'oidc';
   readOnlyBrokers: string[];
   groups?: string[];
@@ -76,7 +77,22 @@ function fromProxy(config: AuthConfig, headers: Headers): Resolution {
   return { ok: true, principal: { user, role: grant.role, via: 'proxy', readOnlyBrokers: grant.readOnlyBrokers, groups } };
 }
 
+/**
+ * Who is asking, for every page, API and action. A `metrics` token is refused here (403): it
+ * may read `/metrics` only, which asks resolveScraper instead.
+ */
 export function resolveFromHeaders(config: AuthConfig, headers: Headers): Resolution {
+  const r = resolveAny(config, headers);
+  if (r.ok && r.principal.role === 'metrics') return no('Forbidden', `${r.principal.user} is a metrics token: it may read /metrics and nothing else`);
+  return r;
+}
+
+/** Who may read `/metrics`: anyone resolveFromHeaders accepts, and `metrics` tokens. */
+export function resolveScraper(config: AuthConfig, headers: Headers): Resolution {
+  return resolveAny(config, headers);
+}
+
+function resolveAny(config: AuthConfig, headers: Headers): Resolution {
   const authz = headers.get('authorization');
   if (authz !== null) {
     const m = /^Bearer\s+(\S+)\s*$/i.exec(authz);

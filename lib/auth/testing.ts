@@ -11,6 +11,7 @@ export const TEST_SECRET = 'test-session-secret-0123456789abcdef';
 export const TEST_HASH = 'scrypt$16384$8$1$c2FsdHNhbHRzYWx0c2FsdA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
 export const OPERATOR_TOKEN = 'pqc_operator-token-for-tests';
 export const VIEWER_TOKEN = 'pqc_viewer-token-for-tests';
+export const METRICS_TOKEN = 'pqc_metrics-token-for-tests';
 
 export function accountsConfig(over: Record<string, string> = {}): AuthConfig {
   return parseAuthConfig({
@@ -23,6 +24,7 @@ export function accountsConfig(over: Record<string, string> = {}): AuthConfig {
     POTATOQ_CONSOLE_TOKENS: JSON.stringify([
       { name: 'ci', hash: tokenDigest(OPERATOR_TOKEN), role: 'operator' },
       { name: 'dash', hash: tokenDigest(VIEWER_TOKEN), role: 'viewer' },
+      { name: 'prom', hash: tokenDigest(METRICS_TOKEN), role: 'metrics' },
     ]),
     ...over,
   });

@@ -37,6 +37,8 @@ export const ZDeadListQuery = z.object({
 });
 export type DeadListQuery = z.infer<typeof ZDeadListQuery>;
 
+export const ZDeadGroupsQuery = z.object({ queue: z.string().max(500).optional().transform((v) => v || undefined) });
+
 export const ZResultListQuery = z.object({
   status: ZText,
   cursor: z.string().max(2000).optional(),

@@ -1,0 +1,189 @@
+import 'server-only';
+import { z } from 'zod';
+import { ZReason } from '@/lib/actions/gate';
+import { ZIds, ZPurgeRequest } from '@/lib/actions/schemas';
+import { ZReveal } from '@/lib/actions/reveal';
+import { ZAuditQuery } from '@/lib/audit/types';
+import type { AuthMode } from '@/lib/auth/config';
+import { ZLogin } from '@/lib/auth/login';
+import { SESSION_COOKIE } from '@/lib/auth/session';
+import { ZDeadGroupsQuery, ZDeadListQuery, ZEnqueueRequest, ZResultListQuery, ZTaskListQuery } from '@/lib/brokers/schema';
+import { ZBulkControl, ZBulkCreate, ZBulkOp, ZJobId } from '@/lib/bulk/schema';
+import * as R from './responses';
+
+// The OpenAPI 3.1 description of the console's HTTP API, served at /api/openapi.json. Request
+// parameters and bodies are the zod schemas the routes validate with (converted by zod's own
+// z.toJSONSchema, JSON Schema 2020-12 as OpenAPI 3.1 uses); responses are lib/api/responses.ts.
+// Every route file under app/api is here (lib/api/openapi.test.ts checks).
+
+type Method = 'get' | 'post';
+type Access = 'public' | 'reader' | 'operator';
+
+interface Route {
+  method: Method;
+  path: string;
+  summary: string;
+  tag: string;
+  access: Access;
+  query?: z.ZodObject;
+  body?: z.ZodType;
+  /** Path parameters beyond `broker` (always the configured ids). */
+  params?: Record<string, z.ZodType>;
+  /** 200 JSON body; or another answer of the route. */
+  ok?: z.ZodType;
+  other?: Record<string, { description: string; content?: Record<string, unknown> }>;
+  /** Error statuses besides the defaults of its access level. */
+  errors?: number[];
+  description?: string;
+}
+
+const ids = ZIds.extend({
+  reason: ZReason.optional().describe('why; recorded in the audit trail'),
+  queue: z.string().max(500).optional().describe('the queue the caller was looking at (kept in the audit entry as said)'),
+});
+/** Discard and revoke: the gate refuses them without a reason a reader can see. */
+const idsWithReason = ids.extend({ reason: ZReason.min(1).describe('why (required); recorded in the audit trail') });
+const readerOfBroker = [400, 404, 503, 504];
+const writer = [400, 403, 404, 409, 413, 501, 503, 504];
+const redirect = { description: 'See Other: a redirect (Location) and, on success, the session cookie' };
+const html = { description: 'A page saying why the sign-in failed (no session)', content: { 'text/html': { schema: { type: 'string' } } } };
+const deadLiteral = (path: string, id: string): Route => ({ method: 'get', path, tag: 'dead letters', access: 'reader', summary: `The dead letter whose id is literally \`${id}\``, ok: R.ZDeadDetail, errors: readerOfBroker });
+
+export const ROUTES: Route[] = [
+  { method: 'get', path: '/api/health/live', tag: 'health', access: 'public', summary: 'Liveness: this process serves requests (no sign-in, no detail)', ok: R.ZLive },
+  { method: 'get', path: '/api/health', tag: 'health', access: 'reader', summary: 'Every broker: reachable or why not (200 even when one is down)', ok: R.ZHealth },
+  { method: 'get', path: '/api/brokers', tag: 'brokers', access: 'reader', summary: 'The configured brokers', ok: R.ZBrokerList },
+  { method: 'get', path: '/api/brokers/{broker}/queues', tag: 'brokers', access: 'reader', summary: 'Overview: per-queue counts in the declared states, totals, workers, capabilities', ok: R.ZOverview, errors: readerOfBroker },
+  { method: 'get', path: '/api/brokers/{broker}/tasks', tag: 'tasks', access: 'reader', summary: 'Tasks in one declared state, keyset-paginated', query: ZTaskListQuery, ok: R.ZTaskPage, errors: readerOfBroker },
+  { method: 'get', path: '/api/brokers/{broker}/tasks/{id}', tag: 'tasks', access: 'reader', summary: 'A waiting or running task', params: { id: z.string() }, ok: R.ZTaskDetail, errors: readerOfBroker },
+  { method: 'post', path: '/api/brokers/{broker}/tasks/revoke', tag: 'tasks', access: 'operator', summary: 'Revoke waiting tasks by id (running ones are refused per id); `reason` required', body: idsWithReason, ok: R.ZActionResult, errors: writer },
+  { method: 'get', path: '/api/brokers/{broker}/tasks/revoke', tag: 'tasks', access: 'reader', summary: 'The task whose id is literally `revoke`', ok: R.ZTaskDetail, errors: readerOfBroker },
+  { method: 'get', path: '/api/brokers/{broker}/dead', tag: 'dead letters', access: 'reader', summary: 'Dead letters, newest first', query: ZDeadListQuery, ok: R.ZDeadPage, errors: readerOfBroker },
+  { method: 'get', path: '/api/brokers/{broker}/dead/groups', tag: 'dead letters', access: 'reader', summary: 'Dead letters grouped by the last line of their reason', query: ZDeadGroupsQuery, ok: R.ZDeadGroups, errors: readerOfBroker },
+  { method: 'get', path: '/api/brokers/{broker}/dead/{id}', tag: 'dead letters', access: 'reader', summary: 'One dead letter', params: { id: z.string() }, ok: R.ZDeadDetail, errors: readerOfBroker },
+  { method: 'post', path: '/api/brokers/{broker}/dead/replay', tag: 'dead letters', access: 'operator', summary: 'Replay dead letters by id (outcome per id)', body: ids, ok: R.ZActionResult, errors: writer },
+  deadLiteral('/api/brokers/{broker}/dead/replay', 'replay'),
+  { method: 'post', path: '/api/brokers/{broker}/dead/discard', tag: 'dead letters', access: 'operator', summary: 'Delete dead letters by id; `reason` required', body: idsWithReason, ok: R.ZActionResult, errors: writer },
+  deadLiteral('/api/brokers/{broker}/dead/discard', 'discard'),
+  { method: 'post', path: '/api/brokers/{broker}/dead/convert-celery', tag: 'dead letters', access: 'operator', summary: "Rebuild another system's letters (Celery protocol 2) as this broker's tasks and replay them", body: ids, ok: R.ZActionResult, errors: writer },
+  deadLiteral('/api/brokers/{broker}/dead/convert-celery', 'convert-celery'),
+  { method: 'post', path: '/api/brokers/{broker}/queues/{queue}/purge', tag: 'queues', access: 'operator', summary: "Remove a queue's waiting tasks; `confirm` repeats the queue name, `reason` required", params: { queue: z.string() }, body: z.object({ confirm: ZPurgeRequest.shape.confirm, reason: ZReason.min(1).describe('why (required)') }), ok: R.ZPurgeResult, errors: writer },
+  { method: 'post', path: '/api/brokers/{broker}/enqueue', tag: 'enqueue', access: 'operator', summary: 'Enqueue one task', body: ZEnqueueRequest, ok: R.ZEnqueueResult, errors: writer, description: '`args`, `kwargs` and `headers` are JSON text (exact for big integers); JSON values are accepted too.' },
+  { method: 'post', path: '/api/brokers/{broker}/enqueue/preview', tag: 'enqueue', access: 'operator', summary: 'The message an enqueue would write; writes nothing', body: ZEnqueueRequest, ok: R.ZEnqueuePreview, errors: writer },
+  { method: 'get', path: '/api/brokers/{broker}/results', tag: 'results', access: 'reader', summary: 'Stored results', query: ZResultListQuery, ok: R.ZResultPage, errors: readerOfBroker },
+  { method: 'get', path: '/api/brokers/{broker}/workers', tag: 'workers', access: 'reader', summary: 'Workers and their heartbeats', ok: R.ZWorkers, errors: readerOfBroker },
+  { method: 'get', path: '/api/brokers/{broker}/task-names', tag: 'enqueue', access: 'reader', summary: 'Task names seen in the broker', ok: R.ZTaskNames, errors: readerOfBroker },
+  { method: 'post', path: '/api/brokers/{broker}/reveal', tag: 'tasks', access: 'operator', summary: "One task's or dead letter's unredacted arguments (audited)", body: ZReveal, ok: z.union([R.ZTaskDetail, R.ZDeadDetail]), errors: writer },
+  { method: 'post', path: '/api/brokers/{broker}/bulk', tag: 'bulk', access: 'operator', summary: 'Capture every id matching a filter as a bulk job (queued until started)', body: ZBulkCreate, ok: R.ZBulkJob, errors: writer },
+  { method: 'get', path: '/api/brokers/{broker}/bulk', tag: 'bulk', access: 'reader', summary: "This broker's bulk jobs, newest first", ok: z.array(R.ZBulkJob), errors: readerOfBroker },
+  { method: 'get', path: '/api/brokers/{broker}/bulk/{jobId}', tag: 'bulk', access: 'reader', summary: 'A bulk job: progress and outcomes (`full=1`: all of them)', params: { jobId: ZJobId }, query: z.object({ full: z.enum(['1']).optional() }), ok: R.ZBulkJob, errors: readerOfBroker },
+  { method: 'post', path: '/api/brokers/{broker}/bulk/{jobId}/{op}', tag: 'bulk', access: 'operator', summary: 'Start (confirmCount and reason required), pause, resume, cancel or re-rate a bulk job', params: { jobId: ZJobId, op: ZBulkOp }, body: ZBulkControl.omit({ jobId: true, op: true }), ok: R.ZBulkJob, errors: writer },
+  { method: 'get', path: '/api/audit', tag: 'audit', access: 'reader', summary: 'The audit trail, newest first', query: ZAuditQuery, ok: R.ZAuditPage, errors: [400] },
+  { method: 'post', path: '/api/auth/login', tag: 'auth', access: 'public', summary: 'Sign in (accounts mode): JSON answers JSON with the session cookie; the form answers 303', body: ZLogin, ok: R.ZSignedIn, errors: [400, 401, 403, 413, 429, 503], other: { '303': redirect } },
+  { method: 'post', path: '/api/auth/logout', tag: 'auth', access: 'public', summary: 'Sign out: clears the session cookie, 303 to /login', errors: [403], other: { '303': redirect } },
+  { method: 'get', path: '/api/auth/oidc/start', tag: 'auth', access: 'public', summary: 'OIDC mode: start a sign-in (303 to the provider; 404 in the other modes)', query: z.object({ next: z.string().max(2000).optional() }), other: { '303': redirect, '400': html, '401': html, '403': html, '404': html, '502': html } },
+  { method: 'get', path: '/api/auth/oidc/callback', tag: 'auth', access: 'public', summary: "OIDC mode: the provider's redirect back (404 in the other modes)", other: { '303': redirect, '400': html, '401': html, '403': html, '404': html, '502': html } },
+  { method: 'get', path: '/api/openapi.json', tag: 'api', access: 'reader', summary: 'This description', other: { '200': { description: 'OpenAPI 3.1', content: { 'application/json': { schema: { type: 'object' } } } } } },
+];
+
+/** Outside /api: Prometheus metrics (docs/metrics.md). */
+const METRICS_PATH = {
+  get: {
+    tags: ['metrics'],
+    summary: 'Prometheus metrics (text exposition format); also readable by a `metrics`-role token, which reads nothing else',
+    operationId: 'getMetrics',
+    responses: {
+      '200': { description: 'Prometheus text format 0.0.4', content: { 'text/plain': { schema: { type: 'string' } } } },
+      '401': { description: 'No or an unknown credential', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+      '403': { description: 'Refused', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+    },
+  },
+};
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Invalid input (`InvalidInput`, with `fields`)',
+  401: 'Not signed in, unknown token (`Unauthorized`)',
+  403: 'Not allowed: viewer, read-only, cross-site, metrics token (`Forbidden`, `ReadOnly`)',
+  404: 'No such broker, task or letter (`NotFound`)',
+  409: 'Conflict (`Conflict`)',
+  413: 'Body larger than 2 MB (`PayloadTooLarge`)',
+  429: 'Too many sign-in attempts (`TooManyAttempts`, Retry-After)',
+  500: 'Unexpected (`Internal`)',
+  501: "The broker cannot do this (`Unsupported`, with the capability's reason)",
+  503: 'The broker (or the state store) cannot be reached (`BrokerUnavailable`, `NotMigrated`, `Unavailable`)',
+  504: 'The broker took longer than the timeout (`BrokerTimeout`)',
+};
+
+type Json = Record<string, unknown>;
+
+/** A zod schema as JSON Schema 2020-12 (OpenAPI 3.1's dialect); named schemas (`.meta({id})`)
+ *  move from `$defs` to the components. */
+function collect(schema: z.ZodType, io: 'input' | 'output', components: Json): Json {
+  const json = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any' });
+  const { $schema: _s, $defs, ...body } = JSON.parse(JSON.stringify(json).replaceAll('"#/$defs/', '"#/components/schemas/')) as Json & { $defs?: Json };
+  if ($defs) for (const [k, v] of Object.entries($defs)) components[k] ??= v;
+  return body;
+}
+
+function queryParameters(q: z.ZodObject, components: Json): Json[] {
+  const json = collect(q, 'input', components) as { properties?: Record<string, Json>; required?: string[] };
+  return Object.entries(json.properties ?? {}).map(([name, schema]) => ({ name, in: 'query', required: json.required?.includes(name) ?? false, schema }));
+}
+
+export function openApiDocument(opts: { brokers: string[]; mode: AuthMode; version: string }): Json {
+  const components: Json = {};
+  const errorRef = { $ref: '#/components/schemas/Error' };
+  collect(R.ZErrorBody, 'output', components);
+  const paths: Record<string, Json> = {};
+  const security = [{ bearer: [] }, { session: [] }, ...(opts.mode === 'none' ? [{}] : [])];
+  for (const r of ROUTES) {
+    const pathParams = [...r.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+    const parameters: Json[] = pathParams.map((name) => ({
+      name,
+      in: 'path',
+      required: true,
+      schema: name === 'broker' ? { type: 'string', enum: opts.brokers } : collect(r.params?.[name] ?? z.string(), 'input', components),
+    }));
+    if (r.query) parameters.push(...queryParameters(r.query, components));
+    const responses: Json = {};
+    if (r.ok) responses['200'] = { description: 'OK', content: { 'application/json': { schema: collect(r.ok, 'output', components) } } };
+    const statuses = new Set<number>([...(r.access === 'public' ? [] : [401, 403, 500]), ...(r.errors ?? [])]);
+    if (r.errors?.length) statuses.add(500);
+    for (const s of [...statuses].sort()) responses[String(s)] = { description: STATUS_TEXT[s] ?? 'Error', content: { 'application/json': { schema: errorRef } } };
+    // Node's HTTP parser answers a request line and headers over its 16 KB limit itself.
+    if (r.query) responses['431'] = { description: 'Request line and headers larger than the server accepts (16 KB)' };
+    Object.assign(responses, r.other ?? {});
+    const op: Json = {
+      tags: [r.tag],
+      summary: r.summary,
+      ...(r.description ? { description: r.description } : {}),
+      operationId: `${r.method}${r.path.replace(/[{}]/g, '').replace(/[^a-zA-Z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
+      ...(parameters.length ? { parameters } : {}),
+      ...(r.body ? { requestBody: { required: true, content: { 'application/json': { schema: collect(r.body, 'input', components) } } } } : {}),
+      responses,
+      security: r.access === 'public' ? [] : security,
+      ...(r.access === 'operator' ? { 'x-role': 'operator' } : {}),
+    };
+    (paths[r.path] ??= {})[r.method] = op;
+  }
+  paths['/metrics'] = METRICS_PATH;
+  for (const v of Object.values(components)) if (v && typeof v === 'object') delete (v as Json).id;
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'potatoq console API',
+      version: opts.version,
+      description:
+        'The HTTP API the console pages use. Reads are GET; actions are POST and go through one gate (same-site check, principal, role, per-broker read-only, input, reason, capability) and the audit trail. Send `Authorization: Bearer <token>` (POTATOQ_CONSOLE_TOKENS), or the session cookie of a signed-in user. Roles: `viewer` reads, `operator` also acts (operations marked `x-role: operator`); a `metrics` token reads /metrics only.',
+    },
+    servers: [{ url: '/' }],
+    paths,
+    components: {
+      schemas: components,
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'An API token (`npm run hash-password -- --token`)' },
+        session: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'The session cookie of /api/auth/login (accounts mode) or the OIDC sign-in' },
+      },
+    },
+  };
+}

@@ -1,0 +1,111 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { BrokerOverview, Capabilities } from '@/lib/brokers/dto';
+import { CAPABILITIES } from '@/lib/brokers/dto';
+import { cached, queueSamples, type Snapshot } from './snapshot';
+import { renderSnapshot } from './render';
+
+const caps = Object.fromEntries(CAPABILITIES.map((c) => [c, { on: true }])) as Capabilities;
+const states = [
+  { key: 'ready', label: 'Ready', list: 'listReady' as const, time: { field: 'createdAt' as const, label: 'Enqueued' }, owned: false },
+  { key: 'paused', label: 'Paused', list: 'listReady' as const, time: { field: 'createdAt' as const, label: 'Enqueued' }, owned: false },
+];
+const at = Date.parse('2026-12-01T10:00:00Z');
+
+function overview(over: Partial<BrokerOverview> = {}): BrokerOverview {
+  return {
+    id: 'shop',
+    name: 'Shop',
+    kind: 'sqlite',
+    serverInfo: null,
+    readOnly: false,
+    capabilities: caps,
+    model: { system: 'sdj', states, actions: {} as never },
+    queues: [
+      { name: 'emails', ready: 12000, scheduled: 3, running: 2, dead: 4, counts: { paused: 5 }, oldestReadyAt: '2026-12-01T09:59:00Z', tasks: null, capped: { ready: { atLeast: 12000, estimate: null } } },
+      { name: 'idle', ready: 0, scheduled: null, running: null, dead: null, oldestReadyAt: null, tasks: null },
+      { name: 'unknown-age', ready: null, scheduled: 0, running: 0, dead: 0, oldestReadyAt: null, tasks: null },
+    ],
+    totals: { ready: 12000, scheduled: 3, running: 2, dead: 4 },
+    workers: { alive: 0, stale: 1 },
+    readAt: new Date(at).toISOString(),
+    ...over,
+  };
+}
+
+describe('queueSamples', () => {
+  it('counts the states the adapter declares plus dead letters, leaves unknown counts out and flags capped ones', () => {
+    const [emails, idle] = queueSamples(overview(), at);
+    // `scheduled` and `running` are not declared by this model: not exported, whatever the fields hold.
+    expect(emails!.counts).toEqual([
+      { state: 'ready', value: 12000, capped: true },
+      { state: 'paused', value: 5, capped: false },
+      { state: 'dead', value: 4, capped: false },
+    ]);
+    expect(idle!.counts).toEqual([{ state: 'ready', value: 0, capped: false }]);
+  });
+  it('gives the oldest ready task’s age, 0 when nothing is ready, and nothing when it cannot know', () => {
+    const ages = queueSamples(overview(), at).map((q) => q.oldestAgeSeconds);
+    expect(ages).toEqual([60, 0, null]);
+  });
+});
+
+describe('renderSnapshot', () => {
+  const snapshot: Snapshot = {
+    takenAt: at,
+    brokers: [
+      { id: 'shop', name: 'Shop', kind: 'sqlite', ok: true, seconds: 0.25, error: null, overview: overview() },
+      { id: 'down', name: 'Down "PG"', kind: 'postgres', ok: false, seconds: 1.5, error: { code: 'BrokerUnavailable', message: 'connection refused' }, overview: null },
+    ],
+  };
+
+  it('exposes per-queue state gauges, ages, workers and each broker’s read time and health', async () => {
+    const text = await renderSnapshot(snapshot);
+    expect(text).toContain('potatoq_console_queue_tasks{broker="shop",queue="emails",state="ready"} 12000');
+    expect(text).toContain('potatoq_console_queue_tasks{broker="shop",queue="emails",state="paused"} 5');
+    expect(text).toContain('potatoq_console_queue_tasks{broker="shop",queue="emails",state="dead"} 4');
+    expect(text).toContain('potatoq_console_queue_tasks_capped{broker="shop",queue="emails",state="ready"} 1');
+    expect(text).toContain('potatoq_console_queue_oldest_ready_age_seconds{broker="shop",queue="emails"} 60');
+    expect(text).not.toContain('queue="unknown-age"}');
+    expect(text).toContain('potatoq_console_workers{broker="shop",status="alive"} 0');
+    expect(text).toContain('potatoq_console_broker_up{broker="shop"} 1');
+    expect(text).toContain('potatoq_console_broker_scrape_duration_seconds{broker="shop"} 0.25');
+    expect(text).toContain('potatoq_console_broker_info{broker="shop",name="Shop",kind="sqlite",system="sdj"} 1');
+    expect(text).toMatch(/^# TYPE potatoq_console_queue_tasks gauge$/m);
+  });
+
+  it('shows a broker that is down as up 0 with its read time, escaping its name, and no counts', async () => {
+    const text = await renderSnapshot(snapshot);
+    expect(text).toContain('potatoq_console_broker_up{broker="down"} 0');
+    expect(text).toContain('potatoq_console_broker_scrape_duration_seconds{broker="down"} 1.5');
+    expect(text).toContain('name="Down \\"PG\\""');
+    expect(text).not.toMatch(/potatoq_console_queue_tasks\{broker="down"/);
+    expect(text).not.toContain('connection refused');
+  });
+});
+
+describe('cached', () => {
+  it('shares one load among concurrent callers and reuses it until the interval has passed', async () => {
+    let now = 0;
+    let release: (v: number) => void = () => {};
+    const load = vi.fn(() => new Promise<number>((r) => (release = r)));
+    const get = cached(load, 15_000, () => now);
+    const a = get();
+    const b = get();
+    release(1);
+    await expect(Promise.all([a, b])).resolves.toEqual([1, 1]);
+    now = 14_999;
+    await expect(get()).resolves.toBe(1);
+    expect(load).toHaveBeenCalledTimes(1);
+    now = 15_000;
+    const c = get();
+    release(2);
+    await expect(c).resolves.toBe(2);
+    expect(load).toHaveBeenCalledTimes(2);
+  });
+  it('does not keep a failed load', async () => {
+    const load = vi.fn().mockRejectedValueOnce(new Error('boom')).mockResolvedValueOnce(7);
+    const get = cached(load, 15_000, () => 0);
+    await expect(get()).rejects.toThrow('boom');
+    await expect(get()).resolves.toBe(7);
+  });
+});

@@ -1,0 +1,71 @@
+import 'server-only';
+import { Counter, Gauge, Registry } from 'prom-client';
+import { actionRegistry } from './actions';
+import { CACHE_MS, cached, queueSamples, takeSnapshot, type Snapshot } from './snapshot';
+
+// The /metrics text: broker gauges from the cached snapshot (lib/metrics/snapshot.ts), the
+// scrape error counter and the action counter (per process).
+
+export const CONTENT_TYPE = Registry.PROMETHEUS_CONTENT_TYPE;
+
+const g = globalThis as unknown as { __potatoqScrapeErrors?: { registry: Registry; errors: Counter<'broker' | 'code'> }; __potatoqSnapshot?: () => Promise<string> };
+
+function scrapeErrors() {
+  if (g.__potatoqScrapeErrors) return g.__potatoqScrapeErrors;
+  const registry = new Registry();
+  const errors = new Counter({
+    name: 'potatoq_console_broker_scrape_errors_total',
+    help: 'Failed reads of a broker for /metrics (one per snapshot, not per scrape), by error code.',
+    labelNames: ['broker', 'code'] as const,
+    registers: [registry],
+  });
+  g.__potatoqScrapeErrors = { registry, errors };
+  return g.__potatoqScrapeErrors;
+}
+
+/** The broker gauges of one snapshot, in the exposition format. */
+export async function renderSnapshot(s: Snapshot): Promise<string> {
+  const r = new Registry();
+  const gauge = <L extends string>(name: string, help: string, labelNames: readonly L[]) => new Gauge<L>({ name, help, labelNames, registers: [r] });
+  const info = gauge('potatoq_console_broker_info', 'One series per configured broker: its name, store and system (always 1).', ['broker', 'name', 'kind', 'system']);
+  const up = gauge('potatoq_console_broker_up', 'Whether the last read of the broker succeeded (1) or failed (0).', ['broker']);
+  const seconds = gauge('potatoq_console_broker_scrape_duration_seconds', 'How long the last read of the broker took (its overview: capped counts, workers).', ['broker']);
+  const tasks = gauge('potatoq_console_queue_tasks', 'Tasks per queue in each state the broker declares (ready, scheduled, running, ...) and dead letters (state="dead"). Unknown counts are absent, never 0.', ['broker', 'queue', 'state']);
+  const capped = gauge('potatoq_console_queue_tasks_capped', 'A count that stopped at the broker\'s count cap: potatoq_console_queue_tasks is then a lower bound.', ['broker', 'queue', 'state']);
+  const oldest = gauge('potatoq_console_queue_oldest_ready_age_seconds', 'How long the oldest ready task of the queue has waited (0 when none is ready; absent when unknown).', ['broker', 'queue']);
+  const workers = gauge('potatoq_console_workers', 'Workers by heartbeat status (alive, stale) as the broker reports them.', ['broker', 'status']);
+  const snapshotAge = gauge('potatoq_console_metrics_snapshot_timestamp_seconds', `When the brokers were read for these numbers (reads are shared for ${CACHE_MS / 1000} s).`, []);
+  snapshotAge.set(s.takenAt / 1000);
+  for (const b of s.brokers) {
+    info.set({ broker: b.id, name: b.name, kind: b.kind, system: b.overview?.model?.system ?? '' }, 1);
+    up.set({ broker: b.id }, b.ok ? 1 : 0);
+    seconds.set({ broker: b.id }, b.seconds);
+    const o = b.overview;
+    if (!o) continue;
+    workers.set({ broker: b.id, status: 'alive' }, o.workers.alive);
+    workers.set({ broker: b.id, status: 'stale' }, o.workers.stale);
+    for (const q of queueSamples(o, s.takenAt)) {
+      for (const c of q.counts) {
+        tasks.set({ broker: q.broker, queue: q.queue, state: c.state }, c.value);
+        if (c.capped) capped.set({ broker: q.broker, queue: q.queue, state: c.state }, 1);
+      }
+      if (q.oldestAgeSeconds !== null) oldest.set({ broker: q.broker, queue: q.queue }, q.oldestAgeSeconds);
+    }
+  }
+  return r.metrics();
+}
+
+function snapshotText(): Promise<string> {
+  g.__potatoqSnapshot ??= cached(async () => {
+    const s = await takeSnapshot();
+    for (const b of s.brokers) if (b.error) scrapeErrors().errors.inc({ broker: b.id, code: b.error.code });
+    return renderSnapshot(s);
+  }, CACHE_MS);
+  return g.__potatoqSnapshot();
+}
+
+/** Everything /metrics answers: a broker that is down is its up/error series, never a failed scrape. */
+export async function renderMetrics(): Promise<string> {
+  const parts = await Promise.all([snapshotText(), scrapeErrors().registry.metrics(), actionRegistry().metrics()]);
+  return parts.map((p) => p.trimEnd()).filter(Boolean).join('\n') + '\n';
+}

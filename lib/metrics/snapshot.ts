@@ -1,0 +1,92 @@
+import 'server-only';
+import { countOf, type BrokerOverview } from '@/lib/brokers/dto';
+import { brokerList, overview, toConsoleError } from '@/lib/brokers/service';
+
+// One read of every broker for /metrics: the overview's own capped counts (the same cost as
+// the overview page), taken at most once per CACHE_MS however many scrapers ask, and shared by
+// scrapes that arrive while it is being taken.
+
+/** How long one snapshot answers scrapes. Scraping more often returns the same numbers. */
+export const CACHE_MS = 15_000;
+
+export interface BrokerSample {
+  id: string;
+  name: string;
+  kind: string;
+  ok: boolean;
+  /** How long the broker took to answer its overview (or to fail). */
+  seconds: number;
+  error: { code: string; message: string } | null;
+  overview: BrokerOverview | null;
+}
+
+export interface Snapshot {
+  /** Epoch milliseconds when the reads started. */
+  takenAt: number;
+  brokers: BrokerSample[];
+}
+
+/** Reads every configured broker, each on its own: one that is down is a sample with its error. */
+export async function takeSnapshot(now: () => number = Date.now): Promise<Snapshot> {
+  const takenAt = now();
+  const brokers = await Promise.all(
+    brokerList().map(async (b): Promise<BrokerSample> => {
+      const start = performance.now();
+      try {
+        const o = await overview(b.id);
+        return { ...b, ok: true, seconds: (performance.now() - start) / 1000, error: null, overview: o };
+      } catch (e) {
+        const err = toConsoleError(e);
+        return { ...b, ok: false, seconds: (performance.now() - start) / 1000, error: { code: err.code, message: err.message }, overview: null };
+      }
+    }),
+  );
+  return { takenAt, brokers };
+}
+
+/**
+ * A value computed at most once per `ttlMs`; callers during a computation share it. A failed
+ * computation is not kept (the next caller tries again).
+ */
+export function cached<T>(load: () => Promise<T>, ttlMs: number, now: () => number = Date.now): () => Promise<T> {
+  let value: { at: number; v: T } | null = null;
+  let inflight: Promise<T> | null = null;
+  return () => {
+    if (value && now() - value.at < ttlMs) return Promise.resolve(value.v);
+    inflight ??= load().then(
+      (v) => {
+        value = { at: now(), v };
+        inflight = null;
+        return v;
+      },
+      (e: unknown) => {
+        inflight = null;
+        throw e;
+      },
+    );
+    return inflight;
+  };
+}
+
+export interface QueueSample {
+  broker: string;
+  queue: string;
+  /** Declared state key (and `dead`) -> count; unknown counts are left out, never 0. */
+  counts: Array<{ state: string; value: number; capped: boolean }>;
+  /** Seconds the oldest ready task has waited; 0 when nothing is ready; null when unknown. */
+  oldestAgeSeconds: number | null;
+}
+
+/** The queues of one broker's overview in the adapter's declared states, plus dead letters. */
+export function queueSamples(o: BrokerOverview, at: number): QueueSample[] {
+  const states = [...(o.model?.states.map((s) => s.key) ?? ['ready', 'scheduled', 'running']), 'dead'];
+  return o.queues.map((q) => {
+    const counts = states.flatMap((state) => {
+      const value = countOf(q, state);
+      return value === null ? [] : [{ state, value, capped: q.capped?.[state] !== undefined }];
+    });
+    const ready = countOf(q, 'ready');
+    const oldest = q.oldestReadyAt ? Math.max(0, (at - Date.parse(q.oldestReadyAt)) / 1000) : ready === 0 ? 0 : null;
+    return { broker: o.id, queue: q.name, counts, oldestAgeSeconds: oldest !== null && Number.isFinite(oldest) ? oldest : null };
+  });
+}
