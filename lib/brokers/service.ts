@@ -124,18 +124,21 @@ export type OverviewOutcome =
   | { ok: true; overview: BrokerOverview }
   | { ok: false; id: string; name: string; kind: string; error: { code: string; message: string } };
 
+/** One broker's overview as an outcome: a failure (its own timeout included) becomes an error
+ *  entry, never a thrown error, so each overview card settles on its own. */
+export async function overviewOutcome(brokerId: string): Promise<OverviewOutcome> {
+  try {
+    return { ok: true, overview: await overview(brokerId) };
+  } catch (e) {
+    const b = findBrokerConfig(brokerId);
+    const err = toConsoleError(e);
+    return { ok: false, id: b.id, name: b.name, kind: brokerKindOf(b), error: { code: err.code, message: err.message } };
+  }
+}
+
 /** Every broker's overview; one failing broker becomes an error entry, never a thrown error. */
 export async function overviewAll(): Promise<OverviewOutcome[]> {
-  return Promise.all(
-    listBrokerConfigs().map(async (b): Promise<OverviewOutcome> => {
-      try {
-        return { ok: true, overview: await overview(b.id) };
-      } catch (e) {
-        const err = toConsoleError(e);
-        return { ok: false, id: b.id, name: b.name, kind: brokerKindOf(b), error: { code: err.code, message: err.message } };
-      }
-    }),
-  );
+  return Promise.all(listBrokerConfigs().map((b) => overviewOutcome(b.id)));
 }
 
 export async function health(): Promise<HealthEntry[]> {
