@@ -165,8 +165,18 @@ export interface DeadDetail extends DeadSummary {
   conversion?: Conversion;
 }
 
+/** Dead letters with the same error fingerprint (lib/triage/fingerprint.ts): exception type,
+ *  message with what varies per task normalised, and the innermost frame of the project's code. */
 export interface DeadGroup {
-  summary: string;
+  /** The group's key (`fp-` + 16 hex): the dead list's and bulk jobs' `group` filter. */
+  fingerprint: string;
+  /** `Type: message` with `<n>`, `<uuid>`, `<hex>`, `<str>`, `<path>`, `<time>`, ... placeholders. */
+  pattern: string;
+  excType: string | null;
+  /** Innermost frame of the project's own code (`shop/billing.py in charge`), null when none. */
+  frame: string | null;
+  /** The newest letter of the group, with its real one-line reason. */
+  example: { id: string; summary: string };
   count: number;
   tasks: string[];
   queues: string[];
