@@ -76,3 +76,19 @@ test('the other brokers render long before the hung broker times out, which gets
   await expect(one).toBeVisible();
   await page.screenshot({ path: 'test-results/hung-broker-timeout.png', fullPage: true });
 });
+
+test('find by id answers from the brokers that answer, and names the hung one\'s timeout', async ({ page }) => {
+  test.setTimeout(60_000);
+  const started = Date.now();
+  await page.goto(`${c.url}/find?id=no-such-task`, { waitUntil: 'commit' });
+  await expect(page.locator('[data-broker="one"][data-found="0"]')).toBeVisible({ timeout: READ_TIMEOUT_MS / 2 });
+  await expect(page.locator('[data-broker="two"][data-found="0"]')).toBeVisible({ timeout: READ_TIMEOUT_MS / 2 });
+  expect(Date.now() - started).toBeLessThan(READ_TIMEOUT_MS / 2);
+  await expect(page.locator('[data-broker="hung"][data-found="pending"]')).toBeVisible();
+  const hungCard = page.locator('[data-broker="hung"][data-found="0"]');
+  await expect(hungCard).toBeVisible({ timeout: READ_TIMEOUT_MS + 10_000 });
+  // Whichever gives up first names it: the console's read timeout or the pool's connect timeout.
+  await expect(hungCard.getByTestId('find-not-searched')).toContainText(
+    new RegExp(`tasks not searched \\((BrokerTimeout\\): task lookup took longer than ${READ_TIMEOUT_MS / 1000}s|BrokerUnavailable\\): PostgreSQL did not accept a connection in time)`),
+  );
+});

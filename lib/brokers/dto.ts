@@ -231,3 +231,24 @@ export interface HealthEntry {
   ok: boolean;
   error: { code: string; message: string } | null;
 }
+
+/** One place an id was found in a broker (find by id). No arguments: names, states and times only. */
+export interface FoundItem {
+  /** Where: a task in one of the broker's declared states, a dead letter, or a stored result. */
+  kind: 'task' | 'dead' | 'result';
+  /** The task's declared state key, `dead`, or the result's status (`SUCCESS`, `REVOKED`, ...). */
+  state: string;
+  task: string | null;
+  queue: string | null;
+  /** When it got there: enqueued, died, or done. */
+  at: string | null;
+}
+
+/** An id looked up in one broker: what was found, and the lookups that could not answer. */
+export interface BrokerFind {
+  brokerId: string;
+  name: string;
+  items: FoundItem[];
+  /** e.g. `{ what: 'dead letters', code: 'Unsupported', message: 'RabbitMQ 3.10: …' }`. */
+  notSearched: Array<{ what: string; code: string; message: string }>;
+}

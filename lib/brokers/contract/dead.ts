@@ -56,5 +56,13 @@ export function registerDead(ctx: Ctx): void {
     expect(d?.payload.task).toBe('ct.dd');
     expect(await a.getDead(`missing-${randomUUID()}`)).toBeNull();
   });
-}
 
+  contractCase(ctx, 'reads one stored result by id (a dead-lettered task\'s FAILURE), null for an id without one', { caps: ['browseDead', 'results'] }, async () => {
+    const { a, s } = ctx();
+    const id = await s.deadLetter({ task: 'ct.res', queue: uniqueQueue('result'), reason: TRACEBACK('ValueError: for the record') });
+    const r = await a.getResult(id);
+    expect(r?.id).toBe(id);
+    expect(r?.status).toBe((await s.result(id))?.status);
+    expect(await a.getResult(`missing-${randomUUID()}`)).toBeNull();
+  });
+}
