@@ -9,7 +9,8 @@ import { qk } from '@/lib/client/query-keys';
 import { newServerQueryClient } from './_lib/prefetch';
 
 export const dynamic = 'force-dynamic';
-export const metadata = { title: 'Overview' };
+// The layout's title template applies to child segments only, not to this page beside it.
+export const metadata = { title: { absolute: 'Overview · potatoq console' } };
 
 /** One broker's card, streamed on its own: a broker that never answers holds back only its
  *  card (until the service's read timeout turns it into an error card), never the others. */

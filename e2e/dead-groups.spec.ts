@@ -47,7 +47,7 @@ test('600 letters with varied messages show as their 2 real groups, and a whole 
   test.setTimeout(120_000);
   const { pageErrors } = guardPage(page);
   await page.goto(`${c.url}/brokers/shop/dead`);
-  await expect(page).toHaveTitle('Dead letters · potatoq console');
+  await expect(page).toHaveTitle('Dead letters · shop · potatoq console');
   const groups = page.getByTestId('dead-group');
   await expect(groups).toHaveCount(2);
   await expect(page.getByTestId('dead-groups-total')).toContainText('600 letters in 2 groups');

@@ -10,9 +10,10 @@ import { getAuthConfig } from '@/lib/auth/config';
 import { one, segment, type SearchParams } from '../../../_lib/params';
 import { newServerQueryClient, prefetchDead, prefetchDeadGroups, prefetchOverview } from '../../../_lib/prefetch';
 import { requireReader } from '@/lib/auth/current';
+import { brokerTitle } from '../../../_lib/titles';
 
 export const dynamic = 'force-dynamic';
-export const metadata = { title: 'Dead letters' };
+export const generateMetadata = brokerTitle('Dead letters');
 
 export default async function DeadPage({ params, searchParams }: { params: Promise<{ brokerId: string }>; searchParams: SearchParams }) {
   await requireReader();
