@@ -13,8 +13,11 @@ test('finds a waiting task by id from any page, follows it through a revoke to i
   const { pageErrors } = guardPage(page);
 
   await page.goto('/brokers/main/workers');
-  await page.keyboard.press('/');
-  await expect(page.getByTestId('find-input')).toBeFocused();
+  // The shortcut works once the page has hydrated; press until it does.
+  await expect(async () => {
+    await page.keyboard.press('/');
+    await expect(page.getByTestId('find-input')).toBeFocused({ timeout: 500 });
+  }).toPass({ timeout: 10_000 });
   await page.keyboard.type(id);
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/\/find\?id=/);
@@ -35,6 +38,8 @@ test('finds a waiting task by id from any page, follows it through a revoke to i
   await page.getByTestId('action-revoke').click();
   await page.getByTestId('confirm-dialog').getByTestId('confirm-reason').fill('e2e: find then revoke');
   await page.getByTestId('confirm-dialog').getByTestId('confirm-submit').click();
+  await expect(page.getByTestId('confirm-dialog').getByTestId('outcome-succeeded')).toBeVisible();
+  await page.getByTestId('confirm-dialog').getByTestId('confirm-cancel').click();
   await expect(page.getByTestId('task-finished')).toBeVisible();
   await expect(page.getByTestId('result-status')).toHaveText('REVOKED');
   await expect(page.getByTestId('action-revoke')).toHaveCount(0);

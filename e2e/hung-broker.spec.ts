@@ -13,7 +13,7 @@ import { startConsole, type RunningConsole } from './auth-server';
 
 const READ_TIMEOUT_MS = 8000;
 let hung: net.Server;
-let sockets: net.Socket[] = [];
+const sockets: net.Socket[] = [];
 let c: RunningConsole;
 let dir: string;
 

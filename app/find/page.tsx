@@ -17,12 +17,11 @@ async function Found({ brokerId, id }: { brokerId: string; id: string }) {
 }
 
 async function Audit({ id }: { id: string }) {
-  try {
-    const page = await (await getAuditStore()).list(ZAuditQuery.parse({ task: id, limit: 10 }));
-    return <AuditFindCard id={id} entries={page.entries} error={null} />;
-  } catch (e) {
-    return <AuditFindCard id={id} entries={[]} error={`the audit trail cannot be read: ${(e as Error).message}`} />;
-  }
+  // Read first, render after: an unreadable audit trail is a message, not an error page.
+  const read = await getAuditStore()
+    .then((store) => store.list(ZAuditQuery.parse({ task: id, limit: 10 })))
+    .then((page) => ({ entries: page.entries, error: null }), (e: unknown) => ({ entries: [], error: `the audit trail cannot be read: ${e instanceof Error ? e.message : String(e)}` }));
+  return <AuditFindCard id={id} entries={read.entries} error={read.error} />;
 }
 
 /** An id looked up in every configured broker (waiting, running, dead, results) and the audit trail. */

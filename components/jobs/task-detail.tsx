@@ -1,7 +1,7 @@
 'use client';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { ConfirmAction } from '@/components/actions/confirm-action';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardHeader } from '@/components/ui/card';
@@ -29,9 +29,11 @@ export function TaskDetailView({ brokerId, id, after }: { brokerId: string; id: 
   const q = useTask(brokerId, id);
   const o = useOverview(brokerId);
   const router = useRouter();
+  // While the revoke dialog is open its outcome stays on screen; the page follows once it closes.
+  const [dialogOpen, setDialogOpen] = useState(false);
   const err = q.error ? describeError(q.error) : null;
   // NotFound wins over data read earlier: the task left the queue (e.g. revoked here).
-  const gone = err?.code === 'NotFound';
+  const gone = err?.code === 'NotFound' && !(dialogOpen && q.data);
   useEffect(() => {
     // The server page looks up the result of a task that is gone; ask it again once.
     if (gone && !after) router.refresh();
@@ -67,10 +69,10 @@ export function TaskDetailView({ brokerId, id, after }: { brokerId: string; id: 
             {t.state}
           </Badge>
           {!owned ? (
-            <ConfirmAction kind="revoke" brokerId={brokerId} queue={t.queue} ids={[t.id]} size="md" disabledReason={cap && !cap.on ? cap.why ?? 'revoke unavailable' : undefined} />
+            <ConfirmAction kind="revoke" brokerId={brokerId} queue={t.queue} ids={[t.id]} size="md" disabledReason={cap && !cap.on ? cap.why ?? 'revoke unavailable' : undefined} onOpenChange={setDialogOpen} />
           ) : null}
         </CardHeader>
-        {q.error ? <div className="px-4 pt-2"><ErrorBox {...describeError(q.error)} /></div> : null}
+        {q.error && err?.code !== 'NotFound' ? <div className="px-4 pt-2"><ErrorBox {...describeError(q.error)} /></div> : null}
         <Fields>
           <Field label="Id" testId="detail-id"><span className="font-mono text-xs">{visible(t.id)}</span></Field>
           <Field label="History"><Link className="link" data-testid="detail-history" href={`/audit?${new URLSearchParams({ broker: brokerId, task: t.id }).toString()}`}>Audit trail of this task</Link></Field>
