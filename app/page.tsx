@@ -1,33 +1,43 @@
+import { Suspense } from 'react';
 import { HydrationBoundary, dehydrate } from '@tanstack/react-query';
-import { BrokerCard } from '@/components/overview/broker-card';
+import { BrokerCard, PendingBrokerCard } from '@/components/overview/broker-card';
 import { PageTitle } from '@/components/ui/states';
 import { currentPrincipal, requireReader } from '@/lib/auth/current';
 import { overviewFor } from '@/lib/auth/mask';
-import { overviewAll } from '@/lib/brokers/service';
+import { brokerList, overviewOutcome } from '@/lib/brokers/service';
 import { qk } from '@/lib/client/query-keys';
 import { newServerQueryClient } from './_lib/prefetch';
 
 export const dynamic = 'force-dynamic';
+// The layout's title template applies to child segments only, not to this page beside it.
+export const metadata = { title: { absolute: 'Overview · potatoq console' } };
+
+/** One broker's card, streamed on its own: a broker that never answers holds back only its
+ *  card (until the service's read timeout turns it into an error card), never the others. */
+async function StreamedBrokerCard({ brokerId }: { brokerId: string }) {
+  const [o, principal] = await Promise.all([overviewOutcome(brokerId), currentPrincipal()]);
+  if (!o.ok) return <BrokerCard brokerId={o.id} name={o.name} kind={o.kind} initialError={o.error} />;
+  const qc = newServerQueryClient();
+  qc.setQueryData(qk.overview(o.overview.id), overviewFor(o.overview, principal));
+  return (
+    <HydrationBoundary state={dehydrate(qc)}>
+      <BrokerCard brokerId={o.overview.id} name={o.overview.name} kind={o.overview.kind} />
+    </HydrationBoundary>
+  );
+}
 
 export default async function OverviewPage() {
   await requireReader();
-  const [all, principal] = await Promise.all([overviewAll(), currentPrincipal()]);
-  const qc = newServerQueryClient();
-  for (const o of all) if (o.ok) qc.setQueryData(qk.overview(o.overview.id), overviewFor(o.overview, principal));
   return (
     <>
       <PageTitle sub="Every configured broker; counts refresh every 5 seconds.">Overview</PageTitle>
-      <HydrationBoundary state={dehydrate(qc)}>
-        <div className="grid gap-6">
-          {all.map((o) =>
-            o.ok ? (
-              <BrokerCard key={o.overview.id} brokerId={o.overview.id} name={o.overview.name} kind={o.overview.kind} />
-            ) : (
-              <BrokerCard key={o.id} brokerId={o.id} name={o.name} kind={o.kind} initialError={o.error} />
-            ),
-          )}
-        </div>
-      </HydrationBoundary>
+      <div className="grid gap-6">
+        {brokerList().map((b) => (
+          <Suspense key={b.id} fallback={<PendingBrokerCard brokerId={b.id} name={b.name} kind={b.kind} />}>
+            <StreamedBrokerCard brokerId={b.id} />
+          </Suspense>
+        ))}
+      </div>
     </>
   );
 }

@@ -19,7 +19,7 @@ test('ids that are also action paths are read by GET, and POST on them still act
   }
   // `/dead/groups` is the groups listing; the letter called `groups` is found by the id filter.
   const groups = await request.get(`/api/brokers/main/dead/groups?queue=${queue}`);
-  expect((await groups.json()).groups.map((g: { summary: string }) => g.summary).sort()).toEqual([
+  expect((await groups.json()).groups.map((g: { example: { summary: string } }) => g.example.summary).sort()).toEqual([
     'ValueError: convert-celery',
     'ValueError: discard',
     'ValueError: groups',

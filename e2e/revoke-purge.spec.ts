@@ -24,6 +24,14 @@ test('revoking a waiting task asks first, then removes it and writes a REVOKED r
   await dialog.getByTestId('confirm-submit').click();
   await expect(dialog.getByTestId('outcome-succeeded')).toBeVisible();
   await expect(page.getByTestId('toast').filter({ hasText: `${id}: revoked` })).toHaveAttribute('data-tone', 'success');
+  // The outcome stays until the dialog is closed; then the page follows: the task is gone from
+  // the queue, its REVOKED result is shown, no Revoke button.
+  await dialog.getByTestId('confirm-cancel').click();
+  await expect(page.getByTestId('task-finished')).toBeVisible();
+  await expect(page.getByTestId('detail-state')).toHaveText('revoked');
+  await expect(page.getByTestId('result-status')).toHaveText('REVOKED');
+  await expect(page.getByTestId('action-revoke')).toHaveCount(0);
+  await expect(page.getByTestId('error-box')).toHaveCount(0);
   expect(job(main, id)).toBeUndefined();
   const revoked = result(main, id);
   expect(revoked?.state).toBe('REVOKED');

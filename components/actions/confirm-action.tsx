@@ -35,6 +35,7 @@ export function ConfirmAction({
   onDone,
   size = 'sm',
   details,
+  onOpenChange,
 }: {
   kind: BulkKind;
   brokerId: string;
@@ -45,8 +46,14 @@ export function ConfirmAction({
   size?: 'sm' | 'md';
   /** Shown in the dialog above the reason, e.g. the message a conversion will send. */
   details?: ReactNode;
+  /** Told when the dialog opens and closes (a page may wait for it before re-rendering). */
+  onOpenChange?: (open: boolean) => void;
 }) {
-  const [open, setOpen] = useState(false);
+  const [open, setOpenState] = useState(false);
+  const setOpen = (v: boolean) => {
+    setOpenState(v);
+    onOpenChange?.(v);
+  };
   // Ids and queue are frozen when the dialog opens: the list may change under it while it is open.
   const [frozen, setFrozen] = useState<string[]>([]);
   const [frozenQueue, setFrozenQueue] = useState<string | undefined>(undefined);

@@ -21,7 +21,26 @@ import { useBulkJob, useBulkJobs } from './use-bulk-job';
  * "Replay all matching…": captures the ids matching the list's filter (a snapshot), asks for
  * confirmation with the exact count, then runs the job in batches with progress and controls.
  */
-export function BulkAllButton({ brokerId, action, filter, disabledReason }: { brokerId: string; action: BulkAction; filter: BulkFilter; disabledReason?: string }) {
+export function BulkAllButton({
+  brokerId,
+  action,
+  filter,
+  disabledReason,
+  label,
+  expectedCount,
+  groupLabel,
+}: {
+  brokerId: string;
+  action: BulkAction;
+  filter: BulkFilter;
+  disabledReason?: string;
+  /** The button's text (default "Replay all matching…"), e.g. "Replay all 412 of this group…". */
+  label?: string;
+  /** The count the operator was shown (a group's size); the dialog says so when the snapshot differs. */
+  expectedCount?: number;
+  /** What the group filter means to a person (the group's pattern), shown next to its fingerprint. */
+  groupLabel?: string;
+}) {
   const [open, setOpen] = useState<{ existing: BulkJobView | null } | null>(null);
   const t = BULK_TEXT[action];
   const jobs = useBulkJobs(brokerId).data ?? [];
@@ -37,14 +56,14 @@ export function BulkAllButton({ brokerId, action, filter, disabledReason }: { br
         onClick={() => setOpen({ existing: null })}
         data-testid={`bulk-all-${action}`}
       >
-        {t.verb} all matching…
+        {label ?? `${t.verb} all matching…`}
       </Button>
       {live.map((j) => (
         <Button key={j.id} size="sm" variant="ghost" onClick={() => setOpen({ existing: j })} data-testid="bulk-job-open" data-id={j.id}>
           {t.verb} job {STATE_LABEL[j.state]}: {j.progress.processed.toLocaleString()} / {j.progress.total.toLocaleString()}
         </Button>
       ))}
-      {open ? <BulkDialog brokerId={brokerId} action={action} filter={filter} existing={open.existing} onClose={() => setOpen(null)} /> : null}
+      {open ? <BulkDialog brokerId={brokerId} action={action} filter={filter} expectedCount={expectedCount} groupLabel={groupLabel} existing={open.existing} onClose={() => setOpen(null)} /> : null}
     </>
   );
 }
@@ -53,12 +72,16 @@ function BulkDialog({
   brokerId,
   action,
   filter,
+  expectedCount,
+  groupLabel,
   existing,
   onClose,
 }: {
   brokerId: string;
   action: BulkAction;
   filter: BulkFilter;
+  expectedCount?: number;
+  groupLabel?: string;
   existing: BulkJobView | null;
   onClose: () => void;
 }) {
@@ -94,7 +117,7 @@ function BulkDialog({
       setBusy(false);
     }
   };
-  const snapshot = () => call(() => createBulkAction(brokerId, { action, filter: frozen }));
+  const snapshot = () => call(() => createBulkAction(brokerId, { action, filter: frozen, ...(expectedCount !== undefined ? { expectedCount } : {}) }));
   const control = (op: BulkOp, extra: { confirmCount?: number; rate?: number | null; reason?: string } = {}) => {
     if (job) void call(() => controlBulkAction(brokerId, job.id, op, extra));
   };
@@ -127,8 +150,14 @@ function BulkDialog({
               <time dateTime={job.snapshotAt}>{formatUtc(job.snapshotAt)}</time>).
             </p>
             <p data-testid="bulk-summary">
-              {t.verb} <strong>{total.toLocaleString()}</strong> {noun(action, total)} on broker <strong>{brokerId}</strong>, {describeFilter(job.filter)}.
+              {t.verb} <strong>{total.toLocaleString()}</strong> {noun(action, total)} on broker <strong>{brokerId}</strong>, {describeFilter(job.filter)}
+              {groupLabel && job.filter.group ? <> (<span className="font-mono text-xs break-all" data-testid="bulk-group-pattern">{groupLabel}</span>)</> : null}.
             </p>
+            {job.expectedCount !== null && job.expectedCount !== total ? (
+              <p className="text-xs text-amber-700 dark:text-amber-400" data-testid="bulk-count-changed">
+                The list showed {job.expectedCount.toLocaleString()}; {total.toLocaleString()} match now (letters arrived or left since). Only these {total.toLocaleString()} are touched.
+              </p>
+            ) : null}
             {job.searchedNewest !== null ? (
               <p className="text-xs text-amber-700 dark:text-amber-400">The search only looked at the newest {job.searchedNewest.toLocaleString()} rows.</p>
             ) : null}

@@ -38,7 +38,7 @@ export function describeFilter(f: BulkFilter): string {
   if (f.task) parts.push(`task ${f.task}`);
   if (f.id) parts.push(`id starting ${f.id}`);
   if (f.q) parts.push(`search "${f.q}"`);
-  if (f.group !== undefined) parts.push(`reason "${f.group}"`);
+  if (f.group !== undefined) parts.push(`error group ${f.group}`);
   return parts.length ? parts.join(', ') : 'no filter (every queue)';
 }
 

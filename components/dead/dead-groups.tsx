@@ -1,51 +1,87 @@
 'use client';
 import Link from 'next/link';
+import { useState } from 'react';
+import { Button } from '@/components/ui/button';
 import { Empty, ErrorBox, Loading } from '@/components/ui/states';
 import { Ago } from '@/components/ui/time';
+import type { DeadGroup } from '@/lib/brokers/schema';
 import { describeError } from '@/lib/client/api';
 import { truncate } from '@/lib/client/format';
 import { useDeadGroups } from '@/lib/client/hooks';
 
-/** Dead letters grouped by the last line of their reason (what `potatoq dead list` shows). */
+/** Groups shown at first; "Show more groups" adds as many again. */
+export const GROUPS_PAGE = 20;
+
+/** Dead letters grouped by error fingerprint: type, normalised message, innermost own frame. */
 export function DeadGroups({ brokerId, queue, active }: { brokerId: string; queue?: string; active?: string }) {
   const q = useDeadGroups(brokerId, queue);
+  const [shown, setShown] = useState(GROUPS_PAGE);
   if (q.error && !q.data) return <div className="p-4"><ErrorBox {...describeError(q.error)} /></div>;
   if (!q.data) return <Loading />;
   if (q.data.length === 0) return <Empty>No dead letters. 🎉</Empty>;
+  const base = `/brokers/${encodeURIComponent(brokerId)}/dead`;
   const href = (group: string) => {
     const qs = new URLSearchParams();
     if (queue) qs.set('queue', queue);
     qs.set('group', group);
-    return `/brokers/${encodeURIComponent(brokerId)}/dead?${qs.toString()}`;
+    return `${base}?${qs.toString()}`;
   };
+  // The active group stays visible even when it is beyond the groups shown.
+  const page = q.data.filter((g, i) => i < shown || g.fingerprint === active);
+  const total = q.data.reduce((n, g) => n + g.count, 0);
   return (
     <div className="overflow-x-auto">
-      <table className="table-base min-w-[48rem]" data-testid="dead-groups">
+      <p className="px-4 pt-3 text-xs text-zinc-500 dark:text-zinc-400" data-testid="dead-groups-total">
+        {total.toLocaleString('en-US')} letters in {q.data.length.toLocaleString('en-US')} group{q.data.length === 1 ? '' : 's'}: same exception type, same message once ids, numbers, quoted values and paths are set aside, raised from the same place in your code.
+      </p>
+      <table className="table-base min-w-[60rem]" data-testid="dead-groups">
         <thead>
           <tr>
-            <th>Reason</th>
+            <th>Error</th>
             <th className="num">Count</th>
             <th>Tasks</th>
             <th>Queues</th>
-            <th>Newest</th>
+            <th>First seen</th>
+            <th>Last seen</th>
           </tr>
         </thead>
         <tbody>
-          {q.data.map((g) => (
-            <tr key={g.summary} data-testid="dead-group" aria-current={g.summary === active ? 'true' : undefined} className={g.summary === active ? 'bg-sky-50 dark:bg-sky-950/40' : ''}>
-              <td className="max-w-xl text-xs break-words">
-                <Link className="link" href={href(g.summary)} title={g.summary} data-testid="dead-group-link">
-                  {truncate(g.summary || '(empty reason)', 160)}
-                </Link>
-              </td>
-              <td className="num font-semibold" data-testid="dead-group-count">{g.count.toLocaleString('en-US')}</td>
-              <td className="text-xs break-all">{truncate(g.tasks.join(', '), 100)}</td>
-              <td className="text-xs">{truncate(g.queues.join(', '), 60)}</td>
-              <td><Ago iso={g.newestAt} /></td>
-            </tr>
+          {page.map((g) => (
+            <GroupRow key={g.fingerprint} g={g} href={href(g.fingerprint)} exampleHref={`${base}/${encodeURIComponent(g.example.id)}`} active={g.fingerprint === active} />
           ))}
         </tbody>
       </table>
+      {q.data.length > page.length ? (
+        <div className="flex items-center gap-3 px-4 py-2 text-xs text-zinc-500 dark:text-zinc-400">
+          <span data-testid="dead-groups-shown">
+            {page.length} of {q.data.length} groups shown
+          </span>
+          <Button size="sm" variant="ghost" onClick={() => setShown((n) => n + GROUPS_PAGE)} data-testid="dead-groups-more">
+            Show more groups
+          </Button>
+        </div>
+      ) : null}
     </div>
+  );
+}
+
+function GroupRow({ g, href, exampleHref, active }: { g: DeadGroup; href: string; exampleHref: string; active: boolean }) {
+  return (
+    <tr data-testid="dead-group" data-fingerprint={g.fingerprint} aria-current={active ? 'true' : undefined} className={active ? 'bg-sky-50 dark:bg-sky-950/40' : ''}>
+      <td className="max-w-xl text-xs break-words">
+        <Link className="link font-mono" href={href} title={g.pattern} data-testid="dead-group-link">
+          {truncate(g.pattern || '(empty reason)', 200)}
+        </Link>
+        {g.frame ? <p className="mt-0.5 text-zinc-500 dark:text-zinc-400" data-testid="dead-group-frame">raised at {g.frame}</p> : null}
+        <p className="mt-0.5 text-zinc-500 dark:text-zinc-400" data-testid="dead-group-example">
+          e.g. <Link className="link" href={exampleHref} title={g.example.summary}>{truncate(g.example.summary, 120)}</Link>
+        </p>
+      </td>
+      <td className="num font-semibold" data-testid="dead-group-count">{g.count.toLocaleString('en-US')}</td>
+      <td className="text-xs break-all">{truncate(g.tasks.join(', '), 100)}</td>
+      <td className="text-xs">{truncate(g.queues.join(', '), 60)}</td>
+      <td><Ago iso={g.oldestAt} /></td>
+      <td><Ago iso={g.newestAt} /></td>
+    </tr>
   );
 }

@@ -12,7 +12,7 @@ import { Ago } from '@/components/ui/time';
 import type { Capabilities } from '@/lib/brokers/schema';
 import { describeError } from '@/lib/client/api';
 import { truncate } from '@/lib/client/format';
-import { useDeadList, useOverview } from '@/lib/client/hooks';
+import { useDeadGroups, useDeadList, useOverview } from '@/lib/client/hooks';
 import type { DeadFilters } from '@/lib/client/query-keys';
 import { visible } from '@/lib/text/visible';
 
@@ -37,23 +37,31 @@ export function DeadTable({ brokerId, filters }: { brokerId: string; filters: De
     return [...new Set(items.filter((d) => set.has(d.id)).map((d) => d.queue))].join(', ') || filters.queue;
   };
   const base = `/brokers/${encodeURIComponent(brokerId)}`;
+  // With a group chosen (and no other filter narrowing it), the bulk buttons name its size.
+  const groups = useDeadGroups(brokerId, filters.queue);
+  const narrowed = !!(filters.task || filters.id || filters.q);
+  const group = filters.group !== undefined && !narrowed ? groups.data?.find((g) => g.fingerprint === filters.group) : undefined;
+  const groupProps = (verb: string) => (group ? { label: `${verb} all ${group.count.toLocaleString('en-US')} of this group…`, expectedCount: group.count, groupLabel: group.pattern } : {});
   if (q.error && !q.data) return <div className="p-4"><ErrorBox {...describeError(q.error)} /></div>;
   if (!q.data) return <Loading />;
   return (
     <div>
-      <div className="flex flex-wrap items-center gap-3 border-b border-zinc-200 px-4 py-2 text-sm dark:border-zinc-800" data-testid="bulk-bar">
-        <span data-testid="selected-count">{sel.selected.length} selected</span>
-        <ConfirmAction kind="replay" brokerId={brokerId} queue={queuesOf(sel.selected)} ids={sel.selected} disabledReason={offReason(caps, 'replay')} onDone={sel.clear} />
-        <ConfirmAction kind="discard" brokerId={brokerId} queue={queuesOf(sel.selected)} ids={sel.selected} disabledReason={offReason(caps, 'discard')} onDone={sel.clear} />
-        <BulkAllButton brokerId={brokerId} action="replay" filter={filters} disabledReason={offReason(caps, 'replay')} />
-        <BulkAllButton brokerId={brokerId} action="discard" filter={filters} disabledReason={offReason(caps, 'discard')} />
-        {filters.group && items.length > 0 ? (
-          <span className="ml-auto flex items-center gap-2 text-xs text-zinc-500 dark:text-zinc-400">
-            Whole group as loaded ({ids.length}):
-            <ConfirmAction kind="replay" brokerId={brokerId} queue={queuesOf(ids)} ids={ids} disabledReason={offReason(caps, 'replay')} />
-            <ConfirmAction kind="discard" brokerId={brokerId} queue={queuesOf(ids)} ids={ids} disabledReason={offReason(caps, 'discard')} />
-          </span>
-        ) : null}
+      <div className="flex flex-wrap items-center gap-x-6 gap-y-2 border-b border-zinc-200 px-4 py-2 text-sm dark:border-zinc-800" data-testid="bulk-bar">
+        <span className="flex items-center gap-2">
+          <span data-testid="selected-count">{sel.selected.length} selected</span>
+          <ConfirmAction kind="replay" brokerId={brokerId} queue={queuesOf(sel.selected)} ids={sel.selected} disabledReason={offReason(caps, 'replay')} onDone={sel.clear} />
+          <ConfirmAction kind="discard" brokerId={brokerId} queue={queuesOf(sel.selected)} ids={sel.selected} disabledReason={offReason(caps, 'discard')} onDone={sel.clear} />
+        </span>
+        {/* One choice for "everything": the whole group (or filter) on every page, counted again before it starts. */}
+        <span className="flex items-center gap-2" data-testid="bulk-all">
+          {group ? (
+            <span className="text-xs text-zinc-500 dark:text-zinc-400" data-testid="group-count">
+              This group, every page: <strong>{group.count.toLocaleString('en-US')}</strong> letter{group.count === 1 ? '' : 's'}
+            </span>
+          ) : null}
+          <BulkAllButton brokerId={brokerId} action="replay" filter={filters} disabledReason={offReason(caps, 'replay')} {...groupProps('Replay')} />
+          <BulkAllButton brokerId={brokerId} action="discard" filter={filters} disabledReason={offReason(caps, 'discard')} {...groupProps('Discard')} />
+        </span>
       </div>
       {q.error ? <div className="px-4 pt-2"><ErrorBox {...describeError(q.error)} /></div> : null}
       {items.length === 0 ? (

@@ -59,7 +59,7 @@ export function EnqueueForm({ brokerId }: { brokerId: string }) {
       }}
     >
       <div className="grid content-start gap-4">
-        {blocked ? <ErrorBox code="Unsupported" message={blocked} /> : null}
+        {blocked ? <ErrorBox code={cap?.code ?? 'Unsupported'} message={blocked} /> : null}
         <div className="grid gap-4 sm:grid-cols-2">
           <Field label="Task name" name="task" error={err('task')}>
             <input {...input('task', { list: 'task-names', autoComplete: 'off', placeholder: 'app.tasks.send_email', 'data-shortcut': 'search' })} />

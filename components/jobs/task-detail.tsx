@@ -1,5 +1,7 @@
 'use client';
 import Link from 'next/link';
+import { useRouter } from 'next/navigation';
+import { useEffect, useState } from 'react';
 import { ConfirmAction } from '@/components/actions/confirm-action';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardHeader } from '@/components/ui/card';
@@ -10,19 +12,39 @@ import { fillCommand } from '@/lib/client/cli';
 import { useOverview, useTask } from '@/lib/client/hooks';
 import { Field, Fields, TimeField } from './detail-parts';
 import { MessageSections } from './message-sections';
+import { ResultView } from './result-view';
+import type { ResultRecordDto } from '@/lib/brokers/schema';
 import { visible } from '@/lib/text/visible';
 
-/** A waiting or running task: header, typed arguments, raw JSON, stored result. */
-export function TaskDetailView({ brokerId, id }: { brokerId: string; id: string }) {
+/** What the server found for a task no longer waiting or running (null: it still was). */
+export interface AfterWaiting {
+  result: ResultRecordDto | null;
+  /** A dead letter with this id exists. */
+  dead: boolean;
+}
+
+/** A waiting or running task: header, typed arguments, raw JSON, stored result. Once it is
+ *  gone (finished, revoked, dead-lettered), its result or its dead letter instead. */
+export function TaskDetailView({ brokerId, id, after }: { brokerId: string; id: string; after: AfterWaiting | null }) {
   const q = useTask(brokerId, id);
   const o = useOverview(brokerId);
-  if (q.error && !q.data) {
-    const e = describeError(q.error);
+  const router = useRouter();
+  // While the revoke dialog is open its outcome stays on screen; the page follows once it closes.
+  const [dialogOpen, setDialogOpen] = useState(false);
+  const err = q.error ? describeError(q.error) : null;
+  // NotFound wins over data read earlier: the task left the queue (e.g. revoked here).
+  const gone = err?.code === 'NotFound' && !(dialogOpen && q.data);
+  useEffect(() => {
+    // The server page looks up the result of a task that is gone; ask it again once.
+    if (gone && !after) router.refresh();
+  }, [gone, after, router]);
+  if (gone && after && (after.result || after.dead)) return <FinishedTask brokerId={brokerId} id={id} after={after} />;
+  if (err && (gone || !q.data)) {
     return (
-      <ErrorBox {...e}>
-        {e.code === 'NotFound' ? (
+      <ErrorBox {...err}>
+        {gone ? (
           <p className="mt-2 text-sm">
-            It may have finished, been revoked or dead-lettered.{' '}
+            It may have finished, been revoked or dead-lettered, and no result is stored for it.{' '}
             <Link className="link" href={`/brokers/${encodeURIComponent(brokerId)}/dead/${encodeURIComponent(id)}`}>
               Look in the dead letters
             </Link>
@@ -47,10 +69,10 @@ export function TaskDetailView({ brokerId, id }: { brokerId: string; id: string 
             {t.state}
           </Badge>
           {!owned ? (
-            <ConfirmAction kind="revoke" brokerId={brokerId} queue={t.queue} ids={[t.id]} size="md" disabledReason={cap && !cap.on ? cap.why ?? 'revoke unavailable' : undefined} />
+            <ConfirmAction kind="revoke" brokerId={brokerId} queue={t.queue} ids={[t.id]} size="md" disabledReason={cap && !cap.on ? cap.why ?? 'revoke unavailable' : undefined} onOpenChange={setDialogOpen} />
           ) : null}
         </CardHeader>
-        {q.error ? <div className="px-4 pt-2"><ErrorBox {...describeError(q.error)} /></div> : null}
+        {q.error && err?.code !== 'NotFound' ? <div className="px-4 pt-2"><ErrorBox {...describeError(q.error)} /></div> : null}
         <Fields>
           <Field label="Id" testId="detail-id"><span className="font-mono text-xs">{visible(t.id)}</span></Field>
           <Field label="History"><Link className="link" data-testid="detail-history" href={`/audit?${new URLSearchParams({ broker: brokerId, task: t.id }).toString()}`}>Audit trail of this task</Link></Field>
@@ -69,6 +91,39 @@ export function TaskDetailView({ brokerId, id }: { brokerId: string; id: string 
         )}
       </Card>
       <MessageSections brokerId={brokerId} kind="task" item={t} />
+    </div>
+  );
+}
+
+/** A task that is no longer waiting or running: what its stored result says, or where its letter is. */
+function FinishedTask({ brokerId, id, after }: { brokerId: string; id: string; after: AfterWaiting }) {
+  const b = `/brokers/${encodeURIComponent(brokerId)}`;
+  return (
+    <div className="grid gap-6" data-testid="task-finished">
+      <Card>
+        <CardHeader title={<span className="break-all">{after.result?.name ? visible(after.result.name) : 'Not waiting or running'}</span>}>
+          {after.result ? <Badge tone="neutral" testId="detail-state">{after.result.status.toLowerCase()}</Badge> : null}
+          {after.dead ? <Badge tone="red" testId="detail-dead">dead letter</Badge> : null}
+        </CardHeader>
+        <p className="px-4 pt-3 text-sm text-zinc-600 dark:text-zinc-300" data-testid="task-finished-note">
+          This task is no longer waiting or running{after.result ? `; its stored result says ${after.result.status}` : ''}.
+          {after.dead ? (
+            <>
+              {' '}It is a{' '}
+              <Link className="link" href={`${b}/dead/${encodeURIComponent(id)}`} data-testid="task-dead-link">
+                dead letter
+              </Link>
+              .
+            </>
+          ) : null}{' '}
+          <Link className="link" href={`/audit?${new URLSearchParams({ broker: brokerId, task: id }).toString()}`} data-testid="detail-history">
+            Audit trail of this task
+          </Link>
+        </p>
+        <div className="p-4">
+          <ResultView result={after.result} />
+        </div>
+      </Card>
     </div>
   );
 }

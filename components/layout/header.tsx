@@ -49,7 +49,7 @@ export function Header({ brokers, account }: { brokers: BrokerLink[]; account?: 
           <select
             data-testid="broker-switcher"
             aria-label="Broker"
-            className="input py-1"
+            className="input max-w-[11rem] py-1"
             value={active ?? ''}
             onChange={(e) => router.push(`/brokers/${encodeURIComponent(e.target.value)}${section}`)}
           >
@@ -76,6 +76,24 @@ export function Header({ brokers, account }: { brokers: BrokerLink[]; account?: 
           </Link>
         </nav>
         <div className="ml-auto flex items-center gap-2">
+          <form action="/find" method="get" role="search" className="flex items-center" data-testid="find-form">
+            <label className="sr-only" htmlFor="find-id">
+              Find by id
+            </label>
+            <input
+              id="find-id"
+              name="id"
+              type="search"
+              required
+              maxLength={500}
+              autoComplete="off"
+              spellCheck={false}
+              placeholder="Find id  /"
+              className="input w-32 py-1 font-mono text-xs"
+              data-shortcut="find"
+              data-testid="find-input"
+            />
+          </form>
           {account}
           <RefreshIndicator />
           <ThemeToggle />

@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { Dialog } from '@/components/ui/dialog';
 
 const SHORTCUTS: Array<[string, string]> = [
-  ['/', 'Focus the search / filter box'],
+  ['/', 'Find by id (the search box at the top)'],
   ['r', 'Refresh now'],
   ['?', 'Show this help'],
   ['Esc', 'Close a dialog'],
@@ -24,7 +24,7 @@ export function Shortcuts() {
       if (e.ctrlKey || e.metaKey || e.altKey || typingIn(e.target)) return;
       if (document.querySelector('dialog[open]') && e.key !== '?') return;
       if (e.key === '/') {
-        const search = document.querySelector<HTMLInputElement>('[data-shortcut="search"]');
+        const search = document.querySelector<HTMLInputElement>('[data-shortcut="find"]');
         if (search) {
           e.preventDefault();
           search.focus();

@@ -34,18 +34,33 @@ function Totals({ o }: { o: BrokerOverview }) {
   );
 }
 
-export function BrokerCard({ brokerId, name, kind, initialError }: BrokerCardProps) {
-  const q = useOverview(brokerId);
-  const workers = useWorkers(brokerId, !!q.data?.capabilities.workers.on);
-  const href = `/brokers/${encodeURIComponent(brokerId)}`;
-  const title = (
+function CardTitle({ brokerId, name, kind }: { brokerId: string; name: string; kind: string }) {
+  return (
     <span className="flex items-center gap-2">
-      <Link href={href} className="link">
+      <Link href={`/brokers/${encodeURIComponent(brokerId)}`} className="link">
         {name}
       </Link>
       <Badge>{kind}</Badge>
     </span>
   );
+}
+
+/** A card whose broker has not answered yet (the overview streams each card on its own). */
+export function PendingBrokerCard({ brokerId, name, kind }: { brokerId: string; name: string; kind: string }) {
+  return (
+    <Card testId="broker-card">
+      <div data-broker={brokerId} data-state="loading">
+        <CardHeader title={<CardTitle brokerId={brokerId} name={name} kind={kind} />} />
+        <Loading label="Waiting for the broker…" />
+      </div>
+    </Card>
+  );
+}
+
+export function BrokerCard({ brokerId, name, kind, initialError }: BrokerCardProps) {
+  const q = useOverview(brokerId);
+  const workers = useWorkers(brokerId, !!q.data?.capabilities.workers.on);
+  const title = <CardTitle brokerId={brokerId} name={name} kind={kind} />;
   const error = q.error ? describeError(q.error) : !q.data ? initialError : undefined;
   if (error && !q.data) {
     return (

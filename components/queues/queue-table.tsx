@@ -1,7 +1,7 @@
 'use client';
 import Link from 'next/link';
 import { Fragment } from 'react';
-import { countOf, type BrokerOverview, type HeadBlock, type WorkerInfo } from '@/lib/brokers/schema';
+import { countOf, type BrokerOverview, type Capabilities, type HeadBlock, type WorkerInfo } from '@/lib/brokers/schema';
 import { formatAge, formatCount, secondsSince, truncate } from '@/lib/client/format';
 import { visible } from '@/lib/text/visible';
 import { useNow } from '@/components/ui/time';
@@ -64,7 +64,7 @@ export function QueueTable({ overview, workers }: { overview: BrokerOverview; wo
               </td>
               <td className="num" data-testid="queue-workers">{workersOf(q.name, workers)}</td>
             </tr>
-            {q.blockedBy ? <BlockedRow base={base} block={q.blockedBy} columns={states.length + 4} /> : null}
+            {q.blockedBy ? <BlockedRow base={base} block={q.blockedBy} columns={states.length + 4} revoke={overview.capabilities.revoke} /> : null}
             </Fragment>
           ))}
         </tbody>
@@ -100,7 +100,7 @@ function UnknownNotes({ why, labels }: { why: Partial<Record<string, string>>; l
 }
 
 /** The queue's next claim is undecodable: every worker that takes it crashes, so say so loudly. */
-function BlockedRow({ base, block, columns }: { base: string; block: HeadBlock; columns: number }) {
+function BlockedRow({ base, block, columns, revoke }: { base: string; block: HeadBlock; columns: number; revoke: Capabilities['revoke'] }) {
   return (
     <tr data-testid="queue-blocked">
       <td colSpan={columns} className="bg-red-50 text-sm text-red-800 dark:bg-red-950/40 dark:text-red-200">
@@ -108,7 +108,12 @@ function BlockedRow({ base, block, columns }: { base: string; block: HeadBlock; 
         <Link className="link font-mono" href={`${base}/jobs/${encodeURIComponent(block.id)}`}>
           {truncate(block.id, 40)}
         </Link>
-        , {truncate(block.task, 60)}) cannot be decoded by {block.system}: <span className="font-mono text-xs">{truncate(block.reason, 160)}</span>. Revoke it to unblock the queue.
+        , {truncate(block.task, 60)}) cannot be decoded by {block.system}: <span className="font-mono text-xs">{truncate(block.reason, 160)}</span>.{' '}
+        {revoke.on ? (
+          <span data-testid="queue-blocked-advice">Revoke it to unblock the queue.</span>
+        ) : (
+          <span data-testid="queue-blocked-advice">Revoking it would unblock the queue; the console cannot here ({revoke.why ?? 'revoke is off'}).</span>
+        )}
       </td>
     </tr>
   );

@@ -11,6 +11,6 @@ export function overviewFor(o: BrokerOverview, p: Principal | null): BrokerOverv
   if (p && mayWrite(p, o.id)) return o;
   const why = !p ? 'sign in first' : p.role === 'viewer' ? `${p.user} is a viewer` : `broker "${o.id}" is read-only for ${p.user}`;
   const capabilities = { ...o.capabilities };
-  for (const k of WRITE_ACTIONS) if (capabilities[k]?.on) capabilities[k] = { on: false, why };
+  for (const k of WRITE_ACTIONS) if (capabilities[k]?.on) capabilities[k] = { on: false, why, code: 'Forbidden' };
   return { ...o, capabilities };
 }

@@ -56,3 +56,5 @@ export const readDead = async (brokerId: string, q: DeadListQuery) =>
   on() ? page(await service.listDead(brokerId, { ...q, qIn: 'reason' })) : service.listDead(brokerId, q);
 export const readTask = async (b: string, id: string) => (on() ? detail(await service.getTask(b, id)) : service.getTask(b, id));
 export const readDeadOne = async (b: string, id: string) => (on() ? detail(await service.getDead(b, id)) : service.getDead(b, id));
+/** A task's stored result record; with arguments hidden, its record and raw JSON go (they repeat them). */
+export const readResult = async (b: string, id: string) => (on() ? result(await service.getResult(b, id)) : service.getResult(b, id));

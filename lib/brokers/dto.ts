@@ -165,8 +165,18 @@ export interface DeadDetail extends DeadSummary {
   conversion?: Conversion;
 }
 
+/** Dead letters with the same error fingerprint (lib/triage/fingerprint.ts): exception type,
+ *  message with what varies per task normalised, and the innermost frame of the project's code. */
 export interface DeadGroup {
-  summary: string;
+  /** The group's key (`fp-` + 16 hex): the dead list's and bulk jobs' `group` filter. */
+  fingerprint: string;
+  /** `Type: message` with `<n>`, `<uuid>`, `<hex>`, `<str>`, `<path>`, `<time>`, ... placeholders. */
+  pattern: string;
+  excType: string | null;
+  /** Innermost frame of the project's own code (`shop/billing.py in charge`), null when none. */
+  frame: string | null;
+  /** The newest letter of the group, with its real one-line reason. */
+  example: { id: string; summary: string };
   count: number;
   tasks: string[];
   queues: string[];
@@ -220,4 +230,25 @@ export interface HealthEntry {
   kind: BrokerKind;
   ok: boolean;
   error: { code: string; message: string } | null;
+}
+
+/** One place an id was found in a broker (find by id). No arguments: names, states and times only. */
+export interface FoundItem {
+  /** Where: a task in one of the broker's declared states, a dead letter, or a stored result. */
+  kind: 'task' | 'dead' | 'result';
+  /** The task's declared state key, `dead`, or the result's status (`SUCCESS`, `REVOKED`, ...). */
+  state: string;
+  task: string | null;
+  queue: string | null;
+  /** When it got there: enqueued, died, or done. */
+  at: string | null;
+}
+
+/** An id looked up in one broker: what was found, and the lookups that could not answer. */
+export interface BrokerFind {
+  brokerId: string;
+  name: string;
+  items: FoundItem[];
+  /** e.g. `{ what: 'dead letters', code: 'Unsupported', message: 'RabbitMQ 3.10: …' }`. */
+  notSearched: Array<{ what: string; code: string; message: string }>;
 }

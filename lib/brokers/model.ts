@@ -25,16 +25,18 @@ export const CAPABILITIES = [
   'workers',
 ] as const;
 export type Capability = (typeof CAPABILITIES)[number];
-export type Capabilities = Record<Capability, { on: boolean; why?: string }>;
+/** `code`, when off: the error the server answers for it (`Forbidden`: not for this user;
+ *  `ReadOnly`: configured read-only); absent means the system cannot (`Unsupported`). */
+export type Capabilities = Record<Capability, { on: boolean; why?: string; code?: 'Forbidden' | 'ReadOnly' }>;
 
 /** The capabilities that change a broker: what read-only takes away. The one list of them. */
 export const WRITE_ACTIONS = ['replay', 'discard', 'revoke', 'purge', 'enqueue'] as const satisfies readonly Capability[];
 export type WriteAction = (typeof WRITE_ACTIONS)[number];
 
 /** `caps` with every write turned off for `why` (read-only configuration, a standby, ...). */
-export function withoutWrites(caps: Capabilities, why: string): Capabilities {
+export function withoutWrites(caps: Capabilities, why: string, code?: 'Forbidden' | 'ReadOnly'): Capabilities {
   const out = { ...caps };
-  for (const k of WRITE_ACTIONS) out[k] = { on: false, why };
+  for (const k of WRITE_ACTIONS) out[k] = code ? { on: false, why, code } : { on: false, why };
   return out;
 }
 

@@ -30,7 +30,7 @@ export const ZDeadListQuery = z.object({
   /** Where `q` looks: the reason and the message (default), or the reason only (what argument
    *  redaction allows: a search in arguments would tell a viewer what they hold). */
   qIn: z.enum(['all', 'reason']).optional(),
-  /** Exact match on the reason's summary line (the dead-letter groups). */
+  /** A dead-letter group's fingerprint (`DeadGroup.fingerprint`): the letters of that group. */
   group: z.string().max(2000).optional(),
   cursor: z.string().max(2000).optional(),
   limit: ZLimit,

@@ -37,7 +37,7 @@ describe('service', () => {
   it('turns every action off in the overview of a read-only broker, leaving reads on', async () => {
     const o = await service.overview('ro');
     expect(o.readOnly).toBe(true);
-    expect(o.capabilities.replay).toEqual({ on: false, why: 'configured read-only' });
+    expect(o.capabilities.replay).toEqual({ on: false, why: 'configured read-only', code: 'ReadOnly' });
     expect(o.capabilities.browseDead).toEqual({ on: true });
   });
 
@@ -115,5 +115,43 @@ describe('declared model', () => {
     expect(listTasks).not.toHaveBeenCalled();
     await service.listTasks('b', ZTaskListQuery.parse({ state: 'pending' }));
     expect(listTasks).toHaveBeenCalledOnce();
+  });
+
+  it('finds an id as a waiting task, a dead letter and a result at once, without arguments', async () => {
+    adapter = {
+      ...adapter,
+      getTask: async (id: string) => ({ id, state: 'scheduled', task: 'shop.charge', queue: 'billing', createdAt: '2026-01-01T00:00:00.000Z' }) as unknown as Awaited<ReturnType<BrokerAdapter['getTask']>>,
+      getDead: async () => null,
+      getResult: async (id: string) => ({ id, status: 'REVOKED', name: 'shop.charge', dateDone: '2026-01-02T00:00:00.000Z' }) as unknown as Awaited<ReturnType<BrokerAdapter['getResult']>>,
+    };
+    const f = await service.findInBroker('b', 'abc');
+    expect(f).toEqual({
+      brokerId: 'b',
+      name: 'b',
+      items: [
+        { kind: 'task', state: 'scheduled', task: 'shop.charge', queue: 'billing', at: '2026-01-01T00:00:00.000Z' },
+        { kind: 'result', state: 'REVOKED', task: 'shop.charge', queue: null, at: '2026-01-02T00:00:00.000Z' },
+      ],
+      notSearched: [],
+    });
+  });
+
+  it('reports a lookup the broker cannot do (or that fails) as not searched, keeping what the others found', async () => {
+    adapter = {
+      ...adapter,
+      getTask: async () => null,
+      getDead: async () => Promise.reject(new ConsoleError('Unsupported', 'RabbitMQ 3.10: browsing the DLQ would delete its messages')),
+      getResult: async () => Promise.reject(new Error('redis://u:pw@h down')),
+    };
+    const f = await service.findInBroker('b', 'abc');
+    expect(f.items).toEqual([]);
+    expect(f.notSearched).toEqual(
+      expect.arrayContaining([
+        { what: 'dead letters', code: 'Unsupported', message: 'RabbitMQ 3.10: browsing the DLQ would delete its messages' },
+        { what: 'results', code: 'BrokerUnavailable', message: 'redis://***@h down' },
+      ]),
+    );
+    const nul = await service.findInBroker('b', 'a\u0000b');
+    expect(nul.notSearched.map((n) => n.code)).toEqual(['InvalidInput', 'InvalidInput', 'InvalidInput']);
   });
 });

@@ -4,12 +4,14 @@ import { getConfig } from '@/lib/config';
 import { brokerKindOf, findBrokerConfig, getAdapter, listBrokerConfigs } from './registry';
 import type {
   ActionResult,
+  BrokerFind,
   BrokerModel,
   BrokerOverview,
   Capability,
   DeadDetail,
   DeadListQuery,
   EnqueueRequest,
+  FoundItem,
   HealthEntry,
   ResultListQuery,
   TaskListQuery,
@@ -117,25 +119,28 @@ export async function overview(brokerId: string): Promise<BrokerOverview> {
   const result = await read(brokerId, 'overview', async (a) => ({ ...(await a.overview()), model: a.model }));
   if (!config.readOnly) return result;
   // Configuration can only take capabilities away.
-  return { ...result, readOnly: true, capabilities: withoutWrites(result.capabilities, READ_ONLY_WHY) };
+  return { ...result, readOnly: true, capabilities: withoutWrites(result.capabilities, READ_ONLY_WHY, 'ReadOnly') };
 }
 
 export type OverviewOutcome =
   | { ok: true; overview: BrokerOverview }
   | { ok: false; id: string; name: string; kind: string; error: { code: string; message: string } };
 
+/** One broker's overview as an outcome: a failure (its own timeout included) becomes an error
+ *  entry, never a thrown error, so each overview card settles on its own. */
+export async function overviewOutcome(brokerId: string): Promise<OverviewOutcome> {
+  try {
+    return { ok: true, overview: await overview(brokerId) };
+  } catch (e) {
+    const b = findBrokerConfig(brokerId);
+    const err = toConsoleError(e);
+    return { ok: false, id: b.id, name: b.name, kind: brokerKindOf(b), error: { code: err.code, message: err.message } };
+  }
+}
+
 /** Every broker's overview; one failing broker becomes an error entry, never a thrown error. */
 export async function overviewAll(): Promise<OverviewOutcome[]> {
-  return Promise.all(
-    listBrokerConfigs().map(async (b): Promise<OverviewOutcome> => {
-      try {
-        return { ok: true, overview: await overview(b.id) };
-      } catch (e) {
-        const err = toConsoleError(e);
-        return { ok: false, id: b.id, name: b.name, kind: brokerKindOf(b), error: { code: err.code, message: err.message } };
-      }
-    }),
-  );
+  return Promise.all(listBrokerConfigs().map((b) => overviewOutcome(b.id)));
 }
 
 export async function health(): Promise<HealthEntry[]> {
@@ -167,6 +172,38 @@ export async function getDead(brokerId: string, id: string): Promise<DeadDetail>
   if (!d) throw new ConsoleError('NotFound', `dead letter ${id} is not in this broker`);
   return d;
 }
+/** A task's stored result record (finished, failed, revoked); null when none is stored. */
+export const getResult = (brokerId: string, id: string) => read(brokerId, 'result', (a) => a.getResult(id), id);
+
+/**
+ * Where an id is in one broker: waiting or running, dead, or finished (its result). The three
+ * lookups run in parallel, each under the read timeout; one that fails (unsupported here, a
+ * timeout) is reported in `notSearched` and never hides what the others found.
+ */
+export async function findInBroker(brokerId: string, id: string): Promise<BrokerFind> {
+  const config = findBrokerConfig(brokerId);
+  const notSearched: BrokerFind['notSearched'] = [];
+  const look = async <T>(what: string, run: () => Promise<T | null>): Promise<T | null> => {
+    try {
+      return await run();
+    } catch (e) {
+      const err = toConsoleError(e);
+      notSearched.push({ what, code: err.code, message: err.message });
+      return null;
+    }
+  };
+  const [task, dead, result] = await Promise.all([
+    look('waiting and running tasks', () => read(brokerId, 'task lookup', (a) => a.getTask(id), id)),
+    look('dead letters', () => read(brokerId, 'dead-letter lookup', (a) => a.getDead(id), id)),
+    look('results', () => read(brokerId, 'result lookup', (a) => a.getResult(id), id)),
+  ]);
+  const items: FoundItem[] = [];
+  if (task) items.push({ kind: 'task', state: task.state, task: task.task, queue: task.queue, at: task.createdAt });
+  if (dead) items.push({ kind: 'dead', state: 'dead', task: dead.task, queue: dead.queue, at: dead.diedAt });
+  if (result) items.push({ kind: 'result', state: result.status, task: result.name, queue: null, at: result.dateDone });
+  return { brokerId, name: config.name, items, notSearched };
+}
+
 export const listWorkers = (brokerId: string) => read(brokerId, 'workers', (a) => a.listWorkers());
 export const listResults = (brokerId: string, q: ResultListQuery) => read(brokerId, 'results', (a) => a.listResults(q), q);
 export const taskNames = (brokerId: string) => read(brokerId, 'task names', (a) => a.taskNames());

@@ -16,6 +16,7 @@ import type {
   Page,
   PurgeResult,
   ResultListQuery,
+  ResultRecordDto,
   ResultSummary,
   TaskDetail,
   TaskListQuery,
@@ -58,6 +59,9 @@ export interface BrokerAdapter {
   listWorkers(): Promise<WorkerInfo[]>;
   /** Stored results without potatoq's internal records (`potatoq-registered-*`, `group:*`). */
   listResults(q: ResultListQuery): Promise<Page<ResultSummary>>;
+  /** A task's stored result record by id (finished, failed, revoked), null when none is stored.
+   *  Throws `Unsupported` where results are off (`capabilities.results`). */
+  getResult(id: string): Promise<ResultRecordDto | null>;
   /** Task names seen in the broker and in registered-task records, sorted. */
   taskNames(): Promise<string[]>;
 

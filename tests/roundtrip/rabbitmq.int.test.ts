@@ -86,7 +86,7 @@ describe.skipIf(!available)('RabbitMQ 4 round trips with the real potatoq and a 
     expect(detail?.result?.status).toBe('FAILURE');
     expect(detail?.result?.excType).toBe('RuntimeError');
     const groups = await rmq.deadGroups({ queue });
-    expect(groups.map((g) => g.summary).sort()).toEqual(['RuntimeError: first attempt fails', 'unregistered task rt.late']);
+    expect(groups.map((g) => g.pattern).sort()).toEqual(['RuntimeError: first attempt fails', 'unregistered task rt.late']);
     // Browsing kept them: potatoq's own CLI still lists both.
     const cli = JSON.parse(potatoq('dead', 'list', '--json').replace(/^[^[]*/, '')) as Array<{ id: string }>;
     expect(cli.map((l) => l.id).sort()).toEqual([flakyId, lateId].sort());

@@ -142,7 +142,8 @@ describe('SQLite round trips with the real potatoq', () => {
     expect(fail?.result?.traceback).toContain('Traceback (most recent call last)');
     expect((await console_.getDead(ids.unknown))?.summary).toBe('unregistered task rt.unknown');
     const groups = await console_.deadGroups({});
-    expect(groups.map((g) => g.summary)).toEqual(expect.arrayContaining(['ValueError: boom-rt', 'unregistered task rt.unknown', 'RuntimeError: first attempt fails']));
+    expect(groups.map((g) => g.example.summary)).toEqual(expect.arrayContaining(['ValueError: boom-rt', 'unregistered task rt.unknown', 'RuntimeError: first attempt fails']));
+    expect(groups.find((g) => g.example.summary === 'ValueError: boom-rt')).toMatchObject({ pattern: 'ValueError: boom-rt', frame: 'py/rt_tasks.py in fail' });
   });
 
   it('replays a dead letter so the real worker runs it again with typed arguments', async () => {

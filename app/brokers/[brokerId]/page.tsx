@@ -4,8 +4,10 @@ import { PageTitle } from '@/components/ui/states';
 import { brokerList } from '@/lib/brokers/service';
 import { newServerQueryClient, prefetchOverview, prefetchWorkers } from '../../_lib/prefetch';
 import { requireReader } from '@/lib/auth/current';
+import { brokerTitle } from '../../_lib/titles';
 
 export const dynamic = 'force-dynamic';
+export const generateMetadata = brokerTitle('Queues');
 
 export default async function BrokerPage({ params }: { params: Promise<{ brokerId: string }> }) {
   await requireReader();

@@ -17,16 +17,19 @@ export function registerDead(ctx: Ctx): void {
     expect(page1.items[0]!.summary).toBe('unregistered task ct.d');
   });
 
-  contractCase(ctx, 'groups dead letters by their last reason line and filters by group', { caps: ['browseDead'] }, async () => {
+  contractCase(ctx, 'groups dead letters by error fingerprint (ids and numbers normalised) and filters by group', { caps: ['browseDead'] }, async () => {
     const { a, s } = ctx();
     const q = uniqueQueue('groups');
-    await s.deadLetter({ task: 'ct.g1', queue: q, reason: TRACEBACK('KeyError: 1') });
-    await s.deadLetter({ task: 'ct.g2', queue: q, reason: TRACEBACK('KeyError: 1') });
+    const k1 = await s.deadLetter({ task: 'ct.g1', queue: q, reason: TRACEBACK("KeyError: 'sku-1' in cart 17"), diedAgo: 30 });
+    const k2 = await s.deadLetter({ task: 'ct.g2', queue: q, reason: TRACEBACK("KeyError: 'sku-99' in cart 4242") });
     const lone = await s.deadLetter({ task: 'ct.g1', queue: q, reason: TRACEBACK('TypeError: nope') });
     const groups = await a.deadGroups({ queue: q });
-    expect(groups.map((g) => [g.summary, g.count])).toEqual([['KeyError: 1', 2], ['TypeError: nope', 1]]);
+    expect(groups.map((g) => [g.pattern, g.count])).toEqual([['KeyError: <str> in cart <n>', 2], ['TypeError: nope', 1]]);
     expect(groups[0]!.tasks).toEqual(['ct.g1', 'ct.g2']);
-    expect((await dead(a, { queue: q, group: 'TypeError: nope' })).items.map((d) => d.id)).toEqual([lone]);
+    expect(groups[0]!.frame).toBe('app/tasks.py in boom');
+    expect(groups[0]!.example).toEqual({ id: k2, summary: "KeyError: 'sku-99' in cart 4242" });
+    expect((await dead(a, { queue: q, group: groups[0]!.fingerprint })).items.map((d) => d.id).sort()).toEqual([k1, k2].sort());
+    expect((await dead(a, { queue: q, group: groups[1]!.fingerprint })).items.map((d) => d.id)).toEqual([lone]);
     expect((await dead(a, { queue: q, q: 'TypeError' })).items.map((d) => d.id)).toEqual([lone]);
   });
 
@@ -53,5 +56,13 @@ export function registerDead(ctx: Ctx): void {
     expect(d?.payload.task).toBe('ct.dd');
     expect(await a.getDead(`missing-${randomUUID()}`)).toBeNull();
   });
-}
 
+  contractCase(ctx, 'reads one stored result by id (a dead-lettered task\'s FAILURE), null for an id without one', { caps: ['browseDead', 'results'] }, async () => {
+    const { a, s } = ctx();
+    const id = await s.deadLetter({ task: 'ct.res', queue: uniqueQueue('result'), reason: TRACEBACK('ValueError: for the record') });
+    const r = await a.getResult(id);
+    expect(r?.id).toBe(id);
+    expect(r?.status).toBe((await s.result(id))?.status);
+    expect(await a.getResult(`missing-${randomUUID()}`)).toBeNull();
+  });
+}

@@ -11,6 +11,12 @@ export const PREVIEW_DECODE_LIMIT = 64 * 1024;
 export const PREVIEW_CHARS = 160;
 
 /** REAL epoch seconds (potatoq's `time.time()`) as ISO; null when absent or not a time. */
+/** Epoch seconds (number, bigint or numeric text) -> milliseconds, null when not a time. */
+export function msFromEpoch(v: unknown): number | null {
+  const iso = isoFromEpoch(v);
+  return iso === null ? null : Date.parse(iso);
+}
+
 export function isoFromEpoch(v: unknown): string | null {
   const n = typeof v === 'bigint' ? Number(v) : typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
   if (typeof n !== 'number' || !Number.isFinite(n)) return null;

@@ -1,5 +1,6 @@
 import { HydrationBoundary, dehydrate } from '@tanstack/react-query';
 import Link from 'next/link';
+import { ActiveGroup } from '@/components/dead/active-group';
 import { DeadGroups } from '@/components/dead/dead-groups';
 import { DeadTable } from '@/components/dead/dead-table';
 import { Card, CardHeader } from '@/components/ui/card';
@@ -9,8 +10,10 @@ import { getAuthConfig } from '@/lib/auth/config';
 import { one, segment, type SearchParams } from '../../../_lib/params';
 import { newServerQueryClient, prefetchDead, prefetchDeadGroups, prefetchOverview } from '../../../_lib/prefetch';
 import { requireReader } from '@/lib/auth/current';
+import { brokerTitle } from '../../../_lib/titles';
 
 export const dynamic = 'force-dynamic';
+export const generateMetadata = brokerTitle('Dead letters');
 
 export default async function DeadPage({ params, searchParams }: { params: Promise<{ brokerId: string }>; searchParams: SearchParams }) {
   await requireReader();
@@ -28,7 +31,7 @@ export default async function DeadPage({ params, searchParams }: { params: Promi
       <HydrationBoundary state={dehydrate(qc)}>
         <div className="grid gap-6">
           <Card testId="dead-groups-card">
-            <CardHeader title="By reason" />
+            <CardHeader title="By error" />
             <DeadGroups brokerId={brokerId} queue={filters.queue} active={filters.group} />
           </Card>
           <Card testId="dead-list-card">
@@ -36,9 +39,9 @@ export default async function DeadPage({ params, searchParams }: { params: Promi
               title={
                 filters.group !== undefined ? (
                   <span className="flex flex-wrap items-center gap-2">
-                    Letters with reason <span className="font-mono text-sm break-all" data-testid="active-group">{filters.group}</span>
+                    Letters of group <ActiveGroup brokerId={brokerId} queue={filters.queue} fingerprint={filters.group} />
                     <Link href={allHref} className="link text-sm font-normal" data-testid="clear-group">
-                      (all reasons)
+                      (all groups)
                     </Link>
                   </span>
                 ) : (

@@ -6,8 +6,10 @@ import { qk } from '@/lib/client/query-keys';
 import { segment } from '../../../_lib/params';
 import { newServerQueryClient, prefetchOverview } from '../../../_lib/prefetch';
 import { requireReader } from '@/lib/auth/current';
+import { brokerTitle } from '../../../_lib/titles';
 
 export const dynamic = 'force-dynamic';
+export const generateMetadata = brokerTitle('Enqueue');
 
 export default async function EnqueuePage({ params }: { params: Promise<{ brokerId: string }> }) {
   await requireReader();

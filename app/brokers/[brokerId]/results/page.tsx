@@ -6,8 +6,10 @@ import { PageTitle } from '@/components/ui/states';
 import { one, segment, type SearchParams } from '../../../_lib/params';
 import { newServerQueryClient, prefetchResults } from '../../../_lib/prefetch';
 import { requireReader } from '@/lib/auth/current';
+import { brokerTitle } from '../../../_lib/titles';
 
 export const dynamic = 'force-dynamic';
+export const generateMetadata = brokerTitle('Results');
 
 export default async function ResultsPage({ params, searchParams }: { params: Promise<{ brokerId: string }>; searchParams: SearchParams }) {
   await requireReader();

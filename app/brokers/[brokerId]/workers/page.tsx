@@ -5,8 +5,10 @@ import { WorkersTable } from '@/components/workers/workers-table';
 import { segment } from '../../../_lib/params';
 import { newServerQueryClient, prefetchWorkers } from '../../../_lib/prefetch';
 import { requireReader } from '@/lib/auth/current';
+import { brokerTitle } from '../../../_lib/titles';
 
 export const dynamic = 'force-dynamic';
+export const generateMetadata = brokerTitle('Workers');
 
 export default async function WorkersPage({ params }: { params: Promise<{ brokerId: string }> }) {
   await requireReader();

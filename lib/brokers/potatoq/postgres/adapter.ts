@@ -11,7 +11,7 @@ import { probe, type Probe } from './probe';
 import { loadEstimator, type Estimator } from './stats';
 import { deadGroups, getDead, listDead } from './reads-dead';
 import { listResults, listWorkers, taskNames, type Liveness } from './reads-misc';
-import { getTask, listTasks } from './reads-tasks';
+import { getTask, listTasks, readResult } from './reads-tasks';
 import { discardBatch, replayBatch, runBatches } from './writes';
 import { enqueueMessage, purgeQueue, revokeBatch } from './writes-more';
 import { POTATOQ_TABLE_MODEL } from '../model';
@@ -123,6 +123,7 @@ export function createPostgresAdapter(config: StoreConfig): BrokerAdapter {
     getDead: (id) => db.read((sql) => getDead(sql, names, id)),
     listWorkers: () => db.read((sql) => listWorkers(sql, names, live)),
     listResults: (q) => db.read((sql) => listResults(sql, names, q)),
+    getResult: (id) => db.read((sql) => readResult(sql, names, id)),
     taskNames: () => db.read((sql) => taskNames(sql, names, window)),
 
     replayDead: async (ids) => (await writable('replay'), reprobeOn(runBatches(db, 'replay', config.id, ids, replayBatch(names), describe, settings.writePoolSize))),

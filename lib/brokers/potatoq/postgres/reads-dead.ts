@@ -2,7 +2,9 @@ import 'server-only';
 import { decodePayload, reasonSummary } from '@/lib/potatoq';
 import type { DeadDetail, DeadGroup, DeadListQuery, DeadSummary, Page } from '@/lib/brokers/schema';
 import { decodeCursor, encodeCursor } from '@/lib/brokers/cursor';
-import { isoFromEpoch, preview, rawParts } from '../mappers';
+import { isoFromEpoch, msFromEpoch, preview, rawParts } from '../mappers';
+import { DeadGrouper } from '@/lib/triage/groups';
+import { reasonFingerprint } from '../fingerprint';
 import type { PgNames } from './names';
 import type { Sql } from './pool';
 import { readResult } from './reads-tasks';
@@ -19,9 +21,6 @@ interface DeadRow {
   payload: string | null;
   size: number;
 }
-
-/** The reason's last line after stripping, as `potatoq dead list` shows it (uncut). */
-export const SUMMARY_SQL = `regexp_replace(btrim(coalesce(reason, ''), E' \\t\\n\\r\\f\\x0b'), E'^.*\\n', '')`;
 
 const COLUMNS = `id, queue, task, reason, ${epoch('died_at', 'died_epoch')}, died_at::text AS died_key`;
 
@@ -45,14 +44,22 @@ export async function listDead(sql: Sql, n: PgNames, q: DeadListQuery, window: n
     const p = w.p(containsPattern(q.q));
     w.add(q.qIn === 'reason' ? `reason ILIKE ${p}` : `(reason ILIKE ${p} OR payload ILIKE ${p})`);
   }
-  if (q.group !== undefined) w.add(`${SUMMARY_SQL} = ${w.p(q.group)}`);
   if (after) {
     const [d, i] = [w.p(after[0]), w.p(after[1])];
     w.add(`died_at <= ${d}::timestamptz AND (died_at < ${d}::timestamptz OR id > ${i})`);
   }
   const bounded = q.q !== undefined || q.group !== undefined;
   const from = bounded ? `(SELECT * FROM ${n.dead} ORDER BY died_at DESC LIMIT ${w.p(window)}) d` : n.dead;
-  const rows = await sql<DeadRow>(`SELECT ${COLUMNS}, ${PAYLOAD_FOR_PREVIEW} FROM ${from} ${w} ORDER BY died_at DESC, id LIMIT ${q.limit + 1}`, w.params);
+  let rows: DeadRow[];
+  if (q.group === undefined) {
+    rows = await sql<DeadRow>(`SELECT ${COLUMNS}, ${PAYLOAD_FOR_PREVIEW} FROM ${from} ${w} ORDER BY died_at DESC, id LIMIT ${q.limit + 1}`, w.params);
+  } else {
+    // The group is the reason's fingerprint, which SQL can't compute: the window's reasons are
+    // fingerprinted here, then only the page's rows are read in full.
+    const reasons = await sql<{ id: string; reason: string | null }>(`SELECT id, reason FROM ${from} ${w} ORDER BY died_at DESC, id`, w.params);
+    const ids = reasons.filter((r) => reasonFingerprint(r.reason).key === q.group).slice(0, q.limit + 1).map((r) => r.id);
+    rows = ids.length ? await sql<DeadRow>(`SELECT ${COLUMNS}, ${PAYLOAD_FOR_PREVIEW} FROM ${n.dead} WHERE id = ANY($1::text[]) ORDER BY died_at DESC, id`, [ids]) : [];
+  }
   const more = rows.length > q.limit;
   const page = more ? rows.slice(0, q.limit) : rows;
   const last = page[page.length - 1];
@@ -63,19 +70,16 @@ export async function listDead(sql: Sql, n: PgNames, q: DeadListQuery, window: n
   };
 }
 
-/** Groups by the reason's last line over the newest `window` letters, largest first. */
+/** Groups by fingerprint over the newest `window` letters, largest first. */
 export async function deadGroups(sql: Sql, n: PgNames, q: { queue?: string }, window: number): Promise<DeadGroup[]> {
   const w = new PgWhere().addIf(q.queue, (p) => `queue = ${p}`);
-  const rows = await sql<{ summary: string; n: string; tasks: string[]; queues: string[]; newest: number | null; oldest: number | null }>(
-    `SELECT ${SUMMARY_SQL} AS summary, count(*) AS n, array_agg(DISTINCT task ORDER BY task) AS tasks, array_agg(DISTINCT queue ORDER BY queue) AS queues,
-            extract(epoch FROM max(died_at))::float8 AS newest, extract(epoch FROM min(died_at))::float8 AS oldest
-     FROM (SELECT reason, task, queue, died_at FROM ${n.dead} ${w} ORDER BY died_at DESC LIMIT ${w.p(window)}) d
-     GROUP BY 1`,
+  const rows = await sql<{ id: string; reason: string | null; task: string; queue: string; died_epoch: number | null }>(
+    `SELECT id, reason, task, queue, ${epoch('died_at', 'died_epoch')} FROM ${n.dead} ${w} ORDER BY died_at DESC LIMIT ${w.p(window)}`,
     w.params,
   );
-  return rows
-    .map((r) => ({ summary: r.summary, count: Number(r.n), tasks: [...r.tasks].sort(), queues: [...r.queues].sort(), newestAt: isoFromEpoch(r.newest), oldestAt: isoFromEpoch(r.oldest) }))
-    .sort((a, b) => b.count - a.count || (a.summary < b.summary ? -1 : a.summary > b.summary ? 1 : 0));
+  const groups = new DeadGrouper();
+  for (const r of rows) groups.add({ id: r.id, task: r.task, queue: r.queue, diedAtMs: msFromEpoch(r.died_epoch), summary: reasonSummary(r.reason ?? ''), fp: reasonFingerprint(r.reason) });
+  return groups.result();
 }
 
 export async function getDead(sql: Sql, n: PgNames, id: string): Promise<DeadDetail | null> {

@@ -89,6 +89,7 @@ export function createRabbitmqAdapter(config: StoreConfig): RabbitmqAdapter {
     getDead: (id) => getDead(ctx, id),
     listWorkers: async () => (ctx.backend ? ctx.backend.workers(ctx.live) : []),
     listResults: async (q) => needBackend().listResults(q),
+    getResult: async (id) => needBackend().getResult(id),
     taskNames: () => taskNames(ctx),
     replayDead: async (ids) => replayDead(ctx, ids),
     replayDeadPaced: async (ids, pace) => replayDead(ctx, ids, pace),

@@ -1,5 +1,7 @@
 import 'server-only';
-import { reasonSummaryFull } from '@/lib/potatoq';
+import { reasonSummary } from '@/lib/potatoq';
+import { DeadGrouper } from '@/lib/triage/groups';
+import { reasonFingerprint } from '../fingerprint';
 import type { BrokerOverview, Capabilities, DeadDetail, DeadGroup, DeadListQuery, DeadSummary, Page, QueueStats } from '@/lib/brokers/schema';
 import { discoverQueues, requireBrowsable, type RabbitCtx } from './context';
 import { browseDlq } from './dlq';
@@ -23,7 +25,7 @@ export async function readLetters(ctx: RabbitCtx, queue?: string): Promise<Lette
 function matches(l: Letter, q: DeadListQuery): boolean {
   if (q.task && l.task !== q.task) return false;
   if (q.id && !l.id.startsWith(q.id)) return false;
-  if (q.group !== undefined && reasonSummaryFull(l.reason) !== q.group) return false;
+  if (q.group !== undefined && reasonFingerprint(l.reason).key !== q.group) return false;
   if (q.q) {
     const needle = q.q.toLowerCase();
     const hay = (q.qIn === 'reason' ? (l.reason ?? '') : `${l.id}\n${l.task}\n${l.reason ?? ''}\n${l.body.toString('utf8')}`).toLowerCase();
@@ -53,21 +55,9 @@ export async function listDead(ctx: RabbitCtx, q: DeadListQuery): Promise<Page<D
 }
 
 export async function deadGroups(ctx: RabbitCtx, q: { queue?: string }): Promise<DeadGroup[]> {
-  const groups = new Map<string, DeadGroup & { tasksSet: Set<string>; queuesSet: Set<string> }>();
-  for (const l of await readLetters(ctx, q.queue)) {
-    const key = reasonSummaryFull(l.reason);
-    let g = groups.get(key);
-    if (!g) groups.set(key, (g = { summary: key, count: 0, tasks: [], queues: [], newestAt: null, oldestAt: null, tasksSet: new Set(), queuesSet: new Set() }));
-    g.count++;
-    g.tasksSet.add(l.task);
-    g.queuesSet.add(l.queue);
-    const at = l.diedAtMs === null ? null : new Date(l.diedAtMs).toISOString();
-    if (at && (!g.newestAt || at > g.newestAt)) g.newestAt = at;
-    if (at && (!g.oldestAt || at < g.oldestAt)) g.oldestAt = at;
-  }
-  return [...groups.values()]
-    .map(({ tasksSet, queuesSet, ...g }) => ({ ...g, tasks: [...tasksSet].sort(), queues: [...queuesSet].sort() }))
-    .sort((a, b) => b.count - a.count || (a.summary < b.summary ? -1 : 1));
+  const groups = new DeadGrouper();
+  for (const l of await readLetters(ctx, q.queue)) groups.add({ id: l.id, task: l.task, queue: l.queue, diedAtMs: l.diedAtMs, summary: reasonSummary(l.reason), fp: reasonFingerprint(l.reason) });
+  return groups.result();
 }
 
 export async function getDead(ctx: RabbitCtx, id: string): Promise<DeadDetail | null> {

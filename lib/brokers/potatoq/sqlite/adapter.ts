@@ -9,7 +9,7 @@ import { deadGroups, getDead, listDead } from './reads-dead';
 import type { Liveness } from '../heartbeats';
 import { parseOptions, ZSqliteOptions } from '../options';
 import { listResults, listWorkers, overviewQueues, taskNames } from './reads-misc';
-import { getTask, listTasks } from './reads-tasks';
+import { getTask, listTasks, readResult } from './reads-tasks';
 import { pathFromUrl } from './url';
 import { enqueueMessage } from './writes-enqueue';
 import { revokeStep } from './writes-revoke';
@@ -104,6 +104,7 @@ export function createSqliteAdapter(config: StoreConfig): BrokerAdapter {
     getDead: (id) => read((db) => getDead(db, id)),
     listWorkers: () => read((db) => listWorkers(db, live)),
     listResults: (q) => read((db) => listResults(db, q)),
+    getResult: (id) => read((db) => readResult(db, id)),
     taskNames: () => read((db) => taskNames(db)),
 
     replayDead: (ids) => guard(() => { const db = writer(); return runPerId(db, 'replay', config.id, ids, replayStep(db), describe); }),

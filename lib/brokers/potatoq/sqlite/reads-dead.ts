@@ -1,9 +1,11 @@
 import 'server-only';
 import type Database from 'better-sqlite3';
 import type { DeadDetail, DeadGroup, DeadListQuery, DeadSummary, Page } from '@/lib/brokers/schema';
-import { decodePayload, reasonSummary, reasonSummaryFull } from '@/lib/potatoq';
+import { decodePayload, reasonSummary } from '@/lib/potatoq';
+import { DeadGrouper } from '@/lib/triage/groups';
+import { reasonFingerprint } from '../fingerprint';
 import { decodeCursor, encodeCursor } from '@/lib/brokers/cursor';
-import { isoFromEpoch, preview, rawParts, type Stored } from '../mappers';
+import { isoFromEpoch, msFromEpoch, preview, rawParts, type Stored } from '../mappers';
 import { readResult } from './reads-tasks';
 import { containsPattern, PAYLOAD_FOR_PREVIEW, Where } from './sql';
 import { messageView } from '../message';
@@ -48,11 +50,11 @@ export function listDead(db: Database.Database, q: DeadListQuery): Page<DeadSumm
   if (q.group === undefined) {
     rows = db.prepare(`${sql} LIMIT ?`).all(...where.params, q.limit + 1) as DeadRow[];
   } else {
-    // The group is the reason's last line, which SQL can't compute; potatoq keeps at most
+    // The group is the reason's fingerprint, which SQL can't compute; potatoq keeps at most
     // dead_letter_max (10,000) letters, so scanning them in order is cheap.
     rows = [];
     for (const r of db.prepare(sql).iterate(...where.params) as IterableIterator<DeadRow>) {
-      if (reasonSummaryFull(r.reason ?? '') !== q.group) continue;
+      if (reasonFingerprint(r.reason).key !== q.group) continue;
       rows.push(r);
       if (rows.length > q.limit) break;
     }
@@ -65,30 +67,12 @@ export function listDead(db: Database.Database, q: DeadListQuery): Page<DeadSumm
 
 export function deadGroups(db: Database.Database, q: { queue?: string }): DeadGroup[] {
   const where = new Where().addIf(q.queue, 'queue = ?', q.queue);
-  const groups = new Map<string, { count: number; tasks: Set<string>; queues: Set<string>; newest: number | null; oldest: number | null }>();
-  const stmt = db.prepare(`SELECT reason, task, queue, died_at FROM potatoq_dead ${where}`);
-  for (const r of stmt.iterate(...where.params) as IterableIterator<Pick<DeadRow, 'reason' | 'task' | 'queue' | 'died_at'>>) {
-    const key = reasonSummaryFull(r.reason ?? '');
-    let g = groups.get(key);
-    if (!g) groups.set(key, (g = { count: 0, tasks: new Set(), queues: new Set(), newest: null, oldest: null }));
-    g.count += 1;
-    g.tasks.add(r.task);
-    g.queues.add(r.queue);
-    if (typeof r.died_at === 'number') {
-      g.newest = g.newest === null ? r.died_at : Math.max(g.newest, r.died_at);
-      g.oldest = g.oldest === null ? r.died_at : Math.min(g.oldest, r.died_at);
-    }
+  const groups = new DeadGrouper();
+  const stmt = db.prepare(`SELECT id, reason, task, queue, died_at FROM potatoq_dead ${where}`);
+  for (const r of stmt.iterate(...where.params) as IterableIterator<Pick<DeadRow, 'id' | 'reason' | 'task' | 'queue' | 'died_at'>>) {
+    groups.add({ id: r.id, task: r.task, queue: r.queue, diedAtMs: msFromEpoch(r.died_at), summary: reasonSummary(r.reason ?? ''), fp: reasonFingerprint(r.reason) });
   }
-  return [...groups.entries()]
-    .map(([summary, g]) => ({
-      summary,
-      count: g.count,
-      tasks: [...g.tasks].sort(),
-      queues: [...g.queues].sort(),
-      newestAt: isoFromEpoch(g.newest),
-      oldestAt: isoFromEpoch(g.oldest),
-    }))
-    .sort((a, b) => b.count - a.count || (a.summary < b.summary ? -1 : a.summary > b.summary ? 1 : 0));
+  return groups.result();
 }
 
 export function getDead(db: Database.Database, id: string): DeadDetail | null {

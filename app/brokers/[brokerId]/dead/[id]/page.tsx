@@ -5,8 +5,10 @@ import { segment } from '../../../../_lib/params';
 import { newServerQueryClient, prefetchDeadOne, prefetchOverview } from '../../../../_lib/prefetch';
 import { requireReader } from '@/lib/auth/current';
 import { visible } from '@/lib/text/visible';
+import { brokerTitle, shortId } from '../../../../_lib/titles';
 
 export const dynamic = 'force-dynamic';
+export const generateMetadata = brokerTitle((p) => `Dead letter ${shortId(p.id ?? '')}`);
 
 export default async function DeadLetterPage({ params }: { params: Promise<{ brokerId: string; id: string }> }) {
   await requireReader();

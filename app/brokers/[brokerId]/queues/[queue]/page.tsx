@@ -15,8 +15,10 @@ import { newServerQueryClient, prefetchDead, prefetchOverview, prefetchTasks } f
 import { getPurgeBlock } from './purge-block';
 import { requireReader } from '@/lib/auth/current';
 import { visible } from '@/lib/text/visible';
+import { brokerTitle } from '../../../../_lib/titles';
 
 export const dynamic = 'force-dynamic';
+export const generateMetadata = brokerTitle((p) => `Queue ${p.queue}`);
 
 export default async function QueuePage({ params, searchParams }: { params: Promise<{ brokerId: string; queue: string }>; searchParams: SearchParams }) {
   await requireReader();
