@@ -18,7 +18,9 @@ const doc = openApiDocument({ brokers: ['main', 'other'], mode: 'accounts', vers
 };
 
 describe('the OpenAPI description', () => {
-  const routes = routeFiles(API).map((f) => {
+  // The catch-all (app/api/[...path]) is no endpoint: it answers unknown paths with the JSON
+  // NotFound error every route documents.
+  const routes = routeFiles(API).filter((f) => !f.includes('[...')).map((f) => {
     const rel = path.relative(path.resolve(API, '..'), path.dirname(f));
     const openApiPath = `/${rel.split(path.sep).map((s) => s.replace(/^\[(\w+)\]$/, '{$1}')).join('/')}`;
     const methods = [...fs.readFileSync(f, 'utf8').matchAll(/export (?:async )?function (GET|POST|PUT|PATCH|DELETE)\b/g)].map((m) => m[1]!.toLowerCase());
