@@ -16,5 +16,15 @@ export default defineConfig([
       '@typescript-eslint/no-explicit-any': 'error',
     },
   },
-  globalIgnores(['.next/**', '.next-*/**', 'node_modules/**', '.venv/**', 'test-results/**', 'playwright-report/**', 'next-env.d.ts', 'lib/potatoq/__fixtures__/**', 'public/**']),
+  globalIgnores([
+    '.next/**',
+    '.next-*/**',
+    'node_modules/**',
+    '.venv/**',
+    'test-results/**',
+    'playwright-report/**',
+    'next-env.d.ts',
+    'lib/potatoq/__fixtures__/**',
+    'public/**',
+  ]),
 ]);

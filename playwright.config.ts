@@ -47,7 +47,12 @@ export default defineConfig({
     {
       command: `${next} -p ${DEMO_PORT}`,
       url: `http://127.0.0.1:${DEMO_PORT}/api/health`,
-      env: { ...serverEnv, POTATOQ_CONSOLE_BROKERS: '', POTATOQ_CONSOLE_DEMO_PATH: brokers.demo, POTATOQ_CONSOLE_STATE: `${brokers.dir}/demo-state.sqlite3` },
+      env: {
+        ...serverEnv,
+        POTATOQ_CONSOLE_BROKERS: '',
+        POTATOQ_CONSOLE_DEMO_PATH: brokers.demo,
+        POTATOQ_CONSOLE_STATE: `${brokers.dir}/demo-state.sqlite3`,
+      },
       reuseExistingServer: false,
       timeout: 120_000,
       stdout: 'ignore',

@@ -12,7 +12,18 @@ import { resolveFromHeaders, resolveScraper } from '@/lib/auth/resolve';
 // security headers (HSTS over HTTPS). Pages check the principal again themselves
 // (requireReader) and writes go through the gate, so no single check is the only one.
 
-const PUBLIC = ['/login', '/api/auth/login', '/api/auth/logout', '/api/auth/oidc/start', '/api/auth/oidc/callback', '/api/health/live', '/theme-init.js', '/icon.svg', '/favicon.ico', '/robots.txt'];
+const PUBLIC = [
+  '/login',
+  '/api/auth/login',
+  '/api/auth/logout',
+  '/api/auth/oidc/start',
+  '/api/auth/oidc/callback',
+  '/api/health/live',
+  '/theme-init.js',
+  '/icon.svg',
+  '/favicon.ico',
+  '/robots.txt',
+];
 
 const HSTS = 'max-age=31536000';
 
@@ -24,7 +35,10 @@ function withHeaders(res: NextResponse, csp: string, hsts = false): NextResponse
 }
 
 const plain = (status: number, text: string, extra: Record<string, string> = {}) =>
-  new NextResponse(`${text}\n`, { status, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', ...extra } });
+  new NextResponse(`${text}\n`, {
+    status,
+    headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', ...extra },
+  });
 
 /** Every path segment decodes as UTF-8 (`%ff` would otherwise fail later, as a 500). */
 function wellEncoded(pathname: string): boolean {
@@ -67,10 +81,19 @@ export function proxy(request: NextRequest): NextResponse {
     if (!who.ok) {
       const status = who.code === 'Forbidden' ? 403 : 401;
       if (isApi) {
-        return withHeaders(NextResponse.json({ error: { code: who.code, message: who.reason } }, { status, headers: { 'cache-control': 'no-store' } }), csp, hsts);
+        return withHeaders(
+          NextResponse.json({ error: { code: who.code, message: who.reason } }, { status, headers: { 'cache-control': 'no-store' } }),
+          csp,
+          hsts,
+        );
       }
       const reading = request.method === 'GET' || request.method === 'HEAD';
-      if (reading && (config.mode === 'accounts' || config.mode === 'oidc') && who.code === 'Unauthorized' && !request.headers.has('authorization')) {
+      if (
+        reading &&
+        (config.mode === 'accounts' || config.mode === 'oidc') &&
+        who.code === 'Unauthorized' &&
+        !request.headers.has('authorization')
+      ) {
         // Next's proxy needs an absolute Location; nextUrl carries the Host the browser used.
         const to = request.nextUrl.clone();
         to.pathname = '/login';

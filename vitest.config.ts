@@ -9,13 +9,24 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['lib/**/*.test.ts', 'components/**/*.test.ts', 'app/**/*.test.ts'], exclude: ['**/*.int.test.ts', 'node_modules/**'], environment: 'node' },
+        test: {
+          name: 'unit',
+          include: ['lib/**/*.test.ts', 'components/**/*.test.ts', 'app/**/*.test.ts'],
+          exclude: ['**/*.int.test.ts', 'node_modules/**'],
+          environment: 'node',
+        },
       },
       {
         extends: true,
         // fileParallelism is a root-only option in vitest 3: scripts/test-all.sh passes
         // --no-file-parallelism when it runs this project.
-        test: { name: 'int', include: ['lib/**/*.int.test.ts', 'tests/**/*.int.test.ts'], environment: 'node', testTimeout: 120_000, hookTimeout: 180_000 },
+        test: {
+          name: 'int',
+          include: ['lib/**/*.int.test.ts', 'tests/**/*.int.test.ts'],
+          environment: 'node',
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+        },
       },
     ],
   },

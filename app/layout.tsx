@@ -31,7 +31,9 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
       <body className="min-h-screen font-sans">
         <Providers>
           {banner ? <InsecureBanner message={banner} /> : null}
-          {principal ? <Header brokers={brokers} account={principal.via === 'none' ? undefined : <AccountBadge principal={principal} />} /> : null}
+          {principal ? (
+            <Header brokers={brokers} account={principal.via === 'none' ? undefined : <AccountBadge principal={principal} />} />
+          ) : null}
           <main className="mx-auto max-w-7xl px-4 py-6">{children}</main>
         </Providers>
       </body>

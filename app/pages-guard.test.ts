@@ -8,11 +8,15 @@ const APP = path.resolve(__dirname);
 const PUBLIC_PAGES = new Set(['login/page.tsx']);
 
 function files(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : [path.join(dir, e.name)]));
 }
 
 describe('pages and layouts', () => {
-  const pages = files(APP).filter((f) => /\/(page|layout)\.tsx$/.test(f)).map((f) => path.relative(APP, f));
+  const pages = files(APP)
+    .filter((f) => /\/(page|layout)\.tsx$/.test(f))
+    .map((f) => path.relative(APP, f));
 
   it('finds the pages', () => {
     expect(pages.length).toBeGreaterThan(10);

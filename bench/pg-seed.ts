@@ -16,8 +16,18 @@ export interface BenchTarget {
 export const SIZES = { queues: 20, ready: 950_000, scheduled: 50_000, running: 50_000, dead: 100_000 };
 
 export function migrate(root: string, url: string, schema: string, prefix = 'potatoq_'): BenchTarget {
-  const env = { ...process.env, PQ_PG_URL: url, PQ_PG_OPTIONS: JSON.stringify({ schema, table_prefix: prefix }), POTATOQ_NO_EMOJI: '1', NO_COLOR: '1' };
-  execFileSync(path.join(root, '.venv/bin/potatoq'), ['-A', 'rt_pg_tasks', '--no-color', '--no-emoji', 'migrate'], { cwd: path.join(root, 'tests/py'), env, stdio: 'pipe' });
+  const env = {
+    ...process.env,
+    PQ_PG_URL: url,
+    PQ_PG_OPTIONS: JSON.stringify({ schema, table_prefix: prefix }),
+    POTATOQ_NO_EMOJI: '1',
+    NO_COLOR: '1',
+  };
+  execFileSync(path.join(root, '.venv/bin/potatoq'), ['-A', 'rt_pg_tasks', '--no-color', '--no-emoji', 'migrate'], {
+    cwd: path.join(root, 'tests/py'),
+    env,
+    stdio: 'pipe',
+  });
   return { url, schema, prefix, env, table: (name) => `"${schema}"."${prefix}${name}"` };
 }
 

@@ -16,15 +16,32 @@ interface Violation {
 async function violations(page: Page): Promise<Violation[]> {
   await page.evaluate(AXE);
   return page.evaluate(async () => {
-    const w = window as unknown as { axe: { run: (ctx: Document, o: object) => Promise<{ violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: string[] }> }> }> } };
-    const r = await w.axe.run(document, { resultTypes: ['violations'], runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-    return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }));
+    const w = window as unknown as {
+      axe: {
+        run: (
+          ctx: Document,
+          o: object,
+        ) => Promise<{ violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: string[] }> }> }>;
+      };
+    };
+    const r = await w.axe.run(document, {
+      resultTypes: ['violations'],
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+    });
+    return r.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')),
+    }));
   });
 }
 
 for (const theme of ['light', 'dark'] as const) {
   test(`the main pages have no serious accessibility violations (${theme})`, async ({ page, request }) => {
-    const task = ((await (await request.get('/api/brokers/main/tasks?state=ready&queue=default&limit=1')).json()) as { items: Array<{ id: string }> }).items[0]!;
+    const task = (
+      (await (await request.get('/api/brokers/main/tasks?state=ready&queue=default&limit=1')).json()) as { items: Array<{ id: string }> }
+    ).items[0]!;
     const letter = ((await (await request.get('/api/brokers/main/dead?limit=1')).json()) as { items: Array<{ id: string }> }).items[0]!;
     await page.addInitScript((t) => localStorage.setItem('potatoq-console-theme', t), theme);
     const pages = [

@@ -68,7 +68,10 @@ test('a viewer reads but cannot revoke: the button is off, a forced request is r
   await expect(page.getByTestId('detail-id')).toContainText(id);
   await expect(page.getByTestId('action-revoke')).toBeDisabled();
   await expect(page.getByTestId('action-revoke')).toHaveAttribute('title', 'vic is a viewer');
-  const forced = await page.request.post(`${c.url}/api/brokers/main/tasks/revoke`, { data: { ids: [id], reason: 'viewer tries anyway' }, headers: { origin: c.url } });
+  const forced = await page.request.post(`${c.url}/api/brokers/main/tasks/revoke`, {
+    data: { ids: [id], reason: 'viewer tries anyway' },
+    headers: { origin: c.url },
+  });
   expect(forced.status()).toBe(403);
   expect(job(c.broker, id)).toMatchObject({ state: 1 });
   await page.goto(`${c.url}/audit?who=vic`);
@@ -123,13 +126,21 @@ test('forged requests never reach the broker: no session, bad token, another ori
   const body = { ids: [id], reason: 'forged' };
   const anon = await playwright.request.newContext();
   expect((await anon.post(`${c.url}/api/brokers/main/tasks/revoke`, { data: body })).status()).toBe(401);
-  expect((await anon.post(`${c.url}/api/brokers/main/tasks/revoke`, { data: body, headers: { authorization: 'Bearer pqc_wrong' } })).status()).toBe(401);
+  expect(
+    (await anon.post(`${c.url}/api/brokers/main/tasks/revoke`, { data: body, headers: { authorization: 'Bearer pqc_wrong' } })).status(),
+  ).toBe(401);
   await signIn(page, 'olga', SECRETS.operatorPassword);
-  const cross = await page.request.post(`${c.url}/api/brokers/main/tasks/revoke`, { data: body, headers: { origin: 'https://evil.example' } });
+  const cross = await page.request.post(`${c.url}/api/brokers/main/tasks/revoke`, {
+    data: body,
+    headers: { origin: 'https://evil.example' },
+  });
   expect(cross.status()).toBe(403);
   expect(job(c.broker, id)).toMatchObject({ state: 1 });
   // The same call with the operator token works and is audited as the token.
-  const ok = await anon.post(`${c.url}/api/brokers/main/tasks/revoke`, { data: { ids: [id], reason: 'token run' }, headers: { authorization: `Bearer ${SECRETS.operatorToken}` } });
+  const ok = await anon.post(`${c.url}/api/brokers/main/tasks/revoke`, {
+    data: { ids: [id], reason: 'token run' },
+    headers: { authorization: `Bearer ${SECRETS.operatorToken}` },
+  });
   expect(ok.status()).toBe(200);
   expect(job(c.broker, id)).toBeUndefined();
   const trail = await (await page.request.get(`${c.url}/api/audit?task=${id}`)).json();
@@ -150,8 +161,21 @@ test('sign-in is throttled after repeated failures', async ({ playwright }) => {
 test('no broker URL, password, secret or token appears in responses or the client bundle', async ({ page }) => {
   const needles = [...Object.values(SECRETS), SECRET_BROKER_URL, `sqlite:///${c.broker}`];
   await signIn(page, 'olga', SECRETS.operatorPassword);
-  const paths = ['/', '/brokers/main', '/brokers/main/dead', '/brokers/secretpg', '/brokers/main/enqueue', '/audit', '/login',
-    '/api/brokers', '/api/health', '/api/brokers/main/queues', '/api/brokers/secretpg/queues', '/api/brokers/secretpg/tasks', '/api/audit'];
+  const paths = [
+    '/',
+    '/brokers/main',
+    '/brokers/main/dead',
+    '/brokers/secretpg',
+    '/brokers/main/enqueue',
+    '/audit',
+    '/login',
+    '/api/brokers',
+    '/api/health',
+    '/api/brokers/main/queues',
+    '/api/brokers/secretpg/queues',
+    '/api/brokers/secretpg/tasks',
+    '/api/audit',
+  ];
   for (const p of paths) {
     const res = await page.request.get(`${c.url}${p}`, { maxRedirects: 0 });
     const text = `${JSON.stringify(res.headers())}\n${await res.text()}`;

@@ -11,7 +11,13 @@ const USERS = JSON.stringify([
   { user: 'vic', hash: scryptHash(SECRETS.viewerPassword), role: 'viewer' },
 ]);
 const TOKENS = JSON.stringify([{ name: 'ci', hash: tokenHash(SECRETS.operatorToken), role: 'operator' }]);
-const accountsEnv = (extra: Record<string, string> = {}) => ({ POTATOQ_CONSOLE_AUTH: 'accounts', POTATOQ_CONSOLE_SESSION_SECRET: SECRETS.sessionSecret, POTATOQ_CONSOLE_USERS: USERS, POTATOQ_CONSOLE_TOKENS: TOKENS, ...extra });
+const accountsEnv = (extra: Record<string, string> = {}) => ({
+  POTATOQ_CONSOLE_AUTH: 'accounts',
+  POTATOQ_CONSOLE_SESSION_SECRET: SECRETS.sessionSecret,
+  POTATOQ_CONSOLE_USERS: USERS,
+  POTATOQ_CONSOLE_TOKENS: TOKENS,
+  ...extra,
+});
 const bearer = { authorization: `Bearer ${SECRETS.operatorToken}` };
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'];
 
@@ -32,13 +38,34 @@ function seed(c: RunningConsole): Seeded {
 
 function paths(s: Seeded): string[] {
   return [
-    '/', '/audit', '/brokers/main', `/brokers/main/queues/${s.queue}`, `/brokers/main/queues/${s.queue}?state=ready`, `/brokers/main/jobs/${s.task}`,
-    '/brokers/main/dead', `/brokers/main/dead?queue=${s.queue}`, `/brokers/main/dead/${s.dead}`, '/brokers/main/workers', '/brokers/main/results', '/brokers/main/enqueue',
+    '/',
+    '/audit',
+    '/brokers/main',
+    `/brokers/main/queues/${s.queue}`,
+    `/brokers/main/queues/${s.queue}?state=ready`,
+    `/brokers/main/jobs/${s.task}`,
+    '/brokers/main/dead',
+    `/brokers/main/dead?queue=${s.queue}`,
+    `/brokers/main/dead/${s.dead}`,
+    '/brokers/main/workers',
+    '/brokers/main/results',
+    '/brokers/main/enqueue',
     // Other spellings of the same pages.
-    `/brokers/main/queues/${s.queue}/`, `/brokers/%6Dain/jobs/${s.task}`, `//brokers/main/jobs/${s.task}`, `/brokers/main/./jobs/${s.task}`,
+    `/brokers/main/queues/${s.queue}/`,
+    `/brokers/%6Dain/jobs/${s.task}`,
+    `//brokers/main/jobs/${s.task}`,
+    `/brokers/main/./jobs/${s.task}`,
     `/_next/image?url=${encodeURIComponent(`/brokers/main/jobs/${s.task}`)}&w=64&q=75`,
-    '/api/brokers', '/api/health', '/api/audit', `/api/brokers/main/tasks?queue=${s.queue}`, `/api/brokers/main/tasks/${s.task}`,
-    `/api/brokers/main/dead?queue=${s.queue}`, `/api/brokers/main/dead/${s.dead}`, '/api/brokers/main/queues', '/api/brokers/main/workers', '/api/brokers/main/bulk',
+    '/api/brokers',
+    '/api/health',
+    '/api/audit',
+    `/api/brokers/main/tasks?queue=${s.queue}`,
+    `/api/brokers/main/tasks/${s.task}`,
+    `/api/brokers/main/dead?queue=${s.queue}`,
+    `/api/brokers/main/dead/${s.dead}`,
+    '/api/brokers/main/queues',
+    '/api/brokers/main/workers',
+    '/api/brokers/main/bulk',
   ];
 }
 
@@ -46,17 +73,29 @@ async function expectNoData(c: RunningConsole, s: Seeded, headers: Record<string
   const leaks: string[] = [];
   for (const p of paths(s)) {
     for (const method of METHODS) {
-      const variants: Array<Record<string, string>> = [{}, { 'next-action': '0'.repeat(42) }, { rsc: '1' }, { 'x-middleware-subrequest': 'proxy:proxy:proxy:proxy:proxy' }];
+      const variants: Array<Record<string, string>> = [
+        {},
+        { 'next-action': '0'.repeat(42) },
+        { rsc: '1' },
+        { 'x-middleware-subrequest': 'proxy:proxy:proxy:proxy:proxy' },
+      ];
       for (const extra of variants) {
-        const r = await raw(c.port, p, { method, headers: { ...headers, ...extra }, body: method === 'GET' || method === 'HEAD' ? undefined : '{}' });
+        const r = await raw(c.port, p, {
+          method,
+          headers: { ...headers, ...extra },
+          body: method === 'GET' || method === 'HEAD' ? undefined : '{}',
+        });
         // A redirect's Location repeats the path asked for (login?next=…, or Next's own 308, which
         // also puts it in the body and a Refresh header); that is no leak.
         const { location, refresh: _refresh, ...shown } = r.headers;
         const text = `${JSON.stringify(shown)}\n${location ? r.body.split(location).join('') : r.body}`;
         // Ids and queue names the request itself names may be echoed (a 404 page repeats its URL).
         const asked = decodeURIComponent(p);
-        const leaked = [s.marker, s.task, s.dead, s.queue, 'demo.echo', 'demo.charge_card', 'Main (SQLite)'].filter((n) => !asked.includes(n) && text.includes(n));
-        if (leaked.length || r.status === 200 || r.status >= 500) leaks.push(`${method} ${p} ${JSON.stringify(extra)} -> ${r.status} ${leaked.join(',')}`);
+        const leaked = [s.marker, s.task, s.dead, s.queue, 'demo.echo', 'demo.charge_card', 'Main (SQLite)'].filter(
+          (n) => !asked.includes(n) && text.includes(n),
+        );
+        if (leaked.length || r.status === 200 || r.status >= 500)
+          leaks.push(`${method} ${p} ${JSON.stringify(extra)} -> ${r.status} ${leaked.join(',')}`);
       }
     }
   }
@@ -81,11 +120,17 @@ test.describe('signed out, no method, spelling or header reads a page', () => {
   });
 
   test('proxy mode: without the proxy secret, forged identity headers read nothing', async () => {
-    const c = await startConsole({ POTATOQ_CONSOLE_AUTH: 'proxy', POTATOQ_CONSOLE_PROXY_SECRET: SECRETS.proxySecret, POTATOQ_CONSOLE_PROXY_ROLES: JSON.stringify({ ops: 'operator', '*': 'viewer' }) });
+    const c = await startConsole({
+      POTATOQ_CONSOLE_AUTH: 'proxy',
+      POTATOQ_CONSOLE_PROXY_SECRET: SECRETS.proxySecret,
+      POTATOQ_CONSOLE_PROXY_ROLES: JSON.stringify({ ops: 'operator', '*': 'viewer' }),
+    });
     try {
       const s = seed(c);
       await expectNoData(c, s, { 'x-forwarded-user': 'mallory', 'x-forwarded-groups': 'ops' });
-      const ok = await raw(c.port, `/brokers/main/jobs/${s.task}`, { headers: { 'x-forwarded-user': 'ann', 'x-potatoq-proxy-secret': SECRETS.proxySecret } });
+      const ok = await raw(c.port, `/brokers/main/jobs/${s.task}`, {
+        headers: { 'x-forwarded-user': 'ann', 'x-potatoq-proxy-secret': SECRETS.proxySecret },
+      });
       expect(ok.status).toBe(200);
       expect(ok.body).toContain(s.task);
       expect(ok.body).toContain(s.marker);
@@ -120,17 +165,36 @@ test.describe.serial('accounts mode probes', () => {
   test('a bulk job id is not confirmed to anonymous callers: 401 whether it exists or not', async () => {
     const queue = uniqueQueue('bulkprobe');
     addDead(c.broker, { queue, reason: 'x' });
-    const made = await raw(c.port, '/api/brokers/main/bulk', { method: 'POST', headers: { ...bearer, 'content-type': 'application/json' }, body: JSON.stringify({ action: 'discard', filter: { queue } }) });
+    const made = await raw(c.port, '/api/brokers/main/bulk', {
+      method: 'POST',
+      headers: { ...bearer, 'content-type': 'application/json' },
+      body: JSON.stringify({ action: 'discard', filter: { queue } }),
+    });
     expect(made.status).toBe(200);
     const id = (JSON.parse(made.body) as { id: string }).id;
     for (const jobId of [id, 'no-such-job']) {
-      expect((await raw(c.port, `/api/brokers/main/bulk/${jobId}/start`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"reason":"x"}' })).status, jobId).toBe(401);
+      expect(
+        (
+          await raw(c.port, `/api/brokers/main/bulk/${jobId}/start`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: '{"reason":"x"}',
+          })
+        ).status,
+        jobId,
+      ).toBe(401);
       expect((await raw(c.port, `/api/brokers/main/bulk/${jobId}`)).status, jobId).toBe(401);
     }
   });
 
   test('malformed UTF-8 in an id is 400, not 500', async () => {
-    for (const p of ['/api/brokers/main/tasks/%ff', '/api/brokers/main/dead/%c3%28', '/api/brokers/%ff/tasks', '/brokers/main/jobs/%ff', '/brokers/%ff']) {
+    for (const p of [
+      '/api/brokers/main/tasks/%ff',
+      '/api/brokers/main/dead/%c3%28',
+      '/api/brokers/%ff/tasks',
+      '/brokers/main/jobs/%ff',
+      '/brokers/%ff',
+    ]) {
       const r = await raw(c.port, p, { headers: bearer });
       expect(r.status, p).toBe(400);
     }
@@ -138,7 +202,11 @@ test.describe.serial('accounts mode probes', () => {
 
   test('after sign-in, next goes only to same-site paths; CR, LF and non-ASCII do not break the answer', async () => {
     const form = (next: string) =>
-      raw(c.port, '/api/auth/login', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ user: 'olga', password: SECRETS.operatorPassword, next }).toString() });
+      raw(c.port, '/api/auth/login', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ user: 'olga', password: SECRETS.operatorPassword, next }).toString(),
+      });
     for (const next of ['/\t/evil.example/', '//evil.example/', '/\\evil.example', 'https://evil.example/', '/\r\nx', '/ünïcode']) {
       const r = await form(next);
       expect(r.status, JSON.stringify(next)).toBe(303);
@@ -159,18 +227,28 @@ test.describe.serial('accounts mode probes', () => {
     const queue = uniqueQueue('purgeapi');
     addTask(c.broker, { queue });
     addTask(c.broker, { queue });
-    const r = await raw(c.port, `/api/brokers/main/queues/${queue}/purge`, { method: 'POST', headers: { ...bearer, 'content-type': 'application/json' }, body: JSON.stringify({ confirm: queue, reason: 'OPS-9 drained' }) });
+    const r = await raw(c.port, `/api/brokers/main/queues/${queue}/purge`, {
+      method: 'POST',
+      headers: { ...bearer, 'content-type': 'application/json' },
+      body: JSON.stringify({ confirm: queue, reason: 'OPS-9 drained' }),
+    });
     expect(r.status, r.body).toBe(200);
     expect(JSON.parse(r.body)).toMatchObject({ removed: 2 });
     expect(queueJobs(c.broker, queue)).toEqual([]);
-    const trail = JSON.parse((await raw(c.port, `/api/audit?queue=${queue}`, { headers: bearer })).body) as { entries: Array<{ action: string; reason: string }> };
+    const trail = JSON.parse((await raw(c.port, `/api/audit?queue=${queue}`, { headers: bearer })).body) as {
+      entries: Array<{ action: string; reason: string }>;
+    };
     expect(trail.entries[0]).toMatchObject({ action: 'purge', reason: 'OPS-9 drained' });
   });
 
   test('a reason made only of zero-width spaces is no reason', async () => {
     const queue = uniqueQueue('zw');
     const id = addTask(c.broker, { queue });
-    const r = await raw(c.port, '/api/brokers/main/tasks/revoke', { method: 'POST', headers: { ...bearer, 'content-type': 'application/json' }, body: JSON.stringify({ ids: [id], reason: '\u200B\u200B\u200B' }) });
+    const r = await raw(c.port, '/api/brokers/main/tasks/revoke', {
+      method: 'POST',
+      headers: { ...bearer, 'content-type': 'application/json' },
+      body: JSON.stringify({ ids: [id], reason: '\u200B\u200B\u200B' }),
+    });
     expect(r.status).toBe(400);
     expect(queueJobs(c.broker, queue)).toHaveLength(1);
   });
@@ -179,14 +257,26 @@ test.describe.serial('accounts mode probes', () => {
     const ctx = await playwright.request.newContext();
     const signIn = await ctx.post(`${c.url}/api/auth/login`, { data: { user: 'vic', password: SECRETS.viewerPassword } });
     expect(signIn.status()).toBe(200);
-    const huge = await ctx.post(`${c.url}/api/brokers/main/dead/replay`, { data: { ids: Array.from({ length: 1001 }, (_, i) => `id-${i}`) } });
+    const huge = await ctx.post(`${c.url}/api/brokers/main/dead/replay`, {
+      data: { ids: Array.from({ length: 1001 }, (_, i) => `id-${i}`) },
+    });
     expect(huge.status()).toBe(400);
     expect((await huge.json()).error.message).toMatch(/at most 1,000 ids per call/);
     const long = await ctx.post(`${c.url}/api/brokers/main/dead/replay`, { data: { ids: ['x'.repeat(300)] } });
     expect(long.status()).toBe(400);
-    const statuses = await Promise.all(Array.from({ length: 60 }, () => ctx.post(`${c.url}/api/brokers/main/dead/replay`, { data: { ids: Array.from({ length: 1000 }, (_, i) => `t-${i}`.padEnd(200, 'z')) } }).then((r) => r.status())));
+    const statuses = await Promise.all(
+      Array.from({ length: 60 }, () =>
+        ctx
+          .post(`${c.url}/api/brokers/main/dead/replay`, {
+            data: { ids: Array.from({ length: 1000 }, (_, i) => `t-${i}`.padEnd(200, 'z')) },
+          })
+          .then((r) => r.status()),
+      ),
+    );
     expect(new Set(statuses)).toEqual(new Set([403]));
-    const trail = JSON.parse((await raw(c.port, '/api/audit?who=vic&limit=200', { headers: bearer })).body) as { entries: Array<{ ids: string[]; idsTotal: number }> };
+    const trail = JSON.parse((await raw(c.port, '/api/audit?who=vic&limit=200', { headers: bearer })).body) as {
+      entries: Array<{ ids: string[]; idsTotal: number }>;
+    };
     expect(trail.entries.length).toBeLessThanOrEqual(20);
     expect(trail.entries[0]).toMatchObject({ idsTotal: 1000 });
     expect(trail.entries[0]!.ids.length).toBeLessThanOrEqual(20);
@@ -195,7 +285,13 @@ test.describe.serial('accounts mode probes', () => {
 
   test('a parallel burst of 200 wrong passwords gets at most 5 evaluations', async () => {
     const attempts = await Promise.all(
-      Array.from({ length: 200 }, () => raw(c.port, '/api/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ user: 'olga', password: 'guess' }) })),
+      Array.from({ length: 200 }, () =>
+        raw(c.port, '/api/auth/login', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ user: 'olga', password: 'guess' }),
+        }),
+      ),
     );
     const counts = attempts.reduce<Record<number, number>>((m, r) => ({ ...m, [r.status]: (m[r.status] ?? 0) + 1 }), {});
     expect(counts[401] ?? 0).toBeLessThanOrEqual(5);
@@ -214,7 +310,11 @@ test('behind a trusted proxy, throttling follows the forwarded client address, a
   const c = await startConsole(accountsEnv({ POTATOQ_CONSOLE_PROXY_ADDRESSES: '127.0.0.1' }));
   try {
     const attempt = (client: string, user: string) =>
-      raw(c.port, '/api/auth/login', { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': `6.6.6.6, ${client}` }, body: JSON.stringify({ user, password: 'nope' }) });
+      raw(c.port, '/api/auth/login', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': `6.6.6.6, ${client}` },
+        body: JSON.stringify({ user, password: 'nope' }),
+      });
     for (let i = 0; i < 20; i++) expect((await attempt('203.0.113.1', `name${i}`)).status).toBe(401);
     expect((await attempt('203.0.113.1', 'another')).status).toBe(429);
     // Another client behind the same proxy is not locked out with the first.
@@ -259,11 +359,16 @@ test.describe.serial('mode none probes', () => {
         expect(r.body).not.toContain(s.task);
         expect(r.body).not.toContain('Main (SQLite)');
       }
-      const write = await raw(c.port, '/api/brokers/main/enqueue', { method: 'POST', headers: { host, 'content-type': 'application/json' }, body: JSON.stringify({ task: 'demo.echo', queue: s.queue }) });
+      const write = await raw(c.port, '/api/brokers/main/enqueue', {
+        method: 'POST',
+        headers: { host, 'content-type': 'application/json' },
+        body: JSON.stringify({ task: 'demo.echo', queue: s.queue }),
+      });
       expect(write.status).toBe(421);
     }
     expect(queueJobs(c.broker, s.queue)).toHaveLength(1);
-    for (const host of [`127.0.0.1:${c.port}`, `localhost:${c.port}`, `[::1]:${c.port}`]) expect((await raw(c.port, '/api/brokers', { headers: { host } })).status, host).toBe(200);
+    for (const host of [`127.0.0.1:${c.port}`, `localhost:${c.port}`, `[::1]:${c.port}`])
+      expect((await raw(c.port, '/api/brokers', { headers: { host } })).status, host).toBe(200);
   });
 
   test('no HSTS on plain HTTP, whatever X-Forwarded-Proto a client sends', async () => {
@@ -287,7 +392,10 @@ test.describe.serial('mode none probes', () => {
   });
 
   test('chunked bodies past the limits are refused: 16 KB at sign-in, 2 MB at the API', async () => {
-    const uploads = [chunkedUpload(c.port, '/api/auth/login', 200 * 1024), ...Array.from({ length: 5 }, () => chunkedUpload(c.port, '/api/brokers/main/enqueue', 3 * 1024 * 1024))];
+    const uploads = [
+      chunkedUpload(c.port, '/api/auth/login', 200 * 1024),
+      ...Array.from({ length: 5 }, () => chunkedUpload(c.port, '/api/brokers/main/enqueue', 3 * 1024 * 1024)),
+    ];
     const answers = await Promise.all(uploads.map((u) => u.finish()));
     expect(answers.map((a) => a.status)).toEqual([413, 413, 413, 413, 413, 413]);
     expect(answers[1]!.body).toContain('PayloadTooLarge');

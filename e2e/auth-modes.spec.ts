@@ -31,12 +31,16 @@ test('proxy mode takes the user and groups only with the shared secret', async (
     POTATOQ_CONSOLE_PROXY_ROLES: JSON.stringify({ ops: 'operator', '*': 'viewer' }),
   });
   try {
-    const forged = await playwright.request.newContext({ extraHTTPHeaders: { 'x-forwarded-user': 'mallory', 'x-forwarded-groups': 'ops' } });
+    const forged = await playwright.request.newContext({
+      extraHTTPHeaders: { 'x-forwarded-user': 'mallory', 'x-forwarded-groups': 'ops' },
+    });
     expect((await forged.get(`${c.url}/api/brokers`)).status()).toBe(401);
     expect((await forged.get(`${c.url}/`)).status()).toBe(401);
     await forged.dispose();
 
-    const ctx = await browser.newContext({ extraHTTPHeaders: { 'x-forwarded-user': 'ann', 'x-forwarded-groups': 'dev,ops', 'x-potatoq-proxy-secret': SECRETS.proxySecret } });
+    const ctx = await browser.newContext({
+      extraHTTPHeaders: { 'x-forwarded-user': 'ann', 'x-forwarded-groups': 'dev,ops', 'x-potatoq-proxy-secret': SECRETS.proxySecret },
+    });
     const page = await ctx.newPage();
     const { pageErrors } = guardPage(page);
     await page.goto(`${c.url}/`);
@@ -46,7 +50,9 @@ test('proxy mode takes the user and groups only with the shared secret', async (
     expect(pageErrors).toEqual([]);
     await ctx.close();
 
-    const viewer = await playwright.request.newContext({ extraHTTPHeaders: { 'x-forwarded-user': 'bob', 'x-potatoq-proxy-secret': SECRETS.proxySecret } });
+    const viewer = await playwright.request.newContext({
+      extraHTTPHeaders: { 'x-forwarded-user': 'bob', 'x-potatoq-proxy-secret': SECRETS.proxySecret },
+    });
     const r = await viewer.post(`${c.url}/api/brokers/main/dead/replay`, { data: { ids: ['x'] } });
     expect(r.status()).toBe(403);
     await viewer.dispose();
@@ -59,7 +65,9 @@ test('proxy mode trusts the configured proxy address (the socket’s, not X-Forw
   const trusted = await startConsole({ POTATOQ_CONSOLE_AUTH: 'proxy', POTATOQ_CONSOLE_PROXY_ADDRESSES: '127.0.0.1, ::1' });
   const other = await startConsole({ POTATOQ_CONSOLE_AUTH: 'proxy', POTATOQ_CONSOLE_PROXY_ADDRESSES: '10.9.9.9' });
   try {
-    const r = await playwright.request.newContext({ extraHTTPHeaders: { 'x-forwarded-user': 'ann', 'x-forwarded-for': '10.9.9.9', 'x-potatoq-peer': 'forged 10.9.9.9' } });
+    const r = await playwright.request.newContext({
+      extraHTTPHeaders: { 'x-forwarded-user': 'ann', 'x-forwarded-for': '10.9.9.9', 'x-potatoq-peer': 'forged 10.9.9.9' },
+    });
     expect((await r.get(`${trusted.url}/api/brokers`)).status()).toBe(200);
     expect((await r.get(`${other.url}/api/brokers`)).status()).toBe(401);
     await r.dispose();
@@ -97,7 +105,9 @@ test('pages carry a nonce CSP that blocks injected inline scripts, and no-frame/
   }
 });
 
-test('with argument redaction, lists and details hide values until an operator reveals them, and the reveal is audited', async ({ page }) => {
+test('with argument redaction, lists and details hide values until an operator reveals them, and the reveal is audited', async ({
+  page,
+}) => {
   const c = await startConsole({ POTATOQ_CONSOLE_REDACT_ARGS: '1' });
   try {
     const queue = uniqueQueue('redact');

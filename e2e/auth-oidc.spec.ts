@@ -42,7 +42,15 @@ function consoleEnv(issuer: string, port: number, extra: Record<string, string> 
 test.beforeAll(async () => {
   const port = await freePort();
   idp = await startOidcProvider({
-    clients: [{ client_id: 'potatoq-console', client_secret: CLIENT_SECRET, redirect_uris: [`http://127.0.0.1:${port}/api/auth/oidc/callback`], grant_types: ['authorization_code'], response_types: ['code'] }],
+    clients: [
+      {
+        client_id: 'potatoq-console',
+        client_secret: CLIENT_SECRET,
+        redirect_uris: [`http://127.0.0.1:${port}/api/auth/oidc/callback`],
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+      },
+    ],
     accounts: ACCOUNTS,
   });
   c = await startConsole(consoleEnv(idp.issuer, port), { port });
@@ -105,9 +113,14 @@ test('a bad oidc setting stops startup naming the variable', async () => {
   await bad.stop();
 });
 
-test('the redirect URL comes from the settings, whatever Host the request names; an unreachable provider gives 502', async ({ playwright }) => {
+test('the redirect URL comes from the settings, whatever Host the request names; an unreachable provider gives 502', async ({
+  playwright,
+}) => {
   const api = await playwright.request.newContext();
-  const r = await api.get(`${c.url}/api/auth/oidc/start?next=/audit`, { headers: { host: 'evil.example', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' }, maxRedirects: 0 });
+  const r = await api.get(`${c.url}/api/auth/oidc/start?next=/audit`, {
+    headers: { host: 'evil.example', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' },
+    maxRedirects: 0,
+  });
   expect(r.status()).toBe(303);
   const to = new URL(r.headers()['location']!);
   expect(`${to.origin}${to.pathname}`).toBe(`${idp.issuer}/auth`);
@@ -153,7 +166,13 @@ test('an operator signs in through the provider (PKCE, state, nonce), lands on t
   await expect(dialog.getByTestId('outcome-succeeded')).toBeVisible();
   expect(job(c.broker, task)).toBeUndefined();
   const trail = await (await page.request.get(`${c.url}/api/audit?task=${task}`)).json();
-  expect(trail.entries[0]).toMatchObject({ who: 'olga', role: 'operator', via: 'oidc', reason: 'OIDC-1 revoke as operator', outcome: 'done' });
+  expect(trail.entries[0]).toMatchObject({
+    who: 'olga',
+    role: 'operator',
+    via: 'oidc',
+    reason: 'OIDC-1 revoke as operator',
+    outcome: 'done',
+  });
   expect(await (await page.request.get(`${c.url}/login`)).text()).not.toContain(CLIENT_SECRET);
 });
 
@@ -164,7 +183,10 @@ test('a viewer reads but cannot act; signing out ends the session', async ({ pag
   await expect(page.getByTestId('account-role')).toHaveText('viewer');
   await expect(page.getByTestId('detail-id')).toContainText(task);
   await expect(page.getByTestId('action-revoke')).toBeDisabled();
-  const forced = await page.request.post(`${c.url}/api/brokers/main/tasks/revoke`, { data: { ids: [task], reason: 'viewer tries' }, headers: { origin: c.url } });
+  const forced = await page.request.post(`${c.url}/api/brokers/main/tasks/revoke`, {
+    data: { ids: [task], reason: 'viewer tries' },
+    headers: { origin: c.url },
+  });
   expect(forced.status()).toBe(403);
   expect(job(c.broker, task)).toMatchObject({ state: 1 });
 
@@ -237,14 +259,28 @@ test('a replayed authorization code is refused by the provider, and no second se
   expect(c.output()).toMatch(/"why":"invalid-grant"/);
 });
 
-test('a public client (no secret, PKCE only) signs in; an expired ID token (the provider’s clock 10 minutes behind) is refused', async ({ page, browser }) => {
+test('a public client (no secret, PKCE only) signs in; an expired ID token (the provider’s clock 10 minutes behind) is refused', async ({
+  page,
+  browser,
+}) => {
   const port = await freePort();
   const late = await startOidcProvider({
     idTokenSeconds: 60,
-    clients: [{ client_id: 'public-console', token_endpoint_auth_method: 'none', redirect_uris: [`http://127.0.0.1:${port}/api/auth/oidc/callback`], grant_types: ['authorization_code'], response_types: ['code'] }],
+    clients: [
+      {
+        client_id: 'public-console',
+        token_endpoint_auth_method: 'none',
+        redirect_uris: [`http://127.0.0.1:${port}/api/auth/oidc/callback`],
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+      },
+    ],
     accounts: ACCOUNTS,
   });
-  const cx = await startConsole(consoleEnv(late.issuer, port, { POTATOQ_CONSOLE_OIDC_CLIENT_ID: 'public-console', POTATOQ_CONSOLE_OIDC_CLIENT_SECRET: '' }), { port });
+  const cx = await startConsole(
+    consoleEnv(late.issuer, port, { POTATOQ_CONSOLE_OIDC_CLIENT_ID: 'public-console', POTATOQ_CONSOLE_OIDC_CLIENT_SECRET: '' }),
+    { port },
+  );
   try {
     // On time: the same provider and client sign in.
     await throughProvider(page, cx.url, 'olga');

@@ -43,7 +43,10 @@ export interface RunningConsole {
   output: () => string;
 }
 
-export async function startConsole(env: Record<string, string>, opts: { host?: string; expectExit?: boolean; port?: number } = {}): Promise<RunningConsole> {
+export async function startConsole(
+  env: Record<string, string>,
+  opts: { host?: string; expectExit?: boolean; port?: number } = {},
+): Promise<RunningConsole> {
   // `port`: for a console whose own address must be known first (the oidc redirect URL).
   const port = opts.port ?? (await freePort());
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'potatoq-auth-e2e-'));
@@ -59,10 +62,21 @@ export async function startConsole(env: Record<string, string>, opts: { host?: s
     { id: 'secretpg', name: 'Secret PG', url: SECRET_BROKER_URL, readOnly: true },
   ]);
   let out = '';
-  const child: ChildProcess = spawn('node', ['node_modules/next/dist/bin/next', 'start', '-H', opts.host ?? '127.0.0.1', '-p', String(port)], {
-    env: { ...process.env, NEXT_DIST_DIR: DIST_DIR, NEXT_TELEMETRY_DISABLED: '1', POTATOQ_CONSOLE_BROKERS: brokers, POTATOQ_CONSOLE_STATE: path.join(dir, 'state.sqlite3'), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child: ChildProcess = spawn(
+    'node',
+    ['node_modules/next/dist/bin/next', 'start', '-H', opts.host ?? '127.0.0.1', '-p', String(port)],
+    {
+      env: {
+        ...process.env,
+        NEXT_DIST_DIR: DIST_DIR,
+        NEXT_TELEMETRY_DISABLED: '1',
+        POTATOQ_CONSOLE_BROKERS: brokers,
+        POTATOQ_CONSOLE_STATE: path.join(dir, 'state.sqlite3'),
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));

@@ -47,7 +47,12 @@ export function prepareExtraBrokers(dir: string): ExtraBrokers {
   const tag = randomBytes(4).toString('hex');
   const x: ExtraBrokers = {
     // Capitals and a dash: the console must quote potatoq's table names like potatoq does.
-    pg: { id: 'pg', schema: `e2e_pg_${tag}`, prefix: 'E2e-pq_', queues: { overview: `pgov${tag}`, replay: `pgreplay${tag}`, revoke: `pgrevoke${tag}` } },
+    pg: {
+      id: 'pg',
+      schema: `e2e_pg_${tag}`,
+      prefix: 'E2e-pq_',
+      queues: { overview: `pgov${tag}`, replay: `pgreplay${tag}`, revoke: `pgrevoke${tag}` },
+    },
     rmq: { id: 'rmq', prefix: `e2e${tag}`, queue: `e2ermq${tag}`, out: path.join(dir, 'rmq-out') },
   };
   fs.writeFileSync(extraFile(dir), JSON.stringify(x));
@@ -77,13 +82,16 @@ export function writeExtraStatus(s: ExtraStatus, dir = runDir()): void {
 
 export function extraStatus(dir = runDir()): ExtraStatus {
   const f = statusFile(dir);
-  return fs.existsSync(f) ? (JSON.parse(fs.readFileSync(f, 'utf8')) as ExtraStatus) : { pg: 'global setup did not run', rmq: 'global setup did not run' };
+  return fs.existsSync(f)
+    ? (JSON.parse(fs.readFileSync(f, 'utf8')) as ExtraStatus)
+    : { pg: 'global setup did not run', rmq: 'global setup did not run' };
 }
 
 /** Skips a spec loudly when its service is missing; fails it when services are required. */
 export function requireService(why: string | null, label: string): boolean {
   if (why === null) return true;
-  if (process.env.POTATOQ_CONSOLE_REQUIRE_SERVICES === '1') throw new Error(`${label} is required (POTATOQ_CONSOLE_REQUIRE_SERVICES=1) but not available: ${why}`);
+  if (process.env.POTATOQ_CONSOLE_REQUIRE_SERVICES === '1')
+    throw new Error(`${label} is required (POTATOQ_CONSOLE_REQUIRE_SERVICES=1) but not available: ${why}`);
   console.warn(`\n!!! ${label} is not available (${why}): SKIPPING its e2e specs !!!\n`);
   return false;
 }
@@ -91,7 +99,14 @@ export function requireService(why: string | null, label: string): boolean {
 /** Environment for the real potatoq CLI on the run's PostgreSQL broker (tests/py/rt_pg_tasks.py). */
 export function pgEnv(x: ExtraBrokers): NodeJS.ProcessEnv {
   const options = { schema: x.pg.schema, table_prefix: x.pg.prefix };
-  return { ...process.env, PQ_PG_URL: PG_URL, PQ_PG_OPTIONS: JSON.stringify(options), POTATOQ_NO_EMOJI: '1', NO_COLOR: '1', PYTHONUNBUFFERED: '1' };
+  return {
+    ...process.env,
+    PQ_PG_URL: PG_URL,
+    PQ_PG_OPTIONS: JSON.stringify(options),
+    POTATOQ_NO_EMOJI: '1',
+    NO_COLOR: '1',
+    PYTHONUNBUFFERED: '1',
+  };
 }
 
 /**

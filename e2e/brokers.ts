@@ -35,7 +35,12 @@ export interface E2eBrokers {
 export function e2eBrokers(): E2eBrokers {
   const dir = process.env.POTATOQ_E2E_DIR;
   if (!dir) throw new Error('POTATOQ_E2E_DIR is not set: run the specs through playwright.config.ts');
-  return { dir, main: path.join(dir, 'main.sqlite3'), gone: path.join(dir, 'missing', 'gone.sqlite3'), demo: path.join(dir, 'demo', 'demo.sqlite3') };
+  return {
+    dir,
+    main: path.join(dir, 'main.sqlite3'),
+    gone: path.join(dir, 'missing', 'gone.sqlite3'),
+    demo: path.join(dir, 'demo', 'demo.sqlite3'),
+  };
 }
 
 /** Creates the run's broker files (once per run; idempotent for config re-evaluation). */

@@ -44,13 +44,17 @@ test('replays every dead letter matching the filter, pinned to the snapshot the 
   await expect(outcome).toHaveAttribute('data-state', 'done', { timeout: 60_000 });
   await expect(outcome.getByTestId('bulk-succeeded')).toHaveText('119 of 120 replayed');
   await expect(outcome.getByTestId('bulk-skipped')).toHaveText('1 skipped');
-  await expect(page.getByTestId('toast').filter({ hasText: '119 of 120 dead letters replayed' })).toContainText('1 skipped (changed since the snapshot)');
+  await expect(page.getByTestId('toast').filter({ hasText: '119 of 120 dead letters replayed' })).toContainText(
+    '1 skipped (changed since the snapshot)',
+  );
   await expect(outcome.locator(`[data-testid="bulk-skipped-list-item"][data-id="${gone}"]`)).toContainText('missing');
 
   // In the broker: the 119 are ready tasks, their letters are gone; the late letter and the
   // other task's letters were never touched.
   expect(count(main, `SELECT count(*) AS n FROM potatoq_jobs WHERE queue = ? AND task = ? AND state = 1`, queue, task)).toBe(119);
-  expect(rows<{ id: string }>(main, 'SELECT id FROM potatoq_dead WHERE queue = ? ORDER BY id', queue).map((r) => r.id)).toEqual([late, ...others].sort());
+  expect(rows<{ id: string }>(main, 'SELECT id FROM potatoq_dead WHERE queue = ? ORDER BY id', queue).map((r) => r.id)).toEqual(
+    [late, ...others].sort(),
+  );
   await dialog.getByTestId('bulk-close').click();
   await expect(page.locator(`[data-testid="dead-row"][data-id="${late}"]`)).toBeVisible();
   await expect(page.getByTestId('dead-row')).toHaveCount(1);
@@ -107,16 +111,17 @@ test('the HTTP API creates a snapshot, refuses a start without a reason or with 
 
   const started = await request.post(`${base}/${job.id}/start`, { data: { confirmCount: 12, reason: 'e2e api' } });
   expect(started.status()).toBe(200);
-  await expect
-    .poll(async () => ((await (await request.get(`${base}/${job.id}`)).json()) as { state: string }).state)
-    .toBe('done');
+  await expect.poll(async () => ((await (await request.get(`${base}/${job.id}`)).json()) as { state: string }).state).toBe('done');
   const done = (await (await request.get(`${base}/${job.id}`)).json()) as { progress: { succeeded: number } };
   expect(done.progress.succeeded).toBe(12);
   expect(count(main, 'SELECT count(*) FROM potatoq_dead WHERE queue = ?', queue)).toBe(0);
   expect((await request.get(`${base}/not-a-job-id-000`)).status()).toBe(404);
 });
 
-test('a paced job started elsewhere is reopened from the list, paused, resumed and cancelled; the rest stays dead', async ({ page, request }) => {
+test('a paced job started elsewhere is reopened from the list, paused, resumed and cancelled; the rest stays dead', async ({
+  page,
+  request,
+}) => {
   const { main } = e2eBrokers();
   const queue = uniqueQueue('bulk-pace');
   for (let i = 0; i < 40; i++) addDead(main, { queue, task: 'demo.bulk_pace', args: [i], reason });

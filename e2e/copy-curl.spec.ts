@@ -10,11 +10,14 @@ import { SECRETS, startConsole, tokenHash, type RunningConsole } from './auth-se
 
 let c: RunningConsole;
 test.beforeAll(async () => {
-  c = await startConsole({ POTATOQ_CONSOLE_TOKENS: JSON.stringify([{ name: 'ci', hash: tokenHash(SECRETS.operatorToken), role: 'operator' }]) });
+  c = await startConsole({
+    POTATOQ_CONSOLE_TOKENS: JSON.stringify([{ name: 'ci', hash: tokenHash(SECRETS.operatorToken), role: 'operator' }]),
+  });
 });
 test.afterAll(async () => c?.stop());
 
-const runCopied = (command: string) => execFileSync('bash', ['-c', command], { env: { ...process.env, POTATOQ_CONSOLE_TOKEN: SECRETS.operatorToken }, encoding: 'utf8' });
+const runCopied = (command: string) =>
+  execFileSync('bash', ['-c', command], { env: { ...process.env, POTATOQ_CONSOLE_TOKEN: SECRETS.operatorToken }, encoding: 'utf8' });
 
 test('the discard dialog’s curl command, with the reason typed, discards the letter through the API', async ({ page }) => {
   const queue = uniqueQueue('curl');
@@ -36,7 +39,11 @@ test('the discard dialog’s curl command, with the reason typed, discards the l
   const answer = JSON.parse(runCopied(command)) as { action: string; succeeded: Array<{ id: string }> };
   expect(answer).toMatchObject({ action: 'discard', succeeded: [{ id }] });
   expect(rows(c.broker, 'SELECT id FROM potatoq_dead WHERE id = ?', id)).toEqual([]);
-  const audit = rows<{ reason: string; who: string }>(`${c.dir}/state.sqlite3`, 'SELECT reason, who FROM console_audit WHERE action = ? ORDER BY seq DESC LIMIT 1', 'discard');
+  const audit = rows<{ reason: string; who: string }>(
+    `${c.dir}/state.sqlite3`,
+    'SELECT reason, who FROM console_audit WHERE action = ? ORDER BY seq DESC LIMIT 1',
+    'discard',
+  );
   expect(audit[0]).toMatchObject({ reason: "OPS-9 it's a test", who: 'token:ci' });
   expect(pageErrors).toEqual([]);
 });
@@ -66,7 +73,9 @@ test('the bulk dialog’s curl command starts the captured job, with the count a
   const command = (await curl.textContent())!;
   expect(command).toMatch(/\/api\/brokers\/main\/bulk\/[a-z0-9-]+\/start/);
   expect(JSON.parse(runCopied(command))).toMatchObject({ state: expect.stringMatching(/^(running|done)$/) });
-  await expect.poll(() => rows(c.broker, `SELECT id FROM potatoq_dead WHERE id IN (${ids.map(() => '?').join(',')})`, ...ids).length).toBe(0);
+  await expect
+    .poll(() => rows(c.broker, `SELECT id FROM potatoq_dead WHERE id IN (${ids.map(() => '?').join(',')})`, ...ids).length)
+    .toBe(0);
   expect(rows(c.broker, `SELECT id FROM potatoq_jobs WHERE id IN (${ids.map(() => '?').join(',')})`, ...ids)).toHaveLength(3);
 });
 

@@ -27,7 +27,11 @@ test.beforeAll(async () => {
   execFileSync(POTATOQ, ['-A', 'fp_tasks', '--no-color', '--no-emoji', 'migrate'], { cwd: PY, env, stdio: 'pipe' });
   execFileSync(path.join(ROOT, '.venv/bin/python'), ['fp_produce.py', '600'], { cwd: PY, env });
   // A real worker fails them all, then is stopped.
-  const worker = spawn(POTATOQ, ['-A', 'fp_tasks', '--no-color', '--no-emoji', 'worker', '-P', 'solo', '-Q', 'fp-billing,fp-exports', '--no-scheduler'], { cwd: PY, env, stdio: 'ignore' });
+  const worker = spawn(
+    POTATOQ,
+    ['-A', 'fp_tasks', '--no-color', '--no-emoji', 'worker', '-P', 'solo', '-Q', 'fp-billing,fp-exports', '--no-scheduler'],
+    { cwd: PY, env, stdio: 'ignore' },
+  );
   try {
     await expect.poll(() => count('SELECT count(*) FROM potatoq_dead'), { timeout: 60_000 }).toBe(600);
   } finally {
@@ -43,7 +47,9 @@ test.afterAll(async () => {
 
 const count = (sql: string, ...p: unknown[]) => Number(Object.values(rows(file, sql, ...p)[0] ?? { n: 0 })[0]);
 
-test('600 letters with varied messages show as their 2 real groups, and a whole group is replayed with its exact count', async ({ page }) => {
+test('600 letters with varied messages show as their 2 real groups, and a whole group is replayed with its exact count', async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   const { pageErrors } = guardPage(page);
   await page.goto(`${c.url}/brokers/shop/dead`);

@@ -7,7 +7,9 @@ import { rows } from './seed';
 
 // The second server runs with no configuration, as `npm run demo` does: it must have created
 // and seeded the demo broker at boot.
-test('with no configuration the console creates and serves the demo broker (and shoots the README screenshot)', async ({ page }, testInfo) => {
+test('with no configuration the console creates and serves the demo broker (and shoots the README screenshot)', async ({
+  page,
+}, testInfo) => {
   const { demo } = e2eBrokers();
   expect(fs.existsSync(demo)).toBe(true);
   const queues = rows<{ queue: string }>(demo, 'SELECT DISTINCT queue FROM potatoq_jobs ORDER BY queue').map((r) => r.queue);
@@ -31,10 +33,16 @@ test('with no configuration the console creates and serves the demo broker (and 
   const blocked = card.getByTestId('queue-blocked');
   await expect(blocked).toHaveCount(1);
   await expect(blocked).toContainText('Workers on this queue crash');
-  const headId = rows<{ id: string }>(demo, "SELECT id FROM potatoq_jobs WHERE state = 1 AND queue = 'poison' ORDER BY priority DESC, seq LIMIT 1")[0]!.id;
+  const headId = rows<{ id: string }>(
+    demo,
+    "SELECT id FROM potatoq_jobs WHERE state = 1 AND queue = 'poison' ORDER BY priority DESC, seq LIMIT 1",
+  )[0]!.id;
   await expect(blocked.getByRole('link')).toHaveText(headId.slice(0, 40));
   // docs/screenshot.png is refreshed on request only, so test runs leave the checkout clean.
-  const shot = process.env.POTATOQ_UPDATE_SCREENSHOT === '1' ? path.join(__dirname, '..', 'docs', 'screenshot.png') : testInfo.outputPath('overview.png');
+  const shot =
+    process.env.POTATOQ_UPDATE_SCREENSHOT === '1'
+      ? path.join(__dirname, '..', 'docs', 'screenshot.png')
+      : testInfo.outputPath('overview.png');
   await page.setViewportSize({ width: 1360, height: 560 });
   await page.screenshot({ path: shot });
   expect(pageErrors).toEqual([]);

@@ -63,7 +63,11 @@ test('finds a waiting task by id from any page, follows it through a revoke to i
 
 test('finds a dead letter and links to its page', async ({ page }) => {
   const { main } = e2eBrokers();
-  const id = addDead(main, { queue: uniqueQueue('find-dead'), task: 'demo.find_dead', reason: 'Traceback (most recent call last):\n  File "/srv/app/x.py", line 1, in f\nKeyError: 7\n' });
+  const id = addDead(main, {
+    queue: uniqueQueue('find-dead'),
+    task: 'demo.find_dead',
+    reason: 'Traceback (most recent call last):\n  File "/srv/app/x.py", line 1, in f\nKeyError: 7\n',
+  });
   await page.goto(`/find?id=${encodeURIComponent(id)}`);
   const hit = page.locator('[data-broker="main"] [data-testid="find-hit"][data-kind="dead"]');
   await expect(hit).toContainText('demo.find_dead');

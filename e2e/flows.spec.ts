@@ -59,7 +59,11 @@ test('unknown /api paths answer the JSON error format, signed in or not', async 
   expect(anon.status()).toBe(401);
   expect(anon.headers()['content-type']).toContain('application/json');
   await signIn(page, 'olga', SECRETS.operatorPassword);
-  for (const [method, p] of [['GET', '/api/no-such-thing'], ['GET', '/api/brokers/rw/no-such-thing'], ['POST', '/api/brokers/rw/queues/default/no-such-action']] as const) {
+  for (const [method, p] of [
+    ['GET', '/api/no-such-thing'],
+    ['GET', '/api/brokers/rw/no-such-thing'],
+    ['POST', '/api/brokers/rw/queues/default/no-such-action'],
+  ] as const) {
     const r = await page.request.fetch(`${c.url}${p}`, { method, headers: { origin: c.url } });
     expect(r.status(), `${method} ${p}`).toBe(404);
     expect(r.headers()['content-type']).toContain('application/json');
@@ -119,6 +123,8 @@ test('"Revoke it to unblock" is offered only where the console can revoke', asyn
   await viewer.getByTestId('login-user').fill('vic');
   await viewer.getByTestId('login-password').fill(SECRETS.viewerPassword);
   await viewer.getByTestId('login-submit').click();
-  await expect(viewer.locator('[data-broker="rw"]').getByTestId('queue-blocked-advice')).toHaveText('Revoking it would unblock the queue; the console cannot here (vic is a viewer).');
+  await expect(viewer.locator('[data-broker="rw"]').getByTestId('queue-blocked-advice')).toHaveText(
+    'Revoking it would unblock the queue; the console cannot here (vic is a viewer).',
+  );
   await viewer.context().close();
 });

@@ -1,7 +1,21 @@
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { extraBrokers, pgEnv, ROOT, pgSeed, POTATOQ, potatoqUrl, PY_DIR, PYTHON, REDIS_URL, RMQ4_URL, writeExtraStatus, type ExtraBrokers, type ExtraStatus } from './brokers-extra';
+import {
+  extraBrokers,
+  pgEnv,
+  ROOT,
+  pgSeed,
+  POTATOQ,
+  potatoqUrl,
+  PY_DIR,
+  PYTHON,
+  REDIS_URL,
+  RMQ4_URL,
+  writeExtraStatus,
+  type ExtraBrokers,
+  type ExtraStatus,
+} from './brokers-extra';
 import { mgmtQueueExists, pgProblem, queueCount, rabbitProblem, until } from './services';
 
 // Creates and seeds the service-backed brokers once per run, with the REAL potatoq (runs after
@@ -26,20 +40,50 @@ function setupPostgres(x: ExtraBrokers): void {
 async function setupRabbit(x: ExtraBrokers): Promise<{ flakyId: string; celeryId: string }> {
   const { queue, out, prefix } = x.rmq;
   fs.mkdirSync(out, { recursive: true });
-  const env = { ...process.env, RT_BROKER: potatoqUrl(RMQ4_URL), RT_BACKEND: REDIS_URL, RT_PREFIX: prefix, RT_QUEUE: queue, RT_OUT: out, POTATOQ_NO_EMOJI: '1', NO_COLOR: '1', PYTHONUNBUFFERED: '1' };
+  const env = {
+    ...process.env,
+    RT_BROKER: potatoqUrl(RMQ4_URL),
+    RT_BACKEND: REDIS_URL,
+    RT_PREFIX: prefix,
+    RT_QUEUE: queue,
+    RT_OUT: out,
+    POTATOQ_NO_EMOJI: '1',
+    NO_COLOR: '1',
+    PYTHONUNBUFFERED: '1',
+  };
   let log = '';
-  const worker = spawn(POTATOQ, ['-A', 'rt_rabbit_tasks', '--no-color', '--no-emoji', 'worker', '-P', 'solo', '-Q', queue, '--no-scheduler'], { cwd: PY_DIR, env });
+  const worker = spawn(
+    POTATOQ,
+    ['-A', 'rt_rabbit_tasks', '--no-color', '--no-emoji', 'worker', '-P', 'solo', '-Q', queue, '--no-scheduler'],
+    { cwd: PY_DIR, env },
+  );
   worker.stdout.on('data', (d: Buffer) => (log += d.toString()));
   worker.stderr.on('data', (d: Buffer) => (log += d.toString()));
   try {
-    await until('the worker to declare its queue', async () => (worker.exitCode === null ? mgmtQueueExists(queue) : Promise.reject(new Error(`worker exited:\n${log}`))), 60_000, () => log);
-    const flakyId = execFileSync(POTATOQ, ['-A', 'rt_rabbit_tasks', '--no-color', '--no-emoji', 'call', 'rt.flaky', '-Q', queue, '-a', '[1]'], { cwd: PY_DIR, env })
+    await until(
+      'the worker to declare its queue',
+      async () => (worker.exitCode === null ? mgmtQueueExists(queue) : Promise.reject(new Error(`worker exited:\n${log}`))),
+      60_000,
+      () => log,
+    );
+    const flakyId = execFileSync(
+      POTATOQ,
+      ['-A', 'rt_rabbit_tasks', '--no-color', '--no-emoji', 'call', 'rt.flaky', '-Q', queue, '-a', '[1]'],
+      { cwd: PY_DIR, env },
+    )
       .toString()
       .trim()
       .split(/\s+/)
       .pop()!;
-    const celeryId = execFileSync(PYTHON, [path.join(PY_DIR, 'rt_celery_send.py'), potatoqUrl(RMQ4_URL), queue], { cwd: PY_DIR, env }).toString().trim();
-    await until('both dead letters', async () => ((await queueCount(`${queue}.dlq`)) ?? 0) >= 2, 60_000, () => log);
+    const celeryId = execFileSync(PYTHON, [path.join(PY_DIR, 'rt_celery_send.py'), potatoqUrl(RMQ4_URL), queue], { cwd: PY_DIR, env })
+      .toString()
+      .trim();
+    await until(
+      'both dead letters',
+      async () => ((await queueCount(`${queue}.dlq`)) ?? 0) >= 2,
+      60_000,
+      () => log,
+    );
     return { flakyId, celeryId };
   } finally {
     await new Promise<void>((resolve) => {
@@ -56,7 +100,8 @@ export default async function globalSetup(): Promise<void> {
   const status: ExtraStatus = { pg: await pgProblem(), rmq: await rabbitProblem() };
   const started = Date.now();
   // potatoq and Celery at the project's pinned versions (quick when already there).
-  if (status.pg === null || status.rmq === null) execFileSync('bash', [path.join(ROOT, 'scripts/ensure-venv.sh')], { cwd: ROOT, stdio: 'inherit' });
+  if (status.pg === null || status.rmq === null)
+    execFileSync('bash', [path.join(ROOT, 'scripts/ensure-venv.sh')], { cwd: ROOT, stdio: 'inherit' });
   await Promise.all([
     status.pg === null ? Promise.resolve().then(() => setupPostgres(x)) : null,
     status.rmq === null ? setupRabbit(x).then((seed) => (status.rmqSeed = seed)) : null,

@@ -77,7 +77,7 @@ test('the other brokers render long before the hung broker times out, which gets
   await page.screenshot({ path: 'test-results/hung-broker-timeout.png', fullPage: true });
 });
 
-test('find by id answers from the brokers that answer, and names the hung one\'s timeout', async ({ page }) => {
+test("find by id answers from the brokers that answer, and names the hung one's timeout", async ({ page }) => {
   test.setTimeout(60_000);
   const started = Date.now();
   await page.goto(`${c.url}/find?id=no-such-task`, { waitUntil: 'commit' });
@@ -89,6 +89,8 @@ test('find by id answers from the brokers that answer, and names the hung one\'s
   await expect(hungCard).toBeVisible({ timeout: READ_TIMEOUT_MS + 10_000 });
   // Whichever gives up first names it: the console's read timeout or the pool's connect timeout.
   await expect(hungCard.getByTestId('find-not-searched')).toContainText(
-    new RegExp(`tasks not searched \\((BrokerTimeout\\): task lookup took longer than ${READ_TIMEOUT_MS / 1000}s|BrokerUnavailable\\): PostgreSQL did not accept a connection in time)`),
+    new RegExp(
+      `tasks not searched \\((BrokerTimeout\\): task lookup took longer than ${READ_TIMEOUT_MS / 1000}s|BrokerUnavailable\\): PostgreSQL did not accept a connection in time)`,
+    ),
   );
 });

@@ -31,7 +31,8 @@ test.describe('Prometheus metrics', () => {
   });
   test.afterAll(async () => c?.stop());
 
-  const get = (p: string, token?: string) => fetch(`${c.url}${p}`, { headers: token ? { authorization: `Bearer ${token}` } : {}, redirect: 'manual' });
+  const get = (p: string, token?: string) =>
+    fetch(`${c.url}${p}`, { headers: token ? { authorization: `Bearer ${token}` } : {}, redirect: 'manual' });
 
   test('answers a metrics, viewer or operator token, 401 without one; a metrics token reads nothing else', async () => {
     expect((await get('/metrics')).status).toBe(401);
@@ -48,12 +49,17 @@ test.describe('Prometheus metrics', () => {
     for (const p of ['/api/brokers', '/api/brokers/main/queues', '/api/audit', '/', '/brokers/main/dead']) {
       expect((await get(p, METRICS_TOKEN)).status, p).toBe(403);
     }
-    const write = await fetch(`${c.url}/api/brokers/main/dead/discard`, { method: 'POST', headers: { authorization: `Bearer ${METRICS_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify({ ids: ['x'], reason: 'no' }) });
+    const write = await fetch(`${c.url}/api/brokers/main/dead/discard`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${METRICS_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ ids: ['x'], reason: 'no' }),
+    });
     expect(write.status).toBe(403);
   });
 
   test('shares one read of the brokers between scrapes, concurrent or within 15 s', async () => {
-    const stamp = async () => /potatoq_console_metrics_snapshot_timestamp_seconds (\S+)/.exec(await (await get('/metrics', METRICS_TOKEN)).text())?.[1];
+    const stamp = async () =>
+      /potatoq_console_metrics_snapshot_timestamp_seconds (\S+)/.exec(await (await get('/metrics', METRICS_TOKEN)).text())?.[1];
     const stamps = await Promise.all([stamp(), stamp(), stamp(), stamp()]);
     expect(new Set(stamps).size).toBe(1);
     expect(await stamp()).toBe(stamps[0]);
@@ -62,7 +68,11 @@ test.describe('Prometheus metrics', () => {
   test('a real Prometheus scrapes it with the metrics token and finds every broker and queue series', async () => {
     // One action that ran (its id is missing: outcome failed) and one refused (a viewer).
     const discard = (token: string) =>
-      fetch(`${c.url}/api/brokers/main/dead/discard`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ ids: ['no-such-letter'], reason: 'metrics e2e' }) });
+      fetch(`${c.url}/api/brokers/main/dead/discard`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ ids: ['no-such-letter'], reason: 'metrics e2e' }),
+      });
     expect((await discard(SECRETS.operatorToken)).status).toBe(200);
     expect((await discard(VIEWER_TOKEN)).status).toBe(403);
 
@@ -71,9 +81,13 @@ test.describe('Prometheus metrics', () => {
       prom = await startPrometheus({ target: `127.0.0.1:${c.port}`, token: METRICS_TOKEN, rules: RULES });
       const p = prom;
       const query = (q: string) => p.api<{ result: Vector }>(`query?query=${encodeURIComponent(q)}`).then((d) => d.result);
-      await expect.poll(async () => (await query('up{job="potatoq-console"}'))[0]?.value[1], { timeout: 30_000, message: prom.output() }).toBe('1');
+      await expect
+        .poll(async () => (await query('up{job="potatoq-console"}'))[0]?.value[1], { timeout: 30_000, message: prom.output() })
+        .toBe('1');
 
-      const overview = (await (await get('/api/brokers/main/queues', VIEWER_TOKEN)).json()) as { queues: Array<{ name: string; ready: number | null; dead: number | null }> };
+      const overview = (await (await get('/api/brokers/main/queues', VIEWER_TOKEN)).json()) as {
+        queues: Array<{ name: string; ready: number | null; dead: number | null }>;
+      };
       const tasks = await query('potatoq_console_queue_tasks{broker="main"}');
       const value = (queue: string, state: string) => tasks.find((s) => s.metric.queue === queue && s.metric.state === state)?.value[1];
       expect(tasks.length).toBeGreaterThan(4);
@@ -84,19 +98,37 @@ test.describe('Prometheus metrics', () => {
       }
       expect(await query('potatoq_console_queue_oldest_ready_age_seconds{broker="main"} > 0')).not.toHaveLength(0);
       expect((await query('potatoq_console_workers{broker="main",status="alive"}'))[0]?.value[1]).toMatch(/^\d+$/);
-      expect((await query('potatoq_console_broker_up'))!.map((s) => [s.metric.broker, s.value[1]]).sort()).toEqual([['main', '1'], ['secretpg', '0']]);
-      expect(Number((await query('potatoq_console_broker_scrape_errors_total{broker="secretpg",code="BrokerUnavailable"}'))[0]?.value[1])).toBeGreaterThanOrEqual(1);
+      expect((await query('potatoq_console_broker_up'))!.map((s) => [s.metric.broker, s.value[1]]).sort()).toEqual([
+        ['main', '1'],
+        ['secretpg', '0'],
+      ]);
+      expect(
+        Number((await query('potatoq_console_broker_scrape_errors_total{broker="secretpg",code="BrokerUnavailable"}'))[0]?.value[1]),
+      ).toBeGreaterThanOrEqual(1);
       expect(await query('potatoq_console_broker_scrape_duration_seconds{broker="main"}')).toHaveLength(1);
       const actions = await query('potatoq_console_actions_total{broker="main",action="discard"}');
-      expect(actions.map((s) => [s.metric.outcome, s.value[1]]).sort()).toEqual([['failed', '1'], ['refused', '1']]);
+      expect(actions.map((s) => [s.metric.outcome, s.value[1]]).sort()).toEqual([
+        ['failed', '1'],
+        ['refused', '1'],
+      ]);
 
       // The documented alert rules load and evaluate against the console's real series.
       const rules = await p.api<{ groups: Array<{ rules: Array<{ name: string; health: string; lastError?: string }> }> }>('rules');
-      await expect.poll(async () => (await p.api<typeof rules>('rules')).groups.flatMap((g) => g.rules.map((r) => `${r.name}:${r.health}`)).sort(), { timeout: 15_000 })
+      await expect
+        .poll(async () => (await p.api<typeof rules>('rules')).groups.flatMap((g) => g.rules.map((r) => `${r.name}:${r.health}`)).sort(), {
+          timeout: 15_000,
+        })
         .toEqual(['PotatoqBrokerDown:ok', 'PotatoqDeadLettersRising:ok', 'PotatoqNoWorkers:ok', 'PotatoqOldestTaskWaiting:ok']);
       expect(rules.groups).toHaveLength(1);
       // secretpg is down: its alert is pending (`for: 2m`) already.
-      await expect.poll(async () => (await p.api<{ alerts: Array<{ labels: Record<string, string>; state: string }> }>('alerts')).alerts.filter((a) => a.labels.alertname === 'PotatoqBrokerDown').map((a) => `${a.labels.broker}:${a.state}`), { timeout: 15_000 })
+      await expect
+        .poll(
+          async () =>
+            (await p.api<{ alerts: Array<{ labels: Record<string, string>; state: string }> }>('alerts')).alerts
+              .filter((a) => a.labels.alertname === 'PotatoqBrokerDown')
+              .map((a) => `${a.labels.broker}:${a.state}`),
+          { timeout: 15_000 },
+        )
         .toEqual(['secretpg:pending']);
     } finally {
       await prom?.stop();

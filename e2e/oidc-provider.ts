@@ -15,7 +15,9 @@ export interface RunningProvider {
 
 export type { ClientMetadata };
 
-export async function startOidcProvider(spec: Partial<ProviderSpec> & Pick<ProviderSpec, 'clients' | 'accounts'>): Promise<RunningProvider> {
+export async function startOidcProvider(
+  spec: Partial<ProviderSpec> & Pick<ProviderSpec, 'clients' | 'accounts'>,
+): Promise<RunningProvider> {
   const full: ProviderSpec = { skewSeconds: 0, idTokenSeconds: 3600, ...spec };
   const child = spawn(process.execPath, ['node_modules/vite-node/vite-node.mjs', 'e2e/oidc-provider-server.ts'], {
     env: { ...process.env, OIDC_TEST_PROVIDER_SPEC: JSON.stringify(full), DEBUG: '' },

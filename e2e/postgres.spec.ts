@@ -115,7 +115,13 @@ test('revoking a waiting PostgreSQL task needs a reason, then removes its row an
 test('a NUL in a PostgreSQL filter, search or id is a 400 before the database, never its raw error', async ({ request }) => {
   const x = extraBrokers();
   const q = x.pg.queues.overview;
-  for (const path of [`/api/brokers/pg/tasks?queue=${q}&q=a%00b`, `/api/brokers/pg/tasks?queue=${q}%00`, `/api/brokers/pg/dead?queue=${q}&q=%00`, '/api/brokers/pg/tasks/abc%00def', '/api/brokers/pg/dead/abc%00']) {
+  for (const path of [
+    `/api/brokers/pg/tasks?queue=${q}&q=a%00b`,
+    `/api/brokers/pg/tasks?queue=${q}%00`,
+    `/api/brokers/pg/dead?queue=${q}&q=%00`,
+    '/api/brokers/pg/tasks/abc%00def',
+    '/api/brokers/pg/dead/abc%00',
+  ]) {
     const r = await request.get(path);
     expect(r.status(), path).toBe(400);
     const text = await r.text();

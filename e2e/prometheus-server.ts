@@ -37,7 +37,15 @@ export async function startPrometheus(opts: { target: string; token: string; rul
   ].join('\n');
   fs.writeFileSync(path.join(dir, 'prometheus.yml'), `${config}\n`);
   let out = '';
-  const child: ChildProcess = spawn(PROMETHEUS, [`--config.file=${path.join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${path.join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(
+    PROMETHEUS,
+    [
+      `--config.file=${path.join(dir, 'prometheus.yml')}`,
+      `--storage.tsdb.path=${path.join(dir, 'data')}`,
+      `--web.listen-address=127.0.0.1:${port}`,
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));

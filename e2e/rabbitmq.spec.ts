@@ -22,9 +22,13 @@ const seeded = () => {
 };
 
 /** The value cell of a row of the Celery headers table. */
-const celeryCell = (info: Locator, key: string) => info.locator('tr').filter({ has: info.page().locator('th', { hasText: new RegExp(`^${key}$`) }) }).locator('td');
+const celeryCell = (info: Locator, key: string) =>
+  info
+    .locator('tr')
+    .filter({ has: info.page().locator('th', { hasText: new RegExp(`^${key}$`) }) })
+    .locator('td');
 
-test('the RabbitMQ broker\'s overview card shows its queue with both dead letters', async ({ page }) => {
+test("the RabbitMQ broker's overview card shows its queue with both dead letters", async ({ page }) => {
   const { queue } = seeded();
   const { pageErrors } = guardPage(page);
   await page.goto('/');
@@ -47,7 +51,7 @@ test('the RabbitMQ broker\'s overview card shows its queue with both dead letter
   expect(pageErrors).toEqual([]);
 });
 
-test('the dead-letter page lists the failed potatoq task and the Celery message with potatoq\'s reasons', async ({ page }) => {
+test("the dead-letter page lists the failed potatoq task and the Celery message with potatoq's reasons", async ({ page }) => {
   const { queue, flakyId, celeryId } = seeded();
   const { pageErrors } = guardPage(page);
   await page.goto(`/brokers/rmq/dead?queue=${queue}`);
@@ -63,7 +67,7 @@ test('the dead-letter page lists the failed potatoq task and the Celery message 
   expect(pageErrors).toEqual([]);
 });
 
-test('the Celery letter\'s page shows the Celery banner with its task name, id and arguments', async ({ page }) => {
+test("the Celery letter's page shows the Celery banner with its task name, id and arguments", async ({ page }) => {
   const { celeryId } = seeded();
   const { pageErrors } = guardPage(page);
   await page.goto(`/brokers/rmq/dead/${celeryId}`);
@@ -122,7 +126,14 @@ test('converting the Celery letter shows the potatoq message first, then sends e
   await expect.poll(() => queueCount(`${queue}.dlq`)).toBe(0);
   await expect.poll(() => queueCount(queue)).toBe(test.info().retry ? 1 : 2);
   const converted = (await peek(queue)).find((m) => m.id === celeryId);
-  expect(JSON.parse(converted?.body ?? 'null')).toMatchObject({ task: 'proj.add', args: [2, 3], kwargs: { z: 1 }, id: celeryId, queue, v: 1 });
+  expect(JSON.parse(converted?.body ?? 'null')).toMatchObject({
+    task: 'proj.add',
+    args: [2, 3],
+    kwargs: { z: 1 },
+    id: celeryId,
+    queue,
+    v: 1,
+  });
   expect(pageErrors).toEqual([]);
 });
 

@@ -74,7 +74,9 @@ test('purging a queue requires typing its name and removes only its waiting task
   expect(pageErrors).toEqual([]);
 });
 
-test('a worker claiming one of the selected tasks after the confirmation opened: one toast per task says which was revoked', async ({ page }) => {
+test('a worker claiming one of the selected tasks after the confirmation opened: one toast per task says which was revoked', async ({
+  page,
+}) => {
   const { main } = e2eBrokers();
   const queue = uniqueQueue('revoke-race');
   const free = addTask(main, { queue, task: 'demo.resize' });

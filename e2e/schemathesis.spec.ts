@@ -30,7 +30,9 @@ test.describe('schemathesis', () => {
     c = await startConsole({
       POTATOQ_CONSOLE_AUTH: 'accounts',
       POTATOQ_CONSOLE_SESSION_SECRET: SECRETS.sessionSecret,
-      POTATOQ_CONSOLE_USERS: JSON.stringify([{ user: 'olga', hash: `scrypt$16384$8$1$c2FsdHNhbHRzYWx0c2FsdA$${'A'.repeat(43)}`, role: 'operator' }]),
+      POTATOQ_CONSOLE_USERS: JSON.stringify([
+        { user: 'olga', hash: `scrypt$16384$8$1$c2FsdHNhbHRzYWx0c2FsdA$${'A'.repeat(43)}`, role: 'operator' },
+      ]),
       POTATOQ_CONSOLE_TOKENS: JSON.stringify([{ name: 'ci', hash: tokenHash(SECRETS.operatorToken), role: 'operator' }]),
     });
   });
@@ -38,16 +40,23 @@ test.describe('schemathesis', () => {
 
   test('every operation of /api/openapi.json answers as described, never with a 500', async () => {
     const args = [
-      '--config-file', 'tests/schemathesis.toml',
+      '--config-file',
+      'tests/schemathesis.toml',
       '--no-color',
       'run',
       `${c.url}/api/openapi.json`,
-      '--header', `Authorization: Bearer ${SECRETS.operatorToken}`,
-      '--checks', 'not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance',
-      '--phases', 'examples,coverage,fuzzing',
-      '--max-examples', process.env.POTATOQ_TEST_SCHEMATHESIS_EXAMPLES ?? '25',
-      '--workers', '1',
-      '--seed', '1',
+      '--header',
+      `Authorization: Bearer ${SECRETS.operatorToken}`,
+      '--checks',
+      'not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance',
+      '--phases',
+      'examples,coverage,fuzzing',
+      '--max-examples',
+      process.env.POTATOQ_TEST_SCHEMATHESIS_EXAMPLES ?? '25',
+      '--workers',
+      '1',
+      '--seed',
+      '1',
     ];
     const { code, out } = await new Promise<{ code: number | null; out: string }>((resolve) => {
       let out = '';

@@ -21,7 +21,11 @@ function write<T>(file: string, fn: (db: Database.Database) => T): T {
 /** What a worker does when it claims a task (potatoq's SQLite claim), for racing the console. */
 export function claim(file: string, id: string, worker = 'e2e-worker@host'): void {
   write(file, (db) => {
-    db.prepare("UPDATE potatoq_jobs SET state = 2, worker = ?, claimed_at = ?, deliveries = deliveries + 1 WHERE id = ? AND state = 1").run(worker, Date.now() / 1000, id);
+    db.prepare('UPDATE potatoq_jobs SET state = 2, worker = ?, claimed_at = ?, deliveries = deliveries + 1 WHERE id = ? AND state = 1').run(
+      worker,
+      Date.now() / 1000,
+      id,
+    );
   });
 }
 
@@ -47,7 +51,15 @@ interface TaskSpec {
 /** A waiting task, as `task.delay()` writes it: ready, or scheduled when `eta` is ahead. */
 export function addTask(file: string, spec: TaskSpec): string {
   const now = Date.now() / 1000;
-  const m = buildDemoMessage({ id: spec.id, task: spec.task ?? 'demo.echo', queue: spec.queue, args: spec.args, kwargs: spec.kwargs, eta: spec.eta, enqueuedAt: now });
+  const m = buildDemoMessage({
+    id: spec.id,
+    task: spec.task ?? 'demo.echo',
+    queue: spec.queue,
+    args: spec.args,
+    kwargs: spec.kwargs,
+    eta: spec.eta,
+    enqueuedAt: now,
+  });
   const state = spec.eta && spec.eta > now ? 0 : 1;
   write(file, (db) =>
     db
@@ -73,11 +85,40 @@ export function addRawTask(file: string, spec: { queue: string; task: string; pa
 export function addDead(file: string, spec: TaskSpec & { reason: string }): string {
   const now = Date.now() / 1000;
   const task = spec.task ?? 'demo.charge_card';
-  const m = buildDemoMessage({ id: spec.id, task, queue: spec.queue, args: spec.args, kwargs: spec.kwargs, eta: spec.eta, retries: spec.eta ? 1 : 0, enqueuedAt: now - 60 });
-  const result = buildResultPayload({ id: m.id, status: 'FAILURE', traceback: spec.reason, dateDone: now, name: task, args: spec.args ?? [], kwargs: spec.kwargs ?? {} });
+  const m = buildDemoMessage({
+    id: spec.id,
+    task,
+    queue: spec.queue,
+    args: spec.args,
+    kwargs: spec.kwargs,
+    eta: spec.eta,
+    retries: spec.eta ? 1 : 0,
+    enqueuedAt: now - 60,
+  });
+  const result = buildResultPayload({
+    id: m.id,
+    status: 'FAILURE',
+    traceback: spec.reason,
+    dateDone: now,
+    name: task,
+    args: spec.args ?? [],
+    kwargs: spec.kwargs ?? {},
+  });
   write(file, (db) => {
-    db.prepare('INSERT INTO potatoq_dead (id, queue, task, reason, died_at, payload) VALUES (?, ?, ?, ?, ?, ?)').run(m.id, m.queue, task, spec.reason, now, m.payload);
-    db.prepare('INSERT INTO potatoq_results (id, state, payload, expires_at) VALUES (?, ?, ?, ?)').run(m.id, 'FAILURE', result, now + 86400);
+    db.prepare('INSERT INTO potatoq_dead (id, queue, task, reason, died_at, payload) VALUES (?, ?, ?, ?, ?, ?)').run(
+      m.id,
+      m.queue,
+      task,
+      spec.reason,
+      now,
+      m.payload,
+    );
+    db.prepare('INSERT INTO potatoq_results (id, state, payload, expires_at) VALUES (?, ?, ?, ?)').run(
+      m.id,
+      'FAILURE',
+      result,
+      now + 86400,
+    );
   });
   return m.id;
 }
@@ -90,8 +131,10 @@ export interface JobRow {
   payload: string;
 }
 
-export const job = (file: string, id: string) => rows<JobRow>(file, 'SELECT id, queue, task, state, payload FROM potatoq_jobs WHERE id = ?', id)[0];
+export const job = (file: string, id: string) =>
+  rows<JobRow>(file, 'SELECT id, queue, task, state, payload FROM potatoq_jobs WHERE id = ?', id)[0];
 export const deadRow = (file: string, id: string) => rows(file, 'SELECT id FROM potatoq_dead WHERE id = ?', id)[0];
 export const result = (file: string, id: string) =>
   rows<{ state: string; payload: string }>(file, 'SELECT state, payload FROM potatoq_results WHERE id = ?', id)[0];
-export const queueJobs = (file: string, queue: string) => rows<JobRow>(file, 'SELECT id, queue, task, state, payload FROM potatoq_jobs WHERE queue = ? ORDER BY seq', queue);
+export const queueJobs = (file: string, queue: string) =>
+  rows<JobRow>(file, 'SELECT id, queue, task, state, payload FROM potatoq_jobs WHERE queue = ? ORDER BY seq', queue);

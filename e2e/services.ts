@@ -46,7 +46,8 @@ export async function rabbitProblem(): Promise<string | null> {
     const c = await amqp.connect(RMQ4_URL, { timeout: 3000 });
     const v = String((c.connection.serverProperties as Record<string, unknown>).version ?? '');
     await c.close();
-    if (Number.parseInt(v, 10) < 4) return `RabbitMQ at ${RMQ4_URL.replace(/\/\/[^@]*@/, '//***@')} is ${v}, not 4.x (scripts/services.sh up rabbitmq4)`;
+    if (Number.parseInt(v, 10) < 4)
+      return `RabbitMQ at ${RMQ4_URL.replace(/\/\/[^@]*@/, '//***@')} is ${v}, not 4.x (scripts/services.sh up rabbitmq4)`;
   } catch (e) {
     return `RabbitMQ 4 at ${RMQ4_URL.replace(/\/\/[^@]*@/, '//***@')}: ${(e as Error).message} (scripts/services.sh up rabbitmq4)`;
   }

@@ -55,7 +55,14 @@ describe('parseConfig', () => {
     });
     expect(config.brokers).toEqual([
       { id: 'main', name: 'Main', kind: 'potatoq', url: 'sqlite:///a.db', readOnly: true, options: {} },
-      { id: 'pg', name: 'pg', kind: 'potatoq', url: 'postgresql://u:p@h/db', readOnly: false, options: { schema: 'jobs', table_prefix: 'pq_' } },
+      {
+        id: 'pg',
+        name: 'pg',
+        kind: 'potatoq',
+        url: 'postgresql://u:p@h/db',
+        readOnly: false,
+        options: { schema: 'jobs', table_prefix: 'pq_' },
+      },
     ]);
   });
 
@@ -111,7 +118,13 @@ describe('parseConfig', () => {
         { id: 'cel', kind: 'celery', url: 'redis://h/0' },
       ]),
     });
-    expect(config.brokers.map((b) => [b.id, b.kind])).toEqual([['pq', 'potatoq'], ['plain', 'potatoq'], ['jobs', 'sdj'], ['flow', 'queueflow'], ['cel', 'celery']]);
+    expect(config.brokers.map((b) => [b.id, b.kind])).toEqual([
+      ['pq', 'potatoq'],
+      ['plain', 'potatoq'],
+      ['jobs', 'sdj'],
+      ['flow', 'queueflow'],
+      ['cel', 'celery'],
+    ]);
     expect(config.brokers[2]?.options).toEqual({ tables: 'x' });
   });
 
@@ -126,10 +139,16 @@ describe('parseConfig', () => {
   });
 
   it('names a bad option value', () => {
-    const e = errorOf({ POTATOQ_CONSOLE_BROKERS: '[{"id":"a","url":"postgresql://h/db"},{"id":"b","url":"postgresql://h/db","countCap":"many"}]' });
+    const e = errorOf({
+      POTATOQ_CONSOLE_BROKERS: '[{"id":"a","url":"postgresql://h/db"},{"id":"b","url":"postgresql://h/db","countCap":"many"}]',
+    });
     expect(e.message).toBe('POTATOQ_CONSOLE_BROKERS[1].countCap: countCap must be a number');
-    expect(errorOf({ POTATOQ_CONSOLE_BROKERS: '[{"id":"a","url":"amqp://h//","timeoutMs":-5}]' }).message).toBe('POTATOQ_CONSOLE_BROKERS[0].timeoutMs: timeoutMs must be more than 0');
-    expect(errorOf({ POTATOQ_CONSOLE_BROKERS: '[{"id":"a","url":"amqp://h//","resultBackendOptions":{"prefix":3}}]' }).message).toBe('POTATOQ_CONSOLE_BROKERS[0].resultBackendOptions.prefix: prefix must be a string');
+    expect(errorOf({ POTATOQ_CONSOLE_BROKERS: '[{"id":"a","url":"amqp://h//","timeoutMs":-5}]' }).message).toBe(
+      'POTATOQ_CONSOLE_BROKERS[0].timeoutMs: timeoutMs must be more than 0',
+    );
+    expect(errorOf({ POTATOQ_CONSOLE_BROKERS: '[{"id":"a","url":"amqp://h//","resultBackendOptions":{"prefix":3}}]' }).message).toBe(
+      'POTATOQ_CONSOLE_BROKERS[0].resultBackendOptions.prefix: prefix must be a string',
+    );
   });
 
   it("refuses an option the broker's store does not have", () => {
@@ -141,7 +160,9 @@ describe('parseConfig', () => {
     expect(parseConfig({}).timeouts).toEqual({ readMs: 10_000, writeMs: 120_000 });
     expect(parseConfig({ POTATOQ_CONSOLE_READ_TIMEOUT_MS: '2500' }).timeouts.readMs).toBe(2500);
     for (const bad of ['10s', '0', '-1', '1.5']) {
-      expect(errorOf({ POTATOQ_CONSOLE_WRITE_TIMEOUT_MS: bad }).message).toMatch(/^POTATOQ_CONSOLE_WRITE_TIMEOUT_MS: must be a whole number of milliseconds/);
+      expect(errorOf({ POTATOQ_CONSOLE_WRITE_TIMEOUT_MS: bad }).message).toMatch(
+        /^POTATOQ_CONSOLE_WRITE_TIMEOUT_MS: must be a whole number of milliseconds/,
+      );
     }
   });
 });

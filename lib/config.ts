@@ -49,7 +49,8 @@ const ZBrokerEntry = z
 
 /** zod's text for an unknown key names it; the path then points at the entry itself. */
 function optionMessage(issue: z.core.$ZodIssue): string {
-  if (issue.code === 'unrecognized_keys') return `unknown option${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')} for this broker`;
+  if (issue.code === 'unrecognized_keys')
+    return `unknown option${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')} for this broker`;
   return issue.message;
 }
 
@@ -71,10 +72,16 @@ function describeIssue(issue: z.core.$ZodIssue, prefix: string): string {
 
 /** Parses the configuration from an environment; pure, for tests. */
 export function parseConfig(env: Record<string, string | undefined>): ConsoleConfig {
-  const timeouts = { readMs: timeout(env, 'POTATOQ_CONSOLE_READ_TIMEOUT_MS', 10_000), writeMs: timeout(env, 'POTATOQ_CONSOLE_WRITE_TIMEOUT_MS', 120_000) };
+  const timeouts = {
+    readMs: timeout(env, 'POTATOQ_CONSOLE_READ_TIMEOUT_MS', 10_000),
+    writeMs: timeout(env, 'POTATOQ_CONSOLE_WRITE_TIMEOUT_MS', 120_000),
+  };
   const raw = env.POTATOQ_CONSOLE_BROKERS?.trim();
   if (!raw) {
-    const demoPath = path.resolve(/*turbopackIgnore: true*/ env.POTATOQ_CONSOLE_DEMO_PATH || path.join(/*turbopackIgnore: true*/ process.cwd(), '.data', 'demo.sqlite3'));
+    const demoPath = path.resolve(
+      /*turbopackIgnore: true*/ env.POTATOQ_CONSOLE_DEMO_PATH ||
+        path.join(/*turbopackIgnore: true*/ process.cwd(), '.data', 'demo.sqlite3'),
+    );
     return {
       demo: true,
       demoPath,
@@ -118,7 +125,8 @@ function timeout(env: Record<string, string | undefined>, name: string, fallback
   const raw = env[name]?.trim();
   if (!raw) return fallback;
   const n = Number(raw);
-  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(n) || n < 1) throw new ConfigError(`${name}: must be a whole number of milliseconds above 0, not "${raw.slice(0, 40)}"`);
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(n) || n < 1)
+    throw new ConfigError(`${name}: must be a whole number of milliseconds above 0, not "${raw.slice(0, 40)}"`);
   return n;
 }
 

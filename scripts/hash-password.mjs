@@ -9,7 +9,10 @@
 import { createHash, randomBytes, scrypt } from 'node:crypto';
 import { createInterface } from 'node:readline';
 
-const N = 16384, R = 8, P = 1, KEYLEN = 32;
+const N = 16384,
+  R = 8,
+  P = 1,
+  KEYLEN = 32;
 
 function hashPassword(password) {
   const salt = randomBytes(16);
@@ -28,7 +31,9 @@ async function readPassword() {
   }
   const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
   // Hide what is typed.
-  rl._writeToOutput = (s) => { if (s.includes('Password')) process.stderr.write(s); };
+  rl._writeToOutput = (s) => {
+    if (s.includes('Password')) process.stderr.write(s);
+  };
   const ask = (q) => new Promise((resolve) => rl.question(q, resolve));
   const a = await ask('Password: ');
   process.stderr.write('\n');

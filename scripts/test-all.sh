@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `npm test`: every tier in order: typecheck, lint (zero warnings), unit, integration (real SQLite files and the
+# `npm test`: every tier in order: typecheck, lint (zero warnings), format (Prettier), unit, integration (real SQLite files and the
 # real potatoq in .venv; other brokers when their suites exist), production build, then
 # Playwright e2e against that build. Keeps going after a failure so one run shows every
 # broken tier, skips e2e when the build failed, and exits non-zero if anything failed.
@@ -29,6 +29,7 @@ run_step venv bash scripts/ensure-venv.sh
 run_step schemathesis bash scripts/schemathesis.sh ensure
 run_step typecheck npx tsc --noEmit
 run_step lint npx eslint . --max-warnings 0
+run_step format npx prettier --check .
 run_step unit npx vitest run --project unit
 run_step integration npx vitest run --project int --no-file-parallelism
 if run_step build npx next build; then

@@ -1,7 +1,16 @@
 // Bulk jobs on a real PostgreSQL broker (schema made by the real `potatoq migrate`): replay of
 // every letter of one queue, then a revoke of the replayed tasks racing a worker's claim.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dropSchema, migratedSchema, pgAvailable, PG_URL, seedDeadLetters, sqlAdmin, tableOf, type PgTarget } from '@/tests/support/postgres';
+import {
+  dropSchema,
+  migratedSchema,
+  pgAvailable,
+  PG_URL,
+  seedDeadLetters,
+  sqlAdmin,
+  tableOf,
+  type PgTarget,
+} from '@/tests/support/postgres';
 import type { BulkBackend } from '@/lib/bulk/snapshot';
 
 const up = await pgAvailable();
@@ -37,7 +46,10 @@ describe.skipIf(!up)('bulk jobs on PostgreSQL', () => {
     expect(job.view()).toMatchObject({ state: 'done', progress: { total: 1200, succeeded: 1200, skipped: 0, failed: 0, batches: 3 } });
     const dead = await sqlAdmin<{ queue: string; n: string }>(`SELECT queue, count(*) AS n FROM ${tableOf(t, 'dead')} GROUP BY queue`);
     expect(dead).toEqual([{ queue: 'pg-bulk-b', n: '50' }]);
-    const ready = await sqlAdmin<{ n: string }>(`SELECT count(*) AS n FROM ${tableOf(t, 'jobs')} WHERE queue = 'pg-bulk-a' AND state = 1 AND id = ANY($1)`, [wanted]);
+    const ready = await sqlAdmin<{ n: string }>(
+      `SELECT count(*) AS n FROM ${tableOf(t, 'jobs')} WHERE queue = 'pg-bulk-a' AND state = 1 AND id = ANY($1)`,
+      [wanted],
+    );
     expect(ready[0]?.n).toBe('1200');
   }, 120_000);
 

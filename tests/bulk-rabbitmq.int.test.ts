@@ -10,7 +10,14 @@ execFileSync('bash', [path.join(ROOT, 'scripts/ensure-venv.sh')], { stdio: 'inhe
 const available = (await rabbitVersion(RMQ4_URL, 'RabbitMQ 4.x', (m) => m >= 4)) && (await redisAvailable());
 const tag = newTag();
 process.env.POTATOQ_CONSOLE_BROKERS = JSON.stringify([
-  { id: 'bulkrmq', name: 'Bulk RabbitMQ', url: RMQ4_URL, managementUrl: RMQ4_MGMT, resultBackend: REDIS_URL, resultBackendOptions: { prefix: tag } },
+  {
+    id: 'bulkrmq',
+    name: 'Bulk RabbitMQ',
+    url: RMQ4_URL,
+    managementUrl: RMQ4_MGMT,
+    resultBackend: REDIS_URL,
+    resultBackendOptions: { prefix: tag },
+  },
 ]);
 
 async function withSeeder<T>(fn: (py: ReturnType<typeof spawnRabbitSeeder>) => Promise<T>): Promise<T> {
@@ -40,37 +47,45 @@ describe.skipIf(!available)('bulk replay on RabbitMQ 4', () => {
     await resetAdapters();
   });
 
-  it('redrives one queue’s dead letters at the chosen rate; another queue’s stay in its DLQ', () =>
-    withSeeder(async (py) => {
-      const queue = `bk${tag}a`;
-      const other = `bk${tag}b`;
-      const ids = await py.call<string[]>('dead_letter_bulk', { queue, n: 30 });
-      const kept = await py.call<string[]>('dead_letter_bulk', { queue: other, n: 5 });
-      const job = await newJob(queue, 20);
-      expect(job.total).toBe(30);
-      const t0 = Date.now();
-      job.start();
-      await job.finished;
-      // 30 at 20/s: a batch of 20, then ~1 s owed, then 10.
-      expect(Date.now() - t0).toBeGreaterThanOrEqual(950);
-      expect(job.view()).toMatchObject({ state: 'done', progress: { total: 30, succeeded: 30, batches: 2 } });
-      expect(await idsIn(py, queue)).toEqual([...ids].sort());
-      expect(await idsIn(py, `${queue}.dlq`)).toEqual([]);
-      expect(await idsIn(py, `${other}.dlq`)).toEqual([...kept].sort());
-    }), 120_000);
+  it(
+    'redrives one queue’s dead letters at the chosen rate; another queue’s stay in its DLQ',
+    () =>
+      withSeeder(async (py) => {
+        const queue = `bk${tag}a`;
+        const other = `bk${tag}b`;
+        const ids = await py.call<string[]>('dead_letter_bulk', { queue, n: 30 });
+        const kept = await py.call<string[]>('dead_letter_bulk', { queue: other, n: 5 });
+        const job = await newJob(queue, 20);
+        expect(job.total).toBe(30);
+        const t0 = Date.now();
+        job.start();
+        await job.finished;
+        // 30 at 20/s: a batch of 20, then ~1 s owed, then 10.
+        expect(Date.now() - t0).toBeGreaterThanOrEqual(950);
+        expect(job.view()).toMatchObject({ state: 'done', progress: { total: 30, succeeded: 30, batches: 2 } });
+        expect(await idsIn(py, queue)).toEqual([...ids].sort());
+        expect(await idsIn(py, `${queue}.dlq`)).toEqual([]);
+        expect(await idsIn(py, `${other}.dlq`)).toEqual([...kept].sort());
+      }),
+    120_000,
+  );
 
-  it('cancelled during its wait, leaves the letters not reached in the DLQ', () =>
-    withSeeder(async (py) => {
-      const queue = `bk${tag}c`;
-      await py.call<string[]>('dead_letter_bulk', { queue, n: 30 });
-      const job = await newJob(queue, 10);
-      job.start();
-      while (job.view().progress.processed < 10) await new Promise((r) => setTimeout(r, 50));
-      job.cancel();
-      await job.finished;
-      expect(job.view()).toMatchObject({ state: 'cancelled', progress: { total: 30, processed: 10, succeeded: 10 } });
-      const order = job.snapshotIds();
-      expect(await idsIn(py, queue)).toEqual(order.slice(0, 10).sort());
-      expect(await idsIn(py, `${queue}.dlq`)).toEqual(order.slice(10).sort());
-    }), 120_000);
+  it(
+    'cancelled during its wait, leaves the letters not reached in the DLQ',
+    () =>
+      withSeeder(async (py) => {
+        const queue = `bk${tag}c`;
+        await py.call<string[]>('dead_letter_bulk', { queue, n: 30 });
+        const job = await newJob(queue, 10);
+        job.start();
+        while (job.view().progress.processed < 10) await new Promise((r) => setTimeout(r, 50));
+        job.cancel();
+        await job.finished;
+        expect(job.view()).toMatchObject({ state: 'cancelled', progress: { total: 30, processed: 10, succeeded: 10 } });
+        const order = job.snapshotIds();
+        expect(await idsIn(py, queue)).toEqual(order.slice(0, 10).sort());
+        expect(await idsIn(py, `${queue}.dlq`)).toEqual(order.slice(10).sort());
+      }),
+    120_000,
+  );
 });

@@ -20,14 +20,18 @@ let py: PySeeder;
 
 async function seed(task: string, queue: string, n: number): Promise<string[]> {
   const ids: string[] = [];
-  for (let i = 0; i < n; i++) ids.push(await py.call<string>('dead_letter', { task, queue, args: [i], reason: `Traceback\nValueError: ${task} ${i}\n` }));
+  for (let i = 0; i < n; i++)
+    ids.push(await py.call<string>('dead_letter', { task, queue, args: [i], reason: `Traceback\nValueError: ${task} ${i}\n` }));
   return ids;
 }
 
 function column(sql: string, ...params: unknown[]): unknown[] {
   const db = new Database(file, { readonly: true, timeout: 10_000 });
   try {
-    return db.prepare(sql).pluck().all(...params);
+    return db
+      .prepare(sql)
+      .pluck()
+      .all(...params);
   } finally {
     db.close();
   }
@@ -61,7 +65,10 @@ describe('bulk replay on SQLite', () => {
     job.start();
     await job.finished;
     const v = job.view();
-    expect(v).toMatchObject({ state: 'done', progress: { total: 1200, processed: 1200, succeeded: 1200, skipped: 0, failed: 0, batches: 3 } });
+    expect(v).toMatchObject({
+      state: 'done',
+      progress: { total: 1200, processed: 1200, succeeded: 1200, skipped: 0, failed: 0, batches: 3 },
+    });
     for (const id of [wanted[0]!, wanted[599]!, wanted[1199]!]) {
       expect(await py.call('dead', { id })).toBeNull();
       expect(await py.call('job', { id })).toMatchObject({ state: 'ready', queue: 'bulk-a' });
@@ -108,6 +115,10 @@ describe('bulk replay on SQLite', () => {
     await py.call('requeue_dead', { id: wanted[3] });
     job.start();
     await job.finished;
-    expect(job.view()).toMatchObject({ state: 'done', progress: { succeeded: 19, skipped: 1 }, skippedOutcomes: [{ id: wanted[3], outcome: 'missing' }] });
+    expect(job.view()).toMatchObject({
+      state: 'done',
+      progress: { succeeded: 19, skipped: 1 },
+      skippedOutcomes: [{ id: wanted[3], outcome: 'missing' }],
+    });
   }, 60_000);
 });

@@ -31,7 +31,9 @@ async function amqpVersion(url: string): Promise<string> {
 }
 
 async function managementVersion(base: string, user: string, password: string): Promise<string> {
-  const r = await fetch(`${base}/api/overview`, { headers: { authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` } });
+  const r = await fetch(`${base}/api/overview`, {
+    headers: { authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` },
+  });
   expect(r.status).toBe(200);
   return String(((await r.json()) as { rabbitmq_version?: string }).rabbitmq_version);
 }
@@ -41,7 +43,9 @@ describe('the services scripts/services.sh starts', () => {
     const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
     await c.connect();
     try {
-      const r = await c.query<{ v: string; db: string }>('SELECT current_setting($1) AS v, current_database() AS db', ['server_version_num']);
+      const r = await c.query<{ v: string; db: string }>('SELECT current_setting($1) AS v, current_database() AS db', [
+        'server_version_num',
+      ]);
       expect(Math.floor(Number(r.rows[0]!.v) / 10000)).toBe(15);
       expect(r.rows[0]!.db).toBe(new URL(url).pathname.slice(1));
     } finally {
@@ -70,7 +74,13 @@ describe('the services scripts/services.sh starts', () => {
   withService('RabbitMQ 4.3 with management (the sid chroot)', env('POTATOQ_TEST_RABBITMQ4_URL'), async (url) => {
     expect(await amqpVersion(url)).toMatch(/^4\.3\./);
     const u = new URL(url);
-    expect(await managementVersion(env('POTATOQ_TEST_RABBITMQ4_MGMT', 'http://127.0.0.1:15673')!, decodeURIComponent(u.username), decodeURIComponent(u.password))).toMatch(/^4\.3\./);
+    expect(
+      await managementVersion(
+        env('POTATOQ_TEST_RABBITMQ4_MGMT', 'http://127.0.0.1:15673')!,
+        decodeURIComponent(u.username),
+        decodeURIComponent(u.password),
+      ),
+    ).toMatch(/^4\.3\./);
   });
 
   withService('MySQL 9 (the sid chroot)', env('POTATOQ_TEST_MYSQL_URL'), async (url) => {

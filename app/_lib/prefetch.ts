@@ -20,7 +20,8 @@ export const prefetchOverview = (qc: QueryClient, b: string) =>
 export const prefetchTasks = (qc: QueryClient, b: string, f: TaskFilters) =>
   qc.prefetchInfiniteQuery({
     queryKey: qk.tasks(b, f),
-    queryFn: ({ pageParam }: { pageParam: string | undefined }) => reads.readTasks(b, ZTaskListQuery.parse({ ...f, cursor: pageParam, limit: PAGE_SIZE })),
+    queryFn: ({ pageParam }: { pageParam: string | undefined }) =>
+      reads.readTasks(b, ZTaskListQuery.parse({ ...f, cursor: pageParam, limit: PAGE_SIZE })),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last: { nextCursor: string | null }) => last.nextCursor ?? undefined,
   });
@@ -28,7 +29,8 @@ export const prefetchTasks = (qc: QueryClient, b: string, f: TaskFilters) =>
 export const prefetchDead = (qc: QueryClient, b: string, f: DeadFilters) =>
   qc.prefetchInfiniteQuery({
     queryKey: qk.dead(b, f),
-    queryFn: ({ pageParam }: { pageParam: string | undefined }) => reads.readDead(b, ZDeadListQuery.parse({ ...f, cursor: pageParam, limit: PAGE_SIZE })),
+    queryFn: ({ pageParam }: { pageParam: string | undefined }) =>
+      reads.readDead(b, ZDeadListQuery.parse({ ...f, cursor: pageParam, limit: PAGE_SIZE })),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last: { nextCursor: string | null }) => last.nextCursor ?? undefined,
   });
@@ -48,8 +50,8 @@ export const prefetchWorkers = (qc: QueryClient, b: string) =>
 export const prefetchResults = (qc: QueryClient, b: string, status?: string) =>
   qc.prefetchInfiniteQuery({
     queryKey: qk.results(b, status),
-    queryFn: ({ pageParam }: { pageParam: string | undefined }) => service.listResults(b, ZResultListQuery.parse({ status, cursor: pageParam, limit: PAGE_SIZE })),
+    queryFn: ({ pageParam }: { pageParam: string | undefined }) =>
+      service.listResults(b, ZResultListQuery.parse({ status, cursor: pageParam, limit: PAGE_SIZE })),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last: { nextCursor: string | null }) => last.nextCursor ?? undefined,
   });
-

@@ -4,7 +4,9 @@ import { brokerTitle, shortId } from './titles';
 describe('tab titles', () => {
   it('name the page and the broker from the decoded URL params', async () => {
     expect(await brokerTitle('Workers')({ params: Promise.resolve({ brokerId: 'shop%20eu' }) })).toEqual({ title: 'Workers · shop eu' });
-    expect(await brokerTitle((p) => `Queue ${p.queue}`)({ params: Promise.resolve({ brokerId: 'main', queue: 'emails' }) })).toEqual({ title: 'Queue emails · main' });
+    expect(await brokerTitle((p) => `Queue ${p.queue}`)({ params: Promise.resolve({ brokerId: 'main', queue: 'emails' }) })).toEqual({
+      title: 'Queue emails · main',
+    });
   });
 
   it('cut long ids to their first 8 characters', () => {

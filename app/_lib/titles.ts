@@ -18,4 +18,3 @@ export function brokerTitle(what: string | ((p: Record<string, string>) => strin
     return { title: `${label} · ${p.brokerId ?? ''}` };
   };
 }
-

@@ -27,7 +27,15 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   const next = page.nextCursor ? `/audit?${new URLSearchParams({ ...raw, cursor: page.nextCursor }).toString()}` : null;
   return (
     <>
-      <PageTitle sub={q.data.task ? <span className="font-mono text-xs break-all">history of {q.data.task}</span> : 'Who did what, when, why, and what happened to each id'}>
+      <PageTitle
+        sub={
+          q.data.task ? (
+            <span className="font-mono text-xs break-all">history of {q.data.task}</span>
+          ) : (
+            'Who did what, when, why, and what happened to each id'
+          )
+        }
+      >
         Audit trail
       </PageTitle>
       <AuditFilters values={raw} />

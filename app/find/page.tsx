@@ -20,7 +20,10 @@ async function Audit({ id }: { id: string }) {
   // Read first, render after: an unreadable audit trail is a message, not an error page.
   const read = await getAuditStore()
     .then((store) => store.list(ZAuditQuery.parse({ task: id, limit: 10 })))
-    .then((page) => ({ entries: page.entries, error: null }), (e: unknown) => ({ entries: [], error: `the audit trail cannot be read: ${e instanceof Error ? e.message : String(e)}` }));
+    .then(
+      (page) => ({ entries: page.entries, error: null }),
+      (e: unknown) => ({ entries: [], error: `the audit trail cannot be read: ${e instanceof Error ? e.message : String(e)}` }),
+    );
   return <AuditFindCard id={id} entries={read.entries} error={read.error} />;
 }
 
@@ -38,7 +41,15 @@ export default async function FindPage({ searchParams }: { searchParams: SearchP
   }
   return (
     <>
-      <PageTitle sub={<span className="font-mono text-xs break-all" data-testid="find-id">{visible(id)}</span>}>Find by id</PageTitle>
+      <PageTitle
+        sub={
+          <span className="font-mono text-xs break-all" data-testid="find-id">
+            {visible(id)}
+          </span>
+        }
+      >
+        Find by id
+      </PageTitle>
       <div className="grid gap-4">
         {brokerList().map((b) => (
           <Suspense key={b.id} fallback={<PendingFindCard brokerId={b.id} name={b.name} />}>

@@ -22,7 +22,9 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
         <OidcSignIn provider={oidc.providerName} next={safeNext(one(sp.next))} />
       ) : (
         <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="login-not-used">
-          {mode === 'proxy' ? 'This console is signed in through your organisation’s proxy; open it through that address.' : 'This console has no sign-in (authentication mode none).'}
+          {mode === 'proxy'
+            ? 'This console is signed in through your organisation’s proxy; open it through that address.'
+            : 'This console has no sign-in (authentication mode none).'}
         </p>
       )}
     </div>

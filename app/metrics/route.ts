@@ -5,7 +5,8 @@ import { CONTENT_TYPE, renderMetrics } from '@/lib/metrics/render';
 
 export const dynamic = 'force-dynamic';
 
-const text = (status: number, body: string) => new NextResponse(`${body}\n`, { status, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' } });
+const text = (status: number, body: string) =>
+  new NextResponse(`${body}\n`, { status, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' } });
 
 /**
  * Prometheus metrics (text exposition format). Any principal may read it, including an API

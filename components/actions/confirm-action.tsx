@@ -61,12 +61,26 @@ export function ConfirmAction({
   const declared = useOverview(brokerId).data?.model?.actions;
   const t = { ...TEXT[kind], ...(kind === 'convert' && declared?.convert ? { what: declared.convert.what } : {}) };
   const explain = declared?.[kind]?.does;
-  const m = useBrokerAction(brokerId, (list: string[]) => RUN[kind](brokerId, list, reason.trim() || undefined, frozenQueue), kind === 'convert' ? 'converted and replayed' : undefined);
+  const m = useBrokerAction(
+    brokerId,
+    (list: string[]) => RUN[kind](brokerId, list, reason.trim() || undefined, frozenQueue),
+    kind === 'convert' ? 'converted and replayed' : undefined,
+  );
   const count = frozen.length;
   const noun = `${t.what}${count === 1 ? '' : 's'}`;
   const cli = fillCommand(declared?.[kind]?.cli, { ids: frozen });
   // Rendered only once the dialog is open (after a click): window exists then.
-  const curl = open ? curlCommand({ origin: window.location.origin, brokerId, action: kind, ids: frozen, queue: frozenQueue, reason, reasonRequired: t.danger }) : '';
+  const curl = open
+    ? curlCommand({
+        origin: window.location.origin,
+        brokerId,
+        action: kind,
+        ids: frozen,
+        queue: frozenQueue,
+        reason,
+        reasonRequired: t.danger,
+      })
+    : '';
   const close = () => {
     setOpen(false);
     setReason('');
@@ -96,7 +110,8 @@ export function ConfirmAction({
             {t.verb} <strong>{count}</strong> {noun} on broker <strong>{brokerId}</strong>
             {frozenQueue ? (
               <>
-                {' '}in {frozenQueue.includes(', ') ? 'queues' : 'queue'} <strong>{frozenQueue}</strong>
+                {' '}
+                in {frozenQueue.includes(', ') ? 'queues' : 'queue'} <strong>{frozenQueue}</strong>
               </>
             ) : null}
             .
@@ -111,7 +126,12 @@ export function ConfirmAction({
           ) : null}
           {details}
           {cli ? <CommandLine command={cli} caption="The same with the broker's CLI" copyLabel="Copy as CLI" /> : null}
-          <CommandLine command={curl} testId="curl-command" caption={`The same through the console's API (an API token in ${TOKEN_PLACEHOLDER})`} copyLabel="Copy as curl" />
+          <CommandLine
+            command={curl}
+            testId="curl-command"
+            caption={`The same through the console's API (an API token in ${TOKEN_PLACEHOLDER})`}
+            copyLabel="Copy as curl"
+          />
           <ReasonField value={reason} onChange={setReason} required={t.danger} error={reasonError} disabled={!!m.data?.ok} />
           {m.data?.ok ? <OutcomePanel result={m.data.data} /> : null}
           {m.data && !m.data.ok && !reasonError ? <ErrorBox code={m.data.error.code} message={m.data.error.message} /> : null}

@@ -20,7 +20,12 @@ export function OutcomePanel({ result }: { result: ActionResult }) {
       {result.failed.length ? (
         <ul className="max-h-60 overflow-auto rounded-md border border-red-200 text-xs dark:border-red-900" data-testid="outcome-failed">
           {result.failed.map((f) => (
-            <li key={f.id} className="grid gap-0.5 border-b border-red-100 px-3 py-1.5 last:border-0 dark:border-red-950" data-testid="outcome-failed-item" data-id={f.id}>
+            <li
+              key={f.id}
+              className="grid gap-0.5 border-b border-red-100 px-3 py-1.5 last:border-0 dark:border-red-950"
+              data-testid="outcome-failed-item"
+              data-id={f.id}
+            >
               <span className="font-mono break-all">{visible(f.id)}</span>
               <span className="text-red-700 dark:text-red-300">
                 {f.outcome}: {visible(f.message)}

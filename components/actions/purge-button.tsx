@@ -25,14 +25,24 @@ export function PurgeButton({ brokerId, queue, disabledReason }: { brokerId: str
     m.reset();
   };
   const o = useOverview(brokerId);
-  const t = purgeText(o.data?.model?.actions.purge, o.data?.queues.find((q) => q.name === queue));
+  const t = purgeText(
+    o.data?.model?.actions.purge,
+    o.data?.queues.find((q) => q.name === queue),
+  );
   const cli = fillCommand(o.data?.model?.actions.purge.cli, { queue });
   const curl = open ? curlCommand({ origin: window.location.origin, brokerId, action: 'purge', queue, reason, reasonRequired: true }) : '';
   const fieldError = m.data && !m.data.ok ? m.data.error.fields?.confirm : undefined;
   const reasonError = m.data && !m.data.ok ? m.data.error.fields?.reason : undefined;
   return (
     <>
-      <Button variant="danger" size="sm" disabled={!!disabledReason} title={disabledReason} data-testid="action-purge" onClick={() => setOpen(true)}>
+      <Button
+        variant="danger"
+        size="sm"
+        disabled={!!disabledReason}
+        title={disabledReason}
+        data-testid="action-purge"
+        onClick={() => setOpen(true)}
+      >
         Purge queue
       </Button>
       <Dialog open={open} onClose={close} title={`Purge queue ${queue}?`} testId="purge-dialog">
@@ -53,7 +63,12 @@ export function PurgeButton({ brokerId, queue, disabledReason }: { brokerId: str
             . {t.stays}
           </p>
           {cli ? <CommandLine command={cli} caption="The same with the broker's CLI" copyLabel="Copy as CLI" /> : null}
-          <CommandLine command={curl} testId="curl-command" caption={`The same through the console's API (an API token in ${TOKEN_PLACEHOLDER})`} copyLabel="Copy as curl" />
+          <CommandLine
+            command={curl}
+            testId="curl-command"
+            caption={`The same through the console's API (an API token in ${TOKEN_PLACEHOLDER})`}
+            copyLabel="Copy as curl"
+          />
           <label className="grid gap-1">
             <span>
               Type <strong className="font-mono">{queue}</strong> to confirm
@@ -75,13 +90,20 @@ export function PurgeButton({ brokerId, queue, disabledReason }: { brokerId: str
               Removed {m.data.data.removed} waiting task{m.data.data.removed === 1 ? '' : 's'} from {queue}.
             </p>
           ) : null}
-          {m.data && !m.data.ok && !fieldError && !reasonError ? <ErrorBox code={m.data.error.code} message={m.data.error.message} /> : null}
+          {m.data && !m.data.ok && !fieldError && !reasonError ? (
+            <ErrorBox code={m.data.error.code} message={m.data.error.message} />
+          ) : null}
           <div className="flex justify-end gap-2">
             <Button onClick={close} data-testid="confirm-cancel">
               {m.data?.ok ? 'Close' : 'Cancel'}
             </Button>
             {!m.data?.ok ? (
-              <Button type="submit" variant="danger" disabled={typed !== queue || !reason.trim() || m.isPending} data-testid="confirm-submit">
+              <Button
+                type="submit"
+                variant="danger"
+                disabled={typed !== queue || !reason.trim() || m.isPending}
+                data-testid="confirm-submit"
+              >
                 {m.isPending ? 'Purging…' : 'Purge'}
               </Button>
             ) : null}

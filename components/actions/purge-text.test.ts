@@ -6,12 +6,18 @@ import { purgeText } from './purge-text';
 const TABLES = POTATOQ_TABLE_MODEL.actions.purge;
 const RABBITMQ = POTATOQ_RABBITMQ_MODEL.actions.purge;
 
-const stats = (over: Partial<QueueStats>): QueueStats => ({ name: 'mail', ready: 12, scheduled: 3, running: 1, dead: 0, oldestReadyAt: null, tasks: null, ...over }) as QueueStats;
+const stats = (over: Partial<QueueStats>): QueueStats =>
+  ({ name: 'mail', ready: 12, scheduled: 3, running: 1, dead: 0, oldestReadyAt: null, tasks: null, ...over }) as QueueStats;
 
 describe('purge dialog text', () => {
   it('counts ready and scheduled tasks on table brokers (SQLite, PostgreSQL), capped counts included', () => {
-    expect(purgeText(TABLES, stats({}))).toMatchObject({ what: 'every waiting task (ready and scheduled)', count: '12 ready and 3 scheduled right now' });
-    expect(purgeText(TABLES, stats({ ready: 1000, capped: { ready: { atLeast: 1000, estimate: 48210 } } })).count).toBe('1,000+ (≈48,210) ready and 3 scheduled right now');
+    expect(purgeText(TABLES, stats({}))).toMatchObject({
+      what: 'every waiting task (ready and scheduled)',
+      count: '12 ready and 3 scheduled right now',
+    });
+    expect(purgeText(TABLES, stats({ ready: 1000, capped: { ready: { atLeast: 1000, estimate: 48210 } } })).count).toBe(
+      '1,000+ (≈48,210) ready and 3 scheduled right now',
+    );
   });
   it('says RabbitMQ purges ready messages only, and that delayed ones stay', () => {
     const t = purgeText(RABBITMQ, stats({ scheduled: null }));

@@ -32,7 +32,12 @@ export function AuditTable({ entries }: { entries: AuditEntry[] }) {
               <td className="font-mono text-xs whitespace-nowrap">{e.at.replace('T', ' ').slice(0, 19)}</td>
               <td className="text-xs">
                 <span data-testid="audit-who">{visible(e.who)}</span>
-                {e.role ? <span className="block text-zinc-500 dark:text-zinc-400">{e.role}{e.via ? ` · ${e.via}` : ''}</span> : null}
+                {e.role ? (
+                  <span className="block text-zinc-500 dark:text-zinc-400">
+                    {e.role}
+                    {e.via ? ` · ${e.via}` : ''}
+                  </span>
+                ) : null}
               </td>
               <td data-testid="audit-action">{e.action}</td>
               <td className="text-xs break-all">
@@ -40,7 +45,12 @@ export function AuditTable({ entries }: { entries: AuditEntry[] }) {
                 {e.queue ? <span className="block text-zinc-500 dark:text-zinc-400">{visible(e.queue)}</span> : null}
               </td>
               <td className="text-xs">
-                {e.filter ? <span className="block font-mono break-all" data-testid="audit-filter">filter {JSON.stringify(e.filter)}{e.count !== null ? ` · ${e.count} in snapshot` : ''}</span> : null}
+                {e.filter ? (
+                  <span className="block font-mono break-all" data-testid="audit-filter">
+                    filter {JSON.stringify(e.filter)}
+                    {e.count !== null ? ` · ${e.count} in snapshot` : ''}
+                  </span>
+                ) : null}
                 <ul className="font-mono">
                   {e.ids.slice(0, SHOWN_IDS).map((id) => {
                     const r = e.results.find((x) => x.id === id);
@@ -49,19 +59,34 @@ export function AuditTable({ entries }: { entries: AuditEntry[] }) {
                         <Link className="link" href={history(e.broker, id)} title="History of this task">
                           {visible(id)}
                         </Link>
-                        {r ? <span className={r.outcome === 'ok' ? ' text-emerald-700 dark:text-emerald-400' : ' text-red-700 dark:text-red-400'}> {r.outcome}{r.message ? `: ${visible(r.message)}` : ''}</span> : null}
+                        {r ? (
+                          <span
+                            className={r.outcome === 'ok' ? ' text-emerald-700 dark:text-emerald-400' : ' text-red-700 dark:text-red-400'}
+                          >
+                            {' '}
+                            {r.outcome}
+                            {r.message ? `: ${visible(r.message)}` : ''}
+                          </span>
+                        ) : null}
                       </li>
                     );
                   })}
                 </ul>
-                {e.idsTotal > SHOWN_IDS ? <span className="text-zinc-500 dark:text-zinc-400">and {e.idsTotal - SHOWN_IDS} more</span> : null}
+                {e.idsTotal > SHOWN_IDS ? (
+                  <span className="text-zinc-500 dark:text-zinc-400">and {e.idsTotal - SHOWN_IDS} more</span>
+                ) : null}
               </td>
               <td className="max-w-64 text-xs break-words" data-testid="audit-reason">
                 {e.reason === null ? '—' : visible(e.reason)}
               </td>
               <td className="text-xs">
                 <Badge tone={TONE[e.outcome]}>{e.outcome}</Badge>
-                {e.message ? <span className="mt-1 block break-words text-zinc-500 dark:text-zinc-400" data-testid="audit-message">{e.code ? `${e.code}: ` : ''}{visible(e.message)}</span> : null}
+                {e.message ? (
+                  <span className="mt-1 block break-words text-zinc-500 dark:text-zinc-400" data-testid="audit-message">
+                    {e.code ? `${e.code}: ` : ''}
+                    {visible(e.message)}
+                  </span>
+                ) : null}
               </td>
             </tr>
           ))}

@@ -17,7 +17,8 @@ export function ReasonField({
   return (
     <label className="grid gap-1">
       <span>
-        Reason{required ? '' : ' (optional)'} <span className="text-xs text-zinc-500 dark:text-zinc-400">— recorded in the audit trail</span>
+        Reason{required ? '' : ' (optional)'}{' '}
+        <span className="text-xs text-zinc-500 dark:text-zinc-400">— recorded in the audit trail</span>
       </span>
       <input
         className="input"
@@ -31,7 +32,11 @@ export function ReasonField({
         disabled={disabled}
         placeholder={required ? 'e.g. ticket OPS-123: card processor outage fixed' : ''}
       />
-      {error ? <span className="text-xs text-red-600" data-testid="confirm-reason-error">{error}</span> : null}
+      {error ? (
+        <span className="text-xs text-red-600" data-testid="confirm-reason-error">
+          {error}
+        </span>
+      ) : null}
     </label>
   );
 }

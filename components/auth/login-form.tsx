@@ -11,7 +11,15 @@ export function LoginForm({ next, error }: { next: string; error?: string }) {
       </label>
       <label className="grid gap-1">
         <span>Password</span>
-        <input className="input" name="password" type="password" autoComplete="current-password" required maxLength={1000} data-testid="login-password" />
+        <input
+          className="input"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          required
+          maxLength={1000}
+          data-testid="login-password"
+        />
       </label>
       {error ? (
         <p role="alert" className="text-red-700 dark:text-red-400" data-testid="login-error">

@@ -23,7 +23,9 @@ export function RevealPanel({ brokerId, kind, id }: { brokerId: string; kind: 't
   }
   return (
     <div className="grid gap-2 text-sm">
-      <p className="text-zinc-600 dark:text-zinc-400">Argument values are hidden on this console. Operators can reveal them; each reveal is audited.</p>
+      <p className="text-zinc-600 dark:text-zinc-400">
+        Argument values are hidden on this console. Operators can reveal them; each reveal is audited.
+      </p>
       <div>
         <Button
           size="sm"

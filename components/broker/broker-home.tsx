@@ -36,8 +36,14 @@ export function BrokerHome({ brokerId }: { brokerId: string }) {
             All workers
           </Link>
         </CardHeader>
-        {w.error ? <div className="p-4"><ErrorBox {...describeError(w.error)} /></div> : null}
-        {w.data && w.data.length === 0 ? <p className="p-4 text-sm text-zinc-500 dark:text-zinc-400">No worker heartbeats stored.</p> : null}
+        {w.error ? (
+          <div className="p-4">
+            <ErrorBox {...describeError(w.error)} />
+          </div>
+        ) : null}
+        {w.data && w.data.length === 0 ? (
+          <p className="p-4 text-sm text-zinc-500 dark:text-zinc-400">No worker heartbeats stored.</p>
+        ) : null}
         <ul className="divide-y divide-zinc-100 dark:divide-zinc-800">
           {(w.data ?? []).slice(0, 10).map((wk) => (
             <li key={wk.id} className="flex flex-wrap items-center gap-3 px-4 py-2 text-sm" data-testid="worker-summary">

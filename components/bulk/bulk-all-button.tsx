@@ -45,7 +45,12 @@ export function BulkAllButton({
   const t = BULK_TEXT[action];
   const jobs = useBulkJobs(brokerId).data ?? [];
   // Jobs of this action still running here (on this queue, or spanning every queue).
-  const live = jobs.filter((j) => j.action === action && (j.state === 'running' || j.state === 'paused') && (!filter.queue || !j.filter.queue || j.filter.queue === filter.queue));
+  const live = jobs.filter(
+    (j) =>
+      j.action === action &&
+      (j.state === 'running' || j.state === 'paused') &&
+      (!filter.queue || !j.filter.queue || j.filter.queue === filter.queue),
+  );
   return (
     <>
       <Button
@@ -63,7 +68,17 @@ export function BulkAllButton({
           {t.verb} job {STATE_LABEL[j.state]}: {j.progress.processed.toLocaleString()} / {j.progress.total.toLocaleString()}
         </Button>
       ))}
-      {open ? <BulkDialog brokerId={brokerId} action={action} filter={filter} expectedCount={expectedCount} groupLabel={groupLabel} existing={open.existing} onClose={() => setOpen(null)} /> : null}
+      {open ? (
+        <BulkDialog
+          brokerId={brokerId}
+          action={action}
+          filter={filter}
+          expectedCount={expectedCount}
+          groupLabel={groupLabel}
+          existing={open.existing}
+          onClose={() => setOpen(null)}
+        />
+      ) : null}
     </>
   );
 }
@@ -89,7 +104,7 @@ function BulkDialog({
   const qc = useQueryClient();
   // What the action does and whether a bulk replay is paced are the adapter's declarations.
   const actions = useOverview(brokerId).data?.model?.actions;
-  const bulkRate = action === 'replay' ? actions?.replay.bulkRate ?? null : null;
+  const bulkRate = action === 'replay' ? (actions?.replay.bulkRate ?? null) : null;
   const paced = bulkRate !== null;
   const explain = action === 'revoke' ? actions?.revoke.bulk : actions?.[action].does;
   // The filter is frozen when the dialog opens: the list may change under it.
@@ -117,7 +132,8 @@ function BulkDialog({
       setBusy(false);
     }
   };
-  const snapshot = () => call(() => createBulkAction(brokerId, { action, filter: frozen, ...(expectedCount !== undefined ? { expectedCount } : {}) }));
+  const snapshot = () =>
+    call(() => createBulkAction(brokerId, { action, filter: frozen, ...(expectedCount !== undefined ? { expectedCount } : {}) }));
   const control = (op: BulkOp, extra: { confirmCount?: number; rate?: number | null; reason?: string } = {}) => {
     if (job) void call(() => controlBulkAction(brokerId, job.id, op, extra));
   };
@@ -150,19 +166,34 @@ function BulkDialog({
               <time dateTime={job.snapshotAt}>{formatUtc(job.snapshotAt)}</time>).
             </p>
             <p data-testid="bulk-summary">
-              {t.verb} <strong>{total.toLocaleString()}</strong> {noun(action, total)} on broker <strong>{brokerId}</strong>, {describeFilter(job.filter)}
-              {groupLabel && job.filter.group ? <> (<span className="font-mono text-xs break-all" data-testid="bulk-group-pattern">{groupLabel}</span>)</> : null}.
+              {t.verb} <strong>{total.toLocaleString()}</strong> {noun(action, total)} on broker <strong>{brokerId}</strong>,{' '}
+              {describeFilter(job.filter)}
+              {groupLabel && job.filter.group ? (
+                <>
+                  {' '}
+                  (
+                  <span className="font-mono text-xs break-all" data-testid="bulk-group-pattern">
+                    {groupLabel}
+                  </span>
+                  )
+                </>
+              ) : null}
+              .
             </p>
             {job.expectedCount !== null && job.expectedCount !== total ? (
               <p className="text-xs text-amber-700 dark:text-amber-400" data-testid="bulk-count-changed">
-                The list showed {job.expectedCount.toLocaleString()}; {total.toLocaleString()} match now (letters arrived or left since). Only these {total.toLocaleString()} are touched.
+                The list showed {job.expectedCount.toLocaleString()}; {total.toLocaleString()} match now (letters arrived or left since).
+                Only these {total.toLocaleString()} are touched.
               </p>
             ) : null}
             {job.searchedNewest !== null ? (
-              <p className="text-xs text-amber-700 dark:text-amber-400">The search only looked at the newest {job.searchedNewest.toLocaleString()} rows.</p>
+              <p className="text-xs text-amber-700 dark:text-amber-400">
+                The search only looked at the newest {job.searchedNewest.toLocaleString()} rows.
+              </p>
             ) : null}
             <p className="text-zinc-600 dark:text-zinc-400">
-              {explain ? `${explain} ` : ''}Only these ids are touched: rows that appear later are left alone, rows that change before their batch are reported as skipped.
+              {explain ? `${explain} ` : ''}Only these ids are touched: rows that appear later are left alone, rows that change before their
+              batch are reported as skipped.
             </p>
           </>
         ) : null}
@@ -183,14 +214,27 @@ function BulkDialog({
         ) : null}
         {job && job.state === 'queued' ? (
           <CommandLine
-            command={curlBulkStart({ origin: window.location.origin, brokerId, jobId: job.id, confirmCount: total, reason, ...(paced && rate.trim() !== '' ? { rate: Number(rate) } : {}) })}
+            command={curlBulkStart({
+              origin: window.location.origin,
+              brokerId,
+              jobId: job.id,
+              confirmCount: total,
+              reason,
+              ...(paced && rate.trim() !== '' ? { rate: Number(rate) } : {}),
+            })}
             testId="curl-command"
             caption={`Starting this job through the console's API (an API token in ${TOKEN_PLACEHOLDER})`}
             copyLabel="Copy as curl"
           />
         ) : null}
         {job && job.state === 'queued' ? <ReasonField value={reason} onChange={setReason} required error={error?.fields?.reason} /> : null}
-        {job && job.state !== 'queued' ? (job.state === 'running' || job.state === 'paused' ? <BulkProgress job={job} busy={busy} showRate={paced} onControl={control} /> : <BulkOutcome job={job} />) : null}
+        {job && job.state !== 'queued' ? (
+          job.state === 'running' || job.state === 'paused' ? (
+            <BulkProgress job={job} busy={busy} showRate={paced} onControl={control} />
+          ) : (
+            <BulkOutcome job={job} />
+          )
+        ) : null}
         {error && !error.fields?.reason ? <ErrorBox code={error.code} message={error.message} /> : null}
         {q.error ? <ErrorBox code="Error" message={q.error.message} /> : null}
         <div className="flex justify-end gap-2">
@@ -202,7 +246,13 @@ function BulkDialog({
               variant={t.danger ? 'danger' : 'primary'}
               disabled={busy || total === 0 || !reason.trim()}
               data-testid="bulk-confirm"
-              onClick={() => control('start', { confirmCount: total, reason: reason.trim(), ...(paced && rate.trim() !== '' ? { rate: Number(rate) } : {}) })}
+              onClick={() =>
+                control('start', {
+                  confirmCount: total,
+                  reason: reason.trim(),
+                  ...(paced && rate.trim() !== '' ? { rate: Number(rate) } : {}),
+                })
+              }
             >
               {busy ? 'Starting…' : `${t.verb} ${total.toLocaleString()} ${noun(action, total)}`}
             </Button>

@@ -8,7 +8,12 @@ function OutcomeList({ items, tone, testId }: { items: ActionOutcome[]; tone: 'a
   return (
     <ul className={`max-h-48 overflow-auto rounded-md border text-xs ${border}`} data-testid={testId}>
       {items.map((f) => (
-        <li key={f.id} className="grid gap-0.5 border-b border-zinc-100 px-3 py-1.5 last:border-0 dark:border-zinc-800" data-testid={`${testId}-item`} data-id={f.id}>
+        <li
+          key={f.id}
+          className="grid gap-0.5 border-b border-zinc-100 px-3 py-1.5 last:border-0 dark:border-zinc-800"
+          data-testid={`${testId}-item`}
+          data-id={f.id}
+        >
           <span className="font-mono break-all">{visible(f.id)}</span>
           <span>
             {f.outcome}: {visible(f.message)}
@@ -30,8 +35,16 @@ export function BulkOutcome({ job }: { job: BulkJobView }) {
         <span className="font-semibold text-emerald-700 dark:text-emerald-400" data-testid="bulk-succeeded">
           {p.succeeded.toLocaleString()} of {p.total.toLocaleString()} {t.past}
         </span>
-        {p.skipped ? <span className="ml-2 font-semibold text-amber-700 dark:text-amber-400" data-testid="bulk-skipped">{p.skipped.toLocaleString()} skipped</span> : null}
-        {p.failed ? <span className="ml-2 font-semibold text-red-700 dark:text-red-400" data-testid="bulk-failed">{p.failed.toLocaleString()} failed</span> : null}
+        {p.skipped ? (
+          <span className="ml-2 font-semibold text-amber-700 dark:text-amber-400" data-testid="bulk-skipped">
+            {p.skipped.toLocaleString()} skipped
+          </span>
+        ) : null}
+        {p.failed ? (
+          <span className="ml-2 font-semibold text-red-700 dark:text-red-400" data-testid="bulk-failed">
+            {p.failed.toLocaleString()} failed
+          </span>
+        ) : null}
         {notReached ? (
           <span className="ml-2 text-zinc-600 dark:text-zinc-400" data-testid="bulk-not-reached">
             {notReached.toLocaleString()} not reached ({job.state}), left as they were
@@ -45,12 +58,16 @@ export function BulkOutcome({ job }: { job: BulkJobView }) {
       ) : null}
       {p.skipped ? (
         <>
-          <p className="text-xs text-zinc-600 dark:text-zinc-400">Skipped: changed since the snapshot (gone, or now running); nothing was done to them.</p>
+          <p className="text-xs text-zinc-600 dark:text-zinc-400">
+            Skipped: changed since the snapshot (gone, or now running); nothing was done to them.
+          </p>
           <OutcomeList items={job.skippedOutcomes} tone="amber" testId="bulk-skipped-list" />
         </>
       ) : null}
       {p.failed ? <OutcomeList items={job.failedOutcomes} tone="red" testId="bulk-failed-list" /> : null}
-      {job.outcomesTruncated ? <p className="text-xs text-zinc-500 dark:text-zinc-400">Lists show the first 1,000; the API returns them all with ?full=1.</p> : null}
+      {job.outcomesTruncated ? (
+        <p className="text-xs text-zinc-500 dark:text-zinc-400">Lists show the first 1,000; the API returns them all with ?full=1.</p>
+      ) : null}
     </div>
   );
 }

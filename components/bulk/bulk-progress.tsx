@@ -39,8 +39,8 @@ export function BulkProgress({
         <div className="h-full bg-sky-600 transition-[width]" style={{ width: `${pct}%` }} />
       </div>
       <p className="text-xs text-zinc-600 dark:text-zinc-400">
-        {p.succeeded.toLocaleString()} {BULK_TEXT[job.action].past} · {p.skipped.toLocaleString()} skipped · {p.failed.toLocaleString()} failed · batches of{' '}
-        {job.rate === null ? job.batchSize : `up to ${Math.max(1, Math.min(job.batchSize, Math.floor(job.rate)))}`}
+        {p.succeeded.toLocaleString()} {BULK_TEXT[job.action].past} · {p.skipped.toLocaleString()} skipped · {p.failed.toLocaleString()}{' '}
+        failed · batches of {job.rate === null ? job.batchSize : `up to ${Math.max(1, Math.min(job.batchSize, Math.floor(job.rate)))}`}
         {job.rate !== null ? ` at ${job.rate}/s` : ''}
       </p>
       {live ? (
@@ -71,14 +71,23 @@ export function BulkProgress({
                 className="w-20 rounded border border-zinc-300 px-1 py-0.5 dark:border-zinc-700 dark:bg-zinc-900"
                 data-testid="bulk-rate-live"
               />
-              <Button size="sm" disabled={busy} onClick={() => onControl('rate', { rate: rate.trim() === '' ? null : Number(rate) })} data-testid="bulk-rate-set">
+              <Button
+                size="sm"
+                disabled={busy}
+                onClick={() => onControl('rate', { rate: rate.trim() === '' ? null : Number(rate) })}
+                data-testid="bulk-rate-set"
+              >
                 Set
               </Button>
             </span>
           ) : null}
         </div>
       ) : null}
-      {live ? <p className="text-xs text-zinc-500 dark:text-zinc-400">Pause and cancel take effect after the batch in flight. Closing this dialog leaves the job running.</p> : null}
+      {live ? (
+        <p className="text-xs text-zinc-500 dark:text-zinc-400">
+          Pause and cancel take effect after the batch in flight. Closing this dialog leaves the job running.
+        </p>
+      ) : null}
     </div>
   );
 }

@@ -16,7 +16,12 @@ export const GROUPS_PAGE = 20;
 export function DeadGroups({ brokerId, queue, active }: { brokerId: string; queue?: string; active?: string }) {
   const q = useDeadGroups(brokerId, queue);
   const [shown, setShown] = useState(GROUPS_PAGE);
-  if (q.error && !q.data) return <div className="p-4"><ErrorBox {...describeError(q.error)} /></div>;
+  if (q.error && !q.data)
+    return (
+      <div className="p-4">
+        <ErrorBox {...describeError(q.error)} />
+      </div>
+    );
   if (!q.data) return <Loading />;
   if (q.data.length === 0) return <Empty>No dead letters. 🎉</Empty>;
   const base = `/brokers/${encodeURIComponent(brokerId)}/dead`;
@@ -32,7 +37,8 @@ export function DeadGroups({ brokerId, queue, active }: { brokerId: string; queu
   return (
     <div className="overflow-x-auto">
       <p className="px-4 pt-3 text-xs text-zinc-500 dark:text-zinc-400" data-testid="dead-groups-total">
-        {total.toLocaleString('en-US')} letters in {q.data.length.toLocaleString('en-US')} group{q.data.length === 1 ? '' : 's'}: same exception type, same message once ids, numbers, quoted values and paths are set aside, raised from the same place in your code.
+        {total.toLocaleString('en-US')} letters in {q.data.length.toLocaleString('en-US')} group{q.data.length === 1 ? '' : 's'}: same
+        exception type, same message once ids, numbers, quoted values and paths are set aside, raised from the same place in your code.
       </p>
       <table className="table-base min-w-[60rem]" data-testid="dead-groups">
         <thead>
@@ -47,7 +53,13 @@ export function DeadGroups({ brokerId, queue, active }: { brokerId: string; queu
         </thead>
         <tbody>
           {page.map((g) => (
-            <GroupRow key={g.fingerprint} g={g} href={href(g.fingerprint)} exampleHref={`${base}/${encodeURIComponent(g.example.id)}`} active={g.fingerprint === active} />
+            <GroupRow
+              key={g.fingerprint}
+              g={g}
+              href={href(g.fingerprint)}
+              exampleHref={`${base}/${encodeURIComponent(g.example.id)}`}
+              active={g.fingerprint === active}
+            />
           ))}
         </tbody>
       </table>
@@ -67,21 +79,39 @@ export function DeadGroups({ brokerId, queue, active }: { brokerId: string; queu
 
 function GroupRow({ g, href, exampleHref, active }: { g: DeadGroup; href: string; exampleHref: string; active: boolean }) {
   return (
-    <tr data-testid="dead-group" data-fingerprint={g.fingerprint} aria-current={active ? 'true' : undefined} className={active ? 'bg-sky-50 dark:bg-sky-950/40' : ''}>
+    <tr
+      data-testid="dead-group"
+      data-fingerprint={g.fingerprint}
+      aria-current={active ? 'true' : undefined}
+      className={active ? 'bg-sky-50 dark:bg-sky-950/40' : ''}
+    >
       <td className="max-w-xl text-xs break-words">
         <Link className="link font-mono" href={href} title={g.pattern} data-testid="dead-group-link">
           {truncate(g.pattern || '(empty reason)', 200)}
         </Link>
-        {g.frame ? <p className="mt-0.5 text-zinc-500 dark:text-zinc-400" data-testid="dead-group-frame">raised at {g.frame}</p> : null}
+        {g.frame ? (
+          <p className="mt-0.5 text-zinc-500 dark:text-zinc-400" data-testid="dead-group-frame">
+            raised at {g.frame}
+          </p>
+        ) : null}
         <p className="mt-0.5 text-zinc-500 dark:text-zinc-400" data-testid="dead-group-example">
-          e.g. <Link className="link" href={exampleHref} title={g.example.summary}>{truncate(g.example.summary, 120)}</Link>
+          e.g.{' '}
+          <Link className="link" href={exampleHref} title={g.example.summary}>
+            {truncate(g.example.summary, 120)}
+          </Link>
         </p>
       </td>
-      <td className="num font-semibold" data-testid="dead-group-count">{g.count.toLocaleString('en-US')}</td>
+      <td className="num font-semibold" data-testid="dead-group-count">
+        {g.count.toLocaleString('en-US')}
+      </td>
       <td className="text-xs break-all">{truncate(g.tasks.join(', '), 100)}</td>
       <td className="text-xs">{truncate(g.queues.join(', '), 60)}</td>
-      <td><Ago iso={g.oldestAt} /></td>
-      <td><Ago iso={g.newestAt} /></td>
+      <td>
+        <Ago iso={g.oldestAt} />
+      </td>
+      <td>
+        <Ago iso={g.newestAt} />
+      </td>
     </tr>
   );
 }

@@ -18,7 +18,7 @@ import { visible } from '@/lib/text/visible';
 
 function offReason(caps: Capabilities | undefined, c: 'replay' | 'discard'): string | undefined {
   const cap = caps?.[c];
-  return cap && !cap.on ? cap.why ?? `${c} is not available` : undefined;
+  return cap && !cap.on ? (cap.why ?? `${c} is not available`) : undefined;
 }
 
 /** Dead letters newest first, with replay/discard of the selection. */
@@ -41,16 +41,45 @@ export function DeadTable({ brokerId, filters }: { brokerId: string; filters: De
   const groups = useDeadGroups(brokerId, filters.queue);
   const narrowed = !!(filters.task || filters.id || filters.q);
   const group = filters.group !== undefined && !narrowed ? groups.data?.find((g) => g.fingerprint === filters.group) : undefined;
-  const groupProps = (verb: string) => (group ? { label: `${verb} all ${group.count.toLocaleString('en-US')} of this group…`, expectedCount: group.count, groupLabel: group.pattern } : {});
-  if (q.error && !q.data) return <div className="p-4"><ErrorBox {...describeError(q.error)} /></div>;
+  const groupProps = (verb: string) =>
+    group
+      ? {
+          label: `${verb} all ${group.count.toLocaleString('en-US')} of this group…`,
+          expectedCount: group.count,
+          groupLabel: group.pattern,
+        }
+      : {};
+  if (q.error && !q.data)
+    return (
+      <div className="p-4">
+        <ErrorBox {...describeError(q.error)} />
+      </div>
+    );
   if (!q.data) return <Loading />;
   return (
     <div>
-      <div className="flex flex-wrap items-center gap-x-6 gap-y-2 border-b border-zinc-200 px-4 py-2 text-sm dark:border-zinc-800" data-testid="bulk-bar">
+      <div
+        className="flex flex-wrap items-center gap-x-6 gap-y-2 border-b border-zinc-200 px-4 py-2 text-sm dark:border-zinc-800"
+        data-testid="bulk-bar"
+      >
         <span className="flex items-center gap-2">
           <span data-testid="selected-count">{sel.selected.length} selected</span>
-          <ConfirmAction kind="replay" brokerId={brokerId} queue={queuesOf(sel.selected)} ids={sel.selected} disabledReason={offReason(caps, 'replay')} onDone={sel.clear} />
-          <ConfirmAction kind="discard" brokerId={brokerId} queue={queuesOf(sel.selected)} ids={sel.selected} disabledReason={offReason(caps, 'discard')} onDone={sel.clear} />
+          <ConfirmAction
+            kind="replay"
+            brokerId={brokerId}
+            queue={queuesOf(sel.selected)}
+            ids={sel.selected}
+            disabledReason={offReason(caps, 'replay')}
+            onDone={sel.clear}
+          />
+          <ConfirmAction
+            kind="discard"
+            brokerId={brokerId}
+            queue={queuesOf(sel.selected)}
+            ids={sel.selected}
+            disabledReason={offReason(caps, 'discard')}
+            onDone={sel.clear}
+          />
         </span>
         {/* One choice for "everything": the whole group (or filter) on every page, counted again before it starts. */}
         <span className="flex items-center gap-2" data-testid="bulk-all">
@@ -59,11 +88,27 @@ export function DeadTable({ brokerId, filters }: { brokerId: string; filters: De
               This group, every page: <strong>{group.count.toLocaleString('en-US')}</strong> letter{group.count === 1 ? '' : 's'}
             </span>
           ) : null}
-          <BulkAllButton brokerId={brokerId} action="replay" filter={filters} disabledReason={offReason(caps, 'replay')} {...groupProps('Replay')} />
-          <BulkAllButton brokerId={brokerId} action="discard" filter={filters} disabledReason={offReason(caps, 'discard')} {...groupProps('Discard')} />
+          <BulkAllButton
+            brokerId={brokerId}
+            action="replay"
+            filter={filters}
+            disabledReason={offReason(caps, 'replay')}
+            {...groupProps('Replay')}
+          />
+          <BulkAllButton
+            brokerId={brokerId}
+            action="discard"
+            filter={filters}
+            disabledReason={offReason(caps, 'discard')}
+            {...groupProps('Discard')}
+          />
         </span>
       </div>
-      {q.error ? <div className="px-4 pt-2"><ErrorBox {...describeError(q.error)} /></div> : null}
+      {q.error ? (
+        <div className="px-4 pt-2">
+          <ErrorBox {...describeError(q.error)} />
+        </div>
+      ) : null}
       {items.length === 0 ? (
         <Empty>No dead letters match.</Empty>
       ) : (
@@ -72,7 +117,14 @@ export function DeadTable({ brokerId, filters }: { brokerId: string; filters: De
             <thead>
               <tr>
                 <th className="w-8">
-                  <input type="checkbox" aria-label="Select all shown" checked={sel.allOn} onChange={sel.toggleAll} data-testid="select-all" disabled={!hydrated} />
+                  <input
+                    type="checkbox"
+                    aria-label="Select all shown"
+                    checked={sel.allOn}
+                    onChange={sel.toggleAll}
+                    data-testid="select-all"
+                    disabled={!hydrated}
+                  />
                 </th>
                 <th>Id</th>
                 <th>Task</th>
@@ -85,18 +137,30 @@ export function DeadTable({ brokerId, filters }: { brokerId: string; filters: De
               {items.map((d) => (
                 <tr key={d.id} data-testid="dead-row" data-id={d.id}>
                   <td>
-                    <input type="checkbox" aria-label={`Select ${d.id}`} checked={sel.isOn(d.id)} onChange={() => sel.toggle(d.id)} data-testid="select-row" disabled={!hydrated} />
+                    <input
+                      type="checkbox"
+                      aria-label={`Select ${d.id}`}
+                      checked={sel.isOn(d.id)}
+                      onChange={() => sel.toggle(d.id)}
+                      data-testid="select-row"
+                      disabled={!hydrated}
+                    />
                   </td>
                   <td className="font-mono text-xs">
                     <Link className="link" href={`${base}/dead/${encodeURIComponent(d.id)}`} title={visible(d.id)}>
                       {truncate(d.id, 40)}
                     </Link>
                   </td>
-                  <td className="break-all" title={visible(d.task)}>{truncate(d.task, 50)}</td>
+                  <td className="break-all" title={visible(d.task)}>
+                    {truncate(d.task, 50)}
+                  </td>
                   <td title={visible(d.queue)}>{truncate(d.queue, 30)}</td>
-                  <td><Ago iso={d.diedAt} /></td>
+                  <td>
+                    <Ago iso={d.diedAt} />
+                  </td>
                   <td className="max-w-md text-xs break-words" title={visible(d.summary)}>
-                    {d.preview.kind === 'foreign' ? <Badge tone="red">foreign: {d.preview.foreign}</Badge> : null} {d.preview.kind === 'large' ? <Badge>large</Badge> : null} {truncate(d.summary, 140)}
+                    {d.preview.kind === 'foreign' ? <Badge tone="red">foreign: {d.preview.foreign}</Badge> : null}{' '}
+                    {d.preview.kind === 'large' ? <Badge>large</Badge> : null} {truncate(d.summary, 140)}
                   </td>
                 </tr>
               ))}

@@ -23,19 +23,36 @@ export function EnqueueForm({ brokerId }: { brokerId: string }) {
   const o = useOverview(brokerId);
   const m = useBrokerAction(brokerId, (req: Record<string, unknown>) => enqueueAction(brokerId, req));
   const check = useMemo(() => checkForm(v), [v]);
-  const set = <K extends keyof FormValues>(k: K) => (value: FormValues[K]) => {
-    setV((prev) => ({ ...prev, [k]: value }));
-    if (m.data) m.reset();
-  };
-  const serverFields = m.data && !m.data.ok ? m.data.error.fields ?? {} : {};
+  const set =
+    <K extends keyof FormValues>(k: K) =>
+    (value: FormValues[K]) => {
+      setV((prev) => ({ ...prev, [k]: value }));
+      if (m.data) m.reset();
+    };
+  const serverFields = m.data && !m.data.ok ? (m.data.error.fields ?? {}) : {};
   const err = (k: string) => serverFields[k] ?? (touched && !check.ok ? check.fields[k] : undefined);
   const cap = o.data?.capabilities.enqueue;
-  const blocked = cap && !cap.on ? cap.why ?? 'enqueue is not available on this broker' : undefined;
-  const cli = cliCall({ task: v.task || '<task>', queue: v.queue, args: v.args, kwargs: v.kwargs, countdown: v.timing === 'countdown' ? v.countdown : undefined });
-  const cliMissing = [v.priority && v.priority !== '0' ? 'priority' : '', v.timing === 'eta' ? 'eta' : '', v.expires ? 'expires' : '', v.headers.trim() && v.headers.trim() !== '{}' ? 'headers' : ''].filter(Boolean);
+  const blocked = cap && !cap.on ? (cap.why ?? 'enqueue is not available on this broker') : undefined;
+  const cli = cliCall({
+    task: v.task || '<task>',
+    queue: v.queue,
+    args: v.args,
+    kwargs: v.kwargs,
+    countdown: v.timing === 'countdown' ? v.countdown : undefined,
+  });
+  const cliMissing = [
+    v.priority && v.priority !== '0' ? 'priority' : '',
+    v.timing === 'eta' ? 'eta' : '',
+    v.expires ? 'expires' : '',
+    v.headers.trim() && v.headers.trim() !== '{}' ? 'headers' : '',
+  ].filter(Boolean);
   const etaIso = v.timing === 'eta' ? localToIso(v.eta) : null;
   // The page's origin is known in the browser only (the server renders without it).
-  const origin = useSyncExternalStore(noSubscribe, () => window.location.origin, () => '');
+  const origin = useSyncExternalStore(
+    noSubscribe,
+    () => window.location.origin,
+    () => '',
+  );
   const curl = origin ? curlCommand({ origin, brokerId, action: 'enqueue', body: toRequest(v) }) : '';
   const input = (k: 'task' | 'queue' | 'priority' | 'countdown' | 'expires', extra: Record<string, unknown> = {}) => ({
     id: `f-${k}`,
@@ -62,7 +79,14 @@ export function EnqueueForm({ brokerId }: { brokerId: string }) {
         {blocked ? <ErrorBox code={cap?.code ?? 'Unsupported'} message={blocked} /> : null}
         <div className="grid gap-4 sm:grid-cols-2">
           <Field label="Task name" name="task" error={err('task')}>
-            <input {...input('task', { list: 'task-names', autoComplete: 'off', placeholder: 'app.tasks.send_email', 'data-shortcut': 'search' })} />
+            <input
+              {...input('task', {
+                list: 'task-names',
+                autoComplete: 'off',
+                placeholder: 'app.tasks.send_email',
+                'data-shortcut': 'search',
+              })}
+            />
             <datalist id="task-names">
               {(names.data ?? []).map((n) => (
                 <option key={n} value={n} />
@@ -79,7 +103,14 @@ export function EnqueueForm({ brokerId }: { brokerId: string }) {
           </Field>
         </div>
         <JsonField label="Arguments (JSON list)" name="args" value={v.args} onChange={set('args')} error={err('args')} container="list" />
-        <JsonField label="Keyword arguments (JSON object)" name="kwargs" value={v.kwargs} onChange={set('kwargs')} error={err('kwargs')} container="object" />
+        <JsonField
+          label="Keyword arguments (JSON object)"
+          name="kwargs"
+          value={v.kwargs}
+          onChange={set('kwargs')}
+          error={err('kwargs')}
+          container="object"
+        />
         <div className="grid gap-4 sm:grid-cols-3">
           <Field label="Priority" name="priority" error={err('priority')} hint="Higher runs first.">
             <input {...input('priority', { inputMode: 'numeric' })} />
@@ -89,7 +120,13 @@ export function EnqueueForm({ brokerId }: { brokerId: string }) {
             <div className="flex flex-wrap gap-3">
               {(['now', 'countdown', 'eta'] as const).map((t) => (
                 <label key={t} className="flex items-center gap-1">
-                  <input type="radio" name="timing" checked={v.timing === t} onChange={() => set('timing')(t)} data-testid={`timing-${t}`} />
+                  <input
+                    type="radio"
+                    name="timing"
+                    checked={v.timing === t}
+                    onChange={() => set('timing')(t)}
+                    data-testid={`timing-${t}`}
+                  />
                   {t === 'now' ? 'Now' : t === 'countdown' ? 'After a countdown' : 'At a time (eta)'}
                 </label>
               ))}
@@ -100,16 +137,43 @@ export function EnqueueForm({ brokerId }: { brokerId: string }) {
               </Field>
             ) : null}
             {v.timing === 'eta' ? (
-              <Field label="Eta (your local time)" name="eta" error={err('eta')} hint={etaIso ? `= ${formatUtc(etaIso)}` : 'Stored as UTC.'}>
-                <input id="f-eta" type="datetime-local" step="1" className="input" value={v.eta} onChange={(e) => set('eta')(e.target.value)} data-testid="enqueue-eta" />
+              <Field
+                label="Eta (your local time)"
+                name="eta"
+                error={err('eta')}
+                hint={etaIso ? `= ${formatUtc(etaIso)}` : 'Stored as UTC.'}
+              >
+                <input
+                  id="f-eta"
+                  type="datetime-local"
+                  step="1"
+                  className="input"
+                  value={v.eta}
+                  onChange={(e) => set('eta')(e.target.value)}
+                  data-testid="enqueue-eta"
+                />
               </Field>
             ) : null}
           </fieldset>
         </div>
-        <Field label="Expires" name="expires" error={err('expires')} hint="Seconds from now, or an ISO 8601 date-time with offset. Empty: never.">
+        <Field
+          label="Expires"
+          name="expires"
+          error={err('expires')}
+          hint="Seconds from now, or an ISO 8601 date-time with offset. Empty: never."
+        >
           <input {...input('expires', { placeholder: '3600 or 2026-12-01T00:00:00+00:00' })} />
         </Field>
-        <JsonField label="Headers (JSON object)" name="headers" value={v.headers} onChange={set('headers')} error={err('headers')} container="object" rows={2} helpers={false} />
+        <JsonField
+          label="Headers (JSON object)"
+          name="headers"
+          value={v.headers}
+          onChange={set('headers')}
+          error={err('headers')}
+          container="object"
+          rows={2}
+          helpers={false}
+        />
         <div className="flex items-center gap-3">
           <Button type="submit" variant="primary" disabled={m.isPending || !!blocked} data-testid="enqueue-submit">
             {m.isPending ? 'Enqueueing…' : `Enqueue on ${brokerId}`}
@@ -119,9 +183,17 @@ export function EnqueueForm({ brokerId }: { brokerId: string }) {
         {m.data && !m.data.ok ? <ErrorBox code={m.data.error.code} message={m.data.error.message} /> : null}
         {m.error ? <ErrorBox code="Error" message={m.error.message} /> : null}
         {m.data?.ok ? (
-          <div role="status" data-testid="enqueue-success" className="rounded-md border border-emerald-300 bg-emerald-50 p-3 text-sm dark:border-emerald-900 dark:bg-emerald-950/40">
+          <div
+            role="status"
+            data-testid="enqueue-success"
+            className="rounded-md border border-emerald-300 bg-emerald-50 p-3 text-sm dark:border-emerald-900 dark:bg-emerald-950/40"
+          >
             Enqueued as {m.data.data.state} in <strong>{m.data.data.queue}</strong>:{' '}
-            <Link className="link font-mono" data-testid="enqueue-new-id" href={`/brokers/${encodeURIComponent(brokerId)}/jobs/${encodeURIComponent(m.data.data.id)}`}>
+            <Link
+              className="link font-mono"
+              data-testid="enqueue-new-id"
+              href={`/brokers/${encodeURIComponent(brokerId)}/jobs/${encodeURIComponent(m.data.data.id)}`}
+            >
               {m.data.data.id}
             </Link>
           </div>
@@ -129,14 +201,34 @@ export function EnqueueForm({ brokerId }: { brokerId: string }) {
       </div>
       <aside className="grid content-start gap-3 text-sm">
         <h2 className="font-semibold">Message preview</h2>
-        <p className="text-xs text-zinc-500 dark:text-zinc-400">The exact JSON that will be written; the id and enqueued_at are set again at write time.</p>
-        <pre data-testid="enqueue-preview" className="max-h-96 overflow-auto rounded-md bg-zinc-100 p-3 font-mono text-xs break-all whitespace-pre-wrap dark:bg-zinc-950">
-          {check.ok ? check.json : Object.entries(check.fields).map(([k, msg]) => `${k}: ${msg}`).join('\n')}
+        <p className="text-xs text-zinc-500 dark:text-zinc-400">
+          The exact JSON that will be written; the id and enqueued_at are set again at write time.
+        </p>
+        <pre
+          data-testid="enqueue-preview"
+          className="max-h-96 overflow-auto rounded-md bg-zinc-100 p-3 font-mono text-xs break-all whitespace-pre-wrap dark:bg-zinc-950"
+        >
+          {check.ok
+            ? check.json
+            : Object.entries(check.fields)
+                .map(([k, msg]) => `${k}: ${msg}`)
+                .join('\n')}
         </pre>
         <h2 className="font-semibold">potatoq CLI</h2>
         <CommandLine command={cli} />
-        {cliMissing.length ? <p className="text-xs text-amber-700 dark:text-amber-400">`potatoq call` cannot set {cliMissing.join(', ')}; the command leaves them out.</p> : null}
-        {curl ? <CommandLine command={curl} testId="curl-command" caption={`The same through the console's API (an API token in ${TOKEN_PLACEHOLDER})`} copyLabel="Copy as curl" /> : null}
+        {cliMissing.length ? (
+          <p className="text-xs text-amber-700 dark:text-amber-400">
+            `potatoq call` cannot set {cliMissing.join(', ')}; the command leaves them out.
+          </p>
+        ) : null}
+        {curl ? (
+          <CommandLine
+            command={curl}
+            testId="curl-command"
+            caption={`The same through the console's API (an API token in ${TOKEN_PLACEHOLDER})`}
+            copyLabel="Copy as curl"
+          />
+        ) : null}
       </aside>
     </form>
   );

@@ -10,7 +10,19 @@ export function FieldError({ message, name }: { message?: string; name: string }
   ) : null;
 }
 
-export function Field({ label, name, error, hint, children }: { label: string; name: string; error?: string; hint?: ReactNode; children: ReactNode }) {
+export function Field({
+  label,
+  name,
+  error,
+  hint,
+  children,
+}: {
+  label: string;
+  name: string;
+  error?: string;
+  hint?: ReactNode;
+  children: ReactNode;
+}) {
   return (
     <div className="grid content-start gap-1 text-sm">
       <label htmlFor={`f-${name}`} className="font-medium">
@@ -69,19 +81,21 @@ export function JsonField({
         data-testid={`enqueue-${name}`}
         className="input font-mono text-xs"
       />
-      {helpers ? <span className="flex flex-wrap gap-1" aria-label={`Insert a typed value into ${label}`}>
-        {SNIPPET_KINDS.map((k) => (
-          <button
-            key={k}
-            type="button"
-            onClick={() => insert(snippet(k))}
-            data-testid={`insert-${name}-${k}`}
-            className="rounded border border-zinc-300 px-1.5 py-0.5 font-mono text-[11px] hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800"
-          >
-            + {k}
-          </button>
-        ))}
-      </span> : null}
+      {helpers ? (
+        <span className="flex flex-wrap gap-1" aria-label={`Insert a typed value into ${label}`}>
+          {SNIPPET_KINDS.map((k) => (
+            <button
+              key={k}
+              type="button"
+              onClick={() => insert(snippet(k))}
+              data-testid={`insert-${name}-${k}`}
+              className="rounded border border-zinc-300 px-1.5 py-0.5 font-mono text-[11px] hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800"
+            >
+              + {k}
+            </button>
+          ))}
+        </span>
+      ) : null}
     </Field>
   );
 }

@@ -46,7 +46,7 @@ export function toRequest(v: FormValues): Record<string, unknown> {
     headers: v.headers,
     priority: v.priority,
     countdown: v.timing === 'countdown' ? v.countdown : undefined,
-    eta: v.timing === 'eta' ? localToIso(v.eta) ?? v.eta : undefined,
+    eta: v.timing === 'eta' ? (localToIso(v.eta) ?? v.eta) : undefined,
     expires: v.expires || undefined,
   };
 }

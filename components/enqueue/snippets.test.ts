@@ -4,7 +4,9 @@ import { insertValue, snippet } from './snippets';
 describe('snippet', () => {
   it('writes potatoq tagged values', () => {
     expect(JSON.parse(snippet('decimal'))).toEqual({ __potatoq__: 'decimal', v: '0.10' });
-    expect(snippet('datetime', new Date('2026-01-02T03:04:05.000Z'))).toBe('{"__potatoq__":"datetime","v":"2026-01-02T03:04:05.000+00:00"}');
+    expect(snippet('datetime', new Date('2026-01-02T03:04:05.000Z'))).toBe(
+      '{"__potatoq__":"datetime","v":"2026-01-02T03:04:05.000+00:00"}',
+    );
   });
 });
 

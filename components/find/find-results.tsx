@@ -34,7 +34,11 @@ export function BrokerFindCard({ id, found }: { id: string; found: BrokerFind })
                 <span data-testid="find-hit-state">{it.state}</span>
                 {it.task ? <span className="break-all text-zinc-600 dark:text-zinc-300">{visible(it.task)}</span> : null}
                 {it.queue ? <span className="text-zinc-500 dark:text-zinc-400">queue {visible(it.queue)}</span> : null}
-                {it.at ? <span className="text-xs text-zinc-500 dark:text-zinc-400"><FullTime iso={it.at} /></span> : null}
+                {it.at ? (
+                  <span className="text-xs text-zinc-500 dark:text-zinc-400">
+                    <FullTime iso={it.at} />
+                  </span>
+                ) : null}
               </li>
             ))}
           </ul>
@@ -57,8 +61,17 @@ export function BrokerFindCard({ id, found }: { id: string; found: BrokerFind })
 function NotHere({ found }: { found: BrokerFind }) {
   const failed = found.notSearched.length;
   if (failed === 0) return <Badge testId="find-verdict">not here</Badge>;
-  if (failed >= LOOKUPS) return <Badge tone="yellow" testId="find-verdict">could not search</Badge>;
-  return <Badge tone="yellow" testId="find-verdict">not in what could be searched</Badge>;
+  if (failed >= LOOKUPS)
+    return (
+      <Badge tone="yellow" testId="find-verdict">
+        could not search
+      </Badge>
+    );
+  return (
+    <Badge tone="yellow" testId="find-verdict">
+      not in what could be searched
+    </Badge>
+  );
 }
 
 /** Tasks, dead letters, results (lib/brokers/service.ts findInBroker). */
@@ -69,7 +82,9 @@ export function PendingFindCard({ brokerId, name }: { brokerId: string; name: st
     <Card testId="find-broker">
       <div data-broker={brokerId} data-found="pending">
         <CardHeader title={name} />
-        <p role="status" className="px-4 py-3 text-sm text-zinc-500 dark:text-zinc-400">Looking…</p>
+        <p role="status" className="px-4 py-3 text-sm text-zinc-500 dark:text-zinc-400">
+          Looking…
+        </p>
       </div>
     </Card>
   );
@@ -84,7 +99,9 @@ export function AuditFindCard({ id, entries, error }: { id: string; entries: Aud
         </Link>
       </CardHeader>
       {error ? <p className="px-4 py-3 text-sm text-red-700">{error}</p> : null}
-      {!error && entries.length === 0 ? <p className="px-4 py-3 text-sm text-zinc-500 dark:text-zinc-400">No console action named this id.</p> : null}
+      {!error && entries.length === 0 ? (
+        <p className="px-4 py-3 text-sm text-zinc-500 dark:text-zinc-400">No console action named this id.</p>
+      ) : null}
       {entries.length ? (
         <ul className="divide-y divide-zinc-200 text-sm dark:divide-zinc-800">
           {entries.map((e) => (

@@ -22,7 +22,10 @@ export function BytesView({ base64, size }: { base64: string; size: number }) {
   return (
     <span className="inline-grid gap-0.5" data-testid="pv-bytes">
       <span className="text-xs text-zinc-500 dark:text-zinc-400">{formatBytes(size)}</span>
-      <code className="font-mono text-xs break-all">{hex || '(empty)'}{more}</code>
+      <code className="font-mono text-xs break-all">
+        {hex || '(empty)'}
+        {more}
+      </code>
       {head.length ? <code className="font-mono text-xs break-all text-zinc-500 dark:text-zinc-400">“{text}”</code> : null}
     </span>
   );

@@ -15,7 +15,7 @@ import { MessageSections } from './message-sections';
 import { visible } from '@/lib/text/visible';
 
 const off = (caps: Capabilities | undefined, c: 'replay' | 'discard') =>
-  caps && !caps[c].on ? caps[c].why ?? `${c} unavailable` : undefined;
+  caps && !caps[c].on ? (caps[c].why ?? `${c} unavailable`) : undefined;
 
 /** One dead letter: why it died (full traceback), its payload and stored result. */
 export function DeadDetailView({ brokerId, id }: { brokerId: string; id: string }) {
@@ -35,9 +35,25 @@ export function DeadDetailView({ brokerId, id }: { brokerId: string; id: string 
   return (
     <div className="grid gap-6" data-testid="dead-detail">
       <Card>
-        <CardHeader title={<span className="break-all" data-testid="detail-task">{visible(d.task)}</span>}>
-          <Badge tone="red" testId="detail-state">dead</Badge>
-          <ConfirmAction kind="replay" brokerId={brokerId} queue={d.queue} ids={[d.id]} size="md" disabledReason={off(caps, 'replay')} onDone={after(`${base}/jobs/${encodeURIComponent(d.id)}`)} />
+        <CardHeader
+          title={
+            <span className="break-all" data-testid="detail-task">
+              {visible(d.task)}
+            </span>
+          }
+        >
+          <Badge tone="red" testId="detail-state">
+            dead
+          </Badge>
+          <ConfirmAction
+            kind="replay"
+            brokerId={brokerId}
+            queue={d.queue}
+            ids={[d.id]}
+            size="md"
+            disabledReason={off(caps, 'replay')}
+            onDone={after(`${base}/jobs/${encodeURIComponent(d.id)}`)}
+          />
           {d.conversion ? (
             <ConfirmAction
               kind="convert"
@@ -47,24 +63,61 @@ export function DeadDetailView({ brokerId, id }: { brokerId: string; id: string 
               size="md"
               disabledReason={d.conversion.ok ? off(caps, 'replay') : d.conversion.error}
               onDone={after(`${base}/dead`)}
-              details={d.conversion.ok ? <ConversionPreview to={d.conversion.to} note={d.conversion.note} json={d.conversion.json} /> : null}
+              details={
+                d.conversion.ok ? <ConversionPreview to={d.conversion.to} note={d.conversion.note} json={d.conversion.json} /> : null
+              }
             />
           ) : null}
-          <ConfirmAction kind="discard" brokerId={brokerId} queue={d.queue} ids={[d.id]} size="md" disabledReason={off(caps, 'discard')} onDone={after(`${base}/dead`)} />
+          <ConfirmAction
+            kind="discard"
+            brokerId={brokerId}
+            queue={d.queue}
+            ids={[d.id]}
+            size="md"
+            disabledReason={off(caps, 'discard')}
+            onDone={after(`${base}/dead`)}
+          />
         </CardHeader>
-        {q.error ? <div className="px-4 pt-2"><ErrorBox {...describeError(q.error)} /></div> : null}
+        {q.error ? (
+          <div className="px-4 pt-2">
+            <ErrorBox {...describeError(q.error)} />
+          </div>
+        ) : null}
         <Fields>
-          <Field label="Id" testId="detail-id"><span className="font-mono text-xs">{visible(d.id)}</span></Field>
-          <Field label="History"><Link className="link" data-testid="detail-history" href={`/audit?${new URLSearchParams({ broker: brokerId, task: d.id }).toString()}`}>Audit trail of this task</Link></Field>
-          <Field label="Queue"><Link className="link" href={`${base}/dead?queue=${encodeURIComponent(d.queue)}`}>{visible(d.queue)}</Link></Field>
+          <Field label="Id" testId="detail-id">
+            <span className="font-mono text-xs">{visible(d.id)}</span>
+          </Field>
+          <Field label="History">
+            <Link
+              className="link"
+              data-testid="detail-history"
+              href={`/audit?${new URLSearchParams({ broker: brokerId, task: d.id }).toString()}`}
+            >
+              Audit trail of this task
+            </Link>
+          </Field>
+          <Field label="Queue">
+            <Link className="link" href={`${base}/dead?queue=${encodeURIComponent(d.queue)}`}>
+              {visible(d.queue)}
+            </Link>
+          </Field>
           <TimeField label="Died" iso={d.diedAt} />
-          <Field label="Reason" testId="detail-summary">{visible(d.summary)}</Field>
+          <Field label="Reason" testId="detail-summary">
+            {visible(d.summary)}
+          </Field>
         </Fields>
-        {cli ? <div className="px-4 pb-4"><CommandLine command={cli} /></div> : null}
+        {cli ? (
+          <div className="px-4 pb-4">
+            <CommandLine command={cli} />
+          </div>
+        ) : null}
       </Card>
       <Section title="Reason (full)" testId="reason-section">
         {d.reason ? (
-          <pre data-testid="dead-reason" className="max-h-[32rem] overflow-auto rounded-md bg-zinc-100 p-3 font-mono text-xs whitespace-pre-wrap dark:bg-zinc-950">
+          <pre
+            data-testid="dead-reason"
+            className="max-h-[32rem] overflow-auto rounded-md bg-zinc-100 p-3 font-mono text-xs whitespace-pre-wrap dark:bg-zinc-950"
+          >
             {visible(d.reason)}
           </pre>
         ) : (
@@ -80,8 +133,12 @@ export function DeadDetailView({ brokerId, id }: { brokerId: string; id: string 
 function ConversionPreview({ to, note, json }: { to: string; note: string; json: string }) {
   return (
     <div data-testid="convert-preview">
-      <p className="mb-1 text-xs text-zinc-500 dark:text-zinc-400">{to} message to send ({note}):</p>
-      <pre className="max-h-48 overflow-auto rounded-md bg-zinc-100 p-2 font-mono text-xs break-all whitespace-pre-wrap dark:bg-zinc-950">{json}</pre>
+      <p className="mb-1 text-xs text-zinc-500 dark:text-zinc-400">
+        {to} message to send ({note}):
+      </p>
+      <pre className="max-h-48 overflow-auto rounded-md bg-zinc-100 p-2 font-mono text-xs break-all whitespace-pre-wrap dark:bg-zinc-950">
+        {json}
+      </pre>
     </div>
   );
 }

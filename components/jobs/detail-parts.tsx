@@ -6,7 +6,9 @@ export function Field({ label, children, testId }: { label: string; children: Re
   return (
     <>
       <dt className="text-zinc-500 dark:text-zinc-400">{label}</dt>
-      <dd className="min-w-0 break-all" data-testid={testId}>{children}</dd>
+      <dd className="min-w-0 break-all" data-testid={testId}>
+        {children}
+      </dd>
     </>
   );
 }
@@ -23,7 +25,17 @@ export function TimeField({ label, iso }: { label: string; iso: string | null })
   );
 }
 
-export function Section({ title, children, testId, actions }: { title: string; children: ReactNode; testId?: string; actions?: ReactNode }) {
+export function Section({
+  title,
+  children,
+  testId,
+  actions,
+}: {
+  title: string;
+  children: ReactNode;
+  testId?: string;
+  actions?: ReactNode;
+}) {
   return (
     <Card testId={testId}>
       <CardHeader title={title}>{actions}</CardHeader>

@@ -4,11 +4,18 @@ import { PValueView } from './pvalue-view';
 /** Shown instead of arguments when the broker's workers cannot run this message. Read-only. */
 export function ForeignBanner({ m, foreign }: { m: MessageView; foreign: ForeignInfo }) {
   return (
-    <div role="alert" data-testid="foreign-banner" data-kind={foreign.code} className="grid gap-2 rounded-lg border border-amber-400 bg-amber-50 p-4 text-sm dark:border-amber-800 dark:bg-amber-950/40">
+    <div
+      role="alert"
+      data-testid="foreign-banner"
+      data-kind={foreign.code}
+      className="grid gap-2 rounded-lg border border-amber-400 bg-amber-50 p-4 text-sm dark:border-amber-800 dark:bg-amber-950/40"
+    >
       <p className="font-semibold">{foreign.title}</p>
       <p>
         <span className="text-zinc-600 dark:text-zinc-400">{foreign.reasonBy} says: </span>
-        <span className="font-mono text-xs" data-testid="foreign-reason">{foreign.reason}</span>
+        <span className="font-mono text-xs" data-testid="foreign-reason">
+          {foreign.reason}
+        </span>
       </p>
       <p data-testid="foreign-advice">{foreign.advice}</p>
       {foreign.crashesWorkers ? (

@@ -41,7 +41,9 @@ export function PayloadView({ payload }: { payload: MessageView }) {
       {payload.flags.length ? (
         <p className="flex flex-wrap gap-1">
           {payload.flags.map((f) => (
-            <Badge key={f.code} tone="yellow" title={f.why} testId="payload-flag">{f.label}</Badge>
+            <Badge key={f.code} tone="yellow" title={f.why} testId="payload-flag">
+              {f.label}
+            </Badge>
           ))}
         </p>
       ) : null}
@@ -62,7 +64,9 @@ export function PayloadView({ payload }: { payload: MessageView }) {
                 <th className="w-40 font-mono normal-case">
                   {f.name} {f.ignored ? <Badge title={f.ignored}>ignored by {payload.format ?? 'the system'}</Badge> : null}
                 </th>
-                <td><PValueView value={f.value} /></td>
+                <td>
+                  <PValueView value={f.value} />
+                </td>
               </tr>
             ))}
           </tbody>

@@ -11,11 +11,19 @@ import { visible } from '@/lib/text/visible';
 // text node: payload text is never HTML and never a link.
 
 function Tag({ children }: { children: ReactNode }) {
-  return <span className="mr-1 rounded bg-violet-100 px-1 font-mono text-[10px] text-violet-800 dark:bg-violet-950 dark:text-violet-300">{children}</span>;
+  return (
+    <span className="mr-1 rounded bg-violet-100 px-1 font-mono text-[10px] text-violet-800 dark:bg-violet-950 dark:text-violet-300">
+      {children}
+    </span>
+  );
 }
 
 function More({ n, what }: { n?: number; what: string }) {
-  return n ? <li className="text-xs text-zinc-500 dark:text-zinc-400 italic">… {n.toLocaleString('en-US')} more {what} not shown (see raw JSON)</li> : null;
+  return n ? (
+    <li className="text-xs text-zinc-500 dark:text-zinc-400 italic">
+      … {n.toLocaleString('en-US')} more {what} not shown (see raw JSON)
+    </li>
+  ) : null;
 }
 
 function DateTimeView({ v, aware, epochMs }: { v: string; aware: boolean; epochMs: number | null }) {
@@ -25,7 +33,12 @@ function DateTimeView({ v, aware, epochMs }: { v: string; aware: boolean; epochM
     <span className="inline-grid gap-0.5" data-testid="pv-datetime">
       <span>
         <Tag>datetime</Tag>
-        <code className="font-mono text-xs">{v}</code> {aware ? null : <Badge tone="yellow" title="No UTC offset: the producer's local time">naive</Badge>}
+        <code className="font-mono text-xs">{v}</code>{' '}
+        {aware ? null : (
+          <Badge tone="yellow" title="No UTC offset: the producer's local time">
+            naive
+          </Badge>
+        )}
       </span>
       {iso ? (
         <span className="text-xs text-zinc-500 dark:text-zinc-400" suppressHydrationWarning>
@@ -43,19 +56,34 @@ export function PValueView({ value }: { value: TypedValue }): ReactNode {
     case 'bool':
       return <span className="font-mono text-xs text-amber-700 dark:text-amber-400">{value.v ? 'true' : 'false'}</span>;
     case 'int':
-      return <span className="font-mono text-xs text-sky-700 dark:text-sky-400" data-testid="pv-int">{value.v}</span>;
+      return (
+        <span className="font-mono text-xs text-sky-700 dark:text-sky-400" data-testid="pv-int">
+          {value.v}
+        </span>
+      );
     case 'float': {
       const special = /^(-?Infinity|NaN)$/.test(value.v);
       return (
         <span className="font-mono text-xs text-sky-700 dark:text-sky-400" data-testid="pv-float">
-          {value.v} {special ? <Badge tone="yellow" title="Not valid strict JSON; potatoq writes it anyway">non-finite</Badge> : null}
+          {value.v}{' '}
+          {special ? (
+            <Badge tone="yellow" title="Not valid strict JSON; potatoq writes it anyway">
+              non-finite
+            </Badge>
+          ) : null}
         </span>
       );
     }
     case 'str':
       return (
         <span className="font-mono text-xs break-all whitespace-pre-wrap text-emerald-800 dark:text-emerald-300" data-testid="pv-str">
-          “{visible(value.v)}”{value.truncated ? <span className="text-zinc-500 dark:text-zinc-400 italic"> … {value.truncated.toLocaleString('en-US')} more characters not shown</span> : null}
+          “{visible(value.v)}”
+          {value.truncated ? (
+            <span className="text-zinc-500 dark:text-zinc-400 italic">
+              {' '}
+              … {value.truncated.toLocaleString('en-US')} more characters not shown
+            </span>
+          ) : null}
         </span>
       );
     case 'datetime':
@@ -103,7 +131,9 @@ export function PValueView({ value }: { value: TypedValue }): ReactNode {
         <span data-testid={`pv-${value.t}`}>
           {value.t !== 'list' ? <Tag>{value.t}</Tag> : null}
           {value.items.length === 0 && !(value.t === 'list' && value.truncated) ? (
-            <span className="font-mono text-xs text-zinc-500 dark:text-zinc-400">{value.t === 'set' ? 'set()' : value.t === 'tuple' ? '()' : '[]'}</span>
+            <span className="font-mono text-xs text-zinc-500 dark:text-zinc-400">
+              {value.t === 'set' ? 'set()' : value.t === 'tuple' ? '()' : '[]'}
+            </span>
           ) : (
             <ol className="ml-2 grid gap-0.5 border-l border-zinc-200 pl-3 dark:border-zinc-700">
               {value.items.map((item, i) => (

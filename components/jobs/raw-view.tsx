@@ -11,7 +11,10 @@ export function RawView({ raw, size, truncated, testId = 'raw-json' }: { raw: st
           Showing first {shown.toLocaleString('en-US')} of {size.toLocaleString('en-US')} bytes ({formatBytes(size)}).
         </p>
       ) : null}
-      <pre data-testid={testId} className="max-h-96 overflow-auto rounded-md bg-zinc-100 p-3 font-mono text-xs break-all whitespace-pre-wrap dark:bg-zinc-950">
+      <pre
+        data-testid={testId}
+        className="max-h-96 overflow-auto rounded-md bg-zinc-100 p-3 font-mono text-xs break-all whitespace-pre-wrap dark:bg-zinc-950"
+      >
         {visible(raw)}
       </pre>
     </div>

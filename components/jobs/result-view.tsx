@@ -8,29 +8,64 @@ const TONE: Record<string, Tone> = { SUCCESS: 'green', FAILURE: 'red', RETRY: 'y
 
 /** The stored result record of a task (FAILURE/RETRY/REVOKED ...), if any. */
 export function ResultView({ result }: { result: ResultRecordDto | null }) {
-  if (!result) return <p className="text-sm text-zinc-500 dark:text-zinc-400" data-testid="no-result">No result record stored for this id.</p>;
+  if (!result)
+    return (
+      <p className="text-sm text-zinc-500 dark:text-zinc-400" data-testid="no-result">
+        No result record stored for this id.
+      </p>
+    );
   return (
     <div className="grid gap-3 text-sm" data-testid="result-view">
       <dl className="grid grid-cols-[8rem_1fr] gap-x-4 gap-y-1">
         <dt className="text-zinc-500 dark:text-zinc-400">Status</dt>
-        <dd><Badge tone={TONE[result.status] ?? 'blue'} testId="result-status">{result.status}</Badge></dd>
-        {result.name ? (<><dt className="text-zinc-500 dark:text-zinc-400">Task</dt><dd className="break-all">{result.name}</dd></>) : null}
-        {result.worker ? (<><dt className="text-zinc-500 dark:text-zinc-400">Worker</dt><dd className="font-mono text-xs break-all">{result.worker}</dd></>) : null}
+        <dd>
+          <Badge tone={TONE[result.status] ?? 'blue'} testId="result-status">
+            {result.status}
+          </Badge>
+        </dd>
+        {result.name ? (
+          <>
+            <dt className="text-zinc-500 dark:text-zinc-400">Task</dt>
+            <dd className="break-all">{result.name}</dd>
+          </>
+        ) : null}
+        {result.worker ? (
+          <>
+            <dt className="text-zinc-500 dark:text-zinc-400">Worker</dt>
+            <dd className="font-mono text-xs break-all">{result.worker}</dd>
+          </>
+        ) : null}
         <dt className="text-zinc-500 dark:text-zinc-400">Done</dt>
-        <dd><FullTime iso={result.dateDone} /></dd>
+        <dd>
+          <FullTime iso={result.dateDone} />
+        </dd>
         <dt className="text-zinc-500 dark:text-zinc-400">Expires</dt>
-        <dd><FullTime iso={result.expiresAt} /></dd>
-        {result.excType ? (<><dt className="text-zinc-500 dark:text-zinc-400">Exception</dt><dd className="font-mono text-xs break-all">{result.excType}: {result.excMessage}</dd></>) : null}
+        <dd>
+          <FullTime iso={result.expiresAt} />
+        </dd>
+        {result.excType ? (
+          <>
+            <dt className="text-zinc-500 dark:text-zinc-400">Exception</dt>
+            <dd className="font-mono text-xs break-all">
+              {result.excType}: {result.excMessage}
+            </dd>
+          </>
+        ) : null}
       </dl>
       {result.traceback ? (
-        <pre className="max-h-96 overflow-auto rounded-md bg-zinc-100 p-3 font-mono text-xs whitespace-pre-wrap dark:bg-zinc-950" data-testid="result-traceback">
+        <pre
+          className="max-h-96 overflow-auto rounded-md bg-zinc-100 p-3 font-mono text-xs whitespace-pre-wrap dark:bg-zinc-950"
+          data-testid="result-traceback"
+        >
           {result.traceback}
         </pre>
       ) : null}
       {result.record ? (
         <details>
           <summary className="cursor-pointer text-xs text-zinc-500 dark:text-zinc-400">Decoded record</summary>
-          <div className="mt-2"><PValueView value={result.record} /></div>
+          <div className="mt-2">
+            <PValueView value={result.record} />
+          </div>
         </details>
       ) : null}
       <details>

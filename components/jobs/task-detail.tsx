@@ -64,31 +64,77 @@ export function TaskDetailView({ brokerId, id, after }: { brokerId: string; id: 
   return (
     <div className="grid gap-6" data-testid="task-detail">
       <Card>
-        <CardHeader title={<span className="break-all" data-testid="detail-task">{visible(t.task)}</span>}>
-          <Badge tone={owned ? 'blue' : (o.data?.model?.states.findIndex((st) => st.key === t.state) ?? 0) > 0 ? 'purple' : 'green'} testId="detail-state">
+        <CardHeader
+          title={
+            <span className="break-all" data-testid="detail-task">
+              {visible(t.task)}
+            </span>
+          }
+        >
+          <Badge
+            tone={owned ? 'blue' : (o.data?.model?.states.findIndex((st) => st.key === t.state) ?? 0) > 0 ? 'purple' : 'green'}
+            testId="detail-state"
+          >
             {t.state}
           </Badge>
           {!owned ? (
-            <ConfirmAction kind="revoke" brokerId={brokerId} queue={t.queue} ids={[t.id]} size="md" disabledReason={cap && !cap.on ? cap.why ?? 'revoke unavailable' : undefined} onOpenChange={setDialogOpen} />
+            <ConfirmAction
+              kind="revoke"
+              brokerId={brokerId}
+              queue={t.queue}
+              ids={[t.id]}
+              size="md"
+              disabledReason={cap && !cap.on ? (cap.why ?? 'revoke unavailable') : undefined}
+              onOpenChange={setDialogOpen}
+            />
           ) : null}
         </CardHeader>
-        {q.error && err?.code !== 'NotFound' ? <div className="px-4 pt-2"><ErrorBox {...describeError(q.error)} /></div> : null}
+        {q.error && err?.code !== 'NotFound' ? (
+          <div className="px-4 pt-2">
+            <ErrorBox {...describeError(q.error)} />
+          </div>
+        ) : null}
         <Fields>
-          <Field label="Id" testId="detail-id"><span className="font-mono text-xs">{visible(t.id)}</span></Field>
-          <Field label="History"><Link className="link" data-testid="detail-history" href={`/audit?${new URLSearchParams({ broker: brokerId, task: t.id }).toString()}`}>Audit trail of this task</Link></Field>
-          <Field label="Queue"><Link className="link" href={`${qBase}?state=${t.state}`}>{visible(t.queue)}</Link></Field>
+          <Field label="Id" testId="detail-id">
+            <span className="font-mono text-xs">{visible(t.id)}</span>
+          </Field>
+          <Field label="History">
+            <Link
+              className="link"
+              data-testid="detail-history"
+              href={`/audit?${new URLSearchParams({ broker: brokerId, task: t.id }).toString()}`}
+            >
+              Audit trail of this task
+            </Link>
+          </Field>
+          <Field label="Queue">
+            <Link className="link" href={`${qBase}?state=${t.state}`}>
+              {visible(t.queue)}
+            </Link>
+          </Field>
           <Field label="Priority">{t.priority}</Field>
           <Field label="Deliveries">{t.deliveries}</Field>
-          {t.worker ? <Field label="Worker"><span className="font-mono text-xs">{visible(t.worker)}{t.pid ? ` (pid ${t.pid})` : ''}</span></Field> : null}
+          {t.worker ? (
+            <Field label="Worker">
+              <span className="font-mono text-xs">
+                {visible(t.worker)}
+                {t.pid ? ` (pid ${t.pid})` : ''}
+              </span>
+            </Field>
+          ) : null}
           <TimeField label="Enqueued" iso={t.createdAt} />
           <TimeField label="Runs at" iso={t.runAt} />
           {t.claimedAt ? <TimeField label="Claimed" iso={t.claimedAt} /> : null}
         </Fields>
         {owned ? (
-          <p className="px-4 pb-4 text-xs text-zinc-500 dark:text-zinc-400">{decl?.label ?? t.state}: its worker owns it. The console does not change {(decl?.label ?? t.state).toLowerCase()} tasks.</p>
-        ) : (
-          cli ? <div className="px-4 pb-4"><CommandLine command={cli} /></div> : null
-        )}
+          <p className="px-4 pb-4 text-xs text-zinc-500 dark:text-zinc-400">
+            {decl?.label ?? t.state}: its worker owns it. The console does not change {(decl?.label ?? t.state).toLowerCase()} tasks.
+          </p>
+        ) : cli ? (
+          <div className="px-4 pb-4">
+            <CommandLine command={cli} />
+          </div>
+        ) : null}
       </Card>
       <MessageSections brokerId={brokerId} kind="task" item={t} />
     </div>
@@ -102,21 +148,34 @@ function FinishedTask({ brokerId, id, after }: { brokerId: string; id: string; a
     <div className="grid gap-6" data-testid="task-finished">
       <Card>
         <CardHeader title={<span className="break-all">{after.result?.name ? visible(after.result.name) : 'Not waiting or running'}</span>}>
-          {after.result ? <Badge tone="neutral" testId="detail-state">{after.result.status.toLowerCase()}</Badge> : null}
-          {after.dead ? <Badge tone="red" testId="detail-dead">dead letter</Badge> : null}
+          {after.result ? (
+            <Badge tone="neutral" testId="detail-state">
+              {after.result.status.toLowerCase()}
+            </Badge>
+          ) : null}
+          {after.dead ? (
+            <Badge tone="red" testId="detail-dead">
+              dead letter
+            </Badge>
+          ) : null}
         </CardHeader>
         <p className="px-4 pt-3 text-sm text-zinc-600 dark:text-zinc-300" data-testid="task-finished-note">
           This task is no longer waiting or running{after.result ? `; its stored result says ${after.result.status}` : ''}.
           {after.dead ? (
             <>
-              {' '}It is a{' '}
+              {' '}
+              It is a{' '}
               <Link className="link" href={`${b}/dead/${encodeURIComponent(id)}`} data-testid="task-dead-link">
                 dead letter
               </Link>
               .
             </>
           ) : null}{' '}
-          <Link className="link" href={`/audit?${new URLSearchParams({ broker: brokerId, task: id }).toString()}`} data-testid="detail-history">
+          <Link
+            className="link"
+            href={`/audit?${new URLSearchParams({ broker: brokerId, task: id }).toString()}`}
+            data-testid="detail-history"
+          >
             Audit trail of this task
           </Link>
         </p>

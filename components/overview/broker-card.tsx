@@ -18,7 +18,10 @@ export interface BrokerCardProps {
 }
 
 function Totals({ o }: { o: BrokerOverview }) {
-  const items: Array<[string, number | null]> = [...(o.model?.states ?? []).map((st) => [st.key, countOf(o.totals, st.key)] as [string, number | null]), ['dead', o.totals.dead]];
+  const items: Array<[string, number | null]> = [
+    ...(o.model?.states ?? []).map((st) => [st.key, countOf(o.totals, st.key)] as [string, number | null]),
+    ['dead', o.totals.dead],
+  ];
   const capped = o.totalsCapped;
   return (
     <dl className="flex flex-wrap gap-x-6 gap-y-1 px-4 py-3 text-sm">
@@ -74,7 +77,13 @@ export function BrokerCard({ brokerId, name, kind, initialError }: BrokerCardPro
       </Card>
     );
   }
-  if (!q.data) return <Card testId="broker-card"><CardHeader title={title} /><Loading /></Card>;
+  if (!q.data)
+    return (
+      <Card testId="broker-card">
+        <CardHeader title={title} />
+        <Loading />
+      </Card>
+    );
   const o = q.data;
   return (
     <Card testId="broker-card">
@@ -84,9 +93,17 @@ export function BrokerCard({ brokerId, name, kind, initialError }: BrokerCardPro
           <Badge tone={o.workers.alive > 0 ? 'green' : 'neutral'} testId="workers-alive">
             {o.workers.alive} live worker{o.workers.alive === 1 ? '' : 's'}
           </Badge>
-          {o.workers.stale > 0 ? <Badge tone="yellow" testId="workers-stale">{o.workers.stale} stale</Badge> : null}
+          {o.workers.stale > 0 ? (
+            <Badge tone="yellow" testId="workers-stale">
+              {o.workers.stale} stale
+            </Badge>
+          ) : null}
         </CardHeader>
-        {o.serverInfo ? <p className="px-4 pt-2 text-xs text-zinc-500 dark:text-zinc-400" data-testid="server-info">{o.serverInfo}</p> : null}
+        {o.serverInfo ? (
+          <p className="px-4 pt-2 text-xs text-zinc-500 dark:text-zinc-400" data-testid="server-info">
+            {o.serverInfo}
+          </p>
+        ) : null}
         <Totals o={o} />
         {q.error ? (
           <div className="px-4 pb-2">

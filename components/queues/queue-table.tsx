@@ -31,7 +31,9 @@ export function QueueTable({ overview, workers }: { overview: BrokerOverview; wo
           <tr>
             <th>Queue</th>
             {states.map((st) => (
-              <Th key={st.key} why={why[st.key]}>{st.label}</Th>
+              <Th key={st.key} why={why[st.key]}>
+                {st.label}
+              </Th>
             ))}
             <Th why={why.dead}>Dead</Th>
             <Th why={why.oldest}>Oldest waiting</Th>
@@ -41,35 +43,44 @@ export function QueueTable({ overview, workers }: { overview: BrokerOverview; wo
         <tbody>
           {overview.queues.map((q) => (
             <Fragment key={q.name}>
-            <tr data-testid="queue-row" data-queue={q.name}>
-              <td>
-                <Link className="link font-medium" href={`${base}/queues/${encodeURIComponent(q.name)}`} title={visible(q.name)}>
-                  {truncate(q.name, 60)}
-                </Link>
-              </td>
-              {states.map((st) => (
-                <td key={st.key} className="num" data-testid={`count-${st.key}`}>{formatCount(countOf(q, st.key), q.capped?.[st.key])}</td>
-              ))}
-              <td className="num" data-testid="count-dead">
-                {q.dead ? (
-                  <Link className="link" href={`${base}/dead?queue=${encodeURIComponent(q.name)}`}>
-                    {formatCount(q.dead, q.capped?.dead)}
+              <tr data-testid="queue-row" data-queue={q.name}>
+                <td>
+                  <Link className="link font-medium" href={`${base}/queues/${encodeURIComponent(q.name)}`} title={visible(q.name)}>
+                    {truncate(q.name, 60)}
                   </Link>
-                ) : (
-                  formatCount(q.dead, q.capped?.dead)
-                )}
-              </td>
-              <td className="num" data-testid="oldest-age" suppressHydrationWarning>
-                {q.oldestReadyAt ? formatAge(secondsSince(q.oldestReadyAt, now)) : '—'}
-              </td>
-              <td className="num" data-testid="queue-workers">{workersOf(q.name, workers)}</td>
-            </tr>
-            {q.blockedBy ? <BlockedRow base={base} block={q.blockedBy} columns={states.length + 4} revoke={overview.capabilities.revoke} /> : null}
+                </td>
+                {states.map((st) => (
+                  <td key={st.key} className="num" data-testid={`count-${st.key}`}>
+                    {formatCount(countOf(q, st.key), q.capped?.[st.key])}
+                  </td>
+                ))}
+                <td className="num" data-testid="count-dead">
+                  {q.dead ? (
+                    <Link className="link" href={`${base}/dead?queue=${encodeURIComponent(q.name)}`}>
+                      {formatCount(q.dead, q.capped?.dead)}
+                    </Link>
+                  ) : (
+                    formatCount(q.dead, q.capped?.dead)
+                  )}
+                </td>
+                <td className="num" data-testid="oldest-age" suppressHydrationWarning>
+                  {q.oldestReadyAt ? formatAge(secondsSince(q.oldestReadyAt, now)) : '—'}
+                </td>
+                <td className="num" data-testid="queue-workers">
+                  {workersOf(q.name, workers)}
+                </td>
+              </tr>
+              {q.blockedBy ? (
+                <BlockedRow base={base} block={q.blockedBy} columns={states.length + 4} revoke={overview.capabilities.revoke} />
+              ) : null}
             </Fragment>
           ))}
         </tbody>
       </table>
-      <UnknownNotes why={why} labels={Object.fromEntries([...states.map((st) => [st.key, st.label]), ['dead', 'Dead'], ['oldest', 'Oldest waiting']])} />
+      <UnknownNotes
+        why={why}
+        labels={Object.fromEntries([...states.map((st) => [st.key, st.label]), ['dead', 'Dead'], ['oldest', 'Oldest waiting']])}
+      />
     </div>
   );
 }
@@ -89,7 +100,10 @@ function UnknownNotes({ why, labels }: { why: Partial<Record<string, string>>; l
   const notes = Object.entries(why).filter((e): e is [string, string] => !!e[1]);
   if (!notes.length) return null;
   return (
-    <ul className="grid gap-1 border-t border-zinc-100 px-4 py-2 text-xs text-zinc-600 dark:border-zinc-800 dark:text-zinc-400" data-testid="count-notes">
+    <ul
+      className="grid gap-1 border-t border-zinc-100 px-4 py-2 text-xs text-zinc-600 dark:border-zinc-800 dark:text-zinc-400"
+      data-testid="count-notes"
+    >
       {notes.map(([k, text]) => (
         <li key={k} data-testid={`count-note-${k}`}>
           <span className="font-medium">* {labels[k] ?? k} “—”:</span> {text}.
@@ -108,11 +122,14 @@ function BlockedRow({ base, block, columns, revoke }: { base: string; block: Hea
         <Link className="link font-mono" href={`${base}/jobs/${encodeURIComponent(block.id)}`}>
           {truncate(block.id, 40)}
         </Link>
-        , {truncate(block.task, 60)}) cannot be decoded by {block.system}: <span className="font-mono text-xs">{truncate(block.reason, 160)}</span>.{' '}
+        , {truncate(block.task, 60)}) cannot be decoded by {block.system}:{' '}
+        <span className="font-mono text-xs">{truncate(block.reason, 160)}</span>.{' '}
         {revoke.on ? (
           <span data-testid="queue-blocked-advice">Revoke it to unblock the queue.</span>
         ) : (
-          <span data-testid="queue-blocked-advice">Revoking it would unblock the queue; the console cannot here ({revoke.why ?? 'revoke is off'}).</span>
+          <span data-testid="queue-blocked-advice">
+            Revoking it would unblock the queue; the console cannot here ({revoke.why ?? 'revoke is off'}).
+          </span>
         )}
       </td>
     </tr>

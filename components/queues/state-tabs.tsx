@@ -3,7 +3,17 @@ import Link from 'next/link';
 import type { QueueTab } from './tabs';
 
 /** Tabs are links that keep the other filters in the URL. */
-export function StateTabs({ base, tabs, active, params }: { base: string; tabs: QueueTab[]; active: string; params: Record<string, string | undefined> }) {
+export function StateTabs({
+  base,
+  tabs,
+  active,
+  params,
+}: {
+  base: string;
+  tabs: QueueTab[];
+  active: string;
+  params: Record<string, string | undefined>;
+}) {
   return (
     <nav aria-label="Task state" className="flex gap-1 border-b border-zinc-200 px-2 dark:border-zinc-800" role="tablist">
       {tabs.map(({ key: tab, label }) => {

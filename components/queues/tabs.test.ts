@@ -2,13 +2,33 @@ import { describe, expect, it } from 'vitest';
 import type { StateDecl } from '@/lib/brokers/schema';
 import { pickTab, queueTabs } from './tabs';
 
-const state = (key: string, label: string): StateDecl => ({ key, label, list: 'listReady', time: { field: 'createdAt', label: 'Enqueued' }, owned: false });
+const state = (key: string, label: string): StateDecl => ({
+  key,
+  label,
+  list: 'listReady',
+  time: { field: 'createdAt', label: 'Enqueued' },
+  owned: false,
+});
 
 describe('queue page tabs', () => {
   it("follow the adapter's declared states in order, then dead letters", () => {
-    const sdj = ['pending', 'running', 'waiting', 'paused', 'failed', 'cancelled', 'completed'].map((k) => state(k, k[0]!.toUpperCase() + k.slice(1)));
-    expect(queueTabs(sdj).map((t) => t.key)).toEqual(['pending', 'running', 'waiting', 'paused', 'failed', 'cancelled', 'completed', 'dead']);
-    expect(queueTabs([state('ready', 'Ready')])).toEqual([{ key: 'ready', label: 'Ready' }, { key: 'dead', label: 'Dead' }]);
+    const sdj = ['pending', 'running', 'waiting', 'paused', 'failed', 'cancelled', 'completed'].map((k) =>
+      state(k, k[0]!.toUpperCase() + k.slice(1)),
+    );
+    expect(queueTabs(sdj).map((t) => t.key)).toEqual([
+      'pending',
+      'running',
+      'waiting',
+      'paused',
+      'failed',
+      'cancelled',
+      'completed',
+      'dead',
+    ]);
+    expect(queueTabs([state('ready', 'Ready')])).toEqual([
+      { key: 'ready', label: 'Ready' },
+      { key: 'dead', label: 'Dead' },
+    ]);
   });
 
   it('open the asked state, or the first one when it is not declared', () => {

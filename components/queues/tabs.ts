@@ -8,7 +8,10 @@ export interface QueueTab {
   label: string;
 }
 
-export const queueTabs = (states: StateDecl[]): QueueTab[] => [...states.map((s) => ({ key: s.key, label: s.label })), { key: 'dead', label: 'Dead' }];
+export const queueTabs = (states: StateDecl[]): QueueTab[] => [
+  ...states.map((s) => ({ key: s.key, label: s.label })),
+  { key: 'dead', label: 'Dead' },
+];
 
 /** The tab a `?state=` asks for; the first tab when it names none of them. */
 export const pickTab = (tabs: QueueTab[], asked: string | undefined): string => tabs.find((t) => t.key === asked)?.key ?? tabs[0]!.key;

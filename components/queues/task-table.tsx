@@ -38,7 +38,12 @@ export function TaskTable({ brokerId, filters }: { brokerId: string; filters: Ta
   const canRevoke = !owned;
   const revokeCap = o.data?.capabilities.revoke;
   const base = `/brokers/${encodeURIComponent(brokerId)}`;
-  if (q.error && !q.data) return <div className="p-4"><ErrorBox {...describeError(q.error)} /></div>;
+  if (q.error && !q.data)
+    return (
+      <div className="p-4">
+        <ErrorBox {...describeError(q.error)} />
+      </div>
+    );
   if (!q.data) return <Loading />;
   return (
     <div>
@@ -50,17 +55,26 @@ export function TaskTable({ brokerId, filters }: { brokerId: string; filters: Ta
             brokerId={brokerId}
             queue={filters.queue}
             ids={sel.selected}
-            disabledReason={revokeCap && !revokeCap.on ? revokeCap.why ?? 'revoke is not available' : undefined}
+            disabledReason={revokeCap && !revokeCap.on ? (revokeCap.why ?? 'revoke is not available') : undefined}
             onDone={sel.clear}
           />
-          <BulkAllButton brokerId={brokerId} action="revoke" filter={filters} disabledReason={revokeCap && !revokeCap.on ? revokeCap.why ?? 'revoke is not available' : undefined} />
+          <BulkAllButton
+            brokerId={brokerId}
+            action="revoke"
+            filter={filters}
+            disabledReason={revokeCap && !revokeCap.on ? (revokeCap.why ?? 'revoke is not available') : undefined}
+          />
         </div>
       ) : (
         <p className="border-b border-zinc-200 px-4 py-2 text-xs text-zinc-500 dark:text-zinc-400 dark:border-zinc-800">
           Running tasks are never changed by the console: their worker owns them until it settles them.
         </p>
       )}
-      {q.error ? <div className="px-4 pt-2"><ErrorBox {...describeError(q.error)} /></div> : null}
+      {q.error ? (
+        <div className="px-4 pt-2">
+          <ErrorBox {...describeError(q.error)} />
+        </div>
+      ) : null}
       {items.length === 0 ? (
         <Empty>No {filters.state} tasks match.</Empty>
       ) : (
@@ -70,7 +84,14 @@ export function TaskTable({ brokerId, filters }: { brokerId: string; filters: Ta
               <tr>
                 {canRevoke ? (
                   <th className="w-8">
-                    <input type="checkbox" aria-label="Select all shown" checked={sel.allOn} onChange={sel.toggleAll} data-testid="select-all" disabled={!hydrated} />
+                    <input
+                      type="checkbox"
+                      aria-label="Select all shown"
+                      checked={sel.allOn}
+                      onChange={sel.toggleAll}
+                      data-testid="select-all"
+                      disabled={!hydrated}
+                    />
                   </th>
                 ) : null}
                 <th>Id</th>
@@ -87,7 +108,14 @@ export function TaskTable({ brokerId, filters }: { brokerId: string; filters: Ta
                 <tr key={t.id} data-testid="task-row" data-id={t.id}>
                   {canRevoke ? (
                     <td>
-                      <input type="checkbox" aria-label={`Select ${t.id}`} checked={sel.isOn(t.id)} onChange={() => sel.toggle(t.id)} data-testid="select-row" disabled={!hydrated} />
+                      <input
+                        type="checkbox"
+                        aria-label={`Select ${t.id}`}
+                        checked={sel.isOn(t.id)}
+                        onChange={() => sel.toggle(t.id)}
+                        data-testid="select-row"
+                        disabled={!hydrated}
+                      />
                     </td>
                   ) : null}
                   <td className="font-mono text-xs">
@@ -95,13 +123,22 @@ export function TaskTable({ brokerId, filters }: { brokerId: string; filters: Ta
                       {truncate(t.id, 40)}
                     </Link>
                   </td>
-                  <td className="break-all" title={visible(t.task)}>{truncate(t.task, 60)}</td>
+                  <td className="break-all" title={visible(t.task)}>
+                    {truncate(t.task, 60)}
+                  </td>
                   <td className="num">{t.priority}</td>
-                  <td><WhenCell t={t} field={when.field} /></td>
-                  {owned ? <td className="font-mono text-xs" title={visible(t.worker ?? '')}>{truncate(t.worker ?? '—', 40)}</td> : null}
+                  <td>
+                    <WhenCell t={t} field={when.field} />
+                  </td>
+                  {owned ? (
+                    <td className="font-mono text-xs" title={visible(t.worker ?? '')}>
+                      {truncate(t.worker ?? '—', 40)}
+                    </td>
+                  ) : null}
                   <td className="num">{t.deliveries}</td>
                   <td className="max-w-md font-mono text-xs break-all text-zinc-600 dark:text-zinc-400">
-                    {t.preview.kind === 'foreign' ? <Badge tone="red">foreign: {t.preview.foreign}</Badge> : null} {t.preview.kind === 'large' ? <Badge>large</Badge> : null} {truncate(t.preview.text, 120)}
+                    {t.preview.kind === 'foreign' ? <Badge tone="red">foreign: {t.preview.foreign}</Badge> : null}{' '}
+                    {t.preview.kind === 'large' ? <Badge>large</Badge> : null} {truncate(t.preview.text, 120)}
                   </td>
                 </tr>
               ))}

@@ -15,7 +15,12 @@ const TONE: Record<string, Tone> = { SUCCESS: 'green', FAILURE: 'red', RETRY: 'y
 export function ResultsTable({ brokerId, status }: { brokerId: string; status?: string }) {
   const q = useResults(brokerId, status);
   const items = useMemo(() => q.data?.pages.flatMap((p) => p.items) ?? [], [q.data]);
-  if (q.error && !q.data) return <div className="p-4"><ErrorBox {...describeError(q.error)} /></div>;
+  if (q.error && !q.data)
+    return (
+      <div className="p-4">
+        <ErrorBox {...describeError(q.error)} />
+      </div>
+    );
   if (!q.data) return <Loading />;
   return (
     <div>
@@ -36,11 +41,19 @@ export function ResultsTable({ brokerId, status }: { brokerId: string; status?: 
             <tbody>
               {items.map((r) => (
                 <tr key={r.id} data-testid="result-row" data-id={r.id}>
-                  <td className="font-mono text-xs" title={visible(r.id)}>{truncate(r.id, 40)}</td>
-                  <td><Badge tone={TONE[r.status] ?? 'blue'}>{r.status}</Badge></td>
+                  <td className="font-mono text-xs" title={visible(r.id)}>
+                    {truncate(r.id, 40)}
+                  </td>
+                  <td>
+                    <Badge tone={TONE[r.status] ?? 'blue'}>{r.status}</Badge>
+                  </td>
                   <td className="break-all">{truncate(r.name ?? '—', 60)}</td>
-                  <td><Ago iso={r.dateDone} /></td>
-                  <td><Ago iso={r.expiresAt} /></td>
+                  <td>
+                    <Ago iso={r.dateDone} />
+                  </td>
+                  <td>
+                    <Ago iso={r.expiresAt} />
+                  </td>
                 </tr>
               ))}
             </tbody>

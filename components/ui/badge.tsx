@@ -11,7 +11,17 @@ const TONES: Record<Tone, string> = {
   purple: 'bg-violet-100 text-violet-800 dark:bg-violet-950 dark:text-violet-300',
 };
 
-export function Badge({ tone = 'neutral', children, title, testId }: { tone?: Tone; children: ReactNode; title?: string; testId?: string }) {
+export function Badge({
+  tone = 'neutral',
+  children,
+  title,
+  testId,
+}: {
+  tone?: Tone;
+  children: ReactNode;
+  title?: string;
+  testId?: string;
+}) {
   return (
     <span
       title={title}

@@ -2,7 +2,17 @@
 import { useState } from 'react';
 import { Button } from './button';
 
-export function CopyButton({ text, label = 'Copy', ariaLabel, testId }: { text: string; label?: string; ariaLabel?: string; testId?: string }) {
+export function CopyButton({
+  text,
+  label = 'Copy',
+  ariaLabel,
+  testId,
+}: {
+  text: string;
+  label?: string;
+  ariaLabel?: string;
+  testId?: string;
+}) {
   const [copied, setCopied] = useState(false);
   return (
     <Button
@@ -24,7 +34,17 @@ export function CopyButton({ text, label = 'Copy', ariaLabel, testId }: { text: 
 }
 
 /** A shell command shown as text with a copy button (`copyLabel` names it for screen readers). */
-export function CommandLine({ command, testId = 'cli-command', copyLabel = 'Copy the command', caption }: { command: string; testId?: string; copyLabel?: string; caption?: string }) {
+export function CommandLine({
+  command,
+  testId = 'cli-command',
+  copyLabel = 'Copy the command',
+  caption,
+}: {
+  command: string;
+  testId?: string;
+  copyLabel?: string;
+  caption?: string;
+}) {
   return (
     <div className="grid gap-1">
       {caption ? <span className="text-xs text-zinc-600 dark:text-zinc-400">{caption}</span> : null}

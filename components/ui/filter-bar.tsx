@@ -12,7 +12,15 @@ export interface FilterField {
  * Filters live in the URL (a GET form), so a filtered view can be shared and reloaded.
  * `keep` carries parameters that are not edited here (state tab, group).
  */
-export function FilterBar({ action, fields, keep = {} }: { action: string; fields: FilterField[]; keep?: Record<string, string | undefined> }) {
+export function FilterBar({
+  action,
+  fields,
+  keep = {},
+}: {
+  action: string;
+  fields: FilterField[];
+  keep?: Record<string, string | undefined>;
+}) {
   return (
     <Form action={action} className="flex flex-wrap items-end gap-2" data-testid="filter-bar">
       {Object.entries(keep).map(([k, v]) => (v ? <input key={k} type="hidden" name={k} value={v} /> : null))}
@@ -30,10 +38,23 @@ export function FilterBar({ action, fields, keep = {} }: { action: string; field
           />
         </label>
       ))}
-      <button type="submit" className="rounded-md bg-zinc-800 px-3 py-1.5 text-sm font-medium text-white dark:bg-zinc-200 dark:text-zinc-900" data-testid="filter-apply">
+      <button
+        type="submit"
+        className="rounded-md bg-zinc-800 px-3 py-1.5 text-sm font-medium text-white dark:bg-zinc-200 dark:text-zinc-900"
+        data-testid="filter-apply"
+      >
         Filter
       </button>
-      <a href={action + (Object.values(keep).some(Boolean) ? `?${new URLSearchParams(Object.entries(keep).filter((e): e is [string, string] => !!e[1])).toString()}` : '')} className="link text-sm" data-testid="filter-clear">
+      <a
+        href={
+          action +
+          (Object.values(keep).some(Boolean)
+            ? `?${new URLSearchParams(Object.entries(keep).filter((e): e is [string, string] => !!e[1])).toString()}`
+            : '')
+        }
+        className="link text-sm"
+        data-testid="filter-clear"
+      >
         Clear
       </a>
     </Form>

@@ -3,7 +3,11 @@ import type { ReactNode } from 'react';
 /** An error from a broker or the API, with its code: one failing broker never blanks a page. */
 export function ErrorBox({ code, message, children }: { code: string; message: string; children?: ReactNode }) {
   return (
-    <div role="alert" data-testid="error-box" className="rounded-md border border-red-300 bg-red-50 p-3 text-sm dark:border-red-900 dark:bg-red-950/50">
+    <div
+      role="alert"
+      data-testid="error-box"
+      className="rounded-md border border-red-300 bg-red-50 p-3 text-sm dark:border-red-900 dark:bg-red-950/50"
+    >
       <p className="font-semibold text-red-800 dark:text-red-300">
         <span data-testid="error-code">{code}</span>
       </p>

@@ -97,7 +97,12 @@ function ToastItem({ toast, onDismiss }: { toast: Toast; onDismiss: (key: number
         </p>
         {toast.body ? <p className="text-xs wrap-anywhere opacity-90">{toast.body}</p> : null}
       </div>
-      <button type="button" className="shrink-0 rounded px-1 text-base leading-none opacity-70 hover:opacity-100" aria-label="Dismiss" onClick={() => onDismiss(toast.key)}>
+      <button
+        type="button"
+        className="shrink-0 rounded px-1 text-base leading-none opacity-70 hover:opacity-100"
+        aria-label="Dismiss"
+        onClick={() => onDismiss(toast.key)}
+      >
         ×
       </button>
     </div>

@@ -4,4 +4,9 @@ import { useSyncExternalStore } from 'react';
 const subscribe = () => () => {};
 
 /** False on the server and while the page hydrates, true once React handles events. */
-export const useHydrated = (): boolean => useSyncExternalStore(subscribe, () => true, () => false);
+export const useHydrated = (): boolean =>
+  useSyncExternalStore(
+    subscribe,
+    () => true,
+    () => false,
+  );

@@ -10,7 +10,12 @@ import { visible } from '@/lib/text/visible';
 /** Every stored heartbeat, like `potatoq status`: alive < 15 s, stale after, dead after 60 s. */
 export function WorkersTable({ brokerId }: { brokerId: string }) {
   const q = useWorkers(brokerId);
-  if (q.error && !q.data) return <div className="p-4"><ErrorBox {...describeError(q.error)} /></div>;
+  if (q.error && !q.data)
+    return (
+      <div className="p-4">
+        <ErrorBox {...describeError(q.error)} />
+      </div>
+    );
   if (!q.data) return <Loading />;
   if (q.data.length === 0) return <Empty>No worker heartbeats are stored. Start one with `potatoq worker`.</Empty>;
   const base = `/brokers/${encodeURIComponent(brokerId)}`;
@@ -32,7 +37,9 @@ export function WorkersTable({ brokerId }: { brokerId: string }) {
         <tbody>
           {q.data.map((w) => (
             <tr key={w.id} data-testid="worker-row" data-id={w.id}>
-              <td><WorkerStatus status={w.status} /></td>
+              <td>
+                <WorkerStatus status={w.status} />
+              </td>
               <td className="font-mono text-xs break-all">{visible(w.id)}</td>
               <td className="text-xs break-all">{w.hostname ?? '—'}</td>
               <td className="num">{w.pid ?? '—'}</td>
@@ -43,7 +50,10 @@ export function WorkersTable({ brokerId }: { brokerId: string }) {
                   </Link>
                 ))}
               </td>
-              <td className="num">{w.concurrency ?? '—'}{w.threads && w.threads !== '1' ? ` × ${w.threads}` : ''}</td>
+              <td className="num">
+                {w.concurrency ?? '—'}
+                {w.threads && w.threads !== '1' ? ` × ${w.threads}` : ''}
+              </td>
               <td className="font-mono text-xs">
                 {w.running.length === 0 ? <span className="text-zinc-500 dark:text-zinc-400">idle</span> : null}
                 {w.running.slice(0, 10).map((id) => (
@@ -53,7 +63,9 @@ export function WorkersTable({ brokerId }: { brokerId: string }) {
                 ))}
                 {w.running.length > 10 ? <span className="text-zinc-500 dark:text-zinc-400">+{w.running.length - 10} more</span> : null}
               </td>
-              <td className="num whitespace-nowrap" data-testid="worker-age">{formatAge(w.ageSeconds)} ago</td>
+              <td className="num whitespace-nowrap" data-testid="worker-age">
+                {formatAge(w.ageSeconds)} ago
+              </td>
             </tr>
           ))}
         </tbody>

@@ -9,19 +9,39 @@ import type { ActionResponse } from './response';
 // `reason` is what the operator typed in the confirmation; the gate requires it for
 // destructive actions and records it in the audit trail, with the queue the dialog showed.
 
-export async function replayDeadAction(brokerId: string, ids: string[], reason?: string, queue?: string): Promise<ActionResponse<ActionResult>> {
+export async function replayDeadAction(
+  brokerId: string,
+  ids: string[],
+  reason?: string,
+  queue?: string,
+): Promise<ActionResponse<ActionResult>> {
   return respond((h) => ops.replayDead(brokerId, { ids, reason, queue }, h));
 }
 
-export async function convertCeleryAction(brokerId: string, ids: string[], reason?: string, queue?: string): Promise<ActionResponse<ActionResult>> {
+export async function convertCeleryAction(
+  brokerId: string,
+  ids: string[],
+  reason?: string,
+  queue?: string,
+): Promise<ActionResponse<ActionResult>> {
   return respond((h) => ops.convertCelery(brokerId, { ids, reason, queue }, h));
 }
 
-export async function discardDeadAction(brokerId: string, ids: string[], reason?: string, queue?: string): Promise<ActionResponse<ActionResult>> {
+export async function discardDeadAction(
+  brokerId: string,
+  ids: string[],
+  reason?: string,
+  queue?: string,
+): Promise<ActionResponse<ActionResult>> {
   return respond((h) => ops.discardDead(brokerId, { ids, reason, queue }, h));
 }
 
-export async function revokeAction(brokerId: string, ids: string[], reason?: string, queue?: string): Promise<ActionResponse<ActionResult>> {
+export async function revokeAction(
+  brokerId: string,
+  ids: string[],
+  reason?: string,
+  queue?: string,
+): Promise<ActionResponse<ActionResult>> {
   return respond((h) => ops.revoke(brokerId, { ids, reason, queue }, h));
 }
 

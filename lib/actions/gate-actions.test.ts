@@ -9,10 +9,34 @@ import { setAuditStoreForTests } from '@/lib/audit/store';
 // The service's write functions must never be reached; an operator's call must.
 
 const writes = {
-  replayDead: vi.fn(async (b: string, ids: string[]) => ({ action: 'replay', brokerId: b, requested: ids.length, succeeded: ids.map((id) => ({ id, outcome: 'ok', message: '' })), failed: [] })),
-  convertCelery: vi.fn(async (b: string, ids: string[]) => ({ action: 'replay', brokerId: b, requested: ids.length, succeeded: ids.map((id) => ({ id, outcome: 'ok', message: '' })), failed: [] })),
-  discardDead: vi.fn(async (b: string, ids: string[]) => ({ action: 'discard', brokerId: b, requested: ids.length, succeeded: ids.map((id) => ({ id, outcome: 'ok', message: '' })), failed: [] })),
-  revoke: vi.fn(async (b: string, ids: string[]) => ({ action: 'revoke', brokerId: b, requested: ids.length, succeeded: ids.map((id) => ({ id, outcome: 'ok', message: '' })), failed: [] })),
+  replayDead: vi.fn(async (b: string, ids: string[]) => ({
+    action: 'replay',
+    brokerId: b,
+    requested: ids.length,
+    succeeded: ids.map((id) => ({ id, outcome: 'ok', message: '' })),
+    failed: [],
+  })),
+  convertCelery: vi.fn(async (b: string, ids: string[]) => ({
+    action: 'replay',
+    brokerId: b,
+    requested: ids.length,
+    succeeded: ids.map((id) => ({ id, outcome: 'ok', message: '' })),
+    failed: [],
+  })),
+  discardDead: vi.fn(async (b: string, ids: string[]) => ({
+    action: 'discard',
+    brokerId: b,
+    requested: ids.length,
+    succeeded: ids.map((id) => ({ id, outcome: 'ok', message: '' })),
+    failed: [],
+  })),
+  revoke: vi.fn(async (b: string, ids: string[]) => ({
+    action: 'revoke',
+    brokerId: b,
+    requested: ids.length,
+    succeeded: ids.map((id) => ({ id, outcome: 'ok', message: '' })),
+    failed: [],
+  })),
   purge: vi.fn(async (b: string, queue: string) => ({ brokerId: b, queue, removed: 3 })),
   enqueue: vi.fn(async (b: string) => ({ brokerId: b, id: 'new-id', queue: 'default', task: 't', state: 'ready' })),
   // Not a write, but the audited reveal of hidden arguments goes through the gate the same way.
@@ -89,7 +113,9 @@ describe('the write path', () => {
   };
 
   it('calls the service’s writes only from the gated operations', async () => {
-    const hits = await grep(String.raw`service\.(replayDead|convertCelery|discardDead|revoke|purge|enqueue)\(|import \{[^}]*\b(replayDead|convertCelery|discardDead|revoke|purge|enqueue)\b[^}]*\} from '@/lib/brokers/service'`);
+    const hits = await grep(
+      String.raw`service\.(replayDead|convertCelery|discardDead|revoke|purge|enqueue)\(|import \{[^}]*\b(replayDead|convertCelery|discardDead|revoke|purge|enqueue)\b[^}]*\} from '@/lib/brokers/service'`,
+    );
     for (const f of hits) expect(['lib/actions/operations.ts', 'lib/bulk/backend.ts']).toContain(f);
   });
 
@@ -104,7 +130,9 @@ describe('bulk jobs', () => {
     const { FakeBackend } = await import('@/lib/bulk/fake-backend');
     const backend = new FakeBackend(['d1', 'd2']);
     const backendFor = vi.fn(() => backend);
-    await expect(createBulk('b1', { action: 'discard', filter: { queue: 'q' } }, new Headers(headers), backendFor)).rejects.toMatchObject({ code });
+    await expect(createBulk('b1', { action: 'discard', filter: { queue: 'q' } }, new Headers(headers), backendFor)).rejects.toMatchObject({
+      code,
+    });
     expect(backendFor).not.toHaveBeenCalled();
     // A job an operator prepared cannot be started by this caller either.
     const op = new Headers({ ...HOST, authorization: `Bearer ${OPERATOR_TOKEN}` });

@@ -12,7 +12,10 @@ vi.mock('@/lib/brokers/service', () => ({
 }));
 
 const { gate, resetRefusalLimit, REFUSALS_PER_MINUTE, REFUSAL_IDS } = await import('./gate');
-type Spec = import('./gate').GateSpec<typeof ZIds, { succeeded: Array<{ id: string; outcome: string; message: string }>; failed: Array<{ id: string; outcome: string; message: string }> }>;
+type Spec = import('./gate').GateSpec<
+  typeof ZIds,
+  { succeeded: Array<{ id: string; outcome: string; message: string }>; failed: Array<{ id: string; outcome: string; message: string }> }
+>;
 
 const sameSite = new Headers({ host: 'localhost:3000', origin: 'http://localhost:3000' });
 let logs: string[] = [];
@@ -54,11 +57,30 @@ describe('gate', () => {
     await gate(s);
     expect(requireCapability).toHaveBeenCalledWith('b1', 'replay');
     expect(logs).toHaveLength(1);
-    expect(JSON.parse(logs[0]!)).toMatchObject({ event: 'console.action', action: 'replay', broker: 'b1', who: 'anonymous', outcome: 'done', ids: ['a', 'b'], succeeded: 1, reason: 'ticket 7' });
+    expect(JSON.parse(logs[0]!)).toMatchObject({
+      event: 'console.action',
+      action: 'replay',
+      broker: 'b1',
+      who: 'anonymous',
+      outcome: 'done',
+      ids: ['a', 'b'],
+      succeeded: 1,
+      reason: 'ticket 7',
+    });
     expect(store.entries).toHaveLength(1);
     expect(store.entries[0]).toMatchObject({
-      who: 'anonymous', role: 'operator', broker: 'b1', queue: 'emails', action: 'replay', ids: ['a', 'b'], reason: 'ticket 7', outcome: 'partial',
-      results: [{ id: 'a', outcome: 'missing', message: 'gone' }, { id: 'b', outcome: 'ok', message: '' }],
+      who: 'anonymous',
+      role: 'operator',
+      broker: 'b1',
+      queue: 'emails',
+      action: 'replay',
+      ids: ['a', 'b'],
+      reason: 'ticket 7',
+      outcome: 'partial',
+      results: [
+        { id: 'a', outcome: 'missing', message: 'gone' },
+        { id: 'b', outcome: 'ok', message: '' },
+      ],
     });
   });
 
@@ -110,13 +132,21 @@ describe('gate', () => {
   it('counts each recorded call for /metrics by the outcome the audit trail records, metrics tokens included', async () => {
     const { actionRegistry } = await import('@/lib/metrics/actions');
     const value = async (outcome: string) =>
-      (await actionRegistry().getSingleMetric('potatoq_console_actions_total')!.get()).values.find((v) => v.labels.broker === 'counted' && v.labels.outcome === outcome)?.value ?? 0;
+      (await actionRegistry().getSingleMetric('potatoq_console_actions_total')!.get()).values.find(
+        (v) => v.labels.broker === 'counted' && v.labels.outcome === outcome,
+      )?.value ?? 0;
     await gate(spec({ brokerId: 'counted' }));
-    await gate(spec({ brokerId: 'counted', run: vi.fn(async () => ({ succeeded: [{ id: 'a', outcome: 'ok', message: '' }], failed: [] })) }));
-    await gate(spec({ brokerId: 'counted', run: vi.fn(async () => Promise.reject(new ConsoleError('BrokerTimeout', 'slow'))) })).catch(() => {});
+    await gate(
+      spec({ brokerId: 'counted', run: vi.fn(async () => ({ succeeded: [{ id: 'a', outcome: 'ok', message: '' }], failed: [] })) }),
+    );
+    await gate(spec({ brokerId: 'counted', run: vi.fn(async () => Promise.reject(new ConsoleError('BrokerTimeout', 'slow'))) })).catch(
+      () => {},
+    );
     setAuthConfigForTests(accountsConfig());
     const { METRICS_TOKEN } = await import('@/lib/auth/testing');
-    await gate(spec({ brokerId: 'counted', headers: new Headers({ host: 'x', authorization: `Bearer ${METRICS_TOKEN}` }) })).catch(() => {});
+    await gate(spec({ brokerId: 'counted', headers: new Headers({ host: 'x', authorization: `Bearer ${METRICS_TOKEN}` }) })).catch(
+      () => {},
+    );
     expect([await value('partial'), await value('done'), await value('failed'), await value('refused')]).toEqual([1, 1, 1, 1]);
   });
 
@@ -127,7 +157,10 @@ describe('gate', () => {
     await expect(gate(s)).rejects.toMatchObject({ code: 'Forbidden', message: expect.stringMatching(/may only read/) });
     expect(s.run).not.toHaveBeenCalled();
     await expect(gate(spec({ headers: h }))).resolves.toBeDefined();
-    expect(store.entries.map((e) => [e.who, e.outcome])).toEqual([['olga', 'refused'], ['olga', 'partial']]);
+    expect(store.entries.map((e) => [e.who, e.outcome])).toEqual([
+      ['olga', 'refused'],
+      ['olga', 'partial'],
+    ]);
   });
 
   it('requires a reason a reader can see: zero-width spaces and bidi marks are none', async () => {
@@ -138,7 +171,11 @@ describe('gate', () => {
 
   it('caps one request at 1,000 ids of at most 256 characters, with a clear 400', async () => {
     const many = spec({ input: { ids: Array.from({ length: 1001 }, (_, i) => `id${i}`) } });
-    await expect(gate(many)).rejects.toMatchObject({ code: 'InvalidInput', status: 400, message: expect.stringMatching(/at most 1,000 ids per call/) });
+    await expect(gate(many)).rejects.toMatchObject({
+      code: 'InvalidInput',
+      status: 400,
+      message: expect.stringMatching(/at most 1,000 ids per call/),
+    });
     const long = spec({ input: { ids: ['x'.repeat(257)] } });
     await expect(gate(long)).rejects.toMatchObject({ code: 'InvalidInput', message: expect.stringMatching(/longer than 256/) });
     await expect(gate(spec({ input: { ids: Array.from({ length: 1000 }, (_, i) => `id${i}`.padEnd(256, 'x')) } }))).resolves.toBeDefined();
@@ -156,7 +193,9 @@ describe('gate', () => {
 
     it('is recorded compactly: the first ids and the count, from the parsed input only', async () => {
       const ids = Array.from({ length: 500 }, (_, i) => `task-${i}`);
-      await expect(gate(spec({ headers: viewer(), input: { ids, queue: 'emails', junk: 'z'.repeat(100_000) } }))).rejects.toMatchObject({ code: 'Forbidden' });
+      await expect(gate(spec({ headers: viewer(), input: { ids, queue: 'emails', junk: 'z'.repeat(100_000) } }))).rejects.toMatchObject({
+        code: 'Forbidden',
+      });
       expect(store.entries).toHaveLength(1);
       const e = store.entries[0]!;
       expect(e).toMatchObject({ who: 'vic', outcome: 'refused', code: 'Forbidden', idsTotal: 500, results: [] });

@@ -68,10 +68,16 @@ function reasonOf(spec: Pick<GateSpec<z.ZodType, unknown>, 'action' | 'reason' |
   const raw = spec.reason ?? (spec.input && typeof spec.input === 'object' ? (spec.input as Record<string, unknown>).reason : undefined);
   const required = spec.reasonRequired ?? (DESTRUCTIVE.has(spec.action) || spec.action.startsWith('bulk'));
   const parsed = raw === undefined || raw === null ? { success: true as const, data: '' } : ZReason.safeParse(raw);
-  if (!parsed.success) throw new ConsoleError('InvalidInput', `reason: ${parsed.error.issues[0]?.message}`, { reason: parsed.error.issues[0]?.message ?? 'invalid' });
+  if (!parsed.success)
+    throw new ConsoleError('InvalidInput', `reason: ${parsed.error.issues[0]?.message}`, {
+      reason: parsed.error.issues[0]?.message ?? 'invalid',
+    });
   // Zero-width spaces and bidi marks are not a reason (lib/text/visible).
   const reason = hasVisibleText(parsed.data) ? parsed.data : '';
-  if (required && !reason) throw new ConsoleError('InvalidInput', `reason: say why (required to ${spec.action})`, { reason: 'say why; it goes into the audit trail' });
+  if (required && !reason)
+    throw new ConsoleError('InvalidInput', `reason: say why (required to ${spec.action})`, {
+      reason: 'say why; it goes into the audit trail',
+    });
   return reason || null;
 }
 
@@ -108,12 +114,20 @@ export async function gate<S extends z.ZodType, R>(spec: GateSpec<S, R>): Promis
     const input = parseInput(spec.schema, spec.input);
     parsedInput = input;
     if (principal.role !== 'operator') throw new ConsoleError('Forbidden', `${principal.user} is a viewer and may not ${spec.action}`);
-    if (!mayWrite(principal, spec.brokerId)) throw new ConsoleError('Forbidden', `${principal.user} may only read broker "${spec.brokerId}"`);
+    if (!mayWrite(principal, spec.brokerId))
+      throw new ConsoleError('Forbidden', `${principal.user} may only read broker "${spec.brokerId}"`);
     const reason = reasonOf(spec);
     if (spec.capability) await requireCapability(spec.brokerId, spec.capability);
     const store = recorded ? await getAuditStore().catch(() => null) : null;
     if (recorded) {
-      entry = newEntry({ action: spec.action, broker: spec.brokerId, who: { user: principal.user, role: principal.role, via: principal.via }, input, reason, extra: { ...queueHint(spec.input), ...spec.target?.(input) } });
+      entry = newEntry({
+        action: spec.action,
+        broker: spec.brokerId,
+        who: { user: principal.user, role: principal.role, via: principal.via },
+        input,
+        reason,
+        extra: { ...queueHint(spec.input), ...spec.target?.(input) },
+      });
       if (!store) throw new ConsoleError('Internal', 'the audit trail cannot be written, so nothing was changed');
       await store.begin(entry).catch(() => {
         throw new ConsoleError('Internal', 'the audit trail cannot be written, so nothing was changed');
@@ -126,7 +140,16 @@ export async function gate<S extends z.ZodType, R>(spec: GateSpec<S, R>): Promis
       const { results, outcome } = resultsOf(result);
       const addIds = entry.ids.length ? [] : results.map((r) => r.id);
       await store
-        .finish(entry.id, { outcome, code: null, message: null, results, details, finishedAt: new Date().toISOString(), queue: typeof details.queue === 'string' ? details.queue : undefined, addIds })
+        .finish(entry.id, {
+          outcome,
+          code: null,
+          message: null,
+          results,
+          details,
+          finishedAt: new Date().toISOString(),
+          queue: typeof details.queue === 'string' ? details.queue : undefined,
+          addIds,
+        })
         .catch((e) => logLine({ ...base, event: 'console.audit-error', message: String(e) }));
     }
     if (recorded) {
@@ -163,7 +186,13 @@ export function resetRefusalLimit(): void {
  * REFUSAL_IDS ids, no results) and at most REFUSALS_PER_MINUTE per user: anonymous floods and
  * invalid input stay in the log lines.
  */
-async function recordFailure(entry: AuditEntry | null, principal: Principal | null, spec: { action: string; brokerId: string; input: unknown }, ran: boolean, err: ConsoleError): Promise<void> {
+async function recordFailure(
+  entry: AuditEntry | null,
+  principal: Principal | null,
+  spec: { action: string; brokerId: string; input: unknown },
+  ran: boolean,
+  err: ConsoleError,
+): Promise<void> {
   if (err.code === 'InvalidInput' && !ran && !entry) return;
   const store = await getAuditStore();
   const patch = { code: err.code, message: err.message.slice(0, 500), results: [], details: {}, finishedAt: new Date().toISOString() };
@@ -175,9 +204,21 @@ async function recordFailure(entry: AuditEntry | null, principal: Principal | nu
     () => false,
   );
   if (!allowed) {
-    logLine({ action: spec.action, broker: spec.brokerId, who: principal.user, event: 'console.audit-suppressed', reason: `more than ${REFUSALS_PER_MINUTE} refusals a minute; not stored` });
+    logLine({
+      action: spec.action,
+      broker: spec.brokerId,
+      who: principal.user,
+      event: 'console.audit-suppressed',
+      reason: `more than ${REFUSALS_PER_MINUTE} refusals a minute; not stored`,
+    });
     return;
   }
-  const refused = newEntry({ action: spec.action, broker: spec.brokerId, who: { user: principal.user, role: principal.role, via: principal.via }, input: spec.input, reason: null });
+  const refused = newEntry({
+    action: spec.action,
+    broker: spec.brokerId,
+    who: { user: principal.user, role: principal.role, via: principal.via },
+    input: spec.input,
+    reason: null,
+  });
   await store.begin({ ...refused, ids: refused.ids.slice(0, REFUSAL_IDS), ...patch, outcome: 'refused' });
 }

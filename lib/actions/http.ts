@@ -20,7 +20,8 @@ export function jsonError(e: unknown): NextResponse {
     return NextResponse.json({ error: { code: 'PayloadTooLarge', message: e.message } }, { status: 413 });
   }
   const err = toConsoleError(e);
-  if (err.status >= 500 && err.code === 'BrokerUnavailable') console.error(JSON.stringify({ event: 'console.api', code: err.code, message: err.message }));
+  if (err.status >= 500 && err.code === 'BrokerUnavailable')
+    console.error(JSON.stringify({ event: 'console.api', code: err.code, message: err.message }));
   return NextResponse.json(err.toJSON(), { status: err.status, headers: { 'cache-control': 'no-store' } });
 }
 

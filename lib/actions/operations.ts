@@ -98,7 +98,15 @@ export const previewEnqueue = (brokerId: string, input: unknown, headers: Header
       if (!service.brokerList().some((b) => b.id === brokerId)) throw new ConsoleError('NotFound', `no broker "${brokerId}" is configured`);
       try {
         const m = buildMessage(req);
-        return { brokerId, id: m.id, queue: m.queue, task: m.task, state: m.eta !== null ? 'scheduled' : 'ready', payload: m.json, preview: true };
+        return {
+          brokerId,
+          id: m.id,
+          queue: m.queue,
+          task: m.task,
+          state: m.eta !== null ? 'scheduled' : 'ready',
+          payload: m.json,
+          preview: true,
+        };
       } catch (e) {
         if (e instanceof BuildMessageError) throw new ConsoleError('InvalidInput', `${e.field}: ${e.message}`, { [e.field]: e.message });
         throw e;

@@ -20,6 +20,7 @@ export const revealArgs = (brokerId: string, input: unknown, headers: Headers): 
     input,
     headers,
     reasonRequired: false,
-    run: ({ kind, ids }): Promise<TaskDetail | DeadDetail> => (kind === 'task' ? service.getTask(brokerId, ids[0]!) : service.getDead(brokerId, ids[0]!)),
+    run: ({ kind, ids }): Promise<TaskDetail | DeadDetail> =>
+      kind === 'task' ? service.getTask(brokerId, ids[0]!) : service.getDead(brokerId, ids[0]!),
     audit: ({ kind }) => ({ kind }),
   });

@@ -9,7 +9,12 @@ describe('ZEnqueueInput', () => {
     expect(r.kwargs).toBe('{}');
   });
   it('accepts JSON values for args, kwargs and headers and re-serialises them', () => {
-    const r = ZEnqueueInput.parse({ task: 't', args: [1, 'a'], kwargs: { x: { __potatoq__: 'date', v: '2026-01-02' } }, headers: { h: 1 } });
+    const r = ZEnqueueInput.parse({
+      task: 't',
+      args: [1, 'a'],
+      kwargs: { x: { __potatoq__: 'date', v: '2026-01-02' } },
+      headers: { h: 1 },
+    });
     expect(r.args).toBe('[1,"a"]');
     expect(JSON.parse(r.kwargs)).toEqual({ x: { __potatoq__: 'date', v: '2026-01-02' } });
     expect(r.headers).toBe('{"h":1}');

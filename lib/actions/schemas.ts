@@ -12,7 +12,7 @@ export type PurgeRequest = z.infer<typeof ZPurgeRequest>;
  * survive) or as JSON values (convenient for scripts; numbers beyond 2^53 are already rounded
  * by the JSON parser before we see them, so the docs recommend text).
  */
-const jsonText = (v: unknown) => (v === undefined || v === null || typeof v === 'string' ? v ?? undefined : JSON.stringify(v));
+const jsonText = (v: unknown) => (v === undefined || v === null || typeof v === 'string' ? (v ?? undefined) : JSON.stringify(v));
 
 export const ZEnqueueInput = z.preprocess((raw) => {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return raw;

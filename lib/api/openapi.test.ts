@@ -8,24 +8,44 @@ import { openApiDocument } from './openapi';
 const API = path.resolve(__dirname, '../../app/api');
 
 function routeFiles(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? routeFiles(path.join(dir, e.name)) : e.name === 'route.ts' ? [path.join(dir, e.name)] : []));
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? routeFiles(path.join(dir, e.name)) : e.name === 'route.ts' ? [path.join(dir, e.name)] : []));
 }
 
 const doc = openApiDocument({ brokers: ['main', 'other'], mode: 'accounts', version: 'test' }) as {
   openapi: string;
-  paths: Record<string, Record<string, { parameters?: Array<{ name: string; in: string; schema: Record<string, unknown> }>; requestBody?: { content: Record<string, { schema: Record<string, unknown> }> }; responses: Record<string, { content?: Record<string, { schema: Record<string, unknown> }> }>; security: unknown[] }>>;
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        parameters?: Array<{ name: string; in: string; schema: Record<string, unknown> }>;
+        requestBody?: { content: Record<string, { schema: Record<string, unknown> }> };
+        responses: Record<string, { content?: Record<string, { schema: Record<string, unknown> }> }>;
+        security: unknown[];
+      }
+    >
+  >;
   components: { schemas: Record<string, unknown> };
 };
 
 describe('the OpenAPI description', () => {
   // The catch-all (app/api/[...path]) is no endpoint: it answers unknown paths with the JSON
   // NotFound error every route documents.
-  const routes = routeFiles(API).filter((f) => !f.includes('[...')).map((f) => {
-    const rel = path.relative(path.resolve(API, '..'), path.dirname(f));
-    const openApiPath = `/${rel.split(path.sep).map((s) => s.replace(/^\[(\w+)\]$/, '{$1}')).join('/')}`;
-    const methods = [...fs.readFileSync(f, 'utf8').matchAll(/export (?:async )?function (GET|POST|PUT|PATCH|DELETE)\b/g)].map((m) => m[1]!.toLowerCase());
-    return { openApiPath, methods };
-  });
+  const routes = routeFiles(API)
+    .filter((f) => !f.includes('[...'))
+    .map((f) => {
+      const rel = path.relative(path.resolve(API, '..'), path.dirname(f));
+      const openApiPath = `/${rel
+        .split(path.sep)
+        .map((s) => s.replace(/^\[(\w+)\]$/, '{$1}'))
+        .join('/')}`;
+      const methods = [...fs.readFileSync(f, 'utf8').matchAll(/export (?:async )?function (GET|POST|PUT|PATCH|DELETE)\b/g)].map((m) =>
+        m[1]!.toLowerCase(),
+      );
+      return { openApiPath, methods };
+    });
 
   it('finds the route files', () => expect(routes.length).toBeGreaterThan(25));
 
@@ -45,9 +65,19 @@ describe('the OpenAPI description', () => {
     expect(tasks.parameters!.find((p) => p.name === 'broker')).toMatchObject({ in: 'path', schema: { enum: ['main', 'other'] } });
     expect(tasks.parameters!.find((p) => p.name === 'limit')).toMatchObject({ in: 'query', schema: { maximum: 500, minimum: 1 } });
     const replay = doc.paths['/api/brokers/{broker}/dead/replay']!.post!;
-    expect(replay.requestBody!.content['application/json']!.schema).toMatchObject({ required: ['ids'], properties: { ids: { maxItems: 1000, minItems: 1, items: { maxLength: 256 } }, reason: { maxLength: 1000 } } });
-    for (const p of ['/api/brokers/{broker}/dead/discard', '/api/brokers/{broker}/tasks/revoke', '/api/brokers/{broker}/queues/{queue}/purge']) {
-      expect(doc.paths[p]!.post!.requestBody!.content['application/json']!.schema, p).toMatchObject({ required: expect.arrayContaining(['reason']), properties: { reason: { minLength: 1 } } });
+    expect(replay.requestBody!.content['application/json']!.schema).toMatchObject({
+      required: ['ids'],
+      properties: { ids: { maxItems: 1000, minItems: 1, items: { maxLength: 256 } }, reason: { maxLength: 1000 } },
+    });
+    for (const p of [
+      '/api/brokers/{broker}/dead/discard',
+      '/api/brokers/{broker}/tasks/revoke',
+      '/api/brokers/{broker}/queues/{queue}/purge',
+    ]) {
+      expect(doc.paths[p]!.post!.requestBody!.content['application/json']!.schema, p).toMatchObject({
+        required: expect.arrayContaining(['reason']),
+        properties: { reason: { minLength: 1 } },
+      });
     }
   });
 
@@ -80,9 +110,13 @@ describe('docs/api.md', () => {
     expect(text).toContain(`${m} ${p}`);
   });
   it('sends a token and a reason in the curl examples of the actions that require one', () => {
-    for (const line of text.split('\n').filter((l) => l.startsWith('curl ') && !l.includes('/api/auth/') && !l.includes('-b cookies'))) expect(line).toContain('Authorization: Bearer $TOKEN');
+    for (const line of text.split('\n').filter((l) => l.startsWith('curl ') && !l.includes('/api/auth/') && !l.includes('-b cookies')))
+      expect(line).toContain('Authorization: Bearer $TOKEN');
     for (const action of ['dead/discard', 'tasks/revoke', 'purge', '/start']) {
-      const i = text.indexOf(`curl -s -H "Authorization: Bearer $TOKEN" -X POST`, text.indexOf(action === '/start' ? 'bulk/{jobId}/{op}' : `/${action}`));
+      const i = text.indexOf(
+        `curl -s -H "Authorization: Bearer $TOKEN" -X POST`,
+        text.indexOf(action === '/start' ? 'bulk/{jobId}/{op}' : `/${action}`),
+      );
       expect(text.slice(i, text.indexOf('```', i)), action).toMatch(/"reason":"[^"]+"/);
     }
   });

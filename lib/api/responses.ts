@@ -10,7 +10,22 @@ const iso = z.string().describe('ISO 8601 time');
 const isoOrNull = iso.nullable();
 const count = z.number().int().min(0).nullable().describe('null when the broker cannot give it (shown as —)');
 
-export const ERROR_CODES = ['InvalidInput', 'NotFound', 'ReadOnly', 'Unsupported', 'Conflict', 'BrokerUnavailable', 'BrokerTimeout', 'NotMigrated', 'Forbidden', 'Unauthorized', 'Internal', 'PayloadTooLarge', 'TooManyAttempts', 'Unavailable'] as const;
+export const ERROR_CODES = [
+  'InvalidInput',
+  'NotFound',
+  'ReadOnly',
+  'Unsupported',
+  'Conflict',
+  'BrokerUnavailable',
+  'BrokerTimeout',
+  'NotMigrated',
+  'Forbidden',
+  'Unauthorized',
+  'Internal',
+  'PayloadTooLarge',
+  'TooManyAttempts',
+  'Unavailable',
+] as const;
 
 export const ZErrorBody = z
   .object({
@@ -20,14 +35,21 @@ export const ZErrorBody = z
       fields: z.record(z.string(), z.string()).optional().describe('field path -> message, for forms'),
     }),
   })
-  .meta({ id: 'Error', description: 'Every error of the JSON API: a code (its HTTP status is fixed per code) and a message that never holds credentials.' });
+  .meta({
+    id: 'Error',
+    description: 'Every error of the JSON API: a code (its HTTP status is fixed per code) and a message that never holds credentials.',
+  });
 
-const ZOutcome = z.looseObject({ id: z.string(), outcome: z.enum(['ok', 'missing', 'running', 'conflict', 'invalid', 'error']), message: z.string() }).meta({ id: 'ActionOutcome' });
+const ZOutcome = z
+  .looseObject({ id: z.string(), outcome: z.enum(['ok', 'missing', 'running', 'conflict', 'invalid', 'error']), message: z.string() })
+  .meta({ id: 'ActionOutcome' });
 const ZPreview = z.looseObject({ kind: z.string() }).meta({ id: 'PayloadPreview' });
 
 export const ZBrokerList = z.object({ brokers: z.array(z.looseObject({ id: z.string(), name: z.string(), kind: z.string() })) });
 
-const ZQueueStats = z.looseObject({ name: z.string(), ready: count, scheduled: count, running: count, dead: count, oldestReadyAt: isoOrNull }).meta({ id: 'QueueStats' });
+const ZQueueStats = z
+  .looseObject({ name: z.string(), ready: count, scheduled: count, running: count, dead: count, oldestReadyAt: isoOrNull })
+  .meta({ id: 'QueueStats' });
 export const ZOverview = z
   .looseObject({
     id: z.string(),
@@ -44,20 +66,87 @@ export const ZOverview = z
 
 const page = <T extends z.ZodType>(item: T) => z.looseObject({ items: z.array(item), nextCursor: z.string().nullable() });
 
-const ZTaskSummary = z.looseObject({ id: z.string(), queue: z.string(), task: z.string(), state: z.string(), priority: z.string(), runAt: isoOrNull, createdAt: isoOrNull, claimedAt: isoOrNull, worker: z.string().nullable(), deliveries: z.string(), preview: ZPreview, seq: z.string() }).meta({ id: 'TaskSummary' });
-const ZDeadSummary = z.looseObject({ id: z.string(), queue: z.string(), task: z.string(), summary: z.string(), diedAt: isoOrNull, preview: ZPreview }).meta({ id: 'DeadSummary' });
+const ZTaskSummary = z
+  .looseObject({
+    id: z.string(),
+    queue: z.string(),
+    task: z.string(),
+    state: z.string(),
+    priority: z.string(),
+    runAt: isoOrNull,
+    createdAt: isoOrNull,
+    claimedAt: isoOrNull,
+    worker: z.string().nullable(),
+    deliveries: z.string(),
+    preview: ZPreview,
+    seq: z.string(),
+  })
+  .meta({ id: 'TaskSummary' });
+const ZDeadSummary = z
+  .looseObject({ id: z.string(), queue: z.string(), task: z.string(), summary: z.string(), diedAt: isoOrNull, preview: ZPreview })
+  .meta({ id: 'DeadSummary' });
 export const ZTaskPage = page(ZTaskSummary);
 export const ZDeadPage = page(ZDeadSummary);
-export const ZTaskDetail = ZTaskSummary.extend({ payload: z.looseObject({}), raw: z.string(), rawSize: z.number().int(), rawTruncated: z.boolean() }).meta({ id: 'TaskDetail' });
-export const ZDeadDetail = ZDeadSummary.extend({ reason: z.string().nullable(), payload: z.looseObject({}), raw: z.string(), rawSize: z.number().int(), rawTruncated: z.boolean() }).meta({ id: 'DeadDetail' });
-export const ZDeadGroups = z.object({ groups: z.array(z.looseObject({ summary: z.string(), count: z.number().int(), tasks: z.array(z.string()), queues: z.array(z.string()), newestAt: isoOrNull, oldestAt: isoOrNull })) });
-export const ZResultPage = page(z.looseObject({ id: z.string(), status: z.string(), name: z.string().nullable(), dateDone: isoOrNull, expiresAt: isoOrNull }));
-export const ZWorkers = z.object({ workers: z.array(z.looseObject({ id: z.string(), queues: z.array(z.string()), running: z.array(z.string()), heartbeatAt: iso, ageSeconds: z.number(), status: z.enum(['alive', 'stale', 'dead']) })) });
+export const ZTaskDetail = ZTaskSummary.extend({
+  payload: z.looseObject({}),
+  raw: z.string(),
+  rawSize: z.number().int(),
+  rawTruncated: z.boolean(),
+}).meta({ id: 'TaskDetail' });
+export const ZDeadDetail = ZDeadSummary.extend({
+  reason: z.string().nullable(),
+  payload: z.looseObject({}),
+  raw: z.string(),
+  rawSize: z.number().int(),
+  rawTruncated: z.boolean(),
+}).meta({ id: 'DeadDetail' });
+export const ZDeadGroups = z.object({
+  groups: z.array(
+    z.looseObject({
+      summary: z.string(),
+      count: z.number().int(),
+      tasks: z.array(z.string()),
+      queues: z.array(z.string()),
+      newestAt: isoOrNull,
+      oldestAt: isoOrNull,
+    }),
+  ),
+});
+export const ZResultPage = page(
+  z.looseObject({ id: z.string(), status: z.string(), name: z.string().nullable(), dateDone: isoOrNull, expiresAt: isoOrNull }),
+);
+export const ZWorkers = z.object({
+  workers: z.array(
+    z.looseObject({
+      id: z.string(),
+      queues: z.array(z.string()),
+      running: z.array(z.string()),
+      heartbeatAt: iso,
+      ageSeconds: z.number(),
+      status: z.enum(['alive', 'stale', 'dead']),
+    }),
+  ),
+});
 export const ZTaskNames = z.object({ names: z.array(z.string()) });
 
-export const ZActionResult = z.looseObject({ action: z.string(), brokerId: z.string(), requested: z.number().int(), succeeded: z.array(ZOutcome), failed: z.array(ZOutcome) }).meta({ id: 'ActionResult' });
+export const ZActionResult = z
+  .looseObject({
+    action: z.string(),
+    brokerId: z.string(),
+    requested: z.number().int(),
+    succeeded: z.array(ZOutcome),
+    failed: z.array(ZOutcome),
+  })
+  .meta({ id: 'ActionResult' });
 export const ZPurgeResult = z.looseObject({ brokerId: z.string(), queue: z.string(), removed: z.number().int() });
-export const ZEnqueueResult = z.looseObject({ brokerId: z.string(), id: z.string(), queue: z.string(), task: z.string(), state: z.string(), payload: z.string() });
+export const ZEnqueueResult = z.looseObject({
+  brokerId: z.string(),
+  id: z.string(),
+  queue: z.string(),
+  task: z.string(),
+  state: z.string(),
+  payload: z.string(),
+});
 export const ZEnqueuePreview = ZEnqueueResult.extend({ preview: z.literal(true) });
 
 export const ZBulkJob = z
@@ -69,19 +158,46 @@ export const ZBulkJob = z
     snapshotAt: iso,
     capped: z.boolean(),
     rate: z.number().nullable(),
-    progress: z.looseObject({ total: z.number().int(), processed: z.number().int(), succeeded: z.number().int(), skipped: z.number().int(), failed: z.number().int() }),
+    progress: z.looseObject({
+      total: z.number().int(),
+      processed: z.number().int(),
+      succeeded: z.number().int(),
+      skipped: z.number().int(),
+      failed: z.number().int(),
+    }),
     error: z.looseObject({ code: z.string(), message: z.string() }).nullable(),
   })
   .meta({ id: 'BulkJob' });
 
 export const ZAuditPage = z.object({
-  entries: z.array(z.looseObject({ id: z.string(), at: iso, finishedAt: isoOrNull, who: z.string(), action: z.string(), broker: z.string(), queue: z.string().nullable(), ids: z.array(z.string()), reason: z.string().nullable(), outcome: z.enum(['pending', 'done', 'partial', 'failed', 'refused']) })),
+  entries: z.array(
+    z.looseObject({
+      id: z.string(),
+      at: iso,
+      finishedAt: isoOrNull,
+      who: z.string(),
+      action: z.string(),
+      broker: z.string(),
+      queue: z.string().nullable(),
+      ids: z.array(z.string()),
+      reason: z.string().nullable(),
+      outcome: z.enum(['pending', 'done', 'partial', 'failed', 'refused']),
+    }),
+  ),
   nextCursor: z.string().nullable(),
 });
 
 export const ZHealth = z.object({
   status: z.enum(['ok', 'degraded', 'down']),
-  brokers: z.array(z.looseObject({ id: z.string(), name: z.string(), kind: z.string(), ok: z.boolean(), error: z.looseObject({ code: z.string(), message: z.string() }).nullable() })),
+  brokers: z.array(
+    z.looseObject({
+      id: z.string(),
+      name: z.string(),
+      kind: z.string(),
+      ok: z.boolean(),
+      error: z.looseObject({ code: z.string(), message: z.string() }).nullable(),
+    }),
+  ),
 });
 export const ZLive = z.object({ status: z.literal('live') });
 export const ZSignedIn = z.object({ user: z.string() });

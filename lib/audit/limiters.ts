@@ -43,7 +43,13 @@ export function limiterFactory(location = stateLocation()): { make: (spec: Limit
     const next = chain.then(
       () =>
         new Promise<Limiter>((resolve, reject) => {
-          const opts = { keyPrefix: spec.keyPrefix, points: spec.points, duration: spec.duration, tableName: TABLE, clearExpiredByTimeout: clear };
+          const opts = {
+            keyPrefix: spec.keyPrefix,
+            points: spec.points,
+            duration: spec.duration,
+            tableName: TABLE,
+            clearExpiredByTimeout: clear,
+          };
           // eslint-disable-next-line prefer-const -- declared before the callback that resolves with it
           let limiter: Limiter;
           const ready = (err?: Error) => (err ? reject(err) : resolve(limiter));

@@ -36,7 +36,10 @@ describe.skipIf(!ok)('PostgreSQL audit store', () => {
     const e1 = newEntry({ action: 'revoke', broker: 'pg', who, input: { ids: ['x1', 'x2'] }, reason: 'stuck' });
     const e2 = newEntry({ action: 'enqueue', broker: 'pg', who, input: { task: 't', queue: 'emails' }, reason: null });
     await Promise.all([a.begin(e1), b.begin(e2)]);
-    const r = resultsOf({ succeeded: [{ id: 'x1', outcome: 'ok', message: '' }], failed: [{ id: 'x2', outcome: 'running', message: 'running' }] });
+    const r = resultsOf({
+      succeeded: [{ id: 'x1', outcome: 'ok', message: '' }],
+      failed: [{ id: 'x2', outcome: 'running', message: 'running' }],
+    });
     await a.finish(e1.id, { ...r, code: null, message: null, details: {}, finishedAt: new Date().toISOString() });
     await b.finish(e2.id, { outcome: 'done', results: [], code: null, message: null, details: {}, finishedAt: null, addIds: ['x9'] });
 
@@ -44,7 +47,14 @@ describe.skipIf(!ok)('PostgreSQL audit store', () => {
     expect(seenByB.entries.map((e) => e.id).sort()).toEqual([e1.id, e2.id].sort());
     const hist = await a.list(ZAuditQuery.parse({ broker: 'pg', task: 'x2' }));
     expect(hist.entries).toHaveLength(1);
-    expect(hist.entries[0]).toMatchObject({ reason: 'stuck', outcome: 'partial', results: [{ id: 'x2', outcome: 'running', message: 'running' }, { id: 'x1', outcome: 'ok', message: '' }] });
+    expect(hist.entries[0]).toMatchObject({
+      reason: 'stuck',
+      outcome: 'partial',
+      results: [
+        { id: 'x2', outcome: 'running', message: 'running' },
+        { id: 'x1', outcome: 'ok', message: '' },
+      ],
+    });
     expect((await a.list(ZAuditQuery.parse({ task: 'x9' }))).entries[0]).toMatchObject({ id: e2.id, ids: ['x9'], queue: 'emails' });
     const p1 = await a.list(ZAuditQuery.parse({ limit: 1 }));
     const p2 = await a.list(ZAuditQuery.parse({ limit: 1, cursor: p1.nextCursor }));
@@ -83,19 +93,32 @@ describe.skipIf(!ok)('PostgreSQL audit store schema step under concurrent writer
     let stop = false;
     const writing = (async () => {
       while ((!stop || written.length < 20) && written.length < 150) {
-        const e = newEntry({ action: 'revoke', broker: 'pg', who, input: { ids: [`w${written.length}`, `v${written.length}`] }, reason: 'race' });
+        const e = newEntry({
+          action: 'revoke',
+          broker: 'pg',
+          who,
+          input: { ids: [`w${written.length}`, `v${written.length}`] },
+          reason: 'race',
+        });
         await writer.begin(e);
         written.push(e.id);
       }
     })();
     await new Promise((r) => setTimeout(r, 5));
     const starters = [createPostgresAuditStore(u), createPostgresAuditStore(u)];
-    const started = await Promise.allSettled(starters.map((st, i) => st.begin(newEntry({ action: 'enqueue', broker: 'pg', who, input: { task: `start${i}` }, reason: null }))));
+    const started = await Promise.allSettled(
+      starters.map((st, i) => st.begin(newEntry({ action: 'enqueue', broker: 'pg', who, input: { task: `start${i}` }, reason: null }))),
+    );
     stop = true;
     await writing;
     expect(started.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason))).toEqual([]);
     const all = await writer.list(ZAuditQuery.parse({ limit: 200 }));
-    expect(all.entries.filter((e) => e.action === 'revoke').map((e) => e.id).sort()).toEqual([...written].sort());
+    expect(
+      all.entries
+        .filter((e) => e.action === 'revoke')
+        .map((e) => e.id)
+        .sort(),
+    ).toEqual([...written].sort());
     expect(all.entries.filter((e) => e.action === 'enqueue')).toHaveLength(2);
     await Promise.all([writer.close(), ...starters.map((st) => st.close())]);
   }

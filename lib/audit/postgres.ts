@@ -16,7 +16,9 @@ const numbered = (sql: string) => {
 
 // Every object the schema makes; when all exist (the usual start), no DDL runs at all.
 const OBJECTS = ['console_audit', 'console_audit_ids', 'console_audit_ids_task', 'console_audit_broker'];
-const STATEMENTS = SCHEMA.split(';').map((s) => s.trim()).filter(Boolean);
+const STATEMENTS = SCHEMA.split(';')
+  .map((s) => s.trim())
+  .filter(Boolean);
 
 export function createPostgresAuditStore(url: string): AuditStore {
   const pool = new Pool({ connectionString: url, max: 4 });
@@ -56,11 +58,34 @@ export function createPostgresAuditStore(url: string): AuditStore {
         const r = await c.query<{ seq: string }>(
           `INSERT INTO console_audit (id, at, finished_at, who, role, via, action, broker, queue, ids, ids_total, filter, count, reason, outcome, code, message, results, details)
            VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19) RETURNING seq`,
-          [e.id, e.at, e.finishedAt, e.who, e.role, e.via, e.action, e.broker, e.queue, JSON.stringify(e.ids), e.idsTotal,
-            e.filter ? JSON.stringify(e.filter) : null, e.count, e.reason, e.outcome, e.code, e.message, JSON.stringify(e.results), JSON.stringify(e.details)],
+          [
+            e.id,
+            e.at,
+            e.finishedAt,
+            e.who,
+            e.role,
+            e.via,
+            e.action,
+            e.broker,
+            e.queue,
+            JSON.stringify(e.ids),
+            e.idsTotal,
+            e.filter ? JSON.stringify(e.filter) : null,
+            e.count,
+            e.reason,
+            e.outcome,
+            e.code,
+            e.message,
+            JSON.stringify(e.results),
+            JSON.stringify(e.details),
+          ],
         );
         if (e.ids.length) {
-          await c.query('INSERT INTO console_audit_ids (audit_seq, broker, task_id) SELECT $1, $2, unnest($3::text[])', [r.rows[0]!.seq, e.broker, e.ids]);
+          await c.query('INSERT INTO console_audit_ids (audit_seq, broker, task_id) SELECT $1, $2, unnest($3::text[])', [
+            r.rows[0]!.seq,
+            e.broker,
+            e.ids,
+          ]);
         }
         await c.query('COMMIT');
       } catch (err) {
@@ -82,7 +107,17 @@ export function createPostgresAuditStore(url: string): AuditStore {
       await pool.query(
         `UPDATE console_audit SET outcome = $2, code = $3, message = $4, results = $5, details = $6, finished_at = $7,
            queue = COALESCE($8, queue), count = COALESCE($9, count) WHERE id = $1`,
-        [id, p.outcome, p.code, p.message, JSON.stringify(p.results), JSON.stringify(p.details), p.finishedAt, p.queue ?? null, p.count ?? null],
+        [
+          id,
+          p.outcome,
+          p.code,
+          p.message,
+          JSON.stringify(p.results),
+          JSON.stringify(p.details),
+          p.finishedAt,
+          p.queue ?? null,
+          p.count ?? null,
+        ],
       );
     },
     async list(q): Promise<AuditPage> {

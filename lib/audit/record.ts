@@ -6,7 +6,8 @@ import { MAX_IDS, type AuditEntry, type AuditIdOutcome, type AuditOutcome } from
 // filter and per-id outcomes are read from the usual shapes so every gated action, including
 // ones added later (bulk jobs), is recorded the same way.
 
-const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+const obj = (v: unknown): Record<string, unknown> =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 const str = (v: unknown): string | null => (typeof v === 'string' && v ? v : null);
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
@@ -16,7 +17,14 @@ export interface Who {
   via: string | null;
 }
 
-export function newEntry(args: { action: string; broker: string; who: Who; input: unknown; reason: string | null; extra?: Record<string, unknown> }): AuditEntry {
+export function newEntry(args: {
+  action: string;
+  broker: string;
+  who: Who;
+  input: unknown;
+  reason: string | null;
+  extra?: Record<string, unknown>;
+}): AuditEntry {
   const input = obj(args.input);
   const extra = args.extra ?? {};
   const ids = Array.isArray(input.ids) ? input.ids.filter((x): x is string => typeof x === 'string') : [];
@@ -52,12 +60,15 @@ export function resultsOf(result: unknown): { results: AuditIdOutcome[]; outcome
       ? v.flatMap((x) => {
           if (typeof x === 'string') return [{ id: x, outcome: ok ? 'ok' : 'error', message: '' }];
           const o = obj(x);
-          return typeof o.id === 'string' ? [{ id: o.id, outcome: str(o.outcome) ?? (ok ? 'ok' : 'error'), message: str(o.message) ?? '' }] : [];
+          return typeof o.id === 'string'
+            ? [{ id: o.id, outcome: str(o.outcome) ?? (ok ? 'ok' : 'error'), message: str(o.message) ?? '' }]
+            : [];
         })
       : [];
   const succeeded = list(r.succeeded, true);
   const failed = list(r.failed, false);
   const outcome: AuditOutcome = failed.length === 0 ? 'done' : succeeded.length === 0 ? 'failed' : 'partial';
-  const enqueued = str(r.id) && !succeeded.length && !failed.length ? [{ id: r.id as string, outcome: 'ok', message: str(r.state) ?? '' }] : [];
+  const enqueued =
+    str(r.id) && !succeeded.length && !failed.length ? [{ id: r.id as string, outcome: 'ok', message: str(r.state) ?? '' }] : [];
   return { results: [...failed, ...succeeded, ...enqueued].slice(0, MAX_IDS), outcome };
 }

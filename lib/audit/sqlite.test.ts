@@ -24,7 +24,10 @@ describe('SQLite audit store', () => {
     let store = createSqliteAuditStore(file);
     const a = newEntry({ action: 'discard', broker: 'b1', who, input: { ids: ['t1', 't2'], reason: 'x' }, reason: 'bad data' });
     await store.begin(a);
-    const { results, outcome } = resultsOf({ succeeded: [{ id: 't1', outcome: 'ok', message: '' }], failed: [{ id: 't2', outcome: 'missing', message: 'gone' }] });
+    const { results, outcome } = resultsOf({
+      succeeded: [{ id: 't1', outcome: 'ok', message: '' }],
+      failed: [{ id: 't2', outcome: 'missing', message: 'gone' }],
+    });
     await store.finish(a.id, { outcome, results, code: null, message: null, details: {}, finishedAt: new Date().toISOString() });
     const b = newEntry({ action: 'enqueue', broker: 'b2', who, input: { task: 'x', queue: 'emails' }, reason: null });
     await store.begin(b);
@@ -34,7 +37,16 @@ describe('SQLite audit store', () => {
     store = createSqliteAuditStore(file);
     const all = await store.list(q());
     expect(all.entries.map((e) => e.action)).toEqual(['enqueue', 'discard']);
-    expect(all.entries[1]).toMatchObject({ who: 'olga', reason: 'bad data', outcome: 'partial', ids: ['t1', 't2'], results: [{ id: 't2', outcome: 'missing', message: 'gone' }, { id: 't1', outcome: 'ok', message: '' }] });
+    expect(all.entries[1]).toMatchObject({
+      who: 'olga',
+      reason: 'bad data',
+      outcome: 'partial',
+      ids: ['t1', 't2'],
+      results: [
+        { id: 't2', outcome: 'missing', message: 'gone' },
+        { id: 't1', outcome: 'ok', message: '' },
+      ],
+    });
     expect(all.entries[0]).toMatchObject({ queue: 'emails', ids: ['t9'] });
     expect((await store.list(q({ task: 't2', broker: 'b1' }))).entries.map((e) => e.id)).toEqual([a.id]);
     expect((await store.list(q({ task: 't9' }))).entries.map((e) => e.id)).toEqual([b.id]);
@@ -45,7 +57,8 @@ describe('SQLite audit store', () => {
 
   it('pages back with a cursor', async () => {
     const store = createSqliteAuditStore(tempFile());
-    for (let i = 0; i < 5; i++) await store.begin(newEntry({ action: 'replay', broker: 'b', who, input: { ids: [`id${i}`] }, reason: null }));
+    for (let i = 0; i < 5; i++)
+      await store.begin(newEntry({ action: 'replay', broker: 'b', who, input: { ids: [`id${i}`] }, reason: null }));
     const p1 = await store.list(q({ limit: 2 }));
     const p2 = await store.list(q({ limit: 2, cursor: p1.nextCursor }));
     const p3 = await store.list(q({ limit: 2, cursor: p2.nextCursor }));
@@ -55,7 +68,14 @@ describe('SQLite audit store', () => {
   });
 
   it('records a bulk job’s filter and snapshot count', () => {
-    const e = newEntry({ action: 'discard', broker: 'b', who, input: { action: 'discard', filter: { queue: 'q', task: 't' } }, reason: 'r', extra: { count: 1200 } });
+    const e = newEntry({
+      action: 'discard',
+      broker: 'b',
+      who,
+      input: { action: 'discard', filter: { queue: 'q', task: 't' } },
+      reason: 'r',
+      extra: { count: 1200 },
+    });
     expect(e).toMatchObject({ filter: { queue: 'q', task: 't' }, count: 1200, queue: 'q', ids: [] });
   });
 });

@@ -94,9 +94,17 @@ export function createSqliteAuditStore(file: string): AuditStore {
     async finish(id, p) {
       const { addIds = [], ...rest } = p;
       db.transaction(() => {
-        finish.run({ id, ...rest, queue: p.queue ?? null, count: p.count ?? null, results: JSON.stringify(p.results), details: JSON.stringify(p.details) });
+        finish.run({
+          id,
+          ...rest,
+          queue: p.queue ?? null,
+          count: p.count ?? null,
+          results: JSON.stringify(p.results),
+          details: JSON.stringify(p.details),
+        });
         if (!addIds.length) return;
-        const row = db.prepare('SELECT seq, broker, ids FROM console_audit WHERE id = ?').get(id) as { seq: number; broker: string; ids: string } | undefined;
+        const row = db.prepare('SELECT seq, broker, ids FROM console_audit WHERE id = ?').get(id) as
+          { seq: number; broker: string; ids: string } | undefined;
         if (!row) return;
         const ids = [...(JSON.parse(row.ids) as string[]), ...addIds];
         db.prepare('UPDATE console_audit SET ids = ?, ids_total = ? WHERE seq = ?').run(JSON.stringify(ids), ids.length, row.seq);

@@ -57,7 +57,11 @@ export interface AuditPage {
 export interface AuditStore {
   /** Writes the entry (outcome pending until finish). Throws when the store is unavailable. */
   begin(entry: AuditEntry): Promise<void>;
-  finish(id: string, patch: Pick<AuditEntry, 'outcome' | 'code' | 'message' | 'results' | 'details' | 'finishedAt'> & Partial<Pick<AuditEntry, 'queue' | 'count'>> & { addIds?: string[] }): Promise<void>;
+  finish(
+    id: string,
+    patch: Pick<AuditEntry, 'outcome' | 'code' | 'message' | 'results' | 'details' | 'finishedAt'> &
+      Partial<Pick<AuditEntry, 'queue' | 'count'>> & { addIds?: string[] },
+  ): Promise<void>;
   list(q: AuditQuery): Promise<AuditPage>;
   close(): Promise<void>;
 }

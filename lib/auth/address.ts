@@ -45,7 +45,7 @@ export function parseAddressList(raw: string): AddressMatcher {
       if (kind === 4) {
         const mask = bits === 0 ? 0 : (~0 << (32 - bits)) >>> 0;
         const net = (v4ToInt(addr) & mask) >>> 0;
-        return (a) => isIP(a) === 4 && ((v4ToInt(a) & mask) >>> 0) === net;
+        return (a) => isIP(a) === 4 && (v4ToInt(a) & mask) >>> 0 === net;
       }
       const shift = BigInt(128 - bits);
       const net = v6ToBigInt(addr) >> shift;

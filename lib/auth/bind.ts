@@ -36,5 +36,7 @@ export function checkBind(config: AuthConfig, addresses: string[]): BindVerdict 
         'listen on 127.0.0.1 (next start -H 127.0.0.1), choose accounts or proxy, or set POTATOQ_CONSOLE_INSECURE_NO_AUTH=1',
     );
   }
-  return { insecureBanner: `Authentication is off and this console listens on ${exposed.join(', ')}: anyone who can reach it can change your queues.` };
+  return {
+    insecureBanner: `Authentication is off and this console listens on ${exposed.join(', ')}: anyone who can reach it can change your queues.`,
+  };
 }

@@ -27,7 +27,10 @@ export function fromTrustedProxy(config: AuthConfig, headers: Headers): boolean 
 export function clientAddress(config: AuthConfig, headers: Headers): string | null {
   const peer = peerAddress(headers);
   if (!fromTrustedProxy(config, headers)) return peer === null ? null : normalizeAddress(peer);
-  const forwarded = (headers.get('x-forwarded-for') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const forwarded = (headers.get('x-forwarded-for') ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const last = forwarded[forwarded.length - 1];
   return last && isIP(normalizeAddress(last)) ? normalizeAddress(last) : peer === null ? null : normalizeAddress(peer);
 }

@@ -11,18 +11,31 @@ describe('parseAuthConfig', () => {
   });
   it('names the field of a bad value', () => {
     expect(() => parseAuthConfig({ POTATOQ_CONSOLE_AUTH: 'ldap' })).toThrow(/^POTATOQ_CONSOLE_AUTH: must be none, accounts, proxy or oidc/);
-    expect(() => parseAuthConfig({ POTATOQ_CONSOLE_AUTH: 'accounts', POTATOQ_CONSOLE_USERS: users })).toThrow(/^POTATOQ_CONSOLE_SESSION_SECRET: required/);
-    expect(() => parseAuthConfig({ POTATOQ_CONSOLE_AUTH: 'accounts', POTATOQ_CONSOLE_SESSION_SECRET: 'short', POTATOQ_CONSOLE_USERS: users })).toThrow(/^POTATOQ_CONSOLE_SESSION_SECRET: must be at least 32/);
-    expect(() => parseAuthConfig({ POTATOQ_CONSOLE_USERS: '[{"user":"a","hash":"plain","role":"operator"}]' })).toThrow(/^POTATOQ_CONSOLE_USERS\[0\]\.hash: must be an scrypt hash/);
-    expect(() => parseAuthConfig({ POTATOQ_CONSOLE_USERS: `[{"user":"a","hash":"${TEST_HASH}","role":"admin"}]` })).toThrow(/^POTATOQ_CONSOLE_USERS\[0\]\.role/);
+    expect(() => parseAuthConfig({ POTATOQ_CONSOLE_AUTH: 'accounts', POTATOQ_CONSOLE_USERS: users })).toThrow(
+      /^POTATOQ_CONSOLE_SESSION_SECRET: required/,
+    );
+    expect(() =>
+      parseAuthConfig({ POTATOQ_CONSOLE_AUTH: 'accounts', POTATOQ_CONSOLE_SESSION_SECRET: 'short', POTATOQ_CONSOLE_USERS: users }),
+    ).toThrow(/^POTATOQ_CONSOLE_SESSION_SECRET: must be at least 32/);
+    expect(() => parseAuthConfig({ POTATOQ_CONSOLE_USERS: '[{"user":"a","hash":"plain","role":"operator"}]' })).toThrow(
+      /^POTATOQ_CONSOLE_USERS\[0\]\.hash: must be an scrypt hash/,
+    );
+    expect(() => parseAuthConfig({ POTATOQ_CONSOLE_USERS: `[{"user":"a","hash":"${TEST_HASH}","role":"admin"}]` })).toThrow(
+      /^POTATOQ_CONSOLE_USERS\[0\]\.role/,
+    );
     expect(() => parseAuthConfig({ POTATOQ_CONSOLE_TOKENS: '{nope' })).toThrow(/^POTATOQ_CONSOLE_TOKENS: not valid JSON/);
     expect(() => parseAuthConfig({ POTATOQ_CONSOLE_AUTH: 'proxy' })).toThrow(/^POTATOQ_CONSOLE_PROXY_ADDRESSES: proxy mode needs/);
-    expect(() => parseAuthConfig({ POTATOQ_CONSOLE_AUTH: 'proxy', POTATOQ_CONSOLE_PROXY_ADDRESSES: '10.0.0.300' })).toThrow(/^POTATOQ_CONSOLE_PROXY_ADDRESSES: "10.0.0.300"/);
+    expect(() => parseAuthConfig({ POTATOQ_CONSOLE_AUTH: 'proxy', POTATOQ_CONSOLE_PROXY_ADDRESSES: '10.0.0.300' })).toThrow(
+      /^POTATOQ_CONSOLE_PROXY_ADDRESSES: "10.0.0.300"/,
+    );
     expect(() => parseAuthConfig({ POTATOQ_CONSOLE_INSECURE_NO_AUTH: 'maybe' })).toThrow(/^POTATOQ_CONSOLE_INSECURE_NO_AUTH/);
     expect(() => parseAuthConfig({ POTATOQ_CONSOLE_SESSION_HOURS: 'x' })).toThrow(/^POTATOQ_CONSOLE_SESSION_HOURS/);
   });
   it('refuses duplicate users', () => {
-    const dup = JSON.stringify([{ user: 'a', hash: TEST_HASH, role: 'viewer' }, { user: 'a', hash: TEST_HASH, role: 'viewer' }]);
+    const dup = JSON.stringify([
+      { user: 'a', hash: TEST_HASH, role: 'viewer' },
+      { user: 'a', hash: TEST_HASH, role: 'viewer' },
+    ]);
     expect(() => parseAuthConfig({ POTATOQ_CONSOLE_USERS: dup })).toThrow(/POTATOQ_CONSOLE_USERS\[1\]\.user: duplicate/);
   });
   it('reads proxy settings with lower-cased header names and role grants', () => {
@@ -40,8 +53,17 @@ describe('parseAuthConfig', () => {
     expect(c.proxy.addresses?.('::1')).toBe(true);
   });
   it('accepts accounts mode with users and a secret', () => {
-    const c = parseAuthConfig({ POTATOQ_CONSOLE_AUTH: 'accounts', POTATOQ_CONSOLE_USERS: users, POTATOQ_CONSOLE_SESSION_SECRET: TEST_SECRET, POTATOQ_CONSOLE_SESSION_HOURS: '1' });
-    expect(c).toMatchObject({ mode: 'accounts', sessionSeconds: 3600, accounts: [{ user: 'olga', role: 'operator', readOnlyBrokers: [] }] });
+    const c = parseAuthConfig({
+      POTATOQ_CONSOLE_AUTH: 'accounts',
+      POTATOQ_CONSOLE_USERS: users,
+      POTATOQ_CONSOLE_SESSION_SECRET: TEST_SECRET,
+      POTATOQ_CONSOLE_SESSION_HOURS: '1',
+    });
+    expect(c).toMatchObject({
+      mode: 'accounts',
+      sessionSeconds: 3600,
+      accounts: [{ user: 'olga', role: 'operator', readOnlyBrokers: [] }],
+    });
   });
 });
 
@@ -59,7 +81,11 @@ describe('checkBind', () => {
     expect(checkBind(c, ['0.0.0.0']).insecureBanner).toMatch(/Authentication is off/);
   });
   it('does not care where accounts or proxy mode listen', () => {
-    const c = parseAuthConfig({ POTATOQ_CONSOLE_AUTH: 'accounts', POTATOQ_CONSOLE_USERS: users, POTATOQ_CONSOLE_SESSION_SECRET: TEST_SECRET });
+    const c = parseAuthConfig({
+      POTATOQ_CONSOLE_AUTH: 'accounts',
+      POTATOQ_CONSOLE_USERS: users,
+      POTATOQ_CONSOLE_SESSION_SECRET: TEST_SECRET,
+    });
     expect(checkBind(c, ['0.0.0.0']).insecureBanner).toBeNull();
   });
 });

@@ -65,11 +65,18 @@ export const ZGrant = z.union([
 const ZFlag = z
   .enum(['1', 'true', 'yes', '0', 'false', 'no', ''], { error: 'must be 1/true/yes or 0/false/no' })
   .transform((v) => ['1', 'true', 'yes'].includes(v));
-const ZHeaderName = z.string().regex(/^[A-Za-z0-9-]+$/, 'must be an HTTP header name').transform((h) => h.toLowerCase());
+const ZHeaderName = z
+  .string()
+  .regex(/^[A-Za-z0-9-]+$/, 'must be an HTTP header name')
+  .transform((h) => h.toLowerCase());
 
 const ZAccount = z
   .object({
-    user: z.string().min(1).max(100).regex(/^[^\s:]+$/, 'must not contain spaces or colons'),
+    user: z
+      .string()
+      .min(1)
+      .max(100)
+      .regex(/^[^\s:]+$/, 'must not contain spaces or colons'),
     hash: z.string().regex(PASSWORD_HASH_RE, 'must be an scrypt hash made by `npm run hash-password`'),
     role: ZRole,
     readOnlyBrokers: z.array(z.string()).default([]),
@@ -110,7 +117,11 @@ export const opt = (v: string | undefined) => (v?.trim() ? v.trim() : undefined)
 
 /** Parses the authentication settings from an environment; pure, for tests. */
 export function parseAuthConfig(env: Record<string, string | undefined>): AuthConfig {
-  const mode = field('POTATOQ_CONSOLE_AUTH', z.enum(['none', 'accounts', 'proxy', 'oidc'], { error: 'must be none, accounts, proxy or oidc' }), opt(env.POTATOQ_CONSOLE_AUTH) ?? 'none');
+  const mode = field(
+    'POTATOQ_CONSOLE_AUTH',
+    z.enum(['none', 'accounts', 'proxy', 'oidc'], { error: 'must be none, accounts, proxy or oidc' }),
+    opt(env.POTATOQ_CONSOLE_AUTH) ?? 'none',
+  );
   const accounts = json('POTATOQ_CONSOLE_USERS', env.POTATOQ_CONSOLE_USERS, z.array(ZAccount), []);
   const tokens = json('POTATOQ_CONSOLE_TOKENS', env.POTATOQ_CONSOLE_TOKENS, z.array(ZToken), []);
   const sessionSecret = opt(env.POTATOQ_CONSOLE_SESSION_SECRET) ?? null;
@@ -123,8 +134,13 @@ export function parseAuthConfig(env: Record<string, string | undefined>): AuthCo
     if (!accounts.length) throw new ConfigError('POTATOQ_CONSOLE_USERS: accounts mode needs at least one user');
     if (!sessionSecret) throw new ConfigError('POTATOQ_CONSOLE_SESSION_SECRET: required in accounts mode (32+ random characters)');
   }
-  if (sessionSecret !== null && sessionSecret.length < 32) throw new ConfigError('POTATOQ_CONSOLE_SESSION_SECRET: must be at least 32 characters');
-  const hours = field('POTATOQ_CONSOLE_SESSION_HOURS', z.coerce.number({ error: 'must be a number' }).min(0.05).max(720), opt(env.POTATOQ_CONSOLE_SESSION_HOURS) ?? 8);
+  if (sessionSecret !== null && sessionSecret.length < 32)
+    throw new ConfigError('POTATOQ_CONSOLE_SESSION_SECRET: must be at least 32 characters');
+  const hours = field(
+    'POTATOQ_CONSOLE_SESSION_HOURS',
+    z.coerce.number({ error: 'must be a number' }).min(0.05).max(720),
+    opt(env.POTATOQ_CONSOLE_SESSION_HOURS) ?? 8,
+  );
   const cookieSecure = field(
     'POTATOQ_CONSOLE_COOKIE_SECURE',
     z.enum(['auto', 'true', 'false'], { error: 'must be auto, true or false' }).transform((v) => (v === 'auto' ? 'auto' : v === 'true')),
@@ -140,7 +156,8 @@ export function parseAuthConfig(env: Record<string, string | undefined>): AuthCo
     }
   }
   const proxySecret = opt(env.POTATOQ_CONSOLE_PROXY_SECRET) ?? null;
-  if (proxySecret !== null && proxySecret.length < 16) throw new ConfigError('POTATOQ_CONSOLE_PROXY_SECRET: must be at least 16 characters');
+  if (proxySecret !== null && proxySecret.length < 16)
+    throw new ConfigError('POTATOQ_CONSOLE_PROXY_SECRET: must be at least 16 characters');
   if (mode === 'proxy' && !addresses && !proxySecret) {
     throw new ConfigError('POTATOQ_CONSOLE_PROXY_ADDRESSES: proxy mode needs the proxy addresses, POTATOQ_CONSOLE_PROXY_SECRET, or both');
   }
@@ -153,12 +170,23 @@ export function parseAuthConfig(env: Record<string, string | undefined>): AuthCo
     cookieSecure,
     proxy: {
       userHeader: field('POTATOQ_CONSOLE_PROXY_USER_HEADER', ZHeaderName, opt(env.POTATOQ_CONSOLE_PROXY_USER_HEADER) ?? 'x-forwarded-user'),
-      groupsHeader: field('POTATOQ_CONSOLE_PROXY_GROUPS_HEADER', ZHeaderName, opt(env.POTATOQ_CONSOLE_PROXY_GROUPS_HEADER) ?? 'x-forwarded-groups'),
+      groupsHeader: field(
+        'POTATOQ_CONSOLE_PROXY_GROUPS_HEADER',
+        ZHeaderName,
+        opt(env.POTATOQ_CONSOLE_PROXY_GROUPS_HEADER) ?? 'x-forwarded-groups',
+      ),
       addresses,
       secret: proxySecret,
-      secretHeader: field('POTATOQ_CONSOLE_PROXY_SECRET_HEADER', ZHeaderName, opt(env.POTATOQ_CONSOLE_PROXY_SECRET_HEADER) ?? 'x-potatoq-proxy-secret'),
+      secretHeader: field(
+        'POTATOQ_CONSOLE_PROXY_SECRET_HEADER',
+        ZHeaderName,
+        opt(env.POTATOQ_CONSOLE_PROXY_SECRET_HEADER) ?? 'x-potatoq-proxy-secret',
+      ),
       // No prototype: a group called `constructor` or `__proto__` must not find Object's members.
-      roles: Object.assign(Object.create(null) as Record<string, Grant>, json('POTATOQ_CONSOLE_PROXY_ROLES', env.POTATOQ_CONSOLE_PROXY_ROLES, z.record(z.string(), ZGrant), { '*': 'viewer' })),
+      roles: Object.assign(
+        Object.create(null) as Record<string, Grant>,
+        json('POTATOQ_CONSOLE_PROXY_ROLES', env.POTATOQ_CONSOLE_PROXY_ROLES, z.record(z.string(), ZGrant), { '*': 'viewer' }),
+      ),
     },
     oidc: mode === 'oidc' ? parseOidcConfig(env) : null,
     tokens: tokens.map(({ hash, ...t }) => ({ ...t, digest: hash })),

@@ -4,8 +4,18 @@ import { hostAllowed, hostName, parseAllowedHosts } from './hosts';
 describe('allowed Host names', () => {
   it('in mode none answers loopback names and IP literals on any port, and no other name', () => {
     const rule = parseAllowedHosts(undefined, 'none');
-    for (const h of ['127.0.0.1:3000', 'localhost', 'localhost:8080', '[::1]:3000', 'app.localhost:3000', '192.168.1.20:3000']) expect(hostAllowed(rule, h), h).toBe(true);
-    for (const h of ['evil.example', 'evil.example:3000', 'localhost.evil.example', '127.0.0.1.nip.io', '', 'a b', 'evil.example:3000@127.0.0.1']) expect(hostAllowed(rule, h), h).toBe(false);
+    for (const h of ['127.0.0.1:3000', 'localhost', 'localhost:8080', '[::1]:3000', 'app.localhost:3000', '192.168.1.20:3000'])
+      expect(hostAllowed(rule, h), h).toBe(true);
+    for (const h of [
+      'evil.example',
+      'evil.example:3000',
+      'localhost.evil.example',
+      '127.0.0.1.nip.io',
+      '',
+      'a b',
+      'evil.example:3000@127.0.0.1',
+    ])
+      expect(hostAllowed(rule, h), h).toBe(false);
     expect(hostAllowed(rule, null)).toBe(false);
   });
 

@@ -24,7 +24,8 @@ export function parseAllowedHosts(raw: string | undefined, mode: string): HostRu
   if (!list.length) return mode === 'none' ? { kind: 'loopback' } : { kind: 'any' };
   for (const n of list) {
     const bare = n.replace(/^\[|\]$/g, '');
-    if (!isIP(bare) && !NAME.test(n)) throw new ConfigError(`POTATOQ_CONSOLE_ALLOWED_HOSTS: "${n}" is not a host name (no port, no scheme)`);
+    if (!isIP(bare) && !NAME.test(n))
+      throw new ConfigError(`POTATOQ_CONSOLE_ALLOWED_HOSTS: "${n}" is not a host name (no port, no scheme)`);
   }
   return { kind: 'list', names: list.map((n) => n.replace(/^\[|\]$/g, '')) };
 }

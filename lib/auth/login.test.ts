@@ -9,7 +9,21 @@ describe('where sign-in sends you next', () => {
   });
 
   it('refuses every spelling of another site, and text that cannot go into a Location header', () => {
-    for (const bad of ['//evil.example', '/\\evil.example', '/\t/evil.example/', '/\n/evil.example', 'https://evil.example', '/x/..\\/evil.example', '/\r\nSet-Cookie: a=b', '/ä', 'javascript:alert(1)', '', null, undefined, `/${'a'.repeat(2001)}`]) {
+    for (const bad of [
+      '//evil.example',
+      '/\\evil.example',
+      '/\t/evil.example/',
+      '/\n/evil.example',
+      'https://evil.example',
+      '/x/..\\/evil.example',
+      '/\r\nSet-Cookie: a=b',
+      '/ä',
+      'javascript:alert(1)',
+      '',
+      null,
+      undefined,
+      `/${'a'.repeat(2001)}`,
+    ]) {
       expect(safeNext(bad), String(bad)).toBe('/');
     }
     // Percent-encoded, the tab stays inside one path segment of this site.

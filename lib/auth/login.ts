@@ -15,7 +15,14 @@ export const ZLogin = z.object({
 
 export type LoginOutcome =
   | { ok: true; user: string; cookie: string }
-  | { ok: false; status: 400 | 401 | 429 | 503; code: 'InvalidInput' | 'Unauthorized' | 'TooManyAttempts' | 'Unavailable'; errorCode: LoginErrorCode; message: string; retryAfter?: number };
+  | {
+      ok: false;
+      status: 400 | 401 | 429 | 503;
+      code: 'InvalidInput' | 'Unauthorized' | 'TooManyAttempts' | 'Unavailable';
+      errorCode: LoginErrorCode;
+      message: string;
+      retryAfter?: number;
+    };
 
 const SAME_SITE = 'http://same-site.invalid';
 
@@ -62,8 +69,22 @@ function log(fields: Record<string, unknown>): void {
 export async function login(input: unknown, headers: Headers, secure: boolean): Promise<LoginOutcome> {
   const config = getAuthConfig();
   const parsed = ZLogin.safeParse(input);
-  if (!parsed.success) return { ok: false, status: 400, code: 'InvalidInput', errorCode: 'invalid', message: parsed.error.issues[0]?.message ?? 'invalid input' };
-  if (config.mode !== 'accounts' || !config.sessionSecret) return { ok: false, status: 400, code: 'InvalidInput', errorCode: 'not-accounts', message: 'this console does not use built-in accounts' };
+  if (!parsed.success)
+    return {
+      ok: false,
+      status: 400,
+      code: 'InvalidInput',
+      errorCode: 'invalid',
+      message: parsed.error.issues[0]?.message ?? 'invalid input',
+    };
+  if (config.mode !== 'accounts' || !config.sessionSecret)
+    return {
+      ok: false,
+      status: 400,
+      code: 'InvalidInput',
+      errorCode: 'not-accounts',
+      message: 'this console does not use built-in accounts',
+    };
   const { user, password } = parsed.data;
   const client = clientAddress(config, headers) ?? 'unknown';
   let wait: number;
@@ -72,11 +93,24 @@ export async function login(input: unknown, headers: Headers, secure: boolean): 
   } catch (e) {
     // Fail closed: without its counters sign-in would be unthrottled.
     log({ user, client, outcome: 'throttle-unavailable', message: String(e) });
-    return { ok: false, status: 503, code: 'Unavailable', errorCode: 'unavailable', message: 'sign-in is unavailable right now (the state store cannot be reached)' };
+    return {
+      ok: false,
+      status: 503,
+      code: 'Unavailable',
+      errorCode: 'unavailable',
+      message: 'sign-in is unavailable right now (the state store cannot be reached)',
+    };
   }
   if (wait > 0) {
     log({ user, client, outcome: 'throttled', wait });
-    return { ok: false, status: 429, code: 'TooManyAttempts', errorCode: 'throttled', message: `too many failed sign-ins; try again in ${wait < 90 ? `${wait} s` : `${Math.ceil(wait / 60)} min`}`, retryAfter: wait };
+    return {
+      ok: false,
+      status: 429,
+      code: 'TooManyAttempts',
+      errorCode: 'throttled',
+      message: `too many failed sign-ins; try again in ${wait < 90 ? `${wait} s` : `${Math.ceil(wait / 60)} min`}`,
+      retryAfter: wait,
+    };
   }
   const account = config.accounts.find((a) => a.user === user);
   const good = await verifyPassword(password, account?.hash ?? DUMMY_HASH);
@@ -87,6 +121,11 @@ export async function login(input: unknown, headers: Headers, secure: boolean): 
   await (await getThrottle()).succeeded(user, client).catch(() => {});
   log({ user, client, outcome: 'signed-in' });
   const now = Math.floor(Date.now() / 1000);
-  const value = signSession(config.sessionSecret, { u: account.user, f: fingerprint(config.sessionSecret, account.hash), iat: now, exp: now + config.sessionSeconds });
+  const value = signSession(config.sessionSecret, {
+    u: account.user,
+    f: fingerprint(config.sessionSecret, account.hash),
+    iat: now,
+    exp: now + config.sessionSeconds,
+  });
   return { ok: true, user: account.user, cookie: cookieHeader(value, config.sessionSeconds, secure) };
 }

@@ -40,7 +40,8 @@ function url(name: string, raw: string, what: string): URL {
   } catch {
     throw new ConfigError(`${name}: must be an absolute URL (${what})`);
   }
-  if (u.protocol !== 'https:' && !(u.protocol === 'http:' && isLocal(u))) throw new ConfigError(`${name}: must use https (plain http only on a loopback host)`);
+  if (u.protocol !== 'https:' && !(u.protocol === 'http:' && isLocal(u)))
+    throw new ConfigError(`${name}: must use https (plain http only on a loopback host)`);
   if (u.search || u.hash) throw new ConfigError(`${name}: must not have a query or fragment`);
   if (u.username || u.password) throw new ConfigError(`${name}: must not carry credentials`);
   return u;
@@ -54,29 +55,57 @@ function required(env: Record<string, string | undefined>, name: string): string
 
 /** Parses the oidc-mode settings; call only when POTATOQ_CONSOLE_AUTH=oidc. */
 export function parseOidcConfig(env: Record<string, string | undefined>): OidcConfig {
-  if (!opt(env.POTATOQ_CONSOLE_SESSION_SECRET)) throw new ConfigError('POTATOQ_CONSOLE_SESSION_SECRET: required in oidc mode (32+ random characters)');
-  const issuer = url('POTATOQ_CONSOLE_OIDC_ISSUER', required(env, 'POTATOQ_CONSOLE_OIDC_ISSUER'), 'the issuer, e.g. https://accounts.google.com');
+  if (!opt(env.POTATOQ_CONSOLE_SESSION_SECRET))
+    throw new ConfigError('POTATOQ_CONSOLE_SESSION_SECRET: required in oidc mode (32+ random characters)');
+  const issuer = url(
+    'POTATOQ_CONSOLE_OIDC_ISSUER',
+    required(env, 'POTATOQ_CONSOLE_OIDC_ISSUER'),
+    'the issuer, e.g. https://accounts.google.com',
+  );
   const clientId = field('POTATOQ_CONSOLE_OIDC_CLIENT_ID', z.string().max(500), required(env, 'POTATOQ_CONSOLE_OIDC_CLIENT_ID'));
   const rawRedirect = opt(env.POTATOQ_CONSOLE_OIDC_REDIRECT_URL);
   const publicUrl = opt(env.POTATOQ_CONSOLE_PUBLIC_URL);
   let redirectUrl: URL;
-  if (rawRedirect) redirectUrl = url('POTATOQ_CONSOLE_OIDC_REDIRECT_URL', rawRedirect, `the console's ${OIDC_CALLBACK_PATH} as the browser reaches it`);
-  else if (publicUrl) redirectUrl = new URL(OIDC_CALLBACK_PATH, url('POTATOQ_CONSOLE_PUBLIC_URL', publicUrl.replace(/\/+$/, '/'), 'the address users open, e.g. https://queues.example.com'));
-  else throw new ConfigError('POTATOQ_CONSOLE_OIDC_REDIRECT_URL: oidc mode needs the redirect URL, or POTATOQ_CONSOLE_PUBLIC_URL to derive it from');
+  if (rawRedirect)
+    redirectUrl = url('POTATOQ_CONSOLE_OIDC_REDIRECT_URL', rawRedirect, `the console's ${OIDC_CALLBACK_PATH} as the browser reaches it`);
+  else if (publicUrl)
+    redirectUrl = new URL(
+      OIDC_CALLBACK_PATH,
+      url('POTATOQ_CONSOLE_PUBLIC_URL', publicUrl.replace(/\/+$/, '/'), 'the address users open, e.g. https://queues.example.com'),
+    );
+  else
+    throw new ConfigError(
+      'POTATOQ_CONSOLE_OIDC_REDIRECT_URL: oidc mode needs the redirect URL, or POTATOQ_CONSOLE_PUBLIC_URL to derive it from',
+    );
   const scopes = field(
     'POTATOQ_CONSOLE_OIDC_SCOPES',
     z
       .string()
       .transform((s) => s.split(/[\s,]+/).filter(Boolean))
-      .pipe(z.array(z.string().regex(/^[\x21\x23-\x5B\x5D-\x7E]+$/, 'a scope has no spaces or quotes')).refine((s) => s.includes('openid'), 'must include openid'))
+      .pipe(
+        z
+          .array(z.string().regex(/^[\x21\x23-\x5B\x5D-\x7E]+$/, 'a scope has no spaces or quotes'))
+          .refine((s) => s.includes('openid'), 'must include openid'),
+      )
       .transform((s) => [...new Set(s)].join(' ')),
     opt(env.POTATOQ_CONSOLE_OIDC_SCOPES) ?? 'openid profile email',
   );
-  const claimName = z.string().min(1).max(200).regex(/^[^\s,]+$/, 'a claim name has no spaces or commas');
-  const userClaims = field('POTATOQ_CONSOLE_OIDC_USER_CLAIM', z.array(claimName).min(1), (opt(env.POTATOQ_CONSOLE_OIDC_USER_CLAIM) ?? 'preferred_username,email').split(',').map((s) => s.trim()));
+  const claimName = z
+    .string()
+    .min(1)
+    .max(200)
+    .regex(/^[^\s,]+$/, 'a claim name has no spaces or commas');
+  const userClaims = field(
+    'POTATOQ_CONSOLE_OIDC_USER_CLAIM',
+    z.array(claimName).min(1),
+    (opt(env.POTATOQ_CONSOLE_OIDC_USER_CLAIM) ?? 'preferred_username,email').split(',').map((s) => s.trim()),
+  );
   const rawRoles = opt(env.POTATOQ_CONSOLE_OIDC_ROLES);
   // No default: with a public provider (Google), `*` would let anyone with an account in.
-  if (!rawRoles) throw new ConfigError('POTATOQ_CONSOLE_OIDC_ROLES: required in oidc mode, e.g. {"ops":"operator","devs":"viewer"} (`*` = everyone the provider signs in)');
+  if (!rawRoles)
+    throw new ConfigError(
+      'POTATOQ_CONSOLE_OIDC_ROLES: required in oidc mode, e.g. {"ops":"operator","devs":"viewer"} (`*` = everyone the provider signs in)',
+    );
   const roles = json('POTATOQ_CONSOLE_OIDC_ROLES', rawRoles, z.record(z.string(), ZGrant), {});
   return {
     issuer,
@@ -85,7 +114,11 @@ export function parseOidcConfig(env: Record<string, string | undefined>): OidcCo
     clientSecret: opt(env.POTATOQ_CONSOLE_OIDC_CLIENT_SECRET) ?? null,
     redirectUrl,
     scopes,
-    providerName: field('POTATOQ_CONSOLE_OIDC_NAME', z.string().max(60, 'at most 60 characters'), opt(env.POTATOQ_CONSOLE_OIDC_NAME) ?? issuer.hostname),
+    providerName: field(
+      'POTATOQ_CONSOLE_OIDC_NAME',
+      z.string().max(60, 'at most 60 characters'),
+      opt(env.POTATOQ_CONSOLE_OIDC_NAME) ?? issuer.hostname,
+    ),
     rolesClaim: field('POTATOQ_CONSOLE_OIDC_ROLES_CLAIM', claimName, opt(env.POTATOQ_CONSOLE_OIDC_ROLES_CLAIM) ?? 'groups'),
     userClaims: userClaims.includes('sub') ? userClaims : [...userClaims, 'sub'],
     // A Map: a claim value such as `__proto__` or `constructor` finds nothing it was not given.

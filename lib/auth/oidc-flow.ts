@@ -40,7 +40,14 @@ export function verifyFlow(secret: string, value: string, nowSeconds = Date.now(
   if (sig.length !== want.length || !timingSafeEqual(sig, want)) return null;
   try {
     const f = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as Partial<Flow>;
-    if (typeof f.s !== 'string' || typeof f.n !== 'string' || typeof f.v !== 'string' || typeof f.next !== 'string' || typeof f.exp !== 'number') return null;
+    if (
+      typeof f.s !== 'string' ||
+      typeof f.n !== 'string' ||
+      typeof f.v !== 'string' ||
+      typeof f.next !== 'string' ||
+      typeof f.exp !== 'number'
+    )
+      return null;
     return f.exp > nowSeconds ? (f as Flow) : null;
   } catch {
     return null;

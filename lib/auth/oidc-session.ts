@@ -20,7 +20,8 @@ const MAX_VALUES = 50;
 /** Control, format (bidi, zero-width) and separator characters: not in a user name. */
 const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
 
-const own = (o: unknown, k: string): unknown => (o !== null && typeof o === 'object' && Object.hasOwn(o, k) ? (o as Record<string, unknown>)[k] : undefined);
+const own = (o: unknown, k: string): unknown =>
+  o !== null && typeof o === 'object' && Object.hasOwn(o, k) ? (o as Record<string, unknown>)[k] : undefined;
 
 /**
  * Values of a claim: a string, or the strings of a list. A dotted name reaches a nested claim
@@ -60,7 +61,14 @@ export function oidcUserName(oidc: OidcConfig, claims: Record<string, unknown>):
 /** Ties sessions to one provider and client: switching either (or the mode) ends them. */
 const oidcFingerprint = (secret: string, oidc: OidcConfig) => fingerprint(secret, `oidc:${oidc.issuer.href}|${oidc.clientId}`);
 
-export function signOidcSession(secret: string, oidc: OidcConfig, user: string, values: string[], seconds: number, now = Math.floor(Date.now() / 1000)): string {
+export function signOidcSession(
+  secret: string,
+  oidc: OidcConfig,
+  user: string,
+  values: string[],
+  seconds: number,
+  now = Math.floor(Date.now() / 1000),
+): string {
   const claims: OidcSessionClaims = { u: user, f: oidcFingerprint(secret, oidc), iat: now, exp: now + seconds, g: values };
   return signSession(secret, claims);
 }
@@ -72,7 +80,11 @@ export function fromOidcSession(config: AuthConfig, headers: Headers): Resolutio
   const claims = verifySession(config.sessionSecret, cookie) as (SessionClaims & { g?: unknown }) | null;
   if (!claims) return { ok: false, code: 'Unauthorized', reason: 'session expired or invalid; sign in again' };
   const g = claims.g;
-  if (claims.f !== oidcFingerprint(config.sessionSecret, oidc) || !Array.isArray(g) || !g.every((v): v is string => typeof v === 'string')) {
+  if (
+    claims.f !== oidcFingerprint(config.sessionSecret, oidc) ||
+    !Array.isArray(g) ||
+    !g.every((v): v is string => typeof v === 'string')
+  ) {
     return { ok: false, code: 'Unauthorized', reason: 'session no longer valid; sign in again' };
   }
   const grant = oidcGrant(oidc, g);

@@ -13,7 +13,11 @@ const BASE = {
   POTATOQ_CONSOLE_OIDC_CLIENT_ID: 'console',
   POTATOQ_CONSOLE_OIDC_CLIENT_SECRET: 'client-secret-1234',
   POTATOQ_CONSOLE_PUBLIC_URL: 'https://queues.example.com',
-  POTATOQ_CONSOLE_OIDC_ROLES: JSON.stringify({ ops: { role: 'operator', readOnlyBrokers: ['prod', 'eu'] }, sre: { role: 'operator', readOnlyBrokers: ['prod'] }, staff: 'viewer' }),
+  POTATOQ_CONSOLE_OIDC_ROLES: JSON.stringify({
+    ops: { role: 'operator', readOnlyBrokers: ['prod', 'eu'] },
+    sre: { role: 'operator', readOnlyBrokers: ['prod'] },
+    staff: 'viewer',
+  }),
 };
 const oidcConfig = (over: Record<string, string> = {}): AuthConfig => parseAuthConfig({ ...BASE, ...over });
 const oidcOf = (c: AuthConfig) => c.oidc!;
@@ -23,7 +27,14 @@ describe('oidc settings', () => {
     const o = oidcOf(oidcConfig());
     expect(o.issuer.href).toBe('https://idp.example.com/');
     expect(o.redirectUrl.href).toBe('https://queues.example.com/api/auth/oidc/callback');
-    expect(o).toMatchObject({ clientId: 'console', clientSecret: 'client-secret-1234', scopes: 'openid profile email', rolesClaim: 'groups', providerName: 'idp.example.com', allowHttp: false });
+    expect(o).toMatchObject({
+      clientId: 'console',
+      clientSecret: 'client-secret-1234',
+      scopes: 'openid profile email',
+      rolesClaim: 'groups',
+      providerName: 'idp.example.com',
+      allowHttp: false,
+    });
     expect(o.userClaims).toEqual(['preferred_username', 'email', 'sub']);
     expect(o.roles.get('staff')).toEqual({ role: 'viewer', readOnlyBrokers: [] });
     expect(parseAuthConfig({}).oidc).toBeNull();
@@ -41,23 +52,45 @@ describe('oidc settings', () => {
     );
     expect(o.clientSecret).toBeNull();
     expect(o.redirectUrl.href).toBe('https://edge.example.com/console/api/auth/oidc/callback');
-    expect(o).toMatchObject({ scopes: 'openid email groups', rolesClaim: 'realm_access.roles', userClaims: ['email', 'sub'], providerName: 'Okta' });
+    expect(o).toMatchObject({
+      scopes: 'openid email groups',
+      rolesClaim: 'realm_access.roles',
+      userClaims: ['email', 'sub'],
+      providerName: 'Okta',
+    });
   });
   it('allows plain http only for a loopback issuer or redirect URL', () => {
-    expect(oidcOf(oidcConfig({ POTATOQ_CONSOLE_OIDC_ISSUER: 'http://127.0.0.1:4000', POTATOQ_CONSOLE_PUBLIC_URL: 'http://localhost:3000' })).allowHttp).toBe(true);
-    expect(() => oidcConfig({ POTATOQ_CONSOLE_OIDC_ISSUER: 'http://idp.example.com' })).toThrow(/^POTATOQ_CONSOLE_OIDC_ISSUER: must use https/);
-    expect(() => oidcConfig({ POTATOQ_CONSOLE_PUBLIC_URL: 'http://queues.example.com' })).toThrow(/^POTATOQ_CONSOLE_PUBLIC_URL: must use https/);
+    expect(
+      oidcOf(oidcConfig({ POTATOQ_CONSOLE_OIDC_ISSUER: 'http://127.0.0.1:4000', POTATOQ_CONSOLE_PUBLIC_URL: 'http://localhost:3000' }))
+        .allowHttp,
+    ).toBe(true);
+    expect(() => oidcConfig({ POTATOQ_CONSOLE_OIDC_ISSUER: 'http://idp.example.com' })).toThrow(
+      /^POTATOQ_CONSOLE_OIDC_ISSUER: must use https/,
+    );
+    expect(() => oidcConfig({ POTATOQ_CONSOLE_PUBLIC_URL: 'http://queues.example.com' })).toThrow(
+      /^POTATOQ_CONSOLE_PUBLIC_URL: must use https/,
+    );
   });
   it('names the variable of a missing or bad value', () => {
     const without = (k: keyof typeof BASE) => ({ ...BASE, [k]: '' });
-    expect(() => parseAuthConfig(without('POTATOQ_CONSOLE_SESSION_SECRET'))).toThrow(/^POTATOQ_CONSOLE_SESSION_SECRET: required in oidc mode/);
+    expect(() => parseAuthConfig(without('POTATOQ_CONSOLE_SESSION_SECRET'))).toThrow(
+      /^POTATOQ_CONSOLE_SESSION_SECRET: required in oidc mode/,
+    );
     expect(() => parseAuthConfig(without('POTATOQ_CONSOLE_OIDC_ISSUER'))).toThrow(/^POTATOQ_CONSOLE_OIDC_ISSUER: required in oidc mode/);
     expect(() => parseAuthConfig(without('POTATOQ_CONSOLE_OIDC_CLIENT_ID'))).toThrow(/^POTATOQ_CONSOLE_OIDC_CLIENT_ID: required/);
-    expect(() => parseAuthConfig(without('POTATOQ_CONSOLE_PUBLIC_URL'))).toThrow(/^POTATOQ_CONSOLE_OIDC_REDIRECT_URL: oidc mode needs the redirect URL/);
+    expect(() => parseAuthConfig(without('POTATOQ_CONSOLE_PUBLIC_URL'))).toThrow(
+      /^POTATOQ_CONSOLE_OIDC_REDIRECT_URL: oidc mode needs the redirect URL/,
+    );
     expect(() => parseAuthConfig(without('POTATOQ_CONSOLE_OIDC_ROLES'))).toThrow(/^POTATOQ_CONSOLE_OIDC_ROLES: required in oidc mode/);
-    expect(() => oidcConfig({ POTATOQ_CONSOLE_OIDC_ISSUER: 'idp.example.com' })).toThrow(/^POTATOQ_CONSOLE_OIDC_ISSUER: must be an absolute URL/);
-    expect(() => oidcConfig({ POTATOQ_CONSOLE_OIDC_ISSUER: 'https://idp.example.com/?tenant=1' })).toThrow(/^POTATOQ_CONSOLE_OIDC_ISSUER: must not have a query/);
-    expect(() => oidcConfig({ POTATOQ_CONSOLE_OIDC_REDIRECT_URL: 'https://u:p@queues.example.com/cb' })).toThrow(/^POTATOQ_CONSOLE_OIDC_REDIRECT_URL: must not carry credentials/);
+    expect(() => oidcConfig({ POTATOQ_CONSOLE_OIDC_ISSUER: 'idp.example.com' })).toThrow(
+      /^POTATOQ_CONSOLE_OIDC_ISSUER: must be an absolute URL/,
+    );
+    expect(() => oidcConfig({ POTATOQ_CONSOLE_OIDC_ISSUER: 'https://idp.example.com/?tenant=1' })).toThrow(
+      /^POTATOQ_CONSOLE_OIDC_ISSUER: must not have a query/,
+    );
+    expect(() => oidcConfig({ POTATOQ_CONSOLE_OIDC_REDIRECT_URL: 'https://u:p@queues.example.com/cb' })).toThrow(
+      /^POTATOQ_CONSOLE_OIDC_REDIRECT_URL: must not carry credentials/,
+    );
     expect(() => oidcConfig({ POTATOQ_CONSOLE_OIDC_SCOPES: 'profile email' })).toThrow(/^POTATOQ_CONSOLE_OIDC_SCOPES: must include openid/);
     expect(() => oidcConfig({ POTATOQ_CONSOLE_OIDC_ROLES: '{"ops":"admin"}' })).toThrow(/^POTATOQ_CONSOLE_OIDC_ROLES\[ops\]/);
     expect(() => oidcConfig({ POTATOQ_CONSOLE_OIDC_ROLES: '{nope' })).toThrow(/^POTATOQ_CONSOLE_OIDC_ROLES: not valid JSON/);
@@ -110,7 +143,10 @@ describe('oidc sessions', () => {
 
   it('resolves a session to the grant of its claim values, worked out on each request', () => {
     const value = signOidcSession(TEST_SECRET, o, 'olga', ['ops'], 3600);
-    expect(resolveFromHeaders(config, cookie(value))).toEqual({ ok: true, principal: { user: 'olga', role: 'operator', via: 'oidc', readOnlyBrokers: ['prod', 'eu'], groups: ['ops'] } });
+    expect(resolveFromHeaders(config, cookie(value))).toEqual({
+      ok: true,
+      principal: { user: 'olga', role: 'operator', via: 'oidc', readOnlyBrokers: ['prod', 'eu'], groups: ['ops'] },
+    });
     const demoted = oidcConfig({ POTATOQ_CONSOLE_OIDC_ROLES: '{"ops":"viewer"}' });
     expect(resolveFromHeaders(demoted, cookie(value))).toMatchObject({ ok: true, principal: { role: 'viewer' } });
     const removed = oidcConfig({ POTATOQ_CONSOLE_OIDC_ROLES: '{"staff":"viewer"}' });
@@ -119,11 +155,24 @@ describe('oidc sessions', () => {
   it('refuses no cookie, an expired one, one for another provider or client, and an accounts-mode cookie', () => {
     expect(resolveFromHeaders(config, new Headers())).toMatchObject({ ok: false, code: 'Unauthorized' });
     const old = signOidcSession(TEST_SECRET, o, 'olga', ['ops'], 60, Math.floor(Date.now() / 1000) - 3600);
-    expect(resolveFromHeaders(config, cookie(old))).toMatchObject({ ok: false, code: 'Unauthorized', reason: expect.stringMatching(/expired/) });
+    expect(resolveFromHeaders(config, cookie(old))).toMatchObject({
+      ok: false,
+      code: 'Unauthorized',
+      reason: expect.stringMatching(/expired/),
+    });
     const value = signOidcSession(TEST_SECRET, o, 'olga', ['ops'], 3600);
-    expect(resolveFromHeaders(oidcConfig({ POTATOQ_CONSOLE_OIDC_CLIENT_ID: 'other' }), cookie(value))).toMatchObject({ ok: false, code: 'Unauthorized' });
-    expect(resolveFromHeaders(oidcConfig({ POTATOQ_CONSOLE_OIDC_ISSUER: 'https://other.example.com' }), cookie(value))).toMatchObject({ ok: false, code: 'Unauthorized' });
-    expect(resolveFromHeaders(config, new Headers({ cookie: sessionCookie('olga', TEST_HASH) }))).toMatchObject({ ok: false, code: 'Unauthorized' });
+    expect(resolveFromHeaders(oidcConfig({ POTATOQ_CONSOLE_OIDC_CLIENT_ID: 'other' }), cookie(value))).toMatchObject({
+      ok: false,
+      code: 'Unauthorized',
+    });
+    expect(resolveFromHeaders(oidcConfig({ POTATOQ_CONSOLE_OIDC_ISSUER: 'https://other.example.com' }), cookie(value))).toMatchObject({
+      ok: false,
+      code: 'Unauthorized',
+    });
+    expect(resolveFromHeaders(config, new Headers({ cookie: sessionCookie('olga', TEST_HASH) }))).toMatchObject({
+      ok: false,
+      code: 'Unauthorized',
+    });
   });
   it('refuses claim values that were not signed, or are not strings', () => {
     const value = signOidcSession(TEST_SECRET, o, 'vic', ['staff'], 3600);
@@ -131,7 +180,7 @@ describe('oidc sessions', () => {
     const claims = JSON.parse(Buffer.from(body!, 'base64url').toString());
     const tampered = `${Buffer.from(JSON.stringify({ ...claims, g: ['ops'] })).toString('base64url')}.${value.split('.')[1]}`;
     expect(resolveFromHeaders(config, cookie(tampered))).toMatchObject({ ok: false, code: 'Unauthorized' });
-    const odd = signSession(TEST_SECRET, { ...(verifySession(TEST_SECRET, value)!), g: [1] } as never);
+    const odd = signSession(TEST_SECRET, { ...verifySession(TEST_SECRET, value)!, g: [1] } as never);
     expect(resolveFromHeaders(config, cookie(odd))).toMatchObject({ ok: false, code: 'Unauthorized' });
   });
 });

@@ -62,7 +62,13 @@ export async function beginOidcSignIn(next: string | null, secure: boolean): Pro
     return refuse(502, `${s.oidc.providerName} cannot be reached right now; try again in a moment.`, 'discovery');
   }
   const verifier = client.randomPKCECodeVerifier();
-  const flow = { s: client.randomState(), n: client.randomNonce(), v: verifier, next: safeNext(next), exp: Math.floor(Date.now() / 1000) + FLOW_SECONDS };
+  const flow = {
+    s: client.randomState(),
+    n: client.randomNonce(),
+    v: verifier,
+    next: safeNext(next),
+    exp: Math.floor(Date.now() / 1000) + FLOW_SECONDS,
+  };
   const url = client.buildAuthorizationUrl(config, {
     redirect_uri: s.oidc.redirectUrl.href,
     scope: s.oidc.scopes,
@@ -75,20 +81,33 @@ export async function beginOidcSignIn(next: string | null, secure: boolean): Pro
 }
 
 function explain(e: unknown, provider: string): Refusal {
-  if (e instanceof client.AuthorizationResponseError) return refuse(401, `${provider} did not sign you in (${e.error}).`, `authorization-error:${e.error}`);
+  if (e instanceof client.AuthorizationResponseError)
+    return refuse(401, `${provider} did not sign you in (${e.error}).`, `authorization-error:${e.error}`);
   if (e instanceof client.ResponseBodyError) {
-    if (e.error === 'invalid_grant') return refuse(400, `${provider} refused the sign-in code: it was already used, has expired, or belongs to another sign-in. Start again.`, 'invalid-grant');
+    if (e.error === 'invalid_grant')
+      return refuse(
+        400,
+        `${provider} refused the sign-in code: it was already used, has expired, or belongs to another sign-in. Start again.`,
+        'invalid-grant',
+      );
     return refuse(502, `${provider} refused to complete the sign-in (${e.error}).`, `token-error:${e.error}`);
   }
   if (e instanceof client.ClientError) {
-    if (e.code === 'OAUTH_JWT_TIMESTAMP_CHECK_FAILED') return refuse(401, `The ID token from ${provider} has expired (or its clock is wrong). Start again.`, 'id-token-expired');
-    if (e.code === 'OAUTH_JWT_CLAIM_COMPARISON_FAILED' || e.code === 'OAUTH_INVALID_RESPONSE' || e.code === 'OAUTH_JSON_ATTRIBUTE_COMPARISON_FAILED') {
+    if (e.code === 'OAUTH_JWT_TIMESTAMP_CHECK_FAILED')
+      return refuse(401, `The ID token from ${provider} has expired (or its clock is wrong). Start again.`, 'id-token-expired');
+    if (
+      e.code === 'OAUTH_JWT_CLAIM_COMPARISON_FAILED' ||
+      e.code === 'OAUTH_INVALID_RESPONSE' ||
+      e.code === 'OAUTH_JSON_ATTRIBUTE_COMPARISON_FAILED'
+    ) {
       return refuse(401, `The answer from ${provider} failed validation. Start again.`, `invalid-response:${e.message}`);
     }
-    if (e.code === 'OAUTH_TIMEOUT' || e.code === 'OAUTH_ABORT') return refuse(502, `${provider} cannot be reached right now; try again in a moment.`, `unreachable:${e.message}`);
+    if (e.code === 'OAUTH_TIMEOUT' || e.code === 'OAUTH_ABORT')
+      return refuse(502, `${provider} cannot be reached right now; try again in a moment.`, `unreachable:${e.message}`);
   }
   // fetch() rejects with a TypeError when the provider cannot be reached; openid-client passes it on.
-  if (e instanceof TypeError) return refuse(502, `${provider} cannot be reached right now; try again in a moment.`, `unreachable:${e.message}`);
+  if (e instanceof TypeError)
+    return refuse(502, `${provider} cannot be reached right now; try again in a moment.`, `unreachable:${e.message}`);
   return refuse(401, `The sign-in with ${provider} could not be completed. Start again.`, `failed:${(e as Error)?.message ?? String(e)}`);
 }
 
@@ -110,14 +129,33 @@ export async function finishOidcSignIn(callbackUrl: string, headers: Headers, se
   const flow = raw ? verifyFlow(s.secret, raw) : null;
   const query = new URL(callbackUrl).searchParams;
   const done = (r: Refusal) => (log({ outcome: 'refused', why: r.why }), r);
-  if (!flow) return done(refuse(400, `This sign-in was not started in this browser, or took longer than ${FLOW_SECONDS / 60} minutes. Start again.`, 'no-flow'));
-  if (query.get('state') !== flow.s) return done(refuse(400, 'The sign-in answer does not belong to the sign-in this browser started (state mismatch). Start again.', 'state-mismatch'));
+  if (!flow)
+    return done(
+      refuse(
+        400,
+        `This sign-in was not started in this browser, or took longer than ${FLOW_SECONDS / 60} minutes. Start again.`,
+        'no-flow',
+      ),
+    );
+  if (query.get('state') !== flow.s)
+    return done(
+      refuse(
+        400,
+        'The sign-in answer does not belong to the sign-in this browser started (state mismatch). Start again.',
+        'state-mismatch',
+      ),
+    );
   const current = new URL(oidc.redirectUrl);
   current.search = query.toString();
   let claims: Record<string, unknown>;
   try {
     const config = await providerConfig(oidc);
-    const tokens = await client.authorizationCodeGrant(config, current, { pkceCodeVerifier: flow.v, expectedState: flow.s, expectedNonce: flow.n, idTokenExpected: true });
+    const tokens = await client.authorizationCodeGrant(config, current, {
+      pkceCodeVerifier: flow.v,
+      expectedState: flow.s,
+      expectedNonce: flow.n,
+      idTokenExpected: true,
+    });
     const id = tokens.claims();
     if (!id) return done(refuse(401, `${provider} sent no ID token.`, 'no-id-token'));
     // Providers that follow the spec strictly put profile and group claims in the user info
@@ -133,7 +171,11 @@ export async function finishOidcSignIn(callbackUrl: string, headers: Headers, se
   const grant = oidcGrant(oidc, values);
   if (!grant) {
     log({ user, outcome: 'no-role', values: values.slice(0, 20) });
-    return refuse(403, `${user} is signed in at ${provider} but is in no group with access to this console. Ask an administrator to map one of your groups in POTATOQ_CONSOLE_OIDC_ROLES.`, 'no-role');
+    return refuse(
+      403,
+      `${user} is signed in at ${provider} but is in no group with access to this console. Ask an administrator to map one of your groups in POTATOQ_CONSOLE_OIDC_ROLES.`,
+      'no-role',
+    );
   }
   log({ user, role: grant.role, outcome: 'signed-in' });
   const value = signOidcSession(s.secret, oidc, user, mappedValues(oidc, values), s.seconds);

@@ -39,7 +39,10 @@ describe('sign-in throttle', () => {
   });
 
   it('backs off: each window that runs out makes the next one longer', async () => {
-    const t = await throttle(':memory:', { pair: { name: 'pair', free: 2, baseSeconds: 1, maxSeconds: 60 }, client: { ...CLIENT, free: 1000 } });
+    const t = await throttle(':memory:', {
+      pair: { name: 'pair', free: 2, baseSeconds: 1, maxSeconds: 60 },
+      client: { ...CLIENT, free: 1000 },
+    });
     await t.take('ann', 'c');
     await t.take('ann', 'c');
     const first = await t.take('ann', 'c');

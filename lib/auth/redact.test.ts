@@ -3,15 +3,37 @@ import { HIDDEN_RAW, HIDDEN_TEXT } from '@/lib/redaction';
 import { parseAuthConfig, setAuthConfigForTests } from './config';
 
 const detail = {
-  id: 't1', queue: 'q', task: 'x', preview: { kind: 'native', text: "('4111',)" }, raw: '{"args":["4111"]}', rawSize: 17, rawTruncated: false,
+  id: 't1',
+  queue: 'q',
+  task: 'x',
+  preview: { kind: 'native', text: "('4111',)" },
+  raw: '{"args":["4111"]}',
+  rawSize: 17,
+  rawTruncated: false,
   payload: {
-    format: 'potatoq', task: 'x', id: 't1', queue: 'q', args: { t: 'list', items: [{ t: 'str', v: '4111' }] }, kwargs: { t: 'dict', entries: [] },
-    fields: [{ name: 'task', value: { t: 'str', v: 'x' } }, { name: 'args', value: { t: 'list', items: [{ t: 'str', v: '4111' }] }, carriesArgs: true }], headers: [], flags: [], foreign: null, value: null,
+    format: 'potatoq',
+    task: 'x',
+    id: 't1',
+    queue: 'q',
+    args: { t: 'list', items: [{ t: 'str', v: '4111' }] },
+    kwargs: { t: 'dict', entries: [] },
+    fields: [
+      { name: 'task', value: { t: 'str', v: 'x' } },
+      { name: 'args', value: { t: 'list', items: [{ t: 'str', v: '4111' }] }, carriesArgs: true },
+    ],
+    headers: [],
+    flags: [],
+    foreign: null,
+    value: null,
   },
   result: { id: 't1', status: 'FAILURE', record: { t: 'str', v: '4111' }, raw: '{"args":["4111"]}', traceback: 'Traceback' },
 };
 const letter = {
-  ...detail, summary: 'boom', diedAt: null, reason: 'Traceback', payload: { ...detail.payload, foreign: { code: 'celery-v2' } },
+  ...detail,
+  summary: 'boom',
+  diedAt: null,
+  reason: 'Traceback',
+  payload: { ...detail.payload, foreign: { code: 'celery-v2' } },
   conversion: { ok: true, from: 'Celery', to: 'potatoq', task: 'x', id: 't1', queue: 'q', json: '{"task":"x","args":["4111"]}', note: '' },
 };
 const deadQueries: unknown[] = [];
@@ -43,7 +65,10 @@ describe('argument redaction', () => {
   });
   it('refuses a text search in task arguments and narrows a dead-letter search to reasons', async () => {
     setAuthConfigForTests(parseAuthConfig({ POTATOQ_CONSOLE_REDACT_ARGS: '1' }));
-    await expect(reads.readTasks('b', { q: '4111' } as never)).rejects.toMatchObject({ code: 'InvalidInput', fields: { q: reads.SEARCH_HIDDEN } });
+    await expect(reads.readTasks('b', { q: '4111' } as never)).rejects.toMatchObject({
+      code: 'InvalidInput',
+      fields: { q: reads.SEARCH_HIDDEN },
+    });
     await reads.readDead('b', { q: '4111', qIn: 'all' } as never);
     expect(deadQueries.at(-1)).toMatchObject({ q: '4111', qIn: 'reason' });
     setAuthConfigForTests(parseAuthConfig({}));

@@ -1,7 +1,18 @@
 import 'server-only';
 import { HIDDEN_RAW, HIDDEN_TEXT } from '@/lib/redaction';
 import { ConsoleError } from '@/lib/brokers/errors';
-import type { DeadDetail, DeadListQuery, DeadSummary, MessageView, Page, ResultRecordDto, TaskDetail, TaskListQuery, TaskSummary, TypedValue } from '@/lib/brokers/schema';
+import type {
+  DeadDetail,
+  DeadListQuery,
+  DeadSummary,
+  MessageView,
+  Page,
+  ResultRecordDto,
+  TaskDetail,
+  TaskListQuery,
+  TaskSummary,
+  TypedValue,
+} from '@/lib/brokers/schema';
 import * as service from '@/lib/brokers/service';
 import { getAuthConfig } from './config';
 

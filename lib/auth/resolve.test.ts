@@ -36,8 +36,15 @@ describe('sessions', () => {
   });
   it('ends a session when the account’s password hash changes or the account is removed', () => {
     const cookie = sessionCookie('olga');
-    expect(resolveFromHeaders(accountsConfig(), h({ cookie }))).toMatchObject({ ok: true, principal: { user: 'olga', role: 'operator', via: 'session' } });
-    const changed = accountsConfig({ POTATOQ_CONSOLE_USERS: JSON.stringify([{ user: 'olga', hash: `scrypt$16384$8$1$b3RoZXJzYWx0b3RoZXJzYQ$${'B'.repeat(43)}`, role: 'operator' }]) });
+    expect(resolveFromHeaders(accountsConfig(), h({ cookie }))).toMatchObject({
+      ok: true,
+      principal: { user: 'olga', role: 'operator', via: 'session' },
+    });
+    const changed = accountsConfig({
+      POTATOQ_CONSOLE_USERS: JSON.stringify([
+        { user: 'olga', hash: `scrypt$16384$8$1$b3RoZXJzYWx0b3RoZXJzYQ$${'B'.repeat(43)}`, role: 'operator' },
+      ]),
+    });
     expect(resolveFromHeaders(changed, h({ cookie }))).toMatchObject({ ok: false, code: 'Unauthorized' });
   });
 });
@@ -47,8 +54,14 @@ describe('resolveFromHeaders', () => {
     expect(resolveFromHeaders(parseAuthConfig({}), h({}))).toMatchObject({ ok: true, principal: { user: 'anonymous', role: 'operator' } });
   });
   it('takes a Bearer token in any mode and never falls back from a bad one', () => {
-    expect(resolveFromHeaders(accountsConfig(), h({ authorization: `Bearer ${OPERATOR_TOKEN}` }))).toMatchObject({ ok: true, principal: { user: 'token:ci', via: 'token' } });
-    expect(resolveFromHeaders(accountsConfig(), h({ authorization: 'Bearer nope', cookie: sessionCookie('olga') }))).toMatchObject({ ok: false, code: 'Unauthorized' });
+    expect(resolveFromHeaders(accountsConfig(), h({ authorization: `Bearer ${OPERATOR_TOKEN}` }))).toMatchObject({
+      ok: true,
+      principal: { user: 'token:ci', via: 'token' },
+    });
+    expect(resolveFromHeaders(accountsConfig(), h({ authorization: 'Bearer nope', cookie: sessionCookie('olga') }))).toMatchObject({
+      ok: false,
+      code: 'Unauthorized',
+    });
   });
 
   describe('proxy mode', () => {
@@ -56,31 +69,54 @@ describe('resolveFromHeaders', () => {
       parseAuthConfig({ POTATOQ_CONSOLE_AUTH: 'proxy', POTATOQ_CONSOLE_PROXY_ROLES: '{"ops":"operator","*":"viewer"}', ...over });
     it('accepts the user header with the shared secret, mapping groups to roles', () => {
       const c = proxy({ POTATOQ_CONSOLE_PROXY_SECRET: 'proxy-secret-0123456789' });
-      const ok = resolveFromHeaders(c, h({ 'x-forwarded-user': 'ann', 'x-forwarded-groups': 'dev, ops', 'x-potatoq-proxy-secret': 'proxy-secret-0123456789' }));
+      const ok = resolveFromHeaders(
+        c,
+        h({ 'x-forwarded-user': 'ann', 'x-forwarded-groups': 'dev, ops', 'x-potatoq-proxy-secret': 'proxy-secret-0123456789' }),
+      );
       expect(ok).toMatchObject({ ok: true, principal: { user: 'ann', role: 'operator', via: 'proxy', groups: ['dev', 'ops'] } });
-      expect(resolveFromHeaders(c, h({ 'x-forwarded-user': 'bob', 'x-potatoq-proxy-secret': 'proxy-secret-0123456789' }))).toMatchObject({ ok: true, principal: { role: 'viewer' } });
+      expect(resolveFromHeaders(c, h({ 'x-forwarded-user': 'bob', 'x-potatoq-proxy-secret': 'proxy-secret-0123456789' }))).toMatchObject({
+        ok: true,
+        principal: { role: 'viewer' },
+      });
     });
     it('ignores the user header from anyone else', () => {
       const c = proxy({ POTATOQ_CONSOLE_PROXY_SECRET: 'proxy-secret-0123456789', POTATOQ_CONSOLE_PROXY_ADDRESSES: '10.0.0.5' });
-      expect(resolveFromHeaders(c, h({ 'x-forwarded-user': 'ann', 'x-potatoq-proxy-secret': 'wrong' }))).toMatchObject({ ok: false, code: 'Unauthorized' });
+      expect(resolveFromHeaders(c, h({ 'x-forwarded-user': 'ann', 'x-potatoq-proxy-secret': 'wrong' }))).toMatchObject({
+        ok: false,
+        code: 'Unauthorized',
+      });
       // A client that writes the peer header itself does not know the process's key.
-      expect(resolveFromHeaders(c, h({ 'x-forwarded-user': 'ann', [PEER_HEADER]: 'x 10.0.0.5', 'x-forwarded-for': '10.0.0.5' }))).toMatchObject({ ok: false });
+      expect(
+        resolveFromHeaders(c, h({ 'x-forwarded-user': 'ann', [PEER_HEADER]: 'x 10.0.0.5', 'x-forwarded-for': '10.0.0.5' })),
+      ).toMatchObject({ ok: false });
     });
     it('trusts the configured proxy address as tagged at the socket', () => {
       installPeerTagging();
       const key = (globalThis as Record<symbol, string>)[Symbol.for('potatoq.console.peerKey')];
       const c = proxy({ POTATOQ_CONSOLE_PROXY_ADDRESSES: '10.0.0.0/24' });
-      expect(resolveFromHeaders(c, h({ 'x-forwarded-user': 'ann', [PEER_HEADER]: `${key} ::ffff:10.0.0.5` }))).toMatchObject({ ok: true, principal: { user: 'ann' } });
+      expect(resolveFromHeaders(c, h({ 'x-forwarded-user': 'ann', [PEER_HEADER]: `${key} ::ffff:10.0.0.5` }))).toMatchObject({
+        ok: true,
+        principal: { user: 'ann' },
+      });
       expect(resolveFromHeaders(c, h({ 'x-forwarded-user': 'ann', [PEER_HEADER]: `${key} 10.0.1.5` }))).toMatchObject({ ok: false });
     });
     it('refuses a user in no granted group when there is no default', () => {
       const c = proxy({ POTATOQ_CONSOLE_PROXY_SECRET: 'proxy-secret-0123456789', POTATOQ_CONSOLE_PROXY_ROLES: '{"ops":"operator"}' });
-      expect(resolveFromHeaders(c, h({ 'x-forwarded-user': 'eve', 'x-potatoq-proxy-secret': 'proxy-secret-0123456789' }))).toMatchObject({ ok: false, code: 'Forbidden' });
+      expect(resolveFromHeaders(c, h({ 'x-forwarded-user': 'eve', 'x-potatoq-proxy-secret': 'proxy-secret-0123456789' }))).toMatchObject({
+        ok: false,
+        code: 'Forbidden',
+      });
     });
   });
 
   it('combines grants to the most permissive and keeps per-broker read-only', () => {
-    expect(combineGrants([{ role: 'viewer', readOnlyBrokers: [] }, { role: 'operator', readOnlyBrokers: ['prod', 'eu'] }, { role: 'operator', readOnlyBrokers: ['prod'] }])).toEqual({ role: 'operator', readOnlyBrokers: ['prod'] });
+    expect(
+      combineGrants([
+        { role: 'viewer', readOnlyBrokers: [] },
+        { role: 'operator', readOnlyBrokers: ['prod', 'eu'] },
+        { role: 'operator', readOnlyBrokers: ['prod'] },
+      ]),
+    ).toEqual({ role: 'operator', readOnlyBrokers: ['prod'] });
     const p = { user: 'a', role: 'operator' as const, via: 'token' as const, readOnlyBrokers: ['prod'] };
     expect(mayWrite(p, 'prod')).toBe(false);
     expect(mayWrite(p, 'dev')).toBe(true);
@@ -90,11 +126,23 @@ describe('resolveFromHeaders', () => {
 describe('proxy group names', () => {
   it('grants nothing for groups named after Object members (constructor, __proto__, toString)', () => {
     installPeerTagging();
-    const config = parseAuthConfig({ POTATOQ_CONSOLE_AUTH: 'proxy', POTATOQ_CONSOLE_PROXY_SECRET: 'proxy-secret-0123456789', POTATOQ_CONSOLE_PROXY_ROLES: JSON.stringify({ ops: 'operator' }) });
+    const config = parseAuthConfig({
+      POTATOQ_CONSOLE_AUTH: 'proxy',
+      POTATOQ_CONSOLE_PROXY_SECRET: 'proxy-secret-0123456789',
+      POTATOQ_CONSOLE_PROXY_ROLES: JSON.stringify({ ops: 'operator' }),
+    });
     for (const group of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf']) {
-      const r = resolveFromHeaders(config, h({ 'x-forwarded-user': 'mallory', 'x-forwarded-groups': group, 'x-potatoq-proxy-secret': 'proxy-secret-0123456789' }));
+      const r = resolveFromHeaders(
+        config,
+        h({ 'x-forwarded-user': 'mallory', 'x-forwarded-groups': group, 'x-potatoq-proxy-secret': 'proxy-secret-0123456789' }),
+      );
       expect(r, group).toMatchObject({ ok: false, code: 'Forbidden' });
     }
-    expect(resolveFromHeaders(config, h({ 'x-forwarded-user': 'ann', 'x-forwarded-groups': 'ops', 'x-potatoq-proxy-secret': 'proxy-secret-0123456789' }))).toMatchObject({ ok: true, principal: { role: 'operator' } });
+    expect(
+      resolveFromHeaders(
+        config,
+        h({ 'x-forwarded-user': 'ann', 'x-forwarded-groups': 'ops', 'x-potatoq-proxy-secret': 'proxy-secret-0123456789' }),
+      ),
+    ).toMatchObject({ ok: true, principal: { role: 'operator' } });
   });
 });

@@ -56,7 +56,8 @@ function fromSession(config: AuthConfig, headers: Headers): Resolution {
   const claims = verifySession(config.sessionSecret, cookie);
   if (!claims) return no('Unauthorized', 'session expired or invalid; sign in again');
   const account = config.accounts.find((a) => a.user === claims.u);
-  if (!account || fingerprint(config.sessionSecret, account.hash) !== claims.f) return no('Unauthorized', 'session no longer valid; sign in again');
+  if (!account || fingerprint(config.sessionSecret, account.hash) !== claims.f)
+    return no('Unauthorized', 'session no longer valid; sign in again');
   return { ok: true, principal: { user: account.user, role: account.role, via: 'session', readOnlyBrokers: account.readOnlyBrokers } };
 }
 
@@ -65,8 +66,10 @@ function fromProxy(config: AuthConfig, headers: Headers): Resolution {
   const user = headers.get(p.userHeader)?.trim();
   const secret = headers.get(p.secretHeader);
   const peer = peerAddress(headers);
-  const trusted = (p.secret !== null && secret !== null && sameSecret(secret, p.secret)) || (p.addresses !== null && peer !== null && p.addresses(peer));
-  if (!trusted) return no('Unauthorized', user ? 'identity header not from the trusted proxy' : 'not signed in through the authenticating proxy');
+  const trusted =
+    (p.secret !== null && secret !== null && sameSecret(secret, p.secret)) || (p.addresses !== null && peer !== null && p.addresses(peer));
+  if (!trusted)
+    return no('Unauthorized', user ? 'identity header not from the trusted proxy' : 'not signed in through the authenticating proxy');
   if (!user) return no('Unauthorized', 'the proxy sent no user');
   const groups = (headers.get(p.groupsHeader) ?? '')
     .split(',')
@@ -83,7 +86,8 @@ function fromProxy(config: AuthConfig, headers: Headers): Resolution {
  */
 export function resolveFromHeaders(config: AuthConfig, headers: Headers): Resolution {
   const r = resolveAny(config, headers);
-  if (r.ok && r.principal.role === 'metrics') return no('Forbidden', `${r.principal.user} is a metrics token: it may read /metrics and nothing else`);
+  if (r.ok && r.principal.role === 'metrics')
+    return no('Forbidden', `${r.principal.user} is a metrics token: it may read /metrics and nothing else`);
   return r;
 }
 

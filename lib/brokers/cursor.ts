@@ -38,6 +38,8 @@ export function decodeCursor(scope: string, cursor: string | undefined, arity: n
     if (!Array.isArray(parsed) || parsed[0] !== scope || parsed.length !== arity + 1) throw new Error('bad cursor');
     return parsed.slice(1).map(dec);
   } catch {
-    throw new ConsoleError('InvalidInput', 'this page link is out of date or belongs to another list; start from the first page', { cursor: 'invalid cursor' });
+    throw new ConsoleError('InvalidInput', 'this page link is out of date or belongs to another list; start from the first page', {
+      cursor: 'invalid cursor',
+    });
   }
 }

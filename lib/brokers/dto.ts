@@ -83,7 +83,13 @@ export interface BrokerOverview {
   readOnly: boolean;
   capabilities: Capabilities;
   queues: QueueStats[];
-  totals: { ready: number | null; scheduled: number | null; running: number | null; dead: number | null; counts?: Record<string, number | null> };
+  totals: {
+    ready: number | null;
+    scheduled: number | null;
+    running: number | null;
+    dead: number | null;
+    counts?: Record<string, number | null>;
+  };
   /** Totals that are lower bounds because a count hit the cap. */
   totalsCapped?: Partial<Record<string, CappedCount>>;
   workers: { alive: number; stale: number };

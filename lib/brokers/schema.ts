@@ -6,10 +6,18 @@ import type { TaskState } from './dto';
 
 export { CAPABILITIES, SYSTEM_KINDS, WRITE_ACTIONS, countOf, withoutWrites } from './dto';
 /** A state name; which ones a broker has is its adapter's declared model (the service checks). */
-export const ZTaskState = z.string().trim().regex(/^[a-z][a-z0-9_-]{0,39}$/, 'not a state name') satisfies z.ZodType<TaskState>;
+export const ZTaskState = z
+  .string()
+  .trim()
+  .regex(/^[a-z][a-z0-9_-]{0,39}$/, 'not a state name') satisfies z.ZodType<TaskState>;
 
 const ZLimit = z.coerce.number().int().min(1).max(500).default(50);
-const ZText = z.string().trim().max(500).optional().transform((v) => (v ? v : undefined));
+const ZText = z
+  .string()
+  .trim()
+  .max(500)
+  .optional()
+  .transform((v) => (v ? v : undefined));
 
 export const ZTaskListQuery = z.object({
   state: ZTaskState.default('ready'),
@@ -37,7 +45,13 @@ export const ZDeadListQuery = z.object({
 });
 export type DeadListQuery = z.infer<typeof ZDeadListQuery>;
 
-export const ZDeadGroupsQuery = z.object({ queue: z.string().max(500).optional().transform((v) => v || undefined) });
+export const ZDeadGroupsQuery = z.object({
+  queue: z
+    .string()
+    .max(500)
+    .optional()
+    .transform((v) => v || undefined),
+});
 
 export const ZResultListQuery = z.object({
   status: ZText,
@@ -56,16 +70,15 @@ export const ZTaskId = z
   .max(MAX_ID_LENGTH, `id longer than ${MAX_ID_LENGTH} characters`)
   .refine((s) => !s.includes('\u0000'), 'id contains a NUL character');
 export const ZIds = z.object({
-  ids: z.array(ZTaskId).min(1, 'no ids given').max(MAX_IDS_PER_CALL, `at most ${MAX_IDS_PER_CALL.toLocaleString('en-US')} ids per call; use "all matching" (a bulk job) for more`),
+  ids: z
+    .array(ZTaskId)
+    .min(1, 'no ids given')
+    .max(MAX_IDS_PER_CALL, `at most ${MAX_IDS_PER_CALL.toLocaleString('en-US')} ids per call; use "all matching" (a bulk job) for more`),
 });
 export type Ids = z.infer<typeof ZIds>;
 
 /** Queue names as potatoq accepts them on every broker (RabbitMQ forbids `.`, `#`, `*`). */
-export const ZQueueName = z
-  .string()
-  .trim()
-  .min(1, 'queue name is required')
-  .max(200, 'queue name longer than 200 characters');
+export const ZQueueName = z.string().trim().min(1, 'queue name is required').max(200, 'queue name longer than 200 characters');
 
 export const ZEnqueueRequest = z
   .object({
@@ -77,11 +90,25 @@ export const ZEnqueueRequest = z
     kwargs: z.string().max(1_000_000).default('{}'),
     priority: z.coerce.number().int('priority must be a whole number').min(-32768).max(32767).default(0),
     /** Seconds from now; mutually exclusive with eta. */
-    countdown: z.coerce.number().min(0, 'countdown cannot be negative').max(10 * 365 * 86400).optional(),
+    countdown: z.coerce
+      .number()
+      .min(0, 'countdown cannot be negative')
+      .max(10 * 365 * 86400)
+      .optional(),
     /** ISO 8601 date-time with offset, or Unix seconds. */
-    eta: z.string().trim().max(100).optional().transform((v) => (v ? v : undefined)),
+    eta: z
+      .string()
+      .trim()
+      .max(100)
+      .optional()
+      .transform((v) => (v ? v : undefined)),
     /** ISO 8601 date-time, or seconds from now when a plain number. */
-    expires: z.string().trim().max(100).optional().transform((v) => (v ? v : undefined)),
+    expires: z
+      .string()
+      .trim()
+      .max(100)
+      .optional()
+      .transform((v) => (v ? v : undefined)),
     /** JSON text of an object. */
     headers: z.string().max(100_000).default('{}'),
   })

@@ -23,13 +23,24 @@ const service = await import('./service');
 
 const allOn = () => Object.fromEntries(CAPABILITIES.map((k) => [k, { on: true }])) as Capabilities;
 const overview = (): BrokerOverview => ({
-  id: 'b', name: 'b', kind: 'sqlite', serverInfo: null, readOnly: false, capabilities: allOn(), queues: [],
-  totals: { ready: 0, scheduled: 0, running: 0, dead: 0 }, workers: { alive: 0, stale: 0 }, readAt: new Date(0).toISOString(),
+  id: 'b',
+  name: 'b',
+  kind: 'sqlite',
+  serverInfo: null,
+  readOnly: false,
+  capabilities: allOn(),
+  queues: [],
+  totals: { ready: 0, scheduled: 0, running: 0, dead: 0 },
+  workers: { alive: 0, stale: 0 },
+  readAt: new Date(0).toISOString(),
 });
 
 beforeEach(() => {
   configs.length = 0;
-  configs.push({ id: 'b', name: 'b', kind: 'potatoq', url: 'sqlite:///x', readOnly: false, options: {} }, { id: 'ro', name: 'ro', kind: 'potatoq', url: 'sqlite:///y', readOnly: true, options: {} });
+  configs.push(
+    { id: 'b', name: 'b', kind: 'potatoq', url: 'sqlite:///x', readOnly: false, options: {} },
+    { id: 'ro', name: 'ro', kind: 'potatoq', url: 'sqlite:///y', readOnly: true, options: {} },
+  );
   adapter = { capabilities: async () => allOn(), overview: async () => overview() };
 });
 
@@ -67,14 +78,20 @@ describe('service', () => {
     const getTask = vi.fn();
     const replayDead = vi.fn();
     adapter = { ...adapter, listTasks, getTask, replayDead };
-    await expect(service.listTasks('b', { queue: 'q', state: 'ready', limit: 50, q: 'a\u0000b' } as never)).rejects.toMatchObject({ code: 'InvalidInput', status: 400 });
+    await expect(service.listTasks('b', { queue: 'q', state: 'ready', limit: 50, q: 'a\u0000b' } as never)).rejects.toMatchObject({
+      code: 'InvalidInput',
+      status: 400,
+    });
     await expect(service.getTask('b', 'id\u0000')).rejects.toMatchObject({ code: 'InvalidInput' });
     await expect(service.replayDead('b', ['ok', 'x\u0000'])).rejects.toMatchObject({ code: 'InvalidInput' });
     expect([listTasks, getTask, replayDead].map((f) => f.mock.calls.length)).toEqual([0, 0, 0]);
   });
 
   it('never hands a PostgreSQL server error text to callers, only its SQLSTATE', async () => {
-    const pgError = Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00 in SELECT secret_column'), { severity: 'ERROR', code: '22021' });
+    const pgError = Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00 in SELECT secret_column'), {
+      severity: 'ERROR',
+      code: '22021',
+    });
     vi.spyOn(console, 'error').mockImplementation(() => {});
     adapter = { ...adapter, listWorkers: async () => Promise.reject(pgError) };
     const err = await service.listWorkers('b').catch((e: unknown) => e);
@@ -100,7 +117,13 @@ describe('declared model', () => {
   const model: BrokerAdapter['model'] = {
     system: 'sdj',
     states: [{ key: 'pending', label: 'Pending', list: 'listReady', time: { field: 'createdAt', label: 'Enqueued' }, owned: false }],
-    actions: { replay: { does: 'r', bulkRate: null }, discard: { does: 'd' }, revoke: { does: 'v', bulk: 'vb' }, purge: { does: 'p', what: 'w', counts: ['pending'], stays: 's' }, enqueue: { does: 'e' } },
+    actions: {
+      replay: { does: 'r', bulkRate: null },
+      discard: { does: 'd' },
+      revoke: { does: 'v', bulk: 'vb' },
+      purge: { does: 'p', what: 'w', counts: ['pending'], stays: 's' },
+      enqueue: { does: 'e' },
+    },
   };
 
   it("adds the adapter's model to its overview", async () => {
@@ -111,7 +134,10 @@ describe('declared model', () => {
   it('refuses a state the adapter did not declare, before reaching it', async () => {
     const listTasks = vi.fn();
     adapter = { ...adapter, model, listTasks };
-    await expect(service.listTasks('b', ZTaskListQuery.parse({ state: 'ready' }))).rejects.toMatchObject({ code: 'InvalidInput', fields: { state: 'one of pending' } });
+    await expect(service.listTasks('b', ZTaskListQuery.parse({ state: 'ready' }))).rejects.toMatchObject({
+      code: 'InvalidInput',
+      fields: { state: 'one of pending' },
+    });
     expect(listTasks).not.toHaveBeenCalled();
     await service.listTasks('b', ZTaskListQuery.parse({ state: 'pending' }));
     expect(listTasks).toHaveBeenCalledOnce();
@@ -120,9 +146,15 @@ describe('declared model', () => {
   it('finds an id as a waiting task, a dead letter and a result at once, without arguments', async () => {
     adapter = {
       ...adapter,
-      getTask: async (id: string) => ({ id, state: 'scheduled', task: 'shop.charge', queue: 'billing', createdAt: '2026-01-01T00:00:00.000Z' }) as unknown as Awaited<ReturnType<BrokerAdapter['getTask']>>,
+      getTask: async (id: string) =>
+        ({ id, state: 'scheduled', task: 'shop.charge', queue: 'billing', createdAt: '2026-01-01T00:00:00.000Z' }) as unknown as Awaited<
+          ReturnType<BrokerAdapter['getTask']>
+        >,
       getDead: async () => null,
-      getResult: async (id: string) => ({ id, status: 'REVOKED', name: 'shop.charge', dateDone: '2026-01-02T00:00:00.000Z' }) as unknown as Awaited<ReturnType<BrokerAdapter['getResult']>>,
+      getResult: async (id: string) =>
+        ({ id, status: 'REVOKED', name: 'shop.charge', dateDone: '2026-01-02T00:00:00.000Z' }) as unknown as Awaited<
+          ReturnType<BrokerAdapter['getResult']>
+        >,
     };
     const f = await service.findInBroker('b', 'abc');
     expect(f).toEqual({

@@ -96,7 +96,13 @@ export async function requireCapability(brokerId: string, capability: Capability
   return adapter;
 }
 
-function write<T>(brokerId: string, capability: Capability, what: string, fn: (a: BrokerAdapter) => Promise<T>, input?: unknown): Promise<T> {
+function write<T>(
+  brokerId: string,
+  capability: Capability,
+  what: string,
+  fn: (a: BrokerAdapter) => Promise<T>,
+  input?: unknown,
+): Promise<T> {
   if (hasNul(input)) return Promise.reject(NUL());
   return withTimeout(what, writeTimeoutMs(), async () => fn(await requireCapability(brokerId, capability)));
 }
@@ -123,8 +129,7 @@ export async function overview(brokerId: string): Promise<BrokerOverview> {
 }
 
 export type OverviewOutcome =
-  | { ok: true; overview: BrokerOverview }
-  | { ok: false; id: string; name: string; kind: string; error: { code: string; message: string } };
+  { ok: true; overview: BrokerOverview } | { ok: false; id: string; name: string; kind: string; error: { code: string; message: string } };
 
 /** One broker's overview as an outcome: a failure (its own timeout included) becomes an error
  *  entry, never a thrown error, so each overview card settles on its own. */
@@ -153,13 +158,18 @@ export async function health(): Promise<HealthEntry[]> {
 }
 
 export const listTasks = (brokerId: string, q: TaskListQuery) =>
-  read(brokerId, 'task list', (a) => {
-    if (a.model && !a.model.states.some((s) => s.key === q.state)) {
-      const known = a.model.states.map((s) => s.key).join(', ');
-      throw new ConsoleError('InvalidInput', `this broker has no "${q.state}" state (${known})`, { state: `one of ${known}` });
-    }
-    return a.listTasks(q);
-  }, q);
+  read(
+    brokerId,
+    'task list',
+    (a) => {
+      if (a.model && !a.model.states.some((s) => s.key === q.state)) {
+        const known = a.model.states.map((s) => s.key).join(', ');
+        throw new ConsoleError('InvalidInput', `this broker has no "${q.state}" state (${known})`, { state: `one of ${known}` });
+      }
+      return a.listTasks(q);
+    },
+    q,
+  );
 export async function getTask(brokerId: string, id: string) {
   const t = await read(brokerId, 'task detail', (a) => a.getTask(id), id);
   if (!t) throw new ConsoleError('NotFound', `task ${id} is not waiting or running in this broker`);
@@ -217,9 +227,15 @@ export const revoke = (brokerId: string, ids: string[]): Promise<ActionResult> =
 /** Rebuilds dead letters of another system as this broker's tasks and replays them (the
  *  adapter's `convert`; potatoq on RabbitMQ: Celery protocol 2 letters). */
 export const convertCelery = (brokerId: string, ids: string[]): Promise<ActionResult> =>
-  write(brokerId, 'replay', 'convert', async (a) => {
-    if (!a.convert) throw new ConsoleError('Unsupported', 'this broker cannot convert letters of another system');
-    return a.convert(ids);
-  }, ids);
+  write(
+    brokerId,
+    'replay',
+    'convert',
+    async (a) => {
+      if (!a.convert) throw new ConsoleError('Unsupported', 'this broker cannot convert letters of another system');
+      return a.convert(ids);
+    },
+    ids,
+  );
 export const purge = (brokerId: string, queue: string) => write(brokerId, 'purge', 'purge', (a) => a.purge(queue), queue);
 export const enqueue = (brokerId: string, req: EnqueueRequest) => write(brokerId, 'enqueue', 'enqueue', (a) => a.enqueue(req), req);

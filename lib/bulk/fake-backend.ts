@@ -34,7 +34,13 @@ export class FakeBackend implements BulkBackend {
       this.rows.splice(i, 1);
       return { id, outcome: 'ok', message: 'done' };
     });
-    return { action: 'replay', brokerId: 'fake', requested: ids.length, succeeded: out.filter((o) => o.outcome === 'ok'), failed: out.filter((o) => o.outcome !== 'ok') };
+    return {
+      action: 'replay',
+      brokerId: 'fake',
+      requested: ids.length,
+      succeeded: out.filter((o) => o.outcome === 'ok'),
+      failed: out.filter((o) => o.outcome !== 'ok'),
+    };
   }
 }
 

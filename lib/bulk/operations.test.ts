@@ -38,7 +38,13 @@ describe('bulk operations behind the gate', () => {
   it('creates a queued snapshot with the exact count, checked against the action capability', async () => {
     const b = new FakeBackend(idsFrom('d', 1200));
     const v = await createBulk('b1', { action: 'discard', filter: { queue: 'q1', task: 'x' }, expectedCount: 1200 }, h, () => b);
-    expect(v).toMatchObject({ state: 'queued', action: 'discard', progress: { total: 1200, processed: 0 }, filter: { queue: 'q1', task: 'x' }, capped: false });
+    expect(v).toMatchObject({
+      state: 'queued',
+      action: 'discard',
+      progress: { total: 1200, processed: 0 },
+      filter: { queue: 'q1', task: 'x' },
+      capped: false,
+    });
     expect(requireCapability).toHaveBeenCalledWith('b1', 'discard');
     expect(b.calls).toEqual([]);
     // Taking a snapshot writes nothing: no audit entry yet.
@@ -48,7 +54,9 @@ describe('bulk operations behind the gate', () => {
   it('refuses a start whose confirmed count is not the snapshot', async () => {
     const b = new FakeBackend(idsFrom('d', 10));
     const v = await createBulk('b1', { action: 'replay', filter: {} }, h, () => b);
-    await expect(controlBulk('b1', { jobId: v.id, op: 'start', confirmCount: 9, reason: why }, h)).rejects.toMatchObject({ code: 'Conflict' });
+    await expect(controlBulk('b1', { jobId: v.id, op: 'start', confirmCount: 9, reason: why }, h)).rejects.toMatchObject({
+      code: 'Conflict',
+    });
     expect(b.calls).toEqual([]);
     const started = await controlBulk('b1', { jobId: v.id, op: 'start', confirmCount: 10, reason: why }, h);
     expect(started.state).toBe('running');
@@ -61,9 +69,15 @@ describe('bulk operations behind the gate', () => {
     const two = await createBulk('b1', { action: 'replay', filter: { queue: 'q1', task: 't' } }, h, () => b);
     const other = await createBulk('b1', { action: 'replay', filter: { queue: 'q2' } }, h, () => new FakeBackend([]));
     await controlBulk('b1', { jobId: one.id, op: 'start', reason: why }, h);
-    await expect(controlBulk('b1', { jobId: two.id, op: 'start', reason: why }, h)).rejects.toMatchObject({ code: 'Conflict', message: expect.stringContaining(one.id) });
+    await expect(controlBulk('b1', { jobId: two.id, op: 'start', reason: why }, h)).rejects.toMatchObject({
+      code: 'Conflict',
+      message: expect.stringContaining(one.id),
+    });
     await expect(createBulk('b1', { action: 'replay', filter: {} }, h, () => b)).rejects.toMatchObject({ code: 'Conflict' });
-    await expect(controlBulk('b1', { jobId: other.id, op: 'start', reason: why }, h)).resolves.toMatchObject({ state: 'done', progress: { total: 0 } });
+    await expect(controlBulk('b1', { jobId: other.id, op: 'start', reason: why }, h)).resolves.toMatchObject({
+      state: 'done',
+      progress: { total: 0 },
+    });
   });
 
   it('pauses and cancels without asking the broker for the capability again', async () => {
@@ -82,7 +96,9 @@ describe('bulk operations behind the gate', () => {
 
   it('refuses revoking running tasks and unknown actions before reading the broker', async () => {
     const b = new FakeBackend(idsFrom('d', 3));
-    await expect(createBulk('b1', { action: 'revoke', filter: { state: 'running' } }, h, () => b)).rejects.toMatchObject({ code: 'InvalidInput' });
+    await expect(createBulk('b1', { action: 'revoke', filter: { state: 'running' } }, h, () => b)).rejects.toMatchObject({
+      code: 'InvalidInput',
+    });
     await expect(createBulk('b1', { action: 'purge', filter: {} }, h, () => b)).rejects.toMatchObject({ code: 'InvalidInput' });
     await expect(createBulk('b1', { action: 'replay', filter: {}, rate: 0 }, h, () => b)).rejects.toMatchObject({ code: 'InvalidInput' });
   });
@@ -91,12 +107,22 @@ describe('bulk operations behind the gate', () => {
     const b = new FakeBackend(idsFrom('d', 5));
     b.running.add('d-000004');
     const v = await createBulk('b1', { action: 'revoke', filter: { queue: 'q9', state: 'ready' } }, h, () => b);
-    await expect(controlBulk('b1', { jobId: v.id, op: 'start' }, h)).rejects.toMatchObject({ code: 'InvalidInput', fields: { reason: expect.any(String) } });
+    await expect(controlBulk('b1', { jobId: v.id, op: 'start' }, h)).rejects.toMatchObject({
+      code: 'InvalidInput',
+      fields: { reason: expect.any(String) },
+    });
     expect(b.calls).toEqual([]);
     await controlBulk('b1', { jobId: v.id, op: 'start', reason: why }, h);
     await vi.waitFor(() => expect(store.entries[0]?.details).toMatchObject({ state: 'done', succeeded: 4, skipped: 1 }));
     const entry = store.entries[0]!;
-    expect(entry).toMatchObject({ action: 'bulk-revoke', reason: why, queue: 'q9', count: 5, filter: { queue: 'q9', state: 'ready' }, outcome: 'partial' });
+    expect(entry).toMatchObject({
+      action: 'bulk-revoke',
+      reason: why,
+      queue: 'q9',
+      count: 5,
+      filter: { queue: 'q9', state: 'ready' },
+      outcome: 'partial',
+    });
     expect(entry.results).toContainEqual({ id: 'd-000004', outcome: 'running', message: 'is running' });
   });
 
@@ -110,7 +136,10 @@ describe('bulk operations behind the gate', () => {
     setAuthConfigForTests(accountsConfig());
     const anon = new Headers({ host: 'localhost:3000' });
     for (const id of ['no-such-job', 'also-missing']) {
-      await expect(controlBulk('b1', { jobId: id, op: 'start', reason: why }, anon)).rejects.toMatchObject({ code: 'Unauthorized', status: 401 });
+      await expect(controlBulk('b1', { jobId: id, op: 'start', reason: why }, anon)).rejects.toMatchObject({
+        code: 'Unauthorized',
+        status: 401,
+      });
       await expect(getBulk('b1', id, false, anon)).rejects.toMatchObject({ code: 'Unauthorized', status: 401 });
     }
   });

@@ -18,13 +18,19 @@ type BackendFor = (brokerId: string, action: BulkJob['action'], filter: BulkJob[
 
 function actionOf(input: unknown): BulkJob['action'] {
   const a = ZBulkAction.safeParse((input as { action?: unknown } | null)?.action);
-  if (!a.success) throw new ConsoleError('InvalidInput', 'action must be replay, discard or revoke', { action: 'must be replay, discard or revoke' });
+  if (!a.success)
+    throw new ConsoleError('InvalidInput', 'action must be replay, discard or revoke', { action: 'must be replay, discard or revoke' });
   return a.data;
 }
 
 /** Captures the ids matching the filter now; returns the job (state queued) to confirm.
  *  Nothing is written yet, so this is not an audit entry; the start is. */
-export async function createBulk(brokerId: string, input: unknown, headers: Headers, backendFor: BackendFor = serviceBackend): Promise<BulkJobView> {
+export async function createBulk(
+  brokerId: string,
+  input: unknown,
+  headers: Headers,
+  backendFor: BackendFor = serviceBackend,
+): Promise<BulkJobView> {
   const action = actionOf(input);
   return gate({
     action: `bulk-${action}`,
@@ -38,7 +44,15 @@ export async function createBulk(brokerId: string, input: unknown, headers: Head
     run: async (req) => {
       const backend = backendFor(brokerId, req.action, req.filter);
       const snapshot = await takeSnapshot(backend);
-      const job = new BulkJob({ brokerId, action: req.action, filter: req.filter, snapshot, backend, expectedCount: req.expectedCount, rate: req.rate ?? null });
+      const job = new BulkJob({
+        brokerId,
+        action: req.action,
+        filter: req.filter,
+        snapshot,
+        backend,
+        expectedCount: req.expectedCount,
+        rate: req.rate ?? null,
+      });
       assertNoOverlap(job);
       return registerJob(job).view();
     },
@@ -50,11 +64,21 @@ function completeWhenFinished(job: BulkJob, auditId: string | null): void {
   void job.finished.then(async () => {
     const v = job.view(Infinity);
     const p = v.progress;
-    console.info(JSON.stringify({ at: new Date().toISOString(), event: 'console.bulk', broker: job.brokerId, action: job.action, jobId: job.id, state: job.state, ...p }));
+    console.info(
+      JSON.stringify({
+        at: new Date().toISOString(),
+        event: 'console.bulk',
+        broker: job.brokerId,
+        action: job.action,
+        jobId: job.id,
+        state: job.state,
+        ...p,
+      }),
+    );
     if (!auditId) return;
     const details = { jobId: job.id, state: v.state, ...p, notReached: p.total - p.processed, error: v.error };
-    await completeAuditEntry(auditId, { succeeded: v.succeededSample, failed: [...v.skippedOutcomes, ...v.failedOutcomes] }, details).catch((e) =>
-      console.error(JSON.stringify({ event: 'console.audit-error', jobId: job.id, message: String(e) })),
+    await completeAuditEntry(auditId, { succeeded: v.succeededSample, failed: [...v.skippedOutcomes, ...v.failedOutcomes] }, details).catch(
+      (e) => console.error(JSON.stringify({ event: 'console.audit-error', jobId: job.id, message: String(e) })),
     );
   });
 }

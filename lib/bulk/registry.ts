@@ -25,7 +25,8 @@ function describe(j: BulkJob): string {
 /** Refuses a second running/paused job on the same broker + queue + action. */
 export function assertNoOverlap(job: BulkJob): void {
   for (const other of jobs.values()) {
-    if (other !== job && other.active && overlaps(job, other)) throw new ConsoleError('Conflict', `${describe(other)}; wait for it, or cancel it first`);
+    if (other !== job && other.active && overlaps(job, other))
+      throw new ConsoleError('Conflict', `${describe(other)}; wait for it, or cancel it first`);
   }
 }
 
@@ -48,7 +49,8 @@ export function registerJob(job: BulkJob): BulkJob {
 /** The job, if it belongs to this broker (ids of other brokers' jobs are not revealed). */
 export function findJob(brokerId: string, jobId: string): BulkJob {
   const j = jobs.get(jobId);
-  if (!j || j.brokerId !== brokerId) throw new ConsoleError('NotFound', `no bulk job ${jobId} on broker "${brokerId}" (finished jobs are kept for an hour)`);
+  if (!j || j.brokerId !== brokerId)
+    throw new ConsoleError('NotFound', `no bulk job ${jobId} on broker "${brokerId}" (finished jobs are kept for an hour)`);
   return j;
 }
 

@@ -6,7 +6,15 @@ import { takeSnapshot } from './snapshot';
 
 async function jobOver(b: FakeBackend, opts: { batchSize?: number; rate?: number; cap?: number } = {}) {
   const snapshot = await takeSnapshot(b, opts.cap);
-  return new BulkJob({ brokerId: 'fake', action: 'replay', filter: { queue: 'q' }, snapshot, backend: b, batchSize: opts.batchSize ?? 500, rate: opts.rate ?? null });
+  return new BulkJob({
+    brokerId: 'fake',
+    action: 'replay',
+    filter: { queue: 'q' },
+    snapshot,
+    backend: b,
+    batchSize: opts.batchSize ?? 500,
+    rate: opts.rate ?? null,
+  });
 }
 
 describe('bulk snapshot', () => {
@@ -156,8 +164,16 @@ describe('bulk runner', () => {
     job.start();
     await job.finished;
     const v = job.view();
-    expect(v).toMatchObject({ state: 'failed', error: { code: 'BrokerTimeout' }, progress: { succeeded: 500, failed: 500, processed: 1000 } });
-    expect(v.failedOutcomes[0]).toMatchObject({ id: 'd-000500', outcome: 'error', message: expect.stringContaining('may still have applied') });
+    expect(v).toMatchObject({
+      state: 'failed',
+      error: { code: 'BrokerTimeout' },
+      progress: { succeeded: 500, failed: 500, processed: 1000 },
+    });
+    expect(v.failedOutcomes[0]).toMatchObject({
+      id: 'd-000500',
+      outcome: 'error',
+      message: expect.stringContaining('may still have applied'),
+    });
     expect(b.calls).toHaveLength(2);
   });
 

@@ -13,9 +13,17 @@ export const SNAPSHOT_CAP = 100_000;
 /** Ids per adapter call. */
 export const BATCH_SIZE = 500;
 /** Items per second; null or absent = as fast as the broker takes them. */
-export const ZRate = z.coerce.number().min(0.1, 'rate must be at least 0.1 per second').max(10_000, 'rate must be at most 10,000 per second');
+export const ZRate = z.coerce
+  .number()
+  .min(0.1, 'rate must be at least 0.1 per second')
+  .max(10_000, 'rate must be at most 10,000 per second');
 
-const ZText = z.string().trim().max(500).optional().transform((v) => (v ? v : undefined));
+const ZText = z
+  .string()
+  .trim()
+  .max(500)
+  .optional()
+  .transform((v) => (v ? v : undefined));
 
 /** The list filter the operator was looking at. Dead-letter actions use queue/task/id/q/group;
  *  revoke uses queue/task/id/q and the waiting state (running tasks are never changed). */

@@ -12,7 +12,9 @@ export function shellQuote(word: string): string {
 /** A declared command with `{ids}` and `{queue}` filled in, quoted; null when none is declared. */
 export function fillCommand(template: string | undefined, values: { ids?: string[]; queue?: string }): string | null {
   if (!template) return null;
-  return template.replace(/\{(ids|queue)\}/g, (_, k: 'ids' | 'queue') => (k === 'ids' ? (values.ids ?? []).map(shellQuote).join(' ') : shellQuote(values.queue ?? '')));
+  return template.replace(/\{(ids|queue)\}/g, (_, k: 'ids' | 'queue') =>
+    k === 'ids' ? (values.ids ?? []).map(shellQuote).join(' ') : shellQuote(values.queue ?? ''),
+  );
 }
 
 export interface CallSpec {

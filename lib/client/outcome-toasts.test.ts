@@ -28,19 +28,29 @@ describe('action outcome toasts', () => {
     expect(t).toHaveLength(1 + MAX_FAILURE_TOASTS);
     expect(t[0]).toMatchObject({ tone: 'info', title: '10 of 17 tasks replayed' });
     expect(t[0]!.body).toContain('7 not replayed');
-    expect(t.slice(1).map((x) => x.title)).toEqual(['bad0: not replayed (conflict)', 'bad1: not replayed (conflict)', 'bad2: not replayed (conflict)']);
+    expect(t.slice(1).map((x) => x.title)).toEqual([
+      'bad0: not replayed (conflict)',
+      'bad1: not replayed (conflict)',
+      'bad2: not replayed (conflict)',
+    ]);
   });
 
   it('switches from per-task toasts to a summary just past the limit', () => {
     const ids = (n: number) => Array.from({ length: n }, (_, i) => `t${i}`);
     expect(toastsFor({ ok: true, data: result(ids(PER_TASK_TOASTS), []) })).toHaveLength(PER_TASK_TOASTS);
-    expect(toastsFor({ ok: true, data: result(ids(PER_TASK_TOASTS + 1), []) })).toEqual([{ tone: 'success', title: '6 of 6 tasks replayed', body: undefined }]);
+    expect(toastsFor({ ok: true, data: result(ids(PER_TASK_TOASTS + 1), []) })).toEqual([
+      { tone: 'success', title: '6 of 6 tasks replayed', body: undefined },
+    ]);
   });
 
   it('uses the caller’s verb, and words purge and enqueue answers', () => {
     expect(toastsFor({ ok: true, data: result(['x'], []) }, 'converted and replayed')[0]!.title).toBe('x: converted and replayed');
-    expect(toastsFor({ ok: true, data: { brokerId: 'b', queue: 'mail', removed: 1 } })).toEqual([{ tone: 'success', title: 'Purged 1 waiting task from queue mail' }]);
-    expect(toastsFor({ ok: true, data: { brokerId: 'b', queue: 'mail', removed: 1200 } })[0]!.title).toBe('Purged 1,200 waiting tasks from queue mail');
+    expect(toastsFor({ ok: true, data: { brokerId: 'b', queue: 'mail', removed: 1 } })).toEqual([
+      { tone: 'success', title: 'Purged 1 waiting task from queue mail' },
+    ]);
+    expect(toastsFor({ ok: true, data: { brokerId: 'b', queue: 'mail', removed: 1200 } })[0]!.title).toBe(
+      'Purged 1,200 waiting tasks from queue mail',
+    );
     const enq = toastsFor({ ok: true, data: { brokerId: 'b', id: 'abc', queue: 'q', task: 'app.t', state: 'scheduled', payload: '{}' } });
     expect(enq).toEqual([{ tone: 'success', title: 'abc: enqueued as scheduled', body: 'app.t in queue q' }]);
   });

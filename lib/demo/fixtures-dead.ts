@@ -45,20 +45,40 @@ export interface WorkerRow {
 }
 
 export function registeredDigest(names: string[]): string {
-  return createHash('sha256').update([...names].sort().join('\n')).digest('hex').slice(0, 16);
+  return createHash('sha256')
+    .update([...names].sort().join('\n'))
+    .digest('hex')
+    .slice(0, 16);
 }
 
 export function demoDead(now: number): { dead: DeadRow[]; results: ResultRow[] } {
   const dead: DeadRow[] = [];
   const results: ResultRow[] = [];
-  const letter = (task: string, queue: string, args: Py[], kwargs: Record<string, Py>, diedAgo: number, reason: (id: string) => string, failure?: (id: string) => { exc: Py; tb: string }) => {
+  const letter = (
+    task: string,
+    queue: string,
+    args: Py[],
+    kwargs: Record<string, Py>,
+    diedAgo: number,
+    reason: (id: string) => string,
+    failure?: (id: string) => { exc: Py; tb: string },
+  ) => {
     const message = buildDemoMessage({ task, queue, args, kwargs, enqueuedAt: now - diedAgo - 30 });
     dead.push({ ...message, reason: reason(message.id), diedAt: now - diedAgo });
     if (failure) {
       const f = failure(message.id);
       const payload = buildResultPayload({
-        id: message.id, status: 'FAILURE', result: f.exc, traceback: f.tb, dateDone: now - diedAgo, name: task,
-        args, kwargs, worker: HOST, dateStarted: now - diedAgo - 1, enqueuedAt: now - diedAgo - 30,
+        id: message.id,
+        status: 'FAILURE',
+        result: f.exc,
+        traceback: f.tb,
+        dateDone: now - diedAgo,
+        name: task,
+        args,
+        kwargs,
+        worker: HOST,
+        dateStarted: now - diedAgo - 1,
+        enqueuedAt: now - diedAgo - 30,
       });
       results.push({ id: message.id, state: 'FAILURE', payload, expiresAt: now - diedAgo + 86400 });
     }
@@ -70,35 +90,91 @@ export function demoDead(now: number): { dead: DeadRow[]; results: ResultRow[] }
   );
   const declinedExc = { exc_type: 'ValueError', exc_module: 'builtins', exc_message: ['card declined'] };
   for (const [i, customer] of ['cus_1001', 'cus_1002', 'cus_1003'].entries()) {
-    letter('demo.charge_card', 'billing', [customer, tagged('decimal', '99.00')], { decline: true }, 180 + i * 400, () => declined, () => ({ exc: declinedExc, tb: declined }));
+    letter(
+      'demo.charge_card',
+      'billing',
+      [customer, tagged('decimal', '99.00')],
+      { decline: true },
+      180 + i * 400,
+      () => declined,
+      () => ({ exc: declinedExc, tb: declined }),
+    );
   }
   letter('demo.send_email', 'emails', ['bounce@example.com', 'Invoice'], {}, 900, (id) => {
     const msg = `Can't retry demo.send_email[${id}] args:['bounce@example.com', 'Invoice'] kwargs:{}`;
     return traceback(
-      [`  File "/srv/shop/demo/tasks.py", line 70, in send_email`, '    raise self.retry()', '          ^^^^^^^^^^^^',
-        `  File "${SITE}/task.py", line 528, in retry`, '    raise MaxRetriesExceededError('],
+      [
+        `  File "/srv/shop/demo/tasks.py", line 70, in send_email`,
+        '    raise self.retry()',
+        '          ^^^^^^^^^^^^',
+        `  File "${SITE}/task.py", line 528, in retry`,
+        '    raise MaxRetriesExceededError(',
+      ],
       `potatoq.exceptions.MaxRetriesExceededError: ${msg}`,
     );
   });
-  letter('demo.resize_image', 'default', [tagged('bytes', 'iVBORw0KGgo=')], { width: 640 }, 1500, () => 'unregistered task demo.resize_image', () => ({
-    exc: { exc_type: 'NotRegistered', exc_module: 'potatoq.exceptions', exc_message: ['demo.resize_image'] },
-    tb: "Task 'demo.resize_image' is not registered. Did you import the module that defines it?",
-  }));
-  letter('demo.build_report', 'reports', [tagged('date', '2026-09-01')], {}, 3600, () => 'worker lost too many times', (id) => ({
-    exc: { exc_type: 'WorkerLostError', exc_module: 'potatoq.exceptions', exc_message: [`Worker node died while running demo.build_report[${id}] 5 time(s)`] },
-    tb: `WorkerLostError: Worker node died while running demo.build_report[${id}] 5 time(s)`,
-  }));
+  letter(
+    'demo.resize_image',
+    'default',
+    [tagged('bytes', 'iVBORw0KGgo=')],
+    { width: 640 },
+    1500,
+    () => 'unregistered task demo.resize_image',
+    () => ({
+      exc: { exc_type: 'NotRegistered', exc_module: 'potatoq.exceptions', exc_message: ['demo.resize_image'] },
+      tb: "Task 'demo.resize_image' is not registered. Did you import the module that defines it?",
+    }),
+  );
+  letter(
+    'demo.build_report',
+    'reports',
+    [tagged('date', '2026-09-01')],
+    {},
+    3600,
+    () => 'worker lost too many times',
+    (id) => ({
+      exc: {
+        exc_type: 'WorkerLostError',
+        exc_module: 'potatoq.exceptions',
+        exc_message: [`Worker node died while running demo.build_report[${id}] 5 time(s)`],
+      },
+      tb: `WorkerLostError: Worker node died while running demo.build_report[${id}] 5 time(s)`,
+    }),
+  );
   const limit = (id: string) => `TimeLimitExceeded: Task demo.build_report[${id}] exceeded its time limit (300s) and was killed`;
   letter('demo.build_report', 'reports', [tagged('date', '2026-08-01')], { format: 'xlsx' }, 7200, limit, (id) => ({
     exc: { exc_type: 'TimeLimitExceeded', exc_module: 'potatoq.exceptions', exc_message: [limit(id).slice('TimeLimitExceeded: '.length)] },
     tb: limit(id),
   }));
-  letter('demo.send_email', 'emails', ['nobody@example.invalid', 'Hello'], { reject: 'mailbox does not exist' }, 86400, () => 'mailbox does not exist');
+  letter(
+    'demo.send_email',
+    'emails',
+    ['nobody@example.invalid', 'Hello'],
+    { reject: 'mailbox does not exist' },
+    86400,
+    () => 'mailbox does not exist',
+  );
 
   const done = (id: string, status: string, extra: Parameters<typeof buildResultPayload>[0], age: number, ttl = 86400) =>
     results.push({ id, state: status, payload: buildResultPayload({ ...extra, id, status }), expiresAt: now - age + ttl });
   const ok = randomUUID();
-  done(ok, 'SUCCESS', { id: ok, status: 'SUCCESS', result: 5, dateDone: now - 600, name: 'demo.add', args: [2, 3], kwargs: {}, worker: HOST, dateStarted: now - 601, enqueuedAt: now - 605 }, 600);
+  done(
+    ok,
+    'SUCCESS',
+    {
+      id: ok,
+      status: 'SUCCESS',
+      result: 5,
+      dateDone: now - 600,
+      name: 'demo.add',
+      args: [2, 3],
+      kwargs: {},
+      worker: HOST,
+      dateStarted: now - 601,
+      enqueuedAt: now - 605,
+    },
+    600,
+  );
   const revoked = randomUUID();
   done(revoked, 'REVOKED', { id: revoked, status: 'REVOKED', dateDone: now - 1200, name: 'demo.send_email' }, 1200);
   const digest = registeredDigest(DEMO_TASK_NAMES);
@@ -116,12 +192,26 @@ export function demoWorkers(now: number, runningIds: string[]): WorkerRow[] {
     {
       id: DEMO_WORKER_ALIVE,
       heartbeat: now,
-      info: pyDumps({ hostname: HOST, pid: 4242, queues: ['default', 'emails', 'reports', 'billing'], concurrency: 2, threads: 1, running: runningIds, registered: digest }, false),
+      info: pyDumps(
+        {
+          hostname: HOST,
+          pid: 4242,
+          queues: ['default', 'emails', 'reports', 'billing'],
+          concurrency: 2,
+          threads: 1,
+          running: runningIds,
+          registered: digest,
+        },
+        false,
+      ),
     },
     {
       id: DEMO_WORKER_STALE,
       heartbeat: now - 20 * 60,
-      info: pyDumps({ hostname: 'potatoq@old-host', pid: 977, queues: ['default'], concurrency: 1, running: [], registered: digest }, false),
+      info: pyDumps(
+        { hostname: 'potatoq@old-host', pid: 977, queues: ['default'], concurrency: 1, running: [], registered: digest },
+        false,
+      ),
     },
   ];
 }

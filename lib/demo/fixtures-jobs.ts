@@ -52,7 +52,12 @@ export function demoJobs(now: number): JobRow[] {
   const specs: Spec[] = [
     { task: 'demo.add', args: [2, 3], age: 95 },
     { task: 'demo.add', args: [1208925819614629174706176n, -9007199254740993n], age: 80 },
-    { task: 'demo.echo', args: EVERY_TAGGED_TYPE, kwargs: { note: 'every tagged type', when: tagged('datetime', '2026-11-30T08:00:00+01:00') }, age: 70 },
+    {
+      task: 'demo.echo',
+      args: EVERY_TAGGED_TYPE,
+      kwargs: { note: 'every tagged type', when: tagged('datetime', '2026-11-30T08:00:00+01:00') },
+      age: 70,
+    },
     {
       task: 'demo.echo',
       args: ['<script>alert(1)</script>', 'javascript:alert(1)'],
@@ -61,8 +66,21 @@ export function demoJobs(now: number): JobRow[] {
     },
     { task: 'demo.echo', args: ['x'.repeat(1_000_000)], kwargs: { note: 'a 1 MB string' }, age: 55 },
     { task: 'demo.send_email', queue: 'emails', args: ['ada@example.com', 'Welcome!'], kwargs: { template: 'welcome' }, age: 50 },
-    { task: 'demo.send_email', queue: 'emails', priority: 5, args: ['grace@example.com', 'Password reset'], kwargs: { template: 'reset' }, age: 45 },
-    { task: 'demo.send_email', queue: 'emails', args: ['ops@example.com', 'Weekly digest'], kwargs: { template: 'digest', week: tagged('date', '2026-11-23') }, age: 30 },
+    {
+      task: 'demo.send_email',
+      queue: 'emails',
+      priority: 5,
+      args: ['grace@example.com', 'Password reset'],
+      kwargs: { template: 'reset' },
+      age: 45,
+    },
+    {
+      task: 'demo.send_email',
+      queue: 'emails',
+      args: ['ops@example.com', 'Weekly digest'],
+      kwargs: { template: 'digest', week: tagged('date', '2026-11-23') },
+      age: 30,
+    },
     {
       task: 'demo.build_report',
       queue: 'reports',
@@ -123,8 +141,7 @@ export function demoJobs(now: number): JobRow[] {
 
 /** A Celery protocol-2 body (kombu's `json.dumps` spacing) as a foreign producer leaves it. */
 export function celeryJob(now: number): JobRow {
-  const payload =
-    '[[4, 4], {}, {"callbacks": null, "errbacks": null, "chain": null, "chord": null}]';
+  const payload = '[[4, 4], {}, {"callbacks": null, "errbacks": null, "chain": null, "chord": null}]';
   return {
     id: 'c3a1e7d2-5b4f-4c8e-9a6d-2f1b3e5c7a90',
     queue: 'poison',

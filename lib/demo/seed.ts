@@ -54,7 +54,21 @@ export function seedDemoDatabase(db: Database.Database, now = Date.now() / 1000)
   const insertWorker = db.prepare('INSERT INTO potatoq_workers (id, heartbeat, info) VALUES (?, ?, ?)');
   db.transaction(() => {
     for (const j of jobs) {
-      insertJob.run(j.id, j.queue, j.task, j.state, j.priority, j.runAt, j.deliveries, j.token, j.worker, j.pid, j.claimedAt, j.createdAt, j.payload);
+      insertJob.run(
+        j.id,
+        j.queue,
+        j.task,
+        j.state,
+        j.priority,
+        j.runAt,
+        j.deliveries,
+        j.token,
+        j.worker,
+        j.pid,
+        j.claimedAt,
+        j.createdAt,
+        j.payload,
+      );
     }
     for (const d of dead) insertDead.run(d.id, d.queue, d.task, d.reason, d.diedAt, d.payload);
     for (const r of results) insertResult.run(r.id, r.state, r.payload, r.expiresAt);

@@ -21,7 +21,17 @@ function overview(over: Partial<BrokerOverview> = {}): BrokerOverview {
     capabilities: caps,
     model: { system: 'sdj', states, actions: {} as never },
     queues: [
-      { name: 'emails', ready: 12000, scheduled: 3, running: 2, dead: 4, counts: { paused: 5 }, oldestReadyAt: '2026-12-01T09:59:00Z', tasks: null, capped: { ready: { atLeast: 12000, estimate: null } } },
+      {
+        name: 'emails',
+        ready: 12000,
+        scheduled: 3,
+        running: 2,
+        dead: 4,
+        counts: { paused: 5 },
+        oldestReadyAt: '2026-12-01T09:59:00Z',
+        tasks: null,
+        capped: { ready: { atLeast: 12000, estimate: null } },
+      },
       { name: 'idle', ready: 0, scheduled: null, running: null, dead: null, oldestReadyAt: null, tasks: null },
       { name: 'unknown-age', ready: null, scheduled: 0, running: 0, dead: 0, oldestReadyAt: null, tasks: null },
     ],
@@ -54,7 +64,15 @@ describe('renderSnapshot', () => {
     takenAt: at,
     brokers: [
       { id: 'shop', name: 'Shop', kind: 'sqlite', ok: true, seconds: 0.25, error: null, overview: overview() },
-      { id: 'down', name: 'Down "PG"', kind: 'postgres', ok: false, seconds: 1.5, error: { code: 'BrokerUnavailable', message: 'connection refused' }, overview: null },
+      {
+        id: 'down',
+        name: 'Down "PG"',
+        kind: 'postgres',
+        ok: false,
+        seconds: 1.5,
+        error: { code: 'BrokerUnavailable', message: 'connection refused' },
+        overview: null,
+      },
     ],
   };
 

@@ -8,7 +8,10 @@ import { CACHE_MS, cached, queueSamples, takeSnapshot, type Snapshot } from './s
 
 export const CONTENT_TYPE = Registry.PROMETHEUS_CONTENT_TYPE;
 
-const g = globalThis as unknown as { __potatoqScrapeErrors?: { registry: Registry; errors: Counter<'broker' | 'code'> }; __potatoqSnapshot?: () => Promise<string> };
+const g = globalThis as unknown as {
+  __potatoqScrapeErrors?: { registry: Registry; errors: Counter<'broker' | 'code'> };
+  __potatoqSnapshot?: () => Promise<string>;
+};
 
 function scrapeErrors() {
   if (g.__potatoqScrapeErrors) return g.__potatoqScrapeErrors;
@@ -26,15 +29,44 @@ function scrapeErrors() {
 /** The broker gauges of one snapshot, in the exposition format. */
 export async function renderSnapshot(s: Snapshot): Promise<string> {
   const r = new Registry();
-  const gauge = <L extends string>(name: string, help: string, labelNames: readonly L[]) => new Gauge<L>({ name, help, labelNames, registers: [r] });
-  const info = gauge('potatoq_console_broker_info', 'One series per configured broker: its name, store and system (always 1).', ['broker', 'name', 'kind', 'system']);
+  const gauge = <L extends string>(name: string, help: string, labelNames: readonly L[]) =>
+    new Gauge<L>({ name, help, labelNames, registers: [r] });
+  const info = gauge('potatoq_console_broker_info', 'One series per configured broker: its name, store and system (always 1).', [
+    'broker',
+    'name',
+    'kind',
+    'system',
+  ]);
   const up = gauge('potatoq_console_broker_up', 'Whether the last read of the broker succeeded (1) or failed (0).', ['broker']);
-  const seconds = gauge('potatoq_console_broker_scrape_duration_seconds', 'How long the last read of the broker took (its overview: capped counts, workers).', ['broker']);
-  const tasks = gauge('potatoq_console_queue_tasks', 'Tasks per queue in each state the broker declares (ready, scheduled, running, ...) and dead letters (state="dead"). Unknown counts are absent, never 0.', ['broker', 'queue', 'state']);
-  const capped = gauge('potatoq_console_queue_tasks_capped', 'A count that stopped at the broker\'s count cap: potatoq_console_queue_tasks is then a lower bound.', ['broker', 'queue', 'state']);
-  const oldest = gauge('potatoq_console_queue_oldest_ready_age_seconds', 'How long the oldest ready task of the queue has waited (0 when none is ready; absent when unknown).', ['broker', 'queue']);
-  const workers = gauge('potatoq_console_workers', 'Workers by heartbeat status (alive, stale) as the broker reports them.', ['broker', 'status']);
-  const snapshotAge = gauge('potatoq_console_metrics_snapshot_timestamp_seconds', `When the brokers were read for these numbers (reads are shared for ${CACHE_MS / 1000} s).`, []);
+  const seconds = gauge(
+    'potatoq_console_broker_scrape_duration_seconds',
+    'How long the last read of the broker took (its overview: capped counts, workers).',
+    ['broker'],
+  );
+  const tasks = gauge(
+    'potatoq_console_queue_tasks',
+    'Tasks per queue in each state the broker declares (ready, scheduled, running, ...) and dead letters (state="dead"). Unknown counts are absent, never 0.',
+    ['broker', 'queue', 'state'],
+  );
+  const capped = gauge(
+    'potatoq_console_queue_tasks_capped',
+    "A count that stopped at the broker's count cap: potatoq_console_queue_tasks is then a lower bound.",
+    ['broker', 'queue', 'state'],
+  );
+  const oldest = gauge(
+    'potatoq_console_queue_oldest_ready_age_seconds',
+    'How long the oldest ready task of the queue has waited (0 when none is ready; absent when unknown).',
+    ['broker', 'queue'],
+  );
+  const workers = gauge('potatoq_console_workers', 'Workers by heartbeat status (alive, stale) as the broker reports them.', [
+    'broker',
+    'status',
+  ]);
+  const snapshotAge = gauge(
+    'potatoq_console_metrics_snapshot_timestamp_seconds',
+    `When the brokers were read for these numbers (reads are shared for ${CACHE_MS / 1000} s).`,
+    [],
+  );
   snapshotAge.set(s.takenAt / 1000);
   for (const b of s.brokers) {
     info.set({ broker: b.id, name: b.name, kind: b.kind, system: b.overview?.model?.system ?? '' }, 1);
@@ -67,5 +99,10 @@ function snapshotText(): Promise<string> {
 /** Everything /metrics answers: a broker that is down is its up/error series, never a failed scrape. */
 export async function renderMetrics(): Promise<string> {
   const parts = await Promise.all([snapshotText(), scrapeErrors().registry.metrics(), actionRegistry().metrics()]);
-  return parts.map((p) => p.trimEnd()).filter(Boolean).join('\n') + '\n';
+  return (
+    parts
+      .map((p) => p.trimEnd())
+      .filter(Boolean)
+      .join('\n') + '\n'
+  );
 }

@@ -37,7 +37,13 @@ export async function takeSnapshot(now: () => number = Date.now): Promise<Snapsh
         return { ...b, ok: true, seconds: (performance.now() - start) / 1000, error: null, overview: o };
       } catch (e) {
         const err = toConsoleError(e);
-        return { ...b, ok: false, seconds: (performance.now() - start) / 1000, error: { code: err.code, message: err.message }, overview: null };
+        return {
+          ...b,
+          ok: false,
+          seconds: (performance.now() - start) / 1000,
+          error: { code: err.code, message: err.message },
+          overview: null,
+        };
       }
     }),
   );

@@ -14,8 +14,22 @@ const LIMITS = { maxDepth: 16, maxString: 10_000, maxItems: 200 };
 
 function emptyInfo(): CeleryInfo {
   return {
-    task: null, id: null, eta: null, expires: null, retries: null, rootId: null, parentId: null, groupId: null,
-    argsrepr: null, kwargsrepr: null, args: null, kwargs: null, callbacks: null, errbacks: null, chain: null, chord: null,
+    task: null,
+    id: null,
+    eta: null,
+    expires: null,
+    retries: null,
+    rootId: null,
+    parentId: null,
+    groupId: null,
+    argsrepr: null,
+    kwargsrepr: null,
+    args: null,
+    kwargs: null,
+    callbacks: null,
+    errbacks: null,
+    chain: null,
+    chord: null,
   };
 }
 
@@ -83,10 +97,7 @@ function bodyToPy(body: string | Uint8Array | PyVal | null): PyVal | null {
 }
 
 /** A Celery message from AMQP headers (may be null) and its body (raw or already decoded). */
-export function decodeCeleryMessage(
-  headers: Record<string, unknown> | null,
-  body: string | Uint8Array | PyVal | null,
-): CeleryInfo {
+export function decodeCeleryMessage(headers: Record<string, unknown> | null, body: string | Uint8Array | PyVal | null): CeleryInfo {
   const info = emptyInfo();
   if (headers) fillFromHeaders(info, headers);
   const decoded = bodyToPy(body);

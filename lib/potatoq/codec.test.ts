@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import {
-  buildMessage, BuildMessageError, decodeCeleryMessage, decodeJsonValue, decodePayload, parseJson, previewPayload,
-  PyJsonError, reasonSummary, reasonSummaryFull, toPValue,
+  buildMessage,
+  BuildMessageError,
+  decodeCeleryMessage,
+  decodeJsonValue,
+  decodePayload,
+  parseJson,
+  previewPayload,
+  PyJsonError,
+  reasonSummary,
+  reasonSummaryFull,
+  toPValue,
 } from './index';
 
 const msg = (extra: string) => `{"task":"t.boom","id":"i1","enqueued_at":1.5${extra}}`;
@@ -91,13 +100,22 @@ describe('decodePayload', () => {
     if (d.kind !== 'foreign') return;
     expect(d.task).toBe('tasks.add');
     expect(d.id).toBe('c1');
-    expect(d.celery?.args).toEqual({ t: 'list', items: [{ t: 'int', v: '2' }, { t: 'int', v: '3' }] });
+    expect(d.celery?.args).toEqual({
+      t: 'list',
+      items: [
+        { t: 'int', v: '2' },
+        { t: 'int', v: '3' },
+      ],
+    });
     expect(previewPayload(d).text).toBe('Celery/kombu envelope: tasks.add(2, 3, x=1)');
     expect(d.crashesWorkers).toBe(true);
   });
 
   it('reads Celery headers and body for RabbitMQ', () => {
-    const info = decodeCeleryMessage({ task: 'tasks.add', id: 'c2', retries: 1, eta: null, group: 'g' }, '[[1],{},{"chain":[{"task":"n"}]}]');
+    const info = decodeCeleryMessage(
+      { task: 'tasks.add', id: 'c2', retries: 1, eta: null, group: 'g' },
+      '[[1],{},{"chain":[{"task":"n"}]}]',
+    );
     expect(info).toMatchObject({ task: 'tasks.add', id: 'c2', retries: '1', eta: null, groupId: 'g' });
     expect(info.chain).toEqual({ t: 'list', items: [{ t: 'dict', entries: [['task', { t: 'str', v: 'n' }]] }] });
   });
@@ -114,7 +132,9 @@ describe('buildMessage', () => {
   it('writes the compact form with root_id = id and a uuid4 id by default', () => {
     const built = buildMessage({ task: 't.add', args: '[1]', now: 1000 });
     expect(built.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-    expect(built.json).toBe(`{"task":"t.add","args":[1],"id":"${built.id}","queue":"default","root_id":"${built.id}","enqueued_at":1000.0,"v":1}`);
+    expect(built.json).toBe(
+      `{"task":"t.add","args":[1],"id":"${built.id}","queue":"default","root_id":"${built.id}","enqueued_at":1000.0,"v":1}`,
+    );
   });
 
   it('accepts arguments nested up to the limit potatoq can still re-encode', () => {
@@ -132,7 +152,7 @@ describe('buildMessage', () => {
   it.each([
     [{ args: '{"a":1}' }, 'args', 'args must be a JSON list'],
     [{ kwargs: '[1]' }, 'kwargs', 'kwargs must be a JSON object'],
-    [{ args: '[1,' }, 'args', "args is not valid JSON: Expecting value: line 1 column 4 (char 3)"],
+    [{ args: '[1,' }, 'args', 'args is not valid JSON: Expecting value: line 1 column 4 (char 3)'],
     [{ eta: '2026-01-01T10:00:00' }, 'eta', 'eta: naive datetimes are ambiguous; give an offset (e.g. +00:00 or Z)'],
     [{ args: '[{"__potatoq__":"uuid","v":1}]' }, 'args', "potatoq could not decode this message: 'int' object has no attribute 'replace'"],
     [

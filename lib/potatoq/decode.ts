@@ -12,8 +12,27 @@ import { decodeUtf8 } from './utf8';
 
 /** Message's dataclass fields in declaration order (26.1a8). */
 export const MESSAGE_FIELDS = [
-  'task', 'args', 'kwargs', 'id', 'queue', 'priority', 'eta', 'expires', 'retries', 'root_id', 'parent_id',
-  'group_id', 'group_index', 'options', 'link', 'link_error', 'chord', 'ignore_result', 'headers', 'enqueued_at', 'v',
+  'task',
+  'args',
+  'kwargs',
+  'id',
+  'queue',
+  'priority',
+  'eta',
+  'expires',
+  'retries',
+  'root_id',
+  'parent_id',
+  'group_id',
+  'group_index',
+  'options',
+  'link',
+  'link_error',
+  'chord',
+  'ignore_result',
+  'headers',
+  'enqueued_at',
+  'v',
 ] as const;
 const KNOWN = new Set<string>(MESSAGE_FIELDS);
 
@@ -40,13 +59,23 @@ const ADVICE: Record<ForeignKind, string> = {
 const PREVIEW_LIMITS: PValueLimits = { maxDepth: 64, maxString: 100_000, maxItems: 10_000 };
 
 function foreign(kind: ForeignKind, reason: string, value: PValue | null, extra: Partial<ForeignMessage> = {}): ForeignMessage {
-  return { kind: 'foreign', foreign: kind, reason, advice: ADVICE[kind], crashesWorkers: true, task: null, id: null, celery: null, value, ...extra };
+  return {
+    kind: 'foreign',
+    foreign: kind,
+    reason,
+    advice: ADVICE[kind],
+    crashesWorkers: true,
+    task: null,
+    id: null,
+    celery: null,
+    value,
+    ...extra,
+  };
 }
 
 const field = (d: Extract<PyVal, { k: 'dict' }>, key: string) => d.entries.find((e) => e[0] === key)?.[1];
 const strOf = (v: PyVal | undefined) => (v === undefined || v.k === 'none' ? null : pyStr(v));
-const numOf = (v: PyVal | undefined) =>
-  v?.k === 'int' ? Number(v.text) : v?.k === 'float' ? v.v : v?.k === 'bool' ? Number(v.v) : null;
+const numOf = (v: PyVal | undefined) => (v?.k === 'int' ? Number(v.text) : v?.k === 'float' ? v.v : v?.k === 'bool' ? Number(v.v) : null);
 
 /** `_not_ours(data)`: which foreign kind, and potatoq's words for it. */
 function notOurs(v: PyVal): { kind: ForeignKind; reason: string; celery: CeleryInfo | null } {
@@ -83,7 +112,12 @@ export function decodePayload(raw: string | Uint8Array, limits: PValueLimits = P
   }
   const v = decoded.value;
   if (decoded.crash !== null) {
-    return foreign('tag-error', decoded.crash, pyToPValue(v, limits), v.k === 'dict' ? { task: strOf(field(v, 'task')), id: strOf(field(v, 'id')) } : {});
+    return foreign(
+      'tag-error',
+      decoded.crash,
+      pyToPValue(v, limits),
+      v.k === 'dict' ? { task: strOf(field(v, 'task')), id: strOf(field(v, 'id')) } : {},
+    );
   }
   if (v.k !== 'dict' || field(v, 'task') === undefined || field(v, 'id') === undefined) {
     const { kind, reason, celery } = notOurs(v);

@@ -9,7 +9,10 @@ import { dumpsPy, plainPy, type PyVal, totalSeconds } from './pyval';
 import { decodeTags } from './tags';
 
 export class BuildMessageError extends Error {
-  constructor(readonly field: string, message: string) {
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
     super(message);
     this.name = 'BuildMessageError';
   }
@@ -29,7 +32,9 @@ function isDefault(f: Field, v: PyVal): boolean {
   if (ZERO.has(f)) {
     if (v.k === 'decimal' && v.dec.kind === 'snan') throw new Error("[<class 'decimal.InvalidOperation'>]");
     return (
-      (v.k === 'int' && v.text === '0') || (v.k === 'float' && v.v === 0) || (v.k === 'bool' && !v.v) ||
+      (v.k === 'int' && v.text === '0') ||
+      (v.k === 'float' && v.v === 0) ||
+      (v.k === 'bool' && !v.v) ||
       (v.k === 'decimal' && decimalKey(v.dec) === 'n:0')
     );
   }
@@ -43,7 +48,18 @@ function encodeMessage(known: Map<string, PyVal>, now: number): string {
   const defaults: Record<string, PyVal> = { queue: { k: 'str', v: 'default' }, enqueued_at: float(now), v: { k: 'int', text: '1' } };
   const entries: Array<[string, PyVal]> = [];
   for (const f of MESSAGE_FIELDS) {
-    const v = known.get(f) ?? defaults[f] ?? (EMPTY_LIST.has(f) ? { k: 'list', items: [] } : EMPTY_DICT.has(f) ? { k: 'dict', entries: [] } : ZERO.has(f) ? (f === 'ignore_result' ? { k: 'bool', v: false } : { k: 'int', text: '0' }) : { k: 'none' });
+    const v =
+      known.get(f) ??
+      defaults[f] ??
+      (EMPTY_LIST.has(f)
+        ? { k: 'list', items: [] }
+        : EMPTY_DICT.has(f)
+          ? { k: 'dict', entries: [] }
+          : ZERO.has(f)
+            ? f === 'ignore_result'
+              ? { k: 'bool', v: false }
+              : { k: 'int', text: '0' }
+            : { k: 'none' });
     if (ALWAYS.has(f) || !isDefault(f, v)) entries.push([f, v]);
   }
   return dumpsPy({ k: 'dict', entries });
@@ -117,7 +133,10 @@ function parseField(field: string, text: string, want: 'arr' | 'obj'): PyVal {
   if (node.k !== want) throw new BuildMessageError(field, `${field} must be a JSON ${want === 'arr' ? 'list' : 'object'}`);
   const depth = nestingDepth(node);
   if (depth > MAX_ARGUMENT_DEPTH) {
-    throw new BuildMessageError(field, `${field} is nested ${depth} levels deep; potatoq can decode about 990 but re-encodes (retry, dead-letter) only about 496, so the console accepts at most ${MAX_ARGUMENT_DEPTH}`);
+    throw new BuildMessageError(
+      field,
+      `${field} is nested ${depth} levels deep; potatoq can decode about 990 but re-encodes (retry, dead-letter) only about 496, so the console accepts at most ${MAX_ARGUMENT_DEPTH}`,
+    );
   }
   return plainPy(node);
 }
@@ -173,7 +192,8 @@ export function buildMessage(input: BuildMessageInput): BuiltMessage {
   const queue = input.queue?.trim() || 'default';
   const priority = input.priority ?? 0;
   if (!Number.isSafeInteger(priority)) throw new BuildMessageError('priority', 'priority must be a whole number');
-  if (input.countdown !== undefined && input.eta !== undefined) throw new BuildMessageError('eta', 'give either a countdown or an eta, not both');
+  if (input.countdown !== undefined && input.eta !== undefined)
+    throw new BuildMessageError('eta', 'give either a countdown or an eta, not both');
   let eta: number | null = null;
   if (input.countdown !== undefined) eta = now + input.countdown;
   else if (input.eta !== undefined) eta = toTimestamp('eta', input.eta, now, false);

@@ -54,22 +54,21 @@ describe('golden vectors from the installed potatoq', () => {
 
   it.each(golden.tags.map((c) => [c.input.slice(0, 80), c] as const))('decodes tag %j like _object_hook', (_n, c) => check(c));
 
-  it.each(golden.decode.map((c) => [('input' in c && c.input !== undefined ? c.input : `b64:${c.input_b64 ?? ''}`).slice(0, 80), c] as const))(
-    'classifies %j like Message.decode',
-    (_n, c) => {
-      const b64 = 'input_b64' in c ? c.input_b64 : undefined;
-      const raw = b64 !== undefined ? new Uint8Array(Buffer.from(b64, 'base64')) : (c.input as string);
-      const d = decodePayload(raw);
-      if (c.ok) {
-        expect(d.kind, JSON.stringify(d).slice(0, 300)).toBe('potatoq');
-        const text = typeof raw === 'string' ? raw : Buffer.from(raw).toString('utf8');
-        expect(reencode(text, false, 0)).toEqual({ ok: true, json: c.value });
-      } else {
-        expect(d.kind).toBe('foreign');
-        if (d.kind === 'foreign') expect(d.reason).toBe(c.error);
-      }
-    },
-  );
+  it.each(
+    golden.decode.map((c) => [('input' in c && c.input !== undefined ? c.input : `b64:${c.input_b64 ?? ''}`).slice(0, 80), c] as const),
+  )('classifies %j like Message.decode', (_n, c) => {
+    const b64 = 'input_b64' in c ? c.input_b64 : undefined;
+    const raw = b64 !== undefined ? new Uint8Array(Buffer.from(b64, 'base64')) : (c.input as string);
+    const d = decodePayload(raw);
+    if (c.ok) {
+      expect(d.kind, JSON.stringify(d).slice(0, 300)).toBe('potatoq');
+      const text = typeof raw === 'string' ? raw : Buffer.from(raw).toString('utf8');
+      expect(reencode(text, false, 0)).toEqual({ ok: true, json: c.value });
+    } else {
+      expect(d.kind).toBe('foreign');
+      if (d.kind === 'foreign') expect(d.reason).toBe(c.error);
+    }
+  });
 
   it.each(golden.reencode.map((c) => [c.input.slice(0, 80), c] as const))('re-encodes %j like requeue_dead', (_n, c) => {
     const r = reencodeWithoutEta(c.input, 0);
@@ -78,9 +77,16 @@ describe('golden vectors from the installed potatoq', () => {
 
   it.each(golden.build.map((c) => [c.task, c] as const))('builds %s like Task.build_message', (_n, c) => {
     const built = buildMessage({
-      task: c.task, queue: c.queue, args: c.args, kwargs: c.kwargs, headers: c.headers, priority: c.priority,
-      ...(c.eta === null ? {} : { eta: c.eta }), ...(c.expires === null ? {} : { expires: String(c.expires - c.now) }),
-      id: c.id, now: c.now,
+      task: c.task,
+      queue: c.queue,
+      args: c.args,
+      kwargs: c.kwargs,
+      headers: c.headers,
+      priority: c.priority,
+      ...(c.eta === null ? {} : { eta: c.eta }),
+      ...(c.expires === null ? {} : { expires: String(c.expires - c.now) }),
+      id: c.id,
+      now: c.now,
     });
     expect(built.json).toBe(c.wire);
   });

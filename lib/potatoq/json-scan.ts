@@ -5,7 +5,10 @@ import { normalizeIntText } from './pyfloat';
 
 /** Python's `JSONDecodeError`/`ValueError`/`RecursionError` text, as `str(exc)` gives it. */
 export class PyJsonError extends Error {
-  constructor(message: string, readonly pyType: 'JSONDecodeError' | 'ValueError' | 'RecursionError' = 'JSONDecodeError') {
+  constructor(
+    message: string,
+    readonly pyType: 'JSONDecodeError' | 'ValueError' | 'RecursionError' = 'JSONDecodeError',
+  ) {
     super(message);
     this.name = 'PyJsonError';
   }

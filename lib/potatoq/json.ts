@@ -168,4 +168,3 @@ function readKey(s: string, i: number, stack: Frame[], frame: Extract<Frame, { o
   stack.push(frame);
   return i;
 }
-

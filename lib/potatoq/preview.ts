@@ -40,9 +40,23 @@ function render(v: PValue, room: number): string {
       return quote(v.v, room);
     case 'list':
     case 'set':
-      return seq(v.t === 'set' ? '{' : '[', v.items.map((x) => (r: number) => render(x, r)), v.t === 'set' ? '}' : ']', room);
+      return seq(
+        v.t === 'set' ? '{' : '[',
+        v.items.map((x) => (r: number) => render(x, r)),
+        v.t === 'set' ? '}' : ']',
+        room,
+      );
     case 'dict':
-      return seq('{', v.entries.map(([k, x]) => (r: number) => `${quote(k, r)}: ${render(x, r - k.length - 4)}`), '}', room);
+      return seq(
+        '{',
+        v.entries.map(
+          ([k, x]) =>
+            (r: number) =>
+              `${quote(k, r)}: ${render(x, r - k.length - 4)}`,
+        ),
+        '}',
+        room,
+      );
     case 'datetime':
     case 'date':
     case 'time':

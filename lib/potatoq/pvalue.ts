@@ -91,10 +91,7 @@ export function toPValue(input: string | JsonNode, limits?: PValueLimits): PValu
 }
 
 /** Like toPValue but never throws: for result records and other stored JSON. */
-export function decodeJsonValue(
-  text: string,
-  limits?: PValueLimits,
-): { ok: true; value: PValue } | { ok: false; error: string } {
+export function decodeJsonValue(text: string, limits?: PValueLimits): { ok: true; value: PValue } | { ok: false; error: string } {
   try {
     return { ok: true, value: toPValue(text, limits) };
   } catch (e) {

@@ -93,7 +93,6 @@ export function totalSeconds(us: bigint): number {
   return Number(`${neg ? '-' : ''}${a.slice(0, -6)}.${a.slice(-6)}`);
 }
 
-
 // Python's encoder with ensure_ascii=False escapes only these.
 const ESC = /[\u0000-\u001f"\\]/g;
 const ESC_MAP: Record<string, string> = { '"': '\\"', '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f' };

@@ -77,12 +77,17 @@ function decodeOne(tag: string, v: PyVal, ctx: TagDecode): PyVal | null {
       return decodeUuid(v, ctx);
     case 'decimal': {
       const dec =
-        v.k === 'str' ? decimalFromString(v.v)
-        : v.k === 'int' ? decimalFromInt(v.text)
-        : v.k === 'bool' ? decimalFromInt(v.v ? '1' : '0')
-        : v.k === 'float' ? decimalFromFloat(v.v)
-        : v.k === 'list' && v.items.length === 3 ? decimalFromList(v.items as [PyVal, PyVal, PyVal])
-        : null;
+        v.k === 'str'
+          ? decimalFromString(v.v)
+          : v.k === 'int'
+            ? decimalFromInt(v.text)
+            : v.k === 'bool'
+              ? decimalFromInt(v.v ? '1' : '0')
+              : v.k === 'float'
+                ? decimalFromFloat(v.v)
+                : v.k === 'list' && v.items.length === 3
+                  ? decimalFromList(v.items as [PyVal, PyVal, PyVal])
+                  : null;
       return dec && { k: 'decimal', dec };
     }
     case 'bytes': {

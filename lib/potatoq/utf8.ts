@@ -41,10 +41,7 @@ function describe(bytes: Uint8Array): string {
 }
 
 function at(bytes: Uint8Array, start: number, end: number, why: string): string {
-  const where =
-    end - start === 1
-      ? `byte 0x${hex2(bytes[start] as number)} in position ${start}`
-      : `bytes in position ${start}-${end - 1}`;
+  const where = end - start === 1 ? `byte 0x${hex2(bytes[start] as number)} in position ${start}` : `bytes in position ${start}-${end - 1}`;
   return `'utf-8' codec can't decode ${where}: ${why}`;
 }
 

@@ -20,7 +20,16 @@ function traceback(type: string, message: string, own: Array<[string, string]>, 
 
 const fp = (reason: string) => fingerprintError(parsePythonError(reason));
 const charge = (customer: string, amount: string, ms: number, ref: string, why: string, dir = '/srv/shop') =>
-  fp(traceback('shop.billing.CardDeclined', `customer ${customer} declined: amount ${amount} EUR over limit 500.00 after ${ms}ms (gateway ref ${ref}, reason '${why}')`, [[`${dir}/tasks.py`, 'charge'], [`${dir}/shop/billing.py`, '_authorise']]));
+  fp(
+    traceback(
+      'shop.billing.CardDeclined',
+      `customer ${customer} declined: amount ${amount} EUR over limit 500.00 after ${ms}ms (gateway ref ${ref}, reason '${why}')`,
+      [
+        [`${dir}/tasks.py`, 'charge'],
+        [`${dir}/shop/billing.py`, '_authorise'],
+      ],
+    ),
+  );
 
 describe('normaliseMessage', () => {
   it.each([
@@ -42,12 +51,14 @@ describe('normaliseMessage', () => {
     expect(normaliseMessage(input)).toBe(out);
   });
 
-  it('keeps words that only look like numbers or quotes (utf8, v2, don\'t)', () => {
+  it("keeps words that only look like numbers or quotes (utf8, v2, don't)", () => {
     expect(normaliseMessage("don't decode utf8 payloads with codec_v2")).toBe("don't decode utf8 payloads with codec_v2");
   });
 
   it('keeps what tells different errors apart', () => {
-    expect(normaliseMessage('Expecting value: line 1 column 1 (char 0)')).not.toBe(normaliseMessage('Extra data: line 1 column 1 (char 0)'));
+    expect(normaliseMessage('Expecting value: line 1 column 1 (char 0)')).not.toBe(
+      normaliseMessage('Extra data: line 1 column 1 (char 0)'),
+    );
     expect(normaliseMessage('connection refused')).not.toBe(normaliseMessage('connection reset'));
   });
 });
@@ -65,7 +76,17 @@ describe('frames', () => {
   });
 
   it('names the innermost frame of the project, skipping library frames below it', () => {
-    const parts = parsePythonError(traceback('json.decoder.JSONDecodeError', 'Expecting value: line 1 column 1 (char 0)', [['/srv/shop/shop/exports.py', 'load_manifest']], [[`${STDLIB}/json/__init__.py`, 'loads'], [`${STDLIB}/json/decoder.py`, 'raw_decode']]));
+    const parts = parsePythonError(
+      traceback(
+        'json.decoder.JSONDecodeError',
+        'Expecting value: line 1 column 1 (char 0)',
+        [['/srv/shop/shop/exports.py', 'load_manifest']],
+        [
+          [`${STDLIB}/json/__init__.py`, 'loads'],
+          [`${STDLIB}/json/decoder.py`, 'raw_decode'],
+        ],
+      ),
+    );
     expect(ownFrame(parts.frames)).toBe('shop/exports.py in load_manifest');
     expect(ownFrame([{ file: `${SITE}/potatoq/task.py`, func: '__call__' }])).toBeNull();
   });
@@ -73,8 +94,13 @@ describe('frames', () => {
 
 describe('parsePythonError', () => {
   it('takes the exception finally raised from a chained traceback', () => {
-    const inner = traceback('json.decoder.JSONDecodeError', 'Expecting value: line 1 column 1 (char 0)', [['/srv/shop/shop/exports.py', 'load_manifest']]);
-    const outer = traceback('ValueError', 'bad manifest /srv/exports/1.json', [['/srv/shop/tasks.py', 'export'], ['/srv/shop/shop/exports.py', 'load_manifest']]);
+    const inner = traceback('json.decoder.JSONDecodeError', 'Expecting value: line 1 column 1 (char 0)', [
+      ['/srv/shop/shop/exports.py', 'load_manifest'],
+    ]);
+    const outer = traceback('ValueError', 'bad manifest /srv/exports/1.json', [
+      ['/srv/shop/tasks.py', 'export'],
+      ['/srv/shop/shop/exports.py', 'load_manifest'],
+    ]);
     const p = parsePythonError(`${inner}\n\nThe above exception was the direct cause of the following exception:\n\n${outer}`);
     expect(p.type).toBe('ValueError');
     expect(p.message).toBe('bad manifest /srv/exports/1.json');
@@ -82,7 +108,9 @@ describe('parsePythonError', () => {
   });
 
   it('reads a multi-line message, a bare type, and a reason that is no traceback', () => {
-    expect(parsePythonError(traceback('KeyError', "'sku-1'\nnote: from cart 12", [['/a/b.py', 'f']])).message).toBe("'sku-1'\nnote: from cart 12");
+    expect(parsePythonError(traceback('KeyError', "'sku-1'\nnote: from cart 12", [['/a/b.py', 'f']])).message).toBe(
+      "'sku-1'\nnote: from cart 12",
+    );
     expect(parsePythonError(traceback('shop.Timeout', '', [['/a/b.py', 'f']]))).toMatchObject({ type: 'shop.Timeout', message: '' });
     expect(parsePythonError('unregistered task shop.refund')).toEqual({ type: null, message: 'unregistered task shop.refund', frames: [] });
     expect(parsePythonError('ValueError: boom')).toEqual({ type: 'ValueError', message: 'boom', frames: [] });
@@ -94,7 +122,9 @@ describe('fingerprintError', () => {
     const a = charge('7d3c1a9e-5b0f-4c1e-9a7b-2f4d6e8a0b1c', '1234.56', 358, '0xff22a27b', 'do not honour');
     const b = charge('0b9e2f4a-1c3d-4e5f-8a7b-9c0d1e2f3a4b', '99999.01', 29001, '0x0000a1b2', 'insufficient funds');
     expect(b.key).toBe(a.key);
-    expect(a.pattern).toBe('shop.billing.CardDeclined: customer <uuid> declined: amount <n> EUR over limit <n> after <n>ms (gateway ref <hex>, reason <str>)');
+    expect(a.pattern).toBe(
+      'shop.billing.CardDeclined: customer <uuid> declined: amount <n> EUR over limit <n> after <n>ms (gateway ref <hex>, reason <str>)',
+    );
     expect(a.frame).toBe('shop/billing.py in _authorise');
     expect(a.key).toMatch(/^fp-[0-9a-f]{16}$/);
   });

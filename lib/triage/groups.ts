@@ -29,7 +29,19 @@ export class DeadGrouper {
 
   add(l: GroupedLetter): void {
     let g = this.groups.get(l.fp.key);
-    if (!g) this.groups.set(l.fp.key, (g = { fp: l.fp, count: 0, tasks: new Set(), queues: new Set(), newest: null, oldest: null, example: { id: l.id, summary: l.summary, at: l.diedAtMs } }));
+    if (!g)
+      this.groups.set(
+        l.fp.key,
+        (g = {
+          fp: l.fp,
+          count: 0,
+          tasks: new Set(),
+          queues: new Set(),
+          newest: null,
+          oldest: null,
+          example: { id: l.id, summary: l.summary, at: l.diedAtMs },
+        }),
+      );
     g.count += 1;
     g.tasks.add(l.task);
     g.queues.add(l.queue);

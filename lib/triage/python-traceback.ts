@@ -28,13 +28,17 @@ export function parsePythonError(text: string): ErrorParts {
       else if (!/^\s/.test(line) && line.trim() !== '') break;
     }
   }
-  const rest = lines.slice(start >= 0 ? i : 0).join('\n').trim();
+  const rest = lines
+    .slice(start >= 0 ? i : 0)
+    .join('\n')
+    .trim();
   return { ...splitException(rest), frames };
 }
 
 /** `pkg.mod.Error: message` -> type and message; a line without a type-like prefix is all message. */
 function splitException(s: string): { type: string | null; message: string } {
   const m = /^([A-Za-z_][\w.]*)(?::\s?([\s\S]*))?$/.exec(s);
-  if (m && (m[2] !== undefined || /^[A-Z]\w*(Error|Exception|Exit|Interrupt|Warning)$|^[\w.]*\.[A-Z]\w*$/.test(m[1]!))) return { type: m[1]!, message: (m[2] ?? '').trim() };
+  if (m && (m[2] !== undefined || /^[A-Z]\w*(Error|Exception|Exit|Interrupt|Warning)$|^[\w.]*\.[A-Z]\w*$/.test(m[1]!)))
+    return { type: m[1]!, message: (m[2] ?? '').trim() };
   return { type: null, message: s };
 }

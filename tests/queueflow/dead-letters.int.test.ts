@@ -54,9 +54,24 @@ const srv = (): QueueflowServer => {
 };
 const logs = () => `python worker:\n${worker?.log.slice(-1500) ?? ''}\nserver:\n${srv().log().slice(-1500)}`;
 const job = async (id: string) => (await call<Job>(srv(), 'GET', `/api/v1/jobs/${id}`)).body;
-const finished = (id: string, ms = 30_000) => until(`job ${id} to finish`, async () => { const j = await job(id); return terminal.has(j.status) && j; }, ms, logs);
+const finished = (id: string, ms = 30_000) =>
+  until(
+    `job ${id} to finish`,
+    async () => {
+      const j = await job(id);
+      return terminal.has(j.status) && j;
+    },
+    ms,
+    logs,
+  );
 const letters = async (query: string) => (await call<DlqPage>(srv(), 'GET', `/api/v1/dlq?${query}`)).body;
-const letterOf = async (jobId: string) => until(`the dead letter of ${jobId}`, async () => (await letters(`queue=${Q}&limit=100`)).dead_letters.find((d) => d.job_id === jobId), 15_000, logs);
+const letterOf = async (jobId: string) =>
+  until(
+    `the dead letter of ${jobId}`,
+    async () => (await letters(`queue=${Q}&limit=100`)).dead_letters.find((d) => d.job_id === jobId),
+    15_000,
+    logs,
+  );
 
 beforeAll(() => {
   if (!s) return;
@@ -83,7 +98,9 @@ describe.skipIf(!s)(`QueueFlow ${s?.version ?? ''} dead letters with the real Py
       { task: 'qf.unregistered', payload: { n: 4 }, queue: Q },
     ]).map((j) => j.id) as [string, string, string, string];
     // The server's own Rust workers (the in-process pool on its --queues) have no such task.
-    const [inproc] = produce(srv(), [{ task: 'qf.unregistered', payload: { n: 5 }, queue: srv().inprocQueue }]).map((j) => j.id) as [string];
+    const [inproc] = produce(srv(), [{ task: 'qf.unregistered', payload: { n: 5 }, queue: srv().inprocQueue }]).map((j) => j.id) as [
+      string,
+    ];
     Object.assign(ids, { ok, fatal, flaky, noHandler, inproc });
 
     const done = await finished(ok);
@@ -91,15 +108,41 @@ describe.skipIf(!s)(`QueueFlow ${s?.version ?? ''} dead letters with the real Py
     expect(worker.runs(ok).map((r) => r.outcome)).toEqual(['ok']);
 
     const f = await letterOf(fatal);
-    expect(f).toMatchObject({ job_id: fatal, queue_name: Q, task_name: 'qf.fatal', reason: 'non_retryable', error_message: 'refused: payload n=2 is not valid', tenant_id: srv().tenant });
+    expect(f).toMatchObject({
+      job_id: fatal,
+      queue_name: Q,
+      task_name: 'qf.fatal',
+      reason: 'non_retryable',
+      error_message: 'refused: payload n=2 is not valid',
+      tenant_id: srv().tenant,
+    });
     expect(typeof f.id).toBe('number'); // BIGSERIAL, as a JSON number
-    expect(Object.keys(f).sort()).toEqual(['created_at', 'error_message', 'id', 'job_id', 'queue_name', 'reason', 'task_name', 'tenant_id']); // replayed_at / replay_job_id absent until replayed
+    expect(Object.keys(f).sort()).toEqual([
+      'created_at',
+      'error_message',
+      'id',
+      'job_id',
+      'queue_name',
+      'reason',
+      'task_name',
+      'tenant_id',
+    ]); // replayed_at / replay_job_id absent until replayed
     expect(worker.runs(fatal).length).toBe(1); // never retried
 
-    const m = await until('the retried job to dead-letter', async () => (await letters(`queue=${Q}&limit=100`)).dead_letters.find((d) => d.job_id === flaky), 30_000, logs);
+    const m = await until(
+      'the retried job to dead-letter',
+      async () => (await letters(`queue=${Q}&limit=100`)).dead_letters.find((d) => d.job_id === flaky),
+      30_000,
+      logs,
+    );
     expect(m).toMatchObject({ reason: 'max_attempts_exceeded', error_message: 'still failing on delivery 2', task_name: 'qf.flaky' });
     expect(worker.runs(flaky).length).toBe(2); // max_retries 1: the first run and one retry
-    expect(await job(flaky)).toMatchObject({ status: 'failed', retry_count: 1, delivery_count: 2, error_message: 'still failing on delivery 2' });
+    expect(await job(flaky)).toMatchObject({
+      status: 'failed',
+      retry_count: 1,
+      delivery_count: 2,
+      error_message: 'still failing on delivery 2',
+    });
 
     // The Python run_worker reports a task it has no handler for as a NON-retryable failure: the
     // server records `non_retryable`, not `handler_not_found`.
@@ -108,19 +151,37 @@ describe.skipIf(!s)(`QueueFlow ${s?.version ?? ''} dead letters with the real Py
     expect(worker.runs(noHandler)).toEqual([]);
 
     // `handler_not_found` comes only from the server's own in-process workers.
-    const h = await until('the in-process letter', async () => (await letters(`queue=${srv().inprocQueue}`)).dead_letters.find((d) => d.job_id === inproc), 20_000, logs);
-    expect(h).toMatchObject({ reason: 'handler_not_found', error_message: "no handler registered for task 'qf.unregistered'", queue_name: srv().inprocQueue });
+    const h = await until(
+      'the in-process letter',
+      async () => (await letters(`queue=${srv().inprocQueue}`)).dead_letters.find((d) => d.job_id === inproc),
+      20_000,
+      logs,
+    );
+    expect(h).toMatchObject({
+      reason: 'handler_not_found',
+      error_message: "no handler registered for task 'qf.unregistered'",
+      queue_name: srv().inprocQueue,
+    });
 
     expect((await letters(`queue=${Q}&limit=100`)).dead_letters.find((d) => d.job_id === ok)).toBeUndefined();
     // The client's own models parse the same entries.
     const viaClient = inspectWithClient(srv(), Q).dead_letters;
-    expect(viaClient.map((d) => [d.job_id, d.reason]).sort()).toEqual([[fatal, 'non_retryable'], [flaky, 'max_attempts_exceeded'], [noHandler, 'non_retryable']].sort());
+    expect(viaClient.map((d) => [d.job_id, d.reason]).sort()).toEqual(
+      [
+        [fatal, 'non_retryable'],
+        [flaky, 'max_attempts_exceeded'],
+        [noHandler, 'non_retryable'],
+      ].sort(),
+    );
   });
 
   it('replays a letter once: the new job runs in the real worker, a second replay answers 409', async () => {
     const letter = await letterOf(ids.fatal!);
     // Another tenant's credential: 403 on the entry and on its replay, and an empty list.
-    for (const [method, route] of [['GET', `/api/v1/dlq/${letter.id}`], ['POST', `/api/v1/dlq/${letter.id}/replay`]] as const) {
+    for (const [method, route] of [
+      ['GET', `/api/v1/dlq/${letter.id}`],
+      ['POST', `/api/v1/dlq/${letter.id}/replay`],
+    ] as const) {
       const r = await call<{ error: string }>(srv(), method, route, { token: srv().tokenB });
       expect([r.status, r.body.error]).toEqual([403, 'access denied']);
     }
@@ -132,7 +193,14 @@ describe.skipIf(!s)(`QueueFlow ${s?.version ?? ''} dead letters with the real Py
     const fresh = r.body.job_id;
     expect(fresh).not.toBe(ids.fatal);
     const done = await finished(fresh);
-    expect(done).toMatchObject({ status: 'completed', queue_name: Q, task_name: 'qf.fatal', payload: { n: 2 }, result: { fixed: 2 }, retry_count: 0 });
+    expect(done).toMatchObject({
+      status: 'completed',
+      queue_name: Q,
+      task_name: 'qf.fatal',
+      payload: { n: 2 },
+      result: { fixed: 2 },
+      retry_count: 0,
+    });
     expect(done.metadata).toMatchObject({ replayed_from_job: ids.fatal, replayed_from_dead_letter: letter.id });
     expect(worker.runs(fresh).map((x) => x.outcome)).toEqual(['ok']);
 
@@ -156,19 +224,32 @@ describe.skipIf(!s)(`QueueFlow ${s?.version ?? ''} dead letters with the real Py
   });
 
   it('bulk replay takes the unreplayed letters of a queue oldest first and skips replayed ones', async () => {
-    const made = produce(srv(), [10, 11, 12].map((n) => ({ task: 'qf.fatal', payload: { n }, queue: QBULK }))).map((j) => j.id);
+    const made = produce(
+      srv(),
+      [10, 11, 12].map((n) => ({ task: 'qf.fatal', payload: { n }, queue: QBULK })),
+    ).map((j) => j.id);
     await until('three letters', async () => (await letters(`queue=${QBULK}`)).dead_letters.length === 3, 30_000, logs);
     const byJob = new Map((await letters(`queue=${QBULK}`)).dead_letters.map((d) => [d.job_id, d.id]));
     for (const n of [10, 11, 12]) fs.writeFileSync(path.join(bulkWorker.out, `fixed-${n}`), '');
 
-    const r = await call<{ results: Array<{ dead_letter_id: number; job_id?: string; error?: string }>; replayed: number }>(srv(), 'POST', '/api/v1/dlq/replay', { body: { queue: QBULK, limit: 2 } });
+    const r = await call<{ results: Array<{ dead_letter_id: number; job_id?: string; error?: string }>; replayed: number }>(
+      srv(),
+      'POST',
+      '/api/v1/dlq/replay',
+      { body: { queue: QBULK, limit: 2 } },
+    );
     expect(r.status).toBe(200);
     expect(r.body.replayed).toBe(2);
     const oldestFirst = made.map((id) => byJob.get(id)!).sort((x, y) => x - y);
     expect(r.body.results.map((x) => x.dead_letter_id)).toEqual(oldestFirst.slice(0, 2));
     for (const x of r.body.results) expect(Object.keys(x).sort()).toEqual(['dead_letter_id', 'job_id']);
 
-    const rest = await call<{ results: Array<{ dead_letter_id: number; job_id?: string }>; replayed: number }>(srv(), 'POST', '/api/v1/dlq/replay', { body: { queue: QBULK } });
+    const rest = await call<{ results: Array<{ dead_letter_id: number; job_id?: string }>; replayed: number }>(
+      srv(),
+      'POST',
+      '/api/v1/dlq/replay',
+      { body: { queue: QBULK } },
+    );
     expect(rest.body.results.map((x) => x.dead_letter_id)).toEqual(oldestFirst.slice(2));
     for (const x of [...r.body.results, ...rest.body.results]) expect((await finished(x.job_id!)).status).toBe('completed');
 
@@ -177,7 +258,7 @@ describe.skipIf(!s)(`QueueFlow ${s?.version ?? ''} dead letters with the real Py
   });
 
   it('pages the dead letters newest first with next_cursor, without repeats', async () => {
-    const all = (await letters(`queue=${QBULK}&limit=100&include_total=true`));
+    const all = await letters(`queue=${QBULK}&limit=100&include_total=true`);
     expect(all.total).toBe(3);
     const seen: number[] = [];
     let cursor: string | undefined;

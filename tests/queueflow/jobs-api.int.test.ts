@@ -50,7 +50,8 @@ const srv = (): QueueflowServer => {
 const logs = () => `python worker:\n${worker?.log.slice(-1500) ?? ''}\nserver:\n${srv().log().slice(-1500)}`;
 const job = async (id: string) => (await call<Job>(srv(), 'GET', `/api/v1/jobs/${id}`)).body;
 const status = async (id: string) => (await job(id)).status;
-const queueStats = async (q: string) => (await call<{ queues: QueueStats[] }>(srv(), 'GET', '/api/v1/queues')).body.queues.find((x) => x.queue === q);
+const queueStats = async (q: string) =>
+  (await call<{ queues: QueueStats[] }>(srv(), 'GET', '/api/v1/queues')).body.queues.find((x) => x.queue === q);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const inSecs = (n: number) => new Date(Date.now() + n * 1000).toISOString();
 const expectError = (r: { status: number; body: unknown; contentType: string | null }, code: number, message: string) => {
@@ -81,7 +82,10 @@ describe.skipIf(!s)(`QueueFlow ${s?.version ?? ''} jobs, queues and auth`, () =>
   });
 
   it('counts pending, scheduled and running per queue, with the oldest pending age', async () => {
-    produce(srv(), [0, 1, 2].map((n) => ({ task: 'qf.ok', payload: { n }, queue: QIDLE })));
+    produce(
+      srv(),
+      [0, 1, 2].map((n) => ({ task: 'qf.ok', payload: { n }, queue: QIDLE })),
+    );
     produce(srv(), [{ task: 'qf.ok', payload: { n: 9 }, queue: QIDLE, run_at: inSecs(3600) }]);
     await sleep(1100);
     const q = await queueStats(QIDLE);
@@ -122,17 +126,24 @@ describe.skipIf(!s)(`QueueFlow ${s?.version ?? ''} jobs, queues and auth`, () =>
     expect((await call<JobPage>(srv(), 'GET', `/api/v1/jobs?queue=${QIDLE}&status=bogus`)).body.jobs).toEqual([]);
     expect((await call<JobPage>(srv(), 'GET', `/api/v1/jobs?limit=500`)).body.limit).toBe(100);
     const badDate = await call<string>(srv(), 'GET', '/api/v1/jobs?created_after=yesterday');
-    expect([badDate.status, badDate.body]).toEqual([400, 'Failed to deserialize query string: created_after: input contains invalid characters']);
+    expect([badDate.status, badDate.body]).toEqual([
+      400,
+      'Failed to deserialize query string: created_after: input contains invalid characters',
+    ]);
   });
 
   it('cancels a pending job so that it never runs, and answers 409 for a terminal one', async () => {
-    const [later] = produce(srv(), [{ task: 'qf.ok', payload: { n: 'later' }, queue: QRUN, run_at: inSecs(6) }]).map((j) => j.id) as [string];
+    const [later] = produce(srv(), [{ task: 'qf.ok', payload: { n: 'later' }, queue: QRUN, run_at: inSecs(6) }]).map((j) => j.id) as [
+      string,
+    ];
     const c = await call(srv(), 'POST', `/api/v1/jobs/${later}/cancel`);
     expect(c.status).toBe(204);
     expect(c.body).toBeNull();
     expect(await job(later)).toMatchObject({ status: 'cancelled', error_message: 'cancelled by user' });
     // A job created after it, due at the same time, runs: the worker was there all along.
-    const [control] = produce(srv(), [{ task: 'qf.ok', payload: { n: 'control' }, queue: QRUN, run_at: inSecs(6) }]).map((j) => j.id) as [string];
+    const [control] = produce(srv(), [{ task: 'qf.ok', payload: { n: 'control' }, queue: QRUN, run_at: inSecs(6) }]).map((j) => j.id) as [
+      string,
+    ];
     await until('the control job to run', async () => (await status(control)) === 'completed', 30_000, logs);
     await sleep(1500);
     expect(worker.runs(later)).toEqual([]);
@@ -143,7 +154,7 @@ describe.skipIf(!s)(`QueueFlow ${s?.version ?? ''} jobs, queues and auth`, () =>
     expect(await status(control)).toBe('completed');
   });
 
-  it('cancels a running job: the worker\'s next heartbeat sees it and nothing overwrites the cancel', async () => {
+  it("cancels a running job: the worker's next heartbeat sees it and nothing overwrites the cancel", async () => {
     const [slow] = produce(srv(), [{ task: 'qf.slow', queue: QRUN }]).map((j) => j.id) as [string];
     await until('the slow job to start', () => worker.runs(slow).length > 0, 30_000, logs);
     expect(await status(slow)).toBe('running');
@@ -157,7 +168,11 @@ describe.skipIf(!s)(`QueueFlow ${s?.version ?? ''} jobs, queues and auth`, () =>
   it('bulk-cancels matching non-terminal jobs of a queue and refuses a terminal status filter', async () => {
     const noBody = await call<string>(srv(), 'POST', '/api/v1/jobs/cancel');
     expect([noBody.status, noBody.body]).toEqual([415, 'Expected request with `Content-Type: application/json`']); // even "all" needs a JSON body ({})
-    expectError(await call(srv(), 'POST', '/api/v1/jobs/cancel', { body: { queue: QIDLE, status: 'completed' } }), 400, "validation error: status must be one of pending, retrying, running (got 'completed')");
+    expectError(
+      await call(srv(), 'POST', '/api/v1/jobs/cancel', { body: { queue: QIDLE, status: 'completed' } }),
+      400,
+      "validation error: status must be one of pending, retrying, running (got 'completed')",
+    );
     const one = await call<{ cancelled: number }>(srv(), 'POST', '/api/v1/jobs/cancel', { body: { queue: QIDLE, limit: 1 } });
     expect(one).toMatchObject({ status: 200, body: { cancelled: 1 } });
     const rest = await call<{ cancelled: number }>(srv(), 'POST', '/api/v1/jobs/cancel', { body: { queue: QIDLE } });
@@ -168,10 +183,17 @@ describe.skipIf(!s)(`QueueFlow ${s?.version ?? ''} jobs, queues and auth`, () =>
   });
 
   it('pauses a queue (its jobs wait) and resumes it (they run)', async () => {
-    const p = await call<{ queue: string; paused: boolean; running: number; pending: number }>(srv(), 'POST', `/api/v1/queues/${QRUN}/pause`);
+    const p = await call<{ queue: string; paused: boolean; running: number; pending: number }>(
+      srv(),
+      'POST',
+      `/api/v1/queues/${QRUN}/pause`,
+    );
     expect(p.status).toBe(200);
     expect(p.body).toEqual({ queue: QRUN, paused: true, running: 0, pending: 0 });
-    const [held, doomed] = produce(srv(), [{ task: 'qf.ok', payload: { n: 'held' }, queue: QRUN }, { task: 'qf.ok', payload: { n: 'doomed' }, queue: QRUN }]).map((j) => j.id) as [string, string];
+    const [held, doomed] = produce(srv(), [
+      { task: 'qf.ok', payload: { n: 'held' }, queue: QRUN },
+      { task: 'qf.ok', payload: { n: 'doomed' }, queue: QRUN },
+    ]).map((j) => j.id) as [string, string];
     // a claimable (not future-dated) pending job, cancelled while it waits, never runs either
     expect((await call(srv(), 'POST', `/api/v1/jobs/${doomed}/cancel`)).status).toBe(204);
     await sleep(3000);
@@ -190,12 +212,18 @@ describe.skipIf(!s)(`QueueFlow ${s?.version ?? ''} jobs, queues and auth`, () =>
     const fresh = uniqueQueue('qfnew');
     expect((await call(srv(), 'POST', `/api/v1/queues/${fresh}/pause`)).status).toBe(200);
     expect(await queueStats(fresh)).toMatchObject({ paused: true, pending: 0 });
-    expectError(await call(srv(), 'POST', `/api/v1/queues/${'x'.repeat(129)}/pause`), 400, 'validation error: queue name must be 1..=128 bytes');
+    expectError(
+      await call(srv(), 'POST', `/api/v1/queues/${'x'.repeat(129)}/pause`),
+      400,
+      'validation error: queue name must be 1..=128 bytes',
+    );
   });
 
   it('runs a job created over HTTP (as the console will) in the real worker, with its payload', async () => {
     const payload = { n: 'http', text: 'ünïcode ✓', nested: { list: [1, 2.5, null, true], empty: {} } };
-    const r = await call<{ job_id: string }>(srv(), 'POST', '/api/v1/jobs', { body: { task_name: 'qf.ok', payload, config: { queue: QRUN } } });
+    const r = await call<{ job_id: string }>(srv(), 'POST', '/api/v1/jobs', {
+      body: { task_name: 'qf.ok', payload, config: { queue: QRUN } },
+    });
     expect(r.status).toBe(201);
     await until('the created job to run', async () => (await status(r.body.job_id)) === 'completed', 30_000, logs);
     expect(worker.runs(r.body.job_id)).toMatchObject([{ task: 'qf.ok', outcome: 'ok', payload }]);
@@ -203,29 +231,73 @@ describe.skipIf(!s)(`QueueFlow ${s?.version ?? ''} jobs, queues and auth`, () =>
   });
 
   it('creates a job idempotently by key, and shows its detail', async () => {
-    const body = { task_name: 'qf.ok', payload: { n: 'idem', nested: { a: [1, 2] } }, config: { queue: QIDLE, priority: 5, max_retries: 2, timeout: 30 } };
+    const body = {
+      task_name: 'qf.ok',
+      payload: { n: 'idem', nested: { a: [1, 2] } },
+      config: { queue: QIDLE, priority: 5, max_retries: 2, timeout: 30 },
+    };
     const a = await call<{ job_id: string }>(srv(), 'POST', '/api/v1/jobs', { body, headers: { 'idempotency-key': 'k-1' } });
     const b = await call<{ job_id: string }>(srv(), 'POST', '/api/v1/jobs', { body, headers: { 'idempotency-key': 'k-1' } });
     expect(a.status).toBe(201);
     expect(b.status).toBe(201);
     expect(b.body.job_id).toBe(a.body.job_id);
     const j = await job(a.body.job_id);
-    expect(j).toMatchObject({ status: 'pending', queue_name: QIDLE, task_name: 'qf.ok', payload: body.payload, idempotency_key: 'k-1', tenant_id: srv().tenant, config: { priority: 5, max_retries: 2, timeout_secs: 30, retry_backoff: 'exponential', retry_delay_secs: 60 } });
-    expect(Object.keys(j).sort()).toEqual(['config', 'created_at', 'delivery_count', 'id', 'idempotency_key', 'metadata', 'payload', 'queue_name', 'retry_count', 'scheduled_at', 'status', 'task_name', 'tenant_id']);
+    expect(j).toMatchObject({
+      status: 'pending',
+      queue_name: QIDLE,
+      task_name: 'qf.ok',
+      payload: body.payload,
+      idempotency_key: 'k-1',
+      tenant_id: srv().tenant,
+      config: { priority: 5, max_retries: 2, timeout_secs: 30, retry_backoff: 'exponential', retry_delay_secs: 60 },
+    });
+    expect(Object.keys(j).sort()).toEqual([
+      'config',
+      'created_at',
+      'delivery_count',
+      'id',
+      'idempotency_key',
+      'metadata',
+      'payload',
+      'queue_name',
+      'retry_count',
+      'scheduled_at',
+      'status',
+      'task_name',
+      'tenant_id',
+    ]);
     // The same key under another tenant is another job.
-    const other = await call<{ job_id: string }>(srv(), 'POST', '/api/v1/jobs', { body, token: srv().tokenB, headers: { 'idempotency-key': 'k-1' } });
+    const other = await call<{ job_id: string }>(srv(), 'POST', '/api/v1/jobs', {
+      body,
+      token: srv().tokenB,
+      headers: { 'idempotency-key': 'k-1' },
+    });
     expect(other.body.job_id).not.toBe(a.body.job_id);
   });
 
   it('answers validation errors of POST /api/v1/jobs: 400 JSON from the server, 422/400/415 plain text from its JSON extractor', async () => {
     expectError(await call(srv(), 'POST', '/api/v1/jobs', { body: { task_name: '  ' } }), 400, 'validation error: task_name is required');
-    expectError(await call(srv(), 'POST', '/api/v1/jobs', { body: { task_name: 'qf.ok', config: { max_retries: 1001 } } }), 400, 'validation error: max_retries must be <= 1000 (got 1001)');
+    expectError(
+      await call(srv(), 'POST', '/api/v1/jobs', { body: { task_name: 'qf.ok', config: { max_retries: 1001 } } }),
+      400,
+      'validation error: max_retries must be <= 1000 (got 1001)',
+    );
     // Queue names are validated by pause/resume only: create takes a name that pause then refuses.
-    const spaced = await call<{ job_id: string }>(srv(), 'POST', '/api/v1/jobs', { body: { task_name: 'qf.ok', config: { queue: 'has space' } } });
+    const spaced = await call<{ job_id: string }>(srv(), 'POST', '/api/v1/jobs', {
+      body: { task_name: 'qf.ok', config: { queue: 'has space' } },
+    });
     expect(spaced.status).toBe(201);
     expect((await job(spaced.body.job_id)).queue_name).toBe('has space');
-    expectError(await call(srv(), 'POST', `/api/v1/queues/${encodeURIComponent('has space')}/pause`), 400, 'validation error: queue name must not contain whitespace or control characters');
-    expectError(await call(srv(), 'POST', '/api/v1/jobs', { body: { task_name: 'qf.ok', config: { timeout: 0 } } }), 400, 'validation error: timeout_secs must be within 1..=86400 (got 0)');
+    expectError(
+      await call(srv(), 'POST', `/api/v1/queues/${encodeURIComponent('has space')}/pause`),
+      400,
+      'validation error: queue name must not contain whitespace or control characters',
+    );
+    expectError(
+      await call(srv(), 'POST', '/api/v1/jobs', { body: { task_name: 'qf.ok', config: { timeout: 0 } } }),
+      400,
+      'validation error: timeout_secs must be within 1..=86400 (got 0)',
+    );
 
     const missing = await call<string>(srv(), 'POST', '/api/v1/jobs', { body: { payload: {} } });
     expect(missing.status).toBe(422);
@@ -240,9 +312,12 @@ describe.skipIf(!s)(`QueueFlow ${s?.version ?? ''} jobs, queues and auth`, () =>
     const notJson = await call<string>(srv(), 'POST', '/api/v1/jobs', { rawBody: '{"task_name":' });
     expect(notJson.status).toBe(400);
     expect(notJson.body).toMatch(/^Failed to parse the request body as JSON/);
-    const noType = await call<string>(srv(), 'POST', '/api/v1/jobs', { rawBody: '{"task_name":"qf.ok"}', headers: { 'content-type': 'text/plain' } });
+    const noType = await call<string>(srv(), 'POST', '/api/v1/jobs', {
+      rawBody: '{"task_name":"qf.ok"}',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(noType.status).toBe(415);
-    expect(noType.body).toBe("Expected request with `Content-Type: application/json`");
+    expect(noType.body).toBe('Expected request with `Content-Type: application/json`');
   });
 
   it('answers 401 for a missing or unknown token and 403 for the wrong class of credential', async () => {
@@ -251,9 +326,16 @@ describe.skipIf(!s)(`QueueFlow ${s?.version ?? ''} jobs, queues and auth`, () =>
     expectError(await call(srv(), 'GET', '/api/v1/queues', { token: srv().workerToken }), 403, 'access denied');
     // worker routes: a tenant key is 403, an unknown token 401
     expectError(await call(srv(), 'POST', `/api/v1/queues/${QRUN}/lease`, { body: { max_jobs: 1, wait_secs: 0 } }), 403, 'access denied');
-    expectError(await call(srv(), 'POST', `/api/v1/queues/${QRUN}/lease`, { token: 'not-a-key', body: { max_jobs: 1 } }), 401, 'unauthorized');
+    expectError(
+      await call(srv(), 'POST', `/api/v1/queues/${QRUN}/lease`, { token: 'not-a-key', body: { max_jobs: 1 } }),
+      401,
+      'unauthorized',
+    );
     // a read-only key reads and is refused every write
-    expect((await call(srv(), 'GET', '/api/v1/whoami', { token: srv().tokenRo })).body).toEqual({ tenant: srv().tenant, access: 'read_only' });
+    expect((await call(srv(), 'GET', '/api/v1/whoami', { token: srv().tokenRo })).body).toEqual({
+      tenant: srv().tenant,
+      access: 'read_only',
+    });
     expect((await call(srv(), 'GET', '/api/v1/whoami')).body).toEqual({ tenant: srv().tenant, access: 'read_write' });
     expect((await call(srv(), 'GET', `/api/v1/jobs?queue=${QIDLE}`, { token: srv().tokenRo })).status).toBe(200);
     expectError(await call(srv(), 'POST', '/api/v1/jobs', { token: srv().tokenRo, body: { task_name: 'qf.ok' } }), 403, 'access denied');
@@ -263,22 +345,50 @@ describe.skipIf(!s)(`QueueFlow ${s?.version ?? ''} jobs, queues and auth`, () =>
   it('takes HS256 JWTs as tenant credentials: sub is the tenant, exp is required, scope read alone is read-only', async () => {
     const now = Math.floor(Date.now() / 1000);
     const jwt = (claims: Record<string, unknown>, secret = srv().jwtSecret) => signJwt(secret, claims);
-    expect((await call(srv(), 'GET', '/api/v1/whoami', { token: jwt({ sub: 'initech', exp: now + 300 }) })).body).toEqual({ tenant: 'initech', access: 'read_write' });
-    expect((await call(srv(), 'GET', '/api/v1/whoami', { token: jwt({ sub: srv().tenant, exp: now + 300, scope: 'read' }) })).body).toEqual({ tenant: srv().tenant, access: 'read_only' });
-    expect((await call(srv(), 'GET', '/api/v1/whoami', { token: jwt({ sub: srv().tenant, exp: now + 300, scope: 'read write' }) })).body).toEqual({ tenant: srv().tenant, access: 'read_write' });
+    expect((await call(srv(), 'GET', '/api/v1/whoami', { token: jwt({ sub: 'initech', exp: now + 300 }) })).body).toEqual({
+      tenant: 'initech',
+      access: 'read_write',
+    });
+    expect((await call(srv(), 'GET', '/api/v1/whoami', { token: jwt({ sub: srv().tenant, exp: now + 300, scope: 'read' }) })).body).toEqual(
+      { tenant: srv().tenant, access: 'read_only' },
+    );
+    expect(
+      (await call(srv(), 'GET', '/api/v1/whoami', { token: jwt({ sub: srv().tenant, exp: now + 300, scope: 'read write' }) })).body,
+    ).toEqual({ tenant: srv().tenant, access: 'read_write' });
     // A JWT for tenant A sees tenant A's jobs (the same tenant as its API key).
-    const viaJwt = (await call<JobPage>(srv(), 'GET', `/api/v1/jobs?queue=${QIDLE}&limit=100`, { token: jwt({ sub: srv().tenant, exp: now + 300 }) })).body.jobs.length;
+    const viaJwt = (
+      await call<JobPage>(srv(), 'GET', `/api/v1/jobs?queue=${QIDLE}&limit=100`, { token: jwt({ sub: srv().tenant, exp: now + 300 }) })
+    ).body.jobs.length;
     expect(viaJwt).toBe((await call<JobPage>(srv(), 'GET', `/api/v1/jobs?queue=${QIDLE}&limit=100`)).body.jobs.length);
     expect(viaJwt).toBeGreaterThan(0);
-    expectError(await call(srv(), 'POST', '/api/v1/jobs', { token: jwt({ sub: srv().tenant, exp: now + 300, scope: 'read' }), body: { task_name: 'qf.ok' } }), 403, 'access denied');
+    expectError(
+      await call(srv(), 'POST', '/api/v1/jobs', {
+        token: jwt({ sub: srv().tenant, exp: now + 300, scope: 'read' }),
+        body: { task_name: 'qf.ok' },
+      }),
+      403,
+      'access denied',
+    );
     expectError(await call(srv(), 'GET', '/api/v1/whoami', { token: jwt({ sub: 'initech', exp: now - 3600 }) }), 401, 'unauthorized'); // expired
     expectError(await call(srv(), 'GET', '/api/v1/whoami', { token: jwt({ sub: 'initech' }) }), 401, 'unauthorized'); // no exp
-    expectError(await call(srv(), 'GET', '/api/v1/whoami', { token: jwt({ sub: 'initech', exp: now + 300 }, 'another-secret') }), 401, 'unauthorized');
+    expectError(
+      await call(srv(), 'GET', '/api/v1/whoami', { token: jwt({ sub: 'initech', exp: now + 300 }, 'another-secret') }),
+      401,
+      'unauthorized',
+    );
   });
 
-  it('answers 404 for unknown ids and 403 for another tenant\'s', async () => {
-    expectError(await call(srv(), 'GET', '/api/v1/jobs/00000000-0000-4000-8000-000000000000'), 404, 'job not found: 00000000-0000-4000-8000-000000000000');
-    expectError(await call(srv(), 'POST', '/api/v1/jobs/00000000-0000-4000-8000-000000000000/cancel'), 404, 'job not found: 00000000-0000-4000-8000-000000000000');
+  it("answers 404 for unknown ids and 403 for another tenant's", async () => {
+    expectError(
+      await call(srv(), 'GET', '/api/v1/jobs/00000000-0000-4000-8000-000000000000'),
+      404,
+      'job not found: 00000000-0000-4000-8000-000000000000',
+    );
+    expectError(
+      await call(srv(), 'POST', '/api/v1/jobs/00000000-0000-4000-8000-000000000000/cancel'),
+      404,
+      'job not found: 00000000-0000-4000-8000-000000000000',
+    );
     expectError(await call(srv(), 'GET', '/api/v1/dlq/999999999'), 404, 'dead letter not found: 999999999');
     expectError(await call(srv(), 'POST', '/api/v1/dlq/999999999/replay'), 404, 'dead letter not found: 999999999');
     const notInt = await call<string>(srv(), 'GET', '/api/v1/dlq/abc');

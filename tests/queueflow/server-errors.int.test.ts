@@ -21,10 +21,19 @@ describe.skipIf(!s)('QueueFlow when its database is down', () => {
     if (!s || !pg) throw new Error('unreachable');
     expect((await call(s, 'GET', '/api/v1/queues')).status).toBe(200);
     pg.restart(); // every pooled connection is cut; the server reconnects on its own
-    await until('the API to answer again after a restart', async () => (await call(s, 'GET', '/api/v1/queues')).status === 200, 60_000, s.log);
+    await until(
+      'the API to answer again after a restart',
+      async () => (await call(s, 'GET', '/api/v1/queues')).status === 200,
+      60_000,
+      s.log,
+    );
 
     pg.stop();
-    const timed = async <T>(f: () => Promise<T>): Promise<[T, number]> => { const t0 = Date.now(); const r = await f(); return [r, Date.now() - t0]; };
+    const timed = async <T>(f: () => Promise<T>): Promise<[T, number]> => {
+      const t0 = Date.now();
+      const r = await f();
+      return [r, Date.now() - t0];
+    };
     const [health, healthMs] = await timed(() => call<{ error: string; timestamp: string }>(s, 'GET', '/health', { token: null }));
     expect(health.status).toBe(503);
     expect(health.body.error).toBe('database unavailable');

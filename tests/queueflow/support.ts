@@ -39,9 +39,18 @@ export interface QueueflowServer {
 function missing(): string | null {
   if (process.getuid?.() !== 0) return 'scripts/queueflow.sh needs root (the server is built and run in the sid chroot)';
   try {
-    execFileSync(QF_PYTHON, ['-c', 'import queueflow, importlib.metadata as m; assert m.version("queueflow") == "0.5.0", m.version("queueflow")'], { stdio: 'pipe' });
+    execFileSync(
+      QF_PYTHON,
+      ['-c', 'import queueflow, importlib.metadata as m; assert m.version("queueflow") == "0.5.0", m.version("queueflow")'],
+      { stdio: 'pipe' },
+    );
   } catch (e) {
-    return `${QF_PYTHON} has no queueflow 0.5.0 client (set QUEUEFLOW_TEST_PYTHON, or rebuild .venv with scripts/ensure-venv.sh): ${String((e as { stderr?: Buffer }).stderr ?? e).trim().split('\n').at(-1)}`;
+    return `${QF_PYTHON} has no queueflow 0.5.0 client (set QUEUEFLOW_TEST_PYTHON, or rebuild .venv with scripts/ensure-venv.sh): ${String(
+      (e as { stderr?: Buffer }).stderr ?? e,
+    )
+      .trim()
+      .split('\n')
+      .at(-1)}`;
   }
   return null;
 }
@@ -72,12 +81,27 @@ export function startQueueflow(databaseUrl?: string): QueueflowServer | null {
   let out: string;
   try {
     execFileSync('bash', [SCRIPT, 'install'], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 60 * 60_000 });
-    out = execFileSync('bash', [SCRIPT, 'up', ...(databaseUrl ? [databaseUrl] : [])], { stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000, encoding: 'utf8' });
+    out = execFileSync('bash', [SCRIPT, 'up', ...(databaseUrl ? [databaseUrl] : [])], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 120_000,
+      encoding: 'utf8',
+    });
   } catch (e) {
     const err = e as { stderr?: Buffer | string; message: string };
-    return skipLoudly(`scripts/queueflow.sh failed: ${String(err.stderr ?? err.message).trim().split('\n').slice(-8).join('\n')}`);
+    return skipLoudly(
+      `scripts/queueflow.sh failed: ${String(err.stderr ?? err.message)
+        .trim()
+        .split('\n')
+        .slice(-8)
+        .join('\n')}`,
+    );
   }
-  const v = Object.fromEntries(out.trim().split('\n').map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+  const v = Object.fromEntries(
+    out
+      .trim()
+      .split('\n')
+      .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+  );
   const get = (k: string): string => {
     const x = v[k];
     if (!x) throw new Error(`scripts/queueflow.sh up printed no ${k}`);
@@ -114,7 +138,12 @@ export interface ApiAnswer<T = unknown> {
 }
 
 /** One HTTP call; `token` goes only into the Authorization header. */
-export async function call<T = unknown>(s: QueueflowServer, method: string, route: string, opts: { token?: string | null; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {}): Promise<ApiAnswer<T>> {
+export async function call<T = unknown>(
+  s: QueueflowServer,
+  method: string,
+  route: string,
+  opts: { token?: string | null; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+): Promise<ApiAnswer<T>> {
   const headers: Record<string, string> = { ...opts.headers };
   const token = opts.token === undefined ? s.token : opts.token;
   if (token !== null) headers.authorization = `Bearer ${token}`;
@@ -137,14 +166,30 @@ export function signJwt(secret: string, claims: Record<string, unknown>): string
 }
 
 /** The real client's producer: creates the jobs through QueueFlow.create_job, returns their records. */
-export function produce(s: QueueflowServer, jobs: Array<Record<string, unknown>>, token = s.token): Array<Record<string, unknown> & { id: string; status: string }> {
-  const out = execFileSync(QF_PYTHON, [path.join(__dirname, 'qf_produce.py')], { input: JSON.stringify(jobs), env: pyEnv(s, token), encoding: 'utf8', timeout: 60_000 });
+export function produce(
+  s: QueueflowServer,
+  jobs: Array<Record<string, unknown>>,
+  token = s.token,
+): Array<Record<string, unknown> & { id: string; status: string }> {
+  const out = execFileSync(QF_PYTHON, [path.join(__dirname, 'qf_produce.py')], {
+    input: JSON.stringify(jobs),
+    env: pyEnv(s, token),
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   return JSON.parse(out) as Array<Record<string, unknown> & { id: string; status: string }>;
 }
 
 /** Reads queues, dead letters and whoami through the client's own pydantic models. */
-export function inspectWithClient(s: QueueflowServer, queue?: string): { queues: Array<Record<string, unknown>>; dead_letters: Array<Record<string, unknown>>; whoami: Record<string, unknown> } {
-  const out = execFileSync(QF_PYTHON, [path.join(__dirname, 'qf_inspect.py'), ...(queue ? [queue] : [])], { env: pyEnv(s, s.token), encoding: 'utf8', timeout: 60_000 });
+export function inspectWithClient(
+  s: QueueflowServer,
+  queue?: string,
+): { queues: Array<Record<string, unknown>>; dead_letters: Array<Record<string, unknown>>; whoami: Record<string, unknown> } {
+  const out = execFileSync(QF_PYTHON, [path.join(__dirname, 'qf_inspect.py'), ...(queue ? [queue] : [])], {
+    env: pyEnv(s, s.token),
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   return JSON.parse(out) as ReturnType<typeof inspectWithClient>;
 }
 
@@ -159,10 +204,16 @@ export class PyWorker {
   private child: ChildProcess | null = null;
 
   /** `leaseSecs`: the worker's lease; it heartbeats (and so notices a cancel) every half of it. */
-  constructor(private readonly s: QueueflowServer, readonly queue: string, private readonly leaseSecs = 30) {}
+  constructor(
+    private readonly s: QueueflowServer,
+    readonly queue: string,
+    private readonly leaseSecs = 30,
+  ) {}
 
   start(): void {
-    const c = spawn(QF_PYTHON, [path.join(__dirname, 'qf_worker.py')], { env: { ...pyEnv(this.s, this.s.token), QF_QUEUE: this.queue, QF_OUT: this.out, QF_LEASE_SECS: String(this.leaseSecs) } });
+    const c = spawn(QF_PYTHON, [path.join(__dirname, 'qf_worker.py')], {
+      env: { ...pyEnv(this.s, this.s.token), QF_QUEUE: this.queue, QF_OUT: this.out, QF_LEASE_SECS: String(this.leaseSecs) },
+    });
     c.stdout?.on('data', (d: Buffer) => (this.log += d.toString()));
     c.stderr?.on('data', (d: Buffer) => (this.log += d.toString()));
     this.child = c;
@@ -172,7 +223,11 @@ export class PyWorker {
   runs(jobId: string): Array<{ task: string; outcome: string; payload: Record<string, unknown> }> {
     const f = path.join(this.out, jobId);
     if (!fs.existsSync(f)) return [];
-    return fs.readFileSync(f, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { task: string; outcome: string; payload: Record<string, unknown> });
+    return fs
+      .readFileSync(f, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { task: string; outcome: string; payload: Record<string, unknown> });
   }
 
   async stop(): Promise<void> {
@@ -190,7 +245,12 @@ export class PyWorker {
 }
 
 /** Polls `fn` until it returns something truthy; the time-out error ends with `log()`. */
-export async function until<T>(what: string, fn: () => Promise<T | null | false | undefined> | T | null | false | undefined, ms = 30_000, log?: () => string): Promise<T> {
+export async function until<T>(
+  what: string,
+  fn: () => Promise<T | null | false | undefined> | T | null | false | undefined,
+  ms = 30_000,
+  log?: () => string,
+): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const v = await fn();

@@ -73,7 +73,11 @@ function runWorker(file: string, queues: string[], calls: string, done: () => bo
 
 function readCalls(file: string): Array<{ task: string; id: string; queue: string; args: unknown; kwargs: unknown }> {
   if (!fs.existsSync(file)) return [];
-  return fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 }
 
 describe.skipIf(!hasVenv)('the embedded demo broker with potatoq 26.1a8', () => {
@@ -101,11 +105,15 @@ describe.skipIf(!hasVenv)('the embedded demo broker with potatoq 26.1a8', () => 
     expect(fs.readFileSync(demo).equals(before)).toBe(true);
   });
 
-  it("runs every ready task of the worker queues, decoding tagged values, and leaves scheduled, running and dead rows alone", async () => {
+  it('runs every ready task of the worker queues, decoding tagged values, and leaves scheduled, running and dead rows alone', async () => {
     const demo = freshDemo('run');
     const calls = path.join(dir, 'run-calls.jsonl');
     const marks = WORKER_QUEUES.map(() => '?').join(', ');
-    const ready = query<{ id: string; task: string }>(demo, `SELECT id, task FROM potatoq_jobs WHERE state = 1 AND queue IN (${marks})`, ...WORKER_QUEUES);
+    const ready = query<{ id: string; task: string }>(
+      demo,
+      `SELECT id, task FROM potatoq_jobs WHERE state = 1 AND queue IN (${marks})`,
+      ...WORKER_QUEUES,
+    );
     const untouched = `SELECT id, state, token, worker, run_at, payload FROM potatoq_jobs WHERE state IN (0, 2) ORDER BY id`;
     const waitingBefore = query(demo, untouched);
     const deadBefore = query(demo, 'SELECT * FROM potatoq_dead ORDER BY id');
@@ -118,11 +126,26 @@ describe.skipIf(!hasVenv)('the embedded demo broker with potatoq 26.1a8', () => 
     expect(ran.map((c) => c.id).sort()).toEqual(ready.map((r) => r.id).sort());
     const typed = ran.find((c) => c.task === 'demo.echo' && 'when' in (c.kwargs as object));
     expect(typed?.args).toEqual([
-      'datetime', 'datetime', 'date', 'time', 'timedelta', 'UUID', 'Decimal', 'bytes', 'set',
-      { customer: { tags: ['str', 'str'], limits: { daily: 'Decimal' } } }, 'int', 'int', 'float', 'float', 'float',
+      'datetime',
+      'datetime',
+      'date',
+      'time',
+      'timedelta',
+      'UUID',
+      'Decimal',
+      'bytes',
+      'set',
+      { customer: { tags: ['str', 'str'], limits: { daily: 'Decimal' } } },
+      'int',
+      'int',
+      'float',
+      'float',
+      'float',
     ]);
     expect(typed?.kwargs).toEqual({ note: 'str', when: 'datetime' });
-    expect(query(demo, `SELECT count(*) AS n FROM potatoq_jobs WHERE state = 1 AND queue IN (${marks})`, ...WORKER_QUEUES)).toEqual([{ n: 0 }]);
+    expect(query(demo, `SELECT count(*) AS n FROM potatoq_jobs WHERE state = 1 AND queue IN (${marks})`, ...WORKER_QUEUES)).toEqual([
+      { n: 0 },
+    ]);
     expect(query(demo, untouched)).toEqual(waitingBefore);
     expect(query(demo, 'SELECT * FROM potatoq_dead ORDER BY id')).toEqual(deadBefore);
     const success = query<{ id: string }>(demo, "SELECT id FROM potatoq_results WHERE state = 'SUCCESS'").map((r) => r.id);

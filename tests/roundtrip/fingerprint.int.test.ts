@@ -32,7 +32,11 @@ async function allIds(a: BrokerAdapter, group: string): Promise<string[]> {
   }
 }
 
-function suite(store: string, skip: boolean, setup: () => Promise<{ env: NodeJS.ProcessEnv; adapter: BrokerAdapter; cleanup: () => Promise<void> }>) {
+function suite(
+  store: string,
+  skip: boolean,
+  setup: () => Promise<{ env: NodeJS.ProcessEnv; adapter: BrokerAdapter; cleanup: () => Promise<void> }>,
+) {
   describe.skipIf(skip)(`dead-letter fingerprints from the real potatoq (${store})`, () => {
     let a: BrokerAdapter;
     let cleanup: () => Promise<void> = async () => {};
@@ -48,7 +52,12 @@ function suite(store: string, skip: boolean, setup: () => Promise<{ env: NodeJS.
       execFileSync(PYTHON, ['fp_produce.py', String(N)], { cwd: PY_DIR, env });
       worker = new SoloWorker('fp_tasks', PY_DIR, env);
       worker.start(['fp-billing', 'fp-exports']);
-      await until(`${N} dead letters`, async () => (await a.overview()).totals.dead === N, 90_000, () => worker?.log ?? '');
+      await until(
+        `${N} dead letters`,
+        async () => (await a.overview()).totals.dead === N,
+        90_000,
+        () => worker?.log ?? '',
+      );
       await worker.stop();
       const letters = await a.listDead(ZDeadListQuery.parse({ limit: 500 }));
       reasons = new Set(letters.items.map((d) => d.summary));
@@ -72,7 +81,13 @@ function suite(store: string, skip: boolean, setup: () => Promise<{ env: NodeJS.
           ['shop.charge'],
           ['fp-billing'],
         ],
-        ['ValueError: bad manifest <path> for order #<n>: Expecting value: line <n> column <n> (char <n>) (<str>)', 200, 'fp_shop/exports.py in load_manifest', ['shop.export'], ['fp-exports']],
+        [
+          'ValueError: bad manifest <path> for order #<n>: Expecting value: line <n> column <n> (char <n>) (<str>)',
+          200,
+          'fp_shop/exports.py in load_manifest',
+          ['shop.export'],
+          ['fp-exports'],
+        ],
       ]);
       for (const g of groups) {
         expect(g.fingerprint).toMatch(/^fp-[0-9a-f]{16}$/);

@@ -20,7 +20,8 @@ let server: PrivatePostgres | undefined;
 let a: BrokerAdapter | undefined;
 let env: NodeJS.ProcessEnv;
 const options = { schema: 'public', table_prefix: 'potatoq_' };
-const potatoq = (...args: string[]) => execFileSync(POTATOQ, ['-A', 'rt_pg_tasks', '--no-color', '--no-emoji', ...args], { cwd: PY_DIR, env, stdio: 'pipe' }).toString();
+const potatoq = (...args: string[]) =>
+  execFileSync(POTATOQ, ['-A', 'rt_pg_tasks', '--no-color', '--no-emoji', ...args], { cwd: PY_DIR, env, stdio: 'pipe' }).toString();
 
 /** When the postmaster started: proves the restart happened. */
 async function startTime(): Promise<number> {

@@ -8,7 +8,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresAdapter } from '@/lib/brokers/potatoq/postgres/adapter';
-import { dropSchema, messageSql, migratedSchema, PG_URL, pgAvailable, PY_DIR, sqlAdmin, tableOf, type PgTarget } from '@/tests/support/postgres';
+import {
+  dropSchema,
+  messageSql,
+  migratedSchema,
+  PG_URL,
+  pgAvailable,
+  PY_DIR,
+  sqlAdmin,
+  tableOf,
+  type PgTarget,
+} from '@/tests/support/postgres';
 import { ZEnqueueRequest, ZTaskListQuery } from '@/lib/brokers/schema';
 import type { ActionOutcome } from '@/lib/brokers/schema';
 import type { BrokerAdapter } from '@/lib/brokers/types';
@@ -33,7 +43,11 @@ const ranAt = (id: string): number | null => {
 const until = <T>(what: string, fn: () => Promise<T | null | false> | T | null | false, ms = 30_000) =>
   waitFor(what, fn, ms, () => `worker log:\n${worker?.log ?? ''}`, 20);
 const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
-const potatoq = (...args: string[]) => execFileSync(POTATOQ, ['-A', 'rt_pg_tasks', '--no-color', '--no-emoji', ...args], { cwd: PY_DIR, env: { ...t.env, RT_OUT: out } }).toString();
+const potatoq = (...args: string[]) =>
+  execFileSync(POTATOQ, ['-A', 'rt_pg_tasks', '--no-color', '--no-emoji', ...args], {
+    cwd: PY_DIR,
+    env: { ...t.env, RT_OUT: out },
+  }).toString();
 
 const stopWorker = () => worker?.stop();
 
@@ -71,7 +85,10 @@ describe.skipIf(!available)('PostgreSQL round trips with the real potatoq', () =
     const replayed: number[] = [];
     for (let i = 0; i < 3; i++) {
       const id = `rt-letter-${i}-${Date.now()}`;
-      await sqlAdmin(`INSERT INTO ${tableOf(t, 'dead')} (id, queue, task, reason, payload) VALUES ($1, '${Q}', 'rt.record', 'boom', ${messageSql('$1::text', 'rt.record', `'${Q}'`, `'${i}'`)})`, [id]);
+      await sqlAdmin(
+        `INSERT INTO ${tableOf(t, 'dead')} (id, queue, task, reason, payload) VALUES ($1, '${Q}', 'rt.record', 'boom', ${messageSql('$1::text', 'rt.record', `'${Q}'`, `'${i}'`)})`,
+        [id],
+      );
       await sleep(200 + Math.random() * 600);
       const committed = Date.now();
       const r = await a.replayDead([id]);
@@ -83,11 +100,16 @@ describe.skipIf(!available)('PostgreSQL round trips with the real potatoq', () =
       // The control: the same row written without NOTIFY is found only by the next poll.
       const id = `rt-silent-${i}-${Date.now()}`;
       await sleep(200 + Math.random() * 600);
-      await sqlAdmin(`INSERT INTO ${tableOf(t, 'jobs')} (id, queue, task, state, payload) VALUES ($1, '${Q}', 'rt.record', 1, ${messageSql('$1::text', 'rt.record', `'${Q}'`, '0')})`, [id]);
+      await sqlAdmin(
+        `INSERT INTO ${tableOf(t, 'jobs')} (id, queue, task, state, payload) VALUES ($1, '${Q}', 'rt.record', 1, ${messageSql('$1::text', 'rt.record', `'${Q}'`, '0')})`,
+        [id],
+      );
       const committed = Date.now();
       polled.push((await until('the silent task to run', () => ranAt(id))) - committed);
     }
-    console.info(`NOTIFY wake-up latency (ms): enqueue ${enqueued.map(Math.round).join(', ')}; replay ${replayed.map(Math.round).join(', ')}; without NOTIFY (poll) ${polled.map(Math.round).join(', ')}`);
+    console.info(
+      `NOTIFY wake-up latency (ms): enqueue ${enqueued.map(Math.round).join(', ')}; replay ${replayed.map(Math.round).join(', ')}; without NOTIFY (poll) ${polled.map(Math.round).join(', ')}`,
+    );
     expect(median([...enqueued, ...replayed])).toBeLessThan(300);
     expect(Math.max(...enqueued, ...replayed)).toBeLessThan(1000);
   });
@@ -102,7 +124,12 @@ describe.skipIf(!available)('PostgreSQL round trips with the real potatoq', () =
       const r = await a.revoke([id]);
       outcomes.push(...r.succeeded, ...r.failed);
     }
-    await until('the queue to drain', async () => (await a.listTasks(ZTaskListQuery.parse({ queue: Q, state: 'ready' }))).items.length === 0 && (await a.listTasks(ZTaskListQuery.parse({ queue: Q, state: 'running' }))).items.length === 0);
+    await until(
+      'the queue to drain',
+      async () =>
+        (await a.listTasks(ZTaskListQuery.parse({ queue: Q, state: 'ready' }))).items.length === 0 &&
+        (await a.listTasks(ZTaskListQuery.parse({ queue: Q, state: 'running' }))).items.length === 0,
+    );
     await sleep(500);
     const by = new Map(outcomes.map((o) => [o.id, o]));
     const tally: Record<string, number> = {};
@@ -121,7 +148,9 @@ describe.skipIf(!available)('PostgreSQL round trips with the real potatoq', () =
     await a.enqueue(ZEnqueueRequest.parse({ task: 'rt.record', queue: 'rt-later', countdown: 600 }));
     await a.enqueue(ZEnqueueRequest.parse({ task: 'rt.record', queue: 'rt-held' }));
     const waiting = Object.fromEntries(
-      (await a.overview()).queues.filter((q) => (q.ready ?? 0) + (q.scheduled ?? 0) > 0).map((q) => [q.name, (q.ready ?? 0) + (q.scheduled ?? 0)]),
+      (await a.overview()).queues
+        .filter((q) => (q.ready ?? 0) + (q.scheduled ?? 0) > 0)
+        .map((q) => [q.name, (q.ready ?? 0) + (q.scheduled ?? 0)]),
     );
     expect(waiting).toEqual(JSON.parse(potatoq('queues', '--json')));
     const failing = await a.enqueue(ZEnqueueRequest.parse({ task: 'rt.fail', queue: Q, args: '["boom-pg"]' }));

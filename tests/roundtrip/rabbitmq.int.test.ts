@@ -12,7 +12,18 @@ import { isConsoleError } from '@/lib/brokers/errors';
 import { ZDeadListQuery, ZEnqueueRequest, type DeadSummary } from '@/lib/brokers/schema';
 import { DELAY_REFUSAL } from '@/lib/brokers/potatoq/rabbitmq/topology';
 import type { RabbitmqAdapter } from '@/lib/brokers/potatoq/rabbitmq/adapter';
-import { newTag, potatoqUrl, PY_DIR, rabbitAdapter, rabbitVersion, redisAvailable, REDIS_URL, RMQ4_MGMT, RMQ4_URL, spawnRabbitSeeder } from '@/tests/support/rabbitmq';
+import {
+  newTag,
+  potatoqUrl,
+  PY_DIR,
+  rabbitAdapter,
+  rabbitVersion,
+  redisAvailable,
+  REDIS_URL,
+  RMQ4_MGMT,
+  RMQ4_URL,
+  spawnRabbitSeeder,
+} from '@/tests/support/rabbitmq';
 import type { PySeeder } from '../support/potatoq-seeder';
 import { POTATOQ, PYTHON, ROOT } from '../support/potatoq-seeder';
 import { SoloWorker, until } from '../support/solo-worker';
@@ -36,10 +47,15 @@ let rmq: RabbitmqAdapter;
 let py: PySeeder;
 let worker: SoloWorker | undefined;
 
-const potatoq = (...args: string[]) => execFileSync(POTATOQ, ['-A', 'rt_rabbit_tasks', '--no-color', '--no-emoji', ...args], { cwd: PY_DIR, env }).toString().trim();
+const potatoq = (...args: string[]) =>
+  execFileSync(POTATOQ, ['-A', 'rt_rabbit_tasks', '--no-color', '--no-emoji', ...args], { cwd: PY_DIR, env })
+    .toString()
+    .trim();
 const recorded = (id: string) => {
   const f = path.join(dir, `${id}.json`);
-  return fs.existsSync(f) ? (JSON.parse(fs.readFileSync(f, 'utf8')) as { task: string; args: string[]; kwargs: Record<string, string> }) : null;
+  return fs.existsSync(f)
+    ? (JSON.parse(fs.readFileSync(f, 'utf8')) as { task: string; args: string[]; kwargs: Record<string, string> })
+    : null;
 };
 const dead = async (): Promise<DeadSummary[]> => (await rmq.listDead(ZDeadListQuery.parse({ queue, limit: 500 }))).items;
 const log = () => worker?.log ?? '';
@@ -53,7 +69,17 @@ const stopWorker = () => worker?.stop();
 describe.skipIf(!available)('RabbitMQ 4 round trips with the real potatoq and a Redis result backend', () => {
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rt-rabbit-'));
-    env = { ...process.env, RT_BROKER: potatoqUrl(RMQ4_URL), RT_BACKEND: REDIS_URL, RT_PREFIX: tag, RT_QUEUE: queue, RT_OUT: dir, POTATOQ_NO_EMOJI: '1', NO_COLOR: '1', PYTHONUNBUFFERED: '1' };
+    env = {
+      ...process.env,
+      RT_BROKER: potatoqUrl(RMQ4_URL),
+      RT_BACKEND: REDIS_URL,
+      RT_PREFIX: tag,
+      RT_QUEUE: queue,
+      RT_OUT: dir,
+      POTATOQ_NO_EMOJI: '1',
+      NO_COLOR: '1',
+      PYTHONUNBUFFERED: '1',
+    };
     py = spawnRabbitSeeder(RMQ4_URL, REDIS_URL, tag);
     await py.call('track', { queue });
     rmq = rabbitAdapter(RMQ4_URL, { managementUrl: RMQ4_MGMT, resultBackend: REDIS_URL, resultBackendOptions: { prefix: tag } });
@@ -104,8 +130,10 @@ describe.skipIf(!available)('RabbitMQ 4 round trips with the real potatoq and a 
     expect((await dead()).map((l) => l.id)).not.toContain(flakyId);
   }, 90_000);
 
-  it('dead-letters a real Celery producer\'s message, shows it as Celery, and converts it into a potatoq task that runs', async () => {
-    const celeryId = execFileSync(PYTHON, [path.join(PY_DIR, 'rt_celery_send.py'), potatoqUrl(RMQ4_URL), queue], { cwd: PY_DIR, env }).toString().trim();
+  it("dead-letters a real Celery producer's message, shows it as Celery, and converts it into a potatoq task that runs", async () => {
+    const celeryId = execFileSync(PYTHON, [path.join(PY_DIR, 'rt_celery_send.py'), potatoqUrl(RMQ4_URL), queue], { cwd: PY_DIR, env })
+      .toString()
+      .trim();
     const letter = await until('the Celery letter', async () => (await dead()).find((l) => l.id === celeryId), 60_000, log);
     expect(letter.task).toBe('proj.add');
     expect(letter.summary).toContain('This is a Celery (protocol 2) message');
@@ -117,8 +145,19 @@ describe.skipIf(!available)('RabbitMQ 4 round trips with the real potatoq and a 
     expect(d.payload.format).toBe('celery');
     expect(d.payload.task).toBe('proj.add');
     expect(d.payload.id).toBe(celeryId);
-    expect(d.payload.headers).toEqual(expect.arrayContaining([{ name: 'task', text: 'proj.add' }, { name: 'id', text: celeryId }]));
-    expect(d.payload.args).toEqual({ t: 'list', items: [{ t: 'int', v: '2' }, { t: 'int', v: '3' }] });
+    expect(d.payload.headers).toEqual(
+      expect.arrayContaining([
+        { name: 'task', text: 'proj.add' },
+        { name: 'id', text: celeryId },
+      ]),
+    );
+    expect(d.payload.args).toEqual({
+      t: 'list',
+      items: [
+        { t: 'int', v: '2' },
+        { t: 'int', v: '3' },
+      ],
+    });
     expect(d.payload.kwargs).toEqual({ t: 'dict', entries: [['z', { t: 'int', v: '1' }]] });
     const replay = await rmq.replayDead([celeryId]);
     expect(replay.failed[0]?.outcome).toBe('invalid');
@@ -142,8 +181,10 @@ describe.skipIf(!available)('RabbitMQ 4 round trips with the real potatoq and a 
     expect((await rmq.listResults({ status: 'REVOKED', limit: 50 })).items.map((x) => x.id)).toContain(victim.id);
   }, 90_000);
 
-  it('enqueues a task potatoq runs with exact arguments, refuses delays with potatoq\'s reason, and refuses a queue that does not exist', async () => {
-    const e = await rmq.enqueue(ZEnqueueRequest.parse({ task: 'rt.record', queue, args: '[1, "two", 12345678901234567890]', kwargs: '{"k": 1.5}', priority: 3 }));
+  it("enqueues a task potatoq runs with exact arguments, refuses delays with potatoq's reason, and refuses a queue that does not exist", async () => {
+    const e = await rmq.enqueue(
+      ZEnqueueRequest.parse({ task: 'rt.record', queue, args: '[1, "two", 12345678901234567890]', kwargs: '{"k": 1.5}', priority: 3 }),
+    );
     expect(e.state).toBe('ready');
     const ran = await until('the console-enqueued task to run', () => recorded(e.id), 60_000, log);
     expect(ran).toMatchObject({ args: ['1', "'two'", '12345678901234567890'], kwargs: { k: '1.5' } });
@@ -155,7 +196,12 @@ describe.skipIf(!available)('RabbitMQ 4 round trips with the real potatoq and a 
   }, 90_000);
 
   it('shows the live worker from its heartbeats, its registered task names, and counts of the queue', async () => {
-    const workers = await until('a heartbeat', async () => (await rmq.listWorkers()).find((w) => w.queues.includes(queue) && w.status === 'alive'), 30_000, log);
+    const workers = await until(
+      'a heartbeat',
+      async () => (await rmq.listWorkers()).find((w) => w.queues.includes(queue) && w.status === 'alive'),
+      30_000,
+      log,
+    );
     expect(workers.registered ?? []).toEqual(expect.arrayContaining(['rt.record', 'rt.late', 'proj.add']));
     const names = await rmq.taskNames();
     expect(names).toEqual(expect.arrayContaining(['rt.record', 'rt.flaky', 'rt.late']));

@@ -22,10 +22,13 @@ let ids: Record<'typed' | 'fail' | 'unknown' | 'flaky' | 'revoked' | 'revoked_re
 let worker: SoloWorker;
 let expiredId = '';
 
-const potatoq = (...args: string[]) => execFileSync(POTATOQ, ['-A', 'rt_tasks', '--no-color', '--no-emoji', ...args], { cwd: PY_DIR, env }).toString();
+const potatoq = (...args: string[]) =>
+  execFileSync(POTATOQ, ['-A', 'rt_tasks', '--no-color', '--no-emoji', ...args], { cwd: PY_DIR, env }).toString();
 const recorded = (id: string) => {
   const f = path.join(dir, `${id}.json`);
-  return fs.existsSync(f) ? (JSON.parse(fs.readFileSync(f, 'utf8')) as { args: [string, string][]; kwargs: Record<string, [string, string]>; headers: unknown }) : null;
+  return fs.existsSync(f)
+    ? (JSON.parse(fs.readFileSync(f, 'utf8')) as { args: [string, string][]; kwargs: Record<string, [string, string]>; headers: unknown })
+    : null;
 };
 
 // Waits print the worker's output when they time out.
@@ -104,10 +107,19 @@ describe('SQLite round trips with the real potatoq', () => {
       { __potatoq__: 'set', v: [3, 4] },
       { __potatoq__: 'timedelta', v: 90.5 },
     ]).replace(/]$/, ',1180591620717411303424]'); // 2**70: beyond JS numbers, written as text
-    const now = await console_.enqueue(ZEnqueueRequest.parse({ task: 'rt.record', args: typedArgs, kwargs: '{"when": {"__potatoq__": "date", "v": "2024-02-29"}}', headers: '{"trace": "abc"}' }));
+    const now = await console_.enqueue(
+      ZEnqueueRequest.parse({
+        task: 'rt.record',
+        args: typedArgs,
+        kwargs: '{"when": {"__potatoq__": "date", "v": "2024-02-29"}}',
+        headers: '{"trace": "abc"}',
+      }),
+    );
     const soon = await console_.enqueue(ZEnqueueRequest.parse({ task: 'rt.record', args: '["later"]', countdown: 1 }));
     expect(soon.state).toBe('scheduled');
-    expiredId = (await console_.enqueue(ZEnqueueRequest.parse({ task: 'rt.record', args: '["expired"]', expires: '2020-01-01T00:00:00+00:00' }))).id;
+    expiredId = (
+      await console_.enqueue(ZEnqueueRequest.parse({ task: 'rt.record', args: '["expired"]', expires: '2020-01-01T00:00:00+00:00' }))
+    ).id;
 
     startWorker();
     const got = await until('the console-enqueued task to run', () => recorded(now.id));
@@ -142,8 +154,13 @@ describe('SQLite round trips with the real potatoq', () => {
     expect(fail?.result?.traceback).toContain('Traceback (most recent call last)');
     expect((await console_.getDead(ids.unknown))?.summary).toBe('unregistered task rt.unknown');
     const groups = await console_.deadGroups({});
-    expect(groups.map((g) => g.example.summary)).toEqual(expect.arrayContaining(['ValueError: boom-rt', 'unregistered task rt.unknown', 'RuntimeError: first attempt fails']));
-    expect(groups.find((g) => g.example.summary === 'ValueError: boom-rt')).toMatchObject({ pattern: 'ValueError: boom-rt', frame: 'py/rt_tasks.py in fail' });
+    expect(groups.map((g) => g.example.summary)).toEqual(
+      expect.arrayContaining(['ValueError: boom-rt', 'unregistered task rt.unknown', 'RuntimeError: first attempt fails']),
+    );
+    expect(groups.find((g) => g.example.summary === 'ValueError: boom-rt')).toMatchObject({
+      pattern: 'ValueError: boom-rt',
+      frame: 'py/rt_tasks.py in fail',
+    });
   });
 
   it('replays a dead letter so the real worker runs it again with typed arguments', async () => {
@@ -153,11 +170,16 @@ describe('SQLite round trips with the real potatoq', () => {
     const got = await until('the replayed task to run', () => recorded(ids.flaky));
     expect(got.args.map(([t]) => t)).toEqual(['datetime', 'Decimal', 'UUID', 'bytes', 'set', 'timedelta']);
     expect(got.kwargs.big).toEqual(['int', String(2n ** 70n)]);
-    await until('its SUCCESS result', async () => (await console_.listResults({ status: 'SUCCESS', limit: 500 })).items.some((x) => x.id === ids.flaky));
+    await until('its SUCCESS result', async () =>
+      (await console_.listResults({ status: 'SUCCESS', limit: 500 })).items.some((x) => x.id === ids.flaky),
+    );
   });
 
   it('shows the running worker from its heartbeat, with its registered tasks', async () => {
-    const w = await until('a live worker', async () => (await console_.listWorkers()).find((x) => x.status === 'alive' && x.id.endsWith(':solo')) ?? null);
+    const w = await until(
+      'a live worker',
+      async () => (await console_.listWorkers()).find((x) => x.status === 'alive' && x.id.endsWith(':solo')) ?? null,
+    );
     expect(w.queues).toEqual(['default', 'rt-held', 'rt-purge']);
     expect(w.registered).toEqual(expect.arrayContaining(['rt.record', 'rt.fail', 'rt.flaky']));
     expect(await console_.taskNames()).toEqual(expect.arrayContaining(['rt.record', 'rt.flaky', 'rt.unknown']));

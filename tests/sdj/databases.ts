@@ -98,7 +98,9 @@ export async function createTestDb(dialect: Dialect): Promise<TestDb> {
     query,
     async drop() {
       await pool?.end().catch(() => undefined);
-      await withAdmin(dialect, server, (q) => q(dialect === 'postgres' ? `DROP DATABASE IF EXISTS ${name} WITH (FORCE)` : `DROP DATABASE IF EXISTS ${name}`));
+      await withAdmin(dialect, server, (q) =>
+        q(dialect === 'postgres' ? `DROP DATABASE IF EXISTS ${name} WITH (FORCE)` : `DROP DATABASE IF EXISTS ${name}`),
+      );
     },
   };
 }

@@ -28,16 +28,28 @@ for (const dialect of ['postgres', 'mysql'] as const) {
     });
     afterEach(async () => db?.drop());
 
-    const op = (...args: string[]) => runHarness<{ ok?: boolean; error?: string; requeued?: boolean; deleted?: number }>(h, ['op', '--url', db.url, ...args]);
+    const op = (...args: string[]) =>
+      runHarness<{ ok?: boolean; error?: string; requeued?: boolean; deleted?: number }>(h, ['op', '--url', db.url, ...args]);
     const p = (n: number) => (dialect === 'postgres' ? `$${n}` : '?');
     const id16 = (id: string) => (dialect === 'postgres' ? id : uuidBytes(id));
     const asId = (v: unknown) => (Buffer.isBuffer(v) ? uuidFromBytes(v) : String(v));
     const count = async (sql: string, params: unknown[] = []) => Number((await db.query<{ n: string | number }>(sql, params))[0]!.n);
-    const childrenOf = async (parent: string) => (await db.query(`SELECT id FROM jobs WHERE parent_job_id = ${p(1)} ORDER BY fan_out_index`, [id16(parent)])).map((r) => asId(r.id));
+    const childrenOf = async (parent: string) =>
+      (await db.query(`SELECT id FROM jobs WHERE parent_job_id = ${p(1)} ORDER BY fan_out_index`, [id16(parent)])).map((r) => asId(r.id));
 
     /** A parent on queue wf that fanned out two `record` sub-jobs on queue kids and now waits. */
     async function waitingWorkflow(): Promise<{ parent: string; children: string[] }> {
-      const parent = harness<{ id: string }>(h, ['enqueue', '--url', db.url, '--type', 'fan-out', '--queue', 'wf', '--args', JSON.stringify({ child_type: 'record', child_queue: 'kids', items: ITEMS })]).id;
+      const parent = harness<{ id: string }>(h, [
+        'enqueue',
+        '--url',
+        db.url,
+        '--type',
+        'fan-out',
+        '--queue',
+        'wf',
+        '--args',
+        JSON.stringify({ child_type: 'record', child_queue: 'kids', items: ITEMS }),
+      ]).id;
       const { summary } = await runWorker(h, db.url, ['wf'], 0, 30, 1);
       expect(summary.waiting).toBe(1);
       expect((await readJob(db, parent))!.status).toBe('waiting');
@@ -49,11 +61,23 @@ for (const dialect of ['postgres', 'mysql'] as const) {
       expect(children).toHaveLength(2);
       const fanOuts = await db.query(`SELECT * FROM fan_outs WHERE parent_job_id = ${p(1)}`, [id16(parent)]);
       expect(fanOuts).toHaveLength(1);
-      expect(fanOuts[0]).toMatchObject({ total_count: 2, completed_count: 0, failed_count: 0, cancelled_count: 0, status: 'pending', strategy: 'collect_all' });
+      expect(fanOuts[0]).toMatchObject({
+        total_count: 2,
+        completed_count: 0,
+        failed_count: 0,
+        cancelled_count: 0,
+        status: 'pending',
+        strategy: 'collect_all',
+      });
       for (const [i, child] of children.entries()) {
         const row = (await readJob(db, child))!;
         expect(row).toMatchObject({ status: 'pending', queue: 'kids', type: 'record', args: ITEMS[i] });
-        expect([asId(row.raw.parent_job_id), asId(row.raw.root_job_id), asId(row.raw.fan_out_id), Number(row.raw.fan_out_index)]).toEqual([parent, parent, asId(fanOuts[0]!.id), i]);
+        expect([asId(row.raw.parent_job_id), asId(row.raw.root_job_id), asId(row.raw.fan_out_id), Number(row.raw.fan_out_index)]).toEqual([
+          parent,
+          parent,
+          asId(fanOuts[0]!.id),
+          i,
+        ]);
       }
       // The parent's fan-out is itself a checkpoint (call_type 'fanout') naming the fan_outs row.
       expect(await count(`SELECT COUNT(*) AS n FROM checkpoints WHERE job_id = ${p(1)} AND call_type = 'fanout'`, [id16(parent)])).toBe(1);
@@ -61,8 +85,12 @@ for (const dialect of ['postgres', 'mysql'] as const) {
 
     it('DeleteJob refuses the workflow parent and a sub-job of a non-terminal parent; PurgeJobs skips both', async () => {
       const { parent, children } = await waitingWorkflow();
-      expect(op('delete', parent).json.error).toBe(`jobs: cannot delete a workflow parent with child jobs; delete the workflow subtree instead (job ${parent})`);
-      expect(op('delete', children[0]!).json.error).toBe(`jobs: cannot delete a sub-job while its fan-out parent is not terminal (job ${children[0]})`);
+      expect(op('delete', parent).json.error).toBe(
+        `jobs: cannot delete a workflow parent with child jobs; delete the workflow subtree instead (job ${parent})`,
+      );
+      expect(op('delete', children[0]!).json.error).toBe(
+        `jobs: cannot delete a sub-job while its fan-out parent is not terminal (job ${children[0]})`,
+      );
       expect(op('--queue', 'kids', '--status', 'pending', 'purge').json).toEqual({ ok: true, deleted: 0 });
       expect(op('--queue', 'wf', '--status', 'waiting', 'purge').json).toEqual({ ok: true, deleted: 0 });
       expect(await count('SELECT COUNT(*) AS n FROM jobs')).toBe(3);
@@ -72,12 +100,20 @@ for (const dialect of ['postgres', 'mysql'] as const) {
       const { parent, children } = await waitingWorkflow();
       expect(op('cancel', parent).json).toEqual({ ok: true });
       expect((await readJob(db, parent))!.raw).toMatchObject({ status: 'cancelled', last_error: 'cancelled by user' });
-      for (const child of children) expect((await readJob(db, child))!.raw).toMatchObject({ status: 'cancelled', last_error: 'cancelled by user' });
-      expect((await db.query('SELECT status, cancelled_count FROM fan_outs'))[0]).toMatchObject({ status: 'cancelled', cancelled_count: 2 });
+      for (const child of children)
+        expect((await readJob(db, child))!.raw).toMatchObject({ status: 'cancelled', last_error: 'cancelled by user' });
+      expect((await db.query('SELECT status, cancelled_count FROM fan_outs'))[0]).toMatchObject({
+        status: 'cancelled',
+        cancelled_count: 2,
+      });
       // Still a workflow parent for DeleteJob while its fan_outs row exists.
       expect(op('delete', parent).json.error).toMatch(/^jobs: cannot delete a workflow parent/);
       expect(op('delete-subtree', parent).json).toEqual({ ok: true });
-      expect([await count('SELECT COUNT(*) AS n FROM jobs'), await count('SELECT COUNT(*) AS n FROM fan_outs'), await count('SELECT COUNT(*) AS n FROM checkpoints')]).toEqual([0, 0, 0]);
+      expect([
+        await count('SELECT COUNT(*) AS n FROM jobs'),
+        await count('SELECT COUNT(*) AS n FROM fan_outs'),
+        await count('SELECT COUNT(*) AS n FROM checkpoints'),
+      ]).toEqual([0, 0, 0]);
     });
 
     it('Requeue refuses a sub-job (replay via the parent); Requeue of the parent deletes its fan-out subtree and the worker re-runs the whole workflow', async () => {
@@ -89,7 +125,12 @@ for (const dialect of ['postgres', 'mysql'] as const) {
       expect([await count('SELECT COUNT(*) AS n FROM fan_outs'), await count('SELECT COUNT(*) AS n FROM checkpoints')]).toEqual([0, 0]);
 
       const { runs } = await runWorker(h, db.url, ['wf', 'kids'], 3);
-      expect(runs.filter((r) => r.handler === 'record').map((r) => r.args).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)))).toEqual(ITEMS);
+      expect(
+        runs
+          .filter((r) => r.handler === 'record')
+          .map((r) => r.args)
+          .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
+      ).toEqual(ITEMS);
       expect((await readJob(db, parent))!.status).toBe('completed');
       const fresh = await childrenOf(parent);
       expect(fresh).toHaveLength(2);

@@ -32,7 +32,11 @@ function proxyServes(): { ok: boolean; error: string } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sdj-probe-'));
   try {
     fs.writeFileSync(path.join(dir, 'go.mod'), 'module probe\n\ngo 1.25.5\n');
-    const r = spawnSync('go', ['mod', 'download', '-json', `${SDJ_MODULE}@${SDJ_VERSION}`], { cwd: dir, encoding: 'utf8', timeout: 120_000 });
+    const r = spawnSync('go', ['mod', 'download', '-json', `${SDJ_MODULE}@${SDJ_VERSION}`], {
+      cwd: dir,
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
     const error = /"Error":\s*"([^"]*)"/.exec(r.stdout)?.[1] ?? (r.status === 0 ? '' : r.stderr.trim());
     return { ok: r.status === 0 && !error, error: error.replace(/\\n\\t/g, ' ') };
   } finally {
@@ -70,7 +74,8 @@ export function buildHarness(_source: Source): Harness {
   const work = `go 1.25.5\n\nuse ${HARNESS_DIR}\n`;
   fs.writeFileSync(path.join(dir, 'go.work'), work);
   const env = { ...process.env, GOWORK: path.join(dir, 'go.work') };
-  const go = (args: string[]) => execFileSync('go', ['-C', HARNESS_DIR, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'], timeout: BUILD_TIMEOUT_MS });
+  const go = (args: string[]) =>
+    execFileSync('go', ['-C', HARNESS_DIR, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'], timeout: BUILD_TIMEOUT_MS });
   const bin = path.join(dir, 'sdj-harness');
   const started = Date.now();
   // go.sum has no line for the library (the proxy never served it here): its checksum goes to
@@ -129,9 +134,30 @@ export interface WorkerSummary {
  * Runs the real worker on `queues` until `maxJobs` jobs finished (completed or terminally
  * failed), or `maxWaiting` jobs suspended as waiting, or `seconds` passed.
  */
-export async function runWorker(h: Harness, url: string, queues: string[], maxJobs: number, seconds = 40, maxWaiting = 0): Promise<{ summary: WorkerSummary; runs: Invocation[] }> {
+export async function runWorker(
+  h: Harness,
+  url: string,
+  queues: string[],
+  maxJobs: number,
+  seconds = 40,
+  maxWaiting = 0,
+): Promise<{ summary: WorkerSummary; runs: Invocation[] }> {
   const out = path.join(h.dir, `runs-${queues.join('-')}-${Date.now()}.jsonl`);
-  const args = ['worker', '--url', url, '--queues', queues.join(','), '--out', out, '--max-jobs', String(maxJobs), '--max-waiting', String(maxWaiting), '--duration', `${seconds}s`];
+  const args = [
+    'worker',
+    '--url',
+    url,
+    '--queues',
+    queues.join(','),
+    '--out',
+    out,
+    '--max-jobs',
+    String(maxJobs),
+    '--max-waiting',
+    String(maxWaiting),
+    '--duration',
+    `${seconds}s`,
+  ];
   const child = spawn(h.bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';

@@ -23,7 +23,10 @@ export const uuidBytes = (id: string) => Buffer.from(id.replace(/-/g, ''), 'hex'
 export const uuidFromBytes = (b: Buffer) => b.toString('hex').replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5');
 
 export async function readJob(db: TestDb, id: string): Promise<JobRow | undefined> {
-  const rows = db.dialect === 'postgres' ? await db.query('SELECT * FROM jobs WHERE id = $1', [id]) : await db.query('SELECT * FROM jobs WHERE id = ?', [uuidBytes(id)]);
+  const rows =
+    db.dialect === 'postgres'
+      ? await db.query('SELECT * FROM jobs WHERE id = $1', [id])
+      : await db.query('SELECT * FROM jobs WHERE id = ?', [uuidBytes(id)]);
   const r = rows[0];
   if (!r) return undefined;
   const args = r.args as Buffer | null;

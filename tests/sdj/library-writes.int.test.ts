@@ -29,12 +29,17 @@ for (const dialect of ['postgres', 'mysql'] as const) {
     afterEach(async () => db?.drop());
 
     const enqueue = (args: string[]) => harness<{ id: string }>(h, ['enqueue', '--url', db.url, ...args]).id;
-    const op = (...args: string[]) => runHarness<{ ok?: boolean; error?: string; requeued?: boolean; deleted?: number }>(h, ['op', '--url', db.url, ...args]);
+    const op = (...args: string[]) =>
+      runHarness<{ ok?: boolean; error?: string; requeued?: boolean; deleted?: number }>(h, ['op', '--url', db.url, ...args]);
     const id16 = (id: string) => (dialect === 'postgres' ? id : uuidBytes(id));
     const p = (n: number) => (dialect === 'postgres' ? `$${n}` : '?');
     const addCheckpoint = (jobId: string) =>
-      db.query(`INSERT INTO checkpoints (id, job_id, call_index, call_type, created_at) VALUES (${p(1)}, ${p(2)}, 0, 'step', CURRENT_TIMESTAMP)`, [id16(randomUUID()), id16(jobId)]);
-    const checkpointsOf = async (jobId: string) => Number((await db.query<{ n: string | number }>(`SELECT COUNT(*) AS n FROM checkpoints WHERE job_id = ${p(1)}`, [id16(jobId)]))[0]!.n);
+      db.query(
+        `INSERT INTO checkpoints (id, job_id, call_index, call_type, created_at) VALUES (${p(1)}, ${p(2)}, 0, 'step', CURRENT_TIMESTAMP)`,
+        [id16(randomUUID()), id16(jobId)],
+      );
+    const checkpointsOf = async (jobId: string) =>
+      Number((await db.query<{ n: string | number }>(`SELECT COUNT(*) AS n FROM checkpoints WHERE job_id = ${p(1)}`, [id16(jobId)]))[0]!.n);
 
     async function deadLetter(queue: string, args = '{"replay":1}'): Promise<string> {
       const id = enqueue(['--type', 'always-error', '--queue', queue, '--retries', '1', '--args', args]);
@@ -53,7 +58,17 @@ for (const dialect of ['postgres', 'mysql'] as const) {
       expect(op('requeue', id).json).toEqual({ ok: true, requeued: true });
       const row = (await readJob(db, id))!;
       expect(row).toMatchObject({ status: 'pending', attempt: 0, args: { replay: 1 }, max_retries: 1 });
-      expect(row.raw).toMatchObject({ last_error: '', dead_letter_reason: '', locked_by: '', dead_lettered_at: null, result: null, locked_until: null, started_at: null, completed_at: null, run_at: null });
+      expect(row.raw).toMatchObject({
+        last_error: '',
+        dead_letter_reason: '',
+        locked_by: '',
+        dead_lettered_at: null,
+        result: null,
+        locked_until: null,
+        started_at: null,
+        completed_at: null,
+        run_at: null,
+      });
       expect(Boolean(row.raw.dq_ready)).toBe(true);
       // Not in the library's reset list: the last heartbeat of the failed run stays.
       expect(row.raw.last_heartbeat_at).toEqual(beat);

@@ -21,7 +21,23 @@ afterAll(() => removeHarness(h));
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ARGS = { to: 'ops@example.com', n: 42, ok: true, tags: ['a', 'é', '漢'], nested: { at: null, f: 1.5 } };
 // Columns the contract says the library owns: a raw producer leaves them NULL.
-const LIBRARY_OWNED = ['locked_by', 'locked_until', 'last_heartbeat_at', 'started_at', 'completed_at', 'last_error', 'dead_lettered_at', 'dead_letter_reason', 'previous_status', 'parent_job_id', 'root_job_id', 'fan_out_id', 'result', 'trace_context', 'unique_key'];
+const LIBRARY_OWNED = [
+  'locked_by',
+  'locked_until',
+  'last_heartbeat_at',
+  'started_at',
+  'completed_at',
+  'last_error',
+  'dead_lettered_at',
+  'dead_letter_reason',
+  'previous_status',
+  'parent_job_id',
+  'root_job_id',
+  'fan_out_id',
+  'result',
+  'trace_context',
+  'unique_key',
+];
 
 const enqueue = (db: TestDb, args: string[]) => harness<{ id: string }>(h, ['enqueue', '--url', db.url, ...args]).id;
 const asDate = (v: unknown) => (v == null ? null : new Date(v as string | Date));
@@ -40,13 +56,24 @@ for (const dialect of ['postgres', 'mysql'] as const) {
       expect(id).toMatch(UUID_RE);
       const before = await readJob(db, id);
       // The Go API's default budget is 2 (queue.DefaultJobRetries), not the column default 3.
-      expect(before).toMatchObject({ id, type: 'record', queue: 'mail', status: 'pending', priority: 7, attempt: 0, max_retries: 2, args: ARGS });
+      expect(before).toMatchObject({
+        id,
+        type: 'record',
+        queue: 'mail',
+        status: 'pending',
+        priority: 7,
+        attempt: 0,
+        max_retries: 2,
+        args: ARGS,
+      });
       if (dialect === 'mysql') expect((before!.raw.id as Buffer).equals(uuidBytes(id))).toBe(true);
       // Ids are UUIDv7 (core.NewID), so they sort by creation time.
       expect(id[14]).toBe('7');
       // The Go API writes '' where a raw producer leaves NULL: the console must read both as unset.
-      for (const col of ['tenant', 'previous_status', 'last_error', 'dead_letter_reason', 'locked_by', 'unique_key']) expect([col, before!.raw[col]]).toEqual([col, '']);
-      for (const col of ['metadata', 'run_at', 'locked_until', 'dead_lettered_at', 'result', 'trace_context', 'parent_job_id']) expect([col, before!.raw[col]]).toEqual([col, null]);
+      for (const col of ['tenant', 'previous_status', 'last_error', 'dead_letter_reason', 'locked_by', 'unique_key'])
+        expect([col, before!.raw[col]]).toEqual([col, '']);
+      for (const col of ['metadata', 'run_at', 'locked_until', 'dead_lettered_at', 'result', 'trace_context', 'parent_job_id'])
+        expect([col, before!.raw[col]]).toEqual([col, null]);
 
       const { summary, runs } = await runWorker(h, db.url, ['mail'], 1);
       expect(summary).toMatchObject({ completed: 1, failed: 0 });
@@ -64,7 +91,10 @@ for (const dialect of ['postgres', 'mysql'] as const) {
       const id = enqueue(db, ['--type', 'always-error', '--queue', 'flaky', '--retries', '2', '--args', '{"k":1}']);
       const { summary, runs } = await runWorker(h, db.url, ['flaky'], 1);
       expect(summary).toMatchObject({ completed: 0, failed: 1 });
-      expect(runs.map((r) => [r.handler, r.attempt])).toEqual([['always-error', 1], ['always-error', 2]]);
+      expect(runs.map((r) => [r.handler, r.attempt])).toEqual([
+        ['always-error', 1],
+        ['always-error', 2],
+      ]);
       const row = (await readJob(db, id))!;
       expect(row).toMatchObject({ status: 'failed', attempt: 2, max_retries: 2 });
       expect(row.raw.last_error).toBe('harness: always errors');
@@ -96,7 +126,7 @@ for (const dialect of ['postgres', 'mysql'] as const) {
       expect(row.raw.dead_letter_reason).toBe('non-retryable failure: no handler for nobody-handles-this');
     });
 
-    it("rows INSERTed by the raw-SQL contract hold only what it names, and the real worker claims and runs them with the same args, the delayed one after its run_at", async () => {
+    it('rows INSERTed by the raw-SQL contract hold only what it names, and the real worker claims and runs them with the same args, the delayed one after its run_at', async () => {
       const runAt = new Date(Date.now() + 2500);
       const now = await rawEnqueue(db, { type: 'record', args: ARGS, queue: 'raw', priority: 1 });
       const later = await rawEnqueue(db, { type: 'record', args: { delayed: true }, queue: 'raw', runAt });
@@ -148,7 +178,17 @@ for (const dialect of ['postgres', 'mysql'] as const) {
 
     it('a second Go API enqueue with a live unique key is refused with the library error, and the unique_key is stored', async () => {
       const id = enqueue(db, ['--type', 'record', '--queue', 'u', '--unique', 'invoice-7']);
-      const again = runHarness<{ error?: string }>(h, ['enqueue', '--url', db.url, '--type', 'record', '--queue', 'u', '--unique', 'invoice-7']);
+      const again = runHarness<{ error?: string }>(h, [
+        'enqueue',
+        '--url',
+        db.url,
+        '--type',
+        'record',
+        '--queue',
+        'u',
+        '--unique',
+        'invoice-7',
+      ]);
       expect(again.status).toBe(2);
       expect(again.json.error).toBe('jobs: duplicate job with same unique key');
       expect((await readJob(db, id))!.raw.unique_key).toBe('invoice-7');

@@ -17,7 +17,8 @@ export function freePort(): Promise<number> {
 
 /** The same, synchronously (for configuration files that cannot await, e.g. Playwright's). */
 export function freePortSync(): number {
-  const script = "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})";
+  const script =
+    "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})";
   return Number(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }));
 }
 

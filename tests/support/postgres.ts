@@ -39,7 +39,14 @@ export interface PgTarget {
 export function migratedSchema(prefix = 'potatoq_', extra: Record<string, unknown> = {}): PgTarget {
   const schema = newSchemaName();
   const options = { schema, table_prefix: prefix, ...extra };
-  const env = { ...process.env, PQ_PG_URL: PG_URL, PQ_PG_OPTIONS: JSON.stringify(options), POTATOQ_NO_EMOJI: '1', NO_COLOR: '1', PYTHONUNBUFFERED: '1' };
+  const env = {
+    ...process.env,
+    PQ_PG_URL: PG_URL,
+    PQ_PG_OPTIONS: JSON.stringify(options),
+    POTATOQ_NO_EMOJI: '1',
+    NO_COLOR: '1',
+    PYTHONUNBUFFERED: '1',
+  };
   execFileSync(POTATOQ, ['-A', 'rt_pg_tasks', '--no-color', '--no-emoji', 'migrate'], { cwd: PY_DIR, env, stdio: 'pipe' });
   return { schema, prefix, options: { schema, table_prefix: prefix }, env };
 }

@@ -9,14 +9,22 @@ export class SoloWorker {
   private child: ChildProcess | null = null;
 
   /** `app`: the potatoq app module (`-A`), found in `cwd`; `env` configures its broker. */
-  constructor(private readonly app: string, private readonly cwd: string, private readonly env: NodeJS.ProcessEnv) {}
+  constructor(
+    private readonly app: string,
+    private readonly cwd: string,
+    private readonly env: NodeJS.ProcessEnv,
+  ) {}
 
   start(queues: string[], extraEnv: Record<string, string> = {}): void {
     if (this.child && this.child.exitCode === null) throw new Error('the worker is already running');
-    const c = spawn(POTATOQ, ['-A', this.app, '--no-color', '--no-emoji', 'worker', '-P', 'solo', '-Q', queues.join(','), '--no-scheduler'], {
-      cwd: this.cwd,
-      env: { ...this.env, ...extraEnv },
-    });
+    const c = spawn(
+      POTATOQ,
+      ['-A', this.app, '--no-color', '--no-emoji', 'worker', '-P', 'solo', '-Q', queues.join(','), '--no-scheduler'],
+      {
+        cwd: this.cwd,
+        env: { ...this.env, ...extraEnv },
+      },
+    );
     c.stdout?.on('data', (d: Buffer) => (this.log += d.toString()));
     c.stderr?.on('data', (d: Buffer) => (this.log += d.toString()));
     this.child = c;

@@ -25,4 +25,3 @@ export function migratedDb(): string {
 
 export const adapterFor = (file: string, readOnly = false) =>
   createSqliteAdapter({ id: 'sq', name: 'SQLite test', url: `sqlite:///${file}`, readOnly, options: {} });
-

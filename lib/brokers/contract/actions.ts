@@ -5,19 +5,24 @@ import { ZEnqueueRequest } from '../schema';
 import { contractCase, uniqueQueue, type Ctx } from './helpers';
 
 export function registerActions(ctx: Ctx): void {
-  contractCase(ctx, 'replays a dead letter as a ready task without its eta', { caps: ['replay', 'listReady'], states: ['ready'] }, async () => {
-    const { a, s } = ctx();
-    const q = uniqueQueue('replay');
-    const id = await s.deadLetter({ task: 'ct.r', queue: q, reason: 'boom', countdown: 3600, args: [7] });
-    const r = await a.replayDead([id]);
-    expect(r.succeeded.map((o) => o.id)).toEqual([id]);
-    expect(await s.isDead(id)).toBe(false);
-    expect(await s.jobState(id)).toBe('ready');
-    const payload = JSON.parse((await s.jobPayload(id))!) as Record<string, unknown>;
-    expect(payload.eta).toBeUndefined();
-    expect(payload.args).toEqual([7]);
-    expect(await s.claim(q)).toBe(id);
-  });
+  contractCase(
+    ctx,
+    'replays a dead letter as a ready task without its eta',
+    { caps: ['replay', 'listReady'], states: ['ready'] },
+    async () => {
+      const { a, s } = ctx();
+      const q = uniqueQueue('replay');
+      const id = await s.deadLetter({ task: 'ct.r', queue: q, reason: 'boom', countdown: 3600, args: [7] });
+      const r = await a.replayDead([id]);
+      expect(r.succeeded.map((o) => o.id)).toEqual([id]);
+      expect(await s.isDead(id)).toBe(false);
+      expect(await s.jobState(id)).toBe('ready');
+      const payload = JSON.parse((await s.jobPayload(id))!) as Record<string, unknown>;
+      expect(payload.eta).toBeUndefined();
+      expect(payload.args).toEqual([7]);
+      expect(await s.claim(q)).toBe(id);
+    },
+  );
 
   contractCase(ctx, 'reports replaying an id that is not dead as missing', { caps: ['replay'] }, async () => {
     const { a } = ctx();
@@ -26,16 +31,21 @@ export function registerActions(ctx: Ctx): void {
     expect(r.failed).toEqual([{ id, outcome: 'missing', message: expect.any(String) }]);
   });
 
-  contractCase(ctx, 'keeps the letter when a task with the same id is already waiting (potatoq would lose it)', { caps: ['replay', 'listReady'], states: ['ready'] }, async () => {
-    const { a, s } = ctx();
-    const q = uniqueQueue('conflict');
-    const id = await s.deadLetter({ task: 'ct.c', queue: q, reason: 'boom' });
-    await s.enqueue({ task: 'ct.c', queue: q, id, args: ['live'] });
-    const r = await a.replayDead([id]);
-    expect(r.failed[0]?.outcome).toBe('conflict');
-    expect(await s.isDead(id)).toBe(true);
-    expect(JSON.parse((await s.jobPayload(id))!).args).toEqual(['live']);
-  });
+  contractCase(
+    ctx,
+    'keeps the letter when a task with the same id is already waiting (potatoq would lose it)',
+    { caps: ['replay', 'listReady'], states: ['ready'] },
+    async () => {
+      const { a, s } = ctx();
+      const q = uniqueQueue('conflict');
+      const id = await s.deadLetter({ task: 'ct.c', queue: q, reason: 'boom' });
+      await s.enqueue({ task: 'ct.c', queue: q, id, args: ['live'] });
+      const r = await a.replayDead([id]);
+      expect(r.failed[0]?.outcome).toBe('conflict');
+      expect(await s.isDead(id)).toBe(true);
+      expect(JSON.parse((await s.jobPayload(id))!).args).toEqual(['live']);
+    },
+  );
 
   contractCase(ctx, 'replays a letter exactly once when two consoles replay it at the same time', { caps: ['replay'] }, async () => {
     const { fx, a, s } = ctx();
@@ -64,46 +74,70 @@ export function registerActions(ctx: Ctx): void {
     expect(await s.jobState(id)).toBeNull();
   });
 
-  contractCase(ctx, 'revokes a waiting task and refuses a running one, leaving it untouched', { caps: ['revoke', 'listReady', 'listRunning'], states: ['ready', 'running'] }, async () => {
-    const { a, s } = ctx();
-    const q = uniqueQueue('revoke');
-    const [waiting, running] = await s.enqueueMany([{ task: 'ct.rv', queue: q, priority: 1 }, { task: 'ct.rv', queue: q, priority: 5 }]);
-    expect(await s.claim(q)).toBe(running);
-    const payloadBefore = await s.jobPayload(running!);
-    const r = await a.revoke([waiting!, running!]);
-    expect(r.succeeded.map((o) => o.id)).toEqual([waiting]);
-    expect(r.failed).toEqual([{ id: running, outcome: 'running', message: expect.any(String) }]);
-    expect(await s.jobState(waiting!)).toBeNull();
-    expect(await s.jobState(running!)).toBe('running');
-    expect(await s.jobPayload(running!)).toBe(payloadBefore);
-  });
+  contractCase(
+    ctx,
+    'revokes a waiting task and refuses a running one, leaving it untouched',
+    { caps: ['revoke', 'listReady', 'listRunning'], states: ['ready', 'running'] },
+    async () => {
+      const { a, s } = ctx();
+      const q = uniqueQueue('revoke');
+      const [waiting, running] = await s.enqueueMany([
+        { task: 'ct.rv', queue: q, priority: 1 },
+        { task: 'ct.rv', queue: q, priority: 5 },
+      ]);
+      expect(await s.claim(q)).toBe(running);
+      const payloadBefore = await s.jobPayload(running!);
+      const r = await a.revoke([waiting!, running!]);
+      expect(r.succeeded.map((o) => o.id)).toEqual([waiting]);
+      expect(r.failed).toEqual([{ id: running, outcome: 'running', message: expect.any(String) }]);
+      expect(await s.jobState(waiting!)).toBeNull();
+      expect(await s.jobState(running!)).toBe('running');
+      expect(await s.jobPayload(running!)).toBe(payloadBefore);
+    },
+  );
 
-  contractCase(ctx, 'purges waiting tasks of one queue only, leaving running work and dead letters', { caps: ['purge', 'listReady', 'listRunning'], states: ['ready', 'running'] }, async () => {
-    const { a, s } = ctx();
-    const q = uniqueQueue('purge');
-    const other = uniqueQueue('keep');
-    await s.enqueueMany([{ task: 'ct.p', queue: q }, { task: 'ct.p', queue: q, priority: 3 }, { task: 'ct.p', queue: q, countdown: 600 }]);
-    const running = await s.claim(q);
-    const kept = await s.enqueue({ task: 'ct.p', queue: other });
-    const letter = await s.deadLetter({ task: 'ct.p', queue: q, reason: 'boom' });
-    const r = await a.purge(q);
-    expect(r.removed).toBe(2);
-    expect(await s.jobState(running!)).toBe('running');
-    expect(await s.jobState(kept)).toBe('ready');
-    expect(await s.isDead(letter)).toBe(true);
-  });
+  contractCase(
+    ctx,
+    'purges waiting tasks of one queue only, leaving running work and dead letters',
+    { caps: ['purge', 'listReady', 'listRunning'], states: ['ready', 'running'] },
+    async () => {
+      const { a, s } = ctx();
+      const q = uniqueQueue('purge');
+      const other = uniqueQueue('keep');
+      await s.enqueueMany([
+        { task: 'ct.p', queue: q },
+        { task: 'ct.p', queue: q, priority: 3 },
+        { task: 'ct.p', queue: q, countdown: 600 },
+      ]);
+      const running = await s.claim(q);
+      const kept = await s.enqueue({ task: 'ct.p', queue: other });
+      const letter = await s.deadLetter({ task: 'ct.p', queue: q, reason: 'boom' });
+      const r = await a.purge(q);
+      expect(r.removed).toBe(2);
+      expect(await s.jobState(running!)).toBe('running');
+      expect(await s.jobState(kept)).toBe('ready');
+      expect(await s.isDead(letter)).toBe(true);
+    },
+  );
 
-  contractCase(ctx, 'enqueues a task that a worker claims, scheduled when given a countdown', { caps: ['enqueue', 'listReady', 'listScheduled'], states: ['ready', 'scheduled'] }, async () => {
-    const { a, s } = ctx();
-    const q = uniqueQueue('enqueue');
-    const now = await a.enqueue(ZEnqueueRequest.parse({ task: 'ct.e', queue: q, args: '[1, 2]', kwargs: '{"k": "v"}', priority: 3, headers: '{"h": 1}' }));
-    expect(now).toMatchObject({ state: 'ready', queue: q, task: 'ct.e' });
-    expect(await s.jobState(now.id)).toBe('ready');
-    const later = await a.enqueue(ZEnqueueRequest.parse({ task: 'ct.e', queue: q, countdown: 600 }));
-    expect(later.state).toBe('scheduled');
-    expect(await s.jobState(later.id)).toBe('scheduled');
-    expect(await s.claim(q)).toBe(now.id);
-  });
+  contractCase(
+    ctx,
+    'enqueues a task that a worker claims, scheduled when given a countdown',
+    { caps: ['enqueue', 'listReady', 'listScheduled'], states: ['ready', 'scheduled'] },
+    async () => {
+      const { a, s } = ctx();
+      const q = uniqueQueue('enqueue');
+      const now = await a.enqueue(
+        ZEnqueueRequest.parse({ task: 'ct.e', queue: q, args: '[1, 2]', kwargs: '{"k": "v"}', priority: 3, headers: '{"h": 1}' }),
+      );
+      expect(now).toMatchObject({ state: 'ready', queue: q, task: 'ct.e' });
+      expect(await s.jobState(now.id)).toBe('ready');
+      const later = await a.enqueue(ZEnqueueRequest.parse({ task: 'ct.e', queue: q, countdown: 600 }));
+      expect(later.state).toBe('scheduled');
+      expect(await s.jobState(later.id)).toBe('scheduled');
+      expect(await s.claim(q)).toBe(now.id);
+    },
+  );
 
   contractCase(ctx, 'rejects bad enqueue input naming the field, and writes nothing', { caps: ['enqueue'] }, async () => {
     const { a, s } = ctx();

@@ -3,46 +3,65 @@ import { expect } from 'vitest';
 import { contractCase, dead, TRACEBACK, uniqueQueue, type Ctx } from './helpers';
 
 export function registerDead(ctx: Ctx): void {
-  contractCase(ctx, 'lists dead letters newest first with the reason line potatoq shows, and pages them', { caps: ['browseDead'] }, async () => {
-    const { a, s } = ctx();
-    const q = uniqueQueue('dead');
-    const old = await s.deadLetter({ task: 'ct.d', queue: q, reason: TRACEBACK('ValueError: old one'), diedAgo: 120 });
-    const mid = await s.deadLetter({ task: 'ct.d', queue: q, reason: TRACEBACK('ValueError: mid one'), diedAgo: 60 });
-    const young = await s.deadLetter({ task: 'ct.d', queue: q, reason: `unregistered task ct.d\n` });
-    const page1 = await dead(a, { queue: q, limit: 2 });
-    const page2 = await dead(a, { queue: q, limit: 2, cursor: page1.nextCursor! });
-    expect([...page1.items, ...page2.items].map((d) => d.id)).toEqual([young, mid, old]);
-    expect(page2.nextCursor).toBeNull();
-    expect(page1.items[1]!.summary).toBe('ValueError: mid one');
-    expect(page1.items[0]!.summary).toBe('unregistered task ct.d');
-  });
+  contractCase(
+    ctx,
+    'lists dead letters newest first with the reason line potatoq shows, and pages them',
+    { caps: ['browseDead'] },
+    async () => {
+      const { a, s } = ctx();
+      const q = uniqueQueue('dead');
+      const old = await s.deadLetter({ task: 'ct.d', queue: q, reason: TRACEBACK('ValueError: old one'), diedAgo: 120 });
+      const mid = await s.deadLetter({ task: 'ct.d', queue: q, reason: TRACEBACK('ValueError: mid one'), diedAgo: 60 });
+      const young = await s.deadLetter({ task: 'ct.d', queue: q, reason: `unregistered task ct.d\n` });
+      const page1 = await dead(a, { queue: q, limit: 2 });
+      const page2 = await dead(a, { queue: q, limit: 2, cursor: page1.nextCursor! });
+      expect([...page1.items, ...page2.items].map((d) => d.id)).toEqual([young, mid, old]);
+      expect(page2.nextCursor).toBeNull();
+      expect(page1.items[1]!.summary).toBe('ValueError: mid one');
+      expect(page1.items[0]!.summary).toBe('unregistered task ct.d');
+    },
+  );
 
-  contractCase(ctx, 'groups dead letters by error fingerprint (ids and numbers normalised) and filters by group', { caps: ['browseDead'] }, async () => {
-    const { a, s } = ctx();
-    const q = uniqueQueue('groups');
-    const k1 = await s.deadLetter({ task: 'ct.g1', queue: q, reason: TRACEBACK("KeyError: 'sku-1' in cart 17"), diedAgo: 30 });
-    const k2 = await s.deadLetter({ task: 'ct.g2', queue: q, reason: TRACEBACK("KeyError: 'sku-99' in cart 4242") });
-    const lone = await s.deadLetter({ task: 'ct.g1', queue: q, reason: TRACEBACK('TypeError: nope') });
-    const groups = await a.deadGroups({ queue: q });
-    expect(groups.map((g) => [g.pattern, g.count])).toEqual([['KeyError: <str> in cart <n>', 2], ['TypeError: nope', 1]]);
-    expect(groups[0]!.tasks).toEqual(['ct.g1', 'ct.g2']);
-    expect(groups[0]!.frame).toBe('app/tasks.py in boom');
-    expect(groups[0]!.example).toEqual({ id: k2, summary: "KeyError: 'sku-99' in cart 4242" });
-    expect((await dead(a, { queue: q, group: groups[0]!.fingerprint })).items.map((d) => d.id).sort()).toEqual([k1, k2].sort());
-    expect((await dead(a, { queue: q, group: groups[1]!.fingerprint })).items.map((d) => d.id)).toEqual([lone]);
-    expect((await dead(a, { queue: q, q: 'TypeError' })).items.map((d) => d.id)).toEqual([lone]);
-  });
+  contractCase(
+    ctx,
+    'groups dead letters by error fingerprint (ids and numbers normalised) and filters by group',
+    { caps: ['browseDead'] },
+    async () => {
+      const { a, s } = ctx();
+      const q = uniqueQueue('groups');
+      const k1 = await s.deadLetter({ task: 'ct.g1', queue: q, reason: TRACEBACK("KeyError: 'sku-1' in cart 17"), diedAgo: 30 });
+      const k2 = await s.deadLetter({ task: 'ct.g2', queue: q, reason: TRACEBACK("KeyError: 'sku-99' in cart 4242") });
+      const lone = await s.deadLetter({ task: 'ct.g1', queue: q, reason: TRACEBACK('TypeError: nope') });
+      const groups = await a.deadGroups({ queue: q });
+      expect(groups.map((g) => [g.pattern, g.count])).toEqual([
+        ['KeyError: <str> in cart <n>', 2],
+        ['TypeError: nope', 1],
+      ]);
+      expect(groups[0]!.tasks).toEqual(['ct.g1', 'ct.g2']);
+      expect(groups[0]!.frame).toBe('app/tasks.py in boom');
+      expect(groups[0]!.example).toEqual({ id: k2, summary: "KeyError: 'sku-99' in cart 4242" });
+      expect((await dead(a, { queue: q, group: groups[0]!.fingerprint })).items.map((d) => d.id).sort()).toEqual([k1, k2].sort());
+      expect((await dead(a, { queue: q, group: groups[1]!.fingerprint })).items.map((d) => d.id)).toEqual([lone]);
+      expect((await dead(a, { queue: q, q: 'TypeError' })).items.map((d) => d.id)).toEqual([lone]);
+    },
+  );
 
-  contractCase(ctx, 'searches reasons and messages, or reasons only when asked (argument redaction)', { caps: ['browseDead'] }, async () => {
-    const { a, s } = ctx();
-    const q = uniqueQueue('qin');
-    const inArgs = await s.deadLetter({ task: 'ct.s', queue: q, reason: TRACEBACK('ValueError: declined'), args: ['card-4111-secret'] });
-    const inReason = await s.deadLetter({ task: 'ct.s', queue: q, reason: TRACEBACK('ValueError: card-4111 expired') });
-    const ids = async (qIn?: 'all' | 'reason') => (await dead(a, { queue: q, q: '4111', ...(qIn ? { qIn } : {}) })).items.map((d) => d.id).sort();
-    expect(await ids()).toEqual([inArgs, inReason].sort());
-    expect(await ids('all')).toEqual([inArgs, inReason].sort());
-    expect(await ids('reason')).toEqual([inReason]);
-  });
+  contractCase(
+    ctx,
+    'searches reasons and messages, or reasons only when asked (argument redaction)',
+    { caps: ['browseDead'] },
+    async () => {
+      const { a, s } = ctx();
+      const q = uniqueQueue('qin');
+      const inArgs = await s.deadLetter({ task: 'ct.s', queue: q, reason: TRACEBACK('ValueError: declined'), args: ['card-4111-secret'] });
+      const inReason = await s.deadLetter({ task: 'ct.s', queue: q, reason: TRACEBACK('ValueError: card-4111 expired') });
+      const ids = async (qIn?: 'all' | 'reason') =>
+        (await dead(a, { queue: q, q: '4111', ...(qIn ? { qIn } : {}) })).items.map((d) => d.id).sort();
+      expect(await ids()).toEqual([inArgs, inReason].sort());
+      expect(await ids('all')).toEqual([inArgs, inReason].sort());
+      expect(await ids('reason')).toEqual([inReason]);
+    },
+  );
 
   contractCase(ctx, 'shows a dead letter with its full reason and decoded payload', { caps: ['browseDead'] }, async () => {
     const { a, s } = ctx();
@@ -57,12 +76,17 @@ export function registerDead(ctx: Ctx): void {
     expect(await a.getDead(`missing-${randomUUID()}`)).toBeNull();
   });
 
-  contractCase(ctx, 'reads one stored result by id (a dead-lettered task\'s FAILURE), null for an id without one', { caps: ['browseDead', 'results'] }, async () => {
-    const { a, s } = ctx();
-    const id = await s.deadLetter({ task: 'ct.res', queue: uniqueQueue('result'), reason: TRACEBACK('ValueError: for the record') });
-    const r = await a.getResult(id);
-    expect(r?.id).toBe(id);
-    expect(r?.status).toBe((await s.result(id))?.status);
-    expect(await a.getResult(`missing-${randomUUID()}`)).toBeNull();
-  });
+  contractCase(
+    ctx,
+    "reads one stored result by id (a dead-lettered task's FAILURE), null for an id without one",
+    { caps: ['browseDead', 'results'] },
+    async () => {
+      const { a, s } = ctx();
+      const id = await s.deadLetter({ task: 'ct.res', queue: uniqueQueue('result'), reason: TRACEBACK('ValueError: for the record') });
+      const r = await a.getResult(id);
+      expect(r?.id).toBe(id);
+      expect(r?.status).toBe((await s.result(id))?.status);
+      expect(await a.getResult(`missing-${randomUUID()}`)).toBeNull();
+    },
+  );
 }

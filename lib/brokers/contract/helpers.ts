@@ -12,7 +12,11 @@ export const TRACEBACK = (last: string) =>
 export const tasks = (a: BrokerAdapter, q: Partial<ReturnType<typeof ZTaskListQuery.parse>>) => a.listTasks(ZTaskListQuery.parse(q));
 export const dead = (a: BrokerAdapter, q: Partial<ReturnType<typeof ZDeadListQuery.parse>>) => a.listDead(ZDeadListQuery.parse(q));
 
-export async function collect(a: BrokerAdapter, q: Partial<ReturnType<typeof ZTaskListQuery.parse>>, limit: number): Promise<TaskSummary[]> {
+export async function collect(
+  a: BrokerAdapter,
+  q: Partial<ReturnType<typeof ZTaskListQuery.parse>>,
+  limit: number,
+): Promise<TaskSummary[]> {
   const out: TaskSummary[] = [];
   let cursor: string | undefined;
   for (let i = 0; i < 100; i++) {
@@ -25,7 +29,6 @@ export async function collect(a: BrokerAdapter, q: Partial<ReturnType<typeof ZTa
 }
 
 export type Ctx = () => { fx: ContractFixture; a: BrokerAdapter; s: ContractSeeder };
-
 
 /** What a case needs from the adapter: capabilities that must be on, states it must declare. */
 export interface Needs {

@@ -41,7 +41,12 @@ function registerPotatoq(ctx: Ctx): void {
     await s.enqueue({ task: 'ct.ok', queue: fine, priority: 5 });
     await s.enqueueRaw({ id: `celery-${randomUUID()}`, queue: fine, task: 'proj.add', payload: '[[1],{},{}]' });
     const queues = (await a.overview()).queues;
-    expect(queues.find((x) => x.name === stuck)?.blockedBy).toMatchObject({ id: poison, task: 'proj.add', foreign: 'celery-v2', system: 'potatoq' });
+    expect(queues.find((x) => x.name === stuck)?.blockedBy).toMatchObject({
+      id: poison,
+      task: 'proj.add',
+      foreign: 'celery-v2',
+      system: 'potatoq',
+    });
     // Behind a decodable head the queue still moves, so it is not flagged.
     expect(queues.find((x) => x.name === fine)?.blockedBy ?? null).toBeNull();
   });
@@ -49,51 +54,83 @@ function registerPotatoq(ctx: Ctx): void {
 
 /** potatoq's table stores (SQLite, PostgreSQL): jobs and results rows written as its CLI does. */
 function registerPotatoqTables(ctx: Ctx): void {
-  contractCase(ctx, 'removes the old result when replaying a dead letter, as `potatoq dead retry` does', { caps: ['replay', 'listReady'] }, async () => {
-    const { a, s } = ctx();
-    const id = await s.deadLetter({ task: 'ct.r', queue: uniqueQueue('replay'), reason: 'boom', countdown: 3600, args: [7] });
-    expect(await s.result(id)).not.toBeNull();
-    expect((await a.replayDead([id])).succeeded.map((o) => o.id)).toEqual([id]);
-    expect(await s.result(id)).toBeNull();
-  });
+  contractCase(
+    ctx,
+    'removes the old result when replaying a dead letter, as `potatoq dead retry` does',
+    { caps: ['replay', 'listReady'] },
+    async () => {
+      const { a, s } = ctx();
+      const id = await s.deadLetter({ task: 'ct.r', queue: uniqueQueue('replay'), reason: 'boom', countdown: 3600, args: [7] });
+      expect(await s.result(id)).not.toBeNull();
+      expect((await a.replayDead([id])).succeeded.map((o) => o.id)).toEqual([id]);
+      expect(await s.result(id)).toBeNull();
+    },
+  );
 
-  contractCase(ctx, 'marks revoked tasks REVOKED like potatoq, unknown ids too, and never a running one', { caps: ['revoke', 'listReady', 'listRunning'] }, async () => {
-    const { a, s } = ctx();
-    const q = uniqueQueue('revoke');
-    const [waiting, running] = await s.enqueueMany([{ task: 'ct.rv', queue: q, priority: 1 }, { task: 'ct.rv', queue: q, priority: 5 }]);
-    expect(await s.claim(q)).toBe(running);
-    const unknown = `unknown-${randomUUID()}`;
-    const r = await a.revoke([waiting!, running!, unknown]);
-    // potatoq's revoke marks an id it has not seen, so a task that arrives later is skipped.
-    expect(r.succeeded.map((o) => o.id).sort()).toEqual([waiting, unknown].sort());
-    const mark = await s.result(waiting!);
-    expect(mark?.status).toBe('REVOKED');
-    expect(mark?.name).toBe('ct.rv');
-    expect(mark?.keys).toHaveLength(13);
-    expect((await s.result(unknown))?.status).toBe('REVOKED');
-    expect((await s.result(unknown))?.name).toBeNull();
-    expect(await s.result(running!)).toBeNull();
-  });
+  contractCase(
+    ctx,
+    'marks revoked tasks REVOKED like potatoq, unknown ids too, and never a running one',
+    { caps: ['revoke', 'listReady', 'listRunning'] },
+    async () => {
+      const { a, s } = ctx();
+      const q = uniqueQueue('revoke');
+      const [waiting, running] = await s.enqueueMany([
+        { task: 'ct.rv', queue: q, priority: 1 },
+        { task: 'ct.rv', queue: q, priority: 5 },
+      ]);
+      expect(await s.claim(q)).toBe(running);
+      const unknown = `unknown-${randomUUID()}`;
+      const r = await a.revoke([waiting!, running!, unknown]);
+      // potatoq's revoke marks an id it has not seen, so a task that arrives later is skipped.
+      expect(r.succeeded.map((o) => o.id).sort()).toEqual([waiting, unknown].sort());
+      const mark = await s.result(waiting!);
+      expect(mark?.status).toBe('REVOKED');
+      expect(mark?.name).toBe('ct.rv');
+      expect(mark?.keys).toHaveLength(13);
+      expect((await s.result(unknown))?.status).toBe('REVOKED');
+      expect((await s.result(unknown))?.name).toBeNull();
+      expect(await s.result(running!)).toBeNull();
+    },
+  );
 
   contractCase(ctx, 'writes no results when purging', { caps: ['purge'] }, async () => {
     const { a, s } = ctx();
     const q = uniqueQueue('purge');
-    const ids = await s.enqueueMany([{ task: 'ct.p', queue: q }, { task: 'ct.p', queue: q, countdown: 600 }]);
+    const ids = await s.enqueueMany([
+      { task: 'ct.p', queue: q },
+      { task: 'ct.p', queue: q, countdown: 600 },
+    ]);
     expect((await a.purge(q)).removed).toBe(2);
     for (const id of ids) expect(await s.result(id)).toBeNull();
   });
 
-  contractCase(ctx, "enqueues the compact message potatoq's `call` writes, with an eta when scheduled", { caps: ['enqueue', 'listReady', 'listScheduled'] }, async () => {
-    const { a, s } = ctx();
-    const q = uniqueQueue('enqueue');
-    const now = await a.enqueue(ZEnqueueRequest.parse({ task: 'ct.e', queue: q, args: '[1, 2]', kwargs: '{"k": "v"}', priority: 3, headers: '{"h": 1}' }));
-    const payload = JSON.parse((await s.jobPayload(now.id))!) as Record<string, unknown>;
-    expect(payload).toMatchObject({ task: 'ct.e', id: now.id, v: 1, queue: q, args: [1, 2], kwargs: { k: 'v' }, priority: 3, headers: { h: 1 } });
-    expect(typeof payload.enqueued_at).toBe('number');
-    expect(now.payload).toBe(await s.jobPayload(now.id));
-    const later = await a.enqueue(ZEnqueueRequest.parse({ task: 'ct.e', queue: q, countdown: 600 }));
-    expect(typeof JSON.parse((await s.jobPayload(later.id))!).eta).toBe('number');
-  });
+  contractCase(
+    ctx,
+    "enqueues the compact message potatoq's `call` writes, with an eta when scheduled",
+    { caps: ['enqueue', 'listReady', 'listScheduled'] },
+    async () => {
+      const { a, s } = ctx();
+      const q = uniqueQueue('enqueue');
+      const now = await a.enqueue(
+        ZEnqueueRequest.parse({ task: 'ct.e', queue: q, args: '[1, 2]', kwargs: '{"k": "v"}', priority: 3, headers: '{"h": 1}' }),
+      );
+      const payload = JSON.parse((await s.jobPayload(now.id))!) as Record<string, unknown>;
+      expect(payload).toMatchObject({
+        task: 'ct.e',
+        id: now.id,
+        v: 1,
+        queue: q,
+        args: [1, 2],
+        kwargs: { k: 'v' },
+        priority: 3,
+        headers: { h: 1 },
+      });
+      expect(typeof payload.enqueued_at).toBe('number');
+      expect(now.payload).toBe(await s.jobPayload(now.id));
+      const later = await a.enqueue(ZEnqueueRequest.parse({ task: 'ct.e', queue: q, countdown: 600 }));
+      expect(typeof JSON.parse((await s.jobPayload(later.id))!).eta).toBe('number');
+    },
+  );
 }
 
 /** potatoq's battery for one store; `tables`: SQLite and PostgreSQL (rows, not messages). */

@@ -7,9 +7,21 @@ import type { Conversion, ForeignInfo, HeaderRow, MessageView, PayloadPreview, T
 // folder knows potatoq's decoded types; the DTOs and the UI see MessageView and TypedValue.
 
 const FLAGS: Record<'unknown-tag' | 'malformed-tag' | 'legacy-tag', ValueNote> = {
-  'unknown-tag': { code: 'unknown-tag', label: 'unknown tag', why: 'A __potatoq__ tag this potatoq does not know (a newer producer?). Workers receive it as a plain dict.' },
-  'malformed-tag': { code: 'malformed-tag', label: 'malformed tag', why: "A known tag whose value potatoq's decoder rejects. Workers receive it as a plain dict." },
-  'legacy-tag': { code: 'legacy-tag', label: 'written by an older potatoq', why: 'A {"__type__", "__value__"} value from an older potatoq. Today\'s workers receive it as a plain dict.' },
+  'unknown-tag': {
+    code: 'unknown-tag',
+    label: 'unknown tag',
+    why: 'A __potatoq__ tag this potatoq does not know (a newer producer?). Workers receive it as a plain dict.',
+  },
+  'malformed-tag': {
+    code: 'malformed-tag',
+    label: 'malformed tag',
+    why: "A known tag whose value potatoq's decoder rejects. Workers receive it as a plain dict.",
+  },
+  'legacy-tag': {
+    code: 'legacy-tag',
+    label: 'written by an older potatoq',
+    why: 'A {"__type__", "__value__"} value from an older potatoq. Today\'s workers receive it as a plain dict.',
+  },
 };
 
 const FOREIGN: Record<ForeignKind, string> = {
@@ -111,11 +123,16 @@ export function messageView(d: DecodedPayload): MessageView {
 /** The one-line list preview of a payload potatoq decoded. */
 export function previewOf(d: DecodedPayload, max: number): PayloadPreview {
   const p = previewPayload(d, max);
-  return p.kind === 'potatoq' ? { kind: 'native', text: p.text } : { kind: 'foreign', ...(p.foreign ? { foreign: p.foreign } : {}), text: p.text };
+  return p.kind === 'potatoq'
+    ? { kind: 'native', text: p.text }
+    : { kind: 'foreign', ...(p.foreign ? { foreign: p.foreign } : {}), text: p.text };
 }
 
 /** What converting a Celery protocol 2 letter would send (potatoq on RabbitMQ), or why it can't. */
-export function previewCeleryConversion(letter: { raw: string; rawTruncated: boolean; queue: string; id: string }, decoded: DecodedPayload): Conversion {
+export function previewCeleryConversion(
+  letter: { raw: string; rawTruncated: boolean; queue: string; id: string },
+  decoded: DecodedPayload,
+): Conversion {
   const base = { from: 'Celery', to: 'potatoq' };
   if (letter.rawTruncated) return { ...base, ok: false, error: 'the message is too large to preview here' };
   try {

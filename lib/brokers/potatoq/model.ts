@@ -9,7 +9,9 @@ export type PotatoqState = (typeof POTATOQ_STATES)[number];
 /** A listed state as potatoq's reads need it; anything else was never declared here. */
 export function potatoqState(state: string): PotatoqState {
   if ((POTATOQ_STATES as readonly string[]).includes(state)) return state as PotatoqState;
-  throw new ConsoleError('InvalidInput', `potatoq has no "${state.slice(0, 40)}" state (ready, scheduled or running)`, { state: 'unknown state' });
+  throw new ConsoleError('InvalidInput', `potatoq has no "${state.slice(0, 40)}" state (ready, scheduled or running)`, {
+    state: 'unknown state',
+  });
 }
 
 const STATES: StateDecl[] = [
@@ -32,7 +34,11 @@ export const POTATOQ_TABLE_MODEL: BrokerModel = {
   system: 'potatoq',
   states: STATES,
   actions: {
-    replay: { does: 'Each letter goes back to its queue as a ready task (like `potatoq dead retry`); its stored result is removed.', cli: 'potatoq dead retry {ids}', bulkRate: null },
+    replay: {
+      does: 'Each letter goes back to its queue as a ready task (like `potatoq dead retry`); its stored result is removed.',
+      cli: 'potatoq dead retry {ids}',
+      bulkRate: null,
+    },
     discard: DISCARD,
     revoke: REVOKE,
     purge: {
@@ -52,7 +58,11 @@ export const POTATOQ_RABBITMQ_MODEL: BrokerModel = {
   states: STATES,
   actions: {
     // Publishing thousands of letters at once floods the queue its workers read: paced by default.
-    replay: { does: 'Each letter is published back to its queue as a ready task (like `potatoq dead retry`) and removed from the DLQ once the broker confirms.', cli: 'potatoq dead retry {ids}', bulkRate: 50 },
+    replay: {
+      does: 'Each letter is published back to its queue as a ready task (like `potatoq dead retry`) and removed from the DLQ once the broker confirms.',
+      cli: 'potatoq dead retry {ids}',
+      bulkRate: 50,
+    },
     discard: DISCARD,
     revoke: REVOKE,
     purge: {

@@ -6,9 +6,17 @@ import { ConsoleError } from '@/lib/brokers/errors';
 // registry), so a bad or unknown option stops startup naming the field; the adapters read the
 // parsed, typed values. No defaults here: each adapter documents and applies its own.
 
-const ms = (what: string) => z.number({ error: `${what} must be a number of milliseconds` }).int(`${what} must be a whole number`).positive(`${what} must be more than 0`);
+const ms = (what: string) =>
+  z
+    .number({ error: `${what} must be a number of milliseconds` })
+    .int(`${what} must be a whole number`)
+    .positive(`${what} must be more than 0`);
 const seconds = (what: string) => z.number({ error: `${what} must be a number of seconds` }).positive(`${what} must be more than 0`);
-const count = (what: string) => z.number({ error: `${what} must be a number` }).int(`${what} must be a whole number`).positive(`${what} must be more than 0`);
+const count = (what: string) =>
+  z
+    .number({ error: `${what} must be a number` })
+    .int(`${what} must be a whole number`)
+    .positive(`${what} must be more than 0`);
 const text = (what: string) => z.string({ error: `${what} must be a string` });
 
 /** What every potatoq store shares: potatoq's own settings the console must agree with. */

@@ -41,4 +41,3 @@ export function buildFromRequest(req: EnqueueRequest, now: number) {
     throw e;
   }
 }
-

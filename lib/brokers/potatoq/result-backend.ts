@@ -10,13 +10,15 @@ export function createResultBackend(o: Record<string, unknown>, brokerId: string
   const url = o.resultBackend;
   if (url === undefined || url === null || url === '' || url === 'disabled' || url === 'none') return null;
   if (typeof url !== 'string') throw new ConsoleError('InvalidInput', 'resultBackend must be a URL string');
-  const extra = o.resultBackendOptions && typeof o.resultBackendOptions === 'object' ? (o.resultBackendOptions as Record<string, unknown>) : {};
+  const extra =
+    o.resultBackendOptions && typeof o.resultBackendOptions === 'object' ? (o.resultBackendOptions as Record<string, unknown>) : {};
   const scheme = url.split('://', 1)[0]!.split('+', 1)[0]!.toLowerCase();
   switch (scheme) {
     case 'redis':
     case 'rediss':
     case 'valkey': {
-      const prefix = [extra.global_keyprefix, extra.prefix, o.resultPrefix].find((v): v is string => typeof v === 'string' && v !== '') ?? 'potatoq';
+      const prefix =
+        [extra.global_keyprefix, extra.prefix, o.resultPrefix].find((v): v is string => typeof v === 'string' && v !== '') ?? 'potatoq';
       return createRedisResults(url.replace(/^valkey/, 'redis'), prefix, timeoutMs);
     }
     case 'postgres':
@@ -25,6 +27,9 @@ export function createResultBackend(o: Record<string, unknown>, brokerId: string
     case 'sqlite':
       return createSqliteResults(url, typeof extra.busyTimeoutMs === 'number' ? extra.busyTimeoutMs : 5000);
     default:
-      throw new ConsoleError('InvalidInput', `resultBackend: potatoq stores results in redis://, postgresql:// or sqlite://, not "${scheme}"`);
+      throw new ConsoleError(
+        'InvalidInput',
+        `resultBackend: potatoq stores results in redis://, postgresql:// or sqlite://, not "${scheme}"`,
+      );
   }
 }

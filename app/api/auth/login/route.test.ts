@@ -27,7 +27,12 @@ describe('POST /api/auth/login', () => {
   it('answers 413 to a chunked body past 16 KB without reading it to the end', async () => {
     setAuthConfigForTests(accountsConfig());
     const body = endless();
-    const req = new Request('http://127.0.0.1:3000/api/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: body.stream, duplex: 'half' } as RequestInit);
+    const req = new Request('http://127.0.0.1:3000/api/auth/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: body.stream,
+      duplex: 'half',
+    } as RequestInit);
     const res = await POST(req);
     expect(res.status).toBe(413);
     expect(body.pulled()).toBeLessThan(64 * 1024);

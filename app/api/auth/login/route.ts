@@ -9,7 +9,8 @@ export const dynamic = 'force-dynamic';
 const MAX_BODY = 16 * 1024;
 
 /** A relative Location: behind a proxy `req.url` may name an internal host, and CSP's form-action follows redirects. */
-const seeOther = (path: string, extra: Record<string, string> = {}) => new NextResponse(null, { status: 303, headers: { location: path, 'cache-control': 'no-store', ...extra } });
+const seeOther = (path: string, extra: Record<string, string> = {}) =>
+  new NextResponse(null, { status: 303, headers: { location: path, 'cache-control': 'no-store', ...extra } });
 
 /**
  * Sign-in for accounts mode. Takes the login form (urlencoded; answers with 303 redirects so it
@@ -18,7 +19,14 @@ const seeOther = (path: string, extra: Record<string, string> = {}) => new NextR
  */
 export async function POST(req: Request) {
   const json = (req.headers.get('content-type') ?? '').includes('application/json');
-  const fail = (status: number, code: string, message: string, errorCode: LoginErrorCode, next = '/', extra: Record<string, string> = {}) =>
+  const fail = (
+    status: number,
+    code: string,
+    message: string,
+    errorCode: LoginErrorCode,
+    next = '/',
+    extra: Record<string, string> = {},
+  ) =>
     json
       ? NextResponse.json({ error: { code, message } }, { status, headers: { 'cache-control': 'no-store', ...extra } })
       : seeOther(`/login?${new URLSearchParams({ error: errorCode, next }).toString()}`, extra);
@@ -43,9 +51,7 @@ export async function POST(req: Request) {
   const next = safeNext(typeof input.next === 'string' ? input.next : null);
   const r = await login(input, req.headers, isSecureRequest(req.headers, req.url));
   if (!r.ok) return fail(r.status, r.code, r.message, r.errorCode, next, r.retryAfter ? { 'retry-after': String(r.retryAfter) } : {});
-  const res = json
-    ? NextResponse.json({ user: r.user }, { headers: { 'cache-control': 'no-store' } })
-    : seeOther(next);
+  const res = json ? NextResponse.json({ user: r.user }, { headers: { 'cache-control': 'no-store' } }) : seeOther(next);
   res.headers.append('set-cookie', r.cookie);
   return res;
 }

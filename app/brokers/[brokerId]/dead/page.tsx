@@ -27,7 +27,19 @@ export default async function DeadPage({ params, searchParams }: { params: Promi
   const allHref = filters.queue ? `${base}?queue=${encodeURIComponent(filters.queue)}` : base;
   return (
     <>
-      <PageTitle sub={filters.queue ? <>Queue <span className="font-mono">{filters.queue}</span></> : 'All queues'}>Dead letters</PageTitle>
+      <PageTitle
+        sub={
+          filters.queue ? (
+            <>
+              Queue <span className="font-mono">{filters.queue}</span>
+            </>
+          ) : (
+            'All queues'
+          )
+        }
+      >
+        Dead letters
+      </PageTitle>
       <HydrationBoundary state={dehydrate(qc)}>
         <div className="grid gap-6">
           <Card testId="dead-groups-card">
@@ -58,7 +70,12 @@ export default async function DeadPage({ params, searchParams }: { params: Promi
                   { name: 'task', label: 'Task name', value: filters.task },
                   { name: 'id', label: 'Id', value: filters.id },
                   // With arguments hidden the search looks at reasons only (lib/auth/redact.ts).
-                  { name: 'q', label: getAuthConfig().redactArgs ? 'Text in reason' : 'Text in reason or arguments', value: filters.q, placeholder: 'search…' },
+                  {
+                    name: 'q',
+                    label: getAuthConfig().redactArgs ? 'Text in reason' : 'Text in reason or arguments',
+                    value: filters.q,
+                    placeholder: 'search…',
+                  },
                 ]}
               />
             </div>

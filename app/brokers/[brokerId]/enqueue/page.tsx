@@ -15,7 +15,10 @@ export default async function EnqueuePage({ params }: { params: Promise<{ broker
   await requireReader();
   const brokerId = segment((await params).brokerId);
   const qc = newServerQueryClient();
-  await Promise.all([prefetchOverview(qc, brokerId), qc.prefetchQuery({ queryKey: qk.taskNames(brokerId), queryFn: () => taskNames(brokerId) })]);
+  await Promise.all([
+    prefetchOverview(qc, brokerId),
+    qc.prefetchQuery({ queryKey: qk.taskNames(brokerId), queryFn: () => taskNames(brokerId) }),
+  ]);
   return (
     <>
       <PageTitle sub="Writes one message exactly as potatoq's producers do.">Enqueue a task</PageTitle>

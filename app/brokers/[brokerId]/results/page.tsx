@@ -23,7 +23,10 @@ export default async function ResultsPage({ params, searchParams }: { params: Pr
       <HydrationBoundary state={dehydrate(qc)}>
         <Card>
           <div className="p-4">
-            <FilterBar action={`/brokers/${encodeURIComponent(brokerId)}/results`} fields={[{ name: 'status', label: 'Status', value: status, placeholder: 'FAILURE' }]} />
+            <FilterBar
+              action={`/brokers/${encodeURIComponent(brokerId)}/results`}
+              fields={[{ name: 'status', label: 'Status', value: status, placeholder: 'FAILURE' }]}
+            />
           </div>
           <ResultsTable brokerId={brokerId} status={status} />
         </Card>

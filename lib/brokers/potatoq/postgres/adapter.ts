@@ -126,10 +126,22 @@ export function createPostgresAdapter(config: StoreConfig): BrokerAdapter {
     getResult: (id) => db.read((sql) => readResult(sql, names, id)),
     taskNames: () => db.read((sql) => taskNames(sql, names, window)),
 
-    replayDead: async (ids) => (await writable('replay'), reprobeOn(runBatches(db, 'replay', config.id, ids, replayBatch(names), describe, settings.writePoolSize))),
-    discardDead: async (ids) => (await writable('discard'), reprobeOn(runBatches(db, 'discard', config.id, ids, discardBatch(names), describe, settings.writePoolSize))),
-    revoke: async (ids) => (await writable('revoke'), reprobeOn(runBatches(db, 'revoke', config.id, ids, revokeBatch(names, resultExpires), describe, settings.writePoolSize))),
-    purge: async (queue) => (await writable('purge'), { brokerId: config.id, queue, removed: await reprobeOn(purgeQueue(db, names, queue)) }),
+    replayDead: async (ids) => (
+      await writable('replay'),
+      reprobeOn(runBatches(db, 'replay', config.id, ids, replayBatch(names), describe, settings.writePoolSize))
+    ),
+    discardDead: async (ids) => (
+      await writable('discard'),
+      reprobeOn(runBatches(db, 'discard', config.id, ids, discardBatch(names), describe, settings.writePoolSize))
+    ),
+    revoke: async (ids) => (
+      await writable('revoke'),
+      reprobeOn(runBatches(db, 'revoke', config.id, ids, revokeBatch(names, resultExpires), describe, settings.writePoolSize))
+    ),
+    purge: async (queue) => (
+      await writable('purge'),
+      { brokerId: config.id, queue, removed: await reprobeOn(purgeQueue(db, names, queue)) }
+    ),
     enqueue: async (req) => (await writable('enqueue'), reprobeOn(enqueueMessage(db, names, config.id, req))),
     close: () => db.close(),
   };

@@ -8,7 +8,10 @@ const timeouts = { statementMs: 5000, lockMs: 2000 };
 describe('PostgreSQL errors as console errors', () => {
   it('gives callers the SQLSTATE of a server error, never its text (it can quote the query and its values)', () => {
     const log = vi.spyOn(console, 'error').mockImplementation(() => {});
-    const server = Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00 near \'card-4111\''), { code: '22021', severity: 'ERROR' });
+    const server = Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00 near \'card-4111\''), {
+      code: '22021',
+      severity: 'ERROR',
+    });
     const e = mapPgError(server, names, timeouts) as Error;
     expect(e).toMatchObject({ code: 'BrokerUnavailable' });
     expect(e.message).toContain('22021');

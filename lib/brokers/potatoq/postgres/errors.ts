@@ -3,7 +3,22 @@ import { ConsoleError } from '@/lib/brokers/errors';
 import type { PgNames } from './names';
 
 /** SQLSTATEs and socket errors after which a fresh connection may succeed. */
-const CONNECTION_CODES = new Set(['57P01', '57P02', '57P03', '08000', '08003', '08006', '08001', '08004', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH']);
+const CONNECTION_CODES = new Set([
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08003',
+  '08006',
+  '08001',
+  '08004',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+]);
 
 const codeOf = (e: unknown): string | undefined => {
   const c = (e as { code?: unknown } | null)?.code;
@@ -15,7 +30,9 @@ export function isConnectionError(e: unknown): boolean {
   const code = codeOf(e);
   if (code && CONNECTION_CODES.has(code)) return true;
   const m = e instanceof Error ? e.message : '';
-  return /Connection terminated|terminating connection|Client has encountered a connection error|connection is closed|not queryable/i.test(m);
+  return /Connection terminated|terminating connection|Client has encountered a connection error|connection is closed|not queryable/i.test(
+    m,
+  );
 }
 
 /** A whole transaction failed in a way that is safe to run again (it was rolled back). */
@@ -34,16 +51,22 @@ export function mapPgError(e: unknown, n: PgNames, timeouts: { statementMs: numb
     case '3F000': // invalid_schema_name
       return notMigrated(n);
     case '57014':
-      return new ConsoleError('BrokerTimeout', `PostgreSQL cancelled the statement after ${timeouts.statementMs / 1000}s (the console's statement_timeout)`);
+      return new ConsoleError(
+        'BrokerTimeout',
+        `PostgreSQL cancelled the statement after ${timeouts.statementMs / 1000}s (the console's statement_timeout)`,
+      );
     case '55P03':
-      return new ConsoleError('BrokerTimeout', `rows were locked by another session for more than ${timeouts.lockMs / 1000}s (the console's lock_timeout); try again`);
+      return new ConsoleError(
+        'BrokerTimeout',
+        `rows were locked by another session for more than ${timeouts.lockMs / 1000}s (the console's lock_timeout); try again`,
+      );
     case '42501':
       return new ConsoleError('ReadOnly', `the console's PostgreSQL role lacks a privilege: ${message}`);
     case '25006':
       return new ConsoleError('ReadOnly', 'this PostgreSQL server only accepts reads (a standby, or default_transaction_read_only)');
     case '28P01':
     case '28000':
-      return new ConsoleError('BrokerUnavailable', 'PostgreSQL refused the console\'s credentials');
+      return new ConsoleError('BrokerUnavailable', "PostgreSQL refused the console's credentials");
     case '3D000':
       return new ConsoleError('BrokerUnavailable', 'the configured PostgreSQL database does not exist');
     case '53300':
@@ -51,7 +74,11 @@ export function mapPgError(e: unknown, n: PgNames, timeouts: { statementMs: numb
     default:
       break;
   }
-  if (isConnectionError(e)) return new ConsoleError('BrokerUnavailable', `cannot reach PostgreSQL (${code ?? message}); the console reconnects on the next request`);
+  if (isConnectionError(e))
+    return new ConsoleError(
+      'BrokerUnavailable',
+      `cannot reach PostgreSQL (${code ?? message}); the console reconnects on the next request`,
+    );
   if (/timeout exceeded when trying to connect|Connection terminated due to connection timeout/i.test(message)) {
     return new ConsoleError('BrokerUnavailable', 'PostgreSQL did not accept a connection in time');
   }

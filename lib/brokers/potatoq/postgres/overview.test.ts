@@ -3,7 +3,16 @@ import type { QueueStats, WorkerInfo } from '@/lib/brokers/schema';
 import { totalsOf, withWorkerQueues } from './overview';
 import { selectivity } from './stats';
 
-const q = (name: string, over: Partial<QueueStats> = {}): QueueStats => ({ name, ready: 0, scheduled: 0, running: 0, dead: 0, oldestReadyAt: null, tasks: null, ...over });
+const q = (name: string, over: Partial<QueueStats> = {}): QueueStats => ({
+  name,
+  ready: 0,
+  scheduled: 0,
+  running: 0,
+  dead: 0,
+  oldestReadyAt: null,
+  tasks: null,
+  ...over,
+});
 
 describe('PostgreSQL overview arithmetic', () => {
   it('keeps totals exact when nothing was capped', () => {
@@ -19,13 +28,18 @@ describe('PostgreSQL overview arithmetic', () => {
     ]);
     expect(totals.ready).toBe(1007);
     expect(capped).toEqual({ ready: { atLeast: 1007, estimate: 52_007 } });
-    expect(totalsOf([q('a', { dead: 1000, capped: { dead: { atLeast: 1000, estimate: null } } })]).capped).toEqual({ dead: { atLeast: 1000, estimate: null } });
+    expect(totalsOf([q('a', { dead: 1000, capped: { dead: { atLeast: 1000, estimate: null } } })]).capped).toEqual({
+      dead: { atLeast: 1000, estimate: null },
+    });
   });
 
   it("adds the queues live workers consume, empty, and leaves dead workers' out", () => {
     const w = (status: WorkerInfo['status'], queues: string[]) => ({ status, queues }) as WorkerInfo;
     const out = withWorkerQueues([q('b', { ready: 1 })], [w('alive', ['a', 'b']), w('dead', ['zombie'])]);
-    expect(out.map((x) => [x.name, x.ready])).toEqual([['a', 0], ['b', 1]]);
+    expect(out.map((x) => [x.name, x.ready])).toEqual([
+      ['a', 0],
+      ['b', 1],
+    ]);
   });
 
   it('estimates selectivity like the planner: most common values, then the rest spread evenly', () => {

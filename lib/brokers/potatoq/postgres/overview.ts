@@ -17,7 +17,12 @@ type Read = <T>(fn: (sql: Sql) => Promise<T>) => Promise<T>;
  * something was capped). The state is a literal in the SQL so the partial indexes match.
  * The statements run at the same time on separate pooled connections.
  */
-export async function overviewQueues(read: Read, n: PgNames, cap: number, estimator: () => Promise<Estimator | null>): Promise<QueueStats[]> {
+export async function overviewQueues(
+  read: Read,
+  n: PgNames,
+  cap: number,
+  estimator: () => Promise<Estimator | null>,
+): Promise<QueueStats[]> {
   const J = n.jobs;
   const sampled: Array<[CountKey, string]> = [
     ['scheduled', `SELECT queue FROM ${J} WHERE state = 0 LIMIT $1`],
@@ -29,9 +34,26 @@ export async function overviewQueues(read: Read, n: PgNames, cap: number, estima
   const readyP = read((sql) => readyQueues(sql, n)).then(async (queues) => {
     const half = Math.ceil(queues.length / 2);
     const parts = [queues.slice(0, half), queues.slice(half)].filter((p) => p.length);
-    const counts = await Promise.all(parts.map((p) => read((sql) => readyCounts(sql, n, cap, p.map((q) => q.queue)))));
+    const counts = await Promise.all(
+      parts.map((p) =>
+        read((sql) =>
+          readyCounts(
+            sql,
+            n,
+            cap,
+            p.map((q) => q.queue),
+          ),
+        ),
+      ),
+    );
     const byQueue = new Map(counts.flat().map((c) => [c.queue, c.n]));
-    const heads = await read((sql) => readyHeads(sql, n, queues.map((q) => q.queue)));
+    const heads = await read((sql) =>
+      readyHeads(
+        sql,
+        n,
+        queues.map((q) => q.queue),
+      ),
+    );
     return queues.map((q) => ({ ...q, n: byQueue.get(q.queue) ?? 0, blockedBy: headBlock(heads.get(q.queue)) }));
   });
   const [ready, ...samples] = await Promise.all([
@@ -116,7 +138,8 @@ function merge(ready: ReadyRow[], samples: Sample[], cap: number, est: Estimator
     if (c.capped) (s.capped ??= {})[k] = c.capped;
   };
   const STATE: Record<CountKey, number> = { scheduled: 0, ready: 1, running: 2, dead: -1 };
-  const estimateOf = (key: CountKey, queue: string) => (est === null ? null : key === 'dead' ? est.dead(queue) : est.jobs(STATE[key], queue));
+  const estimateOf = (key: CountKey, queue: string) =>
+    est === null ? null : key === 'dead' ? est.dead(queue) : est.jobs(STATE[key], queue);
   for (const r of ready) {
     const s = get(r.queue);
     s.oldestReadyAt = isoFromEpoch(r.oldest);

@@ -27,7 +27,10 @@ export interface PgDb {
   close(): Promise<void>;
 }
 
-const bind = (c: pg.PoolClient): Sql => async (text, params) => (await c.query(text, params)).rows;
+const bind =
+  (c: pg.PoolClient): Sql =>
+  async (text, params) =>
+    (await c.query(text, params)).rows;
 
 /**
  * Two small pools that cannot hurt production: every session carries `statement_timeout`,
@@ -55,7 +58,14 @@ export function createPgDb(s: PoolSettings, names: PgNames): PgDb {
     return p;
   };
   const reads = () =>
-    (readPool ??= quiet(new pg.Pool({ ...base, max: s.readPoolSize, statement_timeout: s.statementTimeoutMs, options: '-c default_transaction_read_only=on' })));
+    (readPool ??= quiet(
+      new pg.Pool({
+        ...base,
+        max: s.readPoolSize,
+        statement_timeout: s.statementTimeoutMs,
+        options: '-c default_transaction_read_only=on',
+      }),
+    ));
   const writes = () => (writePool ??= quiet(new pg.Pool({ ...base, max: s.writePoolSize, statement_timeout: s.writeStatementTimeoutMs })));
   const fail = (e: unknown) => mapPgError(e, names, timeouts);
 

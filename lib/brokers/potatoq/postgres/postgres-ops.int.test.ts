@@ -12,7 +12,18 @@ import type { BrokerAdapter } from '@/lib/brokers/types';
 import { ROOT } from '@/tests/support/potatoq-seeder';
 import { createPostgresAdapter } from './adapter';
 import { channelFor } from './names';
-import { dropSchema, messageSql, migratedSchema, newSchemaName, PG_URL, pgAvailable, seedDeadLetters, sqlAdmin, tableOf, type PgTarget } from '@/tests/support/postgres';
+import {
+  dropSchema,
+  messageSql,
+  migratedSchema,
+  newSchemaName,
+  PG_URL,
+  pgAvailable,
+  seedDeadLetters,
+  sqlAdmin,
+  tableOf,
+  type PgTarget,
+} from '@/tests/support/postgres';
 
 execFileSync('bash', [path.join(ROOT, 'scripts/ensure-venv.sh')], { stdio: 'inherit' });
 const available = await pgAvailable();
@@ -22,7 +33,13 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c().catch(() => undefined);
 });
 function adapter(options: Record<string, unknown>, extra: { readOnly?: boolean; url?: string } = {}): BrokerAdapter {
-  const a = createPostgresAdapter({ id: `pg-${randomBytes(3).toString('hex')}`, name: 'pg', url: extra.url ?? PG_URL, readOnly: extra.readOnly ?? false, options });
+  const a = createPostgresAdapter({
+    id: `pg-${randomBytes(3).toString('hex')}`,
+    name: 'pg',
+    url: extra.url ?? PG_URL,
+    readOnly: extra.readOnly ?? false,
+    options,
+  });
   cleanups.push(() => a.close());
   return a;
 }
@@ -31,7 +48,11 @@ function schema(prefix = 'potatoq_'): PgTarget {
   cleanups.push(() => dropSchema(t.schema));
   return t;
 }
-const errorOf = (p: Promise<unknown>) => p.then(() => null, (e: unknown) => e);
+const errorOf = (p: Promise<unknown>) =>
+  p.then(
+    () => null,
+    (e: unknown) => e,
+  );
 
 describe.skipIf(!available)('postgres adapter: schema and permissions', () => {
   it("reports a schema without potatoq's tables as NotMigrated and creates nothing", async () => {
@@ -45,7 +66,9 @@ describe.skipIf(!available)('postgres adapter: schema and permissions', () => {
         expect(isConsoleError(err) && [err.code, err.message.includes('run `potatoq migrate`')]).toEqual(['NotMigrated', true]);
       }
     }
-    expect(await sqlAdmin(`SELECT table_name FROM information_schema.tables WHERE table_schema IN ($1, $2)`, [empty, `${empty}_absent`])).toEqual([]);
+    expect(
+      await sqlAdmin(`SELECT table_name FROM information_schema.tables WHERE table_schema IN ($1, $2)`, [empty, `${empty}_absent`]),
+    ).toEqual([]);
     expect(await sqlAdmin(`SELECT 1 FROM pg_namespace WHERE nspname = $1`, [`${empty}_absent`])).toEqual([]);
   });
 
@@ -56,7 +79,9 @@ describe.skipIf(!available)('postgres adapter: schema and permissions', () => {
     await sqlAdmin(`CREATE ROLE ${role} LOGIN PASSWORD '${role}'`);
     cleanups.push(() => sqlAdmin(`DROP OWNED BY ${role}; DROP ROLE ${role}`));
     await sqlAdmin(`GRANT USAGE ON SCHEMA ${t.schema} TO ${role}; GRANT SELECT ON ALL TABLES IN SCHEMA ${t.schema} TO ${role}`);
-    await sqlAdmin(`INSERT INTO ${tableOf(t, 'jobs')} (id, queue, task, state, payload) VALUES ('ro-1', 'ro', 'x.ro', 1, ${messageSql("'ro-1'", 'x.ro', "'ro'", '1')})`);
+    await sqlAdmin(
+      `INSERT INTO ${tableOf(t, 'jobs')} (id, queue, task, state, payload) VALUES ('ro-1', 'ro', 'x.ro', 1, ${messageSql("'ro-1'", 'x.ro', "'ro'", '1')})`,
+    );
     const a = adapter(t.options, { url: PG_URL.replace(/\/\/[^@/]*@/, `//${role}:${role}@`) });
     const caps = await a.capabilities();
     for (const k of ['replay', 'discard', 'revoke', 'purge', 'enqueue'] as const) {
@@ -73,11 +98,19 @@ describe.skipIf(!available)('postgres adapter: schema and permissions', () => {
 
   it('serves several brokers at once, each seeing only its own schema and prefix', async () => {
     const [x, y] = [schema('potatoq_'), schema('other_')];
-    for (const [t, id] of [[x, 'in-x'], [y, 'in-y']] as const) {
-      await sqlAdmin(`INSERT INTO ${tableOf(t, 'jobs')} (id, queue, task, state, payload) VALUES ('${id}', 'shared', 'x.s', 1, ${messageSql(`'${id}'`, 'x.s', "'shared'", '1')})`);
+    for (const [t, id] of [
+      [x, 'in-x'],
+      [y, 'in-y'],
+    ] as const) {
+      await sqlAdmin(
+        `INSERT INTO ${tableOf(t, 'jobs')} (id, queue, task, state, payload) VALUES ('${id}', 'shared', 'x.s', 1, ${messageSql(`'${id}'`, 'x.s', "'shared'", '1')})`,
+      );
     }
     const [ax, ay] = [adapter(x.options), adapter(y.options)];
-    const [lx, ly] = await Promise.all([ax.listTasks(ZTaskListQuery.parse({ queue: 'shared' })), ay.listTasks(ZTaskListQuery.parse({ queue: 'shared' }))]);
+    const [lx, ly] = await Promise.all([
+      ax.listTasks(ZTaskListQuery.parse({ queue: 'shared' })),
+      ay.listTasks(ZTaskListQuery.parse({ queue: 'shared' })),
+    ]);
     expect([lx.items.map((i) => i.id), ly.items.map((i) => i.id)]).toEqual([['in-x'], ['in-y']]);
     expect((await ay.revoke(['in-x'])).succeeded[0]?.message).toContain('no waiting task');
     expect(await sqlAdmin(`SELECT id FROM ${tableOf(x, 'jobs')}`)).toEqual([{ id: 'in-x' }]);
@@ -190,7 +223,9 @@ describe.skipIf(!available)('postgres adapter: scale', () => {
        FROM generate_series(1, 40) i`,
     );
     const a = adapter({ ...t.options, searchWindow: 10 });
-    const expected = (await sqlAdmin<{ id: string }>(`SELECT id FROM ${tableOf(t, 'jobs')} WHERE state = 1 ORDER BY priority DESC, seq`)).map((r) => r.id);
+    const expected = (
+      await sqlAdmin<{ id: string }>(`SELECT id FROM ${tableOf(t, 'jobs')} WHERE state = 1 ORDER BY priority DESC, seq`)
+    ).map((r) => r.id);
     const seen: string[] = [];
     let cursor: string | undefined;
     do {

@@ -32,7 +32,7 @@ function fixtureWith(prefix: string) {
       garbageWorker: (id, info) => py.call('raw_worker', { id, info }),
       storeRegistered: (digest, names) =>
         py.call('store_result', { id: `potatoq-registered-${digest}`, state: 'SUCCESS', result: names, expires: 7 * 86400 }),
-      jobState: async (id) => ((await py.call<{ state: 'ready' } | null>('job', { id }))?.state ?? null),
+      jobState: async (id) => (await py.call<{ state: 'ready' } | null>('job', { id }))?.state ?? null,
       jobPayload: async (id) => (await py.call<{ payload: string } | null>('job', { id }))?.payload ?? null,
       isDead: async (id) => (await py.call('dead', { id })) !== null,
       result: (id) => py.call('result', { id }),

@@ -17,9 +17,22 @@ type Table = (typeof TABLES)[number];
 
 /** What each action needs, as potatoq's own statements need it. */
 const NEEDS: Record<'replay' | 'discard' | 'revoke' | 'purge' | 'enqueue', Array<[Table, Priv]>> = {
-  replay: [['dead', 'SELECT'], ['dead', 'UPDATE'], ['dead', 'DELETE'], ['jobs', 'INSERT'], ['results', 'DELETE']],
-  discard: [['dead', 'SELECT'], ['dead', 'DELETE']],
-  revoke: [['jobs', 'DELETE'], ['results', 'INSERT'], ['results', 'UPDATE']],
+  replay: [
+    ['dead', 'SELECT'],
+    ['dead', 'UPDATE'],
+    ['dead', 'DELETE'],
+    ['jobs', 'INSERT'],
+    ['results', 'DELETE'],
+  ],
+  discard: [
+    ['dead', 'SELECT'],
+    ['dead', 'DELETE'],
+  ],
+  revoke: [
+    ['jobs', 'DELETE'],
+    ['results', 'INSERT'],
+    ['results', 'UPDATE'],
+  ],
   purge: [['jobs', 'DELETE']],
   enqueue: [['jobs', 'INSERT']],
 };
@@ -31,7 +44,10 @@ const NEEDS: Record<'replay' | 'discard' | 'revoke' | 'purge' | 'enqueue', Array
  */
 export async function probe(sql: Sql, n: PgNames, configuredReadOnly: boolean): Promise<Probe> {
   const cols = TABLES.map((t, i) => `to_regclass($${i + 1}) AS ${t}`).join(', ');
-  const [regs] = await sql<Record<Table, string | null>>(`SELECT ${cols}`, TABLES.map((t) => n[t]));
+  const [regs] = await sql<Record<Table, string | null>>(
+    `SELECT ${cols}`,
+    TABLES.map((t) => n[t]),
+  );
   if (!regs || TABLES.some((t) => regs[t] === null)) throw notMigrated(n);
   const privs = TABLES.flatMap((t) => (['SELECT', 'INSERT', 'UPDATE', 'DELETE'] as const).map((p) => [t, p] as const));
   const checks = privs.map(([t, p], i) => `has_table_privilege($${TABLES.indexOf(t) + 1}::regclass, '${p}') AS p${i}`).join(', ');
@@ -50,12 +66,19 @@ export async function probe(sql: Sql, n: PgNames, configuredReadOnly: boolean): 
       if (t === 'workers') caps.workers = { on: false, why };
     }
   }
-  const readOnlyWhy = configuredReadOnly ? 'configured read-only' : row?.standby === true ? 'connected to a standby (read-only) server' : null;
+  const readOnlyWhy = configuredReadOnly
+    ? 'configured read-only'
+    : row?.standby === true
+      ? 'connected to a standby (read-only) server'
+      : null;
   for (const [action, needs] of Object.entries(NEEDS) as Array<[keyof typeof NEEDS, Array<[Table, Priv]>]>) {
     const missing = needs.filter(([t, p]) => !has(t, p));
     if (readOnlyWhy) caps[action] = { on: false, why: readOnlyWhy };
     else if (missing.length) {
-      caps[action] = { on: false, why: `the console's role "${String(row?.role)}" lacks ${missing.map(([t, p]) => `${p} on ${n[t]}`).join(', ')}` };
+      caps[action] = {
+        on: false,
+        why: `the console's role "${String(row?.role)}" lacks ${missing.map(([t, p]) => `${p} on ${n[t]}`).join(', ')}`,
+      };
     }
   }
   const anyWrite = Object.keys(NEEDS).some((k) => caps[k as keyof typeof NEEDS].on);

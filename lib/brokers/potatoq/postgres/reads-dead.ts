@@ -25,7 +25,14 @@ interface DeadRow {
 const COLUMNS = `id, queue, task, reason, ${epoch('died_at', 'died_epoch')}, died_at::text AS died_key`;
 
 function summary(r: DeadRow): DeadSummary {
-  return { id: r.id, queue: r.queue, task: r.task, summary: reasonSummary(r.reason ?? ''), diedAt: isoFromEpoch(r.died_epoch), preview: preview(r.payload, Number(r.size)) };
+  return {
+    id: r.id,
+    queue: r.queue,
+    task: r.task,
+    summary: reasonSummary(r.reason ?? ''),
+    diedAt: isoFromEpoch(r.died_epoch),
+    preview: preview(r.payload, Number(r.size)),
+  };
 }
 
 /**
@@ -52,13 +59,27 @@ export async function listDead(sql: Sql, n: PgNames, q: DeadListQuery, window: n
   const from = bounded ? `(SELECT * FROM ${n.dead} ORDER BY died_at DESC LIMIT ${w.p(window)}) d` : n.dead;
   let rows: DeadRow[];
   if (q.group === undefined) {
-    rows = await sql<DeadRow>(`SELECT ${COLUMNS}, ${PAYLOAD_FOR_PREVIEW} FROM ${from} ${w} ORDER BY died_at DESC, id LIMIT ${q.limit + 1}`, w.params);
+    rows = await sql<DeadRow>(
+      `SELECT ${COLUMNS}, ${PAYLOAD_FOR_PREVIEW} FROM ${from} ${w} ORDER BY died_at DESC, id LIMIT ${q.limit + 1}`,
+      w.params,
+    );
   } else {
     // The group is the reason's fingerprint, which SQL can't compute: the window's reasons are
     // fingerprinted here, then only the page's rows are read in full.
-    const reasons = await sql<{ id: string; reason: string | null }>(`SELECT id, reason FROM ${from} ${w} ORDER BY died_at DESC, id`, w.params);
-    const ids = reasons.filter((r) => reasonFingerprint(r.reason).key === q.group).slice(0, q.limit + 1).map((r) => r.id);
-    rows = ids.length ? await sql<DeadRow>(`SELECT ${COLUMNS}, ${PAYLOAD_FOR_PREVIEW} FROM ${n.dead} WHERE id = ANY($1::text[]) ORDER BY died_at DESC, id`, [ids]) : [];
+    const reasons = await sql<{ id: string; reason: string | null }>(
+      `SELECT id, reason FROM ${from} ${w} ORDER BY died_at DESC, id`,
+      w.params,
+    );
+    const ids = reasons
+      .filter((r) => reasonFingerprint(r.reason).key === q.group)
+      .slice(0, q.limit + 1)
+      .map((r) => r.id);
+    rows = ids.length
+      ? await sql<DeadRow>(
+          `SELECT ${COLUMNS}, ${PAYLOAD_FOR_PREVIEW} FROM ${n.dead} WHERE id = ANY($1::text[]) ORDER BY died_at DESC, id`,
+          [ids],
+        )
+      : [];
   }
   const more = rows.length > q.limit;
   const page = more ? rows.slice(0, q.limit) : rows;
@@ -78,12 +99,23 @@ export async function deadGroups(sql: Sql, n: PgNames, q: { queue?: string }, wi
     w.params,
   );
   const groups = new DeadGrouper();
-  for (const r of rows) groups.add({ id: r.id, task: r.task, queue: r.queue, diedAtMs: msFromEpoch(r.died_epoch), summary: reasonSummary(r.reason ?? ''), fp: reasonFingerprint(r.reason) });
+  for (const r of rows)
+    groups.add({
+      id: r.id,
+      task: r.task,
+      queue: r.queue,
+      diedAtMs: msFromEpoch(r.died_epoch),
+      summary: reasonSummary(r.reason ?? ''),
+      fp: reasonFingerprint(r.reason),
+    });
   return groups.result();
 }
 
 export async function getDead(sql: Sql, n: PgNames, id: string): Promise<DeadDetail | null> {
-  const [r] = await sql<DeadRow & { payload: string }>(`SELECT ${COLUMNS}, payload, octet_length(payload) AS size FROM ${n.dead} WHERE id = $1`, [id]);
+  const [r] = await sql<DeadRow & { payload: string }>(
+    `SELECT ${COLUMNS}, payload, octet_length(payload) AS size FROM ${n.dead} WHERE id = $1`,
+    [id],
+  );
   if (!r) return null;
   const full = r.payload;
   const base = summary({ ...r, payload: full.length <= 65536 ? full : null });

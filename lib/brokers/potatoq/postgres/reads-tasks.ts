@@ -141,7 +141,9 @@ async function readyPage(sql: Sql, n: PgNames, q: TaskListQuery, after: Array<st
           UNION ALL
           SELECT (SELECT j.queue FROM ${n.jobs} j WHERE j.state = 1 AND j.queue > qs.queue ORDER BY j.queue LIMIT 1) FROM qs WHERE qs.queue IS NOT NULL)
         SELECT array_agg(queue) FROM qs WHERE queue IS NOT NULL)`;
-  const extra = filters(new PgWhere(params), { ...q, queue: undefined }).toString().replace(/^WHERE /, ' AND ');
+  const extra = filters(new PgWhere(params), { ...q, queue: undefined })
+    .toString()
+    .replace(/^WHERE /, ' AND ');
   // Keys only in the per-queue scans (index-only on jobs_ready), columns for the page only.
   const branch = (cond: string, order: string) =>
     `(SELECT priority, seq FROM ${n.jobs} WHERE state = 1 AND queue = qn.queue${extra} AND ${cond} ORDER BY ${order} LIMIT ${limit})`;
@@ -158,12 +160,25 @@ async function readyPage(sql: Sql, n: PgNames, q: TaskListQuery, after: Array<st
   );
 }
 
-async function searchTasks(sql: Sql, n: PgNames, q: TaskListQuery, state: number, after: Array<string | null> | null, limit: number, window: number) {
+async function searchTasks(
+  sql: Sql,
+  n: PgNames,
+  q: TaskListQuery,
+  state: number,
+  after: Array<string | null> | null,
+  limit: number,
+  window: number,
+) {
   const w = new PgWhere();
   const pat = w.p(containsPattern(q.q!));
   const win = w.p(window);
   filters(w, q, 'j.').add(`j.state = ${state}`);
-  const order = q.state === 'ready' ? 'j.priority DESC, j.seq' : q.state === 'scheduled' ? 'j.run_at, j.seq' : `coalesce(j.claimed_at, '-infinity'), j.seq`;
+  const order =
+    q.state === 'ready'
+      ? 'j.priority DESC, j.seq'
+      : q.state === 'scheduled'
+        ? 'j.run_at, j.seq'
+        : `coalesce(j.claimed_at, '-infinity'), j.seq`;
   if (after) {
     const [a, s] = [w.p(after[0]), w.p(after[1])];
     if (q.state === 'ready') w.add(`(j.priority < ${a}::int OR (j.priority = ${a}::int AND j.seq > ${s}::bigint))`);
@@ -183,7 +198,10 @@ async function searchTasks(sql: Sql, n: PgNames, q: TaskListQuery, state: number
 }
 
 export async function getTask(sql: Sql, n: PgNames, id: string): Promise<TaskDetail | null> {
-  const [row] = await sql<JobRow & { payload: string }>(`SELECT ${COLUMNS}, payload, octet_length(payload) AS size FROM ${n.jobs} WHERE id = $1`, [id]);
+  const [row] = await sql<JobRow & { payload: string }>(
+    `SELECT ${COLUMNS}, payload, octet_length(payload) AS size FROM ${n.jobs} WHERE id = $1`,
+    [id],
+  );
   if (!row) return null;
   const full = row.payload;
   const base = summary({ ...row, payload: full.length <= 65536 ? full : null });

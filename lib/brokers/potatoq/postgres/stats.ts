@@ -54,7 +54,16 @@ export async function loadEstimator(sql: Sql, n: PgNames): Promise<Estimator> {
     return Math.round(t.rows * sel);
   };
   return {
-    jobs: (state, queue) => est(jobs, queue === undefined ? [['state', String(state)]] : [['state', String(state)], ['queue', queue]]),
+    jobs: (state, queue) =>
+      est(
+        jobs,
+        queue === undefined
+          ? [['state', String(state)]]
+          : [
+              ['state', String(state)],
+              ['queue', queue],
+            ],
+      ),
     dead: (queue) => est(dead, queue === undefined ? [] : [['queue', queue]]),
   };
 }

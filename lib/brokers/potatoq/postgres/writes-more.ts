@@ -16,7 +16,14 @@ import type { PgDb, Sql } from './pool';
  */
 export function revokeBatch(n: PgNames, resultExpires: number) {
   return async (sql: Sql, ids: string[]): Promise<ActionOutcome[]> => {
-    const rows = await sql<{ id: string; seen: number | null; task: string | null; deleted: boolean; dead: boolean; finished: string | null }>(
+    const rows = await sql<{
+      id: string;
+      seen: number | null;
+      task: string | null;
+      deleted: boolean;
+      dead: boolean;
+      finished: string | null;
+    }>(
       `WITH seen AS (SELECT id, state FROM ${n.jobs} WHERE id = ANY($1::text[])),
             del AS (DELETE FROM ${n.jobs} WHERE id = ANY($1::text[]) AND state != 2 RETURNING id, task)
        SELECT i.id, seen.state AS seen, del.task, del.id IS NOT NULL AS deleted,
@@ -33,7 +40,10 @@ export function revokeBatch(n: PgNames, resultExpires: number) {
         out.push({
           id: r.id,
           outcome: 'running',
-          message: r.seen === 2 ? 'is running; potatoq never revokes running tasks, so nothing was changed' : 'a worker claimed it while it was being revoked; it is running, nothing was changed',
+          message:
+            r.seen === 2
+              ? 'is running; potatoq never revokes running tasks, so nothing was changed'
+              : 'a worker claimed it while it was being revoked; it is running, nothing was changed',
         });
         continue;
       }
@@ -68,7 +78,10 @@ export function revokeBatch(n: PgNames, resultExpires: number) {
  *  letters stay, no results are written, nobody needs waking. */
 export async function purgeQueue(db: PgDb, n: PgNames, queue: string): Promise<number> {
   return db.tx(async (sql) => {
-    const [r] = await sql<{ n: string }>(`WITH d AS (DELETE FROM ${n.jobs} WHERE queue = $1 AND state IN (0, 1) RETURNING 1) SELECT count(*) AS n FROM d`, [queue]);
+    const [r] = await sql<{ n: string }>(
+      `WITH d AS (DELETE FROM ${n.jobs} WHERE queue = $1 AND state IN (0, 1) RETURNING 1) SELECT count(*) AS n FROM d`,
+      [queue],
+    );
     return Number(r?.n ?? 0);
   });
 }

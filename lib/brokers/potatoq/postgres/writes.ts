@@ -125,7 +125,11 @@ export function replayBatch(n: PgNames) {
         queues.add(r.queue);
         out.set(r.letter, { id: r.letter, outcome: 'ok', message: 'requeued as ready' });
       } else {
-        out.set(r.letter, { id: r.letter, outcome: 'conflict', message: `a waiting or running task with id ${r.id} already exists; the letter was kept` });
+        out.set(r.letter, {
+          id: r.letter,
+          outcome: 'conflict',
+          message: `a waiting or running task with id ${r.id} already exists; the letter was kept`,
+        });
       }
     }
     if (done.length) {
@@ -139,7 +143,11 @@ export function replayBatch(n: PgNames) {
 
 export function discardBatch(n: PgNames) {
   return async (sql: Sql, ids: string[]): Promise<ActionOutcome[]> => {
-    const gone = new Set((await sql<{ id: string }>(`DELETE FROM ${n.dead} WHERE id = ANY($1::text[]) RETURNING id`, [ids])).map((r) => r.id));
-    return ids.map((id) => (gone.has(id) ? { id, outcome: 'ok', message: 'dead letter deleted' } : { id, outcome: 'missing', message: MISSING }));
+    const gone = new Set(
+      (await sql<{ id: string }>(`DELETE FROM ${n.dead} WHERE id = ANY($1::text[]) RETURNING id`, [ids])).map((r) => r.id),
+    );
+    return ids.map((id) =>
+      gone.has(id) ? { id, outcome: 'ok', message: 'dead letter deleted' } : { id, outcome: 'missing', message: MISSING },
+    );
   };
 }

@@ -61,7 +61,10 @@ export function createRabbitmqAdapter(config: StoreConfig): RabbitmqAdapter {
       for (const k of ['browseDead', 'replay', 'discard'] as const) caps[k] = { on: false, why: V3_BROWSE_REFUSAL };
     }
     if (!ctx.backend) {
-      caps.revoke = { on: false, why: 'Revoking tasks with RabbitMQ needs a result backend: set resultBackend to the result_backend potatoq uses' };
+      caps.revoke = {
+        on: false,
+        why: 'Revoking tasks with RabbitMQ needs a result backend: set resultBackend to the result_backend potatoq uses',
+      };
       caps.results = { on: false, why: 'RabbitMQ stores no results: set resultBackend to the result_backend potatoq uses' };
       caps.workers = { on: false, why: "potatoq's workers write heartbeats to the result backend: set resultBackend" };
     }

@@ -30,7 +30,10 @@ export class AmqpLink {
     if (this.closed) return Promise.reject(new ConsoleError('BrokerUnavailable', 'this RabbitMQ adapter is closed'));
     this.conn ??= (async () => {
       try {
-        const c = await amqp.connect(this.target.url, { timeout: this.timeoutMs, clientProperties: { connection_name: 'potatoq-console' } });
+        const c = await amqp.connect(this.target.url, {
+          timeout: this.timeoutMs,
+          clientProperties: { connection_name: 'potatoq-console' },
+        });
         const props = c.connection.serverProperties as Record<string, unknown>;
         const version = String(props.version ?? '');
         this.server = { product: String(props.product ?? 'RabbitMQ'), version, major: Number.parseInt(version, 10) || 0 };
@@ -133,9 +136,14 @@ export function describeAmqpError(e: unknown, where: string): ConsoleError {
   const msg = e instanceof Error ? e.message : String(e);
   const code = (e as { code?: unknown })?.code;
   if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'ETIMEDOUT' || /ECONNREFUSED|ETIMEDOUT|timeout/i.test(msg)) {
-    return new ConsoleError('BrokerUnavailable', `RabbitMQ at ${where} is not reachable (${String(code ?? msg).replace(/amqps?:\/\/\S+/g, '')})`);
+    return new ConsoleError(
+      'BrokerUnavailable',
+      `RabbitMQ at ${where} is not reachable (${String(code ?? msg).replace(/amqps?:\/\/\S+/g, '')})`,
+    );
   }
-  if (/ACCESS_REFUSED|403/.test(msg)) return new ConsoleError('BrokerUnavailable', `RabbitMQ at ${where} refused the login (check the user and password)`);
-  if (/NOT_ALLOWED|vhost/.test(msg)) return new ConsoleError('BrokerUnavailable', `RabbitMQ at ${where}: the vhost does not exist or this user may not use it`);
+  if (/ACCESS_REFUSED|403/.test(msg))
+    return new ConsoleError('BrokerUnavailable', `RabbitMQ at ${where} refused the login (check the user and password)`);
+  if (/NOT_ALLOWED|vhost/.test(msg))
+    return new ConsoleError('BrokerUnavailable', `RabbitMQ at ${where}: the vhost does not exist or this user may not use it`);
   return new ConsoleError('BrokerUnavailable', `RabbitMQ at ${where}: ${msg.replace(/amqps?:\/\/\S+/g, '<url>')}`);
 }

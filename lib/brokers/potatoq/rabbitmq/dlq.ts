@@ -82,34 +82,36 @@ export async function browseDlq<T>(
   onEach?: (h: Held, ch: ConfirmChannel) => Promise<boolean>,
 ): Promise<T> {
   const dlq = dlqOf(queue);
-  return withLock(`${lockKey}|${dlq}`, () => withBrokerLock(link, dlq, () =>
-    link.withConfirmChannel(async (ch) => {
-      const held: Held[] = [];
-      let holding = 0; // letters only `onEach` can settle, and only the one it is given
-      try {
-        while (holding < limit) {
-          const m = await ch.get(dlq, { noAck: false });
-          if (m === false) break;
-          const h: Held = { msg: m, queue, settled: false };
-          held.push(h);
-          const stop = onEach ? await onEach(h, ch) : false;
-          if (!h.settled) holding++;
-          if (stop) break;
-        }
-        return await visit(held, ch);
-      } finally {
-        // On a closed channel the broker has already returned them (nack would throw).
-        for (const h of held) {
-          if (h.settled) continue;
-          try {
-            ch.nack(h.msg, false, true);
-          } catch {
-            break;
+  return withLock(`${lockKey}|${dlq}`, () =>
+    withBrokerLock(link, dlq, () =>
+      link.withConfirmChannel(async (ch) => {
+        const held: Held[] = [];
+        let holding = 0; // letters only `onEach` can settle, and only the one it is given
+        try {
+          while (holding < limit) {
+            const m = await ch.get(dlq, { noAck: false });
+            if (m === false) break;
+            const h: Held = { msg: m, queue, settled: false };
+            held.push(h);
+            const stop = onEach ? await onEach(h, ch) : false;
+            if (!h.settled) holding++;
+            if (stop) break;
+          }
+          return await visit(held, ch);
+        } finally {
+          // On a closed channel the broker has already returned them (nack would throw).
+          for (const h of held) {
+            if (h.settled) continue;
+            try {
+              ch.nack(h.msg, false, true);
+            } catch {
+              break;
+            }
           }
         }
-      }
-    }),
-  ));
+      }),
+    ),
+  );
 }
 
 /** potatoq's `properties(message)`: what every potatoq publish carries. */
@@ -131,7 +133,13 @@ export function potatoqProperties(id: string, priority: number): Options.Publish
  * RabbitMQ sends `basic.return` before the confirm of an unroutable message, so a return seen
  * before the confirm is this message's (publishes are awaited one at a time).
  */
-export async function publishConfirmed(ch: ConfirmChannel, exchange: string, routingKey: string, body: Buffer, props: Options.Publish): Promise<'ok' | 'unroutable'> {
+export async function publishConfirmed(
+  ch: ConfirmChannel,
+  exchange: string,
+  routingKey: string,
+  body: Buffer,
+  props: Options.Publish,
+): Promise<'ok' | 'unroutable'> {
   let returned = false;
   const onReturn = (m: { properties: { messageId?: unknown } }) => {
     if (m.properties.messageId === props.messageId) returned = true;
@@ -139,7 +147,9 @@ export async function publishConfirmed(ch: ConfirmChannel, exchange: string, rou
   ch.on('return', onReturn);
   try {
     await new Promise<void>((resolve, reject) => {
-      ch.publish(exchange, routingKey, body, props, (err) => (err ? reject(new ConsoleError('BrokerUnavailable', 'RabbitMQ refused the message (nack)')) : resolve()));
+      ch.publish(exchange, routingKey, body, props, (err) =>
+        err ? reject(new ConsoleError('BrokerUnavailable', 'RabbitMQ refused the message (nack)')) : resolve(),
+      );
     });
   } finally {
     ch.off('return', onReturn);

@@ -43,38 +43,56 @@ export async function runOnLetters(ctx: RabbitCtx, ids: string[], step: LetterSt
     for (const q of names) {
       if (wanted.size === 0 || pace.signal?.aborted) break;
       if (!exists.get(dlqOf(q))) continue;
-      await browseDlq(ctx.link, ctx.lockKey, q, ctx.browseLimit, async () => undefined, async (h, ch) => {
-        const letter = toLetter(h.msg, q);
-        if (!wanted.has(letter.id)) return false;
-        await pace.gate?.();
-        if (pace.signal?.aborted) return true;
-        if (gap) {
-          const wait = last + gap - Date.now();
-          if (wait > 0) await sleep(wait);
-          last = Date.now();
-        }
-        inflight = letter.id;
-        const out = await step(letter, h, ch);
-        wanted.delete(letter.id);
-        inflight = null;
-        outcomes.set(letter.id, out);
-        pace.onProgress?.(outcomes.size, ids.length, out);
-        return wanted.size === 0 || Boolean(pace.signal?.aborted);
-      });
+      await browseDlq(
+        ctx.link,
+        ctx.lockKey,
+        q,
+        ctx.browseLimit,
+        async () => undefined,
+        async (h, ch) => {
+          const letter = toLetter(h.msg, q);
+          if (!wanted.has(letter.id)) return false;
+          await pace.gate?.();
+          if (pace.signal?.aborted) return true;
+          if (gap) {
+            const wait = last + gap - Date.now();
+            if (wait > 0) await sleep(wait);
+            last = Date.now();
+          }
+          inflight = letter.id;
+          const out = await step(letter, h, ch);
+          wanted.delete(letter.id);
+          inflight = null;
+          outcomes.set(letter.id, out);
+          pace.onProgress?.(outcomes.size, ids.length, out);
+          return wanted.size === 0 || Boolean(pace.signal?.aborted);
+        },
+      );
     }
   } catch (e) {
     const why = e instanceof Error ? e.message : String(e);
     if (inflight !== null) {
-      outcomes.set(inflight, { id: inflight, outcome: 'error', message: `the connection failed while this letter was being handled; it is back in the DLQ, and may also have reached its queue (check before retrying): ${why}` });
+      outcomes.set(inflight, {
+        id: inflight,
+        outcome: 'error',
+        message: `the connection failed while this letter was being handled; it is back in the DLQ, and may also have reached its queue (check before retrying): ${why}`,
+      });
       wanted.delete(inflight);
     }
     for (const id of wanted) outcomes.set(id, { id, outcome: 'error', message: `not done, the letter stays in the DLQ: ${why}` });
     wanted.clear();
   }
   for (const id of wanted) {
-    outcomes.set(id, pace.signal?.aborted
-      ? { id, outcome: 'error', message: 'cancelled before this letter was reached; it stays in the DLQ' }
-      : { id, outcome: 'missing', message: `not in the dead letters (or beyond the first ${ctx.browseLimit} letters of its DLQ, or held by another console's browse)` });
+    outcomes.set(
+      id,
+      pace.signal?.aborted
+        ? { id, outcome: 'error', message: 'cancelled before this letter was reached; it stays in the DLQ' }
+        : {
+            id,
+            outcome: 'missing',
+            message: `not in the dead letters (or beyond the first ${ctx.browseLimit} letters of its DLQ, or held by another console's browse)`,
+          },
+    );
   }
   return [...new Set(ids)].map((id) => outcomes.get(id)!);
 }

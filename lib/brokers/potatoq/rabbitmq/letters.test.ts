@@ -19,7 +19,13 @@ describe('toLetter reads a DLQ message as `potatoq dead list` does', () => {
   });
 
   it('takes the reason and time from potatoq-reason / potatoq-died', () => {
-    const l = toLetter(msg(POTATOQ_BODY, { messageId: 'id-1', headers: { 'potatoq-reason': 'Traceback...\nValueError: x\n', 'potatoq-died': 1796000001234 } }), 'q');
+    const l = toLetter(
+      msg(POTATOQ_BODY, {
+        messageId: 'id-1',
+        headers: { 'potatoq-reason': 'Traceback...\nValueError: x\n', 'potatoq-died': 1796000001234 },
+      }),
+      'q',
+    );
     expect(l).toMatchObject({ id: 'id-1', task: 't.a', queue: 'q', diedAtMs: 1796000001234 });
     expect(summaryOf(l).summary).toBe('ValueError: x');
     expect(summaryOf(l).diedAt).toBe(new Date(1796000001234).toISOString());
@@ -44,7 +50,13 @@ describe('toLetter reads a DLQ message as `potatoq dead list` does', () => {
     expect(l.id).toBe('c-1');
     expect(l.task).toBe('proj.add');
     expect(l.payload.kind === 'foreign' && l.payload.foreign).toBe('celery-v2');
-    expect(l.payload.kind === 'foreign' && l.payload.celery?.args).toEqual({ t: 'list', items: [{ t: 'int', v: '2' }, { t: 'int', v: '3' }] });
+    expect(l.payload.kind === 'foreign' && l.payload.celery?.args).toEqual({
+      t: 'list',
+      items: [
+        { t: 'int', v: '2' },
+        { t: 'int', v: '3' },
+      ],
+    });
   });
 
   it.each([
@@ -75,7 +87,9 @@ describe('Celery conversion preview', () => {
     const got = detailOf(letter(), null);
     expect(got.conversion).toMatchObject({ ok: true, task: 'proj.add', id: 'c-1', queue: 'default' });
     const json = (got.conversion as { json: string }).json;
-    expect(json).toMatch(/^\{"task":"proj\.add","args":\[2,3\],"kwargs":\{"x":1\},"id":"c-1","queue":"default","root_id":"c-1","enqueued_at":[0-9.]+,"v":1\}$/);
+    expect(json).toMatch(
+      /^\{"task":"proj\.add","args":\[2,3\],"kwargs":\{"x":1\},"id":"c-1","queue":"default","root_id":"c-1","enqueued_at":[0-9.]+,"v":1\}$/,
+    );
   });
 
   it('offers no conversion for a letter that is not a Celery message', () => {

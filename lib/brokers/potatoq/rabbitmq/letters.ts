@@ -45,7 +45,6 @@ function reasonOf(h: Record<string, unknown>): { reason: string | null; diedAtMs
   return { reason: `${detail}\n${why}`, diedAtMs: died ?? (deathTime === null ? null : deathTime * 1000) };
 }
 
-
 export function toLetter(m: GetMessage, queue: string): Letter {
   const headers = (m.properties.headers ?? {}) as Record<string, unknown>;
   let payload = decodePayload(m.content);

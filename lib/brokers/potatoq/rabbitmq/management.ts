@@ -37,7 +37,11 @@ export class Management {
       const why = e instanceof Error && e.name === 'TimeoutError' ? 'timed out' : 'not reachable';
       throw new ConsoleError('BrokerUnavailable', `the RabbitMQ management API is ${why}`);
     }
-    if (res.status === 401) throw new ConsoleError('BrokerUnavailable', 'the RabbitMQ management API refused the login (check managementUser/managementPassword)');
+    if (res.status === 401)
+      throw new ConsoleError(
+        'BrokerUnavailable',
+        'the RabbitMQ management API refused the login (check managementUser/managementPassword)',
+      );
     if (!res.ok) throw new ConsoleError('BrokerUnavailable', `the RabbitMQ management API answered HTTP ${res.status}`);
     return res.json();
   }

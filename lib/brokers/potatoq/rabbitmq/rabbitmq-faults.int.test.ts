@@ -12,7 +12,18 @@ import { ROOT, type PySeeder } from '@/tests/support/potatoq-seeder';
 import { isConsoleError } from '@/lib/brokers/errors';
 import { ZDeadListQuery } from '@/lib/brokers/schema';
 import { V3_BROWSE_REFUSAL } from './topology';
-import { newTag, rabbitAdapter, rabbitVersion, redisAvailable, REDIS_URL, RMQ3_URL, RMQ4_MGMT, RMQ4_URL, spawnRabbitSeeder, until } from '@/tests/support/rabbitmq';
+import {
+  newTag,
+  rabbitAdapter,
+  rabbitVersion,
+  redisAvailable,
+  REDIS_URL,
+  RMQ3_URL,
+  RMQ4_MGMT,
+  RMQ4_URL,
+  spawnRabbitSeeder,
+  until,
+} from '@/tests/support/rabbitmq';
 
 execFileSync('bash', [path.join(ROOT, 'scripts/ensure-venv.sh')], { stdio: 'inherit' });
 const redis = await redisAvailable();
@@ -40,11 +51,17 @@ async function census(py: PySeeder, queue: string, ids: string[]) {
   return { q, d, lost: ids.filter((id) => !q.has(id) && !d.has(id)), both: ids.filter((id) => q.has(id) && d.has(id)) };
 }
 
-const rabbit4 = (cmd: 'stop' | 'start') => execFileSync('bash', [path.join(ROOT, 'scripts/services.sh'), cmd === 'stop' ? 'down' : 'up', 'rabbitmq4'], { stdio: 'pipe', timeout: 180_000 });
+const rabbit4 = (cmd: 'stop' | 'start') =>
+  execFileSync('bash', [path.join(ROOT, 'scripts/services.sh'), cmd === 'stop' ? 'down' : 'up', 'rabbitmq4'], {
+    stdio: 'pipe',
+    timeout: 180_000,
+  });
 /** Stops the broker without blocking the event loop: the redrive keeps going while it shuts down. */
 const stopRabbit4 = () =>
   new Promise<void>((resolve, reject) =>
-    execFile('bash', [path.join(ROOT, 'scripts/services.sh'), 'down', 'rabbitmq4'], { timeout: 180_000 }, (e) => (e ? reject(e) : resolve())),
+    execFile('bash', [path.join(ROOT, 'scripts/services.sh'), 'down', 'rabbitmq4'], { timeout: 180_000 }, (e) =>
+      e ? reject(e) : resolve(),
+    ),
   );
 
 describe.skipIf(!v3)('RabbitMQ 3.10: dead letters are never browsed', () => {
@@ -120,7 +137,9 @@ describe.skipIf(!v4)('RabbitMQ 4.3 restarted in the middle of a redrive', () => 
       await py.call('track', { queue });
 
       const { q: q1, d: d1, lost, both } = await census(py, queue, ids);
-      console.info(`redrive interrupted after ${progressed}/${N}: ${ok1.size} confirmed, ${q1.size} in the queue, ${d1.size} in the DLQ, ${both.length} in both`);
+      console.info(
+        `redrive interrupted after ${progressed}/${N}: ${ok1.size} confirmed, ${q1.size} in the queue, ${d1.size} in the DLQ, ${both.length} in both`,
+      );
       expect(lost).toEqual([]);
       expect([...q1.values(), ...d1.values()].every((n) => n === 1)).toBe(true);
       for (const id of ok1) expect(q1.has(id)).toBe(true);
@@ -129,10 +148,14 @@ describe.skipIf(!v4)('RabbitMQ 4.3 restarted in the middle of a redrive', () => 
 
       // The same adapter reconnects and finishes the redrive.
       const rest = ids.filter((id) => d1.has(id) && !q1.has(id));
-      const second = await until('the broker to accept the redrive again', async () => {
-        const r = await a.replayDeadPaced(rest, { queue });
-        return r.failed.length === 0 ? r : null;
-      }, 60_000);
+      const second = await until(
+        'the broker to accept the redrive again',
+        async () => {
+          const r = await a.replayDeadPaced(rest, { queue });
+          return r.failed.length === 0 ? r : null;
+        },
+        60_000,
+      );
       expect(second.succeeded.length).toBe(rest.length);
       const final = copies(await idsIn(py, queue));
       expect(ids.filter((id) => !final.has(id))).toEqual([]);
@@ -156,10 +179,14 @@ describe.skipIf(!v4)('the console process killed in the middle of a redrive', ()
     try {
       const ids = await py.call<string[]>('dead_letter_bulk', { queue, n: N });
       fs.writeFileSync(idsFile, JSON.stringify(ids));
-      const child = spawn(path.join(ROOT, 'node_modules/.bin/vite-node'), ['--config', 'vitest.config.ts', 'tests/rabbitmq/redrive-child.ts', RMQ4_URL, queue, idsFile], {
-        cwd: ROOT,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      const child = spawn(
+        path.join(ROOT, 'node_modules/.bin/vite-node'),
+        ['--config', 'vitest.config.ts', 'tests/rabbitmq/redrive-child.ts', RMQ4_URL, queue, idsFile],
+        {
+          cwd: ROOT,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
       let out = '';
       child.stderr.on('data', (d: Buffer) => (out += d.toString()));
       const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
@@ -177,10 +204,14 @@ describe.skipIf(!v4)('the console process killed in the middle of a redrive', ()
       });
       expect(await exited).toBe('SIGKILL');
       // The broker returns the dead process's unacked letters to the DLQ; wait until it has.
-      await until('the DLQ and the queue to account for every letter', async () => {
-        const total = (await readyCount(RMQ4_URL, queue)) + (await readyCount(RMQ4_URL, `${queue}.dlq`));
-        return total >= N ? total : null;
-      }, 30_000);
+      await until(
+        'the DLQ and the queue to account for every letter',
+        async () => {
+          const total = (await readyCount(RMQ4_URL, queue)) + (await readyCount(RMQ4_URL, `${queue}.dlq`));
+          return total >= N ? total : null;
+        },
+        30_000,
+      );
       const { q, d, lost, both } = await census(py, queue, ids);
       console.info(`console killed mid-redrive: ${q.size} in the queue, ${d.size} back in the DLQ, ${both.length} in both`);
       expect(lost).toEqual([]);

@@ -12,7 +12,18 @@ import { parseAmqpUrl } from './url';
 import { ROOT } from '@/tests/support/potatoq-seeder';
 import { runAdapterContract, type ContractFixture, type ContractSeeder } from '@/lib/brokers/contract';
 import { runPotatoqBattery } from '../battery';
-import { mgmtQueue, newTag, rabbitAdapter, rabbitVersion, redisAvailable, REDIS_URL, RMQ4_MGMT, RMQ4_URL, spawnRabbitSeeder, until } from '@/tests/support/rabbitmq';
+import {
+  mgmtQueue,
+  newTag,
+  rabbitAdapter,
+  rabbitVersion,
+  redisAvailable,
+  REDIS_URL,
+  RMQ4_MGMT,
+  RMQ4_URL,
+  spawnRabbitSeeder,
+  until,
+} from '@/tests/support/rabbitmq';
 
 execFileSync('bash', [path.join(ROOT, 'scripts/ensure-venv.sh')], { stdio: 'inherit' });
 const available = (await rabbitVersion(RMQ4_URL, 'RabbitMQ 4.x', (m) => m >= 4)) && (await redisAvailable());
@@ -32,7 +43,11 @@ function fixture() {
           // The management API's counts are sampled every 5 s: wait until it shows the claim.
           const n = (claims.get(queue) ?? 0) + 1;
           claims.set(queue, n);
-          await until(`management API to show ${n} unacked in ${queue}`, async () => ((await mgmtQueue(RMQ4_MGMT, queue))?.unacked ?? 0) >= n, 20_000);
+          await until(
+            `management API to show ${n} unacked in ${queue}`,
+            async () => ((await mgmtQueue(RMQ4_MGMT, queue))?.unacked ?? 0) >= n,
+            20_000,
+          );
         }
         return id;
       },
@@ -124,7 +139,8 @@ describe.skipIf(!available)('rabbitmq 4: one browse of a DLQ at a time, across c
     // Two links with their own connections and in-process lock keys: two console processes.
     const one = new AmqpLink(parseAmqpUrl(RMQ4_URL), 10_000);
     const two = new AmqpLink(parseAmqpUrl(RMQ4_URL), 10_000);
-    const ids = (link: AmqpLink, key: string) => browseDlq(link, key, queue, 50, async (held) => held.map((h) => String(h.msg.properties.messageId)));
+    const ids = (link: AmqpLink, key: string) =>
+      browseDlq(link, key, queue, 50, async (held) => held.map((h) => String(h.msg.properties.messageId)));
     try {
       const id = await py.call<string>('dead_letter', { task: 'ct.lock', queue, reason: 'boom' });
       let entered!: () => void;
@@ -151,7 +167,9 @@ describe.skipIf(!available)('rabbitmq 4: one browse of a DLQ at a time, across c
         return null;
       }).catch(() => null);
       await dying;
-      expect(await until('the lock to go with the connection', async () => (await ids(two, 'two').catch(() => null))?.join(','), 10_000)).toBe(id);
+      expect(
+        await until('the lock to go with the connection', async () => (await ids(two, 'two').catch(() => null))?.join(','), 10_000),
+      ).toBe(id);
       expect(await two.checkQueue(browseLockQueue(`${queue}.dlq`))).toBeNull(); // deleted after use
     } finally {
       await one.close();

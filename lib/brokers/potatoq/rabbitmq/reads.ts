@@ -2,7 +2,16 @@ import 'server-only';
 import { reasonSummary } from '@/lib/potatoq';
 import { DeadGrouper } from '@/lib/triage/groups';
 import { reasonFingerprint } from '../fingerprint';
-import type { BrokerOverview, Capabilities, DeadDetail, DeadGroup, DeadListQuery, DeadSummary, Page, QueueStats } from '@/lib/brokers/schema';
+import type {
+  BrokerOverview,
+  Capabilities,
+  DeadDetail,
+  DeadGroup,
+  DeadListQuery,
+  DeadSummary,
+  Page,
+  QueueStats,
+} from '@/lib/brokers/schema';
 import { discoverQueues, requireBrowsable, type RabbitCtx } from './context';
 import { browseDlq } from './dlq';
 import { compareLetters, detailOf, summaryOf, toLetter, type Letter } from './letters';
@@ -56,7 +65,15 @@ export async function listDead(ctx: RabbitCtx, q: DeadListQuery): Promise<Page<D
 
 export async function deadGroups(ctx: RabbitCtx, q: { queue?: string }): Promise<DeadGroup[]> {
   const groups = new DeadGrouper();
-  for (const l of await readLetters(ctx, q.queue)) groups.add({ id: l.id, task: l.task, queue: l.queue, diedAtMs: l.diedAtMs, summary: reasonSummary(l.reason), fp: reasonFingerprint(l.reason) });
+  for (const l of await readLetters(ctx, q.queue))
+    groups.add({
+      id: l.id,
+      task: l.task,
+      queue: l.queue,
+      diedAtMs: l.diedAtMs,
+      summary: reasonSummary(l.reason),
+      fp: reasonFingerprint(l.reason),
+    });
   return groups.result();
 }
 

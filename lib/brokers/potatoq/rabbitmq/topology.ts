@@ -16,7 +16,9 @@ export function isPotatoqQueue(name: string, args: Record<string, unknown>): boo
 /** potatoq's `_check_queue_name`: names become routing-key words of the delay cascade. */
 export function checkQueueName(name: string): void {
   if (/[.#*]/.test(name)) {
-    throw new ConsoleError('InvalidInput', `RabbitMQ queue names can't contain '.', '#' or '*': ${JSON.stringify(name)}`, { queue: "RabbitMQ queue names can't contain '.', '#' or '*'" });
+    throw new ConsoleError('InvalidInput', `RabbitMQ queue names can't contain '.', '#' or '*': ${JSON.stringify(name)}`, {
+      queue: "RabbitMQ queue names can't contain '.', '#' or '*'",
+    });
   }
 }
 

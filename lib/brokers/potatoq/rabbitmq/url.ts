@@ -36,7 +36,8 @@ export function parseAmqpUrl(raw: string): AmqpTarget {
   } catch {
     throw new ConsoleError('InvalidInput', 'the RabbitMQ URL could not be parsed (amqp://user:password@host:5672/vhost)');
   }
-  if (!['amqp:', 'amqps:'].includes(parsed.protocol)) throw new ConsoleError('InvalidInput', 'the RabbitMQ URL must start with amqp:// or amqps://');
+  if (!['amqp:', 'amqps:'].includes(parsed.protocol))
+    throw new ConsoleError('InvalidInput', 'the RabbitMQ URL must start with amqp:// or amqps://');
   const vhost = decodeURIComponent(path);
   const port = parsed.port || (parsed.protocol === 'amqps:' ? '5671' : '5672');
   return {
@@ -66,7 +67,8 @@ export function parseManagement(opts: Record<string, unknown>, amqp: AmqpTarget)
   }
   if (!['http:', 'https:'].includes(u.protocol)) throw new ConsoleError('InvalidInput', 'managementUrl must be http:// or https://');
   const user = typeof opts.managementUser === 'string' ? opts.managementUser : u.username ? decodeURIComponent(u.username) : amqp.username;
-  const pass = typeof opts.managementPassword === 'string' ? opts.managementPassword : u.password ? decodeURIComponent(u.password) : amqp.password;
+  const pass =
+    typeof opts.managementPassword === 'string' ? opts.managementPassword : u.password ? decodeURIComponent(u.password) : amqp.password;
   u.username = '';
   u.password = '';
   return {

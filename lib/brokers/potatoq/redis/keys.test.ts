@@ -18,8 +18,32 @@ describe('potatoqPrefix (RedisBroker.__init__)', () => {
 describe('redisKeys', () => {
   it('names every key the way potatoq 26.1a8 does', () => {
     const k = redisKeys('P');
-    expect([k.queues, k.seq, k.dead, k.workers, k.job('i'), k.ready('q'), k.delayed('q'), k.active('q'), k.marker('q'), k.result('i'), k.waiting('i'), k.notify('i')]).toEqual([
-      'P:queues', 'P:seq', 'P:dead', 'P:workers', 'P:job:i', 'P:q:q:ready', 'P:q:q:delayed', 'P:q:q:active', 'P:q:q:marker', 'P:result:i', 'P:waiting:i', 'P:notify:i',
+    expect([
+      k.queues,
+      k.seq,
+      k.dead,
+      k.workers,
+      k.job('i'),
+      k.ready('q'),
+      k.delayed('q'),
+      k.active('q'),
+      k.marker('q'),
+      k.result('i'),
+      k.waiting('i'),
+      k.notify('i'),
+    ]).toEqual([
+      'P:queues',
+      'P:seq',
+      'P:dead',
+      'P:workers',
+      'P:job:i',
+      'P:q:q:ready',
+      'P:q:q:delayed',
+      'P:q:q:active',
+      'P:q:q:marker',
+      'P:result:i',
+      'P:waiting:i',
+      'P:notify:i',
     ]);
   });
   it('escapes glob characters of the prefix in SCAN patterns', () => {
@@ -36,7 +60,15 @@ describe('redisKeys', () => {
 
 describe('parseRedisUrl (potatoq _client_from_url + redis-py from_url)', () => {
   it('reads host, port, database and credentials', () => {
-    expect(parseRedisUrl('redis://u:p%40ss@cache:6380/3')).toMatchObject({ host: 'cache', port: 6380, db: 3, username: 'u', password: 'p@ss', tls: false, redacted: 'redis://u:***@cache:6380/3' });
+    expect(parseRedisUrl('redis://u:p%40ss@cache:6380/3')).toMatchObject({
+      host: 'cache',
+      port: 6380,
+      db: 3,
+      username: 'u',
+      password: 'p@ss',
+      tls: false,
+      redacted: 'redis://u:***@cache:6380/3',
+    });
     expect(parseRedisUrl('redis://cache')).toMatchObject({ port: 6379, db: 0 });
     expect(parseRedisUrl('redis://:secret@cache/')).toMatchObject({ username: undefined, password: 'secret', db: 0 });
   });

@@ -127,7 +127,12 @@ export function parseRedisUrl(url: string): RedisTarget {
     throw new RedisUrlError('not a valid URL');
   }
   const kind = SCHEMES[u.protocol];
-  if (!kind) throw new RedisUrlError(`scheme must be one of ${Object.keys(SCHEMES).map((s) => `${s}//`).join(', ')}`);
+  if (!kind)
+    throw new RedisUrlError(
+      `scheme must be one of ${Object.keys(SCHEMES)
+        .map((s) => `${s}//`)
+        .join(', ')}`,
+    );
   const username = u.username ? decodeURIComponent(u.username) : undefined;
   const password = u.password ? decodeURIComponent(u.password) : undefined;
   const redacted = u.password ? url.replace(`:${u.password}@`, ':***@') : url;

@@ -14,7 +14,12 @@ describe('cursors', () => {
     expect(decodeCursor(Buffer.from('["x","y"]').toString('base64url'))).toBeNull();
   });
   it('drop the ties at or before the cursor in memcmp order (forward) and after it (newest first)', () => {
-    const e: Array<[string, string]> = [['B', '5'], ['a', '5'], ['b', '5'], ['z', '6']];
+    const e: Array<[string, string]> = [
+      ['B', '5'],
+      ['a', '5'],
+      ['b', '5'],
+      ['z', '6'],
+    ];
     expect(afterCursor(e, { score: '5', id: 'a' }, false).map(([m]) => m)).toEqual(['b', 'z']);
     expect(afterCursor(e, { score: '5', id: 'a' }, true).map(([m]) => m)).toEqual(['B', 'z']);
   });
@@ -34,13 +39,22 @@ describe('rows', () => {
     expect(payloadInfo('not json').problem?.kind).toBe('invalid-json');
     expect(payloadInfo('[1,2,{}]').problem?.kind).toBe('celery-v2');
     expect(payloadInfo(null).problem?.kind).toBe('missing');
-    expect(payloadInfo('{"task":"t","id":"i","enqueued_at":5.5,"eta":7.0}')).toMatchObject({ task: 't', enqueuedAt: 5.5, eta: 7, problem: null });
+    expect(payloadInfo('{"task":"t","id":"i","enqueued_at":5.5,"eta":7.0}')).toMatchObject({
+      task: 't',
+      enqueuedAt: 5.5,
+      eta: 7,
+      problem: null,
+    });
   });
   it('mark a lease past its deadline as expired, and a member without a hash as missing', () => {
     const run = toRow('i', '1000', ['q', '{"task":"t","id":"i"}', '0', '1', 'active', 'tok', 'w', '9', null, null], 2000, 'active');
     expect(run).toMatchObject({ state: 'active', leaseExpired: true, worker: 'w', pid: '9', atMs: 1000 });
     expect(toRow('i', '3000', [], 2000, 'active')).toMatchObject({ state: 'missing', leaseExpired: false, problem: null });
-    expect(toRow('i', '77', ['q', 'x', '0', '2', 'dead', null, null, null, 'why', '70'], 0, 'dead')).toMatchObject({ reason: 'why', diedAtMs: 70, deliveries: 2 });
+    expect(toRow('i', '77', ['q', 'x', '0', '2', 'dead', null, null, null, 'why', '70'], 0, 'dead')).toMatchObject({
+      reason: 'why',
+      diedAtMs: 70,
+      deliveries: 2,
+    });
   });
   it('read Redis TIME as milliseconds', () => {
     expect(timeMs(['1700000000', '123456'])).toBe(1_700_000_000_123);
@@ -53,11 +67,15 @@ describe('server checks', () => {
     expect(judgeServer(info('# Server;redis_version:7.0.15;redis_mode:standalone;cluster_enabled:0'), 'noeviction').refusal).toBeNull();
     expect(judgeServer(info('redis_version:7.2.4;redis_mode:cluster;cluster_enabled:1'), null).refusal).toMatch(/Redis Cluster/);
     expect(judgeServer(info('redis_version:6.0.9'), null).refusal).toMatch(/6\.2\+/);
-    expect(judgeServer(info('redis_version:7.2.4;server_name:valkey;valkey_version:8.1.0'), 'noeviction')).toMatchObject({ server: 'valkey', version: '8.1.0', refusal: null });
+    expect(judgeServer(info('redis_version:7.2.4;server_name:valkey;valkey_version:8.1.0'), 'noeviction')).toMatchObject({
+      server: 'valkey',
+      version: '8.1.0',
+      refusal: null,
+    });
     expect(versionAtLeast62('6.2.0')).toBe(true);
     expect(versionAtLeast62('10.0')).toBe(true);
   });
-  it("warns unless maxmemory-policy is noeviction, like potatoq migrate, and stays quiet when CONFIG is off", () => {
+  it('warns unless maxmemory-policy is noeviction, like potatoq migrate, and stays quiet when CONFIG is off', () => {
     expect(evictionWarning('noeviction')).toBeNull();
     expect(evictionWarning(null)).toBeNull();
     expect(evictionWarning('allkeys-lru')).toMatch(/'allkeys-lru'.*evict/);
@@ -66,9 +84,15 @@ describe('server checks', () => {
 
 describe('outcomes and records', () => {
   it('maps script codes to the console outcome codes', () => {
-    expect(describeCode('replay', 'i', 'not-dead:delayed')).toMatchObject({ outcome: 'conflict', message: expect.stringContaining('scheduled') });
+    expect(describeCode('replay', 'i', 'not-dead:delayed')).toMatchObject({
+      outcome: 'conflict',
+      message: expect.stringContaining('scheduled'),
+    });
     expect(describeCode('revoke', 'i', 'dead').outcome).toBe('conflict');
-    expect(describeCode('revoke', 'i', 'finished:FAILURE')).toMatchObject({ outcome: 'missing', message: expect.stringContaining('FAILURE') });
+    expect(describeCode('revoke', 'i', 'finished:FAILURE')).toMatchObject({
+      outcome: 'missing',
+      message: expect.stringContaining('FAILURE'),
+    });
     expect(describeCode('discard', 'i', 'running').outcome).toBe('running');
     expect(describeCode('enqueue', 'i', 'exists').outcome).toBe('conflict');
   });

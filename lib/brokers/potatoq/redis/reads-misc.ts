@@ -50,13 +50,22 @@ function parseRecord(id: string, raw: string, pttl: number | null, nowMs: number
   } catch (e) {
     const status = /"status":"([A-Z]+)"/.exec(raw)?.[1] ?? null;
     const nan = /\b(NaN|-?Infinity)\b/.test(raw);
-    return { id, status, name: null, dateDone: null, expiresAtMs, raw: keepRaw ? raw : null, problem: nan ? null : `not JSON: ${(e as Error).message}` };
+    return {
+      id,
+      status,
+      name: null,
+      dateDone: null,
+      expiresAtMs,
+      raw: keepRaw ? raw : null,
+      problem: nan ? null : `not JSON: ${(e as Error).message}`,
+    };
   }
 }
 
 export async function readTask(client: Redis, prefix: string, id: string): Promise<TaskDetail | null> {
   const k = redisKeys(prefix);
-  const r = (await client.pipeline().time().hgetall(k.job(id)).get(k.result(id)).pttl(k.result(id)).hgetBuffer(k.job(id), 'p').exec()) ?? [];
+  const r =
+    (await client.pipeline().time().hgetall(k.job(id)).get(k.result(id)).pttl(k.result(id)).hgetBuffer(k.job(id), 'p').exec()) ?? [];
   const nowMs = timeMs(r[0]?.[1]);
   const h = (r[1]?.[1] as Record<string, string> | undefined) ?? {};
   const raw = r[2]?.[1] as string | null | undefined;
@@ -67,7 +76,16 @@ export async function readTask(client: Redis, prefix: string, id: string): Promi
   const state = hashState(hash?.st);
   let score: string | null = null;
   if (hash && hash.q !== undefined) {
-    const key = state === 'ready' ? k.ready(hash.q) : state === 'delayed' ? k.delayed(hash.q) : state === 'active' ? k.active(hash.q) : state === 'dead' ? k.dead : null;
+    const key =
+      state === 'ready'
+        ? k.ready(hash.q)
+        : state === 'delayed'
+          ? k.delayed(hash.q)
+          : state === 'active'
+            ? k.active(hash.q)
+            : state === 'dead'
+              ? k.dead
+              : null;
     if (key) score = await client.zscore(key, id);
   }
   const p = r[4]?.[1];
@@ -129,22 +147,42 @@ export async function readWorkers(client: Redis, prefix: string, staleAfterS = 1
   const r = (await client.pipeline().time().hgetall(k.workers).exec()) ?? [];
   const now = timeMs(r[0]?.[1]) / 1000;
   const raw = (r[1]?.[1] as Record<string, string> | undefined) ?? {};
-  const rows: WorkerRow[] = Object.keys(raw).sort().map((id) => {
-    try {
-      const v = JSON.parse(raw[id]!) as Record<string, unknown>;
-      const hb = typeof v.heartbeat === 'number' ? v.heartbeat : null;
-      const list = (x: unknown) => (Array.isArray(x) ? x.map(String) : []);
-      return {
-        id, hostname: typeof v.hostname === 'string' ? v.hostname : null, pid: typeof v.pid === 'number' ? v.pid : null,
-        queues: list(v.queues), concurrency: typeof v.concurrency === 'number' ? v.concurrency : null,
-        threads: typeof v.threads === 'number' ? v.threads : null, running: list(v.running),
-        registered: typeof v.registered === 'string' ? [v.registered] : null, heartbeat: hb,
-        stale: hb === null || now - hb > staleAfterS, problem: null,
-      };
-    } catch (e) {
-      return { id, hostname: null, pid: null, queues: [], concurrency: null, threads: null, running: [], registered: null, heartbeat: null, stale: true, problem: `unreadable heartbeat: ${(e as Error).message}` };
-    }
-  });
+  const rows: WorkerRow[] = Object.keys(raw)
+    .sort()
+    .map((id) => {
+      try {
+        const v = JSON.parse(raw[id]!) as Record<string, unknown>;
+        const hb = typeof v.heartbeat === 'number' ? v.heartbeat : null;
+        const list = (x: unknown) => (Array.isArray(x) ? x.map(String) : []);
+        return {
+          id,
+          hostname: typeof v.hostname === 'string' ? v.hostname : null,
+          pid: typeof v.pid === 'number' ? v.pid : null,
+          queues: list(v.queues),
+          concurrency: typeof v.concurrency === 'number' ? v.concurrency : null,
+          threads: typeof v.threads === 'number' ? v.threads : null,
+          running: list(v.running),
+          registered: typeof v.registered === 'string' ? [v.registered] : null,
+          heartbeat: hb,
+          stale: hb === null || now - hb > staleAfterS,
+          problem: null,
+        };
+      } catch (e) {
+        return {
+          id,
+          hostname: null,
+          pid: null,
+          queues: [],
+          concurrency: null,
+          threads: null,
+          running: [],
+          registered: null,
+          heartbeat: null,
+          stale: true,
+          problem: `unreadable heartbeat: ${(e as Error).message}`,
+        };
+      }
+    });
   const digests = [...new Set(rows.flatMap((w) => w.registered ?? []))];
   const names = new Map<string, string[] | null>();
   if (digests.length) {

@@ -53,7 +53,13 @@ export function afterCursor(entries: Pair[], cursor: { score: string; id: string
 }
 
 /** One page of (member, score) from a sorted set, `limit + 1` fetched to know whether more follow. */
-export async function zsetPage(client: Redis, key: string, limit: number, cursor: string | null, rev: boolean): Promise<{ entries: Pair[]; more: boolean }> {
+export async function zsetPage(
+  client: Redis,
+  key: string,
+  limit: number,
+  cursor: string | null,
+  rev: boolean,
+): Promise<{ entries: Pair[]; more: boolean }> {
   const c = cursor ? decodeCursor(cursor) : null;
   let entries: Pair[];
   if (!c) {
@@ -79,7 +85,14 @@ async function runScriptWithKey(client: Redis, key: string, args: Array<string |
 export type SetKind = 'ready' | 'delayed' | 'active';
 
 /** Ready (claim order), scheduled (due time) or running (lease deadline) tasks of one queue. */
-export async function listTasks(client: Redis, prefix: string, queue: string, kind: SetKind, limit: number, cursor: string | null): Promise<Page<TaskRow>> {
+export async function listTasks(
+  client: Redis,
+  prefix: string,
+  queue: string,
+  kind: SetKind,
+  limit: number,
+  cursor: string | null,
+): Promise<Page<TaskRow>> {
   const k = redisKeys(prefix);
   const key = kind === 'ready' ? k.ready(queue) : kind === 'delayed' ? k.delayed(queue) : k.active(queue);
   return rowsPage(client, prefix, key, kind, limit, cursor, false);
@@ -90,7 +103,15 @@ export function listDead(client: Redis, prefix: string, limit: number, cursor: s
   return rowsPage(client, prefix, redisKeys(prefix).dead, 'dead', limit, cursor, true);
 }
 
-async function rowsPage(client: Redis, prefix: string, key: string, kind: SetKind | 'dead', limit: number, cursor: string | null, rev: boolean): Promise<Page<TaskRow>> {
+async function rowsPage(
+  client: Redis,
+  prefix: string,
+  key: string,
+  kind: SetKind | 'dead',
+  limit: number,
+  cursor: string | null,
+  rev: boolean,
+): Promise<Page<TaskRow>> {
   const k = redisKeys(prefix);
   const { entries, more } = await zsetPage(client, key, limit, cursor, rev);
   const pipe = client.pipeline().time();

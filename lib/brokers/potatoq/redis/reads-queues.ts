@@ -53,7 +53,13 @@ export const nextBand = (score: number) => Math.floor(score / PRIO) * PRIO + PRI
 export async function readOverview(client: Redis, prefix: string): Promise<Overview> {
   const k = redisKeys(prefix);
   // 1: how many queues, time, dead total and the newest letters' ids.
-  const r1 = ((await client.pipeline().scard(k.queues).time().zcard(k.dead).zrevrange(k.dead, 0, DEAD_SCAN - 1).exec()) ?? []) as R;
+  const r1 = ((await client
+    .pipeline()
+    .scard(k.queues)
+    .time()
+    .zcard(k.dead)
+    .zrevrange(k.dead, 0, DEAD_SCAN - 1)
+    .exec()) ?? []) as R;
   const [card, t, dz, deadIds] = [Number(at(r1, 0)), at(r1, 1), Number(at(r1, 2)), at(r1, 3)];
   let names: string[];
   if (card <= MAX_QUEUES) names = await client.smembers(k.queues);
@@ -74,7 +80,12 @@ export async function readOverview(client: Redis, prefix: string): Promise<Overv
   // 2: counts and heads.
   const p2 = client.pipeline();
   for (const q of names) {
-    p2.zcard(k.ready(q)).zcard(k.delayed(q)).zcard(k.active(q)).zcount(k.active(q), '-inf', now).zrange(k.ready(q), 0, '0', 'WITHSCORES').zrange(k.delayed(q), 0, '0', 'WITHSCORES');
+    p2.zcard(k.ready(q))
+      .zcard(k.delayed(q))
+      .zcard(k.active(q))
+      .zcount(k.active(q), '-inf', now)
+      .zrange(k.ready(q), 0, '0', 'WITHSCORES')
+      .zrange(k.delayed(q), 0, '0', 'WITHSCORES');
   }
   const r2 = ((await p2.exec()) ?? []) as R;
   const heads = new Map<string, string[]>(); // queue → band heads (ids)
@@ -154,7 +165,11 @@ export interface DeadGroup {
 /** Dead letters grouped by the reason's last line (as `potatoq dead list` shows it), over the newest `scan` letters. */
 export async function deadGroups(client: Redis, prefix: string, scan = 10_000): Promise<{ groups: DeadGroup[]; exact: boolean }> {
   const k = redisKeys(prefix);
-  const [[, ids], [, total]] = ((await client.pipeline().zrevrange(k.dead, 0, scan - 1).zcard(k.dead).exec()) ?? []) as [[unknown, string[]], [unknown, number]];
+  const [[, ids], [, total]] = ((await client
+    .pipeline()
+    .zrevrange(k.dead, 0, scan - 1)
+    .zcard(k.dead)
+    .exec()) ?? []) as [[unknown, string[]], [unknown, number]];
   const pipe = client.pipeline();
   for (const id of ids) pipe.hmget(k.job(id), 'q', 'r');
   const r = (await pipe.exec()) ?? [];

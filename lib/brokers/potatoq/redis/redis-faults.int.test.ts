@@ -21,7 +21,15 @@ describe.skipIf(!have)('Redis restarted in the middle of a bulk replay', () => {
     for (let i = 0; i < ids.length; i += 1000) {
       const pipe = c.pipeline();
       for (const id of ids.slice(i, i + 1000)) {
-        pipe.hset(k.job(id), { q: 'a', p: JSON.stringify({ task: 't', id, queue: 'a', enqueued_at: 1.5, v: 1 }), pr: '0', d: '5', st: 'dead', r: 'x', died: '1' });
+        pipe.hset(k.job(id), {
+          q: 'a',
+          p: JSON.stringify({ task: 't', id, queue: 'a', enqueued_at: 1.5, v: 1 }),
+          pr: '0',
+          d: '5',
+          st: 'dead',
+          r: 'x',
+          died: '1',
+        });
         pipe.zadd(k.dead, 1, id);
       }
       await pipe.exec();

@@ -9,7 +9,19 @@ import type { PySeeder } from '@/tests/support/potatoq-seeder';
 import { redisKeys } from './keys';
 import { listDead, listResults, listTasks, readTask } from './reads';
 import { discardDead, enqueueTasks, replayDead, revokedRecord, revokeTasks } from './writes';
-import { cliDeadList, dropWorld, newWorld, potatoqCli, redisAvailable, runs, spawnRedisSeeder, testClient, until, Worker, type World } from './test-support';
+import {
+  cliDeadList,
+  dropWorld,
+  newWorld,
+  potatoqCli,
+  redisAvailable,
+  runs,
+  spawnRedisSeeder,
+  testClient,
+  until,
+  Worker,
+  type World,
+} from './test-support';
 
 const up = await redisAvailable();
 
@@ -26,7 +38,9 @@ describe.skipIf(!up)('Redis round trips with the real potatoq 26.1a8', () => {
   async function expectDeadListsAgree() {
     const cli = await cliDeadList(w);
     const ours = (await listDead(c, w.prefix, 1000, null)).items.filter((r) => r.state !== 'missing');
-    expect(ours.map((r) => [r.id, r.queue, r.task, r.reason, (r.diedAtMs ?? 0) / 1000])).toEqual(cli.map((e) => [e.id, e.queue, e.task, e.reason, e.died_at]));
+    expect(ours.map((r) => [r.id, r.queue, r.task, r.reason, (r.diedAtMs ?? 0) / 1000])).toEqual(
+      cli.map((e) => [e.id, e.queue, e.task, e.reason, e.died_at]),
+    );
     return cli;
   }
 
@@ -44,7 +58,12 @@ describe.skipIf(!up)('Redis round trips with the real potatoq 26.1a8', () => {
     ids.later = await seeder.call<string>('send', { task: 'rt.record', args: [2], countdown: 3600 });
     worker = new Worker(w);
     worker.start([w.queue]);
-    await until('the worker to dead-letter four tasks', async () => (await c.zcard(k.dead)) === 4 && runs(w).has(ids.ok!), 60_000, () => worker.log);
+    await until(
+      'the worker to dead-letter four tasks',
+      async () => (await c.zcard(k.dead)) === 4 && runs(w).has(ids.ok!),
+      60_000,
+      () => worker.log,
+    );
   });
   afterAll(async () => {
     await worker?.stop();
@@ -82,11 +101,21 @@ describe.skipIf(!up)('Redis round trips with the real potatoq 26.1a8', () => {
     const sent = Date.now() / 1000;
     const [soon] = await enqueueTasks(c, w.prefix, [{ task: 'rt.record', queue: w.queue, args: '["soon"]', countdown: 2 }]);
     expect(soon?.state).toBe('scheduled');
-    const run = await until('the worker to run the console\'s task', () => runs(w).get(now!.id), 30_000, () => worker.log);
+    const run = await until(
+      "the worker to run the console's task",
+      () => runs(w).get(now!.id),
+      30_000,
+      () => worker.log,
+    );
     expect(run[0]!.types).toEqual(['datetime', 'Decimal', 'int', 'float']);
     expect(run[0]!.args[1]).toBe("Decimal('1.10')");
     expect(run[0]!.kwargs.u).toBe("UUID('12345678-1234-5678-1234-567812345678')");
-    const later = await until('the scheduled task to run', () => runs(w).get(soon!.id), 30_000, () => worker.log);
+    const later = await until(
+      'the scheduled task to run',
+      () => runs(w).get(soon!.id),
+      30_000,
+      () => worker.log,
+    );
     expect(later[0]!.at).toBeGreaterThanOrEqual(sent + 1.9);
   });
 
@@ -96,25 +125,40 @@ describe.skipIf(!up)('Redis round trips with the real potatoq 26.1a8', () => {
     expect(o?.outcome).toBe('ok');
     const cli = await expectDeadListsAgree();
     expect(cli.map((e) => e.id)).not.toContain(ids.flaky);
-    const run = await until('the replayed task to run', () => runs(w).get(ids.flaky!), 30_000, () => worker.log);
+    const run = await until(
+      'the replayed task to run',
+      () => runs(w).get(ids.flaky!),
+      30_000,
+      () => worker.log,
+    );
     expect(run[0]!.types).toEqual(['datetime', 'Decimal', 'UUID', 'bytes', 'set', 'timedelta', 'int']);
     expect(run[0]!.kwargs).toEqual({ k: "'v'" });
     await until('the replayed task to finish', async () => (await state(ids.flaky!)) === 'gone');
     // The failing task again: replayed, run, dead again with a fresh died time.
     const before = Number(await c.zscore(k.dead, ids.fail!));
     expect((await replayDead(c, w.prefix, [ids.fail!]))[0]?.outcome).toBe('ok');
-    await until('the failing task to die again', async () => (await state(ids.fail!)) === 'dead' && Number(await c.zscore(k.dead, ids.fail!)) > before, 30_000, () => worker.log);
+    await until(
+      'the failing task to die again',
+      async () => (await state(ids.fail!)) === 'dead' && Number(await c.zscore(k.dead, ids.fail!)) > before,
+      30_000,
+      () => worker.log,
+    );
     await expectDeadListsAgree();
     // potatoq's own retry of an unknown id: "missing", and still exit code 0 (execFile would reject otherwise)
     expect(await potatoqCli(w, ['dead', 'retry', 'no-such-id'])).toContain("isn't in the dead letters");
     // potatoq's own retry (the worker re-runs it at once, so it is seen dying again, later)
     const rejectedAt = (await listDead(c, w.prefix, 100, null)).items.find((r) => r.id === ids.reject)!.diedAtMs!;
     expect(await potatoqCli(w, ['dead', 'retry', ids.reject!])).toContain('requeued');
-    await until('the rejected task to die again', async () => ((await listDead(c, w.prefix, 100, null)).items.find((r) => r.id === ids.reject)?.diedAtMs ?? 0) > rejectedAt, 30_000, () => worker.log);
+    await until(
+      'the rejected task to die again',
+      async () => ((await listDead(c, w.prefix, 100, null)).items.find((r) => r.id === ids.reject)?.diedAtMs ?? 0) > rejectedAt,
+      30_000,
+      () => worker.log,
+    );
     await expectDeadListsAgree();
   });
 
-  it('revokes waiting tasks so the worker never runs them, refuses dead letters, and cleans up potatoq revoke\'s orphans', async () => {
+  it("revokes waiting tasks so the worker never runs them, refuses dead letters, and cleans up potatoq revoke's orphans", async () => {
     const held = `${w.queue}-held`;
     const [r1, r2] = await enqueueTasks(c, w.prefix, [
       { task: 'rt.record', queue: held, args: '["revoked"]' },
@@ -126,7 +170,12 @@ describe.skipIf(!up)('Redis round trips with the real potatoq 26.1a8', () => {
     w2.start([held]);
     try {
       const [marker] = await enqueueTasks(c, w.prefix, [{ task: 'rt.record', queue: held, args: '["after"]', countdown: 1.5 }]);
-      await until('the marker task to run after the revoked ones were due', () => runs(w).get(marker!.id), 30_000, () => w2.log);
+      await until(
+        'the marker task to run after the revoked ones were due',
+        () => runs(w).get(marker!.id),
+        30_000,
+        () => w2.log,
+      );
     } finally {
       await w2.stop();
     }

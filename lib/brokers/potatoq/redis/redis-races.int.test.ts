@@ -7,7 +7,18 @@ import type { PySeeder } from '@/tests/support/potatoq-seeder';
 import { redisKeys } from './keys';
 import { listDead, readOverview } from './reads';
 import { discardDead, purgeQueue, replayDead } from './writes';
-import { cliDeadList, dropWorld, newWorld, redisAvailable, runs, spawnRedisSeeder, testClient, until, Worker, type World } from './test-support';
+import {
+  cliDeadList,
+  dropWorld,
+  newWorld,
+  redisAvailable,
+  runs,
+  spawnRedisSeeder,
+  testClient,
+  until,
+  Worker,
+  type World,
+} from './test-support';
 
 const up = await redisAvailable();
 
@@ -36,11 +47,22 @@ describe.skipIf(!up)('Redis: console writes racing real potatoq workers', () => 
     const worker = new Worker(w);
     workers.push(worker);
     worker.start([w.queue], { pool: 'prefork', concurrency: 2 });
-    await until('the worker to start claiming', () => runs(w!).size >= 20, 60_000, () => worker.log, 20);
+    await until(
+      'the worker to start claiming',
+      () => runs(w!).size >= 20,
+      60_000,
+      () => worker.log,
+      20,
+    );
     const t0 = Date.now() / 1000;
     const r = await purgeQueue(c, w.prefix, w.queue, { slice: 25, pauseMs: 10 });
     const t1 = Date.now() / 1000;
-    await until('the queue to drain', async () => (await c.zcard(k.ready(w!.queue))) + (await c.zcard(k.active(w!.queue))) === 0, 60_000, () => worker.log);
+    await until(
+      'the queue to drain',
+      async () => (await c.zcard(k.ready(w!.queue))) + (await c.zcard(k.active(w!.queue))) === 0,
+      60_000,
+      () => worker.log,
+    );
     await worker.stop();
     const ran = runs(w);
     expect(r.purged).toBeGreaterThan(0);
@@ -84,7 +106,12 @@ describe.skipIf(!up)('Redis: console writes racing real potatoq workers', () => 
     const worker = new Worker(w);
     workers.push(worker);
     worker.start([w.queue]);
-    await until('300 dead letters', async () => (await c.zcard(k.dead)) === 300, 90_000, () => worker.log);
+    await until(
+      '300 dead letters',
+      async () => (await c.zcard(k.dead)) === 300,
+      90_000,
+      () => worker.log,
+    );
     await worker.stop();
     const other = testClient();
     try {
@@ -109,7 +136,13 @@ describe.skipIf(!up)('Redis: console writes racing real potatoq workers', () => 
     const worker = new Worker(w);
     workers.push(worker);
     worker.start([w.queue], { pool: 'prefork', concurrency: 1 });
-    await until('the poison to be dead-lettered', async () => (await c.hget(k.job(bad), 'st')) === 'dead', 120_000, () => worker.log, 500);
+    await until(
+      'the poison to be dead-lettered',
+      async () => (await c.hget(k.job(bad), 'st')) === 'dead',
+      120_000,
+      () => worker.log,
+      500,
+    );
     await worker.stop();
     const [row] = (await listDead(c, w.prefix, 10, null)).items;
     expect(row).toMatchObject({ id: bad, reason: 'worker lost too many times', deliveries: 2, task: null });

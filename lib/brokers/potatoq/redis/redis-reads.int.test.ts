@@ -27,7 +27,10 @@ describe.skipIf(!up)('Redis: the console reads', () => {
     k = redisKeys(P);
   };
 
-  async function walk(fetch: (cursor: string | null) => Promise<{ items: TaskRow[]; nextCursor: string | null }>, between?: (page: number) => Promise<void>) {
+  async function walk(
+    fetch: (cursor: string | null) => Promise<{ items: TaskRow[]; nextCursor: string | null }>,
+    between?: (page: number) => Promise<void>,
+  ) {
     const seen: string[] = [];
     let cursor: string | null = null;
     for (let page = 0; page < 1000; page++) {
@@ -83,7 +86,15 @@ describe.skipIf(!up)('Redis: the console reads', () => {
     const [t] = await c.time();
     const now = Number(t) * 1000;
     for (let i = 0; i < 5; i++) {
-      await c.hset(k.job(`d${i}`), { q: 'a', p: msg(`d${i}`, 1), pr: '0', d: '1', st: 'dead', r: `Traceback\nValueError: ${i}\n`, died: String(1000 + i) });
+      await c.hset(k.job(`d${i}`), {
+        q: 'a',
+        p: msg(`d${i}`, 1),
+        pr: '0',
+        d: '1',
+        st: 'dead',
+        r: `Traceback\nValueError: ${i}\n`,
+        died: String(1000 + i),
+      });
       await c.zadd(k.dead, 1000 + i, `d${i}`);
     }
     await c.hset(k.job('bad'), { q: 'b', p: '{oops', pr: '0', d: '2', st: 'dead', r: 'worker lost too many times', died: '2000' });
@@ -99,12 +110,21 @@ describe.skipIf(!up)('Redis: the console reads', () => {
     await c.hset(k.job('run2'), { q: 'a', p: msg('run2', 1), pr: '0', d: '1', st: 'active', tok: 'y', w: 'potatoq@h:1:abc', pid: '43' });
     await c.zadd(k.active('a'), now + 60_000, 'run2');
     const running = (await listTasks(c, P, 'a', 'active', 10, null)).items;
-    expect(running.map((r) => [r.id, r.leaseExpired, r.worker, r.pid])).toEqual([['run1', true, 'potatoq@h:1:abc', '42'], ['run2', false, 'potatoq@h:1:abc', '43']]);
-    for (const [id, due] of [['s2', now + 2000], ['s1', now + 1000]] as const) {
+    expect(running.map((r) => [r.id, r.leaseExpired, r.worker, r.pid])).toEqual([
+      ['run1', true, 'potatoq@h:1:abc', '42'],
+      ['run2', false, 'potatoq@h:1:abc', '43'],
+    ]);
+    for (const [id, due] of [
+      ['s2', now + 2000],
+      ['s1', now + 1000],
+    ] as const) {
       await c.hset(k.job(id), { q: 'a', p: msg(id, 1), pr: '0', d: '0', st: 'delayed' });
       await c.zadd(k.delayed('a'), due, id);
     }
-    expect((await listTasks(c, P, 'a', 'delayed', 10, null)).items.map((r) => [r.id, r.atMs])).toEqual([['s1', now + 1000], ['s2', now + 2000]]);
+    expect((await listTasks(c, P, 'a', 'delayed', 10, null)).items.map((r) => [r.id, r.atMs])).toEqual([
+      ['s1', now + 1000],
+      ['s2', now + 2000],
+    ]);
     const o = await readOverview(c, P);
     expect(o.deadTotal).toBe(6);
     expect(o.deadExact).toBe(true);
@@ -136,7 +156,13 @@ describe.skipIf(!up)('Redis: the console reads', () => {
     expect(a).toMatchObject({ ready: 2, scheduled: 0, running: 0, dead: 0, oldestApproximate: false });
     expect(a.oldestWaitingSeconds).toBeGreaterThan(295);
     expect(a.oldestWaitingSeconds).toBeLessThan(310);
-    expect(o.queues.find((q) => q.name === 'b')).toMatchObject({ ready: 0, running: 1, expiredLeases: 1, dead: 1, oldestWaitingSeconds: null });
+    expect(o.queues.find((q) => q.name === 'b')).toMatchObject({
+      ready: 0,
+      running: 1,
+      expiredLeases: 1,
+      dead: 1,
+      oldestWaitingSeconds: null,
+    });
     expect(o.queues.map((q) => q.name)).toEqual(['a', 'b', 'empty']);
     expect(o.deadOrphans).toBe(1);
   });
@@ -149,7 +175,20 @@ describe.skipIf(!up)('Redis: the console reads', () => {
     await c.set(k.result('y'), '{"task_id":"y","status":"SUCCESS","result":1,"name":"t","date_done":5.5}');
     await c.set(k.result('potatoq-registered-abc'), '{"task_id":"potatoq-registered-abc","status":"SUCCESS","result":["rt.a","rt.b"]}');
     await c.set(k.result('group:g'), '{"status":"SUCCESS"}');
-    await c.hset(k.workers, 'potatoq@h:9:aaaaaa', JSON.stringify({ hostname: 'potatoq@h', pid: 9, queues: ['a'], concurrency: 2, threads: 1, running: ['x'], registered: 'abc', heartbeat: Date.now() / 1000 }));
+    await c.hset(
+      k.workers,
+      'potatoq@h:9:aaaaaa',
+      JSON.stringify({
+        hostname: 'potatoq@h',
+        pid: 9,
+        queues: ['a'],
+        concurrency: 2,
+        threads: 1,
+        running: ['x'],
+        registered: 'abc',
+        heartbeat: Date.now() / 1000,
+      }),
+    );
     await c.hset(k.workers, 'broken', 'nope');
     const d = await readTask(c, P, 'x');
     expect(d).toMatchObject({ state: 'ready', score: '7', result: { status: 'FAILURE', problem: null } });
@@ -164,7 +203,10 @@ describe.skipIf(!up)('Redis: the console reads', () => {
     } while (cur);
     expect(all.sort()).toEqual(['x', 'y']);
     const w = await readWorkers(c, P);
-    expect(w.map((x) => [x.id, x.registered, x.stale, x.problem === null])).toEqual([['broken', null, true, false], ['potatoq@h:9:aaaaaa', ['rt.a', 'rt.b'], false, true]]);
+    expect(w.map((x) => [x.id, x.registered, x.stale, x.problem === null])).toEqual([
+      ['broken', null, true, false],
+      ['potatoq@h:9:aaaaaa', ['rt.a', 'rt.b'], false, true],
+    ]);
     expect(await registeredTaskNames(c, P)).toEqual(['rt.a', 'rt.b']);
   });
 });

@@ -42,14 +42,28 @@ describe.skipIf(!have)('Redis reads at depth', () => {
       for (let i = 0; i < PER_QUEUE; i++) {
         const id = `${queue}-${i}`;
         const prio = i % 3;
-        pipe.hset(k.job(id), { q: queue, p: `{"task":"t","id":"${id}","queue":"${queue}","enqueued_at":${1000 + i},"v":1}`, pr: String(prio), d: '0', st: 'ready' });
+        pipe.hset(k.job(id), {
+          q: queue,
+          p: `{"task":"t","id":"${id}","queue":"${queue}","enqueued_at":${1000 + i},"v":1}`,
+          pr: String(prio),
+          d: '0',
+          st: 'ready',
+        });
         pipe.zadd(k.ready(queue), -prio * PRIO + i + 1, id);
       }
       await pipe.exec();
     }
     const pipe = c.pipeline();
     for (let i = 0; i < DEAD; i++) {
-      pipe.hset(k.job(`d${i}`), { q: `q${i % QUEUES}`, p: `{"task":"t","id":"d${i}"}`, pr: '0', d: '1', st: 'dead', r: 'boom', died: String(i) });
+      pipe.hset(k.job(`d${i}`), {
+        q: `q${i % QUEUES}`,
+        p: `{"task":"t","id":"d${i}"}`,
+        pr: '0',
+        d: '1',
+        st: 'dead',
+        r: 'boom',
+        died: String(i),
+      });
       pipe.zadd(k.dead, i, `d${i}`);
     }
     await pipe.exec();

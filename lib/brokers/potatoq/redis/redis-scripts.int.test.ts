@@ -74,7 +74,10 @@ describe.skipIf(!up)('Redis: the console scripts', () => {
     await ready('r1');
     const out = await replayDead(c, P, ['d1', 'run1', 'r1', 'nope', 'd1']);
     expect(out.map((o) => [o.id, o.outcome, o.detail])).toEqual([
-      ['d1', 'ok', 'ok'], ['run1', 'running', 'running'], ['r1', 'conflict', 'not-dead:ready'], ['nope', 'missing', 'missing'],
+      ['d1', 'ok', 'ok'],
+      ['run1', 'running', 'running'],
+      ['r1', 'conflict', 'not-dead:ready'],
+      ['nope', 'missing', 'missing'],
     ]);
     expect(await c.hgetall(k.job('d1'))).toEqual({ q: 'a', p: msg('d1', 'a'), pr: '3', d: '0', st: 'ready' });
     expect(Number(await c.zscore(k.ready('a'), 'd1'))).toBe(-3 * PRIO + 42);
@@ -108,7 +111,13 @@ describe.skipIf(!up)('Redis: the console scripts', () => {
     await active('run1');
     await ready('r1');
     const out = await discardDead(c, P, ['d1', 'orphan', 'run1', 'r1', 'nope']);
-    expect(out.map((o) => [o.outcome, o.detail])).toEqual([['ok', 'ok'], ['ok', 'orphan'], ['running', 'running'], ['conflict', 'not-dead:ready'], ['missing', 'missing']]);
+    expect(out.map((o) => [o.outcome, o.detail])).toEqual([
+      ['ok', 'ok'],
+      ['ok', 'orphan'],
+      ['running', 'running'],
+      ['conflict', 'not-dead:ready'],
+      ['missing', 'missing'],
+    ]);
     expect(await c.zcard(k.dead)).toBe(0);
     expect(await c.exists(k.job('d1'), k.job('run1'), k.job('r1'))).toBe(2);
   });
@@ -125,8 +134,13 @@ describe.skipIf(!up)('Redis: the console scripts', () => {
     await c.set(k.waiting('r1'), '1');
     const out = await revokeTasks(c, P, ['r1', 's1', 'run1', 'd1', 'done', 'orphan', 'unknown'], 100);
     expect(out.map((o) => [o.id, o.outcome, o.detail])).toEqual([
-      ['r1', 'ok', 'ok'], ['s1', 'ok', 'ok'], ['run1', 'running', 'running'], ['d1', 'conflict', 'dead'],
-      ['done', 'missing', 'finished:SUCCESS'], ['orphan', 'ok', 'orphan'], ['unknown', 'ok', 'unknown'],
+      ['r1', 'ok', 'ok'],
+      ['s1', 'ok', 'ok'],
+      ['run1', 'running', 'running'],
+      ['d1', 'conflict', 'dead'],
+      ['done', 'missing', 'finished:SUCCESS'],
+      ['orphan', 'ok', 'orphan'],
+      ['unknown', 'ok', 'unknown'],
     ]);
     expect(await c.exists(k.job('r1'), k.job('s1'))).toBe(0);
     expect(await c.zcard(k.ready('a'))).toBe(0);
@@ -138,7 +152,21 @@ describe.skipIf(!up)('Redis: the console scripts', () => {
     expect(await c.zscore(k.dead, 'orphan')).toBeNull();
     expect(JSON.parse((await c.get(k.result('done')))!).status).toBe('SUCCESS');
     const rec = JSON.parse((await c.get(k.result('unknown')))!) as Record<string, unknown>;
-    expect(Object.keys(rec)).toEqual(['task_id', 'status', 'result', 'traceback', 'meta', 'date_done', 'name', 'args', 'kwargs', 'retries', 'worker', 'date_started', 'enqueued_at']);
+    expect(Object.keys(rec)).toEqual([
+      'task_id',
+      'status',
+      'result',
+      'traceback',
+      'meta',
+      'date_done',
+      'name',
+      'args',
+      'kwargs',
+      'retries',
+      'worker',
+      'date_started',
+      'enqueued_at',
+    ]);
     expect(rec).toMatchObject({ task_id: 'unknown', status: 'REVOKED', name: null, retries: 0 });
     const ttl = await c.pttl(k.result('r1'));
     expect(ttl).toBeGreaterThan(90_000);
@@ -146,7 +174,7 @@ describe.skipIf(!up)('Redis: the console scripts', () => {
     expect(await c.lrange(k.notify('r1'), 0, '-1')).toEqual(['1']);
   });
 
-  it('purges only its queue\'s ready and scheduled tasks, in slices, stepping over what it must not touch', async () => {
+  it("purges only its queue's ready and scheduled tasks, in slices, stepping over what it must not touch", async () => {
     fresh();
     for (let i = 0; i < 25; i++) await ready(`r${String(i).padStart(2, '0')}`, 'a', i + 1);
     await c.hset(k.job('s1'), { q: 'a', p: msg('s1', 'a'), pr: '0', d: '0', st: 'delayed' });
@@ -172,7 +200,11 @@ describe.skipIf(!up)('Redis: the console scripts', () => {
       { task: 'rt.record', queue: 'a', countdown: 60, id: 'e2' },
       { task: 'rt.record', queue: 'a', id: 'e1' },
     ]);
-    expect(out.map((o) => [o.id, o.outcome, o.state])).toEqual([['e1', 'ok', 'ready'], ['e2', 'ok', 'scheduled'], ['e1', 'conflict', 'ready']]);
+    expect(out.map((o) => [o.id, o.outcome, o.state])).toEqual([
+      ['e1', 'ok', 'ready'],
+      ['e2', 'ok', 'scheduled'],
+      ['e1', 'conflict', 'ready'],
+    ]);
     expect(await c.hgetall(k.job('e1'))).toEqual({ q: 'a', p: out[0]!.payload, pr: '2', d: '0', st: 'ready' });
     expect(Number(await c.zscore(k.ready('a'), 'e1'))).toBe(-2 * PRIO + 1);
     expect(await c.hget(k.job('e2'), 'st')).toBe('delayed');

@@ -119,4 +119,3 @@ export function createRedisResults(url: string, prefix: string, timeoutMs: numbe
     },
   };
 }
-

@@ -49,9 +49,18 @@ const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : n
 
 /** Task, times and arguments of a stored payload (bytes: invalid UTF-8 is flagged as potatoq's decoder would fail on it). */
 export function payloadInfo(raw: string | Uint8Array | null, limits: PValueLimits = LIST_LIMITS): PayloadInfo {
-  if (raw === null) return { task: null, enqueuedAt: null, eta: null, args: null, kwargs: null, problem: { kind: 'missing', reason: 'the task has no payload (p)' } };
+  if (raw === null)
+    return {
+      task: null,
+      enqueuedAt: null,
+      eta: null,
+      args: null,
+      kwargs: null,
+      problem: { kind: 'missing', reason: 'the task has no payload (p)' },
+    };
   const d: DecodedPayload = decodePayload(raw, limits);
-  if (d.kind === 'foreign') return { task: d.task, enqueuedAt: null, eta: null, args: null, kwargs: null, problem: { kind: d.foreign, reason: d.reason } };
+  if (d.kind === 'foreign')
+    return { task: d.task, enqueuedAt: null, eta: null, args: null, kwargs: null, problem: { kind: d.foreign, reason: d.reason } };
   return { task: d.task, enqueuedAt: num(d.enqueuedAt), eta: num(d.eta), args: d.args, kwargs: d.kwargs, problem: null };
 }
 
@@ -64,7 +73,13 @@ export function hashState(st: string | null | undefined): HashState {
 export const ROW_FIELDS = ['q', 'p', 'pr', 'd', 'st', 'tok', 'w', 'pid', 'r', 'died'] as const;
 
 /** `v` is the HMGET of ROW_FIELDS as bytes (the payload is decoded strictly, the rest as UTF-8). */
-export function toRow(id: string, score: string, raw: Array<Buffer | string | null>, nowMs: number, kind: 'ready' | 'delayed' | 'active' | 'dead'): TaskRow {
+export function toRow(
+  id: string,
+  score: string,
+  raw: Array<Buffer | string | null>,
+  nowMs: number,
+  kind: 'ready' | 'delayed' | 'active' | 'dead',
+): TaskRow {
   const v = raw.map((x) => (x === null || x === undefined ? null : x.toString()));
   const p = raw[1] ?? null;
   const [q, , pr, d, st, , w, pid, r, died] = v;
@@ -83,7 +98,9 @@ export function toRow(id: string, score: string, raw: Array<Buffer | string | nu
     diedAtMs: kind === 'dead' ? Number(died ?? score) : null,
     atMs: at,
     leaseExpired: kind === 'active' && at !== null && at < nowMs,
-    ...(state === 'missing' ? { task: null, enqueuedAt: null, eta: null, args: null, kwargs: null, problem: null } : payloadInfo(typeof p === 'string' ? p : p === null ? null : new Uint8Array(p))),
+    ...(state === 'missing'
+      ? { task: null, enqueuedAt: null, eta: null, args: null, kwargs: null, problem: null }
+      : payloadInfo(typeof p === 'string' ? p : p === null ? null : new Uint8Array(p))),
   };
 }
 

@@ -66,7 +66,8 @@ export function judgeServer(info: Map<string, string>, policy: string | null): S
   const compat = info.get('redis_version') ?? version;
   let refusal: string | null = null;
   if (info.get('cluster_enabled') === '1' || info.get('redis_mode') === 'cluster') {
-    refusal = 'this is a Redis Cluster node: potatoq 26.1a8 does not support Redis Cluster (its scripts touch keys of several queues), so the console refuses it too. Point the console at a standalone Redis or a Sentinel-managed primary.';
+    refusal =
+      'this is a Redis Cluster node: potatoq 26.1a8 does not support Redis Cluster (its scripts touch keys of several queues), so the console refuses it too. Point the console at a standalone Redis or a Sentinel-managed primary.';
   } else if (!versionAtLeast62(compat)) {
     refusal = `${server} ${version} is too old: potatoq needs Redis 6.2+ (ZRANGE … BYSCORE).`;
   }

@@ -53,7 +53,12 @@ export function newWorld(extra: Record<string, string> = {}): World {
   const prefix = newPrefix();
   const queue = `q-${prefix}`;
   const out = mkdtempSync(path.join(os.tmpdir(), 'ctr-redis-'));
-  return { prefix, queue, out, env: { RT_BROKER: REDIS_URL, RT_PREFIX: prefix, RT_QUEUE: queue, RT_OUT: out, POTATOQ_NO_EMOJI: '1', PYTHONUNBUFFERED: '1', ...extra } };
+  return {
+    prefix,
+    queue,
+    out,
+    env: { RT_BROKER: REDIS_URL, RT_PREFIX: prefix, RT_QUEUE: queue, RT_OUT: out, POTATOQ_NO_EMOJI: '1', PYTHONUNBUFFERED: '1', ...extra },
+  };
 }
 
 /** Deletes the world's keys and its output folder. */
@@ -80,7 +85,11 @@ const run = promisify(execFile);
 
 /** The real `potatoq` CLI on this world (`-A rt_redis_tasks`); stdout. */
 export async function potatoqCli(w: World, args: string[]): Promise<string> {
-  const { stdout } = await run(POTATOQ, ['-A', 'rt_redis_tasks', '--no-color', '--no-emoji', ...args], { cwd: PY_DIR, env: { ...process.env, ...w.env }, maxBuffer: 64 << 20 });
+  const { stdout } = await run(POTATOQ, ['-A', 'rt_redis_tasks', '--no-color', '--no-emoji', ...args], {
+    cwd: PY_DIR,
+    env: { ...process.env, ...w.env },
+    maxBuffer: 64 << 20,
+  });
   return stdout;
 }
 
@@ -104,7 +113,18 @@ export class Worker {
   constructor(private readonly w: World) {}
 
   start(queues: string[], opts: { pool?: 'solo' | 'prefork'; concurrency?: number; env?: Record<string, string> } = {}): void {
-    const args = ['-A', 'rt_redis_tasks', '--no-color', '--no-emoji', 'worker', '-P', opts.pool ?? 'solo', '-Q', queues.join(','), '--no-scheduler'];
+    const args = [
+      '-A',
+      'rt_redis_tasks',
+      '--no-color',
+      '--no-emoji',
+      'worker',
+      '-P',
+      opts.pool ?? 'solo',
+      '-Q',
+      queues.join(','),
+      '--no-scheduler',
+    ];
     if (opts.concurrency) args.push('-c', String(opts.concurrency));
     const c = spawn(POTATOQ, args, { cwd: PY_DIR, env: { ...process.env, ...this.w.env, ...opts.env } });
     c.stdout?.on('data', (d: Buffer) => (this.log += d.toString()));
@@ -168,7 +188,26 @@ export class PrivateRedis {
   async start(): Promise<Redis> {
     if (!this.port) this.port = await freePort();
     if (!this.dir) this.dir = mkdtempSync(path.join(os.tmpdir(), 'ctr-redis-private-'));
-    this.child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--dir', this.dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', '', '--daemonize', 'no'], { stdio: 'ignore' });
+    this.child = spawn(
+      'redis-server',
+      [
+        '--port',
+        String(this.port),
+        '--bind',
+        '127.0.0.1',
+        '--dir',
+        this.dir,
+        '--appendonly',
+        'yes',
+        '--appendfsync',
+        'always',
+        '--save',
+        '',
+        '--daemonize',
+        'no',
+      ],
+      { stdio: 'ignore' },
+    );
     const c = this.client();
     for (let i = 0; ; i++) {
       try {

@@ -39,7 +39,8 @@ export function describeCode(action: 'replay' | 'discard' | 'revoke' | 'enqueue'
     case 'revoke':
       if (code === 'ok') return o('ok', 'removed from the queue and marked REVOKED');
       if (code === 'dead') return o('conflict', 'is a dead letter, not waiting: nothing was changed (discard it to remove it)');
-      if (code.startsWith('finished:')) return o('missing', `already finished with ${code.slice(9)}; nothing to revoke, its result was kept`);
+      if (code.startsWith('finished:'))
+        return o('missing', `already finished with ${code.slice(9)}; nothing to revoke, its result was kept`);
       if (code === 'orphan') return o('ok', 'removed an orphaned dead-letter entry and marked REVOKED');
       return o('ok', 'no waiting task with this id; marked REVOKED anyway, as potatoq does');
     case 'enqueue':
@@ -72,10 +73,14 @@ async function inBatches<T>(ids: T[], idOf: (x: T) => string, step: (part: T[]) 
 }
 
 function perId(client: Redis, s: LuaScript, action: 'replay' | 'discard', prefix: string, ids: string[]): Promise<RedisOutcome[]> {
-  return inBatches(ids, (id) => id, async (part) => {
-    const codes = (await runScript(client, s, [prefix, ...part])) as string[];
-    return part.map((id, k) => describeCode(action, id, codes[k] ?? 'missing'));
-  });
+  return inBatches(
+    ids,
+    (id) => id,
+    async (part) => {
+      const codes = (await runScript(client, s, [prefix, ...part])) as string[];
+      return part.map((id, k) => describeCode(action, id, codes[k] ?? 'missing'));
+    },
+  );
 }
 
 const unique = (ids: string[]) => [...new Set(ids)];
@@ -85,26 +90,41 @@ const unique = (ids: string[]) => [...new Set(ids)];
  * `invalid`: replaying them would crash every worker slot that claims them again (potatoq
  * itself replays them; set `allowUndecodable` to do the same).
  */
-export function replayDead(client: Redis, prefix: string, ids: string[], opts: { allowUndecodable?: boolean } = {}): Promise<RedisOutcome[]> {
+export function replayDead(
+  client: Redis,
+  prefix: string,
+  ids: string[],
+  opts: { allowUndecodable?: boolean } = {},
+): Promise<RedisOutcome[]> {
   const k = redisKeys(prefix);
-  return inBatches(unique(ids), (id) => id, async (part) => {
-    const invalid = new Map<string, RedisOutcome>();
-    if (!opts.allowUndecodable) {
-      const pipe = client.pipeline();
-      for (const id of part) pipe.hgetBuffer(k.job(id), 'p');
-      const res = (await pipe.exec()) ?? [];
-      part.forEach((id, j) => {
-        const p = res[j]?.[1];
-        if (!Buffer.isBuffer(p)) return;
-        const d = decodePayload(new Uint8Array(p), { maxDepth: 1, maxItems: 1, maxString: 1 });
-        if (d.kind === 'foreign') invalid.set(id, { id, outcome: 'invalid', message: `potatoq can't decode this payload, so replaying it would crash the worker that claims it; the letter was kept: ${d.reason}`, detail: 'undecodable' });
-      });
-    }
-    const run = part.filter((id) => !invalid.has(id));
-    const codes = run.length ? ((await runScript(client, SCRIPTS.replay, [prefix, ...run])) as string[]) : [];
-    const done = new Map(run.map((id, i) => [id, describeCode('replay', id, codes[i] ?? 'missing')]));
-    return part.map((id) => invalid.get(id) ?? done.get(id)!);
-  });
+  return inBatches(
+    unique(ids),
+    (id) => id,
+    async (part) => {
+      const invalid = new Map<string, RedisOutcome>();
+      if (!opts.allowUndecodable) {
+        const pipe = client.pipeline();
+        for (const id of part) pipe.hgetBuffer(k.job(id), 'p');
+        const res = (await pipe.exec()) ?? [];
+        part.forEach((id, j) => {
+          const p = res[j]?.[1];
+          if (!Buffer.isBuffer(p)) return;
+          const d = decodePayload(new Uint8Array(p), { maxDepth: 1, maxItems: 1, maxString: 1 });
+          if (d.kind === 'foreign')
+            invalid.set(id, {
+              id,
+              outcome: 'invalid',
+              message: `potatoq can't decode this payload, so replaying it would crash the worker that claims it; the letter was kept: ${d.reason}`,
+              detail: 'undecodable',
+            });
+        });
+      }
+      const run = part.filter((id) => !invalid.has(id));
+      const codes = run.length ? ((await runScript(client, SCRIPTS.replay, [prefix, ...run])) as string[]) : [];
+      const done = new Map(run.map((id, i) => [id, describeCode('replay', id, codes[i] ?? 'missing')]));
+      return part.map((id) => invalid.get(id) ?? done.get(id)!);
+    },
+  );
 }
 
 /** Discard dead letters (and orphaned `P:dead` entries). */
@@ -127,11 +147,19 @@ export function revokedRecord(id: string, now: number): string {
 export async function revokeTasks(client: Redis, prefix: string, ids: string[], resultExpires = 86400): Promise<RedisOutcome[]> {
   const all = unique(ids);
   const ttl = resultExpires > 0 ? Math.trunc(resultExpires * 1000) : 0;
-  return inBatches(all, (id) => id, async (part) => {
-    const now = Date.now() / 1000;
-    const codes = (await runScript(client, SCRIPTS.revoke, [prefix, ttl, ...part.flatMap((id) => [id, revokedRecord(id, now)])])) as string[];
-    return part.map((id, k) => describeCode('revoke', id, codes[k] ?? 'unknown'));
-  });
+  return inBatches(
+    all,
+    (id) => id,
+    async (part) => {
+      const now = Date.now() / 1000;
+      const codes = (await runScript(client, SCRIPTS.revoke, [
+        prefix,
+        ttl,
+        ...part.flatMap((id) => [id, revokedRecord(id, now)]),
+      ])) as string[];
+      return part.map((id, k) => describeCode('revoke', id, codes[k] ?? 'unknown'));
+    },
+  );
 }
 
 export interface PurgeResult {
@@ -148,13 +176,24 @@ export interface PurgeResult {
  * `pauseMs`, waits between slices (paced: workers' claims run in between, each task ends up
  * either purged or claimed, never both).
  */
-export async function purgeQueue(client: Redis, prefix: string, queue: string, opts: { slice?: number; pauseMs?: number } = {}): Promise<PurgeResult> {
+export async function purgeQueue(
+  client: Redis,
+  prefix: string,
+  queue: string,
+  opts: { slice?: number; pauseMs?: number } = {},
+): Promise<PurgeResult> {
   const slice = opts.slice ?? 1000;
   const r: PurgeResult = { queue, purged: 0, skipped: 0, stale: 0 };
   for (const kind of ['ready', 'delayed'] as const) {
     let offset = 0;
     for (;;) {
-      const [purged, skipped, stale, examined] = (await runScript(client, SCRIPTS.purgeSlice, [prefix, queue, kind, offset, slice])) as number[];
+      const [purged, skipped, stale, examined] = (await runScript(client, SCRIPTS.purgeSlice, [
+        prefix,
+        queue,
+        kind,
+        offset,
+        slice,
+      ])) as number[];
       r.purged += purged ?? 0;
       r.skipped += skipped ?? 0;
       r.stale += stale ?? 0;
@@ -195,7 +234,10 @@ export async function enqueueTasks(client: Redis, prefix: string, inputs: BuildM
     }
     part.forEach((m, k) => {
       const delayed = m.eta !== null && m.eta > now && Math.trunc((m.eta - now) * 1000) > 0;
-      const o = codes instanceof Error ? { id: m.id, outcome: 'error' as const, message: describeError(codes), detail: 'error' } : describeCode('enqueue', m.id, codes[k] ?? 'exists');
+      const o =
+        codes instanceof Error
+          ? { id: m.id, outcome: 'error' as const, message: describeError(codes), detail: 'error' }
+          : describeCode('enqueue', m.id, codes[k] ?? 'exists');
       out.push({ ...o, queue: m.queue, state: delayed ? 'scheduled' : 'ready', payload: m.json });
     });
   }

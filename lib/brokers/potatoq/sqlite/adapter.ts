@@ -107,9 +107,21 @@ export function createSqliteAdapter(config: StoreConfig): BrokerAdapter {
     getResult: (id) => read((db) => readResult(db, id)),
     taskNames: () => read((db) => taskNames(db)),
 
-    replayDead: (ids) => guard(() => { const db = writer(); return runPerId(db, 'replay', config.id, ids, replayStep(db), describe); }),
-    discardDead: (ids) => guard(() => { const db = writer(); return runPerId(db, 'discard', config.id, ids, discardStep(db), describe); }),
-    revoke: (ids) => guard(() => { const db = writer(); return runPerId(db, 'revoke', config.id, ids, revokeStep(db, resultExpires), describe); }),
+    replayDead: (ids) =>
+      guard(() => {
+        const db = writer();
+        return runPerId(db, 'replay', config.id, ids, replayStep(db), describe);
+      }),
+    discardDead: (ids) =>
+      guard(() => {
+        const db = writer();
+        return runPerId(db, 'discard', config.id, ids, discardStep(db), describe);
+      }),
+    revoke: (ids) =>
+      guard(() => {
+        const db = writer();
+        return runPerId(db, 'revoke', config.id, ids, revokeStep(db, resultExpires), describe);
+      }),
     purge: (queue) =>
       guard(() => {
         const db = writer();

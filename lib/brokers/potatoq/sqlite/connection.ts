@@ -60,10 +60,7 @@ export function openConnections(file: string, opts: { readOnly: boolean; busyTim
     configure(read, opts.busyTimeoutMs);
     read.pragma('query_only=1');
     const present = new Set(
-      read
-        .prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'potatoq\\_%' ESCAPE '\\'`)
-        .pluck()
-        .all() as string[],
+      read.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'potatoq\\_%' ESCAPE '\\'`).pluck().all() as string[],
     );
     const missing = REQUIRED_TABLES.filter((t) => !present.has(t));
     if (missing.length) {
@@ -88,10 +85,14 @@ export function mapSqliteError(e: unknown, base: string, busyTimeoutMs = DEFAULT
   const message = e instanceof Error ? e.message : String(e);
   if (typeof code === 'string') {
     if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
-      return new ConsoleError('BrokerTimeout', `the database ${base} is locked: another process held it for more than ${busyTimeoutMs / 1000}s; try again`);
+      return new ConsoleError(
+        'BrokerTimeout',
+        `the database ${base} is locked: another process held it for more than ${busyTimeoutMs / 1000}s; try again`,
+      );
     }
     if (code === 'SQLITE_NOTADB') return new ConsoleError('BrokerUnavailable', `${base} is not a SQLite database`);
-    if (code.startsWith('SQLITE_CANTOPEN')) return new ConsoleError('BrokerUnavailable', `cannot open the database file ${base}: ${message}`);
+    if (code.startsWith('SQLITE_CANTOPEN'))
+      return new ConsoleError('BrokerUnavailable', `cannot open the database file ${base}: ${message}`);
     if (code.startsWith('SQLITE_READONLY')) return new ConsoleError('ReadOnly', `the database ${base} is read-only: ${message}`);
     if (code === 'SQLITE_ERROR' && /no such table/.test(message)) {
       return new ConsoleError('NotMigrated', `potatoq's tables are not in this database (${base}): run \`potatoq migrate\``);

@@ -34,10 +34,7 @@ function summary(r: DeadRow): DeadSummary {
 /** Newest first (`died_at DESC, id`), as `potatoq dead list` orders them. */
 export function listDead(db: Database.Database, q: DeadListQuery): Page<DeadSummary> {
   const scope = 'dead';
-  const where = new Where()
-    .addIf(q.queue, 'queue = ?', q.queue)
-    .addIf(q.task, 'task = ?', q.task)
-    .addIf(q.id, 'instr(id, ?) = 1', q.id);
+  const where = new Where().addIf(q.queue, 'queue = ?', q.queue).addIf(q.task, 'task = ?', q.task).addIf(q.id, 'instr(id, ?) = 1', q.id);
   if (q.q) {
     const p = containsPattern(q.q);
     if (q.qIn === 'reason') where.add(`reason LIKE ? ESCAPE '\\'`, p);
@@ -70,17 +67,27 @@ export function deadGroups(db: Database.Database, q: { queue?: string }): DeadGr
   const groups = new DeadGrouper();
   const stmt = db.prepare(`SELECT id, reason, task, queue, died_at FROM potatoq_dead ${where}`);
   for (const r of stmt.iterate(...where.params) as IterableIterator<Pick<DeadRow, 'id' | 'reason' | 'task' | 'queue' | 'died_at'>>) {
-    groups.add({ id: r.id, task: r.task, queue: r.queue, diedAtMs: msFromEpoch(r.died_at), summary: reasonSummary(r.reason ?? ''), fp: reasonFingerprint(r.reason) });
+    groups.add({
+      id: r.id,
+      task: r.task,
+      queue: r.queue,
+      diedAtMs: msFromEpoch(r.died_at),
+      summary: reasonSummary(r.reason ?? ''),
+      fp: reasonFingerprint(r.reason),
+    });
   }
   return groups.result();
 }
 
 export function getDead(db: Database.Database, id: string): DeadDetail | null {
   const r = db.prepare('SELECT id, queue, task, reason, died_at, payload FROM potatoq_dead WHERE id = ?').get(id) as
-    | (DeadRow & { payload: Stored })
-    | undefined;
+    (DeadRow & { payload: Stored }) | undefined;
   if (!r) return null;
   const full = r.payload;
-  const base = summary({ ...r, payload: full.length <= 65536 ? full : null, size: typeof full === 'string' ? Buffer.byteLength(full) : full.length });
+  const base = summary({
+    ...r,
+    payload: full.length <= 65536 ? full : null,
+    size: typeof full === 'string' ? Buffer.byteLength(full) : full.length,
+  });
   return { ...base, reason: r.reason, payload: messageView(decodePayload(full)), ...rawParts(full), result: readResult(db, id) };
 }

@@ -54,9 +54,10 @@ export function overviewQueues(db: Database.Database, workers: WorkerInfo[]): { 
   for (const r of db.prepare('SELECT queue, count(*) AS n FROM potatoq_dead GROUP BY queue').all() as Array<{ queue: string; n: number }>) {
     get(r.queue).dead = r.n;
   }
-  const names = db
-    .prepare('SELECT queue, task FROM potatoq_jobs UNION SELECT queue, task FROM potatoq_dead ORDER BY 1, 2')
-    .all() as Array<{ queue: string; task: string }>;
+  const names = db.prepare('SELECT queue, task FROM potatoq_jobs UNION SELECT queue, task FROM potatoq_dead ORDER BY 1, 2').all() as Array<{
+    queue: string;
+    task: string;
+  }>;
   for (const r of names) {
     const t = get(r.queue).tasks!;
     if (t.length < 100) t.push(r.task);
@@ -87,7 +88,13 @@ export function listResults(db: Database.Database, q: ResultListQuery): Page<Res
       `SELECT id, state, CASE WHEN length(payload) <= 65536 THEN payload END AS payload, coalesce(expires_at, -1) AS k, expires_at
        FROM potatoq_results ${where} ORDER BY coalesce(expires_at, -1) DESC, id LIMIT ?`,
     )
-    .all(...where.params, q.limit + 1) as Array<{ id: string; state: string; payload: string | null; k: number; expires_at: number | null }>;
+    .all(...where.params, q.limit + 1) as Array<{
+    id: string;
+    state: string;
+    payload: string | null;
+    k: number;
+    expires_at: number | null;
+  }>;
   const more = rows.length > q.limit;
   const page = more ? rows.slice(0, q.limit) : rows;
   const last = page[page.length - 1];
@@ -101,9 +108,7 @@ export function listResults(db: Database.Database, q: ResultListQuery): Page<Res
 }
 
 export function taskNames(db: Database.Database): string[] {
-  const names = new Set(
-    db.prepare('SELECT task FROM potatoq_jobs UNION SELECT task FROM potatoq_dead').pluck().all() as string[],
-  );
+  const names = new Set(db.prepare('SELECT task FROM potatoq_jobs UNION SELECT task FROM potatoq_dead').pluck().all() as string[]);
   const registered = db
     .prepare(`SELECT payload FROM potatoq_results WHERE substr(id, 1, ${REGISTERED_PREFIX.length}) = '${REGISTERED_PREFIX}'`)
     .pluck()
@@ -111,4 +116,3 @@ export function taskNames(db: Database.Database): string[] {
   for (const p of registered) for (const n of registeredNames(p)) names.add(n);
   return [...names].sort();
 }
-

@@ -104,7 +104,6 @@ export function getTask(db: Database.Database, id: string): TaskDetail | null {
 
 export function readResult(db: Database.Database, id: string) {
   const r = db.prepare('SELECT state, payload, expires_at FROM potatoq_results WHERE id = ?').get(id) as
-    | { state: string; payload: string; expires_at: number | null }
-    | undefined;
+    { state: string; payload: string; expires_at: number | null } | undefined;
   return r ? mapResult(id, r.state, r.payload, r.expires_at) : null;
 }

@@ -16,7 +16,10 @@ export function createSqliteResults(url: string, busyTimeoutMs: number): ResultB
     try {
       db = new Database(file, { fileMustExist: true, timeout: busyTimeoutMs });
     } catch {
-      throw new ConsoleError('BrokerUnavailable', 'the SQLite result backend file does not exist or cannot be opened (start a worker with result_backend set)');
+      throw new ConsoleError(
+        'BrokerUnavailable',
+        'the SQLite result backend file does not exist or cannot be opened (start a worker with result_backend set)',
+      );
     }
     return db;
   };
@@ -25,7 +28,9 @@ export function createSqliteResults(url: string, busyTimeoutMs: number): ResultB
       return Promise.resolve(fn(open()));
     } catch (e) {
       if (e instanceof ConsoleError) return Promise.reject(e);
-      return Promise.reject(new ConsoleError('BrokerUnavailable', `the SQLite result backend failed: ${e instanceof Error ? e.message : String(e)}`));
+      return Promise.reject(
+        new ConsoleError('BrokerUnavailable', `the SQLite result backend failed: ${e instanceof Error ? e.message : String(e)}`),
+      );
     }
   };
   return {
@@ -33,8 +38,7 @@ export function createSqliteResults(url: string, busyTimeoutMs: number): ResultB
     getResult: (id) =>
       run((d) => {
         const r = d.prepare('SELECT state, payload, expires_at FROM potatoq_results WHERE id = ?').get(id) as
-          | { state: string; payload: string; expires_at: number | null }
-          | undefined;
+          { state: string; payload: string; expires_at: number | null } | undefined;
         return r ? mapResult(id, r.state, r.payload, r.expires_at) : null;
       }),
     storeRevoked: (ids, expires) =>
@@ -49,7 +53,10 @@ export function createSqliteResults(url: string, busyTimeoutMs: number): ResultB
     listResults: (q) => run((d) => liteListResults(d, q)),
     registeredNames: () =>
       run((d) => {
-        const rows = d.prepare(`SELECT payload FROM potatoq_results WHERE substr(id, 1, ${REGISTERED_PREFIX.length}) = ?`).pluck().all(REGISTERED_PREFIX) as string[];
+        const rows = d
+          .prepare(`SELECT payload FROM potatoq_results WHERE substr(id, 1, ${REGISTERED_PREFIX.length}) = ?`)
+          .pluck()
+          .all(REGISTERED_PREFIX) as string[];
         return rows.flatMap(registeredNames);
       }),
     close: async () => {

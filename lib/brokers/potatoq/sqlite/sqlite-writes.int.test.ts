@@ -12,7 +12,9 @@ import { createSqliteAdapter } from './adapter';
 import { RAW_LIMIT } from '../mappers';
 
 describe('sqlite adapter: what it writes is what potatoq writes', () => {
-  async function withDb<T>(fn: (a: ReturnType<typeof adapterFor>, py: ReturnType<typeof startPySeeder>, file: string) => Promise<T>): Promise<T> {
+  async function withDb<T>(
+    fn: (a: ReturnType<typeof adapterFor>, py: ReturnType<typeof startPySeeder>, file: string) => Promise<T>,
+  ): Promise<T> {
     const file = migratedDb();
     const a = adapterFor(file);
     const py = startPySeeder(`sqlite:///${file}`);
@@ -29,7 +31,14 @@ describe('sqlite adapter: what it writes is what potatoq writes', () => {
     withDb(async (a, py) => {
       const e = await a.enqueue(ZEnqueueRequest.parse({ task: 'x.y', priority: 7, countdown: 30 }));
       const row = await py.call<Record<string, unknown>>('job', { id: e.id });
-      expect(row).toMatchObject({ state: 'scheduled', priority: 7, priority_type: 'int', run_at_type: 'float', created_at_type: 'float', deliveries: 0 });
+      expect(row).toMatchObject({
+        state: 'scheduled',
+        priority: 7,
+        priority_type: 'int',
+        run_at_type: 'float',
+        created_at_type: 'float',
+        deliveries: 0,
+      });
       expect((row.run_at as number) - (row.created_at as number)).toBeCloseTo(30, 1);
     }));
 
@@ -39,13 +48,30 @@ describe('sqlite adapter: what it writes is what potatoq writes', () => {
       await a.revoke([id]);
       const r = await py.call<Record<string, unknown>>('result', { id });
       expect(r).toMatchObject({ state: 'REVOKED', status: 'REVOKED', name: 'x.rv', date_done_type: 'float' });
-      expect(r.keys).toEqual(['task_id', 'status', 'result', 'traceback', 'meta', 'date_done', 'name', 'args', 'kwargs', 'retries', 'worker', 'date_started', 'enqueued_at']);
+      expect(r.keys).toEqual([
+        'task_id',
+        'status',
+        'result',
+        'traceback',
+        'meta',
+        'date_done',
+        'name',
+        'args',
+        'kwargs',
+        'retries',
+        'worker',
+        'date_started',
+        'enqueued_at',
+      ]);
       expect((r.expires_at as number) - Date.now() / 1000).toBeGreaterThan(86_000);
       // potatoq's own revoke writes the same record (up to date_done).
       const other = await py.call<string>('enqueue', { task: 'x.rv', queue: 'default' });
       await py.call('revoke', { ids: [other] });
       const theirs = await py.call<Record<string, unknown>>('result', { id: other });
-      const strip = (p: unknown) => String(p).replace(/"date_done":[^,]+/, '').replace(/"task_id":"[^"]+"/, '');
+      const strip = (p: unknown) =>
+        String(p)
+          .replace(/"date_done":[^,]+/, '')
+          .replace(/"task_id":"[^"]+"/, '');
       expect(strip(r.payload)).toBe(strip(theirs.payload));
     }));
 
@@ -54,7 +80,10 @@ describe('sqlite adapter: what it writes is what potatoq writes', () => {
       const a = createSqliteAdapter({ id: 'sq', name: 'x', url: `sqlite:///${file}`, readOnly: false, options: { busyTimeoutMs: 200 } });
       const id = await py.call<string>('dead_letter', { task: 'x.l', queue: 'default', reason: 'boom' });
       await a.listWorkers(); // opens the connections before the lock is taken
-      const holder = spawn(path.join(ROOT, '.venv/bin/python'), ['-c', `import sqlite3, time\nc = sqlite3.connect(${JSON.stringify(file)}, isolation_level=None)\nc.execute("BEGIN IMMEDIATE")\nprint("locked", flush=True)\ntime.sleep(3)`]);
+      const holder = spawn(path.join(ROOT, '.venv/bin/python'), [
+        '-c',
+        `import sqlite3, time\nc = sqlite3.connect(${JSON.stringify(file)}, isolation_level=None)\nc.execute("BEGIN IMMEDIATE")\nprint("locked", flush=True)\ntime.sleep(3)`,
+      ]);
       await new Promise((r) => holder.stdout.once('data', r));
       const replay = await a.replayDead([id]);
       expect(replay.failed).toEqual([{ id, outcome: 'error', message: expect.stringContaining('locked') }]);
@@ -68,7 +97,13 @@ describe('sqlite adapter: what it writes is what potatoq writes', () => {
   it('reads and replays a payload stored as a BLOB, as potatoq does, and refuses one that is not UTF-8', () =>
     withDb(async (a, py) => {
       const good = JSON.stringify({ task: 'x.blob', id: 'blob-1', queue: 'default', enqueued_at: 1, v: 1, args: ['é'] });
-      await py.call('dead_letter_raw', { id: 'blob-1', queue: 'default', task: 'x.blob', reason: 'boom', blob_hex: Buffer.from(good).toString('hex') });
+      await py.call('dead_letter_raw', {
+        id: 'blob-1',
+        queue: 'default',
+        task: 'x.blob',
+        reason: 'boom',
+        blob_hex: Buffer.from(good).toString('hex'),
+      });
       await py.call('dead_letter_raw', { id: 'blob-2', queue: 'default', task: 'x.blob', reason: 'boom', blob_hex: 'ff00' });
       const d = await a.getDead('blob-1');
       expect(d?.raw).toBe(good);
@@ -102,12 +137,15 @@ describe('sqlite adapter: racing potatoq itself', () => {
     const a = adapterFor(file);
     try {
       const ids: string[] = [];
-      for (let i = 0; i < 60; i++) ids.push(await py.call<string>('dead_letter', { task: 'x.race', queue: 'race', reason: 'boom', with_result: false }));
+      for (let i = 0; i < 60; i++)
+        ids.push(await py.call<string>('dead_letter', { task: 'x.race', queue: 'race', reason: 'boom', with_result: false }));
       const racer = spawn(path.join(ROOT, '.venv/bin/python'), [path.join(ROOT, 'tests/py/race_requeue.py'), url], { cwd: ROOT });
       let out = '';
       racer.stdout.on('data', (d: Buffer) => (out += d.toString()));
       racer.stdin.write(JSON.stringify([...ids].reverse()) + '\n');
-      await new Promise<void>((r) => { const t = setInterval(() => out.includes('ready') && (clearInterval(t), r()), 10); });
+      await new Promise<void>((r) => {
+        const t = setInterval(() => out.includes('ready') && (clearInterval(t), r()), 10);
+      });
       racer.stdin.write('go\n');
       const ours: string[] = [];
       for (const id of ids) {

@@ -27,7 +27,7 @@ async function makeFixture(): Promise<ContractFixture> {
     garbageWorker: (id, info) => py.call('raw_worker', { id, info }),
     storeRegistered: (digest, names) =>
       py.call('store_result', { id: `potatoq-registered-${digest}`, state: 'SUCCESS', result: names, expires: 7 * 86400 }),
-    jobState: async (id) => ((await py.call<{ state: 'ready' } | null>('job', { id }))?.state ?? null),
+    jobState: async (id) => (await py.call<{ state: 'ready' } | null>('job', { id }))?.state ?? null,
     jobPayload: async (id) => (await py.call<{ payload: string } | null>('job', { id }))?.payload ?? null,
     isDead: async (id) => (await py.call('dead', { id })) !== null,
     result: (id) => py.call('result', { id }),
@@ -52,21 +52,32 @@ runPotatoqBattery('sqlite', makeFixture, { tables: true });
 describe('sqlite adapter: opening the database', () => {
   it('reports a missing database file without creating it', async () => {
     const file = path.join(os.tmpdir(), `pq-missing-${process.pid}-${Date.now()}.sqlite3`);
-    const err = await adapterFor(file).overview().catch((e: unknown) => e);
-    expect(isConsoleError(err) && [err.code, err.message]).toEqual(['BrokerUnavailable', `database file not found: ${path.basename(file)}`]);
+    const err = await adapterFor(file)
+      .overview()
+      .catch((e: unknown) => e);
+    expect(isConsoleError(err) && [err.code, err.message]).toEqual([
+      'BrokerUnavailable',
+      `database file not found: ${path.basename(file)}`,
+    ]);
     expect(fs.existsSync(file)).toBe(false);
   });
 
   it("reports a database without potatoq's tables as not migrated, and creates none", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pq-empty-'));
     const file = path.join(dir, 'empty.sqlite3');
-    execFileSync(path.join(ROOT, '.venv/bin/python'), ['-c', `import sqlite3; sqlite3.connect(${JSON.stringify(file)}).execute("CREATE TABLE t (x)")`]);
+    execFileSync(path.join(ROOT, '.venv/bin/python'), [
+      '-c',
+      `import sqlite3; sqlite3.connect(${JSON.stringify(file)}).execute("CREATE TABLE t (x)")`,
+    ]);
     const a = adapterFor(file);
     const err = await a.listWorkers().catch((e: unknown) => e);
     expect(isConsoleError(err) && err.code).toBe('NotMigrated');
     expect(isConsoleError(err) && err.message).toContain('potatoq migrate');
     await a.close();
-    const tables = execFileSync(path.join(ROOT, '.venv/bin/python'), ['-c', `import sqlite3; print([r[0] for r in sqlite3.connect(${JSON.stringify(file)}).execute("SELECT name FROM sqlite_master WHERE type='table'")])`]).toString();
+    const tables = execFileSync(path.join(ROOT, '.venv/bin/python'), [
+      '-c',
+      `import sqlite3; print([r[0] for r in sqlite3.connect(${JSON.stringify(file)}).execute("SELECT name FROM sqlite_master WHERE type='table'")])`,
+    ]).toString();
     expect(tables.trim()).toBe("['t']");
     fs.rmSync(dir, { recursive: true, force: true });
   });
@@ -82,4 +93,3 @@ describe('sqlite adapter: opening the database', () => {
     await a.close();
   });
 });
-

@@ -26,7 +26,11 @@ export function revokeStep(db: Database.Database, resultExpires: number): Step {
     store.run(id, 'REVOKED', revokedRecord(id, now, task ?? null), now + resultExpires);
     if (task !== undefined) return { id, outcome: 'ok', message: 'removed from the queue and marked REVOKED' };
     if (dead.get(id) !== undefined) {
-      return { id, outcome: 'ok', message: 'is a dead letter, not waiting: marked REVOKED as potatoq does (the letter stays; discard it to remove it)' };
+      return {
+        id,
+        outcome: 'ok',
+        message: 'is a dead letter, not waiting: marked REVOKED as potatoq does (the letter stays; discard it to remove it)',
+      };
     }
     return { id, outcome: 'ok', message: 'no waiting task with this id; marked REVOKED anyway, as potatoq does' };
   };

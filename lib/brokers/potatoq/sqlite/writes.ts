@@ -112,7 +112,8 @@ export function replayStep(db: Database.Database): Step {
     const re = reencodeWithoutEta(payload);
     if (!re.ok) return { id, outcome: 'invalid', message: `potatoq can't run this payload, so the letter was kept: ${re.reason}` };
     const m = decodePayload(re.json);
-    if (m.kind !== 'potatoq') return { id, outcome: 'invalid', message: `potatoq can't run this payload, so the letter was kept: ${m.reason}` };
+    if (m.kind !== 'potatoq')
+      return { id, outcome: 'invalid', message: `potatoq can't run this payload, so the letter was kept: ${m.reason}` };
     // potatoq inserts under the id inside the payload; normally the letter's own id.
     if (exists.get(m.id) !== undefined) {
       return { id, outcome: 'conflict', message: `a waiting or running task with id ${m.id} already exists; the letter was kept` };

@@ -15,7 +15,9 @@ export async function GET(req: Request) {
   const secure = isSecureRequest(req.headers, req.url);
   const r = await finishOidcSignIn(req.url, req.headers, secure);
   // Relative Location: `req.url` may name an internal host behind a proxy.
-  const res = r.ok ? new NextResponse(null, { status: 303, headers: { location: r.next, 'cache-control': 'no-store' } }) : oidcRefusalPage(r);
+  const res = r.ok
+    ? new NextResponse(null, { status: 303, headers: { location: r.next, 'cache-control': 'no-store' } })
+    : oidcRefusalPage(r);
   if (r.ok) res.headers.append('set-cookie', r.sessionCookie);
   res.headers.append('set-cookie', clearFlowCookie(secure));
   return res;

@@ -16,7 +16,13 @@ export const generateMetadata = brokerTitle((p) => `Task ${shortId(p.jobId ?? ''
 
 /** A task that is no longer waiting or running: its stored result, or its dead letter. */
 async function afterWaiting(brokerId: string, id: string): Promise<AfterWaiting> {
-  const [result, dead] = await Promise.all([readResult(brokerId, id).catch(() => null), getDead(brokerId, id).then(() => true, () => false)]);
+  const [result, dead] = await Promise.all([
+    readResult(brokerId, id).catch(() => null),
+    getDead(brokerId, id).then(
+      () => true,
+      () => false,
+    ),
+  ]);
   return { result, dead };
 }
 

@@ -20,7 +20,13 @@ import { brokerTitle } from '../../../../_lib/titles';
 export const dynamic = 'force-dynamic';
 export const generateMetadata = brokerTitle((p) => `Queue ${p.queue}`);
 
-export default async function QueuePage({ params, searchParams }: { params: Promise<{ brokerId: string; queue: string }>; searchParams: SearchParams }) {
+export default async function QueuePage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ brokerId: string; queue: string }>;
+  searchParams: SearchParams;
+}) {
   await requireReader();
   const p = await params;
   const brokerId = segment(p.brokerId);
@@ -42,8 +48,17 @@ export default async function QueuePage({ params, searchParams }: { params: Prom
   const purgeBlock = getPurgeBlock(qc, brokerId);
   return (
     <>
-      <PageTitle sub={<Link className="link" href={`/brokers/${encodeURIComponent(brokerId)}`}>← {brokerId}</Link>}>
-        Queue <span className="font-mono" data-testid="queue-name">{visible(queue)}</span>
+      <PageTitle
+        sub={
+          <Link className="link" href={`/brokers/${encodeURIComponent(brokerId)}`}>
+            ← {brokerId}
+          </Link>
+        }
+      >
+        Queue{' '}
+        <span className="font-mono" data-testid="queue-name">
+          {visible(queue)}
+        </span>
       </PageTitle>
       <HydrationBoundary state={dehydrate(qc)}>
         <Card>
@@ -55,7 +70,16 @@ export default async function QueuePage({ params, searchParams }: { params: Prom
                 { name: 'task', label: 'Task name', value: filters.task, placeholder: 'app.tasks.send' },
                 { name: 'id', label: 'Task id', value: filters.id, placeholder: 'id or prefix' },
                 // With arguments hidden, tasks can't be searched by them and letters by their reason only.
-                ...(!redacted ? [{ name: 'q', label: state === 'dead' ? 'Text in reason or arguments' : 'Text in arguments', value: filters.q, placeholder: 'search…' }] : []),
+                ...(!redacted
+                  ? [
+                      {
+                        name: 'q',
+                        label: state === 'dead' ? 'Text in reason or arguments' : 'Text in arguments',
+                        value: filters.q,
+                        placeholder: 'search…',
+                      },
+                    ]
+                  : []),
                 ...(redacted && state === 'dead' ? [{ name: 'q', label: 'Text in reason', value: filters.q, placeholder: 'search…' }] : []),
               ]}
             />

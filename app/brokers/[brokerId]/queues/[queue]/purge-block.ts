@@ -6,5 +6,5 @@ import { qk } from '@/lib/client/query-keys';
 export function getPurgeBlock(qc: QueryClient, brokerId: string): string | undefined {
   const o = qc.getQueryData<BrokerOverview>(qk.overview(brokerId));
   const cap = o?.capabilities.purge;
-  return cap && !cap.on ? cap.why ?? 'purge is not available on this broker' : undefined;
+  return cap && !cap.on ? (cap.why ?? 'purge is not available on this broker') : undefined;
 }

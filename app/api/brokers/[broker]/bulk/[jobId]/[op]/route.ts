@@ -9,7 +9,8 @@ export function POST(req: Request, { params }: Params<{ broker: string; jobId: s
   return handle(async () => {
     const { broker, jobId, op } = await params;
     const body = await readJsonBody(req);
-    if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new ConsoleError('InvalidInput', 'body must be a JSON object');
+    if (body === null || typeof body !== 'object' || Array.isArray(body))
+      throw new ConsoleError('InvalidInput', 'body must be a JSON object');
     return controlBulk(broker, { ...body, jobId, op }, req.headers);
   });
 }
