@@ -103,7 +103,11 @@ export const ZDeadDetail = ZDeadSummary.extend({
 export const ZDeadGroups = z.object({
   groups: z.array(
     z.looseObject({
-      summary: z.string(),
+      fingerprint: z.string(),
+      pattern: z.string(),
+      excType: z.string().nullable(),
+      frame: z.string().nullable(),
+      example: z.object({ id: z.string(), summary: z.string() }),
       count: z.number().int(),
       tasks: z.array(z.string()),
       queues: z.array(z.string()),
