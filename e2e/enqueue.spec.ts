@@ -21,6 +21,9 @@ test('enqueue refuses bad JSON arguments inline, writing nothing, then writes ex
   await page.getByLabel('Arguments (JSON list)', { exact: true }).fill('[1, 12345678901234567890123]');
   await page.getByLabel('Keyword arguments (JSON object)', { exact: true }).fill('{"note": "<b>ž</b>"}');
   await expect(page.getByTestId('error-args')).toHaveCount(0);
+  // The broker's adapter builds the preview (server side) once the typing settles.
+  await expect(page.getByTestId('enqueue-preview')).toContainText('"kwargs":{"note":"<b>ž</b>"}');
+  await expect(page.getByTestId('cli-command')).toContainText('potatoq call demo.add');
   const preview = (await page.getByTestId('enqueue-preview').textContent())?.trim() ?? '';
   expect(preview).toContain('"task":"demo.add"');
   await page.getByTestId('enqueue-submit').click();

@@ -6,10 +6,11 @@ import { Button } from '@/components/ui/button';
 import { CommandLine } from '@/components/ui/copy-button';
 import { ErrorBox } from '@/components/ui/states';
 import { enqueueAction } from '@/lib/actions/broker-actions';
-import { cliCall } from '@/lib/client/cli';
+import { ApiError } from '@/lib/client/api';
 import { TOKEN_PLACEHOLDER, curlCommand } from '@/lib/client/curl';
 import { formatUtc } from '@/lib/client/format';
-import { useOverview, useTaskNames } from '@/lib/client/hooks';
+import { useDebounced } from '@/lib/client/use-debounced';
+import { useEnqueuePreview, useOverview, useTaskNames } from '@/lib/client/hooks';
 import { Field, JsonField } from './fields';
 import { INITIAL, checkForm, localToIso, toRequest, type FormValues } from './form-model';
 
@@ -30,22 +31,17 @@ export function EnqueueForm({ brokerId }: { brokerId: string }) {
       if (m.data) m.reset();
     };
   const serverFields = m.data && !m.data.ok ? (m.data.error.fields ?? {}) : {};
-  const err = (k: string) => serverFields[k] ?? (touched && !check.ok ? check.fields[k] : undefined);
+  // The preview is the adapter's build of the message: its field errors (a malformed tagged
+  // value, say) count like the form's own.
+  const request = useMemo(() => toRequest(v), [v]);
+  const previewRequest = useDebounced(request, 250);
+  const preview = useEnqueuePreview(brokerId, previewRequest, check.ok);
+  const current = preview.data && previewRequest === request ? preview.data : undefined;
+  const previewFields = preview.error instanceof ApiError ? (preview.error.fields ?? { _: preview.error.message }) : {};
+  const fields: Record<string, string> = check.ok ? (previewRequest === request ? previewFields : {}) : check.fields;
+  const err = (k: string) => serverFields[k] ?? (touched ? fields[k] : undefined);
   const cap = o.data?.capabilities.enqueue;
   const blocked = cap && !cap.on ? (cap.why ?? 'enqueue is not available on this broker') : undefined;
-  const cli = cliCall({
-    task: v.task || '<task>',
-    queue: v.queue,
-    args: v.args,
-    kwargs: v.kwargs,
-    countdown: v.timing === 'countdown' ? v.countdown : undefined,
-  });
-  const cliMissing = [
-    v.priority && v.priority !== '0' ? 'priority' : '',
-    v.timing === 'eta' ? 'eta' : '',
-    v.expires ? 'expires' : '',
-    v.headers.trim() && v.headers.trim() !== '{}' ? 'headers' : '',
-  ].filter(Boolean);
   const etaIso = v.timing === 'eta' ? localToIso(v.eta) : null;
   // The page's origin is known in the browser only (the server renders without it).
   const origin = useSyncExternalStore(
@@ -53,7 +49,7 @@ export function EnqueueForm({ brokerId }: { brokerId: string }) {
     () => window.location.origin,
     () => '',
   );
-  const curl = origin ? curlCommand({ origin, brokerId, action: 'enqueue', body: toRequest(v) }) : '';
+  const curl = origin ? curlCommand({ origin, brokerId, action: 'enqueue', body: request }) : '';
   const input = (k: 'task' | 'queue' | 'priority' | 'countdown' | 'expires', extra: Record<string, unknown> = {}) => ({
     id: `f-${k}`,
     name: k,
@@ -72,7 +68,7 @@ export function EnqueueForm({ brokerId }: { brokerId: string }) {
       onSubmit={(e) => {
         e.preventDefault();
         setTouched(true);
-        if (check.ok) m.mutate(toRequest(v));
+        if (check.ok) m.mutate(request);
       }}
     >
       <div className="grid content-start gap-4">
@@ -178,7 +174,7 @@ export function EnqueueForm({ brokerId }: { brokerId: string }) {
           <Button type="submit" variant="primary" disabled={m.isPending || !!blocked} data-testid="enqueue-submit">
             {m.isPending ? 'Enqueueing…' : `Enqueue on ${brokerId}`}
           </Button>
-          {touched && !check.ok && check.fields._ ? <span className="text-sm text-red-600">{check.fields._}</span> : null}
+          {touched && fields._ ? <span className="text-sm text-red-600">{fields._}</span> : null}
         </div>
         {m.data && !m.data.ok ? <ErrorBox code={m.data.error.code} message={m.data.error.message} /> : null}
         {m.error ? <ErrorBox code="Error" message={m.error.message} /> : null}
@@ -208,18 +204,22 @@ export function EnqueueForm({ brokerId }: { brokerId: string }) {
           data-testid="enqueue-preview"
           className="max-h-96 overflow-auto rounded-md bg-zinc-100 p-3 font-mono text-xs break-all whitespace-pre-wrap dark:bg-zinc-950"
         >
-          {check.ok
-            ? check.json
-            : Object.entries(check.fields)
+          {Object.keys(fields).length
+            ? Object.entries(fields)
                 .map(([k, msg]) => `${k}: ${msg}`)
-                .join('\n')}
+                .join('\n')
+            : (current?.payload ?? '…')}
         </pre>
-        <h2 className="font-semibold">potatoq CLI</h2>
-        <CommandLine command={cli} />
-        {cliMissing.length ? (
-          <p className="text-xs text-amber-700 dark:text-amber-400">
-            `potatoq call` cannot set {cliMissing.join(', ')}; the command leaves them out.
-          </p>
+        {current?.command ? (
+          <>
+            <h2 className="font-semibold">Command line</h2>
+            <CommandLine command={current.command.line} />
+            {current.command.missing.length ? (
+              <p className="text-xs text-amber-700 dark:text-amber-400">
+                The command cannot set {current.command.missing.join(', ')}; it leaves them out.
+              </p>
+            ) : null}
+          </>
         ) : null}
         {curl ? (
           <CommandLine

@@ -1,4 +1,3 @@
-import { BuildMessageError, buildMessage } from '@/lib/potatoq';
 import { ZEnqueueInput } from '@/lib/actions/schemas';
 import { fieldsOf } from '@/lib/actions/zod-fields';
 
@@ -51,21 +50,13 @@ export function toRequest(v: FormValues): Record<string, unknown> {
   };
 }
 
-export type Check = { ok: true; json: string; scheduled: boolean } | { ok: false; fields: Record<string, string> };
+export type Check = { ok: true } | { ok: false; fields: Record<string, string> };
 
-/** Client-side validation: the same zod schema and message builder the server runs. */
+/** Client-side validation with the server's own zod schema; what the message itself makes of
+ *  the values (tagged types, dates) is the broker adapter's word, through the preview. */
 export function checkForm(v: FormValues): Check {
   if (v.timing === 'eta' && v.eta && !localToIso(v.eta)) return { ok: false, fields: { eta: 'not a valid date and time' } };
   const parsed = ZEnqueueInput.safeParse(toRequest(v));
   if (!parsed.success) return { ok: false, fields: fieldsOf(parsed.error) };
-  try {
-    // crypto.randomUUID exists only in secure contexts (https, localhost); the preview's id is
-    // replaced at write time anyway.
-    const id = typeof globalThis.crypto?.randomUUID === 'function' ? undefined : '00000000-0000-4000-8000-000000000000';
-    const m = buildMessage({ ...parsed.data, id });
-    return { ok: true, json: m.json, scheduled: m.eta !== null };
-  } catch (e) {
-    if (e instanceof BuildMessageError) return { ok: false, fields: { [e.field]: e.message } };
-    return { ok: false, fields: { _: e instanceof Error ? e.message : String(e) } };
-  }
+  return { ok: true };
 }

@@ -1,7 +1,6 @@
 import 'server-only';
 import { ConsoleError } from '@/lib/brokers/errors';
 import { ZIds } from '@/lib/brokers/schema';
-import { BuildMessageError, buildMessage } from '@/lib/potatoq';
 import * as service from '@/lib/brokers/service';
 import { gate, logIds } from './gate';
 import { ZEnqueueInput, ZPurgeRequest } from './schemas';
@@ -96,20 +95,6 @@ export const previewEnqueue = (brokerId: string, input: unknown, headers: Header
     headers,
     run: async (req) => {
       if (!service.brokerList().some((b) => b.id === brokerId)) throw new ConsoleError('NotFound', `no broker "${brokerId}" is configured`);
-      try {
-        const m = buildMessage(req);
-        return {
-          brokerId,
-          id: m.id,
-          queue: m.queue,
-          task: m.task,
-          state: m.eta !== null ? 'scheduled' : 'ready',
-          payload: m.json,
-          preview: true,
-        };
-      } catch (e) {
-        if (e instanceof BuildMessageError) throw new ConsoleError('InvalidInput', `${e.field}: ${e.message}`, { [e.field]: e.message });
-        throw e;
-      }
+      return service.previewEnqueue(brokerId, req);
     },
   });

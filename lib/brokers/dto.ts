@@ -230,6 +230,15 @@ export interface EnqueueResult {
   payload: string;
 }
 
+/** What an enqueue would write, built by the adapter without writing anything (the form's live
+ *  preview); the id and times of the real write differ. */
+export interface EnqueuePreview extends EnqueueResult {
+  preview: true;
+  /** The system's own command that enqueues the same task, and the fields it cannot express;
+   *  null when the system has no such command. */
+  command: { line: string; missing: string[] } | null;
+}
+
 export interface HealthEntry {
   id: string;
   name: string;

@@ -239,3 +239,7 @@ export const convertCelery = (brokerId: string, ids: string[]): Promise<ActionRe
   );
 export const purge = (brokerId: string, queue: string) => write(brokerId, 'purge', 'purge', (a) => a.purge(queue), queue);
 export const enqueue = (brokerId: string, req: EnqueueRequest) => write(brokerId, 'enqueue', 'enqueue', (a) => a.enqueue(req), req);
+/** The message an enqueue would write, built by the broker's adapter and written nowhere: a
+ *  read, so it needs no write capability (the form shows it while the operator types). */
+export const previewEnqueue = (brokerId: string, req: EnqueueRequest) =>
+  read(brokerId, 'enqueue preview', (a) => a.previewEnqueue(req), req);

@@ -12,6 +12,7 @@ import type {
   DeadListQuery,
   DeadSummary,
   EnqueueRequest,
+  EnqueuePreview,
   EnqueueResult,
   Page,
   PurgeResult,
@@ -75,6 +76,9 @@ export interface BrokerAdapter {
   purge(queue: string): Promise<PurgeResult>;
   /** potatoq's `call`/`delay`: writes one compact message. */
   enqueue(req: EnqueueRequest): Promise<EnqueueResult>;
+  /** The message `enqueue` would write for the same request, validated the same way (bad input
+   *  is InvalidInput naming the field), written nowhere. */
+  previewEnqueue(req: EnqueueRequest): Promise<EnqueuePreview>;
   /** Rebuilds dead letters of another system as this system's tasks and replays them (potatoq
    *  on RabbitMQ: Celery protocol 2 messages, same id, task, args, kwargs); `model.actions.convert`
    *  says what it does. Absent where the broker can't hold such letters. */

@@ -33,6 +33,24 @@ export async function getJson<T>(url: string, signal?: AbortSignal): Promise<T> 
   return body as T;
 }
 
+/** POST for calls that change nothing (the enqueue preview): same errors as getJson. Same-site
+ *  by construction (a relative URL), so the gate's origin check passes. */
+export async function postJson<T>(url: string, body: unknown, signal?: AbortSignal): Promise<T> {
+  const res = await fetch(url, {
+    method: 'POST',
+    signal,
+    cache: 'no-store',
+    headers: { accept: 'application/json', 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const parsed = (await res.json().catch(() => null)) as unknown;
+  if (!res.ok) {
+    const err = (parsed as { error?: { code?: string; message?: string; fields?: Record<string, string> } } | null)?.error;
+    throw new ApiError(err?.code ?? 'Internal', err?.message ?? `HTTP ${res.status}`, res.status, err?.fields);
+  }
+  return parsed as T;
+}
+
 /** Code and message of anything a query may throw. */
 export function describeError(e: unknown): { code: string; message: string } {
   if (e instanceof ApiError) return { code: e.code, message: e.message };

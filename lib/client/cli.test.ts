@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { POTATOQ_TABLE_MODEL } from '@/lib/brokers/potatoq/model';
-import { cliCall, fillCommand, shellQuote } from './cli';
+import { fillCommand, shellQuote } from './cli';
 
 // The commands potatoq's adapters declare for replay and purge.
 const cliDeadRetry = (ids: string[]) => fillCommand(POTATOQ_TABLE_MODEL.actions.replay.cli, { ids });
@@ -23,14 +23,6 @@ describe('cli commands', () => {
   it('quotes ids and queue names', () => {
     expect(cliDeadRetry(['a1', "x'y"])).toBe("potatoq dead retry a1 'x'\\''y'");
     expect(cliPurge('my queue')).toBe("potatoq purge -Q 'my queue' -f");
-  });
-  it('builds a call with JSON args, kwargs, queue and countdown', () => {
-    expect(cliCall({ task: 'app.add', args: '[1, 2]', kwargs: '{"x": "it\'s"}', queue: 'q1', countdown: 30 })).toBe(
-      `potatoq call app.add -a '[1, 2]' -k '{"x": "it'\\''s"}' -Q q1 --countdown 30`,
-    );
-  });
-  it('omits empty args, kwargs and zero countdown', () => {
-    expect(cliCall({ task: 't', args: '[]', kwargs: '{}', countdown: 0 })).toBe('potatoq call t');
   });
   it('shows no command where the adapter declares none', () => {
     expect(fillCommand(undefined, { ids: ['a'] })).toBeNull();

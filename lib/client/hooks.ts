@@ -5,13 +5,14 @@ import type {
   DeadDetail,
   DeadGroup,
   DeadSummary,
+  EnqueuePreview,
   Page,
   ResultSummary,
   TaskDetail,
   TaskSummary,
   WorkerInfo,
 } from '@/lib/brokers/schema';
-import { apiUrl, brokerPath, getJson } from './api';
+import { apiUrl, brokerPath, getJson, postJson } from './api';
 import { PAGE_SIZE, qk, type DeadFilters, type TaskFilters } from './query-keys';
 import { usePollInterval } from './refresh';
 
@@ -109,5 +110,18 @@ export function useTaskNames(b: string) {
     queryKey: qk.taskNames(b),
     queryFn: ({ signal }) => getJson<{ names: string[] }>(brokerPath(b, '/task-names'), signal).then((r) => r.names),
     staleTime: 60_000,
+  });
+}
+
+/** The message the broker's adapter would write for this request (no write): the enqueue form's
+ *  live preview and command line. Off while the form fails its own checks. */
+export function useEnqueuePreview(b: string, request: Record<string, unknown>, enabled: boolean) {
+  const body = JSON.stringify(request);
+  return useQuery({
+    queryKey: ['enqueue-preview', b, body],
+    queryFn: ({ signal }) => postJson<EnqueuePreview>(brokerPath(b, '/enqueue/preview'), request, signal),
+    enabled,
+    retry: false,
+    staleTime: Infinity,
   });
 }

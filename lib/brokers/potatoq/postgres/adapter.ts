@@ -14,6 +14,7 @@ import { listResults, listWorkers, taskNames, type Liveness } from './reads-misc
 import { getTask, listTasks, readResult } from './reads-tasks';
 import { discardBatch, replayBatch, runBatches } from './writes';
 import { enqueueMessage, purgeQueue, revokeBatch } from './writes-more';
+import { previewPotatoqEnqueue } from '../enqueue-preview';
 import { POTATOQ_TABLE_MODEL } from '../model';
 
 /** How long a capabilities probe is trusted (privileges rarely change; a GRANT shows up soon). */
@@ -143,6 +144,7 @@ export function createPostgresAdapter(config: StoreConfig): BrokerAdapter {
       { brokerId: config.id, queue, removed: await reprobeOn(purgeQueue(db, names, queue)) }
     ),
     enqueue: async (req) => (await writable('enqueue'), reprobeOn(enqueueMessage(db, names, config.id, req))),
+    previewEnqueue: async (req) => previewPotatoqEnqueue(config.id, req),
     close: () => db.close(),
   };
 }

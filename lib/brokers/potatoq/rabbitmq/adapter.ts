@@ -12,6 +12,7 @@ import { createResultBackend } from '../result-backend';
 import { V3_BROWSE_REFUSAL } from './topology';
 import { parseAmqpUrl, parseManagement } from './url';
 import { convertCelery, discardDead, enqueue, purge, replayDead, revoke } from './writes';
+import { previewPotatoqEnqueue } from '../enqueue-preview';
 import { POTATOQ_RABBITMQ_MODEL } from '../model';
 
 const NO_LISTING = "RabbitMQ can't list queued messages without taking them from the workers: counts only";
@@ -102,6 +103,7 @@ export function createRabbitmqAdapter(config: StoreConfig): RabbitmqAdapter {
     revoke: async (ids) => revoke(ctx, ids),
     purge: async (queue) => purge(ctx, queue),
     enqueue: async (req) => enqueue(ctx, req),
+    previewEnqueue: async (req) => previewPotatoqEnqueue(config.id, req),
     close: async () => {
       await ctx.link.close();
       await ctx.backend?.close();

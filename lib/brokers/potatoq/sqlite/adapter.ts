@@ -12,6 +12,7 @@ import { listResults, listWorkers, overviewQueues, taskNames } from './reads-mis
 import { getTask, listTasks, readResult } from './reads-tasks';
 import { pathFromUrl } from './url';
 import { enqueueMessage } from './writes-enqueue';
+import { previewPotatoqEnqueue } from '../enqueue-preview';
 import { revokeStep } from './writes-revoke';
 import { discardStep, replayStep, runPerId } from './writes';
 import { POTATOQ_TABLE_MODEL } from '../model';
@@ -131,6 +132,7 @@ export function createSqliteAdapter(config: StoreConfig): BrokerAdapter {
         return { brokerId: config.id, queue, removed };
       }),
     enqueue: (req: EnqueueRequest) => guard(() => enqueueMessage(writer(), config.id, req)),
+    previewEnqueue: async (req: EnqueueRequest) => previewPotatoqEnqueue(config.id, req),
     close: async () => reset(),
   };
 }
