@@ -39,7 +39,18 @@ const writes = {
   })),
   purge: vi.fn(async (b: string, queue: string) => ({ brokerId: b, queue, removed: 3 })),
   enqueue: vi.fn(async (b: string) => ({ brokerId: b, id: 'new-id', queue: 'default', task: 't', state: 'ready' })),
-  // Not a write, but the audited reveal of hidden arguments goes through the gate the same way.
+  // Not writes, but gated the same way: the preview (the adapter builds the message, unrecorded)
+  // and the audited reveal of hidden arguments.
+  previewEnqueue: vi.fn(async (b: string) => ({
+    brokerId: b,
+    id: 'p',
+    queue: 'default',
+    task: 't',
+    state: 'ready',
+    payload: '{}',
+    preview: true,
+    command: null,
+  })),
   getTask: vi.fn(async (b: string, id: string) => ({ brokerId: b, id })),
 };
 vi.mock('@/lib/brokers/service', () => ({
