@@ -170,7 +170,13 @@ rabbitmq3_up() {
   say "rabbitmq3 $(rabbitmq3_version) started on :5672 (management :15672)"
 }
 rabbitmq3_version() { timeout 10 rabbitmqctl -q eval 'rabbit_misc:version().' 2>/dev/null | tr -d '"'; }
-rabbitmq3_down() { listening 5672 && timeout 60 rabbitmqctl -q stop >/dev/null 2>&1; return 0; }
+rabbitmq3_down() {
+  if listening 5672; then timeout 60 rabbitmqctl -q stop >/dev/null 2>&1 || true; fi
+  # The node started the machine's epmd (4369) and leaves it behind; epmd refuses to die while
+  # another Erlang node still uses it, so this only ends an idle one.
+  if listening 4369; then epmd -kill >/dev/null 2>&1 || true; fi
+  return 0
+}
 rabbitmq3_status() { rabbitmq3_running && echo "rabbitmq3: running $(rabbitmq3_version) on :5672, management :15672"; }
 rabbitmq3_env() { echo "POTATOQ_TEST_RABBITMQ3_URL=amqp://guest:guest@127.0.0.1:5672/"; echo "POTATOQ_TEST_RABBITMQ3_MGMT=http://127.0.0.1:15672"; }
 
