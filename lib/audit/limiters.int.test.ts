@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PG_URL, pgAvailable } from '@/tests/support/postgres';
+import { pgAvailable, searchPathUrl, sqlAdmin } from '@/tests/support/postgres';
 import { createThrottle } from '@/lib/auth/rate-limit';
 import { limiterFactory } from './limiters';
 
@@ -9,22 +8,14 @@ import { limiterFactory } from './limiters';
 // two throttles (two pools, as two processes would have) in this test's own schema.
 
 const schema = `limits_${randomBytes(4).toString('hex')}`;
-const url = `${PG_URL}${PG_URL.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+const url = searchPathUrl(schema);
 const ok = await pgAvailable();
 
 beforeAll(async () => {
-  if (!ok) return;
-  const c = new pg.Client({ connectionString: PG_URL });
-  await c.connect();
-  await c.query(`CREATE SCHEMA ${schema}`);
-  await c.end();
+  if (ok) await sqlAdmin(`CREATE SCHEMA ${schema}`);
 });
 afterAll(async () => {
-  if (!ok) return;
-  const c = new pg.Client({ connectionString: PG_URL });
-  await c.connect();
-  await c.query(`DROP SCHEMA ${schema} CASCADE`);
-  await c.end();
+  if (ok) await sqlAdmin(`DROP SCHEMA ${schema} CASCADE`);
 });
 
 describe.skipIf(!ok)('sign-in throttle on PostgreSQL', () => {

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PG_URL, pgAvailable } from '@/tests/support/postgres';
+import { pgAvailable, searchPathUrl, sqlAdmin } from '@/tests/support/postgres';
 import { createPostgresAuditStore } from './postgres';
 import { newEntry, resultsOf } from './record';
 import { ZAuditQuery } from './types';
@@ -10,23 +9,15 @@ import { ZAuditQuery } from './types';
 // this test's own schema) see each other's entries, creating the tables concurrently.
 
 const schema = `audit_${randomBytes(4).toString('hex')}`;
-const url = `${PG_URL}${PG_URL.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+const url = searchPathUrl(schema);
 const ok = await pgAvailable();
 const who = { user: 'olga', role: 'operator', via: 'proxy' };
 
 beforeAll(async () => {
-  if (!ok) return;
-  const c = new pg.Client({ connectionString: PG_URL });
-  await c.connect();
-  await c.query(`CREATE SCHEMA ${schema}`);
-  await c.end();
+  if (ok) await sqlAdmin(`CREATE SCHEMA ${schema}`);
 });
 afterAll(async () => {
-  if (!ok) return;
-  const c = new pg.Client({ connectionString: PG_URL });
-  await c.connect();
-  await c.query(`DROP SCHEMA ${schema} CASCADE`);
-  await c.end();
+  if (ok) await sqlAdmin(`DROP SCHEMA ${schema} CASCADE`);
 });
 
 describe.skipIf(!ok)('PostgreSQL audit store', () => {
@@ -69,24 +60,13 @@ describe.skipIf(!ok)('PostgreSQL audit store', () => {
 // adds one: DDL runs while the writer holds its table locks). Repeated, since it is a race.
 describe.skipIf(!ok)('PostgreSQL audit store schema step under concurrent writers', () => {
   const rounds = 6;
-  const schemaUrl = (s: string) => `${PG_URL}${PG_URL.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${s}`)}`;
-  const admin = async (sql: string) => {
-    const c = new pg.Client({ connectionString: PG_URL });
-    await c.connect();
-    try {
-      await c.query(sql);
-    } finally {
-      await c.end();
-    }
-  };
-
   async function race(s: string, existing: boolean) {
-    const u = schemaUrl(s);
+    const u = searchPathUrl(s);
     if (existing) {
       const first = createPostgresAuditStore(u);
       await first.list(ZAuditQuery.parse({ limit: 1 }));
       await first.close();
-      await admin(`DROP INDEX ${s}.console_audit_broker`);
+      await sqlAdmin(`DROP INDEX ${s}.console_audit_broker`);
     }
     const writer = createPostgresAuditStore(u);
     const written: string[] = [];
@@ -127,11 +107,11 @@ describe.skipIf(!ok)('PostgreSQL audit store schema step under concurrent writer
     it(`never deadlocks or loses an entry (${existing ? 'tables exist, an index is missing' : 'fresh schema'}, ${rounds} rounds)`, async () => {
       for (let round = 0; round < rounds; round++) {
         const s = `audit_race_${randomBytes(4).toString('hex')}`;
-        await admin(`CREATE SCHEMA ${s}`);
+        await sqlAdmin(`CREATE SCHEMA ${s}`);
         try {
           await race(s, existing);
         } finally {
-          await admin(`DROP SCHEMA ${s} CASCADE`);
+          await sqlAdmin(`DROP SCHEMA ${s} CASCADE`);
         }
       }
     });

@@ -51,6 +51,10 @@ export function migratedSchema(prefix = 'potatoq_', extra: Record<string, unknow
   return { schema, prefix, options: { schema, table_prefix: prefix }, env };
 }
 
+/** PG_URL with its sessions' search_path set to `schema` (a test's own tables in their own schema). */
+export const searchPathUrl = (schema: string) =>
+  `${PG_URL}${PG_URL.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+
 export async function sqlAdmin<R = Record<string, unknown>>(text: string, params: unknown[] = []): Promise<R[]> {
   const c = new pg.Client({ connectionString: PG_URL });
   await c.connect();
