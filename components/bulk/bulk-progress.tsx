@@ -4,16 +4,14 @@ import { Button } from '@/components/ui/button';
 import type { BulkJobView, BulkOp } from '@/lib/bulk/schema';
 import { BULK_TEXT, STATE_LABEL } from './bulk-text';
 
-/** Progress bar, counts and the pause/resume/cancel (and rate) controls of a running job. */
+/** Progress bar, counts and the pause/resume/cancel and rate controls of a running job (every system). */
 export function BulkProgress({
   job,
   busy,
-  showRate,
   onControl,
 }: {
   job: BulkJobView;
   busy: boolean;
-  showRate: boolean;
   onControl: (op: BulkOp, extra?: { rate?: number | null }) => void;
 }) {
   const p = job.progress;
@@ -57,7 +55,7 @@ export function BulkProgress({
           <Button size="sm" variant="danger" disabled={busy} onClick={() => onControl('cancel')} data-testid="bulk-cancel">
             Cancel the rest
           </Button>
-          {showRate ? (
+          {live ? (
             <span className="ml-auto flex items-center gap-1 text-xs">
               <label htmlFor={`rate-${job.id}`}>Rate (per second)</label>
               <input

@@ -124,6 +124,9 @@ describe('bulk operations behind the gate', () => {
       outcome: 'partial',
     });
     expect(entry.results).toContainEqual({ id: 'd-000004', outcome: 'running', message: 'is running' });
+    // Filed under every id of the snapshot: each task's history shows the bulk job.
+    expect(entry.ids).toEqual(idsFrom('d', 5));
+    expect(store.entries.filter((e) => e.ids.includes('d-000002')).map((e) => e.action)).toEqual(['bulk-revoke']);
   });
 
   it('hides a job from other brokers', async () => {

@@ -3,6 +3,7 @@ import { ConsoleError } from '@/lib/brokers/errors';
 import { gate } from '@/lib/actions/gate';
 import { resolvePrincipal } from '@/lib/actions/principal';
 import { completeAuditEntry } from '@/lib/audit/complete';
+import { MAX_IDS } from '@/lib/audit/types';
 import { serviceBackend } from './backend';
 import { assertNoOverlap, findJob, listJobs, registerJob } from './registry';
 import { BulkJob, VIEW_OUTCOMES } from './runner';
@@ -77,9 +78,14 @@ function completeWhenFinished(job: BulkJob, auditId: string | null): void {
     );
     if (!auditId) return;
     const details = { jobId: job.id, state: v.state, ...p, notReached: p.total - p.processed, error: v.error };
-    await completeAuditEntry(auditId, { succeeded: v.succeededSample, failed: [...v.skippedOutcomes, ...v.failedOutcomes] }, details).catch(
-      (e) => console.error(JSON.stringify({ event: 'console.audit-error', jobId: job.id, message: String(e) })),
-    );
+    // The entry began with the first MAX_IDS snapshot ids; the ids acted on beyond them join it.
+    const beyond = job.snapshotIds().slice(MAX_IDS, Math.max(MAX_IDS, p.processed));
+    await completeAuditEntry(
+      auditId,
+      { succeeded: v.succeededSample, failed: [...v.skippedOutcomes, ...v.failedOutcomes] },
+      details,
+      beyond,
+    ).catch((e) => console.error(JSON.stringify({ event: 'console.audit-error', jobId: job.id, message: String(e) })));
   });
 }
 
@@ -100,7 +106,13 @@ export async function controlBulk(brokerId: string, input: unknown, headers: Hea
     input,
     headers,
     reasonRequired: op === 'start',
-    target: () => ({ filter: job.filter, count: job.total, ...(job.filter.queue ? { queue: job.filter.queue } : {}) }),
+    // A start is filed under every id of its snapshot too (each task's history shows the job).
+    target: (c) => ({
+      filter: job.filter,
+      count: job.total,
+      ...(job.filter.queue ? { queue: job.filter.queue } : {}),
+      ...(c.op === 'start' ? { ids: job.snapshotIds().slice(0, MAX_IDS) } : {}),
+    }),
     run: async (c, ctx) => {
       switch (c.op) {
         case 'start':
