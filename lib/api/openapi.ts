@@ -7,7 +7,7 @@ import { ZAuditQuery } from '@/lib/audit/types';
 import type { AuthMode } from '@/lib/auth/config';
 import { ZLogin } from '@/lib/auth/login';
 import { SESSION_COOKIE } from '@/lib/auth/session';
-import { ZDeadGroupsQuery, ZDeadListQuery, ZEnqueueRequest, ZResultListQuery, ZTaskListQuery } from '@/lib/brokers/schema';
+import { ZDeadGroupsQuery, ZDeadListQuery, ZDiagnosisQuery, ZEnqueueRequest, ZResultListQuery, ZTaskListQuery } from '@/lib/brokers/schema';
 import { ZBulkControl, ZBulkCreate, ZBulkOp, ZJobId } from '@/lib/bulk/schema';
 import * as R from './responses';
 
@@ -226,6 +226,19 @@ export const ROUTES: Route[] = [
     summary: 'Stored results',
     query: ZResultListQuery,
     ok: R.ZResultPage,
+    errors: readerOfBroker,
+  },
+  {
+    method: 'get',
+    path: '/api/brokers/{broker}/diagnosis',
+    tag: 'queues',
+    access: 'reader',
+    summary:
+      'Stuck work named with its cause: lost workers, past time limits, queues nobody consumes, overdue scheduled tasks, poison heads',
+    description:
+      'Bounded reads only. Each flag says what the console can do about it and what it cannot (it never changes running tasks); a check the broker cannot run is listed in `unknown` with why, never reported as "nothing found".',
+    query: ZDiagnosisQuery,
+    ok: R.ZDiagnosis,
     errors: readerOfBroker,
   },
   {

@@ -132,6 +132,29 @@ export const ZWorkers = z.object({
   ),
 });
 export const ZTaskNames = z.object({ names: z.array(z.string()) });
+const ZStuckCheck = z.enum(['worker-lost', 'over-time-limit', 'no-consumer', 'overdue', 'poison']);
+export const ZDiagnosis = z
+  .looseObject({
+    brokerId: z.string(),
+    flags: z.array(
+      z.looseObject({
+        check: ZStuckCheck,
+        queue: z.string().nullable(),
+        ids: z.array(z.string()).describe('the first tasks concerned'),
+        count: count,
+        cause: z.string().describe('names the cause, in the system’s words'),
+        can: z.string().describe('what the console can do about it'),
+        cannot: z.string().describe('what it cannot (it never changes running tasks)'),
+        link: z.looseObject({ page: z.enum(['task', 'queue', 'workers']) }),
+        seconds: z.number().nullable(),
+      }),
+    ),
+    unknown: z.array(z.object({ check: ZStuckCheck, why: z.string() })).describe('checks this broker cannot run, with why'),
+    notes: z.array(z.object({ check: ZStuckCheck, text: z.string() })),
+    overdueSeconds: z.number().int(),
+    readAt: iso,
+  })
+  .meta({ id: 'Diagnosis' });
 
 export const ZActionResult = z
   .looseObject({

@@ -16,7 +16,7 @@ import type {
   ResultListQuery,
   TaskListQuery,
 } from './schema';
-import { withoutWrites } from './dto';
+import { DEFAULT_OVERDUE_SECONDS, STUCK_CHECKS, withoutWrites, type Diagnosis } from './dto';
 import type { BrokerAdapter } from './types';
 
 /** Why an action is off on a broker configured read-only. */
@@ -212,6 +212,27 @@ export async function findInBroker(brokerId: string, id: string): Promise<Broker
   if (dead) items.push({ kind: 'dead', state: 'dead', task: dead.task, queue: dead.queue, at: dead.diedAt });
   if (result) items.push({ kind: 'result', state: result.status, task: result.name, queue: null, at: result.dateDone });
   return { brokerId, name: config.name, items, notSearched };
+}
+
+/** Stuck work on one broker, each flag with its cause; what revoke can do follows the same
+ *  capability and read-only decision as the actions. */
+export async function diagnose(brokerId: string, overdueSeconds = DEFAULT_OVERDUE_SECONDS): Promise<Diagnosis> {
+  const config = findBrokerConfig(brokerId);
+  return read(brokerId, 'stuck-work diagnosis', async (a) => {
+    if (!a.diagnose) {
+      const why = "this system's adapter does not diagnose stuck work yet";
+      return {
+        brokerId,
+        flags: [],
+        unknown: STUCK_CHECKS.map((check) => ({ check, why })),
+        notes: [],
+        overdueSeconds,
+        readAt: new Date().toISOString(),
+      };
+    }
+    const revoke = config.readOnly ? { on: false, why: READ_ONLY_WHY } : (await a.capabilities()).revoke;
+    return a.diagnose({ overdueSeconds, revoke });
+  });
 }
 
 export const listWorkers = (brokerId: string) => read(brokerId, 'workers', (a) => a.listWorkers());

@@ -8,6 +8,7 @@ import type {
   Capabilities,
   SystemKind,
   DeadDetail,
+  Diagnosis,
   DeadGroup,
   DeadListQuery,
   DeadSummary,
@@ -83,6 +84,12 @@ export interface BrokerAdapter {
    *  on RabbitMQ: Celery protocol 2 messages, same id, task, args, kwargs); `model.actions.convert`
    *  says what it does. Absent where the broker can't hold such letters. */
   convert?(ids: string[]): Promise<ActionResult>;
+  /** Stuck work named with its cause (lib/brokers/diagnosis.ts), from bounded reads: running
+   *  tasks whose worker is gone, past their time limit, waiting work no worker consumes,
+   *  scheduled work overdue by `overdueSeconds`, a head that crashes every worker. A check the
+   *  system cannot run is in `unknown` with why. `revoke` is the service's decision (read-only
+   *  included), for the words of what the console can do. Absent: every check is unknown. */
+  diagnose?(q: { overdueSeconds: number; revoke: { on: boolean; why?: string } }): Promise<Diagnosis>;
 
   close(): Promise<void>;
 }

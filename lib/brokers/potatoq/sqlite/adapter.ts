@@ -16,6 +16,8 @@ import { previewPotatoqEnqueue } from '../enqueue-preview';
 import { revokeStep } from './writes-revoke';
 import { discardStep, replayStep, runPerId } from './writes';
 import { POTATOQ_TABLE_MODEL } from '../model';
+import { diagnosePotatoq } from '../diagnose';
+import { overdueFacts, runningFacts } from './reads-stuck';
 
 /**
  * potatoq's SQLite broker file, read and written alongside its workers. Connections open
@@ -107,6 +109,20 @@ export function createSqliteAdapter(config: StoreConfig): BrokerAdapter {
     listResults: (q) => read((db) => listResults(db, q)),
     getResult: (id) => read((db) => readResult(db, id)),
     taskNames: () => read((db) => taskNames(db)),
+    diagnose: (q) =>
+      read((db) => {
+        const workers = listWorkers(db, live);
+        return diagnosePotatoq({
+          brokerId: config.id,
+          queues: overviewQueues(db, workers).queues,
+          workers: { value: workers },
+          running: { value: runningFacts(db) },
+          overdue: { value: overdueFacts(db, q.overdueSeconds) },
+          overdueSeconds: q.overdueSeconds,
+          deadAfter: live.deadAfter,
+          revoke: q.revoke,
+        });
+      }),
 
     replayDead: (ids) =>
       guard(() => {
