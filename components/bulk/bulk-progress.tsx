@@ -81,6 +81,15 @@ export function BulkProgress({
           ) : null}
         </div>
       ) : null}
+      {job.interrupted && job.state === 'paused' ? (
+        <p className="text-xs text-amber-700 dark:text-amber-400" data-testid="bulk-interrupted">
+          The console running this job stopped at {job.interrupted.processed.toLocaleString()} of {p.total.toLocaleString()}
+          {job.interrupted.inFlight
+            ? `; the ${job.interrupted.inFlight.toLocaleString()} ids it had handed to the broker are reported failed (they may have been applied: check before retrying)`
+            : ''}
+          . Resume continues with the rest, from any console; cancel leaves them as they are.
+        </p>
+      ) : null}
       {live ? (
         <p className="text-xs text-zinc-500 dark:text-zinc-400">
           Pause and cancel take effect after the batch in flight. Closing this dialog leaves the job running.
