@@ -53,7 +53,7 @@ export const ZDiagnosisQuery = z.object({
     .min(1, 'overdue must be at least 1 second')
     .max(30 * 86400, 'overdue must be at most 30 days')
     .optional()
-    .describe('seconds past their due time after which scheduled tasks are flagged (default 120)'),
+    .describe('seconds past their due time after which scheduled tasks are flagged (default POTATOQ_CONSOLE_OVERDUE_SECONDS, else 120)'),
 });
 
 export const ZDeadGroupsQuery = z.object({

@@ -216,7 +216,8 @@ export async function findInBroker(brokerId: string, id: string): Promise<Broker
 
 /** Stuck work on one broker, each flag with its cause; what revoke can do follows the same
  *  capability and read-only decision as the actions. */
-export async function diagnose(brokerId: string, overdueSeconds = DEFAULT_OVERDUE_SECONDS): Promise<Diagnosis> {
+export async function diagnose(brokerId: string, overdue?: number): Promise<Diagnosis> {
+  const overdueSeconds = overdue ?? getConfig().overdueSeconds ?? DEFAULT_OVERDUE_SECONDS;
   const config = findBrokerConfig(brokerId);
   return read(brokerId, 'stuck-work diagnosis', async (a) => {
     if (!a.diagnose) {
