@@ -228,3 +228,18 @@ export const ZHealth = z.object({
 });
 export const ZLive = z.object({ status: z.literal('live') });
 export const ZSignedIn = z.object({ user: z.string() });
+
+export const ZEditPreview = z
+  .looseObject({
+    brokerId: z.string(),
+    id: z.string(),
+    before: z.string().describe('what a plain replay writes'),
+    after: z.string().describe('what this edit writes'),
+    newId: z.string(),
+    sameId: z.boolean().describe('the task keeps the letter’s id'),
+    does: z.string(),
+  })
+  .meta({ id: 'EditPreview' });
+export const ZEditReplay = ZEditPreview.extend({
+  outcome: z.object({ id: z.string(), outcome: z.string(), message: z.string() }),
+}).meta({ id: 'EditReplay' });

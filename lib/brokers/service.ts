@@ -18,6 +18,7 @@ import type {
 } from './schema';
 import { DEFAULT_OVERDUE_SECONDS, STUCK_CHECKS, withoutWrites, type Diagnosis } from './dto';
 import type { BrokerAdapter } from './types';
+import type { ReplayEditInput } from './schema-edit';
 
 /** Why an action is off on a broker configured read-only. */
 export const READ_ONLY_WHY = 'configured read-only';
@@ -242,6 +243,30 @@ export const taskNames = (brokerId: string) => read(brokerId, 'task names', (a) 
 
 export const replayDead = (brokerId: string, ids: string[]): Promise<ActionResult> =>
   write(brokerId, 'replay', 'replay', (a) => a.replayDead(ids), ids);
+/** The message a replay with edits would write (a read: nothing is written). */
+export const previewReplayEdited = (brokerId: string, id: string, edit: ReplayEditInput) =>
+  read(
+    brokerId,
+    'edit preview',
+    (a) => {
+      if (!a.previewReplayEdited || !a.model.actions.replayEdited)
+        throw new ConsoleError('Unsupported', 'this broker cannot replay a dead letter with edits');
+      return a.previewReplayEdited(id, edit);
+    },
+    { id, edit },
+  );
+/** Replays one dead letter with edited arguments, kwargs, queue or priority. */
+export const replayEdited = (brokerId: string, id: string, edit: ReplayEditInput) =>
+  write(
+    brokerId,
+    'replay',
+    'replay with edits',
+    (a) => {
+      if (!a.replayEdited || !a.model.actions.replayEdited) throw new ConsoleError('Unsupported', 'this broker cannot replay a dead letter with edits');
+      return a.replayEdited(id, edit);
+    },
+    { id, edit },
+  );
 export const discardDead = (brokerId: string, ids: string[]): Promise<ActionResult> =>
   write(brokerId, 'discard', 'discard', (a) => a.discardDead(ids), ids);
 export const revoke = (brokerId: string, ids: string[]): Promise<ActionResult> =>

@@ -25,6 +25,7 @@ import type {
   TaskSummary,
   WorkerInfo,
 } from './schema';
+import type { EditPreview, EditReplayResult, ReplayEditInput } from './schema-edit';
 
 /**
  * The one contract every broker implements. Created by a factory (`createSqliteAdapter`),
@@ -90,6 +91,13 @@ export interface BrokerAdapter {
    *  system cannot run is in `unknown` with why. `revoke` is the service's decision (read-only
    *  included), for the words of what the console can do. Absent: every check is unknown. */
   diagnose?(q: { overdueSeconds: number; revoke: { on: boolean; why?: string } }): Promise<Diagnosis>;
+
+  /** The message a replay of letter `id` with `edit` would write, beside a plain replay's;
+   *  nothing written. Bad edits are InvalidInput naming the field (`kwargs.at`). Present with
+   *  `model.actions.replayEdited`. */
+  previewReplayEdited?(id: string, edit: ReplayEditInput): Promise<EditPreview>;
+  /** Replays letter `id` with `edit` (same guarantees as replayDead: never loses the letter). */
+  replayEdited?(id: string, edit: ReplayEditInput): Promise<EditReplayResult>;
 
   close(): Promise<void>;
 }
