@@ -145,3 +145,103 @@ test('after browser Back the filter boxes show the filter the list and "all matc
   await expect(page.getByTestId('filter-task')).toHaveValue('');
   expect(pageErrors).toEqual([]);
 });
+
+test('edit and replay: a real potatoq letter replayed with a typed datetime and a new queue, run by a real worker', async ({ page }) => {
+  test.setTimeout(150_000);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'potatoq-edit-e2e-'));
+  const out = path.join(dir, 'out');
+  fs.mkdirSync(out);
+  const file = path.join(dir, 'broker.sqlite3');
+  const url = `sqlite:///${file}`;
+  const env = { ...process.env, RT_BROKER: url, RT_OUT: out, POTATOQ_NO_EMOJI: '1', NO_COLOR: '1', PYTHONUNBUFFERED: '1' };
+  execFileSync(POTATOQ, ['-b', url, 'migrate'], { cwd: dir, env, stdio: 'pipe' });
+  const id = execFileSync(
+    PYTHON,
+    [
+      '-c',
+      'import datetime, decimal, rt_tasks as t; print(t.flaky.apply_async(args=[decimal.Decimal("12.50")], kwargs={"at": datetime.datetime(2026, 12, 1, 9, 0, tzinfo=datetime.timezone.utc)}, queue="rt-edit").id)',
+    ],
+    { cwd: PY, env },
+  )
+    .toString()
+    .trim();
+  const runWorker = async (queue: string, until_: () => boolean) => {
+    const w = spawn(POTATOQ, ['-A', 'rt_tasks', '--no-color', '--no-emoji', 'worker', '-P', 'solo', '-Q', queue, '--no-scheduler'], {
+      cwd: PY,
+      env,
+      stdio: 'ignore',
+    });
+    try {
+      await until(`the worker on ${queue}`, until_, 60_000);
+    } finally {
+      w.kill('SIGTERM');
+      await new Promise((r) => w.on('exit', r));
+    }
+  };
+  // The real worker fails it: a dead letter as potatoq writes it.
+  await runWorker('rt-edit', () => rows(file, 'SELECT id FROM potatoq_dead WHERE id = ?', id).length === 1);
+  const c = await startConsole({ POTATOQ_CONSOLE_BROKERS: JSON.stringify([{ id: 'ed', name: 'Edit', url }]) });
+  try {
+    const { pageErrors } = guardPage(page);
+    await page.goto(`${c.url}/brokers/ed/dead/${id}`);
+    const panel = page.getByTestId('edit-replay');
+    await panel.getByTestId('edit-open').click();
+    await expect(panel.getByTestId('edit-does')).toContainText(`It runs as ${id} (same id).`);
+    // Typed fields: the Decimal argument and the datetime keyword, not tagged JSON.
+    await expect(panel.getByTestId('edit-type-args[0]')).toHaveValue('decimal');
+    await expect(panel.getByTestId('edit-args[0]')).toHaveValue('12.50');
+    await expect(panel.getByTestId('edit-type-kwargs.at')).toHaveValue('datetime');
+    // A value potatoq would not receive as a datetime is refused, under its own field.
+    await panel.getByTestId('edit-kwargs.at').fill('tomorrow 9am');
+    await panel.getByTestId('edit-preview').click();
+    await expect(panel.getByTestId('edit-error-kwargs.at')).toContainText('is not an ISO 8601 date-time');
+    await panel.getByTestId('edit-kwargs.at').fill('2026-12-02T10:30:00+01:00');
+    await panel.getByTestId('edit-args[0]').fill('13.75');
+    await panel.getByTestId('edit-queue').fill('rt-fixed');
+    await panel.getByTestId('edit-preview').click();
+    const diff = panel.getByTestId('edit-diff');
+    await expect(diff.locator('[data-field="queue"]')).toHaveAttribute('data-changed', 'yes');
+    await expect(diff.locator('[data-field="kwargs"]')).toHaveAttribute('data-changed', 'yes');
+    await expect(diff.locator('[data-field="id"]')).toHaveAttribute('data-changed', 'no');
+    await expect(diff.locator('[data-field="kwargs"]')).toContainText('2026-12-02T10:30:00+01:00');
+    if (SHOTS) await page.screenshot({ path: path.join(SHOTS, 'edit-replay.png'), fullPage: true });
+    await panel.getByTestId('confirm-reason').fill('e2e: corrected the date and the amount');
+    await panel.getByTestId('edit-confirm').click();
+    await expect(panel.getByTestId('edit-outcome')).toHaveAttribute('data-outcome', 'ok');
+
+    // In the broker: the same id, ready on the new queue, with potatoq's tagged values.
+    const job = rows<{ queue: string; state: number; payload: string }>(
+      file,
+      'SELECT queue, state, payload FROM potatoq_jobs WHERE id = ?',
+      id,
+    )[0]!;
+    expect(job).toMatchObject({ queue: 'rt-fixed', state: 1 });
+    expect(JSON.parse(job.payload)).toMatchObject({
+      args: [{ __potatoq__: 'decimal', v: '13.75' }],
+      kwargs: { at: { __potatoq__: 'datetime', v: '2026-12-02T10:30:00+01:00' } },
+    });
+    expect(rows(file, 'SELECT id FROM potatoq_dead WHERE id = ?', id)).toEqual([]);
+    // The real worker runs it and receives a datetime and a Decimal.
+    fs.writeFileSync(path.join(out, 'flaky-ok'), '');
+    await runWorker('rt-fixed', () => fs.existsSync(path.join(out, `${id}.json`)));
+    const seen = JSON.parse(fs.readFileSync(path.join(out, `${id}.json`), 'utf8')) as {
+      args: string[][];
+      kwargs: Record<string, string[]>;
+    };
+    expect(seen.args[0]).toEqual(['Decimal', "Decimal('13.75')"]);
+    expect(seen.kwargs.at![0]).toBe('datetime');
+    expect(seen.kwargs.at![1]).toContain('2026, 12, 2, 10, 30');
+    // The audit entry records the edit and the message before and after.
+    const trail = (await (await page.request.get(`${c.url}/api/audit?broker=ed&task=${id}`)).json()) as {
+      entries: Array<{ action: string; reason: string; details: { before?: string; after?: string } }>;
+    };
+    const e = trail.entries.find((x) => x.action === 'replay-edited')!;
+    expect(e.reason).toBe('e2e: corrected the date and the amount');
+    expect(e.details.before).toContain('"queue":"rt-edit"');
+    expect(e.details.after).toContain('"queue":"rt-fixed"');
+    expect(pageErrors).toEqual([]);
+  } finally {
+    await c.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -55,11 +55,7 @@ export async function enqueueAction(brokerId: string, input: Record<string, unkn
 }
 
 /** The message an edited replay would write (nothing written). */
-export async function previewReplayEditedAction(
-  brokerId: string,
-  id: string,
-  edit: ReplayEditInput,
-): Promise<ActionResponse<EditPreview>> {
+export async function previewReplayEditedAction(brokerId: string, id: string, edit: ReplayEditInput): Promise<ActionResponse<EditPreview>> {
   return respond((h) => ops.previewReplayEdited(brokerId, { ...edit, id }, h));
 }
 

@@ -6,9 +6,18 @@ import { gate, logIds } from './gate';
 import { ZEnqueueInput, ZPurgeRequest } from './schemas';
 import { ZReplayEditRequest } from '@/lib/brokers/schema-edit';
 import { z } from 'zod';
+import { getAuthConfig } from '@/lib/auth/config';
 
 const ZEditWithId = ZReplayEditRequest.extend({ id: z.string().min(1, 'id is required').max(1000) });
-const editOf = ({ args, kwargs, queue, priority }: z.output<typeof ZEditWithId>) => ({ args, kwargs, queue, priority });
+const editOf = ({ args, kwargs, queue, priority }: z.output<typeof ZEditWithId>) => {
+  // The edit shows the letter's arguments (before/after): not where they are hidden.
+  if (getAuthConfig().redactArgs)
+    throw new ConsoleError(
+      'Forbidden',
+      'arguments are hidden on this console (POTATOQ_CONSOLE_REDACT_ARGS), so they cannot be edited here',
+    );
+  return { args, kwargs, queue, priority };
+};
 
 /** The message an edited replay would write; a read (no audit entry, no reason). */
 export const previewReplayEdited = (brokerId: string, input: unknown, headers: Headers) =>

@@ -172,7 +172,8 @@ export const ROUTES: Route[] = [
     path: '/api/brokers/{broker}/dead/{id}/edit',
     tag: 'dead letters',
     access: 'operator',
-    summary: 'Replay one dead letter with edited args, kwargs, queue or priority; the audit entry records the edit and the message before and after',
+    summary:
+      'Replay one dead letter with edited args, kwargs, queue or priority; the audit entry records the edit and the message before and after',
     params: { id: z.string() },
     body: ZReplayEdit.extend({ reason: ZReason.min(1).describe('why (required); recorded in the audit trail') }),
     ok: R.ZEditReplay,

@@ -262,7 +262,8 @@ export const replayEdited = (brokerId: string, id: string, edit: ReplayEditInput
     'replay',
     'replay with edits',
     (a) => {
-      if (!a.replayEdited || !a.model.actions.replayEdited) throw new ConsoleError('Unsupported', 'this broker cannot replay a dead letter with edits');
+      if (!a.replayEdited || !a.model.actions.replayEdited)
+        throw new ConsoleError('Unsupported', 'this broker cannot replay a dead letter with edits');
       return a.replayEdited(id, edit);
     },
     { id, edit },

@@ -11,7 +11,13 @@ describe('reencodeEdited', () => {
       {
         args: [
           { t: 'decimal', v: '13.75' },
-          { t: 'set', items: [{ t: 'int', v: '2' }, { t: 'int', v: '1' }] },
+          {
+            t: 'set',
+            items: [
+              { t: 'int', v: '2' },
+              { t: 'int', v: '1' },
+            ],
+          },
         ],
         kwargs: [
           ['at', { t: 'datetime', v: '2026-12-02T10:30:00+01:00', aware: true, epochMs: null }],
@@ -25,7 +31,14 @@ describe('reencodeEdited', () => {
     );
     expect(JSON.parse(r.before)).not.toHaveProperty('eta');
     const after = JSON.parse(r.after) as Record<string, unknown>;
-    expect(after).toMatchObject({ task: 'shop.charge', id: 'a1', queue: 'billing-retry', priority: 5, enqueued_at: 1796130000.25, root_id: 'a1' });
+    expect(after).toMatchObject({
+      task: 'shop.charge',
+      id: 'a1',
+      queue: 'billing-retry',
+      priority: 5,
+      enqueued_at: 1796130000.25,
+      root_id: 'a1',
+    });
     expect(after).not.toHaveProperty('eta');
     expect(after.args).toEqual([
       { __potatoq__: 'decimal', v: '13.75' },
@@ -50,7 +63,7 @@ describe('reencodeEdited', () => {
     };
     expect(bad({ kwargs: [['at', { t: 'datetime', v: 'tomorrow 9am', aware: false, epochMs: null }]] })).toEqual([
       'kwargs.at',
-      'kwargs.at: is not an ISO 8601 date-time (2026-12-01T09:00:00+00:00): potatoq\'s workers would receive it as a plain dict',
+      "kwargs.at: is not an ISO 8601 date-time (2026-12-01T09:00:00+00:00): potatoq's workers would receive it as a plain dict",
     ]);
     expect(bad({ args: [{ t: 'uuid', v: 'not-a-uuid' }] })?.[0]).toBe('args[0]');
     expect(bad({ args: [{ t: 'decimal', v: '1,5' }] })?.[0]).toBe('args[0]');
@@ -58,7 +71,14 @@ describe('reencodeEdited', () => {
     expect(bad({ args: [{ t: 'int', v: '1.5' }] })).toEqual(['args[0]', 'args[0]: must be a whole number']);
     expect(bad({ args: [{ t: 'str', v: 'abc', truncated: 10 }] })?.[0]).toBe('args[0]');
     expect(bad({ queue: ' ' })?.[0]).toBe('queue');
-    expect(bad({ kwargs: [['a', { t: 'null' }], ['a', { t: 'null' }]] })?.[0]).toBe('kwargs.a');
+    expect(
+      bad({
+        kwargs: [
+          ['a', { t: 'null' }],
+          ['a', { t: 'null' }],
+        ],
+      })?.[0],
+    ).toBe('kwargs.a');
   });
 
   it('writes floats and specials as Python does', () => {

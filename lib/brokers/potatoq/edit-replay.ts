@@ -19,7 +19,10 @@ export function editedPayload(raw: string, edit: ReplayEditInput): { before: str
 }
 
 /** An edit applied to the letter's payload inside the write; a refusal keeps the letter. */
-export function transformed(transform: (payload: string) => string, payload: string): { ok: true; json: string } | { ok: false; reason: string } {
+export function transformed(
+  transform: (payload: string) => string,
+  payload: string,
+): { ok: true; json: string } | { ok: false; reason: string } {
   try {
     return { ok: true, json: transform(payload) };
   } catch (e) {

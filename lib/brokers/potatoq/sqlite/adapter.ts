@@ -152,7 +152,17 @@ export function createSqliteAdapter(config: StoreConfig): BrokerAdapter {
       guard(() => {
         const db = writer();
         const p = previewOf(config.id, id, letterText(db, id), edit);
-        return resultOf(p, runPerId(db, 'replay', config.id, [id], replayStep(db, (raw) => editedPayload(raw, edit).after), describe));
+        return resultOf(
+          p,
+          runPerId(
+            db,
+            'replay',
+            config.id,
+            [id],
+            replayStep(db, (raw) => editedPayload(raw, edit).after),
+            describe,
+          ),
+        );
       }),
     purge: (queue) =>
       guard(() => {

@@ -9,7 +9,8 @@ export function POST(req: Request, { params }: Params<{ broker: string; id: stri
   return handle(async () => {
     const { broker, id } = await params;
     const body = await readJsonBody(req);
-    if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new ConsoleError('InvalidInput', 'body must be a JSON object');
+    if (body === null || typeof body !== 'object' || Array.isArray(body))
+      throw new ConsoleError('InvalidInput', 'body must be a JSON object');
     return ops.previewReplayEdited(broker, { ...body, id }, req.headers);
   });
 }
