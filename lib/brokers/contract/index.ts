@@ -6,7 +6,7 @@ import { registerActions } from './actions';
 import { registerDead } from './dead';
 import { collect, type Ctx } from './helpers';
 import { registerListing } from './listing';
-import { registerStuck } from './stuck';
+import { registerEditReplay, registerStuck } from './stuck';
 import type { BrokerAdapter } from '../types';
 
 export { contractCase, TRACEBACK, uniqueQueue, type Ctx, type Needs } from './helpers';
@@ -48,5 +48,6 @@ export function runAdapterContract(name: string, makeFixture: () => Promise<Cont
     registerDead,
     registerActions,
     registerStuck,
+    registerEditReplay,
   ]);
 }

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { Diagnosis, StuckCheck } from '../schema';
+import type { Diagnosis, StuckCheck, TypedValue } from '../schema';
 import type { BrokerAdapter } from '../types';
 import { contractCase, uniqueQueue, type Ctx } from './helpers';
 
@@ -71,4 +71,46 @@ export function registerStuck(ctx: Ctx): void {
     expect(d.flags.find((f) => f.check === 'overdue' && f.queue === q)).toMatchObject({ ids: [id], count: 1, link: { page: 'task', id } });
     expect((await run(a, 3600)).flags.filter((f) => f.check === 'overdue' && f.queue === q)).toEqual([]);
   });
+}
+
+export function registerEditReplay(ctx: Ctx): void {
+  contractCase(
+    ctx,
+    'replays a letter with edited typed arguments, kwargs, queue and priority as its adapter declares (same id or new)',
+    { caps: ['replay', 'listReady'], states: ['ready'] },
+    async (skip) => {
+      const { a, s } = ctx();
+      const decl = a.model.actions.replayEdited;
+      if (!decl || !a.replayEdited || !a.previewReplayEdited) return skip('the adapter declares no replay with edits');
+      const q = uniqueQueue('edit');
+      const to = uniqueQueue('edited');
+      const id = await s.deadLetter({ task: 'ct.e', queue: q, reason: 'boom', args: [1], kwargs: { note: 'old' } });
+      const edit = {
+        args: [{ t: 'decimal' as const, v: '13.75' }],
+        kwargs: [['at', { t: 'datetime' as const, v: '2026-12-02T10:30:00+01:00', aware: true, epochMs: null }]] as Array<
+          [string, TypedValue]
+        >,
+        queue: to,
+        priority: 3,
+      };
+      // A bad value is refused naming the field, before anything is written.
+      const bad = await a
+        .previewReplayEdited(id, { kwargs: [['at', { t: 'datetime', v: 'tomorrow 9am', aware: false, epochMs: null }]] })
+        .catch((e: unknown) => e);
+      expect(bad).toMatchObject({ code: 'InvalidInput', fields: { 'kwargs.at': expect.stringContaining('date-time') } });
+      const p = await a.previewReplayEdited(id, edit);
+      expect(p).toMatchObject({ id, sameId: decl.sameId });
+      expect(await s.isDead(id)).toBe(true);
+      const r = await a.replayEdited(id, edit);
+      expect(r.outcome).toMatchObject({ id, outcome: 'ok' });
+      expect(await s.isDead(id)).toBe(false);
+      const runsAs = decl.sameId ? id : r.newId;
+      expect(await s.jobState(runsAs)).toBe('ready');
+      expect(await s.claim(to)).toBe(runsAs);
+      const payload = await s.jobPayload(runsAs);
+      if (payload !== null) expect(payload).toBe(r.after);
+      // The letter is gone: a second replay of it is missing, never a duplicate.
+      expect((await a.replayEdited(id, edit).catch((e: unknown) => e)) as object).toMatchObject({ code: 'NotFound' });
+    },
+  );
 }
