@@ -35,8 +35,9 @@ function hrefOf(brokerId: string, l: StuckLink): string {
   }
 }
 
+// The cause already names the queue; the link says where it goes (its tab), not the name again.
 const linkText = (l: StuckLink): string =>
-  l.page === 'task' ? 'Open the task' : l.page === 'queue' ? `Open ${l.state} of ${visible(l.queue)}` : 'Open the workers';
+  l.page === 'task' ? 'Open the task' : l.page === 'queue' ? `Open the queue's ${l.state} tasks` : 'Open the workers';
 
 function Flag({ brokerId, f, here }: { brokerId: string; f: StuckFlag; here?: boolean }) {
   return (
