@@ -85,7 +85,12 @@ export interface BrokerModel {
   states: StateDecl[];
   actions: {
     /** `bulkRate`: a bulk replay is paced at this many per second unless changed (null: not paced). */
-    replay: ActionDecl & { bulkRate: number | null };
+    replay: ActionDecl & {
+      bulkRate: number | null;
+      /** The replay is a new task with an id of its own and the letter stays, marked replayed
+       *  (QueueFlow); absent: the letter's task goes back under its own id (potatoq). */
+      newTask?: boolean;
+    };
     discard: ActionDecl;
     revoke: ActionDecl & { bulk: string };
     purge: PurgeDecl;
