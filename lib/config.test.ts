@@ -139,15 +139,17 @@ describe('parseConfig', () => {
   });
 
   it('takes a QueueFlow credential only as its token option, never in the URL', () => {
-    const inUrl = errorOf({ POTATOQ_CONSOLE_BROKERS: '[{"id":"a","kind":"queueflow","url":"https://user:secret@flow.example","token":"k"}]' });
+    const inUrl = errorOf({
+      POTATOQ_CONSOLE_BROKERS: '[{"id":"a","kind":"queueflow","url":"https://user:secret@flow.example","token":"k"}]',
+    });
     expect(inUrl.message).toBe('POTATOQ_CONSOLE_BROKERS[0].url: put the QueueFlow credential in "token", not in the URL');
     expect(inUrl.message).not.toContain('secret');
     expect(errorOf({ POTATOQ_CONSOLE_BROKERS: '[{"id":"a","kind":"queueflow","url":"https://flow.example"}]' }).message).toBe(
       'POTATOQ_CONSOLE_BROKERS[0].token: token must be the tenant API key or JWT (a string)',
     );
-    expect(errorOf({ POTATOQ_CONSOLE_BROKERS: '[{"id":"a","kind":"queueflow","url":"https://flow.example","token":"k","tenant":"x"}]' }).message).toBe(
-      'POTATOQ_CONSOLE_BROKERS[0]: unknown option "tenant" for this broker',
-    );
+    expect(
+      errorOf({ POTATOQ_CONSOLE_BROKERS: '[{"id":"a","kind":"queueflow","url":"https://flow.example","token":"k","tenant":"x"}]' }).message,
+    ).toBe('POTATOQ_CONSOLE_BROKERS[0]: unknown option "tenant" for this broker');
   });
 
   it('names a bad option value', () => {

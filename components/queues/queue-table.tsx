@@ -49,7 +49,11 @@ export function QueueTable({ overview, workers }: { overview: BrokerOverview; wo
                     {truncate(q.name, 60)}
                   </Link>
                   {q.paused ? (
-                    <span className="ml-2 text-xs text-amber-700 dark:text-amber-400" data-testid="queue-paused" title="its workers take nothing from it">
+                    <span
+                      className="ml-2 text-xs text-amber-700 dark:text-amber-400"
+                      data-testid="queue-paused"
+                      title="its workers take nothing from it"
+                    >
                       paused
                     </span>
                   ) : null}

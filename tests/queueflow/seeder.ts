@@ -69,10 +69,21 @@ export function queueflowSeeder(s: QueueflowServer): ContractSeeder {
       const id = await create({ ...m, countdown: undefined }, TOP_PRIORITY);
       const l = await lease(m.queue);
       if (l?.id !== id) throw new Error(`QueueFlow seeder: leased ${l?.id ?? 'nothing'} instead of ${id}`);
-      ok('fail', await call(s, 'POST', `/api/v1/jobs/${id}/fail`, { token: s.workerToken, body: { lease_token: l.token, error: m.reason, retryable: false } }), 204);
+      ok(
+        'fail',
+        await call(s, 'POST', `/api/v1/jobs/${id}/fail`, {
+          token: s.workerToken,
+          body: { lease_token: l.token, error: m.reason, retryable: false },
+        }),
+        204,
+      );
       // The letter is inserted right after the job is failed; find it by its job.
       for (let i = 0; i < 50; i++) {
-        const page = ok<{ dead_letters: Letter[] }>('dlq', await call(s, 'GET', `/api/v1/dlq?queue=${encodeURIComponent(m.queue)}&limit=100`), 200);
+        const page = ok<{ dead_letters: Letter[] }>(
+          'dlq',
+          await call(s, 'GET', `/api/v1/dlq?queue=${encodeURIComponent(m.queue)}&limit=100`),
+          200,
+        );
         const found = page.dead_letters.find((d) => d.job_id === id);
         if (found) return String(found.id);
         await new Promise((r) => setTimeout(r, 100));
@@ -97,10 +108,16 @@ export function queueflowSeeder(s: QueueflowServer): ContractSeeder {
     },
     async result(id) {
       const j = await job(id);
-      return j && ['completed', 'failed', 'cancelled'].includes(j.status) ? { status: j.status.toUpperCase(), name: j.task_name, keys: [] } : null;
+      return j && ['completed', 'failed', 'cancelled'].includes(j.status)
+        ? { status: j.status.toUpperCase(), name: j.task_name, keys: [] }
+        : null;
     },
     async queueSizes() {
-      const r = ok<{ queues: Array<{ queue: string; pending: number; scheduled: number }> }>('queues', await call(s, 'GET', '/api/v1/queues'), 200);
+      const r = ok<{ queues: Array<{ queue: string; pending: number; scheduled: number }> }>(
+        'queues',
+        await call(s, 'GET', '/api/v1/queues'),
+        200,
+      );
       return Object.fromEntries(r.queues.map((q) => [q.queue, q.pending + q.scheduled]));
     },
   };

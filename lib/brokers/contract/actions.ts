@@ -11,26 +11,21 @@ const taskOf = (a: BrokerAdapter, o: ActionOutcome) => (a.model.actions.replay.n
 const firstWaiting = (a: BrokerAdapter) => a.model.states.find((st) => !st.owned)?.key;
 
 export function registerActions(ctx: Ctx): void {
-  contractCase(
-    ctx,
-    'replays a dead letter as a waiting task without its eta',
-    { caps: ['replay', 'listReady'] },
-    async () => {
-      const { a, s } = ctx();
-      const q = uniqueQueue('replay');
-      const id = await s.deadLetter({ task: 'ct.r', queue: q, reason: 'boom', countdown: 3600, args: [7] });
-      const r = await a.replayDead([id]);
-      expect(r.succeeded.map((o) => o.id)).toEqual([id]);
-      // Where a replay is a new task (model.actions.replay.newTask) the outcome names it.
-      const task = taskOf(a, r.succeeded[0]!);
-      expect(await s.isDead(id)).toBe(false);
-      expect(await s.jobState(task)).toBe(firstWaiting(a));
-      const payload = JSON.parse((await s.jobPayload(task))!) as Record<string, unknown>;
-      expect(payload.eta).toBeUndefined();
-      expect(payload.args).toEqual([7]);
-      expect(await s.claim(q)).toBe(task);
-    },
-  );
+  contractCase(ctx, 'replays a dead letter as a waiting task without its eta', { caps: ['replay', 'listReady'] }, async () => {
+    const { a, s } = ctx();
+    const q = uniqueQueue('replay');
+    const id = await s.deadLetter({ task: 'ct.r', queue: q, reason: 'boom', countdown: 3600, args: [7] });
+    const r = await a.replayDead([id]);
+    expect(r.succeeded.map((o) => o.id)).toEqual([id]);
+    // Where a replay is a new task (model.actions.replay.newTask) the outcome names it.
+    const task = taskOf(a, r.succeeded[0]!);
+    expect(await s.isDead(id)).toBe(false);
+    expect(await s.jobState(task)).toBe(firstWaiting(a));
+    const payload = JSON.parse((await s.jobPayload(task))!) as Record<string, unknown>;
+    expect(payload.eta).toBeUndefined();
+    expect(payload.args).toEqual([7]);
+    expect(await s.claim(q)).toBe(task);
+  });
 
   contractCase(ctx, 'reports replaying an id that is not dead as missing', { caps: ['replay'] }, async () => {
     const { a } = ctx();

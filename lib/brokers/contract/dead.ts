@@ -82,7 +82,8 @@ export function registerDead(ctx: Ctx): void {
     { caps: ['browseDead', 'results'] },
     async (skip) => {
       const { a, s } = ctx();
-      if (a.model.actions.replay.newTask) return skip("letters have ids of their own here, not their task's: a result is looked up by the task's id");
+      if (a.model.actions.replay.newTask)
+        return skip("letters have ids of their own here, not their task's: a result is looked up by the task's id");
       const id = await s.deadLetter({ task: 'ct.res', queue: uniqueQueue('result'), reason: TRACEBACK('ValueError: for the record') });
       const r = await a.getResult(id);
       expect(r?.id).toBe(id);

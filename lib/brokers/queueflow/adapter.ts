@@ -49,7 +49,11 @@ export function createQueueflowAdapter(config: StoreConfig): BrokerAdapter {
       id: config.id,
       name: config.name,
       kind: 'queueflow',
-      serverInfo: [`QueueFlow ${p.version ?? '(version unknown)'}`, p.tenant ? `tenant ${p.tenant}` : null, p.readOnly ? 'read-only token' : null]
+      serverInfo: [
+        `QueueFlow ${p.version ?? '(version unknown)'}`,
+        p.tenant ? `tenant ${p.tenant}` : null,
+        p.readOnly ? 'read-only token' : null,
+      ]
         .filter(Boolean)
         .join(' · '),
       readOnly: p.readOnly,

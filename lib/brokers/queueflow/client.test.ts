@@ -11,9 +11,9 @@ const failure = (p: Promise<unknown>) =>
 describe("QueueFlow's answers as the console's errors", () => {
   it('keeps the server message from a JSON body or from axum plain text', () => {
     expect(serverMessage('{"error":"access denied","timestamp":"2026-12-01T00:00:00Z"}')).toBe('access denied');
-    expect(serverMessage('Failed to deserialize the JSON body into the target type: missing field `task_name` at line 1 column 14')).toMatch(
-      /^Failed to deserialize/,
-    );
+    expect(
+      serverMessage('Failed to deserialize the JSON body into the target type: missing field `task_name` at line 1 column 14'),
+    ).toMatch(/^Failed to deserialize/);
     expect(serverMessage('')).toBe('(empty answer)');
   });
 
@@ -58,11 +58,19 @@ describe('the QueueFlow client', () => {
 
   it('turns a deadline into BrokerTimeout and a refused connection into BrokerUnavailable', async () => {
     const hang: typeof fetch = (_i, init) =>
-      new Promise((_, reject) => init?.signal?.addEventListener('abort', () => reject(Object.assign(new Error('t'), { name: 'TimeoutError' }))));
+      new Promise((_, reject) =>
+        init?.signal?.addEventListener('abort', () => reject(Object.assign(new Error('t'), { name: 'TimeoutError' }))),
+      );
     const slow = await failure(createQfClient({ url: 'http://qf.example', token: 't', timeoutMs: 50, fetch: hang }).get('/health'));
-    expect(isConsoleError(slow) && [slow.code, slow.message]).toEqual(['BrokerTimeout', 'QueueFlow at qf.example did not answer GET /health within 0.05s']);
+    expect(isConsoleError(slow) && [slow.code, slow.message]).toEqual([
+      'BrokerTimeout',
+      'QueueFlow at qf.example did not answer GET /health within 0.05s',
+    ]);
     const refuse: typeof fetch = () => Promise.reject(Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNREFUSED' } }));
     const down = await failure(createQfClient({ url: 'http://qf.example', token: 't', timeoutMs: 50, fetch: refuse }).get('/health'));
-    expect(isConsoleError(down) && [down.code, down.message]).toEqual(['BrokerUnavailable', 'cannot reach QueueFlow at qf.example (ECONNREFUSED)']);
+    expect(isConsoleError(down) && [down.code, down.message]).toEqual([
+      'BrokerUnavailable',
+      'cannot reach QueueFlow at qf.example (ECONNREFUSED)',
+    ]);
   });
 });

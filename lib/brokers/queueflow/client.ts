@@ -88,7 +88,11 @@ export function createQfClient(s: QfClientSettings): QfClient {
   const doFetch = s.fetch ?? fetch;
   const prefix = base.pathname.replace(/\/+$/, '');
 
-  async function send<T>(method: 'GET' | 'POST', route: string, init: { query?: Record<string, unknown>; body?: unknown; headers?: Record<string, string> }): Promise<T> {
+  async function send<T>(
+    method: 'GET' | 'POST',
+    route: string,
+    init: { query?: Record<string, unknown>; body?: unknown; headers?: Record<string, string> },
+  ): Promise<T> {
     const u = new URL(`${prefix}${route}`, base);
     for (const [k, v] of Object.entries(init.query ?? {})) if (v !== undefined) u.searchParams.set(k, String(v));
     const what = `${method} ${route.split('?')[0]}`;

@@ -102,7 +102,14 @@ export async function createJob(client: QfClient, brokerId: string, req: Enqueue
   } catch (e) {
     throw inForm(e);
   }
-  return { brokerId, id: created.job_id, queue: req.queue, task: req.task, state: c.scheduled ? 'scheduled' : 'ready', payload: JSON.stringify(c.body) };
+  return {
+    brokerId,
+    id: created.job_id,
+    queue: req.queue,
+    task: req.task,
+    state: c.scheduled ? 'scheduled' : 'ready',
+    payload: JSON.stringify(c.body),
+  };
 }
 
 export function previewCreate(brokerId: string, req: EnqueueRequest): EnqueuePreview {

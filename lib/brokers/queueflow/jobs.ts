@@ -107,7 +107,13 @@ export async function listResults(client: QfClient, q: ResultListQuery): Promise
   const scope = `qf-results:${status}`;
   const got = await collectRows(jobPager(client, { status }), afterJob, q.limit, unwrapCursor(scope, q.cursor));
   return {
-    items: got.rows.map((j) => ({ id: j.id, status: j.status.toUpperCase(), name: j.task_name, dateDone: j.completed_at ?? null, expiresAt: null })),
+    items: got.rows.map((j) => ({
+      id: j.id,
+      status: j.status.toUpperCase(),
+      name: j.task_name,
+      dateDone: j.completed_at ?? null,
+      expiresAt: null,
+    })),
     nextCursor: wrapCursor(scope, got.next),
   };
 }

@@ -19,9 +19,17 @@ const fieldsOf = (fn: () => unknown) => {
 describe("the console's enqueue request as QueueFlow's create", () => {
   it('puts kwargs into the payload, the queue, priority and retry settings into config, the key into a header', () => {
     const now = Date.parse('2026-12-01T00:00:00Z');
-    const c = buildCreate(req({ queue: 'mail', kwargs: '{"to": "a"}', priority: 3, countdown: 60, headers: '{"max_retries": 5, "idempotency_key": "k1"}' }), now);
+    const c = buildCreate(
+      req({ queue: 'mail', kwargs: '{"to": "a"}', priority: 3, countdown: 60, headers: '{"max_retries": 5, "idempotency_key": "k1"}' }),
+      now,
+    );
     expect(c).toEqual({
-      body: { task_name: 't', payload: { to: 'a' }, config: { queue: 'mail', priority: 3, max_retries: 5 }, run_at: '2026-12-01T00:01:00.000Z' },
+      body: {
+        task_name: 't',
+        payload: { to: 'a' },
+        config: { queue: 'mail', priority: 3, max_retries: 5 },
+        run_at: '2026-12-01T00:01:00.000Z',
+      },
       idempotencyKey: 'k1',
       scheduled: true,
     });

@@ -27,8 +27,7 @@ export const QUEUEFLOW_MODEL: BrokerModel = {
   states: STATES,
   actions: {
     replay: {
-      does:
-        'QueueFlow creates a new pending job with the same queue, task, payload and settings and a new id; the dead letter stays, marked replayed with that job. Each letter replays once: a second replay is refused as "already replayed".',
+      does: 'QueueFlow creates a new pending job with the same queue, task, payload and settings and a new id; the dead letter stays, marked replayed with that job. Each letter replays once: a second replay is refused as "already replayed".',
       // One POST per letter; paced so a large replay does not flood the queue its workers lease from.
       bulkRate: 20,
       newTask: true,

@@ -28,7 +28,13 @@ run('QueueFlow adapter on the real server', () => {
 
   it('lists each status newest first, pages with the server cursor, and filters what the server cannot', async () => {
     const q = uniqueQueue('qfl');
-    const ids = await seed().enqueueMany(Array.from({ length: 12 }, (_, i) => ({ task: i % 2 ? 'qf.odd' : 'qf.even', queue: q, kwargs: { i, note: i === 7 ? 'needle-42' : 'hay' } })));
+    const ids = await seed().enqueueMany(
+      Array.from({ length: 12 }, (_, i) => ({
+        task: i % 2 ? 'qf.odd' : 'qf.even',
+        queue: q,
+        kwargs: { i, note: i === 7 ? 'needle-42' : 'hay' },
+      })),
+    );
     const later = await seed().enqueue({ task: 'qf.later', queue: q, countdown: 3600 });
     const whole = (await list({ state: 'pending', queue: q, limit: 100 })).items;
     expect(whole.map((t) => t.id)).toEqual([later, ...[...ids].reverse()]);
@@ -54,8 +60,12 @@ run('QueueFlow adapter on the real server', () => {
     } while (cursor);
     expect(evens).toEqual([...ids].reverse().filter((id) => id !== ids[7]));
     const claimed = await seed().claim(q);
-    expect((await list({ state: 'running', queue: q })).items.map((t) => [t.id, t.state, t.claimedAt !== null])).toEqual([[claimed, 'running', true]]);
-    const other = await failure(list({ state: 'retrying', queue: q, cursor: (await list({ state: 'pending', queue: q, limit: 2 })).nextCursor! }));
+    expect((await list({ state: 'running', queue: q })).items.map((t) => [t.id, t.state, t.claimedAt !== null])).toEqual([
+      [claimed, 'running', true],
+    ]);
+    const other = await failure(
+      list({ state: 'retrying', queue: q, cursor: (await list({ state: 'pending', queue: q, limit: 2 })).nextCursor! }),
+    );
     expect(isConsoleError(other) && other.code).toBe('InvalidInput');
   });
 
@@ -63,13 +73,36 @@ run('QueueFlow adapter on the real server', () => {
     const a = adapter();
     const q = uniqueQueue('qfd');
     const made = await a.enqueue(
-      ZEnqueueRequest.parse({ task: 'qf.detail', queue: q, kwargs: '{"order": 17, "big": [1, 2]}', priority: 4, headers: '{"idempotency_key": "k-17", "max_retries": 7}' }),
+      ZEnqueueRequest.parse({
+        task: 'qf.detail',
+        queue: q,
+        kwargs: '{"order": 17, "big": [1, 2]}',
+        priority: 4,
+        headers: '{"idempotency_key": "k-17", "max_retries": 7}',
+      }),
     );
-    const again = await a.enqueue(ZEnqueueRequest.parse({ task: 'qf.detail', queue: q, kwargs: '{"order": 18}', headers: '{"idempotency_key": "k-17"}' }));
+    const again = await a.enqueue(
+      ZEnqueueRequest.parse({ task: 'qf.detail', queue: q, kwargs: '{"order": 18}', headers: '{"idempotency_key": "k-17"}' }),
+    );
     expect(again.id).toBe(made.id);
     const t = await a.getTask(made.id);
     expect(t).toMatchObject({ state: 'pending', priority: '4', deliveries: '0', raw: '{"order":17,"big":[1,2]}' });
-    expect(t!.payload.kwargs).toEqual({ t: 'dict', entries: [['order', { t: 'int', v: '17' }], ['big', { t: 'list', items: [{ t: 'int', v: '1' }, { t: 'int', v: '2' }] }]] });
+    expect(t!.payload.kwargs).toEqual({
+      t: 'dict',
+      entries: [
+        ['order', { t: 'int', v: '17' }],
+        [
+          'big',
+          {
+            t: 'list',
+            items: [
+              { t: 'int', v: '1' },
+              { t: 'int', v: '2' },
+            ],
+          },
+        ],
+      ],
+    });
     const field = (n: string) => t!.payload.fields.find((f) => f.name === n)?.value;
     expect(field('idempotency_key')).toEqual({ t: 'str', v: 'k-17' });
     expect(field('max_retries')).toEqual({ t: 'int', v: '7' });
@@ -77,7 +110,12 @@ run('QueueFlow adapter on the real server', () => {
     const r = await a.revoke([made.id]);
     expect(r.succeeded.map((o) => o.id)).toEqual([made.id]);
     expect(await a.getTask(made.id)).toBeNull();
-    expect(await a.getResult(made.id)).toMatchObject({ id: made.id, status: 'CANCELLED', excMessage: 'cancelled by user', name: 'qf.detail' });
+    expect(await a.getResult(made.id)).toMatchObject({
+      id: made.id,
+      status: 'CANCELLED',
+      excMessage: 'cancelled by user',
+      name: 'qf.detail',
+    });
     const results = await a.listResults({ status: 'CANCELLED', limit: 50 });
     expect(results.items.map((x) => x.id)).toContain(made.id);
   });
@@ -101,7 +139,10 @@ run('QueueFlow adapter on the real server', () => {
     expect(await seed().jobState(running!)).toBe('running');
     expect((await a.revoke([waiting!])).failed[0]).toMatchObject({ outcome: 'missing', message: 'the job is already cancelled' });
     const other = await seed().enqueue({ task: 'qf.c', queue: keep });
-    const more = await seed().enqueueMany([{ task: 'qf.c', queue: q }, { task: 'qf.c', queue: q }]);
+    const more = await seed().enqueueMany([
+      { task: 'qf.c', queue: q },
+      { task: 'qf.c', queue: q },
+    ]);
     expect((await a.purge(q)).removed).toBe(3);
     for (const id of [later!, ...more]) expect(await seed().jobState(id)).toBeNull();
     expect(await seed().jobState(running!)).toBe('running');
@@ -154,7 +195,7 @@ run('QueueFlow adapter on the real server', () => {
     expect((await adapter().overview()).queues.find((x) => x.name === q)?.paused).toBe(true);
   });
 
-  it('turns the server\'s refusals into typed errors without the token, and a read-only token into a read-only broker', async () => {
+  it("turns the server's refusals into typed errors without the token, and a read-only token into a read-only broker", async () => {
     const bad = await failure(adapter('not-a-key').overview());
     expect(isConsoleError(bad) && bad.code).toBe('Unauthorized');
     expect(String((bad as Error).message)).not.toContain('not-a-key');

@@ -51,7 +51,12 @@ run('QueueFlow round trips: the console and the real Python client 0.5.0', () =>
     ]);
     // The server's own Rust workers: a task with no builtin handler.
     const [inproc] = produce(s!, [{ task: 'qf.not-builtin', queue: s!.inprocQueue, payload: {} }]);
-    const seen = await Promise.all([letterOf(fatal!.id), letterOf(flaky!.id), letterOf(nohandler!.id), letterOf(inproc!.id, s!.inprocQueue)]);
+    const seen = await Promise.all([
+      letterOf(fatal!.id),
+      letterOf(flaky!.id),
+      letterOf(nohandler!.id),
+      letterOf(inproc!.id, s!.inprocQueue),
+    ]);
     expect(seen.map((d) => [d.cause, d.summary])).toEqual([
       ['non_retryable', 'refused: payload n=1 is not valid'],
       ['max_attempts_exceeded', 'still failing on delivery 2'],
@@ -61,7 +66,7 @@ run('QueueFlow round trips: the console and the real Python client 0.5.0', () =>
     expect(worker.runs(flaky!.id).map((r) => r.outcome)).toEqual(['flaky', 'flaky']);
   });
 
-  it("replays a letter whose job then runs in the real worker; a second replay says already replayed", async () => {
+  it('replays a letter whose job then runs in the real worker; a second replay says already replayed', async () => {
     const [job] = produce(s!, [{ task: 'qf.fatal', queue: Q, payload: { n: 2 } }]);
     const letter = await letterOf(job!.id);
     fs.writeFileSync(path.join(worker.out, 'fixed-2'), ''); // "deploy the fix"
@@ -74,7 +79,10 @@ run('QueueFlow round trips: the console and the real Python client 0.5.0', () =>
     const again = await a.replayDead([letter.id]);
     expect(again.failed).toEqual([{ id: letter.id, outcome: 'already', message: `already replayed as job ${replay}`, taskId: replay }]);
     expect((await a.getDead(letter.id))?.replayed?.taskId).toBe(replay);
-    expect(await a.getResult(replay!)).toMatchObject({ status: 'COMPLETED', record: { t: 'dict', entries: [['fixed', { t: 'int', v: '2' }]] } });
+    expect(await a.getResult(replay!)).toMatchObject({
+      status: 'COMPLETED',
+      record: { t: 'dict', entries: [['fixed', { t: 'int', v: '2' }]] },
+    });
   });
 
   it('cancels a waiting job, which then never runs', async () => {
@@ -94,7 +102,9 @@ run('QueueFlow round trips: the console and the real Python client 0.5.0', () =>
   it('creates a job in the console that the real worker runs with its payload', async () => {
     const made = await adapter().enqueue(ZEnqueueRequest.parse({ task: 'qf.ok', queue: Q, kwargs: '{"order": 99, "items": ["a", "b"]}' }));
     expect(await finished(made.id)).toBe('completed');
-    expect(worker.runs(made.id)).toEqual([expect.objectContaining({ task: 'qf.ok', outcome: 'ok', payload: { order: 99, items: ['a', 'b'] } })]);
+    expect(worker.runs(made.id)).toEqual([
+      expect.objectContaining({ task: 'qf.ok', outcome: 'ok', payload: { order: 99, items: ['a', 'b'] } }),
+    ]);
     expect((await adapter().getResult(made.id))?.status).toBe('COMPLETED');
   });
 });

@@ -81,7 +81,10 @@ export function parseWire<T>(schema: z.ZodType<T>, value: unknown, what: string)
   if (r.success) return r.data;
   const issue = r.error.issues[0];
   const at = issue?.path.length ? ` at ${issue.path.map(String).join('.')}` : '';
-  throw new ConsoleError('BrokerUnavailable', `QueueFlow's answer to ${what} is not what version 0.6.0 sends${at}: ${issue?.message ?? ''}`);
+  throw new ConsoleError(
+    'BrokerUnavailable',
+    `QueueFlow's answer to ${what} is not what version 0.6.0 sends${at}: ${issue?.message ?? ''}`,
+  );
 }
 
 /** A QueueFlow timestamp (RFC 3339 with up to µs) as microseconds since the epoch, as its

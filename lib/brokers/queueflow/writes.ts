@@ -30,7 +30,8 @@ export function replayedAs(message: string): string | null {
 /** One letter, one `POST /api/v1/dlq/{id}/replay`: QueueFlow makes the new job and marks the
  *  letter in one transaction, so two consoles replaying it at once give one job and one 409. */
 export async function replayOne(client: QfClient, id: string): Promise<ActionOutcome> {
-  if (!/^\d{1,18}$/.test(id)) return { id, outcome: 'missing', message: `QueueFlow dead-letter ids are whole numbers; there is no letter "${id}"` };
+  if (!/^\d{1,18}$/.test(id))
+    return { id, outcome: 'missing', message: `QueueFlow dead-letter ids are whole numbers; there is no letter "${id}"` };
   try {
     const { job_id } = parseWire(ZCreated, await client.post(`/api/v1/dlq/${id}/replay`, {}), 'a replay');
     return { id, outcome: 'ok', message: `replayed as job ${job_id}`, taskId: job_id };
@@ -70,8 +71,10 @@ export async function cancelOne(client: QfClient, id: string): Promise<ActionOut
   try {
     const job = await readJob(client, id);
     if (!job) return { id, outcome: 'missing', message: `QueueFlow has no job ${id} (for this tenant)` };
-    if (job.status === 'running') return { id, outcome: 'running', message: 'running: its worker owns it; the console does not cancel running jobs' };
-    if (job.status !== 'pending' && job.status !== 'retrying') return { id, outcome: 'missing', message: `the job is already ${job.status}` };
+    if (job.status === 'running')
+      return { id, outcome: 'running', message: 'running: its worker owns it; the console does not cancel running jobs' };
+    if (job.status !== 'pending' && job.status !== 'retrying')
+      return { id, outcome: 'missing', message: `the job is already ${job.status}` };
     await client.post(`/api/v1/jobs/${encodeURIComponent(id)}/cancel`, {});
     return { id, outcome: 'ok', message: 'cancelled' };
   } catch (e) {
