@@ -50,8 +50,9 @@ async function deadLetter(queue: string, task: string, error: string): Promise<{
 test('a QueueFlow broker: overview, dead letters with their reason, a replay and a second replay', async ({ page }, info) => {
   test.skip(!requireService(qf().why, 'QueueFlow server'), `QueueFlow: ${qf().why}`);
   const queue = `e2eqf${randomBytes(3).toString('hex')}`;
-  for (const n of [1, 2]) await api('POST', '/api/v1/jobs', { task_name: 'billing.charge', payload: { n }, config: { queue } });
+  // The letter first: a lease takes the oldest claimable job of the queue.
   const { letter } = await deadLetter(queue, 'billing.refund', 'refused: payload n=5 is not valid');
+  for (const n of [1, 2]) await api('POST', '/api/v1/jobs', { task_name: 'billing.charge', payload: { n }, config: { queue } });
   const { pageErrors } = guardPage(page);
 
   await page.goto('/');
@@ -102,7 +103,9 @@ test('a QueueFlow broker: overview, dead letters with their reason, a replay and
   await expect(page.getByTestId('detail-replayed')).toContainText(replay);
   await page.getByTestId('action-replay').click();
   await dialog.getByTestId('confirm-submit').click();
-  await expect(dialog).toContainText(`already replayed as job ${replay}`);
+  await expect(dialog.getByTestId('outcome-already')).toContainText(`already replayed as job ${replay}`);
+  await expect(dialog.getByTestId('outcome-already-count')).toHaveText('1 done before');
+  await expect(dialog.getByTestId('outcome-failed-count')).toHaveCount(0);
   await page.screenshot({ path: info.outputPath('queueflow-second-replay.png'), fullPage: true });
   const jobs = await api<{ jobs: unknown[] }>('GET', `/api/v1/jobs?queue=${queue}&status=pending`);
   expect(jobs.body.jobs).toHaveLength(3);

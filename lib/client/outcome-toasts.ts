@@ -38,6 +38,8 @@ function isEnqueue(d: unknown): d is EnqueueResult {
 }
 
 function failureToast(verb: string, f: { id: string; outcome: string; message: string }): ToastSpec {
+  // Done before (QueueFlow: "already replayed as job X"): nothing failed, nothing to retry.
+  if (f.outcome === 'already') return { tone: 'info', title: `${f.id}: done before, not ${verb} again`, body: f.message };
   return { tone: 'error', title: `${f.id}: not ${verb} (${f.outcome})`, body: f.message };
 }
 
