@@ -72,6 +72,8 @@ describe('an outcome that was done before', () => {
       succeeded: [],
       failed: [{ id: '7', outcome: 'already' as const, message: 'already replayed as job abc', taskId: 'abc' }],
     };
-    expect(toastsForResult(r)).toEqual([{ tone: 'info', title: '7: done before, not replayed again', body: 'already replayed as job abc' }]);
+    expect(toastsForResult(r)).toEqual([
+      { tone: 'info', title: '7: done before, not replayed again', body: 'already replayed as job abc' },
+    ]);
   });
 });
