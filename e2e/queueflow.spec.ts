@@ -61,6 +61,19 @@ test('a QueueFlow broker: overview, dead letters with their reason, a replay and
   await card.getByRole('link', { name: queue }).click();
   await expect(page.getByTestId('queue-name')).toHaveText(queue);
   await page.screenshot({ path: info.outputPath('queueflow-queue.png'), fullPage: true });
+  // Pause and resume: in the page and in the server's queue registry.
+  const paused = async () =>
+    (await api<{ queues: Array<{ queue: string; paused: boolean }> }>('GET', '/api/v1/queues')).body.queues.find((x) => x.queue === queue)
+      ?.paused;
+  await page.getByTestId('action-pause').click();
+  await expect(page.getByTestId('queue-paused-badge')).toBeVisible();
+  await expect(page.getByTestId('action-pause')).toHaveText('Resume queue');
+  expect(await paused()).toBe(true);
+  await page.screenshot({ path: info.outputPath('queueflow-paused.png'), fullPage: true });
+  await page.getByTestId('action-pause').click();
+  await expect(page.getByTestId('action-pause')).toHaveText('Pause queue');
+  await expect(page.getByTestId('queue-paused-badge')).toHaveCount(0);
+  expect(await paused()).toBe(false);
 
   await page.goto('/brokers/qf');
   const row = page.locator(`[data-testid="queue-row"][data-queue="${queue}"]`);

@@ -125,7 +125,7 @@ describe('the write path', () => {
 
   it('calls the service’s writes only from the gated operations', async () => {
     const hits = await grep(
-      String.raw`service\.(replayDead|convertCelery|discardDead|revoke|purge|enqueue)\(|import \{[^}]*\b(replayDead|convertCelery|discardDead|revoke|purge|enqueue)\b[^}]*\} from '@/lib/brokers/service'`,
+      String.raw`service\.(replayDead|convertCelery|discardDead|revoke|purge|enqueue|setQueuePaused)\(|import \{[^}]*\b(replayDead|convertCelery|discardDead|revoke|purge|enqueue|setQueuePaused)\b[^}]*\} from '@/lib/brokers/service'`,
     );
     for (const f of hits) expect(['lib/actions/operations.ts', 'lib/bulk/backend.ts']).toContain(f);
   });

@@ -7,6 +7,10 @@ export const ZPurgeRequest = z
   .refine((r) => r.confirm === r.queue, { message: 'type the exact queue name to confirm', path: ['confirm'] });
 export type PurgeRequest = z.infer<typeof ZPurgeRequest>;
 
+/** Pause or resume one queue (where the system can: capability `pause`). */
+export const ZPauseRequest = z.object({ queue: ZQueueName, paused: z.boolean({ error: 'paused must be true or false' }) });
+export type PauseRequest = z.infer<typeof ZPauseRequest>;
+
 /**
  * JSON fields of an enqueue request may arrive as JSON text (exact: big integers and NaN
  * survive) or as JSON values (convenient for scripts; numbers beyond 2^53 are already rounded

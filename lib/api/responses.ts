@@ -166,6 +166,15 @@ export const ZActionResult = z
   })
   .meta({ id: 'ActionResult' });
 export const ZPurgeResult = z.looseObject({ brokerId: z.string(), queue: z.string(), removed: z.number().int() });
+export const ZQueuePauseResult = z
+  .looseObject({
+    brokerId: z.string(),
+    queue: z.string(),
+    paused: z.boolean(),
+    pending: z.number().int().nullable(),
+    running: z.number().int().nullable(),
+  })
+  .meta({ id: 'QueuePauseResult' });
 export const ZEnqueueResult = z.looseObject({
   brokerId: z.string(),
   id: z.string(),

@@ -234,6 +234,15 @@ export interface PurgeResult {
   removed: number;
 }
 
+/** A queue paused or resumed (`pause`), with the counts the system answered (null: unknown). */
+export interface QueuePauseResult {
+  brokerId: string;
+  queue: string;
+  paused: boolean;
+  pending: number | null;
+  running: number | null;
+}
+
 export interface EnqueueResult {
   brokerId: string;
   id: string;

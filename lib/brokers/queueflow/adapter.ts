@@ -10,7 +10,7 @@ import { getResult, getTask, jobPager, listResults, listTasks } from './jobs';
 import { QUEUEFLOW_MODEL } from './model';
 import { ZQueueflowOptions } from './options';
 import { probe, queueStats, totalsOf, WORKERS_WHY, type QfProbe } from './overview';
-import { cancelJobs, cancelQueue, replayDead } from './writes';
+import { cancelJobs, cancelQueue, replayDead, setPaused } from './writes';
 import { collectRows } from './pages';
 import { cursorAfter } from './wire';
 
@@ -101,6 +101,7 @@ export function createQueueflowAdapter(config: StoreConfig): BrokerAdapter {
     purge: async (queue) => (await writable('purge'), { brokerId: config.id, queue, removed: await cancelQueue(client, queue) }),
     enqueue: async (req) => (await writable('enqueue'), createJob(client, config.id, req)),
     previewEnqueue: async (req) => previewCreate(config.id, req),
+    setQueuePaused: async (queue, paused) => (await writable('pause'), setPaused(client, config.id, queue, paused)),
     close: async () => undefined,
   };
 }

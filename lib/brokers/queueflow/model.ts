@@ -43,6 +43,10 @@ export const QUEUEFLOW_MODEL: BrokerModel = {
       counts: ['pending', 'retrying'],
       stays: 'Running jobs finish. Dead letters and finished jobs stay.',
     },
+    pause: {
+      does: "QueueFlow stops handing this queue's jobs (this tenant's) to workers: pending jobs wait, running ones finish.",
+      resume: 'QueueFlow hands the waiting jobs to workers again at once.',
+    },
     enqueue: {
       does: 'QueueFlow creates one job (POST /api/v1/jobs): the keyword arguments are its payload object; an Idempotency-Key header, when given, returns the earlier job instead of a second one.',
     },

@@ -39,6 +39,7 @@ export async function probe(client: QfClient): Promise<QfProbe> {
       enqueue: write,
       results: { on: true },
       workers: { on: false, why: WORKERS_WHY },
+      pause: write,
     },
   };
 }

@@ -188,11 +188,20 @@ run('QueueFlow adapter on the real server', () => {
     expect([after.dead, after.counts?.pending]).toEqual([0, 1]);
   });
 
-  it('shows a paused queue as QueueFlow reports it', async () => {
+  it('shows a paused queue as QueueFlow reports it, and pauses and resumes one: a worker leases nothing meanwhile', async () => {
     const q = uniqueQueue('qfp');
-    await seed().enqueue({ task: 'qf.p', queue: q });
+    const id = await seed().enqueue({ task: 'qf.p', queue: q });
     expect((await call(s!, 'POST', `/api/v1/queues/${q}/pause`, { body: {} })).status).toBe(200);
     expect((await adapter().overview()).queues.find((x) => x.name === q)?.paused).toBe(true);
+    expect((await call(s!, 'POST', `/api/v1/queues/${q}/resume`, { body: {} })).status).toBe(200);
+    const a = adapter();
+    expect(await a.setQueuePaused!(q, true)).toEqual({ brokerId: 'qf', queue: q, paused: true, pending: 1, running: 0 });
+    expect((await a.overview()).queues.find((x) => x.name === q)?.paused).toBe(true);
+    expect(await seed().claim(q)).toBeNull();
+    expect((await a.setQueuePaused!(q, false)).paused).toBe(false);
+    expect(await seed().claim(q)).toBe(id);
+    const refused = await failure(adapter(s!.tokenRo).setQueuePaused!(q, true));
+    expect(isConsoleError(refused) && refused.code).toBe('Forbidden');
   });
 
   it("turns the server's refusals into typed errors without the token, and a read-only token into a read-only broker", async () => {

@@ -74,6 +74,7 @@ export const ZWhoAmI = z.looseObject({ tenant: opt(z.string()), access: z.string
 export const ZHealth = z.looseObject({ version: opt(z.string()) });
 export const ZCreated = z.object({ job_id: z.string() });
 export const ZCancelled = z.object({ cancelled: z.number() });
+export const ZPaused = z.looseObject({ queue: z.string(), paused: z.boolean(), pending: opt(z.number()), running: opt(z.number()) });
 
 /** Parses an answer; a shape we do not know is the server's fault, said without its data. */
 export function parseWire<T>(schema: z.ZodType<T>, value: unknown, what: string): T {

@@ -1,11 +1,11 @@
 import 'server-only';
 import { isConsoleError } from '@/lib/brokers/errors';
-import type { ActionOutcome, ActionResult } from '@/lib/brokers/schema';
+import type { ActionOutcome, ActionResult, QueuePauseResult } from '@/lib/brokers/schema';
 import type { QfClient } from './client';
 import { readLetter } from './dead';
 import { readJob } from './jobs';
 import { mapLimit } from './pages';
-import { parseWire, ZCancelled, ZCreated } from './wire';
+import { parseWire, ZCancelled, ZCreated, ZPaused } from './wire';
 
 /** Calls in flight at once for one action over many ids (QueueFlow has one POST per id). */
 const PARALLEL = 4;
@@ -87,6 +87,16 @@ export async function cancelOne(client: QfClient, id: string): Promise<ActionOut
 export async function cancelJobs(client: QfClient, brokerId: string, ids: string[]): Promise<ActionResult> {
   const unique = [...new Set(ids)];
   return resultOf('revoke', brokerId, unique, await mapLimit(unique, PARALLEL, (id) => cancelOne(client, id)));
+}
+
+/** `POST /api/v1/queues/{queue}/pause` or `/resume`: idempotent, per tenant. */
+export async function setPaused(client: QfClient, brokerId: string, queue: string, paused: boolean): Promise<QueuePauseResult> {
+  const r = parseWire(
+    ZPaused,
+    await client.post(`/api/v1/queues/${encodeURIComponent(queue)}/${paused ? 'pause' : 'resume'}`, {}),
+    'a pause',
+  );
+  return { brokerId, queue: r.queue, paused: r.paused, pending: r.pending ?? null, running: r.running ?? null };
 }
 
 /** QueueFlow's largest bulk cancel (`--max-batch`, 1000 by default); a smaller server limit is a 400. */

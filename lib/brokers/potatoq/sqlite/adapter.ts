@@ -15,7 +15,7 @@ import { enqueueMessage } from './writes-enqueue';
 import { previewPotatoqEnqueue } from '../enqueue-preview';
 import { revokeStep } from './writes-revoke';
 import { discardStep, replayStep, runPerId } from './writes';
-import { POTATOQ_TABLE_MODEL } from '../model';
+import { POTATOQ_NO_PAUSE, POTATOQ_TABLE_MODEL } from '../model';
 
 /**
  * potatoq's SQLite broker file, read and written alongside its workers. Connections open
@@ -69,6 +69,7 @@ export function createSqliteAdapter(config: StoreConfig): BrokerAdapter {
   function capabilities(): Capabilities {
     const c = open();
     const caps = Object.fromEntries(CAPABILITIES.map((k) => [k, { on: true }])) as Capabilities;
+    caps.pause = { ...POTATOQ_NO_PAUSE };
     return c.write ? caps : withoutWrites(caps, c.readOnlyWhy ?? 'read-only');
   }
 
