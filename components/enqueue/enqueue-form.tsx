@@ -84,7 +84,10 @@ export function EnqueueForm({ brokerId, decl }: { brokerId: string; decl: Enqueu
           names={names.data ?? []}
           queues={(o.data?.queues ?? []).map((q) => q.name)}
           err={err}
-          onTask={(task) => update((p) => ({ ...p, task, queue }))}
+          onTask={(task) => {
+            setAck(false);
+            update((p) => ({ ...p, task, queue }));
+          }}
           onQueue={(q) => update((p) => ({ ...p, queue: q, queueFollows: false }))}
           onFollow={() => update((p) => ({ ...p, queueFollows: true }))}
           ack={ack}
