@@ -17,36 +17,51 @@ const fieldsOf = (fn: () => unknown) => {
 };
 
 describe("the console's enqueue request as QueueFlow's create", () => {
-  it('puts kwargs into the payload, the queue, priority and retry settings into config, the key into a header', () => {
+  it('puts the payload in the body, queue, priority and retry settings into config, the key into a header', () => {
     const now = Date.parse('2026-12-01T00:00:00Z');
     const c = buildCreate(
-      req({ queue: 'mail', kwargs: '{"to": "a"}', priority: 3, countdown: 60, headers: '{"max_retries": 5, "idempotency_key": "k1"}' }),
+      req({
+        queue: 'mail',
+        fields: {
+          payload: '{"to": "a"}',
+          priority: '3',
+          run_at: '2026-12-01T01:01:00+01:00',
+          max_retries: '5',
+          idempotency_key: 'k1',
+          jitter_factor: '0.5',
+        },
+      }),
       now,
     );
     expect(c).toEqual({
       body: {
         task_name: 't',
         payload: { to: 'a' },
-        config: { queue: 'mail', priority: 3, max_retries: 5 },
+        config: { queue: 'mail', priority: 3, max_retries: 5, jitter_factor: 0.5 },
         run_at: '2026-12-01T00:01:00.000Z',
       },
       idempotencyKey: 'k1',
       scheduled: true,
     });
-    expect(buildCreate(req({ eta: '1796083260' }), now).body.run_at).toBe('2026-12-01T00:01:00.000Z');
+    // Untouched form inputs are "not given": QueueFlow's defaults apply.
+    expect(buildCreate(req({ fields: { payload: '', run_at: '', max_retries: '', idempotency_key: '' } }), now)).toEqual({
+      body: { task_name: 't', payload: {}, config: { queue: 'default' } },
+      idempotencyKey: null,
+      scheduled: false,
+    });
   });
 
   it.each([
-    ['args', { args: '[1]' }],
-    ['args', { args: '{}' }],
-    ['kwargs', { kwargs: '[1]' }],
-    ['kwargs', { kwargs: 'nope' }],
-    ['headers', { headers: '{"priority": 1}' }],
-    ['headers', { headers: '{"idempotency_key": ""}' }],
-    ['expires', { expires: '10' }],
-    ['eta', { eta: '2030-01-01T00:00:00' }],
-  ])('refuses bad %s', (field, r) => {
-    expect(fieldsOf(() => buildCreate(req(r)))).toEqual([field]);
+    ['payload', '[1]'],
+    ['payload', 'nope'],
+    ['run_at', '2030-01-01T00:00:00'],
+    ['max_retries', '1.5'],
+    ['timeout', '0'],
+    ['retry_backoff', 'never'],
+    ['jitter_factor', '-1'],
+    ['args', '[]'],
+  ])('refuses bad %s (%s) under its key', (field, value) => {
+    expect(fieldsOf(() => buildCreate(req({ fields: { [field]: value } })))).toEqual([field]);
   });
 });
 

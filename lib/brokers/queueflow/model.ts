@@ -1,6 +1,7 @@
 import 'server-only';
 import { ConsoleError } from '@/lib/brokers/errors';
 import type { BrokerModel, StateDecl } from '@/lib/brokers/schema';
+import { QUEUEFLOW_ENQUEUE } from './enqueue';
 
 /** QueueFlow's job statuses that are waiting or running work, as its API names them; the
  *  finished ones (completed, failed, cancelled) are the console's results. */
@@ -47,8 +48,6 @@ export const QUEUEFLOW_MODEL: BrokerModel = {
       does: "QueueFlow stops handing this queue's jobs (this tenant's) to workers: pending jobs wait, running ones finish.",
       resume: 'QueueFlow hands the waiting jobs to workers again at once.',
     },
-    enqueue: {
-      does: 'QueueFlow creates one job (POST /api/v1/jobs): the keyword arguments are its payload object; an Idempotency-Key header, when given, returns the earlier job instead of a second one.',
-    },
+    enqueue: QUEUEFLOW_ENQUEUE,
   },
 };

@@ -76,13 +76,11 @@ run('QueueFlow adapter on the real server', () => {
       ZEnqueueRequest.parse({
         task: 'qf.detail',
         queue: q,
-        kwargs: '{"order": 17, "big": [1, 2]}',
-        priority: 4,
-        headers: '{"idempotency_key": "k-17", "max_retries": 7}',
+        fields: { payload: '{"order": 17, "big": [1, 2]}', priority: '4', idempotency_key: 'k-17', max_retries: '7' },
       }),
     );
     const again = await a.enqueue(
-      ZEnqueueRequest.parse({ task: 'qf.detail', queue: q, kwargs: '{"order": 18}', headers: '{"idempotency_key": "k-17"}' }),
+      ZEnqueueRequest.parse({ task: 'qf.detail', queue: q, fields: { payload: { order: 18 }, idempotency_key: 'k-17' } }),
     );
     expect(again.id).toBe(made.id);
     const t = await a.getTask(made.id);
@@ -152,22 +150,28 @@ run('QueueFlow adapter on the real server', () => {
   it('creates jobs with its settings and maps its validation errors onto the form fields', async () => {
     const a = adapter();
     const q = uniqueQueue('qfe');
-    const later = await a.enqueue(ZEnqueueRequest.parse({ task: 'qf.e', queue: q, countdown: 120, kwargs: '{"x": 1}' }));
+    const runAt = new Date(Date.now() + 120_000).toISOString();
+    const later = await a.enqueue(ZEnqueueRequest.parse({ task: 'qf.e', queue: q, fields: { run_at: runAt, payload: '{"x": 1}' } }));
     expect(later.state).toBe('scheduled');
     expect((await a.getTask(later.id))!.runAt! > new Date(Date.now() + 60_000).toISOString()).toBe(true);
-    for (const [field, req] of [
-      ['headers', { headers: '{"max_retries": 1001}' }],
-      ['headers', { headers: '{"timeout": 0}' }],
-      ['headers', { headers: '{"retries": 1}' }],
-      ['args', { args: '[1]' }],
-      ['expires', { expires: '60' }],
-      ['eta', { eta: '2030-01-01T00:00:00' }],
+    for (const [field, value] of [
+      ['max_retries', '1001'],
+      ['timeout', '0'],
+      ['retry_backoff', 'sometimes'],
+      ['jitter_factor', '2'],
+      ['payload', '[1]'],
+      ['payload', 'not json'],
+      ['run_at', '2030-01-01T00:00:00'],
+      ['retries', '1'],
     ] as const) {
-      const err = await failure(a.enqueue(ZEnqueueRequest.parse({ task: 'qf.e', queue: q, ...req })));
+      const err = await failure(a.enqueue(ZEnqueueRequest.parse({ task: 'qf.e', queue: q, fields: { [field]: value } })));
       expect(isConsoleError(err) && [err.code, Object.keys(err.fields ?? {})]).toEqual(['InvalidInput', [field]]);
     }
-    const preview = await a.previewEnqueue(ZEnqueueRequest.parse({ task: 'qf.e', queue: q, kwargs: '{"x": 2}' }));
+    const preview = await a.previewEnqueue(
+      ZEnqueueRequest.parse({ task: 'qf.e', queue: q, fields: { payload: '{"x": 2}', priority: '0' } }),
+    );
     expect(JSON.parse(preview.payload)).toEqual({ task_name: 'qf.e', payload: { x: 2 }, config: { queue: q, priority: 0 } });
+    expect((await a.getTask(later.id))?.payload.fields.find((f) => f.name === 'priority')?.value).toEqual({ t: 'int', v: '0' });
   });
 
   it('keeps a replayed letter, marked with its job; a second replay is "already replayed as job X"', async () => {

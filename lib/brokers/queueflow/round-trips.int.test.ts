@@ -100,7 +100,9 @@ run('QueueFlow round trips: the console and the real Python client 0.5.0', () =>
   });
 
   it('creates a job in the console that the real worker runs with its payload', async () => {
-    const made = await adapter().enqueue(ZEnqueueRequest.parse({ task: 'qf.ok', queue: Q, kwargs: '{"order": 99, "items": ["a", "b"]}' }));
+    const made = await adapter().enqueue(
+      ZEnqueueRequest.parse({ task: 'qf.ok', queue: Q, fields: { payload: '{"order": 99, "items": ["a", "b"]}' } }),
+    );
     expect(await finished(made.id)).toBe('completed');
     expect(worker.runs(made.id)).toEqual([
       expect.objectContaining({ task: 'qf.ok', outcome: 'ok', payload: { order: 99, items: ['a', 'b'] } }),
