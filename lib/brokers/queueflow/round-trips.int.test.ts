@@ -85,10 +85,12 @@ run('QueueFlow round trips: the console and the real Python client 0.5.0', () =>
     });
   });
 
+  // Both are due 12 s later (a slow machine still cancels before then); the control proves the
+  // worker was leasing from the queue when the cancelled one came due.
   it('cancels a waiting job, which then never runs', async () => {
     const [soon, control] = produce(s!, [
-      { task: 'qf.ok', queue: Q, payload: { c: 1 }, run_at: new Date(Date.now() + 4000).toISOString() },
-      { task: 'qf.ok', queue: Q, payload: { c: 2 }, run_at: new Date(Date.now() + 4000).toISOString() },
+      { task: 'qf.ok', queue: Q, payload: { c: 1 }, run_at: new Date(Date.now() + 12_000).toISOString() },
+      { task: 'qf.ok', queue: Q, payload: { c: 2 }, run_at: new Date(Date.now() + 12_000).toISOString() },
     ]);
     const r = await adapter().revoke([soon!.id]);
     expect(r.succeeded.map((o) => o.id)).toEqual([soon!.id]);
