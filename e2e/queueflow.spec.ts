@@ -124,3 +124,39 @@ test('a QueueFlow broker: overview, dead letters with their reason, a replay and
   expect(jobs.body.jobs).toHaveLength(3);
   expect(pageErrors).toEqual([]);
 });
+
+test('a job created in the console with its payload and settings, and a payload QueueFlow cannot take shown on its field', async ({
+  page,
+}) => {
+  test.skip(!requireService(qf().why, 'QueueFlow server'), `QueueFlow: ${qf().why}`);
+  const queue = `e2eqfe${randomBytes(3).toString('hex')}`;
+  const { pageErrors } = guardPage(page);
+  await page.goto('/brokers/qf/enqueue');
+  await page.getByLabel('Task name', { exact: true }).fill('billing.invoice');
+  await page.getByLabel('Queue', { exact: true }).fill(queue);
+  await page.getByLabel('Payload (JSON object)', { exact: true }).fill('[1, 2]');
+  await page.getByTestId('enqueue-submit').click();
+  await expect(page.getByTestId('error-payload')).toBeVisible();
+  await expect(page.getByTestId('enqueue-success')).toHaveCount(0);
+  await page.getByLabel('Payload (JSON object)', { exact: true }).fill('{"invoice": 42, "note": "<b>x</b>"}');
+  await page.getByLabel('Priority', { exact: true }).fill('7');
+  await expect(page.getByTestId('enqueue-preview')).toContainText('"task_name": "billing.invoice"');
+  await page.screenshot({ path: test.info().outputPath('queueflow-enqueue.png'), fullPage: true });
+  await page.getByTestId('enqueue-submit').click();
+  await expect(page.getByTestId('enqueue-success')).toBeVisible();
+  const id = (await page.getByTestId('enqueue-new-id').textContent())?.trim() ?? '';
+  // In the server: a pending job with exactly that payload, priority and queue.
+  const job = await api<{ status: string; queue_name: string; task_name: string; payload: unknown; config: { priority: number } }>(
+    'GET',
+    `/api/v1/jobs/${id}`,
+  );
+  expect(job.status).toBe(200);
+  expect(job.body).toMatchObject({
+    status: 'pending',
+    queue_name: queue,
+    task_name: 'billing.invoice',
+    payload: { invoice: 42, note: '<b>x</b>' },
+    config: { priority: 7 },
+  });
+  expect(pageErrors).toEqual([]);
+});
