@@ -54,10 +54,11 @@ async function main(): Promise<void> {
     const [version] = await admin<{ v: string }>('SELECT version() AS v');
     log(`  ${version?.v.split(' on ')[0]}`);
     const [shape] = await admin<{ pages: number; tail: number }>(
-      `SELECT (SELECT relpages FROM pg_class WHERE oid = '${T('jobs')}'::regclass) AS pages,
-              (SELECT min((ctid::text::point)[0])::int FROM ${T('jobs')} WHERE state = 2) AS tail`,
+      `WITH p AS (SELECT pg_relation_size('${T('jobs')}') / 8192 AS pages)
+       SELECT p.pages, (SELECT round(100.0 * count(*) FILTER (WHERE (ctid::text::point)[0] >= p.pages * 0.9) / greatest(count(*), 1))
+                        FROM ${T('jobs')} WHERE state = 2) AS tail FROM p`,
     );
-    if (shape) log(`  heap: ${shape.pages} pages at the last ANALYZE; the first running row is on page ${shape.tail}`);
+    if (shape) log(`  heap: ${shape.pages} pages; ${shape.tail}% of the running rows sit in its last 10%`);
     const a = createPostgresAdapter({ id: 'bench', name: 'bench', url: URL, readOnly: false, options: { schema, table_prefix: prefix } });
     const one = async <R>(sql: string) => (await admin<R>(sql))[0]!;
     const readyQ = await one<{ priority: number; seq: string }>(
@@ -75,7 +76,9 @@ async function main(): Promise<void> {
       system: 'PostgreSQL',
       env,
       adapter: a,
+      broker: { id: 'bench', url: URL, schema, table_prefix: prefix },
       log,
+      heartbeat: async () => void (await admin(`UPDATE ${T('workers')} SET heartbeat = now() WHERE id LIKE 'potatoq@bench:%'`)),
       extra: [
         ['ready, one queue, page 1', tasks({ queue: 'bench-q07' })],
         ['ready, one queue, page 801 (offset 40,000)', tasks({ queue: 'bench-q07', cursor: encodeCursor('pg-tasks:ready', [readyQ.priority, readyQ.seq]) })],

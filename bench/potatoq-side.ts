@@ -2,6 +2,7 @@
 // is measured, potatoq's own dashboard (`potatoq dashboard`, timed over HTTP and in-process) and
 // its CLI, all on the benchmark's database (bench/py/bench_app.py is the app).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
@@ -98,10 +99,47 @@ export async function startDashboard(env: NodeJS.ProcessEnv): Promise<Dashboard>
   throw new Error(`potatoq dashboard did not answer: ${d.log()}`);
 }
 
-/** One GET to the dashboard's JSON API, body read in full; throws unless 200. */
+/** The console's production build (`next build`) serving `broker` on a free loopback port
+ *  (authentication off, as on loopback), once it answers; null without a build. */
+export async function startConsole(broker: Record<string, unknown>): Promise<Dashboard | null> {
+  const dist = process.env.NEXT_DIST_DIR || '.next';
+  if (!fs.existsSync(path.join(ROOT, dist, 'BUILD_ID'))) return null;
+  const port = await freePort();
+  const state = fs.mkdtempSync(path.join(os.tmpdir(), 'pq-bench-console-'));
+  let log = '';
+  const child = spawn(process.execPath, [path.join(ROOT, 'node_modules/next/dist/bin/next'), 'start', '-H', '127.0.0.1', '-p', String(port)], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      NEXT_DIST_DIR: dist,
+      NEXT_TELEMETRY_DISABLED: '1',
+      POTATOQ_CONSOLE_BROKERS: JSON.stringify([broker]),
+      POTATOQ_CONSOLE_STATE: path.join(state, 'state.sqlite3'),
+    },
+  });
+  child.stdout?.on('data', (d: Buffer) => (log += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (log += d.toString()));
+  const url = `http://127.0.0.1:${port}`;
+  const done = async () => {
+    await stop(child);
+    fs.rmSync(state, { recursive: true, force: true });
+  };
+  for (let i = 0; i < 300; i++) {
+    if (child.exitCode !== null) break;
+    const ok = await fetch(`${url}/api/health/live`)
+      .then((r) => r.ok)
+      .catch(() => false);
+    if (ok) return { url, stop: done };
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  await done();
+  throw new Error(`the console did not start: ${log}`);
+}
+
+/** One GET to a JSON API (potatoq's dashboard or the console), body read in full; throws unless 200. */
 export async function dashboardGet(url: string, pathAndQuery: string): Promise<unknown> {
   const r = await fetch(`${url}${pathAndQuery}`);
-  if (!r.ok) throw new Error(`potatoq dashboard ${pathAndQuery}: HTTP ${r.status} ${await r.text()}`);
+  if (!r.ok) throw new Error(`${url}${pathAndQuery}: HTTP ${r.status} ${await r.text()}`);
   return r.json();
 }
 

@@ -14,6 +14,7 @@ import {
   potatoqCli,
   pythonStartup,
   startChurn,
+  startConsole,
   startDashboard,
   timeAll,
   timeCli,
@@ -26,8 +27,13 @@ export interface SideBySide {
   env: NodeJS.ProcessEnv;
   adapter: BrokerAdapter;
   log: (s: string) => void;
+  /** The console's broker entry (POTATOQ_CONSOLE_BROKERS) for the over-HTTP comparison. */
+  broker: Record<string, unknown>;
   /** More console-only cases, timed in the same rounds. */
   extra: Array<[string, () => Promise<unknown>]>;
+  /** Refreshes the seeded workers' heartbeats (called every 5 s): their 50,000 running tasks
+   *  would otherwise be requeued by the churning worker's recovery a minute in. */
+  heartbeat: () => Promise<void>;
   /** Ids of dead letters `from`..`from + n - 1` for the bulk replays; null skips the writes. */
   replayIds: ((from: number, n: number) => string[]) | null;
 }
@@ -37,11 +43,15 @@ const waiting = (env: NodeJS.ProcessEnv, queue: string) =>
 
 export async function runSideBySide(o: SideBySide): Promise<void> {
   const { adapter: a, env, log } = o;
+  await o.heartbeat();
+  const beat = setInterval(() => void o.heartbeat().catch((e: unknown) => log(`  heartbeat failed: ${String(e)}`)), 5000);
   const churnBefore = waiting(env, CHURN_QUEUE);
   const churn = startChurn(env);
   const dashboard = await startDashboard(env);
   const inproc = dashboardInProcess(env);
+  const server = await startConsole(o.broker);
   try {
+    if (!server) log('  no production build (.next/BUILD_ID): the console over HTTP is not measured; run `npx next build` first');
     await new Promise((r) => setTimeout(r, 3000));
     const churnStart = waiting(env, CHURN_QUEUE);
     log(`  potatoq worker churning through ${CHURN_QUEUE}: ${churnBefore - churnStart} tasks done in its first seconds`);
@@ -53,6 +63,12 @@ export async function runSideBySide(o: SideBySide): Promise<void> {
       ['potatoq dashboard GET /api/dead?limit=100 (HTTP)', () => dashboardGet(dashboard.url, '/api/dead?limit=100')],
       ["potatoq Dashboard.handle('/api/overview'), in its process", () => inproc.time('overview')],
       ["potatoq Dashboard.handle('/api/dead?limit=100'), in its process", () => inproc.time('dead100')],
+      ...(server
+        ? ([
+            ['console GET /api/brokers/bench/queues (HTTP, production server)', () => dashboardGet(server.url, '/api/brokers/bench/queues')],
+            ['console GET /api/brokers/bench/dead?limit=100 (HTTP)', () => dashboardGet(server.url, '/api/brokers/bench/dead?limit=100')],
+          ] as Array<[string, () => Promise<unknown>]>)
+        : []),
       ...o.extra,
     ];
     // Same letters: the console's 100 newest are the dashboard's 100 newest.
@@ -80,6 +96,10 @@ export async function runSideBySide(o: SideBySide): Promise<void> {
     ratio('overview, dashboard over HTTP vs console adapter', p50.get(cases[1]![0])!, cOverview, 10);
     ratio('100 dead letters, dashboard in-process vs console adapter', p50.get(cases[5]![0])!, cDead, 3);
     ratio('100 dead letters, dashboard over HTTP vs console adapter', p50.get(cases[3]![0])!, cDead, 3);
+    if (server) {
+      ratio('overview, both over HTTP', p50.get(cases[1]![0])!, p50.get(cases[6]![0])!, 10);
+      ratio('100 dead letters, both over HTTP', p50.get(cases[3]![0])!, p50.get(cases[7]![0])!, 3);
+    }
 
     const startup = pythonStartup(env);
     const net = (ms: number) => Math.max(1, ms - startup);
@@ -107,6 +127,8 @@ export async function runSideBySide(o: SideBySide): Promise<void> {
     const churnEnd = waiting(env, CHURN_QUEUE);
     log(`\npotatoq worker finished ${(churnStart - churnEnd).toLocaleString()} tasks of ${CHURN_QUEUE} during the measurements (load ${load()})`);
   } finally {
+    clearInterval(beat);
+    await server?.stop();
     await inproc.stop();
     await dashboard.stop();
     await churn.stop();

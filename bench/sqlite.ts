@@ -48,7 +48,8 @@ async function main(): Promise<void> {
       died_at: number;
       id: string;
     };
-    db.close();
+    db.pragma('busy_timeout = 10000');
+    const beat = db.prepare(`UPDATE potatoq_workers SET heartbeat = ? WHERE id LIKE 'potatoq@bench:%'`);
     const a = createSqliteAdapter({ id: 'bench', name: 'bench', url, readOnly: false, options: {} });
     const tasks = (q: Record<string, unknown>) => () => a.listTasks(ZTaskListQuery.parse({ limit: 50, ...q }));
     const dead = (q: Record<string, unknown>) => () => a.listDead(ZDeadListQuery.parse({ limit: 50, ...q }));
@@ -56,7 +57,9 @@ async function main(): Promise<void> {
       system: 'SQLite',
       env,
       adapter: a,
+      broker: { id: 'bench', url },
       log,
+      heartbeat: async () => void beat.run(Date.now() / 1000),
       extra: [
         ['ready, one queue, page 1', tasks({ queue: 'bench-q07' })],
         [
@@ -76,6 +79,7 @@ async function main(): Promise<void> {
       replayIds: (from, n) => Array.from({ length: n }, (_, i) => `d-${from + i}`),
     });
     await a.close();
+    db.close();
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
     log(`\nremoved ${dir}`);
