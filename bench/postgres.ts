@@ -40,7 +40,7 @@ async function main(): Promise<void> {
       potatoqCli(env, ['migrate']);
       const s = LIVE_SIZES;
       log(
-        `seeding: ${s.waiting.toLocaleString()} waiting in ${s.queues} queues (every 20th scheduled), ${s.running.toLocaleString()} claimed by UPDATE, ${s.retried.toLocaleString()} retried by UPDATE, ${s.dead.toLocaleString()} deleted into dead letters; statistics ${STATS}; no VACUUM, autovacuum off on these tables`,
+        `seeding: ${s.waiting.toLocaleString()} waiting in ${s.queues} queues (every 21st scheduled), ${s.running.toLocaleString()} claimed by UPDATE, ${s.retried.toLocaleString()} retried by UPDATE, ${s.dead.toLocaleString()} deleted into dead letters; statistics ${STATS}; no VACUUM, autovacuum off on these tables`,
       );
       const t0 = Date.now();
       await seedLive(URL, { jobs: T('jobs'), dead: T('dead'), results: T('results'), workers: T('workers') }, s, STATS, log);

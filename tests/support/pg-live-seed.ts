@@ -8,7 +8,7 @@ import pg from 'pg';
 
 export interface LiveSizes {
   queues: number;
-  /** Ready + scheduled (every 20th waiting row is scheduled). */
+  /** Ready + scheduled (every 21st waiting row is scheduled, spread over the queues). */
   waiting: number;
   running: number;
   /** Waiting rows that were retried (UPDATE deliveries, payload, run_at) after the inserts. */
@@ -51,7 +51,7 @@ export function liveStatements(t: LiveTables, s: LiveSizes, stats: StatsState): 
     ...[t.jobs, t.dead, t.results, t.workers].map((x) => `ALTER TABLE ${x} SET (autovacuum_enabled = false)`),
     // Oldest first: the rows the workers will claim, then the waiting ones, then those that will die.
     ins('w', s.running, '1', 'now()'),
-    ins('r', s.waiting, 'CASE WHEN i % 20 = 0 THEN 0 ELSE 1 END', "CASE WHEN i % 20 = 0 THEN now() + make_interval(secs => 60 + i) ELSE now() END"),
+    ins('r', s.waiting, 'CASE WHEN i % 21 = 0 THEN 0 ELSE 1 END', "CASE WHEN i % 21 = 0 THEN now() + make_interval(secs => 60 + i) ELSE now() END"),
     ins('x', s.dead, '1', 'now()'),
   ];
   if (stats === 'stale') out.push(`ANALYZE ${t.jobs}`);

@@ -29,7 +29,7 @@ export function seedSqliteLive(file: string, s: LiveSizes, stats: StatsState): v
         SELECT '${prefix}-' || i, ${Q}, 'bench.task' || (i % 7), ${state}, i % 4, ${runAt}, 0, ${now} - (${n} - i) * 0.01, ${payload(prefix, Q)} FROM g`);
     // Oldest first: the rows workers will claim, then the waiting ones, then those that will die.
     ins('w', s.running, '1', String(now));
-    ins('r', s.waiting, 'CASE WHEN i % 20 = 0 THEN 0 ELSE 1 END', `CASE WHEN i % 20 = 0 THEN ${now} + 60 + i ELSE ${now} END`);
+    ins('r', s.waiting, 'CASE WHEN i % 21 = 0 THEN 0 ELSE 1 END', `CASE WHEN i % 21 = 0 THEN ${now} + 60 + i ELSE ${now} END`);
     ins('x', s.dead, '1', String(now));
     if (stats === 'stale') db.exec('ANALYZE');
     db.exec(`UPDATE potatoq_jobs SET state = 2, claimed_at = ${now} - (seq % 100000) * 0.001,

@@ -7,6 +7,8 @@ import type { Sql } from './pool';
 import type { Estimator } from './stats';
 
 type Count = { n: number; capped?: CappedCount };
+/** Connections the ready counts share (the read pool has 6 by default; 3 stay for the rest). */
+const READY_SPLIT = 3;
 type Read = <T>(fn: (sql: Sql) => Promise<T>) => Promise<T>;
 
 /**
@@ -31,11 +33,12 @@ export async function overviewQueues(
     ['running', `SELECT queue FROM ${J} WHERE state = 2 ORDER BY worker, pid LIMIT $1`],
     ['dead', `SELECT queue FROM ${n.dead} ORDER BY died_at DESC LIMIT $1`],
   ];
-  // The ready counts are the bulk of the work (up to `cap` index entries per queue): split
-  // the queues over two connections.
+  // The ready counts are the bulk of the work (up to `cap` index entries per queue, each a heap
+  // visit while the visibility map is unset, as on a live table): split the queues over
+  // `READY_SPLIT` connections.
   const readyP = read((sql) => readyQueues(sql, n)).then(async (queues) => {
-    const half = Math.ceil(queues.length / 2);
-    const parts = [queues.slice(0, half), queues.slice(half)].filter((p) => p.length);
+    const size = Math.ceil(queues.length / READY_SPLIT);
+    const parts = Array.from({ length: READY_SPLIT }, (_, i) => queues.slice(i * size, (i + 1) * size)).filter((p) => p.length);
     const counts = await Promise.all(
       parts.map((p) =>
         read((sql) =>
