@@ -18,7 +18,13 @@ const log = (s: string) => console.log(s);
 async function visit(page: Page, url: string, ready: string): Promise<{ ms: number; jsGzip: number }> {
   const scripts: Array<Promise<number>> = [];
   const onResponse = (r: import('@playwright/test').Response) => {
-    if (r.request().resourceType() === 'script') scripts.push(r.body().then((b) => gzipSync(b).length, () => 0));
+    if (r.request().resourceType() === 'script')
+      scripts.push(
+        r.body().then(
+          (b) => gzipSync(b).length,
+          () => 0,
+        ),
+      );
   };
   page.on('response', onResponse);
   try {
@@ -35,7 +41,12 @@ async function visit(page: Page, url: string, ready: string): Promise<{ ms: numb
 async function main(): Promise<void> {
   const file = migratedDb();
   seedSqliteLive(file, { queues: 20, waiting: 5_000, running: 50, retried: 10, dead: 1_500 }, 'none');
-  log(`potatoq console browser budget: ${os.cpus().length} cores, load ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+  log(
+    `potatoq console browser budget: ${os.cpus().length} cores, load ${os
+      .loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')}`,
+  );
   const server = await startConsole({ id: 'bench', url: `sqlite:///${file}` });
   if (!server) throw new Error('no production build (.next/BUILD_ID): run `npx next build` first');
   const browser = await chromium.launch({
@@ -64,7 +75,12 @@ async function main(): Promise<void> {
         `  ${name.padEnd(40)} interactive min ${Math.min(...times).toFixed(0)} / p50 ${p50.toFixed(0)} / max ${Math.max(...times).toFixed(0)} ms (budget ${budget}: ${p50 <= budget ? 'ok' : 'OVER'}); first-load JS ${(js / 1024).toFixed(0)} KB gzip (budget 250: ${js / 1024 <= 250 ? 'ok' : 'OVER'})`,
       );
     }
-    log(`  (load average now ${os.loadavg().map((x) => x.toFixed(1)).join(' ')})`);
+    log(
+      `  (load average now ${os
+        .loadavg()
+        .map((x) => x.toFixed(1))
+        .join(' ')})`,
+    );
   } finally {
     await browser.close();
     await server.stop();

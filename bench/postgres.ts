@@ -34,7 +34,12 @@ async function main(): Promise<void> {
   const prefix = 'potatoq_';
   const T = (n: string) => `"${schema}"."${prefix}${n}"`;
   const env = potatoqEnv(URL, { schema, table_prefix: prefix });
-  log(`potatoq console PostgreSQL benchmark (live-shaped): ${os.cpus().length} cores, load ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}, schema ${schema}`);
+  log(
+    `potatoq console PostgreSQL benchmark (live-shaped): ${os.cpus().length} cores, load ${os
+      .loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')}, schema ${schema}`,
+  );
   try {
     if (!reuse) {
       potatoqCli(env, ['migrate']);
@@ -81,7 +86,10 @@ async function main(): Promise<void> {
       heartbeat: async () => void (await admin(`UPDATE ${T('workers')} SET heartbeat = now() WHERE id LIKE 'potatoq@bench:%'`)),
       extra: [
         ['ready, one queue, page 1', tasks({ queue: 'bench-q07' })],
-        ['ready, one queue, page 801 (offset 40,000)', tasks({ queue: 'bench-q07', cursor: encodeCursor('pg-tasks:ready', [readyQ.priority, readyQ.seq]) })],
+        [
+          'ready, one queue, page 801 (offset 40,000)',
+          tasks({ queue: 'bench-q07', cursor: encodeCursor('pg-tasks:ready', [readyQ.priority, readyQ.seq]) }),
+        ],
         ['ready, all queues, page 1', tasks({})],
         ['scheduled, page 1', tasks({ state: 'scheduled' })],
         ['running, page 1 (50k running; no claimed_at index)', tasks({ state: 'running' })],

@@ -107,16 +107,20 @@ export async function startConsole(broker: Record<string, unknown>): Promise<Das
   const port = await freePort();
   const state = fs.mkdtempSync(path.join(os.tmpdir(), 'pq-bench-console-'));
   let log = '';
-  const child = spawn(process.execPath, [path.join(ROOT, 'node_modules/next/dist/bin/next'), 'start', '-H', '127.0.0.1', '-p', String(port)], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      NEXT_DIST_DIR: dist,
-      NEXT_TELEMETRY_DISABLED: '1',
-      POTATOQ_CONSOLE_BROKERS: JSON.stringify([broker]),
-      POTATOQ_CONSOLE_STATE: path.join(state, 'state.sqlite3'),
+  const child = spawn(
+    process.execPath,
+    [path.join(ROOT, 'node_modules/next/dist/bin/next'), 'start', '-H', '127.0.0.1', '-p', String(port)],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        NEXT_DIST_DIR: dist,
+        NEXT_TELEMETRY_DISABLED: '1',
+        POTATOQ_CONSOLE_BROKERS: JSON.stringify([broker]),
+        POTATOQ_CONSOLE_STATE: path.join(state, 'state.sqlite3'),
+      },
     },
-  });
+  );
   child.stdout?.on('data', (d: Buffer) => (log += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (log += d.toString()));
   const url = `http://127.0.0.1:${port}`;
@@ -150,7 +154,10 @@ export interface SelfTimed {
 
 /** potatoq's Dashboard.handle() in a long-lived Python process (bench/py/dashboard_timer.py),
  *  timed there, so its samples can be interleaved with the console's. */
-export function dashboardInProcess(env: NodeJS.ProcessEnv): { time(name: 'overview' | 'dead100'): Promise<SelfTimed>; stop(): Promise<void> } {
+export function dashboardInProcess(env: NodeJS.ProcessEnv): {
+  time(name: 'overview' | 'dead100'): Promise<SelfTimed>;
+  stop(): Promise<void>;
+} {
   const child = spawn(PYTHON, [path.join(CWD, 'dashboard_timer.py')], { cwd: CWD, env });
   let err = '';
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));

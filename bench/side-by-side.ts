@@ -65,7 +65,10 @@ export async function runSideBySide(o: SideBySide): Promise<void> {
       ["potatoq Dashboard.handle('/api/dead?limit=100'), in its process", () => inproc.time('dead100')],
       ...(server
         ? ([
-            ['console GET /api/brokers/bench/queues (HTTP, production server)', () => dashboardGet(server.url, '/api/brokers/bench/queues')],
+            [
+              'console GET /api/brokers/bench/queues (HTTP, production server)',
+              () => dashboardGet(server.url, '/api/brokers/bench/queues'),
+            ],
             ['console GET /api/brokers/bench/dead?limit=100 (HTTP)', () => dashboardGet(server.url, '/api/brokers/bench/dead?limit=100')],
           ] as Array<[string, () => Promise<unknown>]>)
         : []),
@@ -75,7 +78,9 @@ export async function runSideBySide(o: SideBySide): Promise<void> {
     const ours = (await dead100()).items.map((d) => d.id);
     const theirs = ((await dashboardGet(dashboard.url, '/api/dead?limit=100')) as Array<{ id: string }>).map((d) => d.id);
     const same = ours.length === theirs.length && ours.every((id, i) => id === theirs[i]);
-    log(`  the 100 newest dead letters are the same in both: ${same ? 'yes' : `NO (${ours.slice(0, 3).join(',')} vs ${theirs.slice(0, 3).join(',')})`}`);
+    log(
+      `  the 100 newest dead letters are the same in both: ${same ? 'yes' : `NO (${ours.slice(0, 3).join(',')} vs ${theirs.slice(0, 3).join(',')})`}`,
+    );
     log(`\n${ITER} rounds over all cases after 3 warm-ups each, round-robin (ms):`);
     const samples = await timeAll(
       cases.map(([, fn]) => fn),
@@ -90,7 +95,9 @@ export async function runSideBySide(o: SideBySide): Promise<void> {
     const cOverview = p50.get(cases[0]![0])!;
     const cDead = p50.get(cases[2]![0])!;
     const ratio = (name: string, theirs: number, ours: number, target: number) =>
-      log(`  ${name.padEnd(58)} ${(theirs / ours).toFixed(1).padStart(6)}x  ${theirs / ours >= target ? 'ok' : 'UNDER'} (target ${target}x)`);
+      log(
+        `  ${name.padEnd(58)} ${(theirs / ours).toFixed(1).padStart(6)}x  ${theirs / ours >= target ? 'ok' : 'UNDER'} (target ${target}x)`,
+      );
     log('\nratios at p50 (potatoq dashboard / console):');
     ratio('overview, dashboard in-process vs console adapter', p50.get(cases[4]![0])!, cOverview, 10);
     ratio('overview, dashboard over HTTP vs console adapter', p50.get(cases[1]![0])!, cOverview, 10);
@@ -107,15 +114,21 @@ export async function runSideBySide(o: SideBySide): Promise<void> {
     const queues = med3(['queues', '--json']);
     const list = med3(['dead', 'list', '--limit', '100', '--json']);
     log(`\npotatoq CLI on the same data (wall time, median of 3; Python start-up ${startup.toFixed(0)} ms subtracted):`);
-    log(`  ${'potatoq queues --json'.padEnd(58)} ${net(queues).toFixed(0).padStart(6)} ms  ${(net(queues) / cOverview).toFixed(1)}x the console overview`);
-    log(`  ${'potatoq dead list --limit 100 --json'.padEnd(58)} ${net(list).toFixed(0).padStart(6)} ms  ${(net(list) / cDead).toFixed(1)}x the console's 100`);
+    log(
+      `  ${'potatoq queues --json'.padEnd(58)} ${net(queues).toFixed(0).padStart(6)} ms  ${(net(queues) / cOverview).toFixed(1)}x the console overview`,
+    );
+    log(
+      `  ${'potatoq dead list --limit 100 --json'.padEnd(58)} ${net(list).toFixed(0).padStart(6)} ms  ${(net(list) / cDead).toFixed(1)}x the console's 100`,
+    );
     if (o.replayIds) {
       const ids = o.replayIds(1, 10_000);
       const t0 = performance.now();
       const r = await a.replayDead(ids);
       const ms = performance.now() - t0;
       const rate = Math.round(r.succeeded.length / (ms / 1000));
-      log(`\nconsole bulk replay of 10,000 dead letters: ${ms.toFixed(0)} ms = ${rate.toLocaleString()} letters/s (${r.failed.length} failed; target 5,000/s)`);
+      log(
+        `\nconsole bulk replay of 10,000 dead letters: ${ms.toFixed(0)} ms = ${rate.toLocaleString()} letters/s (${r.failed.length} failed; target 5,000/s)`,
+      );
       const retry = timeCli(env, ['dead', 'retry', ...o.replayIds(20_001, 1000)]);
       const c0 = performance.now();
       await a.replayDead(o.replayIds(30_001, 1000));
@@ -125,7 +138,9 @@ export async function runSideBySide(o: SideBySide): Promise<void> {
       );
     }
     const churnEnd = waiting(env, CHURN_QUEUE);
-    log(`\npotatoq worker finished ${(churnStart - churnEnd).toLocaleString()} tasks of ${CHURN_QUEUE} during the measurements (load ${load()})`);
+    log(
+      `\npotatoq worker finished ${(churnStart - churnEnd).toLocaleString()} tasks of ${CHURN_QUEUE} during the measurements (load ${load()})`,
+    );
   } finally {
     clearInterval(beat);
     await server?.stop();

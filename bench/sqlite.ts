@@ -24,7 +24,12 @@ async function main(): Promise<void> {
   const file = path.join(dir, 'broker.sqlite3');
   const url = `sqlite:///${file}`;
   const env = potatoqEnv(url);
-  log(`potatoq console SQLite benchmark (live-shaped): ${os.cpus().length} cores, load ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}, ${file}`);
+  log(
+    `potatoq console SQLite benchmark (live-shaped): ${os.cpus().length} cores, load ${os
+      .loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')}, ${file}`,
+  );
   try {
     potatoqCli(env, ['migrate']);
     const s = LIVE_SIZES;
@@ -42,7 +47,9 @@ async function main(): Promise<void> {
     const size = (fs.statSync(file).size / 1e6).toFixed(0);
     log(`  seeded in ${((Date.now() - t0) / 1000).toFixed(1)} s (+ ${CHURN.toLocaleString()} tasks in ${CHURN_QUEUE}); file ${size} MB`);
     const readyQ = db
-      .prepare(`SELECT priority, seq FROM potatoq_jobs WHERE state = 1 AND queue = 'bench-q07' ORDER BY priority DESC, seq LIMIT 1 OFFSET 40000`)
+      .prepare(
+        `SELECT priority, seq FROM potatoq_jobs WHERE state = 1 AND queue = 'bench-q07' ORDER BY priority DESC, seq LIMIT 1 OFFSET 40000`,
+      )
       .get() as { priority: number; seq: number };
     const deadDeep = db.prepare(`SELECT died_at, id FROM potatoq_dead ORDER BY died_at DESC, id LIMIT 1 OFFSET 90000`).get() as {
       died_at: number;
@@ -69,7 +76,10 @@ async function main(): Promise<void> {
         ['ready, all queues, page 1', tasks({})],
         ['scheduled, page 1', tasks({ state: 'scheduled' })],
         ['running, page 1 (50k running; no claimed_at index)', tasks({ state: 'running' })],
-        ['dead letters, page 1,801 (offset 90,000)', dead({ cursor: encodeCursor('dead', [deadDeep.died_at, deadDeep.died_at, deadDeep.id]) })],
+        [
+          'dead letters, page 1,801 (offset 90,000)',
+          dead({ cursor: encodeCursor('dead', [deadDeep.died_at, deadDeep.died_at, deadDeep.id]) }),
+        ],
         ['dead letters, one queue, page 1', dead({ queue: 'bench-q03' })],
         ['dead-letter search "upstream" (newest 10,000)', dead({ q: 'upstream' })],
         ['dead-letter groups (newest 10,000)', () => a.deadGroups({})],

@@ -51,7 +51,12 @@ export function liveStatements(t: LiveTables, s: LiveSizes, stats: StatsState): 
     ...[t.jobs, t.dead, t.results, t.workers].map((x) => `ALTER TABLE ${x} SET (autovacuum_enabled = false)`),
     // Oldest first: the rows the workers will claim, then the waiting ones, then those that will die.
     ins('w', s.running, '1', 'now()'),
-    ins('r', s.waiting, 'CASE WHEN i % 21 = 0 THEN 0 ELSE 1 END', "CASE WHEN i % 21 = 0 THEN now() + make_interval(secs => 60 + i) ELSE now() END"),
+    ins(
+      'r',
+      s.waiting,
+      'CASE WHEN i % 21 = 0 THEN 0 ELSE 1 END',
+      'CASE WHEN i % 21 = 0 THEN now() + make_interval(secs => 60 + i) ELSE now() END',
+    ),
     ins('x', s.dead, '1', 'now()'),
   ];
   if (stats === 'stale') out.push(`ANALYZE ${t.jobs}`);

@@ -1,6 +1,6 @@
 import 'server-only';
 import { HEAD_CHECK_LIMIT, headBlock } from '../head-block';
-import type { CappedCount, CountKey, HeadBlock, QueueStats, WorkerInfo } from '@/lib/brokers/schema';
+import type { CappedCount, CountKey, HeadBlock, QueueStats } from '@/lib/brokers/schema';
 import { isoFromEpoch } from '../mappers';
 import type { PgNames } from './names';
 import type { Sql } from './pool';

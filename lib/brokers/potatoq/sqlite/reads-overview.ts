@@ -59,7 +59,7 @@ export function overviewQueues(db: Database.Database, workers: WorkerInfo[], cap
     s.ready = Math.min(n, cap);
     let oldest: { seq: number; created_at: number } | null = null;
     let below = Number.MAX_SAFE_INTEGER;
-    for (let r = first.get(name, below) as { priority: number; seq: number; created_at: number } | undefined; r; ) {
+    for (let r = first.get(name, below) as { priority: number; seq: number; created_at: number } | undefined; r;) {
       if (!oldest || r.seq < oldest.seq) oldest = r;
       below = r.priority;
       r = first.get(name, below) as typeof r;
@@ -73,7 +73,10 @@ export function overviewQueues(db: Database.Database, workers: WorkerInfo[], cap
     ['dead', `SELECT queue FROM potatoq_dead INDEXED BY ${IX.dead} ORDER BY died_at DESC LIMIT ?`],
   ];
   for (const [key, sample] of samples) {
-    const rows = db.prepare(`SELECT queue, count(*) AS n FROM (${sample}) GROUP BY queue`).all(cap + 1) as Array<{ queue: string; n: number }>;
+    const rows = db.prepare(`SELECT queue, count(*) AS n FROM (${sample}) GROUP BY queue`).all(cap + 1) as Array<{
+      queue: string;
+      n: number;
+    }>;
     const over = rows.reduce((t, r) => t + Number(r.n), 0) > cap;
     for (const r of rows) {
       const s = get(r.queue);

@@ -86,10 +86,7 @@ export function listTasks(db: Database.Database, q: TaskListQuery, window: numbe
   const scope = `tasks:${q.state}`;
   const after = decodeCursor(scope, q.cursor, 3);
   const limit = q.limit + 1;
-  const where = new Where()
-    .add(`state = ${spec.state}`)
-    .addIf(q.task, 'task = ?', q.task)
-    .addIf(q.id, 'instr(id, ?) = 1', q.id);
+  const where = new Where().add(`state = ${spec.state}`).addIf(q.task, 'task = ?', q.task).addIf(q.id, 'instr(id, ?) = 1', q.id);
   let rows: JobRow[];
   if (q.q) {
     where.addIf(q.queue, 'queue = ?', q.queue).add(`payload LIKE ? ESCAPE '\\'`, containsPattern(q.q));
@@ -104,7 +101,9 @@ export function listTasks(db: Database.Database, q: TaskListQuery, window: numbe
     where.addIf(q.queue, 'queue = ?', q.queue);
     if (after) where.add(spec.after, ...after);
     rows = db
-      .prepare(`SELECT ${COLUMNS}, ${PAYLOAD_FOR_PREVIEW} FROM potatoq_jobs INDEXED BY ${spec.index} ${where} ORDER BY ${spec.order} LIMIT ?`)
+      .prepare(
+        `SELECT ${COLUMNS}, ${PAYLOAD_FOR_PREVIEW} FROM potatoq_jobs INDEXED BY ${spec.index} ${where} ORDER BY ${spec.order} LIMIT ?`,
+      )
       .safeIntegers(true)
       .all(...where.params, limit) as JobRow[];
   }
@@ -121,7 +120,9 @@ function readyPage(db: Database.Database, q: TaskListQuery, w: Where, after: Key
   const queues = q.queue ? [q.queue] : readyQueueNames(db);
   const scan = (cond: string, order: string) =>
     db
-      .prepare(`SELECT priority, seq FROM potatoq_jobs INDEXED BY ${IX.ready} ${w} AND queue = ? AND ${cond} ORDER BY ${order} LIMIT ${limit}`)
+      .prepare(
+        `SELECT priority, seq FROM potatoq_jobs INDEXED BY ${IX.ready} ${w} AND queue = ? AND ${cond} ORDER BY ${order} LIMIT ${limit}`,
+      )
       .safeIntegers(true);
   const keys: Key[] = [];
   if (after) {
@@ -139,7 +140,9 @@ function readyPage(db: Database.Database, q: TaskListQuery, w: Where, after: Key
   const seqs = keys.slice(0, limit).map((k) => k.seq);
   if (!seqs.length) return [];
   return db
-    .prepare(`SELECT ${COLUMNS}, ${PAYLOAD_FOR_PREVIEW} FROM potatoq_jobs WHERE seq IN (${seqs.map(() => '?').join(',')}) ORDER BY priority DESC, seq`)
+    .prepare(
+      `SELECT ${COLUMNS}, ${PAYLOAD_FOR_PREVIEW} FROM potatoq_jobs WHERE seq IN (${seqs.map(() => '?').join(',')}) ORDER BY priority DESC, seq`,
+    )
     .safeIntegers(true)
     .all(...seqs) as JobRow[];
 }

@@ -51,14 +51,23 @@ describe('sqlite reads on a live-shaped database use potatoq indexes', () => {
   const reads: Array<[string, (a: BrokerAdapter) => Promise<unknown>]> = [
     ['overview', (a) => a.overview()],
     ['ready page 1, all queues', (a) => a.listTasks(ZTaskListQuery.parse({ limit: 50 }))],
-    ['ready, all queues, after a cursor', (a) => a.listTasks(ZTaskListQuery.parse({ limit: 50, cursor: encodeCursor('tasks:ready', [2, 2, 9000]) }))],
+    [
+      'ready, all queues, after a cursor',
+      (a) => a.listTasks(ZTaskListQuery.parse({ limit: 50, cursor: encodeCursor('tasks:ready', [2, 2, 9000]) })),
+    ],
     ['ready page 1, one queue', (a) => a.listTasks(ZTaskListQuery.parse({ limit: 50, queue: 'bench-q03' }))],
-    ['scheduled, after a cursor', (a) => a.listTasks(ZTaskListQuery.parse({ limit: 50, state: 'scheduled', cursor: encodeCursor('tasks:scheduled', [1e12, 1e12, 5]) }))],
+    [
+      'scheduled, after a cursor',
+      (a) => a.listTasks(ZTaskListQuery.parse({ limit: 50, state: 'scheduled', cursor: encodeCursor('tasks:scheduled', [1e12, 1e12, 5]) })),
+    ],
     ['running page 1', (a) => a.listTasks(ZTaskListQuery.parse({ limit: 50, state: 'running' }))],
     ['task search', (a) => a.listTasks(ZTaskListQuery.parse({ limit: 50, q: 'order-7' }))],
     ['task detail', (a) => a.getTask('r-777')],
     ['dead letters page 1', (a) => a.listDead(ZDeadListQuery.parse({ limit: 100 }))],
-    ['dead letters, after a cursor', (a) => a.listDead(ZDeadListQuery.parse({ limit: 50, cursor: encodeCursor('dead', [1e12, 1e12, 'd-1']) }))],
+    [
+      'dead letters, after a cursor',
+      (a) => a.listDead(ZDeadListQuery.parse({ limit: 50, cursor: encodeCursor('dead', [1e12, 1e12, 'd-1']) })),
+    ],
     ['dead letters, one queue', (a) => a.listDead(ZDeadListQuery.parse({ limit: 50, queue: 'bench-q04' }))],
     ['dead-letter search', (a) => a.listDead(ZDeadListQuery.parse({ limit: 50, q: 'upstream' }))],
     ['dead-letter groups', (a) => a.deadGroups({})],
@@ -85,11 +94,16 @@ describe('sqlite reads on a live-shaped database use potatoq indexes', () => {
           const db = new Database(files.get(s)!, { readonly: true });
           try {
             for (const st of statements) {
-              const plan = ((originalPrepare.call(db, `EXPLAIN QUERY PLAN ${st.sql}`) as Database.Statement<unknown[]>).all(...st.args) as Array<{ detail: string }>).map((r) => r.detail);
+              const plan = (
+                (originalPrepare.call(db, `EXPLAIN QUERY PLAN ${st.sql}`) as Database.Statement<unknown[]>).all(...st.args) as Array<{
+                  detail: string;
+                }>
+              ).map((r) => r.detail);
               const full = plan.filter((d) => /^SCAN potatoq_(jobs|dead|results)\b(?! USING)/.test(d));
               expect(full, `${st.sql}\n${plan.join('\n')}`).toEqual([]);
               // A whole index walked and then sorted: every row of a state is read for one page.
-              const walked = plan.some((d) => /^SCAN potatoq_(jobs|dead) USING INDEX/.test(d)) && plan.includes('USE TEMP B-TREE FOR ORDER BY');
+              const walked =
+                plan.some((d) => /^SCAN potatoq_(jobs|dead) USING INDEX/.test(d)) && plan.includes('USE TEMP B-TREE FOR ORDER BY');
               if (!sortAllowed.has(name)) expect(walked, `${st.sql}\n${plan.join('\n')}`).toBe(false);
             }
           } finally {
