@@ -71,3 +71,40 @@ describe("potatoq's enqueue fields", () => {
     for (const k of keys) expect(fieldsOfError(() => parse({ task: 't', fields: { [k]: '' } }))).toBeUndefined();
   });
 });
+
+describe("the form's request on potatoq", () => {
+  it('writes the same bytes as the older flat body for the same values', async () => {
+    const { buildFromRequest } = await import('./records');
+    const { initialValues, toRequest } = await import('@/components/enqueue/form-model');
+    const v = initialValues(POTATOQ_ENQUEUE);
+    const form = toRequest(POTATOQ_ENQUEUE, {
+      ...v,
+      task: 'app.add',
+      queue: 'q1',
+      chosen: { When: 'countdown' },
+      values: {
+        ...v.values,
+        args: '[1, 12345678901234567890123]',
+        kwargs: '{"at": {"__potatoq__": "date", "v": "2026-12-24"}}',
+        priority: '3',
+        countdown: '60',
+        headers: '{"h": 1}',
+      },
+    });
+    const flat = {
+      task: 'app.add',
+      queue: 'q1',
+      args: '[1, 12345678901234567890123]',
+      kwargs: '{"at": {"__potatoq__": "date", "v": "2026-12-24"}}',
+      priority: 3,
+      countdown: 60,
+      headers: '{"h": 1}',
+    };
+    const build = (body: unknown) =>
+      buildFromRequest(ZEnqueueInput.parse(body), 1_700_000_000).json.replace(/"(id|root_id)":"[^"]*"/g, '"$1":"x"');
+    expect(build(form)).toBe(build(flat));
+    expect(build(form)).toBe(
+      '{"task":"app.add","args":[1,12345678901234567890123],"kwargs":{"at":{"__potatoq__":"date","v":"2026-12-24"}},"id":"x","queue":"q1","priority":3,"eta":1700000060.0,"root_id":"x","headers":{"h":1},"enqueued_at":1700000000.0,"v":1}',
+    );
+  });
+});

@@ -1,5 +1,5 @@
 import 'server-only';
-import { buildMessage, BuildMessageError } from '@/lib/potatoq';
+import { buildMessage, BuildMessageError, type BuildMessageInput } from '@/lib/potatoq';
 import { ConsoleError } from '@/lib/brokers/errors';
 import type { EnqueueRequest } from '@/lib/brokers/schema';
 import { parsePotatoqEnqueue, type PotatoqEnqueue } from './enqueue-fields';
@@ -28,11 +28,22 @@ export function buildFromRequest(req: EnqueueRequest, now: number) {
   return buildFromFields(parsePotatoqEnqueue(req), now);
 }
 
-export function buildFromFields(p: PotatoqEnqueue, now: number) {
+/** What lib/potatoq's `buildMessage` takes for a checked request, for stores that build in
+ *  batches (Redis' `enqueueTasks`); bad tagged values are refused (`refuseBadTags`). */
+export function potatoqBuildInput(p: PotatoqEnqueue): BuildMessageInput {
+  return { ...p, refuseBadTags: true };
+}
+
+/** `buildMessage` with its BuildMessageError as InvalidInput keyed by field path. */
+export function asInvalidInput<T>(build: () => T): T {
   try {
-    return buildMessage({ ...p, now, refuseBadTags: true });
+    return build();
   } catch (e) {
     if (e instanceof BuildMessageError) throw new ConsoleError('InvalidInput', e.message, e.fields);
     throw e;
   }
+}
+
+export function buildFromFields(p: PotatoqEnqueue, now: number) {
+  return asInvalidInput(() => buildMessage({ ...potatoqBuildInput(p), now }));
 }
