@@ -166,8 +166,8 @@ describe('parseConfig', () => {
   });
 
   it("refuses an option the broker's store does not have", () => {
-    const e = errorOf({ POTATOQ_CONSOLE_BROKERS: '[{"id":"a","url":"sqlite:///a.db","countCap":10}]' });
-    expect(e.message).toBe('POTATOQ_CONSOLE_BROKERS[0]: unknown option "countCap" for this broker');
+    const e = errorOf({ POTATOQ_CONSOLE_BROKERS: '[{"id":"a","url":"sqlite:///a.db","poolSize":10}]' });
+    expect(e.message).toBe('POTATOQ_CONSOLE_BROKERS[0]: unknown option "poolSize" for this broker');
   });
 
   it('keeps the default time limits and refuses a bad one, naming the variable', () => {
