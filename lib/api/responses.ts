@@ -41,7 +41,17 @@ export const ZErrorBody = z
   });
 
 const ZOutcome = z
-  .looseObject({ id: z.string(), outcome: z.enum(['ok', 'missing', 'running', 'conflict', 'invalid', 'error']), message: z.string() })
+  .looseObject({
+    id: z.string(),
+    outcome: z.enum(['ok', 'missing', 'running', 'conflict', 'invalid', 'already', 'error']),
+    message: z.string(),
+    taskId: z
+      .string()
+      .optional()
+      .describe(
+        'The task this outcome is about when it is not `id` (a replay that made a new job); `already`: done before, nothing to retry.',
+      ),
+  })
   .meta({ id: 'ActionOutcome' });
 const ZPreview = z.looseObject({ kind: z.string() }).meta({ id: 'PayloadPreview' });
 
@@ -50,6 +60,39 @@ export const ZBrokerList = z.object({ brokers: z.array(z.looseObject({ id: z.str
 const ZQueueStats = z
   .looseObject({ name: z.string(), ready: count, scheduled: count, running: count, dead: count, oldestReadyAt: isoOrNull })
   .meta({ id: 'QueueStats' });
+const ZEnqueueField = z
+  .looseObject({
+    key: z.string(),
+    kind: z.enum(['text', 'integer', 'json-list', 'json-object', 'datetime', 'duration']),
+    label: z.string(),
+    help: z.string().optional(),
+    required: z.boolean().optional(),
+    default: z.string().optional(),
+    min: z.number().optional(),
+    max: z.number().optional(),
+    typed: z.boolean().optional(),
+    exclusive: z.string().optional(),
+    schedules: z.boolean().optional(),
+  })
+  .meta({
+    id: 'EnqueueField',
+    description: "One input an enqueue request's `fields` may carry on this broker, as its adapter declares it.",
+  });
+const ZModel = z
+  .looseObject({
+    system: z.string(),
+    states: z.array(z.looseObject({ key: z.string(), label: z.string() })),
+    actions: z.looseObject({
+      enqueue: z.looseObject({
+        does: z.string(),
+        defaultQueue: z.string(),
+        fields: z.array(ZEnqueueField),
+        typed: z.looseObject({ kinds: z.array(z.string()), template: z.string() }).optional(),
+        routes: z.string().optional(),
+      }),
+    }),
+  })
+  .meta({ id: 'BrokerModel', description: "The adapter's declaration: its states, what each action does, the enqueue fields." });
 export const ZOverview = z
   .looseObject({
     id: z.string(),
@@ -61,6 +104,7 @@ export const ZOverview = z
     totals: z.looseObject({ ready: count, scheduled: count, running: count, dead: count }),
     workers: z.looseObject({ alive: z.number().int(), stale: z.number().int() }),
     readAt: iso,
+    model: ZModel.optional(),
   })
   .meta({ id: 'BrokerOverview' });
 
@@ -83,7 +127,20 @@ const ZTaskSummary = z
   })
   .meta({ id: 'TaskSummary' });
 const ZDeadSummary = z
-  .looseObject({ id: z.string(), queue: z.string(), task: z.string(), summary: z.string(), diedAt: isoOrNull, preview: ZPreview })
+  .looseObject({
+    id: z.string(),
+    queue: z.string(),
+    task: z.string(),
+    summary: z.string(),
+    diedAt: isoOrNull,
+    preview: ZPreview,
+    cause: z.string().nullable().optional().describe("The system's own code for why it died (QueueFlow: non_retryable, ...)."),
+    replayed: z
+      .object({ at: isoOrNull, taskId: z.string().nullable() })
+      .nullable()
+      .optional()
+      .describe('Where a replayed letter stays (QueueFlow): when, and the task the replay made.'),
+  })
   .meta({ id: 'DeadSummary' });
 export const ZTaskPage = page(ZTaskSummary);
 export const ZDeadPage = page(ZDeadSummary);
@@ -166,6 +223,15 @@ export const ZActionResult = z
   })
   .meta({ id: 'ActionResult' });
 export const ZPurgeResult = z.looseObject({ brokerId: z.string(), queue: z.string(), removed: z.number().int() });
+export const ZQueuePauseResult = z
+  .looseObject({
+    brokerId: z.string(),
+    queue: z.string(),
+    paused: z.boolean(),
+    pending: z.number().int().nullable(),
+    running: z.number().int().nullable(),
+  })
+  .meta({ id: 'QueuePauseResult' });
 export const ZEnqueueResult = z.looseObject({
   brokerId: z.string(),
   id: z.string(),

@@ -23,6 +23,7 @@ export const CAPABILITIES = [
   'enqueue',
   'results',
   'workers',
+  'pause',
 ] as const;
 export type Capability = (typeof CAPABILITIES)[number];
 /** `code`, when off: the error the server answers for it (`Forbidden`: not for this user;
@@ -30,7 +31,7 @@ export type Capability = (typeof CAPABILITIES)[number];
 export type Capabilities = Record<Capability, { on: boolean; why?: string; code?: 'Forbidden' | 'ReadOnly' }>;
 
 /** The capabilities that change a broker: what read-only takes away. The one list of them. */
-export const WRITE_ACTIONS = ['replay', 'discard', 'revoke', 'purge', 'enqueue'] as const satisfies readonly Capability[];
+export const WRITE_ACTIONS = ['replay', 'discard', 'revoke', 'purge', 'enqueue', 'pause'] as const satisfies readonly Capability[];
 export type WriteAction = (typeof WRITE_ACTIONS)[number];
 
 /** `caps` with every write turned off for `why` (read-only configuration, a standby, ...). */
@@ -85,11 +86,19 @@ export interface BrokerModel {
   states: StateDecl[];
   actions: {
     /** `bulkRate`: a bulk replay is paced at this many per second unless changed (null: not paced). */
-    replay: ActionDecl & { bulkRate: number | null };
+    replay: ActionDecl & {
+      bulkRate: number | null;
+      /** The replay is a new task with an id of its own and the letter stays, marked replayed
+       *  (QueueFlow); absent: the letter's task goes back under its own id (potatoq). */
+      newTask?: boolean;
+    };
     discard: ActionDecl;
     revoke: ActionDecl & { bulk: string };
     purge: PurgeDecl;
-    enqueue: ActionDecl;
+    enqueue: EnqueueDecl;
+    /** Present where the system can hold a queue's work back from its workers (QueueFlow's
+     *  pause); `resume` says what resuming does. */
+    pause?: ActionDecl & { resume: string };
     /** Present where the adapter replays a letter with edited arguments, kwargs, queue or
      *  priority (`replayEdited`); `sameId`: the task keeps the letter's id (else a new one). */
     replayEdited?: ActionDecl & { sameId: boolean };
@@ -97,4 +106,69 @@ export interface BrokerModel {
      *  `what` names such a letter ("Celery letter"). */
     convert?: ActionDecl & { what: string };
   };
+}
+
+/** The neutral kinds of an enqueue field; the form picks its input from the kind, the adapter's
+ *  own zod schema decides what the value means. Values travel as the form's text (JSON values
+ *  are accepted too; text keeps big integers exact). */
+export type EnqueueFieldKind =
+  /** One line of text. */
+  | 'text'
+  /** A whole number (text or number), within `min`/`max`. */
+  | 'integer'
+  /** A JSON list (JSON text or a list); `typed`: the form offers the system's typed values. */
+  | 'json-list'
+  /** A JSON object (JSON text or an object). */
+  | 'json-object'
+  /** An instant: ISO 8601 with an offset (the form converts the viewer's local time to UTC). */
+  | 'datetime'
+  /** Seconds (a number, fractions allowed), within `min`/`max`. */
+  | 'duration';
+
+/** One input of the enqueue form, as the adapter declares it. */
+export interface EnqueueFieldDecl {
+  /** The request's `fields` key, and the first segment of error paths (`kwargs.when`). */
+  key: string;
+  kind: EnqueueFieldKind;
+  label: string;
+  /** One sentence under the input (units, defaults, what the system does with it). */
+  help?: string;
+  required?: boolean;
+  /** The form's initial text; absent: empty (the system's own default applies). */
+  default?: string;
+  placeholder?: string;
+  /** Bounds of integer and duration fields. */
+  min?: number;
+  max?: number;
+  /** JSON fields whose values may be typed (datetime, Decimal, ...): `EnqueueDecl.typed` says how. */
+  typed?: boolean;
+  /** Fields of one `exclusive` group are alternatives (potatoq: countdown or eta): the form
+   *  offers one at a time, next to "Now"; the adapter refuses two. */
+  exclusive?: string;
+  /** Setting this field schedules the task for later instead of making it ready now. */
+  schedules?: boolean;
+  /** Shown folded under "More options". */
+  advanced?: boolean;
+}
+
+/** A neutral typed value kind the form can enter (see typed-value.ts). */
+export type TypedKind = 'datetime' | 'date' | 'time' | 'timedelta' | 'uuid' | 'decimal' | 'bytes' | 'set';
+
+/**
+ * What the enqueue action takes on this system. The request is `{task, queue, fields}`: the
+ * adapter validates `fields` with its own schema and answers InvalidInput with errors keyed by
+ * field path (`args.0`, `kwargs.when`, `eta`).
+ */
+export interface EnqueueDecl extends ActionDecl {
+  /** The inputs besides task name and queue, in form order. */
+  fields: EnqueueFieldDecl[];
+  /** The queue used when none is given. */
+  defaultQueue: string;
+  /** How typed values are written inside `typed` JSON fields: `template` with `{kind}` and
+   *  `{value}` (the value as JSON: ISO text, Decimal text, base64, seconds, a list for sets). */
+  typed?: { kinds: TypedKind[]; template: string };
+  /** Where the queue follows the task, how the system knows it (one sentence), e.g. from the
+   *  registered task names and queues its workers report (`WorkerInfo`). Absent: it can't tell,
+   *  and the form neither picks a queue nor warns about unknown task names. */
+  routes?: string;
 }

@@ -17,7 +17,6 @@ describe('the table of systems', () => {
   it.each([
     ['celery', 'amqp://h//'],
     ['sdj', 'postgresql://h/db'],
-    ['queueflow', 'https://flow.example'],
     ['potatoq', 'redis://h/0'],
   ] as const)('accepts %s (%s) and says it is not supported yet', (kind, url) => {
     const err = errorOf(() => createAdapter(entry(kind, url)));
@@ -28,6 +27,14 @@ describe('the table of systems', () => {
   it('shows potatoq brokers by their store and planned systems by their kind', () => {
     expect(storeOf(entry('potatoq', 'postgres+psycopg://h/db'))).toBe('postgres');
     expect(storeOf(entry('sdj', 'mysql://h/db'))).toBe('sdj');
+  });
+
+  it('creates a QueueFlow adapter from its URL and token, and refuses one without a token', () => {
+    const a = createAdapter({ ...entry('queueflow', 'https://flow.example'), options: { token: 'k' } });
+    expect([a.kind, a.model.system]).toEqual(['queueflow', 'queueflow']);
+    const err = errorOf(() => createAdapter(entry('queueflow', 'https://flow.example')));
+    expect(isConsoleError(err) && err.code).toBe('InvalidInput');
+    expect((err as Error).message).toContain('token');
   });
 
   it('creates a potatoq adapter from the URL scheme, typed options checked', () => {

@@ -16,6 +16,7 @@ import type {
   EnqueuePreview,
   EnqueueResult,
   Page,
+  QueuePauseResult,
   PurgeResult,
   ResultListQuery,
   ResultRecordDto,
@@ -98,6 +99,9 @@ export interface BrokerAdapter {
   previewReplayEdited?(id: string, edit: ReplayEditInput): Promise<EditPreview>;
   /** Replays letter `id` with `edit` (same guarantees as replayDead: never loses the letter). */
   replayEdited?(id: string, edit: ReplayEditInput): Promise<EditReplayResult>;
+  /** Holds a queue's work back from its workers, or lets it go again; running work finishes.
+   *  Absent (and capability `pause` off) where the system has no pause; `model.actions.pause` says what it does. */
+  setQueuePaused?(queue: string, paused: boolean): Promise<QueuePauseResult>;
 
   close(): Promise<void>;
 }

@@ -1,5 +1,6 @@
 import 'server-only';
 import { ConsoleError } from '@/lib/brokers/errors';
+import { POTATOQ_ENQUEUE } from './enqueue-fields';
 import type { ActionDecl, BrokerModel, StateDecl } from '@/lib/brokers/schema';
 
 /** potatoq's job states (`state` 0, 1, 2 in its tables), as the console names them. */
@@ -22,12 +23,17 @@ const STATES: StateDecl[] = [
 
 // potatoq's CLI has no discard.
 const DISCARD: ActionDecl = { does: 'The letters are deleted for good. Nothing else is touched.' };
-const ENQUEUE: ActionDecl = { does: "Writes one compact message, exactly as potatoq's `call`/`delay` would." };
 const REVOKE = {
   cli: 'potatoq revoke {ids}',
   does: 'Waiting tasks are removed and get a REVOKED result. Running tasks are refused and keep running.',
   bulk: 'Waiting tasks are removed and get a REVOKED result. Tasks a worker claimed since the snapshot are skipped and keep running.',
 };
+
+/** potatoq cannot hold a queue back: every store's `pause` capability is off with this. */
+export const POTATOQ_NO_PAUSE = {
+  on: false,
+  why: "potatoq has no queue pause: stop the queue's workers (or leave it out of their -Q) instead",
+} as const;
 
 /** potatoq on SQLite or PostgreSQL: one table of jobs, one of dead letters. */
 export const POTATOQ_TABLE_MODEL: BrokerModel = {
@@ -52,7 +58,7 @@ export const POTATOQ_TABLE_MODEL: BrokerModel = {
       counts: ['ready', 'scheduled'],
       stays: 'Running tasks and dead letters stay. No results are written.',
     },
-    enqueue: ENQUEUE,
+    enqueue: POTATOQ_ENQUEUE,
   },
 };
 
@@ -76,7 +82,7 @@ export const POTATOQ_RABBITMQ_MODEL: BrokerModel = {
       counts: ['ready'],
       stays: "Delayed tasks (in potatoq's delay queues), running (unacknowledged) tasks and dead letters stay. No results are written.",
     },
-    enqueue: ENQUEUE,
+    enqueue: POTATOQ_ENQUEUE,
     convert: {
       what: 'Celery letter',
       does: 'The Celery message is rebuilt as the potatoq message below (same id; Celery callbacks, chains and chords are dropped) and published to its queue; the dead letter is removed only after the broker confirms.',

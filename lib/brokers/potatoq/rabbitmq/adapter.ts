@@ -13,7 +13,7 @@ import { V3_BROWSE_REFUSAL } from './topology';
 import { parseAmqpUrl, parseManagement } from './url';
 import { convertCelery, discardDead, enqueue, purge, replayDead, revoke } from './writes';
 import { previewPotatoqEnqueue } from '../enqueue-preview';
-import { POTATOQ_RABBITMQ_MODEL } from '../model';
+import { POTATOQ_NO_PAUSE, POTATOQ_RABBITMQ_MODEL } from '../model';
 import { diagnosePotatoq } from '../diagnose';
 
 const NO_RUNNING_VIEW =
@@ -61,6 +61,7 @@ export function createRabbitmqAdapter(config: StoreConfig): RabbitmqAdapter {
   async function capabilities(): Promise<Capabilities> {
     const server = await ctx.link.serverInfo();
     const caps = Object.fromEntries(CAPABILITIES.map((k) => [k, { on: true }])) as Capabilities;
+    caps.pause = { ...POTATOQ_NO_PAUSE };
     caps.listReady = { on: false, why: NO_LISTING };
     caps.listRunning = { on: false, why: NO_LISTING };
     caps.listScheduled = { on: false, why: NO_SCHEDULED };

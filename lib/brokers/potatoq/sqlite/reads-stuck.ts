@@ -3,8 +3,10 @@ import type Database from 'better-sqlite3';
 import { STUCK_IDS } from '@/lib/brokers/dto';
 import type { OverdueFact, RunningFact } from '../diagnose';
 import { OVERDUE_COUNT_CAP, RUNNING_CHECK_LIMIT, STUCK_PAYLOAD_LIMIT } from '../stuck-limits';
+import { IX } from './reads-overview';
 
-// Bounded reads for the stuck-work diagnosis. potatoq's SQLite times are REAL Unix seconds
+// Bounded reads for the stuck-work diagnosis, on potatoq's partial indexes (running rows on
+// `jobs_running`, scheduled ones on `jobs_scheduled`). potatoq's SQLite times are REAL Unix seconds
 // written by Python's clock; the console compares with its own (same machine as the file).
 
 export function runningFacts(db: Database.Database, now = Date.now() / 1000): { rows: RunningFact[]; capped: boolean } {
@@ -12,7 +14,7 @@ export function runningFacts(db: Database.Database, now = Date.now() / 1000): { 
     .prepare(
       `SELECT id, queue, task, worker, claimed_at,
               CASE WHEN length(CAST(payload AS BLOB)) <= ${STUCK_PAYLOAD_LIMIT} THEN payload END AS payload
-       FROM potatoq_jobs WHERE state = 2 ORDER BY claimed_at, seq LIMIT ?`,
+       FROM potatoq_jobs INDEXED BY ${IX.running} WHERE state = 2 ORDER BY claimed_at, seq LIMIT ?`,
     )
     .all(RUNNING_CHECK_LIMIT + 1) as Array<{
     id: string;
@@ -43,12 +45,14 @@ export function overdueFacts(db: Database.Database, overdueSeconds: number, now 
   const rows = db
     .prepare(
       `SELECT queue, count(*) AS n, min(run_at) AS oldest FROM
-         (SELECT queue, run_at FROM potatoq_jobs WHERE state = 0 AND run_at < ? ORDER BY run_at LIMIT ?)
+         (SELECT queue, run_at FROM potatoq_jobs INDEXED BY ${IX.scheduled} WHERE state = 0 AND run_at < ? ORDER BY run_at LIMIT ?)
        GROUP BY queue ORDER BY oldest`,
     )
     .all(before, OVERDUE_COUNT_CAP + 1) as Array<{ queue: string; n: number; oldest: number }>;
   const capped = rows.reduce((s, r) => s + r.n, 0) > OVERDUE_COUNT_CAP;
-  const ids = db.prepare('SELECT id FROM potatoq_jobs WHERE state = 0 AND queue = ? AND run_at < ? ORDER BY run_at LIMIT ?').pluck();
+  const ids = db
+    .prepare(`SELECT id FROM potatoq_jobs INDEXED BY ${IX.scheduled} WHERE state = 0 AND queue = ? AND run_at < ? ORDER BY run_at LIMIT ?`)
+    .pluck();
   return rows.map((r, i) => ({
     queue: r.queue,
     count: r.n,
