@@ -2,7 +2,7 @@
 import Link from 'next/link';
 import { Badge } from '@/components/ui/badge';
 import { ErrorBox } from '@/components/ui/states';
-import { flagsForTask, type Diagnosis, type StuckCheck, type StuckFlag, type StuckLink } from '@/lib/brokers/dto';
+import { flagsForTask, STUCK_CHECKS, type Diagnosis, type StuckCheck, type StuckFlag, type StuckLink } from '@/lib/brokers/dto';
 import { describeError } from '@/lib/client/api';
 import { useDiagnosis } from '@/lib/client/hooks';
 import { visible } from '@/lib/text/visible';
@@ -116,7 +116,12 @@ export function StuckPanel({ brokerId }: { brokerId: string }) {
       ) : null}
       <details className="px-0">
         <summary className="cursor-pointer px-4 py-1 text-xs text-zinc-500 dark:text-zinc-400">
-          {d.flags.length ? 'What was not checked' : 'No stuck work found'} (scheduled tasks count as overdue after {d.overdueSeconds} s)
+          {d.flags.length
+            ? 'What was not checked'
+            : d.unknown.length >= STUCK_CHECKS.length
+              ? 'Stuck work is not checked on this broker'
+              : 'No stuck work found'}{' '}
+          (scheduled tasks count as overdue after {d.overdueSeconds} s)
         </summary>
         <Unknown d={d} />
       </details>
