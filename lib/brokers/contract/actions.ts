@@ -35,8 +35,9 @@ export function registerActions(ctx: Ctx): void {
     ctx,
     'keeps the letter when a task with the same id is already waiting (potatoq would lose it)',
     { caps: ['replay', 'listReady'], states: ['ready'] },
-    async () => {
-      const { a, s } = ctx();
+    async (skip) => {
+      const { fx, a, s } = ctx();
+      if (fx.sharedIds) return skip(fx.sharedIds);
       const q = uniqueQueue('conflict');
       const id = await s.deadLetter({ task: 'ct.c', queue: q, reason: 'boom' });
       await s.enqueue({ task: 'ct.c', queue: q, id, args: ['live'] });
