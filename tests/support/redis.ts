@@ -180,6 +180,14 @@ export class PrivateRedis {
   private child: ChildProcess | null = null;
   private clients: Redis[] = [];
 
+  /** `extra`: more redis-server arguments (`--maxmemory-policy allkeys-lru`, `--cluster-enabled yes`, ...). */
+  constructor(private readonly extra: string[] = []) {}
+
+  /** The unix socket, when started with `--unixsocket` under `socketPath()`. */
+  socketPath(): string {
+    return path.join(this.dir, 'redis.sock');
+  }
+
   get url(): string {
     return `redis://127.0.0.1:${this.port}/0`;
   }
@@ -205,6 +213,7 @@ export class PrivateRedis {
         '',
         '--daemonize',
         'no',
+        ...this.extra.map((a) => a.replace('{dir}', this.dir)),
       ],
       { stdio: 'ignore' },
     );
