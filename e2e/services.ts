@@ -109,3 +109,26 @@ export async function mgmtQueueExists(name: string): Promise<boolean> {
 }
 
 export { until } from '../tests/support/solo-worker';
+
+/** A client on the e2e Redis broker's db (for asserting what the console wrote). */
+export async function redisClient(url: string) {
+  const { Redis } = await import('ioredis');
+  const r = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  await r.connect();
+  return r;
+}
+
+/** Deletes every key under `prefix:` (SCAN, never KEYS). */
+export async function dropRedisPrefix(url: string, prefix: string): Promise<void> {
+  const r = await redisClient(url);
+  try {
+    let cur = '0';
+    do {
+      const [next, keys] = await r.scan(cur, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      cur = next;
+      if (keys.length) await r.del(...keys);
+    } while (cur !== '0');
+  } finally {
+    r.disconnect();
+  }
+}
