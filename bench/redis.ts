@@ -21,7 +21,6 @@ const QUEUES = 20;
 const ITER = Number(process.env.BENCH_ITERATIONS ?? 30);
 const P = 'bench';
 const log = (s: string) => console.log(s);
-const queueName = (i: number) => `bench-q${String(i).padStart(2, '0')}`;
 
 /**
  * Writes `n` tasks server-side, as potatoq's enqueue and dead scripts leave them (hash + sorted
