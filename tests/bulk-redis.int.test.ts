@@ -93,6 +93,21 @@ describe.skipIf(!up)('bulk jobs on Redis', () => {
     expect(await c.zcard(k.dead)).toBe(50);
   }, 120_000);
 
+  it('replays at a paced rate, then a real potatoq consumer claims every replayed letter once', async () => {
+    const wanted = idsOf('p', 200);
+    await seedLetters(c, prefix, wanted, 'bulk-p');
+    const job = await jobFor('bulkredis', 'replay', { queue: 'bulk-p' }, 100);
+    const began = Date.now();
+    job.start();
+    await job.finished;
+    expect(job.view()).toMatchObject({ state: 'done', rate: 100, progress: { total: 200, succeeded: 200, batches: 2 } });
+    expect(Date.now() - began).toBeGreaterThanOrEqual(900);
+    const claimed = new Set<string>();
+    for (let i = 0; i < 200; i++) claimed.add(await py.call<string>('claim', { queue: 'bulk-p', timeout: 1 }));
+    expect(claimed.size).toBe(200);
+    expect(await py.call('claim', { queue: 'bulk-p', timeout: 0.2 })).toBeNull();
+  }, 120_000);
+
   it('revokes the waiting tasks and skips one a real potatoq worker claimed after the snapshot', async () => {
     const ids = await py.call<string[]>('enqueue_many', { items: Array.from({ length: 40 }, () => ({ task: 'bulk.r', queue: 'bulk-r' })) });
     const job = await jobFor('bulkredis', 'revoke', { queue: 'bulk-r', state: 'ready' });
