@@ -87,3 +87,50 @@ test('a Redis dead letter is shown with its reason and replayed into its queue a
     r.disconnect();
   }
 });
+
+test('a Redis whose maxmemory-policy may evict tasks is called out on its card', async ({ page }) => {
+  const { spawn } = await import('node:child_process');
+  const fs = await import('node:fs');
+  const os = await import('node:os');
+  const path = await import('node:path');
+  const { freePort } = await import('../tests/support/free-port');
+  const redisPort = await freePort();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-evict-'));
+  const redis = spawn(
+    'redis-server',
+    ['--port', String(redisPort), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--maxmemory-policy', 'allkeys-lru'],
+    {
+      stdio: 'ignore',
+    },
+  );
+  const port = await freePort();
+  const next = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '-H', '127.0.0.1', '-p', String(port)], {
+    cwd: path.join(__dirname, '..'),
+    env: {
+      ...process.env,
+      POTATOQ_CONSOLE_BROKERS: JSON.stringify([{ id: 'lru', name: 'Evicting Redis', url: `redis://127.0.0.1:${redisPort}/0` }]),
+      POTATOQ_CONSOLE_STATE: `${dir}/state.sqlite3`,
+    },
+    stdio: 'ignore',
+  });
+  try {
+    await expect
+      .poll(
+        () =>
+          fetch(`http://127.0.0.1:${port}/api/health`).then(
+            (r) => r.status,
+            () => 0,
+          ),
+        { timeout: 45_000 },
+      )
+      .toBe(200);
+    await page.goto(`http://127.0.0.1:${port}/`);
+    const card = brokerCard(page, 'lru');
+    await expect(card.getByTestId('broker-warning')).toHaveText(/maxmemory-policy is 'allkeys-lru': Redis may silently evict queued tasks/);
+    await card.screenshot({ path: 'test-results/redis-eviction-warning.png' });
+  } finally {
+    next.kill('SIGTERM');
+    redis.kill('SIGTERM');
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
