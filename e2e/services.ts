@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import amqp from 'amqplib';
 import pg from 'pg';
 import { PG_URL, REDIS_URL, RMQ4_MGMT, RMQ4_URL, type ExtraBrokers, pgTable } from './brokers-extra';
@@ -131,4 +132,13 @@ export async function dropRedisPrefix(url: string, prefix: string): Promise<void
   } finally {
     r.disconnect();
   }
+}
+
+/** True when the `redis-server` binary is here (specs that start a private one); otherwise a loud skip, or a failure when services are required. */
+export function redisServerHere(): boolean {
+  if (spawnSync('redis-server', ['--version']).status === 0) return true;
+  if (process.env.POTATOQ_CONSOLE_REQUIRE_SERVICES === '1')
+    throw new Error('redis-server is required (POTATOQ_CONSOLE_REQUIRE_SERVICES=1) but not installed');
+  console.warn('\n!!! redis-server is not installed: SKIPPING the specs that start a private Redis !!!\n');
+  return false;
 }
