@@ -105,6 +105,6 @@ export const POTATOQ_REDIS_MODEL: BrokerModel = {
       counts: ['ready', 'scheduled'],
       stays: 'Running tasks and dead letters stay. No results are written.',
     },
-    enqueue: ENQUEUE,
+    enqueue: POTATOQ_ENQUEUE,
   },
 };

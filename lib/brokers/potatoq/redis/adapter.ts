@@ -6,7 +6,8 @@ import { previewPotatoqEnqueue } from '../enqueue-preview';
 import type { Liveness } from '../heartbeats';
 import { POTATOQ_REDIS_MODEL } from '../model';
 import { parseOptions, ZRedisOptions } from '../options';
-import { buildFromRequest } from '../records';
+import { parsePotatoqEnqueue } from '../enqueue-fields';
+import { buildFromFields, potatoqBuildInput } from '../records';
 import { deadGroups, overviewQueues, taskNames } from './dto-overview';
 import { getDead, getTask, listDead, listTasks } from './dto-pages';
 import { parseRedisUrl, potatoqPrefix, RedisUrlError, redisKeys, type RedisTarget } from './keys';
@@ -143,11 +144,12 @@ export function createRedisAdapter(config: StoreConfig): BrokerAdapter {
   async function enqueue(req: EnqueueRequest) {
     // Validated as potatoq's `call` would (bad input names the field) before anything is written.
     const now = Date.now() / 1000;
-    buildFromRequest(req, now);
+    const fields = parsePotatoqEnqueue(req);
+    buildFromFields(fields, now);
     await usable();
     let out;
     try {
-      out = await enqueueTasks(client, prefix, [{ ...req, now }]);
+      out = await enqueueTasks(client, prefix, [{ ...potatoqBuildInput(fields), now }]);
     } catch (e) {
       throw mapError(e, true);
     }

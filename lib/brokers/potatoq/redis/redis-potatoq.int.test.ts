@@ -38,7 +38,8 @@ describe.skipIf(!up)('Redis round trips with the real potatoq 26.1a8', () => {
   let a: BrokerAdapter;
   const ids: Record<string, string> = {};
   const deadList = async () => (await a.listDead(ZDeadListQuery.parse({ limit: 500 }))).items;
-  const enqueue = (req: Record<string, unknown>): Promise<EnqueueResult> => a.enqueue(ZEnqueueRequest.parse(req));
+  const enqueue = ({ task, queue, ...fields }: Record<string, unknown>): Promise<EnqueueResult> =>
+    a.enqueue(ZEnqueueRequest.parse({ task, queue, fields }));
   const okIds = (r: { succeeded: Array<{ id: string }> }) => r.succeeded.map((o) => o.id);
   const state = async (id: string) => (await c.hget(k.job(id), 'st')) ?? 'gone';
 
