@@ -17,7 +17,6 @@ describe('the table of systems', () => {
   it.each([
     ['celery', 'amqp://h//'],
     ['sdj', 'postgresql://h/db'],
-    ['queueflow', 'https://flow.example'],
   ] as const)('accepts %s (%s) and says it is not supported yet', (kind, url) => {
     const err = errorOf(() => createAdapter(entry(kind, url)));
     expect(isConsoleError(err) && err.code).toBe('Unsupported');
@@ -45,6 +44,14 @@ describe('the table of systems', () => {
     const opt = errorOf(() => createAdapter({ ...entry('potatoq', 'redis://h/0'), options: { keyprefix: 'x' } }));
     expect(isConsoleError(opt) && opt.code).toBe('InvalidInput');
     expect((opt as Error).message).toContain('keyprefix');
+  });
+
+  it('creates a QueueFlow adapter from its URL and token, and refuses one without a token', () => {
+    const a = createAdapter({ ...entry('queueflow', 'https://flow.example'), options: { token: 'k' } });
+    expect([a.kind, a.model.system]).toEqual(['queueflow', 'queueflow']);
+    const err = errorOf(() => createAdapter(entry('queueflow', 'https://flow.example')));
+    expect(isConsoleError(err) && err.code).toBe('InvalidInput');
+    expect((err as Error).message).toContain('token');
   });
 
   it('creates a potatoq adapter from the URL scheme, typed options checked', () => {
