@@ -186,11 +186,15 @@ export async function controlBulk(brokerId: string, input: unknown, headers: Hea
         case 'pause':
           job.pause();
           break;
-        case 'resume':
+        case 'resume': {
           assertNoOverlap(job);
           await assertNoStoredOverlap(store, job);
-          if (c.rate !== undefined) job.setRate(c.rate);
+          const wasFailed = job.state === 'failed';
+          if (c.rate !== undefined && !wasFailed) job.setRate(c.rate);
           job.resume();
+          if (c.rate !== undefined && wasFailed) job.setRate(c.rate);
+          // A failed job's start entry is complete; this resume's entry gets the new outcomes.
+          if (wasFailed) completeWhenFinished(job, ctx.auditId);
           // Read back from the store (its console stopped): its loop continues here.
           if (!job.looping) {
             registerJob(job);
@@ -198,6 +202,7 @@ export async function controlBulk(brokerId: string, input: unknown, headers: Hea
             completeWhenFinished(job, job.auditId);
           }
           break;
+        }
         case 'cancel': {
           const idle = !job.looping;
           job.cancel();

@@ -30,6 +30,8 @@ export interface BulkRow {
   startedAt: string | null;
   finishedAt: string | null;
   error: { code: string; message: string } | null;
+  /** Where a failed job stopped (resume starts there again, on the console that ran it). */
+  stoppedAt: { index: number; id: string | null } | null;
   /** Ids whose outcome is recorded (the next batch starts here). */
   done: number;
   /** Ids handed to the broker in the batch now in flight (0 between batches). */
