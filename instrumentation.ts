@@ -7,5 +7,7 @@ export async function register(): Promise<void> {
     bootAuth();
     const { bootConsole } = await import('@/lib/demo/boot');
     bootConsole();
+    const { bootTrends } = await import('@/lib/trends/boot');
+    bootTrends();
   }
 }
