@@ -61,6 +61,12 @@ for (const theme of ['light', 'dark'] as const) {
       await page.goto(path);
       await expect(page.locator('html')).toHaveClass(theme === 'dark' ? /dark/ : /^(?!.*dark)/);
       await page.waitForLoadState('networkidle');
+      // Trend charts: wait for the lazily loaded canvas, and open their tables so axe reads them too.
+      const charts = page.locator('figure[data-testid^="trend-"]');
+      if (await charts.count()) await expect(charts.first().locator('canvas')).toBeVisible();
+      await page.evaluate(() =>
+        document.querySelectorAll<HTMLDetailsElement>('details[data-testid="trend-table"]').forEach((d) => (d.open = true)),
+      );
       const bad = (await violations(page)).filter((v) => v.impact === 'serious' || v.impact === 'critical');
       if (bad.length) found[path] = bad;
     }

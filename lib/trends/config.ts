@@ -18,7 +18,8 @@ function whole(env: Record<string, string | undefined>, name: string, fallback: 
   const raw = env[name]?.trim();
   if (!raw) return fallback;
   const n = Number(raw);
-  if (!/^\d+$/.test(raw) || n < min || n > max) throw new ConfigError(`${name}: must be a whole number from ${min} to ${max}, not "${raw.slice(0, 40)}"`);
+  if (!/^\d+$/.test(raw) || n < min || n > max)
+    throw new ConfigError(`${name}: must be a whole number from ${min} to ${max}, not "${raw.slice(0, 40)}"`);
   return n;
 }
 

@@ -32,6 +32,8 @@ describe('trend settings', () => {
     expect(parseTrendConfig({})).toEqual({ intervalMs: 60_000, retentionMs: 168 * 3_600_000, maxQueues: 200 });
     expect(parseTrendConfig({ POTATOQ_CONSOLE_TRENDS_INTERVAL_S: '0' }).intervalMs).toBe(0);
     expect(() => parseTrendConfig({ POTATOQ_CONSOLE_TRENDS_INTERVAL_S: '1.5' })).toThrow(/POTATOQ_CONSOLE_TRENDS_INTERVAL_S/);
-    expect(() => parseTrendConfig({ POTATOQ_CONSOLE_TRENDS_RETENTION_HOURS: '0' })).toThrow(/RETENTION_HOURS: must be a whole number from 1/);
+    expect(() => parseTrendConfig({ POTATOQ_CONSOLE_TRENDS_RETENTION_HOURS: '0' })).toThrow(
+      /RETENTION_HOURS: must be a whole number from 1/,
+    );
   });
 });

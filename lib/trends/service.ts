@@ -46,7 +46,10 @@ export async function queueTrend(brokerId: string, q: QueueTrendQuery, now = Dat
     rows = await (await getTrendStore()).read({ broker: brokerId, queue: q.queue ?? '', ...w });
   } catch (e) {
     console.error(JSON.stringify({ event: 'console.trends.read-failed', message: e instanceof Error ? e.message : String(e) }));
-    throw new ConsoleError('BrokerUnavailable', "the console's state store (POTATOQ_CONSOLE_STATE) could not be read; the console log has the details");
+    throw new ConsoleError(
+      'BrokerUnavailable',
+      "the console's state store (POTATOQ_CONSOLE_STATE) could not be read; the console log has the details",
+    );
   }
   return {
     range: q.range,

@@ -18,5 +18,8 @@ afterAll(async () => {
 });
 
 describe.skipIf(!ok)('PostgreSQL trend store (two instances on one state store)', () => {
-  trendStoreCases(async () => createPostgresTrendStore(searchPathUrl(schema)), () => `b-${randomUUID().slice(0, 8)}`);
+  trendStoreCases(
+    async () => createPostgresTrendStore(searchPathUrl(schema)),
+    () => `b-${randomUUID().slice(0, 8)}`,
+  );
 });

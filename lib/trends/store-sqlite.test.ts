@@ -11,5 +11,8 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 describe('SQLite trend store (two instances on one state file)', () => {
   const file = path.join(dir, 'nested', 'state.sqlite3');
-  trendStoreCases(async () => createSqliteTrendStore(file), () => `b-${randomUUID().slice(0, 8)}`);
+  trendStoreCases(
+    async () => createSqliteTrendStore(file),
+    () => `b-${randomUUID().slice(0, 8)}`,
+  );
 });

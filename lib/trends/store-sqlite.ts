@@ -38,7 +38,9 @@ export function createSqliteTrendStore(file: string, now: () => number = Date.no
       return r?.holder ?? null;
     },
     async write(rows) {
-      return db.transaction(() => rows.reduce((n, r) => n + insert.run(r.broker, r.queue, r.atMs, r.depth, r.oldestSeconds, r.dead).changes, 0))();
+      return db.transaction(() =>
+        rows.reduce((n, r) => n + insert.run(r.broker, r.queue, r.atMs, r.depth, r.oldestSeconds, r.dead).changes, 0),
+      )();
     },
     async read(q) {
       return seriesOf(q, series.all(...seriesArgs(q)) as Array<{ b: number; depth: number; oldest: number; dead: number }>);

@@ -43,5 +43,10 @@ export function runBattery(title: string, makeFixture: () => Promise<ContractFix
  * REVOKED marks and FAILURE records) is tested by that system's own battery.
  */
 export function runAdapterContract(name: string, makeFixture: () => Promise<ContractFixture>): void {
-  runBattery(`${name} adapter contract`, makeFixture, [(ctx) => registerListing(ctx, collect), registerDead, registerActions, registerTrends]);
+  runBattery(`${name} adapter contract`, makeFixture, [
+    (ctx) => registerListing(ctx, collect),
+    registerDead,
+    registerActions,
+    registerTrends,
+  ]);
 }

@@ -33,7 +33,10 @@ export function registerTrends(ctx: Ctx): void {
       expect(declined?.count).toBe(2);
       const g = await a.deadHistogram({ ...w, queue: q, group: declined!.fingerprint });
       expect(g.counts.reduce((n, c) => n + c, 0)).toBe(2);
-      expect([bucketTimes([before - 2 * HOUR, before - 2 * HOUR - 5000], w).counts, bucketTimes([after - 2 * HOUR, after - 2 * HOUR - 5000], w).counts]).toContainEqual(g.counts);
+      expect([
+        bucketTimes([before - 2 * HOUR, before - 2 * HOUR - 5000], w).counts,
+        bucketTimes([after - 2 * HOUR, after - 2 * HOUR - 5000], w).counts,
+      ]).toContainEqual(g.counts);
 
       // Outside the window nothing is counted; without a queue every queue's letters are.
       expect((await a.deadHistogram({ fromMs: w.fromMs - 10 * HOUR, bucketMs: HOUR, buckets: 4, queue: q })).counts).toEqual([0, 0, 0, 0]);

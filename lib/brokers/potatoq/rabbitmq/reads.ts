@@ -84,7 +84,13 @@ export async function deadGroups(ctx: RabbitCtx, q: { queue?: string }): Promise
  *  the same browse, so the same cost and the same refusal on RabbitMQ 3.x. */
 export async function deadHistogram(ctx: RabbitCtx, q: DeadHistogramQuery): Promise<DeadHistogram> {
   const letters = (await readLetters(ctx, q.queue)).filter((l) => q.group === undefined || reasonFingerprint(l.reason).key === q.group);
-  return { ...bucketTimes(letters.map((l) => l.diedAtMs), q), scannedNewest: null };
+  return {
+    ...bucketTimes(
+      letters.map((l) => l.diedAtMs),
+      q,
+    ),
+    scannedNewest: null,
+  };
 }
 
 export async function getDead(ctx: RabbitCtx, id: string): Promise<DeadDetail | null> {
