@@ -67,7 +67,8 @@ export function TrendChart({
       </div>
       <details className="mt-1 text-xs" data-testid="trend-table">
         <summary className="cursor-pointer text-zinc-700 dark:text-zinc-300">Numbers as a table</summary>
-        <div className="max-h-64 overflow-y-auto">
+        {/* Scrollable, so reachable by keyboard (focusable, named). */}
+        <div className="max-h-64 overflow-y-auto" tabIndex={0} role="region" aria-label={`${title}: numbers`}>
           <table className="table-base">
             <caption className="sr-only">{title}</caption>
             <thead>

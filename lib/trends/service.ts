@@ -14,7 +14,7 @@ const deadCache = new Map<string, { at: number; v: Promise<DeadTrend> }>();
 const isoOf = (ms: number) => new Date(ms).toISOString();
 
 /** Dead letters per bucket from the broker's own died times (never sampled: the broker keeps them). */
-export function deadTrend(brokerId: string, q: DeadTrendQuery, now = Date.now()): Promise<DeadTrend> {
+export async function deadTrend(brokerId: string, q: DeadTrendQuery, now = Date.now()): Promise<DeadTrend> {
   findBrokerConfig(brokerId);
   const key = JSON.stringify([brokerId, q.range, q.queue ?? null, q.group ?? null]);
   const hit = deadCache.get(key);
