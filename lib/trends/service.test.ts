@@ -7,14 +7,15 @@ import type { TrendStore } from './store';
 // lib/brokers/contract/trends.ts and lib/trends/store-cases.ts).
 let adapter: Partial<BrokerAdapter>;
 let store: Partial<TrendStore> | Error;
+const config = { id: 'b', name: 'b', kind: 'potatoq', url: 'sqlite:///x', readOnly: false, options: {} };
 vi.mock('@/lib/brokers/registry', () => ({
   findBrokerConfig: (id: string) => {
     if (id !== 'b') throw new ConsoleError('NotFound', `no broker "${id}" is configured`);
-    return { id, name: id, kind: 'potatoq', url: 'sqlite:///x', readOnly: false, options: {} };
+    return config;
   },
   getAdapter: () => adapter,
   brokerKindOf: () => 'sqlite',
-  listBrokerConfigs: () => [],
+  listBrokerConfigs: () => [config],
 }));
 vi.mock('./store', () => ({ getTrendStore: async () => (store instanceof Error ? Promise.reject(store) : store) }));
 

@@ -1,7 +1,6 @@
 import 'server-only';
 import { ConsoleError } from '@/lib/brokers/errors';
-import { findBrokerConfig } from '@/lib/brokers/registry';
-import { deadHistogram } from '@/lib/brokers/service';
+import { brokerList, deadHistogram } from '@/lib/brokers/service';
 import { getTrendConfig } from './config';
 import { trendWindow, type DeadTrend, type DeadTrendQuery, type QueueTrend, type QueueTrendQuery } from './schema';
 import { getTrendStore } from './store';
@@ -13,9 +12,14 @@ const deadCache = new Map<string, { at: number; v: Promise<DeadTrend> }>();
 
 const isoOf = (ms: number) => new Date(ms).toISOString();
 
+/** A configured broker's id, or NotFound (the samples of a broker no longer configured stay unread). */
+function requireBroker(id: string): void {
+  if (!brokerList().some((b) => b.id === id)) throw new ConsoleError('NotFound', `no broker "${id}" is configured`);
+}
+
 /** Dead letters per bucket from the broker's own died times (never sampled: the broker keeps them). */
 export async function deadTrend(brokerId: string, q: DeadTrendQuery, now = Date.now()): Promise<DeadTrend> {
-  findBrokerConfig(brokerId);
+  requireBroker(brokerId);
   const key = JSON.stringify([brokerId, q.range, q.queue ?? null, q.group ?? null]);
   const hit = deadCache.get(key);
   if (hit && now - hit.at < DEAD_TREND_CACHE_MS) return hit.v;
@@ -38,7 +42,7 @@ export async function deadTrend(brokerId: string, q: DeadTrendQuery, now = Date.
 
 /** Depth, oldest age and dead count over time, read from the samples in the state store. */
 export async function queueTrend(brokerId: string, q: QueueTrendQuery, now = Date.now()): Promise<QueueTrend> {
-  findBrokerConfig(brokerId);
+  requireBroker(brokerId);
   const cfg = getTrendConfig();
   const w = trendWindow(q.range, now);
   let rows;
