@@ -39,6 +39,9 @@ async function violations(page: Page): Promise<Violation[]> {
 
 for (const theme of ['light', 'dark'] as const) {
   test(`the main pages have no serious accessibility violations (${theme})`, async ({ page, request }) => {
+    // Ten pages, each with axe over the whole document (the trend tables open): on a loaded
+    // 2-core machine that takes longer than one page's default minute.
+    test.setTimeout(150_000);
     const task = (
       (await (await request.get('/api/brokers/main/tasks?state=ready&queue=default&limit=1')).json()) as { items: Array<{ id: string }> }
     ).items[0]!;
