@@ -175,24 +175,24 @@ test.describe('two consoles on one PostgreSQL state store', () => {
       const since = Date.now();
       await new Promise((res) => setTimeout(res, 5000));
       expect(await holder()).toMatch(new RegExp(`:${a.pid}:`));
-      const slots = async (queue: string, after: number) =>
-        Number(
-          (
-            await sql<{ n: string }>(
-              `SELECT count(*) AS n FROM ${schema}.console_trend_samples WHERE broker = 'main' AND queue = $1 AND at_ms >= $2`,
-              [queue, after],
-            )
-          )[0]!.n,
+      // Both counts in one query, so a slot written between two queries can't skew them.
+      const slots = async (after: number) => {
+        const [r] = await sql<{ total: string; mark: string }>(
+          `SELECT count(*) FILTER (WHERE queue = '') AS total, count(*) FILTER (WHERE queue = $1) AS mark
+             FROM ${schema}.console_trend_samples WHERE broker = 'main' AND at_ms >= $2`,
+          [mark, after],
         );
+        return { all: Number(r!.total), mark: Number(r!.mark) };
+      };
       // While both run, every slot is A's (B's broker has no such queue): A sampled each of them.
-      const total = await slots('', since);
-      expect(total).toBeGreaterThanOrEqual(3);
-      expect(await slots(mark, since)).toBe(total);
+      const both = await slots(since);
+      expect(both.all).toBeGreaterThanOrEqual(3);
+      expect(both.mark).toBe(both.all);
       await a.stop();
       const stopped = Date.now();
       await expect.poll(holder, { timeout: 10_000 }).toMatch(new RegExp(`:${b.pid}:`));
-      await expect.poll(() => slots('', stopped + 1000), { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
-      expect(await slots(mark, stopped + 1000)).toBe(0);
+      await expect.poll(async () => (await slots(stopped + 1000)).all, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+      expect((await slots(stopped + 1000)).mark).toBe(0);
     } finally {
       await a.stop();
       await b?.stop();

@@ -25,10 +25,16 @@ export async function startTrendSampler(): Promise<void> {
   });
   g[KEY] = sampler;
   sampler.start();
-  // A stopping instance gives the lease up, so another one samples from its next tick.
-  // Bounded: a state store that doesn't answer never holds the shutdown up.
+  // A stopping instance gives the lease up, so another one samples from its next tick. Best
+  // effort: Next's own handler may end the process first (the lease then runs out by itself).
+  // Without another handler, this one ends the process as the signal would have.
   for (const sig of ['SIGTERM', 'SIGINT'] as const)
-    process.once(sig, () => void Promise.race([sampler.stop(), new Promise((r) => setTimeout(r, 1500))]).finally(() => process.exit(0)));
+    process.once(sig, () => {
+      const alone = process.listenerCount(sig) === 0;
+      void Promise.race([sampler.stop(), new Promise((r) => setTimeout(r, 1500))]).finally(() => {
+        if (alone) process.exit(sig === 'SIGINT' ? 130 : 143);
+      });
+    });
 }
 
 /** Boot: a bad trend setting stops the server naming the variable; then the sampler starts. */

@@ -15,14 +15,17 @@ export interface SamplerOptions {
 
 export type TickOutcome = { role: 'sampler'; written: number } | { role: 'standby' } | { role: 'error'; message: string };
 
+/** How long a lease lasts: 3 intervals. */
+export const leaseMs = (intervalMs: number) => 3 * intervalMs;
+
 /** Prune once every this many ticks (and on the first): deleting by time is one index range. */
 const PRUNE_EVERY = 30;
 
 /**
  * One sampler across every console instance on a state store: each tick, an instance takes or
- * renews the lease (3 intervals long) and samples only if it holds it. A holder that dies stops
- * renewing and another takes over within 3 intervals; one that stops gives the lease up at
- * once. Samples are keyed by their interval slot, so even two holders in one slot (a lease
+ * renews the lease (`leaseMs`) and samples only if it holds it, renewing again before it
+ * writes. A holder that dies stops renewing and another takes over once its lease runs out; one
+ * that stops gives the lease up when it can. Samples are keyed by their interval slot, so even two holders in one slot (a lease
  * that ran out mid-tick) write it once.
  */
 export function createSampler(o: SamplerOptions) {
@@ -35,9 +38,13 @@ export function createSampler(o: SamplerOptions) {
 
   async function tick(): Promise<TickOutcome> {
     try {
-      if (!(await o.store.lease(o.holder, 3 * o.intervalMs))) return { role: 'standby' };
+      if (!(await o.store.lease(o.holder, leaseMs(o.intervalMs)))) return { role: 'standby' };
       const atMs = Math.floor(now() / o.intervalMs) * o.intervalMs;
-      const written = await o.store.write(await o.take(atMs));
+      const rows = await o.take(atMs);
+      // A read that outlasted the lease (a slow broker) may have let another instance take over:
+      // renew before writing, and leave the slot to the new holder if that failed.
+      if (!(await o.store.lease(o.holder, leaseMs(o.intervalMs)))) return { role: 'standby' };
+      const written = await o.store.write(rows);
       if (ticks++ % PRUNE_EVERY === 0) await o.store.prune(now() - o.retentionMs);
       return { role: 'sampler', written };
     } catch (e) {

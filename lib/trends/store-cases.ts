@@ -79,4 +79,22 @@ export function trendStoreCases(open: () => Promise<TrendStore>, broker: () => s
     expect(taken).toEqual(['a', 'a', 'b']);
     await b.stop();
   });
+
+  it('leaves the slot to the instance that took over while a slow read outlasted the lease', async () => {
+    const id = broker();
+    const [sa, sb] = [await make(), await make()];
+    const row = (atMs: number, depth: number) => [{ broker: id, queue: '', atMs, depth, oldestSeconds: 0, dead: 0 }];
+    const opts = { intervalMs: 150, retentionMs: 3_600_000, log: () => {} };
+    const a = createSampler({ ...opts, store: sa, holder: `slow-${id}`, take: async (at) => (await sleep(700), row(at, 9)) });
+    const b = createSampler({ ...opts, store: sb, holder: `fast-${id}`, take: async (at) => row(at, 2) });
+    const slow = a.tick();
+    await sleep(550); // past a's 450 ms lease, while it still reads
+    expect((await b.tick()).role).toBe('sampler');
+    expect(await slow).toEqual({ role: 'standby' });
+    const t0 = Date.now() - 5000;
+    const got = await sa.read({ broker: id, queue: '', fromMs: t0, bucketMs: 10_000, buckets: 1 });
+    expect(got.depth).toEqual([2]);
+    await a.stop();
+    await b.stop();
+  });
 }
