@@ -41,7 +41,17 @@ export const ZErrorBody = z
   });
 
 const ZOutcome = z
-  .looseObject({ id: z.string(), outcome: z.enum(['ok', 'missing', 'running', 'conflict', 'invalid', 'error']), message: z.string() })
+  .looseObject({
+    id: z.string(),
+    outcome: z.enum(['ok', 'missing', 'running', 'conflict', 'invalid', 'already', 'error']),
+    message: z.string(),
+    taskId: z
+      .string()
+      .optional()
+      .describe(
+        'The task this outcome is about when it is not `id` (a replay that made a new job); `already`: done before, nothing to retry.',
+      ),
+  })
   .meta({ id: 'ActionOutcome' });
 const ZPreview = z.looseObject({ kind: z.string() }).meta({ id: 'PayloadPreview' });
 
@@ -93,6 +103,7 @@ export const ZOverview = z
     queues: z.array(ZQueueStats),
     totals: z.looseObject({ ready: count, scheduled: count, running: count, dead: count }),
     workers: z.looseObject({ alive: z.number().int(), stale: z.number().int() }),
+    warnings: z.array(z.string()).optional(),
     readAt: iso,
     model: ZModel.optional(),
   })
@@ -117,7 +128,20 @@ const ZTaskSummary = z
   })
   .meta({ id: 'TaskSummary' });
 const ZDeadSummary = z
-  .looseObject({ id: z.string(), queue: z.string(), task: z.string(), summary: z.string(), diedAt: isoOrNull, preview: ZPreview })
+  .looseObject({
+    id: z.string(),
+    queue: z.string(),
+    task: z.string(),
+    summary: z.string(),
+    diedAt: isoOrNull,
+    preview: ZPreview,
+    cause: z.string().nullable().optional().describe("The system's own code for why it died (QueueFlow: non_retryable, ...)."),
+    replayed: z
+      .object({ at: isoOrNull, taskId: z.string().nullable() })
+      .nullable()
+      .optional()
+      .describe('Where a replayed letter stays (QueueFlow): when, and the task the replay made.'),
+  })
   .meta({ id: 'DeadSummary' });
 export const ZTaskPage = page(ZTaskSummary);
 export const ZDeadPage = page(ZDeadSummary);
@@ -177,6 +201,15 @@ export const ZActionResult = z
   })
   .meta({ id: 'ActionResult' });
 export const ZPurgeResult = z.looseObject({ brokerId: z.string(), queue: z.string(), removed: z.number().int() });
+export const ZQueuePauseResult = z
+  .looseObject({
+    brokerId: z.string(),
+    queue: z.string(),
+    paused: z.boolean(),
+    pending: z.number().int().nullable(),
+    running: z.number().int().nullable(),
+  })
+  .meta({ id: 'QueuePauseResult' });
 export const ZEnqueueResult = z.looseObject({
   brokerId: z.string(),
   id: z.string(),
@@ -204,6 +237,7 @@ export const ZBulkJob = z
       failed: z.number().int(),
     }),
     error: z.looseObject({ code: z.string(), message: z.string() }).nullable(),
+    stoppedAt: z.looseObject({ index: z.number().int(), id: z.string().nullable() }).nullable(),
   })
   .meta({ id: 'BulkJob' });
 

@@ -251,9 +251,47 @@ export const convertCelery = (brokerId: string, ids: string[]): Promise<ActionRe
     },
     ids,
   );
+/** Holds a queue's work back from its workers, or lets it go (the adapter's `setQueuePaused`). */
+export const setQueuePaused = (brokerId: string, queue: string, paused: boolean) =>
+  write(
+    brokerId,
+    'pause',
+    paused ? 'pause' : 'resume',
+    async (a) => {
+      if (!a.setQueuePaused) throw new ConsoleError('Unsupported', 'this broker cannot pause a queue');
+      return a.setQueuePaused(queue, paused);
+    },
+    queue,
+  );
 export const purge = (brokerId: string, queue: string) => write(brokerId, 'purge', 'purge', (a) => a.purge(queue), queue);
 export const enqueue = (brokerId: string, req: EnqueueRequest) => write(brokerId, 'enqueue', 'enqueue', (a) => a.enqueue(req), req);
 /** The message an enqueue would write, built by the broker's adapter and written nowhere: a
  *  read, so it needs no write capability (the form shows it while the operator types). */
 export const previewEnqueue = (brokerId: string, req: EnqueueRequest) =>
   read(brokerId, 'enqueue preview', (a) => a.previewEnqueue(req), req);
+
+/**
+ * Each configured broker's first check, run once at server boot without holding it up: a
+ * broker its adapter refuses (`Unsupported`: a Redis Cluster node, a Redis older than 6.2, a
+ * system not supported yet) or cannot reach yet is reported with its id and reason. The pages
+ * still show every other broker; the refused one shows the same reason on its card.
+ */
+export interface BootRefusal {
+  id: string;
+  code: string;
+  message: string;
+}
+export async function bootCheck(): Promise<BootRefusal[]> {
+  const out = await Promise.all(
+    listBrokerConfigs().map(async (b): Promise<BootRefusal | null> => {
+      try {
+        await read(b.id, 'boot check', (a) => a.capabilities());
+        return null;
+      } catch (e) {
+        const err = toConsoleError(e);
+        return { id: b.id, code: err.code, message: err.message };
+      }
+    }),
+  );
+  return out.filter((x): x is BootRefusal => x !== null);
+}

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ConsoleError } from './errors';
 import type { BrokerKind, SystemKind } from './schema';
 import { potatoqSystem } from './potatoq/system';
+import { queueflowSystem } from './queueflow/system';
 import type { BrokerAdapter, BrokerConfig, SystemModule } from './types';
 
 /**
@@ -29,7 +30,7 @@ export const SYSTEMS: Record<SystemKind, SystemModule> = {
   potatoq: potatoqSystem,
   celery: plannedSystem('celery', 'Celery', ['amqp', 'amqps', 'pyamqp', 'redis', 'rediss', 'sqs']),
   sdj: plannedSystem('sdj', 'Simple Durable Jobs', ['postgresql', 'postgres', 'mysql']),
-  queueflow: plannedSystem('queueflow', 'QueueFlow', ['http', 'https']),
+  queueflow: queueflowSystem,
 };
 
 /** The store behind a configured broker, for display (`sqlite`, `postgres`, ...). */

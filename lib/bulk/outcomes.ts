@@ -4,8 +4,9 @@ import type { BulkProgress } from './schema';
 /** Successful ids kept by id (the rest only counted): a 100,000-id job stays small in memory. */
 export const SUCCESS_SAMPLE = 100;
 
-/** Outcomes that mean "this row changed since the snapshot", so nothing was done to it. */
-const SKIPPED: ReadonlySet<OutcomeCode> = new Set<OutcomeCode>(['missing', 'running']);
+/** Outcomes that mean "this row changed since the snapshot" (or was already done), so nothing
+ *  was done to it and nothing is worth retrying. */
+const SKIPPED: ReadonlySet<OutcomeCode> = new Set<OutcomeCode>(['missing', 'running', 'already']);
 
 /**
  * Per-id outcomes of a bulk job. Failures and skips are kept in full (bounded by the snapshot
@@ -33,6 +34,14 @@ export class OutcomeLog {
   failBatch(batch: string[], message: string): void {
     this.batches += 1;
     for (const id of batch) this.add({ id, outcome: 'error', message });
+  }
+
+  /** Undoes `failBatch` for these ids (a failed job resumed from that batch). */
+  forgetBatch(ids: string[]): void {
+    const gone = new Set(ids);
+    const kept = this.failed.filter((o) => !gone.has(o.id));
+    this.failed.splice(0, this.failed.length, ...kept);
+    this.batches -= 1;
   }
 
   private add(o: ActionOutcome): void {
