@@ -9,6 +9,7 @@ import { ZLogin } from '@/lib/auth/login';
 import { SESSION_COOKIE } from '@/lib/auth/session';
 import { ZDeadGroupsQuery, ZDeadListQuery, ZDiagnosisQuery, ZEnqueueRequest, ZResultListQuery, ZTaskListQuery } from '@/lib/brokers/schema';
 import { ZBulkControl, ZBulkCreate, ZBulkOp, ZJobId } from '@/lib/bulk/schema';
+import { ZDeadTrend, ZDeadTrendQuery, ZQueueTrend, ZQueueTrendQuery } from '@/lib/trends/schema';
 import * as R from './responses';
 import { ZReplayEdit } from '@/lib/brokers/schema-edit';
 
@@ -255,6 +256,28 @@ export const ROUTES: Route[] = [
     body: ZEnqueueRequest,
     ok: R.ZEnqueuePreview,
     errors: writer,
+  },
+  {
+    method: 'get',
+    path: '/api/brokers/{broker}/trends/dead',
+    tag: 'trends',
+    access: 'reader',
+    summary: "Dead letters per time bucket, from the broker's own died times (per queue, per group)",
+    query: ZDeadTrendQuery,
+    ok: ZDeadTrend,
+    errors: readerOfBroker,
+    description: 'Answers are cached for 30 s. 501 (`Unsupported`, with why) where the broker cannot say when its letters died.',
+  },
+  {
+    method: 'get',
+    path: '/api/brokers/{broker}/trends/queues',
+    tag: 'trends',
+    access: 'reader',
+    summary: "Queue depth, oldest-waiting age and dead count over time, from the console's own samples",
+    query: ZQueueTrendQuery,
+    ok: ZQueueTrend,
+    errors: [400, 404, 503],
+    description: 'Read from the state store, never from the broker: an unreachable broker leaves gaps (null), not an error.',
   },
   {
     method: 'get',

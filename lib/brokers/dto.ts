@@ -203,6 +203,25 @@ export interface DeadGroup {
   oldestAt: string | null;
 }
 
+/** Dead letters per time bucket (trend charts): bucket i is [fromMs + i·bucketMs, + bucketMs). */
+export interface DeadHistogramQuery {
+  fromMs: number;
+  bucketMs: number;
+  buckets: number;
+  queue?: string;
+  /** A dead-letter group's fingerprint (`DeadGroup.fingerprint`). */
+  group?: string;
+}
+
+export interface DeadHistogram {
+  /** `buckets` counts, oldest first. */
+  counts: number[];
+  /** Matching letters without a died time (in no bucket). */
+  undated: number;
+  /** Set when only the newest N letters were looked at; null when all were. */
+  scannedNewest: number | null;
+}
+
 export interface ResultSummary {
   id: string;
   status: string;

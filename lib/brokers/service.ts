@@ -9,6 +9,8 @@ import type {
   BrokerOverview,
   Capability,
   DeadDetail,
+  DeadHistogram,
+  DeadHistogramQuery,
   DeadListQuery,
   EnqueueRequest,
   FoundItem,
@@ -183,6 +185,18 @@ export async function getDead(brokerId: string, id: string): Promise<DeadDetail>
   if (!d) throw new ConsoleError('NotFound', `dead letter ${id} is not in this broker`);
   return d;
 }
+/** Dead letters per time bucket by their died time (trend charts); Unsupported, with why, where
+ *  the adapter can't say when its letters died. */
+export const deadHistogram = (brokerId: string, q: DeadHistogramQuery): Promise<DeadHistogram> =>
+  read(
+    brokerId,
+    'dead-letter trend',
+    (a) => {
+      if (!a.deadHistogram) throw new ConsoleError('Unsupported', "this system's adapter does not report when its dead letters died");
+      return a.deadHistogram(q);
+    },
+    q,
+  );
 /** A task's stored result record (finished, failed, revoked); null when none is stored. */
 export const getResult = (brokerId: string, id: string) => read(brokerId, 'result', (a) => a.getResult(id), id);
 

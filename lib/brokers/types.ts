@@ -10,6 +10,8 @@ import type {
   DeadDetail,
   Diagnosis,
   DeadGroup,
+  DeadHistogram,
+  DeadHistogramQuery,
   DeadListQuery,
   DeadSummary,
   EnqueueRequest,
@@ -59,6 +61,13 @@ export interface BrokerAdapter {
   /** Dead letters grouped by the last line of their reason, largest group first. */
   deadGroups(q: { queue?: string }): Promise<DeadGroup[]>;
   getDead(id: string): Promise<DeadDetail | null>;
+  /**
+   * Dead letters per time bucket by the died time the system itself keeps (trend charts), at a
+   * bounded cost (an index range or at most the letters `deadGroups` would read). Optional:
+   * absent where the system keeps no died time; throws `Unsupported` with the reason where this
+   * broker can't answer (RabbitMQ 3.x can't browse its DLQs).
+   */
+  deadHistogram?(q: DeadHistogramQuery): Promise<DeadHistogram>;
 
   listWorkers(): Promise<WorkerInfo[]>;
   /** Stored results without potatoq's internal records (`potatoq-registered-*`, `group:*`). */

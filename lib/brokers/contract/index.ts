@@ -7,6 +7,7 @@ import { registerDead } from './dead';
 import { collect, type Ctx } from './helpers';
 import { registerListing } from './listing';
 import { registerEditReplay, registerStuck } from './stuck';
+import { registerTrends } from './trends';
 import type { BrokerAdapter } from '../types';
 
 export { contractCase, TRACEBACK, uniqueQueue, type Ctx, type Needs } from './helpers';
@@ -49,5 +50,6 @@ export function runAdapterContract(name: string, makeFixture: () => Promise<Cont
     registerActions,
     registerStuck,
     registerEditReplay,
+    registerTrends,
   ]);
 }

@@ -10,6 +10,7 @@ import { createPgDb } from './pool';
 import { probe, type Probe } from './probe';
 import { loadEstimator, type Estimator } from './stats';
 import { deadGroups, getDead, listDead } from './reads-dead';
+import { deadHistogram } from './histogram';
 import { listResults, listWorkers, taskNames, type Liveness } from './reads-misc';
 import { getTask, listTasks, readResult } from './reads-tasks';
 import { discardBatch, replayBatch, runBatches } from './writes';
@@ -125,6 +126,7 @@ export function createPostgresAdapter(config: StoreConfig): BrokerAdapter {
     listDead: (q) => db.read((sql) => listDead(sql, names, q, window)),
     deadGroups: (q) => db.read((sql) => deadGroups(sql, names, q, window)),
     getDead: (id) => db.read((sql) => getDead(sql, names, id)),
+    deadHistogram: (q) => db.read((sql) => deadHistogram(sql, names, q, window)),
     listWorkers: () => db.read((sql) => listWorkers(sql, names, live)),
     listResults: (q) => db.read((sql) => listResults(sql, names, q)),
     getResult: (id) => db.read((sql) => readResult(sql, names, id)),

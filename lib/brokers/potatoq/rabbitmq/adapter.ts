@@ -6,7 +6,7 @@ import { AmqpLink } from './connection';
 import type { RabbitCtx } from './context';
 import type { PaceOptions } from './letter-actions';
 import { Management } from './management';
-import { deadGroups, getDead, listDead, overview, taskNames } from './reads';
+import { deadGroups, deadHistogram, getDead, listDead, overview, taskNames } from './reads';
 import { parseOptions, ZRabbitmqOptions } from '../options';
 import { createResultBackend } from '../result-backend';
 import { V3_BROWSE_REFUSAL } from './topology';
@@ -98,6 +98,7 @@ export function createRabbitmqAdapter(config: StoreConfig): RabbitmqAdapter {
     listDead: (q) => listDead(ctx, q),
     deadGroups: (q) => deadGroups(ctx, q),
     getDead: (id) => getDead(ctx, id),
+    deadHistogram: (q) => deadHistogram(ctx, q),
     listWorkers: async () => (ctx.backend ? ctx.backend.workers(ctx.live) : []),
     listResults: async (q) => needBackend().listResults(q),
     getResult: async (id) => needBackend().getResult(id),

@@ -6,6 +6,7 @@ import { CAPABILITIES, withoutWrites, type Capabilities, type EnqueueRequest } f
 import type { BrokerAdapter, StoreConfig } from '@/lib/brokers/types';
 import { DEFAULT_BUSY_TIMEOUT_MS, mapSqliteError, openConnections, type Connections } from './connection';
 import { deadGroups, getDead, listDead } from './reads-dead';
+import { deadHistogram } from './histogram';
 import type { Liveness } from '../heartbeats';
 import { parseOptions, ZSqliteOptions } from '../options';
 import { listResults, listWorkers, taskNames } from './reads-misc';
@@ -125,6 +126,7 @@ export function createSqliteAdapter(config: StoreConfig): BrokerAdapter {
     listDead: (q) => read((db) => listDead(db, q, window)),
     deadGroups: (q) => read((db) => deadGroups(db, q, window)),
     getDead: (id) => read((db) => getDead(db, id)),
+    deadHistogram: (q) => read((db) => deadHistogram(db, q)),
     listWorkers: () => read((db) => listWorkers(db, live)),
     listResults: (q) => read((db) => listResults(db, q)),
     getResult: (id) => read((db) => readResult(db, id)),
