@@ -43,7 +43,8 @@ async function main(): Promise<void> {
   try {
     // BENCH_SCHEMA names a schema to keep: seeded here the first time, reused as it is after.
     const seeded = reuse
-      ? (await admin<{ n: number }>(`SELECT count(*)::int AS n FROM pg_namespace WHERE nspname = '${reuse.replaceAll("'", "''")}'`))[0]!.n > 0
+      ? (await admin<{ n: number }>(`SELECT count(*)::int AS n FROM pg_namespace WHERE nspname = '${reuse.replaceAll("'", "''")}'`))[0]!.n >
+        0
       : false;
     if (!seeded) {
       potatoqCli(env, ['migrate']);

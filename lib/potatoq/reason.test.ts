@@ -14,11 +14,44 @@ function oracle(reason: string): string {
   return why.length <= 70 ? why.join('') : `${why.slice(0, 69).join('')}…`;
 }
 
-const PIECES = ['a', 'Zz', ' ', '\t', '\n', '\r\n', '\r', '\u000b', '\u000c', '\u001c', '\u001f', '\u0085', '\u00a0', '\u2028', '\u3000', '😀', '\ud800', 'é', 'x'.repeat(40)];
+const PIECES = [
+  'a',
+  'Zz',
+  ' ',
+  '\t',
+  '\n',
+  '\r\n',
+  '\r',
+  '\u000b',
+  '\u000c',
+  '\u001c',
+  '\u001f',
+  '\u0085',
+  '\u00a0',
+  '\u2028',
+  '\u3000',
+  '😀',
+  '\ud800',
+  'é',
+  'x'.repeat(40),
+];
 
 describe('reasonSummary reads only the last line', () => {
   it('matches strip().splitlines()[-1] cut to 70 code points on edge cases', () => {
-    const cases = ['', '   ', '\n  abc', 'abc\n', '  one line  ', 'a\r\n\r\nb', '\u001fx', `${'😀'.repeat(70)}`, `${'😀'.repeat(71)}`, `${'y'.repeat(69)}😀`, `${'y'.repeat(69)}😀😀`, '\ud800'.repeat(80)];
+    const cases = [
+      '',
+      '   ',
+      '\n  abc',
+      'abc\n',
+      '  one line  ',
+      'a\r\n\r\nb',
+      '\u001fx',
+      `${'😀'.repeat(70)}`,
+      `${'😀'.repeat(71)}`,
+      `${'y'.repeat(69)}😀`,
+      `${'y'.repeat(69)}😀😀`,
+      '\ud800'.repeat(80),
+    ];
     for (const c of cases) {
       expect(reasonSummaryFull(c), JSON.stringify(c)).toBe(oracleFull(c));
       expect(reasonSummary(c), JSON.stringify(c)).toBe(oracle(c));

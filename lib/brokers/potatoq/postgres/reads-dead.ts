@@ -98,7 +98,15 @@ export async function listDead(sql: Sql, n: PgNames, q: DeadListQuery, window: n
  */
 export async function deadGroups(sql: Sql, n: PgNames, q: { queue?: string }, window: number): Promise<DeadGroup[]> {
   const w = new PgWhere().addIf(q.queue, (p) => `queue = ${p}`);
-  const rows = await sql<{ example: string; reason: string | null; task: string; queue: string; n: number; newest: number | null; oldest: number | null }>(
+  const rows = await sql<{
+    example: string;
+    reason: string | null;
+    task: string;
+    queue: string;
+    n: number;
+    newest: number | null;
+    oldest: number | null;
+  }>(
     `SELECT reason, task, queue, count(*)::int AS n, max(died_epoch) AS newest, min(died_epoch) AS oldest,
        (array_agg(id ORDER BY died_at DESC, id))[1] AS example
      FROM (SELECT id, reason, task, queue, died_at, ${epoch('died_at', 'died_epoch')} FROM ${n.dead} ${w}
