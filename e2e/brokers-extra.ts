@@ -25,11 +25,14 @@ export const potatoqUrl = (url: string) => url.replace(/\/?$/, '//').replace(/\/
 export interface ExtraBrokers {
   pg: { id: 'pg'; schema: string; prefix: string; queues: { overview: string; replay: string; revoke: string } };
   rmq: { id: 'rmq'; prefix: string; queue: string; out: string };
+  /** potatoq on Redis: its own db number and key prefix (`global_keyprefix`). */
+  redis: { id: 'redis'; url: string; prefix: string; queues: { overview: string; replay: string } };
 }
 
 export interface ExtraStatus {
   pg: string | null; // null: ready; otherwise why it is not
   rmq: string | null;
+  redis?: string | null;
   rmqSeed?: { flakyId: string; celeryId: string };
 }
 
@@ -54,6 +57,12 @@ export function prepareExtraBrokers(dir: string): ExtraBrokers {
       queues: { overview: `pgov${tag}`, replay: `pgreplay${tag}`, revoke: `pgrevoke${tag}` },
     },
     rmq: { id: 'rmq', prefix: `e2e${tag}`, queue: `e2ermq${tag}`, out: path.join(dir, 'rmq-out') },
+    redis: {
+      id: 'redis',
+      url: REDIS_URL.replace(/\/\d*$/, '') + '/11',
+      prefix: `e2erd${tag}`,
+      queues: { overview: `rdov${tag}`, replay: `rdreplay${tag}` },
+    },
   };
   fs.writeFileSync(extraFile(dir), JSON.stringify(x));
   return x;
@@ -73,6 +82,7 @@ export function extraBrokerEntries(x: ExtraBrokers): Record<string, unknown>[] {
       resultBackendOptions: { prefix: x.rmq.prefix },
       queues: [x.rmq.queue],
     },
+    { id: x.redis.id, name: 'Cache (Redis)', url: x.redis.url, global_keyprefix: x.redis.prefix },
   ];
 }
 
@@ -109,13 +119,13 @@ export function pgEnv(x: ExtraBrokers): NodeJS.ProcessEnv {
   };
 }
 
-/**
- * Runs requests through tests/py/seeder_pg.py (the REAL potatoq's producer and consumer on
- * the run's schema), one process for the batch; returns each reply's result.
- */
-export function pgSeed<T = unknown>(x: ExtraBrokers, requests: Record<string, unknown>[]): T[] {
-  const options = JSON.stringify({ schema: x.pg.schema, table_prefix: x.pg.prefix });
-  const out = execFileSync(PYTHON, [path.join(PY_DIR, 'seeder_pg.py'), PG_URL, options], {
+/** Runs requests through tests/py/seeder_redis_contract.py (the REAL potatoq on the run's Redis db and prefix). */
+export function redisSeed<T = unknown>(x: ExtraBrokers, requests: Record<string, unknown>[]): T[] {
+  return seedWith<T>('seeder_redis_contract.py', [x.redis.url, JSON.stringify({ global_keyprefix: x.redis.prefix })], requests);
+}
+
+function seedWith<T>(script: string, args: string[], requests: Record<string, unknown>[]): T[] {
+  const out = execFileSync(PYTHON, [path.join(PY_DIR, script), ...args], {
     cwd: PY_DIR,
     input: requests.map((r) => JSON.stringify(r)).join('\n') + '\n',
     env: { ...process.env, PYTHONUNBUFFERED: '1', POTATOQ_NO_EMOJI: '1' },
@@ -126,9 +136,17 @@ export function pgSeed<T = unknown>(x: ExtraBrokers, requests: Record<string, un
     .split('\n')
     .map((line, i) => {
       const reply = JSON.parse(line) as { ok: boolean; result?: T; error?: string; traceback?: string };
-      if (!reply.ok) throw new Error(`seeder_pg ${String(requests[i]?.op)}: ${reply.error}\n${reply.traceback ?? ''}`);
+      if (!reply.ok) throw new Error(`${script} ${String(requests[i]?.op)}: ${reply.error}\n${reply.traceback ?? ''}`);
       return reply.result as T;
     });
+}
+
+/**
+ * Runs requests through tests/py/seeder_pg.py (the REAL potatoq's producer and consumer on
+ * the run's schema), one process for the batch; returns each reply's result.
+ */
+export function pgSeed<T = unknown>(x: ExtraBrokers, requests: Record<string, unknown>[]): T[] {
+  return seedWith<T>('seeder_pg.py', [PG_URL, JSON.stringify({ schema: x.pg.schema, table_prefix: x.pg.prefix })], requests);
 }
 
 /** A table of the run's PostgreSQL broker as SQL, e.g. `"e2e_pg_x"."E2e-pq_dead"`. */
