@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { extraBrokers, extraStatus } from './brokers-extra';
+import { celerySeed, extraBrokers, extraStatus } from './brokers-extra';
 import { cleanupRabbit, pgRows } from './services';
 
 // Removes the run's temp broker files, the PostgreSQL schema, and the RabbitMQ queues and
@@ -21,4 +21,11 @@ async function dropServiceBrokers(dir: string): Promise<void> {
   const quiet = (label: string) => (e: unknown) => console.warn(`e2e teardown (${label}): ${(e as Error).message}`);
   if (!missing(status.pg)) await pgRows(`DROP SCHEMA IF EXISTS "${x.pg.schema}" CASCADE`).catch(quiet('PostgreSQL'));
   if (!missing(status.rmq)) await cleanupRabbit([x.rmq.queue], x.rmq.prefix).catch(quiet('RabbitMQ'));
+  if (!missing(status.celery ?? null)) {
+    try {
+      celerySeed(x, [{ op: 'flush' }]);
+    } catch (e) {
+      quiet('Celery')(e);
+    }
+  }
 }

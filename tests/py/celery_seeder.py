@@ -195,6 +195,13 @@ def op_ack_all(req: dict[str, Any]) -> int:
     return n
 
 
+def op_flush(req: dict[str, Any]) -> bool:
+    """Empties the broker's and the backend's databases (the caller owns both)."""
+    client.flushdb()
+    client_backend().flushdb()
+    return True
+
+
 def op_inspect(req: dict[str, Any]) -> Any:
     return getattr(app.control.inspect(timeout=req.get("timeout", 1.0)), req["method"])()
 

@@ -105,7 +105,8 @@ export function envelopeView(e: CeleryEnvelope, queue: string | null, extra: Hea
     ['chain', c.chain],
     ['chord', c.chord],
   ] as const) {
-    if (v) fields.push({ name, value: toTypedValue(v) });
+    // Signatures of other tasks, with their arguments.
+    if (v) fields.push({ name, value: toTypedValue(v), carriesArgs: true });
   }
   const headers: HeaderRow[] = [...extra];
   for (const [name, v] of e.headers) {
@@ -148,7 +149,8 @@ function argsText(c: CeleryInfo): string {
 }
 
 export function envelopePreview(e: CeleryEnvelope, max = 160): PayloadPreview {
-  const t = `${e.info.task ?? '?'} ${argsText(e.info)}`;
+  // The task name has its own column: the preview is the arguments, as Celery's reprs show them.
+  const t = argsText(e.info) || '(no arguments)';
   const cut = t.length > max ? `${t.slice(0, max - 1)}…` : t;
   return e.problem
     ? { kind: 'foreign', foreign: e.protocol === null ? 'not-celery' : 'undecodable', text: cut }

@@ -33,7 +33,7 @@ function deadSummary(r: CeleryRecord): DeadSummary {
     task: r.name ?? '(name not stored: result_extended is off)',
     summary: reasonSummary(failureReason(r)),
     diedAt: iso(r.dateDoneMs),
-    preview: { kind: 'native', text: `${r.name ?? '?'} ${argsText}`.trim() },
+    preview: { kind: 'native', text: argsText || '(no arguments stored)' },
   };
 }
 
