@@ -15,7 +15,8 @@ import { listWorkers, overviewOf } from './overview';
 import { inspect } from './pidbox';
 import { deadCounts, deadGroups, getDead, getResult, listDead, listResults } from './reads-dead';
 import { getTask, listTasks } from './reads-tasks';
-import { discardDead, enqueue, previewMessage, purge, replayDead, revoke } from './writes';
+import { discardDead } from './failures';
+import { enqueue, previewMessage, purge, replayDead, revoke } from './writes';
 import { discoverQueues, walkQueue } from './lists';
 
 /** `celery call` for the same task; it has no priority or headers option. */

@@ -5,26 +5,30 @@ import type { PayloadPreview, TaskSummary } from '@/lib/brokers/schema';
 import { envelopePreview, type CeleryEnvelope } from '../message';
 import type { CeleryRedisKeys } from './keys';
 
-/** What every read and write of one Celery-on-Redis adapter shares. */
-export interface CeleryRedisCtx {
+/** The Redis result backend, whatever the broker: failures, results, replay's claim. */
+export interface ResultCtx {
   brokerId: string;
-  client: Redis;
   /** The result backend's client; null when none is configured. */
   backend: Redis | null;
+  resultPrefix: string;
+  resultExpires: number;
+}
+
+/** What every read and write of one Celery-on-Redis adapter shares. */
+export interface CeleryRedisCtx extends ResultCtx {
+  client: Redis;
   keys: CeleryRedisKeys;
   /** The broker's db number (the pidbox channel names it). */
   db: number;
-  resultPrefix: string;
   queues: string[] | undefined;
   visibilityTimeout: number;
-  resultExpires: number;
   inspectTimeoutMs: number;
 }
 
 export const NO_BACKEND =
   'no result backend is configured (option resultBackend): Celery keeps failures and results only there, so failures, results and replay are off';
 
-export function requireBackend(ctx: CeleryRedisCtx): Redis {
+export function requireBackend(ctx: ResultCtx): Redis {
   if (!ctx.backend) throw new ConsoleError('Unsupported', NO_BACKEND);
   return ctx.backend;
 }

@@ -15,7 +15,7 @@ import type {
   ResultSummary,
 } from '@/lib/brokers/schema';
 import { DeadGrouper } from '@/lib/triage/groups';
-import { requireBackend, type CeleryRedisCtx } from './context';
+import { requireBackend, type ResultCtx } from './context';
 import { failureReason, readRecord, recordDto, scanRecords, type CeleryRecord } from './results';
 
 // Celery has no dead-letter store: a failed task leaves a FAILURE record in the result backend.
@@ -38,7 +38,7 @@ function deadSummary(r: CeleryRecord): DeadSummary {
 }
 
 /** Every FAILURE record, newest first (date_done DESC, id). */
-async function failures(ctx: CeleryRedisCtx): Promise<CeleryRecord[]> {
+async function failures(ctx: ResultCtx): Promise<CeleryRecord[]> {
   const { records } = await scanRecords(requireBackend(ctx), ctx.resultPrefix);
   return records
     .filter((r) => r.status === 'FAILURE')
@@ -57,7 +57,7 @@ function deadMatches(r: CeleryRecord, q: DeadListQuery): boolean {
   return true;
 }
 
-export async function listDead(ctx: CeleryRedisCtx, q: DeadListQuery): Promise<Page<DeadSummary>> {
+export async function listDead(ctx: ResultCtx, q: DeadListQuery): Promise<Page<DeadSummary>> {
   const all = (await failures(ctx)).filter((r) => deadMatches(r, q));
   const c = decodeCursor('celery-dead', q.cursor, 2);
   let rest = all;
@@ -73,7 +73,7 @@ export async function listDead(ctx: CeleryRedisCtx, q: DeadListQuery): Promise<P
   };
 }
 
-export async function deadGroups(ctx: CeleryRedisCtx, q: { queue?: string }): Promise<DeadGroup[]> {
+export async function deadGroups(ctx: ResultCtx, q: { queue?: string }): Promise<DeadGroup[]> {
   const g = new DeadGrouper();
   for (const r of await failures(ctx)) {
     if (q.queue && r.queue !== q.queue) continue;
@@ -120,7 +120,7 @@ function failureView(r: CeleryRecord): MessageView {
   };
 }
 
-export async function getDead(ctx: CeleryRedisCtx, id: string): Promise<DeadDetail | null> {
+export async function getDead(ctx: ResultCtx, id: string): Promise<DeadDetail | null> {
   const found = await readRecord(requireBackend(ctx), ctx.resultPrefix, id);
   if (!found || found.record.status !== 'FAILURE') return null;
   const r = found.record;
@@ -135,7 +135,7 @@ export async function getDead(ctx: CeleryRedisCtx, id: string): Promise<DeadDeta
   };
 }
 
-export async function listResults(ctx: CeleryRedisCtx, q: ResultListQuery): Promise<Page<ResultSummary>> {
+export async function listResults(ctx: ResultCtx, q: ResultListQuery): Promise<Page<ResultSummary>> {
   const { records } = await scanRecords(requireBackend(ctx), ctx.resultPrefix);
   const all = records
     .filter((r) => !q.status || r.status === q.status)
@@ -152,13 +152,13 @@ export async function listResults(ctx: CeleryRedisCtx, q: ResultListQuery): Prom
   };
 }
 
-export async function getResult(ctx: CeleryRedisCtx, id: string) {
+export async function getResult(ctx: ResultCtx, id: string) {
   const found = await readRecord(requireBackend(ctx), ctx.resultPrefix, id);
   return found ? recordDto(found.record, found.ttl) : null;
 }
 
 /** Failure counts per queue (records without a stored queue are counted under ""). */
-export async function deadCounts(ctx: CeleryRedisCtx): Promise<{ byQueue: Map<string, number>; total: number; names: Set<string> }> {
+export async function deadCounts(ctx: ResultCtx): Promise<{ byQueue: Map<string, number>; total: number; names: Set<string> }> {
   const byQueue = new Map<string, number>();
   const names = new Set<string>();
   let total = 0;
