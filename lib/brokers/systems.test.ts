@@ -15,7 +15,6 @@ const errorOf = (fn: () => unknown) => {
 
 describe('the table of systems', () => {
   it.each([
-    ['celery', 'amqp://h//'],
     ['sdj', 'postgresql://h/db'],
     ['queueflow', 'https://flow.example'],
     ['potatoq', 'redis://h/0'],
@@ -28,6 +27,19 @@ describe('the table of systems', () => {
   it('shows potatoq brokers by their store and planned systems by their kind', () => {
     expect(storeOf(entry('potatoq', 'postgres+psycopg://h/db'))).toBe('postgres');
     expect(storeOf(entry('sdj', 'mysql://h/db'))).toBe('sdj');
+  });
+
+  it('creates a Celery adapter per broker store, and refuses a misspelt Celery option by name', async () => {
+    for (const [url, kind] of [
+      ['redis://127.0.0.1:1/0', 'redis'],
+      ['amqp://u:p@127.0.0.1:1//', 'rabbitmq'],
+    ] as const) {
+      const a = createAdapter(entry('celery', url));
+      expect([a.kind, a.model.system]).toEqual([kind, 'celery']);
+      await a.close();
+    }
+    const err = errorOf(() => createAdapter({ ...entry('celery', 'redis://h/0'), options: { resultbackend: 'redis://h/1' } }));
+    expect(isConsoleError(err) && err.code).toBe('InvalidInput');
   });
 
   it('creates a potatoq adapter from the URL scheme, typed options checked', () => {

@@ -21,9 +21,11 @@ from rt_celery_app import app
 
 conn = app.connection_for_write()
 chan = conn.default_channel
-client = chan.client
+# The Redis transport's client; None on RabbitMQ (py-amqp), where nothing can be browsed.
+client = getattr(chan, "client", None)
 backend = app.backend
 held: dict[str, Any] = {}
+sent_queues: set[str] = set()
 
 
 def _options(req: dict[str, Any]) -> dict[str, Any]:
@@ -40,6 +42,7 @@ def _options(req: dict[str, Any]) -> dict[str, Any]:
 
 def op_enqueue(req: dict[str, Any]) -> str:
     """`app.send_task`, as a producer would."""
+    sent_queues.add(req["queue"])
     return app.send_task(req["task"], list(req.get("args") or []), dict(req.get("kwargs") or {}), **_options(req)).id
 
 
@@ -58,9 +61,12 @@ def op_enqueue_typed(req: dict[str, Any]) -> str:
     return app.send_task(req["task"], [1, "two"], kwargs, queue=req["queue"]).id
 
 
-def op_captured_send(req: dict[str, Any]) -> str:
-    """send_task, then takes the message off the list again: the exact item Celery wrote."""
+def op_captured_send(req: dict[str, Any]) -> Any:
+    """send_task, then takes the message off the list again: the exact item Celery wrote
+    (on RabbitMQ: its headers, properties and body, taken with basic_get and acked)."""
     tid = op_enqueue(req)
+    if client is None:
+        return op_get_one(req)
     key = req["queue"] if not req.get("priority") else None
     for k in [key] if key else [req["queue"], f"{req['queue']}\x06\x163", f"{req['queue']}\x06\x166", f"{req['queue']}\x06\x169"]:
         for item in client.lrange(k, 0, -1):
@@ -68,6 +74,21 @@ def op_captured_send(req: dict[str, Any]) -> str:
                 client.lrem(k, 1, item)
                 return item.decode()
     raise RuntimeError("sent message not found")
+
+
+def op_get_one(req: dict[str, Any]) -> Any:
+    """RabbitMQ: takes (and acks) the next message of the queue: its headers, properties and body."""
+    # A publish without confirms (send_task's) may not be in the queue yet: wait a little.
+    deadline = time.time() + 5
+    message = chan.basic_get(req["queue"], no_ack=True)
+    while message is None and time.time() < deadline:
+        time.sleep(0.05)
+        message = chan.basic_get(req["queue"], no_ack=True)
+    if message is None:
+        return None
+    props = {k: v for k, v in message.properties.items() if k != "application_headers"}
+    body = message.body.decode() if isinstance(message.body, bytes) else message.body
+    return {"headers": message.headers, "properties": props, "body": body}
 
 
 def op_claim(req: dict[str, Any]) -> str | None:
@@ -116,6 +137,8 @@ def client_backend():
 def op_state(req: dict[str, Any]) -> str | None:
     """ready / scheduled (waiting in a list, by its ETA), running (unacked), or null."""
     tid = req["id"]
+    if client is None:
+        return "running" if tid in held else None
     for tag, entry in client.hgetall("unacked").items():
         if json.loads(entry)[0]["headers"].get("id") == tid:
             return "running"
@@ -127,6 +150,8 @@ def op_state(req: dict[str, Any]) -> str | None:
 
 
 def _find(tid: str) -> str | None:
+    if client is None:
+        return None
     for key in client.scan_iter(count=1000):
         if client.type(key) != b"list":
             continue
@@ -176,6 +201,15 @@ def op_is_dead(req: dict[str, Any]) -> bool:
 def op_sizes(req: dict[str, Any]) -> dict[str, int]:
     """Waiting messages per queue: LLEN over every priority bucket, as kombu's _size counts."""
     sizes: dict[str, int] = {}
+    if client is None:
+        for name in sent_queues:
+            try:
+                n = conn.default_channel.queue_declare(name, passive=True).message_count
+            except Exception:
+                continue
+            if n:
+                sizes[name] = n
+        return sizes
     for key in client.scan_iter(count=1000):
         if client.type(key) != b"list":
             continue
@@ -189,7 +223,10 @@ def op_sizes(req: dict[str, Any]) -> dict[str, int]:
 def op_ack_all(req: dict[str, Any]) -> int:
     n = 0
     for message in held.values():
-        message.ack()
+        if hasattr(message, "ack"):
+            message.ack()
+        else:  # py-amqp's own message
+            chan.basic_ack(message.delivery_tag)
         n += 1
     held.clear()
     return n
@@ -197,9 +234,23 @@ def op_ack_all(req: dict[str, Any]) -> int:
 
 def op_flush(req: dict[str, Any]) -> bool:
     """Empties the broker's and the backend's databases (the caller owns both)."""
-    client.flushdb()
+    if client is not None:
+        client.flushdb()
     client_backend().flushdb()
     return True
+
+
+def op_delete_queues(req: dict[str, Any]) -> int:
+    """RabbitMQ: deletes the queues (and their same-named exchanges) this seeder sent to, and `names`."""
+    n = 0
+    for name in sent_queues | set(req.get("names") or []):
+        try:
+            conn.default_channel.queue_delete(name)
+            conn.default_channel.exchange_delete(name)
+            n += 1
+        except Exception:
+            pass
+    return n
 
 
 def op_inspect(req: dict[str, Any]) -> Any:

@@ -16,8 +16,13 @@ from celery import Celery
 
 app = Celery("rt_celery_app", broker=os.environ["CT_BROKER"], backend=os.environ.get("CT_BACKEND") or None)
 app.conf.result_extended = True
+if os.environ.get("CT_RESULT_PREFIX"):
+    app.conf.result_backend_transport_options = {"global_keyprefix": os.environ["CT_RESULT_PREFIX"]}
 app.conf.worker_prefetch_multiplier = 1
 app.conf.broker_connection_retry_on_startup = True
+if app.conf.broker_url.startswith("amqp"):
+    # Publisher confirms: a test reads the queue right after send_task.
+    app.conf.broker_transport_options = {"confirm_publish": True}
 OUT = Path(os.environ.get("CT_OUT", "/tmp"))
 
 

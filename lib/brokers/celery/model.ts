@@ -37,3 +37,40 @@ export const CELERY_REDIS_MODEL: BrokerModel = {
     enqueue: { does: 'Writes the message `app.send_task` would write for the same arguments (protocol 2, headers included).' },
   },
 };
+
+/** Celery on RabbitMQ: counts only (no browse), failures in the result backend. */
+export const CELERY_RABBITMQ_MODEL: BrokerModel = {
+  system: 'celery',
+  states: [
+    { key: 'ready', label: 'Ready (ETAs included)', list: 'listReady', time: { field: 'runAt', label: 'ETA' }, owned: false },
+    {
+      key: 'running',
+      label: 'Unacknowledged (reserved)',
+      list: 'listRunning',
+      time: { field: 'claimedAt', label: 'Reserved' },
+      owned: true,
+    },
+  ],
+  actions: {
+    ...CELERY_REDIS_MODEL.actions,
+    replay: {
+      ...CELERY_REDIS_MODEL.actions.replay,
+      does: "Each failure's task is published again to the queue it ran from (publisher confirms), with the same id, name, args and kwargs (stored by result_extended), as app.send_task would; the FAILURE record is removed. RabbitMQ can't tell whether the id is still queued, so replay a failure once.",
+    },
+    revoke: {
+      does: 'A revoke is broadcast to live workers, as `celery control revoke` does: they skip the task when they get it. The message itself stays in RabbitMQ (a queued message cannot be taken out of a queue), so a worker started later without the revoked ids (no --statedb) still runs it.',
+      cli: 'celery -A <app> control revoke {ids}',
+      bulk: 'A revoke is broadcast to live workers for every selected id; the messages stay in RabbitMQ.',
+    },
+    purge: {
+      does: "RabbitMQ's `queue.purge`, as `celery purge -Q` does: takes the queue's ready messages (ETA messages still in the queue included).",
+      cli: 'celery -A <app> purge -Q {queue} -f',
+      what: 'every ready message (ETAs included)',
+      counts: ['ready'],
+      stays: 'Unacknowledged messages (running, or held by a worker until their ETA) stay, and so do results and failures.',
+    },
+    enqueue: {
+      does: 'Publishes the message `app.send_task` would publish for the same arguments (protocol 2 headers as AMQP headers, JSON body), with publisher confirms.',
+    },
+  },
+};

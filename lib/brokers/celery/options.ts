@@ -25,6 +25,10 @@ export const ZCeleryOptions = z.strictObject({
   resultKeyprefix: text('resultKeyprefix').optional(),
   /** The app's `result_expires` in seconds (86400): how long a REVOKED record the console writes lives. */
   resultExpires: seconds('resultExpires').optional(),
+  /** RabbitMQ's management API (`http://host:15672`): queue discovery and unacknowledged counts. */
+  managementUrl: text('managementUrl').optional(),
+  managementUser: text('managementUser').optional(),
+  managementPassword: text('managementPassword').optional(),
   /** How long a broadcast `inspect`/`ping` waits for workers' replies (1000). */
   inspectTimeoutMs: ms('inspectTimeoutMs').optional(),
 });

@@ -2,6 +2,7 @@ import 'server-only';
 import { ConsoleError } from '@/lib/brokers/errors';
 import type { BrokerAdapter, StoreConfig, SystemModule } from '@/lib/brokers/types';
 import { ZCeleryOptions } from './options';
+import { createCeleryRabbitAdapter } from './rabbitmq/adapter';
 import { createCeleryRedisAdapter } from './redis/adapter';
 
 type Store = 'redis' | 'rabbitmq';
@@ -11,8 +12,7 @@ const SCHEMES: Record<string, Store> = { redis: 'redis', rediss: 'redis', amqp: 
 
 const FACTORIES: Record<Store, ((config: StoreConfig) => BrokerAdapter) | null> = {
   redis: createCeleryRedisAdapter,
-  // Planned: the configuration is accepted; the broker card says "not supported yet".
-  rabbitmq: null,
+  rabbitmq: createCeleryRabbitAdapter,
 };
 
 const schemeOf = (url: string) => url.split('://', 1)[0]!.toLowerCase();

@@ -59,6 +59,9 @@ export interface ContractFixture {
   unknownCounts?: CountKey[];
   /** The broker can't tell when its oldest ready task was enqueued (RabbitMQ). */
   noOldestReady?: boolean;
+  /** A task with a countdown waits in its queue as a ready message (Celery on RabbitMQ: the
+   *  worker holds it until its ETA), so the broker counts it as ready. */
+  etaWaitsInQueue?: boolean;
   /** The broker does not record which worker holds a running task (kombu's unacked hash). */
   noRunningWorker?: boolean;
   cleanup(): Promise<void>;

@@ -4,9 +4,9 @@ import { ConsoleError } from '@/lib/brokers/errors';
 import { parseOptions } from '@/lib/brokers/potatoq/options';
 import { parseRedisUrl } from '@/lib/brokers/potatoq/redis/keys';
 import { connectRedis } from '@/lib/brokers/potatoq/redis/server';
-import { CAPABILITIES, type Capabilities, type EnqueuePreview, type EnqueueRequest } from '@/lib/brokers/schema';
+import { CAPABILITIES, type Capabilities, type EnqueuePreview } from '@/lib/brokers/schema';
 import type { BrokerAdapter, StoreConfig } from '@/lib/brokers/types';
-import { shellQuote } from '@/lib/client/cli';
+import { celeryCall } from '../command';
 import { CELERY_REDIS_MODEL } from '../model';
 import { ZCeleryOptions } from '../options';
 import { NO_BACKEND, type CeleryRedisCtx } from './context';
@@ -18,21 +18,6 @@ import { getTask, listTasks } from './reads-tasks';
 import { discardDead } from './failures';
 import { enqueue, previewMessage, purge, replayDead, revoke } from './writes';
 import { discoverQueues, walkQueue } from './lists';
-
-/** `celery call` for the same task; it has no priority or headers option. */
-export function celeryCall(req: EnqueueRequest): { line: string; missing: string[] } {
-  const parts = ['celery', '-A', '<app>', 'call', shellQuote(req.task)];
-  if (req.args.trim() && req.args.trim() !== '[]') parts.push('--args', shellQuote(req.args.trim()));
-  if (req.kwargs.trim() && req.kwargs.trim() !== '{}') parts.push('--kwargs', shellQuote(req.kwargs.trim()));
-  parts.push('--queue', shellQuote(req.queue));
-  if (req.countdown !== undefined && req.countdown > 0) parts.push('--countdown', String(req.countdown));
-  if (req.eta !== undefined) parts.push('--eta', shellQuote(req.eta));
-  if (req.expires !== undefined) parts.push('--expires', shellQuote(req.expires));
-  const missing = [req.priority !== 0 ? 'priority' : '', req.headers.trim() && req.headers.trim() !== '{}' ? 'headers' : ''].filter(
-    Boolean,
-  );
-  return { line: parts.join(' '), missing };
-}
 
 /**
  * A plain Celery 5.7 app's Redis broker (kombu's lists per queue and priority bucket, its

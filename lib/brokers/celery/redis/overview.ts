@@ -1,5 +1,6 @@
 import 'server-only';
 import type { BrokerOverview, QueueStats, WorkerInfo } from '@/lib/brokers/schema';
+import { workersFrom } from '../workers';
 import type { CeleryRedisCtx } from './context';
 import { bucketSizes, discoverQueues, isFuture, readReserved, walkQueue } from './lists';
 import { inspect } from './pidbox';
@@ -68,36 +69,5 @@ export async function overviewOf(
   };
 }
 
-interface StatsReply {
-  pid?: number;
-  pool?: { 'max-concurrency'?: number; implementation?: string };
-}
-
-/** Live workers by broadcast `inspect stats/active/active_queues/registered`, in parallel,
- *  each waiting `inspectTimeoutMs` for replies. No reply: no live worker (or none reachable). */
-export async function listWorkers(ctx: CeleryRedisCtx): Promise<WorkerInfo[]> {
-  const [stats, active, queues, registered] = await Promise.all(
-    ['stats', 'active', 'active_queues', 'registered'].map((m) => inspect(ctx, m)),
-  );
-  const hosts = new Set([...stats!.keys(), ...active!.keys(), ...queues!.keys()]);
-  const now = new Date().toISOString();
-  return [...hosts].sort().map((host) => {
-    const s = (stats!.get(host) ?? {}) as StatsReply;
-    const a = active!.get(host);
-    const qs = queues!.get(host);
-    const reg = registered!.get(host);
-    return {
-      id: host,
-      hostname: host,
-      pid: s.pid === undefined ? null : String(s.pid),
-      queues: Array.isArray(qs) ? qs.flatMap((x: { name?: unknown }) => (typeof x?.name === 'string' ? [x.name] : [])) : [],
-      concurrency: s.pool?.['max-concurrency'] === undefined ? null : String(s.pool['max-concurrency']),
-      threads: null,
-      running: Array.isArray(a) ? a.flatMap((x: { id?: unknown }) => (typeof x?.id === 'string' ? [x.id] : [])) : [],
-      heartbeatAt: now,
-      ageSeconds: 0,
-      status: 'alive' as const,
-      registered: Array.isArray(reg) ? reg.filter((x): x is string => typeof x === 'string').map((x) => x.split(' ')[0]!) : null,
-    };
-  });
-}
+/** Live workers by broadcast inspect over the pidbox, each method waiting `inspectTimeoutMs`. */
+export const listWorkers = (ctx: CeleryRedisCtx): Promise<WorkerInfo[]> => workersFrom((m) => inspect(ctx, m));

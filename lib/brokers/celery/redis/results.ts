@@ -99,8 +99,10 @@ export function recordDto(r: CeleryRecord, ttlSeconds: number | null): ResultRec
   };
 }
 
-/** The backend's keys for task results: one per id. */
-export function resultKeys(prefix: string) {
+/** The backend's keys for task results: one per id. `prefix` is the backend's `global_keyprefix`,
+ *  with `_` added unless it ends in one of `:_-.` (`BaseKeyValueStoreBackend._add_global_keyprefix`). */
+export function resultKeys(global: string) {
+  const prefix = global && !':_-.'.includes(global.at(-1)!) ? `${global}_` : global;
   const escaped = prefix.replace(/[*?[\]\\]/g, (c) => `\\${c}`);
   return {
     meta: (id: string) => `${prefix}${META}${id}`,

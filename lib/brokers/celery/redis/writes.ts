@@ -41,7 +41,15 @@ export async function revoke(ctx: CeleryRedisCtx, ids: string[]): Promise<Action
   for (const id of ids) {
     const found = await findMessage(ctx, id);
     if (found && 'reserved' in found) {
-      failed.push(fail(id, 'running', 'a worker has reserved it (running, or holding it until its ETA): left alone'));
+      // Not touched in Redis; the broadcast still makes the worker drop it if it has not started it.
+      broadcastIds.push(id);
+      failed.push(
+        fail(
+          id,
+          'running',
+          'a worker has reserved it (running, or holding it until its ETA): left in place; the revoke was broadcast, so the worker drops it unless it already started',
+        ),
+      );
       continue;
     }
     if (!found) {
