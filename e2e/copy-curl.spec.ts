@@ -79,11 +79,25 @@ test('the bulk dialog’s curl command starts the captured job, with the count a
   expect(rows(c.broker, `SELECT id FROM potatoq_jobs WHERE id IN (${ids.map(() => '?').join(',')})`, ...ids)).toHaveLength(3);
 });
 
-test('the enqueue form shows the request as curl next to the CLI line', async ({ page }) => {
+test('the enqueue form shows the request as curl next to the CLI line, and the curl enqueues the same message', async ({ page }) => {
+  const queue = uniqueQueue('curl-enqueue');
   await page.goto(`${c.url}/brokers/main/enqueue`);
   await page.getByTestId('enqueue-task').fill('demo.echo');
+  await page.getByTestId('enqueue-queue').fill(queue);
+  await page.getByTestId('enqueue-kwargs').fill('{"big": 12345678901234567890123, "it\'s": "<b>"}');
   const curl = page.getByTestId('curl-command');
   await expect(curl).toContainText('/api/brokers/main/enqueue');
   await expect(curl).toContainText('"task":"demo.echo"');
+  await expect(curl).toContainText('"fields":{');
   await expect(curl).toContainText('$POTATOQ_CONSOLE_TOKEN');
+  await expect(page.getByTestId('enqueue-preview')).toContainText('"kwargs":{"big":12345678901234567890123');
+  const preview = (await page.getByTestId('enqueue-preview').textContent())!.trim();
+
+  const answer = JSON.parse(runCopied((await curl.textContent())!)) as { id: string; queue: string; payload: string };
+  expect(answer.queue).toBe(queue);
+  const [row] = rows<{ payload: string }>(c.broker, 'SELECT payload FROM potatoq_jobs WHERE id = ?', answer.id);
+  expect(row?.payload).toBe(answer.payload);
+  // The preview's message, but for the id and time set at write time.
+  const strip = (p: string) => p.replace(/"(id|root_id)":"[^"]*"/g, '"$1":""').replace(/"enqueued_at":[0-9.e+-]+/, '"enqueued_at":0');
+  expect(strip(answer.payload)).toBe(strip(preview));
 });

@@ -1,7 +1,12 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { ROOT } from '../tests/support/potatoq-seeder';
+import { SoloWorker, until } from '../tests/support/solo-worker';
 import { e2eBrokers } from './brokers';
 import { guardPage } from './helpers';
-import { queueJobs, uniqueQueue } from './seed';
+import { queueJobs, rows, uniqueQueue } from './seed';
 
 test('enqueue refuses bad JSON arguments inline, writing nothing, then writes exactly the previewed message', async ({ page }) => {
   const { main } = e2eBrokers();
@@ -43,5 +48,116 @@ test('enqueue refuses bad JSON arguments inline, writing nothing, then writes ex
   expect(stored).toBe(expected);
   expect(stored).toContain('"args":[1,12345678901234567890123]');
   expect(stored).toContain('"kwargs":{"note":"<b>ž</b>"}');
+  expect(pageErrors).toEqual([]);
+});
+
+test('a malformed tagged value is refused under its own field, naming its key, and nothing is written', async ({ page, request }) => {
+  const { main } = e2eBrokers();
+  const queue = uniqueQueue('enqueue-bad');
+  const { pageErrors } = guardPage(page);
+
+  await page.goto('/brokers/main/enqueue');
+  await page.getByLabel('Task name', { exact: true }).fill('demo.add');
+  await page.getByLabel('Queue', { exact: true }).fill(queue);
+  const kwargs = page.getByLabel('Keyword arguments (JSON object)', { exact: true });
+  await kwargs.fill('{"n": 1, "at": {"__potatoq__": "datetime", "v": "tomorrow 9am"}}');
+  // The adapter's preview names the path before anything is sent.
+  await expect(page.getByTestId('enqueue-preview')).toContainText('kwargs.at: "tomorrow 9am" is not a valid datetime');
+  await page.getByTestId('enqueue-submit').click();
+  await expect(page.getByTestId('error-kwargs')).toContainText('at: "tomorrow 9am" is not a valid datetime');
+  await expect(kwargs).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByTestId('error-args')).toHaveCount(0);
+  await expect(page.getByTestId('enqueue-success')).toHaveCount(0);
+  await page.screenshot({ path: 'test-results/enqueue-bad-datetime.png', fullPage: true });
+
+  // The type-aware entry refuses a value that is not of its kind, before it reaches the JSON.
+  await page.getByTestId('typed-kwargs-kind').selectOption('uuid');
+  await page.getByTestId('typed-kwargs-key').fill('who');
+  await page.getByTestId('typed-kwargs-value').fill('not-a-uuid');
+  await page.getByTestId('typed-kwargs-insert').click();
+  await expect(page.getByTestId('typed-kwargs-error')).toContainText('UUID: not a UUID');
+  await expect(kwargs).not.toHaveValue(/who/);
+
+  // The API names the same path (the older flat body is still read).
+  const api = await request.post('/api/brokers/main/enqueue', {
+    data: { task: 'demo.add', queue, kwargs: '{"id": {"__potatoq__": "uuid", "v": "nope"}}' },
+  });
+  expect(api.status()).toBe(400);
+  expect(Object.keys(((await api.json()) as { error: { fields: Record<string, string> } }).error.fields)).toEqual(['kwargs.id']);
+  expect(queueJobs(main, queue)).toEqual([]);
+  expect(pageErrors).toEqual([]);
+});
+
+test('the queue follows the task to its live worker, an unregistered name is held back, and typed entry reaches the worker typed', async ({
+  page,
+}) => {
+  const { main } = e2eBrokers();
+  const queue = uniqueQueue('enqueue-route');
+  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'enqueue-route-'));
+  const worker = new SoloWorker('rt_tasks', path.join(ROOT, 'tests/py'), {
+    ...process.env,
+    RT_BROKER: `sqlite:///${main}`,
+    RT_OUT: out,
+    PYTHONUNBUFFERED: '1',
+  });
+  worker.start([queue]);
+  const { pageErrors } = guardPage(page);
+  try {
+    await until(
+      'the worker to report its queue',
+      () => rows(main, 'SELECT id FROM potatoq_workers WHERE info LIKE ?', `%${queue}%`).length > 0,
+      30_000,
+      () => worker.log,
+    );
+
+    await page.goto('/brokers/main/enqueue');
+    const queueBox = page.getByLabel('Queue', { exact: true });
+    await page.getByLabel('Task name', { exact: true }).fill('rt.record');
+    await expect(queueBox).toHaveValue(queue);
+    await expect(page.getByText(`Follows the task: its workers consume ${queue}.`)).toBeVisible();
+
+    await page.getByLabel('Task name', { exact: true }).fill('rt.recrod');
+    await expect(page.getByTestId('warning-task')).toContainText('No live worker has registered rt.recrod');
+    await expect(page.getByTestId('warning-task')).toContainText('Did you mean rt.record?');
+    await page.getByTestId('enqueue-submit').click();
+    await expect(page.getByTestId('enqueue-held')).toBeVisible();
+    await page.screenshot({ path: 'test-results/enqueue-unknown-task.png', fullPage: true });
+    expect(queueJobs(main, queue)).toEqual([]);
+
+    await page.getByLabel('Task name', { exact: true }).fill('rt.record');
+    await expect(page.getByTestId('warning-task')).toHaveCount(0);
+    await page.getByTestId('typed-kwargs-kind').selectOption('datetime');
+    await page.getByTestId('typed-kwargs-key').fill('at');
+    await page.getByTestId('typed-kwargs-value').fill('2026-12-24T09:30');
+    await page.getByTestId('typed-kwargs-insert').click();
+    await page.getByTestId('typed-kwargs-kind').selectOption('decimal');
+    await page.getByTestId('typed-kwargs-key').fill('amount');
+    await page.getByTestId('typed-kwargs-value').fill('19.990');
+    await page.getByTestId('typed-kwargs-insert').click();
+    await expect(page.getByLabel('Keyword arguments (JSON object)', { exact: true })).toHaveValue(
+      /^\{"at": \{"__potatoq__":"datetime","v":"2026-12-2[34]T\d\d:30:00\.000\+00:00"\}, "amount": \{"__potatoq__":"decimal","v":"19\.990"\}\}$/,
+    );
+    await expect(page.getByTestId('enqueue-preview')).toContainText('"amount":{"__potatoq__":"decimal","v":"19.990"}');
+    await page.screenshot({ path: 'test-results/enqueue-route-typed.png', fullPage: true });
+    await page.getByTestId('enqueue-submit').click();
+    await expect(page.getByTestId('enqueue-success')).toContainText(`in ${queue}`);
+    const id = (await page.getByTestId('enqueue-new-id').textContent())?.trim() ?? '';
+
+    // The real worker consuming the followed queue ran it with Python types.
+    const ran = await until(
+      'the worker to run the enqueued task',
+      () => {
+        const f = path.join(out, `${id}.json`);
+        return fs.existsSync(f) && (JSON.parse(fs.readFileSync(f, 'utf8')) as { kwargs: Record<string, [string, string]> });
+      },
+      30_000,
+      () => worker.log,
+    );
+    expect(ran.kwargs.at?.[0]).toBe('datetime');
+    expect(ran.kwargs.amount).toEqual(['Decimal', "Decimal('19.990')"]);
+  } finally {
+    await worker.stop();
+    fs.rmSync(out, { recursive: true, force: true });
+  }
   expect(pageErrors).toEqual([]);
 });

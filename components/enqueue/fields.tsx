@@ -1,10 +1,17 @@
 'use client';
 import { useRef, type ReactNode } from 'react';
-import { SNIPPET_KINDS, insertValue, snippet } from './snippets';
+import type { EnqueueDecl } from '@/lib/brokers/schema';
+import { insertValue } from './snippets';
+import { TypedEntry } from './typed-entry-form';
 
 export function FieldError({ message, name }: { message?: string; name: string }) {
   return message ? (
-    <span className="text-xs text-red-600 dark:text-red-400" data-testid={`error-${name}`} id={`error-${name}`}>
+    <span
+      className="text-xs whitespace-pre-line text-red-600 dark:text-red-400"
+      data-testid={`error-${name}`}
+      id={`error-${name}`}
+      role="alert"
+    >
       {message}
     </span>
   ) : null;
@@ -35,31 +42,33 @@ export function Field({
   );
 }
 
-/** A JSON editor with buttons inserting tagged values (datetime, Decimal, ...) at the cursor. */
+/** A JSON editor; with `typed`, a type-aware entry inserts the system's typed values at the cursor. */
 export function JsonField({
   label,
   name,
   value,
   onChange,
   error,
+  hint,
   container,
   rows = 4,
-  helpers = true,
+  typed,
 }: {
   label: string;
   name: string;
   value: string;
   onChange: (v: string) => void;
   error?: string;
+  hint?: ReactNode;
   container: 'list' | 'object';
   rows?: number;
-  helpers?: boolean;
+  typed?: EnqueueDecl['typed'];
 }) {
   const ref = useRef<HTMLTextAreaElement>(null);
-  const insert = (text: string) => {
+  const insert = (text: string, key: string) => {
     const el = ref.current;
     const at = el ? el.selectionStart : value.length;
-    const r = insertValue(value, at, text, container);
+    const r = insertValue(value, at, text, container, key || 'key');
     onChange(r.text);
     requestAnimationFrame(() => {
       el?.focus();
@@ -67,7 +76,7 @@ export function JsonField({
     });
   };
   return (
-    <Field label={label} name={name} error={error}>
+    <Field label={label} name={name} error={error} hint={hint}>
       <textarea
         id={`f-${name}`}
         ref={ref}
@@ -81,21 +90,7 @@ export function JsonField({
         data-testid={`enqueue-${name}`}
         className="input font-mono text-xs"
       />
-      {helpers ? (
-        <span className="flex flex-wrap gap-1" aria-label={`Insert a typed value into ${label}`}>
-          {SNIPPET_KINDS.map((k) => (
-            <button
-              key={k}
-              type="button"
-              onClick={() => insert(snippet(k))}
-              data-testid={`insert-${name}-${k}`}
-              className="rounded border border-zinc-300 px-1.5 py-0.5 font-mono text-[11px] hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800"
-            >
-              + {k}
-            </button>
-          ))}
-        </span>
-      ) : null}
+      {typed ? <TypedEntry name={name} label={label} typed={typed} container={container} onInsert={insert} /> : null}
     </Field>
   );
 }

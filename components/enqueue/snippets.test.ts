@@ -1,14 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { insertValue, snippet } from './snippets';
-
-describe('snippet', () => {
-  it('writes potatoq tagged values', () => {
-    expect(JSON.parse(snippet('decimal'))).toEqual({ __potatoq__: 'decimal', v: '0.10' });
-    expect(snippet('datetime', new Date('2026-01-02T03:04:05.000Z'))).toBe(
-      '{"__potatoq__":"datetime","v":"2026-01-02T03:04:05.000+00:00"}',
-    );
-  });
-});
+import { insertValue } from './snippets';
 
 describe('insertValue', () => {
   it('turns an empty list into a one-item list', () => {
@@ -25,5 +16,7 @@ describe('insertValue', () => {
   it('adds a key in an object', () => {
     expect(JSON.parse(insertValue('{}', 1, '1', 'object').text)).toEqual({ key: 1 });
     expect(JSON.parse(insertValue('{"a": 1}', 7, '2', 'object').text)).toEqual({ a: 1, key: 2 });
+    expect(JSON.parse(insertValue('{"a": 1}', 7, '2', 'object', 'when "x"').text)).toEqual({ a: 1, 'when "x"': 2 });
+    expect(JSON.parse(insertValue('{}', 1, '3', 'object', 'n').text)).toEqual({ n: 3 });
   });
 });

@@ -2,33 +2,23 @@ import { describe, expect, it } from 'vitest';
 import { ZEnqueueInput, ZPurgeRequest } from './schemas';
 
 describe('ZEnqueueInput', () => {
-  it('keeps JSON text exactly as given, so big integers survive', () => {
-    const r = ZEnqueueInput.parse({ task: 't', args: '[123456789012345678901234567890, NaN]' });
-    expect(r.args).toBe('[123456789012345678901234567890, NaN]');
-    expect(r.queue).toBe('default');
-    expect(r.kwargs).toBe('{}');
+  it('takes task, queue and the field values as given (the adapter reads them)', () => {
+    const r = ZEnqueueInput.parse({ task: ' t ', queue: 'q', fields: { args: '[1]', n: 2 }, reason: 'why' });
+    expect(r).toEqual({ task: 't', queue: 'q', fields: { args: '[1]', n: 2 } });
   });
-  it('accepts JSON values for args, kwargs and headers and re-serialises them', () => {
-    const r = ZEnqueueInput.parse({
+  it('turns the older flat body into fields, and an empty queue into "not given"', () => {
+    expect(ZEnqueueInput.parse({ task: 't', queue: '', args: '[1]', countdown: '', reason: 'why' })).toEqual({
       task: 't',
-      args: [1, 'a'],
-      kwargs: { x: { __potatoq__: 'date', v: '2026-01-02' } },
-      headers: { h: 1 },
+      fields: { args: '[1]', countdown: '' },
     });
-    expect(r.args).toBe('[1,"a"]');
-    expect(JSON.parse(r.kwargs)).toEqual({ x: { __potatoq__: 'date', v: '2026-01-02' } });
-    expect(r.headers).toBe('{"h":1}');
   });
-  it('treats empty form fields as not given', () => {
-    const r = ZEnqueueInput.parse({ task: 't', countdown: '', priority: '', queue: '', eta: '', expires: '' });
-    expect(r).toMatchObject({ priority: 0, queue: 'default' });
-    expect(r.countdown).toBeUndefined();
-    expect(r.eta).toBeUndefined();
-  });
-  it('refuses a countdown together with an eta, naming the eta field', () => {
-    const r = ZEnqueueInput.safeParse({ task: 't', countdown: 5, eta: '2030-01-01T00:00:00Z' });
+  it('refuses field values both beside and inside fields, naming the stray key', () => {
+    const r = ZEnqueueInput.safeParse({ task: 't', fields: {}, args: '[1]' });
     expect(r.success).toBe(false);
-    expect(r.error?.issues[0]?.path).toEqual(['eta']);
+    expect(r.error?.issues[0]?.path).toEqual(['args']);
+  });
+  it('requires a task name', () => {
+    expect(ZEnqueueInput.safeParse({ task: '  ', fields: {} }).error?.issues[0]?.path).toEqual(['task']);
   });
 });
 

@@ -1,26 +1,38 @@
 // Inputs of the write actions, shared by server actions, POST routes and client forms.
 import { z } from 'zod';
-import { ZEnqueueRequest, ZIds, ZQueueName } from '@/lib/brokers/schema';
+import { type EnqueueRequest, ZEnqueueRequest, ZIds, ZQueueName } from '@/lib/brokers/schema';
 
 export const ZPurgeRequest = z
   .object({ queue: ZQueueName, confirm: z.string({ error: 'type the queue name to confirm' }) })
   .refine((r) => r.confirm === r.queue, { message: 'type the exact queue name to confirm', path: ['confirm'] });
 export type PurgeRequest = z.infer<typeof ZPurgeRequest>;
 
-/**
- * JSON fields of an enqueue request may arrive as JSON text (exact: big integers and NaN
- * survive) or as JSON values (convenient for scripts; numbers beyond 2^53 are already rounded
- * by the JSON parser before we see them, so the docs recommend text).
- */
-const jsonText = (v: unknown) => (v === undefined || v === null || typeof v === 'string' ? (v ?? undefined) : JSON.stringify(v));
+/** Keys of an enqueue body that are not field values. */
+const ENQUEUE_KEYS = new Set(['task', 'queue', 'fields', 'reason']);
 
-export const ZEnqueueInput = z.preprocess((raw) => {
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return raw;
-  const r = raw as Record<string, unknown>;
-  const out: Record<string, unknown> = { ...r, args: jsonText(r.args), kwargs: jsonText(r.kwargs), headers: jsonText(r.headers) };
-  // Empty form fields mean "not given".
-  for (const k of ['countdown', 'priority', 'queue'] as const) if (out[k] === '' || out[k] === null) delete out[k];
-  return out;
-}, ZEnqueueRequest);
+/**
+ * An enqueue body: `{task, queue, fields: {...}}`, or the older flat body (`{task, queue, args,
+ * kwargs, priority, ...}`, as the API took before fields were declared by the adapter): its other
+ * keys become `fields`. Both at once is refused, naming the stray key. An empty queue means
+ * "not given" (the system's default queue).
+ */
+export const ZEnqueueInput = z
+  .preprocess(
+    (raw) => {
+      if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return raw;
+      const r = raw as Record<string, unknown>;
+      const out: Record<string, unknown> = { task: r.task, fields: r.fields };
+      if (r.queue !== '' && r.queue !== null) out.queue = r.queue;
+      const flat = Object.keys(r).filter((k) => !ENQUEUE_KEYS.has(k));
+      if (flat.length && r.fields === undefined) out.fields = Object.fromEntries(flat.map((k) => [k, r[k]]));
+      else if (flat.length) out.stray = flat[0];
+      return out;
+    },
+    ZEnqueueRequest.extend({ stray: z.string().optional() }),
+  )
+  .superRefine((r, ctx) => {
+    if (r.stray) ctx.addIssue({ code: 'custom', path: [r.stray], message: `give "${r.stray}" inside "fields"` });
+  })
+  .transform(({ stray: _, ...r }): EnqueueRequest => r);
 
 export { ZIds };

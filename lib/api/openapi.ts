@@ -206,7 +206,8 @@ export const ROUTES: Route[] = [
     body: ZEnqueueRequest,
     ok: R.ZEnqueueResult,
     errors: writer,
-    description: '`args`, `kwargs` and `headers` are JSON text (exact for big integers); JSON values are accepted too.',
+    description:
+      "`fields` holds the values of the fields the broker's adapter declares (`model.actions.enqueue.fields` of GET /api/brokers/{broker}); JSON fields take JSON text (exact for big integers) or JSON values. An InvalidInput error's `fields` are keyed by field path (`kwargs.when`). The older flat body (`{task, queue, args, kwargs, ...}`) is still read as fields.",
   },
   {
     method: 'post',

@@ -50,6 +50,39 @@ export const ZBrokerList = z.object({ brokers: z.array(z.looseObject({ id: z.str
 const ZQueueStats = z
   .looseObject({ name: z.string(), ready: count, scheduled: count, running: count, dead: count, oldestReadyAt: isoOrNull })
   .meta({ id: 'QueueStats' });
+const ZEnqueueField = z
+  .looseObject({
+    key: z.string(),
+    kind: z.enum(['text', 'integer', 'json-list', 'json-object', 'datetime', 'duration']),
+    label: z.string(),
+    help: z.string().optional(),
+    required: z.boolean().optional(),
+    default: z.string().optional(),
+    min: z.number().optional(),
+    max: z.number().optional(),
+    typed: z.boolean().optional(),
+    exclusive: z.string().optional(),
+    schedules: z.boolean().optional(),
+  })
+  .meta({
+    id: 'EnqueueField',
+    description: "One input an enqueue request's `fields` may carry on this broker, as its adapter declares it.",
+  });
+const ZModel = z
+  .looseObject({
+    system: z.string(),
+    states: z.array(z.looseObject({ key: z.string(), label: z.string() })),
+    actions: z.looseObject({
+      enqueue: z.looseObject({
+        does: z.string(),
+        defaultQueue: z.string(),
+        fields: z.array(ZEnqueueField),
+        typed: z.looseObject({ kinds: z.array(z.string()), template: z.string() }).optional(),
+        routes: z.string().optional(),
+      }),
+    }),
+  })
+  .meta({ id: 'BrokerModel', description: "The adapter's declaration: its states, what each action does, the enqueue fields." });
 export const ZOverview = z
   .looseObject({
     id: z.string(),
@@ -61,6 +94,7 @@ export const ZOverview = z
     totals: z.looseObject({ ready: count, scheduled: count, running: count, dead: count }),
     workers: z.looseObject({ alive: z.number().int(), stale: z.number().int() }),
     readAt: iso,
+    model: ZModel.optional(),
   })
   .meta({ id: 'BrokerOverview' });
 

@@ -89,9 +89,74 @@ export interface BrokerModel {
     discard: ActionDecl;
     revoke: ActionDecl & { bulk: string };
     purge: PurgeDecl;
-    enqueue: ActionDecl;
+    enqueue: EnqueueDecl;
     /** Present where the adapter can turn another system's message into one of its own;
      *  `what` names such a letter ("Celery letter"). */
     convert?: ActionDecl & { what: string };
   };
+}
+
+/** The neutral kinds of an enqueue field; the form picks its input from the kind, the adapter's
+ *  own zod schema decides what the value means. Values travel as the form's text (JSON values
+ *  are accepted too; text keeps big integers exact). */
+export type EnqueueFieldKind =
+  /** One line of text. */
+  | 'text'
+  /** A whole number (text or number), within `min`/`max`. */
+  | 'integer'
+  /** A JSON list (JSON text or a list); `typed`: the form offers the system's typed values. */
+  | 'json-list'
+  /** A JSON object (JSON text or an object). */
+  | 'json-object'
+  /** An instant: ISO 8601 with an offset (the form converts the viewer's local time to UTC). */
+  | 'datetime'
+  /** Seconds (a number, fractions allowed), within `min`/`max`. */
+  | 'duration';
+
+/** One input of the enqueue form, as the adapter declares it. */
+export interface EnqueueFieldDecl {
+  /** The request's `fields` key, and the first segment of error paths (`kwargs.when`). */
+  key: string;
+  kind: EnqueueFieldKind;
+  label: string;
+  /** One sentence under the input (units, defaults, what the system does with it). */
+  help?: string;
+  required?: boolean;
+  /** The form's initial text; absent: empty (the system's own default applies). */
+  default?: string;
+  placeholder?: string;
+  /** Bounds of integer and duration fields. */
+  min?: number;
+  max?: number;
+  /** JSON fields whose values may be typed (datetime, Decimal, ...): `EnqueueDecl.typed` says how. */
+  typed?: boolean;
+  /** Fields of one `exclusive` group are alternatives (potatoq: countdown or eta): the form
+   *  offers one at a time, next to "Now"; the adapter refuses two. */
+  exclusive?: string;
+  /** Setting this field schedules the task for later instead of making it ready now. */
+  schedules?: boolean;
+  /** Shown folded under "More options". */
+  advanced?: boolean;
+}
+
+/** A neutral typed value kind the form can enter (see typed-value.ts). */
+export type TypedKind = 'datetime' | 'date' | 'time' | 'timedelta' | 'uuid' | 'decimal' | 'bytes' | 'set';
+
+/**
+ * What the enqueue action takes on this system. The request is `{task, queue, fields}`: the
+ * adapter validates `fields` with its own schema and answers InvalidInput with errors keyed by
+ * field path (`args.0`, `kwargs.when`, `eta`).
+ */
+export interface EnqueueDecl extends ActionDecl {
+  /** The inputs besides task name and queue, in form order. */
+  fields: EnqueueFieldDecl[];
+  /** The queue used when none is given. */
+  defaultQueue: string;
+  /** How typed values are written inside `typed` JSON fields: `template` with `{kind}` and
+   *  `{value}` (the value as JSON: ISO text, Decimal text, base64, seconds, a list for sets). */
+  typed?: { kinds: TypedKind[]; template: string };
+  /** Where the queue follows the task, how the system knows it (one sentence), e.g. from the
+   *  registered task names and queues its workers report (`WorkerInfo`). Absent: it can't tell,
+   *  and the form neither picks a queue nor warns about unknown task names. */
+  routes?: string;
 }

@@ -80,42 +80,26 @@ export type Ids = z.infer<typeof ZIds>;
 /** Queue names as potatoq accepts them on every broker (RabbitMQ forbids `.`, `#`, `*`). */
 export const ZQueueName = z.string().trim().min(1, 'queue name is required').max(200, 'queue name longer than 200 characters');
 
-export const ZEnqueueRequest = z
-  .object({
-    task: z.string().trim().min(1, 'task name is required').max(500, 'task name longer than 500 characters'),
-    queue: ZQueueName.default('default'),
-    /** JSON text of a list (so tagged values and big integers survive exactly). */
-    args: z.string().max(1_000_000).default('[]'),
-    /** JSON text of an object. */
-    kwargs: z.string().max(1_000_000).default('{}'),
-    priority: z.coerce.number().int('priority must be a whole number').min(-32768).max(32767).default(0),
-    /** Seconds from now; mutually exclusive with eta. */
-    countdown: z.coerce
-      .number()
-      .min(0, 'countdown cannot be negative')
-      .max(10 * 365 * 86400)
-      .optional(),
-    /** ISO 8601 date-time with offset, or Unix seconds. */
-    eta: z
-      .string()
-      .trim()
-      .max(100)
-      .optional()
-      .transform((v) => (v ? v : undefined)),
-    /** ISO 8601 date-time, or seconds from now when a plain number. */
-    expires: z
-      .string()
-      .trim()
-      .max(100)
-      .optional()
-      .transform((v) => (v ? v : undefined)),
-    /** JSON text of an object. */
-    headers: z.string().max(100_000).default('{}'),
-  })
-  .refine((r) => !(r.countdown !== undefined && r.eta !== undefined), {
-    message: 'give either a countdown or an eta, not both',
-    path: ['eta'],
-  });
+/** The most an enqueue request's field values may hold, together (JSON text of each). */
+export const MAX_ENQUEUE_FIELDS_CHARS = 1_500_000;
+
+/**
+ * One task to enqueue: its name, its queue (absent: the system's default queue) and the values
+ * of the fields its adapter declares (`model.actions.enqueue.fields`), keyed by field key. The
+ * values are the form's text or JSON values; the adapter's own schema says what each means and
+ * answers errors keyed by field path (`kwargs.when`). Neutral: nothing here is any one system's.
+ */
+export const ZEnqueueRequest = z.object({
+  task: z.string().trim().min(1, 'task name is required').max(500, 'task name longer than 500 characters'),
+  queue: ZQueueName.optional(),
+  fields: z
+    .record(z.string().max(100), z.unknown())
+    .default({})
+    .refine(
+      (f) => (JSON.stringify(f)?.length ?? 0) <= MAX_ENQUEUE_FIELDS_CHARS,
+      'the field values are too large (at most 1.5 MB together)',
+    ),
+});
 export type EnqueueRequest = z.infer<typeof ZEnqueueRequest>;
 
 export type * from './dto';

@@ -122,7 +122,7 @@ describe('declared model', () => {
       discard: { does: 'd' },
       revoke: { does: 'v', bulk: 'vb' },
       purge: { does: 'p', what: 'w', counts: ['pending'], stays: 's' },
-      enqueue: { does: 'e' },
+      enqueue: { does: 'e', defaultQueue: 'default', fields: [] },
     },
   };
 

@@ -7,14 +7,19 @@ import { type JsonNode, parseJson, PyJsonError } from './json';
 import { decimalKey } from './pydecimal';
 import { dumpsPy, plainPy, type PyVal, totalSeconds } from './pyval';
 import { decodeTags } from './tags';
+import { findBadTags } from './tag-check';
 
 export class BuildMessageError extends Error {
+  /** Field path -> message, the first one being `field` (a bad tagged value: `kwargs.when`). */
+  readonly fields: Record<string, string>;
   constructor(
     readonly field: string,
     message: string,
+    fields?: Record<string, string>,
   ) {
     super(message);
     this.name = 'BuildMessageError';
+    this.fields = fields ?? { [field]: message };
   }
 }
 
@@ -108,6 +113,9 @@ export interface BuildMessageInput {
   id?: string;
   /** Unix seconds; defaults to the clock. */
   now?: number;
+  /** Refuse tagged values potatoq's decoder would leave as dicts or choke on (the console's
+   *  producers), naming their path (`kwargs.when`); `potatoq call` itself writes them as given. */
+  refuseBadTags?: boolean;
 }
 
 export interface BuiltMessage {
@@ -123,7 +131,7 @@ export interface BuiltMessage {
   json: string;
 }
 
-function parseField(field: string, text: string, want: 'arr' | 'obj'): PyVal {
+function parseField(field: string, text: string, want: 'arr' | 'obj', refuseBadTags = false): PyVal {
   let node;
   try {
     node = parseJson(text);
@@ -137,6 +145,12 @@ function parseField(field: string, text: string, want: 'arr' | 'obj'): PyVal {
       field,
       `${field} is nested ${depth} levels deep; potatoq can decode about 990 but re-encodes (retry, dead-letter) only about 496, so the console accepts at most ${MAX_ARGUMENT_DEPTH}`,
     );
+  }
+  const bad = refuseBadTags ? findBadTags(node) : [];
+  if (bad.length) {
+    const fields = Object.fromEntries(bad.map((b) => [[field, ...b.path].join('.'), b.message]));
+    const [first, message] = Object.entries(fields)[0] as [string, string];
+    throw new BuildMessageError(first, `${first}: ${message}`, fields);
   }
   return plainPy(node);
 }
@@ -202,15 +216,15 @@ export function buildMessage(input: BuildMessageInput): BuiltMessage {
   const id = input.id ?? uuid4();
   const known = new Map<string, PyVal>([
     ['task', { k: 'str', v: task }],
-    ['args', parseField('args', input.args ?? '[]', 'arr')],
-    ['kwargs', parseField('kwargs', input.kwargs ?? '{}', 'obj')],
+    ['args', parseField('args', input.args ?? '[]', 'arr', input.refuseBadTags)],
+    ['kwargs', parseField('kwargs', input.kwargs ?? '{}', 'obj', input.refuseBadTags)],
     ['id', { k: 'str', v: id }],
     ['queue', { k: 'str', v: queue }],
     ['priority', { k: 'int', text: String(priority) }],
     ['eta', eta === null ? { k: 'none' } : float(eta)],
     ['expires', expires === null ? { k: 'none' } : float(expires)],
     ['root_id', { k: 'str', v: id }],
-    ['headers', parseField('headers', input.headers ?? '{}', 'obj')],
+    ['headers', parseField('headers', input.headers ?? '{}', 'obj', input.refuseBadTags)],
   ]);
   const json = encodeMessage(known, now);
   // Never write what a worker can't decode (it would crash the slot that claims it).

@@ -2,12 +2,13 @@
 // the console or recreating the adapter. The server restarted is a private one made for this
 // test (tests/support/private-postgres.ts), never the machine's shared server.
 import { execFileSync } from 'node:child_process';
+import { ZEnqueueInput } from '@/lib/actions/schemas';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresAdapter } from '@/lib/brokers/potatoq/postgres/adapter';
 import { PY_DIR } from '@/tests/support/postgres';
-import { ZEnqueueRequest, ZTaskListQuery } from '@/lib/brokers/schema';
+import { ZTaskListQuery } from '@/lib/brokers/schema';
 import type { BrokerAdapter } from '@/lib/brokers/types';
 import { POTATOQ, ROOT } from '../support/potatoq-seeder';
 import { privatePostgresMissing, startPrivatePostgres, type PrivatePostgres } from '../support/private-postgres';
@@ -49,7 +50,7 @@ afterAll(async () => {
 
 describe.skipIf(!!missing)('the PostgreSQL adapter across a server restart', () => {
   it('answers the next refresh after a restart, without being recreated, and its writes reach potatoq', async () => {
-    const first = await a!.enqueue(ZEnqueueRequest.parse({ task: 'rt.record', queue: 'rt-held' }));
+    const first = await a!.enqueue(ZEnqueueInput.parse({ task: 'rt.record', queue: 'rt-held' }));
     expect((await a!.overview()).queues.find((q) => q.name === 'rt-held')?.ready).toBe(1);
 
     const started = await startTime();
@@ -59,7 +60,7 @@ describe.skipIf(!!missing)('the PostgreSQL adapter across a server restart', () 
     const o = await a!.overview();
     expect(o.queues.find((q) => q.name === 'rt-held')?.ready).toBe(1);
     expect((await a!.listTasks(ZTaskListQuery.parse({ queue: 'rt-held' }))).items.map((t) => t.id)).toEqual([first.id]);
-    const second = await a!.enqueue(ZEnqueueRequest.parse({ task: 'rt.record', queue: 'rt-held' }));
+    const second = await a!.enqueue(ZEnqueueInput.parse({ task: 'rt.record', queue: 'rt-held' }));
     expect((await a!.getTask(second.id))?.state).toBe('ready');
     // potatoq's own CLI, on the same server, sees both tasks the console wrote.
     expect(JSON.parse(potatoq('queues', '--json'))).toEqual({ 'rt-held': 2 });

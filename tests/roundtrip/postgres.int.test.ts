@@ -3,6 +3,7 @@
 // claims never both runs and reports "revoked", the console counts what `potatoq queues`
 // counts. The restart test is in postgres-restart.int.test.ts, on a private server.
 import { execFileSync } from 'node:child_process';
+import { ZEnqueueInput } from '@/lib/actions/schemas';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,7 +20,7 @@ import {
   tableOf,
   type PgTarget,
 } from '@/tests/support/postgres';
-import { ZEnqueueRequest, ZTaskListQuery } from '@/lib/brokers/schema';
+import { ZTaskListQuery } from '@/lib/brokers/schema';
 import type { ActionOutcome } from '@/lib/brokers/schema';
 import type { BrokerAdapter } from '@/lib/brokers/types';
 import { POTATOQ, ROOT } from '../support/potatoq-seeder';
@@ -79,7 +80,7 @@ describe.skipIf(!available)('PostgreSQL round trips with the real potatoq', () =
     for (let i = 0; i < 5; i++) {
       await sleep(200 + Math.random() * 600);
       const committed = Date.now(); // before the call: the latency includes the enqueue itself
-      const e = await a.enqueue(ZEnqueueRequest.parse({ task: 'rt.record', queue: Q, args: `[${i}]` }));
+      const e = await a.enqueue(ZEnqueueInput.parse({ task: 'rt.record', queue: Q, args: `[${i}]` }));
       enqueued.push((await until('the enqueued task to run', () => ranAt(e.id))) - committed);
     }
     const replayed: number[] = [];
@@ -116,7 +117,7 @@ describe.skipIf(!available)('PostgreSQL round trips with the real potatoq', () =
 
   it('never both runs a task and reports it revoked when revoke races the worker', async () => {
     const ids: string[] = [];
-    for (let i = 0; i < 120; i++) ids.push((await a.enqueue(ZEnqueueRequest.parse({ task: 'rt.record', queue: Q, args: `[${i}]` }))).id);
+    for (let i = 0; i < 120; i++) ids.push((await a.enqueue(ZEnqueueInput.parse({ task: 'rt.record', queue: Q, args: `[${i}]` }))).id);
     const outcomes: ActionOutcome[] = [];
     // Newest first: the worker claims oldest first, so the two meet somewhere in the middle
     // whatever the machine's speed, and both sides of the race are exercised.
@@ -145,15 +146,15 @@ describe.skipIf(!available)('PostgreSQL round trips with the real potatoq', () =
   });
 
   it('counts waiting tasks as `potatoq queues --json` does and replays what `potatoq dead list` shows', async () => {
-    await a.enqueue(ZEnqueueRequest.parse({ task: 'rt.record', queue: 'rt-later', countdown: 600 }));
-    await a.enqueue(ZEnqueueRequest.parse({ task: 'rt.record', queue: 'rt-held' }));
+    await a.enqueue(ZEnqueueInput.parse({ task: 'rt.record', queue: 'rt-later', countdown: 600 }));
+    await a.enqueue(ZEnqueueInput.parse({ task: 'rt.record', queue: 'rt-held' }));
     const waiting = Object.fromEntries(
       (await a.overview()).queues
         .filter((q) => (q.ready ?? 0) + (q.scheduled ?? 0) > 0)
         .map((q) => [q.name, (q.ready ?? 0) + (q.scheduled ?? 0)]),
     );
     expect(waiting).toEqual(JSON.parse(potatoq('queues', '--json')));
-    const failing = await a.enqueue(ZEnqueueRequest.parse({ task: 'rt.fail', queue: Q, args: '["boom-pg"]' }));
+    const failing = await a.enqueue(ZEnqueueInput.parse({ task: 'rt.fail', queue: Q, args: '["boom-pg"]' }));
     const letter = await until('the failing task to be dead-lettered', () => a.getDead(failing.id));
     const cli = (JSON.parse(potatoq('dead', 'list', '--json')) as Array<{ id: string; reason: string }>).find((d) => d.id === failing.id);
     expect(letter.reason).toBe(cli?.reason);

@@ -4,12 +4,13 @@
 // the console shows them with potatoq's reasons, replays (or converts) them and the worker runs
 // them; a console revoke makes the worker skip a task; console enqueues run.
 import { execFileSync } from 'node:child_process';
+import { ZEnqueueInput } from '@/lib/actions/schemas';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isConsoleError } from '@/lib/brokers/errors';
-import { ZDeadListQuery, ZEnqueueRequest, type DeadSummary } from '@/lib/brokers/schema';
+import { ZDeadListQuery, type DeadSummary } from '@/lib/brokers/schema';
 import { DELAY_REFUSAL } from '@/lib/brokers/potatoq/rabbitmq/topology';
 import type { RabbitmqAdapter } from '@/lib/brokers/potatoq/rabbitmq/adapter';
 import {
@@ -170,8 +171,8 @@ describe.skipIf(!available)('RabbitMQ 4 round trips with the real potatoq and a 
 
   it('marks a waiting task REVOKED in the result backend and the worker skips it', async () => {
     await stopWorker();
-    const victim = await rmq.enqueue(ZEnqueueRequest.parse({ task: 'rt.record', queue, args: '["revoked"]' }));
-    const after = await rmq.enqueue(ZEnqueueRequest.parse({ task: 'rt.record', queue, args: '["after"]' }));
+    const victim = await rmq.enqueue(ZEnqueueInput.parse({ task: 'rt.record', queue, args: '["revoked"]' }));
+    const after = await rmq.enqueue(ZEnqueueInput.parse({ task: 'rt.record', queue, args: '["after"]' }));
     const r = await rmq.revoke([victim.id]);
     expect(r.succeeded[0]?.message).toContain('expires after result_expires');
     startWorker(true);
@@ -183,14 +184,14 @@ describe.skipIf(!available)('RabbitMQ 4 round trips with the real potatoq and a 
 
   it("enqueues a task potatoq runs with exact arguments, refuses delays with potatoq's reason, and refuses a queue that does not exist", async () => {
     const e = await rmq.enqueue(
-      ZEnqueueRequest.parse({ task: 'rt.record', queue, args: '[1, "two", 12345678901234567890]', kwargs: '{"k": 1.5}', priority: 3 }),
+      ZEnqueueInput.parse({ task: 'rt.record', queue, args: '[1, "two", 12345678901234567890]', kwargs: '{"k": 1.5}', priority: 3 }),
     );
     expect(e.state).toBe('ready');
     const ran = await until('the console-enqueued task to run', () => recorded(e.id), 60_000, log);
     expect(ran).toMatchObject({ args: ['1', "'two'", '12345678901234567890'], kwargs: { k: '1.5' } });
-    const delayed = await rmq.enqueue(ZEnqueueRequest.parse({ task: 'rt.record', queue, countdown: 60 })).catch((x: unknown) => x);
+    const delayed = await rmq.enqueue(ZEnqueueInput.parse({ task: 'rt.record', queue, countdown: 60 })).catch((x: unknown) => x);
     expect(isConsoleError(delayed) && delayed.message).toBe(DELAY_REFUSAL);
-    const nowhere = await rmq.enqueue(ZEnqueueRequest.parse({ task: 'rt.record', queue: `missing${tag}` })).catch((x: unknown) => x);
+    const nowhere = await rmq.enqueue(ZEnqueueInput.parse({ task: 'rt.record', queue: `missing${tag}` })).catch((x: unknown) => x);
     expect(isConsoleError(nowhere) && nowhere.code).toBe('NotMigrated');
     expect(isConsoleError(nowhere) && nowhere.message).toContain('potatoq migrate');
   }, 90_000);

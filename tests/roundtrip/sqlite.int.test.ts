@@ -8,7 +8,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteAdapter } from '@/lib/brokers/potatoq/sqlite/adapter';
-import { ZDeadListQuery, ZEnqueueRequest, ZTaskListQuery } from '@/lib/brokers/schema';
+import { ZEnqueueInput } from '@/lib/actions/schemas';
+import { typedSnippet } from '@/components/enqueue/typed-entry';
+import { isConsoleError } from '@/lib/brokers/errors';
+import { ZDeadListQuery, ZTaskListQuery, type TypedKind } from '@/lib/brokers/schema';
 import type { BrokerAdapter } from '@/lib/brokers/types';
 import { POTATOQ, PYTHON, ROOT } from '../support/potatoq-seeder';
 import { SoloWorker, until as waitFor } from '../support/solo-worker';
@@ -108,17 +111,40 @@ describe('SQLite round trips with the real potatoq', () => {
       { __potatoq__: 'timedelta', v: 90.5 },
     ]).replace(/]$/, ',1180591620717411303424]'); // 2**70: beyond JS numbers, written as text
     const now = await console_.enqueue(
-      ZEnqueueRequest.parse({
+      ZEnqueueInput.parse({
         task: 'rt.record',
         args: typedArgs,
         kwargs: '{"when": {"__potatoq__": "date", "v": "2024-02-29"}}',
         headers: '{"trace": "abc"}',
       }),
     );
-    const soon = await console_.enqueue(ZEnqueueRequest.parse({ task: 'rt.record', args: '["later"]', countdown: 1 }));
+    // The form's type-aware entry, in the adapter's declared template, through the fields body.
+    const typed = console_.model.actions.enqueue.typed!;
+    const entry = (kind: TypedKind, raw: string) => {
+      const r = typedSnippet(typed.template, kind, raw);
+      if (!r.ok) throw new Error(r.error);
+      return r.json;
+    };
+    const entered = await console_.enqueue(
+      ZEnqueueInput.parse({
+        task: 'rt.record',
+        fields: {
+          args: `[${[entry('datetime', '2026-12-01T09:30:00'), entry('decimal', '19.990'), entry('uuid', ''), entry('bytes', 'héllo'), entry('timedelta', '90')].join(', ')}]`,
+          kwargs: `{"on": ${entry('date', '2026-12-24')}, "tags": ${entry('set', '["a", "b"]')}}`,
+          priority: '0',
+        },
+      }),
+    );
+    // A malformed tagged value is refused, named by its path, and never reaches the worker.
+    const refused = await console_
+      .enqueue(ZEnqueueInput.parse({ task: 'rt.record', fields: { kwargs: '{"at": {"__potatoq__": "datetime", "v": "tomorrow 9am"}}' } }))
+      .catch((e: unknown) => e);
+    expect(isConsoleError(refused) && refused.code).toBe('InvalidInput');
+    expect(isConsoleError(refused) && Object.keys(refused.fields ?? {})).toEqual(['kwargs.at']);
+    const soon = await console_.enqueue(ZEnqueueInput.parse({ task: 'rt.record', args: '["later"]', countdown: 1 }));
     expect(soon.state).toBe('scheduled');
     expiredId = (
-      await console_.enqueue(ZEnqueueRequest.parse({ task: 'rt.record', args: '["expired"]', expires: '2020-01-01T00:00:00+00:00' }))
+      await console_.enqueue(ZEnqueueInput.parse({ task: 'rt.record', args: '["expired"]', expires: '2020-01-01T00:00:00+00:00' }))
     ).id;
 
     startWorker();
@@ -129,6 +155,13 @@ describe('SQLite round trips with the real potatoq', () => {
     expect(got.args[6]![1]).toBe('1180591620717411303424');
     expect(got.kwargs.when).toEqual(['date', 'datetime.date(2024, 2, 29)']);
     expect(got.headers).toEqual({ trace: 'abc' });
+    const fromEntry = await until('the typed-entry task to run', () => recorded(entered.id));
+    expect(fromEntry.args.map(([t]) => t)).toEqual(['datetime', 'Decimal', 'UUID', 'bytes', 'timedelta']);
+    expect(fromEntry.args[1]![1]).toBe("Decimal('19.990')");
+    expect(fromEntry.args[3]![1]).toBe("b'h\\xc3\\xa9llo'");
+    expect(fromEntry.args[4]![1]).toBe('datetime.timedelta(seconds=90)');
+    expect(fromEntry.kwargs.on).toEqual(['date', 'datetime.date(2026, 12, 24)']);
+    expect(fromEntry.kwargs.tags?.[0]).toBe('set');
     await until('the scheduled console task to run', () => recorded(soon.id));
     const producer = await until("potatoq's own typed task to run", () => recorded(ids.typed));
     expect(producer.args.map(([t]) => t)).toEqual(['datetime', 'Decimal', 'UUID', 'bytes', 'set', 'timedelta']);

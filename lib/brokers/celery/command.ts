@@ -1,9 +1,11 @@
 import 'server-only';
 import type { EnqueueRequest } from '@/lib/brokers/schema';
+import { parseCeleryEnqueue } from './enqueue-fields';
 import { shellQuote } from '@/lib/client/cli';
 
 /** `celery call` for the same task; it has no priority or headers option. */
-export function celeryCall(req: EnqueueRequest): { line: string; missing: string[] } {
+export function celeryCall(request: EnqueueRequest): { line: string; missing: string[] } {
+  const req = parseCeleryEnqueue(request);
   const parts = ['celery', '-A', '<app>', 'call', shellQuote(req.task)];
   if (req.args.trim() && req.args.trim() !== '[]') parts.push('--args', shellQuote(req.args.trim()));
   if (req.kwargs.trim() && req.kwargs.trim() !== '{}') parts.push('--kwargs', shellQuote(req.kwargs.trim()));

@@ -1,5 +1,6 @@
 import 'server-only';
 import type { BrokerModel, StateDecl } from '@/lib/brokers/schema';
+import { CELERY_ENQUEUE } from './enqueue-fields';
 
 /** Celery's waiting and reserved messages, as the console names them (keys shared with the
  *  contract's vocabulary: a Celery "reserved" message is held by a worker, like potatoq's running). */
@@ -34,7 +35,7 @@ export const CELERY_REDIS_MODEL: BrokerModel = {
       counts: ['ready', 'scheduled'],
       stays: 'Messages reserved by workers (running or holding an ETA) stay, and so do results and failures.',
     },
-    enqueue: { does: 'Writes the message `app.send_task` would write for the same arguments (protocol 2, headers included).' },
+    enqueue: CELERY_ENQUEUE,
   },
 };
 
@@ -70,6 +71,7 @@ export const CELERY_RABBITMQ_MODEL: BrokerModel = {
       stays: 'Unacknowledged messages (running, or held by a worker until their ETA) stay, and so do results and failures.',
     },
     enqueue: {
+      ...CELERY_ENQUEUE,
       does: 'Publishes the message `app.send_task` would publish for the same arguments (protocol 2 headers as AMQP headers, JSON body), with publisher confirms.',
     },
   },

@@ -4,7 +4,7 @@ import { ZEnqueueRequest } from '@/lib/brokers/schema';
 import { parseEnvelope } from './message';
 import { buildSendTask, isoUtc, sendTaskInput } from './send-task';
 
-const req = (over: Record<string, unknown> = {}) => ZEnqueueRequest.parse({ task: 'shop.charge', queue: 'billing', ...over });
+const req = (over: Record<string, unknown> = {}) => ZEnqueueRequest.parse({ task: 'shop.charge', queue: 'billing', fields: { ...over } });
 
 describe("send_task's message", () => {
   it('has the protocol 2 headers, reprs and routing send_task writes', () => {

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { ConsoleError } from '@/lib/brokers/errors';
 import type { EnqueueRequest } from '@/lib/brokers/schema';
+import { parseCeleryEnqueue } from './enqueue-fields';
 import { parseJson } from '@/lib/potatoq/json';
 import { pyRepr } from '@/lib/potatoq/pyrepr';
 import type { PyVal } from '@/lib/potatoq/pyval';
@@ -125,7 +126,8 @@ function timeField(name: 'eta' | 'expires', text: string | undefined, now: numbe
 }
 
 /** The console's enqueue form -> send_task's arguments, validated (bad input names its field). */
-export function sendTaskInput(req: EnqueueRequest, now = Date.now()): SendTaskInput {
+export function sendTaskInput(request: EnqueueRequest, now = Date.now()): SendTaskInput {
+  const req = parseCeleryEnqueue(request);
   const args = field('args', req.args, 'list');
   const kwargs = field('kwargs', req.kwargs, 'dict');
   const headers = field('headers', req.headers, 'dict');

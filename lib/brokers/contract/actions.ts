@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { isConsoleError } from '../errors';
-import { ZEnqueueRequest } from '../schema';
+import { enqueueLater, enqueueNow, enqueueWrongShapes } from './enqueue-sample';
 import { contractCase, jobMessage, uniqueQueue, type Ctx } from './helpers';
 
 export function registerActions(ctx: Ctx): void {
@@ -130,27 +130,27 @@ export function registerActions(ctx: Ctx): void {
     async () => {
       const { a, s } = ctx();
       const q = uniqueQueue('enqueue');
-      const now = await a.enqueue(
-        ZEnqueueRequest.parse({ task: 'ct.e', queue: q, args: '[1, 2]', kwargs: '{"k": "v"}', priority: 3, headers: '{"h": 1}' }),
-      );
+      const decl = a.model.actions.enqueue;
+      const now = await a.enqueue(enqueueNow(decl, 'ct.e', q));
       expect(now).toMatchObject({ state: 'ready', queue: q, task: 'ct.e' });
       expect(await s.jobState(now.id)).toBe('ready');
+      // Claimed before the later one exists: which a worker takes first is the system's order.
       expect(await s.claim(q)).toBe(now.id);
-      const later = await a.enqueue(ZEnqueueRequest.parse({ task: 'ct.e', queue: q, countdown: 600 }));
-      expect(later.state).toBe('scheduled');
-      expect(await s.jobState(later.id)).toBe('scheduled');
+      const laterReq = enqueueLater(decl, 'ct.e', q);
+      if (laterReq) {
+        const later = await a.enqueue(laterReq);
+        expect(later.state).toBe('scheduled');
+        expect(await s.jobState(later.id)).toBe('scheduled');
+      }
     },
   );
 
   contractCase(ctx, 'rejects bad enqueue input naming the field, and writes nothing', { caps: ['enqueue'] }, async () => {
     const { a, s } = ctx();
     const q = uniqueQueue('bad');
-    for (const [field, req] of [
-      ['args', { args: '{"not": "a list"}' }],
-      ['kwargs', { kwargs: '[1]' }],
-      ['headers', { headers: 'nope' }],
-    ] as const) {
-      const err = await a.enqueue(ZEnqueueRequest.parse({ task: 'ct.bad', queue: q, ...req })).then(
+    const wrong = enqueueWrongShapes(a.model.actions.enqueue);
+    for (const [field, value] of [...wrong, ['no-such-field', '1'] as [string, unknown]]) {
+      const err = await a.enqueue({ task: 'ct.bad', queue: q, fields: { [field]: value } }).then(
         () => null,
         (e: unknown) => e,
       );

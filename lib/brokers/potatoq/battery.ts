@@ -2,9 +2,9 @@
 // not (its result records, REVOKED marks, what its workers cannot decode, its compact wire
 // messages). Each potatoq store's `*.int.test.ts` runs it with the same fixture as the contract.
 import { randomUUID } from 'node:crypto';
+import { ZEnqueueInput } from '@/lib/actions/schemas';
 import { expect } from 'vitest';
 import { contractCase, runBattery, TRACEBACK, uniqueQueue, type ContractFixture, type Ctx } from '@/lib/brokers/contract';
-import { ZEnqueueRequest } from '@/lib/brokers/schema';
 
 /** Every potatoq store (SQLite, PostgreSQL, RabbitMQ with a result backend). */
 function registerPotatoq(ctx: Ctx): void {
@@ -112,7 +112,7 @@ function registerPotatoqTables(ctx: Ctx): void {
       const { a, s } = ctx();
       const q = uniqueQueue('enqueue');
       const now = await a.enqueue(
-        ZEnqueueRequest.parse({ task: 'ct.e', queue: q, args: '[1, 2]', kwargs: '{"k": "v"}', priority: 3, headers: '{"h": 1}' }),
+        ZEnqueueInput.parse({ task: 'ct.e', queue: q, args: '[1, 2]', kwargs: '{"k": "v"}', priority: 3, headers: '{"h": 1}' }),
       );
       const payload = JSON.parse((await s.jobPayload(now.id))!) as Record<string, unknown>;
       expect(payload).toMatchObject({
@@ -127,7 +127,7 @@ function registerPotatoqTables(ctx: Ctx): void {
       });
       expect(typeof payload.enqueued_at).toBe('number');
       expect(now.payload).toBe(await s.jobPayload(now.id));
-      const later = await a.enqueue(ZEnqueueRequest.parse({ task: 'ct.e', queue: q, countdown: 600 }));
+      const later = await a.enqueue(ZEnqueueInput.parse({ task: 'ct.e', queue: q, countdown: 600 }));
       expect(typeof JSON.parse((await s.jobPayload(later.id))!).eta).toBe('number');
     },
   );

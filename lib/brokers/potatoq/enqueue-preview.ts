@@ -1,14 +1,15 @@
 import 'server-only';
 import type { EnqueuePreview, EnqueueRequest } from '@/lib/brokers/schema';
 import { shellQuote } from '@/lib/client/cli';
-import { buildFromRequest } from './records';
+import { parsePotatoqEnqueue, type PotatoqEnqueue } from './enqueue-fields';
+import { buildFromFields } from './records';
 
 /**
  * `potatoq call` for the same task: it takes args, kwargs, countdown and queue only, so the
  * fields the request sets beyond those are named in `missing` (the form says the command leaves
  * them out).
  */
-export function potatoqCall(req: EnqueueRequest): { line: string; missing: string[] } {
+export function potatoqCall(req: PotatoqEnqueue): { line: string; missing: string[] } {
   const parts = ['potatoq', 'call', shellQuote(req.task)];
   const args = req.args.trim();
   const kwargs = req.kwargs.trim();
@@ -28,7 +29,8 @@ export function potatoqCall(req: EnqueueRequest): { line: string; missing: strin
 
 /** The message every potatoq store's `enqueue` writes for this request, built and not written. */
 export function previewPotatoqEnqueue(brokerId: string, req: EnqueueRequest, now = Date.now() / 1000): EnqueuePreview {
-  const m = buildFromRequest(req, now);
+  const p = parsePotatoqEnqueue(req);
+  const m = buildFromFields(p, now);
   return {
     brokerId,
     id: m.id,
@@ -37,6 +39,6 @@ export function previewPotatoqEnqueue(brokerId: string, req: EnqueueRequest, now
     state: m.eta !== null ? 'scheduled' : 'ready',
     payload: m.json,
     preview: true,
-    command: potatoqCall(req),
+    command: potatoqCall(p),
   };
 }

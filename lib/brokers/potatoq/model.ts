@@ -1,5 +1,6 @@
 import 'server-only';
 import { ConsoleError } from '@/lib/brokers/errors';
+import { POTATOQ_ENQUEUE } from './enqueue-fields';
 import type { ActionDecl, BrokerModel, StateDecl } from '@/lib/brokers/schema';
 
 /** potatoq's job states (`state` 0, 1, 2 in its tables), as the console names them. */
@@ -22,7 +23,6 @@ const STATES: StateDecl[] = [
 
 // potatoq's CLI has no discard.
 const DISCARD: ActionDecl = { does: 'The letters are deleted for good. Nothing else is touched.' };
-const ENQUEUE: ActionDecl = { does: "Writes one compact message, exactly as potatoq's `call`/`delay` would." };
 const REVOKE = {
   cli: 'potatoq revoke {ids}',
   does: 'Waiting tasks are removed and get a REVOKED result. Running tasks are refused and keep running.',
@@ -48,7 +48,7 @@ export const POTATOQ_TABLE_MODEL: BrokerModel = {
       counts: ['ready', 'scheduled'],
       stays: 'Running tasks and dead letters stay. No results are written.',
     },
-    enqueue: ENQUEUE,
+    enqueue: POTATOQ_ENQUEUE,
   },
 };
 
@@ -72,7 +72,7 @@ export const POTATOQ_RABBITMQ_MODEL: BrokerModel = {
       counts: ['ready'],
       stays: "Delayed tasks (in potatoq's delay queues), running (unacknowledged) tasks and dead letters stay. No results are written.",
     },
-    enqueue: ENQUEUE,
+    enqueue: POTATOQ_ENQUEUE,
     convert: {
       what: 'Celery letter',
       does: 'The Celery message is rebuilt as the potatoq message below (same id; Celery callbacks, chains and chords are dropped) and published to its queue; the dead letter is removed only after the broker confirms.',

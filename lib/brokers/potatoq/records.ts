@@ -1,7 +1,8 @@
 import 'server-only';
-import { buildMessage, BuildMessageError } from '@/lib/potatoq';
+import { buildMessage, BuildMessageError, type BuildMessageInput } from '@/lib/potatoq';
 import { ConsoleError } from '@/lib/brokers/errors';
 import type { EnqueueRequest } from '@/lib/brokers/schema';
+import { parsePotatoqEnqueue, type PotatoqEnqueue } from './enqueue-fields';
 
 // What every adapter writes the way potatoq writes it, whatever the store.
 
@@ -21,23 +22,28 @@ export function revokedRecord(id: string, now: number, name: string | null): str
   );
 }
 
-/** The message potatoq's `call` would build; bad input is InvalidInput naming the field. */
+/** The message potatoq's `call` would build; bad input is InvalidInput keyed by field path
+ *  (`kwargs.when` for a malformed tagged value inside kwargs). */
 export function buildFromRequest(req: EnqueueRequest, now: number) {
+  return buildFromFields(parsePotatoqEnqueue(req), now);
+}
+
+/** What lib/potatoq's `buildMessage` takes for a checked request, for stores that build in
+ *  batches (Redis' `enqueueTasks`); bad tagged values are refused (`refuseBadTags`). */
+export function potatoqBuildInput(p: PotatoqEnqueue): BuildMessageInput {
+  return { ...p, refuseBadTags: true };
+}
+
+/** `buildMessage` with its BuildMessageError as InvalidInput keyed by field path. */
+export function asInvalidInput<T>(build: () => T): T {
   try {
-    return buildMessage({
-      task: req.task,
-      queue: req.queue,
-      args: req.args,
-      kwargs: req.kwargs,
-      headers: req.headers,
-      priority: req.priority,
-      countdown: req.countdown,
-      eta: req.eta,
-      expires: req.expires,
-      now,
-    });
+    return build();
   } catch (e) {
-    if (e instanceof BuildMessageError) throw new ConsoleError('InvalidInput', e.message, { [e.field]: e.message });
+    if (e instanceof BuildMessageError) throw new ConsoleError('InvalidInput', e.message, e.fields);
     throw e;
   }
+}
+
+export function buildFromFields(p: PotatoqEnqueue, now: number) {
+  return asInvalidInput(() => buildMessage({ ...potatoqBuildInput(p), now }));
 }

@@ -1,7 +1,7 @@
 import { HydrationBoundary, dehydrate } from '@tanstack/react-query';
 import { EnqueueForm } from '@/components/enqueue/enqueue-form';
-import { PageTitle } from '@/components/ui/states';
-import { taskNames } from '@/lib/brokers/service';
+import { ErrorBox, PageTitle } from '@/components/ui/states';
+import { brokerModel, taskNames } from '@/lib/brokers/service';
 import { qk } from '@/lib/client/query-keys';
 import { segment } from '../../../_lib/params';
 import { newServerQueryClient, prefetchOverview } from '../../../_lib/prefetch';
@@ -19,12 +19,18 @@ export default async function EnqueuePage({ params }: { params: Promise<{ broker
     prefetchOverview(qc, brokerId),
     qc.prefetchQuery({ queryKey: qk.taskNames(brokerId), queryFn: () => taskNames(brokerId) }),
   ]);
+  // The form's fields are the adapter's declaration (constant for its life, no broker call).
+  const decl = brokerModel(brokerId)?.actions.enqueue ?? null;
   return (
     <>
-      <PageTitle sub="Writes one message exactly as potatoq's producers do.">Enqueue a task</PageTitle>
-      <HydrationBoundary state={dehydrate(qc)}>
-        <EnqueueForm brokerId={brokerId} />
-      </HydrationBoundary>
+      <PageTitle sub={decl?.does}>Enqueue a task</PageTitle>
+      {decl ? (
+        <HydrationBoundary state={dehydrate(qc)}>
+          <EnqueueForm brokerId={brokerId} decl={decl} />
+        </HydrationBoundary>
+      ) : (
+        <ErrorBox code="Unsupported" message="The console cannot enqueue on this broker: its adapter could not be created." />
+      )}
     </>
   );
 }

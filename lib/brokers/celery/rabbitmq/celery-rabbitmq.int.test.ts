@@ -122,7 +122,7 @@ for (const server of SERVERS) {
       const a = createCeleryRabbitAdapter(config());
       try {
         const ours = await a.enqueue(
-          ZEnqueueRequest.parse({ task: 'ct.same', queue: q, args: '[1, "two"]', kwargs: '{"n": 1.5}', priority: 3 }),
+          ZEnqueueRequest.parse({ task: 'ct.same', queue: q, fields: { args: '[1, "two"]', kwargs: '{"n": 1.5}', priority: 3 } }),
         );
         const mine = await py.call<typeof celery>('get_one', { queue: q });
         const scrub = (m: typeof celery) => ({
@@ -157,7 +157,7 @@ for (const server of SERVERS) {
 
       it('runs what the console enqueued with the right types, and replays its failure', async () => {
         const t = await a.enqueue(
-          ZEnqueueRequest.parse({ task: 'ct.record', queue: Q, args: '[1, {"__type__": "decimal", "__value__": "2.50"}]' }),
+          ZEnqueueRequest.parse({ task: 'ct.record', queue: Q, fields: { args: '[1, {"__type__": "decimal", "__value__": "2.50"}]' } }),
         );
         await until('the task to run', async () => existsSync(ran(t.id)), 30_000, worker.log);
         expect((JSON.parse(readFileSync(ran(t.id), 'utf8')) as { args: unknown }).args).toEqual([
@@ -165,7 +165,7 @@ for (const server of SERVERS) {
           ['Decimal', "Decimal('2.50')"],
         ]);
         const flag = `flag-${Date.now()}`;
-        const f = await a.enqueue(ZEnqueueRequest.parse({ task: 'ct.flaky', queue: Q, args: JSON.stringify([flag]) }));
+        const f = await a.enqueue(ZEnqueueRequest.parse({ task: 'ct.flaky', queue: Q, fields: { args: JSON.stringify([flag]) } }));
         await until('FAILURE', async () => (await statusOf(f.id)) === 'FAILURE', 30_000, worker.log);
         expect((await a.listDead(ZDeadListQuery.parse({ queue: Q }))).items.map((d) => d.id)).toContain(f.id);
         writeFileSync(path.join(w.out, flag), '1');
@@ -176,7 +176,9 @@ for (const server of SERVERS) {
       it('broadcasts a revoke the worker honours: a message it holds until its ETA never runs', async () => {
         // RabbitMQ pushes messages to a worker's prefetch ahead of time; a broadcast reaches the
         // worker after what it already received, so the case a revoke can stop is a held ETA.
-        const victim = await a.enqueue(ZEnqueueRequest.parse({ task: 'ct.record', queue: Q, args: '["victim"]', countdown: 3 }));
+        const victim = await a.enqueue(
+          ZEnqueueRequest.parse({ task: 'ct.record', queue: Q, fields: { args: '["victim"]', countdown: 3 } }),
+        );
         const held = async () => {
           const s = await py.call<Record<string, Array<{ request?: { id?: string } }>> | null>('inspect', {
             method: 'scheduled',
@@ -188,17 +190,17 @@ for (const server of SERVERS) {
         const r = await a.revoke([victim.id]);
         expect(r.succeeded.map((o) => o.id)).toEqual([victim.id]);
         await until('REVOKED from the worker', async () => (await statusOf(victim.id)) === 'REVOKED', 20_000, worker.log);
-        const after = await a.enqueue(ZEnqueueRequest.parse({ task: 'ct.record', queue: Q, args: '["after"]' }));
+        const after = await a.enqueue(ZEnqueueRequest.parse({ task: 'ct.record', queue: Q, fields: { args: '["after"]' } }));
         await until('the task after it to run', async () => existsSync(ran(after.id)), 30_000, worker.log);
         expect(existsSync(ran(victim.id))).toBe(false);
       });
 
       it('purges the ready messages and leaves the running task (and the one in its prefetch) alone', async () => {
-        const sleeper = await a.enqueue(ZEnqueueRequest.parse({ task: 'ct.sleep', queue: Q, args: '[6]' }));
+        const sleeper = await a.enqueue(ZEnqueueRequest.parse({ task: 'ct.sleep', queue: Q, fields: { args: '[6]' } }));
         await until('the sleeper to start', async () => existsSync(path.join(w.out, `${sleeper.id}.started`)), 30_000, worker.log);
         const ids: string[] = [];
         for (const x of ['a', 'b', 'c'])
-          ids.push((await a.enqueue(ZEnqueueRequest.parse({ task: 'ct.record', queue: Q, args: JSON.stringify([x]) }))).id);
+          ids.push((await a.enqueue(ZEnqueueRequest.parse({ task: 'ct.record', queue: Q, fields: { args: JSON.stringify([x]) } }))).id);
         // Celery acks a task when it starts, so RabbitMQ may push the next message into the
         // worker's prefetch: that one is unacknowledged, not in the queue, and runs later.
         await new Promise((r) => setTimeout(r, 1000));
@@ -206,7 +208,7 @@ for (const server of SERVERS) {
         expect([2, 3]).toContain(ready);
         expect((await a.purge(Q)).removed).toBe(ready);
         await until('the sleeper to finish', async () => (await statusOf(sleeper.id)) === 'SUCCESS', 30_000, worker.log);
-        const marker = await a.enqueue(ZEnqueueRequest.parse({ task: 'ct.record', queue: Q, args: '["marker"]' }));
+        const marker = await a.enqueue(ZEnqueueRequest.parse({ task: 'ct.record', queue: Q, fields: { args: '["marker"]' } }));
         await until('a task after the purge to run', async () => existsSync(ran(marker.id)), 30_000, worker.log);
         expect(ids.filter((id) => existsSync(ran(id)))).toEqual(ids.slice(0, 3 - ready));
       });

@@ -72,9 +72,7 @@ if (up) {
           ZEnqueueRequest.parse({
             task: 'ct.same',
             queue: q,
-            args: '[1, "two", [3]]',
-            kwargs: JSON.stringify({ n: 1.5, s: 'é' }),
-            priority: 4,
+            fields: { args: '[1, "two", [3]]', kwargs: JSON.stringify({ n: 1.5, s: 'é' }), priority: 4 },
           }),
         );
         const mine = JSON.parse(ours.payload) as typeof celery;

@@ -24,7 +24,8 @@ const ran = (id: string) => path.join(w.out, `${id}.json`);
 const started = (id: string) => path.join(w.out, `${id}.started`);
 const seen = (id: string) =>
   JSON.parse(readFileSync(ran(id), 'utf8')) as { args: Array<[string, string]>; kwargs: Record<string, [string, string]> };
-const enqueue = (task: string, args: string, kwargs = '{}') => a.enqueue(ZEnqueueRequest.parse({ task, queue: Q, args, kwargs }));
+const enqueue = (task: string, args: string, kwargs = '{}') =>
+  a.enqueue(ZEnqueueRequest.parse({ task, queue: Q, fields: { args, kwargs } }));
 const statusOf = async (id: string) => (await a.getResult(id))?.status ?? null;
 
 async function flush() {

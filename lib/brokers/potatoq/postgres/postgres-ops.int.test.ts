@@ -2,12 +2,13 @@
 // the session guards (timeouts, application_name), NOTIFY on potatoq's channels, capped
 // counts, bounded search, 10,000 ids per call and two consoles racing on 1,000 letters.
 import { execFileSync } from 'node:child_process';
+import { ZEnqueueInput } from '@/lib/actions/schemas';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isConsoleError } from '@/lib/brokers/errors';
-import { ZDeadListQuery, ZEnqueueRequest, ZTaskListQuery } from '@/lib/brokers/schema';
+import { ZDeadListQuery, ZTaskListQuery } from '@/lib/brokers/schema';
 import type { BrokerAdapter } from '@/lib/brokers/types';
 import { ROOT } from '@/tests/support/potatoq-seeder';
 import { createPostgresAdapter } from './adapter';
@@ -120,7 +121,7 @@ describe.skipIf(!available)('postgres adapter: schema and permissions', () => {
     const t = schema();
     const a = adapter(t.options, { readOnly: true });
     expect((await a.capabilities()).enqueue).toEqual({ on: false, why: 'configured read-only' });
-    const err = await errorOf(a.enqueue(ZEnqueueRequest.parse({ task: 'x.y' })));
+    const err = await errorOf(a.enqueue(ZEnqueueInput.parse({ task: 'x.y' })));
     expect(isConsoleError(err) && err.code).toBe('ReadOnly');
   });
 });
@@ -180,10 +181,10 @@ describe.skipIf(!available)('postgres adapter: NOTIFY on potatoq channels', () =
     expect(channelFor('short')).toBe('potatoq:short');
     const l = await listen([channelFor('nq'), channelFor(long)]);
     cleanups.push(l.close);
-    await a.enqueue(ZEnqueueRequest.parse({ task: 'x.n', queue: 'nq' }));
+    await a.enqueue(ZEnqueueInput.parse({ task: 'x.n', queue: 'nq' }));
     await settle();
     expect(l.got).toEqual(['potatoq:nq']);
-    await a.enqueue(ZEnqueueRequest.parse({ task: 'x.n', queue: 'nq', countdown: 600 }));
+    await a.enqueue(ZEnqueueInput.parse({ task: 'x.n', queue: 'nq', countdown: 600 }));
     await a.purge('nq');
     await settle();
     expect(l.got).toEqual(['potatoq:nq']);

@@ -2,7 +2,8 @@ import 'server-only';
 import { BuildMessageError, CeleryConversionError, celeryToPotatoq, reencodeWithoutEta } from '@/lib/potatoq';
 import { ConsoleError } from '@/lib/brokers/errors';
 import type { ActionOutcome, ActionResult, EnqueueRequest, EnqueueResult, PurgeResult } from '@/lib/brokers/schema';
-import { buildFromRequest } from '../records';
+import { parsePotatoqEnqueue } from '../enqueue-fields';
+import { buildFromFields } from '../records';
 import type { RabbitCtx } from './context';
 import { potatoqProperties, publishConfirmed } from './dlq';
 import { ackHeld, runOnLetters, type LetterStep, type PaceOptions } from './letter-actions';
@@ -121,9 +122,10 @@ export async function purge(ctx: RabbitCtx, queue: string): Promise<PurgeResult>
 /** potatoq's publish for a task due now: default exchange, its properties, confirm + mandatory. */
 export async function enqueue(ctx: RabbitCtx, req: EnqueueRequest): Promise<EnqueueResult> {
   const now = Date.now() / 1000;
-  const m = buildFromRequest(req, now);
+  const p = parsePotatoqEnqueue(req);
+  const m = buildFromFields(p, now);
   if (m.eta !== null)
-    throw new ConsoleError('InvalidInput', DELAY_REFUSAL, { [req.countdown !== undefined ? 'countdown' : 'eta']: DELAY_REFUSAL });
+    throw new ConsoleError('InvalidInput', DELAY_REFUSAL, { [p.countdown !== undefined ? 'countdown' : 'eta']: DELAY_REFUSAL });
   checkQueueName(m.queue);
   const sent = await ctx.link.withConfirmChannel((ch) =>
     publishConfirmed(ch, '', m.queue, Buffer.from(m.json, 'utf8'), potatoqProperties(m.id, m.priority)),

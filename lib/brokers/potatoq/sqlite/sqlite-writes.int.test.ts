@@ -1,11 +1,12 @@
 // SQLite specifics beyond the shared battery: byte-level agreement with potatoq's writes,
 // lock handling, BLOB payloads, big payloads, and a real cross-process race with potatoq.
 import { spawn } from 'node:child_process';
+import { ZEnqueueInput } from '@/lib/actions/schemas';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isConsoleError } from '@/lib/brokers/errors';
-import { ZDeadListQuery, ZEnqueueRequest, ZTaskListQuery } from '@/lib/brokers/schema';
+import { ZDeadListQuery, ZTaskListQuery } from '@/lib/brokers/schema';
 import { ROOT, startPySeeder } from '@/tests/support/potatoq-seeder';
 import { adapterFor, migratedDb } from '@/tests/support/sqlite-db';
 import { createSqliteAdapter } from './adapter';
@@ -29,7 +30,7 @@ describe('sqlite adapter: what it writes is what potatoq writes', () => {
 
   it('stores REAL epoch times and an INTEGER priority, like potatoq', () =>
     withDb(async (a, py) => {
-      const e = await a.enqueue(ZEnqueueRequest.parse({ task: 'x.y', priority: 7, countdown: 30 }));
+      const e = await a.enqueue(ZEnqueueInput.parse({ task: 'x.y', priority: 7, countdown: 30 }));
       const row = await py.call<Record<string, unknown>>('job', { id: e.id });
       expect(row).toMatchObject({
         state: 'scheduled',
