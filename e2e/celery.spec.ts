@@ -94,3 +94,34 @@ test('revoking a waiting message removes it from its Redis list and stores REVOK
   expect(result).toMatchObject({ status: 'REVOKED' });
   expect(pageErrors).toEqual([]);
 });
+
+test('enqueueing from the form writes the send_task message Celery workers decode, and purge empties the queue', async ({ page }) => {
+  const { x } = seeded();
+  const queue = `${x.celery.queue}-form`;
+  const { pageErrors } = guardPage(page);
+  await page.goto('/brokers/celery/enqueue');
+  await page.getByLabel('Task name', { exact: true }).fill('shop.refund');
+  await page.getByLabel('Queue', { exact: true }).fill(queue);
+  await page.getByLabel('Arguments (JSON list)', { exact: true }).fill('[7, {"__type__": "decimal", "__value__": "9.90"}]');
+  await page.getByLabel('Keyword arguments (JSON object)', { exact: true }).fill('{"reason": "<b>late</b>"}');
+  await expect(page.getByTestId('cli-command')).toContainText('celery -A <app> call shop.refund');
+  await page.getByTestId('enqueue-submit').click();
+  await expect(page.getByTestId('enqueue-success')).toBeVisible();
+  const id = (await page.getByTestId('enqueue-new-id').textContent())?.trim() ?? '';
+  // As a worker decodes it (kombu's loads): the Decimal is a Decimal again.
+  const [m] = celerySeed<{ task: string; args: unknown[]; kwargs: Record<string, unknown>; headers: Record<string, unknown> } | null>(x, [
+    { op: 'message', id },
+  ]);
+  expect(m).toMatchObject({ task: 'shop.refund', args: [7, '9.90'], kwargs: { reason: '<b>late</b>' } });
+  expect(m?.headers).toMatchObject({ argsrepr: "[7, Decimal('9.90')]", root_id: id });
+
+  await page.goto(`/brokers/celery/queues/${queue}`);
+  await page.getByTestId('action-purge').click();
+  const dialog = page.getByTestId('purge-dialog');
+  await dialog.getByTestId('purge-confirm-input').fill(queue);
+  await dialog.getByTestId('confirm-reason').fill('e2e: purge a Celery queue');
+  await dialog.getByTestId('confirm-submit').click();
+  await expect(dialog.getByTestId('action-outcome')).toContainText('Removed 1');
+  expect(celerySeed(x, [{ op: 'sizes' }])[0]).not.toHaveProperty(queue);
+  expect(pageErrors).toEqual([]);
+});

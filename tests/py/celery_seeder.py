@@ -181,8 +181,9 @@ def op_message(req: dict[str, Any]) -> dict[str, Any] | None:
     import base64
 
     args, kwargs, embed = kloads(base64.b64decode(env["body"]))
-    return {"task": env["headers"]["task"], "args": args, "kwargs": kwargs, "eta": env["headers"].get("eta"), "headers": env["headers"],
-            "properties": env["properties"], "embed": embed}
+    out = {"task": env["headers"]["task"], "args": args, "kwargs": kwargs, "eta": env["headers"].get("eta"), "headers": env["headers"],
+           "properties": env["properties"], "embed": embed}
+    return json.loads(json.dumps(out, default=str))
 
 
 def op_result(req: dict[str, Any]) -> dict[str, Any] | None:
