@@ -23,6 +23,8 @@ app.conf.broker_connection_retry_on_startup = True
 if app.conf.broker_url.startswith("amqp"):
     # Publisher confirms: a test reads the queue right after send_task.
     app.conf.broker_transport_options = {"confirm_publish": True}
+elif os.environ.get("CT_BROKER_PREFIX"):
+    app.conf.broker_transport_options = {"global_keyprefix": os.environ["CT_BROKER_PREFIX"]}
 OUT = Path(os.environ.get("CT_OUT", "/tmp"))
 
 

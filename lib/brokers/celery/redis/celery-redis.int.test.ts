@@ -143,6 +143,34 @@ if (up) {
       }
     });
 
+    it("reads a broker under kombu's global_keyprefix: queues, waiting and reserved messages", async () => {
+      const prefix = `ctp${Date.now().toString(36)}:`;
+      const other = spawnCelerySeeder({ ...w, env: { ...w.env, CT_BROKER_PREFIX: prefix } });
+      const a = createCeleryRedisAdapter(celeryConfig(w, 'celery-prefixed', { globalKeyprefix: prefix }));
+      try {
+        const q = uniqueQueue('prefixed');
+        const [first, second] = await other.call<string[]>('enqueue_many', {
+          messages: [
+            { task: 'ct.p', queue: q },
+            { task: 'ct.p', queue: q },
+          ],
+        });
+        expect(await other.call('claim', { queue: q })).toBe(first);
+        const o = await a.overview();
+        expect(o.queues.find((x) => x.name === q)).toMatchObject({ ready: 1, running: 1 });
+        expect((await a.listTasks(ZTaskListQuery.parse({ queue: q }))).items.map((t) => t.id)).toEqual([second]);
+        expect((await a.listTasks(ZTaskListQuery.parse({ queue: q, state: 'running' }))).items.map((t) => t.id)).toEqual([first]);
+        // The unprefixed adapter sees none of it.
+        const plain = adapter();
+        expect((await plain.overview()).queues.map((x) => x.name)).not.toContain(q);
+        await plain.close();
+        await other.call('ack_all');
+      } finally {
+        await a.close();
+        await other.close();
+      }
+    });
+
     it('reports a message kombu cannot decode instead of hiding it', async () => {
       const q = uniqueQueue('bad');
       const c = connectRedis(w.broker);
