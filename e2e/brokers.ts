@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { seedDemoDatabase } from '../lib/demo/seed';
 import { freePortSync } from '../tests/support/free-port';
 import { extraBrokerEntries, extraBrokers, prepareExtraBrokers } from './brokers-extra';
+import { queueflowEntries, startE2eQueueflow } from './queueflow-server';
 
 // The brokers the e2e server is configured with. Created once per `playwright test` run by
 // the config (main process only); workers find them through POTATOQ_E2E_DIR.
@@ -16,6 +17,7 @@ import { extraBrokerEntries, extraBrokers, prepareExtraBrokers } from './brokers
 //   demo file at boot, as `npm run demo` does.
 // - `pg` and `rmq`: PostgreSQL and RabbitMQ 4 brokers (e2e/brokers-extra.ts), created and
 //   seeded with the real potatoq by e2e/global-setup.ts.
+// - `qf`: the real QueueFlow server (e2e/queueflow-server.ts), started here, seeded by its spec.
 
 // The two shared servers' ports: chosen free once per run by the config (main process) and
 // handed to workers through the environment, so a busy port on the machine never fails a run.
@@ -55,6 +57,7 @@ export function prepareE2eBrokers(): E2eBrokers {
       db.close();
     }
     prepareExtraBrokers(brokers.dir);
+    startE2eQueueflow(brokers.dir);
     return brokers;
   }
   return e2eBrokers();
@@ -65,5 +68,6 @@ export function brokersEnv(b: E2eBrokers): string {
     { id: 'main', name: 'Main (SQLite)', url: `sqlite:///${b.main}` },
     { id: 'gone', name: 'Gone (missing file)', url: `sqlite:///${b.gone}` },
     ...extraBrokerEntries(extraBrokers(b.dir)),
+    ...queueflowEntries(b.dir),
   ]);
 }

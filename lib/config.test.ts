@@ -114,7 +114,7 @@ describe('parseConfig', () => {
         { id: 'pq', kind: 'potatoq', url: 'sqlite:///a.db' },
         { id: 'plain', url: 'amqp://h//' },
         { id: 'jobs', kind: 'sdj', url: 'mysql://u@h/app', tables: 'x' },
-        { id: 'flow', kind: 'queueflow', url: 'https://flow.example' },
+        { id: 'flow', kind: 'queueflow', url: 'https://flow.example', token: 'k' },
         { id: 'cel', kind: 'celery', url: 'redis://h/0' },
       ]),
     });
@@ -135,7 +135,21 @@ describe('parseConfig', () => {
 
   it("checks the URL against the named system's schemes", () => {
     const e = errorOf({ POTATOQ_CONSOLE_BROKERS: '[{"id":"a","kind":"queueflow","url":"sqlite:///a.db"}]' });
-    expect(e.message).toBe("POTATOQ_CONSOLE_BROKERS[0].url: a QueueFlow broker's scheme must be one of http, https");
+    expect(e.message).toBe("POTATOQ_CONSOLE_BROKERS[0].url: a QueueFlow broker's scheme must be http or https");
+  });
+
+  it('takes a QueueFlow credential only as its token option, never in the URL', () => {
+    const inUrl = errorOf({
+      POTATOQ_CONSOLE_BROKERS: '[{"id":"a","kind":"queueflow","url":"https://user:secret@flow.example","token":"k"}]',
+    });
+    expect(inUrl.message).toBe('POTATOQ_CONSOLE_BROKERS[0].url: put the QueueFlow credential in "token", not in the URL');
+    expect(inUrl.message).not.toContain('secret');
+    expect(errorOf({ POTATOQ_CONSOLE_BROKERS: '[{"id":"a","kind":"queueflow","url":"https://flow.example"}]' }).message).toBe(
+      'POTATOQ_CONSOLE_BROKERS[0].token: token must be the tenant API key or JWT (a string)',
+    );
+    expect(
+      errorOf({ POTATOQ_CONSOLE_BROKERS: '[{"id":"a","kind":"queueflow","url":"https://flow.example","token":"k","tenant":"x"}]' }).message,
+    ).toBe('POTATOQ_CONSOLE_BROKERS[0]: unknown option "tenant" for this broker');
   });
 
   it('names a bad option value', () => {
@@ -152,8 +166,8 @@ describe('parseConfig', () => {
   });
 
   it("refuses an option the broker's store does not have", () => {
-    const e = errorOf({ POTATOQ_CONSOLE_BROKERS: '[{"id":"a","url":"sqlite:///a.db","countCap":10}]' });
-    expect(e.message).toBe('POTATOQ_CONSOLE_BROKERS[0]: unknown option "countCap" for this broker');
+    const e = errorOf({ POTATOQ_CONSOLE_BROKERS: '[{"id":"a","url":"sqlite:///a.db","poolSize":10}]' });
+    expect(e.message).toBe('POTATOQ_CONSOLE_BROKERS[0]: unknown option "poolSize" for this broker');
   });
 
   it('keeps the default time limits and refuses a bad one, naming the variable', () => {

@@ -2,24 +2,42 @@ import type { ActionResult } from '@/lib/brokers/schema';
 import { PAST } from '@/lib/client/outcome-toasts';
 import { visible } from '@/lib/text/visible';
 
-/** Per-id outcome of a bulk action: how many succeeded, and each failure with its reason. */
+/** Per-id outcome of a bulk action: how many succeeded, what had been done before (nothing to
+ *  retry), and each failure with its reason. */
 export function OutcomePanel({ result }: { result: ActionResult }) {
   const ok = result.succeeded.length;
+  const before = result.failed.filter((f) => f.outcome === 'already');
+  const failed = result.failed.filter((f) => f.outcome !== 'already');
   return (
     <div data-testid="action-outcome" role="status" className="grid gap-2 text-sm">
       <p>
         <span data-testid="outcome-succeeded" className="font-semibold text-emerald-700 dark:text-emerald-400">
           {ok} of {result.requested} {PAST[result.action]}
         </span>
-        {result.failed.length ? (
+        {before.length ? (
+          <span data-testid="outcome-already-count" className="ml-2 font-semibold text-zinc-600 dark:text-zinc-300">
+            {before.length} done before
+          </span>
+        ) : null}
+        {failed.length ? (
           <span data-testid="outcome-failed-count" className="ml-2 font-semibold text-red-700 dark:text-red-400">
-            {result.failed.length} failed
+            {failed.length} failed
           </span>
         ) : null}
       </p>
-      {result.failed.length ? (
+      {before.length ? (
+        <ul className="max-h-40 overflow-auto rounded-md border border-zinc-200 text-xs dark:border-zinc-800" data-testid="outcome-already">
+          {before.map((f) => (
+            <li key={f.id} className="grid gap-0.5 border-b border-zinc-100 px-3 py-1.5 last:border-0 dark:border-zinc-900" data-id={f.id}>
+              <span className="font-mono break-all">{visible(f.id)}</span>
+              <span className="text-zinc-600 dark:text-zinc-300">{visible(f.message)}</span>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {failed.length ? (
         <ul className="max-h-60 overflow-auto rounded-md border border-red-200 text-xs dark:border-red-900" data-testid="outcome-failed">
-          {result.failed.map((f) => (
+          {failed.map((f) => (
             <li
               key={f.id}
               className="grid gap-0.5 border-b border-red-100 px-3 py-1.5 last:border-0 dark:border-red-950"

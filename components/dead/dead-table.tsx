@@ -160,7 +160,26 @@ export function DeadTable({ brokerId, filters }: { brokerId: string; filters: De
                   </td>
                   <td className="max-w-md text-xs break-words" title={visible(d.summary)}>
                     {d.preview.kind === 'foreign' ? <Badge tone="red">foreign: {d.preview.foreign}</Badge> : null}{' '}
-                    {d.preview.kind === 'large' ? <Badge>large</Badge> : null} {truncate(d.summary, 140)}
+                    {d.preview.kind === 'large' ? <Badge>large</Badge> : null}{' '}
+                    {d.cause ? (
+                      <Badge tone="neutral" testId="dead-cause">
+                        {d.cause}
+                      </Badge>
+                    ) : null}{' '}
+                    {truncate(d.summary, 140)}
+                    {d.replayed ? (
+                      <span className="ml-2" data-testid="dead-replayed">
+                        <Badge tone="green">replayed</Badge>
+                        {d.replayed.taskId ? (
+                          <>
+                            {' as '}
+                            <Link className="link font-mono" href={`${base}/jobs/${encodeURIComponent(d.replayed.taskId)}`}>
+                              {truncate(d.replayed.taskId, 40)}
+                            </Link>
+                          </>
+                        ) : null}
+                      </span>
+                    ) : null}
                   </td>
                 </tr>
               ))}

@@ -52,7 +52,10 @@ export function DeadDetailView({ brokerId, id }: { brokerId: string; id: string 
             ids={[d.id]}
             size="md"
             disabledReason={off(caps, 'replay')}
-            onDone={after(`${base}/jobs/${encodeURIComponent(d.id)}`)}
+            onDone={(r) => {
+              // Where a replay is a new task (QueueFlow), go to that one; else the letter's own id.
+              after(`${base}/jobs/${encodeURIComponent(r.succeeded[0]?.taskId ?? d.id)}`)(r);
+            }}
           />
           {d.conversion ? (
             <ConfirmAction
@@ -105,6 +108,26 @@ export function DeadDetailView({ brokerId, id }: { brokerId: string; id: string 
           <Field label="Reason" testId="detail-summary">
             {visible(d.summary)}
           </Field>
+          {d.cause ? (
+            <Field label="Cause" testId="detail-cause">
+              <span className="font-mono text-xs">{visible(d.cause)}</span>
+            </Field>
+          ) : null}
+          {d.replayed ? (
+            <Field label="Replayed" testId="detail-replayed">
+              {d.replayed.taskId ? (
+                <>
+                  as{' '}
+                  <Link className="link font-mono text-xs" href={`${base}/jobs/${encodeURIComponent(d.replayed.taskId)}`}>
+                    {visible(d.replayed.taskId)}
+                  </Link>
+                </>
+              ) : (
+                'yes'
+              )}
+              {d.replayed.at ? <span className="text-xs text-zinc-500 dark:text-zinc-400"> ({d.replayed.at})</span> : null}
+            </Field>
+          ) : null}
         </Fields>
         {cli ? (
           <div className="px-4 pb-4">

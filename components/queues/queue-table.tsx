@@ -48,6 +48,15 @@ export function QueueTable({ overview, workers }: { overview: BrokerOverview; wo
                   <Link className="link font-medium" href={`${base}/queues/${encodeURIComponent(q.name)}`} title={visible(q.name)}>
                     {truncate(q.name, 60)}
                   </Link>
+                  {q.paused ? (
+                    <span
+                      className="ml-2 text-xs text-amber-700 dark:text-amber-400"
+                      data-testid="queue-paused"
+                      title="its workers take nothing from it"
+                    >
+                      paused
+                    </span>
+                  ) : null}
                 </td>
                 {states.map((st) => (
                   <td key={st.key} className="num" data-testid={`count-${st.key}`}>

@@ -1,5 +1,5 @@
 'use server';
-import type { ActionResult, EnqueueResult, PurgeResult } from '@/lib/brokers/schema';
+import type { ActionResult, EnqueueResult, PurgeResult, QueuePauseResult } from '@/lib/brokers/schema';
 import { respond } from './respond';
 import * as ops from './operations';
 import type { ActionResponse } from './response';
@@ -47,6 +47,15 @@ export async function revokeAction(
 
 export async function purgeAction(brokerId: string, queue: string, confirm: string, reason?: string): Promise<ActionResponse<PurgeResult>> {
   return respond((h) => ops.purge(brokerId, { queue, confirm, reason }, h));
+}
+
+export async function setQueuePausedAction(
+  brokerId: string,
+  queue: string,
+  paused: boolean,
+  reason?: string,
+): Promise<ActionResponse<QueuePauseResult>> {
+  return respond((h) => ops.setQueuePaused(brokerId, { queue, paused, reason }, h));
 }
 
 export async function enqueueAction(brokerId: string, input: Record<string, unknown>): Promise<ActionResponse<EnqueueResult>> {

@@ -38,6 +38,7 @@ const writes = {
     failed: [],
   })),
   purge: vi.fn(async (b: string, queue: string) => ({ brokerId: b, queue, removed: 3 })),
+  setQueuePaused: vi.fn(async (b: string, queue: string, paused: boolean) => ({ brokerId: b, queue, paused, pending: 0, running: 0 })),
   enqueue: vi.fn(async (b: string) => ({ brokerId: b, id: 'new-id', queue: 'default', task: 't', state: 'ready' })),
   // Not writes, but gated the same way: the preview (the adapter builds the message, unrecorded)
   // and the audited reveal of hidden arguments.
@@ -69,6 +70,8 @@ const ACTIONS: Array<[string, (h: Headers) => Promise<unknown>, keyof typeof wri
   ['discard', (h) => ops.discardDead('b1', { ids: ['a'], reason: 'r' }, h), 'discardDead'],
   ['revoke', (h) => ops.revoke('b1', { ids: ['a'], reason: 'r' }, h), 'revoke'],
   ['purge', (h) => ops.purge('b1', { queue: 'q', confirm: 'q', reason: 'r' }, h), 'purge'],
+  ['pause', (h) => ops.setQueuePaused('b1', { queue: 'q', paused: true }, h), 'setQueuePaused'],
+  ['resume', (h) => ops.setQueuePaused('b1', { queue: 'q', paused: false }, h), 'setQueuePaused'],
   ['enqueue', (h) => ops.enqueue('b1', { task: 't' }, h), 'enqueue'],
   ['enqueue preview', (h) => ops.previewEnqueue('b1', { task: 't' }, h), null],
   ['reveal arguments', (h) => revealArgs('b1', { kind: 'task', ids: ['a'] }, h), 'getTask'],
@@ -125,7 +128,7 @@ describe('the write path', () => {
 
   it('calls the service’s writes only from the gated operations', async () => {
     const hits = await grep(
-      String.raw`service\.(replayDead|convertCelery|discardDead|revoke|purge|enqueue)\(|import \{[^}]*\b(replayDead|convertCelery|discardDead|revoke|purge|enqueue)\b[^}]*\} from '@/lib/brokers/service'`,
+      String.raw`service\.(replayDead|convertCelery|discardDead|revoke|purge|enqueue|setQueuePaused)\(|import \{[^}]*\b(replayDead|convertCelery|discardDead|revoke|purge|enqueue|setQueuePaused)\b[^}]*\} from '@/lib/brokers/service'`,
     );
     for (const f of hits) expect(['lib/actions/operations.ts', 'lib/bulk/backend.ts']).toContain(f);
   });

@@ -3,7 +3,7 @@ import { ConsoleError } from '@/lib/brokers/errors';
 import { ZIds } from '@/lib/brokers/schema';
 import * as service from '@/lib/brokers/service';
 import { gate, logIds } from './gate';
-import { ZEnqueueInput, ZPurgeRequest } from './schemas';
+import { ZEnqueueInput, ZPauseRequest, ZPurgeRequest } from './schemas';
 
 // Each write as one gate call; server actions and POST routes both call these.
 
@@ -68,6 +68,21 @@ export const purge = (brokerId: string, input: unknown, headers: Headers) =>
     run: ({ queue }) => service.purge(brokerId, queue),
     audit: ({ queue }, r) => ({ queue, removed: r.removed }),
   });
+
+/** `input` is `{ queue, paused }`: holds the queue's work back from its workers, or lets it go. */
+export const setQueuePaused = (brokerId: string, input: unknown, headers: Headers) => {
+  const paused = !!input && typeof input === 'object' && (input as { paused?: unknown }).paused === true;
+  return gate({
+    action: paused ? 'pause' : 'resume',
+    brokerId,
+    capability: 'pause',
+    schema: ZPauseRequest,
+    input,
+    headers,
+    run: ({ queue, paused: p }) => service.setQueuePaused(brokerId, queue, p),
+    audit: ({ queue }, r) => ({ queue, paused: r.paused }),
+  });
+};
 
 export const enqueue = (brokerId: string, input: unknown, headers: Headers) =>
   gate({

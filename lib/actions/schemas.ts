@@ -7,6 +7,10 @@ export const ZPurgeRequest = z
   .refine((r) => r.confirm === r.queue, { message: 'type the exact queue name to confirm', path: ['confirm'] });
 export type PurgeRequest = z.infer<typeof ZPurgeRequest>;
 
+/** Pause or resume one queue (where the system can: capability `pause`). */
+export const ZPauseRequest = z.object({ queue: ZQueueName, paused: z.boolean({ error: 'paused must be true or false' }) });
+export type PauseRequest = z.infer<typeof ZPauseRequest>;
+
 /** Keys of an enqueue body that are not field values. */
 const ENQUEUE_KEYS = new Set(['task', 'queue', 'fields', 'reason']);
 

@@ -199,6 +199,17 @@ export const ROUTES: Route[] = [
   },
   {
     method: 'post',
+    path: '/api/brokers/{broker}/queues/{queue}/pause',
+    tag: 'queues',
+    access: 'operator',
+    summary: 'Pause (`paused: true`) or resume a queue, where its system can (capability `pause`)',
+    params: { queue: z.string() },
+    body: z.object({ paused: z.boolean(), reason: ZReason.optional() }),
+    ok: R.ZQueuePauseResult,
+    errors: writer,
+  },
+  {
+    method: 'post',
     path: '/api/brokers/{broker}/enqueue',
     tag: 'enqueue',
     access: 'operator',

@@ -41,7 +41,17 @@ export const ZErrorBody = z
   });
 
 const ZOutcome = z
-  .looseObject({ id: z.string(), outcome: z.enum(['ok', 'missing', 'running', 'conflict', 'invalid', 'error']), message: z.string() })
+  .looseObject({
+    id: z.string(),
+    outcome: z.enum(['ok', 'missing', 'running', 'conflict', 'invalid', 'already', 'error']),
+    message: z.string(),
+    taskId: z
+      .string()
+      .optional()
+      .describe(
+        'The task this outcome is about when it is not `id` (a replay that made a new job); `already`: done before, nothing to retry.',
+      ),
+  })
   .meta({ id: 'ActionOutcome' });
 const ZPreview = z.looseObject({ kind: z.string() }).meta({ id: 'PayloadPreview' });
 
@@ -117,7 +127,20 @@ const ZTaskSummary = z
   })
   .meta({ id: 'TaskSummary' });
 const ZDeadSummary = z
-  .looseObject({ id: z.string(), queue: z.string(), task: z.string(), summary: z.string(), diedAt: isoOrNull, preview: ZPreview })
+  .looseObject({
+    id: z.string(),
+    queue: z.string(),
+    task: z.string(),
+    summary: z.string(),
+    diedAt: isoOrNull,
+    preview: ZPreview,
+    cause: z.string().nullable().optional().describe("The system's own code for why it died (QueueFlow: non_retryable, ...)."),
+    replayed: z
+      .object({ at: isoOrNull, taskId: z.string().nullable() })
+      .nullable()
+      .optional()
+      .describe('Where a replayed letter stays (QueueFlow): when, and the task the replay made.'),
+  })
   .meta({ id: 'DeadSummary' });
 export const ZTaskPage = page(ZTaskSummary);
 export const ZDeadPage = page(ZDeadSummary);
@@ -177,6 +200,15 @@ export const ZActionResult = z
   })
   .meta({ id: 'ActionResult' });
 export const ZPurgeResult = z.looseObject({ brokerId: z.string(), queue: z.string(), removed: z.number().int() });
+export const ZQueuePauseResult = z
+  .looseObject({
+    brokerId: z.string(),
+    queue: z.string(),
+    paused: z.boolean(),
+    pending: z.number().int().nullable(),
+    running: z.number().int().nullable(),
+  })
+  .meta({ id: 'QueuePauseResult' });
 export const ZEnqueueResult = z.looseObject({
   brokerId: z.string(),
   id: z.string(),

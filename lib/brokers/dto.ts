@@ -34,6 +34,9 @@ export interface QueueStats {
   /** ISO time the oldest ready task was enqueued (created_at), null if none or unknown. */
   oldestReadyAt: string | null;
   tasks: string[] | null;
+  /** The system holds this queue's work back from its workers (QueueFlow's pause); absent
+   *  where the system has no pause. */
+  paused?: boolean;
   /** Consumers attached to the queue (RabbitMQ; absent where the broker has no such notion). */
   consumers?: number | null;
   /** Counts that hit the cap; absent when every count is exact. */
@@ -154,6 +157,12 @@ export interface DeadSummary {
   summary: string;
   diedAt: string | null;
   preview: PayloadPreview;
+  /** The system's own code for why it died, where it records one beside the error text
+   *  (QueueFlow: `max_attempts_exceeded`, `non_retryable`, `handler_not_found`). */
+  cause?: string | null;
+  /** Set where a replayed letter stays (QueueFlow keeps it, marked): when, and the task the
+   *  replay made (null when the system does not say). Absent where a replay removes the letter. */
+  replayed?: { at: string | null; taskId: string | null } | null;
 }
 
 export interface DeadDetail extends DeadSummary {
@@ -198,12 +207,17 @@ export interface ResultSummary {
   expiresAt: string | null;
 }
 
-export type OutcomeCode = 'ok' | 'missing' | 'running' | 'conflict' | 'invalid' | 'error';
+/** `already`: it was done before (QueueFlow replays a letter once: "already replayed as job
+ *  X"); nothing changed now, and doing it again would not change anything either. */
+export type OutcomeCode = 'ok' | 'missing' | 'running' | 'conflict' | 'invalid' | 'already' | 'error';
 
 export interface ActionOutcome {
   id: string;
   outcome: OutcomeCode;
   message: string;
+  /** The task this outcome is about when it is not `id`: the job a replay created where the
+   *  system gives replays a new id (QueueFlow), also for `already` (the earlier replay's job). */
+  taskId?: string;
 }
 
 export interface ActionResult {
@@ -218,6 +232,15 @@ export interface PurgeResult {
   brokerId: string;
   queue: string;
   removed: number;
+}
+
+/** A queue paused or resumed (`pause`), with the counts the system answered (null: unknown). */
+export interface QueuePauseResult {
+  brokerId: string;
+  queue: string;
+  paused: boolean;
+  pending: number | null;
+  running: number | null;
 }
 
 export interface EnqueueResult {

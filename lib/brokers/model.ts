@@ -23,6 +23,7 @@ export const CAPABILITIES = [
   'enqueue',
   'results',
   'workers',
+  'pause',
 ] as const;
 export type Capability = (typeof CAPABILITIES)[number];
 /** `code`, when off: the error the server answers for it (`Forbidden`: not for this user;
@@ -30,7 +31,7 @@ export type Capability = (typeof CAPABILITIES)[number];
 export type Capabilities = Record<Capability, { on: boolean; why?: string; code?: 'Forbidden' | 'ReadOnly' }>;
 
 /** The capabilities that change a broker: what read-only takes away. The one list of them. */
-export const WRITE_ACTIONS = ['replay', 'discard', 'revoke', 'purge', 'enqueue'] as const satisfies readonly Capability[];
+export const WRITE_ACTIONS = ['replay', 'discard', 'revoke', 'purge', 'enqueue', 'pause'] as const satisfies readonly Capability[];
 export type WriteAction = (typeof WRITE_ACTIONS)[number];
 
 /** `caps` with every write turned off for `why` (read-only configuration, a standby, ...). */
@@ -85,11 +86,19 @@ export interface BrokerModel {
   states: StateDecl[];
   actions: {
     /** `bulkRate`: a bulk replay is paced at this many per second unless changed (null: not paced). */
-    replay: ActionDecl & { bulkRate: number | null };
+    replay: ActionDecl & {
+      bulkRate: number | null;
+      /** The replay is a new task with an id of its own and the letter stays, marked replayed
+       *  (QueueFlow); absent: the letter's task goes back under its own id (potatoq). */
+      newTask?: boolean;
+    };
     discard: ActionDecl;
     revoke: ActionDecl & { bulk: string };
     purge: PurgeDecl;
     enqueue: EnqueueDecl;
+    /** Present where the system can hold a queue's work back from its workers (QueueFlow's
+     *  pause); `resume` says what resuming does. */
+    pause?: ActionDecl & { resume: string };
     /** Present where the adapter can turn another system's message into one of its own;
      *  `what` names such a letter ("Celery letter"). */
     convert?: ActionDecl & { what: string };

@@ -237,6 +237,18 @@ export const convertCelery = (brokerId: string, ids: string[]): Promise<ActionRe
     },
     ids,
   );
+/** Holds a queue's work back from its workers, or lets it go (the adapter's `setQueuePaused`). */
+export const setQueuePaused = (brokerId: string, queue: string, paused: boolean) =>
+  write(
+    brokerId,
+    'pause',
+    paused ? 'pause' : 'resume',
+    async (a) => {
+      if (!a.setQueuePaused) throw new ConsoleError('Unsupported', 'this broker cannot pause a queue');
+      return a.setQueuePaused(queue, paused);
+    },
+    queue,
+  );
 export const purge = (brokerId: string, queue: string) => write(brokerId, 'purge', 'purge', (a) => a.purge(queue), queue);
 export const enqueue = (brokerId: string, req: EnqueueRequest) => write(brokerId, 'enqueue', 'enqueue', (a) => a.enqueue(req), req);
 /** The message an enqueue would write, built by the broker's adapter and written nowhere: a

@@ -16,7 +16,6 @@ const errorOf = (fn: () => unknown) => {
 describe('the table of systems', () => {
   it.each([
     ['sdj', 'postgresql://h/db'],
-    ['queueflow', 'https://flow.example'],
     ['potatoq', 'redis://h/0'],
   ] as const)('accepts %s (%s) and says it is not supported yet', (kind, url) => {
     const err = errorOf(() => createAdapter(entry(kind, url)));
@@ -40,6 +39,14 @@ describe('the table of systems', () => {
     }
     const err = errorOf(() => createAdapter({ ...entry('celery', 'redis://h/0'), options: { resultbackend: 'redis://h/1' } }));
     expect(isConsoleError(err) && err.code).toBe('InvalidInput');
+  });
+
+  it('creates a QueueFlow adapter from its URL and token, and refuses one without a token', () => {
+    const a = createAdapter({ ...entry('queueflow', 'https://flow.example'), options: { token: 'k' } });
+    expect([a.kind, a.model.system]).toEqual(['queueflow', 'queueflow']);
+    const err = errorOf(() => createAdapter(entry('queueflow', 'https://flow.example')));
+    expect(isConsoleError(err) && err.code).toBe('InvalidInput');
+    expect((err as Error).message).toContain('token');
   });
 
   it('creates a potatoq adapter from the URL scheme, typed options checked', () => {

@@ -4,6 +4,7 @@ import { ConsoleError } from './errors';
 import type { BrokerKind, SystemKind } from './schema';
 import { celerySystem } from './celery/system';
 import { potatoqSystem } from './potatoq/system';
+import { queueflowSystem } from './queueflow/system';
 import type { BrokerAdapter, BrokerConfig, SystemModule } from './types';
 
 /**
@@ -30,7 +31,7 @@ export const SYSTEMS: Record<SystemKind, SystemModule> = {
   potatoq: potatoqSystem,
   celery: celerySystem,
   sdj: plannedSystem('sdj', 'Simple Durable Jobs', ['postgresql', 'postgres', 'mysql']),
-  queueflow: plannedSystem('queueflow', 'QueueFlow', ['http', 'https']),
+  queueflow: queueflowSystem,
 };
 
 /** The store behind a configured broker, for display (`sqlite`, `postgres`, ...). */

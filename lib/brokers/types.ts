@@ -15,6 +15,7 @@ import type {
   EnqueuePreview,
   EnqueueResult,
   Page,
+  QueuePauseResult,
   PurgeResult,
   ResultListQuery,
   ResultRecordDto,
@@ -83,6 +84,9 @@ export interface BrokerAdapter {
    *  on RabbitMQ: Celery protocol 2 messages, same id, task, args, kwargs); `model.actions.convert`
    *  says what it does. Absent where the broker can't hold such letters. */
   convert?(ids: string[]): Promise<ActionResult>;
+  /** Holds a queue's work back from its workers, or lets it go again; running work finishes.
+   *  Absent (and capability `pause` off) where the system has no pause; `model.actions.pause` says what it does. */
+  setQueuePaused?(queue: string, paused: boolean): Promise<QueuePauseResult>;
 
   close(): Promise<void>;
 }

@@ -4,8 +4,9 @@ import type { BulkProgress } from './schema';
 /** Successful ids kept by id (the rest only counted): a 100,000-id job stays small in memory. */
 export const SUCCESS_SAMPLE = 100;
 
-/** Outcomes that mean "this row changed since the snapshot", so nothing was done to it. */
-const SKIPPED: ReadonlySet<OutcomeCode> = new Set<OutcomeCode>(['missing', 'running']);
+/** Outcomes that mean "this row changed since the snapshot" (or was already done), so nothing
+ *  was done to it and nothing is worth retrying. */
+const SKIPPED: ReadonlySet<OutcomeCode> = new Set<OutcomeCode>(['missing', 'running', 'already']);
 
 /**
  * Per-id outcomes of a bulk job. Failures and skips are kept in full (bounded by the snapshot

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ActionResult } from '@/lib/brokers/schema';
-import { MAX_FAILURE_TOASTS, PER_TASK_TOASTS, toastsFor } from './outcome-toasts';
+import { MAX_FAILURE_TOASTS, PER_TASK_TOASTS, toastsFor, toastsForResult } from './outcome-toasts';
 
 const result = (ok: string[], bad: string[], action: ActionResult['action'] = 'replay'): ActionResult => ({
   action,
@@ -60,5 +60,20 @@ describe('action outcome toasts', () => {
       { tone: 'error', title: 'Refused: Forbidden', body: 'viewers cannot revoke' },
     ]);
     expect(toastsFor({ ok: false, error: { code: 'InvalidInput', message: 'bad', fields: { args: 'not JSON' } } })).toEqual([]);
+  });
+});
+
+describe('an outcome that was done before', () => {
+  it('is an info toast with the system message, not an error', () => {
+    const r = {
+      action: 'replay' as const,
+      brokerId: 'qf',
+      requested: 1,
+      succeeded: [],
+      failed: [{ id: '7', outcome: 'already' as const, message: 'already replayed as job abc', taskId: 'abc' }],
+    };
+    expect(toastsForResult(r)).toEqual([
+      { tone: 'info', title: '7: done before, not replayed again', body: 'already replayed as job abc' },
+    ]);
   });
 });

@@ -2,7 +2,7 @@
 // actions (so every id's fate is visible without opening anything), a summary plus the first
 // failures for large ones. Pure, so it is unit-tested without a browser.
 import type { ActionResponse } from '@/lib/actions/response';
-import type { ActionResult, EnqueueResult, PurgeResult } from '@/lib/brokers/schema';
+import type { ActionResult, EnqueueResult, PurgeResult, QueuePauseResult } from '@/lib/brokers/schema';
 
 export interface ToastSpec {
   tone: 'success' | 'error' | 'info';
@@ -33,11 +33,18 @@ export function isActionResult(d: unknown): d is ActionResult {
 function isPurge(d: unknown): d is PurgeResult {
   return !!d && typeof d === 'object' && typeof (d as PurgeResult).removed === 'number';
 }
+function isPause(d: unknown): d is QueuePauseResult {
+  return (
+    !!d && typeof d === 'object' && typeof (d as QueuePauseResult).paused === 'boolean' && typeof (d as QueuePauseResult).queue === 'string'
+  );
+}
 function isEnqueue(d: unknown): d is EnqueueResult {
   return !!d && typeof d === 'object' && typeof (d as EnqueueResult).payload === 'string' && typeof (d as EnqueueResult).id === 'string';
 }
 
 function failureToast(verb: string, f: { id: string; outcome: string; message: string }): ToastSpec {
+  // Done before (QueueFlow: "already replayed as job X"): nothing failed, nothing to retry.
+  if (f.outcome === 'already') return { tone: 'info', title: `${f.id}: done before, not ${verb} again`, body: f.message };
   return { tone: 'error', title: `${f.id}: not ${verb} (${f.outcome})`, body: f.message };
 }
 
@@ -71,6 +78,7 @@ export function toastsFor(res: ActionResponse<unknown>, verb?: string): ToastSpe
   const d = res.data;
   if (isActionResult(d)) return toastsForResult(d, verb);
   if (isPurge(d)) return [{ tone: 'success', title: `Purged ${plural(d.removed, 'waiting task')} from queue ${d.queue}` }];
+  if (isPause(d)) return [{ tone: 'success', title: `Queue ${d.queue} ${d.paused ? 'paused' : 'resumed'}` }];
   if (isEnqueue(d)) return [{ tone: 'success', title: `${d.id}: enqueued as ${d.state}`, body: `${d.task} in queue ${d.queue}` }];
   return [];
 }

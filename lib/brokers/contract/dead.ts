@@ -80,8 +80,10 @@ export function registerDead(ctx: Ctx): void {
     ctx,
     "reads one stored result by id (a dead-lettered task's FAILURE), null for an id without one",
     { caps: ['browseDead', 'results'] },
-    async () => {
+    async (skip) => {
       const { a, s } = ctx();
+      if (a.model.actions.replay.newTask)
+        return skip("letters have ids of their own here, not their task's: a result is looked up by the task's id");
       const id = await s.deadLetter({ task: 'ct.res', queue: uniqueQueue('result'), reason: TRACEBACK('ValueError: for the record') });
       const r = await a.getResult(id);
       expect(r?.id).toBe(id);

@@ -12,4 +12,16 @@ describe('list previews', () => {
     expect(p.kind).toBe('foreign');
     expect(p.foreign).toBe('celery-v2');
   });
+
+  it('gives the same preview for a payload seen again, whatever a caller did to the first one', () => {
+    const msg = (i: number) => `{"task":"t.add","args":[${i},2],"id":"x-${i}","queue":"q","v":1}`;
+    const first = preview(msg(1), 60);
+    const text = first.text;
+    first.text = 'changed by a caller';
+    expect(preview(msg(1), 60)).toEqual({ ...first, text });
+    // Past the memo's size the oldest entries go; previews stay exact.
+    for (let i = 2; i < 2600; i++) preview(msg(i), 60);
+    expect(preview(msg(1), 60).text).toBe(text);
+    expect(preview(msg(2599), 60).text).toContain('2599');
+  });
 });

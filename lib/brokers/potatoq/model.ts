@@ -29,6 +29,12 @@ const REVOKE = {
   bulk: 'Waiting tasks are removed and get a REVOKED result. Tasks a worker claimed since the snapshot are skipped and keep running.',
 };
 
+/** potatoq cannot hold a queue back: every store's `pause` capability is off with this. */
+export const POTATOQ_NO_PAUSE = {
+  on: false,
+  why: "potatoq has no queue pause: stop the queue's workers (or leave it out of their -Q) instead",
+} as const;
+
 /** potatoq on SQLite or PostgreSQL: one table of jobs, one of dead letters. */
 export const POTATOQ_TABLE_MODEL: BrokerModel = {
   system: 'potatoq',

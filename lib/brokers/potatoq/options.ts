@@ -32,6 +32,8 @@ const common = {
 export const ZSqliteOptions = z.strictObject({
   ...common,
   busyTimeoutMs: ms('busyTimeoutMs').optional(),
+  countCap: count('countCap').optional(),
+  searchWindow: count('searchWindow').optional(),
   /** Set by the console for its embedded demo broker. */
   demo: z.boolean().optional(),
 });

@@ -1,12 +1,14 @@
 import 'server-only';
 import { HEAD_CHECK_LIMIT, headBlock } from '../head-block';
-import type { CappedCount, CountKey, HeadBlock, QueueStats, WorkerInfo } from '@/lib/brokers/schema';
+import type { CappedCount, CountKey, HeadBlock, QueueStats } from '@/lib/brokers/schema';
 import { isoFromEpoch } from '../mappers';
 import type { PgNames } from './names';
 import type { Sql } from './pool';
 import type { Estimator } from './stats';
 
 type Count = { n: number; capped?: CappedCount };
+/** Connections the ready counts share (the read pool has 6 by default; 3 stay for the rest). */
+const READY_SPLIT = 3;
 type Read = <T>(fn: (sql: Sql) => Promise<T>) => Promise<T>;
 
 /**
@@ -25,15 +27,18 @@ export async function overviewQueues(
 ): Promise<QueueStats[]> {
   const J = n.jobs;
   const sampled: Array<[CountKey, string]> = [
-    ['scheduled', `SELECT queue FROM ${J} WHERE state = 0 LIMIT $1`],
-    ['running', `SELECT queue FROM ${J} WHERE state = 2 LIMIT $1`],
-    ['dead', `SELECT queue FROM ${n.dead} LIMIT $1`],
+    // Ordered by each index's key, so a scan of the index that stops at the cap is the cheapest
+    // plan under any statistics (unordered, a LIMIT looks cheapest as a sequential scan).
+    ['scheduled', `SELECT queue FROM ${J} WHERE state = 0 ORDER BY run_at LIMIT $1`],
+    ['running', `SELECT queue FROM ${J} WHERE state = 2 ORDER BY worker, pid LIMIT $1`],
+    ['dead', `SELECT queue FROM ${n.dead} ORDER BY died_at DESC LIMIT $1`],
   ];
-  // The ready counts are the bulk of the work (up to `cap` index entries per queue): split
-  // the queues over two connections.
+  // The ready counts are the bulk of the work (up to `cap` index entries per queue, each a heap
+  // visit while the visibility map is unset, as on a live table): split the queues over
+  // `READY_SPLIT` connections.
   const readyP = read((sql) => readyQueues(sql, n)).then(async (queues) => {
-    const half = Math.ceil(queues.length / 2);
-    const parts = [queues.slice(0, half), queues.slice(half)].filter((p) => p.length);
+    const size = Math.ceil(queues.length / READY_SPLIT);
+    const parts = Array.from({ length: READY_SPLIT }, (_, i) => queues.slice(i * size, (i + 1) * size)).filter((p) => p.length);
     const counts = await Promise.all(
       parts.map((p) =>
         read((sql) =>
@@ -117,7 +122,7 @@ async function readyQueues(sql: Sql, n: PgNames): Promise<Array<{ queue: string;
 /** Ready rows per queue, counted on the `jobs_ready` index and never past `cap + 1`. */
 async function readyCounts(sql: Sql, n: PgNames, cap: number, queues: string[]): Promise<Array<{ queue: string; n: number }>> {
   const rows = await sql<{ queue: string; n: string }>(
-    `SELECT q.queue, (SELECT count(*) FROM (SELECT 1 FROM ${n.jobs} j WHERE j.state = 1 AND j.queue = q.queue LIMIT $2) s) AS n
+    `SELECT q.queue, (SELECT count(*) FROM (SELECT 1 FROM ${n.jobs} j WHERE j.state = 1 AND j.queue = q.queue ORDER BY j.priority DESC, j.seq LIMIT $2) s) AS n
      FROM unnest($1::text[]) AS q(queue)`,
     [queues, cap + 1],
   );
@@ -164,40 +169,4 @@ function merge(ready: ReadyRow[], samples: Sample[], cap: number, est: Estimator
   return [...stats.values()];
 }
 
-/** Adds the queues a live worker consumes (shown even when empty), sorted by name. */
-export function withWorkerQueues(queues: QueueStats[], workers: WorkerInfo[]): QueueStats[] {
-  const names = new Set(queues.map((q) => q.name));
-  const out = [...queues];
-  for (const w of workers) {
-    if (w.status === 'dead') continue;
-    for (const q of w.queues) {
-      if (names.has(q)) continue;
-      names.add(q);
-      out.push({ name: q, ready: 0, scheduled: 0, running: 0, dead: 0, oldestReadyAt: null, tasks: null });
-    }
-  }
-  return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-}
-
-/** Sums per-queue counts; a total built from a capped count is itself a lower bound. */
-export function totalsOf(queues: QueueStats[]) {
-  const keys: CountKey[] = ['ready', 'scheduled', 'running', 'dead'];
-  const totals = { ready: 0, scheduled: 0, running: 0, dead: 0 } as Record<CountKey, number>;
-  const capped: Partial<Record<CountKey, CappedCount>> = {};
-  for (const k of keys) {
-    let est = 0;
-    let anyCapped = false;
-    let estKnown = true;
-    for (const q of queues) {
-      totals[k] += q[k] ?? 0;
-      const c = q.capped?.[k];
-      if (c) {
-        anyCapped = true;
-        if (c.estimate === null) estKnown = false;
-        est += c.estimate ?? 0;
-      } else est += q[k] ?? 0;
-    }
-    if (anyCapped) capped[k] = { atLeast: totals[k], estimate: estKnown ? est : null };
-  }
-  return { totals, capped: Object.keys(capped).length ? capped : undefined };
-}
+export { totalsOf, withWorkerQueues } from '../counts';

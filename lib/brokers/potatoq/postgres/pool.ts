@@ -27,6 +27,17 @@ export interface PgDb {
   close(): Promise<void>;
 }
 
+/**
+ * Settings of every read session. They make the planner take potatoq's indexes whatever its
+ * statistics say: on a live table (claimed and retried rows rewritten at the heap's end,
+ * visibility map mostly unset, statistics stale) a `LIMIT` query it believes cheap as a
+ * sequential scan can filter a million rows first, and a bitmap scan reads every matching
+ * entry before a LIMIT can stop it. Every console read has an index path, walked in the
+ * index's order and stopped early (postgres-plans.int.test.ts checks the plans); a table
+ * without a usable index (workers) is still scanned.
+ */
+export const READ_SESSION_SETTINGS = { default_transaction_read_only: 'on', enable_seqscan: 'off', enable_bitmapscan: 'off' } as const;
+
 const bind =
   (c: pg.PoolClient): Sql =>
   async (text, params) =>
@@ -63,7 +74,9 @@ export function createPgDb(s: PoolSettings, names: PgNames): PgDb {
         ...base,
         max: s.readPoolSize,
         statement_timeout: s.statementTimeoutMs,
-        options: '-c default_transaction_read_only=on',
+        options: Object.entries(READ_SESSION_SETTINGS)
+          .map(([k, v]) => `-c ${k}=${v}`)
+          .join(' '),
       }),
     ));
   const writes = () => (writePool ??= quiet(new pg.Pool({ ...base, max: s.writePoolSize, statement_timeout: s.writeStatementTimeoutMs })));

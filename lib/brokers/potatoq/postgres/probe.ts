@@ -1,5 +1,6 @@
 import 'server-only';
 import { CAPABILITIES, type Capabilities } from '@/lib/brokers/schema';
+import { POTATOQ_NO_PAUSE } from '../model';
 import { notMigrated } from './errors';
 import type { PgNames } from './names';
 import type { Sql } from './pool';
@@ -57,6 +58,7 @@ export async function probe(sql: Sql, n: PgNames, configuredReadOnly: boolean): 
   );
   const has = (t: Table, p: Priv) => row?.[`p${privs.findIndex(([a, b]) => a === t && b === p)}`] === true;
   const caps = Object.fromEntries(CAPABILITIES.map((k) => [k, { on: true }])) as Capabilities;
+  caps.pause = { ...POTATOQ_NO_PAUSE };
   for (const t of ['jobs', 'dead', 'results', 'workers'] as const) {
     if (!has(t, 'SELECT')) {
       const why = `the console's role cannot read ${n[t]}`;

@@ -72,8 +72,11 @@ export async function listResults(sql: Sql, n: PgNames, q: ResultListQuery): Pro
   };
 }
 
-/** Task names from the newest `window` jobs and dead letters plus registered-task records
- *  (a full DISTINCT over millions of jobs would block the page). */
+/** Task names from the newest `window` jobs and dead letters plus registered-task records (a
+ *  full DISTINCT over millions of jobs would block the page). A prefix match on the results
+ *  table has no index under a non-C collation, so the records are read by primary key: the
+ *  range `potatoq-registered-` .. `potatoq-registered.` (every such id under a code-point
+ *  collation such as C or C.UTF-8) plus the ids the workers' heartbeats name (any collation). */
 export async function taskNames(sql: Sql, n: PgNames, window: number): Promise<string[]> {
   const rows = await sql<{ task: string }>(
     `SELECT task FROM (SELECT task FROM ${n.jobs} ORDER BY seq DESC LIMIT $1) j
@@ -81,7 +84,13 @@ export async function taskNames(sql: Sql, n: PgNames, window: number): Promise<s
     [window],
   );
   const names = new Set(rows.map((r) => r.task));
-  const registered = await sql<{ payload: string }>(`SELECT payload FROM ${n.results} WHERE starts_with(id, '${REGISTERED_PREFIX}')`);
+  const infos = await sql<{ info: string | null }>(`SELECT info FROM ${n.workers}`);
+  const ids = [...new Set(infos.map((r) => registeredDigest(parseHeartbeatInfo(r.info))).filter((d): d is string => d !== null))];
+  const registered = await sql<{ id: string; payload: string }>(
+    `SELECT id, payload FROM ${n.results} WHERE id >= $1 AND id < $2 AND starts_with(id, $1)
+     UNION SELECT id, payload FROM ${n.results} WHERE id = ANY($3::text[])`,
+    [REGISTERED_PREFIX, REGISTERED_PREFIX.replace(/-$/, '.'), ids.map((d) => REGISTERED_PREFIX + d)],
+  );
   for (const r of registered) for (const name of registeredNames(r.payload)) names.add(name);
   return [...names].sort();
 }

@@ -13,7 +13,7 @@ import { V3_BROWSE_REFUSAL } from './topology';
 import { parseAmqpUrl, parseManagement } from './url';
 import { convertCelery, discardDead, enqueue, purge, replayDead, revoke } from './writes';
 import { previewPotatoqEnqueue } from '../enqueue-preview';
-import { POTATOQ_RABBITMQ_MODEL } from '../model';
+import { POTATOQ_NO_PAUSE, POTATOQ_RABBITMQ_MODEL } from '../model';
 
 const NO_LISTING = "RabbitMQ can't list queued messages without taking them from the workers: counts only";
 const NO_SCHEDULED =
@@ -55,6 +55,7 @@ export function createRabbitmqAdapter(config: StoreConfig): RabbitmqAdapter {
   async function capabilities(): Promise<Capabilities> {
     const server = await ctx.link.serverInfo();
     const caps = Object.fromEntries(CAPABILITIES.map((k) => [k, { on: true }])) as Capabilities;
+    caps.pause = { ...POTATOQ_NO_PAUSE };
     caps.listReady = { on: false, why: NO_LISTING };
     caps.listRunning = { on: false, why: NO_LISTING };
     caps.listScheduled = { on: false, why: NO_SCHEDULED };

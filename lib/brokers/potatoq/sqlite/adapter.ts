@@ -8,14 +8,16 @@ import { DEFAULT_BUSY_TIMEOUT_MS, mapSqliteError, openConnections, type Connecti
 import { deadGroups, getDead, listDead } from './reads-dead';
 import type { Liveness } from '../heartbeats';
 import { parseOptions, ZSqliteOptions } from '../options';
-import { listResults, listWorkers, overviewQueues, taskNames } from './reads-misc';
+import { listResults, listWorkers, taskNames } from './reads-misc';
+import { overviewQueues } from './reads-overview';
+import { totalsOf } from '../counts';
 import { getTask, listTasks, readResult } from './reads-tasks';
 import { pathFromUrl } from './url';
 import { enqueueMessage } from './writes-enqueue';
 import { previewPotatoqEnqueue } from '../enqueue-preview';
 import { revokeStep } from './writes-revoke';
 import { discardStep, replayStep, runPerId } from './writes';
-import { POTATOQ_TABLE_MODEL } from '../model';
+import { POTATOQ_NO_PAUSE, POTATOQ_TABLE_MODEL } from '../model';
 
 /**
  * potatoq's SQLite broker file, read and written alongside its workers. Connections open
@@ -24,12 +26,20 @@ import { POTATOQ_TABLE_MODEL } from '../model';
  * statement inside `BEGIN IMMEDIATE`.
  *
  * Options (from the broker's configuration): `busyTimeoutMs` (5000), `resultExpires` (86400,
- * potatoq's `result_expires`), `workerHeartbeatInterval` (5), `workerDeadAfter` (60).
+ * potatoq's `result_expires`), `workerHeartbeatInterval` (5), `workerDeadAfter` (60),
+ * `countCap` (1000: the overview counts each queue's rows exactly up to here), `searchWindow`
+ * (10000 newest rows for text search, error groups and task names).
+ *
+ * Every read walks one of potatoq's indexes and stops early (sqlite-plans.int.test.ts checks the
+ * plans); where potatoq has no index (claimed_at, the dead letters' queue) the work is bounded
+ * by the running rows or the dead-letter table (potatoq's dead_letter_max).
  */
 export function createSqliteAdapter(config: StoreConfig): BrokerAdapter {
   const o = parseOptions(ZSqliteOptions, config.options);
   const busyTimeoutMs = o.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
   const resultExpires = o.resultExpires ?? 86400;
+  const cap = o.countCap ?? 1000;
+  const window = o.searchWindow ?? 10_000;
   const live: Liveness = { staleAfter: 3 * (o.workerHeartbeatInterval ?? 5), deadAfter: o.workerDeadAfter ?? 60 };
   let file: string | null = null;
   let conns: Connections | null = null;
@@ -69,6 +79,7 @@ export function createSqliteAdapter(config: StoreConfig): BrokerAdapter {
   function capabilities(): Capabilities {
     const c = open();
     const caps = Object.fromEntries(CAPABILITIES.map((k) => [k, { on: true }])) as Capabilities;
+    caps.pause = { ...POTATOQ_NO_PAUSE };
     return c.write ? caps : withoutWrites(caps, c.readOnlyWhy ?? 'read-only');
   }
 
@@ -81,8 +92,8 @@ export function createSqliteAdapter(config: StoreConfig): BrokerAdapter {
     overview: () =>
       read((db) => {
         const workers = listWorkers(db, live);
-        const { queues } = overviewQueues(db, workers);
-        const sum = (k: 'ready' | 'scheduled' | 'running' | 'dead') => queues.reduce((n, q) => n + (q[k] ?? 0), 0);
+        const queues = overviewQueues(db, workers, cap);
+        const { totals, capped } = totalsOf(queues);
         const version = db.prepare('SELECT sqlite_version()').pluck().get() as string;
         const journal = String(db.pragma('journal_mode', { simple: true }));
         return {
@@ -93,20 +104,21 @@ export function createSqliteAdapter(config: StoreConfig): BrokerAdapter {
           readOnly: !open().write,
           capabilities: capabilities(),
           queues,
-          totals: { ready: sum('ready'), scheduled: sum('scheduled'), running: sum('running'), dead: sum('dead') },
+          totals,
+          ...(capped ? { totalsCapped: capped } : {}),
           workers: { alive: workers.filter((w) => w.status === 'alive').length, stale: workers.filter((w) => w.status === 'stale').length },
           readAt: new Date().toISOString(),
         };
       }),
-    listTasks: (q) => read((db) => listTasks(db, q)),
+    listTasks: (q) => read((db) => listTasks(db, q, window)),
     getTask: (id) => read((db) => getTask(db, id)),
-    listDead: (q) => read((db) => listDead(db, q)),
-    deadGroups: (q) => read((db) => deadGroups(db, q)),
+    listDead: (q) => read((db) => listDead(db, q, window)),
+    deadGroups: (q) => read((db) => deadGroups(db, q, window)),
     getDead: (id) => read((db) => getDead(db, id)),
     listWorkers: () => read((db) => listWorkers(db, live)),
     listResults: (q) => read((db) => listResults(db, q)),
     getResult: (id) => read((db) => readResult(db, id)),
-    taskNames: () => read((db) => taskNames(db)),
+    taskNames: () => read((db) => taskNames(db, window)),
 
     replayDead: (ids) =>
       guard(() => {

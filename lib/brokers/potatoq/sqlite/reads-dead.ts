@@ -9,6 +9,7 @@ import { isoFromEpoch, msFromEpoch, preview, rawParts, type Stored } from '../ma
 import { readResult } from './reads-tasks';
 import { containsPattern, PAYLOAD_FOR_PREVIEW, Where } from './sql';
 import { messageView } from '../message';
+import { IX } from './reads-overview';
 
 interface DeadRow {
   id: string;
@@ -31,8 +32,13 @@ function summary(r: DeadRow): DeadSummary {
   };
 }
 
-/** Newest first (`died_at DESC, id`), as `potatoq dead list` orders them. */
-export function listDead(db: Database.Database, q: DeadListQuery): Page<DeadSummary> {
+/**
+ * Newest first (`died_at DESC, id`, as `potatoq dead list` orders them) on potatoq's
+ * `dead_died` index; the cursor starts with a range on it. Text search and group filters look
+ * only at the newest `window` letters (potatoq keeps `dead_letter_max` = 10,000 by default).
+ * A queue or task filter has no index: the newest letters are walked until the page is full.
+ */
+export function listDead(db: Database.Database, q: DeadListQuery, window: number): Page<DeadSummary> {
   const scope = 'dead';
   const where = new Where().addIf(q.queue, 'queue = ?', q.queue).addIf(q.task, 'task = ?', q.task).addIf(q.id, 'instr(id, ?) = 1', q.id);
   if (q.q) {
@@ -41,14 +47,17 @@ export function listDead(db: Database.Database, q: DeadListQuery): Page<DeadSumm
     else where.add(`(reason LIKE ? ESCAPE '\\' OR payload LIKE ? ESCAPE '\\')`, p, p);
   }
   const after = decodeCursor(scope, q.cursor, 3);
-  if (after) where.add('(died_at < ? OR (died_at = ? AND id > ?))', ...after);
-  const sql = `SELECT id, queue, task, reason, died_at, ${PAYLOAD_FOR_PREVIEW} FROM potatoq_dead ${where} ORDER BY died_at DESC, id`;
+  if (after) where.add('died_at <= ? AND (died_at < ? OR id > ?)', after[0], after[1], after[2]);
+  const bounded = q.q !== undefined || q.group !== undefined;
+  const from = bounded
+    ? `(SELECT * FROM potatoq_dead INDEXED BY ${IX.dead} ORDER BY died_at DESC LIMIT ${Math.trunc(window)})`
+    : `potatoq_dead INDEXED BY ${IX.dead}`;
+  const sql = `SELECT id, queue, task, reason, died_at, ${PAYLOAD_FOR_PREVIEW} FROM ${from} ${where} ORDER BY died_at DESC, id`;
   let rows: DeadRow[];
   if (q.group === undefined) {
     rows = db.prepare(`${sql} LIMIT ?`).all(...where.params, q.limit + 1) as DeadRow[];
   } else {
-    // The group is the reason's fingerprint, which SQL can't compute; potatoq keeps at most
-    // dead_letter_max (10,000) letters, so scanning them in order is cheap.
+    // The group is the reason's fingerprint, which SQL can't compute: the window is walked in order.
     rows = [];
     for (const r of db.prepare(sql).iterate(...where.params) as IterableIterator<DeadRow>) {
       if (reasonFingerprint(r.reason).key !== q.group) continue;
@@ -59,13 +68,20 @@ export function listDead(db: Database.Database, q: DeadListQuery): Page<DeadSumm
   const more = rows.length > q.limit;
   const page = more ? rows.slice(0, q.limit) : rows;
   const last = page[page.length - 1];
-  return { items: page.map(summary), nextCursor: more && last ? encodeCursor(scope, [last.died_at, last.died_at, last.id]) : null };
+  return {
+    items: page.map(summary),
+    nextCursor: more && last ? encodeCursor(scope, [last.died_at, last.died_at, last.id]) : null,
+    ...(bounded ? { searchedNewest: window } : {}),
+  };
 }
 
-export function deadGroups(db: Database.Database, q: { queue?: string }): DeadGroup[] {
+/** Groups by fingerprint over the newest `window` letters. */
+export function deadGroups(db: Database.Database, q: { queue?: string }, window: number): DeadGroup[] {
   const where = new Where().addIf(q.queue, 'queue = ?', q.queue);
   const groups = new DeadGrouper();
-  const stmt = db.prepare(`SELECT id, reason, task, queue, died_at FROM potatoq_dead ${where}`);
+  const stmt = db.prepare(
+    `SELECT id, reason, task, queue, died_at FROM potatoq_dead INDEXED BY ${IX.dead} ${where} ORDER BY died_at DESC LIMIT ${Math.trunc(window)}`,
+  );
   for (const r of stmt.iterate(...where.params) as IterableIterator<Pick<DeadRow, 'id' | 'reason' | 'task' | 'queue' | 'died_at'>>) {
     groups.add({
       id: r.id,

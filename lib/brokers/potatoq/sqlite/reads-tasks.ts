@@ -7,6 +7,7 @@ import { decodeCursor, encodeCursor, type KeyValue } from '@/lib/brokers/cursor'
 import { isoFromEpoch, mapResult, preview, rawParts, str, type Stored } from '../mappers';
 import { containsPattern, PAYLOAD_FOR_PREVIEW, Where } from './sql';
 import { messageView } from '../message';
+import { IX, readyQueueNames } from './reads-overview';
 
 const STATE_NAMES: Record<number, PotatoqState> = { 0: 'scheduled', 1: 'ready', 2: 'running' };
 
@@ -27,23 +28,28 @@ interface JobRow {
   size: bigint;
 }
 
-// Claim order per state (potatoq claims ready rows by `priority DESC, seq`). The state is a
-// literal in the SQL text so SQLite can use potatoq's partial indexes.
-const ORDER: Record<PotatoqState, { state: number; order: string; after: string; key: (r: JobRow) => KeyValue[] }> = {
+// Claim order per state (potatoq claims ready rows by `priority DESC, seq`) and the index each
+// list walks. The state is a literal in the SQL text so potatoq's partial indexes apply; the
+// cursor conditions start with a range on the index's first key.
+const ORDER: Record<PotatoqState, { state: number; index: string; order: string; after: string; key: (r: JobRow) => KeyValue[] }> = {
   ready: {
     state: 1,
+    index: IX.ready,
     order: 'priority DESC, seq',
     after: '(priority < ? OR (priority = ? AND seq > ?))',
     key: (r) => [r.priority, r.priority, r.seq],
   },
   scheduled: {
     state: 0,
+    index: IX.scheduled,
     order: 'run_at, seq',
-    after: '(run_at > ? OR (run_at = ? AND seq > ?))',
+    after: 'run_at >= ? AND (run_at > ? OR seq > ?)',
     key: (r) => [r.run_at, r.run_at, r.seq],
   },
+  // No index on claimed_at: the running rows (bounded by the workers' concurrency) are sorted.
   running: {
     state: 2,
+    index: IX.running,
     order: 'coalesce(claimed_at, 0), seq',
     after: '(coalesce(claimed_at, 0) > ? OR (coalesce(claimed_at, 0) = ? AND seq > ?))',
     key: (r) => [r.claimed_at ?? 0, r.claimed_at ?? 0, r.seq],
@@ -70,25 +76,75 @@ function summary(r: JobRow): TaskSummary {
 
 const COLUMNS = 'seq, id, queue, task, state, priority, run_at, created_at, claimed_at, worker, pid, deliveries';
 
-export function listTasks(db: Database.Database, q: TaskListQuery): Page<TaskSummary> {
+/**
+ * Keyset pages in claim order on potatoq's partial indexes. Ready across queues merges one
+ * short scan of `jobs_ready` per queue (found by a loose index scan); a text search looks only
+ * at the newest `window` rows (a rowid range), so no page ever reads a whole table.
+ */
+export function listTasks(db: Database.Database, q: TaskListQuery, window: number): Page<TaskSummary> {
   const spec = ORDER[potatoqState(q.state)];
   const scope = `tasks:${q.state}`;
-  const where = new Where()
-    .add(`state = ${spec.state}`)
-    .addIf(q.queue, 'queue = ?', q.queue)
-    .addIf(q.task, 'task = ?', q.task)
-    .addIf(q.id, 'instr(id, ?) = 1', q.id)
-    .addIf(q.q, `payload LIKE ? ESCAPE '\\'`, q.q && containsPattern(q.q));
   const after = decodeCursor(scope, q.cursor, 3);
-  if (after) where.add(spec.after, ...after);
-  const rows = db
-    .prepare(`SELECT ${COLUMNS}, ${PAYLOAD_FOR_PREVIEW} FROM potatoq_jobs ${where} ORDER BY ${spec.order} LIMIT ?`)
-    .safeIntegers(true)
-    .all(...where.params, q.limit + 1) as JobRow[];
+  const limit = q.limit + 1;
+  const where = new Where().add(`state = ${spec.state}`).addIf(q.task, 'task = ?', q.task).addIf(q.id, 'instr(id, ?) = 1', q.id);
+  let rows: JobRow[];
+  if (q.q) {
+    where.addIf(q.queue, 'queue = ?', q.queue).add(`payload LIKE ? ESCAPE '\\'`, containsPattern(q.q));
+    where.add('seq > (SELECT coalesce(max(seq), 0) FROM potatoq_jobs) - ?', window);
+    if (after) where.add(spec.after, ...after);
+    rows = db
+      .prepare(`SELECT ${COLUMNS}, ${PAYLOAD_FOR_PREVIEW} FROM potatoq_jobs NOT INDEXED ${where} ORDER BY ${spec.order} LIMIT ?`)
+      .safeIntegers(true)
+      .all(...where.params, limit) as JobRow[];
+  } else if (q.state === 'ready') rows = readyPage(db, q, where, after, limit);
+  else {
+    where.addIf(q.queue, 'queue = ?', q.queue);
+    if (after) where.add(spec.after, ...after);
+    rows = db
+      .prepare(
+        `SELECT ${COLUMNS}, ${PAYLOAD_FOR_PREVIEW} FROM potatoq_jobs INDEXED BY ${spec.index} ${where} ORDER BY ${spec.order} LIMIT ?`,
+      )
+      .safeIntegers(true)
+      .all(...where.params, limit) as JobRow[];
+  }
   const more = rows.length > q.limit;
   const page = more ? rows.slice(0, q.limit) : rows;
   const last = page[page.length - 1];
   return { items: page.map(summary), nextCursor: more && last ? encodeCursor(scope, spec.key(last)) : null };
+}
+
+type Key = { priority: bigint; seq: bigint };
+
+/** Keys from each queue's `jobs_ready` scan (two ranges after a cursor), merged; then the page's rows. */
+function readyPage(db: Database.Database, q: TaskListQuery, w: Where, after: KeyValue[] | null, limit: number): JobRow[] {
+  const queues = q.queue ? [q.queue] : readyQueueNames(db);
+  const scan = (cond: string, order: string) =>
+    db
+      .prepare(
+        `SELECT priority, seq FROM potatoq_jobs INDEXED BY ${IX.ready} ${w} AND queue = ? AND ${cond} ORDER BY ${order} LIMIT ${limit}`,
+      )
+      .safeIntegers(true);
+  const keys: Key[] = [];
+  if (after) {
+    const [pr, , seq] = after;
+    const same = scan('priority = ? AND seq > ?', 'seq');
+    const lower = scan('priority < ?', 'priority DESC, seq');
+    for (const name of queues) {
+      keys.push(...(same.all(...w.params, name, pr, seq) as Key[]), ...(lower.all(...w.params, name, pr) as Key[]));
+    }
+  } else {
+    const top = scan('1', 'priority DESC, seq');
+    for (const name of queues) keys.push(...(top.all(...w.params, name) as Key[]));
+  }
+  keys.sort((a, b) => (a.priority !== b.priority ? (a.priority > b.priority ? -1 : 1) : a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0));
+  const seqs = keys.slice(0, limit).map((k) => k.seq);
+  if (!seqs.length) return [];
+  return db
+    .prepare(
+      `SELECT ${COLUMNS}, ${PAYLOAD_FOR_PREVIEW} FROM potatoq_jobs WHERE seq IN (${seqs.map(() => '?').join(',')}) ORDER BY priority DESC, seq`,
+    )
+    .safeIntegers(true)
+    .all(...seqs) as JobRow[];
 }
 
 export function getTask(db: Database.Database, id: string): TaskDetail | null {

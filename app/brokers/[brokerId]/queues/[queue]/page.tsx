@@ -1,5 +1,6 @@
 import { HydrationBoundary, dehydrate } from '@tanstack/react-query';
 import Link from 'next/link';
+import { PauseButton } from '@/components/actions/pause-button';
 import { PurgeButton } from '@/components/actions/purge-button';
 import { DeadTable } from '@/components/dead/dead-table';
 import { StateTabs } from '@/components/queues/state-tabs';
@@ -83,7 +84,10 @@ export default async function QueuePage({
                 ...(redacted && state === 'dead' ? [{ name: 'q', label: 'Text in reason', value: filters.q, placeholder: 'search…' }] : []),
               ]}
             />
-            <PurgeButton brokerId={brokerId} queue={queue} disabledReason={purgeBlock} />
+            <span className="inline-flex items-center gap-2">
+              <PauseButton brokerId={brokerId} queue={queue} />
+              <PurgeButton brokerId={brokerId} queue={queue} disabledReason={purgeBlock} />
+            </span>
           </div>
           <StateTabs base={base} tabs={tabs} active={state} params={filters} />
           {state === 'dead' ? (

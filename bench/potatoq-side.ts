@@ -1,0 +1,217 @@
+// potatoq's side of a benchmark run: a real worker churning through a queue while the console
+// is measured, potatoq's own dashboard (`potatoq dashboard`, timed over HTTP and in-process) and
+// its CLI, all on the benchmark's database (bench/py/bench_app.py is the app).
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import { freePort } from '@/tests/support/free-port';
+
+export const ROOT = path.resolve(__dirname, '..');
+const POTATOQ = path.join(ROOT, '.venv/bin/potatoq');
+const PYTHON = path.join(ROOT, '.venv/bin/python');
+const CWD = path.join(ROOT, 'bench/py');
+export const CHURN_QUEUE = 'bench-churn';
+
+export function potatoqEnv(url: string, options: Record<string, unknown> = {}): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    BENCH_BROKER_URL: url,
+    BENCH_BROKER_OPTIONS: JSON.stringify(options),
+    POTATOQ_NO_EMOJI: '1',
+    NO_COLOR: '1',
+    PYTHONUNBUFFERED: '1',
+  };
+}
+
+const base = ['-A', 'bench_app', '--no-color', '--no-emoji'];
+
+export function potatoqCli(env: NodeJS.ProcessEnv, args: string[]): string {
+  return execFileSync(POTATOQ, [...base, ...args], { cwd: CWD, env, stdio: 'pipe', maxBuffer: 64 << 20 }).toString();
+}
+
+/** Wall time of one CLI command, minus nothing (an operator waits for all of it). */
+export function timeCli(env: NodeJS.ProcessEnv, args: string[]): number {
+  const t0 = performance.now();
+  potatoqCli(env, args);
+  return performance.now() - t0;
+}
+
+/** Python start-up plus importing the app and potatoq's CLI, to read the CLI figures net of it. */
+export function pythonStartup(env: NodeJS.ProcessEnv): number {
+  const runs = [0, 1, 2].map(() => {
+    const t0 = performance.now();
+    execFileSync(PYTHON, ['-c', 'import bench_app, potatoq.cli'], { cwd: CWD, env, stdio: 'pipe' });
+    return performance.now() - t0;
+  });
+  return Math.min(...runs);
+}
+
+function spawnPotatoq(env: NodeJS.ProcessEnv, args: string[]): { child: ChildProcess; log: () => string } {
+  let log = '';
+  const child = spawn(POTATOQ, [...base, ...args], { cwd: CWD, env });
+  child.stdout?.on('data', (d: Buffer) => (log += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (log += d.toString()));
+  return { child, log: () => log };
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  await new Promise<void>((resolve) => {
+    const kill = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    child.on('exit', () => (clearTimeout(kill), resolve()));
+    child.kill('SIGTERM');
+  });
+}
+
+export interface Churn {
+  /** Tasks the worker finished so far (left in the churn queue, read by the caller). */
+  stop(): Promise<void>;
+  log(): string;
+}
+
+/** A real `potatoq worker` on the churn queue (threads pool, 4 threads). */
+export function startChurn(env: NodeJS.ProcessEnv): Churn {
+  const w = spawnPotatoq(env, ['worker', '-P', 'threads', '-t', '4', '-Q', CHURN_QUEUE, '--no-scheduler', '-l', 'WARNING']);
+  return { stop: () => stop(w.child), log: w.log };
+}
+
+export interface Dashboard {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** `potatoq dashboard --read-only` on a free port, once it answers. */
+export async function startDashboard(env: NodeJS.ProcessEnv): Promise<Dashboard> {
+  const port = await freePort();
+  const d = spawnPotatoq(env, ['dashboard', '--read-only', '--port', String(port)]);
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 150; i++) {
+    if (d.child.exitCode !== null) throw new Error(`potatoq dashboard exited: ${d.log()}`);
+    const ok = await fetch(`${url}/api/overview`)
+      .then((r) => r.ok)
+      .catch(() => false);
+    if (ok) return { url, stop: () => stop(d.child) };
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  await stop(d.child);
+  throw new Error(`potatoq dashboard did not answer: ${d.log()}`);
+}
+
+/** The console's production build (`next build`) serving `broker` on a free loopback port
+ *  (authentication off, as on loopback), once it answers; null without a build. */
+export async function startConsole(broker: Record<string, unknown>): Promise<Dashboard | null> {
+  const dist = process.env.NEXT_DIST_DIR || '.next';
+  if (!fs.existsSync(path.join(ROOT, dist, 'BUILD_ID'))) return null;
+  const port = await freePort();
+  const state = fs.mkdtempSync(path.join(os.tmpdir(), 'pq-bench-console-'));
+  let log = '';
+  const child = spawn(
+    process.execPath,
+    [path.join(ROOT, 'node_modules/next/dist/bin/next'), 'start', '-H', '127.0.0.1', '-p', String(port)],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        NEXT_DIST_DIR: dist,
+        NEXT_TELEMETRY_DISABLED: '1',
+        POTATOQ_CONSOLE_BROKERS: JSON.stringify([broker]),
+        POTATOQ_CONSOLE_STATE: path.join(state, 'state.sqlite3'),
+      },
+    },
+  );
+  child.stdout?.on('data', (d: Buffer) => (log += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (log += d.toString()));
+  const url = `http://127.0.0.1:${port}`;
+  const done = async () => {
+    await stop(child);
+    fs.rmSync(state, { recursive: true, force: true });
+  };
+  for (let i = 0; i < 300; i++) {
+    if (child.exitCode !== null) break;
+    const ok = await fetch(`${url}/api/health/live`)
+      .then((r) => r.ok)
+      .catch(() => false);
+    if (ok) return { url, stop: done };
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  await done();
+  throw new Error(`the console did not start: ${log}`);
+}
+
+/** One GET to a JSON API (potatoq's dashboard or the console), body read in full; throws unless 200. */
+export async function dashboardGet(url: string, pathAndQuery: string): Promise<unknown> {
+  const r = await fetch(`${url}${pathAndQuery}`);
+  if (!r.ok) throw new Error(`${url}${pathAndQuery}: HTTP ${r.status} ${await r.text()}`);
+  return r.json();
+}
+
+/** A sample that measured itself (in another process): timeAll records `selfMs`. */
+export interface SelfTimed {
+  selfMs: number;
+}
+
+/** potatoq's Dashboard.handle() in a long-lived Python process (bench/py/dashboard_timer.py),
+ *  timed there, so its samples can be interleaved with the console's. */
+export function dashboardInProcess(env: NodeJS.ProcessEnv): {
+  time(name: 'overview' | 'dead100'): Promise<SelfTimed>;
+  stop(): Promise<void>;
+} {
+  const child = spawn(PYTHON, [path.join(CWD, 'dashboard_timer.py')], { cwd: CWD, env });
+  let err = '';
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  const lines = readline.createInterface({ input: child.stdout });
+  const waiting: Array<(l: string) => void> = [];
+  lines.on('line', (l) => waiting.shift()?.(l));
+  child.on('exit', () => {
+    for (const w of waiting.splice(0)) w('');
+  });
+  return {
+    time: (name) =>
+      new Promise<SelfTimed>((resolve, reject) => {
+        waiting.push((l) => {
+          const ms = Number(l);
+          if (l === '' || !Number.isFinite(ms)) reject(new Error(`dashboard_timer.py: ${l} ${err}`));
+          else resolve({ selfMs: ms });
+        });
+        child.stdin.write(`${name}\n`);
+      }),
+    stop: async () => {
+      child.stdin.end();
+      await stop(child);
+    },
+  };
+}
+
+export const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
+};
+
+/** Runs every case round-robin (a load spike from elsewhere hits all cases alike) after 3
+ *  warm-ups each; returns per-case samples in ms. */
+export async function timeAll(cases: Array<() => Promise<unknown>>, n: number): Promise<number[][]> {
+  for (const fn of cases) for (let i = 0; i < 3; i++) await fn();
+  const xs: number[][] = cases.map(() => []);
+  for (let i = 0; i < n; i++) {
+    for (const [k, fn] of cases.entries()) {
+      const t0 = performance.now();
+      const r = await fn();
+      const self = (r as Partial<SelfTimed> | null)?.selfMs;
+      xs[k]!.push(typeof self === 'number' ? self : performance.now() - t0);
+    }
+  }
+  return xs;
+}
+
+export const fmt = (xs: number[]) =>
+  `min ${Math.min(...xs)
+    .toFixed(1)
+    .padStart(6)}  p50 ${pct(xs, 50).toFixed(1).padStart(6)}  p95 ${pct(xs, 95).toFixed(1).padStart(6)}`;
+
+export const load = () =>
+  os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ');

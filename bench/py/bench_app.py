@@ -1,0 +1,21 @@
+"""potatoq app for the console's benchmarks (bench/*.ts): broker URL and transport options from
+the environment, so the real `potatoq worker`, `dashboard`, `queues` and `dead list` run on the
+benchmark's database.
+
+BENCH_BROKER_URL: broker URL. BENCH_BROKER_OPTIONS: JSON of broker_transport_options.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+from potatoq import Potatoq
+
+app = Potatoq("bench", broker=os.environ["BENCH_BROKER_URL"])
+app.conf.broker_transport_options = json.loads(os.environ.get("BENCH_BROKER_OPTIONS") or "{}")
+
+
+@app.task(name="bench.churn")
+def churn(*args: object, **kwargs: object) -> None:
+    """What the churning worker runs: nothing, so it claims and completes as fast as it can."""

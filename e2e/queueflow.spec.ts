@@ -1,0 +1,162 @@
+import { randomBytes } from 'node:crypto';
+import { expect, test } from '@playwright/test';
+import { requireService } from './brokers-extra';
+import { e2eBrokers } from './brokers';
+import { brokerCard, guardPage } from './helpers';
+import { e2eQueueflow, type E2eQueueflow } from './queueflow-server';
+
+// A QueueFlow broker in the browser, against the REAL server 0.6.0 (e2e/queueflow-server.ts):
+// seeded natively through QueueFlow's producer and worker API, checked in the page and in the
+// server. Screenshots go to test-results/queueflow-*.png.
+
+const qf = (): E2eQueueflow => e2eQueueflow(e2eBrokers().dir);
+
+async function api<T>(method: string, route: string, body?: unknown, token = qf().token!): Promise<{ status: number; body: T }> {
+  const r = await fetch(`${qf().url!}${route}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    body: body !== undefined ? JSON.stringify(body) : undefined,
+  });
+  const text = await r.text();
+  return { status: r.status, body: (text ? JSON.parse(text) : null) as T };
+}
+
+/** A job failed by a worker (lease + non-retryable fail), as QueueFlow's Python worker does. */
+async function deadLetter(queue: string, task: string, error: string): Promise<{ job: string; letter: string }> {
+  const { body } = await api<{ job_id: string }>('POST', '/api/v1/jobs', {
+    task_name: task,
+    payload: { n: 5 },
+    config: { queue, max_retries: 0 },
+  });
+  const lease = await api<{ jobs: Array<{ job: { id: string }; lease_token: string }> }>(
+    'POST',
+    `/api/v1/queues/${queue}/lease`,
+    { max_jobs: 1, lease_secs: 60, wait_secs: 0 },
+    qf().workerToken!,
+  );
+  const leased = lease.body.jobs[0]!;
+  expect(leased.job.id).toBe(body.job_id);
+  const failed = await api(
+    'POST',
+    `/api/v1/jobs/${body.job_id}/fail`,
+    { lease_token: leased.lease_token, error, retryable: false },
+    qf().workerToken!,
+  );
+  expect(failed.status).toBe(204);
+  const dlq = await api<{ dead_letters: Array<{ id: number; job_id: string }> }>('GET', `/api/v1/dlq?queue=${queue}`);
+  return { job: body.job_id, letter: String(dlq.body.dead_letters.find((d) => d.job_id === body.job_id)!.id) };
+}
+
+test('a QueueFlow broker: overview, dead letters with their reason, a replay and a second replay', async ({ page }, info) => {
+  test.skip(!requireService(qf().why, 'QueueFlow server'), `QueueFlow: ${qf().why}`);
+  const queue = `e2eqf${randomBytes(3).toString('hex')}`;
+  // The letter first: a lease takes the oldest claimable job of the queue.
+  const { letter } = await deadLetter(queue, 'billing.refund', 'refused: payload n=5 is not valid');
+  for (const n of [1, 2]) await api('POST', '/api/v1/jobs', { task_name: 'billing.charge', payload: { n }, config: { queue } });
+  const { pageErrors } = guardPage(page);
+
+  await page.goto('/');
+  const card = brokerCard(page, 'qf');
+  await expect(card).toContainText('Flows (QueueFlow)');
+  await card.getByRole('link', { name: queue }).click();
+  await expect(page.getByTestId('queue-name')).toHaveText(queue);
+  await page.screenshot({ path: info.outputPath('queueflow-queue.png'), fullPage: true });
+  // Pause and resume: in the page and in the server's queue registry.
+  const paused = async () =>
+    (await api<{ queues: Array<{ queue: string; paused: boolean }> }>('GET', '/api/v1/queues')).body.queues.find((x) => x.queue === queue)
+      ?.paused;
+  await page.getByTestId('action-pause').click();
+  await expect(page.getByTestId('queue-paused-badge')).toBeVisible();
+  await expect(page.getByTestId('action-pause')).toHaveText('Resume queue');
+  expect(await paused()).toBe(true);
+  await page.screenshot({ path: info.outputPath('queueflow-paused.png'), fullPage: true });
+  await page.getByTestId('action-pause').click();
+  await expect(page.getByTestId('action-pause')).toHaveText('Pause queue');
+  await expect(page.getByTestId('queue-paused-badge')).toHaveCount(0);
+  expect(await paused()).toBe(false);
+
+  await page.goto('/brokers/qf');
+  const row = page.locator(`[data-testid="queue-row"][data-queue="${queue}"]`);
+  await expect(row.getByTestId('count-pending')).toHaveText('2');
+  await expect(row.getByTestId('count-dead')).toHaveText('1');
+  await page.screenshot({ path: info.outputPath('queueflow-overview.png'), fullPage: true });
+
+  await page.goto(`/brokers/qf/dead?queue=${queue}`);
+  const dead = page.locator(`[data-testid="dead-row"][data-id="${letter}"]`);
+  await expect(dead).toContainText('refused: payload n=5 is not valid');
+  await expect(dead.getByTestId('dead-cause')).toHaveText('non_retryable');
+  await page.screenshot({ path: info.outputPath('queueflow-dead.png'), fullPage: true });
+
+  await dead.getByRole('link').first().click();
+  await expect(page.getByTestId('dead-detail')).toBeVisible();
+  await expect(page.getByTestId('detail-cause')).toContainText('non_retryable');
+  await expect(page.getByTestId('action-discard')).toBeDisabled();
+  await page.getByTestId('action-replay').click();
+  const dialog = page.getByTestId('confirm-dialog');
+  await expect(dialog).toContainText('creates a new pending job');
+  await dialog.getByTestId('confirm-submit').click();
+  await expect(dialog.getByTestId('outcome-succeeded')).toBeVisible();
+
+  // In the server: the letter is marked with its new job, which is pending in the same queue.
+  const marked = await api<{ replay_job_id?: string }>('GET', `/api/v1/dlq/${letter}`);
+  const replay = marked.body.replay_job_id!;
+  expect(replay).toMatch(/^[0-9a-f-]{36}$/);
+  expect((await api<{ status: string; queue_name: string; payload: unknown }>('GET', `/api/v1/jobs/${replay}`)).body).toMatchObject({
+    status: 'pending',
+    queue_name: queue,
+    payload: { n: 5 },
+  });
+  // In the page: the console goes to the new job.
+  await expect(page).toHaveURL(new RegExp(`/jobs/${replay}$`));
+  await expect(page.getByTestId('detail-state')).toHaveText(/pending/i);
+  await page.screenshot({ path: info.outputPath('queueflow-replayed-job.png'), fullPage: true });
+
+  // A second replay: QueueFlow's 409, shown as "already replayed as job X", not as an error to retry.
+  await page.goto(`/brokers/qf/dead/${letter}`);
+  await expect(page.getByTestId('detail-replayed')).toContainText(replay);
+  await page.getByTestId('action-replay').click();
+  await dialog.getByTestId('confirm-submit').click();
+  await expect(dialog.getByTestId('outcome-already')).toContainText(`already replayed as job ${replay}`);
+  await expect(dialog.getByTestId('outcome-already-count')).toHaveText('1 done before');
+  await expect(dialog.getByTestId('outcome-failed-count')).toHaveCount(0);
+  await page.screenshot({ path: info.outputPath('queueflow-second-replay.png'), fullPage: true });
+  const jobs = await api<{ jobs: unknown[] }>('GET', `/api/v1/jobs?queue=${queue}&status=pending`);
+  expect(jobs.body.jobs).toHaveLength(3);
+  expect(pageErrors).toEqual([]);
+});
+
+test('a job created in the console with its payload and settings, and a payload QueueFlow cannot take shown on its field', async ({
+  page,
+}) => {
+  test.skip(!requireService(qf().why, 'QueueFlow server'), `QueueFlow: ${qf().why}`);
+  const queue = `e2eqfe${randomBytes(3).toString('hex')}`;
+  const { pageErrors } = guardPage(page);
+  await page.goto('/brokers/qf/enqueue');
+  await page.getByLabel('Task name', { exact: true }).fill('billing.invoice');
+  await page.getByLabel('Queue', { exact: true }).fill(queue);
+  await page.getByLabel('Payload (JSON object)', { exact: true }).fill('[1, 2]');
+  await page.getByTestId('enqueue-submit').click();
+  await expect(page.getByTestId('error-payload')).toBeVisible();
+  await expect(page.getByTestId('enqueue-success')).toHaveCount(0);
+  await page.getByLabel('Payload (JSON object)', { exact: true }).fill('{"invoice": 42, "note": "<b>x</b>"}');
+  await page.getByLabel('Priority', { exact: true }).fill('7');
+  await expect(page.getByTestId('enqueue-preview')).toContainText('"task_name": "billing.invoice"');
+  await page.screenshot({ path: test.info().outputPath('queueflow-enqueue.png'), fullPage: true });
+  await page.getByTestId('enqueue-submit').click();
+  await expect(page.getByTestId('enqueue-success')).toBeVisible();
+  const id = (await page.getByTestId('enqueue-new-id').textContent())?.trim() ?? '';
+  // In the server: a pending job with exactly that payload, priority and queue.
+  const job = await api<{ status: string; queue_name: string; task_name: string; payload: unknown; config: { priority: number } }>(
+    'GET',
+    `/api/v1/jobs/${id}`,
+  );
+  expect(job.status).toBe(200);
+  expect(job.body).toMatchObject({
+    status: 'pending',
+    queue_name: queue,
+    task_name: 'billing.invoice',
+    payload: { invoice: 42, note: '<b>x</b>' },
+    config: { priority: 7 },
+  });
+  expect(pageErrors).toEqual([]);
+});

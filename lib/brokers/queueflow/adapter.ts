@@ -1,0 +1,107 @@
+import 'server-only';
+import { ConsoleError } from '@/lib/brokers/errors';
+import { parseOptions } from '@/lib/brokers/potatoq/options';
+import { ZDeadListQuery, type BrokerOverview, type WriteAction } from '@/lib/brokers/schema';
+import type { BrokerAdapter, StoreConfig } from '@/lib/brokers/types';
+import { createQfClient, type QfClient } from './client';
+import { deadGroups, getDead, listDead } from './dead';
+import { createJob, previewCreate } from './enqueue';
+import { getResult, getTask, jobPager, listResults, listTasks } from './jobs';
+import { QUEUEFLOW_MODEL } from './model';
+import { ZQueueflowOptions } from './options';
+import { probe, queueStats, totalsOf, WORKERS_WHY, type QfProbe } from './overview';
+import { cancelJobs, cancelQueue, replayDead, setPaused } from './writes';
+import { collectRows } from './pages';
+import { cursorAfter } from './wire';
+
+/** How long a `/whoami` answer is trusted (a key's access changes only with the server's config). */
+const PROBE_TTL_MS = 30_000;
+/** Task names come from the newest jobs and letters (QueueFlow's `/tasks` lists only its builtins). */
+const NAMES_WINDOW = 500;
+
+/**
+ * QueueFlow (server 0.6.0) through its REST API only, as one tenant: the token's. Replay, cancel
+ * and create are QueueFlow's own endpoints, so its guarantees hold (a letter replays once, a
+ * cancel is one guarded UPDATE, an Idempotency-Key returns the earlier job). Options: `token`
+ * (required), `timeoutMs` (8000 per call). docs/systems/queueflow.md has the API as observed.
+ */
+export function createQueueflowAdapter(config: StoreConfig): BrokerAdapter {
+  const o = parseOptions(ZQueueflowOptions, config.options);
+  const client: QfClient = createQfClient({ url: config.url, token: o.token, timeoutMs: o.timeoutMs ?? 8000 });
+
+  let probed: { at: number; value: Promise<QfProbe> } | null = null;
+  function who(): Promise<QfProbe> {
+    if (!probed || Date.now() - probed.at > PROBE_TTL_MS) {
+      const value = probe(client);
+      probed = { at: Date.now(), value };
+      value.catch(() => (probed = null));
+    }
+    return probed.value;
+  }
+  async function writable(action: WriteAction): Promise<void> {
+    const cap = (await who()).capabilities[action];
+    if (!cap.on) throw new ConsoleError(cap.code ?? 'Unsupported', cap.why ?? `QueueFlow cannot ${action} here`);
+  }
+
+  async function overview(): Promise<BrokerOverview> {
+    const [p, queues] = await Promise.all([who(), queueStats(client)]);
+    return {
+      id: config.id,
+      name: config.name,
+      kind: 'queueflow',
+      serverInfo: [
+        `QueueFlow ${p.version ?? '(version unknown)'}`,
+        p.tenant ? `tenant ${p.tenant}` : null,
+        p.readOnly ? 'read-only token' : null,
+      ]
+        .filter(Boolean)
+        .join(' · '),
+      readOnly: p.readOnly,
+      capabilities: p.capabilities,
+      queues,
+      totals: totalsOf(queues),
+      workers: { alive: 0, stale: 0 },
+      unknownWhy: { workers: p.capabilities.workers.why ?? '' },
+      readAt: new Date().toISOString(),
+    };
+  }
+
+  async function taskNames(): Promise<string[]> {
+    const names = new Set<string>();
+    const jobs = await Promise.all(
+      ['pending', 'retrying', 'running', 'completed', 'failed'].map((status) =>
+        collectRows(jobPager(client, { status }), (j) => cursorAfter(j.created_at, j.id), NAMES_WINDOW / 5, undefined),
+      ),
+    );
+    for (const page of jobs) for (const j of page.rows) names.add(j.task_name);
+    const letters = await listDead(client, ZDeadListQuery.parse({ limit: 100 }));
+    for (const d of letters.items) if (d.task) names.add(d.task);
+    return [...names].sort();
+  }
+
+  return {
+    id: config.id,
+    name: config.name,
+    kind: 'queueflow',
+    model: QUEUEFLOW_MODEL,
+    capabilities: async () => (await who()).capabilities,
+    overview,
+    listTasks: (q) => listTasks(client, q),
+    getTask: (id) => getTask(client, id),
+    listDead: (q) => listDead(client, q),
+    deadGroups: (q) => deadGroups(client, q),
+    getDead: (id) => getDead(client, id),
+    listWorkers: () => Promise.reject(new ConsoleError('Unsupported', WORKERS_WHY)),
+    listResults: (q) => listResults(client, q),
+    getResult: (id) => getResult(client, id),
+    taskNames,
+    replayDead: async (ids) => (await writable('replay'), replayDead(client, config.id, ids)),
+    discardDead: () => Promise.reject(new ConsoleError('Unsupported', QUEUEFLOW_MODEL.actions.discard.does)),
+    revoke: async (ids) => (await writable('revoke'), cancelJobs(client, config.id, ids)),
+    purge: async (queue) => (await writable('purge'), { brokerId: config.id, queue, removed: await cancelQueue(client, queue) }),
+    enqueue: async (req) => (await writable('enqueue'), createJob(client, config.id, req)),
+    previewEnqueue: async (req) => previewCreate(config.id, req),
+    setQueuePaused: async (queue, paused) => (await writable('pause'), setPaused(client, config.id, queue, paused)),
+    close: async () => undefined,
+  };
+}

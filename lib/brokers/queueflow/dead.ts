@@ -1,0 +1,140 @@
+import 'server-only';
+import { isConsoleError } from '@/lib/brokers/errors';
+import type { DeadDetail, DeadGroup, DeadListQuery, DeadSummary, Page } from '@/lib/brokers/schema';
+import { fingerprintError, type Fingerprint } from '@/lib/triage/fingerprint';
+import { DeadGrouper } from '@/lib/triage/groups';
+import { parsePythonError } from '@/lib/triage/python-traceback';
+import type { QfClient } from './client';
+import { readJob, toResult } from './jobs';
+import { jobView, missingJobView, payloadText } from './message';
+import { collectRows, mapLimit, unwrapCursor, wrapCursor, type ServerPage } from './pages';
+import { cursorAfter, parseWire, ZDeadLetter, ZDeadPage, type QfDeadLetter, type QfJob } from './wire';
+
+/** How many of the newest letters groups and filters the server lacks (group, text) look at. */
+export const DEAD_WINDOW = 2000;
+/** Searching payloads reads each letter's job: a smaller window. */
+export const PAYLOAD_WINDOW = 300;
+
+const SCOPE = 'qf-dead';
+
+function pager(client: QfClient, q: { queue?: string; task?: string }) {
+  return async (cursor: string | undefined, limit: number): Promise<ServerPage<QfDeadLetter>> => {
+    const raw = await client.get('/api/v1/dlq', { queue: q.queue, task_name: q.task, limit, cursor });
+    const page = parseWire(ZDeadPage, raw, 'the dead-letter list');
+    return { rows: page.dead_letters, hasMore: page.has_more, next: page.next_cursor ?? null };
+  };
+}
+const afterLetter = (d: QfDeadLetter) => cursorAfter(d.created_at, d.id);
+
+/** The letter's error text: the worker's message, else QueueFlow's reason code. */
+const errorText = (d: QfDeadLetter) => d.error_message ?? d.reason;
+
+/** The last line of the error, as the list shows it. */
+export function summaryOf(d: QfDeadLetter): string {
+  const lines = errorText(d)
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean);
+  return lines.at(-1) ?? d.reason;
+}
+
+/** The triage fingerprint of a letter: its error as Python prints it; without an exception type
+ *  (the Python worker sends `str(exc)`), QueueFlow's reason code stands in for the type. */
+export function letterFingerprint(d: QfDeadLetter): Fingerprint {
+  const parts = parsePythonError(errorText(d));
+  return fingerprintError({ ...parts, type: parts.type ?? d.reason });
+}
+
+export function toDeadSummary(d: QfDeadLetter): DeadSummary {
+  return {
+    id: String(d.id),
+    queue: d.queue_name ?? '',
+    task: d.task_name ?? '',
+    summary: summaryOf(d),
+    diedAt: d.created_at,
+    // The payload is on the letter's job, one more call per letter: not read for lists.
+    preview: { kind: 'native', text: '' },
+    cause: d.reason,
+    replayed: d.replayed_at || d.replay_job_id ? { at: d.replayed_at ?? null, taskId: d.replay_job_id ?? null } : null,
+  };
+}
+
+export async function listDead(client: QfClient, q: DeadListQuery): Promise<Page<DeadSummary>> {
+  const start = unwrapCursor(SCOPE, q.cursor);
+  const needle = q.q?.toLowerCase();
+  const inPayload = needle !== undefined && q.qIn !== 'reason';
+  const bounded = q.id !== undefined || needle !== undefined || q.group !== undefined;
+  let fetchPage = pager(client, q);
+  // Text in the payload is on each letter's job: read them for the window's letters.
+  const payloads = new Map<number, string>();
+  if (inPayload) {
+    const plain = fetchPage;
+    fetchPage = async (cursor, limit) => {
+      const page = await plain(cursor, limit);
+      const jobs = await mapLimit(page.rows, 8, (d) => readJob(client, d.job_id));
+      page.rows.forEach((d, i) => payloads.set(d.id, jobs[i] ? payloadText(jobs[i]) : ''));
+      return page;
+    };
+  }
+  const keep = (d: QfDeadLetter) =>
+    (q.id === undefined || String(d.id).startsWith(q.id)) &&
+    (q.group === undefined || letterFingerprint(d).key === q.group) &&
+    (needle === undefined ||
+      `${d.reason}\n${errorText(d)}`.toLowerCase().includes(needle) ||
+      (inPayload && (payloads.get(d.id) ?? '').toLowerCase().includes(needle)));
+  const got = await collectRows(
+    fetchPage,
+    afterLetter,
+    q.limit,
+    start,
+    bounded ? { keep, window: inPayload ? PAYLOAD_WINDOW : DEAD_WINDOW } : undefined,
+  );
+  return {
+    items: got.rows.map(toDeadSummary),
+    nextCursor: wrapCursor(SCOPE, got.next),
+    ...(got.searchedNewest ? { searchedNewest: got.searchedNewest } : {}),
+  };
+}
+
+/** A letter by its integer id; null when QueueFlow has none visible to this tenant. */
+export async function readLetter(client: QfClient, id: string): Promise<QfDeadLetter | null> {
+  if (!/^\d{1,18}$/.test(id)) return null;
+  try {
+    return parseWire(ZDeadLetter, await client.get(`/api/v1/dlq/${id}`), 'a dead letter');
+  } catch (e) {
+    if (isConsoleError(e) && (e.code === 'NotFound' || e.code === 'Forbidden' || e.code === 'InvalidInput')) return null;
+    throw e;
+  }
+}
+
+export async function getDead(client: QfClient, id: string): Promise<DeadDetail | null> {
+  const d = await readLetter(client, id);
+  if (!d) return null;
+  const job: QfJob | null = await readJob(client, d.job_id);
+  const raw = job ? payloadText(job) : '';
+  return {
+    ...toDeadSummary(d),
+    reason: errorText(d),
+    payload: job ? jobView(job) : missingJobView(d),
+    raw,
+    rawSize: Buffer.byteLength(raw),
+    rawTruncated: false,
+    result: job ? toResult(job) : null,
+  };
+}
+
+export async function deadGroups(client: QfClient, q: { queue?: string }): Promise<DeadGroup[]> {
+  const got = await collectRows(pager(client, q), afterLetter, DEAD_WINDOW, undefined);
+  const groups = new DeadGrouper();
+  for (const d of got.rows) {
+    groups.add({
+      id: String(d.id),
+      task: d.task_name ?? '',
+      queue: d.queue_name ?? '',
+      diedAtMs: Date.parse(d.created_at),
+      summary: summaryOf(d),
+      fp: letterFingerprint(d),
+    });
+  }
+  return groups.result();
+}

@@ -1,0 +1,53 @@
+import 'server-only';
+import { ConsoleError } from '@/lib/brokers/errors';
+import type { BrokerModel, StateDecl } from '@/lib/brokers/schema';
+import { QUEUEFLOW_ENQUEUE } from './enqueue';
+
+/** QueueFlow's job statuses that are waiting or running work, as its API names them; the
+ *  finished ones (completed, failed, cancelled) are the console's results. */
+export const QF_STATES = ['pending', 'retrying', 'running'] as const;
+export type QfState = (typeof QF_STATES)[number];
+export const QF_FINISHED = ['completed', 'failed', 'cancelled'] as const;
+
+export function qfState(state: string): QfState {
+  if ((QF_STATES as readonly string[]).includes(state)) return state as QfState;
+  throw new ConsoleError('InvalidInput', `QueueFlow has no "${state.slice(0, 40)}" state here (pending, retrying or running)`, {
+    state: 'unknown state',
+  });
+}
+
+const STATES: StateDecl[] = [
+  // Newest first (the API's order), not claim order: QueueFlow lists by created_at only.
+  { key: 'pending', label: 'Pending', list: 'listReady', time: { field: 'runAt', label: 'Runs' }, owned: false },
+  { key: 'retrying', label: 'Retrying', list: 'listScheduled', time: { field: 'runAt', label: 'Retries' }, owned: false },
+  { key: 'running', label: 'Running', list: 'listRunning', time: { field: 'claimedAt', label: 'Started' }, owned: true },
+];
+
+export const QUEUEFLOW_MODEL: BrokerModel = {
+  system: 'queueflow',
+  states: STATES,
+  actions: {
+    replay: {
+      does: 'QueueFlow creates a new pending job with the same queue, task, payload and settings and a new id; the dead letter stays, marked replayed with that job. Each letter replays once: a second replay is refused as "already replayed".',
+      // One POST per letter; paced so a large replay does not flood the queue its workers lease from.
+      bulkRate: 20,
+      newTask: true,
+    },
+    discard: { does: 'QueueFlow has no way to delete a dead letter: they leave only by its retention.' },
+    revoke: {
+      does: 'Pending and retrying jobs are cancelled (QueueFlow keeps them as cancelled, with "cancelled by user"); they never run. Running jobs are refused and keep running.',
+      bulk: 'Pending and retrying jobs are cancelled. Jobs a worker started since the snapshot are refused and keep running.',
+    },
+    purge: {
+      does: "QueueFlow's bulk cancel of the queue's pending and retrying jobs (future-dated ones included); they stay as cancelled jobs.",
+      what: 'every pending and retrying job',
+      counts: ['pending', 'retrying'],
+      stays: 'Running jobs finish. Dead letters and finished jobs stay.',
+    },
+    pause: {
+      does: "QueueFlow stops handing this queue's jobs (this tenant's) to workers: pending jobs wait, running ones finish.",
+      resume: 'QueueFlow hands the waiting jobs to workers again at once.',
+    },
+    enqueue: QUEUEFLOW_ENQUEUE,
+  },
+};
