@@ -27,6 +27,8 @@ export const potatoqUrl = (url: string) => url.replace(/\/?$/, '//').replace(/\/
 export interface ExtraBrokers {
   pg: { id: 'pg'; schema: string; prefix: string; queues: { overview: string; replay: string; revoke: string } };
   rmq: { id: 'rmq'; prefix: string; queue: string; out: string };
+  /** potatoq on Redis: its own db number and key prefix (`global_keyprefix`). */
+  redis: { id: 'redis'; url: string; prefix: string; queues: { overview: string; replay: string } };
   /** A plain Celery app on Redis: broker and result backend databases owned by the e2e run. */
   celery: { id: 'celery'; broker: string; backend: string; queue: string };
 }
@@ -34,6 +36,7 @@ export interface ExtraBrokers {
 export interface ExtraStatus {
   pg: string | null; // null: ready; otherwise why it is not
   rmq: string | null;
+  redis?: string | null;
   rmqSeed?: { flakyId: string; celeryId: string };
   /** null: seeded; otherwise why the Celery broker is not. */
   celery?: string | null;
@@ -61,7 +64,13 @@ export function prepareExtraBrokers(dir: string): ExtraBrokers {
       queues: { overview: `pgov${tag}`, replay: `pgreplay${tag}`, revoke: `pgrevoke${tag}` },
     },
     rmq: { id: 'rmq', prefix: `e2e${tag}`, queue: `e2ermq${tag}`, out: path.join(dir, 'rmq-out') },
-    // Databases 14 and 15 are the e2e run's (the int suites use 10-13); global setup flushes them.
+    redis: {
+      id: 'redis',
+      url: REDIS_URL.replace(/\/\d*$/, '') + '/11',
+      prefix: `e2erd${tag}`,
+      queues: { overview: `rdov${tag}`, replay: `rdreplay${tag}` },
+    },
+    // Databases 14 and 15 are the e2e run's (the Celery int suites use 8-13); global setup flushes them.
     celery: { id: 'celery', broker: redisDb(14), backend: redisDb(15), queue: `e2ecelery${tag}` },
   };
   fs.writeFileSync(extraFile(dir), JSON.stringify(x));
@@ -82,6 +91,7 @@ export function extraBrokerEntries(x: ExtraBrokers): Record<string, unknown>[] {
       resultBackendOptions: { prefix: x.rmq.prefix },
       queues: [x.rmq.queue],
     },
+    { id: x.redis.id, name: 'Cache (Redis)', url: x.redis.url, global_keyprefix: x.redis.prefix },
     {
       id: x.celery.id,
       kind: 'celery',
@@ -126,13 +136,13 @@ export function pgEnv(x: ExtraBrokers): NodeJS.ProcessEnv {
   };
 }
 
-/**
- * Runs requests through tests/py/seeder_pg.py (the REAL potatoq's producer and consumer on
- * the run's schema), one process for the batch; returns each reply's result.
- */
-export function pgSeed<T = unknown>(x: ExtraBrokers, requests: Record<string, unknown>[]): T[] {
-  const options = JSON.stringify({ schema: x.pg.schema, table_prefix: x.pg.prefix });
-  const out = execFileSync(PYTHON, [path.join(PY_DIR, 'seeder_pg.py'), PG_URL, options], {
+/** Runs requests through tests/py/seeder_redis_contract.py (the REAL potatoq on the run's Redis db and prefix). */
+export function redisSeed<T = unknown>(x: ExtraBrokers, requests: Record<string, unknown>[]): T[] {
+  return seedWith<T>('seeder_redis_contract.py', [x.redis.url, JSON.stringify({ global_keyprefix: x.redis.prefix })], requests);
+}
+
+function seedWith<T>(script: string, args: string[], requests: Record<string, unknown>[]): T[] {
+  const out = execFileSync(PYTHON, [path.join(PY_DIR, script), ...args], {
     cwd: PY_DIR,
     input: requests.map((r) => JSON.stringify(r)).join('\n') + '\n',
     env: { ...process.env, PYTHONUNBUFFERED: '1', POTATOQ_NO_EMOJI: '1' },
@@ -143,9 +153,17 @@ export function pgSeed<T = unknown>(x: ExtraBrokers, requests: Record<string, un
     .split('\n')
     .map((line, i) => {
       const reply = JSON.parse(line) as { ok: boolean; result?: T; error?: string; traceback?: string };
-      if (!reply.ok) throw new Error(`seeder_pg ${String(requests[i]?.op)}: ${reply.error}\n${reply.traceback ?? ''}`);
+      if (!reply.ok) throw new Error(`${script} ${String(requests[i]?.op)}: ${reply.error}\n${reply.traceback ?? ''}`);
       return reply.result as T;
     });
+}
+
+/**
+ * Runs requests through tests/py/seeder_pg.py (the REAL potatoq's producer and consumer on
+ * the run's schema), one process for the batch; returns each reply's result.
+ */
+export function pgSeed<T = unknown>(x: ExtraBrokers, requests: Record<string, unknown>[]): T[] {
+  return seedWith<T>('seeder_pg.py', [PG_URL, JSON.stringify({ schema: x.pg.schema, table_prefix: x.pg.prefix })], requests);
 }
 
 /** A table of the run's PostgreSQL broker as SQL, e.g. `"e2e_pg_x"."E2e-pq_dead"`. */

@@ -12,13 +12,14 @@ import {
   PY_DIR,
   PYTHON,
   REDIS_URL,
+  redisSeed,
   RMQ4_URL,
   writeExtraStatus,
   type ExtraBrokers,
   type ExtraStatus,
 } from './brokers-extra';
-import { redisProblem } from '../tests/support/redis-ping';
 import { mgmtQueueExists, pgProblem, queueCount, rabbitProblem, until } from './services';
+import { redisProblem } from '../tests/support/redis-ping';
 
 // Creates and seeds the service-backed brokers once per run, with the REAL potatoq (runs after
 // the web servers started; the console opens brokers per request, so that is fine).
@@ -29,6 +30,17 @@ function setupPostgres(x: ExtraBrokers): void {
   const queue = x.pg.queues.overview;
   pgSeed(x, [
     { op: 'enqueue', task: 'rt.record', queue, args: [1] },
+    { op: 'enqueue', task: 'rt.record', queue, args: [2] },
+    { op: 'enqueue', task: 'rt.record', queue, args: [3], countdown: 3600 },
+    { op: 'dead_letter', task: 'rt.fail', queue, args: ['x'], reason: 'Traceback (most recent call last):\nValueError: overview letter\n' },
+  ]);
+}
+
+/** The Redis broker's overview queue through potatoq's own scripts: 2 ready, 1 scheduled, 1 dead letter. */
+function setupRedis(x: ExtraBrokers): void {
+  const queue = x.redis.queues.overview;
+  redisSeed(x, [
+    { op: 'enqueue', task: 'rt.record', queue, args: [1], priority: 5 },
     { op: 'enqueue', task: 'rt.record', queue, args: [2] },
     { op: 'enqueue', task: 'rt.record', queue, args: [3], countdown: 3600 },
     { op: 'dead_letter', task: 'rt.fail', queue, args: ['x'], reason: 'Traceback (most recent call last):\nValueError: overview letter\n' },
@@ -131,16 +143,24 @@ function setupCelery(x: ExtraBrokers): NonNullable<ExtraStatus['celerySeed']> {
 
 export default async function globalSetup(): Promise<void> {
   const x = extraBrokers();
-  const status: ExtraStatus = { pg: await pgProblem(), rmq: await rabbitProblem(), celery: await redisProblem(x.celery.broker) };
+  const status: ExtraStatus = {
+    pg: await pgProblem(),
+    rmq: await rabbitProblem(),
+    redis: await redisProblem(x.redis.url),
+    celery: await redisProblem(x.celery.broker),
+  };
   const started = Date.now();
   // potatoq and Celery at the project's pinned versions (quick when already there).
-  if (status.pg === null || status.rmq === null || status.celery === null)
+  if (status.pg === null || status.rmq === null || status.redis === null || status.celery === null)
     execFileSync('bash', [path.join(ROOT, 'scripts/ensure-venv.sh')], { cwd: ROOT, stdio: 'inherit' });
   if (status.celery === null) status.celerySeed = setupCelery(x);
   await Promise.all([
     status.pg === null ? Promise.resolve().then(() => setupPostgres(x)) : null,
     status.rmq === null ? setupRabbit(x).then((seed) => (status.rmqSeed = seed)) : null,
+    status.redis === null ? Promise.resolve().then(() => setupRedis(x)) : null,
   ]);
   writeExtraStatus(status);
-  console.log(`e2e global setup: PostgreSQL ${status.pg ?? 'ready'}, RabbitMQ ${status.rmq ?? 'ready'} (${Date.now() - started} ms)`);
+  console.log(
+    `e2e global setup: PostgreSQL ${status.pg ?? 'ready'}, RabbitMQ ${status.rmq ?? 'ready'}, Redis ${status.redis ?? 'ready'} (${Date.now() - started} ms)`,
+  );
 }

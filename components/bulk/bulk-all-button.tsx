@@ -232,7 +232,20 @@ function BulkDialog({
           job.state === 'running' || job.state === 'paused' ? (
             <BulkProgress job={job} busy={busy} showRate={paced} onControl={control} />
           ) : (
-            <BulkOutcome job={job} />
+            <>
+              <BulkOutcome job={job} />
+              {job.state === 'failed' && job.stoppedAt ? (
+                <div className="flex items-center gap-2 text-xs" data-testid="bulk-stopped-at">
+                  <span>
+                    Stopped at {(job.stoppedAt.index + 1).toLocaleString()} of {job.progress.total.toLocaleString()}. Resuming tries that
+                    batch again (each id is checked again, so nothing is done twice), then the rest.
+                  </span>
+                  <Button size="sm" disabled={busy} onClick={() => control('resume')} data-testid="bulk-resume-failed">
+                    Resume
+                  </Button>
+                </div>
+              ) : null}
+            </>
           )
         ) : null}
         {error && !error.fields?.reason ? <ErrorBox code={error.code} message={error.message} /> : null}

@@ -104,6 +104,18 @@ export function BrokerCard({ brokerId, name, kind, initialError }: BrokerCardPro
             {o.serverInfo}
           </p>
         ) : null}
+        {o.warnings?.length ? (
+          <ul
+            className="mx-4 mt-2 grid gap-1 rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-xs text-amber-900 dark:border-amber-900 dark:bg-amber-950 dark:text-amber-200"
+            data-testid="broker-warnings"
+          >
+            {o.warnings.map((w) => (
+              <li key={w} data-testid="broker-warning">
+                {w}
+              </li>
+            ))}
+          </ul>
+        ) : null}
         <Totals o={o} />
         {q.error ? (
           <div className="px-4 pb-2">

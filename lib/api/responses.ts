@@ -103,6 +103,7 @@ export const ZOverview = z
     queues: z.array(ZQueueStats),
     totals: z.looseObject({ ready: count, scheduled: count, running: count, dead: count }),
     workers: z.looseObject({ alive: z.number().int(), stale: z.number().int() }),
+    warnings: z.array(z.string()).optional(),
     readAt: iso,
     model: ZModel.optional(),
   })
@@ -236,6 +237,7 @@ export const ZBulkJob = z
       failed: z.number().int(),
     }),
     error: z.looseObject({ code: z.string(), message: z.string() }).nullable(),
+    stoppedAt: z.looseObject({ index: z.number().int(), id: z.string().nullable() }).nullable(),
   })
   .meta({ id: 'BulkJob' });
 

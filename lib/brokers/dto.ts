@@ -96,6 +96,9 @@ export interface BrokerOverview {
   /** Totals that are lower bounds because a count hit the cap. */
   totalsCapped?: Partial<Record<string, CappedCount>>;
   workers: { alive: number; stale: number };
+  /** What the operator should know about this broker's setup, in their words (a Redis that
+   *  may evict tasks, ...); shown on its card. Absent when there is nothing to say. */
+  warnings?: string[];
   /** Why a column is unknown ("—") on every queue of this broker, in the operator's words. */
   unknownWhy?: Partial<Record<string, string>>;
   readAt: string;

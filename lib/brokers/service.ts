@@ -255,3 +255,29 @@ export const enqueue = (brokerId: string, req: EnqueueRequest) => write(brokerId
  *  read, so it needs no write capability (the form shows it while the operator types). */
 export const previewEnqueue = (brokerId: string, req: EnqueueRequest) =>
   read(brokerId, 'enqueue preview', (a) => a.previewEnqueue(req), req);
+
+/**
+ * Each configured broker's first check, run once at server boot without holding it up: a
+ * broker its adapter refuses (`Unsupported`: a Redis Cluster node, a Redis older than 6.2, a
+ * system not supported yet) or cannot reach yet is reported with its id and reason. The pages
+ * still show every other broker; the refused one shows the same reason on its card.
+ */
+export interface BootRefusal {
+  id: string;
+  code: string;
+  message: string;
+}
+export async function bootCheck(): Promise<BootRefusal[]> {
+  const out = await Promise.all(
+    listBrokerConfigs().map(async (b): Promise<BootRefusal | null> => {
+      try {
+        await read(b.id, 'boot check', (a) => a.capabilities());
+        return null;
+      } catch (e) {
+        const err = toConsoleError(e);
+        return { id: b.id, code: err.code, message: err.message };
+      }
+    }),
+  );
+  return out.filter((x): x is BootRefusal => x !== null);
+}

@@ -115,11 +115,16 @@ export async function controlBulk(brokerId: string, input: unknown, headers: Hea
         case 'pause':
           job.pause();
           break;
-        case 'resume':
+        case 'resume': {
           assertNoOverlap(job);
-          if (c.rate !== undefined) job.setRate(c.rate);
+          const wasFailed = job.state === 'failed';
+          if (c.rate !== undefined && !wasFailed) job.setRate(c.rate);
           job.resume();
+          if (c.rate !== undefined && wasFailed) job.setRate(c.rate);
+          // A failed job's start entry is complete; this resume's entry gets the new outcomes.
+          if (wasFailed) completeWhenFinished(job, ctx.auditId);
           break;
+        }
         case 'cancel':
           job.cancel();
           break;

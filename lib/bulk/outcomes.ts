@@ -36,6 +36,14 @@ export class OutcomeLog {
     for (const id of batch) this.add({ id, outcome: 'error', message });
   }
 
+  /** Undoes `failBatch` for these ids (a failed job resumed from that batch). */
+  forgetBatch(ids: string[]): void {
+    const gone = new Set(ids);
+    const kept = this.failed.filter((o) => !gone.has(o.id));
+    this.failed.splice(0, this.failed.length, ...kept);
+    this.batches -= 1;
+  }
+
   private add(o: ActionOutcome): void {
     if (o.outcome === 'ok') {
       this.succeeded += 1;

@@ -46,6 +46,8 @@ export class BulkJob {
   private readonly batchSize: number;
   private readonly expectedCount: number | null;
   private next = 0;
+  /** The batch that stopped a failed job (where `resume` starts again). */
+  private failedBatch: { start: number; ids: string[] } | null = null;
   private wake: (() => void) | null = null;
 
   constructor(init: BulkJobInit) {
@@ -84,8 +86,23 @@ export class BulkJob {
     this.state = 'paused';
   }
 
+  /**
+   * Continues a paused job, or a failed one from the batch that failed: that batch is tried
+   * again (its outcomes replace the failure), then the ids not reached. Safe because every
+   * adapter re-checks each id (a letter already replayed is `missing`, a claimed task `running`).
+   */
   resume(): void {
-    if (this.state !== 'paused') throw new ConsoleError('Conflict', `job is ${this.state}; only a paused job can resume`);
+    if (this.state === 'failed' && this.failedBatch) {
+      this.log.forgetBatch(this.failedBatch.ids);
+      this.next = this.failedBatch.start;
+      this.failedBatch = null;
+      this.error = null;
+      this.finishedAt = null;
+      this.state = 'running';
+      this.finished = this.loop();
+      return;
+    }
+    if (this.state !== 'paused') throw new ConsoleError('Conflict', `job is ${this.state}; only a paused or failed job can resume`);
     this.state = 'running';
     this.poke();
   }
@@ -141,6 +158,7 @@ export class BulkJob {
           this.log.addBatch(batch, await this.backend.act(batch));
         } catch (e) {
           // No automatic retry: the remaining ids stay untouched and the operator decides.
+          this.failedBatch = { start: this.next - batch.length, ids: batch };
           this.fail(batch, e);
           return;
         }
@@ -183,6 +201,7 @@ export class BulkJob {
       startedAt: this.startedAt?.toISOString() ?? null,
       finishedAt: this.finishedAt?.toISOString() ?? null,
       error: this.error,
+      stoppedAt: this.failedBatch ? { index: this.failedBatch.start, id: this.failedBatch.ids[0] ?? null } : null,
       succeededSample: [...l.succeededSample],
       skippedOutcomes: l.skipped.slice(0, limit),
       failedOutcomes: l.failed.slice(0, limit),

@@ -112,6 +112,9 @@ export interface BulkJobView {
   finishedAt: string | null;
   /** Why the job failed (a batch the broker refused as a whole); null otherwise. */
   error: { code: string; message: string } | null;
+  /** Where a failed job stopped: the position in the snapshot and the first id of the batch that
+   *  failed (resume starts there again); null unless failed. */
+  stoppedAt: { index: number; id: string | null } | null;
   /** The first successful ids (a sample; the count is in progress.succeeded). */
   succeededSample: string[];
   skippedOutcomes: ActionOutcome[];

@@ -40,7 +40,8 @@ export function registerActions(ctx: Ctx): void {
     'keeps the letter when a task with the same id is already waiting (potatoq would lose it)',
     { caps: ['replay', 'listReady'], states: ['ready'] },
     async (skip) => {
-      const { a, s } = ctx();
+      const { fx, a, s } = ctx();
+      if (fx.sharedIds) return skip(fx.sharedIds);
       if (a.model.actions.replay.newTask) return skip('a replay here is a new task with an id of its own: no id to collide with');
       const q = uniqueQueue('conflict');
       const id = await s.deadLetter({ task: 'ct.c', queue: q, reason: 'boom' });

@@ -57,6 +57,12 @@ export interface ContractFixture {
   seeder: ContractSeeder;
   /** Per-state counts this broker can't give: they must be null, never 0. */
   unknownCounts?: CountKey[];
+  /** Why a waiting task can never share a dead letter's id on this broker (one record per id),
+   *  so the case of a replay colliding with a live task cannot arise; absent where it can. */
+  sharedIds?: string;
+  /** The broker keeps a task's name only inside its payload (Redis), so the task of a payload
+   *  that is not the system's own message is unknown ("(unknown)"). */
+  taskInPayloadOnly?: boolean;
   /** The broker can't tell when its oldest ready task was enqueued (RabbitMQ). */
   noOldestReady?: boolean;
   /** A task with a countdown waits in its queue as a ready message (Celery on RabbitMQ: the

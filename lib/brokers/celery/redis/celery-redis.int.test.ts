@@ -1,5 +1,5 @@
 // The shared adapter battery, and what Celery adds, on real Redis 7 seeded by the real Celery
-// 5.7 / kombu 5.7 (tests/py/celery_seeder.py). Databases 10 (broker) and 11 (backend) are this
+// 5.7 / kombu 5.7 (tests/py/celery_seeder.py). Databases 10 (broker) and 8 (backend) are this
 // file's own: flushed before and after.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAdapterContract, uniqueQueue, type ContractFixture } from '@/lib/brokers/contract';
@@ -10,7 +10,7 @@ import { createCeleryRedisAdapter } from './adapter';
 import { celeryConfig, contractSeeder, newCeleryWorld, redisAvailable, spawnCelerySeeder } from './test-support';
 
 const up = await redisAvailable();
-const w = newCeleryWorld(10, 11);
+const w = newCeleryWorld(10, 8);
 let py: PySeeder;
 
 async function flush() {

@@ -64,7 +64,7 @@ if (up) {
       expect(ws[0]?.queues).toContain(Q);
       expect(ws[0]?.pid).toMatch(/^\d+$/);
       expect(ws[0]?.registered).toEqual(expect.arrayContaining(['ct.record', 'ct.flaky', 'ct.sleep']));
-      const other = createCeleryRedisAdapter({ ...celeryConfig(newCeleryWorld(14, 13)), id: 'nobody' });
+      const other = createCeleryRedisAdapter({ ...celeryConfig(newCeleryWorld(10, 13)), id: 'nobody' });
       try {
         const t0 = Date.now();
         expect(await other.listWorkers()).toEqual([]);

@@ -11,7 +11,8 @@ import { redisProblem } from '@/tests/support/redis-ping';
 import type { StoreConfig } from '@/lib/brokers/types';
 
 const BASE = (process.env.POTATOQ_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/0').replace(/\/\d*$/, '');
-/** A Redis URL on database `db` of the test server (the Celery suites own dbs 10-13). */
+/** A Redis URL on database `db` of the test server (the Celery suites own dbs 8-10 and 12-15;
+ *  11 is the e2e potatoq Redis broker's). */
 export const redisDb = (db: number) => `${BASE}/${db}`;
 
 export async function redisAvailable(): Promise<boolean> {
