@@ -30,7 +30,10 @@ OUT = Path(os.environ.get("CT_OUT", "/tmp"))
 
 def _record(task_id: str, args, kwargs) -> None:
     described = {"args": [[type(a).__name__, repr(a)] for a in args], "kwargs": {k: [type(v).__name__, repr(v)] for k, v in kwargs.items()}}
-    (OUT / f"{task_id}.json").write_text(json.dumps(described))
+    # Written whole, then renamed: a test polling for the file never reads half of it.
+    tmp = OUT / f".{task_id}.json.tmp"
+    tmp.write_text(json.dumps(described))
+    tmp.rename(OUT / f"{task_id}.json")
 
 
 @app.task(bind=True, name="ct.record")

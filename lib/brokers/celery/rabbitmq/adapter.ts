@@ -16,7 +16,7 @@ import { isControlQueue } from '../redis/keys';
 import { discardDead, ok, replayFailures } from '../redis/failures';
 import { deadCounts, deadGroups, getDead, getResult, listDead, listResults } from '../redis/reads-dead';
 import { buildSendTask, sendTaskInput } from '../send-task';
-import { broadcastRevoke, inspect, publishTask, purgeQueue } from './amqp';
+import { broadcastRevoke, checkQueues, inspect, publishTask, purgeQueue } from './amqp';
 import { workersFrom } from '../workers';
 
 export const NO_BROWSE =
@@ -68,22 +68,25 @@ export function createCeleryRabbitAdapter(config: StoreConfig): BrokerAdapter {
     const server = await link.serverInfo();
     const names = await queueNames();
     const [passive, stats, dead, pings] = await Promise.all([
-      link.checkMany(names),
+      checkQueues(link, names),
       mgmt ? mgmt.queues(target.vhost) : Promise.resolve(null),
       backend ? deadCounts(rctx) : Promise.resolve(null),
       inspect(link, 'ping', Math.min(500, inspectMs)),
     ]);
     const byName = new Map((stats ?? []).map((q) => [q.name, q]));
-    const queues: QueueStats[] = names.map((name) => ({
-      name,
-      ready: passive.get(name)?.messages ?? 0,
-      scheduled: null,
-      running: stats ? (byName.get(name)?.unacked ?? 0) : null,
-      dead: dead ? (dead.byQueue.get(name) ?? 0) : null,
-      oldestReadyAt: null,
-      tasks: null,
-      consumers: passive.get(name)?.consumers ?? null,
-    }));
+    // A queue that refused the passive declare (locked by another connection) is not shown.
+    const queues: QueueStats[] = names
+      .filter((name) => passive.has(name))
+      .map((name) => ({
+        name,
+        ready: passive.get(name)?.messages ?? 0,
+        scheduled: null,
+        running: stats ? (byName.get(name)?.unacked ?? 0) : null,
+        dead: dead ? (dead.byQueue.get(name) ?? 0) : null,
+        oldestReadyAt: null,
+        tasks: null,
+        consumers: passive.get(name)?.consumers ?? null,
+      }));
     const sum = (k: 'ready' | 'running' | 'dead') =>
       queues.some((q) => q[k] === null) ? null : queues.reduce((n, q) => n + (q[k] ?? 0), 0);
     return {

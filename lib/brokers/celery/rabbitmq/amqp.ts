@@ -147,3 +147,20 @@ export async function purgeQueue(link: AmqpLink, queue: string): Promise<number>
   if (!(await link.checkQueue(queue))) return 0;
   return link.withChannel(async (ch) => (await ch.purgeQueue(queue)).messageCount);
 }
+
+/** Passive declares, one channel each: a queue that refuses it (exclusive to another connection,
+ *  e.g. a console's browsing queue: RESOURCE_LOCKED) is left out rather than failing the whole
+ *  overview; a queue that is gone is null. */
+export async function checkQueues(link: AmqpLink, names: string[]): Promise<Map<string, { messages: number; consumers: number } | null>> {
+  const out = new Map<string, { messages: number; consumers: number } | null>();
+  for (const name of names) {
+    try {
+      const ok = await link.withChannel((ch) => ch.checkQueue(name));
+      out.set(name, { messages: ok.messageCount, consumers: ok.consumerCount });
+    } catch (e) {
+      if (isNotFound(e)) out.set(name, null);
+      else if (!/RESOURCE_LOCKED|ACCESS_REFUSED/.test(e instanceof Error ? e.message : String(e))) throw e;
+    }
+  }
+  return out;
+}
