@@ -4,6 +4,7 @@ import { Badge } from '@/components/ui/badge';
 import { Card, CardHeader } from '@/components/ui/card';
 import { ErrorBox, Loading } from '@/components/ui/states';
 import { QueueTable } from '@/components/queues/queue-table';
+import { StuckPanel } from '@/components/triage/stuck-flags';
 import { describeError } from '@/lib/client/api';
 import { countOf, type BrokerOverview } from '@/lib/brokers/schema';
 import { formatCount } from '@/lib/client/format';
@@ -125,6 +126,7 @@ export function BrokerCard({ brokerId, name, kind, initialError }: BrokerCardPro
           </div>
         ) : null}
         <QueueTable overview={o} workers={workers.data} />
+        <StuckPanel brokerId={brokerId} />
       </div>
     </Card>
   );

@@ -8,6 +8,7 @@ import type { TypedValue } from './typed-value';
 export * from './model';
 export type * from './message-view';
 export type { TypedValue, ValueNote } from './typed-value';
+export * from './diagnosis';
 
 /** A queue's count for a declared state: the fixed columns, then `counts`; null when unknown. */
 export function countOf(q: Pick<QueueStats, CountKey | 'counts'>, key: string): number | null {

@@ -6,6 +6,7 @@ import { registerActions } from './actions';
 import { registerDead } from './dead';
 import { collect, type Ctx } from './helpers';
 import { registerListing } from './listing';
+import { registerEditReplay, registerStuck } from './stuck';
 import type { BrokerAdapter } from '../types';
 
 export { contractCase, TRACEBACK, uniqueQueue, type Ctx, type Needs } from './helpers';
@@ -42,5 +43,11 @@ export function runBattery(title: string, makeFixture: () => Promise<ContractFix
  * REVOKED marks and FAILURE records) is tested by that system's own battery.
  */
 export function runAdapterContract(name: string, makeFixture: () => Promise<ContractFixture>): void {
-  runBattery(`${name} adapter contract`, makeFixture, [(ctx) => registerListing(ctx, collect), registerDead, registerActions]);
+  runBattery(`${name} adapter contract`, makeFixture, [
+    (ctx) => registerListing(ctx, collect),
+    registerDead,
+    registerActions,
+    registerStuck,
+    registerEditReplay,
+  ]);
 }

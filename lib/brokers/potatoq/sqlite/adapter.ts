@@ -18,6 +18,16 @@ import { previewPotatoqEnqueue } from '../enqueue-preview';
 import { revokeStep } from './writes-revoke';
 import { discardStep, replayStep, runPerId } from './writes';
 import { POTATOQ_NO_PAUSE, POTATOQ_TABLE_MODEL } from '../model';
+import { diagnosePotatoq } from '../diagnose';
+import { editedPayload, previewOf, resultOf } from '../edit-replay';
+import { overdueFacts, runningFacts } from './reads-stuck';
+
+/** A dead letter's payload as text; null when there is no such letter. */
+function letterText(db: Database.Database, id: string): string | null {
+  const raw = db.prepare('SELECT payload FROM potatoq_dead WHERE id = ?').pluck().get(id) as string | Buffer | undefined;
+  if (raw === undefined) return null;
+  return typeof raw === 'string' ? raw : raw.toString('utf8');
+}
 
 /**
  * potatoq's SQLite broker file, read and written alongside its workers. Connections open
@@ -119,6 +129,20 @@ export function createSqliteAdapter(config: StoreConfig): BrokerAdapter {
     listResults: (q) => read((db) => listResults(db, q)),
     getResult: (id) => read((db) => readResult(db, id)),
     taskNames: () => read((db) => taskNames(db, window)),
+    diagnose: (q) =>
+      read((db) => {
+        const workers = listWorkers(db, live);
+        return diagnosePotatoq({
+          brokerId: config.id,
+          queues: overviewQueues(db, workers, cap),
+          workers: { value: workers },
+          running: { value: runningFacts(db) },
+          overdue: { value: overdueFacts(db, q.overdueSeconds) },
+          overdueSeconds: q.overdueSeconds,
+          deadAfter: live.deadAfter,
+          revoke: q.revoke,
+        });
+      }),
 
     replayDead: (ids) =>
       guard(() => {
@@ -134,6 +158,23 @@ export function createSqliteAdapter(config: StoreConfig): BrokerAdapter {
       guard(() => {
         const db = writer();
         return runPerId(db, 'revoke', config.id, ids, revokeStep(db, resultExpires), describe);
+      }),
+    previewReplayEdited: (id, edit) => read((db) => previewOf(config.id, id, letterText(db, id), edit)),
+    replayEdited: (id, edit) =>
+      guard(() => {
+        const db = writer();
+        const p = previewOf(config.id, id, letterText(db, id), edit);
+        return resultOf(
+          p,
+          runPerId(
+            db,
+            'replay',
+            config.id,
+            [id],
+            replayStep(db, (raw) => editedPayload(raw, edit).after),
+            describe,
+          ),
+        );
       }),
     purge: (queue) =>
       guard(() => {

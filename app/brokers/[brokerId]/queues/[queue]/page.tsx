@@ -89,7 +89,7 @@ export default async function QueuePage({
               <PurgeButton brokerId={brokerId} queue={queue} disabledReason={purgeBlock} />
             </span>
           </div>
-          <StateTabs base={base} tabs={tabs} active={state} params={filters} />
+          <StateTabs base={base} brokerId={brokerId} queue={queue} tabs={tabs} active={state} params={filters} />
           {state === 'dead' ? (
             <DeadTable brokerId={brokerId} filters={{ queue, ...filters }} />
           ) : (
