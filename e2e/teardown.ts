@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { extraBrokers, extraStatus } from './brokers-extra';
+import { celerySeed, extraBrokers, extraStatus } from './brokers-extra';
 import { stopE2eQueueflow } from './queueflow-server';
 import { cleanupRabbit, dropRedisPrefix, pgRows } from './services';
 
@@ -30,4 +30,11 @@ async function dropServiceBrokers(dir: string): Promise<void> {
   if (!missing(status.pg)) await pgRows(`DROP SCHEMA IF EXISTS "${x.pg.schema}" CASCADE`).catch(quiet('PostgreSQL'));
   if (!missing(status.rmq)) await cleanupRabbit([x.rmq.queue], x.rmq.prefix).catch(quiet('RabbitMQ'));
   if (!missing(status.redis ?? null)) await dropRedisPrefix(x.redis.url, x.redis.prefix).catch(quiet('Redis'));
+  if (!missing(status.celery ?? null)) {
+    try {
+      celerySeed(x, [{ op: 'flush' }]);
+    } catch (e) {
+      quiet('Celery')(e);
+    }
+  }
 }

@@ -14,10 +14,7 @@ const errorOf = (fn: () => unknown) => {
 };
 
 describe('the table of systems', () => {
-  it.each([
-    ['celery', 'amqp://h//'],
-    ['sdj', 'postgresql://h/db'],
-  ] as const)('accepts %s (%s) and says it is not supported yet', (kind, url) => {
+  it.each([['sdj', 'postgresql://h/db']] as const)('accepts %s (%s) and says it is not supported yet', (kind, url) => {
     const err = errorOf(() => createAdapter(entry(kind, url)));
     expect(isConsoleError(err) && err.code).toBe('Unsupported');
     expect((err as Error).message).toMatch(/not supported by this version of the console yet$/);
@@ -26,6 +23,19 @@ describe('the table of systems', () => {
   it('shows potatoq brokers by their store and planned systems by their kind', () => {
     expect(storeOf(entry('potatoq', 'postgres+psycopg://h/db'))).toBe('postgres');
     expect(storeOf(entry('sdj', 'mysql://h/db'))).toBe('sdj');
+  });
+
+  it('creates a Celery adapter per broker store, and refuses a misspelt Celery option by name', async () => {
+    for (const [url, kind] of [
+      ['redis://127.0.0.1:1/0', 'redis'],
+      ['amqp://u:p@127.0.0.1:1//', 'rabbitmq'],
+    ] as const) {
+      const a = createAdapter(entry('celery', url));
+      expect([a.kind, a.model.system]).toEqual([kind, 'celery']);
+      await a.close();
+    }
+    const err = errorOf(() => createAdapter({ ...entry('celery', 'redis://h/0'), options: { resultbackend: 'redis://h/1' } }));
+    expect(isConsoleError(err) && err.code).toBe('InvalidInput');
   });
 
   it.each(['redis://h/2', 'rediss://h', 'valkey://h/1', 'valkeys://h', 'unix:///run/redis.sock?db=3', 'redis+socket:///s.sock'])(
