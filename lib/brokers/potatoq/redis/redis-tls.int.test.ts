@@ -77,8 +77,8 @@ describe.skipIf(!up)('Redis over TLS (rediss://, valkeys://) with a private CA',
     expect((await a.overview()).queues.find((q) => q.name === queue)).toMatchObject({ ready: 0, running: 0 });
   }, 90_000);
 
-  it('reads over valkeys:// (the same TLS)', async () => {
-    const a = make(server.url('valkeys', 3), { tlsCaFile: server.caFile });
+  it("reads over valkeys:// (the same TLS), with potatoq's ?ssl_ca_certs= left in the URL", async () => {
+    const a = make(`${server.url('valkeys', 3)}?ssl_ca_certs=${server.caFile}`, { tlsCaFile: server.caFile });
     expect((await a.overview()).queues).toEqual(expect.any(Array));
   });
 
