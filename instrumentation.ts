@@ -16,5 +16,7 @@ export async function register(): Promise<void> {
 `,
         );
     });
+    const { bootTrends } = await import('@/lib/trends/boot');
+    bootTrends();
   }
 }

@@ -4,6 +4,8 @@ import { Badge } from '@/components/ui/badge';
 import { Card, CardHeader } from '@/components/ui/card';
 import { ErrorBox, Loading } from '@/components/ui/states';
 import { QueueTable } from '@/components/queues/queue-table';
+import { StuckPanel } from '@/components/triage/stuck-flags';
+import { BrokerSparklines } from '@/components/trends/broker-sparklines';
 import { describeError } from '@/lib/client/api';
 import { countOf, type BrokerOverview } from '@/lib/brokers/schema';
 import { formatCount } from '@/lib/client/format';
@@ -117,6 +119,7 @@ export function BrokerCard({ brokerId, name, kind, initialError }: BrokerCardPro
           </ul>
         ) : null}
         <Totals o={o} />
+        <BrokerSparklines brokerId={brokerId} />
         {q.error ? (
           <div className="px-4 pb-2">
             <ErrorBox {...describeError(q.error)}>
@@ -125,6 +128,7 @@ export function BrokerCard({ brokerId, name, kind, initialError }: BrokerCardPro
           </div>
         ) : null}
         <QueueTable overview={o} workers={workers.data} />
+        <StuckPanel brokerId={brokerId} />
       </div>
     </Card>
   );

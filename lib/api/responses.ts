@@ -190,6 +190,29 @@ export const ZWorkers = z.object({
   ),
 });
 export const ZTaskNames = z.object({ names: z.array(z.string()) });
+const ZStuckCheck = z.enum(['worker-lost', 'over-time-limit', 'no-consumer', 'overdue', 'poison']);
+export const ZDiagnosis = z
+  .looseObject({
+    brokerId: z.string(),
+    flags: z.array(
+      z.looseObject({
+        check: ZStuckCheck,
+        queue: z.string().nullable(),
+        ids: z.array(z.string()).describe('the first tasks concerned'),
+        count: count,
+        cause: z.string().describe('names the cause, in the system’s words'),
+        can: z.string().describe('what the console can do about it'),
+        cannot: z.string().describe('what it cannot (it never changes running tasks)'),
+        link: z.looseObject({ page: z.enum(['task', 'queue', 'workers']) }),
+        seconds: z.number().nullable(),
+      }),
+    ),
+    unknown: z.array(z.object({ check: ZStuckCheck, why: z.string() })).describe('checks this broker cannot run, with why'),
+    notes: z.array(z.object({ check: ZStuckCheck, text: z.string() })),
+    overdueSeconds: z.number().int(),
+    readAt: iso,
+  })
+  .meta({ id: 'Diagnosis' });
 
 export const ZActionResult = z
   .looseObject({
@@ -273,3 +296,18 @@ export const ZHealth = z.object({
 });
 export const ZLive = z.object({ status: z.literal('live') });
 export const ZSignedIn = z.object({ user: z.string() });
+
+export const ZEditPreview = z
+  .looseObject({
+    brokerId: z.string(),
+    id: z.string(),
+    before: z.string().describe('what a plain replay writes'),
+    after: z.string().describe('what this edit writes'),
+    newId: z.string(),
+    sameId: z.boolean().describe('the task keeps the letter’s id'),
+    does: z.string(),
+  })
+  .meta({ id: 'EditPreview' });
+export const ZEditReplay = ZEditPreview.extend({
+  outcome: z.object({ id: z.string(), outcome: z.string(), message: z.string() }),
+}).meta({ id: 'EditReplay' });

@@ -8,6 +8,7 @@ import type { TypedValue } from './typed-value';
 export * from './model';
 export type * from './message-view';
 export type { TypedValue, ValueNote } from './typed-value';
+export * from './diagnosis';
 
 /** A queue's count for a declared state: the fixed columns, then `counts`; null when unknown. */
 export function countOf(q: Pick<QueueStats, CountKey | 'counts'>, key: string): number | null {
@@ -200,6 +201,25 @@ export interface DeadGroup {
   queues: string[];
   newestAt: string | null;
   oldestAt: string | null;
+}
+
+/** Dead letters per time bucket (trend charts): bucket i is [fromMs + i·bucketMs, + bucketMs). */
+export interface DeadHistogramQuery {
+  fromMs: number;
+  bucketMs: number;
+  buckets: number;
+  queue?: string;
+  /** A dead-letter group's fingerprint (`DeadGroup.fingerprint`). */
+  group?: string;
+}
+
+export interface DeadHistogram {
+  /** `buckets` counts, oldest first. */
+  counts: number[];
+  /** Matching letters without a died time (in no bucket). */
+  undated: number;
+  /** Set when only the newest N letters were looked at; null when all were. */
+  scannedNewest: number | null;
 }
 
 export interface ResultSummary {

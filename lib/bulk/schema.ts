@@ -92,6 +92,15 @@ export interface BulkProgress {
   batches: number;
 }
 
+/** Where a job stopped when the console running it went away (restart, crash). */
+export interface Interruption {
+  at: string;
+  /** Ids handed to the broker before it stopped (their outcomes are known). */
+  processed: number;
+  /** Ids of the batch that was with the broker when it stopped: reported failed, maybe applied. */
+  inFlight: number;
+}
+
 export interface BulkJobView {
   id: string;
   brokerId: string;
@@ -121,4 +130,6 @@ export interface BulkJobView {
   failedOutcomes: ActionOutcome[];
   /** Outcome lists were cut for the response; the counts are exact. */
   outcomesTruncated: boolean;
+  /** Set when the console running it stopped: it waits, paused, for a resume or a cancel. */
+  interrupted?: Interruption | null;
 }

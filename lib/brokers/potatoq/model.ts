@@ -45,6 +45,10 @@ export const POTATOQ_TABLE_MODEL: BrokerModel = {
       cli: 'potatoq dead retry {ids}',
       bulkRate: null,
     },
+    replayEdited: {
+      does: 'The letter goes back as a ready task under the same id, with your edits and everything else as `potatoq dead retry` writes it (eta dropped); its stored result is removed, and the letter is kept if a task with that id is already waiting or running.',
+      sameId: true,
+    },
     discard: DISCARD,
     revoke: REVOKE,
     purge: {
