@@ -17,7 +17,7 @@ import type {
   TaskListQuery,
 } from './schema';
 import { withoutWrites } from './dto';
-import type { BrokerAdapter } from './types';
+import type { BrokerAdapter, ReplayPace } from './types';
 
 /** Why an action is off on a broker configured read-only. */
 export const READ_ONLY_WHY = 'configured read-only';
@@ -220,6 +220,15 @@ export const taskNames = (brokerId: string) => read(brokerId, 'task names', (a) 
 
 export const replayDead = (brokerId: string, ids: string[]): Promise<ActionResult> =>
   write(brokerId, 'replay', 'replay', (a) => a.replayDead(ids), ids);
+/** A replay of many ids in one pass where the adapter has one (`replayDeadPaced`), else one
+ *  `replayDead`. No overall timeout: it runs as long as the letters take, steered by `pace`. */
+export async function replayDeadPaced(brokerId: string, ids: string[], pace: ReplayPace): Promise<ActionResult> {
+  if (hasNul(ids)) throw NUL();
+  const a = await requireCapability(brokerId, 'replay');
+  return a.replayDeadPaced ? a.replayDeadPaced(ids, pace) : a.replayDead(ids);
+}
+/** Whether the broker's adapter replays a whole snapshot in one pass (`replayDeadPaced`). */
+export const pacesReplay = (brokerId: string): boolean => typeof getAdapter(brokerId).replayDeadPaced === 'function';
 export const discardDead = (brokerId: string, ids: string[]): Promise<ActionResult> =>
   write(brokerId, 'discard', 'discard', (a) => a.discardDead(ids), ids);
 export const revoke = (brokerId: string, ids: string[]): Promise<ActionResult> =>
