@@ -36,7 +36,8 @@ export class OutcomeLog {
     for (const id of batch) this.add({ id, outcome: 'error', message });
   }
 
-  private add(o: ActionOutcome): void {
+  /** One id's outcome as it comes (a one-pass job reports each id when it is settled). */
+  add(o: ActionOutcome): void {
     if (o.outcome === 'ok') {
       this.succeeded += 1;
       if (this.succeededSample.length < SUCCESS_SAMPLE) this.succeededSample.push(o.id);

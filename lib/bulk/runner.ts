@@ -128,7 +128,48 @@ export class BulkJob {
     return Math.max(1, Math.min(this.batchSize, Math.floor(this.rate)));
   }
 
+  /** The whole snapshot in one call: pause holds the next letter, cancel aborts, the rate is read as it goes. */
+  private async loopWhole(actAll: NonNullable<BulkBackend['actAll']>): Promise<void> {
+    const ids = this.snapshot.ids;
+    const abort = new AbortController();
+    const seen = new Set<string>();
+    const job = this; // eslint-disable-line @typescript-eslint/no-this-alias -- the getter reads the job's live rate
+    try {
+      const result = await actAll(ids, {
+        signal: abort.signal,
+        get rate() {
+          return job.rate ?? undefined;
+        },
+        gate: async () => {
+          while (this.state === 'paused') await this.wait(null);
+          if (this.state === 'cancelled') abort.abort();
+        },
+        onProgress: (_done, _total, o) => {
+          seen.add(o.id);
+          this.log.add(o);
+        },
+      });
+      // Ids not reached: skipped or failed when the job ran to its end; left as they are when cancelled.
+      if (this.state !== 'cancelled')
+        this.log.addBatch(
+          ids.filter((id) => !seen.has(id)),
+          result,
+        );
+      this.log.batches = 1;
+      this.next = ids.length;
+      if (this.state === 'running' || this.state === 'paused') this.state = 'done';
+    } catch (e) {
+      this.fail(
+        ids.filter((id) => !seen.has(id)),
+        e,
+      );
+    } finally {
+      this.finishedAt = new Date();
+    }
+  }
+
   private async loop(): Promise<void> {
+    if (this.backend.actAll) return this.loopWhole(this.backend.actAll.bind(this.backend));
     const ids = this.snapshot.ids;
     try {
       while (this.next < ids.length) {
