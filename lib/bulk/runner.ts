@@ -136,6 +136,7 @@ export class BulkJob {
     const job = this; // eslint-disable-line @typescript-eslint/no-this-alias -- the getter reads the job's live rate
     try {
       const result = await actAll(ids, {
+        ...(this.filter.queue ? { queue: this.filter.queue } : {}),
         signal: abort.signal,
         get rate() {
           return job.rate ?? undefined;

@@ -102,8 +102,10 @@ async function walkDlq(ctx: RabbitCtx, queue: string, w: Walk, step: LetterStep,
         for (let seen = 0; seen < depth && w.wanted.size > 0 && !failure; seen++) {
           const m = await next(seen);
           if (m === false) break;
-          const letter = toLetter(m, queue);
-          if (!w.wanted.has(letter.id)) {
+          // The id is the message id when there is one (toLetter's rule): skip decoding the others.
+          const mid: unknown = m.properties.messageId;
+          const letter = typeof mid === 'string' && !w.wanted.has(mid) ? null : toLetter(m, queue);
+          if (letter === null || !w.wanted.has(letter.id)) {
             kept++; // held unacked until the end
             continue;
           }
