@@ -27,6 +27,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Deliveries of one consumer as an awaitable stream; rejects once the channel is gone. */
 function deliveries(ch: ConfirmChannel, got: () => void) {
   const buf: ConsumeMessage[] = [];
+  let head = 0;
   let wake: (() => void) | null = null;
   let gone: Error | null = null;
   const poke = () => {
@@ -49,8 +50,15 @@ function deliveries(ch: ConfirmChannel, got: () => void) {
     },
     async next(): Promise<ConsumeMessage> {
       for (;;) {
-        const m = buf.shift();
-        if (m) return m;
+        if (head < buf.length) {
+          const m = buf[head]!;
+          buf[head++] = undefined as unknown as ConsumeMessage;
+          if (head > 4096 && head * 2 > buf.length) {
+            buf.splice(0, head); // amortised: shift() alone is O(n) on long arrays
+            head = 0;
+          }
+          return m;
+        }
         if (gone) throw gone;
         await new Promise<void>((r) => (wake = r));
       }
