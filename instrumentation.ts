@@ -7,5 +7,16 @@ export async function register(): Promise<void> {
     bootAuth();
     const { bootConsole } = await import('@/lib/demo/boot');
     bootConsole();
+    // Not awaited: a slow or refused broker never delays the server; it is named in the log.
+    const { bootCheck } = await import('@/lib/brokers/service');
+    void bootCheck().then((refused) => {
+      for (const r of refused)
+        process.stderr.write(
+          `potatoq console: broker "${r.id}" ${r.code === 'Unsupported' ? 'is refused' : 'is not available yet'} (${r.code}): ${r.message}
+`,
+        );
+    });
+    const { bootTrends } = await import('@/lib/trends/boot');
+    bootTrends();
   }
 }

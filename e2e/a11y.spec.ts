@@ -39,6 +39,9 @@ async function violations(page: Page): Promise<Violation[]> {
 
 for (const theme of ['light', 'dark'] as const) {
   test(`the main pages have no serious accessibility violations (${theme})`, async ({ page, request }) => {
+    // Ten pages, each with axe over the whole document (the trend tables open): on a loaded
+    // 2-core machine that takes longer than one page's default minute.
+    test.setTimeout(150_000);
     const task = (
       (await (await request.get('/api/brokers/main/tasks?state=ready&queue=default&limit=1')).json()) as { items: Array<{ id: string }> }
     ).items[0]!;
@@ -61,6 +64,12 @@ for (const theme of ['light', 'dark'] as const) {
       await page.goto(path);
       await expect(page.locator('html')).toHaveClass(theme === 'dark' ? /dark/ : /^(?!.*dark)/);
       await page.waitForLoadState('networkidle');
+      // Trend charts: wait for the lazily loaded canvas, and open their tables so axe reads them too.
+      const charts = page.locator('figure[data-testid^="trend-"]');
+      if (await charts.count()) await expect(charts.first().locator('canvas')).toBeVisible();
+      await page.evaluate(() =>
+        document.querySelectorAll<HTMLDetailsElement>('details[data-testid="trend-table"]').forEach((d) => (d.open = true)),
+      );
       const bad = (await violations(page)).filter((v) => v.impact === 'serious' || v.impact === 'critical');
       if (bad.length) found[path] = bad;
     }

@@ -19,18 +19,28 @@ export const PG_URL = process.env.POTATOQ_CONSOLE_TEST_PG_URL ?? 'postgresql://p
 export const RMQ4_URL = process.env.POTATOQ_TEST_RABBITMQ4_URL ?? 'amqp://potatoq:potatoq@127.0.0.1:5673/';
 export const RMQ4_MGMT = process.env.POTATOQ_TEST_RABBITMQ4_MGMT ?? 'http://127.0.0.1:15673';
 export const REDIS_URL = process.env.POTATOQ_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/0';
+/** Database `db` of the test Redis. */
+export const redisDb = (db: number) => `${REDIS_URL.replace(/\/\d*$/, '')}/${db}`;
 /** potatoq reads `host//` (and `host/`) as vhost `/`, like Celery. */
 export const potatoqUrl = (url: string) => url.replace(/\/?$/, '//').replace(/\/\/\/$/, '//');
 
 export interface ExtraBrokers {
   pg: { id: 'pg'; schema: string; prefix: string; queues: { overview: string; replay: string; revoke: string } };
   rmq: { id: 'rmq'; prefix: string; queue: string; out: string };
+  /** potatoq on Redis: its own db number and key prefix (`global_keyprefix`). */
+  redis: { id: 'redis'; url: string; prefix: string; queues: { overview: string; replay: string } };
+  /** A plain Celery app on Redis: broker and result backend databases owned by the e2e run. */
+  celery: { id: 'celery'; broker: string; backend: string; queue: string };
 }
 
 export interface ExtraStatus {
   pg: string | null; // null: ready; otherwise why it is not
   rmq: string | null;
+  redis?: string | null;
   rmqSeed?: { flakyId: string; celeryId: string };
+  /** null: seeded; otherwise why the Celery broker is not. */
+  celery?: string | null;
+  celerySeed?: { waiting: string[]; typed: string; later: string; failures: string[] };
 }
 
 const extraFile = (dir: string) => path.join(dir, 'extra.json');
@@ -54,6 +64,14 @@ export function prepareExtraBrokers(dir: string): ExtraBrokers {
       queues: { overview: `pgov${tag}`, replay: `pgreplay${tag}`, revoke: `pgrevoke${tag}` },
     },
     rmq: { id: 'rmq', prefix: `e2e${tag}`, queue: `e2ermq${tag}`, out: path.join(dir, 'rmq-out') },
+    redis: {
+      id: 'redis',
+      url: REDIS_URL.replace(/\/\d*$/, '') + '/11',
+      prefix: `e2erd${tag}`,
+      queues: { overview: `rdov${tag}`, replay: `rdreplay${tag}` },
+    },
+    // Databases 14 and 15 are the e2e run's (the Celery int suites use 8-13); global setup flushes them.
+    celery: { id: 'celery', broker: redisDb(14), backend: redisDb(15), queue: `e2ecelery${tag}` },
   };
   fs.writeFileSync(extraFile(dir), JSON.stringify(x));
   return x;
@@ -72,6 +90,15 @@ export function extraBrokerEntries(x: ExtraBrokers): Record<string, unknown>[] {
       resultBackend: REDIS_URL,
       resultBackendOptions: { prefix: x.rmq.prefix },
       queues: [x.rmq.queue],
+    },
+    { id: x.redis.id, name: 'Cache (Redis)', url: x.redis.url, global_keyprefix: x.redis.prefix },
+    {
+      id: x.celery.id,
+      kind: 'celery',
+      name: 'Shop (Celery on Redis)',
+      url: x.celery.broker,
+      resultBackend: x.celery.backend,
+      inspectTimeoutMs: 300,
     },
   ];
 }
@@ -109,13 +136,13 @@ export function pgEnv(x: ExtraBrokers): NodeJS.ProcessEnv {
   };
 }
 
-/**
- * Runs requests through tests/py/seeder_pg.py (the REAL potatoq's producer and consumer on
- * the run's schema), one process for the batch; returns each reply's result.
- */
-export function pgSeed<T = unknown>(x: ExtraBrokers, requests: Record<string, unknown>[]): T[] {
-  const options = JSON.stringify({ schema: x.pg.schema, table_prefix: x.pg.prefix });
-  const out = execFileSync(PYTHON, [path.join(PY_DIR, 'seeder_pg.py'), PG_URL, options], {
+/** Runs requests through tests/py/seeder_redis_contract.py (the REAL potatoq on the run's Redis db and prefix). */
+export function redisSeed<T = unknown>(x: ExtraBrokers, requests: Record<string, unknown>[]): T[] {
+  return seedWith<T>('seeder_redis_contract.py', [x.redis.url, JSON.stringify({ global_keyprefix: x.redis.prefix })], requests);
+}
+
+function seedWith<T>(script: string, args: string[], requests: Record<string, unknown>[]): T[] {
+  const out = execFileSync(PYTHON, [path.join(PY_DIR, script), ...args], {
     cwd: PY_DIR,
     input: requests.map((r) => JSON.stringify(r)).join('\n') + '\n',
     env: { ...process.env, PYTHONUNBUFFERED: '1', POTATOQ_NO_EMOJI: '1' },
@@ -126,10 +153,36 @@ export function pgSeed<T = unknown>(x: ExtraBrokers, requests: Record<string, un
     .split('\n')
     .map((line, i) => {
       const reply = JSON.parse(line) as { ok: boolean; result?: T; error?: string; traceback?: string };
-      if (!reply.ok) throw new Error(`seeder_pg ${String(requests[i]?.op)}: ${reply.error}\n${reply.traceback ?? ''}`);
+      if (!reply.ok) throw new Error(`${script} ${String(requests[i]?.op)}: ${reply.error}\n${reply.traceback ?? ''}`);
       return reply.result as T;
     });
 }
 
+/**
+ * Runs requests through tests/py/seeder_pg.py (the REAL potatoq's producer and consumer on
+ * the run's schema), one process for the batch; returns each reply's result.
+ */
+export function pgSeed<T = unknown>(x: ExtraBrokers, requests: Record<string, unknown>[]): T[] {
+  return seedWith<T>('seeder_pg.py', [PG_URL, JSON.stringify({ schema: x.pg.schema, table_prefix: x.pg.prefix })], requests);
+}
+
 /** A table of the run's PostgreSQL broker as SQL, e.g. `"e2e_pg_x"."E2e-pq_dead"`. */
 export const pgTable = (x: ExtraBrokers, name: string) => `"${x.pg.schema}"."${(x.pg.prefix + name).replace(/"/g, '""')}"`;
+
+/** Runs requests through tests/py/celery_seeder.py (the REAL Celery 5.7 on the run's Redis dbs). */
+export function celerySeed<T = unknown>(x: ExtraBrokers, requests: Record<string, unknown>[]): T[] {
+  const out = execFileSync(PYTHON, [path.join(PY_DIR, 'celery_seeder.py')], {
+    cwd: PY_DIR,
+    input: requests.map((r) => JSON.stringify(r)).join('\n') + '\n',
+    env: { ...process.env, CT_BROKER: x.celery.broker, CT_BACKEND: x.celery.backend, PYTHONUNBUFFERED: '1' },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  }).toString();
+  return out
+    .trim()
+    .split('\n')
+    .map((line, i) => {
+      const reply = JSON.parse(line) as { ok: boolean; result?: T; error?: string; traceback?: string };
+      if (!reply.ok) throw new Error(`celery_seeder ${String(requests[i]?.op)}: ${reply.error}\n${reply.traceback ?? ''}`);
+      return reply.result as T;
+    });
+}

@@ -88,6 +88,26 @@ test('a malformed tagged value is refused under its own field, naming its key, a
   expect(pageErrors).toEqual([]);
 });
 
+test('sent before its preview arrives, a malformed value is still refused under its field, not as a broker error', async ({ page }) => {
+  const { main } = e2eBrokers();
+  const queue = uniqueQueue('enqueue-early');
+  const { pageErrors } = guardPage(page);
+  // The preview never answers: the server action alone must name the field.
+  await page.route('**/enqueue/preview', (route) => route.abort());
+  await page.goto('/brokers/main/enqueue');
+  await page.getByLabel('Task name', { exact: true }).fill('demo.add');
+  await page.getByLabel('Queue', { exact: true }).fill(queue);
+  await page
+    .getByLabel('Keyword arguments (JSON object)', { exact: true })
+    .fill('{"at": {"__potatoq__": "datetime", "v": "tomorrow 9am"}}');
+  await page.getByTestId('enqueue-submit').click();
+  await expect(page.getByTestId('error-kwargs')).toContainText('"tomorrow 9am" is not a valid datetime');
+  await expect(page.getByText('BrokerUnavailable')).toHaveCount(0);
+  await expect(page.getByTestId('enqueue-success')).toHaveCount(0);
+  expect(queueJobs(main, queue)).toEqual([]);
+  expect(pageErrors).toEqual([]);
+});
+
 test('the queue follows the task to its live worker, an unregistered name is held back, and typed entry reaches the worker typed', async ({
   page,
 }) => {

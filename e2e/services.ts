@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import amqp from 'amqplib';
 import pg from 'pg';
 import { PG_URL, REDIS_URL, RMQ4_MGMT, RMQ4_URL, type ExtraBrokers, pgTable } from './brokers-extra';
@@ -109,3 +110,35 @@ export async function mgmtQueueExists(name: string): Promise<boolean> {
 }
 
 export { until } from '../tests/support/solo-worker';
+
+/** A client on the e2e Redis broker's db (for asserting what the console wrote). */
+export async function redisClient(url: string) {
+  const { Redis } = await import('ioredis');
+  const r = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  await r.connect();
+  return r;
+}
+
+/** Deletes every key under `prefix:` (SCAN, never KEYS). */
+export async function dropRedisPrefix(url: string, prefix: string): Promise<void> {
+  const r = await redisClient(url);
+  try {
+    let cur = '0';
+    do {
+      const [next, keys] = await r.scan(cur, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      cur = next;
+      if (keys.length) await r.del(...keys);
+    } while (cur !== '0');
+  } finally {
+    r.disconnect();
+  }
+}
+
+/** True when the `redis-server` binary is here (specs that start a private one); otherwise a loud skip, or a failure when services are required. */
+export function redisServerHere(): boolean {
+  if (spawnSync('redis-server', ['--version']).status === 0) return true;
+  if (process.env.POTATOQ_CONSOLE_REQUIRE_SERVICES === '1')
+    throw new Error('redis-server is required (POTATOQ_CONSOLE_REQUIRE_SERVICES=1) but not installed');
+  console.warn('\n!!! redis-server is not installed: SKIPPING the specs that start a private Redis !!!\n');
+  return false;
+}

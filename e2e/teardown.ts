@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { extraBrokers, extraStatus } from './brokers-extra';
+import { celerySeed, extraBrokers, extraStatus } from './brokers-extra';
 import { stopE2eQueueflow } from './queueflow-server';
-import { cleanupRabbit, pgRows } from './services';
+import { cleanupRabbit, dropRedisPrefix, pgRows } from './services';
 
 // Removes the run's temp broker files, the PostgreSQL schema, and the RabbitMQ queues and
 // Redis keys of the run; POTATOQ_E2E_KEEP=1 keeps them all for a post-mortem.
@@ -29,4 +29,12 @@ async function dropServiceBrokers(dir: string): Promise<void> {
   const quiet = (label: string) => (e: unknown) => console.warn(`e2e teardown (${label}): ${(e as Error).message}`);
   if (!missing(status.pg)) await pgRows(`DROP SCHEMA IF EXISTS "${x.pg.schema}" CASCADE`).catch(quiet('PostgreSQL'));
   if (!missing(status.rmq)) await cleanupRabbit([x.rmq.queue], x.rmq.prefix).catch(quiet('RabbitMQ'));
+  if (!missing(status.redis ?? null)) await dropRedisPrefix(x.redis.url, x.redis.prefix).catch(quiet('Redis'));
+  if (!missing(status.celery ?? null)) {
+    try {
+      celerySeed(x, [{ op: 'flush' }]);
+    } catch (e) {
+      quiet('Celery')(e);
+    }
+  }
 }

@@ -60,6 +60,8 @@ export interface ConsoleConfig {
   brokers: BrokerConfig[];
   /** The service's limits per call: reads (10 s) and writes (120 s). */
   timeouts: { readMs: number; writeMs: number };
+  /** Scheduled tasks this many seconds past due are flagged as stuck (POTATOQ_CONSOLE_OVERDUE_SECONDS, default 120). */
+  overdueSeconds: number;
   /** True when no broker was configured and the embedded demo is served. */
   demo: boolean;
   demoPath: string | null;
@@ -72,6 +74,7 @@ function describeIssue(issue: z.core.$ZodIssue, prefix: string): string {
 
 /** Parses the configuration from an environment; pure, for tests. */
 export function parseConfig(env: Record<string, string | undefined>): ConsoleConfig {
+  const overdueSeconds = wholeSeconds(env, 'POTATOQ_CONSOLE_OVERDUE_SECONDS', 120);
   const timeouts = {
     readMs: timeout(env, 'POTATOQ_CONSOLE_READ_TIMEOUT_MS', 10_000),
     writeMs: timeout(env, 'POTATOQ_CONSOLE_WRITE_TIMEOUT_MS', 120_000),
@@ -86,6 +89,7 @@ export function parseConfig(env: Record<string, string | undefined>): ConsoleCon
       demo: true,
       demoPath,
       timeouts,
+      overdueSeconds,
       brokers: [{ id: 'demo', name: 'Demo', kind: 'potatoq', url: `sqlite:///${demoPath}`, readOnly: false, options: { demo: true } }],
     };
   }
@@ -117,7 +121,7 @@ export function parseConfig(env: Record<string, string | undefined>): ConsoleCon
     const { id, name, kind, url, readOnly, ...options } = entry;
     return { id, name: name ?? id, kind: kind ?? 'potatoq', url, readOnly: readOnly ?? false, options };
   });
-  return { demo: false, demoPath: null, timeouts, brokers };
+  return { demo: false, demoPath: null, timeouts, overdueSeconds, brokers };
 }
 
 /** A time limit in milliseconds; a bad value stops startup instead of making every call time out. */
@@ -127,6 +131,15 @@ function timeout(env: Record<string, string | undefined>, name: string, fallback
   const n = Number(raw);
   if (!/^\d+$/.test(raw) || !Number.isSafeInteger(n) || n < 1)
     throw new ConfigError(`${name}: must be a whole number of milliseconds above 0, not "${raw.slice(0, 40)}"`);
+  return n;
+}
+
+function wholeSeconds(env: Record<string, string | undefined>, name: string, fallback: number): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(n) || n < 1 || n > 30 * 86400)
+    throw new ConfigError(`${name}: must be a whole number of seconds from 1 to 2592000, not "${raw.slice(0, 40)}"`);
   return n;
 }
 

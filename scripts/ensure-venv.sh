@@ -7,11 +7,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 POTATOQ_VERSION="$(cat scripts/potatoq-version)"
-# Celery is a real foreign producer for the RabbitMQ forensics tests.
+# Celery (with kombu's Redis transport: packaging) is a real foreign producer for the RabbitMQ
+# forensics tests and the broker of the Celery adapter's round trips on Redis and RabbitMQ.
 CELERY_VERSION=5.7.0
 # QueueFlow's Python client (producer and run_worker) for tests/queueflow; it talks to the server
 # pinned in scripts/queueflow.sh (0.6.0, the OpenAPI version this client was generated from).
-PINS=("potatoq[all]==$POTATOQ_VERSION" "celery==$CELERY_VERSION" "queueflow==0.5.0")
+PINS=("potatoq[all]==$POTATOQ_VERSION" "celery[redis]==$CELERY_VERSION" "queueflow==0.5.0")
 
 has_pins() { # python: exit 0 when it has exactly the pinned version of every pin
   "$1" - "${PINS[@]}" <<'PY' 2>/dev/null

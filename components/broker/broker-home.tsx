@@ -4,6 +4,7 @@ import { Badge } from '@/components/ui/badge';
 import { Card, CardHeader } from '@/components/ui/card';
 import { ErrorBox, Loading } from '@/components/ui/states';
 import { QueueTable } from '@/components/queues/queue-table';
+import { StuckPanel } from '@/components/triage/stuck-flags';
 import { WorkerStatus } from '@/components/workers/worker-status';
 import { CAPABILITIES } from '@/lib/brokers/schema';
 import { describeError } from '@/lib/client/api';
@@ -29,6 +30,7 @@ export function BrokerHome({ brokerId }: { brokerId: string }) {
           </span>
         </CardHeader>
         <QueueTable overview={o.data} workers={w.data} />
+        <StuckPanel brokerId={brokerId} />
       </Card>
       <Card testId="broker-workers">
         <CardHeader title="Workers">

@@ -102,17 +102,18 @@ function BulkDialog({
 }) {
   const t = BULK_TEXT[action];
   const qc = useQueryClient();
-  // What the action does and whether a bulk replay is paced are the adapter's declarations.
+  // What the action does and a bulk replay's default rate are the adapter's declarations.
   const actions = useOverview(brokerId).data?.model?.actions;
+  // Every job can be paced, on every system; a system that declares a default rate for replays
+  // (RabbitMQ) starts there, the others at "max" (as fast as the broker takes them).
   const bulkRate = action === 'replay' ? (actions?.replay.bulkRate ?? null) : null;
-  const paced = bulkRate !== null;
   const explain = action === 'revoke' ? actions?.revoke.bulk : actions?.[action].does;
   // The filter is frozen when the dialog opens: the list may change under it.
   const [frozen] = useState<BulkFilter>(() => ({ ...filter }));
   const [created, setCreated] = useState<BulkJobView | null>(existing);
   const [error, setError] = useState<ActionError | null>(null);
   const [busy, setBusy] = useState(false);
-  const [rate, setRate] = useState(paced ? String(bulkRate) : '');
+  const [rate, setRate] = useState(bulkRate !== null ? String(bulkRate) : '');
   const [reason, setReason] = useState('');
   const q = useBulkJob(brokerId, created);
   const job = q.data ?? created;
@@ -197,9 +198,9 @@ function BulkDialog({
             </p>
           </>
         ) : null}
-        {job && job.state === 'queued' && paced ? (
+        {job && job.state === 'queued' ? (
           <label className="flex items-center gap-2 text-xs">
-            Messages per second
+            Per second (empty: as fast as the broker takes them)
             <input
               type="number"
               min={0.1}
@@ -220,7 +221,7 @@ function BulkDialog({
               jobId: job.id,
               confirmCount: total,
               reason,
-              ...(paced && rate.trim() !== '' ? { rate: Number(rate) } : {}),
+              ...(rate.trim() !== '' ? { rate: Number(rate) } : {}),
             })}
             testId="curl-command"
             caption={`Starting this job through the console's API (an API token in ${TOKEN_PLACEHOLDER})`}
@@ -230,9 +231,22 @@ function BulkDialog({
         {job && job.state === 'queued' ? <ReasonField value={reason} onChange={setReason} required error={error?.fields?.reason} /> : null}
         {job && job.state !== 'queued' ? (
           job.state === 'running' || job.state === 'paused' ? (
-            <BulkProgress job={job} busy={busy} showRate={paced} onControl={control} />
+            <BulkProgress job={job} busy={busy} onControl={control} />
           ) : (
-            <BulkOutcome job={job} />
+            <>
+              <BulkOutcome job={job} />
+              {job.state === 'failed' && job.stoppedAt ? (
+                <div className="flex items-center gap-2 text-xs" data-testid="bulk-stopped-at">
+                  <span>
+                    Stopped at {(job.stoppedAt.index + 1).toLocaleString()} of {job.progress.total.toLocaleString()}. Resuming tries that
+                    batch again (each id is checked again, so nothing is done twice), then the rest.
+                  </span>
+                  <Button size="sm" disabled={busy} onClick={() => control('resume')} data-testid="bulk-resume-failed">
+                    Resume
+                  </Button>
+                </div>
+              ) : null}
+            </>
           )
         ) : null}
         {error && !error.fields?.reason ? <ErrorBox code={error.code} message={error.message} /> : null}
@@ -250,7 +264,7 @@ function BulkDialog({
                 control('start', {
                   confirmCount: total,
                   reason: reason.trim(),
-                  ...(paced && rate.trim() !== '' ? { rate: Number(rate) } : {}),
+                  ...(rate.trim() !== '' ? { rate: Number(rate) } : {}),
                 })
               }
             >

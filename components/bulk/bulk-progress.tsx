@@ -4,16 +4,14 @@ import { Button } from '@/components/ui/button';
 import type { BulkJobView, BulkOp } from '@/lib/bulk/schema';
 import { BULK_TEXT, STATE_LABEL } from './bulk-text';
 
-/** Progress bar, counts and the pause/resume/cancel (and rate) controls of a running job. */
+/** Progress bar, counts and the pause/resume/cancel and rate controls of a running job (every system). */
 export function BulkProgress({
   job,
   busy,
-  showRate,
   onControl,
 }: {
   job: BulkJobView;
   busy: boolean;
-  showRate: boolean;
   onControl: (op: BulkOp, extra?: { rate?: number | null }) => void;
 }) {
   const p = job.progress;
@@ -57,7 +55,7 @@ export function BulkProgress({
           <Button size="sm" variant="danger" disabled={busy} onClick={() => onControl('cancel')} data-testid="bulk-cancel">
             Cancel the rest
           </Button>
-          {showRate ? (
+          {live ? (
             <span className="ml-auto flex items-center gap-1 text-xs">
               <label htmlFor={`rate-${job.id}`}>Rate (per second)</label>
               <input
@@ -82,6 +80,15 @@ export function BulkProgress({
             </span>
           ) : null}
         </div>
+      ) : null}
+      {job.interrupted && job.state === 'paused' ? (
+        <p className="text-xs text-amber-700 dark:text-amber-400" data-testid="bulk-interrupted">
+          The console running this job stopped at {job.interrupted.processed.toLocaleString()} of {p.total.toLocaleString()}
+          {job.interrupted.inFlight
+            ? `; the ${job.interrupted.inFlight.toLocaleString()} ids it had handed to the broker are reported failed (they may have been applied: check before retrying)`
+            : ''}
+          . Resume continues with the rest, from any console; cancel leaves them as they are.
+        </p>
       ) : null}
       {live ? (
         <p className="text-xs text-zinc-500 dark:text-zinc-400">

@@ -13,6 +13,7 @@ import type { Capabilities } from '@/lib/brokers/schema';
 import { describeError } from '@/lib/client/api';
 import { truncate } from '@/lib/client/format';
 import { useDeadGroups, useDeadList, useOverview } from '@/lib/client/hooks';
+import { listTotal } from '@/lib/client/list-total';
 import type { DeadFilters } from '@/lib/client/query-keys';
 import { visible } from '@/lib/text/visible';
 
@@ -187,7 +188,13 @@ export function DeadTable({ brokerId, filters }: { brokerId: string; filters: De
           </table>
         </div>
       )}
-      <LoadMore hasMore={!!q.hasNextPage} loading={q.isFetchingNextPage} onClick={() => void q.fetchNextPage()} shown={items.length} />
+      <LoadMore
+        hasMore={!!q.hasNextPage}
+        loading={q.isFetchingNextPage}
+        onClick={() => void q.fetchNextPage()}
+        shown={items.length}
+        total={group ? group.count.toLocaleString('en-US') : listTotal(o.data, 'dead', filters)}
+      />
     </div>
   );
 }

@@ -12,6 +12,7 @@ import { fillCommand } from '@/lib/client/cli';
 import { useDead, useOverview } from '@/lib/client/hooks';
 import { Field, Fields, Section, TimeField } from './detail-parts';
 import { MessageSections } from './message-sections';
+import { EditReplay } from '@/components/dead/edit-replay';
 import { visible } from '@/lib/text/visible';
 
 const off = (caps: Capabilities | undefined, c: 'replay' | 'discard') =>
@@ -147,6 +148,7 @@ export function DeadDetailView({ brokerId, id }: { brokerId: string; id: string 
           <p className="text-sm text-zinc-500 dark:text-zinc-400">No reason stored.</p>
         )}
       </Section>
+      <EditReplay brokerId={brokerId} d={d} />
       <MessageSections brokerId={brokerId} kind="dead" item={d} />
     </div>
   );

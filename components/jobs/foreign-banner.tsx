@@ -1,6 +1,29 @@
 import type { ForeignInfo, MessageView } from '@/lib/brokers/schema';
 import { PValueView } from './pvalue-view';
 
+/** A message's headers or envelope (`MessageView.headers`), read-only, under its title. */
+export function HeadersTable({ m, testId }: { m: MessageView; testId: string }) {
+  return (
+    <table className="table-base mt-2" data-testid={testId}>
+      <caption className="text-left text-xs font-semibold text-zinc-500 dark:text-zinc-400">{m.headersTitle}</caption>
+      <tbody>
+        {m.headers.map((h) => (
+          <tr key={h.name}>
+            <th className="w-32">{h.name}</th>
+            {h.value ? (
+              <td>
+                <PValueView value={h.value} />
+              </td>
+            ) : (
+              <td className="font-mono text-xs break-all">{h.text}</td>
+            )}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
 /** Shown instead of arguments when the broker's workers cannot run this message. Read-only. */
 export function ForeignBanner({ m, foreign }: { m: MessageView; foreign: ForeignInfo }) {
   return (
@@ -23,25 +46,7 @@ export function ForeignBanner({ m, foreign }: { m: MessageView; foreign: Foreign
           ⚠ On this broker, a worker that claims this message will crash its worker slot. Remove it rather than replaying it.
         </p>
       ) : null}
-      {m.headersTitle ? (
-        <table className="table-base mt-2" data-testid="celery-info">
-          <caption className="text-left text-xs font-semibold text-zinc-500 dark:text-zinc-400">{m.headersTitle}</caption>
-          <tbody>
-            {m.headers.map((h) => (
-              <tr key={h.name}>
-                <th className="w-32">{h.name}</th>
-                {h.value ? (
-                  <td>
-                    <PValueView value={h.value} />
-                  </td>
-                ) : (
-                  <td className="font-mono text-xs break-all">{h.text}</td>
-                )}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      ) : null}
+      {m.headersTitle ? <HeadersTable m={m} testId="celery-info" /> : null}
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import { Badge } from '@/components/ui/badge';
 import type { MessageView, TypedValue } from '@/lib/brokers/schema';
-import { ForeignBanner } from './foreign-banner';
+import { ForeignBanner, HeadersTable } from './foreign-banner';
 import { PValueView } from './pvalue-view';
 
 const SHOWN_ELSEWHERE = new Set(['task', 'id', 'args', 'kwargs']);
@@ -55,6 +55,11 @@ export function PayloadView({ payload }: { payload: MessageView }) {
         <h3 className="mb-1 text-xs font-semibold text-zinc-500 dark:text-zinc-400 uppercase">Keyword arguments</h3>
         <div data-testid="payload-kwargs">{payload.kwargs ? <PValueView value={payload.kwargs} /> : null}</div>
       </section>
+      {payload.headers.length ? (
+        <section>
+          <HeadersTable m={payload} testId="message-headers" />
+        </section>
+      ) : null}
       <section>
         <h3 className="mb-1 text-xs font-semibold text-zinc-500 dark:text-zinc-400 uppercase">Message fields</h3>
         <table className="table-base">

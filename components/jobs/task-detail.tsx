@@ -13,6 +13,7 @@ import { useOverview, useTask } from '@/lib/client/hooks';
 import { Field, Fields, TimeField } from './detail-parts';
 import { MessageSections } from './message-sections';
 import { ResultView } from './result-view';
+import { TaskStuckFlags } from '@/components/triage/stuck-flags';
 import type { ResultRecordDto } from '@/lib/brokers/schema';
 import { visible } from '@/lib/text/visible';
 
@@ -135,6 +136,7 @@ export function TaskDetailView({ brokerId, id, after }: { brokerId: string; id: 
             <CommandLine command={cli} />
           </div>
         ) : null}
+        <TaskStuckFlags brokerId={brokerId} task={t} />
       </Card>
       <MessageSections brokerId={brokerId} kind="task" item={t} />
     </div>

@@ -4,6 +4,8 @@ import { Badge } from '@/components/ui/badge';
 import { Card, CardHeader } from '@/components/ui/card';
 import { ErrorBox, Loading } from '@/components/ui/states';
 import { QueueTable } from '@/components/queues/queue-table';
+import { StuckPanel } from '@/components/triage/stuck-flags';
+import { BrokerSparklines } from '@/components/trends/broker-sparklines';
 import { describeError } from '@/lib/client/api';
 import { countOf, type BrokerOverview } from '@/lib/brokers/schema';
 import { formatCount } from '@/lib/client/format';
@@ -104,7 +106,20 @@ export function BrokerCard({ brokerId, name, kind, initialError }: BrokerCardPro
             {o.serverInfo}
           </p>
         ) : null}
+        {o.warnings?.length ? (
+          <ul
+            className="mx-4 mt-2 grid gap-1 rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-xs text-amber-900 dark:border-amber-900 dark:bg-amber-950 dark:text-amber-200"
+            data-testid="broker-warnings"
+          >
+            {o.warnings.map((w) => (
+              <li key={w} data-testid="broker-warning">
+                {w}
+              </li>
+            ))}
+          </ul>
+        ) : null}
         <Totals o={o} />
+        <BrokerSparklines brokerId={brokerId} />
         {q.error ? (
           <div className="px-4 pb-2">
             <ErrorBox {...describeError(q.error)}>
@@ -113,6 +128,7 @@ export function BrokerCard({ brokerId, name, kind, initialError }: BrokerCardPro
           </div>
         ) : null}
         <QueueTable overview={o} workers={workers.data} />
+        <StuckPanel brokerId={brokerId} />
       </div>
     </Card>
   );

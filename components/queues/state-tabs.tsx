@@ -1,25 +1,37 @@
+'use client';
 import Link from 'next/link';
-
+import { countOf } from '@/lib/brokers/schema';
+import { formatCount } from '@/lib/client/format';
+import { useOverview } from '@/lib/client/hooks';
 import type { QueueTab } from './tabs';
 
-/** Tabs are links that keep the other filters in the URL. */
+/** Tabs are links that keep the other filters in the URL; each shows the queue's count for its
+ *  state from the live overview ("—" when the broker cannot count it). */
 export function StateTabs({
   base,
+  brokerId,
+  queue,
   tabs,
   active,
   params,
 }: {
   base: string;
+  brokerId: string;
+  queue: string;
   tabs: QueueTab[];
   active: string;
   params: Record<string, string | undefined>;
 }) {
+  const o = useOverview(brokerId);
+  const stats = o.data?.queues.find((q) => q.name === queue);
   return (
     <nav aria-label="Task state" className="flex gap-1 border-b border-zinc-200 px-2 dark:border-zinc-800" role="tablist">
       {tabs.map(({ key: tab, label }) => {
         const all: Record<string, string | undefined> = { ...params, state: tab };
         const qs = new URLSearchParams(Object.entries(all).filter((e): e is [string, string] => !!e[1]));
         const on = tab === active;
+        // A queue absent from the overview has nothing in any state the broker counts.
+        const n = o.data ? (stats ? countOf(stats, tab) : 0) : undefined;
         return (
           <Link
             key={tab}
@@ -30,6 +42,15 @@ export function StateTabs({
             className={`-mb-px border-b-2 px-3 py-2 text-sm font-medium ${on ? 'border-sky-600 text-sky-700 dark:text-sky-400' : 'border-transparent text-zinc-500 dark:text-zinc-400 hover:text-zinc-800 dark:hover:text-zinc-200'}`}
           >
             {label}
+            {n !== undefined ? (
+              <span
+                className="ml-1.5 rounded-full bg-zinc-100 px-1.5 py-0.5 text-xs tabular-nums text-zinc-600 dark:bg-zinc-800 dark:text-zinc-300"
+                data-testid={`tab-count-${tab}`}
+                title={o.data?.unknownWhy?.[tab]}
+              >
+                {formatCount(n, stats?.capped?.[tab])}
+              </span>
+            ) : null}
           </Link>
         );
       })}

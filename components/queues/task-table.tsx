@@ -14,6 +14,7 @@ import { describeError } from '@/lib/client/api';
 import { truncate } from '@/lib/client/format';
 import { useOverview, useTasks } from '@/lib/client/hooks';
 import type { TaskFilters } from '@/lib/client/query-keys';
+import { listTotal } from '@/lib/client/list-total';
 import { visible } from '@/lib/text/visible';
 
 function WhenCell({ t, field }: { t: TaskSummary; field: StateDecl['time']['field'] }) {
@@ -146,7 +147,13 @@ export function TaskTable({ brokerId, filters }: { brokerId: string; filters: Ta
           </table>
         </div>
       )}
-      <LoadMore hasMore={!!q.hasNextPage} loading={q.isFetchingNextPage} onClick={() => void q.fetchNextPage()} shown={items.length} />
+      <LoadMore
+        hasMore={!!q.hasNextPage}
+        loading={q.isFetchingNextPage}
+        onClick={() => void q.fetchNextPage()}
+        shown={items.length}
+        total={listTotal(o.data, filters.state, filters)}
+      />
     </div>
   );
 }

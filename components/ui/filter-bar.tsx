@@ -11,6 +11,9 @@ export interface FilterField {
 /**
  * Filters live in the URL (a GET form), so a filtered view can be shared and reloaded.
  * `keep` carries parameters that are not edited here (state tab, group).
+ * The form is keyed by the values it was rendered for: after browser Back/Forward the page's
+ * filter changes without a remount, and uncontrolled boxes would keep showing the old text
+ * while the list and the "all matching" actions use the URL's filter.
  */
 export function FilterBar({
   action,
@@ -22,7 +25,12 @@ export function FilterBar({
   keep?: Record<string, string | undefined>;
 }) {
   return (
-    <Form action={action} className="flex flex-wrap items-end gap-2" data-testid="filter-bar">
+    <Form
+      key={JSON.stringify([fields.map((f) => f.value ?? ''), keep])}
+      action={action}
+      className="flex flex-wrap items-end gap-2"
+      data-testid="filter-bar"
+    >
       {Object.entries(keep).map(([k, v]) => (v ? <input key={k} type="hidden" name={k} value={v} /> : null))}
       {fields.map((f, i) => (
         <label key={f.name} className="grid gap-0.5 text-xs text-zinc-500 dark:text-zinc-400">

@@ -1,5 +1,6 @@
 'use server';
 import type { ActionResult, EnqueueResult, PurgeResult, QueuePauseResult } from '@/lib/brokers/schema';
+import type { EditPreview, EditReplayResult, ReplayEditInput } from '@/lib/brokers/schema-edit';
 import { respond } from './respond';
 import * as ops from './operations';
 import type { ActionResponse } from './response';
@@ -60,4 +61,19 @@ export async function setQueuePausedAction(
 
 export async function enqueueAction(brokerId: string, input: Record<string, unknown>): Promise<ActionResponse<EnqueueResult>> {
   return respond((h) => ops.enqueue(brokerId, input, h));
+}
+
+/** The message an edited replay would write (nothing written). */
+export async function previewReplayEditedAction(brokerId: string, id: string, edit: ReplayEditInput): Promise<ActionResponse<EditPreview>> {
+  return respond((h) => ops.previewReplayEdited(brokerId, { ...edit, id }, h));
+}
+
+/** One dead letter replayed with edits; `reason` goes into the audit entry with the edit. */
+export async function replayEditedAction(
+  brokerId: string,
+  id: string,
+  edit: ReplayEditInput,
+  reason: string,
+): Promise<ActionResponse<EditReplayResult>> {
+  return respond((h) => ops.replayEdited(brokerId, { ...edit, id, reason }, h));
 }

@@ -4,6 +4,52 @@ import { ZIds } from '@/lib/brokers/schema';
 import * as service from '@/lib/brokers/service';
 import { gate, logIds } from './gate';
 import { ZEnqueueInput, ZPauseRequest, ZPurgeRequest } from './schemas';
+import { ZReplayEditRequest } from '@/lib/brokers/schema-edit';
+import { z } from 'zod';
+import { getAuthConfig } from '@/lib/auth/config';
+
+const ZEditWithId = ZReplayEditRequest.extend({ id: z.string().min(1, 'id is required').max(1000) });
+const editOf = ({ args, kwargs, queue, priority }: z.output<typeof ZEditWithId>) => {
+  // The edit shows the letter's arguments (before/after): not where they are hidden.
+  if (getAuthConfig().redactArgs)
+    throw new ConsoleError(
+      'Forbidden',
+      'arguments are hidden on this console (POTATOQ_CONSOLE_REDACT_ARGS), so they cannot be edited here',
+    );
+  return { args, kwargs, queue, priority };
+};
+
+/** The message an edited replay would write; a read (no audit entry, no reason). */
+export const previewReplayEdited = (brokerId: string, input: unknown, headers: Headers) =>
+  gate({
+    action: 'replay-edited-preview',
+    brokerId,
+    capability: null,
+    schema: ZEditWithId,
+    input,
+    headers,
+    reasonRequired: false,
+    recorded: false,
+    run: (e) => service.previewReplayEdited(brokerId, e.id, editOf(e)),
+  });
+
+/** One dead letter replayed with edits; the audit entry holds the edit and the message before/after. */
+export const replayEdited = (brokerId: string, input: unknown, headers: Headers) =>
+  gate({
+    action: 'replay-edited',
+    brokerId,
+    capability: 'replay',
+    schema: ZEditWithId,
+    input,
+    headers,
+    reasonRequired: true,
+    target: (e) => ({ ids: [e.id] }),
+    run: async (e) => {
+      const r = await service.replayEdited(brokerId, e.id, editOf(e));
+      return { ...r, succeeded: r.outcome.outcome === 'ok' ? [r.outcome] : [], failed: r.outcome.outcome === 'ok' ? [] : [r.outcome] };
+    },
+    audit: (e, r) => ({ id: e.id, edit: editOf(e), before: r.before, after: r.after, sameId: r.sameId, newId: r.newId }),
+  });
 
 // Each write as one gate call; server actions and POST routes both call these.
 

@@ -7,9 +7,11 @@ import { ZAuditQuery } from '@/lib/audit/types';
 import type { AuthMode } from '@/lib/auth/config';
 import { ZLogin } from '@/lib/auth/login';
 import { SESSION_COOKIE } from '@/lib/auth/session';
-import { ZDeadGroupsQuery, ZDeadListQuery, ZEnqueueRequest, ZResultListQuery, ZTaskListQuery } from '@/lib/brokers/schema';
+import { ZDeadGroupsQuery, ZDeadListQuery, ZDiagnosisQuery, ZEnqueueRequest, ZResultListQuery, ZTaskListQuery } from '@/lib/brokers/schema';
 import { ZBulkControl, ZBulkCreate, ZBulkOp, ZJobId } from '@/lib/bulk/schema';
+import { ZDeadTrend, ZDeadTrendQuery, ZQueueTrend, ZQueueTrendQuery } from '@/lib/trends/schema';
 import * as R from './responses';
+import { ZReplayEdit } from '@/lib/brokers/schema-edit';
 
 // The OpenAPI 3.1 description of the console's HTTP API, served at /api/openapi.json. Request
 // parameters and bodies are the zod schemas the routes validate with (converted by zod's own
@@ -155,6 +157,31 @@ export const ROUTES: Route[] = [
   },
   {
     method: 'post',
+    path: '/api/brokers/{broker}/dead/{id}/edit/preview',
+    tag: 'dead letters',
+    access: 'operator',
+    summary: 'The message a replay of this letter with edited args, kwargs, queue or priority would write (nothing written)',
+    description:
+      'Values are typed (`{"t":"datetime","v":"2026-12-01T09:00:00+00:00"}`, `{"t":"decimal","v":"12.50"}`, uuid, bytes (base64), set, …), never raw tagged JSON; one the system would not receive as that type is refused naming the field.',
+    params: { id: z.string() },
+    body: ZReplayEdit,
+    ok: R.ZEditPreview,
+    errors: writer,
+  },
+  {
+    method: 'post',
+    path: '/api/brokers/{broker}/dead/{id}/edit',
+    tag: 'dead letters',
+    access: 'operator',
+    summary:
+      'Replay one dead letter with edited args, kwargs, queue or priority; the audit entry records the edit and the message before and after',
+    params: { id: z.string() },
+    body: ZReplayEdit.extend({ reason: ZReason.min(1).describe('why (required); recorded in the audit trail') }),
+    ok: R.ZEditReplay,
+    errors: writer,
+  },
+  {
+    method: 'post',
     path: '/api/brokers/{broker}/dead/replay',
     tag: 'dead letters',
     access: 'operator',
@@ -232,12 +259,47 @@ export const ROUTES: Route[] = [
   },
   {
     method: 'get',
+    path: '/api/brokers/{broker}/trends/dead',
+    tag: 'trends',
+    access: 'reader',
+    summary: "Dead letters per time bucket, from the broker's own died times (per queue, per group)",
+    query: ZDeadTrendQuery,
+    ok: ZDeadTrend,
+    errors: readerOfBroker,
+    description: 'Answers are cached for 30 s. 501 (`Unsupported`, with why) where the broker cannot say when its letters died.',
+  },
+  {
+    method: 'get',
+    path: '/api/brokers/{broker}/trends/queues',
+    tag: 'trends',
+    access: 'reader',
+    summary: "Queue depth, oldest-waiting age and dead count over time, from the console's own samples",
+    query: ZQueueTrendQuery,
+    ok: ZQueueTrend,
+    errors: [400, 404, 503],
+    description: 'Read from the state store, never from the broker: an unreachable broker leaves gaps (null), not an error.',
+  },
+  {
+    method: 'get',
     path: '/api/brokers/{broker}/results',
     tag: 'results',
     access: 'reader',
     summary: 'Stored results',
     query: ZResultListQuery,
     ok: R.ZResultPage,
+    errors: readerOfBroker,
+  },
+  {
+    method: 'get',
+    path: '/api/brokers/{broker}/diagnosis',
+    tag: 'queues',
+    access: 'reader',
+    summary:
+      'Stuck work named with its cause: lost workers, past time limits, queues nobody consumes, overdue scheduled tasks, poison heads',
+    description:
+      'Bounded reads only. Each flag says what the console can do about it and what it cannot (it never changes running tasks); a check the broker cannot run is listed in `unknown` with why, never reported as "nothing found".',
+    query: ZDiagnosisQuery,
+    ok: R.ZDiagnosis,
     errors: readerOfBroker,
   },
   {

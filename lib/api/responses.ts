@@ -103,6 +103,7 @@ export const ZOverview = z
     queues: z.array(ZQueueStats),
     totals: z.looseObject({ ready: count, scheduled: count, running: count, dead: count }),
     workers: z.looseObject({ alive: z.number().int(), stale: z.number().int() }),
+    warnings: z.array(z.string()).optional(),
     readAt: iso,
     model: ZModel.optional(),
   })
@@ -189,6 +190,29 @@ export const ZWorkers = z.object({
   ),
 });
 export const ZTaskNames = z.object({ names: z.array(z.string()) });
+const ZStuckCheck = z.enum(['worker-lost', 'over-time-limit', 'no-consumer', 'overdue', 'poison']);
+export const ZDiagnosis = z
+  .looseObject({
+    brokerId: z.string(),
+    flags: z.array(
+      z.looseObject({
+        check: ZStuckCheck,
+        queue: z.string().nullable(),
+        ids: z.array(z.string()).describe('the first tasks concerned'),
+        count: count,
+        cause: z.string().describe('names the cause, in the system’s words'),
+        can: z.string().describe('what the console can do about it'),
+        cannot: z.string().describe('what it cannot (it never changes running tasks)'),
+        link: z.looseObject({ page: z.enum(['task', 'queue', 'workers']) }),
+        seconds: z.number().nullable(),
+      }),
+    ),
+    unknown: z.array(z.object({ check: ZStuckCheck, why: z.string() })).describe('checks this broker cannot run, with why'),
+    notes: z.array(z.object({ check: ZStuckCheck, text: z.string() })),
+    overdueSeconds: z.number().int(),
+    readAt: iso,
+  })
+  .meta({ id: 'Diagnosis' });
 
 export const ZActionResult = z
   .looseObject({
@@ -236,6 +260,7 @@ export const ZBulkJob = z
       failed: z.number().int(),
     }),
     error: z.looseObject({ code: z.string(), message: z.string() }).nullable(),
+    stoppedAt: z.looseObject({ index: z.number().int(), id: z.string().nullable() }).nullable(),
   })
   .meta({ id: 'BulkJob' });
 
@@ -271,3 +296,18 @@ export const ZHealth = z.object({
 });
 export const ZLive = z.object({ status: z.literal('live') });
 export const ZSignedIn = z.object({ user: z.string() });
+
+export const ZEditPreview = z
+  .looseObject({
+    brokerId: z.string(),
+    id: z.string(),
+    before: z.string().describe('what a plain replay writes'),
+    after: z.string().describe('what this edit writes'),
+    newId: z.string(),
+    sameId: z.boolean().describe('the task keeps the letter’s id'),
+    does: z.string(),
+  })
+  .meta({ id: 'EditPreview' });
+export const ZEditReplay = ZEditPreview.extend({
+  outcome: z.object({ id: z.string(), outcome: z.string(), message: z.string() }),
+}).meta({ id: 'EditReplay' });

@@ -27,7 +27,9 @@ export function newEntry(args: {
 }): AuditEntry {
   const input = obj(args.input);
   const extra = args.extra ?? {};
-  const ids = Array.isArray(input.ids) ? input.ids.filter((x): x is string => typeof x === 'string') : [];
+  // A bulk job's ids are its snapshot (`extra.ids`), so each task's history shows the job.
+  const idList = Array.isArray(input.ids) ? input.ids : Array.isArray(extra.ids) ? extra.ids : [];
+  const ids = idList.filter((x): x is string => typeof x === 'string');
   const filter = obj(extra.filter ?? input.filter);
   return {
     id: randomUUID(),

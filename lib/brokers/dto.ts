@@ -8,6 +8,7 @@ import type { TypedValue } from './typed-value';
 export * from './model';
 export type * from './message-view';
 export type { TypedValue, ValueNote } from './typed-value';
+export * from './diagnosis';
 
 /** A queue's count for a declared state: the fixed columns, then `counts`; null when unknown. */
 export function countOf(q: Pick<QueueStats, CountKey | 'counts'>, key: string): number | null {
@@ -96,6 +97,9 @@ export interface BrokerOverview {
   /** Totals that are lower bounds because a count hit the cap. */
   totalsCapped?: Partial<Record<string, CappedCount>>;
   workers: { alive: number; stale: number };
+  /** What the operator should know about this broker's setup, in their words (a Redis that
+   *  may evict tasks, ...); shown on its card. Absent when there is nothing to say. */
+  warnings?: string[];
   /** Why a column is unknown ("—") on every queue of this broker, in the operator's words. */
   unknownWhy?: Partial<Record<string, string>>;
   readAt: string;
@@ -197,6 +201,25 @@ export interface DeadGroup {
   queues: string[];
   newestAt: string | null;
   oldestAt: string | null;
+}
+
+/** Dead letters per time bucket (trend charts): bucket i is [fromMs + i·bucketMs, + bucketMs). */
+export interface DeadHistogramQuery {
+  fromMs: number;
+  bucketMs: number;
+  buckets: number;
+  queue?: string;
+  /** A dead-letter group's fingerprint (`DeadGroup.fingerprint`). */
+  group?: string;
+}
+
+export interface DeadHistogram {
+  /** `buckets` counts, oldest first. */
+  counts: number[];
+  /** Matching letters without a died time (in no bucket). */
+  undated: number;
+  /** Set when only the newest N letters were looked at; null when all were. */
+  scannedNewest: number | null;
 }
 
 export interface ResultSummary {

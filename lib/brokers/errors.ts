@@ -28,7 +28,17 @@ const STATUS: Record<ErrorCode, number> = {
   Internal: 500,
 };
 
+// Next compiles server code into more than one module layer (pages and the server actions a
+// client component imports), and the adapters are cached on globalThis across them: an error
+// an adapter built in one layer throws must still be recognised in another, so `instanceof`
+// checks a process-wide brand instead of the class object.
+const BRAND = Symbol.for('potatoq-console.ConsoleError');
+
 export class ConsoleError extends Error {
+  static [Symbol.hasInstance](x: unknown): boolean {
+    return typeof x === 'object' && x !== null && (x as Record<symbol, unknown>)[BRAND] === true;
+  }
+
   readonly code: ErrorCode;
   readonly status: number;
   /** Field-level messages for forms: path -> message. */
@@ -36,6 +46,7 @@ export class ConsoleError extends Error {
 
   constructor(code: ErrorCode, message: string, fields?: Record<string, string>) {
     super(message);
+    Object.defineProperty(this, BRAND, { value: true });
     this.name = code;
     this.code = code;
     this.status = STATUS[code];

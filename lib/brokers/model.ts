@@ -99,6 +99,9 @@ export interface BrokerModel {
     /** Present where the system can hold a queue's work back from its workers (QueueFlow's
      *  pause); `resume` says what resuming does. */
     pause?: ActionDecl & { resume: string };
+    /** Present where the adapter replays a letter with edited arguments, kwargs, queue or
+     *  priority (`replayEdited`); `sameId`: the task keeps the letter's id (else a new one). */
+    replayEdited?: ActionDecl & { sameId: boolean };
     /** Present where the adapter can turn another system's message into one of its own;
      *  `what` names such a letter ("Celery letter"). */
     convert?: ActionDecl & { what: string };

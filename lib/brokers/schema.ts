@@ -45,6 +45,17 @@ export const ZDeadListQuery = z.object({
 });
 export type DeadListQuery = z.infer<typeof ZDeadListQuery>;
 
+/** The stuck-work diagnosis: scheduled tasks count as overdue past `overdue` seconds. */
+export const ZDiagnosisQuery = z.object({
+  overdue: z.coerce
+    .number()
+    .int('overdue must be a whole number of seconds')
+    .min(1, 'overdue must be at least 1 second')
+    .max(30 * 86400, 'overdue must be at most 30 days')
+    .optional()
+    .describe('seconds past their due time after which scheduled tasks are flagged (default POTATOQ_CONSOLE_OVERDUE_SECONDS, else 120)'),
+});
+
 export const ZDeadGroupsQuery = z.object({
   queue: z
     .string()

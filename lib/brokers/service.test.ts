@@ -113,6 +113,26 @@ describe('service', () => {
   });
 });
 
+describe('boot check', () => {
+  it("names each broker its adapter refuses or cannot reach, with the adapter's reason, and passes the rest", async () => {
+    const refusal = 'this is a Redis Cluster node: potatoq 26.1a8 does not support Redis Cluster';
+    let call = 0;
+    adapter = {
+      capabilities: async () => {
+        call += 1;
+        if (call === 1) throw new ConsoleError('Unsupported', refusal);
+        return allOn();
+      },
+    };
+    expect(await service.bootCheck()).toEqual([{ id: 'b', code: 'Unsupported', message: refusal }]);
+    adapter = { capabilities: async () => Promise.reject(new Error('connect ECONNREFUSED')) };
+    expect((await service.bootCheck()).map((r) => [r.id, r.code])).toEqual([
+      ['b', 'BrokerUnavailable'],
+      ['ro', 'BrokerUnavailable'],
+    ]);
+  });
+});
+
 describe('declared model', () => {
   const model: BrokerAdapter['model'] = {
     system: 'sdj',

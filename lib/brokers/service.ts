@@ -9,6 +9,8 @@ import type {
   BrokerOverview,
   Capability,
   DeadDetail,
+  DeadHistogram,
+  DeadHistogramQuery,
   DeadListQuery,
   EnqueueRequest,
   FoundItem,
@@ -16,8 +18,9 @@ import type {
   ResultListQuery,
   TaskListQuery,
 } from './schema';
-import { withoutWrites } from './dto';
+import { DEFAULT_OVERDUE_SECONDS, STUCK_CHECKS, withoutWrites, type Diagnosis } from './dto';
 import type { BrokerAdapter, ReplayPace } from './types';
+import type { ReplayEditInput } from './schema-edit';
 
 /** Why an action is off on a broker configured read-only. */
 export const READ_ONLY_WHY = 'configured read-only';
@@ -182,6 +185,18 @@ export async function getDead(brokerId: string, id: string): Promise<DeadDetail>
   if (!d) throw new ConsoleError('NotFound', `dead letter ${id} is not in this broker`);
   return d;
 }
+/** Dead letters per time bucket by their died time (trend charts); Unsupported, with why, where
+ *  the adapter can't say when its letters died. */
+export const deadHistogram = (brokerId: string, q: DeadHistogramQuery): Promise<DeadHistogram> =>
+  read(
+    brokerId,
+    'dead-letter trend',
+    (a) => {
+      if (!a.deadHistogram) throw new ConsoleError('Unsupported', "this system's adapter does not report when its dead letters died");
+      return a.deadHistogram(q);
+    },
+    q,
+  );
 /** A task's stored result record (finished, failed, revoked); null when none is stored. */
 export const getResult = (brokerId: string, id: string) => read(brokerId, 'result', (a) => a.getResult(id), id);
 
@@ -214,6 +229,28 @@ export async function findInBroker(brokerId: string, id: string): Promise<Broker
   return { brokerId, name: config.name, items, notSearched };
 }
 
+/** Stuck work on one broker, each flag with its cause; what revoke can do follows the same
+ *  capability and read-only decision as the actions. */
+export async function diagnose(brokerId: string, overdue?: number): Promise<Diagnosis> {
+  const overdueSeconds = overdue ?? getConfig().overdueSeconds ?? DEFAULT_OVERDUE_SECONDS;
+  const config = findBrokerConfig(brokerId);
+  return read(brokerId, 'stuck-work diagnosis', async (a) => {
+    if (!a.diagnose) {
+      const why = "this system's adapter does not diagnose stuck work yet";
+      return {
+        brokerId,
+        flags: [],
+        unknown: STUCK_CHECKS.map((check) => ({ check, why })),
+        notes: [],
+        overdueSeconds,
+        readAt: new Date().toISOString(),
+      };
+    }
+    const revoke = config.readOnly ? { on: false, why: READ_ONLY_WHY } : (await a.capabilities()).revoke;
+    return a.diagnose({ overdueSeconds, revoke });
+  });
+}
+
 export const listWorkers = (brokerId: string) => read(brokerId, 'workers', (a) => a.listWorkers());
 export const listResults = (brokerId: string, q: ResultListQuery) => read(brokerId, 'results', (a) => a.listResults(q), q);
 export const taskNames = (brokerId: string) => read(brokerId, 'task names', (a) => a.taskNames());
@@ -229,6 +266,31 @@ export async function replayDeadPaced(brokerId: string, ids: string[], pace: Rep
 }
 /** Whether the broker's adapter replays a whole snapshot in one pass (`replayDeadPaced`). */
 export const pacesReplay = (brokerId: string): boolean => typeof getAdapter(brokerId).replayDeadPaced === 'function';
+/** The message a replay with edits would write (a read: nothing is written). */
+export const previewReplayEdited = (brokerId: string, id: string, edit: ReplayEditInput) =>
+  read(
+    brokerId,
+    'edit preview',
+    (a) => {
+      if (!a.previewReplayEdited || !a.model.actions.replayEdited)
+        throw new ConsoleError('Unsupported', 'this broker cannot replay a dead letter with edits');
+      return a.previewReplayEdited(id, edit);
+    },
+    { id, edit },
+  );
+/** Replays one dead letter with edited arguments, kwargs, queue or priority. */
+export const replayEdited = (brokerId: string, id: string, edit: ReplayEditInput) =>
+  write(
+    brokerId,
+    'replay',
+    'replay with edits',
+    (a) => {
+      if (!a.replayEdited || !a.model.actions.replayEdited)
+        throw new ConsoleError('Unsupported', 'this broker cannot replay a dead letter with edits');
+      return a.replayEdited(id, edit);
+    },
+    { id, edit },
+  );
 export const discardDead = (brokerId: string, ids: string[]): Promise<ActionResult> =>
   write(brokerId, 'discard', 'discard', (a) => a.discardDead(ids), ids);
 export const revoke = (brokerId: string, ids: string[]): Promise<ActionResult> =>
@@ -264,3 +326,29 @@ export const enqueue = (brokerId: string, req: EnqueueRequest) => write(brokerId
  *  read, so it needs no write capability (the form shows it while the operator types). */
 export const previewEnqueue = (brokerId: string, req: EnqueueRequest) =>
   read(brokerId, 'enqueue preview', (a) => a.previewEnqueue(req), req);
+
+/**
+ * Each configured broker's first check, run once at server boot without holding it up: a
+ * broker its adapter refuses (`Unsupported`: a Redis Cluster node, a Redis older than 6.2, a
+ * system not supported yet) or cannot reach yet is reported with its id and reason. The pages
+ * still show every other broker; the refused one shows the same reason on its card.
+ */
+export interface BootRefusal {
+  id: string;
+  code: string;
+  message: string;
+}
+export async function bootCheck(): Promise<BootRefusal[]> {
+  const out = await Promise.all(
+    listBrokerConfigs().map(async (b): Promise<BootRefusal | null> => {
+      try {
+        await read(b.id, 'boot check', (a) => a.capabilities());
+        return null;
+      } catch (e) {
+        const err = toConsoleError(e);
+        return { id: b.id, code: err.code, message: err.message };
+      }
+    }),
+  );
+  return out.filter((x): x is BootRefusal => x !== null);
+}

@@ -14,11 +14,7 @@ const errorOf = (fn: () => unknown) => {
 };
 
 describe('the table of systems', () => {
-  it.each([
-    ['celery', 'amqp://h//'],
-    ['sdj', 'postgresql://h/db'],
-    ['potatoq', 'redis://h/0'],
-  ] as const)('accepts %s (%s) and says it is not supported yet', (kind, url) => {
+  it.each([['sdj', 'postgresql://h/db']] as const)('accepts %s (%s) and says it is not supported yet', (kind, url) => {
     const err = errorOf(() => createAdapter(entry(kind, url)));
     expect(isConsoleError(err) && err.code).toBe('Unsupported');
     expect((err as Error).message).toMatch(/not supported by this version of the console yet$/);
@@ -27,6 +23,37 @@ describe('the table of systems', () => {
   it('shows potatoq brokers by their store and planned systems by their kind', () => {
     expect(storeOf(entry('potatoq', 'postgres+psycopg://h/db'))).toBe('postgres');
     expect(storeOf(entry('sdj', 'mysql://h/db'))).toBe('sdj');
+  });
+
+  it('creates a Celery adapter per broker store, and refuses a misspelt Celery option by name', async () => {
+    for (const [url, kind] of [
+      ['redis://127.0.0.1:1/0', 'redis'],
+      ['amqp://u:p@127.0.0.1:1//', 'rabbitmq'],
+    ] as const) {
+      const a = createAdapter(entry('celery', url));
+      expect([a.kind, a.model.system]).toEqual([kind, 'celery']);
+      await a.close();
+    }
+    const err = errorOf(() => createAdapter({ ...entry('celery', 'redis://h/0'), options: { resultbackend: 'redis://h/1' } }));
+    expect(isConsoleError(err) && err.code).toBe('InvalidInput');
+  });
+
+  it.each(['redis://h/2', 'rediss://h', 'valkey://h/1', 'valkeys://h', 'unix:///run/redis.sock?db=3', 'redis+socket:///s.sock'])(
+    'creates a potatoq Redis adapter for %s without connecting',
+    async (url) => {
+      const a = createAdapter(entry('potatoq', url));
+      expect(a.kind).toBe('redis');
+      await a.close();
+    },
+  );
+
+  it('refuses a Redis URL whose database is not a number, and unknown Redis options, naming the field', () => {
+    const bad = errorOf(() => createAdapter(entry('potatoq', 'redis://h/zero')));
+    expect(isConsoleError(bad) && bad.code).toBe('InvalidInput');
+    expect((bad as Error).message).toMatch(/^url: the database in .* must be a whole number/);
+    const opt = errorOf(() => createAdapter({ ...entry('potatoq', 'redis://h/0'), options: { keyprefix: 'x' } }));
+    expect(isConsoleError(opt) && opt.code).toBe('InvalidInput');
+    expect((opt as Error).message).toContain('keyprefix');
   });
 
   it('creates a QueueFlow adapter from its URL and token, and refuses one without a token', () => {

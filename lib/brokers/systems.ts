@@ -2,6 +2,7 @@ import 'server-only';
 import { z } from 'zod';
 import { ConsoleError } from './errors';
 import type { BrokerKind, SystemKind } from './schema';
+import { celerySystem } from './celery/system';
 import { potatoqSystem } from './potatoq/system';
 import { queueflowSystem } from './queueflow/system';
 import type { BrokerAdapter, BrokerConfig, SystemModule } from './types';
@@ -28,7 +29,7 @@ function plannedSystem(kind: SystemKind, label: string, schemes: string[]): Syst
 
 export const SYSTEMS: Record<SystemKind, SystemModule> = {
   potatoq: potatoqSystem,
-  celery: plannedSystem('celery', 'Celery', ['amqp', 'amqps', 'pyamqp', 'redis', 'rediss', 'sqs']),
+  celery: celerySystem,
   sdj: plannedSystem('sdj', 'Simple Durable Jobs', ['postgresql', 'postgres', 'mysql']),
   queueflow: queueflowSystem,
 };

@@ -9,7 +9,10 @@ import type {
   Capabilities,
   SystemKind,
   DeadDetail,
+  Diagnosis,
   DeadGroup,
+  DeadHistogram,
+  DeadHistogramQuery,
   DeadListQuery,
   DeadSummary,
   EnqueueRequest,
@@ -26,6 +29,7 @@ import type {
   TaskSummary,
   WorkerInfo,
 } from './schema';
+import type { EditPreview, EditReplayResult, ReplayEditInput } from './schema-edit';
 
 /**
  * The one contract every broker implements. Created by a factory (`createSqliteAdapter`),
@@ -58,6 +62,13 @@ export interface BrokerAdapter {
   /** Dead letters grouped by the last line of their reason, largest group first. */
   deadGroups(q: { queue?: string }): Promise<DeadGroup[]>;
   getDead(id: string): Promise<DeadDetail | null>;
+  /**
+   * Dead letters per time bucket by the died time the system itself keeps (trend charts), at a
+   * bounded cost (an index range or at most the letters `deadGroups` would read). Optional:
+   * absent where the system keeps no died time; throws `Unsupported` with the reason where this
+   * broker can't answer (RabbitMQ 3.x can't browse its DLQs).
+   */
+  deadHistogram?(q: DeadHistogramQuery): Promise<DeadHistogram>;
 
   listWorkers(): Promise<WorkerInfo[]>;
   /** Stored results without potatoq's internal records (`potatoq-registered-*`, `group:*`). */
@@ -89,6 +100,19 @@ export interface BrokerAdapter {
    *  on RabbitMQ: Celery protocol 2 messages, same id, task, args, kwargs); `model.actions.convert`
    *  says what it does. Absent where the broker can't hold such letters. */
   convert?(ids: string[]): Promise<ActionResult>;
+  /** Stuck work named with its cause (lib/brokers/diagnosis.ts), from bounded reads: running
+   *  tasks whose worker is gone, past their time limit, waiting work no worker consumes,
+   *  scheduled work overdue by `overdueSeconds`, a head that crashes every worker. A check the
+   *  system cannot run is in `unknown` with why. `revoke` is the service's decision (read-only
+   *  included), for the words of what the console can do. Absent: every check is unknown. */
+  diagnose?(q: { overdueSeconds: number; revoke: { on: boolean; why?: string } }): Promise<Diagnosis>;
+
+  /** The message a replay of letter `id` with `edit` would write, beside a plain replay's;
+   *  nothing written. Bad edits are InvalidInput naming the field (`kwargs.at`). Present with
+   *  `model.actions.replayEdited`. */
+  previewReplayEdited?(id: string, edit: ReplayEditInput): Promise<EditPreview>;
+  /** Replays letter `id` with `edit` (same guarantees as replayDead: never loses the letter). */
+  replayEdited?(id: string, edit: ReplayEditInput): Promise<EditReplayResult>;
   /** Holds a queue's work back from its workers, or lets it go again; running work finishes.
    *  Absent (and capability `pause` off) where the system has no pause; `model.actions.pause` says what it does. */
   setQueuePaused?(queue: string, paused: boolean): Promise<QueuePauseResult>;

@@ -6,20 +6,30 @@ import { setAuditStoreForTests } from '@/lib/audit/store';
 import { FakeBackend, idsFrom } from './fake-backend';
 
 const requireCapability = vi.fn();
+// A job taken over from a stopped console acts through the service: this fake is its broker.
+let serviceBroker = new FakeBackend([]);
 vi.mock('@/lib/brokers/service', () => ({
   requireCapability: (...a: unknown[]) => requireCapability(...a),
+  replayDead: (_b: string, ids: string[]) => serviceBroker.act(ids),
+  pacesReplay: () => false, // a broker replayed per batch (RabbitMQ's one-pass path: one-pass.test.ts)
   toConsoleError: (e: unknown) => (e instanceof ConsoleError ? e : new ConsoleError('BrokerUnavailable', String(e))),
 }));
 
 const { controlBulk, createBulk, getBulk } = await import('./operations');
 const { clearJobs } = await import('./registry');
+const { openSqliteBulkStore, setBulkStoreForTests } = await import('./store-open');
+const { INTERRUPTED_IN_FLIGHT, rowOf } = await import('./persist');
+const { BulkJob } = await import('./runner');
+let bulkStore: Awaited<ReturnType<typeof openSqliteBulkStore>>;
 
 const h = new Headers({ host: 'localhost:3000', origin: 'http://localhost:3000' });
 let logs: Array<Record<string, unknown>> = [];
 let store: ReturnType<typeof memoryAuditStore>;
 
-beforeEach(() => {
+beforeEach(async () => {
   clearJobs();
+  bulkStore = await openSqliteBulkStore(':memory:');
+  setBulkStoreForTests(bulkStore);
   logs = [];
   store = memoryAuditStore();
   setAuditStoreForTests(store);
@@ -124,6 +134,9 @@ describe('bulk operations behind the gate', () => {
       outcome: 'partial',
     });
     expect(entry.results).toContainEqual({ id: 'd-000004', outcome: 'running', message: 'is running' });
+    // Filed under every id of the snapshot: each task's history shows the bulk job.
+    expect(entry.ids).toEqual(idsFrom('d', 5));
+    expect(store.entries.filter((e) => e.ids.includes('d-000002')).map((e) => e.action)).toEqual(['bulk-revoke']);
   });
 
   it('hides a job from other brokers', async () => {
@@ -148,5 +161,56 @@ describe('bulk operations behind the gate', () => {
     const b = new FakeBackend(['a']);
     const evil = new Headers({ host: 'localhost:3000', origin: 'https://evil.example' });
     await expect(createBulk('b1', { action: 'replay', filter: {} }, evil, () => b)).rejects.toMatchObject({ code: 'Forbidden' });
+  });
+
+  it('reports a job whose console stopped where it stopped, and resumes it elsewhere without sending the in-flight batch again', async () => {
+    const ids = idsFrom('d', 10);
+    serviceBroker = new FakeBackend(ids.slice(6));
+    // A row as the stopped console left it: 4 done, a batch of 2 with the broker, no heartbeat since.
+    const job = new BulkJob({
+      brokerId: 'b1',
+      action: 'replay',
+      filter: { queue: 'q1' },
+      snapshot: { ids, capped: false, searchedNewest: null, at: new Date() },
+      backend: serviceBroker,
+      batchSize: 2,
+    });
+    const row = {
+      ...rowOf(job),
+      state: 'running' as const,
+      done: 4,
+      inFlight: 2,
+      succeeded: 4,
+      batches: 2,
+      owner: 'gone-console',
+      heartbeatMs: Date.now() - 60_000,
+    };
+    await bulkStore.create(row, ids);
+    const seen = await getBulk('b1', job.id, true, h);
+    expect(seen).toMatchObject({ state: 'paused', interrupted: { processed: 4, inFlight: 2 }, progress: { processed: 6, failed: 2 } });
+    expect(seen.failedOutcomes).toEqual([
+      { id: 'd-000004', outcome: 'error', message: INTERRUPTED_IN_FLIGHT },
+      { id: 'd-000005', outcome: 'error', message: INTERRUPTED_IN_FLIGHT },
+    ]);
+    await controlBulk('b1', { jobId: job.id, op: 'resume' }, h);
+    await vi.waitFor(async () => expect((await getBulk('b1', job.id, false, h)).state).toBe('done'));
+    expect(serviceBroker.calls.flat()).toEqual(ids.slice(6));
+    expect((await getBulk('b1', job.id, false, h)).progress).toMatchObject({ total: 10, processed: 10, succeeded: 8, failed: 2 });
+  });
+
+  it("applies another console's pause and cancel between batches, and every console reads the job from the store", async () => {
+    const b = new FakeBackend(idsFrom('d', 40));
+    b.beforeAct = () => new Promise((r) => setTimeout(r, 30));
+    const v = await createBulk('b1', { action: 'replay', filter: {}, rate: 20 }, h, () => b);
+    await controlBulk('b1', { jobId: v.id, op: 'start', reason: why }, h);
+    // What another instance does: leave a request in the shared store.
+    await bulkStore.request(v.id, { op: 'pause' });
+    await vi.waitFor(async () => expect((await bulkStore.get(v.id))?.state).toBe('paused'), { timeout: 3000 });
+    const calls = b.calls.length;
+    await new Promise((r) => setTimeout(r, 700));
+    expect(b.calls.length).toBe(calls);
+    await bulkStore.request(v.id, { op: 'cancel' });
+    await vi.waitFor(async () => expect((await getBulk('b1', v.id, false, h)).state).toBe('cancelled'), { timeout: 3000 });
+    expect(b.rows.length).toBeGreaterThan(0);
   });
 });

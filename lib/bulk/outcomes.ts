@@ -19,21 +19,43 @@ export class OutcomeLog {
   readonly skipped: ActionOutcome[] = [];
   readonly failed: ActionOutcome[] = [];
 
-  /** Records one batch. Ids the broker reported nothing for count as failed, never as done. */
-  addBatch(batch: string[], result: ActionResult): void {
+  /** Records one batch; returns its outcomes other than ok. Ids the broker reported nothing
+   *  for count as failed, never as done. */
+  addBatch(batch: string[], result: ActionResult): ActionOutcome[] {
     this.batches += 1;
     const byId = new Map<string, ActionOutcome>();
     for (const o of [...result.succeeded, ...result.failed]) byId.set(o.id, o);
+    const notOk: ActionOutcome[] = [];
     for (const id of batch) {
       const o = byId.get(id) ?? { id, outcome: 'error' as const, message: 'the broker reported no outcome for this id' };
       this.add(o);
+      if (o.outcome !== 'ok') notOk.push(o);
     }
+    return notOk;
   }
 
   /** A batch the broker refused as a whole: every id of it failed with the same reason. */
-  failBatch(batch: string[], message: string): void {
+  failBatch(batch: string[], message: string): ActionOutcome[] {
     this.batches += 1;
-    for (const id of batch) this.add({ id, outcome: 'error', message });
+    const out = batch.map((id) => ({ id, outcome: 'error' as const, message }));
+    for (const o of out) this.add(o);
+    return out;
+  }
+
+  /** A log read back from the state store (a job taken over from a stopped console). */
+  restore(r: { succeeded: number; sample: string[]; batches: number; outcomes: ActionOutcome[] }): void {
+    this.succeeded = r.succeeded;
+    this.batches = r.batches;
+    this.succeededSample.push(...r.sample.slice(0, SUCCESS_SAMPLE));
+    for (const o of r.outcomes) this.add(o);
+  }
+
+  /** Undoes `failBatch` for these ids (a failed job resumed from that batch). */
+  forgetBatch(ids: string[]): void {
+    const gone = new Set(ids);
+    const kept = this.failed.filter((o) => !gone.has(o.id));
+    this.failed.splice(0, this.failed.length, ...kept);
+    this.batches -= 1;
   }
 
   /** One id's outcome as it comes (a one-pass job reports each id when it is settled). */

@@ -7,8 +7,8 @@ const KEEP_FINISHED_MS = 60 * 60 * 1000;
 const KEEP_QUEUED_MS = 15 * 60 * 1000;
 const MAX_JOBS = 200;
 
-// In-process, like the adapters: survives Next's dev-mode module reloads through globalThis.
-// A restart forgets jobs; a running job's finished batches are already in the broker.
+// The jobs this process runs (their loops), like the adapters: survives Next's dev-mode module
+// reloads through globalThis. The state store (lib/bulk/store.ts) is what every instance reads.
 const g = globalThis as unknown as { __potatoqBulkJobs?: Map<string, BulkJob> };
 const jobs = (g.__potatoqBulkJobs ??= new Map<string, BulkJob>());
 
@@ -44,6 +44,17 @@ export function registerJob(job: BulkJob): BulkJob {
   prune();
   jobs.set(job.id, job);
   return job;
+}
+
+/** The job running or kept in this process, if it belongs to this broker. */
+export function findLocal(brokerId: string, jobId: string): BulkJob | null {
+  const j = jobs.get(jobId);
+  return j && j.brokerId === brokerId ? j : null;
+}
+
+/** Every job this process runs (for the owner's heartbeat). */
+export function activeLocal(): BulkJob[] {
+  return [...jobs.values()].filter((j) => j.active || j.looping);
 }
 
 /** The job, if it belongs to this broker (ids of other brokers' jobs are not revealed). */

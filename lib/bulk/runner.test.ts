@@ -177,6 +177,33 @@ describe('bulk runner', () => {
     expect(b.calls).toHaveLength(2);
   });
 
+  it('resumes a failed job from the batch that failed, says where it stopped, and ends done', async () => {
+    const b = new FakeBackend(idsFrom('d', 1200));
+    const job = await jobOver(b);
+    b.beforeAct = (batch, call) => {
+      // The broker applied half of batch 2 before the connection dropped.
+      if (call === 2) {
+        for (const id of batch.slice(0, 250)) b.rows.splice(b.rows.indexOf(id), 1);
+        throw new ConsoleError('BrokerTimeout', 'connection lost');
+      }
+    };
+    job.start();
+    await job.finished;
+    expect(job.view()).toMatchObject({ state: 'failed', stoppedAt: { index: 500, id: 'd-000500' } });
+    job.resume();
+    await job.finished;
+    const v = job.view();
+    // The half applied before the failure is now `missing` (skipped), nothing twice, nothing lost.
+    expect(v).toMatchObject({
+      state: 'done',
+      error: null,
+      stoppedAt: null,
+      progress: { total: 1200, succeeded: 950, skipped: 250, failed: 0 },
+    });
+    expect(b.rows).toEqual([]);
+    expect(() => job.resume()).toThrow(/done/);
+  });
+
   it('keeps successes as a count plus a sample, failures in full', async () => {
     const b = new FakeBackend(idsFrom('d', 2000));
     const job = await jobOver(b);

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { ConsoleError, isConsoleError } from '@/lib/brokers/errors';
+import type { ActionOutcome } from '@/lib/brokers/schema';
 import { OutcomeLog } from './outcomes';
+import type { ControlRequest } from './store';
 import { BATCH_SIZE, type BulkAction, type BulkFilter, type BulkJobView, type BulkState } from './schema';
 import type { BulkBackend, Snapshot } from './snapshot';
 
@@ -19,7 +21,28 @@ export interface BulkJobInit {
   expectedCount?: number;
   rate?: number | null;
   batchSize?: number;
+  /** A job read back from the state store: its id, times and where it stopped. */
+  restored?: {
+    id: string;
+    createdAt: Date;
+    startedAt: Date | null;
+    state: BulkState;
+    done: number;
+    auditId: string | null;
+    log: Parameters<OutcomeLog['restore']>[0];
+  };
 }
+
+/** How a job keeps the state store current and hears other consoles (lib/bulk/persist.ts). */
+export interface JobHooks {
+  /** After a state change or a batch (with that batch's outcomes other than ok). */
+  saved(job: BulkJob, outcomes: ActionOutcome[]): Promise<void>;
+  /** A control request another console instance left for this job, if any (then cleared). */
+  poll(job: BulkJob): Promise<ControlRequest | null>;
+}
+
+/** While paused or pacing, how often a job looks for requests from other consoles. */
+const POLL_MS = 500;
 
 /**
  * One bulk action over a pinned snapshot of ids, run in batches by an in-process loop.
@@ -27,11 +50,11 @@ export interface BulkJobInit {
  * so its outcomes are known); a paced job also wakes from its wait to obey them at once.
  */
 export class BulkJob {
-  readonly id = randomUUID();
+  readonly id: string;
   readonly brokerId: string;
   readonly action: BulkAction;
   readonly filter: BulkFilter;
-  readonly createdAt = new Date();
+  readonly createdAt: Date;
   readonly log = new OutcomeLog();
   state: BulkState = 'queued';
   rate: number | null;
@@ -40,15 +63,34 @@ export class BulkJob {
   error: { code: string; message: string } | null = null;
   /** Resolves when the loop has stopped (done, failed or cancelled); for tests and shutdown. */
   finished: Promise<void> = Promise.resolve();
+  /** The audit entry of its start, completed when it stops (by whichever console runs it then). */
+  auditId: string | null = null;
+  /** Ids handed to the broker in the batch now in flight. */
+  inFlight = 0;
+  hooks: JobHooks | null = null;
+  /** Its batch loop runs in this process (false for a job read back and not yet continued). */
+  looping = false;
 
   private readonly snapshot: Snapshot;
   private readonly backend: BulkBackend;
   private readonly batchSize: number;
   private readonly expectedCount: number | null;
   private next = 0;
+  /** The batch that stopped a failed job (where `resume` starts again). */
+  private failedBatch: { start: number; ids: string[] } | null = null;
   private wake: (() => void) | null = null;
 
   constructor(init: BulkJobInit) {
+    const r = init.restored;
+    this.id = r?.id ?? randomUUID();
+    this.createdAt = r?.createdAt ?? new Date();
+    if (r) {
+      this.state = r.state;
+      this.startedAt = r.startedAt;
+      this.next = r.done;
+      this.auditId = r.auditId;
+      this.log.restore(r.log);
+    }
     this.brokerId = init.brokerId;
     this.action = init.action;
     this.filter = init.filter;
@@ -61,6 +103,23 @@ export class BulkJob {
 
   get total(): number {
     return this.snapshot.ids.length;
+  }
+
+  /** Ids whose outcome is recorded: the next batch starts here. */
+  get done(): number {
+    return this.next - this.inFlight;
+  }
+
+  get snapshotInfo(): Omit<Snapshot, 'ids'> {
+    return { at: this.snapshot.at, capped: this.snapshot.capped, searchedNewest: this.snapshot.searchedNewest };
+  }
+
+  get expected(): number | null {
+    return this.expectedCount;
+  }
+
+  get batch(): number {
+    return this.batchSize;
   }
 
   /** The pinned ids in the order batches take them. */
@@ -79,13 +138,46 @@ export class BulkJob {
     this.finished = this.loop();
   }
 
+  /** Runs a job taken over from a console that stopped (state paused or running). */
+  continueRestored(): void {
+    if (!ACTIVE.has(this.state)) throw new ConsoleError('Conflict', `job is ${this.state}; only a paused or running job continues`);
+    this.finished = this.loop();
+  }
+
+  /** Applies what another console asked for; a request that no longer fits is dropped. */
+  apply(req: ControlRequest): void {
+    try {
+      if (req.op === 'pause' && this.state === 'running') this.pause();
+      else if (req.op === 'resume' && this.state === 'paused') this.resume();
+      else if (req.op === 'cancel' && !FINISHED.has(this.state)) this.cancel();
+      else if (req.op === 'rate' && req.rate !== undefined && !FINISHED.has(this.state)) this.setRate(req.rate);
+    } catch {
+      // A state that changed meanwhile: nothing to do.
+    }
+  }
+
   pause(): void {
     if (this.state !== 'running') throw new ConsoleError('Conflict', `job is ${this.state}; only a running job can pause`);
     this.state = 'paused';
   }
 
+  /**
+   * Continues a paused job, or a failed one from the batch that failed: that batch is tried
+   * again (its outcomes replace the failure), then the ids not reached. Safe because every
+   * adapter re-checks each id (a letter already replayed is `missing`, a claimed task `running`).
+   */
   resume(): void {
-    if (this.state !== 'paused') throw new ConsoleError('Conflict', `job is ${this.state}; only a paused job can resume`);
+    if (this.state === 'failed' && this.failedBatch) {
+      this.log.forgetBatch(this.failedBatch.ids);
+      this.next = this.failedBatch.start;
+      this.failedBatch = null;
+      this.error = null;
+      this.finishedAt = null;
+      this.state = 'running';
+      this.finished = this.loop();
+      return;
+    }
+    if (this.state !== 'paused') throw new ConsoleError('Conflict', `job is ${this.state}; only a paused or failed job can resume`);
     this.state = 'running';
     this.poke();
   }
@@ -93,9 +185,9 @@ export class BulkJob {
   /** Stops before the next batch; ids not reached stay as they are. */
   cancel(): void {
     if (FINISHED.has(this.state)) throw new ConsoleError('Conflict', `job is already ${this.state}`);
-    const wasQueued = this.state === 'queued';
     this.state = 'cancelled';
-    if (wasQueued) this.finishedAt = new Date();
+    // Without a loop here (queued, or read back from the state store) it stops now.
+    if (!this.looping) this.finishedAt = new Date();
     this.poke();
   }
 
@@ -128,13 +220,44 @@ export class BulkJob {
     return Math.max(1, Math.min(this.batchSize, Math.floor(this.rate)));
   }
 
-  /** The whole snapshot in one call: pause holds the next letter, cancel aborts, the rate is read as it goes. */
+  /** Saves through the hooks; a state store that fails is logged, never stops the job. */
+  private async save(outcomes: ActionOutcome[] = []): Promise<void> {
+    if (!this.hooks) return;
+    try {
+      await this.hooks.saved(this, outcomes);
+    } catch (e) {
+      console.error(JSON.stringify({ event: 'console.bulk-store-error', jobId: this.id, message: String(e) }));
+    }
+  }
+
+  private async listen(): Promise<void> {
+    if (!this.hooks) return;
+    const req = await this.hooks.poll(this).catch(() => null);
+    if (req) this.apply(req);
+  }
+
+  /** Waits `ms` (forever when null), hearing other consoles every POLL_MS when hooked. */
+  private async holdFor(ms: number | null): Promise<void> {
+    if (!this.hooks) return this.wait(ms);
+    const until = ms === null ? Infinity : Date.now() + ms;
+    const was = this.state;
+    while (Date.now() < until && this.state === was) {
+      await this.wait(Math.min(POLL_MS, until - Date.now()));
+      await this.listen();
+      await this.save();
+    }
+  }
+
+  /** The rest of the snapshot in one call: pause holds the next letter, cancel aborts, the rate is read as it goes. */
   private async loopWhole(actAll: NonNullable<BulkBackend['actAll']>): Promise<void> {
-    const ids = this.snapshot.ids;
+    const ids = this.snapshot.ids.slice(this.next);
     const abort = new AbortController();
     const seen = new Set<string>();
     const job = this; // eslint-disable-line @typescript-eslint/no-this-alias -- the getter reads the job's live rate
+    this.looping = true;
     try {
+      if (this.hooks) await this.save();
+      this.inFlight = ids.length;
       const result = await actAll(ids, {
         ...(this.filter.queue ? { queue: this.filter.queue } : {}),
         signal: abort.signal,
@@ -142,7 +265,8 @@ export class BulkJob {
           return job.rate ?? undefined;
         },
         gate: async () => {
-          while (this.state === 'paused') await this.wait(null);
+          if (this.hooks) await this.listen();
+          while (this.state === 'paused') await this.holdFor(null);
           if (this.state === 'cancelled') abort.abort();
         },
         onProgress: (_done, _total, o) => {
@@ -150,60 +274,82 @@ export class BulkJob {
           this.log.add(o);
         },
       });
+      this.inFlight = 0;
       // Ids not reached: skipped or failed when the job ran to its end; left as they are when cancelled.
-      if (this.state !== 'cancelled')
-        this.log.addBatch(
-          ids.filter((id) => !seen.has(id)),
-          result,
-        );
+      const rest =
+        this.state !== 'cancelled'
+          ? this.log.addBatch(
+              ids.filter((id) => !seen.has(id)),
+              result,
+            )
+          : [];
       this.log.batches = 1;
-      this.next = ids.length;
+      this.next = this.snapshot.ids.length;
+      if (this.hooks) await this.save(rest);
       if (this.state === 'running' || this.state === 'paused') this.state = 'done';
     } catch (e) {
-      this.fail(
+      this.inFlight = 0;
+      const failed = this.fail(
         ids.filter((id) => !seen.has(id)),
         e,
       );
+      if (this.hooks) await this.save(failed);
     } finally {
+      this.looping = false;
       this.finishedAt = new Date();
+      if (this.hooks) await this.save();
     }
   }
 
   private async loop(): Promise<void> {
     if (this.backend.actAll) return this.loopWhole(this.backend.actAll.bind(this.backend));
     const ids = this.snapshot.ids;
+    this.looping = true;
     try {
+      // Without hooks (tests, no state store) nothing here yields before the first batch.
+      if (this.hooks) await this.save();
       while (this.next < ids.length) {
-        while (this.state === 'paused') await this.wait(null);
+        if (this.hooks) await this.listen();
+        while (this.state === 'paused') await this.holdFor(null);
         if (this.state === 'cancelled') return;
         const batch = ids.slice(this.next, this.next + this.nextBatchSize());
         const began = Date.now();
         this.next += batch.length;
+        this.inFlight = batch.length;
+        if (this.hooks) await this.save();
+        let notOk: ActionOutcome[];
         try {
-          this.log.addBatch(batch, await this.backend.act(batch));
+          notOk = this.log.addBatch(batch, await this.backend.act(batch));
         } catch (e) {
           // No automatic retry: the remaining ids stay untouched and the operator decides.
-          this.fail(batch, e);
+          this.inFlight = 0;
+          this.failedBatch = { start: this.next - batch.length, ids: batch };
+          const failed = this.fail(batch, e);
+          if (this.hooks) await this.save(failed);
           return;
         }
+        this.inFlight = 0;
+        if (this.hooks) await this.save(notOk);
         if (this.rate !== null && this.next < ids.length) {
           const owed = (batch.length / this.rate) * 1000 - (Date.now() - began);
-          if (owed > 0 && this.state === 'running') await this.wait(owed);
+          if (owed > 0 && this.state === 'running') await this.holdFor(owed);
         }
       }
       if (this.state === 'running' || this.state === 'paused') this.state = 'done';
     } finally {
+      this.looping = false;
       this.finishedAt = new Date();
+      if (this.hooks) await this.save();
     }
   }
 
-  private fail(batch: string[], e: unknown): void {
+  private fail(batch: string[], e: unknown): ActionOutcome[] {
     const code = isConsoleError(e) ? e.code : 'BrokerUnavailable';
     const message = e instanceof Error ? e.message : String(e);
     const maybe = code === 'BrokerTimeout' ? 'the broker may still have applied it; check before retrying' : 'not done';
-    this.log.failBatch(batch, `the batch failed as a whole (${code}: ${message}); ${maybe}`);
     this.error = { code, message };
     this.state = 'failed';
+    return this.log.failBatch(batch, `the batch failed as a whole (${code}: ${message}); ${maybe}`);
   }
 
   view(limit = VIEW_OUTCOMES): BulkJobView {
@@ -225,6 +371,7 @@ export class BulkJob {
       startedAt: this.startedAt?.toISOString() ?? null,
       finishedAt: this.finishedAt?.toISOString() ?? null,
       error: this.error,
+      stoppedAt: this.failedBatch ? { index: this.failedBatch.start, id: this.failedBatch.ids[0] ?? null } : null,
       succeededSample: [...l.succeededSample],
       skippedOutcomes: l.skipped.slice(0, limit),
       failedOutcomes: l.failed.slice(0, limit),

@@ -92,6 +92,15 @@ export interface BulkProgress {
   batches: number;
 }
 
+/** Where a job stopped when the console running it went away (restart, crash). */
+export interface Interruption {
+  at: string;
+  /** Ids handed to the broker before it stopped (their outcomes are known). */
+  processed: number;
+  /** Ids of the batch that was with the broker when it stopped: reported failed, maybe applied. */
+  inFlight: number;
+}
+
 export interface BulkJobView {
   id: string;
   brokerId: string;
@@ -112,10 +121,15 @@ export interface BulkJobView {
   finishedAt: string | null;
   /** Why the job failed (a batch the broker refused as a whole); null otherwise. */
   error: { code: string; message: string } | null;
+  /** Where a failed job stopped: the position in the snapshot and the first id of the batch that
+   *  failed (resume starts there again); null unless failed. */
+  stoppedAt: { index: number; id: string | null } | null;
   /** The first successful ids (a sample; the count is in progress.succeeded). */
   succeededSample: string[];
   skippedOutcomes: ActionOutcome[];
   failedOutcomes: ActionOutcome[];
   /** Outcome lists were cut for the response; the counts are exact. */
   outcomesTruncated: boolean;
+  /** Set when the console running it stopped: it waits, paused, for a resume or a cancel. */
+  interrupted?: Interruption | null;
 }

@@ -5,6 +5,7 @@ import type {
   DeadDetail,
   DeadGroup,
   DeadSummary,
+  Diagnosis,
   EnqueuePreview,
   Page,
   ResultSummary,
@@ -123,5 +124,15 @@ export function useEnqueuePreview(b: string, request: Record<string, unknown>, e
     enabled,
     retry: false,
     staleTime: Infinity,
+  });
+}
+
+/** Stuck work on one broker (the adapter's diagnosis), polled like the overview. */
+export function useDiagnosis(b: string) {
+  const refetchInterval = usePollInterval();
+  return useQuery({
+    queryKey: qk.diagnosis(b),
+    queryFn: ({ signal }) => getJson<Diagnosis>(brokerPath(b, '/diagnosis'), signal),
+    refetchInterval,
   });
 }

@@ -35,6 +35,7 @@ export const qk = {
   deadGroups: (b: string, queue?: string) => ['broker', b, 'dead-groups', queue ?? ''] as const,
   deadOne: (b: string, id: string) => ['broker', b, 'dead-one', id] as const,
   workers: (b: string) => ['broker', b, 'workers'] as const,
+  diagnosis: (b: string) => ['broker', b, 'diagnosis'] as const,
   results: (b: string, status?: string) => ['broker', b, 'results', status ?? ''] as const,
   taskNames: (b: string) => ['broker', b, 'task-names'] as const,
 };

@@ -79,7 +79,19 @@ function fillFromHeaders(info: CeleryInfo, h: Record<string, unknown>): CeleryIn
   return info;
 }
 
-function bodyToPy(body: string | Uint8Array | PyVal | null): PyVal | null {
+/** Decodes a body's JSON text to a Python value; null when it cannot. potatoq's tags by
+ *  default; the Celery adapter passes kombu's `__type__` markers. */
+export type BodyDecoder = (text: string) => PyVal | null;
+
+const potatoqBody: BodyDecoder = (text) => {
+  try {
+    return decodeTags(parseJson(text)).value;
+  } catch {
+    return null;
+  }
+};
+
+function bodyToPy(body: string | Uint8Array | PyVal | null, decode: BodyDecoder = potatoqBody): PyVal | null {
   if (body === null) return null;
   if (typeof body !== 'string' && !(body instanceof Uint8Array)) return body;
   let text: string;
@@ -89,11 +101,7 @@ function bodyToPy(body: string | Uint8Array | PyVal | null): PyVal | null {
     if (!r.ok) return null;
     text = r.text;
   }
-  try {
-    return decodeTags(parseJson(text)).value;
-  } catch {
-    return null;
-  }
+  return decode(text);
 }
 
 /** A Celery message from AMQP headers (may be null) and its body (raw or already decoded). */
@@ -104,8 +112,30 @@ export function decodeCeleryMessage(headers: Record<string, unknown> | null, bod
   return decoded ? fillFromBody(info, decoded) : info;
 }
 
-/** A kombu envelope `{"body", "headers", "properties": {"body_encoding"}, ...}`. */
-export function decodeKombuEnvelope(env: PyVal): CeleryInfo {
+/** Celery's protocol 1 body: one dict with the task, id, args, kwargs, eta, ... (no headers). */
+export function fillFromV1Body(info: CeleryInfo, body: PyVal): CeleryInfo {
+  if (body.k !== 'dict') return info;
+  const text = (key: string) => {
+    const v = get(body, key);
+    return v === undefined || v.k === 'none' ? null : pyStr(v);
+  };
+  info.task = text('task');
+  info.id = text('id');
+  info.eta = text('eta');
+  info.expires = text('expires');
+  info.retries = text('retries');
+  info.groupId = text('taskset') ?? text('group');
+  info.args = pv(get(body, 'args'));
+  info.kwargs = pv(get(body, 'kwargs'));
+  info.callbacks = pv(get(body, 'callbacks'));
+  info.errbacks = pv(get(body, 'errbacks'));
+  info.chord = pv(get(body, 'chord'));
+  return info;
+}
+
+/** A kombu envelope `{"body", "headers", "properties": {"body_encoding"}, ...}`; protocol 1
+ *  when its headers carry no task name (the body then does). */
+export function decodeKombuEnvelope(env: PyVal, decode?: BodyDecoder): CeleryInfo {
   const info = emptyInfo();
   const headers = get(env, 'headers');
   if (headers?.k === 'dict') {
@@ -118,10 +148,11 @@ export function decodeKombuEnvelope(env: PyVal): CeleryInfo {
   let inner: PyVal | null = null;
   if (body?.k === 'str' && encoding?.k === 'str' && encoding.v === 'base64') {
     const raw = /^[\x00-\x7f]*$/.test(body.v) ? a2bBase64(Uint8Array.from(body.v, (c) => c.charCodeAt(0))) : null;
-    inner = raw ? bodyToPy(raw) : null;
-  } else if (body?.k === 'str') inner = bodyToPy(body.v);
+    inner = raw ? bodyToPy(raw, decode) : null;
+  } else if (body?.k === 'str') inner = bodyToPy(body.v, decode);
   else if (body) inner = body;
-  return inner ? fillFromBody(info, inner) : info;
+  if (!inner) return info;
+  return info.task === null && inner.k === 'dict' ? fillFromV1Body(info, inner) : fillFromBody(info, inner);
 }
 
 export { emptyInfo as emptyCeleryInfo };

@@ -3,19 +3,39 @@
 //   why = reason[-1] if reason else ""
 //   why = why if len(why) <= 70 else why[:69] + "…"
 
-import { pyStrip } from './digits';
+import { PY_SPACE } from './digits';
 
-// str.splitlines() boundaries, as Python defines them.
-const PY_LINES = /\r\n|[\n\r\u000b\u000c\u001c\u001d\u001e\u0085\u2028\u2029]/;
+// str.splitlines() boundaries, as Python defines them. Every one of them is also Python
+// whitespace, so a stripped reason never ends on one: its last line starts after the last
+// boundary character (a "\r\n" pair included), and nothing before that is read.
+const PY_LINE_CHARS = new Set([0x0a, 0x0b, 0x0c, 0x0d, 0x1c, 0x1d, 0x1e, 0x85, 0x2028, 0x2029]);
+const SPACE_CHAR = new RegExp(`[${PY_SPACE}]`);
+const isSpace = (s: string, i: number) => SPACE_CHAR.test(s.charAt(i));
 
 /** The last line of the stripped reason, uncut: for grouping letters by cause. */
 export function reasonSummaryFull(reason: string | null | undefined): string {
-  const lines = pyStrip(reason ?? '').split(PY_LINES);
-  return lines[lines.length - 1] ?? '';
+  const s = reason ?? '';
+  // Python whitespace is all in the BMP, so stripping works on UTF-16 units.
+  let end = s.length;
+  while (end > 0 && isSpace(s, end - 1)) end--;
+  let lead = 0;
+  while (lead < end && isSpace(s, lead)) lead++;
+  let start = end;
+  while (start > lead && !PY_LINE_CHARS.has(s.charCodeAt(start - 1))) start--;
+  return s.slice(start, end);
 }
 
 /** Exactly what the CLI prints: the last line, cut to 70 code points (69 + `…`). */
 export function reasonSummary(reason: string | null | undefined): string {
-  const why = [...reasonSummaryFull(reason)];
-  return why.length <= 70 ? why.join('') : `${why.slice(0, 69).join('')}…`;
+  const why = reasonSummaryFull(reason);
+  // 70 UTF-16 units are at most 70 code points: the common case needs no counting.
+  if (why.length <= 70) return why;
+  let cps = 0;
+  let i = 0;
+  for (; i < why.length && cps < 70; cps++) i += (why.codePointAt(i) as number) > 0xffff ? 2 : 1;
+  if (i >= why.length) return why;
+  // More than 70 code points: keep the first 69.
+  let j = 0;
+  for (let k = 0; k < 69; k++) j += (why.codePointAt(j) as number) > 0xffff ? 2 : 1;
+  return `${why.slice(0, j)}…`;
 }

@@ -12,6 +12,10 @@ export interface GroupedLetter {
   /** The letter's own one-line reason (the example the group shows). */
   summary: string;
   fp: Fingerprint;
+  /** How many letters this entry stands for (an adapter may pre-group identical ones); 1 if absent.
+   *  `diedAtMs` is then the newest of them, `oldestMs` the oldest, `id` the newest one's. */
+  count?: number;
+  oldestMs?: number | null;
 }
 
 interface Acc {
@@ -42,12 +46,13 @@ export class DeadGrouper {
           example: { id: l.id, summary: l.summary, at: l.diedAtMs },
         }),
       );
-    g.count += 1;
+    g.count += l.count ?? 1;
     g.tasks.add(l.task);
     g.queues.add(l.queue);
+    const oldest = l.oldestMs === undefined ? l.diedAtMs : l.oldestMs;
+    if (oldest !== null) g.oldest = g.oldest === null ? oldest : Math.min(g.oldest, oldest);
     if (l.diedAtMs !== null) {
       g.newest = g.newest === null ? l.diedAtMs : Math.max(g.newest, l.diedAtMs);
-      g.oldest = g.oldest === null ? l.diedAtMs : Math.min(g.oldest, l.diedAtMs);
       // The example is the newest letter (ties: the first seen).
       if (g.example.at === null || l.diedAtMs > g.example.at) g.example = { id: l.id, summary: l.summary, at: l.diedAtMs };
     }

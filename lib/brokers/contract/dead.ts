@@ -48,6 +48,31 @@ export function registerDead(ctx: Ctx): void {
 
   contractCase(
     ctx,
+    'counts letters that share one reason text, with the newest as example and first/last seen',
+    { caps: ['browseDead'] },
+    async () => {
+      const { a, s } = ctx();
+      const q = uniqueQueue('same-reason');
+      const reason = TRACEBACK('ConnectionError: db down');
+      await s.deadLetter({ task: 'ct.s1', queue: q, reason, diedAgo: 40 });
+      await s.deadLetter({ task: 'ct.s2', queue: q, reason, diedAgo: 20 });
+      await s.deadLetter({ task: 'ct.s1', queue: q, reason });
+      const [g, ...rest] = await a.deadGroups({ queue: q });
+      expect(rest).toEqual([]);
+      expect([g!.pattern, g!.count, g!.tasks]).toEqual(['ConnectionError: db down', 3, ['ct.s1', 'ct.s2']]);
+      // First/last seen and the example are those of the letters themselves.
+      const letters = (await dead(a, { queue: q, group: g!.fingerprint })).items;
+      expect(letters).toHaveLength(3);
+      const times = letters.map((d) => Date.parse(d.diedAt!));
+      expect([Date.parse(g!.oldestAt!), Date.parse(g!.newestAt!)]).toEqual([Math.min(...times), Math.max(...times)]);
+      const example = letters.find((d) => d.id === g!.example.id);
+      expect(example && Date.parse(example.diedAt!)).toBe(Math.max(...times));
+      expect(g!.example.summary).toBe('ConnectionError: db down');
+    },
+  );
+
+  contractCase(
+    ctx,
     'searches reasons and messages, or reasons only when asked (argument redaction)',
     { caps: ['browseDead'] },
     async () => {

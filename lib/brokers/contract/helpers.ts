@@ -28,6 +28,14 @@ export async function collect(
   throw new Error('pagination did not end');
 }
 
+/** A waiting task's arguments and ETA as its workers will read them (the seeder's decoding, or
+ *  potatoq's compact message: its payload is the message itself). */
+export async function jobMessage(s: ContractSeeder, id: string): Promise<{ args: unknown; eta?: unknown } | null> {
+  if (s.jobMessage) return s.jobMessage(id);
+  const payload = await s.jobPayload(id);
+  return payload === null ? null : (JSON.parse(payload) as { args: unknown; eta?: unknown });
+}
+
 export type Ctx = () => { fx: ContractFixture; a: BrokerAdapter; s: ContractSeeder };
 
 /** What a case needs from the adapter: capabilities that must be on, states it must declare. */

@@ -6,6 +6,8 @@ import { registerActions } from './actions';
 import { registerDead } from './dead';
 import { collect, type Ctx } from './helpers';
 import { registerListing } from './listing';
+import { registerEditReplay, registerStuck } from './stuck';
+import { registerTrends } from './trends';
 import type { BrokerAdapter } from '../types';
 
 export { contractCase, TRACEBACK, uniqueQueue, type Ctx, type Needs } from './helpers';
@@ -42,5 +44,12 @@ export function runBattery(title: string, makeFixture: () => Promise<ContractFix
  * REVOKED marks and FAILURE records) is tested by that system's own battery.
  */
 export function runAdapterContract(name: string, makeFixture: () => Promise<ContractFixture>): void {
-  runBattery(`${name} adapter contract`, makeFixture, [(ctx) => registerListing(ctx, collect), registerDead, registerActions]);
+  runBattery(`${name} adapter contract`, makeFixture, [
+    (ctx) => registerListing(ctx, collect),
+    registerDead,
+    registerActions,
+    registerStuck,
+    registerEditReplay,
+    registerTrends,
+  ]);
 }

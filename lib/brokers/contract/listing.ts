@@ -16,8 +16,18 @@ export function registerListing(ctx: Ctx, all: typeof collect): void {
       for (let i = 0; i < 6; i++) claimed.push((await s.claim(q))!);
       expect(listed).toEqual(claimed);
       const running = (await tasks(a, { queue: q, state: 'running' })).items;
-      expect(running.map((t) => t.id)).toEqual(claimed);
-      expect(running.every((t) => t.state === 'running' && t.worker !== null)).toBe(true);
+      // Running tasks are listed by the time the adapter declares for them: the claim (then the
+      // order is the claims'), or another time a worker moves (a lease deadline), then by that.
+      const field = a.model.states.find((st) => st.key === 'running')!.time.field;
+      if (field === 'claimedAt') expect(running.map((t) => t.id)).toEqual(claimed);
+      else {
+        expect(running.map((t) => t.id).sort()).toEqual([...claimed].sort());
+        const times = running.map((t) => Date.parse(t[field] ?? ''));
+        expect(times.every((x, i) => Number.isFinite(x) && (i === 0 || x >= times[i - 1]!))).toBe(true);
+      }
+      expect(running.every((t) => t.state === 'running')).toBe(true);
+      // Where the broker records who holds a task, the list names it.
+      if (!ctx().fx.noRunningWorker) expect(running.every((t) => t.worker !== null)).toBe(true);
     },
   );
 
@@ -49,7 +59,9 @@ export function registerListing(ctx: Ctx, all: typeof collect): void {
       expect(whole).toHaveLength(23);
       expect((await all(a, { queue: q }, 5)).map((t) => t.id)).toEqual(whole);
       const first = await tasks(a, { queue: q, limit: 5 });
-      await s.enqueue({ task: 'ct.page', queue: q, priority: 9 }); // sorts before the cursor
+      // Arrives mid-walk; where it sorts is the system's (before the cursor for potatoq, after it
+      // on Celery's Redis, which takes priority 9 last): the walk may show it once, never repeat.
+      const arrived = await s.enqueue({ task: 'ct.page', queue: q, priority: 9 });
       const rest: string[] = [];
       let cursor = first.nextCursor ?? undefined;
       while (cursor) {
@@ -57,7 +69,7 @@ export function registerListing(ctx: Ctx, all: typeof collect): void {
         rest.push(...page.items.map((t) => t.id));
         cursor = page.nextCursor ?? undefined;
       }
-      expect([...first.items.map((t) => t.id), ...rest]).toEqual(whole);
+      expect([...first.items.map((t) => t.id), ...rest].filter((id) => id !== arrived)).toEqual(whole);
     },
   );
 
@@ -115,7 +127,9 @@ export function registerListing(ctx: Ctx, all: typeof collect): void {
     const o = await a.overview();
     const stats = o.queues.find((x) => x.name === q);
     expect(stats).toBeDefined();
-    const expected = { ready: 2, scheduled: 1, running: 1, dead: 1 } as const;
+    // Where a message with an ETA waits in its queue among the ready ones (Celery on RabbitMQ),
+    // the ready count includes it.
+    const expected = { ready: fx.etaWaitsInQueue ? 3 : 2, scheduled: 1, running: 1, dead: 1 } as const;
     for (const k of ['ready', 'scheduled', 'running', 'dead'] as const) {
       const unknown = fx.unknownCounts?.includes(k) ?? false;
       expect(stats![k]).toBe(unknown ? null : expected[k]);
@@ -133,8 +147,9 @@ export function registerListing(ctx: Ctx, all: typeof collect): void {
     ctx,
     'reports workers as alive, stale or dead by heartbeat age and tolerates garbage info',
     { caps: ['workers'] },
-    async () => {
+    async (skip) => {
       const { a, s } = ctx();
+      if (!s.heartbeat || !s.garbageWorker) return skip('this system keeps no worker heartbeats in the broker');
       const tag = randomUUID().slice(0, 6);
       await s.heartbeat(
         `w-alive-${tag}`,
@@ -166,9 +181,10 @@ export function registerListing(ctx: Ctx, all: typeof collect): void {
       const tag = randomUUID().slice(0, 6);
       await s.enqueue({ task: `ct.waiting.${tag}`, queue: q });
       await s.deadLetter({ task: `ct.dead.${tag}`, queue: q, reason: 'x' });
-      await s.storeRegistered(tag.padEnd(16, '0'), [`ct.registered.${tag}`]);
+      await s.storeRegistered?.(tag.padEnd(16, '0'), [`ct.registered.${tag}`]);
       const names = await a.taskNames();
-      expect(names).toEqual(expect.arrayContaining([`ct.waiting.${tag}`, `ct.dead.${tag}`, `ct.registered.${tag}`]));
+      const expected = [`ct.waiting.${tag}`, `ct.dead.${tag}`, ...(s.storeRegistered ? [`ct.registered.${tag}`] : [])];
+      expect(names).toEqual(expect.arrayContaining(expected));
       expect([...names].sort()).toEqual(names);
       const results = await a.listResults({ status: undefined, limit: 500 });
       expect(results.items.some((r) => r.id.startsWith('potatoq-registered-') || r.id.startsWith('group:'))).toBe(false);

@@ -33,13 +33,18 @@ export interface ContractSeeder {
   deadLetterRaw(r: { id: string; queue: string; task: string; reason: string; payload: string }): Promise<void>;
   /** A waiting task whose payload is given verbatim (a foreign producer's), where the broker can hold one. */
   enqueueRaw?(r: { id: string; queue: string; task: string; payload: string; priority?: number }): Promise<void>;
-  heartbeat(id: string, info: Record<string, unknown>, ageSeconds: number): Promise<void>;
+  /** Absent where the system keeps no heartbeats in the broker (Celery: workers answer broadcasts). */
+  heartbeat?(id: string, info: Record<string, unknown>, ageSeconds: number): Promise<void>;
   /** A heartbeat row whose info is not JSON (a foreign writer). */
-  garbageWorker(id: string, info: string): Promise<void>;
-  storeRegistered(digest: string, names: string[]): Promise<void>;
+  garbageWorker?(id: string, info: string): Promise<void>;
+  /** Absent where registered task names live only in the workers (Celery's `inspect registered`). */
+  storeRegistered?(digest: string, names: string[]): Promise<void>;
   /** The task's state (one of the adapter's declared keys), null when it is not waiting or running. */
   jobState(id: string): Promise<string | null>;
   jobPayload(id: string): Promise<string | null>;
+  /** The waiting task's args and ETA as its workers decode them, where the payload is not the
+   *  message itself (Celery: a kombu envelope with a base64 body). */
+  jobMessage?(id: string): Promise<{ args: unknown; eta?: unknown } | null>;
   isDead(id: string): Promise<boolean>;
   result(id: string): Promise<SeededResult | null>;
   queueSizes(): Promise<Record<string, number>>;
@@ -52,7 +57,18 @@ export interface ContractFixture {
   seeder: ContractSeeder;
   /** Per-state counts this broker can't give: they must be null, never 0. */
   unknownCounts?: CountKey[];
+  /** Why a waiting task can never share a dead letter's id on this broker (one record per id),
+   *  so the case of a replay colliding with a live task cannot arise; absent where it can. */
+  sharedIds?: string;
+  /** The broker keeps a task's name only inside its payload (Redis), so the task of a payload
+   *  that is not the system's own message is unknown ("(unknown)"). */
+  taskInPayloadOnly?: boolean;
   /** The broker can't tell when its oldest ready task was enqueued (RabbitMQ). */
   noOldestReady?: boolean;
+  /** A task with a countdown waits in its queue as a ready message (Celery on RabbitMQ: the
+   *  worker holds it until its ETA), so the broker counts it as ready. */
+  etaWaitsInQueue?: boolean;
+  /** The broker does not record which worker holds a running task (kombu's unacked hash). */
+  noRunningWorker?: boolean;
   cleanup(): Promise<void>;
 }

@@ -10,18 +10,22 @@ export const RAW_LIMIT = 256 * 1024;
 export const PREVIEW_DECODE_LIMIT = 64 * 1024;
 export const PREVIEW_CHARS = 160;
 
-/** REAL epoch seconds (potatoq's `time.time()`) as ISO; null when absent or not a time. */
-/** Epoch seconds (number, bigint or numeric text) -> milliseconds, null when not a time. */
-export function msFromEpoch(v: unknown): number | null {
-  const iso = isoFromEpoch(v);
-  return iso === null ? null : Date.parse(iso);
-}
-
-export function isoFromEpoch(v: unknown): string | null {
+function dateFromEpoch(v: unknown): Date | null {
   const n = typeof v === 'bigint' ? Number(v) : typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
   if (typeof n !== 'number' || !Number.isFinite(n)) return null;
   const d = new Date(n * 1000);
-  return Number.isNaN(d.getTime()) ? null : d.toISOString();
+  return Number.isNaN(d.getTime()) ? null : d;
+}
+
+/** Epoch seconds (number, bigint or numeric text) -> milliseconds (whole, as a Date keeps
+ *  them), null when not a time. */
+export function msFromEpoch(v: unknown): number | null {
+  return dateFromEpoch(v)?.getTime() ?? null;
+}
+
+/** REAL epoch seconds (potatoq's `time.time()`) as ISO; null when absent or not a time. */
+export function isoFromEpoch(v: unknown): string | null {
+  return dateFromEpoch(v)?.toISOString() ?? null;
 }
 
 /** A column value as a JSON-safe string (ids, priorities, pids are strings in DTOs). */

@@ -45,6 +45,10 @@ export const POTATOQ_TABLE_MODEL: BrokerModel = {
       cli: 'potatoq dead retry {ids}',
       bulkRate: null,
     },
+    replayEdited: {
+      does: 'The letter goes back as a ready task under the same id, with your edits and everything else as `potatoq dead retry` writes it (eta dropped); its stored result is removed, and the letter is kept if a task with that id is already waiting or running.',
+      sameId: true,
+    },
     discard: DISCARD,
     revoke: REVOKE,
     purge: {
@@ -83,5 +87,34 @@ export const POTATOQ_RABBITMQ_MODEL: BrokerModel = {
       what: 'Celery letter',
       does: 'The Celery message is rebuilt as the potatoq message below (same id; Celery callbacks, chains and chords are dropped) and published to its queue; the dead letter is removed only after the broker confirms.',
     },
+  },
+};
+
+/** potatoq on Redis or Valkey: sorted sets per queue, one hash per task, dead letters in `P:dead`. */
+export const POTATOQ_REDIS_MODEL: BrokerModel = {
+  system: 'potatoq',
+  // A running task's time on Redis is its lease deadline (claim + worker_dead_after, extended by
+  // each heartbeat); potatoq stores no claim time. A deadline in the past: its worker is gone.
+  states: STATES.map((s) => (s.key === 'running' ? { ...s, time: { field: 'runAt', label: 'Lease ends' } } : s)),
+  actions: {
+    replay: {
+      does: 'Each letter goes back to the end of its queue as a ready task (like `potatoq dead retry`), its stored result is removed and its eta dropped. Letters potatoq cannot decode are kept.',
+      cli: 'potatoq dead retry {ids}',
+      bulkRate: null,
+    },
+    discard: { does: 'The letters are deleted for good (also entries left behind by `potatoq revoke`). Nothing else is touched.' },
+    revoke: {
+      cli: 'potatoq revoke {ids}',
+      does: 'Waiting tasks are removed and get a REVOKED result. Running tasks and dead letters are refused and stay as they are (discard a letter instead).',
+      bulk: 'Waiting tasks are removed and get a REVOKED result. Tasks a worker claimed since the snapshot are skipped and keep running.',
+    },
+    purge: {
+      does: "Deletes the queue's waiting tasks (ready and scheduled) in atomic slices, skipping any task a worker claims meanwhile.",
+      cli: 'potatoq purge -Q {queue} -f',
+      what: 'every waiting task (ready and scheduled)',
+      counts: ['ready', 'scheduled'],
+      stays: 'Running tasks and dead letters stay. No results are written.',
+    },
+    enqueue: POTATOQ_ENQUEUE,
   },
 };

@@ -81,8 +81,17 @@ export const ZRabbitmqOptions = z.strictObject({
 });
 export type RabbitmqOptions = z.infer<typeof ZRabbitmqOptions>;
 
-/** Redis is not supported yet: its configuration is accepted as it will be read. */
-export const ZRedisOptions = z.looseObject({ ...common });
+/** potatoq on Redis or Valkey: the key prefix is potatoq's transport option (`global_keyprefix`, else `prefix`). */
+export const ZRedisOptions = z.strictObject({
+  ...common,
+  prefix: text('prefix').optional(),
+  global_keyprefix: text('global_keyprefix').optional(),
+  /** Connect and command timeout (5000). */
+  timeoutMs: ms('timeoutMs').optional(),
+  /** Members a filtered list (task, id prefix, text, error group) examines per page at most (10000). */
+  searchWindow: count('searchWindow').optional(),
+});
+export type RedisOptions = z.infer<typeof ZRedisOptions>;
 
 /** The typed options of an adapter created directly (tests, the bench); boot has checked served ones. */
 export function parseOptions<T>(schema: z.ZodType<T>, options: Record<string, unknown>): T {

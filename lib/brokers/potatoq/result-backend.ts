@@ -16,11 +16,10 @@ export function createResultBackend(o: Record<string, unknown>, brokerId: string
   switch (scheme) {
     case 'redis':
     case 'rediss':
-    case 'valkey': {
-      const prefix =
-        [extra.global_keyprefix, extra.prefix, o.resultPrefix].find((v): v is string => typeof v === 'string' && v !== '') ?? 'potatoq';
-      return createRedisResults(url.replace(/^valkey/, 'redis'), prefix, timeoutMs);
-    }
+    case 'valkey':
+    case 'valkeys':
+    case 'unix':
+      return createRedisResults(url, { global_keyprefix: extra.global_keyprefix, prefix: extra.prefix ?? o.resultPrefix }, timeoutMs);
     case 'postgres':
     case 'postgresql':
       return createPostgresResults(url, extra, brokerId, timeoutMs);

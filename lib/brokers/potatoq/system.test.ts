@@ -10,6 +10,9 @@ describe('kindOf maps potatoq URL schemes to broker kinds', () => {
     ['amqps://h', 'rabbitmq'],
     ['rediss://h/0', 'redis'],
     ['valkey://h', 'redis'],
+    ['valkeys://h', 'redis'],
+    ['unix:///run/redis.sock', 'redis'],
+    ['redis+socket:///run/redis.sock', 'redis'],
     ['SQLITE:////abs.db', 'sqlite'],
   ])('%s is %s', (url, kind) => {
     expect(kindOf(url)).toBe(kind);

@@ -5,6 +5,7 @@ import type { BrokerAdapter, StoreConfig, SystemModule } from '@/lib/brokers/typ
 import { ZPostgresOptions, ZRabbitmqOptions, ZRedisOptions, ZSqliteOptions } from './options';
 import { createPostgresAdapter } from './postgres/adapter';
 import { createRabbitmqAdapter } from './rabbitmq/adapter';
+import { createRedisAdapter } from './redis/adapter';
 import { createSqliteAdapter } from './sqlite/adapter';
 
 type Store = 'sqlite' | 'postgres' | 'rabbitmq' | 'redis';
@@ -19,14 +20,15 @@ const SCHEMES: Record<string, Store> = {
   redis: 'redis',
   rediss: 'redis',
   valkey: 'redis',
+  valkeys: 'redis',
+  unix: 'redis',
 };
 
 const STORES: Record<Store, { options: z.ZodType<Record<string, unknown>>; create: ((config: StoreConfig) => BrokerAdapter) | null }> = {
   sqlite: { options: ZSqliteOptions, create: createSqliteAdapter },
   postgres: { options: ZPostgresOptions, create: createPostgresAdapter },
   rabbitmq: { options: ZRabbitmqOptions, create: createRabbitmqAdapter },
-  // Planned: the configuration is accepted; the broker card says "not supported yet".
-  redis: { options: ZRedisOptions, create: null },
+  redis: { options: ZRedisOptions, create: createRedisAdapter },
 };
 
 const schemeOf = (url: string) => url.split('://', 1)[0]!.split('+', 1)[0]!.toLowerCase();

@@ -3,6 +3,7 @@ import Link from 'next/link';
 import { ActiveGroup } from '@/components/dead/active-group';
 import { DeadGroups } from '@/components/dead/dead-groups';
 import { DeadTable } from '@/components/dead/dead-table';
+import { DeadTrends } from '@/components/trends/panels';
 import { Card, CardHeader } from '@/components/ui/card';
 import { FilterBar } from '@/components/ui/filter-bar';
 import { PageTitle } from '@/components/ui/states';
@@ -45,6 +46,10 @@ export default async function DeadPage({ params, searchParams }: { params: Promi
           <Card testId="dead-groups-card">
             <CardHeader title="By error" />
             <DeadGroups brokerId={brokerId} queue={filters.queue} active={filters.group} />
+          </Card>
+          <Card testId="dead-trends-card">
+            <CardHeader title={filters.group !== undefined ? 'This group over time' : 'Over time'} />
+            <DeadTrends brokerId={brokerId} queue={filters.queue} group={filters.group} />
           </Card>
           <Card testId="dead-list-card">
             <CardHeader

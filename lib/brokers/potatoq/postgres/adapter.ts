@@ -10,12 +10,16 @@ import { createPgDb } from './pool';
 import { probe, type Probe } from './probe';
 import { loadEstimator, type Estimator } from './stats';
 import { deadGroups, getDead, listDead } from './reads-dead';
+import { deadHistogram } from './histogram';
 import { listResults, listWorkers, taskNames, type Liveness } from './reads-misc';
 import { getTask, listTasks, readResult } from './reads-tasks';
 import { discardBatch, replayBatch, runBatches } from './writes';
 import { enqueueMessage, purgeQueue, revokeBatch } from './writes-more';
 import { previewPotatoqEnqueue } from '../enqueue-preview';
 import { POTATOQ_TABLE_MODEL } from '../model';
+import { diagnosePotatoq } from '../diagnose';
+import { editedPayload, previewOf, resultOf } from '../edit-replay';
+import { overdueFacts, runningFacts } from './reads-stuck';
 
 /** How long a capabilities probe is trusted (privileges rarely change; a GRANT shows up soon). */
 const PROBE_TTL_MS = 30_000;
@@ -122,10 +126,29 @@ export function createPostgresAdapter(config: StoreConfig): BrokerAdapter {
     listDead: (q) => db.read((sql) => listDead(sql, names, q, window)),
     deadGroups: (q) => db.read((sql) => deadGroups(sql, names, q, window)),
     getDead: (id) => db.read((sql) => getDead(sql, names, id)),
+    deadHistogram: (q) => db.read((sql) => deadHistogram(sql, names, q, window)),
     listWorkers: () => db.read((sql) => listWorkers(sql, names, live)),
     listResults: (q) => db.read((sql) => listResults(sql, names, q)),
     getResult: (id) => db.read((sql) => readResult(sql, names, id)),
     taskNames: () => db.read((sql) => taskNames(sql, names, window)),
+    diagnose: async (q) => {
+      const [workers, found, running, overdue] = await Promise.all([
+        db.read((sql) => listWorkers(sql, names, live)),
+        overviewQueues(db.read, names, cap, estimator),
+        db.read((sql) => runningFacts(sql, names)),
+        db.read((sql) => overdueFacts(sql, names, q.overdueSeconds)),
+      ]);
+      return diagnosePotatoq({
+        brokerId: config.id,
+        queues: withWorkerQueues(found, workers),
+        workers: { value: workers },
+        running: { value: running },
+        overdue: { value: overdue },
+        overdueSeconds: q.overdueSeconds,
+        deadAfter: live.deadAfter,
+        revoke: q.revoke,
+      });
+    },
 
     replayDead: async (ids) => (
       await writable('replay'),
@@ -139,6 +162,17 @@ export function createPostgresAdapter(config: StoreConfig): BrokerAdapter {
       await writable('revoke'),
       reprobeOn(runBatches(db, 'revoke', config.id, ids, revokeBatch(names, resultExpires), describe, settings.writePoolSize))
     ),
+    previewReplayEdited: async (id, edit) => {
+      const raw = await db.read((sql) => sql<{ payload: string }>(`SELECT payload FROM ${names.dead} WHERE id = $1`, [id]));
+      return previewOf(config.id, id, raw[0]?.payload ?? null, edit);
+    },
+    replayEdited: async (id, edit) => {
+      await writable('replay');
+      const raw = await db.read((sql) => sql<{ payload: string }>(`SELECT payload FROM ${names.dead} WHERE id = $1`, [id]));
+      const p = previewOf(config.id, id, raw[0]?.payload ?? null, edit);
+      const batch = replayBatch(names, (payload) => editedPayload(payload, edit).after);
+      return resultOf(p, await reprobeOn(runBatches(db, 'replay', config.id, [id], batch, describe, 1)));
+    },
     purge: async (queue) => (
       await writable('purge'),
       { brokerId: config.id, queue, removed: await reprobeOn(purgeQueue(db, names, queue)) }

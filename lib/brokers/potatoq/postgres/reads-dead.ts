@@ -4,7 +4,7 @@ import type { DeadDetail, DeadGroup, DeadListQuery, DeadSummary, Page } from '@/
 import { decodeCursor, encodeCursor } from '@/lib/brokers/cursor';
 import { isoFromEpoch, msFromEpoch, preview, rawParts } from '../mappers';
 import { DeadGrouper } from '@/lib/triage/groups';
-import { reasonFingerprint } from '../fingerprint';
+import { reasonTriage } from '../fingerprint';
 import type { PgNames } from './names';
 import type { Sql } from './pool';
 import { readResult } from './reads-tasks';
@@ -71,7 +71,7 @@ export async function listDead(sql: Sql, n: PgNames, q: DeadListQuery, window: n
       w.params,
     );
     const ids = reasons
-      .filter((r) => reasonFingerprint(r.reason).key === q.group)
+      .filter((r) => reasonTriage(r.reason).fp.key === q.group)
       .slice(0, q.limit + 1)
       .map((r) => r.id);
     rows = ids.length
@@ -91,23 +91,43 @@ export async function listDead(sql: Sql, n: PgNames, q: DeadListQuery, window: n
   };
 }
 
-/** Groups by fingerprint over the newest `window` letters, largest first. */
+/**
+ * Groups by fingerprint over the newest `window` letters, largest first. Letters with the same
+ * reason, task and queue have the same fingerprint, so PostgreSQL counts them first: Node reads
+ * and fingerprints one row per distinct (reason, task, queue), not 10,000 tracebacks.
+ */
 export async function deadGroups(sql: Sql, n: PgNames, q: { queue?: string }, window: number): Promise<DeadGroup[]> {
   const w = new PgWhere().addIf(q.queue, (p) => `queue = ${p}`);
-  const rows = await sql<{ id: string; reason: string | null; task: string; queue: string; died_epoch: number | null }>(
-    `SELECT id, reason, task, queue, ${epoch('died_at', 'died_epoch')} FROM ${n.dead} ${w} ORDER BY died_at DESC LIMIT ${w.p(window)}`,
+  const rows = await sql<{
+    example: string;
+    reason: string | null;
+    task: string;
+    queue: string;
+    n: number;
+    newest: number | null;
+    oldest: number | null;
+  }>(
+    `SELECT reason, task, queue, count(*)::int AS n, max(died_epoch) AS newest, min(died_epoch) AS oldest,
+       (array_agg(id ORDER BY died_at DESC, id))[1] AS example
+     FROM (SELECT id, reason, task, queue, died_at, ${epoch('died_at', 'died_epoch')} FROM ${n.dead} ${w}
+           ORDER BY died_at DESC LIMIT ${w.p(window)}) d
+     GROUP BY reason, task, queue ORDER BY newest DESC NULLS LAST, example`,
     w.params,
   );
   const groups = new DeadGrouper();
-  for (const r of rows)
+  for (const r of rows) {
+    const t = reasonTriage(r.reason);
     groups.add({
-      id: r.id,
+      id: r.example,
       task: r.task,
       queue: r.queue,
-      diedAtMs: msFromEpoch(r.died_epoch),
-      summary: reasonSummary(r.reason ?? ''),
-      fp: reasonFingerprint(r.reason),
+      diedAtMs: msFromEpoch(r.newest),
+      oldestMs: msFromEpoch(r.oldest),
+      count: r.n,
+      summary: t.summary,
+      fp: t.fp,
     });
+  }
   return groups.result();
 }
 

@@ -3,6 +3,7 @@ import { decodePayload, reencodeWithoutEta } from '@/lib/potatoq';
 import type { ActionOutcome, ActionResult } from '@/lib/brokers/schema';
 import { channelFor, type PgNames } from './names';
 import type { PgDb, Sql } from './pool';
+import { transformed } from '../edit-replay';
 
 /** Ids per transaction: big enough for thousands of ids a second, small enough that each
  *  transaction holds its row locks for milliseconds. */
@@ -87,7 +88,7 @@ function topFields(json: string): { id: string; queue: string; task: string; pri
   return m.kind === 'potatoq' ? { id: m.id, task: m.task, queue: m.queue ?? 'default', priority: clampPriority(m.priority) } : null;
 }
 
-export function replayBatch(n: PgNames) {
+export function replayBatch(n: PgNames, transform?: (payload: string) => string) {
   return async (sql: Sql, ids: string[]): Promise<ActionOutcome[]> => {
     const letters = await sql<{ id: string; payload: string }>(
       `SELECT id, payload FROM ${n.dead} WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE`,
@@ -96,7 +97,7 @@ export function replayBatch(n: PgNames) {
     const out = new Map<string, ActionOutcome>();
     const rows: Array<{ letter: string; id: string; queue: string; task: string; priority: number; payload: string }> = [];
     for (const l of letters) {
-      const re = reencodeWithoutEta(l.payload);
+      const re = transform ? transformed(transform, l.payload) : reencodeWithoutEta(l.payload);
       const m = re.ok ? topFields(re.json) : null;
       if (!re.ok || !m) {
         const why = !re.ok ? re.reason : 'not a potatoq message';

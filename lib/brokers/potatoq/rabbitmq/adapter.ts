@@ -7,7 +7,7 @@ import type { RabbitCtx } from './context';
 import type { PaceOptions } from './letter-actions';
 import type { RedriveOptions } from './redrive';
 import { Management } from './management';
-import { deadGroups, getDead, listDead, overview, taskNames } from './reads';
+import { deadGroups, deadHistogram, getDead, listDead, overview, taskNames } from './reads';
 import { parseOptions, ZRabbitmqOptions } from '../options';
 import { createResultBackend } from '../result-backend';
 import { V3_BROWSE_REFUSAL } from './topology';
@@ -15,6 +15,12 @@ import { parseAmqpUrl, parseManagement } from './url';
 import { convertCelery, discardDead, enqueue, purge, replayDead, replayDeadPaced, revoke } from './writes';
 import { previewPotatoqEnqueue } from '../enqueue-preview';
 import { POTATOQ_NO_PAUSE, POTATOQ_RABBITMQ_MODEL } from '../model';
+import { diagnosePotatoq } from '../diagnose';
+
+const NO_RUNNING_VIEW =
+  "RabbitMQ does not say which message a consumer holds, nor since when: unacknowledged messages go back to their queue when the consumer's connection closes (or its consumer timeout passes), so RabbitMQ itself redelivers a lost worker's tasks";
+const NO_DELAYED_VIEW =
+  "RabbitMQ: delayed tasks wait in potatoq's potatoq.delay.* queues and can't be read without taking them; RabbitMQ moves each one when its delay expires";
 
 const NO_LISTING = "RabbitMQ can't list queued messages without taking them from the workers: counts only";
 const NO_SCHEDULED =
@@ -93,10 +99,26 @@ export function createRabbitmqAdapter(config: StoreConfig): RabbitmqAdapter {
     listDead: (q) => listDead(ctx, q),
     deadGroups: (q) => deadGroups(ctx, q),
     getDead: (id) => getDead(ctx, id),
+    deadHistogram: (q) => deadHistogram(ctx, q),
     listWorkers: async () => (ctx.backend ? ctx.backend.workers(ctx.live) : []),
     listResults: async (q) => needBackend().listResults(q),
     getResult: async (id) => needBackend().getResult(id),
     taskNames: () => taskNames(ctx),
+    diagnose: async (q) => {
+      const ov = await overview(ctx, await capabilities());
+      return diagnosePotatoq({
+        brokerId: config.id,
+        queues: ov.queues,
+        workers: ctx.backend
+          ? { value: await ctx.backend.workers(ctx.live) }
+          : { why: "potatoq's workers write heartbeats to the result backend: set resultBackend" },
+        running: { why: NO_RUNNING_VIEW },
+        overdue: { why: NO_DELAYED_VIEW },
+        overdueSeconds: q.overdueSeconds,
+        deadAfter: ctx.live.deadAfter,
+        revoke: q.revoke,
+      });
+    },
     replayDead: async (ids) => replayDead(ctx, ids),
     replayDeadPaced: async (ids, pace) => replayDeadPaced(ctx, ids, pace),
     convert: async (ids) => convertCelery(ctx, ids),

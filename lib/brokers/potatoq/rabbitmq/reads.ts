@@ -7,6 +7,8 @@ import type {
   Capabilities,
   DeadDetail,
   DeadGroup,
+  DeadHistogram,
+  DeadHistogramQuery,
   DeadListQuery,
   DeadSummary,
   Page,
@@ -16,6 +18,7 @@ import { discoverQueues, requireBrowsable, type RabbitCtx } from './context';
 import { browseDlq } from './dlq';
 import { compareLetters, detailOf, summaryOf, toLetter, type Letter } from './letters';
 import { DELAY_QUEUES, dlqOf } from './topology';
+import { bucketTimes } from '@/lib/trends/schema';
 
 /** Every letter of the given queues' DLQs (each DLQ browsed and released in turn). */
 export async function readLetters(ctx: RabbitCtx, queue?: string): Promise<Letter[]> {
@@ -75,6 +78,19 @@ export async function deadGroups(ctx: RabbitCtx, q: { queue?: string }): Promise
       fp: reasonFingerprint(l.reason),
     });
   return groups.result();
+}
+
+/** Died times (`potatoq-died`, else x-death's) of the letters `deadGroups` reads, bucketed here:
+ *  the same browse, so the same cost and the same refusal on RabbitMQ 3.x. */
+export async function deadHistogram(ctx: RabbitCtx, q: DeadHistogramQuery): Promise<DeadHistogram> {
+  const letters = (await readLetters(ctx, q.queue)).filter((l) => q.group === undefined || reasonFingerprint(l.reason).key === q.group);
+  return {
+    ...bucketTimes(
+      letters.map((l) => l.diedAtMs),
+      q,
+    ),
+    scannedNewest: null,
+  };
 }
 
 export async function getDead(ctx: RabbitCtx, id: string): Promise<DeadDetail | null> {

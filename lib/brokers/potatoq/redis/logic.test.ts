@@ -84,10 +84,12 @@ describe('server checks', () => {
 
 describe('outcomes and records', () => {
   it('maps script codes to the console outcome codes', () => {
+    // Not a dead letter (any more): nothing done, like an id that is gone; a bulk job skips it.
     expect(describeCode('replay', 'i', 'not-dead:delayed')).toMatchObject({
-      outcome: 'conflict',
+      outcome: 'missing',
       message: expect.stringContaining('scheduled'),
     });
+    expect(describeCode('replay', 'i', 'changed')).toMatchObject({ outcome: 'conflict', message: expect.stringContaining('kept') });
     expect(describeCode('revoke', 'i', 'dead').outcome).toBe('conflict');
     expect(describeCode('revoke', 'i', 'finished:FAILURE')).toMatchObject({
       outcome: 'missing',

@@ -5,7 +5,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { redisKeys } from './keys';
 import { replayDead, SCRIPT_BATCH } from './writes';
-import { PrivateRedis, redisServerAvailable } from './test-support';
+import { PrivateRedis, redisServerAvailable } from '@/tests/support/redis';
 
 const have = redisServerAvailable('the Redis fault suite');
 

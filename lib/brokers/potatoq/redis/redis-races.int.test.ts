@@ -18,7 +18,7 @@ import {
   until,
   Worker,
   type World,
-} from './test-support';
+} from '@/tests/support/redis';
 
 const up = await redisAvailable();
 

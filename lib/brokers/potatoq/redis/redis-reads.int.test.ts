@@ -5,7 +5,7 @@ import type { Redis } from 'ioredis';
 import { PRIO, redisKeys } from './keys';
 import { deadGroups, listDead, listResults, listTasks, readOverview, readTask, readWorkers, registeredTaskNames } from './reads';
 import type { TaskRow } from './rows';
-import { dropPrefix, newPrefix, redisAvailable, testClient } from './test-support';
+import { dropPrefix, newPrefix, redisAvailable, testClient } from '@/tests/support/redis';
 
 const up = await redisAvailable();
 const msg = (id: string, enq: number, q = 'a') => JSON.stringify({ task: 't', id, queue: q, enqueued_at: enq, v: 1 });

@@ -6,7 +6,7 @@ import type { Redis } from 'ioredis';
 import { PRIO, redisKeys } from './keys';
 import { DEAD_SCAN, listDead, listTasks, readOverview } from './reads';
 import { decodeCursor, encodeCursor } from './rows';
-import { PrivateRedis, redisServerAvailable } from './test-support';
+import { PrivateRedis, redisServerAvailable } from '@/tests/support/redis';
 
 const have = redisServerAvailable('the Redis scale suite');
 const QUEUES = 20;

@@ -5,9 +5,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
 import { PRIO, redisKeys } from './keys';
 import { listDead, readTask } from './reads';
+import { runScript, SCRIPTS } from './scripts';
 import { checkServer } from './server';
 import { discardDead, enqueueTasks, purgeQueue, replayDead, revokeTasks } from './writes';
-import { dropPrefix, newPrefix, redisAvailable, testClient } from './test-support';
+import { dropPrefix, newPrefix, redisAvailable, testClient } from '@/tests/support/redis';
 
 const up = await redisAvailable();
 const msg = (id: string, q: string) => JSON.stringify({ task: 't', id, queue: q, enqueued_at: 1.5, v: 1 });
@@ -51,7 +52,7 @@ describe.skipIf(!up)('Redis: the console scripts', () => {
   it('connects to the database the URL names (path or ?db=) and to valkey:// URLs', async () => {
     fresh();
     const { connectRedis } = await import('./server');
-    const url = (await import('./test-support')).REDIS_URL.replace(/\/\d*$/, '');
+    const url = (await import('@/tests/support/redis')).REDIS_URL.replace(/\/\d*$/, '');
     const db7 = connectRedis(`${url}/7`);
     const q7 = connectRedis(`${url.replace(/^redis:/, 'valkey:')}/0?db=7`);
     try {
@@ -76,7 +77,7 @@ describe.skipIf(!up)('Redis: the console scripts', () => {
     expect(out.map((o) => [o.id, o.outcome, o.detail])).toEqual([
       ['d1', 'ok', 'ok'],
       ['run1', 'running', 'running'],
-      ['r1', 'conflict', 'not-dead:ready'],
+      ['r1', 'missing', 'not-dead:ready'],
       ['nope', 'missing', 'missing'],
     ]);
     expect(await c.hgetall(k.job('d1'))).toEqual({ q: 'a', p: msg('d1', 'a'), pr: '3', d: '0', st: 'ready' });
@@ -86,6 +87,23 @@ describe.skipIf(!up)('Redis: the console scripts', () => {
     expect(await c.zrange(k.marker('a'), 0, '-1')).toEqual(['0']);
     expect(await c.sismember(k.queues, 'a')).toBe(1);
     expect(await c.hget(k.job('run1'), 'tok')).toBe('abc');
+  });
+
+  it("drops a replayed letter's eta as the SQL brokers do, and keeps a letter whose payload changed since it was read", async () => {
+    fresh();
+    await dead('e1');
+    const withEta = '{"task":"t","id":"e1","args":[1,12345678901234567890],"queue":"a","eta":1700000000.5,"enqueued_at":1.5,"v":1}';
+    await c.hset(k.job('e1'), 'p', withEta);
+    expect((await replayDead(c, P, ['e1']))[0]?.outcome).toBe('ok');
+    const p = (await c.hget(k.job('e1'), 'p'))!;
+    expect(p).not.toContain('"eta"');
+    expect(p).toContain('12345678901234567890');
+    // The script only swaps the payload it was computed from (a letter replayed and dead again meanwhile keeps its own).
+    await dead('e2');
+    const codes = await runScript(c, SCRIPTS.replay, [P, 'e2', 'not-the-sha1-of-its-payload', '{"task":"t","id":"e2"}']);
+    expect(codes).toEqual(['changed']);
+    expect(await c.hget(k.job('e2'), 'st')).toBe('dead');
+    expect(await c.hget(k.job('e2'), 'p')).toBe(msg('e2', 'a'));
   });
 
   it('keeps an undecodable dead letter instead of putting the poison back on the queue', async () => {
@@ -115,7 +133,7 @@ describe.skipIf(!up)('Redis: the console scripts', () => {
       ['ok', 'ok'],
       ['ok', 'orphan'],
       ['running', 'running'],
-      ['conflict', 'not-dead:ready'],
+      ['missing', 'not-dead:ready'],
       ['missing', 'missing'],
     ]);
     expect(await c.zcard(k.dead)).toBe(0);

@@ -1,22 +1,32 @@
 import 'server-only';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { ConsoleError } from '@/lib/brokers/errors';
 import type { Page, ResultListQuery, ResultSummary } from '@/lib/brokers/schema';
 import { mapResult, registeredNames } from '../mappers';
 import { isInternalResult, mapWorker, REGISTERED_PREFIX, revokedRecord, type ResultBackend } from '../results';
+import { globEscape, potatoqPrefix } from './keys';
+import { connectRedis } from './server';
 
 /** Result keys read for a listing: SCAN is unordered, so the newest-first page is built from at most this many. */
 const SCAN_CAP = 10_000;
 
 /**
  * potatoq's Redis result backend: `<prefix>:result:<id>` (SET with PX = result_expires) and
- * the `<prefix>:workers` hash. `prefix` is the backend's transport option `global_keyprefix`
- * or `prefix` (default `potatoq`), trailing `:` stripped as potatoq does.
+ * the `<prefix>:workers` hash. `options` are the backend's transport options (`global_keyprefix`,
+ * else `prefix`, default `potatoq`, read by `potatoqPrefix` exactly as potatoq does); the URL
+ * is any potatoq Redis URL (`redis://`, `rediss://`, `valkey://`, `valkeys://`, `unix://`).
  */
-export function createRedisResults(url: string, prefix: string, timeoutMs: number): ResultBackend {
-  const p = prefix.replace(/:+$/, '') || 'potatoq';
-  const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, connectTimeout: timeoutMs, enableOfflineQueue: true });
-  client.on('error', () => undefined);
+export function createRedisResults(
+  url: string,
+  options: { global_keyprefix?: unknown; prefix?: unknown },
+  timeoutMs: number,
+): ResultBackend {
+  const client = connectRedis(url, timeoutMs);
+  return redisResultsOn(client, potatoqPrefix(options), async () => client.disconnect());
+}
+
+/** The same reads and writes on a client someone else owns (the Redis broker's own adapter). */
+export function redisResultsOn(client: Redis, p: string, close: () => Promise<void> = async () => undefined): ResultBackend {
   const wrap = async <T>(fn: () => Promise<T>): Promise<T> => {
     try {
       return await fn();
@@ -31,7 +41,7 @@ export function createRedisResults(url: string, prefix: string, timeoutMs: numbe
     const ids: string[] = [];
     let cursor = '0';
     do {
-      const [next, keys] = await client.scan(cursor, 'MATCH', `${p}:result:*`, 'COUNT', 1000);
+      const [next, keys] = await client.scan(cursor, 'MATCH', `${globEscape(p)}:result:*`, 'COUNT', 1000);
       cursor = next;
       for (const k of keys) ids.push(k.slice(p.length + ':result:'.length));
     } while (cursor !== '0' && ids.length < SCAN_CAP);
@@ -105,7 +115,7 @@ export function createRedisResults(url: string, prefix: string, timeoutMs: numbe
         const names = new Set<string>();
         let cursor = '0';
         do {
-          const [next, keys] = await client.scan(cursor, 'MATCH', `${p}:result:${REGISTERED_PREFIX}*`, 'COUNT', 1000);
+          const [next, keys] = await client.scan(cursor, 'MATCH', `${globEscape(p)}:result:${REGISTERED_PREFIX}*`, 'COUNT', 1000);
           cursor = next;
           for (const k of keys) {
             const rec = await client.get(k);
@@ -114,8 +124,6 @@ export function createRedisResults(url: string, prefix: string, timeoutMs: numbe
         } while (cursor !== '0');
         return [...names];
       }),
-    close: async () => {
-      client.disconnect();
-    },
+    close,
   };
 }

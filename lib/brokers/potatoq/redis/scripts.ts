@@ -28,26 +28,31 @@ end
 `;
 
 /**
- * ARGV: P, ids… → per id `ok | missing | running | not-dead:<st> | no-queue`.
+ * ARGV: P, (id, sha1 of the payload read, payload without eta)… → per id
+ * `ok | missing | running | not-dead:<st> | no-queue | changed`.
  * potatoq's `requeue_dead`: only a hash with `st = dead` (and no token); `ZREM P:dead`,
  * `HDEL r died`, `d = 0`, `st = ready`, `DEL` the result, back of its priority band with a
- * new `INCR P:seq`, marker re-armed. Payload untouched (its `eta` stays, as potatoq keeps it).
- * Also `SADD P:queues` (potatoq doesn't): the reaper only visits queues in that set.
+ * new `INCR P:seq`, marker re-armed. When the caller gives a payload without `eta` (the letter
+ * had one), it replaces `p` only if `p` is still the payload it was computed from (`changed`
+ * otherwise, nothing done). Also `SADD P:queues` (potatoq doesn't): the reaper only visits
+ * queues in that set.
  */
 const REPLAY = `${COMMON}
 local out = {}
-for i = 2, #ARGV do
-  local id = ARGV[i]
+for i = 2, #ARGV, 3 do
+  local id, sha, newp = ARGV[i], ARGV[i + 1], ARGV[i + 2]
   local jk = jkey(id)
-  local v = redis.call('HMGET', jk, 'q', 'pr', 'st', 'tok')
+  local v = redis.call('HMGET', jk, 'q', 'pr', 'st', 'tok', 'p')
   if not v[3] then out[#out + 1] = 'missing'
   elseif owned(v[3], v[4]) then out[#out + 1] = 'running'
   elseif v[3] ~= 'dead' then out[#out + 1] = 'not-dead:' .. v[3]
   elseif not v[1] then out[#out + 1] = 'no-queue'
+  elseif newp ~= '' and redis.sha1hex(v[5] or '') ~= sha then out[#out + 1] = 'changed'
   else
     redis.call('ZREM', P .. ':dead', id)
     redis.call('HDEL', jk, 'r', 'died')
     redis.call('HSET', jk, 'd', 0, 'st', 'ready')
+    if newp ~= '' then redis.call('HSET', jk, 'p', newp) end
     redis.call('DEL', P .. ':result:' .. id)
     redis.call('SADD', P .. ':queues', v[1])
     local score = -(tonumber(v[2]) or 0) * PRIO + redis.call('INCR', P .. ':seq')

@@ -77,6 +77,9 @@ export function judgeServer(info: Map<string, string>, policy: string | null): S
 /** INFO server + INFO cluster + CONFIG GET maxmemory-policy, pipelined. */
 export async function checkServer(client: Redis): Promise<ServerCheck> {
   const res = (await client.pipeline().info('server').info('cluster').config('GET', 'maxmemory-policy').exec()) ?? [];
+  // A pipeline reports errors per command: an unreachable server is not a server "version 0".
+  const failed = res[0]?.[0];
+  if (failed) throw failed;
   const text = [res[0]?.[1], res[1]?.[1]].filter((x): x is string => typeof x === 'string').join('\n');
   const cfg = res[2]?.[0] ? null : (res[2]?.[1] as string[] | undefined);
   const policy = cfg && cfg.length >= 2 ? (cfg[1] ?? null) : null;

@@ -1,6 +1,7 @@
 import 'server-only';
 import type { Redis } from 'ioredis';
-import { buildMessage, decodePayload, type BuildMessageInput } from '@/lib/potatoq';
+import { createHash } from 'node:crypto';
+import { buildMessage, decodePayload, reencodeWithoutEta, type BuildMessageInput } from '@/lib/potatoq';
 import { redisKeys } from './keys';
 import { runScript, SCRIPTS, type LuaScript } from './scripts';
 
@@ -26,11 +27,13 @@ const MISSING = 'not in the dead letters (already replayed, discarded or trimmed
 export function describeCode(action: 'replay' | 'discard' | 'revoke' | 'enqueue', id: string, code: string): RedisOutcome {
   const o = (outcome: RedisOutcomeCode, message: string): RedisOutcome => ({ id, outcome, message, detail: code });
   if (code === 'running') return o('running', RUNNING);
-  if (code.startsWith('not-dead:')) return o('conflict', NOT_DEAD(code.slice(9)));
+  // Not a dead letter (any more): nothing to do, as for an id that is gone (replayed meanwhile, ...).
+  if (code.startsWith('not-dead:')) return o('missing', NOT_DEAD(code.slice(9)));
   switch (action) {
     case 'replay':
       if (code === 'ok') return o('ok', 'requeued as ready, at the back of its priority');
       if (code === 'no-queue') return o('invalid', 'the dead letter has no queue (`q`); it was kept');
+      if (code === 'changed') return o('conflict', 'the letter changed while it was being replayed; it was kept, try again');
       return o('missing', MISSING);
     case 'discard':
       if (code === 'ok') return o('ok', 'dead letter deleted');
@@ -86,9 +89,11 @@ function perId(client: Redis, s: LuaScript, action: 'replay' | 'discard', prefix
 const unique = (ids: string[]) => [...new Set(ids)];
 
 /**
- * Replay (potatoq's `requeue_dead`). Letters potatoq cannot decode are kept and reported
- * `invalid`: replaying them would crash every worker slot that claims them again (potatoq
- * itself replays them; set `allowUndecodable` to do the same).
+ * Replay (potatoq's `requeue_dead`), with `eta` removed from the payload as the SQL brokers do
+ * (potatoq's Redis replay keeps it; its worker ignores it once the task is ready, but a stale
+ * `eta` would make the task look scheduled and its wait since then). Letters potatoq cannot
+ * decode are kept and reported `invalid`: replaying them would crash every worker slot that
+ * claims them again (potatoq itself replays them; `allowUndecodable` does the same).
  */
 export function replayDead(
   client: Redis,
@@ -102,6 +107,7 @@ export function replayDead(
     (id) => id,
     async (part) => {
       const invalid = new Map<string, RedisOutcome>();
+      const rewrite = new Map<string, { sha: string; json: string }>();
       if (!opts.allowUndecodable) {
         const pipe = client.pipeline();
         for (const id of part) pipe.hgetBuffer(k.job(id), 'p');
@@ -110,17 +116,25 @@ export function replayDead(
           const p = res[j]?.[1];
           if (!Buffer.isBuffer(p)) return;
           const d = decodePayload(new Uint8Array(p), { maxDepth: 1, maxItems: 1, maxString: 1 });
-          if (d.kind === 'foreign')
+          if (d.kind === 'foreign') {
             invalid.set(id, {
               id,
               outcome: 'invalid',
               message: `potatoq can't decode this payload, so replaying it would crash the worker that claims it; the letter was kept: ${d.reason}`,
               detail: 'undecodable',
             });
+          } else if (d.fields.some(([name, v]) => name === 'eta' && v.t !== 'null')) {
+            const again = reencodeWithoutEta(p.toString('utf8'));
+            if (again.ok) rewrite.set(id, { sha: createHash('sha1').update(p).digest('hex'), json: again.json });
+          }
         });
       }
       const run = part.filter((id) => !invalid.has(id));
-      const codes = run.length ? ((await runScript(client, SCRIPTS.replay, [prefix, ...run])) as string[]) : [];
+      const args = run.flatMap((id) => {
+        const r = rewrite.get(id);
+        return [id, r?.sha ?? '', r?.json ?? ''];
+      });
+      const codes = run.length ? ((await runScript(client, SCRIPTS.replay, [prefix, ...args])) as string[]) : [];
       const done = new Map(run.map((id, i) => [id, describeCode('replay', id, codes[i] ?? 'missing')]));
       return part.map((id) => invalid.get(id) ?? done.get(id)!);
     },

@@ -6,6 +6,7 @@ import { CAPABILITIES, withoutWrites, type Capabilities, type EnqueueRequest } f
 import type { BrokerAdapter, StoreConfig } from '@/lib/brokers/types';
 import { DEFAULT_BUSY_TIMEOUT_MS, mapSqliteError, openConnections, type Connections } from './connection';
 import { deadGroups, getDead, listDead } from './reads-dead';
+import { deadHistogram } from './histogram';
 import type { Liveness } from '../heartbeats';
 import { parseOptions, ZSqliteOptions } from '../options';
 import { listResults, listWorkers, taskNames } from './reads-misc';
@@ -18,6 +19,16 @@ import { previewPotatoqEnqueue } from '../enqueue-preview';
 import { revokeStep } from './writes-revoke';
 import { discardStep, replayStep, runPerId } from './writes';
 import { POTATOQ_NO_PAUSE, POTATOQ_TABLE_MODEL } from '../model';
+import { diagnosePotatoq } from '../diagnose';
+import { editedPayload, previewOf, resultOf } from '../edit-replay';
+import { overdueFacts, runningFacts } from './reads-stuck';
+
+/** A dead letter's payload as text; null when there is no such letter. */
+function letterText(db: Database.Database, id: string): string | null {
+  const raw = db.prepare('SELECT payload FROM potatoq_dead WHERE id = ?').pluck().get(id) as string | Buffer | undefined;
+  if (raw === undefined) return null;
+  return typeof raw === 'string' ? raw : raw.toString('utf8');
+}
 
 /**
  * potatoq's SQLite broker file, read and written alongside its workers. Connections open
@@ -115,10 +126,25 @@ export function createSqliteAdapter(config: StoreConfig): BrokerAdapter {
     listDead: (q) => read((db) => listDead(db, q, window)),
     deadGroups: (q) => read((db) => deadGroups(db, q, window)),
     getDead: (id) => read((db) => getDead(db, id)),
+    deadHistogram: (q) => read((db) => deadHistogram(db, q)),
     listWorkers: () => read((db) => listWorkers(db, live)),
     listResults: (q) => read((db) => listResults(db, q)),
     getResult: (id) => read((db) => readResult(db, id)),
     taskNames: () => read((db) => taskNames(db, window)),
+    diagnose: (q) =>
+      read((db) => {
+        const workers = listWorkers(db, live);
+        return diagnosePotatoq({
+          brokerId: config.id,
+          queues: overviewQueues(db, workers, cap),
+          workers: { value: workers },
+          running: { value: runningFacts(db) },
+          overdue: { value: overdueFacts(db, q.overdueSeconds) },
+          overdueSeconds: q.overdueSeconds,
+          deadAfter: live.deadAfter,
+          revoke: q.revoke,
+        });
+      }),
 
     replayDead: (ids) =>
       guard(() => {
@@ -134,6 +160,23 @@ export function createSqliteAdapter(config: StoreConfig): BrokerAdapter {
       guard(() => {
         const db = writer();
         return runPerId(db, 'revoke', config.id, ids, revokeStep(db, resultExpires), describe);
+      }),
+    previewReplayEdited: (id, edit) => read((db) => previewOf(config.id, id, letterText(db, id), edit)),
+    replayEdited: (id, edit) =>
+      guard(() => {
+        const db = writer();
+        const p = previewOf(config.id, id, letterText(db, id), edit);
+        return resultOf(
+          p,
+          runPerId(
+            db,
+            'replay',
+            config.id,
+            [id],
+            replayStep(db, (raw) => editedPayload(raw, edit).after),
+            describe,
+          ),
+        );
       }),
     purge: (queue) =>
       guard(() => {

@@ -3,7 +3,7 @@ import type Database from 'better-sqlite3';
 import type { DeadDetail, DeadGroup, DeadListQuery, DeadSummary, Page } from '@/lib/brokers/schema';
 import { decodePayload, reasonSummary } from '@/lib/potatoq';
 import { DeadGrouper } from '@/lib/triage/groups';
-import { reasonFingerprint } from '../fingerprint';
+import { reasonTriage } from '../fingerprint';
 import { decodeCursor, encodeCursor } from '@/lib/brokers/cursor';
 import { isoFromEpoch, msFromEpoch, preview, rawParts, type Stored } from '../mappers';
 import { readResult } from './reads-tasks';
@@ -60,7 +60,7 @@ export function listDead(db: Database.Database, q: DeadListQuery, window: number
     // The group is the reason's fingerprint, which SQL can't compute: the window is walked in order.
     rows = [];
     for (const r of db.prepare(sql).iterate(...where.params) as IterableIterator<DeadRow>) {
-      if (reasonFingerprint(r.reason).key !== q.group) continue;
+      if (reasonTriage(r.reason).fp.key !== q.group) continue;
       rows.push(r);
       if (rows.length > q.limit) break;
     }
@@ -83,14 +83,8 @@ export function deadGroups(db: Database.Database, q: { queue?: string }, window:
     `SELECT id, reason, task, queue, died_at FROM potatoq_dead INDEXED BY ${IX.dead} ${where} ORDER BY died_at DESC LIMIT ${Math.trunc(window)}`,
   );
   for (const r of stmt.iterate(...where.params) as IterableIterator<Pick<DeadRow, 'id' | 'reason' | 'task' | 'queue' | 'died_at'>>) {
-    groups.add({
-      id: r.id,
-      task: r.task,
-      queue: r.queue,
-      diedAtMs: msFromEpoch(r.died_at),
-      summary: reasonSummary(r.reason ?? ''),
-      fp: reasonFingerprint(r.reason),
-    });
+    const t = reasonTriage(r.reason);
+    groups.add({ id: r.id, task: r.task, queue: r.queue, diedAtMs: msFromEpoch(r.died_at), summary: t.summary, fp: t.fp });
   }
   return groups.result();
 }

@@ -2,6 +2,7 @@ import 'server-only';
 import type Database from 'better-sqlite3';
 import { decodePayload, reencodeWithoutEta } from '@/lib/potatoq';
 import type { ActionOutcome, ActionResult } from '@/lib/brokers/schema';
+import { transformed } from '../edit-replay';
 
 /** potatoq's `_INSERT`: the one statement every producer uses. */
 export const INSERT_JOB =
@@ -95,7 +96,7 @@ export function priorityParam(p: string | null | undefined): bigint | number | s
  * potatoq's `requeue_dead`, except that a live job with the same id makes us keep the letter
  * (potatoq deletes it and skips the insert, losing the task).
  */
-export function replayStep(db: Database.Database): Step {
+export function replayStep(db: Database.Database, transform?: (payload: string) => string): Step {
   const del = db.prepare('DELETE FROM potatoq_dead WHERE id = ? RETURNING payload').pluck();
   const exists = db.prepare('SELECT state FROM potatoq_jobs WHERE id = ?').pluck();
   const forget = db.prepare('DELETE FROM potatoq_results WHERE id = ?');
@@ -109,7 +110,7 @@ export function replayStep(db: Database.Database): Step {
       const reason = d.kind === 'foreign' ? d.reason : 'invalid UTF-8';
       return { id, outcome: 'invalid', message: `potatoq can't run this payload, so the letter was kept: ${reason}` };
     }
-    const re = reencodeWithoutEta(payload);
+    const re = transform ? transformed(transform, payload) : reencodeWithoutEta(payload);
     if (!re.ok) return { id, outcome: 'invalid', message: `potatoq can't run this payload, so the letter was kept: ${re.reason}` };
     const m = decodePayload(re.json);
     if (m.kind !== 'potatoq')

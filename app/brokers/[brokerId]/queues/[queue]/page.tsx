@@ -6,7 +6,8 @@ import { DeadTable } from '@/components/dead/dead-table';
 import { StateTabs } from '@/components/queues/state-tabs';
 import { pickTab, queueTabs } from '@/components/queues/tabs';
 import { TaskTable } from '@/components/queues/task-table';
-import { Card } from '@/components/ui/card';
+import { QueueTrends } from '@/components/trends/panels';
+import { Card, CardHeader } from '@/components/ui/card';
 import { FilterBar } from '@/components/ui/filter-bar';
 import { PageTitle } from '@/components/ui/states';
 import { getAuthConfig } from '@/lib/auth/config';
@@ -89,12 +90,16 @@ export default async function QueuePage({
               <PurgeButton brokerId={brokerId} queue={queue} disabledReason={purgeBlock} />
             </span>
           </div>
-          <StateTabs base={base} tabs={tabs} active={state} params={filters} />
+          <StateTabs base={base} brokerId={brokerId} queue={queue} tabs={tabs} active={state} params={filters} />
           {state === 'dead' ? (
             <DeadTable brokerId={brokerId} filters={{ queue, ...filters }} />
           ) : (
             <TaskTable brokerId={brokerId} filters={{ state, queue, ...filters }} />
           )}
+        </Card>
+        <Card className="mt-6" testId="queue-trends-card">
+          <CardHeader title="Over time" />
+          <QueueTrends brokerId={brokerId} queue={queue} />
         </Card>
       </HydrationBoundary>
     </>

@@ -11,8 +11,8 @@ import type { Redis } from 'ioredis';
 import { freePort } from '@/tests/support/free-port';
 import { POTATOQ, ROOT, spawnPySeeder, type PySeeder } from '@/tests/support/potatoq-seeder';
 import { redisProblem } from '@/tests/support/redis-ping';
-import { globEscape } from './keys';
-import { connectRedis } from './server';
+import { globEscape } from '@/lib/brokers/potatoq/redis/keys';
+import { connectRedis } from '@/lib/brokers/potatoq/redis/server';
 
 export const REDIS_URL = process.env.POTATOQ_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/0';
 export const PY_DIR = path.join(ROOT, 'tests/py');
@@ -180,6 +180,14 @@ export class PrivateRedis {
   private child: ChildProcess | null = null;
   private clients: Redis[] = [];
 
+  /** `extra`: more redis-server arguments (`--maxmemory-policy allkeys-lru`, `--cluster-enabled yes`, ...). */
+  constructor(private readonly extra: string[] = []) {}
+
+  /** The unix socket, when started with `--unixsocket` under `socketPath()`. */
+  socketPath(): string {
+    return path.join(this.dir, 'redis.sock');
+  }
+
   get url(): string {
     return `redis://127.0.0.1:${this.port}/0`;
   }
@@ -205,6 +213,7 @@ export class PrivateRedis {
         '',
         '--daemonize',
         'no',
+        ...this.extra.map((a) => a.replace('{dir}', this.dir)),
       ],
       { stdio: 'ignore' },
     );

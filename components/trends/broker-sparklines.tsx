@@ -1,0 +1,62 @@
+'use client';
+import Link from 'next/link';
+import { describeError } from '@/lib/client/api';
+import { formatCount } from '@/lib/client/format';
+import { useDeadTrend, useQueueTrend } from '@/lib/client/trends';
+import { Sparkline } from './sparkline';
+
+function Item({ label, children, testId }: { label: string; children: React.ReactNode; testId: string }) {
+  return (
+    <div className="flex items-center gap-2" data-testid={testId}>
+      <span className="text-xs text-zinc-600 dark:text-zinc-400">{label}</span>
+      {children}
+    </div>
+  );
+}
+
+const Why = ({ e }: { e: unknown }) => (
+  <span className="text-xs text-zinc-600 dark:text-zinc-400" title={describeError(e).message} data-testid="sparkline-unavailable">
+    — ({describeError(e).code})
+  </span>
+);
+
+/** The overview's last day at a glance: waiting tasks (sampled) and dead letters (died times). */
+export function BrokerSparklines({ brokerId }: { brokerId: string }) {
+  const depth = useQueueTrend(brokerId, 'day');
+  const dead = useDeadTrend(brokerId, 'day');
+  const total = dead.data?.total;
+  return (
+    <div className="flex flex-wrap items-center gap-x-6 gap-y-2 px-4 pb-3" data-testid="broker-sparklines">
+      <Item label="Waiting, last 24 h" testId="sparkline-depth">
+        {depth.data ? (
+          <Sparkline
+            values={depth.data.depth}
+            from={depth.data.from}
+            bucketSeconds={depth.data.bucketSeconds}
+            label="Waiting tasks, last 24 hours"
+          />
+        ) : depth.error ? (
+          <Why e={depth.error} />
+        ) : null}
+      </Item>
+      <Item label="Dead letters, last 24 h" testId="sparkline-dead">
+        {dead.data ? (
+          <>
+            <Sparkline
+              values={dead.data.counts}
+              from={dead.data.from}
+              bucketSeconds={dead.data.bucketSeconds}
+              label="Dead letters per 15 minutes, last 24 hours"
+            />
+            <span className="text-xs tabular-nums">{formatCount(total ?? null)}</span>
+          </>
+        ) : dead.error ? (
+          <Why e={dead.error} />
+        ) : null}
+      </Item>
+      <Link className="link text-xs" href={`/brokers/${encodeURIComponent(brokerId)}/dead`}>
+        charts by queue and error →
+      </Link>
+    </div>
+  );
+}

@@ -1,0 +1,125 @@
+'use client';
+import { useState } from 'react';
+import { ErrorBox, Loading } from '@/components/ui/states';
+import { describeError } from '@/lib/client/api';
+import { formatAge, formatCount } from '@/lib/client/format';
+import { useDeadTrend, useQueueTrend } from '@/lib/client/trends';
+import type { DeadTrend, TrendRange } from '@/lib/trends/schema';
+import { RangePicker, rangeWords } from './range-picker';
+import { TrendChart } from './trend-chart';
+
+const count = (n: number) => formatCount(n);
+const age = (s: number) => formatAge(s);
+
+/** An answer's error in the panel itself: an unreachable broker or store never breaks the page. */
+function Failed({ error }: { error: unknown }) {
+  return (
+    <div className="py-2" data-testid="trend-error">
+      <ErrorBox {...describeError(error)} />
+    </div>
+  );
+}
+
+function deadNote(t: DeadTrend): string | undefined {
+  const parts = [
+    t.undated ? `${t.undated.toLocaleString('en-US')} matching letters have no died time and are in no bucket.` : '',
+    t.scannedNewest ? `Only the newest ${t.scannedNewest.toLocaleString('en-US')} letters were looked at.` : '',
+  ].filter(Boolean);
+  return parts.length ? parts.join(' ') : undefined;
+}
+
+/** Dead letters per bucket from the broker's own died times (a queue's, a group's, or all). */
+export function DeadTrendChart({
+  brokerId,
+  range,
+  queue,
+  group,
+  title,
+}: {
+  brokerId: string;
+  range: TrendRange;
+  queue?: string;
+  group?: string;
+  title: string;
+}) {
+  const q = useDeadTrend(brokerId, range, { queue, group });
+  if (q.error && !q.data) return <Failed error={q.error} />;
+  if (!q.data) return <Loading label="Reading died times…" />;
+  const t = q.data;
+  return (
+    <TrendChart
+      testId="trend-dead"
+      title={`${title} (${rangeWords(range)})`}
+      from={t.from}
+      bucketSeconds={t.bucketSeconds}
+      note={deadNote(t)}
+      series={[{ label: 'Letters died', values: t.counts, kind: 'bars', format: count, integer: true }]}
+    />
+  );
+}
+
+/** Depth and oldest-waiting age, from the console's samples. */
+export function QueueTrendCharts({ brokerId, range, queue }: { brokerId: string; range: TrendRange; queue?: string }) {
+  const q = useQueueTrend(brokerId, range, queue);
+  if (q.error && !q.data) return <Failed error={q.error} />;
+  if (!q.data) return <Loading label="Reading samples…" />;
+  const t = q.data;
+  const note = !t.sampling.on
+    ? t.sampling.why
+    : t.depth.every((v) => v === null)
+      ? `No samples in this window yet: the console samples every ${t.sampling.intervalSeconds}s.`
+      : `Sampled by the console every ${t.sampling.intervalSeconds}s; each point is the highest sample in its bucket, gaps are times the broker could not be read.`;
+  return (
+    <>
+      <TrendChart
+        testId="trend-depth"
+        title="Waiting tasks"
+        from={t.from}
+        bucketSeconds={t.bucketSeconds}
+        note={note}
+        series={[
+          { label: 'Waiting', values: t.depth, kind: 'line', format: count, integer: true },
+          { label: 'Dead letters kept', values: t.dead, kind: 'line', format: count },
+        ]}
+      />
+      <TrendChart
+        testId="trend-oldest"
+        title="Oldest waiting task's age"
+        from={t.from}
+        bucketSeconds={t.bucketSeconds}
+        series={[{ label: 'Oldest waiting', values: t.oldestSeconds, kind: 'line', format: age }]}
+      />
+    </>
+  );
+}
+
+/** The queue page's trends: depth, age and dead letters of one queue, one range for all. */
+export function QueueTrends({ brokerId, queue }: { brokerId: string; queue: string }) {
+  const [range, setRange] = useState<TrendRange>('day');
+  return (
+    <div className="grid gap-4 p-4" data-testid="queue-trends">
+      <RangePicker value={range} onChange={setRange} />
+      <div className="grid gap-6 lg:grid-cols-3">
+        <QueueTrendCharts brokerId={brokerId} range={range} queue={queue} />
+        <DeadTrendChart brokerId={brokerId} range={range} queue={queue} title="Dead letters" />
+      </div>
+    </div>
+  );
+}
+
+/** The dead-letter page's chart: all letters, a queue's, or the chosen group's. */
+export function DeadTrends({ brokerId, queue, group }: { brokerId: string; queue?: string; group?: string }) {
+  const [range, setRange] = useState<TrendRange>('day');
+  return (
+    <div className="grid gap-3 p-4" data-testid="dead-trends">
+      <RangePicker value={range} onChange={setRange} />
+      <DeadTrendChart
+        brokerId={brokerId}
+        range={range}
+        queue={queue}
+        group={group}
+        title={group ? 'Letters of this group' : queue ? 'Letters of this queue' : 'Dead letters'}
+      />
+    </div>
+  );
+}

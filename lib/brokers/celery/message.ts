@@ -1,0 +1,158 @@
+import 'server-only';
+import { decodeKombuEnvelope, type BodyDecoder } from '@/lib/potatoq/celery';
+import { parseJson } from '@/lib/potatoq/json';
+import { pyToPValue } from '@/lib/potatoq/pvalue';
+import { plainPy, type PyVal } from '@/lib/potatoq/pyval';
+import type { CeleryInfo, PValue } from '@/lib/potatoq/types';
+import { toTypedValue } from '@/lib/brokers/potatoq/message';
+import type { ForeignInfo, HeaderRow, MessageView, PayloadPreview, TypedValue } from '@/lib/brokers/schema';
+import { decodeKombu } from './kombu-json';
+
+// A Celery task message as kombu's virtual transports store it (one Redis list item, one
+// `unacked` entry): the envelope `{"body", "content-encoding", "content-type", "headers",
+// "properties"}` with a base64 body. Protocol 2 keeps the task name and id in `headers` and
+// `[args, kwargs, embed]` in the body; protocol 1 keeps everything in a body dict. Values are
+// kombu's JSON (`__type__` markers). Lib/potatoq/celery.ts reads the headers and the body; this
+// file adds what a Celery console needs on top: priority, routing, the ETA and what a worker
+// would fail on.
+
+const LIMITS = { maxDepth: 16, maxString: 10_000, maxItems: 500 };
+
+export interface CeleryEnvelope {
+  raw: string;
+  info: CeleryInfo;
+  /** 2 (headers carry the task), 1 (the body does), null when neither. */
+  protocol: 1 | 2 | null;
+  priority: number | null;
+  exchange: string | null;
+  routingKey: string | null;
+  deliveryTag: string | null;
+  contentType: string | null;
+  headers: Array<[string, PyVal]>;
+  /** The ETA in epoch ms (naive times are UTC, Celery's default timezone), null when none. */
+  etaMs: number | null;
+  /** Why a worker cannot decode or run it, null when it can. */
+  problem: string | null;
+}
+
+const get = (v: PyVal | undefined, key: string): PyVal | undefined =>
+  v?.k === 'dict' ? v.entries.find((e) => e[0] === key)?.[1] : undefined;
+const text = (v: PyVal | undefined): string | null => (v?.k === 'str' ? v.v : v?.k === 'int' ? v.text : null);
+
+/** ISO time of Celery's `eta`/`expires` header in epoch ms; naive times are read as UTC. */
+export function isoMs(iso: string | null): number | null {
+  if (!iso) return null;
+  const withZone = /(?:Z|[+-]\d{2}:?\d{2}(?::\d{2}(?:\.\d+)?)?)$/.test(iso) ? iso : `${iso}Z`;
+  const ms = Date.parse(withZone);
+  return Number.isNaN(ms) ? null : ms;
+}
+
+export function parseEnvelope(raw: string): CeleryEnvelope {
+  let env: PyVal | null = null;
+  try {
+    env = plainPy(parseJson(raw));
+  } catch {
+    env = null;
+  }
+  let crash: string | null = null;
+  const decode: BodyDecoder = (body) => {
+    try {
+      const d = decodeKombu(parseJson(body));
+      crash ??= d.crash;
+      return d.value;
+    } catch (e) {
+      crash ??= `the body is not JSON: ${e instanceof Error ? e.message : String(e)}`;
+      return null;
+    }
+  };
+  const info = env?.k === 'dict' ? decodeKombuEnvelope(env, decode) : decodeKombuEnvelope({ k: 'none' });
+  const headersV = get(env ?? undefined, 'headers');
+  const props = get(env ?? undefined, 'properties');
+  const delivery = get(props, 'delivery_info');
+  const pri = get(props, 'priority');
+  const contentType = text(get(env ?? undefined, 'content-type'));
+  const protocol = text(get(headersV, 'task')) !== null ? 2 : info.task !== null ? 1 : null;
+  let problem: string | null = null;
+  if (env?.k !== 'dict') problem = 'not a kombu message envelope (not a JSON object)';
+  else if (contentType !== 'application/json') problem = `content type ${contentType ?? '(none)'}: the console decodes JSON messages only`;
+  else if (crash) problem = crash;
+  else if (protocol === null) problem = 'no task name in the headers or the body: not a Celery task message';
+  return {
+    raw,
+    info,
+    protocol,
+    priority: pri?.k === 'int' ? Number(pri.text) : null,
+    exchange: text(get(delivery, 'exchange')),
+    routingKey: text(get(delivery, 'routing_key')),
+    deliveryTag: text(get(props, 'delivery_tag')),
+    contentType,
+    headers: headersV?.k === 'dict' ? headersV.entries : [],
+    etaMs: isoMs(info.eta),
+    problem,
+  };
+}
+
+const tv = (p: PValue | null): TypedValue | null => (p ? toTypedValue(p) : null);
+const pyTyped = (v: PyVal): TypedValue => toTypedValue(pyToPValue(v, LIMITS));
+
+/** The neutral view of one Celery message; `extra` rows (where it waits, when it comes back) first. */
+export function envelopeView(e: CeleryEnvelope, queue: string | null, extra: HeaderRow[] = []): MessageView {
+  const c = e.info;
+  const fields: MessageView['fields'] = [];
+  for (const [name, v] of [
+    ['callbacks', c.callbacks],
+    ['errbacks', c.errbacks],
+    ['chain', c.chain],
+    ['chord', c.chord],
+  ] as const) {
+    // Signatures of other tasks, with their arguments.
+    if (v) fields.push({ name, value: toTypedValue(v), carriesArgs: true });
+  }
+  const headers: HeaderRow[] = [...extra];
+  for (const [name, v] of e.headers) {
+    const carriesArgs = name === 'argsrepr' || name === 'kwargsrepr';
+    headers.push(v.k === 'str' ? { name, text: v.v, ...(carriesArgs ? { carriesArgs } : {}) } : { name, value: pyTyped(v) });
+  }
+  if (e.priority !== null) headers.push({ name: 'priority', text: String(e.priority) });
+  if (e.routingKey !== null) headers.push({ name: 'routing_key', text: e.routingKey });
+  if (e.exchange !== null) headers.push({ name: 'exchange', text: e.exchange || '(default)' });
+  const foreign: ForeignInfo | null = e.problem
+    ? {
+        code: e.protocol === null ? 'not-celery' : 'undecodable',
+        title: 'A Celery worker cannot run this message',
+        reasonBy: 'kombu 5.7',
+        reason: e.problem,
+        advice: 'Delete it (revoke) once you have kept what you need from the raw text below.',
+        crashesWorkers: false,
+      }
+    : null;
+  return {
+    format: e.protocol === null ? null : 'celery',
+    task: c.task,
+    id: c.id,
+    queue,
+    args: tv(c.args),
+    kwargs: tv(c.kwargs),
+    fields,
+    headers,
+    headersTitle: e.protocol === 1 ? 'Message (Celery protocol 1)' : 'Celery headers and properties (protocol 2)',
+    flags: [],
+    foreign,
+    value: null,
+  };
+}
+
+function argsText(c: CeleryInfo): string {
+  if (c.argsrepr !== null || c.kwargsrepr !== null) return `${c.argsrepr ?? '()'} ${c.kwargsrepr ?? '{}'}`;
+  const short = (p: PValue | null) => (p ? JSON.stringify(p).slice(0, 80) : '');
+  return `${short(c.args)} ${short(c.kwargs)}`.trim();
+}
+
+export function envelopePreview(e: CeleryEnvelope, max = 160): PayloadPreview {
+  // The task name has its own column: the preview is the arguments, as Celery's reprs show them.
+  const t = argsText(e.info) || '(no arguments)';
+  const cut = t.length > max ? `${t.slice(0, max - 1)}…` : t;
+  return e.problem
+    ? { kind: 'foreign', foreign: e.protocol === null ? 'not-celery' : 'undecodable', text: cut }
+    : { kind: 'native', text: cut };
+}

@@ -1,0 +1,78 @@
+import 'server-only';
+import type { BrokerModel, StateDecl } from '@/lib/brokers/schema';
+import { CELERY_ENQUEUE } from './enqueue-fields';
+
+/** Celery's waiting and reserved messages, as the console names them (keys shared with the
+ *  contract's vocabulary: a Celery "reserved" message is held by a worker, like potatoq's running). */
+export const CELERY_STATES = ['ready', 'scheduled', 'running'] as const;
+export type CeleryState = (typeof CELERY_STATES)[number];
+
+const STATES: StateDecl[] = [
+  { key: 'ready', label: 'Waiting', list: 'listReady', time: { field: 'runAt', label: 'ETA' }, owned: false },
+  { key: 'scheduled', label: 'Waiting (future ETA)', list: 'listScheduled', time: { field: 'runAt', label: 'ETA' }, owned: false },
+  { key: 'running', label: 'Reserved by a worker', list: 'listRunning', time: { field: 'claimedAt', label: 'Reserved' }, owned: true },
+];
+
+/** Celery on Redis: kombu's lists per queue and priority bucket, failures in the result backend. */
+export const CELERY_REDIS_MODEL: BrokerModel = {
+  system: 'celery',
+  states: STATES,
+  actions: {
+    replay: {
+      does: "Each failure's task is sent again to the queue it ran from, with the same id, name, args and kwargs (stored by result_extended), as a message app.send_task would write; the FAILURE record is removed, and the new run writes its own result.",
+      bulkRate: 50,
+    },
+    discard: { does: 'The FAILURE records are deleted from the result backend. No message is touched.' },
+    revoke: {
+      does: 'Each waiting message is removed from its Redis list (atomically, so no worker gets it) and gets a REVOKED result; then a revoke is broadcast to live workers as `celery control revoke` does. Messages a worker already reserved are refused and left alone.',
+      cli: 'celery -A <app> control revoke {ids}',
+      bulk: 'Waiting messages are removed and get a REVOKED result, and the revoke is broadcast; messages a worker reserved since the snapshot are skipped.',
+    },
+    purge: {
+      does: "Deletes the queue's lists (every priority bucket), as `celery purge -Q` does.",
+      cli: 'celery -A <app> purge -Q {queue} -f',
+      what: 'every waiting message (all priorities, ETAs included)',
+      counts: ['ready', 'scheduled'],
+      stays: 'Messages reserved by workers (running or holding an ETA) stay, and so do results and failures.',
+    },
+    enqueue: CELERY_ENQUEUE,
+  },
+};
+
+/** Celery on RabbitMQ: counts only (no browse), failures in the result backend. */
+export const CELERY_RABBITMQ_MODEL: BrokerModel = {
+  system: 'celery',
+  states: [
+    { key: 'ready', label: 'Ready (ETAs included)', list: 'listReady', time: { field: 'runAt', label: 'ETA' }, owned: false },
+    {
+      key: 'running',
+      label: 'Unacknowledged (reserved)',
+      list: 'listRunning',
+      time: { field: 'claimedAt', label: 'Reserved' },
+      owned: true,
+    },
+  ],
+  actions: {
+    ...CELERY_REDIS_MODEL.actions,
+    replay: {
+      ...CELERY_REDIS_MODEL.actions.replay,
+      does: "Each failure's task is published again to the queue it ran from (publisher confirms), with the same id, name, args and kwargs (stored by result_extended), as app.send_task would; the FAILURE record is removed. RabbitMQ can't tell whether the id is still queued, so replay a failure once.",
+    },
+    revoke: {
+      does: 'A revoke is broadcast to live workers, as `celery control revoke` does: they skip the task when they get it. The message itself stays in RabbitMQ (a queued message cannot be taken out of a queue), so a worker started later without the revoked ids (no --statedb) still runs it.',
+      cli: 'celery -A <app> control revoke {ids}',
+      bulk: 'A revoke is broadcast to live workers for every selected id; the messages stay in RabbitMQ.',
+    },
+    purge: {
+      does: "RabbitMQ's `queue.purge`, as `celery purge -Q` does: takes the queue's ready messages (ETA messages still in the queue included).",
+      cli: 'celery -A <app> purge -Q {queue} -f',
+      what: 'every ready message (ETAs included)',
+      counts: ['ready'],
+      stays: 'Unacknowledged messages (running, or held by a worker until their ETA) stay, and so do results and failures.',
+    },
+    enqueue: {
+      ...CELERY_ENQUEUE,
+      does: 'Publishes the message `app.send_task` would publish for the same arguments (protocol 2 headers as AMQP headers, JSON body), with publisher confirms.',
+    },
+  },
+};

@@ -1,0 +1,187 @@
+import 'server-only';
+import type { Redis } from 'ioredis';
+import { ConsoleError } from '@/lib/brokers/errors';
+import { parseOptions } from '@/lib/brokers/potatoq/options';
+import { AmqpLink } from '@/lib/brokers/potatoq/rabbitmq/connection';
+import { Management } from '@/lib/brokers/potatoq/rabbitmq/management';
+import { parseAmqpUrl, parseManagement } from '@/lib/brokers/potatoq/rabbitmq/url';
+import { connectRedis } from '@/lib/brokers/potatoq/redis/server';
+import { CAPABILITIES, type ActionResult, type BrokerOverview, type Capabilities, type QueueStats } from '@/lib/brokers/schema';
+import type { BrokerAdapter, StoreConfig } from '@/lib/brokers/types';
+import { CELERY_RABBITMQ_MODEL } from '../model';
+import { ZCeleryOptions } from '../options';
+import { NO_BACKEND, type ResultCtx } from '../redis/context';
+import { celeryCall } from '../command';
+import { isControlQueue } from '../redis/keys';
+import { discardDead, ok, replayFailures } from '../redis/failures';
+import { deadCounts, deadGroups, getDead, getResult, listDead, listResults } from '../redis/reads-dead';
+import { buildSendTask, sendTaskInput } from '../send-task';
+import { broadcastRevoke, checkQueues, inspect, publishTask, purgeQueue } from './amqp';
+import { workersFrom } from '../workers';
+
+export const NO_BROWSE =
+  "RabbitMQ can't show queued messages without taking them from the workers (no browse; a get-and-requeue reorders and redelivers them): counts only";
+const NO_SCHEDULED =
+  "RabbitMQ: a Celery ETA message waits in its queue among the ready ones until a worker reserves it (then it is unacknowledged); the broker can't tell them apart without taking them";
+const NO_OLDEST = 'RabbitMQ does not say when its oldest ready message was enqueued without taking it';
+
+/** Celery's own and kombu's control queues, and its native delayed-delivery queues. */
+const isTaskQueue = (name: string) => !isControlQueue(name) && !name.startsWith('celery_delayed_') && !name.startsWith('amq.');
+
+/**
+ * A plain Celery 5.7 app on RabbitMQ (3.10 or 4.x): counts from passive declares and the
+ * management API, enqueue/purge/revoke over AMQP, failures and results from its Redis backend.
+ */
+export function createCeleryRabbitAdapter(config: StoreConfig): BrokerAdapter {
+  const o = parseOptions(ZCeleryOptions, config.options);
+  const target = parseAmqpUrl(config.url);
+  const link = new AmqpLink(target, 10_000);
+  const mgmtTarget = parseManagement(o, target);
+  const mgmt = mgmtTarget ? new Management(mgmtTarget, 10_000) : null;
+  const backendUrl = o.resultBackend && o.resultBackend !== 'none' ? o.resultBackend : null;
+  if (backendUrl && !/^(redis|rediss|unix):/i.test(backendUrl))
+    throw new ConsoleError('InvalidInput', 'broker option resultBackend: only a Redis result backend (redis://, rediss://) is supported');
+  const backend: Redis | null = backendUrl ? connectRedis(backendUrl) : null;
+  const rctx: ResultCtx = { brokerId: config.id, backend, resultPrefix: o.resultKeyprefix ?? '', resultExpires: o.resultExpires ?? 86400 };
+  const inspectMs = o.inspectTimeoutMs ?? 1000;
+
+  async function capabilities(): Promise<Capabilities> {
+    await link.serverInfo();
+    const caps = Object.fromEntries(CAPABILITIES.map((k) => [k, { on: true }])) as Capabilities;
+    for (const k of ['listReady', 'listRunning'] as const) caps[k] = { on: false, why: NO_BROWSE };
+    caps.listScheduled = { on: false, why: NO_SCHEDULED };
+    if (!backend) for (const k of ['browseDead', 'replay', 'discard', 'results'] as const) caps[k] = { on: false, why: NO_BACKEND };
+    return caps;
+  }
+
+  async function queueNames(): Promise<string[]> {
+    if (o.queues?.length) return [...new Set(o.queues)].sort();
+    if (!mgmt) return ['celery'];
+    return (await mgmt.queues(target.vhost))
+      .map((q) => q.name)
+      .filter(isTaskQueue)
+      .sort();
+  }
+
+  async function overview(): Promise<BrokerOverview> {
+    const caps = await capabilities();
+    const server = await link.serverInfo();
+    const names = await queueNames();
+    const [passive, stats, dead, pings] = await Promise.all([
+      checkQueues(link, names),
+      mgmt ? mgmt.queues(target.vhost) : Promise.resolve(null),
+      backend ? deadCounts(rctx) : Promise.resolve(null),
+      inspect(link, 'ping', Math.min(500, inspectMs)),
+    ]);
+    const byName = new Map((stats ?? []).map((q) => [q.name, q]));
+    // A queue that refused the passive declare (locked by another connection) is not shown.
+    const queues: QueueStats[] = names
+      .filter((name) => passive.has(name))
+      .map((name) => ({
+        name,
+        ready: passive.get(name)?.messages ?? 0,
+        scheduled: null,
+        running: stats ? (byName.get(name)?.unacked ?? 0) : null,
+        dead: dead ? (dead.byQueue.get(name) ?? 0) : null,
+        oldestReadyAt: null,
+        tasks: null,
+        consumers: passive.get(name)?.consumers ?? null,
+      }));
+    const sum = (k: 'ready' | 'running' | 'dead') =>
+      queues.some((q) => q[k] === null) ? null : queues.reduce((n, q) => n + (q[k] ?? 0), 0);
+    return {
+      id: config.id,
+      name: config.name,
+      kind: 'rabbitmq',
+      serverInfo: `${server.product} ${server.version} at ${target.display}${backend ? '; results in Redis' : '; no result backend'}`,
+      readOnly: false,
+      capabilities: caps,
+      queues,
+      totals: { ready: sum('ready'), scheduled: null, running: sum('running'), dead: dead ? dead.total : null },
+      workers: { alive: pings.size, stale: 0 },
+      unknownWhy: {
+        scheduled: NO_SCHEDULED,
+        oldest: NO_OLDEST,
+        ...(mgmt ? {} : { running: 'no management API is configured (managementUrl): unacknowledged counts are unknown' }),
+        ...(backend ? {} : { dead: NO_BACKEND }),
+      },
+      readAt: new Date().toISOString(),
+    };
+  }
+
+  const refuse = async (): Promise<never> => {
+    throw new ConsoleError('Unsupported', NO_BROWSE);
+  };
+
+  async function revoke(ids: string[]): Promise<ActionResult> {
+    await broadcastRevoke(link, ids);
+    return {
+      action: 'revoke',
+      brokerId: config.id,
+      requested: ids.length,
+      succeeded: ids.map((id) =>
+        ok(id, 'revoke broadcast to live workers (the message stays in RabbitMQ; a worker that knows the id drops it when it gets it)'),
+      ),
+      failed: [],
+    };
+  }
+
+  return {
+    id: config.id,
+    name: config.name,
+    kind: 'rabbitmq',
+    model: CELERY_RABBITMQ_MODEL,
+    capabilities,
+    overview,
+    listTasks: refuse,
+    getTask: refuse,
+    listDead: (q) => listDead(rctx, q),
+    deadGroups: (q) => deadGroups(rctx, q),
+    getDead: (id) => getDead(rctx, id),
+    listWorkers: async () => workersFrom((m) => inspect(link, m, inspectMs)),
+    listResults: (q) => listResults(rctx, q),
+    getResult: (id) => getResult(rctx, id),
+    taskNames: async () => {
+      const names = new Set(backend ? (await deadCounts(rctx)).names : []);
+      for (const w of await workersFrom((m) => inspect(link, m, inspectMs), ['registered']))
+        for (const n of w.registered ?? []) names.add(n);
+      return [...names].sort();
+    },
+    // RabbitMQ can't tell whether a message with the id is queued: no conflict check.
+    replayDead: (ids) => replayFailures(rctx, ids, { live: async () => null, send: (input, built) => publishTask(link, input, built) }),
+    discardDead: (ids) => discardDead(rctx, ids),
+    revoke,
+    purge: async (queue) => ({ brokerId: config.id, queue, removed: await purgeQueue(link, queue) }),
+    enqueue: async (req) => {
+      const input = sendTaskInput(req);
+      const built = buildSendTask(input);
+      await publishTask(link, input, built);
+      return {
+        brokerId: config.id,
+        id: built.id,
+        queue: input.queue,
+        task: input.task,
+        state: input.etaMs !== null && input.etaMs > Date.now() ? 'scheduled' : 'ready',
+        payload: built.body,
+      };
+    },
+    previewEnqueue: async (req) => {
+      const input = sendTaskInput(req);
+      const built = buildSendTask(input);
+      return {
+        brokerId: config.id,
+        id: built.id,
+        queue: input.queue,
+        task: input.task,
+        state: input.etaMs !== null && input.etaMs > Date.now() ? 'scheduled' : 'ready',
+        payload: built.body,
+        preview: true,
+        command: celeryCall(req),
+      };
+    },
+    close: async () => {
+      await link.close();
+      backend?.disconnect();
+    },
+  };
+}

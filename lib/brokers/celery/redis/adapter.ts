@@ -1,0 +1,117 @@
+import 'server-only';
+import type { Redis } from 'ioredis';
+import { ConsoleError } from '@/lib/brokers/errors';
+import { parseOptions } from '@/lib/brokers/potatoq/options';
+import { parseRedisUrl } from '@/lib/brokers/potatoq/redis/keys';
+import { connectRedis } from '@/lib/brokers/potatoq/redis/server';
+import { CAPABILITIES, type Capabilities, type EnqueuePreview } from '@/lib/brokers/schema';
+import type { BrokerAdapter, StoreConfig } from '@/lib/brokers/types';
+import { celeryCall } from '../command';
+import { CELERY_REDIS_MODEL } from '../model';
+import { ZCeleryOptions } from '../options';
+import { NO_BACKEND, type CeleryRedisCtx } from './context';
+import { celeryRedisKeys } from './keys';
+import { listWorkers, overviewOf } from './overview';
+import { inspect } from './pidbox';
+import { deadCounts, deadGroups, getDead, getResult, listDead, listResults } from './reads-dead';
+import { getTask, listTasks } from './reads-tasks';
+import { discardDead } from './failures';
+import { enqueue, previewMessage, purge, replayDead, revoke } from './writes';
+import { discoverQueues, walkQueue } from './lists';
+
+/**
+ * A plain Celery 5.7 app's Redis broker (kombu's lists per queue and priority bucket, its
+ * `unacked` hash) and its Redis result backend (`celery-task-meta-*`). Options: see
+ * ../options.ts and docs/systems/celery.md.
+ */
+export function createCeleryRedisAdapter(config: StoreConfig): BrokerAdapter {
+  const o = parseOptions(ZCeleryOptions, config.options);
+  const client = connectRedis(config.url);
+  const backendUrl = o.resultBackend && o.resultBackend !== 'none' ? o.resultBackend : null;
+  let backend: Redis | null = null;
+  if (backendUrl) {
+    if (!/^(redis|rediss|unix):/i.test(backendUrl))
+      throw new ConsoleError('InvalidInput', 'broker option resultBackend: only a Redis result backend (redis://, rediss://) is supported');
+    backend = connectRedis(backendUrl);
+  }
+  const ctx: CeleryRedisCtx = {
+    brokerId: config.id,
+    client,
+    backend,
+    keys: celeryRedisKeys(o.globalKeyprefix ?? ''),
+    db: parseRedisUrl(config.url).db,
+    resultPrefix: o.resultKeyprefix ?? '',
+    queues: o.queues,
+    visibilityTimeout: o.visibilityTimeout ?? 3600,
+    resultExpires: o.resultExpires ?? 86400,
+    inspectTimeoutMs: o.inspectTimeoutMs ?? 1000,
+  };
+  let serverInfo: string | null = null;
+
+  async function capabilities(): Promise<Capabilities> {
+    if (serverInfo === null) {
+      const info = await client.info('server');
+      serverInfo = `Redis ${/redis_version:([^\r\n]+)/.exec(info)?.[1] ?? '?'} (kombu transport, db ${ctx.db})`;
+    }
+    const caps = Object.fromEntries(CAPABILITIES.map((k) => [k, { on: true }])) as Capabilities;
+    if (!backend) for (const k of ['browseDead', 'replay', 'discard', 'results'] as const) caps[k] = { on: false, why: NO_BACKEND };
+    return caps;
+  }
+
+  async function taskNames(): Promise<string[]> {
+    const names = new Set<string>();
+    for (const q of await discoverQueues(client, ctx.keys, ctx.queues))
+      for await (const it of walkQueue(client, ctx.keys, q, undefined, 2000)) if (it.env.info.task) names.add(it.env.info.task);
+    if (backend) for (const n of (await deadCounts(ctx)).names) names.add(n);
+    for (const reply of (await inspect(ctx, 'registered')).values())
+      if (Array.isArray(reply)) for (const n of reply) if (typeof n === 'string') names.add(n.split(' ')[0]!);
+    return [...names].sort();
+  }
+
+  return {
+    id: config.id,
+    name: config.name,
+    kind: 'redis',
+    model: CELERY_REDIS_MODEL,
+    capabilities,
+    overview: async () => {
+      const caps = await capabilities();
+      const [o2, pings] = await Promise.all([
+        overviewOf(ctx, { id: config.id, name: config.name, serverInfo }),
+        inspect(ctx, 'ping', Math.min(500, ctx.inspectTimeoutMs)),
+      ]);
+      return { ...o2, capabilities: caps, workers: { alive: pings.size, stale: 0 } };
+    },
+    listTasks: (q) => listTasks(ctx, q),
+    getTask: (id) => getTask(ctx, id),
+    listDead: (q) => listDead(ctx, q),
+    deadGroups: (q) => deadGroups(ctx, q),
+    getDead: (id) => getDead(ctx, id),
+    listWorkers: () => listWorkers(ctx),
+    listResults: (q) => listResults(ctx, q),
+    getResult: (id) => getResult(ctx, id),
+    taskNames,
+    replayDead: (ids) => replayDead(ctx, ids),
+    discardDead: (ids) => discardDead(ctx, ids),
+    revoke: (ids) => revoke(ctx, ids),
+    purge: (queue) => purge(ctx, queue),
+    enqueue: (req) => enqueue(ctx, req),
+    previewEnqueue: async (req): Promise<EnqueuePreview> => {
+      const { input, built } = previewMessage(req);
+      return {
+        brokerId: config.id,
+        id: built.id,
+        queue: input.queue,
+        task: input.task,
+        state: input.etaMs !== null && input.etaMs > Date.now() ? 'scheduled' : 'ready',
+        payload: built.json,
+        preview: true,
+        command: celeryCall(req),
+      };
+    },
+    close: async () => {
+      client.disconnect();
+      backend?.disconnect();
+    },
+  };
+}

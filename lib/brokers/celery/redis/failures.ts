@@ -1,0 +1,108 @@
+import 'server-only';
+import { randomUUID } from 'node:crypto';
+import type { ActionOutcome, ActionResult } from '@/lib/brokers/schema';
+import { buildSendTask, isoUtc, type BuiltCeleryMessage, type SendTaskInput } from '../send-task';
+import { requireBackend, type ResultCtx } from './context';
+import { readRecord, resultKeys } from './results';
+
+// Writes to the Redis result backend, whatever the broker: REVOKED records, deleting FAILURE
+// records, and replay (the broker's part is passed in: where a live message is, how to send).
+
+export const ok = (id: string, message: string): ActionOutcome => ({ id, outcome: 'ok', message });
+export const fail = (id: string, outcome: ActionOutcome['outcome'], message: string): ActionOutcome => ({ id, outcome, message });
+
+/** Celery's REVOKED record (`backend.mark_as_revoked`), kept `result_expires`. */
+export async function storeRevoked(ctx: ResultCtx, id: string, task: string | null, queue: string): Promise<void> {
+  if (!ctx.backend) return;
+  const meta =
+    `{"status": "REVOKED", "result": {"exc_type": "TaskRevokedError", "exc_message": ["revoked"], "exc_module": "celery.exceptions"}, ` +
+    `"traceback": null, "children": [], "date_done": ${JSON.stringify(isoUtc(Date.now()))}, "name": ${JSON.stringify(task)}, ` +
+    `"args": null, "kwargs": null, "worker": null, "retries": null, "queue": ${JSON.stringify(queue)}, "task_id": ${JSON.stringify(id)}}`;
+  const key = resultKeys(ctx.resultPrefix).meta(id);
+  await ctx.backend.multi().setex(key, Math.round(ctx.resultExpires), meta).publish(key, meta).exec();
+}
+
+/** Deletes FAILURE records (only those: a record that changed meanwhile is kept). */
+export async function discardDead(ctx: ResultCtx, ids: string[]): Promise<ActionResult> {
+  const backend = requireBackend(ctx);
+  const succeeded: ActionOutcome[] = [];
+  const failed: ActionOutcome[] = [];
+  for (const id of ids) {
+    const found = await readRecord(backend, ctx.resultPrefix, id);
+    if (!found || found.record.status !== 'FAILURE') {
+      failed.push(fail(id, 'missing', 'no FAILURE record with this id'));
+      continue;
+    }
+    const gone = await compareAndDelete(ctx, id, found.record.raw);
+    (gone ? succeeded : failed).push(gone ? ok(id, 'FAILURE record deleted') : fail(id, 'missing', 'the record changed meanwhile'));
+  }
+  return { action: 'discard', brokerId: ctx.brokerId, requested: ids.length, succeeded, failed };
+}
+
+const CAS_DEL = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
+
+async function compareAndDelete(ctx: ResultCtx, id: string, raw: string): Promise<boolean> {
+  return Number(await requireBackend(ctx).eval(CAS_DEL, 1, resultKeys(ctx.resultPrefix).meta(id), raw)) === 1;
+}
+
+/**
+ * Replay: the failed task's stored name, args, kwargs and queue (result_extended) sent again
+ * with the same id, as send_task writes it. One replay per failure across consoles (a claim key
+ * `SET NX`); the message is written before the FAILURE record goes, so a crash in between
+ * leaves the failure listed (and a second replay then finds the id waiting: conflict), never lost.
+ */
+export interface ReplayBroker {
+  /** Where a live message with this id is ("waiting", "reserved by a worker"), null when none
+   *  (or when the broker cannot tell: RabbitMQ). */
+  live(id: string): Promise<string | null>;
+  send(input: SendTaskInput, built: BuiltCeleryMessage): Promise<void>;
+}
+
+export async function replayFailures(ctx: ResultCtx, ids: string[], broker: ReplayBroker): Promise<ActionResult> {
+  const backend = requireBackend(ctx);
+  const succeeded: ActionOutcome[] = [];
+  const failed: ActionOutcome[] = [];
+  const k = resultKeys(ctx.resultPrefix);
+  for (const id of ids) {
+    const found = await readRecord(backend, ctx.resultPrefix, id);
+    const r = found?.record;
+    if (!r || r.status !== 'FAILURE') {
+      failed.push(fail(id, 'missing', 'no FAILURE record with this id'));
+      continue;
+    }
+    if (!r.name || !r.queue) {
+      failed.push(fail(id, 'invalid', 'the record has no task name or queue: the app stores them only with result_extended = True'));
+      continue;
+    }
+    const claim = randomUUID();
+    if ((await backend.set(k.replayClaim(id), claim, 'PX', 60_000, 'NX')) !== 'OK') {
+      failed.push(fail(id, 'missing', 'another console is replaying it right now'));
+      continue;
+    }
+    try {
+      const live = await broker.live(id);
+      if (live) {
+        failed.push(fail(id, 'conflict', `a message with this id is already ${live}: the failure is kept`));
+        continue;
+      }
+      const input: SendTaskInput = {
+        task: r.name,
+        queue: r.queue,
+        args: r.args ?? { k: 'list', items: [] },
+        kwargs: r.kwargs ?? { k: 'dict', entries: [] },
+        priority: 0,
+        etaMs: null,
+        expiresMs: null,
+        headers: [],
+        id,
+      };
+      const built = buildSendTask(input);
+      await broker.send(input, built);
+      await compareAndDelete(ctx, id, r.raw);
+      succeeded.push(ok(id, `sent again to ${r.queue}`));
+    } finally {
+      await backend.del(k.replayClaim(id));
+    }
+  }
+  return { action: 'replay', brokerId: ctx.brokerId, requested: ids.length, succeeded, failed };
+}

@@ -1,0 +1,171 @@
+import 'server-only';
+import { reasonFingerprint } from '@/lib/brokers/potatoq/fingerprint';
+import { decodeCursor, encodeCursor } from '@/lib/brokers/cursor';
+import { reasonSummary, reasonSummaryFull } from '@/lib/potatoq/reason';
+import { pyToPValue } from '@/lib/potatoq/pvalue';
+import { toTypedValue } from '@/lib/brokers/potatoq/message';
+import type {
+  DeadDetail,
+  DeadGroup,
+  DeadListQuery,
+  DeadSummary,
+  MessageView,
+  Page,
+  ResultListQuery,
+  ResultSummary,
+} from '@/lib/brokers/schema';
+import { DeadGrouper } from '@/lib/triage/groups';
+import { requireBackend, type ResultCtx } from './context';
+import { failureReason, readRecord, recordDto, scanRecords, type CeleryRecord } from './results';
+
+// Celery has no dead-letter store: a failed task leaves a FAILURE record in the result backend.
+// Those are the console's dead letters; with `result_extended` they carry the task's name,
+// args, kwargs and queue (what replay needs), without it only the exception and traceback.
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+const LIMITS = { maxDepth: 16, maxString: 10_000, maxItems: 500 };
+
+function deadSummary(r: CeleryRecord): DeadSummary {
+  const argsText = r.args || r.kwargs ? `${r.args ? JSON.stringify(pyToPValue(r.args, LIMITS)).slice(0, 80) : ''}` : '';
+  return {
+    id: r.id,
+    queue: r.queue ?? '',
+    task: r.name ?? '(name not stored: result_extended is off)',
+    summary: reasonSummary(failureReason(r)),
+    diedAt: iso(r.dateDoneMs),
+    preview: { kind: 'native', text: argsText || '(no arguments stored)' },
+  };
+}
+
+/** Every FAILURE record, newest first (date_done DESC, id). */
+async function failures(ctx: ResultCtx): Promise<CeleryRecord[]> {
+  const { records } = await scanRecords(requireBackend(ctx), ctx.resultPrefix);
+  return records
+    .filter((r) => r.status === 'FAILURE')
+    .sort((a, b) => (b.dateDoneMs ?? 0) - (a.dateDoneMs ?? 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+function deadMatches(r: CeleryRecord, q: DeadListQuery): boolean {
+  if (q.queue && r.queue !== q.queue) return false;
+  if (q.task && r.name !== q.task) return false;
+  if (q.id && !r.id.startsWith(q.id)) return false;
+  if (q.group && reasonFingerprint(failureReason(r)).key !== q.group) return false;
+  if (q.q) {
+    const inReason = failureReason(r).includes(q.q);
+    if (q.qIn === 'reason' ? !inReason : !(inReason || r.raw.includes(q.q))) return false;
+  }
+  return true;
+}
+
+export async function listDead(ctx: ResultCtx, q: DeadListQuery): Promise<Page<DeadSummary>> {
+  const all = (await failures(ctx)).filter((r) => deadMatches(r, q));
+  const c = decodeCursor('celery-dead', q.cursor, 2);
+  let rest = all;
+  if (c) {
+    const [ms, id] = [Number(c[0]), String(c[1])];
+    rest = all.filter((r) => (r.dateDoneMs ?? 0) < ms || ((r.dateDoneMs ?? 0) === ms && r.id > id));
+  }
+  const page = rest.slice(0, q.limit);
+  const last = page[page.length - 1];
+  return {
+    items: page.map(deadSummary),
+    nextCursor: rest.length > q.limit && last ? encodeCursor('celery-dead', [last.dateDoneMs ?? 0, last.id]) : null,
+  };
+}
+
+export async function deadGroups(ctx: ResultCtx, q: { queue?: string }): Promise<DeadGroup[]> {
+  const g = new DeadGrouper();
+  for (const r of await failures(ctx)) {
+    if (q.queue && r.queue !== q.queue) continue;
+    const reason = failureReason(r);
+    g.add({
+      id: r.id,
+      task: r.name ?? '?',
+      queue: r.queue ?? '',
+      diedAtMs: r.dateDoneMs,
+      summary: reasonSummaryFull(reason),
+      fp: reasonFingerprint(reason),
+    });
+  }
+  return g.result();
+}
+
+function failureView(r: CeleryRecord): MessageView {
+  const typed = (v: CeleryRecord['args']) => (v ? toTypedValue(pyToPValue(v, LIMITS)) : null);
+  return {
+    format: 'celery',
+    task: r.name,
+    id: r.id,
+    queue: r.queue,
+    args: typed(r.args),
+    kwargs: typed(r.kwargs),
+    fields: [],
+    headers: [
+      { name: 'status', text: r.status },
+      ...(r.excType ? [{ name: 'exception', text: r.excMessage ? `${r.excType}: ${r.excMessage}` : r.excType }] : []),
+      ...(r.worker ? [{ name: 'worker', text: r.worker }] : []),
+      ...(r.name
+        ? []
+        : [
+            {
+              name: 'note',
+              text: 'no name, args or queue stored: the app runs without result_extended, so this failure cannot be replayed',
+            },
+          ]),
+    ],
+    headersTitle: 'Celery FAILURE record (result backend)',
+    flags: [],
+    foreign: null,
+    value: null,
+  };
+}
+
+export async function getDead(ctx: ResultCtx, id: string): Promise<DeadDetail | null> {
+  const found = await readRecord(requireBackend(ctx), ctx.resultPrefix, id);
+  if (!found || found.record.status !== 'FAILURE') return null;
+  const r = found.record;
+  return {
+    ...deadSummary(r),
+    reason: failureReason(r),
+    payload: failureView(r),
+    raw: r.raw,
+    rawSize: Buffer.byteLength(r.raw, 'utf8'),
+    rawTruncated: false,
+    result: recordDto(r, found.ttl),
+  };
+}
+
+export async function listResults(ctx: ResultCtx, q: ResultListQuery): Promise<Page<ResultSummary>> {
+  const { records } = await scanRecords(requireBackend(ctx), ctx.resultPrefix);
+  const all = records
+    .filter((r) => !q.status || r.status === q.status)
+    .sort((a, b) => (b.dateDoneMs ?? 0) - (a.dateDoneMs ?? 0) || (a.id < b.id ? -1 : 1));
+  const c = decodeCursor('celery-results', q.cursor, 2);
+  const rest = c
+    ? all.filter((r) => (r.dateDoneMs ?? 0) < Number(c[0]) || ((r.dateDoneMs ?? 0) === Number(c[0]) && r.id > String(c[1])))
+    : all;
+  const page = rest.slice(0, q.limit);
+  const last = page[page.length - 1];
+  return {
+    items: page.map((r) => ({ id: r.id, status: r.status, name: r.name, dateDone: iso(r.dateDoneMs), expiresAt: null })),
+    nextCursor: rest.length > q.limit && last ? encodeCursor('celery-results', [last.dateDoneMs ?? 0, last.id]) : null,
+  };
+}
+
+export async function getResult(ctx: ResultCtx, id: string) {
+  const found = await readRecord(requireBackend(ctx), ctx.resultPrefix, id);
+  return found ? recordDto(found.record, found.ttl) : null;
+}
+
+/** Failure counts per queue (records without a stored queue are counted under ""). */
+export async function deadCounts(ctx: ResultCtx): Promise<{ byQueue: Map<string, number>; total: number; names: Set<string> }> {
+  const byQueue = new Map<string, number>();
+  const names = new Set<string>();
+  let total = 0;
+  for (const r of await failures(ctx)) {
+    total += 1;
+    byQueue.set(r.queue ?? '', (byQueue.get(r.queue ?? '') ?? 0) + 1);
+    if (r.name) names.add(r.name);
+  }
+  return { byQueue, total, names };
+}

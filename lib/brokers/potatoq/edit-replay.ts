@@ -1,0 +1,42 @@
+import 'server-only';
+import { EditError, reencodeEdited } from '@/lib/potatoq';
+import { ConsoleError } from '@/lib/brokers/errors';
+import type { ActionResult } from '@/lib/brokers/schema';
+import type { EditPreview, EditReplayResult, ReplayEditInput } from '@/lib/brokers/schema-edit';
+import { POTATOQ_TABLE_MODEL } from './model';
+
+// Replay with edits on potatoq's SQL brokers: the letter's payload re-encoded as `requeue_dead`
+// does, with the edited fields replaced; the task keeps the letter's id.
+
+/** The edit as a payload transform; an edit potatoq would not run is InvalidInput naming the field. */
+export function editedPayload(raw: string, edit: ReplayEditInput): { before: string; after: string } {
+  try {
+    return reencodeEdited(raw, edit);
+  } catch (e) {
+    if (e instanceof EditError) throw new ConsoleError('InvalidInput', e.message, { [e.field]: e.message });
+    throw e;
+  }
+}
+
+/** An edit applied to the letter's payload inside the write; a refusal keeps the letter. */
+export function transformed(
+  transform: (payload: string) => string,
+  payload: string,
+): { ok: true; json: string } | { ok: false; reason: string } {
+  try {
+    return { ok: true, json: transform(payload) };
+  } catch (e) {
+    return { ok: false, reason: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+export function previewOf(brokerId: string, id: string, raw: string | null, edit: ReplayEditInput): EditPreview {
+  if (raw === null) throw new ConsoleError('NotFound', `dead letter ${id} is not in this broker`);
+  const { before, after } = editedPayload(raw, edit);
+  return { brokerId, id, before, after, newId: id, sameId: true, does: POTATOQ_TABLE_MODEL.actions.replayEdited!.does };
+}
+
+export function resultOf(p: EditPreview, r: ActionResult): EditReplayResult {
+  const o = r.succeeded[0] ?? r.failed[0] ?? { id: p.id, outcome: 'error', message: 'the broker reported no outcome' };
+  return { ...p, outcome: o };
+}

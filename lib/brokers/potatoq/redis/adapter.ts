@@ -1,0 +1,195 @@
+import 'server-only';
+import { ConsoleError, isConsoleError } from '@/lib/brokers/errors';
+import { CAPABILITIES, type ActionResult, type BrokerOverview, type Capabilities, type EnqueueRequest } from '@/lib/brokers/schema';
+import type { BrokerAdapter, StoreConfig } from '@/lib/brokers/types';
+import { previewPotatoqEnqueue } from '../enqueue-preview';
+import type { Liveness } from '../heartbeats';
+import { POTATOQ_REDIS_MODEL } from '../model';
+import { parseOptions, ZRedisOptions } from '../options';
+import { parsePotatoqEnqueue } from '../enqueue-fields';
+import { buildFromFields, potatoqBuildInput } from '../records';
+import { deadGroups, overviewQueues, taskNames } from './dto-overview';
+import { getDead, getTask, listDead, listTasks } from './dto-pages';
+import { parseRedisUrl, potatoqPrefix, RedisUrlError, redisKeys, type RedisTarget } from './keys';
+import { redisResultsOn } from './results';
+import { checkServer, connectRedis, type ServerCheck } from './server';
+import { discardDead, enqueueTasks, purgeQueue, replayDead, revokeTasks, type RedisOutcome } from './writes';
+
+/** How long a server check (version, Cluster, eviction policy) is trusted. */
+const CHECK_TTL_MS = 30_000;
+
+/**
+ * potatoq's Redis / Valkey broker (26.1a8), read and written alongside its workers: the key
+ * layout of keys.ts, every write one of the console's own Lua scripts (scripts.ts). The server
+ * is checked before the first call and every 30 s after: Redis Cluster or a Redis older than
+ * 6.2 is refused (every call fails with the reason), and an eviction policy other than
+ * `noeviction` is a warning on the overview, as `potatoq migrate` warns.
+ *
+ * Options: `global_keyprefix` / `prefix` (potatoq's transport options; default `potatoq`),
+ * `timeoutMs` (5000), `searchWindow` (10000 members examined per filtered page),
+ * `resultExpires` (86400), `workerHeartbeatInterval` (5), `workerDeadAfter` (60).
+ */
+export function createRedisAdapter(config: StoreConfig): BrokerAdapter {
+  const o = parseOptions(ZRedisOptions, config.options);
+  let target: RedisTarget;
+  try {
+    target = parseRedisUrl(config.url);
+  } catch (e) {
+    if (e instanceof RedisUrlError) throw new ConsoleError('InvalidInput', `url: ${e.message}`, { url: e.message });
+    throw e;
+  }
+  const prefix = potatoqPrefix(o);
+  const timeoutMs = o.timeoutMs ?? 5000;
+  const window = o.searchWindow ?? 10_000;
+  const resultExpires = o.resultExpires ?? 86400;
+  const live: Liveness = { staleAfter: 3 * (o.workerHeartbeatInterval ?? 5), deadAfter: o.workerDeadAfter ?? 60 };
+  const client = connectRedis(config.url, timeoutMs);
+  const results = redisResultsOn(client, prefix);
+  const where = target.path ?? `${target.host}:${target.port}`;
+
+  /** A Redis error as the console's: unreachable, or (after the command was sent) maybe applied. */
+  function mapError(e: unknown, write: boolean): ConsoleError {
+    if (isConsoleError(e)) return e;
+    const msg = (e instanceof Error ? e.message : String(e)).replace(/rediss?:\/\/\S+/g, '<url>');
+    const notSent = /ECONNREFUSED|ENOTFOUND|ENOENT|EHOSTUNREACH|isn't writeable|enableOfflineQueue|NOAUTH|WRONGPASS|NOPERM/.test(msg);
+    if (!write || notSent) return new ConsoleError('BrokerUnavailable', `Redis at ${where} (db ${target.db}) failed: ${msg}`);
+    return new ConsoleError(
+      'BrokerTimeout',
+      `Redis at ${where} failed during the write (${msg}); it may have been applied: each id is checked again when retried`,
+    );
+  }
+
+  let checked: { at: number; value: Promise<ServerCheck> } | null = null;
+  function server(): Promise<ServerCheck> {
+    if (!checked || Date.now() - checked.at > CHECK_TTL_MS) {
+      const value = checkServer(client);
+      checked = { at: Date.now(), value };
+      value.catch(() => (checked = null));
+    }
+    return checked.value;
+  }
+  /** Every call starts here: a refused server (Cluster, too old) answers nothing else. */
+  async function usable(): Promise<ServerCheck> {
+    let s: ServerCheck;
+    try {
+      s = await server();
+    } catch (e) {
+      throw mapError(e, false);
+    }
+    if (s.refusal) throw new ConsoleError('Unsupported', s.refusal);
+    return s;
+  }
+  const read = async <T>(fn: () => Promise<T>): Promise<T> => {
+    await usable();
+    try {
+      return await fn();
+    } catch (e) {
+      throw mapError(e, false);
+    }
+  };
+
+  /** Per-id outcomes; a call where Redis failed before any id was settled fails as a whole. */
+  async function act(action: ActionResult['action'], ids: string[], run: () => Promise<RedisOutcome[]>): Promise<ActionResult> {
+    await usable();
+    let out: RedisOutcome[];
+    try {
+      out = await run();
+    } catch (e) {
+      throw mapError(e, true);
+    }
+    const first = out[0];
+    if (first && first.detail === 'error' && out.every((x) => x.detail === 'error' || x.detail === 'not-attempted')) {
+      throw mapError(new Error(first.message.replace(/^Redis failed: /, '')), true);
+    }
+    const pick = (x: RedisOutcome) => ({ id: x.id, outcome: x.outcome, message: x.message });
+    return {
+      action,
+      brokerId: config.id,
+      requested: ids.length,
+      succeeded: out.filter((x) => x.outcome === 'ok').map(pick),
+      failed: out.filter((x) => x.outcome !== 'ok').map(pick),
+    };
+  }
+
+  async function capabilities(): Promise<Capabilities> {
+    await usable();
+    return Object.fromEntries(CAPABILITIES.map((k) => [k, { on: true }])) as Capabilities;
+  }
+
+  async function overview(): Promise<BrokerOverview> {
+    const s = await usable();
+    const [found, workers] = await read(() => Promise.all([overviewQueues(client, prefix), results.workers(live)]));
+    const warnings: string[] = [];
+    if (s.evictionWarning) warnings.push(s.evictionWarning);
+    if (found.queuesCapped) warnings.push(`${prefix}:queues lists more queues than the console shows (the first 1,000 by name)`);
+    if (found.deadOrphans)
+      warnings.push(
+        `${found.deadOrphans} dead-letter entries have no task left (potatoq's revoke deletes the task and leaves its entry); discard them from the dead letters`,
+      );
+    return {
+      id: config.id,
+      name: config.name,
+      kind: 'redis',
+      serverInfo: `${s.server === 'valkey' ? 'Valkey' : 'Redis'} ${s.version} · db ${target.db} · prefix ${JSON.stringify(prefix)}`,
+      readOnly: false,
+      capabilities: Object.fromEntries(CAPABILITIES.map((k) => [k, { on: true }])) as Capabilities,
+      queues: found.queues,
+      totals: found.totals,
+      workers: { alive: workers.filter((w) => w.status === 'alive').length, stale: workers.filter((w) => w.status === 'stale').length },
+      ...(warnings.length ? { warnings } : {}),
+      readAt: new Date().toISOString(),
+    };
+  }
+
+  async function enqueue(req: EnqueueRequest) {
+    // Validated as potatoq's `call` would (bad input names the field) before anything is written.
+    const now = Date.now() / 1000;
+    const fields = parsePotatoqEnqueue(req);
+    buildFromFields(fields, now);
+    await usable();
+    let out;
+    try {
+      out = await enqueueTasks(client, prefix, [{ ...potatoqBuildInput(fields), now }]);
+    } catch (e) {
+      throw mapError(e, true);
+    }
+    const r = out[0]!;
+    if (r.outcome === 'error') throw mapError(new Error(r.message), true);
+    if (r.outcome !== 'ok') throw new ConsoleError('Conflict', r.message);
+    return { brokerId: config.id, id: r.id, queue: r.queue, task: req.task, state: r.state, payload: r.payload };
+  }
+
+  return {
+    id: config.id,
+    name: config.name,
+    kind: 'redis',
+    model: POTATOQ_REDIS_MODEL,
+    capabilities,
+    overview,
+    listTasks: (q) => read(() => listTasks(client, prefix, q, window)),
+    getTask: (id) => read(() => getTask(client, prefix, id)),
+    listDead: (q) => read(() => listDead(client, prefix, q, window)),
+    deadGroups: (q) => read(() => deadGroups(client, prefix, q)),
+    getDead: (id) => read(() => getDead(client, prefix, id)),
+    listWorkers: () => read(() => results.workers(live)),
+    listResults: (q) => read(() => results.listResults(q)),
+    getResult: (id) => read(() => results.getResult(id)),
+    taskNames: () => read(async () => taskNames(client, prefix, await client.smembers(redisKeys(prefix).queues))),
+    replayDead: (ids) => act('replay', ids, () => replayDead(client, prefix, ids)),
+    discardDead: (ids) => act('discard', ids, () => discardDead(client, prefix, ids)),
+    revoke: (ids) => act('revoke', ids, () => revokeTasks(client, prefix, ids, resultExpires)),
+    purge: async (queue) => {
+      await usable();
+      try {
+        return { brokerId: config.id, queue, removed: (await purgeQueue(client, prefix, queue)).purged };
+      } catch (e) {
+        throw mapError(e, true);
+      }
+    },
+    enqueue,
+    previewEnqueue: async (req) => previewPotatoqEnqueue(config.id, req),
+    close: async () => {
+      client.disconnect();
+    },
+  };
+}

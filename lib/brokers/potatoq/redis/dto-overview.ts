@@ -1,0 +1,108 @@
+import 'server-only';
+import type { Redis } from 'ioredis';
+import { decodePayload, reasonSummary } from '@/lib/potatoq';
+import type { DeadGroup, QueueStats } from '@/lib/brokers/schema';
+import { DeadGrouper } from '@/lib/triage/groups';
+import { reasonFingerprint } from '../fingerprint';
+import { HEAD_CHECK_LIMIT, headBlock } from '../head-block';
+import { redisKeys } from './keys';
+import { DEAD_SCAN, readOverview } from './reads-queues';
+import { registeredTaskNames } from './reads-misc';
+import { payloadInfo } from './rows';
+
+// The overview's queues and the broker-wide reads (error groups, task names), mapped onto the
+// contract's DTOs. All bounded: the overview in a fixed number of pipelined round trips.
+
+export interface RedisQueues {
+  queues: QueueStats[];
+  totals: { ready: number; scheduled: number; running: number; dead: number };
+  deadExact: boolean;
+  deadOrphans: number;
+  queuesCapped: boolean;
+}
+
+/** Per queue: counts, the oldest waiting task, and whether the next claim is one potatoq can't decode. */
+export async function overviewQueues(client: Redis, prefix: string): Promise<RedisQueues> {
+  const o = await readOverview(client, prefix);
+  const k = redisKeys(prefix);
+  // The head of each ready set is what a worker claims next: one more pipelined round trip.
+  const pipe = client.pipeline();
+  for (const q of o.queues) pipe.zrange(k.ready(q.name), '0', '0');
+  const heads = ((await pipe.exec()) ?? []).map((r) => (Array.isArray(r[1]) ? ((r[1] as string[])[0] ?? null) : null));
+  const pipe2 = client.pipeline();
+  for (const id of heads) if (id !== null) pipe2.hget(k.job(id), 'p');
+  const got = heads.some((h) => h !== null) ? ((await pipe2.exec()) ?? []) : [];
+  let j = 0;
+  const queues = o.queues.map((q, i): QueueStats => {
+    const id = heads[i] ?? null;
+    let blockedBy = null;
+    if (id !== null) {
+      const payload = got[j]?.[1];
+      j++;
+      if (typeof payload === 'string' && payload.length <= HEAD_CHECK_LIMIT) {
+        const d = decodePayload(payload, { maxDepth: 1, maxItems: 1, maxString: 1 });
+        const task = d.task ?? (d.kind === 'foreign' ? d.celery?.task : null) ?? '(unknown)';
+        blockedBy = headBlock({ id, task, payload });
+      }
+    }
+    return {
+      name: q.name,
+      ready: q.ready,
+      scheduled: q.scheduled,
+      running: q.running,
+      dead: q.dead,
+      oldestReadyAt: q.oldestWaitingSeconds === null ? null : new Date(o.nowMs - q.oldestWaitingSeconds * 1000).toISOString(),
+      tasks: null,
+      ...(o.deadExact ? {} : { capped: { dead: { atLeast: q.dead, estimate: null } } }),
+      blockedBy,
+    };
+  });
+  const sum = (f: (q: QueueStats) => number | null) => queues.reduce((n, q) => n + (f(q) ?? 0), 0);
+  return {
+    queues,
+    totals: { ready: sum((q) => q.ready), scheduled: sum((q) => q.scheduled), running: sum((q) => q.running), dead: o.deadTotal },
+    deadExact: o.deadExact,
+    deadOrphans: o.deadOrphans,
+    queuesCapped: o.queuesCapped,
+  };
+}
+
+/** The newest DEAD_SCAN letters (of one queue, when given) grouped by error fingerprint. */
+export async function deadGroups(client: Redis, prefix: string, q: { queue?: string }): Promise<DeadGroup[]> {
+  const k = redisKeys(prefix);
+  const flat = await client.zrevrange(k.dead, 0, DEAD_SCAN - 1, 'WITHSCORES');
+  const pipe = client.pipeline();
+  for (let i = 0; i < flat.length; i += 2) pipe.hmget(k.job(flat[i]!), 'q', 'r', 'p');
+  const res = (await pipe.exec()) ?? [];
+  const groups = new DeadGrouper();
+  for (let i = 0; i < flat.length; i += 2) {
+    const [queue, reason, p] = (res[i / 2]?.[1] as Array<string | null> | undefined) ?? [];
+    if (queue === null || queue === undefined || (q.queue !== undefined && queue !== q.queue)) continue;
+    groups.add({
+      id: flat[i]!,
+      task: payloadInfo(p ?? null, { maxDepth: 1, maxItems: 1, maxString: 1 }).task ?? '(unknown)',
+      queue,
+      diedAtMs: Number(flat[i + 1]),
+      summary: reasonSummary(reason ?? ''),
+      fp: reasonFingerprint(reason),
+    });
+  }
+  return groups.result();
+}
+
+/** Names for enqueue's autocomplete: registered records, the heads of each queue and the newest letters (all bounded). */
+export async function taskNames(client: Redis, prefix: string, queues: string[]): Promise<string[]> {
+  const k = redisKeys(prefix);
+  const pipe = client.pipeline();
+  for (const q of queues.slice(0, 200)) pipe.zrange(k.ready(q), '0', '49').zrange(k.delayed(q), '0', '9');
+  pipe.zrevrange(k.dead, 0, 499);
+  const ids = [...new Set(((await pipe.exec()) ?? []).flatMap((r) => (Array.isArray(r[1]) ? (r[1] as string[]) : [])))];
+  const p2 = client.pipeline();
+  for (const id of ids) p2.hget(k.job(id), 'p');
+  const names = new Set(await registeredTaskNames(client, prefix));
+  for (const r of ids.length ? ((await p2.exec()) ?? []) : []) {
+    const t = typeof r[1] === 'string' ? payloadInfo(r[1], { maxDepth: 1, maxItems: 1, maxString: 1 }).task : null;
+    if (t) names.add(t);
+  }
+  return [...names].sort();
+}

@@ -1,0 +1,131 @@
+import 'server-only';
+import type { ActionOutcome } from '@/lib/brokers/schema';
+import type { BulkRow, BulkStore, ControlRequest } from './store';
+
+// The bulk-job tables, the same in SQLite and PostgreSQL (JSON as text, times as ISO text,
+// the heartbeat as epoch ms). `?` placeholders; the PostgreSQL runner renumbers them.
+
+export const BULK_DDL = [
+  `CREATE TABLE IF NOT EXISTS console_bulk_jobs (
+    id TEXT PRIMARY KEY, broker TEXT NOT NULL, created_at TEXT NOT NULL, state TEXT NOT NULL,
+    owner TEXT, heartbeat_ms BIGINT NOT NULL, control TEXT, finished_at TEXT,
+    row TEXT NOT NULL, ids TEXT NOT NULL)`,
+  `CREATE INDEX IF NOT EXISTS console_bulk_jobs_broker ON console_bulk_jobs (broker, created_at)`,
+  `CREATE TABLE IF NOT EXISTS console_bulk_outcomes (job_id TEXT NOT NULL, n INTEGER NOT NULL, id TEXT NOT NULL, outcome TEXT NOT NULL, message TEXT NOT NULL)`,
+  `CREATE INDEX IF NOT EXISTS console_bulk_outcomes_job ON console_bulk_outcomes (job_id, n)`,
+];
+
+export interface SqlRunner {
+  run(sql: string, params: unknown[]): Promise<void>;
+  all<T = Record<string, unknown>>(sql: string, params: unknown[]): Promise<T[]>;
+  /** Runs `fn` in one transaction. */
+  tx(fn: (r: Omit<SqlRunner, 'tx' | 'close'>) => Promise<void>): Promise<void>;
+  close(): Promise<void>;
+}
+
+type Stored = {
+  row: string;
+  state: string;
+  owner: string | null;
+  heartbeat_ms: number | string;
+  control: string | null;
+  finished_at: string | null;
+};
+
+// The columns queried on are their own; the rest of the row is one JSON document.
+function fromStored(r: Stored): BulkRow {
+  const row = JSON.parse(r.row) as BulkRow;
+  return {
+    ...row,
+    state: r.state as BulkRow['state'],
+    owner: r.owner,
+    heartbeatMs: Number(r.heartbeat_ms),
+    control: r.control ? (JSON.parse(r.control) as ControlRequest) : null,
+    finishedAt: r.finished_at,
+  };
+}
+
+const body = (row: BulkRow) => JSON.stringify({ ...row, control: null });
+
+export function createSqlBulkStore(db: SqlRunner): BulkStore {
+  return {
+    async create(row, ids) {
+      await db.run(
+        'INSERT INTO console_bulk_jobs (id, broker, created_at, state, owner, heartbeat_ms, control, finished_at, row, ids) VALUES (?, ?, ?, ?, ?, ?, NULL, ?, ?, ?)',
+        [row.id, row.brokerId, row.createdAt, row.state, row.owner, row.heartbeatMs, row.finishedAt, body(row), JSON.stringify(ids)],
+      );
+    },
+    async save(row, outcomes = []) {
+      await db.tx(async (t) => {
+        await t.run('UPDATE console_bulk_jobs SET state = ?, owner = ?, heartbeat_ms = ?, finished_at = ?, row = ? WHERE id = ?', [
+          row.state,
+          row.owner,
+          row.heartbeatMs,
+          row.finishedAt,
+          body(row),
+          row.id,
+        ]);
+        if (!outcomes.length) return;
+        const base = await t.all<{ n: number | string | null }>('SELECT max(n) AS n FROM console_bulk_outcomes WHERE job_id = ?', [row.id]);
+        let n = Number(base[0]?.n ?? -1);
+        // One statement per 200 outcomes: bounded parameter counts on both stores.
+        for (let i = 0; i < outcomes.length; i += 200) {
+          const part = outcomes.slice(i, i + 200);
+          await t.run(
+            `INSERT INTO console_bulk_outcomes (job_id, n, id, outcome, message) VALUES ${part.map(() => '(?, ?, ?, ?, ?)').join(', ')}`,
+            part.flatMap((o) => [row.id, ++n, o.id, o.outcome, o.message]),
+          );
+        }
+      });
+    },
+    async get(id) {
+      const r = await db.all<Stored>('SELECT row, state, owner, heartbeat_ms, control, finished_at FROM console_bulk_jobs WHERE id = ?', [
+        id,
+      ]);
+      return r[0] ? fromStored(r[0]) : null;
+    },
+    async ids(id) {
+      const r = await db.all<{ ids: string }>('SELECT ids FROM console_bulk_jobs WHERE id = ?', [id]);
+      return r[0] ? (JSON.parse(r[0].ids) as string[]) : [];
+    },
+    async outcomes(id, limit) {
+      const r = await db.all<ActionOutcome>('SELECT id, outcome, message FROM console_bulk_outcomes WHERE job_id = ? ORDER BY n LIMIT ?', [
+        id,
+        limit,
+      ]);
+      return r.map((o) => ({ id: o.id, outcome: o.outcome, message: o.message }));
+    },
+    async list(brokerId, limit) {
+      const r = await db.all<Stored>(
+        'SELECT row, state, owner, heartbeat_ms, control, finished_at FROM console_bulk_jobs WHERE broker = ? ORDER BY created_at DESC LIMIT ?',
+        [brokerId, limit],
+      );
+      return r.map(fromStored);
+    },
+    async claim(id, expect, owner, nowMs) {
+      // Compare-and-set in one statement; RETURNING tells whether this caller's row changed.
+      const r = await db.all<{ id: string }>(
+        `UPDATE console_bulk_jobs SET owner = ?, heartbeat_ms = ? WHERE id = ? AND heartbeat_ms = ? AND ${expect.owner === null ? 'owner IS NULL' : 'owner = ?'} RETURNING id`,
+        [owner, nowMs, id, expect.heartbeatMs, ...(expect.owner === null ? [] : [expect.owner])],
+      );
+      return r.length === 1;
+    },
+    async request(id, req) {
+      await db.run('UPDATE console_bulk_jobs SET control = ? WHERE id = ?', [req ? JSON.stringify(req) : null, id]);
+    },
+    async prune(beforeMs, queuedBeforeMs) {
+      const old = (ms: number) => new Date(ms).toISOString();
+      await db.tx(async (t) => {
+        const gone = await t.all<{ id: string }>(
+          `SELECT id FROM console_bulk_jobs WHERE (finished_at IS NOT NULL AND finished_at < ?) OR (state = 'queued' AND created_at < ?)`,
+          [old(beforeMs), old(queuedBeforeMs)],
+        );
+        for (const g of gone) {
+          await t.run('DELETE FROM console_bulk_outcomes WHERE job_id = ?', [g.id]);
+          await t.run('DELETE FROM console_bulk_jobs WHERE id = ?', [g.id]);
+        }
+      });
+    },
+    close: () => db.close(),
+  };
+}

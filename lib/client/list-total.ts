@@ -1,0 +1,21 @@
+// How many rows a list holds in all, for "50 shown of 1,241": the broker's own count of the
+// state (a queue's, or the broker's total), only when nothing narrows the list. Client-safe.
+import { countOf, type BrokerOverview } from '@/lib/brokers/schema';
+import { formatCount } from './format';
+
+export function listTotal(
+  o: BrokerOverview | undefined,
+  state: string,
+  f: { queue?: string; task?: string; id?: string; q?: string; group?: string },
+): string | null {
+  if (!o || f.task || f.id || f.q || f.group) return null;
+  if (f.queue) {
+    const stats = o.queues.find((x) => x.name === f.queue);
+    if (!stats) return null;
+    const n = countOf(stats, state);
+    return n === null ? null : formatCount(n, stats.capped?.[state]);
+  }
+  const t = o.totals;
+  const n = state === 'ready' || state === 'scheduled' || state === 'running' || state === 'dead' ? t[state] : (t.counts?.[state] ?? null);
+  return n === null ? null : formatCount(n, o.totalsCapped?.[state]);
+}

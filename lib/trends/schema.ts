@@ -1,0 +1,73 @@
+// Trends: the inputs (zod, the routes validate with them) and the answers (zod too: the TS
+// types are inferred from them and the OpenAPI description converts the same schemas, so the
+// description cannot drift from what the route returns). Client-safe: no server imports.
+import { z } from 'zod';
+
+export { bucketTimes, TREND_RANGES, trendWindow, type TrendRange } from './ranges';
+
+export const ZTrendRange = z
+  .enum(['hour', 'day', 'week'])
+  .default('day')
+  .describe('the window: hour (1-minute buckets), day (15-minute), week (1-hour)');
+
+const ZOptionalText = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .optional()
+    .transform((v) => v || undefined);
+
+export const ZDeadTrendQuery = z.object({
+  range: ZTrendRange,
+  queue: ZOptionalText(500).describe("only this queue's letters"),
+  group: ZOptionalText(2000).describe("only this dead-letter group's letters (a fingerprint of /dead/groups)"),
+});
+export type DeadTrendQuery = z.infer<typeof ZDeadTrendQuery>;
+
+export const ZQueueTrendQuery = z.object({
+  range: ZTrendRange,
+  queue: ZOptionalText(500).describe('one queue; absent: the broker as a whole'),
+});
+export type QueueTrendQuery = z.infer<typeof ZQueueTrendQuery>;
+
+const iso = z.string().describe('ISO 8601 time');
+const bucketCount = z.number().int().min(0);
+const window = {
+  range: z.enum(['hour', 'day', 'week']),
+  /** Bucket i covers [from + i·bucketSeconds, from + (i+1)·bucketSeconds). */
+  from: iso.describe('start of the first bucket'),
+  to: iso.describe('end of the last bucket'),
+  bucketSeconds: z.number().int().min(1),
+};
+
+export const ZDeadTrend = z
+  .object({
+    ...window,
+    counts: z.array(bucketCount).describe('letters that died in each bucket, oldest bucket first'),
+    total: bucketCount.describe('sum of counts'),
+    undated: bucketCount.describe('matching letters the broker keeps no died time for (in no bucket)'),
+    scannedNewest: z
+      .number()
+      .int()
+      .nullable()
+      .describe('set when only the newest N letters were looked at (a group filter on a large store); null when all were'),
+  })
+  .meta({ id: 'DeadTrend', description: 'Dead letters per time bucket, from the died times the broker itself keeps.' });
+export type DeadTrend = z.infer<typeof ZDeadTrend>;
+
+const sampled = z.array(z.number().min(0).nullable()).describe('the highest sampled value in each bucket; null: no sample there');
+export const ZQueueTrend = z
+  .object({
+    ...window,
+    queue: z.string().nullable().describe('the queue, or null for the broker as a whole'),
+    sampling: z.object({
+      on: z.boolean(),
+      intervalSeconds: z.number().int().nullable(),
+      why: z.string().optional().describe('why no samples are taken, when off'),
+    }),
+    depth: sampled.describe("tasks waiting in the broker's first declared state (ready) — the highest sample in each bucket"),
+    oldestSeconds: sampled.describe('age of the oldest waiting task — the highest sample in each bucket'),
+    dead: sampled.describe('dead letters kept — the highest sample in each bucket'),
+  })
+  .meta({ id: 'QueueTrend', description: 'Queue depth, oldest-waiting age and dead letters over time, as sampled by the console.' });
+export type QueueTrend = z.infer<typeof ZQueueTrend>;

@@ -1,0 +1,89 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { ConsoleError } from '@/lib/brokers/errors';
+import type { BrokerAdapter } from '@/lib/brokers/types';
+import type { TrendStore } from './store';
+
+// The trend service's rules against a fake adapter and store (the real ones are tested in
+// lib/brokers/contract/trends.ts and lib/trends/store-cases.ts).
+let adapter: Partial<BrokerAdapter>;
+let store: Partial<TrendStore> | Error;
+const config = { id: 'b', name: 'b', kind: 'potatoq', url: 'sqlite:///x', readOnly: false, options: {} };
+vi.mock('@/lib/brokers/registry', () => ({
+  findBrokerConfig: (id: string) => {
+    if (id !== 'b') throw new ConsoleError('NotFound', `no broker "${id}" is configured`);
+    return config;
+  },
+  getAdapter: () => adapter,
+  brokerKindOf: () => 'sqlite',
+  listBrokerConfigs: () => [config],
+}));
+vi.mock('./store', () => ({ getTrendStore: async () => (store instanceof Error ? Promise.reject(store) : store) }));
+
+const service = await import('./service');
+const { ZDeadTrendQuery, ZQueueTrendQuery } = await import('./schema');
+const deadTrend = (b: string, q: Record<string, string>, at: number) => service.deadTrend(b, ZDeadTrendQuery.parse(q), at);
+const queueTrend = (b: string, q: Record<string, string>, at: number) => service.queueTrend(b, ZQueueTrendQuery.parse(q), at);
+const now = Date.parse('2026-12-01T12:07:30Z');
+
+beforeEach(() => {
+  adapter = {};
+  store = {};
+});
+
+describe('dead-letter trends', () => {
+  it("says why when the system's adapter can't tell when letters died", async () => {
+    await expect(deadTrend('b', { range: 'hour', queue: 'q-none' }, now)).rejects.toMatchObject({ code: 'Unsupported' });
+    await expect(deadTrend('nope', { range: 'hour' }, now)).rejects.toMatchObject({ code: 'NotFound' });
+  });
+
+  it("asks the adapter for the range's buckets, totals them, and shares one answer for 30 s", async () => {
+    const deadHistogram = vi.fn(async (q: { buckets: number }) => ({
+      counts: Array.from({ length: q.buckets }, (_, i) => (i === q.buckets - 1 ? 3 : i === 0 ? 1 : 0)),
+      undated: 2,
+      scannedNewest: null,
+    }));
+    adapter = { deadHistogram };
+    const t = await deadTrend('b', { range: 'hour', queue: 'q1' }, now);
+    expect(deadHistogram).toHaveBeenCalledWith({
+      fromMs: Date.parse('2026-12-01T11:08:00Z'),
+      toMs: Date.parse('2026-12-01T12:08:00Z'),
+      bucketMs: 60_000,
+      buckets: 60,
+      queue: 'q1',
+      group: undefined,
+    });
+    expect(t).toMatchObject({
+      range: 'hour',
+      from: '2026-12-01T11:08:00.000Z',
+      to: '2026-12-01T12:08:00.000Z',
+      bucketSeconds: 60,
+      total: 4,
+      undated: 2,
+    });
+    await deadTrend('b', { range: 'hour', queue: 'q1' }, now + 29_000);
+    expect(deadHistogram).toHaveBeenCalledTimes(1);
+    await deadTrend('b', { range: 'hour', queue: 'q1' }, now + 31_000);
+    expect(deadHistogram).toHaveBeenCalledTimes(2);
+  });
+
+  it('does not keep a failure', async () => {
+    adapter = { deadHistogram: vi.fn().mockRejectedValueOnce(new ConsoleError('BrokerUnavailable', 'down')) };
+    await expect(deadTrend('b', { range: 'day', queue: 'q-fail' }, now)).rejects.toMatchObject({ code: 'BrokerUnavailable' });
+    (adapter.deadHistogram as ReturnType<typeof vi.fn>).mockResolvedValueOnce({ counts: [], undated: 0, scannedNewest: null });
+    await expect(deadTrend('b', { range: 'day', queue: 'q-fail' }, now)).resolves.toMatchObject({ total: 0 });
+  });
+});
+
+describe('sampled trends', () => {
+  it("reads the broker's totals from the store, and answers 503 without details when the store can't be read", async () => {
+    const read = vi.fn(async () => ({ depth: [1], oldestSeconds: [null], dead: [0] }));
+    store = { read };
+    const t = await queueTrend('b', { range: 'week' }, now);
+    expect(read).toHaveBeenCalledWith(expect.objectContaining({ broker: 'b', queue: '', bucketMs: 3_600_000, buckets: 168 }));
+    expect(t).toMatchObject({ queue: null, sampling: { on: true, intervalSeconds: 60 }, depth: [1] });
+    store = new Error('connect ECONNREFUSED postgresql://u:secret@db');
+    const e = await queueTrend('b', { range: 'day', queue: 'q' }, now).catch((x: unknown) => x);
+    expect(e).toMatchObject({ code: 'BrokerUnavailable' });
+    expect(String((e as Error).message)).not.toContain('secret');
+  });
+});

@@ -1,0 +1,104 @@
+import 'server-only';
+import { stateLocation } from '@/lib/audit/store';
+
+/** One sample of one queue (or of the broker as a whole: queue `''`, which no queue is named). */
+export interface SampleRow {
+  broker: string;
+  queue: string;
+  /** The sampling slot: epoch ms rounded down to the interval (two samplers write the same slot). */
+  atMs: number;
+  depth: number | null;
+  oldestSeconds: number | null;
+  dead: number | null;
+}
+
+export interface SeriesQuery {
+  broker: string;
+  queue: string;
+  fromMs: number;
+  bucketMs: number;
+  buckets: number;
+}
+
+/** The highest sample of each bucket; null where a bucket has none (or only unknown values). */
+export interface SeriesRows {
+  depth: Array<number | null>;
+  oldestSeconds: Array<number | null>;
+  dead: Array<number | null>;
+}
+
+/**
+ * Samples and the sampler's lease, in the console's state store (the audit trail's SQLite file
+ * or PostgreSQL database): every console instance on one PostgreSQL store sees the same lease,
+ * so exactly one of them samples.
+ */
+export interface TrendStore {
+  /** Takes or renews the lease for `holder` for `ttlMs`; false while another holder's runs. */
+  lease(holder: string, ttlMs: number): Promise<boolean>;
+  /** Gives the lease up (a stopping instance), so another takes over at its next tick. */
+  release(holder: string): Promise<void>;
+  /** Who holds the lease now, if anyone's is still running. */
+  leaseHolder(): Promise<string | null>;
+  /** Writes samples; a (broker, queue, slot) already written is left alone. Returns rows written. */
+  write(rows: SampleRow[]): Promise<number>;
+  read(q: SeriesQuery): Promise<SeriesRows>;
+  /** Deletes samples older than `beforeMs`. */
+  prune(beforeMs: number): Promise<number>;
+  close(): Promise<void>;
+}
+
+export const LEASE = 'trend-sampler';
+
+/** Both stores' tables; `int` is the 64-bit integer type. */
+export const trendSchema = (int: string, real: string) => [
+  `CREATE TABLE IF NOT EXISTS console_trend_samples (
+  broker TEXT NOT NULL,
+  queue TEXT NOT NULL,
+  at_ms ${int} NOT NULL,
+  depth ${int},
+  oldest_s ${real},
+  dead ${int},
+  PRIMARY KEY (broker, queue, at_ms)
+)`,
+  'CREATE INDEX IF NOT EXISTS console_trend_samples_at ON console_trend_samples (at_ms)',
+  `CREATE TABLE IF NOT EXISTS console_leases (name TEXT PRIMARY KEY, holder TEXT NOT NULL, expires_ms ${int} NOT NULL)`,
+];
+
+/** `?` placeholders; PostgreSQL's store renumbers them. */
+export const SERIES_SQL = `SELECT CAST((at_ms - ?) / ? AS INTEGER) AS b, max(depth) AS depth, max(oldest_s) AS oldest, max(dead) AS dead
+  FROM console_trend_samples WHERE broker = ? AND queue = ? AND at_ms >= ? AND at_ms < ? GROUP BY 1`;
+
+export function seriesArgs(q: SeriesQuery): unknown[] {
+  return [q.fromMs, q.bucketMs, q.broker, q.queue, q.fromMs, q.fromMs + q.bucketMs * q.buckets];
+}
+
+export function seriesOf(q: SeriesQuery, rows: Array<{ b: unknown; depth: unknown; oldest: unknown; dead: unknown }>): SeriesRows {
+  const empty = () => new Array<number | null>(q.buckets).fill(null);
+  const out: SeriesRows = { depth: empty(), oldestSeconds: empty(), dead: empty() };
+  const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+  for (const r of rows) {
+    const b = Number(r.b);
+    if (!(b >= 0 && b < q.buckets)) continue;
+    out.depth[b] = num(r.depth);
+    out.oldestSeconds[b] = num(r.oldest);
+    out.dead[b] = num(r.dead);
+  }
+  return out;
+}
+
+const STORE = Symbol.for('potatoq.console.trendStore');
+type Global = typeof globalThis & { [STORE]?: Promise<TrendStore> };
+
+/** The process's trend store in POTATOQ_CONSOLE_STATE (opened once, lazily). */
+export function getTrendStore(): Promise<TrendStore> {
+  const g = globalThis as Global;
+  g[STORE] ??= (async () => {
+    const loc = stateLocation();
+    if (loc.kind === 'postgres') return (await import('./store-postgres')).createPostgresTrendStore(loc.where);
+    return (await import('./store-sqlite')).createSqliteTrendStore(loc.where);
+  })();
+  g[STORE].catch(() => {
+    delete g[STORE];
+  });
+  return g[STORE];
+}

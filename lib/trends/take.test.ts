@@ -1,0 +1,70 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { BrokerOverview } from '@/lib/brokers/dto';
+import type { Snapshot } from '@/lib/metrics/snapshot';
+
+const snap: { value: Snapshot } = { value: { takenAt: 0, brokers: [] } };
+vi.mock('@/lib/metrics/snapshot', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('@/lib/metrics/snapshot')>()),
+  takeSnapshot: async () => snap.value,
+}));
+const { takeSamples } = await import('./take');
+
+const now = Date.parse('2026-12-01T12:00:00Z');
+const queue = (name: string, ready: number | null, oldestAgo: number | null, dead: number | null) => ({
+  name,
+  ready,
+  scheduled: 0,
+  running: 0,
+  dead,
+  oldestReadyAt: oldestAgo === null ? null : new Date(now - oldestAgo * 1000).toISOString(),
+  tasks: null,
+});
+const overview = (o: Partial<BrokerOverview>): BrokerOverview =>
+  ({
+    id: 'b1',
+    name: 'b1',
+    kind: 'sqlite',
+    serverInfo: null,
+    readOnly: false,
+    capabilities: {} as BrokerOverview['capabilities'],
+    queues: [],
+    totals: { ready: 7, scheduled: 0, running: 0, dead: 2 },
+    workers: { alive: 0, stale: 0 },
+    readAt: '',
+    ...o,
+  }) as BrokerOverview;
+
+describe('taking samples', () => {
+  it("samples each queue's depth, oldest age and dead count, the broker's totals, and nothing of a broker that is down", async () => {
+    snap.value = {
+      takenAt: now,
+      brokers: [
+        {
+          id: 'b1',
+          name: 'b1',
+          kind: 'sqlite',
+          ok: true,
+          seconds: 0.01,
+          error: null,
+          overview: overview({ queues: [queue('a', 7, 30, 2), queue('b', null, null, null), queue('c', 0, null, 0)] }),
+        },
+        {
+          id: 'down',
+          name: 'down',
+          kind: 'postgres',
+          ok: false,
+          seconds: 10,
+          error: { code: 'BrokerTimeout', message: 'slow' },
+          overview: null,
+        },
+      ],
+    };
+    const rows = await takeSamples(60_000, 2);
+    expect(rows).toEqual([
+      { broker: 'b1', queue: 'a', atMs: 60_000, depth: 7, oldestSeconds: 30, dead: 2 },
+      // Unknown stays unknown (null), never 0; the cap (2 queues) drops queue c.
+      { broker: 'b1', queue: 'b', atMs: 60_000, depth: null, oldestSeconds: null, dead: null },
+      { broker: 'b1', queue: '', atMs: 60_000, depth: 7, oldestSeconds: 30, dead: 2 },
+    ]);
+  });
+});

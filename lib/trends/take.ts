@@ -1,0 +1,35 @@
+import 'server-only';
+import { countOf } from '@/lib/brokers/dto';
+import { queueSamples, takeSnapshot } from '@/lib/metrics/snapshot';
+import type { SampleRow } from './store';
+
+/**
+ * One sample of every configured broker: the overview's own capped counts (the read /metrics
+ * and the overview page make), each broker under the service's read timeout. A broker that
+ * can't be read gives no rows, so its chart shows a gap, never a 0. Depth is the count of the
+ * adapter's first declared state (potatoq: ready), the work a worker claims next. Queue `''`
+ * holds the broker's totals.
+ */
+export async function takeSamples(atMs: number, maxQueues: number): Promise<SampleRow[]> {
+  const snap = await takeSnapshot();
+  const rows: SampleRow[] = [];
+  for (const b of snap.brokers) {
+    const o = b.overview;
+    if (!o) continue;
+    const first = o.model?.states[0]?.key ?? 'ready';
+    const queues = queueSamples(o, snap.takenAt).slice(0, maxQueues);
+    const value = (q: (typeof queues)[number], state: string) => q.counts.find((c) => c.state === state)?.value ?? null;
+    for (const q of queues)
+      rows.push({ broker: o.id, queue: q.queue, atMs, depth: value(q, first), oldestSeconds: q.oldestAgeSeconds, dead: value(q, 'dead') });
+    const ages = queueSamples(o, snap.takenAt).flatMap((q) => (q.oldestAgeSeconds === null ? [] : [q.oldestAgeSeconds]));
+    rows.push({
+      broker: o.id,
+      queue: '',
+      atMs,
+      depth: countOf(o.totals, first),
+      oldestSeconds: ages.length ? Math.max(...ages) : null,
+      dead: o.totals.dead,
+    });
+  }
+  return rows;
+}

@@ -1,0 +1,60 @@
+"""A plain Celery 5.7 app for the console's Celery tests: its worker runs what the console
+enqueues and replays; its producer writes what the console reads.
+
+Environment: CT_BROKER (redis://.../10 or amqp://...), CT_BACKEND (redis://.../11), CT_OUT (a
+folder: each run writes <task id>.json with the args as Python saw them).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+from celery import Celery
+
+app = Celery("rt_celery_app", broker=os.environ["CT_BROKER"], backend=os.environ.get("CT_BACKEND") or None)
+app.conf.result_extended = True
+if os.environ.get("CT_RESULT_PREFIX"):
+    app.conf.result_backend_transport_options = {"global_keyprefix": os.environ["CT_RESULT_PREFIX"]}
+app.conf.worker_prefetch_multiplier = 1
+app.conf.broker_connection_retry_on_startup = True
+if app.conf.broker_url.startswith("amqp"):
+    # Publisher confirms: a test reads the queue right after send_task.
+    app.conf.broker_transport_options = {"confirm_publish": True}
+elif os.environ.get("CT_BROKER_PREFIX"):
+    app.conf.broker_transport_options = {"global_keyprefix": os.environ["CT_BROKER_PREFIX"]}
+OUT = Path(os.environ.get("CT_OUT", "/tmp"))
+
+
+def _record(task_id: str, args, kwargs) -> None:
+    described = {"args": [[type(a).__name__, repr(a)] for a in args], "kwargs": {k: [type(v).__name__, repr(v)] for k, v in kwargs.items()}}
+    # Written whole, then renamed: a test polling for the file never reads half of it.
+    tmp = OUT / f".{task_id}.json.tmp"
+    tmp.write_text(json.dumps(described))
+    tmp.rename(OUT / f"{task_id}.json")
+
+
+@app.task(bind=True, name="ct.record")
+def record(self, *args, **kwargs):
+    """Writes what it was called with, so a test can check the types a worker saw."""
+    _record(self.request.id, args, kwargs)
+    return len(args)
+
+
+@app.task(bind=True, name="ct.sleep")
+def sleep(self, seconds: float):
+    (OUT / f"{self.request.id}.started").write_text("1")
+    time.sleep(seconds)
+    _record(self.request.id, [seconds], {})
+    return seconds
+
+
+@app.task(bind=True, name="ct.flaky")
+def flaky(self, flag: str):
+    """Fails until the file `flag` exists in CT_OUT: a failure the console can replay."""
+    if not (OUT / flag).exists():
+        raise ValueError(f"flag {flag} is not set")
+    _record(self.request.id, [flag], {})
+    return "ok"
