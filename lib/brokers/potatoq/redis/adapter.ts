@@ -11,6 +11,7 @@ import { parsePotatoqEnqueue } from '../enqueue-fields';
 import { buildFromFields, potatoqBuildInput } from '../records';
 import { deadGroups, overviewQueues, taskNames } from './dto-overview';
 import { getDead, getTask, listDead, listTasks } from './dto-pages';
+import { deadHistogram } from './histogram';
 import { parseRedisUrl, potatoqPrefix, RedisUrlError, redisKeys, type RedisTarget } from './keys';
 import { redisResultsOn } from './results';
 import { checkServer, connectRedis, isTlsFailure, redisFailure, type ServerCheck } from './server';
@@ -181,6 +182,7 @@ export function createRedisAdapter(config: StoreConfig): BrokerAdapter {
     listDead: (q) => read(() => listDead(client, prefix, q, window)),
     deadGroups: (q) => read(() => deadGroups(client, prefix, q)),
     getDead: (id) => read(() => getDead(client, prefix, id)),
+    deadHistogram: (q) => read(() => deadHistogram(client, prefix, q, window)),
     listWorkers: () => read(() => results.workers(live)),
     listResults: (q) => read(() => results.listResults(q)),
     getResult: (id) => read(() => results.getResult(id)),

@@ -1,9 +1,9 @@
 import 'server-only';
 import type { Redis } from 'ioredis';
-import { decodePayload, reasonSummary } from '@/lib/potatoq';
+import { decodePayload } from '@/lib/potatoq';
 import type { DeadGroup, QueueStats } from '@/lib/brokers/schema';
 import { DeadGrouper } from '@/lib/triage/groups';
-import { reasonFingerprint } from '../fingerprint';
+import { reasonTriage } from '../fingerprint';
 import { HEAD_CHECK_LIMIT, headBlock } from '../head-block';
 import { redisKeys } from './keys';
 import { DEAD_SCAN, readOverview } from './reads-queues';
@@ -83,8 +83,7 @@ export async function deadGroups(client: Redis, prefix: string, q: { queue?: str
       task: payloadInfo(p ?? null, { maxDepth: 1, maxItems: 1, maxString: 1 }).task ?? '(unknown)',
       queue,
       diedAtMs: Number(flat[i + 1]),
-      summary: reasonSummary(reason ?? ''),
-      fp: reasonFingerprint(reason),
+      ...reasonTriage(reason),
     });
   }
   return groups.result();
