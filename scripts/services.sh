@@ -15,6 +15,7 @@
 #          rabbitmq3 RabbitMQ 3.10 (the machine's Debian package), management plugin enabled
 #          rabbitmq4 RabbitMQ 4.3 with management, in the Debian sid chroot
 #          mysql     MySQL 9.x (sid's mysql-server), in the chroot, database and user `test`
+#          valkey    Valkey 9.x (sid's valkey-server), in the chroot, no persistence
 #          rust      rustc/cargo 1.97 (sid's), in the chroot; nothing to start
 #
 # The chroot and the services' data live in a cache outside any checkout
@@ -27,7 +28,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 CI_SET=(postgres redis rabbitmq3 rabbitmq4)
-ALL=(postgres redis rabbitmq3 rabbitmq4 mysql rust)
+ALL=(postgres redis rabbitmq3 rabbitmq4 mysql valkey rust)
 if [ "$(id -u)" = 0 ]; then DEFAULT_CACHE=/var/cache/potatoq-console; else DEFAULT_CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/potatoq-console"; fi
 CACHE="${POTATOQ_CONSOLE_CACHE:-$DEFAULT_CACHE}"
 CHROOT="$CACHE/sid"
@@ -232,7 +233,7 @@ chroot_apt() { # packages...: installs the missing ones inside the chroot
 }
 # The chroot's /proc stays mounted only while one of its services runs.
 chroot_release() {
-  rabbitmq4_alive || mysql_alive || { is_mounted "$CHROOT/proc" && umount "$CHROOT/proc" 2>/dev/null || umount -l "$CHROOT/proc" 2>/dev/null; }
+  rabbitmq4_alive || mysql_alive || valkey_alive || { is_mounted "$CHROOT/proc" && umount "$CHROOT/proc" 2>/dev/null || umount -l "$CHROOT/proc" 2>/dev/null; }
   return 0
 }
 
@@ -368,6 +369,47 @@ mysql_down() {
 mysql_status() { mysql_running && echo "mysql: running $(mysql_cli -Nse 'SELECT VERSION()' 2>/dev/null) on :$MY_PORT"; }
 mysql_env() { mysql_port; echo "POTATOQ_TEST_MYSQL_URL=mysql://test:test@127.0.0.1:$MY_PORT/test"; }
 
+# --- valkey (chroot) -------------------------------------------------------------------------
+VALKEY_DATA=/var/lib/potatoq-valkey # inside the chroot; nothing is written there (no RDB, no AOF)
+valkey_alive() { [ -f "$RUN/valkey.pid" ] && kill -0 "$(cat "$RUN/valkey.pid")" 2>/dev/null; }
+valkey_port() { VK_PORT=$(port_of valkey "${POTATOQ_VALKEY_PORT:-6380}"); }
+valkey_cli() { in_chroot valkey-cli -h 127.0.0.1 -p "$VK_PORT" "$@"; }
+valkey_pong() { [ "$(timeout 3 chroot "$CHROOT" "${CENV[@]}" valkey-cli -h 127.0.0.1 -p "$VK_PORT" ping 2>/dev/null)" = PONG ]; }
+valkey_running() { valkey_port; valkey_alive && listening "$VK_PORT"; }
+valkey_version() { valkey_cli info server 2>/dev/null | grep -oE 'valkey_version:[0-9.]+' | cut -d: -f2; }
+valkey_install() { chroot_apt valkey-server; }
+valkey_up() {
+  valkey_install
+  valkey_port
+  valkey_alive && valkey_pong && return 0
+  claim_port valkey "$VK_PORT"
+  mount_proc
+  mkdir -p "$CHROOT$VALKEY_DATA" "$RUN"
+  setsid chroot "$CHROOT" "${CENV[@]}" /usr/bin/valkey-server --bind 127.0.0.1 --port "$VK_PORT" --save "" \
+    --appendonly no --dir "$VALKEY_DATA" --daemonize no --logfile "" > "$RUN/valkey.log" 2>&1 < /dev/null 9>&- &
+  echo $! > "$RUN/valkey.pid"
+  local deadline=$((SECONDS + 30))
+  until valkey_pong; do
+    valkey_alive || { tail -n 30 "$RUN/valkey.log" >&2; die "valkey exited during startup (log: $RUN/valkey.log)"; }
+    [ $SECONDS -lt $deadline ] || die "valkey did not answer on :$VK_PORT within 30s (log: $RUN/valkey.log)"
+    sleep 1
+  done
+  record_started valkey
+  say "valkey $(valkey_version) started on :$VK_PORT"
+}
+valkey_down() {
+  valkey_alive || { rm -f "$RUN/valkey.pid"; [ -f "$CACHE/sid.debootstrapped" ] && chroot_release; return 0; }
+  local pid; pid=$(cat "$RUN/valkey.pid")
+  valkey_port
+  valkey_cli shutdown nosave >/dev/null 2>&1 || kill -TERM "$pid" 2>/dev/null || true
+  for _ in $(seq 1 30); do kill -0 "$pid" 2>/dev/null || break; sleep 1; done
+  kill -KILL -- "-$pid" 2>/dev/null || true
+  rm -f "$RUN/valkey.pid"
+  chroot_release
+}
+valkey_status() { valkey_running && echo "valkey: running $(valkey_version) on :$VK_PORT"; }
+valkey_env() { valkey_port; echo "POTATOQ_TEST_VALKEY_URL=valkey://127.0.0.1:$VK_PORT/0"; }
+
 # --- rust (chroot) ---------------------------------------------------------------------------
 rust_install() { chroot_apt rustc cargo gcc libc6-dev pkg-config libssl-dev ca-certificates; }
 rust_up() { rust_install; }
@@ -429,5 +471,5 @@ case "$cmd" in
     for s in "${SERVICES[@]}"; do if "${s}_running" 2>/dev/null; then "${s}_env"; fi; done ;;
   cargo) cmd_cargo "$@" ;;
   rabbitmq4-ctl) need_root rabbitmq4-ctl; rabbitmq4_alive || die "rabbitmq4 is not running"; mount_proc; r4_ctl "$@" ;;
-  *) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+  *) sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
 esac

@@ -60,9 +60,9 @@ describe.skipIf(!available)('bulk replay on RabbitMQ 4', () => {
         const t0 = Date.now();
         job.start();
         await job.finished;
-        // 30 at 20/s: a batch of 20, then ~1 s owed, then 10.
-        expect(Date.now() - t0).toBeGreaterThanOrEqual(950);
-        expect(job.view()).toMatchObject({ state: 'done', progress: { total: 30, succeeded: 30, batches: 2 } });
+        // 30 at 20/s in one pass over the DLQ (replayDeadPaced): one letter every 50 ms.
+        expect(Date.now() - t0).toBeGreaterThanOrEqual(1400);
+        expect(job.view()).toMatchObject({ state: 'done', progress: { total: 30, succeeded: 30, batches: 1 } });
         expect(await idsIn(py, queue)).toEqual([...ids].sort());
         expect(await idsIn(py, `${queue}.dlq`)).toEqual([]);
         expect(await idsIn(py, `${other}.dlq`)).toEqual([...kept].sort());
@@ -81,10 +81,20 @@ describe.skipIf(!available)('bulk replay on RabbitMQ 4', () => {
         while (job.view().progress.processed < 10) await new Promise((r) => setTimeout(r, 50));
         job.cancel();
         await job.finished;
-        expect(job.view()).toMatchObject({ state: 'cancelled', progress: { total: 30, processed: 10, succeeded: 10 } });
-        const order = job.snapshotIds();
-        expect(await idsIn(py, queue)).toEqual(order.slice(0, 10).sort());
-        expect(await idsIn(py, `${queue}.dlq`)).toEqual(order.slice(10).sort());
+        // The letter waiting for its turn when the cancel came may still go: at most one more.
+        const v = job.view();
+        expect(v.state).toBe('cancelled');
+        expect(v.progress.processed).toBeGreaterThanOrEqual(10);
+        expect(v.progress.processed).toBeLessThanOrEqual(12);
+        expect(v.progress).toMatchObject({ total: 30, succeeded: v.progress.processed, failed: 0 });
+        const done = [...v.succeededSample].sort();
+        expect(await idsIn(py, queue)).toEqual(done);
+        expect(await idsIn(py, `${queue}.dlq`)).toEqual(
+          job
+            .snapshotIds()
+            .filter((id) => !done.includes(id))
+            .sort(),
+        );
       }),
     120_000,
   );

@@ -65,6 +65,23 @@ describe('the services scripts/services.sh starts', () => {
     }
   });
 
+  withService('Valkey 9 without persistence (the sid chroot)', env('POTATOQ_TEST_VALKEY_URL'), async (url) => {
+    // ioredis knows redis:// only; valkey:// is the same protocol (potatoq rewrites it the same way).
+    const r = new Redis(url.replace(/^valkey:/, 'redis:'), { maxRetriesPerRequest: 1, connectTimeout: 3000, lazyConnect: true });
+    await r.connect();
+    try {
+      const info = await r.info('server');
+      expect(/server_name:(\w+)/.exec(info)?.[1]).toBe('valkey');
+      expect(/valkey_version:(\d+)\./.exec(info)?.[1]).toBe('9');
+      const [, save] = (await r.config('GET', 'save')) as string[];
+      expect(save).toBe('');
+      const [, aof] = (await r.config('GET', 'appendonly')) as string[];
+      expect(aof).toBe('no');
+    } finally {
+      r.disconnect();
+    }
+  });
+
   withService('RabbitMQ 3.10 (the machine’s)', env('POTATOQ_TEST_RABBITMQ3_URL'), async (url) => {
     expect(await amqpVersion(url)).toMatch(/^3\.10\./);
     const mgmt = env('POTATOQ_TEST_RABBITMQ3_MGMT');

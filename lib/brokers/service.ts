@@ -19,7 +19,7 @@ import type {
   TaskListQuery,
 } from './schema';
 import { DEFAULT_OVERDUE_SECONDS, STUCK_CHECKS, withoutWrites, type Diagnosis } from './dto';
-import type { BrokerAdapter } from './types';
+import type { BrokerAdapter, ReplayPace } from './types';
 import type { ReplayEditInput } from './schema-edit';
 
 /** Why an action is off on a broker configured read-only. */
@@ -257,6 +257,15 @@ export const taskNames = (brokerId: string) => read(brokerId, 'task names', (a) 
 
 export const replayDead = (brokerId: string, ids: string[]): Promise<ActionResult> =>
   write(brokerId, 'replay', 'replay', (a) => a.replayDead(ids), ids);
+/** A replay of many ids in one pass where the adapter has one (`replayDeadPaced`), else one
+ *  `replayDead`. No overall timeout: it runs as long as the letters take, steered by `pace`. */
+export async function replayDeadPaced(brokerId: string, ids: string[], pace: ReplayPace): Promise<ActionResult> {
+  if (hasNul(ids)) throw NUL();
+  const a = await requireCapability(brokerId, 'replay');
+  return a.replayDeadPaced ? a.replayDeadPaced(ids, pace) : a.replayDead(ids);
+}
+/** Whether the broker's adapter replays a whole snapshot in one pass (`replayDeadPaced`). */
+export const pacesReplay = (brokerId: string): boolean => typeof getAdapter(brokerId).replayDeadPaced === 'function';
 /** The message a replay with edits would write (a read: nothing is written). */
 export const previewReplayEdited = (brokerId: string, id: string, edit: ReplayEditInput) =>
   read(

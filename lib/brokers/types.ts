@@ -1,6 +1,7 @@
 import 'server-only';
 import type { z } from 'zod';
 import type {
+  ActionOutcome,
   ActionResult,
   BrokerKind,
   BrokerModel,
@@ -80,6 +81,10 @@ export interface BrokerAdapter {
 
   /** potatoq's `dead retry`, per id; never loses a letter (a live job with the id -> conflict). */
   replayDead(ids: string[]): Promise<ActionResult>;
+  /** `replayDead` over many ids in one pass, paced, with progress and cancellation (the bulk
+   *  runner hands it a whole snapshot), where a call per batch would cost more than one pass
+   *  (RabbitMQ finds letters only by walking the DLQ). Absent: the runner calls `replayDead` per batch. */
+  replayDeadPaced?(ids: string[], pace: ReplayPace): Promise<ActionResult>;
   /** Deletes dead letters (and nothing else). */
   discardDead(ids: string[]): Promise<ActionResult>;
   /** potatoq's `revoke`: removes waiting work, writes REVOKED; running ones are refused. */
@@ -113,6 +118,19 @@ export interface BrokerAdapter {
   setQueuePaused?(queue: string, paused: boolean): Promise<QueuePauseResult>;
 
   close(): Promise<void>;
+}
+
+/** How a long replay is steered while it runs (`replayDeadPaced`). */
+export interface ReplayPace {
+  /** At most this many letters per second; read again before each letter. */
+  rate?: number;
+  signal?: AbortSignal;
+  /** Awaited before each letter: resolves later to pause. */
+  gate?: () => Promise<void>;
+  /** Called after each id is settled or refused. */
+  onProgress?: (done: number, total: number, last: ActionOutcome) => void;
+  /** Only this queue's letters (faster: no discovery). */
+  queue?: string;
 }
 
 /** What configuration says about one broker (never sent to the browser as is). */

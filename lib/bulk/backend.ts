@@ -1,13 +1,16 @@
 import 'server-only';
 import { ZDeadListQuery, ZTaskListQuery } from '@/lib/brokers/schema';
 import * as service from '@/lib/brokers/service';
+import type { ReplayPace } from '@/lib/brokers/types';
 import type { BulkAction, BulkFilter } from './schema';
 import type { BulkBackend } from './snapshot';
 
 /** The real backend of a job: the service's lists for the snapshot, its writes per batch. */
 export function serviceBackend(brokerId: string, action: BulkAction, filter: BulkFilter): BulkBackend {
   const { queue, task, id, q, group, state } = filter;
+  const whole = action === 'replay' && service.pacesReplay(brokerId);
   return {
+    ...(whole ? { actAll: (ids: string[], pace: ReplayPace) => service.replayDeadPaced(brokerId, ids, pace) } : {}),
     async listPage(cursor, limit) {
       const page =
         action === 'revoke'

@@ -1,4 +1,5 @@
 import type { ActionOutcome, ActionResult } from '@/lib/brokers/schema';
+import type { ReplayPace } from '@/lib/brokers/types';
 import type { BulkBackend } from './snapshot';
 
 /**
@@ -51,4 +52,32 @@ export function latch(): { wait: Promise<void>; open: () => void } {
   let open = () => undefined as void;
   const wait = new Promise<void>((r) => (open = r));
   return { wait, open };
+}
+
+/** A fake that does the whole snapshot in one call (like RabbitMQ's redrive), obeying the pace. */
+export class OnePassBackend extends FakeBackend {
+  readonly rates: Array<number | undefined> = [];
+  actAll = async (ids: string[], pace: ReplayPace): Promise<ActionResult> => {
+    this.calls.push(ids);
+    const out: ActionOutcome[] = [];
+    for (const id of ids) {
+      await pace.gate?.();
+      if (pace.signal?.aborted) break;
+      this.rates.push(pace.rate);
+      await this.beforeAct([id], out.length + 1);
+      const i = this.rows.indexOf(id);
+      const o: ActionOutcome = i < 0 ? { id, outcome: 'missing', message: 'gone' } : { id, outcome: 'ok', message: 'done' };
+      if (i >= 0) this.rows.splice(i, 1);
+      out.push(o);
+      pace.onProgress?.(out.length, ids.length, o);
+    }
+    for (const id of ids.slice(out.length)) out.push({ id, outcome: 'error', message: 'cancelled before this letter was reached' });
+    return {
+      action: 'replay',
+      brokerId: 'fake',
+      requested: ids.length,
+      succeeded: out.filter((o) => o.outcome === 'ok'),
+      failed: out.filter((o) => o.outcome !== 'ok'),
+    };
+  };
 }

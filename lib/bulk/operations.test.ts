@@ -11,6 +11,7 @@ let serviceBroker = new FakeBackend([]);
 vi.mock('@/lib/brokers/service', () => ({
   requireCapability: (...a: unknown[]) => requireCapability(...a),
   replayDead: (_b: string, ids: string[]) => serviceBroker.act(ids),
+  pacesReplay: () => false, // a broker replayed per batch (RabbitMQ's one-pass path: one-pass.test.ts)
   toConsoleError: (e: unknown) => (e instanceof ConsoleError ? e : new ConsoleError('BrokerUnavailable', String(e))),
 }));
 

@@ -58,7 +58,8 @@ export class OutcomeLog {
     this.batches -= 1;
   }
 
-  private add(o: ActionOutcome): void {
+  /** One id's outcome as it comes (a one-pass job reports each id when it is settled). */
+  add(o: ActionOutcome): void {
     if (o.outcome === 'ok') {
       this.succeeded += 1;
       if (this.succeededSample.length < SUCCESS_SAMPLE) this.succeededSample.push(o.id);

@@ -248,7 +248,61 @@ export class BulkJob {
     }
   }
 
+  /** The rest of the snapshot in one call: pause holds the next letter, cancel aborts, the rate is read as it goes. */
+  private async loopWhole(actAll: NonNullable<BulkBackend['actAll']>): Promise<void> {
+    const ids = this.snapshot.ids.slice(this.next);
+    const abort = new AbortController();
+    const seen = new Set<string>();
+    const job = this; // eslint-disable-line @typescript-eslint/no-this-alias -- the getter reads the job's live rate
+    this.looping = true;
+    try {
+      if (this.hooks) await this.save();
+      this.inFlight = ids.length;
+      const result = await actAll(ids, {
+        ...(this.filter.queue ? { queue: this.filter.queue } : {}),
+        signal: abort.signal,
+        get rate() {
+          return job.rate ?? undefined;
+        },
+        gate: async () => {
+          if (this.hooks) await this.listen();
+          while (this.state === 'paused') await this.holdFor(null);
+          if (this.state === 'cancelled') abort.abort();
+        },
+        onProgress: (_done, _total, o) => {
+          seen.add(o.id);
+          this.log.add(o);
+        },
+      });
+      this.inFlight = 0;
+      // Ids not reached: skipped or failed when the job ran to its end; left as they are when cancelled.
+      const rest =
+        this.state !== 'cancelled'
+          ? this.log.addBatch(
+              ids.filter((id) => !seen.has(id)),
+              result,
+            )
+          : [];
+      this.log.batches = 1;
+      this.next = this.snapshot.ids.length;
+      if (this.hooks) await this.save(rest);
+      if (this.state === 'running' || this.state === 'paused') this.state = 'done';
+    } catch (e) {
+      this.inFlight = 0;
+      const failed = this.fail(
+        ids.filter((id) => !seen.has(id)),
+        e,
+      );
+      if (this.hooks) await this.save(failed);
+    } finally {
+      this.looping = false;
+      this.finishedAt = new Date();
+      if (this.hooks) await this.save();
+    }
+  }
+
   private async loop(): Promise<void> {
+    if (this.backend.actAll) return this.loopWhole(this.backend.actAll.bind(this.backend));
     const ids = this.snapshot.ids;
     this.looping = true;
     try {

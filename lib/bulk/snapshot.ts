@@ -12,6 +12,9 @@ export interface BulkBackend {
   listPage(cursor: string | undefined, limit: number): Promise<IdPage>;
   /** One batch through the service (replayDead / discardDead / revoke). */
   act(ids: string[]): Promise<import('@/lib/brokers/schema').ActionResult>;
+  /** All the remaining ids in one call, steered by the job (pause, cancel, rate, progress):
+   *  where the broker does one pass better than a call per batch (`replayDeadPaced`). */
+  actAll?(ids: string[], pace: import('@/lib/brokers/types').ReplayPace): Promise<import('@/lib/brokers/schema').ActionResult>;
 }
 
 export interface Snapshot {

@@ -3,7 +3,13 @@
 /** Why Redis at `url` does not answer, or null when it does. */
 export async function redisProblem(url: string): Promise<string | null> {
   const { Redis } = await import('ioredis');
-  const r = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 3000, retryStrategy: () => null });
+  // ioredis knows redis:// and rediss:// only; valkey:// and valkeys:// are the same protocols.
+  const r = new Redis(url.replace(/^valkey(s?):/, 'redis$1:'), {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    connectTimeout: 3000,
+    retryStrategy: () => null,
+  });
   r.on('error', () => undefined);
   try {
     await r.connect();

@@ -27,6 +27,34 @@ export async function redisAvailable(): Promise<boolean> {
   return false;
 }
 
+/** Valkey (`scripts/services.sh up valkey`), as a `valkey://` URL; unset when not configured. */
+export const VALKEY_URL = process.env.POTATOQ_TEST_VALKEY_URL;
+
+/** A server the Redis suites run on: `redis` (POTATOQ_TEST_REDIS_URL) or `valkey` (POTATOQ_TEST_VALKEY_URL). */
+export interface RedisTarget {
+  name: 'redis' | 'valkey';
+  url: string;
+}
+
+/**
+ * The servers that answer, for suites parameterised over them: Redis (as redisAvailable) and
+ * Valkey. A Valkey that is not configured or does not answer is a loud skip (a failure under
+ * POTATOQ_CONSOLE_REQUIRE_SERVICES=1).
+ */
+export async function redisTargets(): Promise<RedisTarget[]> {
+  const out: RedisTarget[] = [];
+  if (await redisAvailable()) out.push({ name: 'redis', url: REDIS_URL });
+  const why = VALKEY_URL ? await redisProblem(VALKEY_URL) : 'POTATOQ_TEST_VALKEY_URL is not set';
+  if (why === null && VALKEY_URL) {
+    out.push({ name: 'valkey', url: VALKEY_URL });
+    return out;
+  }
+  const line = `\n!!! Valkey is not reachable (${why}): SKIPPING the Valkey runs of the Redis suites (scripts/services.sh up valkey; scripts/services.sh env) !!!\n`;
+  if (process.env.POTATOQ_CONSOLE_REQUIRE_SERVICES === '1') throw new Error(line);
+  console.warn(line);
+  return out;
+}
+
 export const newPrefix = () => `ctr${randomBytes(5).toString('hex')}`;
 
 /** Deletes every key under `prefix:` (SCAN, never KEYS). */
@@ -39,7 +67,7 @@ export async function dropPrefix(client: Redis, prefix: string): Promise<void> {
   } while (cur !== '0');
 }
 
-export const testClient = () => connectRedis(REDIS_URL);
+export const testClient = (url = REDIS_URL) => connectRedis(url);
 
 /** One isolated potatoq world: prefix, default queue, output folder and the env its processes read. */
 export interface World {
@@ -49,7 +77,8 @@ export interface World {
   env: Record<string, string>;
 }
 
-export function newWorld(extra: Record<string, string> = {}): World {
+/** `url`: the server (Redis by default; a `valkey://` URL is passed to potatoq as it is). */
+export function newWorld(extra: Record<string, string> = {}, url = REDIS_URL): World {
   const prefix = newPrefix();
   const queue = `q-${prefix}`;
   const out = mkdtempSync(path.join(os.tmpdir(), 'ctr-redis-'));
@@ -57,7 +86,7 @@ export function newWorld(extra: Record<string, string> = {}): World {
     prefix,
     queue,
     out,
-    env: { RT_BROKER: REDIS_URL, RT_PREFIX: prefix, RT_QUEUE: queue, RT_OUT: out, POTATOQ_NO_EMOJI: '1', PYTHONUNBUFFERED: '1', ...extra },
+    env: { RT_BROKER: url, RT_PREFIX: prefix, RT_QUEUE: queue, RT_OUT: out, POTATOQ_NO_EMOJI: '1', PYTHONUNBUFFERED: '1', ...extra },
   };
 }
 

@@ -90,6 +90,8 @@ export const ZRedisOptions = z.strictObject({
   timeoutMs: ms('timeoutMs').optional(),
   /** Members a filtered list (task, id prefix, text, error group) examines per page at most (10000). */
   searchWindow: count('searchWindow').optional(),
+  /** `rediss://` / `valkeys://`: a PEM file of the CA(s) to trust instead of the system's (a private CA). */
+  tlsCaFile: text('tlsCaFile').min(1, 'tlsCaFile must not be empty').optional(),
 });
 export type RedisOptions = z.infer<typeof ZRedisOptions>;
 

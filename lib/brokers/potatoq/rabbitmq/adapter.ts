@@ -5,13 +5,14 @@ import type { BrokerAdapter, StoreConfig } from '@/lib/brokers/types';
 import { AmqpLink } from './connection';
 import type { RabbitCtx } from './context';
 import type { PaceOptions } from './letter-actions';
+import type { RedriveOptions } from './redrive';
 import { Management } from './management';
 import { deadGroups, deadHistogram, getDead, listDead, overview, taskNames } from './reads';
 import { parseOptions, ZRabbitmqOptions } from '../options';
 import { createResultBackend } from '../result-backend';
 import { V3_BROWSE_REFUSAL } from './topology';
 import { parseAmqpUrl, parseManagement } from './url';
-import { convertCelery, discardDead, enqueue, purge, replayDead, revoke } from './writes';
+import { convertCelery, discardDead, enqueue, purge, replayDead, replayDeadPaced, revoke } from './writes';
 import { previewPotatoqEnqueue } from '../enqueue-preview';
 import { POTATOQ_NO_PAUSE, POTATOQ_RABBITMQ_MODEL } from '../model';
 import { diagnosePotatoq } from '../diagnose';
@@ -26,8 +27,8 @@ const NO_SCHEDULED =
   "RabbitMQ: delayed tasks wait in potatoq's 28 potatoq.delay.Lnn queues; their total is shown, but their target queues are only in each message's routing key, which can't be read without taking the message";
 
 export interface RabbitmqAdapter extends BrokerAdapter {
-  /** Replay with pacing, progress and cancellation (bulk redrive). */
-  replayDeadPaced(ids: string[], pace: PaceOptions): Promise<ActionResult>;
+  /** Replay with pacing, progress and cancellation in one pass over the DLQs (bulk redrive). */
+  replayDeadPaced(ids: string[], pace: RedriveOptions): Promise<ActionResult>;
   convertCelery(ids: string[], pace?: PaceOptions): Promise<ActionResult>;
 }
 
@@ -119,7 +120,7 @@ export function createRabbitmqAdapter(config: StoreConfig): RabbitmqAdapter {
       });
     },
     replayDead: async (ids) => replayDead(ctx, ids),
-    replayDeadPaced: async (ids, pace) => replayDead(ctx, ids, pace),
+    replayDeadPaced: async (ids, pace) => replayDeadPaced(ctx, ids, pace),
     convert: async (ids) => convertCelery(ctx, ids),
     convertCelery: async (ids, pace) => convertCelery(ctx, ids, pace),
     discardDead: async (ids) => discardDead(ctx, ids),

@@ -1,5 +1,5 @@
 import 'server-only';
-import type { ConfirmChannel, GetMessage, Options } from 'amqplib';
+import type { ConfirmChannel, Message, Options } from 'amqplib';
 import { ConsoleError } from '@/lib/brokers/errors';
 import type { AmqpLink } from './connection';
 import { dlqOf } from './topology';
@@ -58,8 +58,12 @@ async function withBrokerLock<T>(link: AmqpLink, dlq: string, fn: () => Promise<
   }
 }
 
+/** Both halves of the browse lock on one DLQ (in-process waiters, then the broker's exclusive queue). */
+export const withDlqLock = <T>(link: AmqpLink, lockKey: string, dlq: string, fn: () => Promise<T>): Promise<T> =>
+  withLock(`${lockKey}|${dlq}`, () => withBrokerLock(link, dlq, fn));
+
 export interface Held {
-  msg: GetMessage;
+  msg: Message;
   queue: string;
   /** Set once the message has been acked (replayed or discarded). */
   settled: boolean;
@@ -94,35 +98,33 @@ export async function browseNamed<T>(
   visit: (held: Held[], ch: ConfirmChannel) => Promise<T>,
   onEach?: (h: Held, ch: ConfirmChannel) => Promise<boolean>,
 ): Promise<T> {
-  return withLock(`${lockKey}|${dlq}`, () =>
-    withBrokerLock(link, dlq, () =>
-      link.withConfirmChannel(async (ch) => {
-        const held: Held[] = [];
-        let holding = 0; // letters only `onEach` can settle, and only the one it is given
-        try {
-          while (holding < limit) {
-            const m = await ch.get(dlq, { noAck: false });
-            if (m === false) break;
-            const h: Held = { msg: m, queue, settled: false };
-            held.push(h);
-            const stop = onEach ? await onEach(h, ch) : false;
-            if (!h.settled) holding++;
-            if (stop) break;
-          }
-          return await visit(held, ch);
-        } finally {
-          // On a closed channel the broker has already returned them (nack would throw).
-          for (const h of held) {
-            if (h.settled) continue;
-            try {
-              ch.nack(h.msg, false, true);
-            } catch {
-              break;
-            }
+  return withDlqLock(link, lockKey, dlq, () =>
+    link.withConfirmChannel(async (ch) => {
+      const held: Held[] = [];
+      let holding = 0; // letters only `onEach` can settle, and only the one it is given
+      try {
+        while (holding < limit) {
+          const m = await ch.get(dlq, { noAck: false });
+          if (m === false) break;
+          const h: Held = { msg: m, queue, settled: false };
+          held.push(h);
+          const stop = onEach ? await onEach(h, ch) : false;
+          if (!h.settled) holding++;
+          if (stop) break;
+        }
+        return await visit(held, ch);
+      } finally {
+        // On a closed channel the broker has already returned them (nack would throw).
+        for (const h of held) {
+          if (h.settled) continue;
+          try {
+            ch.nack(h.msg, false, true);
+          } catch {
+            break;
           }
         }
-      }),
-    ),
+      }
+    }),
   );
 }
 

@@ -1,6 +1,7 @@
 import 'server-only';
 import type { ConfirmChannel } from 'amqplib';
 import type { ActionOutcome } from '@/lib/brokers/schema';
+import type { ReplayPace } from '@/lib/brokers/types';
 import { discoverQueues, requireBrowsable, type RabbitCtx } from './context';
 import { browseDlq, type Held } from './dlq';
 import { toLetter, type Letter } from './letters';
@@ -9,18 +10,9 @@ import { dlqOf } from './topology';
 /** Settles (acks) or leaves one held letter; `settled` tells browseDlq not to nack it. */
 export type LetterStep = (letter: Letter, held: Held, ch: ConfirmChannel) => Promise<ActionOutcome>;
 
-export interface PaceOptions {
-  /** At most this many letters per second (bulk redrive that doesn't flood workers). */
-  rate?: number;
-  signal?: AbortSignal;
-  /** Awaited before each letter: resolve later to pause (held letters stay unacked, so a
-   *  pause longer than the broker's consumer_timeout, 30 min, returns them to the DLQ). */
-  gate?: () => Promise<void>;
-  /** Called after each id is settled or refused. */
-  onProgress?: (done: number, total: number, last: ActionOutcome) => void;
-  /** Only this queue's DLQ (faster: no discovery). */
-  queue?: string;
-}
+/** Pacing of a redrive (rate, pause through `gate`, cancel through `signal`). A pause longer
+ *  than the broker's consumer_timeout (30 min) returns the held letters to the DLQ. */
+export type PaceOptions = ReplayPace;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -1,5 +1,5 @@
 import 'server-only';
-import type { GetMessage } from 'amqplib';
+import type { Message } from 'amqplib';
 import { decodeCeleryMessage, decodePayload, reasonSummary } from '@/lib/potatoq';
 import type { DecodedPayload } from '@/lib/potatoq/types';
 import type { DeadDetail, DeadSummary, ResultRecordDto } from '@/lib/brokers/schema';
@@ -45,7 +45,7 @@ function reasonOf(h: Record<string, unknown>): { reason: string | null; diedAtMs
   return { reason: `${detail}\n${why}`, diedAtMs: died ?? (deathTime === null ? null : deathTime * 1000) };
 }
 
-export function toLetter(m: GetMessage, queue: string): Letter {
+export function toLetter(m: Message, queue: string): Letter {
   const headers = (m.properties.headers ?? {}) as Record<string, unknown>;
   let payload = decodePayload(m.content);
   if (payload.kind === 'foreign' && (payload.foreign === 'celery-v2' || (payload.celery === null && typeof headers.task === 'string'))) {

@@ -7,6 +7,7 @@ import { buildFromFields } from '../records';
 import type { RabbitCtx } from './context';
 import { potatoqProperties, publishConfirmed } from './dlq';
 import { ackHeld, runOnLetters, type LetterStep, type PaceOptions } from './letter-actions';
+import { redriveLetters, type RedriveOptions } from './redrive';
 import { checkQueueName, DELAY_REFUSAL } from './topology';
 
 const missingQueue = (q: string) => `RabbitMQ queue "${q}" does not exist yet: start a potatoq worker for it or run \`potatoq migrate\``;
@@ -87,8 +88,13 @@ export const convertStep =
       : out;
   };
 
-export async function replayDead(ctx: RabbitCtx, ids: string[], pace?: PaceOptions): Promise<ActionResult> {
-  return actionResult('replay', ctx.config.id, ids.length, await runOnLetters(ctx, ids, replayStep(ctx), pace));
+export async function replayDead(ctx: RabbitCtx, ids: string[]): Promise<ActionResult> {
+  return actionResult('replay', ctx.config.id, ids.length, await runOnLetters(ctx, ids, replayStep(ctx)));
+}
+
+/** The bulk redrive: one pass over the DLQs, publishes pipelined (see redriveLetters). */
+export async function replayDeadPaced(ctx: RabbitCtx, ids: string[], pace: RedriveOptions): Promise<ActionResult> {
+  return actionResult('replay', ctx.config.id, ids.length, await redriveLetters(ctx, ids, replayStep(ctx), pace));
 }
 
 export async function discardDead(ctx: RabbitCtx, ids: string[]): Promise<ActionResult> {

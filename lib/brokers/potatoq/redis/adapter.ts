@@ -1,4 +1,5 @@
 import 'server-only';
+import { readFileSync } from 'node:fs';
 import { ConsoleError, isConsoleError } from '@/lib/brokers/errors';
 import { CAPABILITIES, type ActionResult, type BrokerOverview, type Capabilities, type EnqueueRequest } from '@/lib/brokers/schema';
 import type { BrokerAdapter, StoreConfig } from '@/lib/brokers/types';
@@ -12,7 +13,7 @@ import { deadGroups, overviewQueues, taskNames } from './dto-overview';
 import { getDead, getTask, listDead, listTasks } from './dto-pages';
 import { parseRedisUrl, potatoqPrefix, RedisUrlError, redisKeys, type RedisTarget } from './keys';
 import { redisResultsOn } from './results';
-import { checkServer, connectRedis, type ServerCheck } from './server';
+import { checkServer, connectRedis, isTlsFailure, redisFailure, type ServerCheck } from './server';
 import { discardDead, enqueueTasks, purgeQueue, replayDead, revokeTasks, type RedisOutcome } from './writes';
 
 /** How long a server check (version, Cluster, eviction policy) is trusted. */
@@ -27,7 +28,8 @@ const CHECK_TTL_MS = 30_000;
  *
  * Options: `global_keyprefix` / `prefix` (potatoq's transport options; default `potatoq`),
  * `timeoutMs` (5000), `searchWindow` (10000 members examined per filtered page),
- * `resultExpires` (86400), `workerHeartbeatInterval` (5), `workerDeadAfter` (60).
+ * `resultExpires` (86400), `workerHeartbeatInterval` (5), `workerDeadAfter` (60), `tlsCaFile`
+ * (a PEM file of the CA a `rediss://` / `valkeys://` server's certificate is checked against).
  */
 export function createRedisAdapter(config: StoreConfig): BrokerAdapter {
   const o = parseOptions(ZRedisOptions, config.options);
@@ -43,15 +45,23 @@ export function createRedisAdapter(config: StoreConfig): BrokerAdapter {
   const window = o.searchWindow ?? 10_000;
   const resultExpires = o.resultExpires ?? 86400;
   const live: Liveness = { staleAfter: 3 * (o.workerHeartbeatInterval ?? 5), deadAfter: o.workerDeadAfter ?? 60 };
-  const client = connectRedis(config.url, timeoutMs);
+  const client = connectRedis(config.url, timeoutMs, o.tlsCaFile ? readCa(o.tlsCaFile, target.tls) : undefined);
   const results = redisResultsOn(client, prefix);
   const where = target.path ?? `${target.host}:${target.port}`;
 
   /** A Redis error as the console's: unreachable, or (after the command was sent) maybe applied. */
   function mapError(e: unknown, write: boolean): ConsoleError {
     if (isConsoleError(e)) return e;
-    const msg = (e instanceof Error ? e.message : String(e)).replace(/rediss?:\/\/\S+/g, '<url>');
-    const notSent = /ECONNREFUSED|ENOTFOUND|ENOENT|EHOSTUNREACH|isn't writeable|enableOfflineQueue|NOAUTH|WRONGPASS|NOPERM/.test(msg);
+    const raw = e instanceof Error ? e.message : String(e);
+    const msg = redisFailure(client, e).replace(/(rediss?|valkeys?):\/\/\S+/g, '<url>');
+    // Nothing is sent before the handshake: a TLS failure never applied a write.
+    if (target.tls && isTlsFailure(msg)) {
+      return new ConsoleError(
+        'BrokerUnavailable',
+        `Redis at ${where} (db ${target.db}): the TLS connection failed: ${msg}. Trust the server's CA with the broker option tlsCaFile (a PEM file) or NODE_EXTRA_CA_CERTS, and check that its certificate names ${target.host}`,
+      );
+    }
+    const notSent = /ECONNREFUSED|ENOTFOUND|ENOENT|EHOSTUNREACH|isn't writeable|enableOfflineQueue|NOAUTH|WRONGPASS|NOPERM/.test(raw);
     if (!write || notSent) return new ConsoleError('BrokerUnavailable', `Redis at ${where} (db ${target.db}) failed: ${msg}`);
     return new ConsoleError(
       'BrokerTimeout',
@@ -192,4 +202,18 @@ export function createRedisAdapter(config: StoreConfig): BrokerAdapter {
       client.disconnect();
     },
   };
+}
+
+/** The PEM text of `tlsCaFile`, checked at startup: a TLS URL, a readable file, a certificate in it. */
+function readCa(file: string, tls: boolean): string {
+  const bad = (why: string) => new ConsoleError('InvalidInput', `broker option tlsCaFile: ${why}`, { tlsCaFile: why });
+  if (!tls) throw bad('is only for a TLS url (rediss:// or valkeys://)');
+  let pem: string;
+  try {
+    pem = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw bad(`cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  if (!pem.includes('-----BEGIN CERTIFICATE-----')) throw bad(`${file} holds no PEM certificate`);
+  return pem;
 }

@@ -1,7 +1,8 @@
-// The shared adapter battery and potatoq's own on real Redis: every test gets its own key
-// prefix, seeded by the real potatoq 26.1a8 (tests/py/seeder_redis_contract.py: its enqueue,
-// claim and dead-letter scripts). One run uses `global_keyprefix` on db 0, one `prefix` with
-// glob characters and trailing colons on db 7 of the same server.
+// The shared adapter battery and potatoq's own on real Redis and real Valkey (a `valkey://`
+// URL, given as it is to potatoq and to the console): every test gets its own key prefix,
+// seeded by the real potatoq 26.1a8 (tests/py/seeder_redis_contract.py: its enqueue, claim and
+// dead-letter scripts). On each server one run uses `global_keyprefix` on db 0, one `prefix`
+// with glob characters and trailing colons on db 7.
 import { describe } from 'vitest';
 import { runAdapterContract, type ContractFixture, type ContractSeeder } from '@/lib/brokers/contract';
 import { spawnPySeeder } from '@/tests/support/potatoq-seeder';
@@ -9,14 +10,14 @@ import { runPotatoqBattery } from '../battery';
 import { createRedisAdapter } from './adapter';
 import { potatoqPrefix } from './keys';
 import { connectRedis } from './server';
-import { dropPrefix, newPrefix, REDIS_URL, redisAvailable } from '@/tests/support/redis';
+import { dropPrefix, newPrefix, redisTargets } from '@/tests/support/redis';
 
-const available = await redisAvailable();
-const onDb = (db: number) => REDIS_URL.replace(/\/\d*$/, '') + `/${db}`;
+const targets = await redisTargets();
+const onDb = (base: string, db: number) => base.replace(/\/\d*$/, '') + `/${db}`;
 
-function fixtureWith(db: number, options: (p: string) => Record<string, string>) {
+function fixtureWith(base: string, db: number, options: (p: string) => Record<string, string>) {
   return async (): Promise<ContractFixture> => {
-    const url = onDb(db);
+    const url = onDb(base, db);
     const opts = options(newPrefix());
     const py = spawnPySeeder('seeder_redis_contract.py', [url, JSON.stringify(opts)]);
     const seeder: ContractSeeder = {
@@ -60,11 +61,13 @@ function fixtureWith(db: number, options: (p: string) => Record<string, string>)
   };
 }
 
-describe.skipIf(!available)('redis', () => {
-  const plain = fixtureWith(0, (p) => ({ global_keyprefix: p }));
-  const odd = fixtureWith(7, (p) => ({ prefix: `${p}[x]*::` }));
-  runAdapterContract('redis (global_keyprefix, db 0)', plain);
-  runAdapterContract('redis (prefix with glob characters, db 7)', odd);
-  runPotatoqBattery('redis (global_keyprefix, db 0)', plain, { tables: false });
-  runPotatoqBattery('redis (prefix with glob characters, db 7)', odd, { tables: false });
+describe.skipIf(targets.length === 0)('redis', () => {
+  for (const { name, url } of targets) {
+    const plain = fixtureWith(url, 0, (p) => ({ global_keyprefix: p }));
+    const odd = fixtureWith(url, 7, (p) => ({ prefix: `${p}[x]*::` }));
+    runAdapterContract(`${name} (global_keyprefix, db 0)`, plain);
+    runAdapterContract(`${name} (prefix with glob characters, db 7)`, odd);
+    runPotatoqBattery(`${name} (global_keyprefix, db 0)`, plain, { tables: false });
+    runPotatoqBattery(`${name} (prefix with glob characters, db 7)`, odd, { tables: false });
+  }
 });

@@ -1,4 +1,5 @@
-// Round trips with the REAL potatoq 26.1a8 (its producer, worker and CLI) on a real Redis,
+// Round trips with the REAL potatoq 26.1a8 (its producer, worker and CLI) on a real Redis and a
+// real Valkey (potatoq and the console both given the `valkey://` URL as it is),
 // through the console's adapter (the contract's DTOs, per-id outcomes): what potatoq writes the
 // console reads; what the console writes potatoq runs with Python types; a revoked task never
 // runs; and the console agrees with `potatoq dead list --json` after each action.
@@ -11,6 +12,7 @@ import { reasonSummary } from '@/lib/potatoq';
 import { ZDeadListQuery, ZEnqueueRequest, ZTaskListQuery, type EnqueueResult } from '@/lib/brokers/schema';
 import type { BrokerAdapter } from '@/lib/brokers/types';
 import { createRedisAdapter } from './adapter';
+import { checkServer } from './server';
 import { redisKeys } from './keys';
 import { revokedRecord } from './writes';
 import {
@@ -19,6 +21,7 @@ import {
   newWorld,
   potatoqCli,
   redisAvailable,
+  redisTargets,
   runs,
   spawnRedisSeeder,
   testClient,
@@ -28,8 +31,9 @@ import {
 } from '@/tests/support/redis';
 
 const up = await redisAvailable();
+const targets = await redisTargets();
 
-describe.skipIf(!up)('Redis round trips with the real potatoq 26.1a8', () => {
+describe.each(targets.map((t) => [t.name, t.url] as const))('%s round trips with the real potatoq 26.1a8', (name, url) => {
   let c: Redis;
   let w: World;
   let seeder: PySeeder;
@@ -54,9 +58,9 @@ describe.skipIf(!up)('Redis round trips with the real potatoq 26.1a8', () => {
   }
 
   beforeAll(async () => {
-    w = newWorld();
+    w = newWorld({}, url);
     k = redisKeys(w.prefix);
-    c = testClient();
+    c = testClient(url);
     await c.connect();
     seeder = spawnRedisSeeder(w);
     a = createRedisAdapter({
@@ -87,6 +91,11 @@ describe.skipIf(!up)('Redis round trips with the real potatoq 26.1a8', () => {
     await seeder?.close();
     if (c) await dropWorld(c, w);
     c?.disconnect();
+  });
+
+  it(`runs on ${name} itself (INFO server_name), and potatoq's worker took the same URL`, async () => {
+    expect((await checkServer(c)).server).toBe(name);
+    expect(w.env.RT_BROKER).toBe(url);
   });
 
   it('reads what potatoq wrote: a failure with its traceback, a rejection, an unregistered task, a scheduled task and a result', async () => {

@@ -5,15 +5,19 @@ import { parseRedisUrl } from './keys';
 // Connecting to the Redis a potatoq broker URL names, and what the console checks about that
 // server before it trusts it: version, Cluster mode, eviction policy.
 
-/** An ioredis client for a potatoq broker URL (redis://, rediss://, valkey://, valkeys://, unix://). */
-export function connectRedis(url: string, timeoutMs = 5000): Redis {
+/**
+ * An ioredis client for a potatoq broker URL (redis://, rediss://, valkey://, valkeys://, unix://).
+ * `tlsCa`: the PEM CA(s) a TLS URL trusts instead of the system's (else Node's defaults, which
+ * NODE_EXTRA_CA_CERTS extends); the server's name is always verified.
+ */
+export function connectRedis(url: string, timeoutMs = 5000, tlsCa?: string): Redis {
   const t = parseRedisUrl(url);
   const client = new Redis({
     ...(t.path ? { path: t.path } : { host: t.host, port: t.port }),
     db: t.db,
     username: t.username,
     password: t.password,
-    tls: t.tls ? {} : undefined,
+    tls: t.tls ? (tlsCa ? { ca: tlsCa } : {}) : undefined,
     lazyConnect: true,
     connectTimeout: timeoutMs,
     commandTimeout: timeoutMs,
@@ -21,8 +25,33 @@ export function connectRedis(url: string, timeoutMs = 5000): Redis {
     // Never replay a write after a reconnect: a script must run once or be reported failed.
     autoResendUnfulfilledCommands: false,
   });
-  client.on('error', () => undefined);
+  // ioredis fails a command after its retries with "Reached the max retries …": the cause (a
+  // refused connection, an untrusted certificate) is only in the connection's last error.
+  client.on('error', (e: Error) => lastErrors.set(client, e));
+  client.on('ready', () => lastErrors.delete(client));
   return client;
+}
+
+const lastErrors = new WeakMap<Redis, Error>();
+
+/**
+ * `e`'s message, or, when it only says ioredis gave up before sending (its retries exhausted),
+ * the connection error that made it give up (with its code).
+ */
+export function redisFailure(client: Redis, e: unknown): string {
+  const msg = e instanceof Error ? e.message : String(e);
+  const cause = lastErrors.get(client) as (Error & { code?: string }) | undefined;
+  if (!cause || !/max retries per request/i.test(msg)) return msg;
+  return cause.code && !cause.message.includes(cause.code) ? `${cause.message} (${cause.code})` : cause.message;
+}
+
+/** Node's TLS failures (certificate chain, name, handshake): the words a console error must say. */
+const TLS_FAILURE =
+  /certificate|self[- ]signed|UNABLE_TO_VERIFY|CERT_|ERR_TLS|ERR_SSL|SSL routines|wrong version number|handshake|Hostname\/IP does not match/i;
+
+/** True when `msg` is a TLS failure (an untrusted or mismatched certificate, a failed handshake). */
+export function isTlsFailure(msg: string): boolean {
+  return TLS_FAILURE.test(msg);
 }
 
 export interface ServerCheck {
