@@ -58,3 +58,27 @@ def flaky(self, flag: str):
         raise ValueError(f"flag {flag} is not set")
     _record(self.request.id, [flag], {})
     return "ok"
+
+
+if os.environ.get("CT_DLX"):
+    # "queue:dlq": the worker declares `queue` dead-lettering into `dlq` (as the test declared it).
+    from kombu import Exchange, Queue
+
+    _q, _dlq = os.environ["CT_DLX"].split(":", 1)
+    app.conf.task_queues = [Queue(_q, Exchange(_q, "direct"), routing_key=_q, queue_arguments={"x-dead-letter-exchange": "", "x-dead-letter-routing-key": _dlq})]
+
+
+@app.task(bind=True, name="ct.reject", acks_late=True)
+def reject(self, why: str):
+    """Rejected without requeue: RabbitMQ dead-letters the message into the queue's DLX."""
+    from celery.exceptions import Reject
+
+    raise Reject(why, requeue=False)
+
+
+@app.task(bind=True, name="ct.reject_quiet", acks_late=True, ignore_result=True)
+def reject_quiet(self, why: str):
+    """As ct.reject, but no FAILURE record is stored: the DLQ message is all there is."""
+    from celery.exceptions import Reject
+
+    raise Reject(why, requeue=False)

@@ -29,6 +29,15 @@ export const ZCeleryOptions = z.strictObject({
   managementUrl: text('managementUrl').optional(),
   managementUser: text('managementUser').optional(),
   managementPassword: text('managementPassword').optional(),
+  /** RabbitMQ: a dead-letter queue the app's task queues dead-letter into (x-dead-letter-exchange);
+   *  its messages are shown with the failures (browsed without loss, RabbitMQ 4 only). */
+  deadLetterQueue: text('deadLetterQueue').min(1, 'deadLetterQueue must not be empty').optional(),
+  /** At most this many messages of deadLetterQueue are held by one browse (10000). */
+  deadBrowseLimit: z
+    .number({ error: 'deadBrowseLimit must be a number' })
+    .int('deadBrowseLimit must be a whole number')
+    .positive('deadBrowseLimit must be more than 0')
+    .optional(),
   /** How long a broadcast `inspect`/`ping` waits for workers' replies (1000). */
   inspectTimeoutMs: ms('inspectTimeoutMs').optional(),
 });

@@ -18,6 +18,7 @@ import { deadCounts, deadGroups, getDead, getResult, listDead, listResults } fro
 import { buildSendTask, sendTaskInput } from '../send-task';
 import { broadcastRevoke, checkQueues, inspect, publishTask, purgeQueue } from './amqp';
 import { workersFrom } from '../workers';
+import { CELERY_V3_DLQ_REFUSAL, getCeleryLetter, mergeDead, readCeleryLetters, type CeleryDlq } from './dlq';
 
 export const NO_BROWSE =
   "RabbitMQ can't show queued messages without taking them from the workers (no browse; a get-and-requeue reorders and redelivers them): counts only";
@@ -44,6 +45,9 @@ export function createCeleryRabbitAdapter(config: StoreConfig): BrokerAdapter {
   const backend: Redis | null = backendUrl ? connectRedis(backendUrl) : null;
   const rctx: ResultCtx = { brokerId: config.id, backend, resultPrefix: o.resultKeyprefix ?? '', resultExpires: o.resultExpires ?? 86400 };
   const inspectMs = o.inspectTimeoutMs ?? 1000;
+  const dlq: CeleryDlq | null = o.deadLetterQueue
+    ? { link, lockKey: target.display, name: o.deadLetterQueue, limit: o.deadBrowseLimit ?? 10_000 }
+    : null;
 
   async function capabilities(): Promise<Capabilities> {
     await link.serverInfo();
@@ -51,6 +55,8 @@ export function createCeleryRabbitAdapter(config: StoreConfig): BrokerAdapter {
     for (const k of ['listReady', 'listRunning'] as const) caps[k] = { on: false, why: NO_BROWSE };
     caps.listScheduled = { on: false, why: NO_SCHEDULED };
     if (!backend) for (const k of ['browseDead', 'replay', 'discard', 'results'] as const) caps[k] = { on: false, why: NO_BACKEND };
+    // The DLQ's letters are shown without a result backend too (they are messages, not records).
+    if (dlq) caps.browseDead = (await link.serverInfo()).major < 4 ? { on: false, why: CELERY_V3_DLQ_REFUSAL } : { on: true };
     return caps;
   }
 
@@ -59,7 +65,7 @@ export function createCeleryRabbitAdapter(config: StoreConfig): BrokerAdapter {
     if (!mgmt) return ['celery'];
     return (await mgmt.queues(target.vhost))
       .map((q) => q.name)
-      .filter(isTaskQueue)
+      .filter((n) => isTaskQueue(n) && n !== o.deadLetterQueue)
       .sort();
   }
 
@@ -67,12 +73,15 @@ export function createCeleryRabbitAdapter(config: StoreConfig): BrokerAdapter {
     const caps = await capabilities();
     const server = await link.serverInfo();
     const names = await queueNames();
-    const [passive, stats, dead, pings] = await Promise.all([
+    const [passive, stats, dead, pings, letters] = await Promise.all([
       checkQueues(link, names),
       mgmt ? mgmt.queues(target.vhost) : Promise.resolve(null),
       backend ? deadCounts(rctx) : Promise.resolve(null),
       inspect(link, 'ping', Math.min(500, inspectMs)),
+      dlq ? link.checkQueue(dlq.name) : Promise.resolve(null),
     ]);
+    // The DLQ's messages count as dead in the totals (which queue each came from needs a browse).
+    const deadTotal = dead ? dead.total + (letters?.messages ?? 0) : null;
     const byName = new Map((stats ?? []).map((q) => [q.name, q]));
     // A queue that refused the passive declare (locked by another connection) is not shown.
     const queues: QueueStats[] = names
@@ -97,7 +106,7 @@ export function createCeleryRabbitAdapter(config: StoreConfig): BrokerAdapter {
       readOnly: false,
       capabilities: caps,
       queues,
-      totals: { ready: sum('ready'), scheduled: null, running: sum('running'), dead: dead ? dead.total : null },
+      totals: { ready: sum('ready'), scheduled: null, running: sum('running'), dead: deadTotal },
       workers: { alive: pings.size, stale: 0 },
       unknownWhy: {
         scheduled: NO_SCHEDULED,
@@ -135,9 +144,14 @@ export function createCeleryRabbitAdapter(config: StoreConfig): BrokerAdapter {
     overview,
     listTasks: refuse,
     getTask: refuse,
-    listDead: (q) => listDead(rctx, q),
+    listDead: async (q) => {
+      if (!dlq) return listDead(rctx, q);
+      const letters = await readCeleryLetters(dlq);
+      const failures = backend ? (await listDead(rctx, { ...q, cursor: undefined, limit: Number.MAX_SAFE_INTEGER })).items : [];
+      return mergeDead(failures, letters, q);
+    },
     deadGroups: (q) => deadGroups(rctx, q),
-    getDead: (id) => getDead(rctx, id),
+    getDead: async (id) => (backend ? await getDead(rctx, id) : null) ?? (dlq ? getCeleryLetter(dlq, id) : null),
     listWorkers: async () => workersFrom((m) => inspect(link, m, inspectMs)),
     listResults: (q) => listResults(rctx, q),
     getResult: (id) => getResult(rctx, id),

@@ -26,6 +26,11 @@ import { discoverQueues, walkQueue } from './lists';
  */
 export function createCeleryRedisAdapter(config: StoreConfig): BrokerAdapter {
   const o = parseOptions(ZCeleryOptions, config.options);
+  if (o.deadLetterQueue !== undefined || o.deadBrowseLimit !== undefined)
+    throw new ConsoleError(
+      'InvalidInput',
+      'broker option deadLetterQueue: only a Celery app on RabbitMQ has a dead-letter queue (x-dead-letter-exchange)',
+    );
   const client = connectRedis(config.url);
   const backendUrl = o.resultBackend && o.resultBackend !== 'none' ? o.resultBackend : null;
   let backend: Redis | null = null;

@@ -85,7 +85,19 @@ export async function browseDlq<T>(
   visit: (held: Held[], ch: ConfirmChannel) => Promise<T>,
   onEach?: (h: Held, ch: ConfirmChannel) => Promise<boolean>,
 ): Promise<T> {
-  const dlq = dlqOf(queue);
+  return browseNamed(link, lockKey, dlqOf(queue), queue, limit, visit, onEach);
+}
+
+/** `browseDlq` on a queue named as it is (another system's dead-letter queue); `queue` labels the letters. */
+export async function browseNamed<T>(
+  link: AmqpLink,
+  lockKey: string,
+  dlq: string,
+  queue: string,
+  limit: number,
+  visit: (held: Held[], ch: ConfirmChannel) => Promise<T>,
+  onEach?: (h: Held, ch: ConfirmChannel) => Promise<boolean>,
+): Promise<T> {
   return withDlqLock(link, lockKey, dlq, () =>
     link.withConfirmChannel(async (ch) => {
       const held: Held[] = [];

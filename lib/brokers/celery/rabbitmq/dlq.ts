@@ -1,0 +1,97 @@
+import 'server-only';
+import { ConsoleError } from '@/lib/brokers/errors';
+import { reasonFingerprint } from '@/lib/brokers/potatoq/fingerprint';
+import type { AmqpLink } from '@/lib/brokers/potatoq/rabbitmq/connection';
+import { browseNamed } from '@/lib/brokers/potatoq/rabbitmq/dlq';
+import { compareLetters, detailOf, summaryOf, toLetter, type Letter } from '@/lib/brokers/potatoq/rabbitmq/letters';
+import type { DeadDetail, DeadListQuery, DeadSummary, Page } from '@/lib/brokers/schema';
+
+// A user-configured dead-letter queue of a Celery app on RabbitMQ (a task queue declared with
+// x-dead-letter-exchange; a task rejected with requeue=False lands there, with no FAILURE
+// record). Browsed the way the potatoq RabbitMQ 4 adapter browses its DLQs: one browse at a
+// time (in process and across consoles, the exclusive `potatoq-console.browsing.<dlq>` queue),
+// basic.get without ack, then every message is requeued before the channel closes.
+
+/** Why the DLQ is not browsed on RabbitMQ 3.x. */
+export const CELERY_V3_DLQ_REFUSAL =
+  'RabbitMQ 3.x: showing a dead-letter queue means taking its messages and requeueing them, which 3.x counts as a delivery (a quorum queue with a delivery limit drops them); the console browses deadLetterQueue only on RabbitMQ 4. Remove deadLetterQueue to see the FAILURE records only';
+
+export interface CeleryDlq {
+  link: AmqpLink;
+  lockKey: string;
+  name: string;
+  limit: number;
+}
+
+/** The queue a letter died in (x-death[0].queue), else the DLQ's own name. */
+function originQueue(l: Letter, dlq: string): string {
+  const deaths = Array.isArray(l.headers['x-death']) ? (l.headers['x-death'] as Array<Record<string, unknown>>) : [];
+  const q = deaths[0]?.queue;
+  return typeof q === 'string' ? q : Buffer.isBuffer(q) ? q.toString('utf8') : dlq;
+}
+
+async function requireV4(d: CeleryDlq): Promise<void> {
+  const server = await d.link.serverInfo();
+  if (server.major < 4) throw new ConsoleError('Unsupported', CELERY_V3_DLQ_REFUSAL);
+}
+
+/** Every letter of the DLQ (up to `limit`), newest first; each is back in the DLQ when this returns. */
+export async function readCeleryLetters(d: CeleryDlq): Promise<Letter[]> {
+  await requireV4(d);
+  if (!(await d.link.checkQueue(d.name))) return [];
+  const letters = await browseNamed(d.link, d.lockKey, d.name, d.name, d.limit, async (held) =>
+    held.map((h) => {
+      const l = toLetter(h.msg, d.name);
+      return { ...l, queue: originQueue(l, d.name) };
+    }),
+  );
+  return letters.sort(compareLetters);
+}
+
+function matches(l: Letter, q: DeadListQuery): boolean {
+  if (q.queue && l.queue !== q.queue) return false;
+  if (q.task && l.task !== q.task) return false;
+  if (q.id && !l.id.startsWith(q.id)) return false;
+  if (q.group !== undefined && reasonFingerprint(l.reason).key !== q.group) return false;
+  if (q.q) {
+    const needle = q.q.toLowerCase();
+    const hay = (q.qIn === 'reason' ? (l.reason ?? '') : `${l.id}\n${l.task}\n${l.reason ?? ''}\n${l.body.toString('utf8')}`).toLowerCase();
+    if (!hay.includes(needle)) return false;
+  }
+  return true;
+}
+
+const timeOf = (s: DeadSummary) => (s.diedAt === null ? -Infinity : Date.parse(s.diedAt));
+const order = (a: DeadSummary, b: DeadSummary) =>
+  timeOf(a) !== timeOf(b) ? timeOf(b) - timeOf(a) : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+const cursorOf = (s: DeadSummary) => Buffer.from(JSON.stringify(['celery-dlq', s.diedAt, s.id])).toString('base64url');
+
+/** One page of FAILURE records (`failures`: all of them that match) and DLQ letters, newest first. */
+export function mergeDead(failures: DeadSummary[], letters: Letter[], q: DeadListQuery): Page<DeadSummary> {
+  // Celery 5.7 records a FAILURE for a task it rejects without requeue: that task shows once, as
+  // its record (replay and discard act on records; the message stays in the DLQ).
+  const recorded = new Set(failures.map((f) => f.id));
+  const own = letters.filter((l) => !recorded.has(l.id) && matches(l, q)).map(summaryOf);
+  const all = [...failures, ...own].sort(order);
+  let start = 0;
+  if (q.cursor) {
+    try {
+      const [tag, diedAt, id] = JSON.parse(Buffer.from(q.cursor, 'base64url').toString()) as [string, string | null, string];
+      if (tag !== 'celery-dlq') throw new Error('not ours');
+      const probe = { diedAt, id } as DeadSummary;
+      start = all.findIndex((s) => order(s, probe) > 0);
+      if (start < 0) start = all.length;
+    } catch {
+      throw new ConsoleError('InvalidInput', 'cursor: not a cursor of this list');
+    }
+  }
+  const page = all.slice(start, start + q.limit);
+  const more = start + q.limit < all.length;
+  return { items: page, nextCursor: more && page.length ? cursorOf(page[page.length - 1]!) : null };
+}
+
+/** A letter of the DLQ as a dead-letter detail (null when it is not there). */
+export async function getCeleryLetter(d: CeleryDlq, id: string): Promise<DeadDetail | null> {
+  const l = (await readCeleryLetters(d)).find((x) => x.id === id);
+  return l ? detailOf(l, null) : null;
+}
