@@ -126,7 +126,9 @@ async function walkDlq(ctx: RabbitCtx, queue: string, w: Walk, step: LetterStep,
             last = Date.now();
           }
           while (running.size >= windowOf(pace)) await Promise.race(running);
-          if (failure) break;
+          // A cancel can arrive while waiting for the pace or the window (the previous letter's
+          // progress): this letter is then left unacked and goes back with the rest.
+          if (failure || pace.signal?.aborted) break;
           const held: Held = { msg: m, queue, settled: false };
           w.wanted.delete(letter.id); // only the first copy of an id is acted on
           w.inflight.add(letter.id);
