@@ -38,7 +38,9 @@ test.beforeAll(async () => {
   c = await startConsole({
     POTATOQ_CONSOLE_READ_TIMEOUT_MS: String(READ_TIMEOUT_MS),
     POTATOQ_CONSOLE_BROKERS: JSON.stringify([
-      { id: 'hung', name: 'Hung PostgreSQL', url: `postgresql://postgres@127.0.0.1:${port}/potatoq` },
+      // Its connect timeout (5 s by default: "did not accept a connection in time") is set past
+      // the read timeout, so what is checked here is the console's own per-broker timeout.
+      { id: 'hung', name: 'Hung PostgreSQL', url: `postgresql://postgres@127.0.0.1:${port}/potatoq`, connectTimeoutMs: 30_000 },
       { id: 'one', name: 'First SQLite', url: `sqlite:///${files[0]}` },
       { id: 'two', name: 'Second SQLite', url: `sqlite:///${files[1]}` },
     ]),
