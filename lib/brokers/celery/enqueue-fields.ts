@@ -1,60 +1,23 @@
 import 'server-only';
-import { z } from 'zod';
-import { parseInput } from '@/lib/actions/zod-fields';
-import { ConsoleError } from '@/lib/brokers/errors';
+import { callFields, parseCallFields, type CallFields } from '@/lib/brokers/call-fields';
 import type { EnqueueDecl, EnqueueRequest } from '@/lib/brokers/schema';
 
 // What `app.send_task` takes, declared for the enqueue form and checked here; shared by Celery on
 // Redis and on RabbitMQ. Arguments are JSON with kombu's `__type__` markers for typed values.
 
-const given = (v: unknown) => (v === '' || v === null ? undefined : v);
-const jsonText = (v: unknown) => (v === undefined || v === null || typeof v === 'string' ? (v ?? undefined) : JSON.stringify(v));
-const optionalText = z.preprocess(
-  given,
-  z
-    .string()
-    .trim()
-    .max(100)
-    .optional()
-    .transform((v) => (v ? v : undefined)),
-);
-
-export const ZCeleryEnqueueFields = z
-  .strictObject({
-    args: z.preprocess(jsonText, z.string().max(1_000_000).default('[]')),
-    kwargs: z.preprocess(jsonText, z.string().max(1_000_000).default('{}')),
-    /** AMQP priorities are 0-255; kombu's Redis transport clamps to 0-9. */
-    priority: z.preprocess(given, z.coerce.number().int('priority must be a whole number').min(0).max(255).default(0)),
-    countdown: z.preprocess(
-      given,
-      z.coerce
-        .number()
-        .min(0, 'countdown cannot be negative')
-        .max(10 * 365 * 86400)
-        .optional(),
-    ),
-    eta: optionalText,
-    expires: optionalText,
-    headers: z.preprocess(jsonText, z.string().max(100_000).default('{}')),
-  })
-  .refine((r) => !(r.countdown !== undefined && r.eta !== undefined), {
-    message: 'give either a countdown or an eta, not both',
-    path: ['eta'],
-  });
-
-const KEYS = new Set(Object.keys(ZCeleryEnqueueFields.shape));
+/** AMQP priorities are 0-255; kombu's Redis transport clamps to 0-9. */
+export const ZCeleryEnqueueFields = callFields({ min: 0, max: 255 });
 export const CELERY_DEFAULT_QUEUE = 'celery';
 
-export type CeleryEnqueue = z.output<typeof ZCeleryEnqueueFields> & { task: string; queue: string };
+export type CeleryEnqueue = CallFields & { task: string; queue: string };
 
 /** The request's field values as send_task takes them; bad ones are InvalidInput keyed by field. */
 export function parseCeleryEnqueue(req: EnqueueRequest): CeleryEnqueue {
-  const stray = Object.keys(req.fields).find((k) => !KEYS.has(k));
-  if (stray !== undefined) {
-    const message = `Celery's send_task has no field "${stray.slice(0, 100)}" (it takes ${[...KEYS].join(', ')})`;
-    throw new ConsoleError('InvalidInput', message, { [stray]: message });
-  }
-  return { ...parseInput(ZCeleryEnqueueFields, req.fields), task: req.task, queue: req.queue ?? CELERY_DEFAULT_QUEUE };
+  return {
+    ...parseCallFields(ZCeleryEnqueueFields, req.fields, "Celery's send_task"),
+    task: req.task,
+    queue: req.queue ?? CELERY_DEFAULT_QUEUE,
+  };
 }
 
 export const CELERY_ENQUEUE: EnqueueDecl = {

@@ -1,66 +1,18 @@
 import 'server-only';
-import { z } from 'zod';
-import { parseInput } from '@/lib/actions/zod-fields';
-import { ConsoleError } from '@/lib/brokers/errors';
+import { callFields, parseCallFields, type CallFields } from '@/lib/brokers/call-fields';
 import type { EnqueueDecl, EnqueueRequest } from '@/lib/brokers/schema';
 
 // What potatoq's `call`/`delay` take, declared for the enqueue form and checked with potatoq's
 // own schema; shared by every potatoq store (SQLite, PostgreSQL, RabbitMQ, Redis).
 
-/** Empty text (an untouched form input) and null mean "not given". */
-const given = (v: unknown) => (v === '' || v === null ? undefined : v);
-/** JSON fields may arrive as JSON text (exact: big integers and NaN survive) or as JSON values
- *  (convenient for scripts; numbers beyond 2^53 are rounded by the client's JSON parser). */
-const jsonText = (v: unknown) => (v === undefined || v === null || typeof v === 'string' ? (v ?? undefined) : JSON.stringify(v));
-const optionalText = z.preprocess(
-  given,
-  z
-    .string()
-    .trim()
-    .max(100)
-    .optional()
-    .transform((v) => (v ? v : undefined)),
-);
-
-export const ZPotatoqEnqueueFields = z
-  .strictObject({
-    /** JSON text of a list (so tagged values and big integers survive exactly). */
-    args: z.preprocess(jsonText, z.string().max(1_000_000).default('[]')),
-    kwargs: z.preprocess(jsonText, z.string().max(1_000_000).default('{}')),
-    priority: z.preprocess(given, z.coerce.number().int('priority must be a whole number').min(-32768).max(32767).default(0)),
-    /** Seconds from now; exclusive with eta. */
-    countdown: z.preprocess(
-      given,
-      z.coerce
-        .number()
-        .min(0, 'countdown cannot be negative')
-        .max(10 * 365 * 86400)
-        .optional(),
-    ),
-    /** ISO 8601 date-time with offset, or Unix seconds. */
-    eta: optionalText,
-    /** ISO 8601 date-time, or seconds from now when a plain number. */
-    expires: optionalText,
-    headers: z.preprocess(jsonText, z.string().max(100_000).default('{}')),
-  })
-  .refine((r) => !(r.countdown !== undefined && r.eta !== undefined), {
-    message: 'give either a countdown or an eta, not both',
-    path: ['eta'],
-  });
-
-const KEYS = new Set(Object.keys(ZPotatoqEnqueueFields.shape));
+export const ZPotatoqEnqueueFields = callFields({ min: -32768, max: 32767 });
 
 /** A potatoq enqueue, checked: what `buildMessage` takes. */
-export type PotatoqEnqueue = z.output<typeof ZPotatoqEnqueueFields> & { task: string; queue: string };
+export type PotatoqEnqueue = CallFields & { task: string; queue: string };
 
 /** The request's field values as potatoq reads them; bad ones are InvalidInput keyed by field. */
 export function parsePotatoqEnqueue(req: EnqueueRequest): PotatoqEnqueue {
-  const stray = Object.keys(req.fields).find((k) => !KEYS.has(k));
-  if (stray !== undefined) {
-    const message = `potatoq's enqueue has no field "${stray.slice(0, 100)}" (it takes ${[...KEYS].join(', ')})`;
-    throw new ConsoleError('InvalidInput', message, { [stray]: message });
-  }
-  return { ...parseInput(ZPotatoqEnqueueFields, req.fields), task: req.task, queue: req.queue ?? 'default' };
+  return { ...parseCallFields(ZPotatoqEnqueueFields, req.fields, "potatoq's enqueue"), task: req.task, queue: req.queue ?? 'default' };
 }
 
 /** The form's fields for potatoq, in `potatoq call`'s terms. */
