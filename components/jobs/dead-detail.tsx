@@ -10,7 +10,7 @@ import type { Capabilities } from '@/lib/brokers/schema';
 import { describeError } from '@/lib/client/api';
 import { fillCommand } from '@/lib/client/cli';
 import { useDead, useOverview } from '@/lib/client/hooks';
-import { Field, Fields, Section, TimeField } from './detail-parts';
+import { Field, Fields, IdFields, Section, TimeField } from './detail-parts';
 import { MessageSections } from './message-sections';
 import { EditReplay } from '@/components/dead/edit-replay';
 import { visible } from '@/lib/text/visible';
@@ -88,18 +88,7 @@ export function DeadDetailView({ brokerId, id }: { brokerId: string; id: string 
           </div>
         ) : null}
         <Fields>
-          <Field label="Id" testId="detail-id">
-            <span className="font-mono text-xs">{visible(d.id)}</span>
-          </Field>
-          <Field label="History">
-            <Link
-              className="link"
-              data-testid="detail-history"
-              href={`/audit?${new URLSearchParams({ broker: brokerId, task: d.id }).toString()}`}
-            >
-              Audit trail of this task
-            </Link>
-          </Field>
+          <IdFields brokerId={brokerId} id={d.id} />
           <Field label="Queue">
             <Link className="link" href={`${base}/dead?queue=${encodeURIComponent(d.queue)}`}>
               {visible(d.queue)}

@@ -1,4 +1,6 @@
+import Link from 'next/link';
 import type { ReactNode } from 'react';
+import { visible } from '@/lib/text/visible';
 import { Card, CardHeader } from '@/components/ui/card';
 import { FullTime } from '@/components/ui/time';
 
@@ -9,6 +11,26 @@ export function Field({ label, children, testId }: { label: string; children: Re
       <dd className="min-w-0 break-all" data-testid={testId}>
         {children}
       </dd>
+    </>
+  );
+}
+
+/** The id and the link to its audit trail, first on every task or letter page. */
+export function IdFields({ brokerId, id }: { brokerId: string; id: string }) {
+  return (
+    <>
+      <Field label="Id" testId="detail-id">
+        <span className="font-mono text-xs">{visible(id)}</span>
+      </Field>
+      <Field label="History">
+        <Link
+          className="link"
+          data-testid="detail-history"
+          href={`/audit?${new URLSearchParams({ broker: brokerId, task: id }).toString()}`}
+        >
+          Audit trail of this task
+        </Link>
+      </Field>
     </>
   );
 }

@@ -10,7 +10,7 @@ import { ErrorBox, Loading } from '@/components/ui/states';
 import { describeError } from '@/lib/client/api';
 import { fillCommand } from '@/lib/client/cli';
 import { useOverview, useTask } from '@/lib/client/hooks';
-import { Field, Fields, TimeField } from './detail-parts';
+import { Field, Fields, IdFields, TimeField } from './detail-parts';
 import { MessageSections } from './message-sections';
 import { ResultView } from './result-view';
 import { TaskStuckFlags } from '@/components/triage/stuck-flags';
@@ -96,18 +96,7 @@ export function TaskDetailView({ brokerId, id, after }: { brokerId: string; id: 
           </div>
         ) : null}
         <Fields>
-          <Field label="Id" testId="detail-id">
-            <span className="font-mono text-xs">{visible(t.id)}</span>
-          </Field>
-          <Field label="History">
-            <Link
-              className="link"
-              data-testid="detail-history"
-              href={`/audit?${new URLSearchParams({ broker: brokerId, task: t.id }).toString()}`}
-            >
-              Audit trail of this task
-            </Link>
-          </Field>
+          <IdFields brokerId={brokerId} id={t.id} />
           <Field label="Queue">
             <Link className="link" href={`${qBase}?state=${t.state}`}>
               {visible(t.queue)}
