@@ -4,7 +4,7 @@
 // are skipped with the adapter's own reason (its capabilities); tests/roundtrip/rabbitmq.int.test.ts covers RabbitMQ's own ways.
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { isConsoleError } from '@/lib/brokers/errors';
 import { AmqpLink } from './connection';
 import { browseDlq, browseLockQueue } from './dlq';
@@ -127,6 +127,28 @@ describe.skipIf(!available)('rabbitmq 4: connection, errors and broker-side lett
       await a.close();
       await py.call('cleanup').catch(() => undefined);
       await py.close();
+    }
+  });
+});
+
+describe.skipIf(!available)('rabbitmq 4: a DLQ deleted while it is read', () => {
+  it('reads as empty instead of failing the whole dead-letter list', async () => {
+    const ghost = `gone${newTag()}`;
+    const a = rabbitAdapter(RMQ4_URL, { managementUrl: RMQ4_MGMT, resultBackend: REDIS_URL });
+    // The DLQ existed when it was checked and is gone when it is browsed: RabbitMQ answers the
+    // browse's basic.get with a real 404.
+    const check = vi
+      .spyOn(AmqpLink.prototype, 'checkMany')
+      .mockResolvedValueOnce(new Map([[`${ghost}.dlq`, { messages: 1, consumers: 0 }]]));
+    try {
+      expect(await a.listDead({ queue: ghost, task: undefined, id: undefined, q: undefined, limit: 10 })).toEqual({
+        items: [],
+        nextCursor: null,
+      });
+      expect(check).toHaveBeenCalledOnce();
+    } finally {
+      check.mockRestore();
+      await a.close();
     }
   });
 });

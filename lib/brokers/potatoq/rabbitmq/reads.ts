@@ -14,6 +14,7 @@ import type {
   Page,
   QueueStats,
 } from '@/lib/brokers/schema';
+import { isNotFound } from './connection';
 import { discoverQueues, requireBrowsable, type RabbitCtx } from './context';
 import { browseDlq } from './dlq';
 import { compareLetters, detailOf, summaryOf, toLetter, type Letter } from './letters';
@@ -28,7 +29,14 @@ export async function readLetters(ctx: RabbitCtx, queue?: string): Promise<Lette
   const out: Letter[] = [];
   for (const q of names) {
     if (!exists.get(dlqOf(q))) continue;
-    const letters = await browseDlq(ctx.link, ctx.lockKey, q, ctx.browseLimit, async (held) => held.map((h) => toLetter(h.msg, q)));
+    // A DLQ deleted since the check (its letters went with it) is read as empty, not as an error
+    // that hides every other queue's letters.
+    const letters = await browseDlq(ctx.link, ctx.lockKey, q, ctx.browseLimit, async (held) => held.map((h) => toLetter(h.msg, q))).catch(
+      (e: unknown) => {
+        if (isNotFound(e)) return [];
+        throw e;
+      },
+    );
     out.push(...letters);
   }
   return out.sort(compareLetters);
