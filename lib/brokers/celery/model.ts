@@ -76,3 +76,9 @@ export const CELERY_RABBITMQ_MODEL: BrokerModel = {
     },
   },
 };
+
+/** Celery's brokers hold no paused state: every Celery adapter's `pause` capability is off with this. */
+export const CELERY_NO_PAUSE = {
+  on: false,
+  why: 'Celery has no queue pause in its broker: workers stop taking a queue with `celery control cancel_consumer <queue>` (and `add_consumer` to resume), which the console does not send',
+} as const;

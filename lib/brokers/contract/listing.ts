@@ -1,8 +1,32 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
+import type { Capability } from '../model';
+import type { BrokerAdapter } from '../types';
 import { collect, contractCase, tasks, uniqueQueue, type Ctx } from './helpers';
 
+/** The adapter method each capability needs: one that is on must have it. */
+const METHOD_OF: Partial<Record<Capability, keyof BrokerAdapter>> = {
+  browseDead: 'listDead',
+  replay: 'replayDead',
+  discard: 'discardDead',
+  revoke: 'revoke',
+  purge: 'purge',
+  enqueue: 'enqueue',
+  results: 'listResults',
+  workers: 'listWorkers',
+  pause: 'setQueuePaused',
+};
+
 export function registerListing(ctx: Ctx, all: typeof collect): void {
+  contractCase(ctx, 'turns a capability on only where the adapter has what it needs, and says why one is off', {}, async () => {
+    const { a } = ctx();
+    for (const [cap, v] of Object.entries(await a.capabilities()) as Array<[Capability, { on: boolean; why?: string }]>) {
+      const method = METHOD_OF[cap];
+      if (v.on && method) expect(typeof a[method], `${cap} is on, so the adapter needs ${method}()`).toBe('function');
+      if (!v.on) expect(v.why?.length ?? 0, `${cap} is off without a reason`).toBeGreaterThan(10);
+    }
+  });
+
   contractCase(
     ctx,
     'lists ready tasks in the order a worker claims them',

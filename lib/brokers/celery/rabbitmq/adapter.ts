@@ -8,7 +8,7 @@ import { parseAmqpUrl, parseManagement } from '@/lib/brokers/potatoq/rabbitmq/ur
 import { connectRedis } from '@/lib/brokers/potatoq/redis/server';
 import { CAPABILITIES, type ActionResult, type BrokerOverview, type Capabilities, type QueueStats } from '@/lib/brokers/schema';
 import type { BrokerAdapter, StoreConfig } from '@/lib/brokers/types';
-import { CELERY_RABBITMQ_MODEL } from '../model';
+import { CELERY_NO_PAUSE, CELERY_RABBITMQ_MODEL } from '../model';
 import { ZCeleryOptions } from '../options';
 import { NO_BACKEND, type ResultCtx } from '../redis/context';
 import { celeryCall } from '../command';
@@ -52,6 +52,7 @@ export function createCeleryRabbitAdapter(config: StoreConfig): BrokerAdapter {
   async function capabilities(): Promise<Capabilities> {
     await link.serverInfo();
     const caps = Object.fromEntries(CAPABILITIES.map((k) => [k, { on: true }])) as Capabilities;
+    caps.pause = { ...CELERY_NO_PAUSE };
     for (const k of ['listReady', 'listRunning'] as const) caps[k] = { on: false, why: NO_BROWSE };
     caps.listScheduled = { on: false, why: NO_SCHEDULED };
     if (!backend) for (const k of ['browseDead', 'replay', 'discard', 'results'] as const) caps[k] = { on: false, why: NO_BACKEND };

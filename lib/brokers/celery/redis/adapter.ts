@@ -7,7 +7,7 @@ import { connectRedis } from '@/lib/brokers/potatoq/redis/server';
 import { CAPABILITIES, type Capabilities, type EnqueuePreview } from '@/lib/brokers/schema';
 import type { BrokerAdapter, StoreConfig } from '@/lib/brokers/types';
 import { celeryCall } from '../command';
-import { CELERY_REDIS_MODEL } from '../model';
+import { CELERY_NO_PAUSE, CELERY_REDIS_MODEL } from '../model';
 import { ZCeleryOptions } from '../options';
 import { NO_BACKEND, type CeleryRedisCtx } from './context';
 import { celeryRedisKeys } from './keys';
@@ -59,6 +59,7 @@ export function createCeleryRedisAdapter(config: StoreConfig): BrokerAdapter {
       serverInfo = `Redis ${/redis_version:([^\r\n]+)/.exec(info)?.[1] ?? '?'} (kombu transport, db ${ctx.db})`;
     }
     const caps = Object.fromEntries(CAPABILITIES.map((k) => [k, { on: true }])) as Capabilities;
+    caps.pause = { ...CELERY_NO_PAUSE };
     if (!backend) for (const k of ['browseDead', 'replay', 'discard', 'results'] as const) caps[k] = { on: false, why: NO_BACKEND };
     return caps;
   }

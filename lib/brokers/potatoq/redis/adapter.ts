@@ -5,13 +5,15 @@ import { CAPABILITIES, type ActionResult, type BrokerOverview, type Capabilities
 import type { BrokerAdapter, StoreConfig } from '@/lib/brokers/types';
 import { previewPotatoqEnqueue } from '../enqueue-preview';
 import type { Liveness } from '../heartbeats';
-import { POTATOQ_REDIS_MODEL } from '../model';
+import { POTATOQ_NO_PAUSE, POTATOQ_REDIS_MODEL } from '../model';
 import { parseOptions, ZRedisOptions } from '../options';
 import { parsePotatoqEnqueue } from '../enqueue-fields';
 import { buildFromFields, potatoqBuildInput } from '../records';
 import { deadGroups, overviewQueues, taskNames } from './dto-overview';
 import { getDead, getTask, listDead, listTasks } from './dto-pages';
 import { deadHistogram } from './histogram';
+import { overdueFacts, runningFacts } from './reads-stuck';
+import { diagnosePotatoq } from '../diagnose';
 import { parseRedisUrl, potatoqPrefix, RedisUrlError, redisKeys, type RedisTarget } from './keys';
 import { redisResultsOn } from './results';
 import { checkServer, connectRedis, isTlsFailure, redisFailure, type ServerCheck } from './server';
@@ -122,9 +124,14 @@ export function createRedisAdapter(config: StoreConfig): BrokerAdapter {
     };
   }
 
+  /** Every capability potatoq's Redis layout allows; potatoq has no queue pause. */
+  const caps = (): Capabilities => ({
+    ...(Object.fromEntries(CAPABILITIES.map((k) => [k, { on: true }])) as Capabilities),
+    pause: { ...POTATOQ_NO_PAUSE },
+  });
   async function capabilities(): Promise<Capabilities> {
     await usable();
-    return Object.fromEntries(CAPABILITIES.map((k) => [k, { on: true }])) as Capabilities;
+    return caps();
   }
 
   async function overview(): Promise<BrokerOverview> {
@@ -143,7 +150,7 @@ export function createRedisAdapter(config: StoreConfig): BrokerAdapter {
       kind: 'redis',
       serverInfo: `${s.server === 'valkey' ? 'Valkey' : 'Redis'} ${s.version} · db ${target.db} · prefix ${JSON.stringify(prefix)}`,
       readOnly: false,
-      capabilities: Object.fromEntries(CAPABILITIES.map((k) => [k, { on: true }])) as Capabilities,
+      capabilities: caps(),
       queues: found.queues,
       totals: found.totals,
       workers: { alive: workers.filter((w) => w.status === 'alive').length, stale: workers.filter((w) => w.status === 'stale').length },
@@ -183,6 +190,37 @@ export function createRedisAdapter(config: StoreConfig): BrokerAdapter {
     deadGroups: (q) => read(() => deadGroups(client, prefix, q)),
     getDead: (id) => read(() => getDead(client, prefix, id)),
     deadHistogram: (q) => read(() => deadHistogram(client, prefix, q, window)),
+    diagnose: (q) =>
+      read(async () => {
+        const [found, workers] = await Promise.all([overviewQueues(client, prefix), results.workers(live)]);
+        const names = found.queues.map((x) => x.name);
+        const [running, overdue] = await Promise.all([
+          runningFacts(client, prefix, names),
+          overdueFacts(client, prefix, names, q.overdueSeconds),
+        ]);
+        const d = diagnosePotatoq({
+          brokerId: config.id,
+          queues: found.queues,
+          workers: { value: workers },
+          running: { value: running },
+          overdue: { value: overdue },
+          overdueSeconds: q.overdueSeconds,
+          deadAfter: live.deadAfter,
+          revoke: q.revoke,
+        });
+        // Time limits need a run time, and potatoq on Redis keeps only the lease deadline.
+        return {
+          ...d,
+          notes: d.notes.filter((n) => n.check !== 'over-time-limit'),
+          unknown: [
+            ...d.unknown,
+            {
+              check: 'over-time-limit' as const,
+              why: 'potatoq on Redis records no claim time (only the lease deadline), so how long a task has run is unknown',
+            },
+          ],
+        };
+      }),
     listWorkers: () => read(() => results.workers(live)),
     listResults: (q) => read(() => results.listResults(q)),
     getResult: (id) => read(() => results.getResult(id)),
