@@ -1,0 +1,15 @@
+"""Sends tasks with the real Celery producer (rt_celery_app's app, so its task_queues route them
+through the queue's own exchange, as an app's send_task does).
+
+Usage: cdlq_send.py QUEUE TASK COUNT ARG -> prints the task ids as a JSON list.
+"""
+
+import json
+import sys
+
+from rt_celery_app import app
+
+queue, task, count, arg = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+with app.producer_or_acquire() as producer:
+    ids = [app.send_task(task, args=[arg], queue=queue, producer=producer).id for _ in range(count)]
+print(json.dumps(ids))
