@@ -9,6 +9,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import amqp from 'amqplib';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZDeadListQuery, ZEnqueueRequest, type DeadListQuery } from '@/lib/brokers/schema';
 import type { BrokerAdapter } from '@/lib/brokers/types';
@@ -47,8 +48,8 @@ if (!URL4 || !redisUp) {
     const f = path.join(w.out, `${id}.runs`);
     return existsSync(f) ? readFileSync(f, 'utf8').trim().split('\n').length : 0;
   };
-  const send = async (task: string, count: number, arg: string): Promise<string[]> => {
-    const { stdout } = await promisify(execFile)(PYTHON, ['cdlq_send.py', Q, task, String(count), arg], {
+  const send = async (task: string, count: number, arg: string, taskId?: string): Promise<string[]> => {
+    const { stdout } = await promisify(execFile)(PYTHON, ['cdlq_send.py', Q, task, String(count), arg, ...(taskId ? [taskId] : [])], {
       cwd: path.join(ROOT, 'tests/py'),
       env: { ...process.env, ...w.env },
     });
@@ -127,16 +128,22 @@ if (!URL4 || !redisUp) {
         await ch.deleteExchange(Q).catch(() => undefined);
       }
       await conn?.close().catch(() => undefined);
+      // This run's records (its own key prefix in the shared result-backend db).
+      const r = new Redis(w.backend);
+      for (const key of await r.keys(`${prefix}_*`)) await r.del(key);
+      r.disconnect();
     }, 30_000);
 
-    it("keeps what Celery and RabbitMQ put on a rejected message: x-death names the queue, Celery's exchange and routing key", async () => {
+    it('keeps what Celery and RabbitMQ put on a rejected message: x-death names the queue; send_task used the default exchange', async () => {
       const m = await ch.get(DLQ, { noAck: false });
       expect(m).not.toBe(false);
       if (m === false) return;
       ch.nack(m, false, true);
       const h = m.properties.headers as Record<string, unknown>;
       const death = (h['x-death'] as Array<Record<string, unknown>>)[0]!;
-      expect(death).toMatchObject({ queue: Q, reason: 'rejected', exchange: Q, 'routing-keys': [Q], count: 1 });
+      // Celery 5.7 publishes to a direct queue through the default exchange (app/amqp.py
+      // send_task_message: "convert to anon-exchange"), routing key = the queue's name.
+      expect(death).toMatchObject({ queue: Q, reason: 'rejected', exchange: '', 'routing-keys': [Q], count: 1 });
       expect(h['x-first-death-queue']).toBe(Q);
       expect(m.properties.correlationId).toBe(h.id);
       expect(await depth(DLQ)).toBe(300);
@@ -211,15 +218,25 @@ if (!URL4 || !redisUp) {
       expect(await depths()).toEqual({ dlq: 289, work: 11 });
     }, 60_000);
 
-    it('discards a selection: exactly those messages and their records go, nothing is queued', async () => {
+    it('discards a selection through the bulk runner, one walk per batch: exactly those messages and their records go', async () => {
       const ids = A.slice(12, 32);
-      const r = await a.discardDead(ids);
-      expect(r.succeeded.map((o) => o.id).sort()).toEqual([...ids].sort());
+      const backend: BulkBackend = { ...backendOf(a, {}), act: (batch) => a.discardDead(batch) };
+      delete backend.actAll;
+      const snapshot = { ids, capped: false, searchedNewest: null, at: new Date() };
+      const job = new BulkJob({ brokerId: 'cdlq-a', action: 'discard', filter: {}, snapshot, backend, batchSize: 7 });
+      job.start();
+      await job.finished;
+      const v = job.view(Infinity);
+      expect(v.progress.succeeded).toBe(20);
+      expect(v.failedOutcomes).toEqual([]);
       expect(await depths()).toEqual({ dlq: 269, work: 11 });
       for (const id of ids) expect(await a.getResult(id)).toBeNull();
       const left = await allIds(a, {}, 500);
       expect(left.filter((id) => ids.includes(id))).toEqual([]);
       expect(left.filter((id) => A.includes(id))).toHaveLength(169);
+      // Discarding them again: gone from both places.
+      const again = await a.discardDead(ids.slice(0, 2));
+      expect(again.failed.map((o) => o.outcome)).toEqual(['missing', 'missing']);
     }, 60_000);
 
     it('replays a filtered part (one error group) through the paced bulk runner', async () => {
@@ -275,5 +292,28 @@ if (!URL4 || !redisUp) {
       for (const id of A.slice(0, 40)) if (!A.slice(12, 32).includes(id)) expect((await a.getResult(id))?.status).toBe('SUCCESS');
       expect(await depths()).toEqual({ dlq: 0, work: 0 });
     }, 180_000);
+
+    it('refuses to replay a message whose task ran again since (its result is SUCCESS), and discards it leaving that result', async () => {
+      const flag = `cdlq-c-${tag}`;
+      const [id] = await send('ct.reject_until', 1, flag);
+      await until(
+        'its letter',
+        async () => (await depth(DLQ)) === 1 && (await a.getResult(id!))?.status === 'FAILURE',
+        30_000,
+        worker!.log,
+      );
+      writeFileSync(path.join(w.out, flag), '1');
+      await send('ct.reject_until', 1, flag, id); // the app sends it again itself, same id
+      await until('the other run', async () => (await a.getResult(id!))?.status === 'SUCCESS', 30_000, worker!.log);
+      const r = await a.replayDead([id!]);
+      expect(r.failed).toEqual([expect.objectContaining({ id, outcome: 'conflict', message: expect.stringMatching(/SUCCESS/) })]);
+      expect(await depths()).toEqual({ dlq: 1, work: 0 });
+      const d = await a.discardDead([id!]);
+      expect(d.succeeded.map((o) => o.id)).toEqual([id]);
+      expect(await depths()).toEqual({ dlq: 0, work: 0 });
+      expect((await a.getResult(id!))?.status).toBe('SUCCESS');
+      await new Promise((res) => setTimeout(res, 1000));
+      expect(runs(id!)).toBe(2);
+    }, 90_000);
   });
 }
