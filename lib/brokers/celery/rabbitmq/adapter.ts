@@ -18,6 +18,7 @@ import { deadCounts, deadGroups, getDead, getResult, listDead, listResults } fro
 import { buildSendTask, sendTaskInput } from '../send-task';
 import { broadcastRevoke, checkQueues, inspect, publishTask, purgeQueue } from './amqp';
 import { workersFrom } from '../workers';
+import { diagnoseRabbit } from './diagnose';
 import { CELERY_V3_DLQ_REFUSAL, getCeleryLetter, mergeDead, readCeleryLetters, type CeleryDlq } from './dlq';
 
 export const NO_BROWSE =
@@ -166,6 +167,7 @@ export function createCeleryRabbitAdapter(config: StoreConfig): BrokerAdapter {
     replayDead: (ids) => replayFailures(rctx, ids, { live: async () => null, send: (input, built) => publishTask(link, input, built) }),
     discardDead: (ids) => discardDead(rctx, ids),
     revoke,
+    diagnose: (q) => diagnoseRabbit(config.id, overview, (m) => inspect(link, m, inspectMs), inspectMs, q),
     purge: async (queue) => ({ brokerId: config.id, queue, removed: await purgeQueue(link, queue) }),
     enqueue: async (req) => {
       const input = sendTaskInput(req);
