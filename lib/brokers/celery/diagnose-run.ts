@@ -5,7 +5,7 @@ import { age, CELERY_NEVER_RUNNING, itThem, linkFor, lostHeld, lostUnacked, over
 // The checks over a Celery app's facts (./diagnose.ts): which ran, which could not and why.
 
 const POISON_WHY =
-  "Celery workers never stall on a message they cannot decode: they log it and acknowledge (or reject) it, so no message holds a queue up; such messages are not checked here";
+  'Celery workers never stall on a message they cannot decode: they log it and acknowledge (or reject) it, so no message holds a queue up; such messages are not checked here';
 
 function noConsumer(f: CeleryFacts): StuckFlag[] {
   const out: StuckFlag[] = [];
@@ -29,7 +29,9 @@ function noConsumer(f: CeleryFacts): StuckFlag[] {
       seconds: null,
       cause: `${plural(waiting, 'message')} ${waiting === 1 ? 'waits' : 'wait'} in queue ${q.name} and no live worker consumes it: ${who}.`,
       can: `Start a worker for it (celery -A <app> worker -Q ${q.name}) or add the queue to a running one (celery -A <app> control add_consumer ${q.name}). ${
-        f.revoke.on ? 'Meanwhile the console can revoke or purge what waits.' : `Revoke and purge are off here: ${f.revoke.why ?? 'read-only'}.`
+        f.revoke.on
+          ? 'Meanwhile the console can revoke or purge what waits.'
+          : `Revoke and purge are off here: ${f.revoke.why ?? 'read-only'}.`
       }`,
       cannot: 'The console does not run tasks: only a worker consuming the queue does.',
       link: { page: 'queue', queue: q.name, state: 'ready' },

@@ -164,7 +164,7 @@ export function overTime(f: CeleryFacts, held: HeldFact[]): StuckFlag[] {
         count: 1,
         seconds: runningFor,
         cause: `${t.task} has been running on ${w.host} for ${age(runningFor)}, past its hard time limit of ${limit} s: its pool should have killed it (the solo and threads pools do not enforce time limits).`,
-        can: "Look at the worker on the Workers page: restarting it ends the task (`celery control terminate` is not sent by the console).",
+        can: 'Look at the worker on the Workers page: restarting it ends the task (`celery control terminate` is not sent by the console).',
         cannot: CELERY_NEVER_RUNNING,
         link: { page: 'task', id: t.id },
       });

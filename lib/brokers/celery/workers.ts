@@ -81,7 +81,9 @@ export async function liveWorkers(inspect: Inspect): Promise<LiveWorker[]> {
         return typeof n === 'string' ? [n] : [];
       }),
       active: list(active!.get(host)).flatMap((x) => liveTask(x as Info, null) ?? []),
-      waiting: [...new Map([...list(reserved!.get(host)).flatMap((x) => liveTask(x as Info, null) ?? []), ...sched].map((t) => [t.id, t])).values()],
+      waiting: [
+        ...new Map([...list(reserved!.get(host)).flatMap((x) => liveTask(x as Info, null) ?? []), ...sched].map((t) => [t.id, t])).values(),
+      ],
       hardLimit: hard,
     };
   });

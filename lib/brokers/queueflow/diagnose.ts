@@ -124,7 +124,9 @@ function overdue(q: QueueStats, jobs: QfJob[], thr: number, now: number): StuckF
       count: late.length,
       seconds: (now - first) / 1000,
       cause: `${plural(late.length, 'scheduled job')} of queue ${q.name} (run_at or retry time) ${late.length === 1 ? 'was' : 'were'} due more than ${age(thr)} ago (the oldest ${age((now - first) / 1000)} ago) and still ${late.length === 1 ? 'waits' : 'wait'}: ${q.paused ? 'the queue is paused' : 'no worker is leasing from the queue'}.`,
-      can: q.paused ? 'Resume the queue on its page.' : `Start or check the workers leasing from ${q.name}. The console can cancel them meanwhile.`,
+      can: q.paused
+        ? 'Resume the queue on its page.'
+        : `Start or check the workers leasing from ${q.name}. The console can cancel them meanwhile.`,
       cannot: 'The console does not run scheduled jobs: workers lease them once they are due.',
       link: linkFor(ids, q.name, state),
     },
@@ -171,10 +173,16 @@ export async function diagnoseQueueflow(
       text: `QueueFlow has no worker registry: a queue counts as not consumed when claimable jobs wait with none of it running, for ${NO_CLAIM_AFTER_S} s or when none of it ever finished (a job enqueued a moment ago on a new queue may be flagged until its worker polls)`,
     },
   ];
-  if (capped)
-    notes.push({ check: 'overdue', text: `Only the ${QF_STUCK_SCAN} oldest jobs per queue and status were checked` });
-  return { brokerId, flags, unknown: [{ check: 'poison', why: POISON_WHY }], notes, overdueSeconds: thr, readAt: new Date(now).toISOString() };
+  if (capped) notes.push({ check: 'overdue', text: `Only the ${QF_STUCK_SCAN} oldest jobs per queue and status were checked` });
+  return {
+    brokerId,
+    flags,
+    unknown: [{ check: 'poison', why: POISON_WHY }],
+    notes,
+    overdueSeconds: thr,
+    readAt: new Date(now).toISOString(),
+  };
 }
 
 const POISON_WHY =
-  "QueueFlow payloads are JSON objects the server has already parsed, and a failing handler retries or dead-letters its job, so no job blocks a queue; nothing to check";
+  'QueueFlow payloads are JSON objects the server has already parsed, and a failing handler retries or dead-letters its job, so no job blocks a queue; nothing to check';

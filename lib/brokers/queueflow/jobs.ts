@@ -13,7 +13,14 @@ export const SEARCH_WINDOW = 1000;
 export function jobPager(client: QfClient, filter: { status: string; queue?: string; task?: string; ascending?: boolean }) {
   return async (cursor: string | undefined, limit: number): Promise<ServerPage<QfJob>> => {
     const order = filter.ascending ? { order_by: 'created_at ASC' } : {};
-    const raw = await client.get('/api/v1/jobs', { status: filter.status, queue: filter.queue, task_name: filter.task, limit, cursor, ...order });
+    const raw = await client.get('/api/v1/jobs', {
+      status: filter.status,
+      queue: filter.queue,
+      task_name: filter.task,
+      limit,
+      cursor,
+      ...order,
+    });
     const page = parseWire(ZJobPage, raw, 'the job list');
     return { rows: page.jobs, hasMore: page.has_more, next: page.next_cursor ?? null };
   };

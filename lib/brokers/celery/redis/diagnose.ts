@@ -36,7 +36,10 @@ export async function diagnoseRedis(
     etaMs: r.env.etaMs,
     timeLimit: hardLimitOf(r.env),
   }));
-  const [live, names] = await Promise.all([liveWorkers((m) => inspect(ctx, m)), discoverQueues(ctx.client, ctx.keys, ctx.queues)]);
+  const [found, names] = await Promise.all([liveWorkers((m) => inspect(ctx, m)), discoverQueues(ctx.client, ctx.keys, ctx.queues)]);
+  // `inspect reserved` gives no ETA: the reserved message itself has it.
+  const etaOf = new Map(items.map((h) => [h.id, h.etaMs]));
+  const live = found.map((w) => ({ ...w, waiting: w.waiting.map((t) => ({ ...t, etaMs: t.etaMs ?? etaOf.get(t.id) ?? null })) }));
   const sizes = await bucketSizes(ctx.client, ctx.keys, names);
   const nowMs = Date.now();
   const due = nowMs - q.overdueSeconds * 1000;
