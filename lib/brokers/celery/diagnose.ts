@@ -1,5 +1,5 @@
 import 'server-only';
-import { STUCK_IDS, type Diagnosis, type QueueStats, type StuckFlag } from '@/lib/brokers/dto';
+import { STUCK_IDS, type QueueStats, type StuckFlag } from '@/lib/brokers/dto';
 import { formatAge } from '@/lib/client/format';
 
 // Stuck work on a Celery app, from what its broker holds and what its live workers answer to
