@@ -22,6 +22,7 @@ import { workersFrom } from '../workers';
 import { CELERY_V3_DLQ_REFUSAL, getCeleryLetter, letterEntries, mergeDead, readCeleryLetters, type CeleryDlq } from './dlq';
 import { actOnCeleryDead } from './dlq-actions';
 import { withDeadLetterQueue } from './dlq-model';
+import { diagnoseRabbit } from './diagnose';
 
 export const NO_BROWSE =
   "RabbitMQ can't show queued messages without taking them from the workers (no browse; a get-and-requeue reorders and redelivers them): counts only";
@@ -187,6 +188,7 @@ export function createCeleryRabbitAdapter(config: StoreConfig): BrokerAdapter {
     ...(dlq ? { replayDeadPaced: (ids: string[], pace: ReplayPace) => actOnCeleryDead(dlq, rctx, 'replay', ids, send, pace) } : {}),
     discardDead: (ids) => (dlq ? actOnCeleryDead(dlq, rctx, 'discard', ids, send) : discardDead(rctx, ids)),
     revoke,
+    diagnose: (q) => diagnoseRabbit(config.id, overview, (m) => inspect(link, m, inspectMs), inspectMs, q),
     purge: async (queue) => ({ brokerId: config.id, queue, removed: await purgeQueue(link, queue) }),
     enqueue: async (req) => {
       const input = sendTaskInput(req);

@@ -18,6 +18,7 @@ import { getTask, listTasks } from './reads-tasks';
 import { discardDead } from './failures';
 import { enqueue, previewMessage, purge, replayDead, revoke } from './writes';
 import { discoverQueues, walkQueue } from './lists';
+import { diagnoseRedis } from './diagnose';
 
 /**
  * A plain Celery 5.7 app's Redis broker (kombu's lists per queue and priority bucket, its
@@ -97,6 +98,7 @@ export function createCeleryRedisAdapter(config: StoreConfig): BrokerAdapter {
     listResults: (q) => listResults(ctx, q),
     getResult: (id) => getResult(ctx, id),
     taskNames,
+    diagnose: (q) => diagnoseRedis(ctx, q),
     replayDead: (ids) => replayDead(ctx, ids),
     discardDead: (ids) => discardDead(ctx, ids),
     revoke: (ids) => revoke(ctx, ids),
