@@ -11,6 +11,7 @@ import type { BrokerAdapter, StoreConfig } from '@/lib/brokers/types';
 import { CELERY_NO_PAUSE, CELERY_RABBITMQ_MODEL } from '../model';
 import { ZCeleryOptions } from '../options';
 import { NO_BACKEND, type ResultCtx } from '../redis/context';
+import { callOfFailure } from '../calls';
 import { celeryCall } from '../command';
 import { isControlQueue } from '../redis/keys';
 import { discardDead, ok, replayFailures } from '../redis/failures';
@@ -164,6 +165,8 @@ export function createCeleryRabbitAdapter(config: StoreConfig): BrokerAdapter {
     },
     // RabbitMQ can't tell whether a message with the id is queued: no conflict check.
     replayDead: (ids) => replayFailures(rctx, ids, { live: async () => null, send: (input, built) => publishTask(link, input, built) }),
+    // FAILURE records only: a DLQ message is not read as a call (yet).
+    exportCall: async (id) => (backend ? callOfFailure(rctx, id) : null),
     discardDead: (ids) => discardDead(rctx, ids),
     revoke,
     purge: async (queue) => ({ brokerId: config.id, queue, removed: await purgeQueue(link, queue) }),

@@ -12,7 +12,7 @@ import { findMessage } from './reads-tasks';
 // found (and left alone). Reserved messages (kombu's `unacked`) are never touched.
 
 /** LPUSH to the priority bucket plus the queue's binding, as `send_task` (declare=[queue]) writes. */
-async function publish(ctx: CeleryRedisCtx, m: SendTaskInput, built: BuiltCeleryMessage): Promise<void> {
+export async function publish(ctx: CeleryRedisCtx, m: SendTaskInput, built: BuiltCeleryMessage): Promise<void> {
   const member = [m.queue, '', m.queue].join(SEP);
   await ctx.client
     .multi()
