@@ -36,13 +36,7 @@ export function MoveAction({
   const [frozen, setFrozen] = useState<string[]>([]);
   const [to, setTo] = useState('');
   const [reason, setReason] = useState('');
-  const targets = useQuery({
-    queryKey: ['broker', brokerId, 'move-targets'],
-    queryFn: ({ signal }) => getJson<MoveTargetView[]>(brokerPath(brokerId, '/move-targets'), signal),
-    enabled: open,
-  });
-  const offered = (targets.data ?? []).filter((t) => t.pairing.on);
-  const refused = (targets.data ?? []).filter((t) => !t.pairing.on);
+  const { targets, offered, refused } = useMoveTargets(brokerId, open);
   const chosen = offered.find((t) => t.id === to) ?? offered[0];
   const m = useBrokerAction(
     brokerId,
@@ -78,22 +72,7 @@ export function MoveAction({
           {targets.data && !offered.length ? <p data-testid="move-none">No configured broker can take these letters.</p> : null}
           {chosen ? (
             <>
-              <label className="grid gap-1">
-                <span className="font-medium">Move to</span>
-                <select
-                  className="rounded border border-zinc-300 bg-white px-2 py-1 dark:border-zinc-700 dark:bg-zinc-900"
-                  value={chosen.id}
-                  onChange={(e) => setTo(e.target.value)}
-                  disabled={!!m.data?.ok}
-                  data-testid="move-target"
-                >
-                  {offered.map((t) => (
-                    <option key={t.id} value={t.id}>
-                      {t.name} ({t.id})
-                    </option>
-                  ))}
-                </select>
-              </label>
+              <MoveTargetSelect offered={offered} value={chosen.id} onChange={setTo} disabled={!!m.data?.ok} />
               <p data-testid="move-summary">
                 Move <strong>{count}</strong> {noun} from broker <strong>{brokerId}</strong> to broker <strong>{chosen.id}</strong>
                 {queue ? (
@@ -114,18 +93,7 @@ export function MoveAction({
               ))}
             </ul>
           ) : null}
-          {refused.length ? (
-            <details data-testid="move-refused">
-              <summary className="cursor-pointer text-zinc-600 dark:text-zinc-400">Not offered ({refused.length})</summary>
-              <ul className="mt-1 list-disc pl-5">
-                {refused.map((t) => (
-                  <li key={t.id}>
-                    <strong>{t.name}</strong>: {t.pairing.on ? '' : t.pairing.why}
-                  </li>
-                ))}
-              </ul>
-            </details>
-          ) : null}
+          <RefusedTargets refused={refused} />
           <ReasonField value={reason} onChange={setReason} required error={reasonError} disabled={!!m.data?.ok} />
           {m.data?.ok ? <OutcomePanel result={m.data.data} /> : null}
           {m.data && !m.data.ok && !reasonError ? <ErrorBox code={m.data.error.code} message={m.data.error.message} /> : null}
@@ -148,5 +116,65 @@ export function MoveAction({
         </div>
       </Dialog>
     </>
+  );
+}
+
+/** The other brokers and whether this broker's letters can move there (asked when `enabled`). */
+export function useMoveTargets(brokerId: string, enabled: boolean) {
+  const targets = useQuery({
+    queryKey: ['broker', brokerId, 'move-targets'],
+    queryFn: ({ signal }) => getJson<MoveTargetView[]>(brokerPath(brokerId, '/move-targets'), signal),
+    enabled,
+  });
+  const all = targets.data ?? [];
+  return { targets, offered: all.filter((t) => t.pairing.on), refused: all.filter((t) => !t.pairing.on) };
+}
+
+/** The target picker: only the brokers the server pairs with this one. */
+export function MoveTargetSelect({
+  offered,
+  value,
+  onChange,
+  disabled,
+}: {
+  offered: MoveTargetView[];
+  value: string;
+  onChange: (id: string) => void;
+  disabled?: boolean;
+}) {
+  return (
+    <label className="grid gap-1">
+      <span className="font-medium">Move to</span>
+      <select
+        className="rounded border border-zinc-300 bg-white px-2 py-1 dark:border-zinc-700 dark:bg-zinc-900"
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        disabled={disabled}
+        data-testid="move-target"
+      >
+        {offered.map((t) => (
+          <option key={t.id} value={t.id}>
+            {t.name} ({t.id})
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** The brokers not offered, each with why (in words, as text). */
+export function RefusedTargets({ refused }: { refused: MoveTargetView[] }) {
+  if (!refused.length) return null;
+  return (
+    <details data-testid="move-refused">
+      <summary className="cursor-pointer text-zinc-600 dark:text-zinc-400">Not offered ({refused.length})</summary>
+      <ul className="mt-1 list-disc pl-5">
+        {refused.map((t) => (
+          <li key={t.id}>
+            <strong>{t.name}</strong>: {t.pairing.on ? '' : t.pairing.why}
+          </li>
+        ))}
+      </ul>
+    </details>
   );
 }

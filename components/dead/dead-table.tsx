@@ -115,6 +115,15 @@ export function DeadTable({ brokerId, filters }: { brokerId: string; filters: De
             disabledReason={offReason(caps, 'discard')}
             {...groupProps('Discard')}
           />
+          {movable ? (
+            <BulkAllButton
+              brokerId={brokerId}
+              action="move"
+              filter={filters}
+              disabledReason={offReason(caps, 'discard')}
+              {...groupProps('Move')}
+            />
+          ) : null}
         </span>
       </div>
       {q.error ? (
