@@ -38,11 +38,13 @@ export function pairMove(from: MoveSide, to: MoveSide): Pairing {
   if (from.id === to.id) return off('the letters are already on this broker (replay them instead)');
   const a = from.model?.calls;
   const b = to.model?.calls;
-  if (!a || !from.exports) return off(`${from.name}'s system declares no call model its letters could move in`);
+  if (!a) return off(`${from.name}'s system declares no call model its letters could move in`);
   if ('why' in a.export) return off(`${from.name} cannot hand its letters over as calls: ${a.export.why}`);
-  if (!b || !to.imports) return off(`${to.name}'s system declares no call model it could take tasks in`);
+  if (!from.exports) return off(`${from.name}'s adapter does not read its letters as calls`);
+  if (!b) return off(`${to.name}'s system declares no call model it could take tasks in`);
   if (a.model !== b.model) return off(`${from.name}'s tasks are ${a.model} calls, ${to.name}'s are ${b.model} calls`);
   if ('why' in b.import) return off(`${to.name} cannot take calls from another broker: ${b.import.why}`);
+  if (!to.imports) return off(`${to.name}'s adapter does not enqueue calls from other brokers`);
   if (from.readOnly) return off(`${from.name} is configured read-only, so its letters cannot be removed there`);
   if (to.readOnly) return off(`${to.name} is configured read-only, so nothing can be enqueued there`);
   if (!from.caps) return off(`${from.name} cannot be reached: ${from.down ?? 'no answer'}`);
