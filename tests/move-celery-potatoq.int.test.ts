@@ -37,6 +37,9 @@ if (up) {
   ]);
 }
 const move = await import('@/lib/brokers/move');
+const { serviceBackend } = await import('@/lib/bulk/backend');
+const { BulkJob } = await import('@/lib/bulk/runner');
+const { takeSnapshot } = await import('@/lib/bulk/snapshot');
 const service = await import('@/lib/brokers/service');
 const { resetAdapters } = await import('@/lib/brokers/registry');
 
@@ -215,6 +218,23 @@ describe.skipIf(!up)('moving dead letters between Celery and potatoq with real w
       if (!restarted) pgWorker.start([Q]);
     }
   });
+
+  it('moves all matching letters through the bulk runner, each run once by the Celery worker', async () => {
+    const ids = [await potatoqLetter('sq'), await potatoqLetter('sq'), await potatoqLetter('sq')];
+    allow(outC, true);
+    const filter = { queue: Q, task: 'mv.fail', to: 'celery' };
+    const backend = serviceBackend('sq', 'move', filter);
+    const job = new BulkJob({ brokerId: 'sq', action: 'move', filter, snapshot: await takeSnapshot(backend), backend });
+    expect(new Set(job.snapshotIds())).toEqual(new Set(ids));
+    job.start();
+    await job.finished;
+    expect(job.view()).toMatchObject({ state: 'done', progress: { total: 3, succeeded: 3, skipped: 0, failed: 0 } });
+    for (const id of ids) {
+      expect(await service.getDead('sq', id).catch((e: { code: string }) => e.code)).toBe('NotFound');
+      await until('the Celery worker to run it', async () => ran(outC, id), 30_000, logs);
+      expect(runs(outC, id)).toBe(1);
+    }
+  }, 90_000);
 
   it('refuses incompatible pairs with the reason, and reports a letter that is not there', async () => {
     const id = await celeryFailure();

@@ -2,7 +2,8 @@ import 'server-only';
 import { z } from 'zod';
 import { ZIds } from '@/lib/brokers/schema';
 import { moveDead, moveTargets } from '@/lib/brokers/move';
-import { findBrokerConfig } from '@/lib/brokers/registry';
+import { ConsoleError } from '@/lib/brokers/errors';
+import { brokerList } from '@/lib/brokers/service';
 import { gate, logIds } from './gate';
 import { resolvePrincipal } from './principal';
 
@@ -12,6 +13,10 @@ export const ZMoveRequest = ZIds.extend({
   reason: z.string().max(1000).optional(),
   queue: z.string().max(500).optional(),
 });
+
+function known(id: string): void {
+  if (!brokerList().some((b) => b.id === id)) throw new ConsoleError('NotFound', `no broker "${id}" is configured`);
+}
 
 /**
  * Dead letters moved to another broker: the gate runs for both brokers, one inside the other,
@@ -30,7 +35,7 @@ export const moveDeadOp = (brokerId: string, input: unknown, headers: Headers) =
     reasonRequired: true,
     target: (m) => ({ to: m.to }),
     run: ({ to }) => {
-      findBrokerConfig(to);
+      known(to);
       return gate({
         action: 'move-in',
         brokerId: to,
@@ -50,6 +55,6 @@ export const moveDeadOp = (brokerId: string, input: unknown, headers: Headers) =
 /** The other brokers, each with whether this broker's letters can move there, and why not. */
 export async function moveTargetsOp(brokerId: string, headers: Headers) {
   await resolvePrincipal(headers);
-  findBrokerConfig(brokerId);
+  known(brokerId);
   return moveTargets(brokerId);
 }
