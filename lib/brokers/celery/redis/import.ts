@@ -9,9 +9,17 @@ import { readRecord, resultKeys } from './results';
 import { findMessage } from './reads-tasks';
 import { publish } from './writes';
 
+/** How long the broker remembers that a move sent an id here (a retried move within it is `already`). */
+export const MOVED_TTL_SECONDS = 30 * 86400;
+
+/** The broker's record that a move sent this id (beside kombu's keys; no binding names it). */
+export const movedKey = (ctx: CeleryRedisCtx, id: string) => `${ctx.keys.prefix}_potatoq_console.moved.${id}`;
+
 /**
- * A call from another broker sent as `app.send_task` sends it, under its own id, unless a
- * message with the id is waiting or reserved here or a result with it is stored (it ran here):
+ * A call from another broker sent as `app.send_task` sends it, under its own id, unless the id
+ * is already here: sent by an earlier move (a marker SET in the same MULTI as the LPUSH, kept
+ * MOVED_TTL_SECONDS, so neither a long queue, nor a queue the console is not configured to read,
+ * nor a task that stores no result hides it), waiting or reserved, or with a stored result:
  * then `already`, nothing sent. One console at a time per id (replay's claim key), so two
  * consoles moving the same letter send it once.
  */
@@ -39,6 +47,8 @@ export async function importCall(ctx: CeleryRedisCtx, call: TaskCall): Promise<{
   if ((await backend.set(claim, randomUUID(), 'PX', 60_000, 'NX')) !== 'OK')
     throw new ConsoleError('Conflict', 'another console is sending a task with this id right now');
   try {
+    if (await ctx.client.exists(movedKey(ctx, call.id)))
+      return { outcome: 'already', message: 'an earlier move already sent a task with this id here' };
     const live = await findMessage(ctx, call.id);
     if (live)
       return {
@@ -47,7 +57,7 @@ export async function importCall(ctx: CeleryRedisCtx, call: TaskCall): Promise<{
       };
     const stored = await readRecord(backend, ctx.resultPrefix, call.id);
     if (stored) return { outcome: 'already', message: `a task with this id already ran here (${stored.record.status})` };
-    await publish(ctx, input, built);
+    await publish(ctx, input, built, { key: movedKey(ctx, call.id), ttlSeconds: MOVED_TTL_SECONDS });
     return { outcome: 'ok', message: `sent to ${call.queue} as ${call.task}` };
   } finally {
     await backend.del(claim);
