@@ -78,13 +78,14 @@ export function registerEditReplay(ctx: Ctx): void {
   contractCase(
     ctx,
     'replays a letter with edited typed arguments, kwargs, queue and priority as its adapter declares (same id or new)',
-    { caps: ['replay', 'listReady'], states: ['ready'] },
+    { caps: ['replay'] },
     async (skip) => {
       const { a, s } = ctx();
       const decl = a.model.actions.replayEdited;
       if (!decl || !a.replayEdited || !a.previewReplayEdited) return skip('the adapter declares no replay with edits');
       const q = uniqueQueue('edit');
       const to = uniqueQueue('edited');
+      await s.declareQueue?.(to);
       const id = await s.deadLetter({ task: 'ct.e', queue: q, reason: 'boom', args: [1], kwargs: { note: 'old' } });
       const edit = {
         args: [{ t: 'decimal' as const, v: '13.75' }],
@@ -94,22 +95,26 @@ export function registerEditReplay(ctx: Ctx): void {
         queue: to,
         priority: 3,
       };
-      // A bad value is refused naming the field, before anything is written.
-      const bad = await a
-        .previewReplayEdited(id, { kwargs: [['at', { t: 'datetime', v: 'tomorrow 9am', aware: false, epochMs: null }]] })
-        .catch((e: unknown) => e);
-      expect(bad).toMatchObject({ code: 'InvalidInput', fields: { 'kwargs.at': expect.stringContaining('date-time') } });
+      // A bad value is refused naming the field, before anything is written: preview or replay.
+      const badEdit = { kwargs: [['at', { t: 'datetime', v: 'tomorrow 9am', aware: false, epochMs: null }]] as Array<[string, TypedValue]> };
+      for (const bad of [await a.previewReplayEdited(id, badEdit).catch((e: unknown) => e), await a.replayEdited(id, badEdit).catch((e: unknown) => e)])
+        expect(bad).toMatchObject({ code: 'InvalidInput', fields: { 'kwargs.at': expect.stringContaining('date-time') } });
+      expect(await s.isDead(id)).toBe(true);
       const p = await a.previewReplayEdited(id, edit);
-      expect(p).toMatchObject({ id, sameId: decl.sameId });
+      expect(p).toMatchObject({ id, sameId: decl.sameId, does: decl.does });
+      expect(p.after).not.toBe(p.before);
       expect(await s.isDead(id)).toBe(true);
       const r = await a.replayEdited(id, edit);
       expect(r.outcome).toMatchObject({ id, outcome: 'ok' });
+      expect(r.sameId).toBe(decl.sameId);
+      if (decl.sameId) expect(r.newId).toBe(id);
+      else expect(r.newId).not.toBe(id);
       expect(await s.isDead(id)).toBe(false);
-      const runsAs = decl.sameId ? id : r.newId;
+      const runsAs = r.newId;
       expect(await s.jobState(runsAs)).toBe('ready');
-      expect(await s.claim(to)).toBe(runsAs);
       const payload = await s.jobPayload(runsAs);
       if (payload !== null) expect(payload).toBe(r.after);
+      expect(await s.claim(to)).toBe(runsAs);
       // The letter is gone: a second replay of it is missing, never a duplicate.
       expect((await a.replayEdited(id, edit).catch((e: unknown) => e)) as object).toMatchObject({ code: 'NotFound' });
     },

@@ -13,7 +13,8 @@ import { ZCeleryOptions } from '../options';
 import { NO_BACKEND, type ResultCtx } from '../redis/context';
 import { celeryCall } from '../command';
 import { isControlQueue } from '../redis/keys';
-import { discardDead, ok, replayFailures } from '../redis/failures';
+import { discardDead, ok, replayFailures, type ReplayBroker } from '../redis/failures';
+import { previewEditedCelery, replayEditedCelery } from '../edit-replay';
 import { deadCounts, deadGroups, getDead, getResult, listDead, listResults } from '../redis/reads-dead';
 import { buildSendTask, sendTaskInput } from '../send-task';
 import { broadcastRevoke, checkQueues, inspect, publishTask, purgeQueue } from './amqp';
@@ -44,6 +45,8 @@ export function createCeleryRabbitAdapter(config: StoreConfig): BrokerAdapter {
     throw new ConsoleError('InvalidInput', 'broker option resultBackend: only a Redis result backend (redis://, rediss://) is supported');
   const backend: Redis | null = backendUrl ? connectRedis(backendUrl) : null;
   const rctx: ResultCtx = { brokerId: config.id, backend, resultPrefix: o.resultKeyprefix ?? '', resultExpires: o.resultExpires ?? 86400 };
+  // RabbitMQ can't tell whether a message with the id is queued: no conflict check.
+  const rabbitBroker: ReplayBroker = { live: async () => null, send: (input, built) => publishTask(link, input, built) };
   const inspectMs = o.inspectTimeoutMs ?? 1000;
   const dlq: CeleryDlq | null = o.deadLetterQueue
     ? { link, lockKey: target.display, name: o.deadLetterQueue, limit: o.deadBrowseLimit ?? 10_000 }
@@ -162,8 +165,9 @@ export function createCeleryRabbitAdapter(config: StoreConfig): BrokerAdapter {
         for (const n of w.registered ?? []) names.add(n);
       return [...names].sort();
     },
-    // RabbitMQ can't tell whether a message with the id is queued: no conflict check.
-    replayDead: (ids) => replayFailures(rctx, ids, { live: async () => null, send: (input, built) => publishTask(link, input, built) }),
+    replayDead: (ids) => replayFailures(rctx, ids, rabbitBroker),
+    previewReplayEdited: (id, edit) => previewEditedCelery(rctx, CELERY_RABBITMQ_MODEL, id, edit),
+    replayEdited: (id, edit) => replayEditedCelery(rctx, CELERY_RABBITMQ_MODEL, id, edit, rabbitBroker),
     discardDead: (ids) => discardDead(rctx, ids),
     revoke,
     purge: async (queue) => ({ brokerId: config.id, queue, removed: await purgeQueue(link, queue) }),
