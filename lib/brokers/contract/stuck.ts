@@ -111,7 +111,10 @@ export function registerEditReplay(ctx: Ctx): void {
       else expect(r.newId).not.toBe(id);
       expect(await s.isDead(id)).toBe(false);
       const runsAs = r.newId;
-      expect(await s.jobState(runsAs)).toBe('ready');
+      // Where the seeder can see waiting work (not RabbitMQ for Celery), it is ready with what
+      // the replay says it wrote; in every system a worker on the new queue gets it.
+      const state = await s.jobState(runsAs);
+      if (state !== null) expect(state).toBe('ready');
       const payload = await s.jobPayload(runsAs);
       if (payload !== null) expect(payload).toBe(r.after);
       expect(await s.claim(to)).toBe(runsAs);
