@@ -57,7 +57,7 @@ for (const t of targets) {
     const from = `er-${tag}-from`;
     const to = `er-${tag}-to`;
     let dir = '';
-    let env: NodeJS.ProcessEnv = {};
+    let env: NodeJS.ProcessEnv = { ...process.env };
     let a: BrokerAdapter;
     let worker: SoloWorker;
     const runs = (id: string) => {
