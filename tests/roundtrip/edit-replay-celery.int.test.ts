@@ -57,7 +57,13 @@ for (const t of targets) {
     const dead = async () => (await a.listDead(ZDeadListQuery.parse({ limit: 100 }))).items.map((d) => d.id);
 
     beforeAll(() => {
-      a = t.make({ id: 'er-celery', name: 'er-celery', url: t.broker, readOnly: false, options: { resultBackend: w.backend, resultKeyprefix: prefix } });
+      a = t.make({
+        id: 'er-celery',
+        name: 'er-celery',
+        url: t.broker,
+        readOnly: false,
+        options: { resultBackend: w.backend, resultKeyprefix: prefix },
+      });
     });
     afterAll(async () => {
       if (worker) await stopWorker(worker.proc);
@@ -109,7 +115,10 @@ for (const t of targets) {
       expect(runs(id)).toEqual([to]);
       const got = seen(id);
       expect(got.args).toEqual([['Decimal', "Decimal('2.50')"]]);
-      expect(got.kwargs.at).toEqual(['datetime', 'datetime.datetime(2026, 12, 2, 10, 30, tzinfo=datetime.timezone(datetime.timedelta(seconds=3600)))']);
+      expect(got.kwargs.at).toEqual([
+        'datetime',
+        'datetime.datetime(2026, 12, 2, 10, 30, tzinfo=datetime.timezone(datetime.timedelta(seconds=3600)))',
+      ]);
       await until('the SUCCESS record', async () => (await a.getResult(id))?.status === 'SUCCESS', 20_000, worker.log);
       expect(await dead()).not.toContain(id);
       await new Promise((res) => setTimeout(res, 1500));

@@ -13,7 +13,16 @@ import { ZDeadListQuery, type TypedValue } from '@/lib/brokers/schema';
 import type { BrokerAdapter } from '@/lib/brokers/types';
 import { POTATOQ } from '@/tests/support/potatoq-seeder';
 import { PY_DIR } from '@/tests/support/redis';
-import { redisAvailable, REDIS_URL, rabbitAdapter, rabbitVersion, RMQ3_URL, RMQ4_MGMT, RMQ4_URL, potatoqUrl } from '@/tests/support/rabbitmq';
+import {
+  redisAvailable,
+  REDIS_URL,
+  rabbitAdapter,
+  rabbitVersion,
+  RMQ3_URL,
+  RMQ4_MGMT,
+  RMQ4_URL,
+  potatoqUrl,
+} from '@/tests/support/rabbitmq';
 import { SoloWorker, until } from '@/tests/support/solo-worker';
 import { connectRedis } from '@/lib/brokers/potatoq/redis/server';
 
@@ -41,7 +50,8 @@ const targets: Target[] = [
     up: redisAvailable,
     broker: REDIS_DB2,
     prefix: `er-${tag}`,
-    adapter: () => createRedisAdapter({ id: 'er-redis', name: 'er-redis', url: REDIS_DB2, readOnly: false, options: { prefix: `er-${tag}` } }),
+    adapter: () =>
+      createRedisAdapter({ id: 'er-redis', name: 'er-redis', url: REDIS_DB2, readOnly: false, options: { prefix: `er-${tag}` } }),
   },
   {
     label: 'potatoq on RabbitMQ 4.3',
@@ -62,7 +72,13 @@ for (const t of targets) {
     let worker: SoloWorker;
     const runs = (id: string) => {
       const f = path.join(dir, `${id}.runs`);
-      return fs.existsSync(f) ? fs.readFileSync(f, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { args: string[][]; kwargs: Record<string, string[]> }) : [];
+      return fs.existsSync(f)
+        ? fs
+            .readFileSync(f, 'utf8')
+            .trim()
+            .split('\n')
+            .map((l) => JSON.parse(l) as { args: string[][]; kwargs: Record<string, string[]> })
+        : [];
     };
     const dead = async () => (await a.listDead(ZDeadListQuery.parse({ queue: from, limit: 100 }))).items.map((d) => d.id);
 
@@ -94,16 +110,30 @@ for (const t of targets) {
     it('replays the worker-made letter with an edited typed datetime kwarg, a Decimal and a new queue; the worker gets those types, once', async () => {
       // A real dead letter: the worker on `from` runs er.when with a text `at`, which raises.
       worker.start([from]);
-      const id = execFileSync(POTATOQ, ['-A', 'er_tasks', '--no-color', '--no-emoji', 'call', 'er.when', '-Q', from, '-a', '[1]', '-k', '{"at": "not yet"}'], { cwd: PY_DIR, env })
+      const id = execFileSync(
+        POTATOQ,
+        ['-A', 'er_tasks', '--no-color', '--no-emoji', 'call', 'er.when', '-Q', from, '-a', '[1]', '-k', '{"at": "not yet"}'],
+        { cwd: PY_DIR, env },
+      )
         .toString()
         .trim()
         .split(/\s+/)
         .pop()!;
-      await until('the letter', async () => (await dead()).includes(id), 60_000, () => worker.log);
+      await until(
+        'the letter',
+        async () => (await dead()).includes(id),
+        60_000,
+        () => worker.log,
+      );
       await worker.stop();
       // Only the new queue is consumed from now on (its worker declares it on RabbitMQ).
       worker.start([to]);
-      await until('the new queue', async () => (await a.overview()).queues.some((q) => q.name === to) || Boolean(t.prefix), 30_000, () => worker.log);
+      await until(
+        'the new queue',
+        async () => (await a.overview()).queues.some((q) => q.name === to) || Boolean(t.prefix),
+        30_000,
+        () => worker.log,
+      );
 
       // A bad edit is refused naming the field, and changes nothing.
       const bad = await a.replayEdited!(id, BAD).catch((e: unknown) => e);
@@ -118,10 +148,17 @@ for (const t of targets) {
       expect(r.outcome).toMatchObject({ id, outcome: 'ok' });
       expect(r).toMatchObject({ sameId: true, newId: id });
 
-      const got = await until('the edited run', async () => runs(id)[0], 60_000, () => worker.log);
+      const got = await until(
+        'the edited run',
+        async () => runs(id)[0],
+        60_000,
+        () => worker.log,
+      );
       expect(got.args).toEqual([['Decimal', "Decimal('2.50')"]]);
       expect(got.kwargs.at?.[0]).toBe('datetime');
-      expect(got.kwargs.at?.[1]).toContain('datetime.datetime(2026, 12, 2, 10, 30, tzinfo=datetime.timezone(datetime.timedelta(seconds=3600)))');
+      expect(got.kwargs.at?.[1]).toContain(
+        'datetime.datetime(2026, 12, 2, 10, 30, tzinfo=datetime.timezone(datetime.timedelta(seconds=3600)))',
+      );
       expect(await dead()).not.toContain(id);
       // Exactly once: no second run, and a second replay finds no letter.
       await new Promise((res) => setTimeout(res, 1500));
@@ -139,7 +176,10 @@ describe.skipIf(!v3)('edit and replay: potatoq on RabbitMQ 3.10', () => {
       const caps = await a.capabilities();
       expect(caps.replay.on).toBe(false);
       for (const call of [a.previewReplayEdited!('x', EDIT('er-x')), a.replayEdited!('x', EDIT('er-x'))])
-        expect(await call.catch((e: unknown) => e)).toMatchObject({ code: 'Unsupported', message: expect.stringContaining('x-delivery-limit') });
+        expect(await call.catch((e: unknown) => e)).toMatchObject({
+          code: 'Unsupported',
+          message: expect.stringContaining('x-delivery-limit'),
+        });
     } finally {
       await a.close();
     }

@@ -19,7 +19,8 @@ let fresh: PyWorker;
 
 const adapter = () => createQueueflowAdapter({ id: 'qf', name: 'QueueFlow', url: s!.url, readOnly: false, options: { token: s!.token } });
 const logs = () => `old:\n${old.log.slice(-1500)}\nnew:\n${fresh.log.slice(-1500)}\nserver:\n${s!.log().slice(-1500)}`;
-const job = async (id: string) => (await call<{ status: string; queue_name: string; payload: Record<string, unknown> }>(s!, 'GET', `/api/v1/jobs/${id}`)).body;
+const job = async (id: string) =>
+  (await call<{ status: string; queue_name: string; payload: Record<string, unknown> }>(s!, 'GET', `/api/v1/jobs/${id}`)).body;
 const letter = async (id: string) => (await call<{ replayed_at?: string; replay_job_id?: string }>(s!, 'GET', `/api/v1/dlq/${id}`)).body;
 
 beforeAll(() => {
@@ -73,7 +74,11 @@ run('edit and replay: QueueFlow with its real server and workers', () => {
     const edited = r.newId;
     await until('the edited job to run', async () => fresh.runs(edited).length > 0, 40_000, logs);
     expect(fresh.runs(edited)).toEqual([
-      expect.objectContaining({ task: 'qf.when', outcome: 'datetime.datetime(2026, 12, 2, 10, 30, tzinfo=datetime.timezone(datetime.timedelta(seconds=3600)))', payload: { at: AT, n: '2.50' } }),
+      expect.objectContaining({
+        task: 'qf.when',
+        outcome: 'datetime.datetime(2026, 12, 2, 10, 30, tzinfo=datetime.timezone(datetime.timedelta(seconds=3600)))',
+        payload: { at: AT, n: '2.50' },
+      }),
     ]);
     expect(await job(edited)).toMatchObject({ queue_name: to });
 

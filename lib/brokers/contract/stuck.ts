@@ -89,7 +89,10 @@ export function registerEditReplay(ctx: Ctx): void {
       const id = await s.deadLetter({ task: 'ct.e', queue: q, reason: 'boom', args: [1], kwargs: { note: 'old' } });
       const args = [{ t: 'decimal' as const, v: '13.75' }];
       if (decl.noArgs)
-        expect(await a.previewReplayEdited(id, { args }).catch((e: unknown) => e)).toMatchObject({ code: 'InvalidInput', fields: { args: decl.noArgs } });
+        expect(await a.previewReplayEdited(id, { args }).catch((e: unknown) => e)).toMatchObject({
+          code: 'InvalidInput',
+          fields: { args: decl.noArgs },
+        });
       const edit = {
         ...(decl.noArgs ? {} : { args }),
         kwargs: [['at', { t: 'datetime' as const, v: '2026-12-02T10:30:00+01:00', aware: true, epochMs: null }]] as Array<
@@ -99,8 +102,13 @@ export function registerEditReplay(ctx: Ctx): void {
         priority: 3,
       };
       // A bad value is refused naming the field, before anything is written: preview or replay.
-      const badEdit = { kwargs: [['at', { t: 'datetime', v: 'tomorrow 9am', aware: false, epochMs: null }]] as Array<[string, TypedValue]> };
-      for (const bad of [await a.previewReplayEdited(id, badEdit).catch((e: unknown) => e), await a.replayEdited(id, badEdit).catch((e: unknown) => e)])
+      const badEdit = {
+        kwargs: [['at', { t: 'datetime', v: 'tomorrow 9am', aware: false, epochMs: null }]] as Array<[string, TypedValue]>,
+      };
+      for (const bad of [
+        await a.previewReplayEdited(id, badEdit).catch((e: unknown) => e),
+        await a.replayEdited(id, badEdit).catch((e: unknown) => e),
+      ])
         expect(bad).toMatchObject({ code: 'InvalidInput', fields: { 'kwargs.at': expect.stringContaining('date-time') } });
       expect(await s.isDead(id)).toBe(true);
       const p = await a.previewReplayEdited(id, edit);

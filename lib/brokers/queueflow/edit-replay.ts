@@ -151,15 +151,28 @@ export async function replayEditedQf(client: QfClient, brokerId: string, id: str
     try {
       copy = parseWire(ZCreated, await post(client, `/api/v1/dlq/${id}/replay`, {}), 'a replay').job_id;
     } catch (e) {
-      if (isConsoleError(e) && (e.code === 'Conflict' || e.code === 'NotFound')) throw new ConsoleError('NotFound', `dead letter ${id}: ${e.message}`);
+      if (isConsoleError(e) && (e.code === 'Conflict' || e.code === 'NotFound'))
+        throw new ConsoleError('NotFound', `dead letter ${id}: ${e.message}`);
       throw e;
     }
     let edited: string;
     try {
-      edited = parseWire(ZCreated, await post(client, '/api/v1/jobs', after, { 'idempotency-key': `console-edit-dlq-${id}` }), 'a new job').job_id;
+      edited = parseWire(
+        ZCreated,
+        await post(client, '/api/v1/jobs', after, { 'idempotency-key': `console-edit-dlq-${id}` }),
+        'a new job',
+      ).job_id;
     } catch (e) {
       // The letter is replayed (as it was): that copy stays and runs, so nothing is lost.
-      return done({ id, outcome: 'error', message: `the edited job could not be created (${why(e)}); the letter was replayed unedited as job ${copy}`, taskId: copy }, copy);
+      return done(
+        {
+          id,
+          outcome: 'error',
+          message: `the edited job could not be created (${why(e)}); the letter was replayed unedited as job ${copy}`,
+          taskId: copy,
+        },
+        copy,
+      );
     }
     try {
       await post(client, `/api/v1/jobs/${encodeURIComponent(copy)}/cancel`, {});
@@ -167,12 +180,25 @@ export async function replayEditedQf(client: QfClient, brokerId: string, id: str
       // Both jobs exist: the queue stays paused so the unedited copy can't run as well.
       keepPaused = !wasPaused;
       return done(
-        { id, outcome: 'error', message: `created the edited job ${edited}, but could not cancel the unedited copy ${copy} (${why(e)}): queue ${queue} stays paused; cancel job ${copy}, then resume it`, taskId: edited },
+        {
+          id,
+          outcome: 'error',
+          message: `created the edited job ${edited}, but could not cancel the unedited copy ${copy} (${why(e)}): queue ${queue} stays paused; cancel job ${copy}, then resume it`,
+          taskId: edited,
+        },
         edited,
       );
     }
     const note = wasPaused ? ` (queue ${queue} was paused before and stays paused)` : '';
-    return done({ id, outcome: 'ok', message: `replayed as job ${edited} with your edits; QueueFlow's unedited copy ${copy} was cancelled before any worker could take it${note}`, taskId: edited }, edited);
+    return done(
+      {
+        id,
+        outcome: 'ok',
+        message: `replayed as job ${edited} with your edits; QueueFlow's unedited copy ${copy} was cancelled before any worker could take it${note}`,
+        taskId: edited,
+      },
+      edited,
+    );
   } finally {
     if (!wasPaused && !keepPaused) await post(client, `/api/v1/queues/${q}/resume`, {});
   }

@@ -59,7 +59,10 @@ export interface ReplayBroker {
 }
 
 /** A replay's message as its failure's record gives it (send_task's arguments, same id). */
-export function failureInput(r: { name: string; queue: string; args: SendTaskInput['args'] | null; kwargs: SendTaskInput['kwargs'] | null }, id: string): SendTaskInput {
+export function failureInput(
+  r: { name: string; queue: string; args: SendTaskInput['args'] | null; kwargs: SendTaskInput['kwargs'] | null },
+  id: string,
+): SendTaskInput {
   return {
     task: r.name,
     queue: r.queue,

@@ -38,6 +38,7 @@ export async function replayEditedRabbit(ctx: RabbitCtx, id: string, edit: Repla
     const route = routeOf(after);
     return republish(ctx, id, route.queue ?? letter.queue, after, route.priority, held, ch);
   });
-  if (!outcome || outcome.outcome === 'missing') throw new ConsoleError('NotFound', `dead letter ${id}: ${outcome?.message ?? 'not found'}`);
+  if (!outcome || outcome.outcome === 'missing')
+    throw new ConsoleError('NotFound', `dead letter ${id}: ${outcome?.message ?? 'not found'}`);
   return { ...preview, after, outcome };
 }
