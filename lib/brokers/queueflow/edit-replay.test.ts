@@ -20,7 +20,7 @@ const job = {
   created_at: '2026-12-01T00:00:00Z',
   delivery_count: 1,
   retry_count: 0,
-} as QfJob;
+} as unknown as QfJob;
 const fields = (f: () => unknown) => {
   try {
     f();
