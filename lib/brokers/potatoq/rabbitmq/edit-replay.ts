@@ -21,7 +21,10 @@ const check = (edit: ReplayEditInput) => {
 
 export async function previewEditedRabbit(ctx: RabbitCtx, id: string, edit: ReplayEditInput): Promise<EditPreview> {
   check(edit);
-  const letter = (await readLetters(ctx)).find((l) => l.id === id);
+  // As getDead: a DLQ another console is redriving is skipped; its Conflict only if the letter is not elsewhere.
+  const busy: ConsoleError[] = [];
+  const letter = (await readLetters(ctx, undefined, busy)).find((l) => l.id === id);
+  if (!letter && busy[0]) throw busy[0];
   return previewOf(ctx.config.id, id, letter ? letter.body.toString('utf8') : null, edit, POTATOQ_RABBITMQ_MODEL);
 }
 
