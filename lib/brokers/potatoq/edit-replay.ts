@@ -1,5 +1,5 @@
 import 'server-only';
-import { EditError, reencodeEdited } from '@/lib/potatoq';
+import { checkKwargNames, EditError, reencodeEdited, typedToPy } from '@/lib/potatoq';
 import { ConsoleError } from '@/lib/brokers/errors';
 import type { ActionResult } from '@/lib/brokers/schema';
 import type { EditPreview, EditReplayResult, ReplayEditInput } from '@/lib/brokers/schema-edit';
@@ -14,6 +14,21 @@ import { POTATOQ_TABLE_MODEL } from './model';
 export function editedPayload(raw: string, edit: ReplayEditInput): { before: string; after: string } {
   try {
     return reencodeEdited(raw, edit);
+  } catch (e) {
+    if (e instanceof EditError) throw new ConsoleError('InvalidInput', e.message, { [e.field]: e.message });
+    throw e;
+  }
+}
+
+/** The edit's own values checked before any letter is read (a broker where finding the letter is
+ *  costly, RabbitMQ's DLQ browse, refuses a bad edit without touching it). */
+export function checkEdit(edit: ReplayEditInput): void {
+  try {
+    edit.args?.forEach((a, i) => typedToPy(a, `args[${i}]`));
+    if (edit.kwargs) {
+      checkKwargNames(edit.kwargs);
+      for (const [k, v] of edit.kwargs) typedToPy(v, `kwargs.${k}`);
+    }
   } catch (e) {
     if (e instanceof EditError) throw new ConsoleError('InvalidInput', e.message, { [e.field]: e.message });
     throw e;

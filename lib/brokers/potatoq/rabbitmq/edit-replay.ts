@@ -2,7 +2,7 @@ import 'server-only';
 import { ConsoleError } from '@/lib/brokers/errors';
 import type { ActionOutcome } from '@/lib/brokers/schema';
 import type { EditPreview, EditReplayResult, ReplayEditInput } from '@/lib/brokers/schema-edit';
-import { editedPayload, previewOf, routeOf } from '../edit-replay';
+import { checkEdit, editedPayload, previewOf, routeOf } from '../edit-replay';
 import { POTATOQ_RABBITMQ_MODEL } from '../model';
 import type { RabbitCtx } from './context';
 import { runOnLetters } from './letter-actions';
@@ -16,6 +16,7 @@ import { republish } from './writes';
 // DLQs without dropping their letters (requireBrowsable refuses before anything is read).
 
 const check = (edit: ReplayEditInput) => {
+  checkEdit(edit);
   if (edit.queue !== undefined) checkQueueName(edit.queue.trim());
 };
 
