@@ -12,6 +12,7 @@ import { CELERY_NO_PAUSE, CELERY_RABBITMQ_MODEL } from '../model';
 import { ZCeleryOptions } from '../options';
 import { NO_BACKEND, type ResultCtx } from '../redis/context';
 import { celeryCall } from '../command';
+import { celeryDeadHistogram } from '../histogram';
 import { isControlQueue } from '../redis/keys';
 import { discardDead, ok, replayFailures } from '../redis/failures';
 import { deadCounts, deadGroups, getDead, getResult, listDead, listResults } from '../redis/reads-dead';
@@ -152,6 +153,8 @@ export function createCeleryRabbitAdapter(config: StoreConfig): BrokerAdapter {
       return mergeDead(failures, letters, q);
     },
     deadGroups: (q) => deadGroups(rctx, q),
+    // With a deadLetterQueue on RabbitMQ 3.x the browse (and so this) is refused with its reason.
+    deadHistogram: (q) => celeryDeadHistogram(rctx, q, dlq ? () => readCeleryLetters(dlq) : undefined),
     getDead: async (id) => (backend ? await getDead(rctx, id) : null) ?? (dlq ? getCeleryLetter(dlq, id) : null),
     listWorkers: async () => workersFrom((m) => inspect(link, m, inspectMs)),
     listResults: (q) => listResults(rctx, q),
