@@ -25,6 +25,9 @@ if app.conf.broker_url.startswith("amqp"):
     app.conf.broker_transport_options = {"confirm_publish": True}
 elif os.environ.get("CT_BROKER_PREFIX"):
     app.conf.broker_transport_options = {"global_keyprefix": os.environ["CT_BROKER_PREFIX"]}
+if os.environ.get("CT_FAILURE_EXPIRES"):
+    # FAILURE records get their own TTL (Celery 5.7's result_failure_expires).
+    app.conf.result_failure_expires = int(os.environ["CT_FAILURE_EXPIRES"])
 OUT = Path(os.environ.get("CT_OUT", "/tmp"))
 
 
@@ -66,6 +69,15 @@ if os.environ.get("CT_DLX"):
 
     _q, _dlq = os.environ["CT_DLX"].split(":", 1)
     app.conf.task_queues = [Queue(_q, Exchange(_q, "direct"), routing_key=_q, queue_arguments={"x-dead-letter-exchange": "", "x-dead-letter-routing-key": _dlq})]
+
+
+if os.environ.get("CT_ROUTING_KEY"):
+    # "queue:key": `queue` is bound to a direct exchange of its name with routing key `key`, so
+    # send_task(queue=queue) routes by `key` (the result record's `queue` is that key).
+    from kombu import Exchange, Queue
+
+    _q, _rk = os.environ["CT_ROUTING_KEY"].split(":", 1)
+    app.conf.task_queues = [Queue(_q, Exchange(_q, "direct"), routing_key=_rk)]
 
 
 @app.task(bind=True, name="ct.reject", acks_late=True)
