@@ -90,6 +90,8 @@ for (const id of ['celery-rmq4', 'celery-rmq3']) {
       await expect(workRow.getByTestId('count-ready')).toHaveText('0');
       await expect(workRow.getByTestId('count-dead')).toHaveText('2');
       await expect(card).toContainText('a Celery ETA message waits in its queue among the ready ones');
+      // Dead letters over time come from the records' date_done: a sparkline, not "Unsupported".
+      await expect(card.getByTestId('sparkline-dead').locator('svg[role="img"]')).toBeVisible();
       await shot(page, `${id}-overview`);
       expect(pageErrors).toEqual([]);
     });
@@ -119,6 +121,13 @@ for (const id of ['celery-rmq4', 'celery-rmq3']) {
       await expect(group).toHaveCount(1);
       await expect(group).toContainText('ValueError');
       await expect(page.getByTestId('dead-group-count')).toHaveText('2');
+      // The chart counts both by their date_done, as the API does.
+      const trend = (await (await page.request.get(`/api/brokers/${id}/trends/dead?range=day&queue=${work}`)).json()) as {
+        counts: number[];
+        total: number;
+      };
+      expect(trend.total).toBe(2);
+      await expect(page.getByTestId('trend-dead').getByTestId('trend-summary')).toContainText(`highest ${Math.max(...trend.counts)}`);
       await shot(page, `${id}-failures`);
 
       await page.goto(`/brokers/${id}/dead/${failures[0]}`);
