@@ -25,7 +25,8 @@ import { until } from './services';
 // checked in the broker: the worker's own record of what it ran, the result backend, a passive
 // declare. Queues and keys are this spec's (`ce2e-` names) and removed afterwards.
 
-test.describe.configure({ mode: 'serial' });
+// Real workers and a page of every e2e broker: slower than the default 60 s on a busy machine.
+test.describe.configure({ mode: 'serial', timeout: 120_000 });
 
 const shot = (page: Page, name: string) => page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: true });
 /** A flag file name that is also markup: the failure's message carries it into the traceback. */
@@ -92,7 +93,7 @@ for (const id of ['celery-rmq4', 'celery-rmq3']) {
       await expect(card).toContainText('a Celery ETA message waits in its queue among the ready ones');
       // Dead letters over time come from the records' date_done: a sparkline, not "Unsupported".
       await expect(card.getByTestId('sparkline-dead').locator('svg[role="img"]')).toBeVisible();
-      await shot(page, `${id}-overview`);
+      await card.screenshot({ path: test.info().outputPath(`${id}-overview.png`) });
       expect(pageErrors).toEqual([]);
     });
 
