@@ -33,7 +33,7 @@ export interface ExtraBrokers {
   redis: { id: 'redis'; url: string; prefix: string; queues: { overview: string; replay: string } };
   /** A plain Celery app on Redis: broker and result backend databases owned by the e2e run. */
   celery: { id: 'celery'; broker: string; backend: string; queue: string };
-  /** Celery on RabbitMQ 4.3 and 3.10 (e2e/celery-rabbitmq.spec.ts): results in Redis db 5 under a per-broker key prefix. */
+  /** Celery on RabbitMQ 4.3 and 3.10 (e2e/celery-rabbitmq.spec.ts): results in Redis db 7 under a per-broker key prefix. */
   celeryRmq: CeleryRmqBroker[];
 }
 
@@ -93,8 +93,8 @@ export function prepareExtraBrokers(dir: string): ExtraBrokers {
       { id: 'celery-rmq3', label: 'RabbitMQ 3.10', url: RMQ3_URL, mgmt: RMQ3_MGMT, short: 'r3' },
     ].map(({ short, ...b }) => ({
       ...b,
-      // Database 5 is this spec's (docs/systems/celery.md lists the Redis databases in use).
-      backend: redisDb(5),
+      // Database 7 is this spec's (docs/systems/celery.md lists the Redis databases in use).
+      backend: redisDb(7),
       prefix: `ce2e-${tag}-${short}:`,
       queues: { wait: `ce2e-wait-${tag}-${short}`, work: `ce2e-work-${tag}-${short}` },
     })),

@@ -19,7 +19,7 @@ import { brokerCard, guardPage } from './helpers';
 import { until } from './services';
 
 // The console on a plain Celery 5.7 app whose broker is RabbitMQ (4.3, then 3.10) with a Redis
-// result backend (db 5, the broker's own key prefix). Before the tests: the REAL Celery producer
+// result backend (db 7, the broker's own key prefix). Before the tests: the REAL Celery producer
 // sends three messages to a queue no worker consumes (one with a countdown), and a REAL worker on
 // a second queue fails two tasks (FAILURE records whose message carries markup). Every action is
 // checked in the broker: the worker's own record of what it ran, the result backend, a passive

@@ -8,7 +8,7 @@ import { redisProblem } from '../tests/support/redis-ping';
 
 // The e2e run's Celery apps on RabbitMQ 4.3 and 3.10 (e2e/celery-rabbitmq.spec.ts): the REAL
 // Celery 5.7 producer (tests/py/celery_seeder.py) and worker (tests/py/rt_celery_app.py) on the
-// broker's own queues, results in Redis db 5 under the broker's key prefix; direct AMQP and
+// broker's own queues, results in Redis db 7 under the broker's key prefix; direct AMQP and
 // Redis reads to check what the console did (never through the console).
 
 export const celeryRmqBroker = (id: string): CeleryRmqBroker => {

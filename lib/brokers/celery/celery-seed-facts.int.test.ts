@@ -1,6 +1,6 @@
 // Where Celery 5.7 / kombu 5.7 differ from the seed facts (/work/shared/seed-systems.md §2, listed
 // in docs/systems/celery.md "Differences from the seed facts"), pinned with the REAL worker: on
-// Redis (db 5 under this run's key prefixes) and RabbitMQ 3.10 and 4.3. Queues are this run's own.
+// Redis (db 7 under this run's key prefixes) and RabbitMQ 3.10 and 4.3. Queues are this run's own.
 import { randomBytes } from 'node:crypto';
 import amqp from 'amqplib';
 import { Redis } from 'ioredis';
@@ -10,7 +10,7 @@ import { createCeleryRabbitAdapter } from './rabbitmq/adapter';
 import { createCeleryRedisAdapter } from './redis/adapter';
 import { newCeleryWorld, redisAvailable, redisDb, spawnCelerySeeder, startWorker, stopWorker, until } from './redis/test-support';
 
-const DB = 5;
+const DB = 7;
 const up = await redisAvailable();
 const tag = randomBytes(4).toString('hex');
 
@@ -28,7 +28,7 @@ async function dropPrefix(prefix: string): Promise<void> {
   }
 }
 
-/** A Celery app on db 5 under its own broker and result prefixes, with extra rt_celery_app env. */
+/** A Celery app on db 7 under its own broker and result prefixes, with extra rt_celery_app env. */
 function redisWorld(label: string, extra: Record<string, string> = {}) {
   const w = newCeleryWorld(DB, DB);
   const brokerPrefix = `ctsf-${tag}-${label}:`;

@@ -1,6 +1,6 @@
 // Celery's dead-letter histogram (trend charts) against records a REAL Celery 5.7 worker wrote:
-// on Redis (broker and results in db 5 under this run's key prefixes) and on RabbitMQ 3.10 and
-// 4.3 (results in db 5); on 4.3 also a deadLetterQueue the worker rejects tasks into, counted by
+// on Redis (broker and results in db 7 under this run's key prefixes) and on RabbitMQ 3.10 and
+// 4.3 (results in db 7); on 4.3 also a deadLetterQueue the worker rejects tasks into, counted by
 // x-death time. Queues are this run's own and deleted afterwards; the keys under the prefixes too.
 import { randomBytes } from 'node:crypto';
 import amqp from 'amqplib';
@@ -15,7 +15,7 @@ import { createCeleryRedisAdapter } from './redis/adapter';
 import { newCeleryWorld, redisAvailable, redisDb, startWorker, stopWorker, until, type CeleryWorld } from './redis/test-support';
 
 const MIN = 60_000;
-const DB = 5;
+const DB = 7;
 const redisUp = await redisAvailable();
 const tag = randomBytes(4).toString('hex');
 const window = () => ({ fromMs: (Math.floor(Date.now() / MIN) - 9) * MIN, bucketMs: MIN, buckets: 11 });
@@ -35,7 +35,7 @@ async function dropPrefix(prefix: string): Promise<void> {
   }
 }
 
-/** A world on db 5: `broker` is a Redis URL (under its own key prefix) or an AMQP one. */
+/** A world on db 7: `broker` is a Redis URL (under its own key prefix) or an AMQP one. */
 function world(broker: string | null, label: string): CeleryWorld & { resultPrefix: string; brokerPrefix: string } {
   const w = newCeleryWorld(DB, DB);
   const resultPrefix = `cttr-${tag}-${label}:`;
