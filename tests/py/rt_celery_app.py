@@ -72,8 +72,9 @@ if os.environ.get("CT_DLX"):
 
 
 if os.environ.get("CT_ROUTING_KEY"):
-    # "queue:key": `queue` is bound to a direct exchange of its name with routing key `key`, so
-    # send_task(queue=queue) routes by `key` (the result record's `queue` is that key).
+    # "queue:key": `queue` is bound to a direct exchange of its name with routing key `key`: a task
+    # sent with exchange=queue, routing_key=key (as task_routes would) reaches it, and its result
+    # record's `queue` is that key (send_task(queue=...) uses the default exchange instead).
     from kombu import Exchange, Queue
 
     _q, _rk = os.environ["CT_ROUTING_KEY"].split(":", 1)
@@ -94,3 +95,20 @@ def reject_quiet(self, why: str):
     from celery.exceptions import Reject
 
     raise Reject(why, requeue=False)
+
+
+def _reject_until(self, flag: str):
+    """Counts its runs (a line per run in CT_OUT/<id>.runs); rejected without requeue until the
+    file `flag` exists in CT_OUT, then succeeds: a dead-lettered task the console can replay."""
+    from celery.exceptions import Reject
+
+    with open(OUT / f"{self.request.id}.runs", "a") as f:
+        f.write("run\n")
+    if not (OUT / flag).exists():
+        raise Reject(f"flag {flag} is not set", requeue=False)
+    return "ok"
+
+
+reject_until = app.task(bind=True, name="ct.reject_until", acks_late=True)(_reject_until)
+# As ct.reject_until, with no FAILURE record: the DLQ message is all there is of it.
+reject_until_quiet = app.task(bind=True, name="ct.reject_until_quiet", acks_late=True, ignore_result=True)(_reject_until)

@@ -202,6 +202,10 @@ if (!redisUp) {
           expect(died % 1000).toBe(0);
           expect(died).toBeGreaterThanOrEqual(before);
           expect(died).toBeLessThanOrEqual(after);
+          // A group of letters (grouped by RabbitMQ's reason) counts as the groups count it.
+          const letterGroup = (await a.deadGroups({ queue: Q })).find((g) => g.tasks.includes('ct.reject_quiet'));
+          expect(letterGroup).toBeDefined();
+          expect(sum((await a.deadHistogram!({ ...w, queue: Q, group: letterGroup!.fingerprint })).counts)).toBe(letterGroup!.count);
           expect(await depth()).toBe(2);
         }, 90_000);
       else

@@ -60,12 +60,13 @@ describe("Celery's dead-letter histogram", () => {
 
   it('adds DLQ messages by their x-death time, a task with a FAILURE record once (by its record)', async () => {
     const ctx = backend([{ id: 'both', status: 'FAILURE', doneMs: T0 + 5_000 }]);
-    const letters = async () => [
+    const read = async () => [
       letter('both', 'q', T0 + 2 * MIN),
       letter('only', 'q', T0 + MIN),
       letter('elsewhere', 'other', T0 + MIN),
       letter('undated', 'q', null),
     ];
+    const letters = { read, groupKey: (l: Letter) => reasonFingerprint(l.reason).key };
     expect(await celeryDeadHistogram(ctx, { ...w, queue: 'q' }, letters)).toEqual({ counts: [1, 1, 0], undated: 1, scannedNewest: null });
     // A group filter the record does not match leaves its letter out too (the task is its record).
     const rejected = reasonFingerprint('rejected in q').key;

@@ -37,23 +37,23 @@ async function failureTimes(ctx: ResultCtx, q: DeadHistogramQuery): Promise<Fail
 
 /**
  * The histogram of FAILURE records (when a backend is configured) and, given `letters`, of the
- * DLQ's messages too. A task that is in both (Celery records a FAILURE for a task it rejects
+ * DLQ's messages too (grouped by `groupKey`, as the dead-letter groups group them). A task that is in both (Celery records a FAILURE for a task it rejects
  * without requeue) is counted once, by its record, as the failure list shows it.
  */
 export async function celeryDeadHistogram(
   ctx: ResultCtx,
   q: DeadHistogramQuery,
-  letters?: () => Promise<Letter[]>,
+  letters?: { read: () => Promise<Letter[]>; groupKey: (l: Letter) => string },
 ): Promise<DeadHistogram> {
   // Without a backend there are no records: only a DLQ can answer (else Unsupported, with why).
   if (!letters) requireBackend(ctx);
   const none: Failures = { times: new Map(), recorded: new Set(), capped: null };
   const { times, recorded, capped } = ctx.backend ? await failureTimes(ctx, q) : none;
   if (letters)
-    for (const l of await letters()) {
+    for (const l of await letters.read()) {
       if (recorded.has(l.id)) continue;
       if (q.queue !== undefined && l.queue !== q.queue) continue;
-      if (q.group !== undefined && reasonFingerprint(l.reason).key !== q.group) continue;
+      if (q.group !== undefined && letters.groupKey(l) !== q.group) continue;
       times.set(l.id, l.diedAtMs);
     }
   return { ...bucketTimes(times.values(), q), scannedNewest: capped };
