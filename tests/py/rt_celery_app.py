@@ -25,6 +25,13 @@ if app.conf.broker_url.startswith("amqp"):
     app.conf.broker_transport_options = {"confirm_publish": True}
 elif os.environ.get("CT_BROKER_PREFIX"):
     app.conf.broker_transport_options = {"global_keyprefix": os.environ["CT_BROKER_PREFIX"]}
+elif os.environ.get("CT_VISIBILITY"):
+    # A short visibility timeout, swept every second: a lost reservation comes back quickly.
+    app.conf.broker_transport_options = {
+        "visibility_timeout": int(os.environ["CT_VISIBILITY"]),
+        "unacked_restore_interval": 1,
+        "unacked_restore_throttle": 1,
+    }
 if os.environ.get("CT_FAILURE_EXPIRES"):
     # FAILURE records get their own TTL (Celery 5.7's result_failure_expires).
     app.conf.result_failure_expires = int(os.environ["CT_FAILURE_EXPIRES"])
@@ -112,3 +119,15 @@ def _reject_until(self, flag: str):
 reject_until = app.task(bind=True, name="ct.reject_until", acks_late=True)(_reject_until)
 # As ct.reject_until, with no FAILURE record: the DLQ message is all there is of it.
 reject_until_quiet = app.task(bind=True, name="ct.reject_until_quiet", acks_late=True, ignore_result=True)(_reject_until)
+
+
+@app.task(bind=True, name="ct.hold", acks_late=True)
+def hold(self, seconds: float):
+    """Acknowledged only when it returns: while it runs its message stays in kombu's unacked
+    hash. A second delivery (after its worker was killed) returns at once."""
+    started = OUT / f"{self.request.id}.started"
+    if not started.exists():
+        started.write_text("1")
+        time.sleep(seconds)
+    _record(self.request.id, [seconds], {})
+    return seconds

@@ -11,6 +11,7 @@ import type { BrokerAdapter, ReplayPace, StoreConfig } from '@/lib/brokers/types
 import { CELERY_NO_PAUSE, CELERY_RABBITMQ_MODEL } from '../model';
 import { ZCeleryOptions } from '../options';
 import { NO_BACKEND, type ResultCtx } from '../redis/context';
+import { callOfFailure } from '../calls';
 import { celeryCall } from '../command';
 import { celeryDeadHistogram } from '../histogram';
 import { isControlQueue } from '../redis/keys';
@@ -31,6 +32,7 @@ import {
 } from './dlq';
 import { actOnCeleryDead } from './dlq-actions';
 import { withDeadLetterQueue } from './dlq-model';
+import { diagnoseRabbit } from './diagnose';
 
 export const NO_BROWSE =
   "RabbitMQ can't show queued messages without taking them from the workers (no browse; a get-and-requeue reorders and redelivers them): counts only";
@@ -198,7 +200,10 @@ export function createCeleryRabbitAdapter(config: StoreConfig): BrokerAdapter {
       dlq ? actOnCeleryDead(dlq, rctx, 'replay', ids, send) : replayFailures(rctx, ids, { live: async () => null, send }),
     ...(dlq ? { replayDeadPaced: (ids: string[], pace: ReplayPace) => actOnCeleryDead(dlq, rctx, 'replay', ids, send, pace) } : {}),
     discardDead: (ids) => (dlq ? actOnCeleryDead(dlq, rctx, 'discard', ids, send) : discardDead(rctx, ids)),
+    // FAILURE records only: a DLQ message is not read as a call (yet).
+    exportCall: async (id) => (backend ? callOfFailure(rctx, id) : null),
     revoke,
+    diagnose: (q) => diagnoseRabbit(config.id, overview, (m) => inspect(link, m, inspectMs), inspectMs, q),
     purge: async (queue) => ({ brokerId: config.id, queue, removed: await purgeQueue(link, queue) }),
     enqueue: async (req) => {
       const input = sendTaskInput(req);
