@@ -2,6 +2,8 @@
 // in docs/systems/celery.md "Differences from the seed facts"), pinned with the REAL worker: on
 // Redis (db 7 under this run's key prefixes) and RabbitMQ 3.10 and 4.3. Queues are this run's own.
 import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import amqp from 'amqplib';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -54,7 +56,7 @@ if (!up) {
   it.skip('celery seed facts', () => undefined);
 } else {
   describe('celery 5.7 on redis, where the seed facts differ', () => {
-    it("stores the delivery's routing key as a FAILURE record's `queue`, not the queue's name", async () => {
+    it("stores the delivery's routing key as a FAILURE record's `queue`; replay resolves it to the bound queue, whose worker runs it", async () => {
       const Q = `ctsf-${tag}-rkq`;
       const RK = `ctsf-${tag}-rk`;
       const { w, brokerPrefix, resultPrefix, adapter } = redisWorld('rk', { CT_ROUTING_KEY: `${Q}:${RK}` });
@@ -65,16 +67,33 @@ if (!up) {
       const a = adapter();
       const py = spawnCelerySeeder(w);
       const worker = startWorker(w, [Q], `ctsf-${Q}`);
+      const flag = `rk-${tag}`;
       try {
         // Routing needs the worker's binding of Q under RK.
         await until('the worker to answer', async () => (await a.listWorkers()).some((x) => x.queues.includes(Q)), 60_000, worker.log);
         // Routed as task_routes routes (exchange Q, routing key RK; Q is bound to Q under RK). Sent
         // with queue=Q instead, send_task uses the default exchange and routing key Q.
-        const id = await py.call<string>('enqueue', { task: 'ct.flaky', exchange: Q, routing_key: RK, args: [`never-${tag}`] });
+        const id = await py.call<string>('enqueue', { task: 'ct.flaky', exchange: Q, routing_key: RK, args: [flag] });
         await until('FAILURE', async () => (await a.getResult(id))?.status === 'FAILURE', 30_000, worker.log);
         const dead = await a.getDead(id);
         expect(dead?.queue).toBe(RK);
         expect(dead?.raw).toContain(`"queue": "${RK}"`);
+        // The edit-replay preview's default queue is the bound one.
+        const preview = await a.previewReplayEdited!(id, {});
+        expect(preview.before).toContain(`"${Q}"`);
+        expect(preview.before).not.toContain(`"${RK}"`);
+        // Replay sends to Q (bound under RK), where the worker of the ORIGINAL queue runs it.
+        writeFileSync(path.join(w.out, flag), '1');
+        const r = await a.replayDead([id]);
+        expect(r.failed).toEqual([]);
+        expect(r.succeeded[0]?.message).toBe(`sent again to ${Q} (bound to routing key ${RK} on exchange ${Q})`);
+        await until('the replay to run', async () => (await a.getResult(id))?.status === 'SUCCESS', 30_000, worker.log);
+        const r2 = new Redis(redisDb(DB), { maxRetriesPerRequest: 1 });
+        try {
+          expect(await r2.exists(`${brokerPrefix}${RK}`)).toBe(0); // nothing went to a list named after the key
+        } finally {
+          r2.disconnect();
+        }
       } finally {
         await stopWorker(worker.proc);
         await py.close();

@@ -8,6 +8,7 @@ import type { PyVal } from '@/lib/potatoq/pyval';
 import { dumpsKombu, KombuEncodeError } from './kombu-json';
 import { requireBackend, type ResultCtx } from './redis/context';
 import { failureInput, replayFailures, type ReplayBroker } from './redis/failures';
+import { resolveReplayQueue } from './route';
 import { readRecord } from './redis/results';
 import { buildSendTask, type BuiltCeleryMessage, type SendTaskInput } from './send-task';
 
@@ -58,14 +59,23 @@ export function editSendTask(input: SendTaskInput, edit: ReplayEditInput): SendT
 }
 
 /** The message a plain replay sends and the edited one, built alike (same reply_to and tag). */
-export async function previewEditedCelery(ctx: ResultCtx, model: BrokerModel, id: string, edit: ReplayEditInput): Promise<EditPreview> {
+export async function previewEditedCelery(
+  ctx: ResultCtx,
+  model: BrokerModel,
+  id: string,
+  edit: ReplayEditInput,
+  broker?: Pick<ReplayBroker, 'routes'>,
+): Promise<EditPreview> {
   const found = await readRecord(requireBackend(ctx), ctx.resultPrefix, id);
   const r = found?.record;
   if (!r || r.status !== 'FAILURE') throw new ConsoleError('NotFound', `no FAILURE record with id ${id}`);
   if (!r.name || !r.queue)
     throw invalid('payload', 'the record has no task name or queue: the app stores them only with result_extended = True');
   const fixed = { replyTo: randomUUID(), deliveryTag: randomUUID() };
-  const plain = { ...failureInput({ name: r.name, queue: r.queue, args: r.args, kwargs: r.kwargs }, id), ...fixed };
+  // The queue a plain replay sends to: the record's, resolved through the bindings (../route.ts).
+  const to = broker?.routes ? await resolveReplayQueue(r.queue, await broker.routes()) : null;
+  const queue = to?.kind === 'queue' ? to.queue : r.queue;
+  const plain = { ...failureInput({ name: r.name, queue, args: r.args, kwargs: r.kwargs }, id), ...fixed };
   const before = buildSendTask(plain).json;
   const after = buildSendTask(editSendTask(plain, edit)).json;
   return { brokerId: ctx.brokerId, id, before, after, newId: id, sameId: true, does: model.actions.replayEdited!.does };
@@ -78,7 +88,7 @@ export async function replayEditedCelery(
   edit: ReplayEditInput,
   broker: ReplayBroker,
 ): Promise<EditReplayResult> {
-  const preview = await previewEditedCelery(ctx, model, id, edit); // bad edits fail before anything is sent
+  const preview = await previewEditedCelery(ctx, model, id, edit, broker); // bad edits fail before anything is sent
   let sent: BuiltCeleryMessage | null = null;
   const r = await replayFailures(ctx, [id], broker, { edit: (input) => editSendTask(input, edit), sent: (_, __, built) => (sent = built) });
   const outcome = r.succeeded[0] ?? r.failed[0];

@@ -16,6 +16,7 @@ import { celeryCall } from '../command';
 import { celeryDeadHistogram } from '../histogram';
 import { isControlQueue } from '../redis/keys';
 import { discardDead, ok, replayFailures, type ReplayBroker } from '../redis/failures';
+import type { QueueRoutes } from '../route';
 import { previewEditedCelery, replayEditedCelery } from '../edit-replay';
 import { deadCounts, deadGroups, failureEntries, failureIds, getDead, getResult, listDead, listResults } from '../redis/reads-dead';
 import { DeadGrouper } from '@/lib/triage/groups';
@@ -66,7 +67,13 @@ export function createCeleryRabbitAdapter(config: StoreConfig): BrokerAdapter {
 
   const send = (input: SendTaskInput, built: BuiltCeleryMessage) => publishTask(link, input, built);
   // RabbitMQ can't tell whether a message with the id is queued: no conflict check.
-  const rabbitBroker: ReplayBroker = { live: async () => null, send };
+  // The record's queue may be a routing key (../route.ts): resolved through the management API's
+  // bindings when it is configured, else used as is.
+  const routes = async (): Promise<QueueRoutes> => ({
+    bindings: mgmt ? await mgmt.queueBindings(target.vhost) : [],
+    isQueue: async (name) => (await link.checkQueue(name)) !== null,
+  });
+  const rabbitBroker: ReplayBroker = { live: async () => null, send, ...(mgmt ? { routes } : {}) };
   /** An edited replay sends from the FAILURE record: a task whose message also waits in the DLQ
    *  would then run again from there, so it is refused (replay it without edits). */
   const notInDlq = async (id: string) => {
@@ -210,7 +217,7 @@ export function createCeleryRabbitAdapter(config: StoreConfig): BrokerAdapter {
     replayDead: (ids) => (dlq ? actOnCeleryDead(dlq, rctx, 'replay', ids, send) : replayFailures(rctx, ids, rabbitBroker)),
     ...(dlq ? { replayDeadPaced: (ids: string[], pace: ReplayPace) => actOnCeleryDead(dlq, rctx, 'replay', ids, send, pace) } : {}),
     // Edits replay a FAILURE record (result_extended); a letter only in the DLQ is not one (NotFound).
-    previewReplayEdited: async (id, edit) => (await notInDlq(id), previewEditedCelery(rctx, CELERY_RABBITMQ_MODEL, id, edit)),
+    previewReplayEdited: async (id, edit) => (await notInDlq(id), previewEditedCelery(rctx, CELERY_RABBITMQ_MODEL, id, edit, rabbitBroker)),
     replayEdited: async (id, edit) => (await notInDlq(id), replayEditedCelery(rctx, CELERY_RABBITMQ_MODEL, id, edit, rabbitBroker)),
     discardDead: (ids) => (dlq ? actOnCeleryDead(dlq, rctx, 'discard', ids, send) : discardDead(rctx, ids)),
     // FAILURE records only: a DLQ message is not read as a call (yet).

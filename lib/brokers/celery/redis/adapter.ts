@@ -105,7 +105,7 @@ export function createCeleryRedisAdapter(config: StoreConfig): BrokerAdapter {
     taskNames,
     diagnose: (q) => diagnoseRedis(ctx, q),
     replayDead: (ids) => replayDead(ctx, ids),
-    previewReplayEdited: (id, edit) => previewEditedCelery(ctx, CELERY_REDIS_MODEL, id, edit),
+    previewReplayEdited: (id, edit) => previewEditedCelery(ctx, CELERY_REDIS_MODEL, id, edit, redisReplayBroker(ctx)),
     replayEdited: (id, edit) => replayEditedCelery(ctx, CELERY_REDIS_MODEL, id, edit, redisReplayBroker(ctx)),
     discardDead: (ids) => discardDead(ctx, ids),
     exportCall: (id) => callOfFailure(ctx, id),

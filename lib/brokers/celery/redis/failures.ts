@@ -2,6 +2,7 @@ import 'server-only';
 import { randomUUID } from 'node:crypto';
 import type { ActionOutcome, ActionResult } from '@/lib/brokers/schema';
 import { buildSendTask, isoUtc, type BuiltCeleryMessage, type SendTaskInput } from '../send-task';
+import { NO_ROUTES, resolveReplayQueue, type QueueRoutes } from '../route';
 import { requireBackend, type ResultCtx } from './context';
 import { readRecord, resultKeys } from './results';
 
@@ -65,6 +66,9 @@ export interface ReplayBroker {
    *  (or when the broker cannot tell: RabbitMQ). */
   live(id: string): Promise<string | null>;
   send(input: SendTaskInput, built: BuiltCeleryMessage): Promise<void>;
+  /** The broker's bindings, read once per replay call: a record's `queue` is a routing key when
+   *  the task was routed by exchange + routing key (../route.ts). None: the queue is used as is. */
+  routes?(): Promise<QueueRoutes>;
 }
 
 /** A replay's message as its failure's record gives it (send_task's arguments, same id). */
@@ -96,6 +100,8 @@ export async function replayFailures(ctx: ResultCtx, ids: string[], broker: Repl
   const succeeded: ActionOutcome[] = [];
   const failed: ActionOutcome[] = [];
   const k = resultKeys(ctx.resultPrefix);
+  let routes: Promise<QueueRoutes> | null = null;
+  const readRoutes = () => (routes ??= broker.routes ? broker.routes() : Promise.resolve(NO_ROUTES));
   for (const id of ids) {
     const found = await readRecord(backend, ctx.resultPrefix, id);
     const r = found?.record;
@@ -119,13 +125,24 @@ export async function replayFailures(ctx: ResultCtx, ids: string[], broker: Repl
         continue;
       }
       const plain = failureInput({ name: r.name, queue: r.queue, args: r.args, kwargs: r.kwargs }, id);
-      const input = hooks.edit ? hooks.edit(plain) : plain;
+      let input = hooks.edit ? hooks.edit(plain) : plain;
+      let note = '';
+      if (input.queue === r.queue) {
+        // The record's own queue (not an edited one): resolved through the bindings.
+        const to = await resolveReplayQueue(r.queue, await readRoutes());
+        if (to.kind === 'several') {
+          failed.push(fail(id, 'invalid', to.why));
+          continue;
+        }
+        input = { ...input, queue: to.queue };
+        note = to.note;
+      }
       const built = buildSendTask(input);
       // Written (confirmed, on RabbitMQ) before the FAILURE record goes: never lost.
       await broker.send(input, built);
       hooks.sent?.(id, input, built);
       await compareAndDelete(ctx, id, r.raw);
-      succeeded.push(ok(id, `sent again to ${input.queue}`));
+      succeeded.push(ok(id, `sent again to ${input.queue}${note}`));
     } finally {
       await backend.del(k.replayClaim(id));
     }

@@ -6,6 +6,7 @@ import { fail, ok, replayFailures, storeRevoked, type ReplayBroker } from './fai
 import { bucketOf, PRIORITY_STEPS, SEP } from './keys';
 import { broadcastRevoke } from './pidbox';
 import { findMessage } from './reads-tasks';
+import { readRedisRoutes } from './routes';
 
 // Writes with Celery's own semantics on kombu's Redis layout. Waiting messages are removed with
 // `LREM key 1 <the exact item>`: atomic, so a message a worker took in between is simply not
@@ -95,6 +96,7 @@ export const redisReplayBroker = (ctx: CeleryRedisCtx): ReplayBroker => ({
     return found ? ('reserved' in found ? 'reserved by a worker' : 'waiting') : null;
   },
   send: (input, built) => publish(ctx, input, built),
+  routes: () => readRedisRoutes(ctx.client, ctx.keys),
 });
 
 export const replayDead = (ctx: CeleryRedisCtx, ids: string[]): Promise<ActionResult> => replayFailures(ctx, ids, redisReplayBroker(ctx));

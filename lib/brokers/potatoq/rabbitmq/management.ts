@@ -76,4 +76,16 @@ export class Management {
     }
     return out;
   }
+
+  /** The vhost's bindings to queues (`/api/bindings/<vhost>`; the default exchange's are source ""). */
+  async queueBindings(vhost: string): Promise<Array<{ exchange: string; routingKey: string; queue: string }>> {
+    const body = await this.get(`/api/bindings/${encodeURIComponent(vhost)}`);
+    const out: Array<{ exchange: string; routingKey: string; queue: string }> = [];
+    for (const b of Array.isArray(body) ? body : []) {
+      const r = b as Record<string, unknown>;
+      if (r.destination_type !== 'queue' || typeof r.destination !== 'string' || typeof r.source !== 'string') continue;
+      out.push({ exchange: r.source, routingKey: typeof r.routing_key === 'string' ? r.routing_key : '', queue: r.destination });
+    }
+    return out;
+  }
 }
