@@ -156,9 +156,9 @@ if (!up) {
     }, 90_000);
   });
 
-  for (const [label, url] of [
-    ['rabbitmq 4.3', process.env.POTATOQ_TEST_RABBITMQ4_URL],
-    ['rabbitmq 3.10', process.env.POTATOQ_TEST_RABBITMQ3_URL],
+  for (const [label, url, mgmt] of [
+    ['rabbitmq 4.3', process.env.POTATOQ_TEST_RABBITMQ4_URL, process.env.POTATOQ_TEST_RABBITMQ4_MGMT],
+    ['rabbitmq 3.10', process.env.POTATOQ_TEST_RABBITMQ3_URL, process.env.POTATOQ_TEST_RABBITMQ3_MGMT],
   ] as const) {
     if (!url) {
       const line = `!!! ${label} is not configured (POTATOQ_TEST_RABBITMQ*_URL): SKIPPING its Celery seed-fact pins !!!`;
@@ -195,6 +195,50 @@ if (!up) {
           expect(worker.log()).not.toMatch(/PRECONDITION_FAILED|inequivalent arg/);
         } finally {
           await stopWorker(worker.proc);
+          await a.close();
+        }
+      }, 120_000);
+
+      it('replays a task routed by exchange + routing key to the queue bound under that key (the bindings of the management API)', async () => {
+        const Q = `ctsf-${tag}-${label.includes('4') ? 'rk4' : 'rk3'}`;
+        const RK = `${Q}.key`;
+        const w0 = newCeleryWorld(DB, DB);
+        const resultPrefix = `ctsfr-${tag}-${Q}:`;
+        const w = { ...w0, broker: url, env: { ...w0.env, CT_BROKER: url, CT_RESULT_PREFIX: resultPrefix, CT_ROUTING_KEY: `${Q}:${RK}` } };
+        cleanup.push(() => dropPrefix(resultPrefix));
+        const a = createCeleryRabbitAdapter({
+          id: 'ctsf-rmq-rk',
+          name: 'ctsf-rmq-rk',
+          url,
+          readOnly: false,
+          options: { resultBackend: w.backend, resultKeyprefix: resultPrefix, queues: [Q], managementUrl: mgmt, inspectTimeoutMs: 1000 },
+        });
+        const conn = await amqp.connect(url);
+        cleanup.push(async () => {
+          const ch = await conn.createChannel();
+          for (const q of [Q, RK]) await ch.deleteQueue(q).catch(() => undefined);
+          await ch.deleteExchange(Q).catch(() => undefined);
+          await conn.close();
+        });
+        const py = spawnCelerySeeder(w);
+        const worker = startWorker(w, [Q], `ctsf-${Q}`);
+        const flag = `rk-${tag}-${Q}`;
+        try {
+          await until('the worker to answer', async () => (await a.listWorkers()).some((x) => x.queues.includes(Q)), 60_000, worker.log);
+          const id = await py.call<string>('enqueue', { task: 'ct.flaky', exchange: Q, routing_key: RK, args: [flag] });
+          await until('FAILURE', async () => (await a.getResult(id))?.status === 'FAILURE', 30_000, worker.log);
+          expect((await a.getDead(id))?.queue).toBe(RK);
+          writeFileSync(path.join(w.out, flag), '1');
+          const r = await a.replayDead([id]);
+          expect(r.failed).toEqual([]);
+          expect(r.succeeded[0]?.message).toBe(`sent again to ${Q} (bound to routing key ${RK} on exchange ${Q})`);
+          await until('the replay to run', async () => (await a.getResult(id))?.status === 'SUCCESS', 30_000, worker.log);
+          const ch = await conn.createChannel();
+          ch.on('error', () => undefined); // the 404 closes the channel
+          await expect(ch.checkQueue(RK)).rejects.toThrow(/NOT_FOUND/); // no queue named after the key
+        } finally {
+          await stopWorker(worker.proc);
+          await py.close();
           await a.close();
         }
       }, 120_000);
