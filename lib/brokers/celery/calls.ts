@@ -5,6 +5,7 @@ import type { TaskCall } from '@/lib/brokers/types';
 import type { ResultCtx } from './redis/context';
 import { requireBackend } from './redis/context';
 import { readRecord } from './redis/results';
+import { resolveReplayQueue, type QueueRoutes } from './route';
 
 // Celery's side of moving dead letters between brokers of its call model: a FAILURE record
 // (with result_extended: name, args, kwargs, queue) read as a call, a call sent as
@@ -34,7 +35,7 @@ export const CELERY_RABBITMQ_CALLS: CallsDecl = {
 };
 
 /** A FAILURE record as a call; null when there is no FAILURE with this id. */
-export async function callOfFailure(ctx: ResultCtx, id: string): Promise<TaskCall | null> {
+export async function callOfFailure(ctx: ResultCtx, id: string, routes?: () => Promise<QueueRoutes>): Promise<TaskCall | null> {
   const found = await readRecord(requireBackend(ctx), ctx.resultPrefix, id);
   const r = found?.record;
   if (!r || r.status !== 'FAILURE') return null;
@@ -43,5 +44,8 @@ export async function callOfFailure(ctx: ResultCtx, id: string): Promise<TaskCal
   const args = r.args ?? { k: 'list', items: [] };
   const kwargs = r.kwargs ?? { k: 'dict', entries: [] };
   if (args.k !== 'list' || kwargs.k !== 'dict') throw new ConsoleError('InvalidInput', 'the record has no list of args or dict of kwargs');
-  return { id, task: r.name, queue: r.queue, args, kwargs, priority: null, expiresMs: null };
+  // The record's queue may be a routing key (./route.ts): the call keeps the queue it leads to.
+  const to = routes ? await resolveReplayQueue(r.queue, await routes()) : null;
+  if (to?.kind === 'several') throw new ConsoleError('InvalidInput', to.why.replace('use edit and replay', 'replay it with edits'));
+  return { id, task: r.name, queue: to ? to.queue : r.queue, args, kwargs, priority: null, expiresMs: null };
 }

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { resolveReplayQueue, type QueueBinding, type QueueRoutes } from './route';
+import { describe, expect, it, vi } from 'vitest';
+import { memoRoutes, resolveReplayQueue, type QueueBinding, type QueueRoutes } from './route';
 
 const routes = (bindings: QueueBinding[], lists: string[] = []): QueueRoutes => ({
   bindings,
@@ -49,5 +49,31 @@ describe("a replay's queue from the record's `queue` (a queue's name or a routin
     if (to.kind !== 'queue') return;
     expect(to.queue).toBe('nowhere');
     expect(to.note).toContain('no queue is bound to routing key nowhere');
+  });
+});
+
+describe('memoRoutes', () => {
+  it('reads the bindings once within its time, again after it, and again after a failed read', async () => {
+    vi.useFakeTimers();
+    try {
+      let n = 0;
+      let failNext = false;
+      const get = memoRoutes(async () => {
+        n++;
+        if (failNext) throw new Error('down');
+        return routes([]);
+      }, 1000);
+      await get();
+      await get();
+      expect(n).toBe(1);
+      vi.advanceTimersByTime(1500);
+      failNext = true;
+      await expect(get()).rejects.toThrow('down');
+      failNext = false;
+      await get();
+      expect(n).toBe(3);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

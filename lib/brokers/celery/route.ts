@@ -44,3 +44,16 @@ export async function resolveReplayQueue(r: string, routes: QueueRoutes): Promis
 
 /** No bindings known (a broker that cannot read them): every record's queue is used as is. */
 export const NO_ROUTES: QueueRoutes = { bindings: [], isQueue: async () => true };
+
+/** `read` at most once per `ttlMs` (a move asks per id; the bindings rarely change). */
+export function memoRoutes(read: () => Promise<QueueRoutes>, ttlMs = 5_000): () => Promise<QueueRoutes> {
+  let last: { at: number; routes: Promise<QueueRoutes> } | null = null;
+  return () => {
+    if (!last || Date.now() - last.at > ttlMs) {
+      const routes = read();
+      last = { at: Date.now(), routes };
+      routes.catch(() => (last = null));
+    }
+    return last.routes;
+  };
+}

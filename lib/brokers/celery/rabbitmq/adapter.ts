@@ -16,7 +16,7 @@ import { celeryCall } from '../command';
 import { celeryDeadHistogram } from '../histogram';
 import { isControlQueue } from '../redis/keys';
 import { discardDead, ok, replayFailures, type ReplayBroker } from '../redis/failures';
-import type { QueueRoutes } from '../route';
+import { memoRoutes, type QueueRoutes } from '../route';
 import { previewEditedCelery, replayEditedCelery } from '../edit-replay';
 import { deadCounts, deadGroups, failureEntries, failureIds, getDead, getResult, listDead, listResults } from '../redis/reads-dead';
 import { DeadGrouper } from '@/lib/triage/groups';
@@ -74,6 +74,7 @@ export function createCeleryRabbitAdapter(config: StoreConfig): BrokerAdapter {
     isQueue: async (name) => (await link.checkQueue(name)) !== null,
   });
   const rabbitBroker: ReplayBroker = { live: async () => null, send, ...(mgmt ? { routes } : {}) };
+  const moveRoutes = mgmt ? memoRoutes(routes) : undefined;
   /** An edited replay sends from the FAILURE record: a task whose message also waits in the DLQ
    *  would then run again from there, so it is refused (replay it without edits). */
   const notInDlq = async (id: string) => {
@@ -221,7 +222,7 @@ export function createCeleryRabbitAdapter(config: StoreConfig): BrokerAdapter {
     replayEdited: async (id, edit) => (await notInDlq(id), replayEditedCelery(rctx, CELERY_RABBITMQ_MODEL, id, edit, rabbitBroker)),
     discardDead: (ids) => (dlq ? actOnCeleryDead(dlq, rctx, 'discard', ids, send) : discardDead(rctx, ids)),
     // FAILURE records only: a DLQ message is not read as a call (yet).
-    exportCall: async (id) => (backend ? callOfFailure(rctx, id) : null),
+    exportCall: async (id) => (backend ? callOfFailure(rctx, id, moveRoutes) : null),
     revoke,
     diagnose: (q) => diagnoseRabbit(config.id, overview, (m) => inspect(link, m, inspectMs), inspectMs, q),
     purge: async (queue) => ({ brokerId: config.id, queue, removed: await purgeQueue(link, queue) }),

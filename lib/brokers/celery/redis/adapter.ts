@@ -23,6 +23,8 @@ import { discoverQueues, walkQueue } from './lists';
 import { diagnoseRedis } from './diagnose';
 import { importCall } from './import';
 import { callOfFailure } from '../calls';
+import { memoRoutes } from '../route';
+import { readRedisRoutes } from './routes';
 
 /**
  * A plain Celery 5.7 app's Redis broker (kombu's lists per queue and priority bucket, its
@@ -56,6 +58,7 @@ export function createCeleryRedisAdapter(config: StoreConfig): BrokerAdapter {
     resultExpires: o.resultExpires ?? 86400,
     inspectTimeoutMs: o.inspectTimeoutMs ?? 1000,
   };
+  const moveRoutes = memoRoutes(() => readRedisRoutes(ctx.client, ctx.keys));
   let serverInfo: string | null = null;
 
   async function capabilities(): Promise<Capabilities> {
@@ -108,7 +111,7 @@ export function createCeleryRedisAdapter(config: StoreConfig): BrokerAdapter {
     previewReplayEdited: (id, edit) => previewEditedCelery(ctx, CELERY_REDIS_MODEL, id, edit, redisReplayBroker(ctx)),
     replayEdited: (id, edit) => replayEditedCelery(ctx, CELERY_REDIS_MODEL, id, edit, redisReplayBroker(ctx)),
     discardDead: (ids) => discardDead(ctx, ids),
-    exportCall: (id) => callOfFailure(ctx, id),
+    exportCall: (id) => callOfFailure(ctx, id, moveRoutes),
     importCall: (call) => importCall(ctx, call),
     revoke: (ids) => revoke(ctx, ids),
     purge: (queue) => purge(ctx, queue),
