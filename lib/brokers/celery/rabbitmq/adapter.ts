@@ -215,12 +215,12 @@ export function createCeleryRabbitAdapter(config: StoreConfig): BrokerAdapter {
         for (const n of w.registered ?? []) names.add(n);
       return [...names].sort();
     },
-    replayDead: (ids) => (dlq ? actOnCeleryDead(dlq, rctx, 'replay', ids, send) : replayFailures(rctx, ids, rabbitBroker)),
-    ...(dlq ? { replayDeadPaced: (ids: string[], pace: ReplayPace) => actOnCeleryDead(dlq, rctx, 'replay', ids, send, pace) } : {}),
+    replayDead: (ids) => (dlq ? actOnCeleryDead(dlq, rctx, 'replay', ids, rabbitBroker) : replayFailures(rctx, ids, rabbitBroker)),
+    ...(dlq ? { replayDeadPaced: (ids: string[], pace: ReplayPace) => actOnCeleryDead(dlq, rctx, 'replay', ids, rabbitBroker, pace) } : {}),
     // Edits replay a FAILURE record (result_extended); a letter only in the DLQ is not one (NotFound).
     previewReplayEdited: async (id, edit) => (await notInDlq(id), previewEditedCelery(rctx, CELERY_RABBITMQ_MODEL, id, edit, rabbitBroker)),
     replayEdited: async (id, edit) => (await notInDlq(id), replayEditedCelery(rctx, CELERY_RABBITMQ_MODEL, id, edit, rabbitBroker)),
-    discardDead: (ids) => (dlq ? actOnCeleryDead(dlq, rctx, 'discard', ids, send) : discardDead(rctx, ids)),
+    discardDead: (ids) => (dlq ? actOnCeleryDead(dlq, rctx, 'discard', ids, rabbitBroker) : discardDead(rctx, ids)),
     // FAILURE records only: a DLQ message is not read as a call (yet).
     exportCall: async (id) => (backend ? callOfFailure(rctx, id, moveRoutes) : null),
     revoke,

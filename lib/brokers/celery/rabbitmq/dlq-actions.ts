@@ -161,10 +161,18 @@ export async function actOnCeleryDead(
   rctx: ResultCtx,
   kind: Kind,
   ids: string[],
-  send: ReplayBroker['send'],
+  broker: Pick<ReplayBroker, 'send' | 'routes'>,
   pace: ReplayPace = {},
 ): Promise<ActionResult> {
   const w = newWalk(ids);
+  // Record-only failures: their queue resolved through the bindings, read once for the call.
+  let routes: ReturnType<NonNullable<ReplayBroker['routes']>> | null = null;
+  const readRoutes = broker.routes;
+  const recordBroker: ReplayBroker = {
+    live: async () => null,
+    send: broker.send,
+    ...(readRoutes ? { routes: () => (routes ??= readRoutes()) } : {}),
+  };
   await walkLetters(d, rctx, kind, w, pace);
   const gap = pace.rate && pace.rate > 0 ? 1000 / pace.rate : 0;
   let last = 0;
@@ -183,7 +191,7 @@ export async function actOnCeleryDead(
       if (wait > 0) await sleep(wait);
       last = Date.now();
     }
-    const r = kind === 'replay' ? await replayFailures(rctx, [id], { live: async () => null, send }) : await discardDead(rctx, [id]);
+    const r = kind === 'replay' ? await replayFailures(rctx, [id], recordBroker) : await discardDead(rctx, [id]);
     const out = r.succeeded[0] ?? r.failed[0]!;
     w.outcomes.set(
       id,
