@@ -8,6 +8,7 @@ import type { PaceOptions } from './letter-actions';
 import type { RedriveOptions } from './redrive';
 import { Management } from './management';
 import { deadGroups, deadHistogram, getDead, listDead, overview, taskNames } from './reads';
+import { deadIds } from './scan';
 import { parseOptions, ZRabbitmqOptions } from '../options';
 import { createResultBackend } from '../result-backend';
 import { V3_BROWSE_REFUSAL } from './topology';
@@ -97,6 +98,7 @@ export function createRabbitmqAdapter(config: StoreConfig): RabbitmqAdapter {
     listTasks: refuse,
     getTask: refuse,
     listDead: (q) => listDead(ctx, q),
+    deadIds: (q, cap) => deadIds(ctx, q, cap),
     deadGroups: (q) => deadGroups(ctx, q),
     getDead: (id) => getDead(ctx, id),
     deadHistogram: (q) => deadHistogram(ctx, q),
