@@ -7,10 +7,11 @@ export const PREFETCH = 65_535;
 
 /**
  * The letters of one queue in order, from consumers on one channel, none of them acked by the
- * walk itself. A consumer stops receiving once it holds `prefetch` unacked letters, so after
- * `prefetch` deliveries it is cancelled (its letters stay held by the channel) and a new one
- * takes over: a DLQ of any depth is read in one pass, without a `basic.get` round trip per
- * letter. Rejects once the channel is gone or RabbitMQ cancels the consumer.
+ * walk itself. A consumer stops receiving once it holds `prefetch` unacked letters, so when it
+ * is full (the walk reports what it acked with `settled`) it is cancelled (its letters stay
+ * held by the channel) and a new one takes over: a DLQ of any depth is read in one pass,
+ * without a `basic.get` round trip per letter. A walk that acks as it goes never fills its
+ * consumer and keeps the one. Rejects once the channel is gone or RabbitMQ cancels the consumer.
  */
 export class DlqStream {
   private buf: ConsumeMessage[] = [];
@@ -18,6 +19,7 @@ export class DlqStream {
   private wake: (() => void) | null = null;
   private gone: Error | null = null;
   private tag: string | null = null;
+  /** Letters the current consumer holds (delivered, not acked): its used prefetch. */
   private fromCurrent = 0;
   private rotating: Promise<void> | null = null;
   private stopped = false;
@@ -75,6 +77,11 @@ export class DlqStream {
         .finally(() => (this.rotating = null));
     }
     this.poke();
+  }
+
+  /** A letter the walk acked: the consumer that delivered it has room for one more. */
+  settled(consumerTag: string): void {
+    if (consumerTag === this.tag) this.fromCurrent--;
   }
 
   async next(): Promise<ConsumeMessage> {

@@ -43,71 +43,84 @@ interface Walk {
 async function walkDlq(ctx: RabbitCtx, queue: string, w: Walk, step: LetterStep, pace: RedriveOptions): Promise<void> {
   const dlq = dlqOf(queue);
   await withDlqLock(ctx.link, ctx.lockKey, dlq, () =>
-    ctx.link.withConfirmChannel(async (ch) => {
-      ch.setMaxListeners(0); // one `return` listener per publish in flight
-      const depth = (await ch.checkQueue(dlq)).messageCount;
-      if (depth === 0) return;
-      const stream = new DlqStream(ch, dlq, pace.prefetch ?? PREFETCH);
-      const acks = new AckBook(ch);
-      const running = new Set<Promise<void>>();
-      let failure: unknown = null;
-      let last = 0;
-      await stream.start();
-      try {
-        for (let seen = 0; seen < depth && w.wanted.size > 0 && !failure; seen++) {
-          const m = await stream.next();
-          const tag = m.fields.deliveryTag;
-          // The id is the message id when there is one (toLetter's rule): skip decoding the others.
-          const mid: unknown = m.properties.messageId;
-          const letter = typeof mid === 'string' && !w.wanted.has(mid) ? null : toLetter(m, queue);
-          if (letter === null || !w.wanted.has(letter.id)) {
-            acks.take(tag, 'kept'); // held unacked until the end
-            continue;
-          }
-          await pace.gate?.();
-          if (!pace.signal?.aborted) {
-            const gap = pace.rate && pace.rate > 0 ? 1000 / pace.rate : 0; // the bulk runner may change it
-            if (gap) {
-              const wait = last + gap - Date.now();
-              if (wait > 0) await sleep(wait);
-              last = Date.now();
+    // Publishes go on a channel of their own: RabbitMQ runs each channel as its own process,
+    // so the acks and deliveries of the DLQ's channel don't queue the publishes and confirms.
+    ctx.link.withConfirmChannel(async (ch) =>
+      ctx.link.withConfirmChannel(async (pub) => {
+        pub.setMaxListeners(0); // one `return` listener per publish in flight
+        const depth = (await ch.checkQueue(dlq)).messageCount;
+        if (depth === 0) return;
+        const stream = new DlqStream(ch, dlq, pace.prefetch ?? PREFETCH);
+        const acks = new AckBook(ch);
+        const running = new Set<Promise<void>>();
+        let failure: unknown = null;
+        let last = 0;
+        await stream.start();
+        try {
+          for (let seen = 0; seen < depth && w.wanted.size > 0 && !failure; seen++) {
+            const m = await stream.next();
+            const tag = m.fields.deliveryTag;
+            // The id is the message id when there is one (toLetter's rule): skip decoding the others.
+            const mid: unknown = m.properties.messageId;
+            const letter = typeof mid === 'string' && !w.wanted.has(mid) ? null : toLetter(m, queue);
+            if (letter === null || !w.wanted.has(letter.id)) {
+              acks.take(tag, 'kept'); // held unacked until the end
+              continue;
             }
-            while (running.size >= windowOf(pace)) await Promise.race(running);
+            await pace.gate?.();
+            if (!pace.signal?.aborted) {
+              const gap = pace.rate && pace.rate > 0 ? 1000 / pace.rate : 0; // the bulk runner may change it
+              if (gap) {
+                const wait = last + gap - Date.now();
+                if (wait > 0) await sleep(wait);
+                last = Date.now();
+              }
+              while (running.size >= windowOf(pace)) await Promise.race(running);
+            }
+            // A cancel can arrive while waiting for the pace or the window (the previous letter's
+            // progress): this letter is then left unacked and goes back with the rest.
+            if (failure || pace.signal?.aborted) {
+              acks.take(tag, 'kept');
+              break;
+            }
+            acks.take(tag, 'busy');
+            const held: Held = {
+              msg: m,
+              queue,
+              settled: false,
+              ack: () => {
+                const ok = acks.settle(tag);
+                if (ok) stream.settled(m.fields.consumerTag);
+                return ok;
+              },
+            };
+            w.wanted.delete(letter.id); // only the first copy of an id is acted on
+            w.inflight.add(letter.id);
+            const p: Promise<void> = step(letter, held, pub).then(
+              (out) => {
+                if (!held.settled) acks.keep(tag); // refused (unroutable, invalid): it stays
+                w.inflight.delete(letter.id);
+                w.outcomes.set(letter.id, out);
+                pace.onProgress?.(w.outcomes.size, w.total, out);
+              },
+              (e: unknown) => {
+                failure ??= e;
+              },
+            );
+            const tracked = p.finally(() => running.delete(tracked));
+            running.add(tracked);
+            if (pace.signal?.aborted) break;
           }
-          // A cancel can arrive while waiting for the pace or the window (the previous letter's
-          // progress): this letter is then left unacked and goes back with the rest.
-          if (failure || pace.signal?.aborted) {
-            acks.take(tag, 'kept');
-            break;
-          }
-          acks.take(tag, 'busy');
-          const held: Held = { msg: m, queue, settled: false, ack: () => acks.settle(tag) };
-          w.wanted.delete(letter.id); // only the first copy of an id is acted on
-          w.inflight.add(letter.id);
-          const p: Promise<void> = step(letter, held, ch).then(
-            (out) => {
-              if (!held.settled) acks.keep(tag); // refused (unroutable, invalid): it stays
-              w.inflight.delete(letter.id);
-              w.outcomes.set(letter.id, out);
-              pace.onProgress?.(w.outcomes.size, w.total, out);
-            },
-            (e: unknown) => {
-              failure ??= e;
-            },
-          );
-          const tracked = p.finally(() => running.delete(tracked));
-          running.add(tracked);
-          if (pace.signal?.aborted) break;
+          await Promise.all(running);
+          if (failure) throw failure;
+        } finally {
+          await Promise.all(running);
+          // Everything still unacked on this channel goes back; on a closed channel the broker did it.
+          await stream.stop();
+          stream.release(); // every letter back, in its place
         }
-        await Promise.all(running);
-        if (failure) throw failure;
-      } finally {
-        await Promise.all(running);
-        // Everything still unacked on this channel goes back; on a closed channel the broker did it.
-        await stream.stop();
-        stream.release(); // every letter back, in its place
-      }
-    }),
+      }),
+    ),
   );
 }
 
