@@ -135,3 +135,83 @@ test('a Redis whose maxmemory-policy may evict tasks is called out on its card',
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('on Redis: revoke a waiting task, discard a dead letter, purge a queue and enqueue by name, each checked in Redis', async ({
+  page,
+}) => {
+  const x = extraBrokers();
+  const P = x.redis.prefix;
+  const stamp = Date.now().toString(36);
+  const [rq, pq, eq] = [`rdrevoke${stamp}`, `rdpurge${stamp}`, `rdenq${stamp}`];
+  const [revoked, keep, dead, ...purged] = redisSeed<string>(x, [
+    { op: 'enqueue', task: 'rt.record', queue: rq, args: [1] },
+    { op: 'enqueue', task: 'rt.record', queue: rq, args: [2] },
+    { op: 'dead_letter', task: 'rt.fail', queue: rq, args: ['x'], reason: 'ValueError: discard me\n' },
+    { op: 'enqueue', task: 'rt.record', queue: pq, args: [3] },
+    { op: 'enqueue', task: 'rt.record', queue: pq, args: [4], countdown: 3600 },
+  ]);
+  const r = await redisClient(x.redis.url);
+  const { pageErrors } = guardPage(page);
+  try {
+    // Revoke from the task's page: asked first, then gone from its queue with potatoq's REVOKED record.
+    await page.goto(`/brokers/redis/jobs/${revoked}`);
+    await page.getByTestId('action-revoke').click();
+    const dialog = page.getByTestId('confirm-dialog');
+    await expect(dialog.getByTestId('confirm-summary')).toContainText('1');
+    await dialog.getByTestId('confirm-reason').fill('e2e: revoke on redis');
+    await dialog.getByTestId('confirm-submit').click();
+    await expect(dialog.getByTestId('outcome-succeeded')).toBeVisible();
+    await dialog.getByTestId('confirm-cancel').click();
+    await expect(page.getByTestId('detail-state')).toHaveText('revoked');
+    await expect(page.getByTestId('action-revoke')).toHaveCount(0);
+    await page.screenshot({ path: 'test-results/redis-revoked.png', fullPage: true });
+    expect(await r.exists(`${P}:job:${revoked}`)).toBe(0);
+    expect(await r.zscore(`${P}:q:${rq}:ready`, revoked!)).toBeNull();
+    expect(JSON.parse((await r.get(`${P}:result:${revoked}`))!)).toMatchObject({ status: 'REVOKED' });
+    expect(await r.hget(`${P}:job:${keep}`, 'st')).toBe('ready');
+
+    // Discard a dead letter: gone from P:dead and its task hash, nothing requeued.
+    await page.goto(`/brokers/redis/dead/${dead}`);
+    await expect(page.getByTestId('dead-reason')).toContainText('discard me');
+    await page.getByTestId('action-discard').click();
+    await dialog.getByTestId('confirm-reason').fill('e2e: discard on redis');
+    await dialog.getByTestId('confirm-submit').click();
+    await expect(dialog.getByTestId('outcome-succeeded')).toBeVisible();
+    expect(await r.zscore(`${P}:dead`, dead!)).toBeNull();
+    expect(await r.exists(`${P}:job:${dead}`)).toBe(0);
+    expect(await r.zcard(`${P}:q:${rq}:ready`)).toBe(1);
+
+    // Purge: the count before typing, then exactly those two gone, the other queue untouched.
+    await page.goto(`/brokers/redis/queues/${pq}`);
+    await page.getByTestId('action-purge').click();
+    const purge = page.getByTestId('purge-dialog');
+    await expect(purge.getByTestId('purge-count')).toHaveText('1 ready and 1 scheduled right now');
+    await purge.getByTestId('purge-confirm-input').fill(pq);
+    await purge.getByTestId('confirm-reason').fill('e2e: purge on redis');
+    await purge.getByTestId('confirm-submit').click();
+    await expect(purge.getByTestId('action-outcome')).toContainText('Removed 2 waiting tasks');
+    for (const id of purged) expect(await r.exists(`${P}:job:${id}`)).toBe(0);
+    expect(await r.zcard(`${P}:q:${pq}:ready`)).toBe(0);
+    expect(await r.hget(`${P}:job:${keep}`, 'st')).toBe('ready');
+
+    // Enqueue by name: a bad value under its field and nothing written; then the message in Redis.
+    await page.goto('/brokers/redis/enqueue');
+    await page.getByLabel('Task name', { exact: true }).fill('rt.record');
+    await page.getByLabel('Queue', { exact: true }).fill(eq);
+    await page.getByLabel('Arguments (JSON list)', { exact: true }).fill('[1,');
+    await page.getByTestId('enqueue-submit').click();
+    await expect(page.getByTestId('error-args')).toBeVisible();
+    expect(await r.zcard(`${P}:q:${eq}:ready`)).toBe(0);
+    await page.getByLabel('Arguments (JSON list)', { exact: true }).fill('[7, "seven"]');
+    await page.getByTestId('enqueue-submit').click();
+    await expect(page.getByTestId('enqueue-success')).toContainText(`in ${eq}`);
+    const id = (await page.getByTestId('enqueue-new-id').textContent())?.trim() ?? '';
+    await page.screenshot({ path: 'test-results/redis-enqueued.png', fullPage: true });
+    expect(await r.hget(`${P}:job:${id}`, 'st')).toBe('ready');
+    expect(await r.zscore(`${P}:q:${eq}:ready`, id)).not.toBeNull();
+    expect(JSON.parse((await r.hget(`${P}:job:${id}`, 'p'))!)).toMatchObject({ task: 'rt.record', id, queue: eq, args: [7, 'seven'] });
+    expect(pageErrors).toEqual([]);
+  } finally {
+    r.disconnect();
+  }
+});

@@ -13,6 +13,7 @@ import type { BulkAction, BulkFilter, BulkJobView, BulkOp } from '@/lib/bulk/sch
 import { formatUtc } from '@/lib/client/format';
 import { useOverview } from '@/lib/client/hooks';
 import { BulkOutcome } from './bulk-outcome';
+import { BulkMoveTarget } from './bulk-move-target';
 import { BulkProgress } from './bulk-progress';
 import { BULK_TEXT, describeFilter, noun, STATE_LABEL } from './bulk-text';
 import { useBulkJob, useBulkJobs } from './use-bulk-job';
@@ -107,9 +108,12 @@ function BulkDialog({
   // Every job can be paced, on every system; a system that declares a default rate for replays
   // (RabbitMQ) starts there, the others at "max" (as fast as the broker takes them).
   const bulkRate = action === 'replay' ? (actions?.replay.bulkRate ?? null) : null;
-  const explain = action === 'revoke' ? actions?.revoke.bulk : actions?.[action].does;
-  // The filter is frozen when the dialog opens: the list may change under it.
-  const [frozen] = useState<BulkFilter>(() => ({ ...filter }));
+  const [moveDoes, setMoveDoes] = useState('');
+  const explain = action === 'move' ? moveDoes : action === 'revoke' ? actions?.revoke.bulk : actions?.[action].does;
+  // The filter is frozen when the dialog opens: the list may change under it. A move adds its
+  // target (picked first) to it.
+  const [frozen, setFrozen] = useState<BulkFilter>(() => ({ ...filter }));
+  const needsTarget = action === 'move' && !frozen.to;
   const [created, setCreated] = useState<BulkJobView | null>(existing);
   const [error, setError] = useState<ActionError | null>(null);
   const [busy, setBusy] = useState(false);
@@ -133,15 +137,15 @@ function BulkDialog({
       setBusy(false);
     }
   };
-  const snapshot = () =>
-    call(() => createBulkAction(brokerId, { action, filter: frozen, ...(expectedCount !== undefined ? { expectedCount } : {}) }));
+  const snapshot = (f: BulkFilter = frozen) =>
+    call(() => createBulkAction(brokerId, { action, filter: f, ...(expectedCount !== undefined ? { expectedCount } : {}) }));
   const control = (op: BulkOp, extra: { confirmCount?: number; rate?: number | null; reason?: string } = {}) => {
     if (job) void call(() => controlBulkAction(brokerId, job.id, op, extra));
   };
   const asked = useRef(false);
   useEffect(() => {
     // Once per dialog, also under Strict Mode's double effects.
-    if (asked.current || existing) return;
+    if (asked.current || existing || needsTarget) return;
     asked.current = true;
     void snapshot();
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once per dialog: the snapshot is taken when it opens, never again when its inputs change
@@ -158,7 +162,18 @@ function BulkDialog({
   return (
     <Dialog open onClose={close} title={title} testId="bulk-dialog">
       <div className="grid gap-3 text-sm">
-        {!job && !error ? <p data-testid="bulk-snapshotting">Capturing the {t.whats} that match…</p> : null}
+        {needsTarget && !job ? (
+          <BulkMoveTarget
+            brokerId={brokerId}
+            onPick={(to, does) => {
+              const f = { ...frozen, to };
+              setFrozen(f);
+              setMoveDoes(does);
+              void snapshot(f);
+            }}
+          />
+        ) : null}
+        {!job && !error && !needsTarget ? <p data-testid="bulk-snapshotting">Capturing the {t.whats} that match…</p> : null}
         {job ? (
           <>
             <p data-testid="bulk-snapshot">

@@ -10,6 +10,7 @@ export const BULK_TEXT: Record<BulkAction, { verb: string; past: string; what: s
     danger: false,
   },
   discard: { verb: 'Discard', past: 'discarded', what: 'dead letter', whats: 'dead letters', danger: true },
+  move: { verb: 'Move', past: 'moved', what: 'dead letter', whats: 'dead letters', danger: false },
   revoke: {
     verb: 'Revoke',
     past: 'revoked',
@@ -39,6 +40,7 @@ export function describeFilter(f: BulkFilter): string {
   if (f.id) parts.push(`id starting ${f.id}`);
   if (f.q) parts.push(`search "${f.q}"`);
   if (f.group !== undefined) parts.push(`error group ${f.group}`);
+  if (f.to) parts.push(`to broker ${f.to}`);
   return parts.length ? parts.join(', ') : 'no filter (every queue)';
 }
 

@@ -2,6 +2,7 @@
 import Link from 'next/link';
 import { useMemo } from 'react';
 import { ConfirmAction } from '@/components/actions/confirm-action';
+import { MoveAction } from '@/components/actions/move-action';
 import { BulkAllButton } from '@/components/bulk/bulk-all-button';
 import { Badge } from '@/components/ui/badge';
 import { LoadMore } from '@/components/ui/load-more';
@@ -32,6 +33,8 @@ export function DeadTable({ brokerId, filters }: { brokerId: string; filters: De
   // A box ticked before hydration would look checked but select nothing.
   const hydrated = useHydrated();
   const caps = o.data?.capabilities;
+  const calls = o.data?.model?.calls;
+  const movable = !!calls && 'does' in calls.export;
   // The dialog names the queues involved even when the list spans several.
   const queuesOf = (chosen: string[]) => {
     const set = new Set(chosen);
@@ -81,6 +84,15 @@ export function DeadTable({ brokerId, filters }: { brokerId: string; filters: De
             disabledReason={offReason(caps, 'discard')}
             onDone={sel.clear}
           />
+          {movable ? (
+            <MoveAction
+              brokerId={brokerId}
+              queue={queuesOf(sel.selected)}
+              ids={sel.selected}
+              disabledReason={offReason(caps, 'discard')}
+              onDone={sel.clear}
+            />
+          ) : null}
         </span>
         {/* One choice for "everything": the whole group (or filter) on every page, counted again before it starts. */}
         <span className="flex items-center gap-2" data-testid="bulk-all">
@@ -103,6 +115,15 @@ export function DeadTable({ brokerId, filters }: { brokerId: string; filters: De
             disabledReason={offReason(caps, 'discard')}
             {...groupProps('Discard')}
           />
+          {movable ? (
+            <BulkAllButton
+              brokerId={brokerId}
+              action="move"
+              filter={filters}
+              disabledReason={offReason(caps, 'discard')}
+              {...groupProps('Move')}
+            />
+          ) : null}
         </span>
       </div>
       {q.error ? (

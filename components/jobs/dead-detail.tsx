@@ -2,6 +2,7 @@
 import { useRouter } from 'next/navigation';
 import Link from 'next/link';
 import { ConfirmAction } from '@/components/actions/confirm-action';
+import { MoveAction } from '@/components/actions/move-action';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardHeader } from '@/components/ui/card';
 import { CommandLine } from '@/components/ui/copy-button';
@@ -28,6 +29,9 @@ export function DeadDetailView({ brokerId, id }: { brokerId: string; id: string 
   if (!q.data) return <Loading />;
   const d = q.data;
   const caps = o.data?.capabilities;
+  const calls = o.data?.model?.calls;
+  // Letters that can leave as calls get "Move to broker…"; the dialog lists where to.
+  const movable = !!calls && 'does' in calls.export;
   const cli = fillCommand(o.data?.model?.actions.replay.cli, { ids: [d.id] });
   // After a successful replay/discard the letter is gone; go to where the task is now.
   const after = (path: string) => (r: { succeeded: unknown[] }) => {
@@ -81,6 +85,16 @@ export function DeadDetailView({ brokerId, id }: { brokerId: string; id: string 
             disabledReason={off(caps, 'discard')}
             onDone={after(`${base}/dead`)}
           />
+          {movable ? (
+            <MoveAction
+              brokerId={brokerId}
+              queue={d.queue}
+              ids={[d.id]}
+              size="md"
+              disabledReason={off(caps, 'discard')}
+              onDone={after(`${base}/dead`)}
+            />
+          ) : null}
         </CardHeader>
         {q.error ? (
           <div className="px-4 pt-2">

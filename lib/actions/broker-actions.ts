@@ -3,6 +3,7 @@ import type { ActionResult, EnqueueResult, PurgeResult, QueuePauseResult } from 
 import type { EditPreview, EditReplayResult, ReplayEditInput } from '@/lib/brokers/schema-edit';
 import { respond } from './respond';
 import * as ops from './operations';
+import { moveDeadOp } from './move';
 import type { ActionResponse } from './response';
 
 // Server actions for the UI: thin wrappers over the same gated operations as the POST routes.
@@ -26,6 +27,17 @@ export async function convertCeleryAction(
   queue?: string,
 ): Promise<ActionResponse<ActionResult>> {
   return respond((h) => ops.convertCelery(brokerId, { ids, reason, queue }, h));
+}
+
+/** Dead letters moved to broker `to` (same call model); operator on both, reason required. */
+export async function moveDeadAction(
+  brokerId: string,
+  to: string,
+  ids: string[],
+  reason?: string,
+  queue?: string,
+): Promise<ActionResponse<ActionResult>> {
+  return respond((h) => moveDeadOp(brokerId, { to, ids, reason, queue }, h));
 }
 
 export async function discardDeadAction(

@@ -133,6 +133,11 @@ describe('the write path', () => {
     for (const f of hits) expect(['lib/actions/operations.ts', 'lib/bulk/backend.ts']).toContain(f);
   });
 
+  it('moves letters between brokers only from the gated move and the bulk runner', async () => {
+    const hits = await grep(String.raw`from '@/lib/brokers/move'`);
+    for (const f of hits) expect(['lib/actions/move.ts', 'lib/bulk/backend.ts', 'lib/bulk/move-target.ts']).toContain(f);
+  });
+
   it('never hands an adapter to app code (the registry is only used inside lib/brokers)', async () => {
     expect(await grep(String.raw`from '@/lib/brokers/registry'`)).toEqual([]);
   });

@@ -215,6 +215,27 @@ export const ROUTES: Route[] = [
   deadLiteral('/api/brokers/{broker}/dead/convert-celery', 'convert-celery'),
   {
     method: 'post',
+    path: '/api/brokers/{broker}/dead/move',
+    tag: 'dead letters',
+    access: 'operator',
+    summary:
+      'Move dead letters to broker `to` of the same call model (enqueued there under their own ids, then removed here); operator on both brokers, `reason` required',
+    body: idsWithReason.extend({ to: z.string().min(1).describe('the broker the letters go to') }),
+    ok: R.ZMoveResult,
+    errors: writer,
+  },
+  deadLiteral('/api/brokers/{broker}/dead/move', 'move'),
+  {
+    method: 'get',
+    path: '/api/brokers/{broker}/move-targets',
+    tag: 'dead letters',
+    access: 'reader',
+    summary: "Every other broker, with whether this broker's dead letters can move there and why not",
+    ok: R.ZMoveTargets,
+    errors: readerOfBroker,
+  },
+  {
+    method: 'post',
     path: '/api/brokers/{broker}/queues/{queue}/purge',
     tag: 'queues',
     access: 'operator',

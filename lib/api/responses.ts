@@ -223,6 +223,14 @@ export const ZActionResult = z
     failed: z.array(ZOutcome),
   })
   .meta({ id: 'ActionResult' });
+export const ZMoveResult = ZActionResult.extend({ to: z.string() }).meta({ id: 'MoveResult' });
+export const ZMoveTargets = z.array(
+  z.looseObject({
+    id: z.string(),
+    name: z.string(),
+    pairing: z.looseObject({ on: z.boolean(), does: z.string().optional(), why: z.string().optional() }),
+  }),
+);
 export const ZPurgeResult = z.looseObject({ brokerId: z.string(), queue: z.string(), removed: z.number().int() });
 export const ZQueuePauseResult = z
   .looseObject({

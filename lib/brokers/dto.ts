@@ -244,7 +244,7 @@ export interface ActionOutcome {
 }
 
 export interface ActionResult {
-  action: 'replay' | 'discard' | 'revoke' | 'purge' | 'enqueue';
+  action: 'replay' | 'discard' | 'revoke' | 'purge' | 'enqueue' | 'move';
   brokerId: string;
   requested: number;
   succeeded: ActionOutcome[];

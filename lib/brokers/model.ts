@@ -106,6 +106,29 @@ export interface BrokerModel {
      *  `what` names such a letter ("Celery letter"). */
     convert?: ActionDecl & { what: string };
   };
+  /** Present where dead letters can move between this broker and brokers of another system
+   *  that shares its call model (lib/brokers/move.ts pairs them). */
+  calls?: CallsDecl;
+}
+
+/** A side of a cross-broker move this broker can or cannot take, in words. */
+export type CallSide = { does: string } | { why: string };
+
+/**
+ * How this broker's work is shaped as a call (task name, args, kwargs, queue, eta: Celery's
+ * call model), and whether a dead letter can leave it as such a call (`export`, then removed
+ * here as a discard removes it) and a call can arrive (`import`, enqueued under the letter's
+ * own id). A move is offered only between brokers of the same `model`.
+ */
+export interface CallsDecl {
+  /** Brokers whose models are equal can move letters between them ("celery-compatible"). */
+  model: string;
+  /** What this broker reads as the call, or why its letters can't leave as calls. */
+  export: CallSide;
+  /** What this broker writes for a call, or why it can't take one. An import that is on
+   *  keeps the letter's id and tells whether that id is already here (waiting, running, dead
+   *  or finished): that check is what makes a retried move `already` instead of a second run. */
+  import: CallSide;
 }
 
 /** The neutral kinds of an enqueue field; the form picks its input from the kind, the adapter's

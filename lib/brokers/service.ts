@@ -60,7 +60,7 @@ export function toConsoleError(e: unknown): ConsoleError {
   return new ConsoleError('BrokerUnavailable', scrub(message) || 'broker error');
 }
 
-async function withTimeout<T>(what: string, ms: number, run: () => Promise<T>): Promise<T> {
+export async function withTimeout<T>(what: string, ms: number, run: () => Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new ConsoleError('BrokerTimeout', `${what} took longer than ${ms / 1000}s`)), ms);

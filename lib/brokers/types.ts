@@ -30,6 +30,7 @@ import type {
   TaskSummary,
   WorkerInfo,
 } from './schema';
+import type { PyVal } from '@/lib/potatoq/pyval';
 import type { EditPreview, EditReplayResult, ReplayEditInput } from './schema-edit';
 
 /**
@@ -123,7 +124,35 @@ export interface BrokerAdapter {
    *  Absent (and capability `pause` off) where the system has no pause; `model.actions.pause` says what it does. */
   setQueuePaused?(queue: string, paused: boolean): Promise<QueuePauseResult>;
 
+  /** Dead letter `id` as a call of `model.calls.model` (present with `model.calls.export` on):
+   *  null when no such letter is here; InvalidInput with why when it can't be a call (no task
+   *  name stored, callbacks the other system can't run). Nothing changes. */
+  exportCall?(id: string): Promise<TaskCall | null>;
+  /** Enqueues `call` under its own id (present with `model.calls.import` on). `already`: a task
+   *  with this id is already here (waiting, running, dead or finished) and nothing was written;
+   *  InvalidInput where a value can't be written in this system's format. */
+  importCall?(call: TaskCall): Promise<{ outcome: 'ok' | 'already'; message: string }>;
+
   close(): Promise<void>;
+}
+
+/**
+ * One task call in the model systems like potatoq and Celery share (`model.calls.model`):
+ * what a dead letter carries when it moves to another broker. Values are Python values
+ * (`PyVal`: each system's codec writes them in its own format, types kept).
+ */
+export interface TaskCall {
+  id: string;
+  task: string;
+  queue: string;
+  /** A list. */
+  args: PyVal;
+  /** A dict. */
+  kwargs: PyVal;
+  /** The letter's priority where it has one; null: the target's default. */
+  priority: number | null;
+  /** Epoch ms; null: no expiry. The letter's eta is not carried (a move runs it now, as a replay). */
+  expiresMs: number | null;
 }
 
 /** How a long replay is steered while it runs (`replayDeadPaced`). */

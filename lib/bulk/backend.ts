@@ -1,6 +1,7 @@
 import 'server-only';
 import { ZDeadListQuery, ZTaskListQuery } from '@/lib/brokers/schema';
 import * as service from '@/lib/brokers/service';
+import { moveDead } from '@/lib/brokers/move';
 import type { ReplayPace } from '@/lib/brokers/types';
 import type { BulkAction, BulkFilter } from './schema';
 import type { BulkBackend } from './snapshot';
@@ -32,6 +33,8 @@ export function serviceBackend(brokerId: string, action: BulkAction, filter: Bul
           return service.discardDead(brokerId, ids);
         case 'revoke':
           return service.revoke(brokerId, ids);
+        case 'move':
+          return moveDead(brokerId, filter.to ?? '', ids);
         default: {
           const never: never = action;
           throw new Error(`unknown bulk action ${String(never)}`);

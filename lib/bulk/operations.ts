@@ -11,7 +11,8 @@ import { activeLocal, assertNoOverlap, findLocal, listJobs, registerJob } from '
 import { BulkJob, VIEW_OUTCOMES } from './runner';
 import type { BulkStore } from './store';
 import { getBulkStore } from './store-open';
-import { ZBulkAction, ZBulkControl, ZBulkCreate, type BulkJobView } from './schema';
+import { bulkCapability, ZBulkAction, ZBulkControl, ZBulkCreate, type BulkJobView } from './schema';
+import { requireMoveTarget } from './move-target';
 import { takeSnapshot, type BulkBackend } from './snapshot';
 
 // Bulk jobs behind the same gate as single actions: creating the snapshot and starting need
@@ -61,7 +62,9 @@ type BackendFor = (brokerId: string, action: BulkJob['action'], filter: BulkJob[
 function actionOf(input: unknown): BulkJob['action'] {
   const a = ZBulkAction.safeParse((input as { action?: unknown } | null)?.action);
   if (!a.success)
-    throw new ConsoleError('InvalidInput', 'action must be replay, discard or revoke', { action: 'must be replay, discard or revoke' });
+    throw new ConsoleError('InvalidInput', 'action must be replay, discard, revoke or move', {
+      action: 'must be replay, discard, revoke or move',
+    });
   return a.data;
 }
 
@@ -77,13 +80,14 @@ export async function createBulk(
   return gate({
     action: `bulk-${action}`,
     brokerId,
-    capability: action,
+    capability: bulkCapability(action),
     schema: ZBulkCreate,
     input,
     headers,
     reasonRequired: false,
     recorded: false,
-    run: async (req) => {
+    run: async (req, ctx) => {
+      if (req.action === 'move') await requireMoveTarget(ctx.principal, brokerId, req.filter.to);
       const backend = backendFor(brokerId, req.action, req.filter);
       const snapshot = await takeSnapshot(backend);
       const job = new BulkJob({
@@ -155,7 +159,7 @@ export async function controlBulk(brokerId: string, input: unknown, headers: Hea
   return gate({
     action: op === 'start' ? `bulk-${meta.action}` : `bulk-${op}`,
     brokerId,
-    capability: writes ? meta.action : null,
+    capability: writes ? bulkCapability(meta.action) : null,
     schema: ZBulkControl,
     input,
     headers,
@@ -171,6 +175,7 @@ export async function controlBulk(brokerId: string, input: unknown, headers: Hea
       if (target.kind === 'remote') return requestRemote(target, c.op, c.rate);
       const job = target.job;
       hook(job, store);
+      if (writes && job.action === 'move') await requireMoveTarget(ctx.principal, brokerId, job.filter.to);
       switch (c.op) {
         case 'start':
           if (c.confirmCount !== undefined && c.confirmCount !== job.total) {

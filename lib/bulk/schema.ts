@@ -3,8 +3,11 @@
 import { z } from 'zod';
 import { ZTaskState, type ActionOutcome } from '@/lib/brokers/schema';
 
-export type BulkAction = 'replay' | 'discard' | 'revoke';
-export const ZBulkAction = z.enum(['replay', 'discard', 'revoke']);
+export type BulkAction = 'replay' | 'discard' | 'revoke' | 'move';
+export const ZBulkAction = z.enum(['replay', 'discard', 'revoke', 'move']);
+
+/** The capability a bulk action needs on its own broker (a move removes letters here). */
+export const bulkCapability = (a: BulkAction) => (a === 'move' ? 'discard' : a);
 
 export type BulkState = 'queued' | 'running' | 'paused' | 'cancelled' | 'done' | 'failed';
 
@@ -34,6 +37,8 @@ export const ZBulkFilter = z.object({
   q: ZText,
   group: z.string().max(2000).optional(),
   state: ZTaskState.optional(),
+  /** move: the broker the letters go to. */
+  to: ZText,
 });
 export interface BulkFilter {
   queue?: string;
@@ -43,6 +48,8 @@ export interface BulkFilter {
   group?: string;
   /** One of the broker's declared states. */
   state?: string;
+  /** move: the broker the letters go to (kept with the filter, so the state store has it). */
+  to?: string;
 }
 
 export const ZBulkCreate = z
@@ -58,6 +65,10 @@ export const ZBulkCreate = z
   .refine((r) => r.action !== 'revoke' || r.filter.state !== 'running', {
     message: 'running tasks are never revoked by the console; choose ready or scheduled',
     path: ['filter', 'state'],
+  })
+  .refine((r) => (r.action === 'move') === (r.filter.to !== undefined), {
+    message: 'a move names the broker to move to (filter.to); other actions take none',
+    path: ['filter', 'to'],
   })
   .refine((r) => r.action === 'revoke' || r.filter.state === undefined, {
     message: 'dead letters have no state filter',

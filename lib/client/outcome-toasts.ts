@@ -23,6 +23,7 @@ export const PAST: Record<ActionResult['action'], string> = {
   revoke: 'revoked',
   purge: 'purged',
   enqueue: 'enqueued',
+  move: 'moved',
 };
 
 const plural = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;

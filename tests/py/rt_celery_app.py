@@ -25,6 +25,13 @@ if app.conf.broker_url.startswith("amqp"):
     app.conf.broker_transport_options = {"confirm_publish": True}
 elif os.environ.get("CT_BROKER_PREFIX"):
     app.conf.broker_transport_options = {"global_keyprefix": os.environ["CT_BROKER_PREFIX"]}
+elif os.environ.get("CT_VISIBILITY"):
+    # A short visibility timeout, swept every second: a lost reservation comes back quickly.
+    app.conf.broker_transport_options = {
+        "visibility_timeout": int(os.environ["CT_VISIBILITY"]),
+        "unacked_restore_interval": 1,
+        "unacked_restore_throttle": 1,
+    }
 OUT = Path(os.environ.get("CT_OUT", "/tmp"))
 
 
@@ -82,3 +89,32 @@ def reject_quiet(self, why: str):
     from celery.exceptions import Reject
 
     raise Reject(why, requeue=False)
+
+
+def _reject_until(self, flag: str):
+    """Counts its runs (a line per run in CT_OUT/<id>.runs); rejected without requeue until the
+    file `flag` exists in CT_OUT, then succeeds: a dead-lettered task the console can replay."""
+    from celery.exceptions import Reject
+
+    with open(OUT / f"{self.request.id}.runs", "a") as f:
+        f.write("run\n")
+    if not (OUT / flag).exists():
+        raise Reject(f"flag {flag} is not set", requeue=False)
+    return "ok"
+
+
+reject_until = app.task(bind=True, name="ct.reject_until", acks_late=True)(_reject_until)
+# As ct.reject_until, with no FAILURE record: the DLQ message is all there is of it.
+reject_until_quiet = app.task(bind=True, name="ct.reject_until_quiet", acks_late=True, ignore_result=True)(_reject_until)
+
+
+@app.task(bind=True, name="ct.hold", acks_late=True)
+def hold(self, seconds: float):
+    """Acknowledged only when it returns: while it runs its message stays in kombu's unacked
+    hash. A second delivery (after its worker was killed) returns at once."""
+    started = OUT / f"{self.request.id}.started"
+    if not started.exists():
+        started.write_text("1")
+        time.sleep(seconds)
+    _record(self.request.id, [seconds], {})
+    return seconds

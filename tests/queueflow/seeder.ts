@@ -91,8 +91,6 @@ export function queueflowSeeder(s: QueueflowServer): ContractSeeder {
       throw new Error(`QueueFlow seeder: no dead letter for job ${id}`);
     },
     deadLetterRaw: unsupported('non-JSON payloads (a payload is a JSON object)'),
-    heartbeat: unsupported('worker registry'),
-    garbageWorker: unsupported('worker registry'),
     storeRegistered: unsupported('registered-task records'),
     async jobState(id) {
       const j = await job(id);

@@ -230,6 +230,17 @@ export class PyWorker {
       .map((l) => JSON.parse(l) as { task: string; outcome: string; payload: Record<string, unknown> });
   }
 
+  /** SIGKILL: the worker stops heartbeating at once, holding whatever it leased. */
+  async kill(): Promise<void> {
+    const w = this.child;
+    this.child = null;
+    if (!w || w.exitCode !== null || w.signalCode !== null) return;
+    await new Promise<void>((resolve) => {
+      w.on('exit', () => resolve());
+      w.kill('SIGKILL');
+    });
+  }
+
   async stop(): Promise<void> {
     const w = this.child;
     this.child = null;

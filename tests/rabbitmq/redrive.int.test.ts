@@ -126,4 +126,34 @@ describe.skipIf(!v4)('the one-pass redrive on RabbitMQ 4.3', () => {
       await py.close();
     }
   }, 60_000);
+
+  it('opens a letter in a free DLQ while another DLQ is being browsed, and names the busy one otherwise', async () => {
+    const tag = newTag();
+    const [free, busy] = [`gf${tag}`, `gb${tag}`];
+    const py = spawnRabbitSeeder(RMQ4_URL, REDIS_URL, tag);
+    const a = rabbitAdapter(RMQ4_URL, { queues: [free, busy] });
+    const other = await amqp.connect(RMQ4_URL);
+    try {
+      for (const q of [free, busy]) await py.call('dead_letter_bulk', { queue: q, n: 0 });
+      const [inFree] = await seedDlq(RMQ4_URL, free, 1);
+      const [inBusy] = await seedDlq(RMQ4_URL, busy, 1);
+      const ch = await other.createChannel();
+      await ch.assertQueue(browseLockQueue(`${busy}.dlq`), { exclusive: true, durable: false, autoDelete: false });
+      expect((await a.getDead(inFree!))?.id).toBe(inFree);
+      const refused = await a.getDead(inBusy!).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(refused).toMatchObject({ code: 'Conflict', message: expect.stringContaining(`${busy}.dlq`) });
+      await other.close();
+      expect((await a.getDead(inBusy!))?.id).toBe(inBusy);
+      expect(await peekIds(RMQ4_URL, `${free}.dlq`)).toEqual([inFree]);
+      expect(await peekIds(RMQ4_URL, `${busy}.dlq`)).toEqual([inBusy]);
+    } finally {
+      await other.close().catch(() => undefined);
+      await a.close();
+      await py.call('cleanup').catch(() => undefined);
+      await py.close();
+    }
+  }, 60_000);
 });

@@ -1,6 +1,7 @@
 import 'server-only';
 import type { BrokerModel, StateDecl } from '@/lib/brokers/schema';
 import { CELERY_ENQUEUE } from './enqueue-fields';
+import { CELERY_RABBITMQ_CALLS, CELERY_REDIS_CALLS } from './calls';
 
 /** Celery's waiting and reserved messages, as the console names them (keys shared with the
  *  contract's vocabulary: a Celery "reserved" message is held by a worker, like potatoq's running). */
@@ -37,6 +38,7 @@ export const CELERY_REDIS_MODEL: BrokerModel = {
     },
     enqueue: CELERY_ENQUEUE,
   },
+  calls: CELERY_REDIS_CALLS,
 };
 
 /** Celery on RabbitMQ: counts only (no browse), failures in the result backend. */
@@ -75,6 +77,7 @@ export const CELERY_RABBITMQ_MODEL: BrokerModel = {
       does: 'Publishes the message `app.send_task` would publish for the same arguments (protocol 2 headers as AMQP headers, JSON body), with publisher confirms.',
     },
   },
+  calls: CELERY_RABBITMQ_CALLS,
 };
 
 /** Celery's brokers hold no paused state: every Celery adapter's `pause` capability is off with this. */

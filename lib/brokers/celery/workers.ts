@@ -1,5 +1,7 @@
 import 'server-only';
 import type { WorkerInfo } from '@/lib/brokers/schema';
+import type { LiveTask, LiveWorker } from './diagnose';
+import { isoMs } from './message';
 
 // Celery workers as Flower finds them: broadcast `inspect` over the pidbox and whoever answers
 // within the wait is alive. Celery keeps no heartbeats in the broker (those are events).
@@ -36,6 +38,53 @@ export async function workersFrom(inspect: Inspect, only?: string[]): Promise<Wo
       ageSeconds: 0,
       status: 'alive' as const,
       registered: Array.isArray(reg) ? reg.filter((x): x is string => typeof x === 'string').map((x) => x.split(' ')[0]!) : null,
+    };
+  });
+}
+
+type Info = { id?: unknown; name?: unknown; time_start?: unknown; delivery_info?: { routing_key?: unknown } };
+
+function liveTask(x: Info, etaMs: number | null): LiveTask | null {
+  if (typeof x?.id !== 'string') return null;
+  const rk = x.delivery_info?.routing_key;
+  return {
+    id: x.id,
+    task: typeof x.name === 'string' ? x.name : '(unknown)',
+    queue: typeof rk === 'string' && rk ? rk : null,
+    startedAt: typeof x.time_start === 'number' ? x.time_start : null,
+    etaMs,
+  };
+}
+
+const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+
+/** What each live worker holds, for stuck-work checks: `inspect active / reserved / scheduled /
+ *  active_queues / stats` in parallel, each a bounded wait. */
+export async function liveWorkers(inspect: Inspect): Promise<LiveWorker[]> {
+  const [active, reserved, scheduled, queues, stats] = await Promise.all(
+    ['active', 'reserved', 'scheduled', 'active_queues', 'stats'].map((m) => inspect(m)),
+  );
+  const hosts = new Set([active!, reserved!, scheduled!, queues!, stats!].flatMap((m) => [...m.keys()]));
+  return [...hosts].sort().map((host) => {
+    const s = stats!.get(host) as { pool?: { timeouts?: unknown } } | undefined;
+    const timeouts = s?.pool?.timeouts;
+    const hard = Array.isArray(timeouts) && typeof timeouts[1] === 'number' && timeouts[1] > 0 ? timeouts[1] : null;
+    const sched = list(scheduled!.get(host)).flatMap((x) => {
+      const e = x as { eta?: unknown; request?: Info };
+      const t = e.request ? liveTask(e.request, typeof e.eta === 'string' ? isoMs(e.eta) : null) : null;
+      return t ? [t] : [];
+    });
+    return {
+      host,
+      queues: list(queues!.get(host)).flatMap((x) => {
+        const n = (x as { name?: unknown })?.name;
+        return typeof n === 'string' ? [n] : [];
+      }),
+      active: list(active!.get(host)).flatMap((x) => liveTask(x as Info, null) ?? []),
+      waiting: [
+        ...new Map([...list(reserved!.get(host)).flatMap((x) => liveTask(x as Info, null) ?? []), ...sched].map((t) => [t.id, t])).values(),
+      ],
+      hardLimit: hard,
     };
   });
 }

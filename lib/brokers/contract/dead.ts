@@ -3,6 +3,33 @@ import { expect } from 'vitest';
 import { contractCase, dead, TRACEBACK, uniqueQueue, type Ctx } from './helpers';
 
 export function registerDead(ctx: Ctx): void {
+  contractCase(ctx, 'reads a dead letter as the call it was, for a move to another broker', { caps: ['browseDead'] }, async (skip) => {
+    const { a, s } = ctx();
+    if (!a.exportCall || !a.model.calls || !('does' in a.model.calls.export)) return skip('this broker declares no move out');
+    const q = uniqueQueue('call');
+    const id = await s.deadLetter({
+      task: 'ct.call',
+      queue: q,
+      args: [7, 'x', 2.5],
+      kwargs: { k: null },
+      reason: TRACEBACK('ValueError: no'),
+    });
+    const call = await a.exportCall(id);
+    expect(call).toMatchObject({ id, task: 'ct.call', queue: q });
+    expect(call!.args).toEqual({
+      k: 'list',
+      items: [
+        { k: 'int', text: '7' },
+        { k: 'str', v: 'x' },
+        { k: 'float', v: 2.5 },
+      ],
+    });
+    expect(call!.kwargs).toEqual({ k: 'dict', entries: [['k', { k: 'none' }]] });
+    expect(await a.exportCall(randomUUID())).toBeNull();
+    // Reading changes nothing: the letter is still there.
+    expect(await a.getDead(id)).toMatchObject({ id });
+  });
+
   contractCase(
     ctx,
     'lists dead letters newest first with the reason line potatoq shows, and pages them',

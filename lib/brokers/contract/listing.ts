@@ -27,6 +27,21 @@ export function registerListing(ctx: Ctx, all: typeof collect): void {
     }
   });
 
+  contractCase(ctx, 'declares each side of a cross-broker move it can take with the method it needs, and says why not', {}, async () => {
+    const { a } = ctx();
+    const calls = a.model.calls;
+    if (!calls) return expect(a.exportCall ?? a.importCall, 'methods without a declared call model').toBeUndefined();
+    expect(calls.model.length).toBeGreaterThan(0);
+    for (const [side, method] of [
+      ['export', 'exportCall'],
+      ['import', 'importCall'],
+    ] as const) {
+      const d = calls[side];
+      if ('does' in d) expect(typeof a[method], `calls.${side} is on, so the adapter needs ${method}()`).toBe('function');
+      else expect(d.why.length, `calls.${side} is off without a reason`).toBeGreaterThan(10);
+    }
+  });
+
   contractCase(
     ctx,
     'lists ready tasks in the order a worker claims them',

@@ -68,6 +68,12 @@ export interface ContractFixture {
   /** A task with a countdown waits in its queue as a ready message (Celery on RabbitMQ: the
    *  worker holds it until its ETA), so the broker counts it as ready. */
   etaWaitsInQueue?: boolean;
+  /** Why a claimed task is not lost while its claim lasts (the claim is a lease that is its
+   *  heartbeat): the case of a running task without a heartbeat cannot be seeded by a claim. */
+  claimIsLease?: string;
+  /** Why the broker counts held messages but cannot name them (RabbitMQ's unacknowledged
+   *  counts): a lost holder's tasks are flagged by count on their queue, without ids. */
+  heldIdsUnknown?: string;
   /** The broker does not record which worker holds a running task (kombu's unacked hash). */
   noRunningWorker?: boolean;
   cleanup(): Promise<void>;

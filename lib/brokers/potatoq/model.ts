@@ -1,6 +1,7 @@
 import 'server-only';
 import { ConsoleError } from '@/lib/brokers/errors';
 import { POTATOQ_ENQUEUE } from './enqueue-fields';
+import { POTATOQ_CALLS, POTATOQ_RABBITMQ_CALLS } from './calls';
 import type { ActionDecl, BrokerModel, StateDecl } from '@/lib/brokers/schema';
 
 /** potatoq's job states (`state` 0, 1, 2 in its tables), as the console names them. */
@@ -60,6 +61,7 @@ export const POTATOQ_TABLE_MODEL: BrokerModel = {
     },
     enqueue: POTATOQ_ENQUEUE,
   },
+  calls: POTATOQ_CALLS,
 };
 
 /** potatoq on RabbitMQ: messages in queues, dead letters in `<queue>.dlq`, delays in potatoq's delay queues. */
@@ -88,6 +90,7 @@ export const POTATOQ_RABBITMQ_MODEL: BrokerModel = {
       does: 'The Celery message is rebuilt as the potatoq message below (same id; Celery callbacks, chains and chords are dropped) and published to its queue; the dead letter is removed only after the broker confirms.',
     },
   },
+  calls: POTATOQ_RABBITMQ_CALLS,
 };
 
 /** potatoq on Redis or Valkey: sorted sets per queue, one hash per task, dead letters in `P:dead`. */
@@ -117,4 +120,5 @@ export const POTATOQ_REDIS_MODEL: BrokerModel = {
     },
     enqueue: POTATOQ_ENQUEUE,
   },
+  calls: POTATOQ_CALLS,
 };

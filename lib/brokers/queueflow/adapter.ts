@@ -13,6 +13,7 @@ import { probe, queueStats, totalsOf, WORKERS_WHY, type QfProbe } from './overvi
 import { cancelJobs, cancelQueue, replayDead, setPaused } from './writes';
 import { collectRows } from './pages';
 import { cursorAfter } from './wire';
+import { diagnoseQueueflow } from './diagnose';
 
 /** How long a `/whoami` answer is trusted (a key's access changes only with the server's config). */
 const PROBE_TTL_MS = 30_000;
@@ -101,6 +102,7 @@ export function createQueueflowAdapter(config: StoreConfig): BrokerAdapter {
     purge: async (queue) => (await writable('purge'), { brokerId: config.id, queue, removed: await cancelQueue(client, queue) }),
     enqueue: async (req) => (await writable('enqueue'), createJob(client, config.id, req)),
     previewEnqueue: async (req) => previewCreate(config.id, req),
+    diagnose: async (q) => diagnoseQueueflow(client, config.id, await queueStats(client), q),
     setQueuePaused: async (queue, paused) => (await writable('pause'), setPaused(client, config.id, queue, paused)),
     close: async () => undefined,
   };

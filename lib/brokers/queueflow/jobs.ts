@@ -10,9 +10,17 @@ import { cursorAfter, parseWire, ZJob, ZJobPage, type QfJob } from './wire';
 /** How many of the newest jobs a filter the server lacks (id prefix, payload text) looks at. */
 export const SEARCH_WINDOW = 1000;
 
-export function jobPager(client: QfClient, filter: { status: string; queue?: string; task?: string }) {
+export function jobPager(client: QfClient, filter: { status: string; queue?: string; task?: string; ascending?: boolean }) {
   return async (cursor: string | undefined, limit: number): Promise<ServerPage<QfJob>> => {
-    const raw = await client.get('/api/v1/jobs', { status: filter.status, queue: filter.queue, task_name: filter.task, limit, cursor });
+    const order = filter.ascending ? { order_by: 'created_at ASC' } : {};
+    const raw = await client.get('/api/v1/jobs', {
+      status: filter.status,
+      queue: filter.queue,
+      task_name: filter.task,
+      limit,
+      cursor,
+      ...order,
+    });
     const page = parseWire(ZJobPage, raw, 'the job list');
     return { rows: page.jobs, hasMore: page.has_more, next: page.next_cursor ?? null };
   };

@@ -21,6 +21,8 @@ if (!s) {
     adapter: adapterFor(s.token),
     makeSecond: () => adapterFor(s.token),
     seeder: queueflowSeeder(s),
+    claimIsLease:
+      "a claim is a QueueFlow lease, and the lease is the job's heartbeat: the job is lost only once it expires, when QueueFlow's janitor reclaims it (queueflow-stuck.int.test.ts kills a real worker holding one)",
     cleanup: async () => undefined,
   }));
 }

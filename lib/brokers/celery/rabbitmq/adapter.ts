@@ -7,18 +7,23 @@ import { Management } from '@/lib/brokers/potatoq/rabbitmq/management';
 import { parseAmqpUrl, parseManagement } from '@/lib/brokers/potatoq/rabbitmq/url';
 import { connectRedis } from '@/lib/brokers/potatoq/redis/server';
 import { CAPABILITIES, type ActionResult, type BrokerOverview, type Capabilities, type QueueStats } from '@/lib/brokers/schema';
-import type { BrokerAdapter, StoreConfig } from '@/lib/brokers/types';
+import type { BrokerAdapter, ReplayPace, StoreConfig } from '@/lib/brokers/types';
 import { CELERY_NO_PAUSE, CELERY_RABBITMQ_MODEL } from '../model';
 import { ZCeleryOptions } from '../options';
 import { NO_BACKEND, type ResultCtx } from '../redis/context';
+import { callOfFailure } from '../calls';
 import { celeryCall } from '../command';
 import { isControlQueue } from '../redis/keys';
 import { discardDead, ok, replayFailures } from '../redis/failures';
-import { deadCounts, deadGroups, getDead, getResult, listDead, listResults } from '../redis/reads-dead';
-import { buildSendTask, sendTaskInput } from '../send-task';
+import { deadCounts, deadGroups, failureEntries, failureIds, getDead, getResult, listDead, listResults } from '../redis/reads-dead';
+import { DeadGrouper } from '@/lib/triage/groups';
+import { buildSendTask, sendTaskInput, type BuiltCeleryMessage, type SendTaskInput } from '../send-task';
 import { broadcastRevoke, checkQueues, inspect, publishTask, purgeQueue } from './amqp';
 import { workersFrom } from '../workers';
-import { CELERY_V3_DLQ_REFUSAL, getCeleryLetter, mergeDead, readCeleryLetters, type CeleryDlq } from './dlq';
+import { CELERY_V3_DLQ_REFUSAL, getCeleryLetter, letterEntries, mergeDead, readCeleryLetters, type CeleryDlq } from './dlq';
+import { actOnCeleryDead } from './dlq-actions';
+import { withDeadLetterQueue } from './dlq-model';
+import { diagnoseRabbit } from './diagnose';
 
 export const NO_BROWSE =
   "RabbitMQ can't show queued messages without taking them from the workers (no browse; a get-and-requeue reorders and redelivers them): counts only";
@@ -49,6 +54,8 @@ export function createCeleryRabbitAdapter(config: StoreConfig): BrokerAdapter {
     ? { link, lockKey: target.display, name: o.deadLetterQueue, limit: o.deadBrowseLimit ?? 10_000 }
     : null;
 
+  const send = (input: SendTaskInput, built: BuiltCeleryMessage) => publishTask(link, input, built);
+
   async function capabilities(): Promise<Capabilities> {
     await link.serverInfo();
     const caps = Object.fromEntries(CAPABILITIES.map((k) => [k, { on: true }])) as Capabilities;
@@ -56,8 +63,10 @@ export function createCeleryRabbitAdapter(config: StoreConfig): BrokerAdapter {
     for (const k of ['listReady', 'listRunning'] as const) caps[k] = { on: false, why: NO_BROWSE };
     caps.listScheduled = { on: false, why: NO_SCHEDULED };
     if (!backend) for (const k of ['browseDead', 'replay', 'discard', 'results'] as const) caps[k] = { on: false, why: NO_BACKEND };
-    // The DLQ's letters are shown without a result backend too (they are messages, not records).
-    if (dlq) caps.browseDead = (await link.serverInfo()).major < 4 ? { on: false, why: CELERY_V3_DLQ_REFUSAL } : { on: true };
+    // The DLQ's letters are shown, replayed and discarded without a result backend too (they are
+    // messages, not records).
+    if (dlq && (await link.serverInfo()).major < 4) caps.browseDead = { on: false, why: CELERY_V3_DLQ_REFUSAL };
+    else if (dlq) for (const k of ['browseDead', 'replay', 'discard'] as const) caps[k] = { on: true };
     return caps;
   }
 
@@ -140,7 +149,7 @@ export function createCeleryRabbitAdapter(config: StoreConfig): BrokerAdapter {
     id: config.id,
     name: config.name,
     kind: 'rabbitmq',
-    model: CELERY_RABBITMQ_MODEL,
+    model: dlq ? withDeadLetterQueue(CELERY_RABBITMQ_MODEL, dlq.name) : CELERY_RABBITMQ_MODEL,
     capabilities,
     overview,
     listTasks: refuse,
@@ -149,10 +158,22 @@ export function createCeleryRabbitAdapter(config: StoreConfig): BrokerAdapter {
       if (!dlq) return listDead(rctx, q);
       const letters = await readCeleryLetters(dlq);
       const failures = backend ? (await listDead(rctx, { ...q, cursor: undefined, limit: Number.MAX_SAFE_INTEGER })).items : [];
-      return mergeDead(failures, letters, q);
+      return mergeDead(failures, backend ? await failureIds(rctx) : new Set(), letters, q);
     },
-    deadGroups: (q) => deadGroups(rctx, q),
-    getDead: async (id) => (backend ? await getDead(rctx, id) : null) ?? (dlq ? getCeleryLetter(dlq, id) : null),
+    deadGroups: async (q) => {
+      if (!dlq) return deadGroups(rctx, q);
+      // One group per error over records and letters: a task in both counts once, by its record.
+      const letters = await readCeleryLetters(dlq);
+      const g = new DeadGrouper();
+      const records = backend ? await failureEntries(rctx, q) : [];
+      for (const e of records) g.add(e);
+      for (const e of letterEntries(letters, backend ? await failureIds(rctx) : new Set(), q)) g.add(e);
+      return g.result();
+    },
+    getDead: async (id) => {
+      const record = backend ? await getDead(rctx, id) : null;
+      return dlq ? getCeleryLetter(dlq, id, record) : record;
+    },
     listWorkers: async () => workersFrom((m) => inspect(link, m, inspectMs)),
     listResults: (q) => listResults(rctx, q),
     getResult: (id) => getResult(rctx, id),
@@ -163,9 +184,14 @@ export function createCeleryRabbitAdapter(config: StoreConfig): BrokerAdapter {
       return [...names].sort();
     },
     // RabbitMQ can't tell whether a message with the id is queued: no conflict check.
-    replayDead: (ids) => replayFailures(rctx, ids, { live: async () => null, send: (input, built) => publishTask(link, input, built) }),
-    discardDead: (ids) => discardDead(rctx, ids),
+    replayDead: (ids) =>
+      dlq ? actOnCeleryDead(dlq, rctx, 'replay', ids, send) : replayFailures(rctx, ids, { live: async () => null, send }),
+    ...(dlq ? { replayDeadPaced: (ids: string[], pace: ReplayPace) => actOnCeleryDead(dlq, rctx, 'replay', ids, send, pace) } : {}),
+    discardDead: (ids) => (dlq ? actOnCeleryDead(dlq, rctx, 'discard', ids, send) : discardDead(rctx, ids)),
+    // FAILURE records only: a DLQ message is not read as a call (yet).
+    exportCall: async (id) => (backend ? callOfFailure(rctx, id) : null),
     revoke,
+    diagnose: (q) => diagnoseRabbit(config.id, overview, (m) => inspect(link, m, inspectMs), inspectMs, q),
     purge: async (queue) => ({ brokerId: config.id, queue, removed: await purgeQueue(link, queue) }),
     enqueue: async (req) => {
       const input = sendTaskInput(req);

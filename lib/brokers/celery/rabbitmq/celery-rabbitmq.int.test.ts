@@ -97,6 +97,7 @@ for (const server of SERVERS) {
         unknownCounts: ['scheduled'],
         noOldestReady: true,
         noRunningWorker: true,
+        heldIdsUnknown: "RabbitMQ counts a queue's unacknowledged messages but does not say which ones a consumer holds",
         etaWaitsInQueue: true,
         async cleanup() {
           await py.call('ack_all');

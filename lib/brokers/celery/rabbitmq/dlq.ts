@@ -1,14 +1,16 @@
 import 'server-only';
 import { ConsoleError } from '@/lib/brokers/errors';
-import { reasonFingerprint } from '@/lib/brokers/potatoq/fingerprint';
+import { reasonSummaryFull } from '@/lib/potatoq/reason';
+import { fingerprintError, type Fingerprint } from '@/lib/triage/fingerprint';
+import type { GroupedLetter } from '@/lib/triage/groups';
 import type { AmqpLink } from '@/lib/brokers/potatoq/rabbitmq/connection';
 import { browseNamed } from '@/lib/brokers/potatoq/rabbitmq/dlq';
 import { compareLetters, detailOf, summaryOf, toLetter, type Letter } from '@/lib/brokers/potatoq/rabbitmq/letters';
 import type { DeadDetail, DeadListQuery, DeadSummary, Page } from '@/lib/brokers/schema';
 
 // A user-configured dead-letter queue of a Celery app on RabbitMQ (a task queue declared with
-// x-dead-letter-exchange; a task rejected with requeue=False lands there, with no FAILURE
-// record). Browsed the way the potatoq RabbitMQ 4 adapter browses its DLQs: one browse at a
+// x-dead-letter-exchange; a task rejected with requeue=False lands there, and Celery 5.7 writes
+// a FAILURE record for it too unless the task ignores results). Browsed the way the potatoq RabbitMQ 4 adapter browses its DLQs: one browse at a
 // time (in process and across consoles, the exclusive `potatoq-console.browsing.<dlq>` queue),
 // basic.get without ack, then every message is requeued before the channel closes.
 
@@ -23,11 +25,49 @@ export interface CeleryDlq {
   limit: number;
 }
 
-/** The queue a letter died in (x-death[0].queue), else the DLQ's own name. */
-function originQueue(l: Letter, dlq: string): string {
-  const deaths = Array.isArray(l.headers['x-death']) ? (l.headers['x-death'] as Array<Record<string, unknown>>) : [];
-  const q = deaths[0]?.queue;
-  return typeof q === 'string' ? q : Buffer.isBuffer(q) ? q.toString('utf8') : dlq;
+const text = (v: unknown): string | null => (typeof v === 'string' ? v : Buffer.isBuffer(v) ? v.toString('utf8') : null);
+
+/** RabbitMQ's latest death of a message (`x-death[0]`, newest first): where and why it died. */
+export interface Death {
+  queue: string | null;
+  reason: string | null;
+  exchange: string | null;
+  routingKeys: string[];
+}
+
+export function deathOf(headers: Record<string, unknown>): Death | null {
+  const deaths = Array.isArray(headers['x-death']) ? (headers['x-death'] as Array<Record<string, unknown>>) : [];
+  const d = deaths[0];
+  if (!d) return null;
+  const keys = Array.isArray(d['routing-keys']) ? d['routing-keys'].map(text).filter((k): k is string => k !== null) : [];
+  return { queue: text(d.queue), reason: text(d.reason), exchange: text(d.exchange), routingKeys: keys };
+}
+
+/** A message of the DLQ as a letter: under the queue it died in (x-death[0].queue), else the DLQ's name. */
+export function celeryLetter(m: Parameters<typeof toLetter>[0], dlq: string): Letter {
+  const l = toLetter(m, dlq);
+  return { ...l, queue: deathOf(l.headers)?.queue ?? dlq };
+}
+
+/** The error group of a letter with no FAILURE record: RabbitMQ's reason (`rejected`, `expired`,
+ *  `maxlen`, `delivery_limit`); a letter with a record is grouped by the record's exception. */
+export function letterFingerprint(l: Letter): Fingerprint {
+  const why = deathOf(l.headers)?.reason ?? 'no x-death header';
+  return fingerprintError({ type: null, message: `Dead-lettered by RabbitMQ (${why})`, frames: [] });
+}
+
+/** The letters without a FAILURE record, as error-group entries. */
+export function letterEntries(letters: Letter[], recorded: Set<string>, q: { queue?: string }): GroupedLetter[] {
+  return letters
+    .filter((l) => !recorded.has(l.id) && (!q.queue || l.queue === q.queue))
+    .map((l) => ({
+      id: l.id,
+      task: l.task,
+      queue: l.queue,
+      diedAtMs: l.diedAtMs,
+      summary: reasonSummaryFull(l.reason),
+      fp: letterFingerprint(l),
+    }));
 }
 
 async function requireV4(d: CeleryDlq): Promise<void> {
@@ -40,10 +80,7 @@ export async function readCeleryLetters(d: CeleryDlq): Promise<Letter[]> {
   await requireV4(d);
   if (!(await d.link.checkQueue(d.name))) return [];
   const letters = await browseNamed(d.link, d.lockKey, d.name, d.name, d.limit, async (held) =>
-    held.map((h) => {
-      const l = toLetter(h.msg, d.name);
-      return { ...l, queue: originQueue(l, d.name) };
-    }),
+    held.map((h) => celeryLetter(h.msg, d.name)),
   );
   return letters.sort(compareLetters);
 }
@@ -52,7 +89,7 @@ function matches(l: Letter, q: DeadListQuery): boolean {
   if (q.queue && l.queue !== q.queue) return false;
   if (q.task && l.task !== q.task) return false;
   if (q.id && !l.id.startsWith(q.id)) return false;
-  if (q.group !== undefined && reasonFingerprint(l.reason).key !== q.group) return false;
+  if (q.group !== undefined && letterFingerprint(l).key !== q.group) return false;
   if (q.q) {
     const needle = q.q.toLowerCase();
     const hay = (q.qIn === 'reason' ? (l.reason ?? '') : `${l.id}\n${l.task}\n${l.reason ?? ''}\n${l.body.toString('utf8')}`).toLowerCase();
@@ -66,11 +103,11 @@ const order = (a: DeadSummary, b: DeadSummary) =>
   timeOf(a) !== timeOf(b) ? timeOf(b) - timeOf(a) : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 const cursorOf = (s: DeadSummary) => Buffer.from(JSON.stringify(['celery-dlq', s.diedAt, s.id])).toString('base64url');
 
-/** One page of FAILURE records (`failures`: all of them that match) and DLQ letters, newest first. */
-export function mergeDead(failures: DeadSummary[], letters: Letter[], q: DeadListQuery): Page<DeadSummary> {
-  // Celery 5.7 records a FAILURE for a task it rejects without requeue: that task shows once, as
-  // its record (replay and discard act on records; the message stays in the DLQ).
-  const recorded = new Set(failures.map((f) => f.id));
+/** One page of FAILURE records (`failures`: all of them that match; `recorded`: the ids of every
+ *  FAILURE record, matching or not) and DLQ letters, newest first. */
+export function mergeDead(failures: DeadSummary[], recorded: Set<string>, letters: Letter[], q: DeadListQuery): Page<DeadSummary> {
+  // Celery 5.7 records a FAILURE for a task it rejects without requeue: that task shows once, with
+  // its record's exception (and error group); replay and discard act on its message (dlq-actions.ts).
   const own = letters.filter((l) => !recorded.has(l.id) && matches(l, q)).map(summaryOf);
   const all = [...failures, ...own].sort(order);
   let start = 0;
@@ -90,8 +127,12 @@ export function mergeDead(failures: DeadSummary[], letters: Letter[], q: DeadLis
   return { items: page, nextCursor: more && page.length ? cursorOf(page[page.length - 1]!) : null };
 }
 
-/** A letter of the DLQ as a dead-letter detail (null when it is not there). */
-export async function getCeleryLetter(d: CeleryDlq, id: string): Promise<DeadDetail | null> {
+/** A letter of the DLQ as a dead-letter detail (null when it is not there), with the task's
+ *  FAILURE record when there is one: its exception is the reason, the record its result. */
+export async function getCeleryLetter(d: CeleryDlq, id: string, record: DeadDetail | null): Promise<DeadDetail | null> {
   const l = (await readCeleryLetters(d)).find((x) => x.id === id);
-  return l ? detailOf(l, null) : null;
+  if (!l) return record;
+  if (!record) return detailOf(l, null);
+  const detail = detailOf({ ...l, reason: record.reason }, record.result);
+  return { ...detail, summary: record.summary, diedAt: record.diedAt ?? detail.diedAt };
 }

@@ -18,6 +18,9 @@ import { getTask, listTasks } from './reads-tasks';
 import { discardDead } from './failures';
 import { enqueue, previewMessage, purge, replayDead, revoke } from './writes';
 import { discoverQueues, walkQueue } from './lists';
+import { diagnoseRedis } from './diagnose';
+import { importCall } from './import';
+import { callOfFailure } from '../calls';
 
 /**
  * A plain Celery 5.7 app's Redis broker (kombu's lists per queue and priority bucket, its
@@ -97,8 +100,11 @@ export function createCeleryRedisAdapter(config: StoreConfig): BrokerAdapter {
     listResults: (q) => listResults(ctx, q),
     getResult: (id) => getResult(ctx, id),
     taskNames,
+    diagnose: (q) => diagnoseRedis(ctx, q),
     replayDead: (ids) => replayDead(ctx, ids),
     discardDead: (ids) => discardDead(ctx, ids),
+    exportCall: (id) => callOfFailure(ctx, id),
+    importCall: (call) => importCall(ctx, call),
     revoke: (ids) => revoke(ctx, ids),
     purge: (queue) => purge(ctx, queue),
     enqueue: (req) => enqueue(ctx, req),

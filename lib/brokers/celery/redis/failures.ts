@@ -41,8 +41,17 @@ export async function discardDead(ctx: ResultCtx, ids: string[]): Promise<Action
 
 const CAS_DEL = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
 
-async function compareAndDelete(ctx: ResultCtx, id: string, raw: string): Promise<boolean> {
+/** Deletes the record of `id` only if it is still exactly `raw`. */
+export async function compareAndDelete(ctx: ResultCtx, id: string, raw: string): Promise<boolean> {
   return Number(await requireBackend(ctx).eval(CAS_DEL, 1, resultKeys(ctx.resultPrefix).meta(id), raw)) === 1;
+}
+
+/** Puts back a record `compareAndDelete` took (unless a new one was written meanwhile), with its TTL. */
+export async function restoreRecord(ctx: ResultCtx, id: string, raw: string, ttlSeconds: number): Promise<void> {
+  const key = resultKeys(ctx.resultPrefix).meta(id);
+  const backend = requireBackend(ctx);
+  if (ttlSeconds > 0) await backend.set(key, raw, 'EX', ttlSeconds, 'NX');
+  else await backend.set(key, raw, 'NX');
 }
 
 /**

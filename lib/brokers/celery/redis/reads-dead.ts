@@ -14,7 +14,7 @@ import type {
   ResultListQuery,
   ResultSummary,
 } from '@/lib/brokers/schema';
-import { DeadGrouper } from '@/lib/triage/groups';
+import { DeadGrouper, type GroupedLetter } from '@/lib/triage/groups';
 import { requireBackend, type ResultCtx } from './context';
 import { failureReason, readRecord, recordDto, scanRecords, type CeleryRecord } from './results';
 
@@ -45,6 +45,11 @@ async function failures(ctx: ResultCtx): Promise<CeleryRecord[]> {
     .sort((a, b) => (b.dateDoneMs ?? 0) - (a.dateDoneMs ?? 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
+/** The ids of every FAILURE record. */
+export async function failureIds(ctx: ResultCtx): Promise<Set<string>> {
+  return new Set((await failures(ctx)).map((r) => r.id));
+}
+
 function deadMatches(r: CeleryRecord, q: DeadListQuery): boolean {
   if (q.queue && r.queue !== q.queue) return false;
   if (q.task && r.name !== q.task) return false;
@@ -73,12 +78,13 @@ export async function listDead(ctx: ResultCtx, q: DeadListQuery): Promise<Page<D
   };
 }
 
-export async function deadGroups(ctx: ResultCtx, q: { queue?: string }): Promise<DeadGroup[]> {
-  const g = new DeadGrouper();
+/** The FAILURE records as entries of the error groups (lib/triage/groups.ts). */
+export async function failureEntries(ctx: ResultCtx, q: { queue?: string }): Promise<GroupedLetter[]> {
+  const out: GroupedLetter[] = [];
   for (const r of await failures(ctx)) {
     if (q.queue && r.queue !== q.queue) continue;
     const reason = failureReason(r);
-    g.add({
+    out.push({
       id: r.id,
       task: r.name ?? '?',
       queue: r.queue ?? '',
@@ -87,6 +93,12 @@ export async function deadGroups(ctx: ResultCtx, q: { queue?: string }): Promise
       fp: reasonFingerprint(reason),
     });
   }
+  return out;
+}
+
+export async function deadGroups(ctx: ResultCtx, q: { queue?: string }): Promise<DeadGroup[]> {
+  const g = new DeadGrouper();
+  for (const e of await failureEntries(ctx, q)) g.add(e);
   return g.result();
 }
 

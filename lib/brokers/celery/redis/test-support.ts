@@ -78,8 +78,13 @@ export function contractSeeder(py: PySeeder): ContractSeeder {
   };
 }
 
-/** A real `celery worker` (solo pool, one process) on `queues`, logging into `log`. */
-export function startWorker(w: CeleryWorld, queues: string[], name: string): { proc: ChildProcess; log: () => string } {
+/** A real `celery worker` (solo pool unless `pool` says otherwise) on `queues`, logging into `log`. */
+export function startWorker(
+  w: CeleryWorld,
+  queues: string[],
+  name: string,
+  pool: string[] = ['-P', 'solo'],
+): { proc: ChildProcess; log: () => string } {
   let log = '';
   const proc = spawn(
     path.join(ROOT, '.venv/bin/celery'),
@@ -87,8 +92,7 @@ export function startWorker(w: CeleryWorld, queues: string[], name: string): { p
       '-A',
       'rt_celery_app',
       'worker',
-      '-P',
-      'solo',
+      ...pool,
       '-Q',
       queues.join(','),
       '-n',

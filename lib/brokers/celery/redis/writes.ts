@@ -12,14 +12,21 @@ import { findMessage } from './reads-tasks';
 // found (and left alone). Reserved messages (kombu's `unacked`) are never touched.
 
 /** LPUSH to the priority bucket plus the queue's binding, as `send_task` (declare=[queue]) writes. */
-async function publish(ctx: CeleryRedisCtx, m: SendTaskInput, built: BuiltCeleryMessage): Promise<void> {
+export async function publish(
+  ctx: CeleryRedisCtx,
+  m: SendTaskInput,
+  built: BuiltCeleryMessage,
+  /** Also SET in the same transaction (a move's record that the id arrived here). */
+  marker?: { key: string; ttlSeconds: number },
+): Promise<void> {
   const member = [m.queue, '', m.queue].join(SEP);
-  await ctx.client
+  const tx = ctx.client
     .multi()
     .sadd(ctx.keys.binding(m.queue), member)
     .sadd(ctx.keys.bindingPermanent(m.queue), member)
-    .lpush(ctx.keys.bucket(m.queue, bucketOf(m.priority)), built.json)
-    .exec();
+    .lpush(ctx.keys.bucket(m.queue, bucketOf(m.priority)), built.json);
+  if (marker) tx.set(marker.key, String(Date.now()), 'EX', marker.ttlSeconds);
+  await tx.exec();
 }
 
 export function previewMessage(req: EnqueueRequest): { input: SendTaskInput; built: BuiltCeleryMessage } {

@@ -15,6 +15,8 @@ import { listResults, listWorkers, taskNames, type Liveness } from './reads-misc
 import { getTask, listTasks, readResult } from './reads-tasks';
 import { discardBatch, replayBatch, runBatches } from './writes';
 import { enqueueMessage, purgeQueue, revokeBatch } from './writes-more';
+import { importCall } from './writes-import';
+import { callOfLetter } from '../calls';
 import { previewPotatoqEnqueue } from '../enqueue-preview';
 import { POTATOQ_TABLE_MODEL } from '../model';
 import { diagnosePotatoq } from '../diagnose';
@@ -178,6 +180,8 @@ export function createPostgresAdapter(config: StoreConfig): BrokerAdapter {
       { brokerId: config.id, queue, removed: await reprobeOn(purgeQueue(db, names, queue)) }
     ),
     enqueue: async (req) => (await writable('enqueue'), reprobeOn(enqueueMessage(db, names, config.id, req))),
+    exportCall: (id) => db.read((sql) => getDead(sql, names, id)).then((d) => d && callOfLetter(d)),
+    importCall: async (call) => (await writable('enqueue'), reprobeOn(importCall(db, names, call))),
     previewEnqueue: async (req) => previewPotatoqEnqueue(config.id, req),
     close: () => db.close(),
   };

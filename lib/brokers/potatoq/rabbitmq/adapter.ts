@@ -16,6 +16,7 @@ import { parseAmqpUrl, parseManagement } from './url';
 import { convertCelery, discardDead, enqueue, purge, replayDead, replayDeadPaced, revoke } from './writes';
 import { previewPotatoqEnqueue } from '../enqueue-preview';
 import { POTATOQ_NO_PAUSE, POTATOQ_RABBITMQ_MODEL } from '../model';
+import { callOfLetter } from '../calls';
 import { diagnosePotatoq } from '../diagnose';
 
 const NO_RUNNING_VIEW =
@@ -126,6 +127,10 @@ export function createRabbitmqAdapter(config: StoreConfig): RabbitmqAdapter {
     convert: async (ids) => convertCelery(ctx, ids),
     convertCelery: async (ids, pace) => convertCelery(ctx, ids, pace),
     discardDead: async (ids) => discardDead(ctx, ids),
+    exportCall: async (id) => {
+      const d = await getDead(ctx, id);
+      return d && callOfLetter(d);
+    },
     revoke: async (ids) => revoke(ctx, ids),
     purge: async (queue) => purge(ctx, queue),
     enqueue: async (req) => enqueue(ctx, req),

@@ -1,232 +1,177 @@
 import 'server-only';
-import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
+import type { ConfirmChannel, Message } from 'amqplib';
+import type { ActionOutcome } from '@/lib/brokers/schema';
+import type { ReplayPace } from '@/lib/brokers/types';
+import type { AmqpLink } from './connection';
+import { withDlqLock, type Held } from './dlq';
+import { AckBook, DlqStream, PREFETCH } from './dlq-stream';
 
-/** The most unacked deliveries one consumer may have (AMQP's prefetch is 16 bits; 0, "unlimited",
- *  is a credit of 2,000 on quorum queues, which held letters exhaust). */
-export const PREFETCH = 65_535;
+// One pass over a dead-letter queue on RabbitMQ 4.x, whatever system's letters it holds (the
+// potatoq redrive and a Celery app's `deadLetterQueue` both walk with it): the system says how a
+// message is decoded into a letter with an id and what the step does with a wanted one (publish
+// with confirms, then ack; or ack only).
 
-/**
- * The letters of one queue in order, from consumers on one channel, none of them acked by the
- * walk itself. A consumer stops receiving once it holds `prefetch` unacked letters, so when it
- * is full (the walk reports what it acked with `settled`) it is cancelled (its letters stay
- * held by the channel) and a new one takes over: a DLQ of any depth is read in one pass,
- * without a `basic.get` round trip per letter. A walk that acks as it goes never fills its
- * consumer and keeps the one. Rejects once the channel is gone or RabbitMQ cancels the consumer.
- */
-export class DlqStream {
-  private buf: ConsumeMessage[] = [];
-  private head = 0;
-  private wake: (() => void) | null = null;
-  private gone: Error | null = null;
-  private tag: string | null = null;
-  /** Letters the current consumer holds (delivered, not acked): its used prefetch. */
-  private fromCurrent = 0;
-  private rotating: Promise<void> | null = null;
-  private stopped = false;
-  /** The last delivery tag of each consumer, in the consumers' order. */
-  private readonly lastTag = new Map<string, number>();
+/** Letters published but not yet acked at once, unpaced. A crash leaves at most this many in both
+ *  places (plus, on a broker crash, the last acks it had not written): see docs/bulk.md. With
+ *  RabbitMQ confirming a quorum queue's publishes in batches, the rate is about this window per
+ *  confirm round trip: 32 gave ~1,000 msgs/s on a 100,000-letter DLQ, 256 several thousand. */
+export const REDRIVE_WINDOW = 256;
 
-  constructor(
-    private readonly ch: ConfirmChannel,
-    private readonly queue: string,
-    private readonly prefetch = PREFETCH,
-  ) {
-    ch.on('close', () => this.end(new Error('the channel closed')));
-    ch.on('error', (e: Error) => this.end(e));
-  }
-
-  async start(): Promise<void> {
-    await this.ch.prefetch(this.prefetch); // per consumer (global false): each new consumer gets its own
-    await this.subscribe();
-  }
-
-  private async subscribe(): Promise<void> {
-    this.fromCurrent = 0;
-    const ok = await this.ch.consume(this.queue, (m) => this.push(m), { noAck: false });
-    if (this.stopped) await this.ch.cancel(ok.consumerTag).catch(() => undefined);
-    else this.tag = ok.consumerTag;
-  }
-
-  private end(e: Error): void {
-    this.gone ??= e;
-    this.poke();
-  }
-
-  private poke(): void {
-    const w = this.wake;
-    this.wake = null;
-    w?.();
-  }
-
-  private push(m: ConsumeMessage | null): void {
-    if (m === null) {
-      this.end(new Error('RabbitMQ cancelled the consumer (the DLQ was deleted?)'));
-      return;
-    }
-    this.buf.push(m);
-    this.lastTag.set(m.fields.consumerTag, m.fields.deliveryTag);
-    if (++this.fromCurrent >= this.prefetch && !this.rotating && !this.stopped) {
-      // Deliveries sent before the cancel arrive before cancel-ok, so the order holds.
-      const tag = this.tag;
-      this.tag = null;
-      this.rotating = (async () => {
-        if (tag !== null) await this.ch.cancel(tag);
-        if (!this.stopped) await this.subscribe();
-      })()
-        .catch((e: unknown) => this.end(e instanceof Error ? e : new Error(String(e))))
-        .finally(() => (this.rotating = null));
-    }
-    this.poke();
-  }
-
-  /** A letter the walk acked: the consumer that delivered it has room for one more. */
-  settled(consumerTag: string): void {
-    if (consumerTag === this.tag) this.fromCurrent--;
-  }
-
-  async next(): Promise<ConsumeMessage> {
-    for (;;) {
-      if (this.head < this.buf.length) {
-        const m = this.buf[this.head]!;
-        this.buf[this.head++] = undefined as unknown as ConsumeMessage;
-        if (this.head > 4096 && this.head * 2 > this.buf.length) {
-          this.buf.splice(0, this.head); // amortised: shift() alone is O(n) on long arrays
-          this.head = 0;
-        }
-        return m;
-      }
-      if (this.gone) throw this.gone;
-      await new Promise<void>((r) => (this.wake = r));
-    }
-  }
-
-  /**
-   * Returns every letter still held to the queue, in delivery order. RabbitMQ 4 puts returned
-   * letters back ahead of the rest in the order it gets them, and one `nack(all)` over several
-   * consumers returns them consumer by consumer in no set order: so one `nack(multiple)` per
-   * consumer, oldest first. On a closed channel the broker has returned them (in its own order).
-   */
-  release(): void {
-    try {
-      for (const tag of this.lastTag.values()) this.ch.nack({ fields: { deliveryTag: tag } } as ConsumeMessage, true, true);
-      this.ch.nackAll(true);
-    } catch {
-      /* the channel is gone */
-    }
-  }
-
-  /** Cancels the consumer; what it delivered stays unacked on the channel. */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    await this.rotating;
-    const tag = this.tag;
-    this.tag = null;
-    if (tag !== null) await this.ch.cancel(tag).catch(() => undefined);
-  }
+export interface WalkPace extends ReplayPace {
+  /** Publishes in flight; 1 when paced (the fault tests' "at most 2 in both places"). */
+  window?: number;
+  /** Deliveries a consumer may hold before the next one takes over (tests: a small one exercises the hand-over). */
+  prefetch?: number;
 }
 
-type TagState = 'kept' | 'busy' | 'done';
+/** What one walk needs to know about the letters of the queue it walks. */
+export interface WalkSpec<L extends { id: string }> {
+  link: AmqpLink;
+  /** Same server + vhost share the browse lock. */
+  lockKey: string;
+  /** The queue walked, as RabbitMQ names it. */
+  dlq: string;
+  /** The queue its letters are labelled with (`Held.queue`); the DLQ's own name when absent. */
+  label?: string;
+  /** The id a message says without decoding it (null: decode to know), to skip unwanted ones cheaply. */
+  quickId?: (m: Message) => string | null;
+  decode: (m: Message) => L;
+  /** Settles (acks) the wanted letter, or leaves it held; `held.settled` says which. */
+  step: (letter: L, held: Held, ch: ConfirmChannel) => Promise<ActionOutcome>;
+}
+
+/** The state of one action across the walks of its queues. */
+export interface Walk {
+  wanted: Set<string>;
+  outcomes: Map<string, ActionOutcome>;
+  /** Ids whose step started and has not settled: on a failure they may be in both places. */
+  inflight: Set<string>;
+  total: number;
+}
+
+export const newWalk = (ids: string[]): Walk => ({ wanted: new Set(ids), outcomes: new Map(), inflight: new Set(), total: ids.length });
+
+const windowOf = (pace: WalkPace) => Math.max(1, Math.trunc(pace.window ?? (pace.rate ? 1 : REDRIVE_WINDOW)));
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * Acks of one walk, coalesced: a run of settled letters at the front of everything the walk
- * took is acked with one `multiple` ack (one frame and one queue command instead of hundreds);
- * a settled letter behind a kept one (which `multiple` would ack too) is acked on its own.
- * Letters are registered in delivery order; acks are sent in the same tick as the settle.
+ * One pass over `spec.dlq` under the browse lock: consumes the letters that were there when it
+ * started (in order, nothing acked by the walk; a full consumer hands over to a new one, see
+ * DlqStream), runs `step` on the wanted ones with up to `window` of them in flight (each acked
+ * only after its own publish confirm, runs of them with one multiple ack: AckBook), and leaves
+ * every other letter unacked; at the end they go back in their places (DlqStream.release). A
+ * crash of either side returns every unacked letter to the DLQ. Only the first copy of an id is
+ * acted on. Publishes go on a channel of their own: RabbitMQ runs each channel as its own
+ * process, so the DLQ channel's deliveries and acks don't queue the publishes and confirms.
  */
-export class AckBook {
-  private order: number[] = [];
-  private head = 0;
-  private readonly state = new Map<number, TagState>();
-  private kept = 0;
-  private scheduled = false;
-  private broken = false;
-
-  constructor(private readonly ch: ConfirmChannel) {}
-
-  /** A letter taken by the walk: `kept` stays unacked to the end, `busy` will be settled. */
-  take(tag: number, s: 'kept' | 'busy'): void {
-    this.order.push(tag);
-    this.state.set(tag, s);
-    if (s === 'kept') this.kept++;
-  }
-
-  /** A taken letter its step left (refused): it stays unacked to the end, like a kept one. */
-  keep(tag: number): void {
-    if (this.state.get(tag) !== 'busy') return;
-    this.state.set(tag, 'kept');
-    this.kept++;
-    this.schedule();
-  }
-
-  private schedule(): void {
-    if (this.scheduled) return;
-    this.scheduled = true;
-    queueMicrotask(() => this.flush());
-  }
-
-  /** The letter may be removed from the queue (its replay was confirmed); false if the channel is gone. */
-  settle(tag: number): boolean {
-    if (this.broken) return false;
-    if (this.kept > 0 && this.order[this.head] !== tag && this.frontIsKept()) {
-      // Behind a kept letter: no `multiple` can cover it.
-      return this.ackOne(tag);
-    }
-    this.state.set(tag, 'done');
-    this.schedule();
-    return true;
-  }
-
-  private frontIsKept(): boolean {
-    this.skipAcked();
-    const t = this.order[this.head];
-    return t !== undefined && this.state.get(t) === 'kept';
-  }
-
-  private skipAcked(): void {
-    while (this.head < this.order.length && !this.state.has(this.order[this.head]!)) this.head++;
-    if (this.head > 4096 && this.head * 2 > this.order.length) {
-      this.order.splice(0, this.head);
-      this.head = 0;
-    }
-  }
-
-  private ackOne(tag: number): boolean {
-    try {
-      this.ch.ack({ fields: { deliveryTag: tag } } as ConsumeMessage);
-      this.state.delete(tag);
-      return true;
-    } catch {
-      this.broken = true;
-      return false;
-    }
-  }
-
-  private flush(): void {
-    this.scheduled = false;
-    this.skipAcked();
-    let last = -1;
-    while (this.head < this.order.length) {
-      const t = this.order[this.head]!;
-      const s = this.state.get(t);
-      if (s === undefined) {
-        this.head++;
-        continue;
-      }
-      if (s !== 'done') break;
-      this.state.delete(t);
-      last = t;
-      this.head++;
-    }
-    try {
-      if (last >= 0) this.ch.ack({ fields: { deliveryTag: last } } as ConsumeMessage, true);
-      // Settled letters left behind a kept one go one by one (a busy front settles soon).
-      if (this.frontIsKept())
-        for (let i = this.head; i < this.order.length; i++) {
-          const t = this.order[i]!;
-          if (this.state.get(t) === 'done' && !this.ackOne(t)) return;
+export async function walkQueue<L extends { id: string }>(spec: WalkSpec<L>, w: Walk, pace: WalkPace): Promise<void> {
+  const { dlq, link } = spec;
+  await withDlqLock(link, spec.lockKey, dlq, () =>
+    link.withConfirmChannel(async (ch) =>
+      link.withConfirmChannel(async (pub) => {
+        pub.setMaxListeners(0); // one `return` listener per publish in flight
+        const depth = (await ch.checkQueue(dlq)).messageCount;
+        if (depth === 0) return;
+        const stream = new DlqStream(ch, dlq, pace.prefetch ?? PREFETCH);
+        const acks = new AckBook(ch);
+        const running = new Set<Promise<void>>();
+        let failure: unknown = null;
+        let last = 0;
+        await stream.start();
+        try {
+          for (let seen = 0; seen < depth && w.wanted.size > 0 && !failure; seen++) {
+            const m = await stream.next();
+            const tag = m.fields.deliveryTag;
+            const quick = spec.quickId?.(m) ?? null;
+            const letter = quick !== null && !w.wanted.has(quick) ? null : spec.decode(m);
+            if (letter === null || !w.wanted.has(letter.id)) {
+              acks.take(tag, 'kept'); // held unacked until the end
+              continue;
+            }
+            await pace.gate?.();
+            if (!pace.signal?.aborted) {
+              const gap = pace.rate && pace.rate > 0 ? 1000 / pace.rate : 0; // the bulk runner may change it
+              if (gap) {
+                const wait = last + gap - Date.now();
+                if (wait > 0) await sleep(wait);
+                last = Date.now();
+              }
+              while (running.size >= windowOf(pace)) await Promise.race(running);
+            }
+            // A cancel can arrive while waiting for the pace or the window (the previous letter's
+            // progress): this letter is then left unacked and goes back with the rest.
+            if (failure || pace.signal?.aborted) {
+              acks.take(tag, 'kept');
+              break;
+            }
+            acks.take(tag, 'busy');
+            const held: Held = {
+              msg: m,
+              queue: spec.label ?? dlq,
+              settled: false,
+              ack: () => {
+                const ok = acks.settle(tag);
+                if (ok) stream.settled(m.fields.consumerTag);
+                return ok;
+              },
+            };
+            w.wanted.delete(letter.id); // only the first copy of an id is acted on
+            w.inflight.add(letter.id);
+            const p: Promise<void> = spec.step(letter, held, pub).then(
+              (out) => {
+                if (!held.settled) acks.keep(tag); // refused (unroutable, invalid): it stays
+                w.inflight.delete(letter.id);
+                w.outcomes.set(letter.id, out);
+                pace.onProgress?.(w.outcomes.size, w.total, out);
+              },
+              (e: unknown) => {
+                failure ??= e;
+              },
+            );
+            const tracked = p.finally(() => running.delete(tracked));
+            running.add(tracked);
+            if (pace.signal?.aborted) break;
+          }
+          await Promise.all(running);
+          if (failure) throw failure;
+        } finally {
+          await Promise.all(running);
+          await stream.stop();
+          stream.release(); // every letter back, in its place
         }
-    } catch {
-      this.broken = true;
-    }
-  }
+      }),
+    ),
+  );
 }
+
+/** After a walk failed with `e`: what happened to the ids in flight and to those not reached. */
+export function failWalk(w: Walk, e: unknown): void {
+  const why = e instanceof Error ? e.message : String(e);
+  for (const id of w.inflight) {
+    w.outcomes.set(id, {
+      id,
+      outcome: 'error',
+      message: `the connection failed while this letter was being handled; it is back in the DLQ, and may also have reached its queue (check before retrying): ${why}`,
+    });
+  }
+  w.inflight.clear();
+  for (const id of w.wanted) w.outcomes.set(id, { id, outcome: 'error', message: `not done, the letter stays in the DLQ: ${why}` });
+  w.wanted.clear();
+}
+
+/** The ids never reached: cancelled, or `missing` with `why`. */
+export function finishWalk(w: Walk, pace: WalkPace, why: string): void {
+  for (const id of w.wanted) {
+    w.outcomes.set(
+      id,
+      pace.signal?.aborted
+        ? { id, outcome: 'error', message: 'cancelled before this letter was reached; it stays in the DLQ' }
+        : { id, outcome: 'missing', message: why },
+    );
+  }
+  w.wanted.clear();
+}
+
+/** One outcome per distinct id, in the order asked. */
+export const walkOutcomes = (w: Walk, ids: string[]): ActionOutcome[] => [...new Set(ids)].map((id) => w.outcomes.get(id)!);

@@ -15,6 +15,7 @@ import type {
   Page,
   QueueStats,
 } from '@/lib/brokers/schema';
+import { ConsoleError, isConsoleError } from '@/lib/brokers/errors';
 import { isNotFound } from './connection';
 import { discoverQueues, requireBrowsable, type RabbitCtx } from './context';
 import { browseDlq } from './dlq';
@@ -22,8 +23,10 @@ import { compareLetters, detailOf, summaryOf, toLetter, type Letter } from './le
 import { DELAY_QUEUES, dlqOf } from './topology';
 import { bucketTimes } from '@/lib/trends/schema';
 
-/** Every letter of the given queues' DLQs (each DLQ browsed and released in turn). */
-export async function readLetters(ctx: RabbitCtx, queue?: string): Promise<Letter[]> {
+/** Every letter of the given queues' DLQs (each DLQ browsed and released in turn). With
+ *  `busy`, a DLQ another console is browsing (a bulk redrive holds one for minutes) is skipped
+ *  and its error collected there, instead of failing the read of every other DLQ. */
+export async function readLetters(ctx: RabbitCtx, queue?: string, busy?: ConsoleError[]): Promise<Letter[]> {
   await requireBrowsable(ctx);
   const names = queue ? [queue] : (await discoverQueues(ctx)).names;
   const exists = await ctx.link.checkMany(names.map(dlqOf));
@@ -35,6 +38,10 @@ export async function readLetters(ctx: RabbitCtx, queue?: string): Promise<Lette
     const letters = await browseDlq(ctx.link, ctx.lockKey, q, ctx.browseLimit, async (held) => held.map((h) => toLetter(h.msg, q))).catch(
       (e: unknown) => {
         if (isNotFound(e)) return [];
+        if (busy && isConsoleError(e) && e.code === 'Conflict') {
+          busy.push(e);
+          return [];
+        }
         throw e;
       },
     );
@@ -104,7 +111,11 @@ export async function deadHistogram(ctx: RabbitCtx, q: DeadHistogramQuery): Prom
 }
 
 export async function getDead(ctx: RabbitCtx, id: string): Promise<DeadDetail | null> {
-  const l = (await readLetters(ctx)).find((x) => x.id === id);
+  // A letter in a DLQ nobody else is browsing is found while another DLQ is being redriven; "not
+  // found" is only said when no DLQ was skipped, otherwise the skipped one's Conflict.
+  const busy: ConsoleError[] = [];
+  const l = (await readLetters(ctx, undefined, busy)).find((x) => x.id === id);
+  if (!l && busy[0]) throw busy[0];
   if (!l) return null;
   return detailOf(l, ctx.backend ? await ctx.backend.getResult(id) : null);
 }

@@ -4,7 +4,7 @@ import type { DeadFilter } from '@/lib/brokers/schema';
 import { isNotFound } from './connection';
 import { discoverQueues, requireBrowsable, type RabbitCtx } from './context';
 import { withDlqLock } from './dlq';
-import { DlqStream } from './dlq-walk';
+import { DlqStream } from './dlq-stream';
 import { compareLetters, reasonOf, toLetter, type Letter } from './letters';
 import { matches } from './reads';
 import { dlqOf } from './topology';

@@ -2,8 +2,9 @@ import 'server-only';
 import { readFileSync } from 'node:fs';
 import { ConsoleError, isConsoleError } from '@/lib/brokers/errors';
 import { CAPABILITIES, type ActionResult, type BrokerOverview, type Capabilities, type EnqueueRequest } from '@/lib/brokers/schema';
-import type { BrokerAdapter, StoreConfig } from '@/lib/brokers/types';
+import type { BrokerAdapter, StoreConfig, TaskCall } from '@/lib/brokers/types';
 import { previewPotatoqEnqueue } from '../enqueue-preview';
+import { buildInputOfCall, callOfLetter, messageOfCall } from '../calls';
 import type { Liveness } from '../heartbeats';
 import { POTATOQ_NO_PAUSE, POTATOQ_REDIS_MODEL } from '../model';
 import { parseOptions, ZRedisOptions } from '../options';
@@ -177,6 +178,25 @@ export function createRedisAdapter(config: StoreConfig): BrokerAdapter {
     return { brokerId: config.id, id: r.id, queue: r.queue, task: req.task, state: r.state, payload: r.payload };
   }
 
+  /** Under the call's id; the script writes nothing where the id's hash exists (waiting,
+   *  running or dead here), and a stored result means it already ran here. */
+  async function importCall(call: TaskCall): Promise<{ outcome: 'ok' | 'already'; message: string }> {
+    messageOfCall(call);
+    await usable();
+    const done = await read(() => results.getResult(call.id)).catch(() => null);
+    if (done) return { outcome: 'already', message: `a task with this id already finished here (${done.status})` };
+    let out;
+    try {
+      out = await enqueueTasks(client, prefix, [buildInputOfCall(call)]);
+    } catch (e) {
+      throw mapError(e, true);
+    }
+    const r = out[0]!;
+    if (r.outcome === 'error') throw mapError(new Error(r.message), true);
+    if (r.outcome !== 'ok') return { outcome: 'already', message: 'a task with this id is already waiting, running or dead here' };
+    return { outcome: 'ok', message: `enqueued on ${r.queue} as ${call.task}` };
+  }
+
   return {
     id: config.id,
     name: config.name,
@@ -228,6 +248,8 @@ export function createRedisAdapter(config: StoreConfig): BrokerAdapter {
     replayDead: (ids) => act('replay', ids, () => replayDead(client, prefix, ids)),
     discardDead: (ids) => act('discard', ids, () => discardDead(client, prefix, ids)),
     revoke: (ids) => act('revoke', ids, () => revokeTasks(client, prefix, ids, resultExpires)),
+    exportCall: (id) => read(() => getDead(client, prefix, id)).then((d) => d && callOfLetter(d)),
+    importCall,
     purge: async (queue) => {
       await usable();
       try {

@@ -15,6 +15,8 @@ import { totalsOf } from '../counts';
 import { getTask, listTasks, readResult } from './reads-tasks';
 import { pathFromUrl } from './url';
 import { enqueueMessage } from './writes-enqueue';
+import { importCall } from './writes-import';
+import { callOfLetter } from '../calls';
 import { previewPotatoqEnqueue } from '../enqueue-preview';
 import { revokeStep } from './writes-revoke';
 import { discardStep, replayStep, runPerId } from './writes';
@@ -151,6 +153,8 @@ export function createSqliteAdapter(config: StoreConfig): BrokerAdapter {
         const db = writer();
         return runPerId(db, 'replay', config.id, ids, replayStep(db), describe);
       }),
+    exportCall: (id) => read((db) => getDead(db, id)).then((d) => d && callOfLetter(d)),
+    importCall: (call) => guard(() => importCall(writer(), call)),
     discardDead: (ids) =>
       guard(() => {
         const db = writer();

@@ -1,0 +1,60 @@
+import 'server-only';
+import { z } from 'zod';
+import { ZIds } from '@/lib/brokers/schema';
+import { moveDead, moveTargets } from '@/lib/brokers/move';
+import { ConsoleError } from '@/lib/brokers/errors';
+import { brokerList } from '@/lib/brokers/service';
+import { gate, logIds } from './gate';
+import { resolvePrincipal } from './principal';
+
+export const ZMoveRequest = ZIds.extend({
+  /** The broker the letters go to. */
+  to: z.string().trim().min(1, 'to: name the broker to move to').max(200),
+  reason: z.string().max(1000).optional(),
+  queue: z.string().max(500).optional(),
+});
+
+function known(id: string): void {
+  if (!brokerList().some((b) => b.id === id)) throw new ConsoleError('NotFound', `no broker "${id}" is configured`);
+}
+
+/**
+ * Dead letters moved to another broker: the gate runs for both brokers, one inside the other,
+ * so the caller needs the operator role and write access on each (checked here, on the
+ * server), a reason, and each broker's capability (removing letters here, enqueueing there);
+ * each broker's audit trail gets its own entry naming the other, with the per-id outcomes.
+ */
+export const moveDeadOp = (brokerId: string, input: unknown, headers: Headers) =>
+  gate({
+    action: 'move',
+    brokerId,
+    capability: 'discard',
+    schema: ZMoveRequest,
+    input,
+    headers,
+    reasonRequired: true,
+    target: (m) => ({ to: m.to }),
+    run: ({ to }) => {
+      known(to);
+      return gate({
+        action: 'move-in',
+        brokerId: to,
+        capability: 'enqueue',
+        schema: ZMoveRequest,
+        input,
+        headers,
+        reasonRequired: true,
+        target: () => ({ from: brokerId }),
+        run: ({ ids }) => moveDead(brokerId, to, ids),
+        audit: ({ ids }, r) => ({ from: brokerId, ...logIds(ids), succeeded: r.succeeded.length, failed: r.failed.length }),
+      });
+    },
+    audit: ({ ids, to }, r) => ({ to, ...logIds(ids), succeeded: r.succeeded.length, failed: r.failed.length }),
+  });
+
+/** The other brokers, each with whether this broker's letters can move there, and why not. */
+export async function moveTargetsOp(brokerId: string, headers: Headers) {
+  await resolvePrincipal(headers);
+  known(brokerId);
+  return moveTargets(brokerId);
+}

@@ -1,0 +1,47 @@
+import 'server-only';
+import { ConsoleError } from '@/lib/brokers/errors';
+import type { CallsDecl } from '@/lib/brokers/schema';
+import type { TaskCall } from '@/lib/brokers/types';
+import type { ResultCtx } from './redis/context';
+import { requireBackend } from './redis/context';
+import { readRecord } from './redis/results';
+
+// Celery's side of moving dead letters between brokers of its call model: a FAILURE record
+// (with result_extended: name, args, kwargs, queue) read as a call, a call sent as
+// `app.send_task` sends it under the call's own id.
+
+/** The call model Celery shares with potatoq (potatoq's declaration names the same). */
+export const CELERY_COMPATIBLE = 'celery-compatible';
+
+const EXPORT = {
+  does: "The failure's task name, id, args, kwargs (kombu's typed values as their Python types) and queue are read from its FAILURE record, which holds them only with result_extended = True; the record is deleted once the task is on the other broker.",
+};
+
+export const CELERY_REDIS_CALLS: CallsDecl = {
+  model: CELERY_COMPATIBLE,
+  export: EXPORT,
+  import: {
+    does: "Sends the message `app.send_task` would send for the same task, args and kwargs, under the letter's own id, ready now; nothing is sent when a message with that id is waiting or reserved here, or a result with that id is stored.",
+  },
+};
+
+export const CELERY_RABBITMQ_CALLS: CallsDecl = {
+  model: CELERY_COMPATIBLE,
+  export: EXPORT,
+  import: {
+    why: 'RabbitMQ cannot look a queued message up by its id, so a move retried after a crash could not tell that the task is already here and would run it twice',
+  },
+};
+
+/** A FAILURE record as a call; null when there is no FAILURE with this id. */
+export async function callOfFailure(ctx: ResultCtx, id: string): Promise<TaskCall | null> {
+  const found = await readRecord(requireBackend(ctx), ctx.resultPrefix, id);
+  const r = found?.record;
+  if (!r || r.status !== 'FAILURE') return null;
+  if (!r.name || !r.queue)
+    throw new ConsoleError('InvalidInput', 'the record has no task name or queue: the app stores them only with result_extended = True');
+  const args = r.args ?? { k: 'list', items: [] };
+  const kwargs = r.kwargs ?? { k: 'dict', entries: [] };
+  if (args.k !== 'list' || kwargs.k !== 'dict') throw new ConsoleError('InvalidInput', 'the record has no list of args or dict of kwargs');
+  return { id, task: r.name, queue: r.queue, args, kwargs, priority: null, expiresMs: null };
+}

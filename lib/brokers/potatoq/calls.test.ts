@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import type { DeadDetail } from '@/lib/brokers/schema';
+import { buildSendTask } from '@/lib/brokers/celery/send-task';
+import { callOfLetter, messageOfCall } from './calls';
+
+const letter = (raw: string): DeadDetail => ({ id: 'L1', queue: 'q', raw, rawSize: raw.length, rawTruncated: false }) as DeadDetail;
+const RAW =
+  '{"task":"mv.fail","args":[1,{"__potatoq__":"decimal","v":"1.50"},{"__potatoq__":"datetime","v":"2026-01-02T03:04:05+00:00"}],' +
+  '"kwargs":{"u":{"__potatoq__":"uuid","v":"00000000-0000-0000-0000-000000000005"}},"id":"L1","queue":"mvq","priority":3,"eta":1796140333.5,"enqueued_at":1796140333.7,"v":1}';
+
+describe("potatoq's letters as calls", () => {
+  it('reads task, queue, typed args and kwargs and priority, and drops the eta', () => {
+    const c = callOfLetter(letter(RAW));
+    expect(c).toMatchObject({ id: 'L1', task: 'mv.fail', queue: 'mvq', priority: 3, expiresMs: null });
+    expect(c.args).toMatchObject({ k: 'list', items: [{ k: 'int', text: '1' }, { k: 'decimal' }, { k: 'datetime' }] });
+  });
+
+  it('writes the call back as potatoq tags under its own id, ready now', () => {
+    const m = messageOfCall(callOfLetter(letter(RAW)), 1_800_000_000);
+    expect(m).toMatchObject({ id: 'L1', task: 'mv.fail', queue: 'mvq', priority: 3, eta: null });
+    expect(m.json).toContain('"args":[1,{"__potatoq__":"decimal","v":"1.50"},{"__potatoq__":"datetime","v":"2026-01-02T03:04:05+00:00"}]');
+    expect(m.json).toContain('"kwargs":{"u":{"__potatoq__":"uuid","v":"00000000-0000-0000-0000-000000000005"}}');
+  });
+
+  it("and as kombu's markers in the message Celery's send_task writes", () => {
+    const c = callOfLetter(letter(RAW));
+    const built = buildSendTask({ ...c, priority: 0, etaMs: null, expiresMs: null, headers: [] });
+    expect(built.body).toContain('{"__type__": "decimal", "__value__": "1.50"}');
+    expect(built.body).toContain('{"__type__": "uuid", "__value__": {"hex": "00000000000000000000000000000005"}}');
+    expect(JSON.parse(built.json).headers.id).toBe('L1');
+  });
+
+  it('refuses what is not a potatoq call, saying why', () => {
+    expect(() => callOfLetter(letter('[[1], {}, {}]'))).toThrow(/not a potatoq message/);
+    expect(() => callOfLetter(letter('{"task":"t","id":"L1","link":[{"task":"cb"}],"v":1}'))).toThrow(/link callbacks/);
+    expect(() => callOfLetter({ ...letter(RAW), rawTruncated: true })).toThrow(/more than the console reads whole/);
+  });
+});
