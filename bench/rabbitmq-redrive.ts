@@ -63,8 +63,14 @@ try {
     );
     if (r.failed.length) log(`  first failure: ${JSON.stringify(r.failed[0])}`);
   };
-  await run(`filtered part (1 letter in 3 of a ${N}-letter DLQ)`, ids.filter((_, i) => i % 3 === 0)); // "ValueError: group 0"
-  await run(`the rest of the DLQ (${N - Math.ceil(N / 3)} letters)`, ids.filter((_, i) => i % 3 !== 0));
+  await run(
+    `filtered part (1 letter in 3 of a ${N}-letter DLQ)`,
+    ids.filter((_, i) => i % 3 === 0),
+  ); // "ValueError: group 0"
+  await run(
+    `the rest of the DLQ (${N - Math.ceil(N / 3)} letters)`,
+    ids.filter((_, i) => i % 3 !== 0),
+  );
   const left = await a.overview();
   const q = left.queues.find((x) => x.name === queue);
   log(`after: ${q?.ready ?? '?'} in ${queue} (of ${N}), ${q?.dead ?? '?'} in its DLQ`);
