@@ -36,10 +36,16 @@ export function EditReplay({ brokerId, d }: { brokerId: string; d: DeadDetail })
   const [reason, setReason] = useState('');
   const [busy, setBusy] = useState(false);
   // Arguments that are hidden (redaction) or not a list/dict can't be edited here.
-  const readable = d.payload.args?.t === 'list' || d.payload.args?.t === 'tuple';
+  // A system without positional arguments (decl.noArgs) edits its keyword arguments only.
+  const readable = d.payload.args?.t === 'list' || d.payload.args?.t === 'tuple' || (!!decl?.noArgs && d.payload.kwargs?.t === 'dict');
   if (!decl || d.payload.format === null || d.payload.foreign || !readable) return null;
   const off = cap && !cap.on ? (cap.why ?? 'replay is not available') : null;
-  const edit = (): ReplayEditInput => ({ args, kwargs, queue, priority: /^-?\d+$/.test(prio.trim()) ? Number(prio) : Number.NaN });
+  const edit = (): ReplayEditInput => ({
+    ...(decl.noArgs ? {} : { args }),
+    kwargs,
+    queue,
+    priority: /^-?\d+$/.test(prio.trim()) ? Number(prio) : Number.NaN,
+  });
   const changed = () => {
     setPreview(null);
     setError(null);
@@ -70,7 +76,7 @@ export function EditReplay({ brokerId, d }: { brokerId: string; d: DeadDetail })
           <p className="text-zinc-600 dark:text-zinc-400" data-testid="edit-does">
             {decl.does} {decl.sameId ? `It runs as ${d.id} (same id).` : 'It runs under a new id.'}
           </p>
-          <fieldset className="grid gap-2">
+          <fieldset className={`${decl.noArgs ? 'hidden' : 'grid'} gap-2`}>
             <legend className="font-medium">Arguments</legend>
             {args.map((a, i) => (
               <div key={i} className="flex items-start gap-2">

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConsoleError } from '@/lib/brokers/errors';
 
-const { handle, readJsonBody, MAX_BODY_BYTES } = await import('./http');
+const { handle, jsonOk, readJsonBody, MAX_BODY_BYTES, UNCOMPRESSED_JSON_BYTES } = await import('./http');
 
 const post = (body: string, headers: Record<string, string> = {}) =>
   new Request('http://localhost/api/x', { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
@@ -30,5 +30,18 @@ describe('handle', () => {
     });
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ error: { code: 'InvalidInput', message: 'ids: no ids given', fields: { ids: 'no ids given' } } });
+  });
+});
+
+describe('jsonOk', () => {
+  it('sends a polled-size answer as no-transform (not compressed in-process), a large one compressible', async () => {
+    const small = jsonOk({ items: [{ id: 'a' }] });
+    expect(small.headers.get('content-type')).toBe('application/json');
+    expect(small.headers.get('cache-control')).toBe('no-store, no-transform');
+    expect(await small.json()).toEqual({ items: [{ id: 'a' }] });
+    const large = jsonOk({ text: 'é'.repeat(UNCOMPRESSED_JSON_BYTES / 2) }); // 2 bytes each in UTF-8
+    expect(large.headers.get('cache-control')).toBe('no-store');
+    expect(jsonOk(undefined).status).toBe(200);
+    expect(await jsonOk(undefined).text()).toBe('null');
   });
 });

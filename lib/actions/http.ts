@@ -11,8 +11,18 @@ export const MAX_BODY_BYTES = 2 * 1024 * 1024;
 
 export class PayloadTooLarge extends Error {}
 
+/**
+ * JSON answers up to this size go out uncompressed (`no-transform` makes Next's compression
+ * step pass them by): compressing in-process costs a hand-off to libuv's thread pool and back
+ * per chunk, which on a loaded machine took longer than a polled list takes to read (see
+ * docs/performance.md). Larger answers are still compressed; a reverse proxy may compress any.
+ */
+export const UNCOMPRESSED_JSON_BYTES = 64 * 1024;
+
 export function jsonOk(data: unknown, status = 200): NextResponse {
-  return NextResponse.json(data, { status, headers: { 'cache-control': 'no-store' } });
+  const body = JSON.stringify(data) ?? 'null';
+  const cacheControl = Buffer.byteLength(body) <= UNCOMPRESSED_JSON_BYTES ? 'no-store, no-transform' : 'no-store';
+  return new NextResponse(body, { status, headers: { 'content-type': 'application/json', 'cache-control': cacheControl } });
 }
 
 export function jsonError(e: unknown): NextResponse {

@@ -101,7 +101,12 @@ export interface BrokerModel {
     pause?: ActionDecl & { resume: string };
     /** Present where the adapter replays a letter with edited arguments, kwargs, queue or
      *  priority (`replayEdited`); `sameId`: the task keeps the letter's id (else a new one). */
-    replayEdited?: ActionDecl & { sameId: boolean };
+    replayEdited?: ActionDecl & {
+      sameId: boolean;
+      /** Why positional arguments can't be edited (the system has none: QueueFlow's payload is
+       *  one JSON object, edited as keyword arguments); absent where they can. */
+      noArgs?: string;
+    };
     /** Present where the adapter can turn another system's message into one of its own;
      *  `what` names such a letter ("Celery letter"). */
     convert?: ActionDecl & { what: string };

@@ -82,26 +82,37 @@ export function typedToWire(v: TypedValue, field: string): string {
 }
 
 /** Finds the first typed value potatoq's decoder did not take as that type. */
-function checkDecoded(v: TypedValue, p: PyVal, field: string): void {
+function checkDecoded(v: TypedValue, p: PyVal, field: string, who: string): void {
   if (v.t === 'list' || v.t === 'tuple') {
-    if (p.k === 'list') v.items.forEach((x, i) => checkDecoded(x, p.items[i]!, `${field}[${i}]`));
+    if (p.k === 'list') v.items.forEach((x, i) => checkDecoded(x, p.items[i]!, `${field}[${i}]`, who));
     return;
   }
   if (v.t === 'dict') {
-    if (p.k === 'dict') v.entries.forEach(([k, x], i) => checkDecoded(x, p.entries[i]![1], `${field}.${k}`));
+    if (p.k === 'dict') v.entries.forEach(([k, x], i) => checkDecoded(x, p.entries[i]![1], `${field}.${k}`, who));
     return;
   }
-  if (v.t in WHAT && p.k !== v.t) throw new EditError(field, `is not ${WHAT[v.t]}: potatoq's workers would receive it as a plain ${p.k}`);
+  if (v.t in WHAT && p.k !== v.t) throw new EditError(field, `is not ${WHAT[v.t]}: ${who} would receive it as a plain ${p.k}`);
 }
 
 /** One edited value as the Python value potatoq decodes; EditError naming `field` when it
- *  would not arrive as the type chosen. */
-export function typedToPy(v: TypedValue, field: string): PyVal {
+ *  would not arrive as the type chosen. `who` names the workers in that error (other systems
+ *  that take the same Python values, e.g. Celery's, reuse this). */
+export function typedToPy(v: TypedValue, field: string, who = "potatoq's workers"): PyVal {
   const wire = typedToWire(v, field);
   const d = decodeTags(parseJson(wire));
-  if (d.crash) throw new EditError(field, `potatoq's decoder would fail on it: ${d.crash}`);
-  checkDecoded(v, d.value, field);
+  if (d.crash) throw new EditError(field, `the value can't be decoded: ${d.crash}`);
+  checkDecoded(v, d.value, field, who);
   return d.value;
+}
+
+/** Edited kwargs' names, checked: each named, none twice. */
+export function checkKwargNames(kwargs: Array<[string, unknown]>): void {
+  const seen = new Set<string>();
+  for (const [k] of kwargs) {
+    if (!k) throw new EditError('kwargs', 'a keyword needs a name');
+    if (seen.has(k)) throw new EditError(`kwargs.${k}`, 'is given twice');
+    seen.add(k);
+  }
 }
 
 export interface ReplayEdit {
@@ -123,12 +134,7 @@ export function reencodeEdited(raw: string, edit: ReplayEdit, now = Date.now() /
   const known = new Map(root.entries.filter(([k]) => (MESSAGE_FIELDS as readonly string[]).includes(k)));
   if (edit.args) known.set('args', { k: 'list', items: edit.args.map((a, i) => typedToPy(a, `args[${i}]`)) });
   if (edit.kwargs) {
-    const seen = new Set<string>();
-    for (const [k] of edit.kwargs) {
-      if (!k) throw new EditError('kwargs', 'a keyword needs a name');
-      if (seen.has(k)) throw new EditError(`kwargs.${k}`, 'is given twice');
-      seen.add(k);
-    }
+    checkKwargNames(edit.kwargs);
     known.set('kwargs', { k: 'dict', entries: edit.kwargs.map(([k, x]) => [k, typedToPy(x, `kwargs.${k}`)]) });
   }
   if (edit.queue !== undefined) {

@@ -8,7 +8,7 @@ export { decodePayload, MESSAGE_FIELDS, NOT_OURS } from './decode';
 export { decodeCeleryMessage } from './celery';
 export { buildMessage, reencodeWithoutEta, BuildMessageError, type BuildMessageInput, type BuiltMessage } from './encode';
 export { reasonSummary, reasonSummaryFull } from './reason';
-export { reencodeEdited, typedToPy, typedToWire, EditError, type ReplayEdit } from './edit';
+export { checkKwargNames, reencodeEdited, typedToPy, typedToWire, EditError, type ReplayEdit } from './edit';
 export { celeryToPotatoq, CeleryConversionError } from './convert';
 export { previewPayload } from './preview';
 export { decodeUtf8 } from './utf8';

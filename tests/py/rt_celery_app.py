@@ -118,3 +118,15 @@ def hold(self, seconds: float):
         time.sleep(seconds)
     _record(self.request.id, [seconds], {})
     return seconds
+
+
+@app.task(bind=True, name="er.when")
+def when(self, *args, **kwargs):
+    """Fails unless `at` is a datetime (a letter to replay with an edited, typed `at`); each run
+    appends its queue to <id>.runs, so a test can count runs and see where the task came from."""
+    if not hasattr(kwargs.get("at"), "tzinfo"):
+        raise TypeError(f"at must be a datetime, got {type(kwargs.get('at')).__name__}")
+    with open(OUT / f"{self.request.id}.runs", "a") as f:
+        f.write(f"{(self.request.delivery_info or {}).get('routing_key')}\n")
+    _record(self.request.id, args, kwargs)
+    return "ok"

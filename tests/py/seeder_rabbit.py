@@ -248,6 +248,10 @@ def op_queue_sizes(req: dict[str, Any]) -> dict[str, int]:
     return sizes
 
 
+def op_declare(req: dict[str, Any]) -> None:
+    _declare(req["queue"])
+
+
 def op_track(req: dict[str, Any]) -> None:
     _track(req["queue"])
 

@@ -60,6 +60,20 @@ def slow(job, ctx):
     return {}
 
 
+def when(job):
+    # Refuses (for good) a payload whose `at` is not an ISO 8601 date-time: a letter to replay
+    # with an edited `at`. Records the value as Python parsed it.
+    from datetime import datetime
+
+    try:
+        at = datetime.fromisoformat(str(job.payload.get('at')))
+    except ValueError:
+        record(job, 'fatal')
+        raise NonRetryableError(f"at is not a date-time: {job.payload.get('at')!r}")
+    record(job, repr(at))
+    return {'at': at.isoformat()}
+
+
 def main():
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format='%(asctime)s %(levelname)s %(name)s %(message)s')
     qf = QueueFlow(os.environ['QUEUEFLOW_URL'], os.environ['QUEUEFLOW_TOKEN'], worker_token=os.environ['QUEUEFLOW_WORKER_TOKEN'])
@@ -67,7 +81,7 @@ def main():
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())
     print('worker ready', flush=True)
-    qf.run_worker(os.environ['QF_QUEUE'], {'qf.ok': ok, 'qf.fatal': fatal, 'qf.flaky': flaky, 'qf.slow': slow}, lease_secs=int(os.environ.get('QF_LEASE_SECS', '30')), stop=stop, poll_wait_secs=1, concurrency=2, drain_timeout=5)
+    qf.run_worker(os.environ['QF_QUEUE'], {'qf.ok': ok, 'qf.fatal': fatal, 'qf.flaky': flaky, 'qf.slow': slow, 'qf.when': when}, lease_secs=int(os.environ.get('QF_LEASE_SECS', '30')), stop=stop, poll_wait_secs=1, concurrency=2, drain_timeout=5)
 
 
 if __name__ == '__main__':

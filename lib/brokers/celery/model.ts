@@ -37,6 +37,10 @@ export const CELERY_REDIS_MODEL: BrokerModel = {
       stays: 'Messages reserved by workers (running or holding an ETA) stay, and so do results and failures.',
     },
     enqueue: CELERY_ENQUEUE,
+    replayEdited: {
+      does: "The failure's task is sent again under the same id (Celery keeps a task's id across retries) as app.send_task would send it: its stored name, with your edited args, kwargs, queue or priority and the rest as result_extended recorded them; the FAILURE record is removed only after the message is in Redis, and the failure is kept if a message with this id is already waiting or reserved.",
+      sameId: true,
+    },
   },
   calls: CELERY_REDIS_CALLS,
 };
@@ -71,6 +75,10 @@ export const CELERY_RABBITMQ_MODEL: BrokerModel = {
       what: 'every ready message (ETAs included)',
       counts: ['ready'],
       stays: 'Unacknowledged messages (running, or held by a worker until their ETA) stay, and so do results and failures.',
+    },
+    replayEdited: {
+      does: "The failure's task is published again under the same id (Celery keeps a task's id across retries) as app.send_task would publish it: its stored name, with your edited args, kwargs, queue or priority and the rest as result_extended recorded them; the FAILURE record is removed only after RabbitMQ confirms the message. RabbitMQ can't tell whether the id is still queued, so replay a failure once.",
+      sameId: true,
     },
     enqueue: {
       ...CELERY_ENQUEUE,

@@ -29,6 +29,9 @@ export interface SendTaskInput {
   /** `root_id`/`parent_id` when the message continues another (a replay keeps none). */
   rootId?: string | null;
   parentId?: string | null;
+  /** Fixed instead of random (a preview's before and after differ only where the edit does). */
+  replyTo?: string;
+  deliveryTag?: string;
 }
 
 export interface BuiltCeleryMessage {
@@ -92,9 +95,9 @@ export function buildSendTask(m: SendTaskInput): BuiltCeleryMessage {
   const headers = `{${h.map(([k, v]) => `${jsonStr(k)}: ${v}`).join(', ')}}`;
   const b64 = Buffer.from(body, 'utf8').toString('base64');
   const props =
-    `{"correlation_id": ${enc(id)}, "reply_to": ${enc(randomUUID())}, "delivery_mode": 2, ` +
+    `{"correlation_id": ${enc(id)}, "reply_to": ${enc(m.replyTo ?? randomUUID())}, "delivery_mode": 2, ` +
     `"delivery_info": {"exchange": "", "routing_key": ${jsonStr(m.queue)}}, "priority": ${m.priority}, ` +
-    `"body_encoding": "base64", "delivery_tag": ${enc(randomUUID())}}`;
+    `"body_encoding": "base64", "delivery_tag": ${enc(m.deliveryTag ?? randomUUID())}}`;
   const json = `{"body": ${enc(b64)}, "content-encoding": "utf-8", "content-type": "application/json", "headers": ${headers}, "properties": ${props}}`;
   return { id, json, body };
 }

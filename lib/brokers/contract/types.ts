@@ -33,6 +33,9 @@ export interface ContractSeeder {
   deadLetterRaw(r: { id: string; queue: string; task: string; reason: string; payload: string }): Promise<void>;
   /** A waiting task whose payload is given verbatim (a foreign producer's), where the broker can hold one. */
   enqueueRaw?(r: { id: string; queue: string; task: string; payload: string; priority?: number }): Promise<void>;
+  /** Makes `queue` exist where a queue exists only once declared (RabbitMQ: a publish to an
+   *  undeclared queue is unroutable), as the system's workers would. */
+  declareQueue?(queue: string): Promise<void>;
   /** Absent where the system keeps no heartbeats in the broker (Celery: workers answer broadcasts). */
   heartbeat?(id: string, info: Record<string, unknown>, ageSeconds: number): Promise<void>;
   /** A heartbeat row whose info is not JSON (a foreign writer). */

@@ -1,17 +1,34 @@
 import 'server-only';
-import { EditError, reencodeEdited } from '@/lib/potatoq';
+import { checkKwargNames, EditError, reencodeEdited, typedToPy } from '@/lib/potatoq';
 import { ConsoleError } from '@/lib/brokers/errors';
 import type { ActionResult } from '@/lib/brokers/schema';
 import type { EditPreview, EditReplayResult, ReplayEditInput } from '@/lib/brokers/schema-edit';
+import type { BrokerModel } from '@/lib/brokers/schema';
 import { POTATOQ_TABLE_MODEL } from './model';
 
-// Replay with edits on potatoq's SQL brokers: the letter's payload re-encoded as `requeue_dead`
-// does, with the edited fields replaced; the task keeps the letter's id.
+// Replay with edits on every potatoq broker (SQL, Redis, RabbitMQ): the letter's payload
+// re-encoded as `requeue_dead` does, with the edited fields replaced; the task keeps the
+// letter's id. Each store only decides where the edited message goes and how it is written.
 
 /** The edit as a payload transform; an edit potatoq would not run is InvalidInput naming the field. */
 export function editedPayload(raw: string, edit: ReplayEditInput): { before: string; after: string } {
   try {
     return reencodeEdited(raw, edit);
+  } catch (e) {
+    if (e instanceof EditError) throw new ConsoleError('InvalidInput', e.message, { [e.field]: e.message });
+    throw e;
+  }
+}
+
+/** The edit's own values checked before any letter is read (a broker where finding the letter is
+ *  costly, RabbitMQ's DLQ browse, refuses a bad edit without touching it). */
+export function checkEdit(edit: ReplayEditInput): void {
+  try {
+    edit.args?.forEach((a, i) => typedToPy(a, `args[${i}]`));
+    if (edit.kwargs) {
+      checkKwargNames(edit.kwargs);
+      for (const [k, v] of edit.kwargs) typedToPy(v, `kwargs.${k}`);
+    }
   } catch (e) {
     if (e instanceof EditError) throw new ConsoleError('InvalidInput', e.message, { [e.field]: e.message });
     throw e;
@@ -30,10 +47,26 @@ export function transformed(
   }
 }
 
-export function previewOf(brokerId: string, id: string, raw: string | null, edit: ReplayEditInput): EditPreview {
+export function previewOf(
+  brokerId: string,
+  id: string,
+  raw: string | null,
+  edit: ReplayEditInput,
+  model: BrokerModel = POTATOQ_TABLE_MODEL,
+): EditPreview {
   if (raw === null) throw new ConsoleError('NotFound', `dead letter ${id} is not in this broker`);
   const { before, after } = editedPayload(raw, edit);
-  return { brokerId, id, before, after, newId: id, sameId: true, does: POTATOQ_TABLE_MODEL.actions.replayEdited!.does };
+  return { brokerId, id, before, after, newId: id, sameId: true, does: model.actions.replayEdited!.does };
+}
+
+/** The queue and priority the edited message names (potatoq's message fields), for stores that
+ *  route by them outside the payload (Redis' hash fields, RabbitMQ's routing key and priority). */
+export function routeOf(after: string): { queue: string | null; priority: number } {
+  const m = JSON.parse(after) as { queue?: unknown; priority?: unknown };
+  return {
+    queue: typeof m.queue === 'string' ? m.queue : null,
+    priority: typeof m.priority === 'number' && Number.isSafeInteger(m.priority) ? m.priority : 0,
+  };
 }
 
 export function resultOf(p: EditPreview, r: ActionResult): EditReplayResult {

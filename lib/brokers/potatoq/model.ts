@@ -85,6 +85,10 @@ export const POTATOQ_RABBITMQ_MODEL: BrokerModel = {
       stays: "Delayed tasks (in potatoq's delay queues), running (unacknowledged) tasks and dead letters stay. No results are written.",
     },
     enqueue: POTATOQ_ENQUEUE,
+    replayEdited: {
+      does: 'The letter is published to its (edited) queue under the same id, with your edits and everything else as `potatoq dead retry` writes it (eta dropped), and removed from the DLQ only after the broker confirms; a queue that does not exist yet is refused and the letter stays.',
+      sameId: true,
+    },
     convert: {
       what: 'Celery letter',
       does: 'The Celery message is rebuilt as the potatoq message below (same id; Celery callbacks, chains and chords are dropped) and published to its queue; the dead letter is removed only after the broker confirms.',
@@ -119,6 +123,10 @@ export const POTATOQ_REDIS_MODEL: BrokerModel = {
       stays: 'Running tasks and dead letters stay. No results are written.',
     },
     enqueue: POTATOQ_ENQUEUE,
+    replayEdited: {
+      does: 'The letter goes back as a ready task under the same id, at the end of its (edited) queue, with your edits and everything else as `potatoq dead retry` writes it (eta dropped), in one atomic step; its stored result is removed, and the letter is kept if it changed meanwhile.',
+      sameId: true,
+    },
   },
   calls: POTATOQ_CALLS,
 };

@@ -10,6 +10,7 @@ import { getResult, getTask, jobPager, listResults, listTasks } from './jobs';
 import { QUEUEFLOW_MODEL } from './model';
 import { ZQueueflowOptions } from './options';
 import { probe, queueStats, totalsOf, WORKERS_WHY, type QfProbe } from './overview';
+import { previewEditedQf, replayEditedQf } from './edit-replay';
 import { cancelJobs, cancelQueue, replayDead, setPaused } from './writes';
 import { collectRows } from './pages';
 import { cursorAfter } from './wire';
@@ -97,6 +98,8 @@ export function createQueueflowAdapter(config: StoreConfig): BrokerAdapter {
     getResult: (id) => getResult(client, id),
     taskNames,
     replayDead: async (ids) => (await writable('replay'), replayDead(client, config.id, ids)),
+    previewReplayEdited: (id, edit) => previewEditedQf(client, config.id, id, edit),
+    replayEdited: async (id, edit) => (await writable('replay'), await writable('pause'), replayEditedQf(client, config.id, id, edit)),
     discardDead: () => Promise.reject(new ConsoleError('Unsupported', QUEUEFLOW_MODEL.actions.discard.does)),
     revoke: async (ids) => (await writable('revoke'), cancelJobs(client, config.id, ids)),
     purge: async (queue) => (await writable('purge'), { brokerId: config.id, queue, removed: await cancelQueue(client, queue) }),

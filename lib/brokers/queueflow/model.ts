@@ -49,5 +49,10 @@ export const QUEUEFLOW_MODEL: BrokerModel = {
       resume: 'QueueFlow hands the waiting jobs to workers again at once.',
     },
     enqueue: QUEUEFLOW_ENQUEUE,
+    replayEdited: {
+      does: "A new job with a new id runs your edits: the payload (its keys are the kwargs; JSON, so dates go as ISO 8601 text), queue and priority; task name, retries, timeout and backoff stay the letter's (QueueFlow has no positional args). QueueFlow's replay takes no changes, so the letter's queue is paused for a moment, the letter replayed (marked once), the edited job created and the unedited copy cancelled before any worker can take it, then the queue resumed; other jobs of that queue wait meanwhile.",
+      sameId: false,
+      noArgs: 'QueueFlow jobs take one JSON object (the payload) and no positional arguments: edit its keys',
+    },
   },
 };

@@ -14,7 +14,8 @@ import { NO_BACKEND, type ResultCtx } from '../redis/context';
 import { callOfFailure } from '../calls';
 import { celeryCall } from '../command';
 import { isControlQueue } from '../redis/keys';
-import { discardDead, ok, replayFailures } from '../redis/failures';
+import { discardDead, ok, replayFailures, type ReplayBroker } from '../redis/failures';
+import { previewEditedCelery, replayEditedCelery } from '../edit-replay';
 import { deadCounts, deadGroups, failureEntries, failureIds, getDead, getResult, listDead, listResults } from '../redis/reads-dead';
 import { DeadGrouper } from '@/lib/triage/groups';
 import { buildSendTask, sendTaskInput, type BuiltCeleryMessage, type SendTaskInput } from '../send-task';
@@ -55,6 +56,17 @@ export function createCeleryRabbitAdapter(config: StoreConfig): BrokerAdapter {
     : null;
 
   const send = (input: SendTaskInput, built: BuiltCeleryMessage) => publishTask(link, input, built);
+  // RabbitMQ can't tell whether a message with the id is queued: no conflict check.
+  const rabbitBroker: ReplayBroker = { live: async () => null, send };
+  /** An edited replay sends from the FAILURE record: a task whose message also waits in the DLQ
+   *  would then run again from there, so it is refused (replay it without edits). */
+  const notInDlq = async (id: string) => {
+    if (dlq && (await readCeleryLetters(dlq)).some((l) => l.id === id))
+      throw new ConsoleError(
+        'Conflict',
+        `${id}: its message is in the dead-letter queue ${dlq.name}, which an edited replay would leave there to run again: replay it without edits`,
+      );
+  };
 
   async function capabilities(): Promise<Capabilities> {
     await link.serverInfo();
@@ -183,10 +195,11 @@ export function createCeleryRabbitAdapter(config: StoreConfig): BrokerAdapter {
         for (const n of w.registered ?? []) names.add(n);
       return [...names].sort();
     },
-    // RabbitMQ can't tell whether a message with the id is queued: no conflict check.
-    replayDead: (ids) =>
-      dlq ? actOnCeleryDead(dlq, rctx, 'replay', ids, send) : replayFailures(rctx, ids, { live: async () => null, send }),
+    replayDead: (ids) => (dlq ? actOnCeleryDead(dlq, rctx, 'replay', ids, send) : replayFailures(rctx, ids, rabbitBroker)),
     ...(dlq ? { replayDeadPaced: (ids: string[], pace: ReplayPace) => actOnCeleryDead(dlq, rctx, 'replay', ids, send, pace) } : {}),
+    // Edits replay a FAILURE record (result_extended); a letter only in the DLQ is not one (NotFound).
+    previewReplayEdited: async (id, edit) => (await notInDlq(id), previewEditedCelery(rctx, CELERY_RABBITMQ_MODEL, id, edit)),
+    replayEdited: async (id, edit) => (await notInDlq(id), replayEditedCelery(rctx, CELERY_RABBITMQ_MODEL, id, edit, rabbitBroker)),
     discardDead: (ids) => (dlq ? actOnCeleryDead(dlq, rctx, 'discard', ids, send) : discardDead(rctx, ids)),
     // FAILURE records only: a DLQ message is not read as a call (yet).
     exportCall: async (id) => (backend ? callOfFailure(rctx, id) : null),

@@ -16,7 +16,8 @@ import { inspect } from './pidbox';
 import { deadCounts, deadGroups, getDead, getResult, listDead, listResults } from './reads-dead';
 import { getTask, listTasks } from './reads-tasks';
 import { discardDead } from './failures';
-import { enqueue, previewMessage, purge, replayDead, revoke } from './writes';
+import { enqueue, previewMessage, purge, redisReplayBroker, replayDead, revoke } from './writes';
+import { previewEditedCelery, replayEditedCelery } from '../edit-replay';
 import { discoverQueues, walkQueue } from './lists';
 import { diagnoseRedis } from './diagnose';
 import { importCall } from './import';
@@ -102,6 +103,8 @@ export function createCeleryRedisAdapter(config: StoreConfig): BrokerAdapter {
     taskNames,
     diagnose: (q) => diagnoseRedis(ctx, q),
     replayDead: (ids) => replayDead(ctx, ids),
+    previewReplayEdited: (id, edit) => previewEditedCelery(ctx, CELERY_REDIS_MODEL, id, edit),
+    replayEdited: (id, edit) => replayEditedCelery(ctx, CELERY_REDIS_MODEL, id, edit, redisReplayBroker(ctx)),
     discardDead: (ids) => discardDead(ctx, ids),
     exportCall: (id) => callOfFailure(ctx, id),
     importCall: (call) => importCall(ctx, call),

@@ -67,7 +67,31 @@ export interface ReplayBroker {
   send(input: SendTaskInput, built: BuiltCeleryMessage): Promise<void>;
 }
 
-export async function replayFailures(ctx: ResultCtx, ids: string[], broker: ReplayBroker): Promise<ActionResult> {
+/** A replay's message as its failure's record gives it (send_task's arguments, same id). */
+export function failureInput(
+  r: { name: string; queue: string; args: SendTaskInput['args'] | null; kwargs: SendTaskInput['kwargs'] | null },
+  id: string,
+): SendTaskInput {
+  return {
+    task: r.name,
+    queue: r.queue,
+    args: r.args ?? { k: 'list', items: [] },
+    kwargs: r.kwargs ?? { k: 'dict', entries: [] },
+    priority: 0,
+    etaMs: null,
+    expiresMs: null,
+    headers: [],
+    id,
+  };
+}
+
+/** `edit` changes what is sent (an edited replay); `sent` hears of each message once it is written. */
+export interface ReplayHooks {
+  edit?: (input: SendTaskInput) => SendTaskInput;
+  sent?: (id: string, input: SendTaskInput, built: BuiltCeleryMessage) => void;
+}
+
+export async function replayFailures(ctx: ResultCtx, ids: string[], broker: ReplayBroker, hooks: ReplayHooks = {}): Promise<ActionResult> {
   const backend = requireBackend(ctx);
   const succeeded: ActionOutcome[] = [];
   const failed: ActionOutcome[] = [];
@@ -94,21 +118,14 @@ export async function replayFailures(ctx: ResultCtx, ids: string[], broker: Repl
         failed.push(fail(id, 'conflict', `a message with this id is already ${live}: the failure is kept`));
         continue;
       }
-      const input: SendTaskInput = {
-        task: r.name,
-        queue: r.queue,
-        args: r.args ?? { k: 'list', items: [] },
-        kwargs: r.kwargs ?? { k: 'dict', entries: [] },
-        priority: 0,
-        etaMs: null,
-        expiresMs: null,
-        headers: [],
-        id,
-      };
+      const plain = failureInput({ name: r.name, queue: r.queue, args: r.args, kwargs: r.kwargs }, id);
+      const input = hooks.edit ? hooks.edit(plain) : plain;
       const built = buildSendTask(input);
+      // Written (confirmed, on RabbitMQ) before the FAILURE record goes: never lost.
       await broker.send(input, built);
+      hooks.sent?.(id, input, built);
       await compareAndDelete(ctx, id, r.raw);
-      succeeded.push(ok(id, `sent again to ${r.queue}`));
+      succeeded.push(ok(id, `sent again to ${input.queue}`));
     } finally {
       await backend.del(k.replayClaim(id));
     }

@@ -2,7 +2,7 @@ import 'server-only';
 import type { ActionOutcome, ActionResult, EnqueueRequest, EnqueueResult, PurgeResult } from '@/lib/brokers/schema';
 import { buildSendTask, sendTaskInput, type BuiltCeleryMessage, type SendTaskInput } from '../send-task';
 import type { CeleryRedisCtx } from './context';
-import { fail, ok, replayFailures, storeRevoked } from './failures';
+import { fail, ok, replayFailures, storeRevoked, type ReplayBroker } from './failures';
 import { bucketOf, PRIORITY_STEPS, SEP } from './keys';
 import { broadcastRevoke } from './pidbox';
 import { findMessage } from './reads-tasks';
@@ -89,11 +89,12 @@ export async function purge(ctx: CeleryRedisCtx, queue: string): Promise<PurgeRe
 }
 
 /** Replay on Redis: a live message with the id (waiting or reserved) is a conflict. */
-export const replayDead = (ctx: CeleryRedisCtx, ids: string[]): Promise<ActionResult> =>
-  replayFailures(ctx, ids, {
-    live: async (id) => {
-      const found = await findMessage(ctx, id);
-      return found ? ('reserved' in found ? 'reserved by a worker' : 'waiting') : null;
-    },
-    send: (input, built) => publish(ctx, input, built),
-  });
+export const redisReplayBroker = (ctx: CeleryRedisCtx): ReplayBroker => ({
+  live: async (id) => {
+    const found = await findMessage(ctx, id);
+    return found ? ('reserved' in found ? 'reserved by a worker' : 'waiting') : null;
+  },
+  send: (input, built) => publish(ctx, input, built),
+});
+
+export const replayDead = (ctx: CeleryRedisCtx, ids: string[]): Promise<ActionResult> => replayFailures(ctx, ids, redisReplayBroker(ctx));

@@ -39,26 +39,29 @@ export async function overviewQueues(
   const readyP = read((sql) => readyQueues(sql, n)).then(async (queues) => {
     const size = Math.ceil(queues.length / READY_SPLIT);
     const parts = Array.from({ length: READY_SPLIT }, (_, i) => queues.slice(i * size, (i + 1) * size)).filter((p) => p.length);
-    const counts = await Promise.all(
-      parts.map((p) =>
-        read((sql) =>
-          readyCounts(
-            sql,
-            n,
-            cap,
-            p.map((q) => q.queue),
+    // Each queue's next claim is read alongside the counts, not after them.
+    const [counts, heads] = await Promise.all([
+      Promise.all(
+        parts.map((p) =>
+          read((sql) =>
+            readyCounts(
+              sql,
+              n,
+              cap,
+              p.map((q) => q.queue),
+            ),
           ),
         ),
       ),
-    );
-    const byQueue = new Map(counts.flat().map((c) => [c.queue, c.n]));
-    const heads = await read((sql) =>
-      readyHeads(
-        sql,
-        n,
-        queues.map((q) => q.queue),
+      read((sql) =>
+        readyHeads(
+          sql,
+          n,
+          queues.map((q) => q.queue),
+        ),
       ),
-    );
+    ]);
+    const byQueue = new Map(counts.flat().map((c) => [c.queue, c.n]));
     return queues.map((q) => ({ ...q, n: byQueue.get(q.queue) ?? 0, blockedBy: headBlock(heads.get(q.queue)) }));
   });
   const [ready, ...samples] = await Promise.all([

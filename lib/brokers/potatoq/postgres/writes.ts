@@ -63,13 +63,6 @@ export async function runBatches(
 }
 
 /**
- * potatoq's `requeue_dead` for a batch, in one transaction: lock the letters, re-encode
- * without `eta`, insert the ready jobs with `ON CONFLICT (id) DO NOTHING RETURNING`, then
- * delete only the letters whose job was inserted (and their results), and `pg_notify`
- * each queue. A letter whose id is already a waiting or running job is kept and reported
- * (potatoq would delete it and lose the task); an undecodable payload is kept too.
- */
-/**
  * The columns potatoq's `_rows` takes from a re-encoded message. The re-encoder's output is
  * plain compact JSON, so the native parser reads its top level; anything unusual (NaN in the
  * arguments, a non-string task) goes through the exact decoder.
@@ -88,6 +81,14 @@ function topFields(json: string): { id: string; queue: string; task: string; pri
   return m.kind === 'potatoq' ? { id: m.id, task: m.task, queue: m.queue ?? 'default', priority: clampPriority(m.priority) } : null;
 }
 
+/**
+ * potatoq's `requeue_dead` for a batch, in one transaction of two statements: lock the letters
+ * (`FOR UPDATE`) and re-encode them without `eta` here, then one statement inserts the ready
+ * jobs with `ON CONFLICT (id) DO NOTHING`, deletes only the letters whose job went in (and
+ * their results) and `pg_notify`s each queue that got one. A letter whose id is already a
+ * waiting or running job is kept and reported (potatoq would delete it and lose the task); an
+ * undecodable payload is kept too.
+ */
 export function replayBatch(n: PgNames, transform?: (payload: string) => string) {
   return async (sql: Sql, ids: string[]): Promise<ActionOutcome[]> => {
     const letters = await sql<{ id: string; payload: string }>(
@@ -106,37 +107,44 @@ export function replayBatch(n: PgNames, transform?: (payload: string) => string)
       }
       rows.push({ letter: l.id, ...m, payload: re.json });
     }
-    const inserted = new Set<string>();
-    if (rows.length) {
-      const got = await sql<{ id: string }>(
-        `INSERT INTO ${n.jobs} (id, queue, task, state, priority, run_at, payload)
-         SELECT id, queue, task, 1, priority, now(), payload
-         FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::text[]) AS r(id, queue, task, priority, payload)
-         ON CONFLICT (id) DO NOTHING RETURNING id`,
-        [rows.map((r) => r.id), rows.map((r) => r.queue), rows.map((r) => r.task), rows.map((r) => r.priority), rows.map((r) => r.payload)],
-      );
-      for (const g of got) inserted.add(g.id);
-    }
-    const done: string[] = [];
-    const queues = new Set<string>();
+    // Two letters carrying one task id: only the first (in id order) is replayed.
+    const first = new Map<string, (typeof rows)[number]>();
+    for (const r of rows) if (!first.has(r.id)) first.set(r.id, r);
+    const fresh = [...first.values()];
+    // One statement, one round trip: insert the ready jobs, then delete exactly the letters
+    // (and their results) whose job went in, and wake each queue that got one.
+    const got = fresh.length
+      ? await sql<{ done: string[] }>(
+          `WITH r AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::text[], $7::text[])
+                        AS r(letter, id, queue, task, priority, payload, channel)),
+                ins AS (INSERT INTO ${n.jobs} (id, queue, task, state, priority, run_at, payload)
+                        SELECT id, queue, task, 1, priority, now(), payload FROM r
+                        ON CONFLICT (id) DO NOTHING RETURNING id),
+                gone AS (DELETE FROM ${n.dead} d USING ins JOIN r USING (id) WHERE d.id = r.letter RETURNING d.id),
+                res AS (DELETE FROM ${n.results} WHERE id IN (SELECT id FROM gone))
+           SELECT (SELECT coalesce(array_agg(id), '{}') FROM gone) AS done,
+                  (SELECT count(pg_notify(c, '')) FROM (SELECT DISTINCT r.channel AS c FROM ins JOIN r USING (id)) q) AS woke`,
+          [
+            fresh.map((r) => r.letter),
+            fresh.map((r) => r.id),
+            fresh.map((r) => r.queue),
+            fresh.map((r) => r.task),
+            fresh.map((r) => r.priority),
+            fresh.map((r) => r.payload),
+            fresh.map((r) => channelFor(r.queue)),
+          ],
+        )
+      : [];
+    const done = new Set(got[0]?.done ?? []);
     for (const r of rows) {
-      if (inserted.has(r.id)) {
-        inserted.delete(r.id); // two letters carrying one task id: only the first is replayed
-        done.push(r.letter);
-        queues.add(r.queue);
-        out.set(r.letter, { id: r.letter, outcome: 'ok', message: 'requeued as ready' });
-      } else {
+      if (done.has(r.letter)) out.set(r.letter, { id: r.letter, outcome: 'ok', message: 'requeued as ready' });
+      else {
         out.set(r.letter, {
           id: r.letter,
           outcome: 'conflict',
           message: `a waiting or running task with id ${r.id} already exists; the letter was kept`,
         });
       }
-    }
-    if (done.length) {
-      await sql(`DELETE FROM ${n.dead} WHERE id = ANY($1::text[])`, [done]);
-      await sql(`DELETE FROM ${n.results} WHERE id = ANY($1::text[])`, [done]);
-      await sql(`SELECT pg_notify(c, '') FROM unnest($1::text[]) AS c`, [[...queues].map(channelFor)]);
     }
     return ids.map((id) => out.get(id) ?? { id, outcome: 'missing', message: MISSING });
   };

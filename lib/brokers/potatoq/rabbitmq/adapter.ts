@@ -7,6 +7,7 @@ import type { RabbitCtx } from './context';
 import type { PaceOptions } from './letter-actions';
 import type { RedriveOptions } from './redrive';
 import { Management } from './management';
+import { previewEditedRabbit, replayEditedRabbit } from './edit-replay';
 import { deadGroups, deadHistogram, getDead, listDead, overview, taskNames } from './reads';
 import { deadIds } from './scan';
 import { parseOptions, ZRabbitmqOptions } from '../options';
@@ -124,6 +125,8 @@ export function createRabbitmqAdapter(config: StoreConfig): RabbitmqAdapter {
     },
     replayDead: async (ids) => replayDead(ctx, ids),
     replayDeadPaced: async (ids, pace) => replayDeadPaced(ctx, ids, pace),
+    previewReplayEdited: (id, edit) => previewEditedRabbit(ctx, id, edit),
+    replayEdited: (id, edit) => replayEditedRabbit(ctx, id, edit),
     convert: async (ids) => convertCelery(ctx, ids),
     convertCelery: async (ids, pace) => convertCelery(ctx, ids, pace),
     discardDead: async (ids) => discardDead(ctx, ids),

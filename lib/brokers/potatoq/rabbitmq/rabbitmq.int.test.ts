@@ -52,6 +52,7 @@ function fixture() {
         return id;
       },
       deadLetter: (m) => py.call('dead_letter', { ...m, died_ago: m.diedAgo }),
+      declareQueue: (queue) => py.call('declare', { queue }),
       deadLetterRaw: (r) => py.call('dead_letter_raw', r),
       heartbeat: (id, info, age) => py.call('heartbeat', { id, info, age }),
       garbageWorker: (id, info) => py.call('raw_worker', { id, info }),

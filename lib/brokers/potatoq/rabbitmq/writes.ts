@@ -17,7 +17,7 @@ export function actionResult(action: ActionResult['action'], brokerId: string, r
 }
 
 /** Publishes `json` to `queue` and acks the letter only after its own confirm (no return). */
-async function republish(
+export async function republish(
   ctx: RabbitCtx,
   id: string,
   queue: string,
@@ -43,7 +43,7 @@ async function republish(
   return { id, outcome: 'ok', message: `published to ${queue} without its eta; the result record is kept, as potatoq does${note}` };
 }
 
-const numberField = (p: Parameters<LetterStep>[0]['payload'], key: string): number => {
+export const numberField = (p: Parameters<LetterStep>[0]['payload'], key: string): number => {
   if (p.kind !== 'potatoq') return 0;
   const v = p.fields.find((f) => f[0] === key)?.[1];
   return v && v.t === 'int' ? Number(v.v) : 0;

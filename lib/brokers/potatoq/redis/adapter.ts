@@ -18,6 +18,7 @@ import { diagnosePotatoq } from '../diagnose';
 import { parseRedisUrl, potatoqPrefix, RedisUrlError, redisKeys, type RedisTarget } from './keys';
 import { redisResultsOn } from './results';
 import { checkServer, connectRedis, isTlsFailure, redisFailure, type ServerCheck } from './server';
+import { previewEditedRedis, replayEditedRedis } from './edit-replay';
 import { discardDead, enqueueTasks, purgeQueue, replayDead, revokeTasks, type RedisOutcome } from './writes';
 
 /** How long a server check (version, Cluster, eviction policy) is trusted. */
@@ -246,6 +247,15 @@ export function createRedisAdapter(config: StoreConfig): BrokerAdapter {
     getResult: (id) => read(() => results.getResult(id)),
     taskNames: () => read(async () => taskNames(client, prefix, await client.smembers(redisKeys(prefix).queues))),
     replayDead: (ids) => act('replay', ids, () => replayDead(client, prefix, ids)),
+    previewReplayEdited: (id, edit) => read(() => previewEditedRedis(client, prefix, config.id, id, edit)),
+    replayEdited: async (id, edit) => {
+      await usable();
+      const { preview, outcome } = await replayEditedRedis(client, prefix, config.id, id, edit).catch((e: unknown) => {
+        throw mapError(e, true);
+      });
+      if (outcome.outcome === 'missing') throw new ConsoleError('NotFound', `dead letter ${id}: ${outcome.message}`);
+      return { ...preview, outcome: { id, outcome: outcome.outcome, message: outcome.message } };
+    },
     discardDead: (ids) => act('discard', ids, () => discardDead(client, prefix, ids)),
     revoke: (ids) => act('revoke', ids, () => revokeTasks(client, prefix, ids, resultExpires)),
     exportCall: (id) => read(() => getDead(client, prefix, id)).then((d) => d && callOfLetter(d)),

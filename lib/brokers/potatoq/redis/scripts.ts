@@ -65,6 +65,34 @@ return out
 `;
 
 /**
+ * ARGV: P, id, sha1 of the payload read, edited payload, queue ('' keeps `q`), priority ('' keeps
+ * `pr`) → `ok | missing | running | not-dead:<st> | no-queue | changed`. REPLAY for one letter
+ * with its payload, queue and priority replaced, in the same atomic step that takes it out of
+ * `P:dead`: the letter is never both gone and unwritten. `changed`: the payload is no longer the
+ * one the edit was computed from (nothing done).
+ */
+const REPLAY_EDITED = `${COMMON}
+local id, sha, newp, newq, newpr = ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6]
+local jk = jkey(id)
+local v = redis.call('HMGET', jk, 'q', 'pr', 'st', 'tok', 'p')
+if not v[3] then return 'missing' end
+if owned(v[3], v[4]) then return 'running' end
+if v[3] ~= 'dead' then return 'not-dead:' .. v[3] end
+if redis.sha1hex(v[5] or '') ~= sha then return 'changed' end
+local q = newq ~= '' and newq or v[1]
+if not q then return 'no-queue' end
+local pr = newpr ~= '' and newpr or (v[2] or '0')
+redis.call('ZREM', P .. ':dead', id)
+redis.call('HDEL', jk, 'r', 'died')
+redis.call('HSET', jk, 'd', 0, 'st', 'ready', 'p', newp, 'q', q, 'pr', pr)
+redis.call('DEL', P .. ':result:' .. id)
+redis.call('SADD', P .. ':queues', q)
+redis.call('ZADD', qkey(q) .. ':ready', -(tonumber(pr) or 0) * PRIO + redis.call('INCR', P .. ':seq'), id)
+redis.call('ZADD', qkey(q) .. ':marker', 0, '0')
+return 'ok'
+`;
+
+/**
  * ARGV: P, ids… → per id `ok | orphan | missing | running | not-dead:<st>`.
  * Deletes a dead letter: `ZREM P:dead` + `DEL` the hash, only where `st = dead`. An id left in
  * `P:dead` without a hash (potatoq's own revoke leaves those) is removed: `orphan`.
@@ -199,6 +227,7 @@ const script = (name: string, lua: string): LuaScript => ({ name, lua, sha: crea
 
 export const SCRIPTS = {
   replay: script('replay', REPLAY),
+  replayEdited: script('replay-edited', REPLAY_EDITED),
   discard: script('discard', DISCARD),
   revoke: script('revoke', REVOKE),
   purgeSlice: script('purge', PURGE_SLICE),
