@@ -19,6 +19,8 @@ export const PG_URL = process.env.POTATOQ_CONSOLE_TEST_PG_URL ?? 'postgresql://p
 export const RMQ4_URL = process.env.POTATOQ_TEST_RABBITMQ4_URL ?? 'amqp://potatoq:potatoq@127.0.0.1:5673/';
 export const RMQ4_MGMT = process.env.POTATOQ_TEST_RABBITMQ4_MGMT ?? 'http://127.0.0.1:15673';
 export const REDIS_URL = process.env.POTATOQ_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/0';
+export const RMQ3_URL = process.env.POTATOQ_TEST_RABBITMQ3_URL ?? 'amqp://guest:guest@127.0.0.1:5672/';
+export const RMQ3_MGMT = process.env.POTATOQ_TEST_RABBITMQ3_MGMT ?? 'http://127.0.0.1:15672';
 /** Database `db` of the test Redis. */
 export const redisDb = (db: number) => `${REDIS_URL.replace(/\/\d*$/, '')}/${db}`;
 /** potatoq reads `host//` (and `host/`) as vhost `/`, like Celery. */
@@ -31,6 +33,20 @@ export interface ExtraBrokers {
   redis: { id: 'redis'; url: string; prefix: string; queues: { overview: string; replay: string } };
   /** A plain Celery app on Redis: broker and result backend databases owned by the e2e run. */
   celery: { id: 'celery'; broker: string; backend: string; queue: string };
+  /** Celery on RabbitMQ 4.3 and 3.10 (e2e/celery-rabbitmq.spec.ts): results in Redis db 7 under a per-broker key prefix. */
+  celeryRmq: CeleryRmqBroker[];
+}
+
+export interface CeleryRmqBroker {
+  id: string;
+  label: string;
+  url: string;
+  mgmt: string;
+  backend: string;
+  /** The result backend's `global_keyprefix` (ends in `:`, so Celery adds nothing). */
+  prefix: string;
+  /** `wait` has no consumer; a real worker consumes `work`. */
+  queues: { wait: string; work: string };
 }
 
 export interface ExtraStatus {
@@ -72,6 +88,16 @@ export function prepareExtraBrokers(dir: string): ExtraBrokers {
     },
     // Databases 14 and 15 are the e2e run's (the Celery int suites use 8-13); global setup flushes them.
     celery: { id: 'celery', broker: redisDb(14), backend: redisDb(15), queue: `e2ecelery${tag}` },
+    celeryRmq: [
+      { id: 'celery-rmq4', label: 'RabbitMQ 4.3', url: RMQ4_URL, mgmt: RMQ4_MGMT, short: 'r4' },
+      { id: 'celery-rmq3', label: 'RabbitMQ 3.10', url: RMQ3_URL, mgmt: RMQ3_MGMT, short: 'r3' },
+    ].map(({ short, ...b }) => ({
+      ...b,
+      // Database 7 is this spec's (docs/systems/celery.md lists the Redis databases in use).
+      backend: redisDb(7),
+      prefix: `ce2e-${tag}-${short}:`,
+      queues: { wait: `ce2e-wait-${tag}-${short}`, work: `ce2e-work-${tag}-${short}` },
+    })),
   };
   fs.writeFileSync(extraFile(dir), JSON.stringify(x));
   return x;
@@ -100,6 +126,17 @@ export function extraBrokerEntries(x: ExtraBrokers): Record<string, unknown>[] {
       resultBackend: x.celery.backend,
       inspectTimeoutMs: 300,
     },
+    ...x.celeryRmq.map((b) => ({
+      id: b.id,
+      kind: 'celery',
+      name: `Orders (Celery on ${b.label})`,
+      url: b.url,
+      managementUrl: b.mgmt,
+      resultBackend: b.backend,
+      resultKeyprefix: b.prefix,
+      queues: [b.queues.wait, b.queues.work],
+      inspectTimeoutMs: 500,
+    })),
   ];
 }
 

@@ -115,7 +115,8 @@ function UnknownNotes({ why, labels }: { why: Partial<Record<string, string>>; l
     >
       {notes.map(([k, text]) => (
         <li key={k} data-testid={`count-note-${k}`}>
-          <span className="font-medium">* {labels[k] ?? k} “—”:</span> {text}.
+          {/* A note on a state this broker has no column for (it declares none) points at no "—": plain text. */}
+          {k in labels ? <span className="font-medium">* {labels[k]} “—”:</span> : null} {text}.
         </li>
       ))}
     </ul>

@@ -23,7 +23,7 @@ function Failed({ error }: { error: unknown }) {
 function deadNote(t: DeadTrend): string | undefined {
   const parts = [
     t.undated ? `${t.undated.toLocaleString('en-US')} matching letters have no died time and are in no bucket.` : '',
-    t.scannedNewest ? `Only the newest ${t.scannedNewest.toLocaleString('en-US')} letters were looked at.` : '',
+    t.scannedNewest ? `Only ${t.scannedNewest.toLocaleString('en-US')} letters were looked at; the rest are not counted.` : '',
   ].filter(Boolean);
   return parts.length ? parts.join(' ') : undefined;
 }

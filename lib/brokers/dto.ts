@@ -218,7 +218,8 @@ export interface DeadHistogram {
   counts: number[];
   /** Matching letters without a died time (in no bucket). */
   undated: number;
-  /** Set when only the newest N letters were looked at; null when all were. */
+  /** Set when only N letters were looked at (the newest, where the store keeps them by died time;
+   *  Celery's result records have no such order); null when all were. */
   scannedNewest: number | null;
 }
 

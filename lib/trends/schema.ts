@@ -50,7 +50,9 @@ export const ZDeadTrend = z
       .number()
       .int()
       .nullable()
-      .describe('set when only the newest N letters were looked at (a group filter on a large store); null when all were'),
+      .describe(
+        'set when only N letters were looked at (a group filter on a large store: the newest; Celery: the first N result records a SCAN returns); null when all were',
+      ),
   })
   .meta({ id: 'DeadTrend', description: 'Dead letters per time bucket, from the died times the broker itself keeps.' });
 export type DeadTrend = z.infer<typeof ZDeadTrend>;

@@ -29,8 +29,9 @@ sent_queues: set[str] = set()
 
 
 def _options(req: dict[str, Any]) -> dict[str, Any]:
-    options: dict[str, Any] = {"queue": req["queue"]}
-    for key in ("countdown", "priority"):
+    # `exchange` + `routing_key` instead of `queue`: routed as task_routes would route it.
+    options: dict[str, Any] = {"queue": req["queue"]} if req.get("queue") else {}
+    for key in ("countdown", "priority", "exchange", "routing_key"):
         if req.get(key) is not None:
             options[key] = req[key]
     if req.get("id"):
@@ -42,7 +43,8 @@ def _options(req: dict[str, Any]) -> dict[str, Any]:
 
 def op_enqueue(req: dict[str, Any]) -> str:
     """`app.send_task`, as a producer would."""
-    sent_queues.add(req["queue"])
+    if req.get("queue"):
+        sent_queues.add(req["queue"])
     return app.send_task(req["task"], list(req.get("args") or []), dict(req.get("kwargs") or {}), **_options(req)).id
 
 

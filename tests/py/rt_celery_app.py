@@ -32,6 +32,9 @@ elif os.environ.get("CT_VISIBILITY"):
         "unacked_restore_interval": 1,
         "unacked_restore_throttle": 1,
     }
+if os.environ.get("CT_FAILURE_EXPIRES"):
+    # FAILURE records get their own TTL (Celery 5.7's result_failure_expires).
+    app.conf.result_failure_expires = int(os.environ["CT_FAILURE_EXPIRES"])
 OUT = Path(os.environ.get("CT_OUT", "/tmp"))
 
 
@@ -73,6 +76,16 @@ if os.environ.get("CT_DLX"):
 
     _q, _dlq = os.environ["CT_DLX"].split(":", 1)
     app.conf.task_queues = [Queue(_q, Exchange(_q, "direct"), routing_key=_q, queue_arguments={"x-dead-letter-exchange": "", "x-dead-letter-routing-key": _dlq})]
+
+
+if os.environ.get("CT_ROUTING_KEY"):
+    # "queue:key": `queue` is bound to a direct exchange of its name with routing key `key`: a task
+    # sent with exchange=queue, routing_key=key (as task_routes would) reaches it, and its result
+    # record's `queue` is that key (send_task(queue=...) uses the default exchange instead).
+    from kombu import Exchange, Queue
+
+    _q, _rk = os.environ["CT_ROUTING_KEY"].split(":", 1)
+    app.conf.task_queues = [Queue(_q, Exchange(_q, "direct"), routing_key=_rk)]
 
 
 @app.task(bind=True, name="ct.reject", acks_late=True)

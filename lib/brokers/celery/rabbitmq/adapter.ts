@@ -13,6 +13,7 @@ import { ZCeleryOptions } from '../options';
 import { NO_BACKEND, type ResultCtx } from '../redis/context';
 import { callOfFailure } from '../calls';
 import { celeryCall } from '../command';
+import { celeryDeadHistogram } from '../histogram';
 import { isControlQueue } from '../redis/keys';
 import { discardDead, ok, replayFailures, type ReplayBroker } from '../redis/failures';
 import { previewEditedCelery, replayEditedCelery } from '../edit-replay';
@@ -21,7 +22,15 @@ import { DeadGrouper } from '@/lib/triage/groups';
 import { buildSendTask, sendTaskInput, type BuiltCeleryMessage, type SendTaskInput } from '../send-task';
 import { broadcastRevoke, checkQueues, inspect, publishTask, purgeQueue } from './amqp';
 import { workersFrom } from '../workers';
-import { CELERY_V3_DLQ_REFUSAL, getCeleryLetter, letterEntries, mergeDead, readCeleryLetters, type CeleryDlq } from './dlq';
+import {
+  CELERY_V3_DLQ_REFUSAL,
+  getCeleryLetter,
+  letterEntries,
+  letterFingerprint,
+  mergeDead,
+  readCeleryLetters,
+  type CeleryDlq,
+} from './dlq';
 import { actOnCeleryDead } from './dlq-actions';
 import { withDeadLetterQueue } from './dlq-model';
 import { diagnoseRabbit } from './diagnose';
@@ -186,6 +195,9 @@ export function createCeleryRabbitAdapter(config: StoreConfig): BrokerAdapter {
       const record = backend ? await getDead(rctx, id) : null;
       return dlq ? getCeleryLetter(dlq, id, record) : record;
     },
+    // With a deadLetterQueue on RabbitMQ 3.x the browse (and so this) is refused with its reason.
+    deadHistogram: (q) =>
+      celeryDeadHistogram(rctx, q, dlq ? { read: () => readCeleryLetters(dlq), groupKey: (l) => letterFingerprint(l).key } : undefined),
     listWorkers: async () => workersFrom((m) => inspect(link, m, inspectMs)),
     listResults: (q) => listResults(rctx, q),
     getResult: (id) => getResult(rctx, id),

@@ -7,6 +7,7 @@ import { connectRedis } from '@/lib/brokers/potatoq/redis/server';
 import { CAPABILITIES, type Capabilities, type EnqueuePreview } from '@/lib/brokers/schema';
 import type { BrokerAdapter, StoreConfig } from '@/lib/brokers/types';
 import { celeryCall } from '../command';
+import { celeryDeadHistogram } from '../histogram';
 import { CELERY_NO_PAUSE, CELERY_REDIS_MODEL } from '../model';
 import { ZCeleryOptions } from '../options';
 import { NO_BACKEND, type CeleryRedisCtx } from './context';
@@ -96,6 +97,7 @@ export function createCeleryRedisAdapter(config: StoreConfig): BrokerAdapter {
     getTask: (id) => getTask(ctx, id),
     listDead: (q) => listDead(ctx, q),
     deadGroups: (q) => deadGroups(ctx, q),
+    deadHistogram: (q) => celeryDeadHistogram(ctx, q),
     getDead: (id) => getDead(ctx, id),
     listWorkers: () => listWorkers(ctx),
     listResults: (q) => listResults(ctx, q),
