@@ -17,6 +17,8 @@ process.env.POTATOQ_CONSOLE_BROKERS = JSON.stringify([
     managementUrl: RMQ4_MGMT,
     resultBackend: REDIS_URL,
     resultBackendOptions: { prefix: tag },
+    // Smaller than the DLQs below: the snapshot of a replay must not depend on the list's browse window.
+    deadBrowseLimit: 100,
   },
 ]);
 
@@ -30,7 +32,7 @@ async function withSeeder<T>(fn: (py: ReturnType<typeof spawnRabbitSeeder>) => P
   }
 }
 
-async function newJob(queue: string, rate: number) {
+async function newJob(queue: string, rate: number | null) {
   const { serviceBackend } = await import('@/lib/bulk/backend');
   const { BulkJob } = await import('@/lib/bulk/runner');
   const { takeSnapshot } = await import('@/lib/bulk/snapshot');
@@ -95,6 +97,24 @@ describe.skipIf(!available)('bulk replay on RabbitMQ 4', () => {
             .filter((id) => !done.includes(id))
             .sort(),
         );
+      }),
+    120_000,
+  );
+
+  it(
+    'replays all of a DLQ deeper than deadBrowseLimit: the snapshot counts every letter, one pass replays them',
+    () =>
+      withSeeder(async (py) => {
+        const queue = `bk${tag}d`;
+        const ids = await py.call<string[]>('dead_letter_bulk', { queue, n: 350 });
+        const job = await newJob(queue, null);
+        expect(job.total).toBe(350); // the count the operator confirms
+        expect(job.view().capped).toBe(false);
+        job.start();
+        await job.finished;
+        expect(job.view()).toMatchObject({ state: 'done', progress: { total: 350, succeeded: 350, failed: 0, skipped: 0 } });
+        expect(await idsIn(py, queue)).toEqual([...ids].sort());
+        expect(await idsIn(py, `${queue}.dlq`)).toEqual([]);
       }),
     120_000,
   );

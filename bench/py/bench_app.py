@@ -3,6 +3,7 @@ the environment, so the real `potatoq worker`, `dashboard`, `queues` and `dead l
 benchmark's database.
 
 BENCH_BROKER_URL: broker URL. BENCH_BROKER_OPTIONS: JSON of broker_transport_options.
+BENCH_DEFAULT_QUEUE: task_default_queue (on RabbitMQ, the queue whose DLQ `potatoq dead` reads).
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from potatoq import Potatoq
 
 app = Potatoq("bench", broker=os.environ["BENCH_BROKER_URL"])
 app.conf.broker_transport_options = json.loads(os.environ.get("BENCH_BROKER_OPTIONS") or "{}")
+if os.environ.get("BENCH_DEFAULT_QUEUE"):
+    app.conf.task_default_queue = os.environ["BENCH_DEFAULT_QUEUE"]
 
 
 @app.task(name="bench.churn")

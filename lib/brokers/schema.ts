@@ -44,6 +44,8 @@ export const ZDeadListQuery = z.object({
   limit: ZLimit,
 });
 export type DeadListQuery = z.infer<typeof ZDeadListQuery>;
+/** The filter part of a dead-letter list query (what a bulk job's snapshot matches). */
+export type DeadFilter = Partial<Omit<DeadListQuery, 'cursor' | 'limit'>>;
 
 /** The stuck-work diagnosis: scheduled tasks count as overdue past `overdue` seconds. */
 export const ZDiagnosisQuery = z.object({

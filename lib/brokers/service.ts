@@ -11,6 +11,7 @@ import type {
   DeadDetail,
   DeadHistogram,
   DeadHistogramQuery,
+  DeadFilter,
   DeadListQuery,
   EnqueueRequest,
   FoundItem,
@@ -179,6 +180,15 @@ export async function getTask(brokerId: string, id: string) {
   return t;
 }
 export const listDead = (brokerId: string, q: DeadListQuery) => read(brokerId, 'dead-letter list', (a) => a.listDead(q), q);
+/** Every matching dead letter's id in one pass where the adapter has one (`deadIds`), else null
+ *  (page `listDead`). A bulk job's snapshot: it may walk a whole DLQ, so the write timeout bounds it. */
+export function deadIds(brokerId: string, q: DeadFilter, cap: number): Promise<{ ids: string[]; capped: boolean } | null> {
+  if (hasNul(q)) return Promise.reject(NUL());
+  return withTimeout('dead-letter snapshot', writeTimeoutMs(), async () => {
+    const a = getAdapter(brokerId);
+    return a.deadIds ? a.deadIds(q, cap) : null;
+  });
+}
 export const deadGroups = (brokerId: string, q: { queue?: string }) => read(brokerId, 'dead-letter groups', (a) => a.deadGroups(q), q);
 export async function getDead(brokerId: string, id: string): Promise<DeadDetail> {
   const d = await read(brokerId, 'dead letter', (a) => a.getDead(id), id);

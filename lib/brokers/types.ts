@@ -13,6 +13,7 @@ import type {
   DeadGroup,
   DeadHistogram,
   DeadHistogramQuery,
+  DeadFilter,
   DeadListQuery,
   DeadSummary,
   EnqueueRequest,
@@ -80,6 +81,11 @@ export interface BrokerAdapter {
   /** Task names seen in the broker and in registered-task records, sorted. */
   taskNames(): Promise<string[]>;
 
+  /** Every dead letter's id matching `q` (the list's filter and order), at most `cap` of them,
+   *  in one pass over the whole dead-letter store: the snapshot of an "all matching" bulk job
+   *  where paging `listDead` would be bounded or cost a pass per page (RabbitMQ's DLQ browse
+   *  holds `deadBrowseLimit` letters and re-reads them per page). Absent: the job pages `listDead`. */
+  deadIds?(q: DeadFilter, cap: number): Promise<{ ids: string[]; capped: boolean }>;
   /** potatoq's `dead retry`, per id; never loses a letter (a live job with the id -> conflict). */
   replayDead(ids: string[]): Promise<ActionResult>;
   /** `replayDead` over many ids in one pass, paced, with progress and cancellation (the bulk

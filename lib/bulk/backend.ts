@@ -11,7 +11,13 @@ export function serviceBackend(brokerId: string, action: BulkAction, filter: Bul
   const { queue, task, id, q, group, state } = filter;
   const whole = action === 'replay' && service.pacesReplay(brokerId);
   return {
-    ...(whole ? { actAll: (ids: string[], pace: ReplayPace) => service.replayDeadPaced(brokerId, ids, pace) } : {}),
+    // A one-pass replay takes its snapshot in one pass too: every matching letter, not the list's browse window.
+    ...(whole
+      ? {
+          actAll: (ids: string[], pace: ReplayPace) => service.replayDeadPaced(brokerId, ids, pace),
+          listAll: (cap: number) => service.deadIds(brokerId, { queue, task, id, q, group }, cap),
+        }
+      : {}),
     async listPage(cursor, limit) {
       const page =
         action === 'revoke'

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { OnePassBackend, idsFrom, latch } from './fake-backend';
-import { BulkJob } from './runner';
+import { BulkJob, type JobHooks } from './runner';
+import type { ActionOutcome } from '@/lib/brokers/schema';
 import { takeSnapshot } from './snapshot';
 
 async function jobOver(b: OnePassBackend, rate: number | null = null) {
@@ -62,5 +63,44 @@ describe('a bulk job on a backend that does the snapshot in one pass', () => {
     await job.finished;
     expect(job.state).toBe('failed');
     expect(job.view().progress).toMatchObject({ succeeded: 4, failed: 16 });
+  });
+
+  it('reads and writes the state store at most every half second, not per letter, and stores every outcome not ok', async () => {
+    const b = new OnePassBackend(idsFrom('d', 3000));
+    const job = await jobOver(b);
+    b.rows.splice(b.rows.indexOf('d-000100'), 1);
+    b.beforeAct = async (_ids, n) => {
+      if (n % 1000 === 0) await new Promise((r) => setTimeout(r, 600)); // two slow letters: two store rounds
+    };
+    let polls = 0;
+    const stored: ActionOutcome[] = [];
+    const hooks: JobHooks = {
+      saved: async (_job, outcomes) => void stored.push(...outcomes),
+      poll: async () => {
+        polls++;
+        return null;
+      },
+    };
+    job.hooks = hooks;
+    job.start();
+    await job.finished;
+    expect(job.view().progress).toMatchObject({ processed: 3000, succeeded: 2999, skipped: 1 });
+    expect(polls).toBeGreaterThanOrEqual(1);
+    expect(polls).toBeLessThanOrEqual(4);
+    expect(stored.map((o) => o.id)).toEqual(['d-000100']);
+  });
+
+  it('takes its snapshot in one call where the backend lists every matching id at once', async () => {
+    const b = new OnePassBackend(idsFrom('d', 20));
+    let pages = 0;
+    const paged = b.listPage.bind(b);
+    b.listPage = async (c, l) => {
+      pages++;
+      return paged(c, l);
+    };
+    const withAll = Object.assign(b, { listAll: async (cap: number) => ({ ids: b.rows.slice(0, cap), capped: b.rows.length > cap }) });
+    const s = await takeSnapshot(withAll, 15);
+    expect(pages).toBe(0);
+    expect(s).toMatchObject({ ids: b.rows.slice(0, 15), capped: true, searchedNewest: null });
   });
 });

@@ -254,6 +254,8 @@ export class BulkJob {
     const abort = new AbortController();
     const seen = new Set<string>();
     const job = this; // eslint-disable-line @typescript-eslint/no-this-alias -- the getter reads the job's live rate
+    const notOk: ActionOutcome[] = [];
+    let heard = Date.now();
     this.looping = true;
     try {
       if (this.hooks) await this.save();
@@ -264,14 +266,21 @@ export class BulkJob {
         get rate() {
           return job.rate ?? undefined;
         },
+        // Called before every letter: the state store is read (requests from other consoles) and
+        // written (progress, the outcomes not ok so far) at most every POLL_MS, not per letter.
         gate: async () => {
-          if (this.hooks) await this.listen();
+          if (this.hooks && Date.now() - heard >= POLL_MS) {
+            heard = Date.now();
+            await this.listen();
+            await this.save(notOk.splice(0));
+          }
           while (this.state === 'paused') await this.holdFor(null);
           if (this.state === 'cancelled') abort.abort();
         },
         onProgress: (_done, _total, o) => {
           seen.add(o.id);
           this.log.add(o);
+          if (o.outcome !== 'ok') notOk.push(o);
         },
       });
       this.inFlight = 0;
@@ -285,7 +294,7 @@ export class BulkJob {
           : [];
       this.log.batches = 1;
       this.next = this.snapshot.ids.length;
-      if (this.hooks) await this.save(rest);
+      if (this.hooks) await this.save([...notOk.splice(0), ...rest]);
       if (this.state === 'running' || this.state === 'paused') this.state = 'done';
     } catch (e) {
       this.inFlight = 0;
@@ -293,7 +302,7 @@ export class BulkJob {
         ids.filter((id) => !seen.has(id)),
         e,
       );
-      if (this.hooks) await this.save(failed);
+      if (this.hooks) await this.save([...notOk.splice(0), ...failed]);
     } finally {
       this.looping = false;
       this.finishedAt = new Date();

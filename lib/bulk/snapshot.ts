@@ -15,6 +15,8 @@ export interface BulkBackend {
   /** All the remaining ids in one call, steered by the job (pause, cancel, rate, progress):
    *  where the broker does one pass better than a call per batch (`replayDeadPaced`). */
   actAll?(ids: string[], pace: import('@/lib/brokers/types').ReplayPace): Promise<import('@/lib/brokers/schema').ActionResult>;
+  /** Every matching id (at most `cap`) in one pass, where the broker has it (`deadIds`); null: page instead. */
+  listAll?(cap: number): Promise<{ ids: string[]; capped: boolean } | null>;
 }
 
 export interface Snapshot {
@@ -34,6 +36,8 @@ const PAGE = 500;
  */
 export async function takeSnapshot(backend: BulkBackend, cap = SNAPSHOT_CAP): Promise<Snapshot> {
   const at = new Date();
+  const all = backend.listAll ? await backend.listAll(cap) : null;
+  if (all) return { ids: all.ids, capped: all.capped, searchedNewest: null, at };
   const seen = new Set<string>();
   let cursor: string | undefined;
   let searchedNewest: number | null = null;

@@ -9,6 +9,7 @@ import { ROOT } from '@/tests/support/potatoq-seeder';
 import { browseLockQueue } from '@/lib/brokers/potatoq/rabbitmq/dlq';
 import { newTag, rabbitAdapter, rabbitVersion, redisAvailable, REDIS_URL, RMQ4_URL, spawnRabbitSeeder } from '@/tests/support/rabbitmq';
 import { peekIds, seedDlq } from '@/tests/support/rabbit-dlq-seed';
+import { ZDeadListQuery } from '@/lib/brokers/schema';
 
 execFileSync('bash', [path.join(ROOT, 'scripts/ensure-venv.sh')], { stdio: 'inherit' });
 const v4 = (await redisAvailable()) && (await rabbitVersion(RMQ4_URL, 'RabbitMQ 4.x', (m) => m >= 4));
@@ -33,6 +34,69 @@ describe.skipIf(!v4)('the one-pass redrive on RabbitMQ 4.3', () => {
       const queued = await peekIds(RMQ4_URL, queue);
       expect(queued).toHaveLength(want.length);
       expect(new Set(queued)).toEqual(new Set(want));
+    } finally {
+      await a.close();
+      await py.call('cleanup').catch(() => undefined);
+      await py.close();
+    }
+  }, 120_000);
+
+  it('hands over between consumers past a prefetch, coalesces the acks, and loses or repeats nothing', async () => {
+    const tag = newTag();
+    const queue = `rp${tag}`;
+    const py = spawnRabbitSeeder(RMQ4_URL, REDIS_URL, tag);
+    const a = rabbitAdapter(RMQ4_URL, { queues: [queue] });
+    try {
+      await py.call('dead_letter_bulk', { queue, n: 0 });
+      const ids = await seedDlq(RMQ4_URL, queue, 1500);
+      const want = ids.filter((_, i) => i % 3 === 0);
+      const stay = ids.filter((_, i) => i % 3 !== 0);
+      // 1,000 letters kept unacked with a prefetch of 200: five consumers in turn, no basic.get.
+      const r1 = await a.replayDeadPaced(want, { queue, prefetch: 200, window: 64 });
+      expect(r1.failed).toEqual([]);
+      expect(r1.succeeded).toHaveLength(want.length);
+      expect(await peekIds(RMQ4_URL, `${queue}.dlq`)).toEqual(stay);
+      // All of the rest: runs of settled letters at the front, acked with `multiple`.
+      const r2 = await a.replayDeadPaced(stay, { queue, prefetch: 200 });
+      expect(r2.failed).toEqual([]);
+      expect(r2.succeeded).toHaveLength(stay.length);
+      expect(await peekIds(RMQ4_URL, `${queue}.dlq`)).toEqual([]);
+      const queued = await peekIds(RMQ4_URL, queue);
+      expect(queued).toHaveLength(ids.length);
+      expect(new Set(queued)).toEqual(new Set(ids));
+    } finally {
+      await a.close();
+      await py.call('cleanup').catch(() => undefined);
+      await py.close();
+    }
+  }, 120_000);
+
+  it('lists every matching id of a DLQ deeper than deadBrowseLimit in one pass, touching nothing', async () => {
+    const tag = newTag();
+    const queue = `rs${tag}`;
+    const py = spawnRabbitSeeder(RMQ4_URL, REDIS_URL, tag);
+    const a = rabbitAdapter(RMQ4_URL, { queues: [queue], deadBrowseLimit: 100 });
+    try {
+      await py.call('dead_letter_bulk', { queue, n: 0 });
+      const ids = await seedDlq(RMQ4_URL, queue, 900);
+      const all = await a.deadIds!({ queue }, 100_000);
+      expect(all.capped).toBe(false);
+      expect(all.ids).toEqual(ids); // newest first (potatoq-died descending), as the list orders them
+      expect(await peekIds(RMQ4_URL, `${queue}.dlq`)).toEqual(ids); // every letter back, in its place
+      expect(await a.deadIds!({ queue }, 50)).toEqual({ ids: ids.slice(0, 50), capped: true });
+      // A text search decodes the body, and matches a third.
+      const third = await a.deadIds!({ queue, q: 'ValueError: group 1' }, 100_000);
+      expect(new Set(third.ids)).toEqual(new Set(ids.filter((_, i) => i % 3 === 1)));
+      const byTask = await a.deadIds!({ queue, task: 'bench.redrive', id: ids[5]!.slice(0, 12) }, 100_000);
+      expect(byTask.ids).toEqual([ids[5]]);
+      const page = await a.listDead(ZDeadListQuery.parse({ queue, limit: 500 }));
+      expect(page.items).toHaveLength(100); // the list's browse window
+      const groups = await a.deadGroups({ queue }); // "ValueError: group <n>", of the first 100 only
+      expect(groups.map((g) => g.count)).toEqual([100]);
+      // The group from the headers alone: all 900, not the list's 100.
+      expect((await a.deadIds!({ queue, group: groups[0]!.fingerprint }, 100_000)).ids).toHaveLength(900);
+      expect((await a.deadIds!({ queue, group: 'fp-0000000000000000' }, 100_000)).ids).toEqual([]);
+      expect((await peekIds(RMQ4_URL, `${queue}.dlq`)).sort()).toEqual([...ids].sort());
     } finally {
       await a.close();
       await py.call('cleanup').catch(() => undefined);

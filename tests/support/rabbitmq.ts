@@ -13,8 +13,9 @@ export const RMQ4_MGMT = process.env.POTATOQ_TEST_RABBITMQ4_MGMT ?? 'http://127.
 export const RMQ3_URL = process.env.POTATOQ_TEST_RABBITMQ3_URL ?? 'amqp://guest:guest@127.0.0.1:5672/';
 export const REDIS_URL = process.env.POTATOQ_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/0';
 export const PY_DIR = path.join(ROOT, 'tests/py');
-/** potatoq reads `host//` (and `host/`) as vhost `/`, like Celery. */
-export const potatoqUrl = (url: string) => url.replace(/\/?$/, '//').replace(/\/\/\/$/, '//');
+/** potatoq reads `host//` (and `host/`) as vhost `/`, like Celery; a named vhost (`host/v`) is as is. */
+export const potatoqUrl = (url: string) =>
+  /^amqps?:\/\/[^/]+\/[^/]+$/.test(url) ? url : url.replace(/\/?$/, '//').replace(/\/\/\/$/, '//');
 
 /** The server version when RabbitMQ answers; otherwise a loud line (a failure when services are required). */
 export async function rabbitVersion(url: string, label: string, want?: (major: number) => boolean): Promise<string | null> {

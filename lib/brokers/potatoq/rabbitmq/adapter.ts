@@ -9,6 +9,7 @@ import type { RedriveOptions } from './redrive';
 import { Management } from './management';
 import { previewEditedRabbit, replayEditedRabbit } from './edit-replay';
 import { deadGroups, deadHistogram, getDead, listDead, overview, taskNames } from './reads';
+import { deadIds } from './scan';
 import { parseOptions, ZRabbitmqOptions } from '../options';
 import { createResultBackend } from '../result-backend';
 import { V3_BROWSE_REFUSAL } from './topology';
@@ -99,6 +100,7 @@ export function createRabbitmqAdapter(config: StoreConfig): RabbitmqAdapter {
     listTasks: refuse,
     getTask: refuse,
     listDead: (q) => listDead(ctx, q),
+    deadIds: (q, cap) => deadIds(ctx, q, cap),
     deadGroups: (q) => deadGroups(ctx, q),
     getDead: (id) => getDead(ctx, id),
     deadHistogram: (q) => deadHistogram(ctx, q),

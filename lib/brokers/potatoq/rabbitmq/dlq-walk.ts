@@ -1,9 +1,10 @@
 import 'server-only';
-import type { ConfirmChannel, ConsumeMessage, Message } from 'amqplib';
+import type { ConfirmChannel, Message } from 'amqplib';
 import type { ActionOutcome } from '@/lib/brokers/schema';
 import type { ReplayPace } from '@/lib/brokers/types';
 import type { AmqpLink } from './connection';
 import { withDlqLock, type Held } from './dlq';
+import { AckBook, DlqStream, PREFETCH } from './dlq-stream';
 
 // One pass over a dead-letter queue on RabbitMQ 4.x, whatever system's letters it holds (the
 // potatoq redrive and a Celery app's `deadLetterQueue` both walk with it): the system says how a
@@ -11,16 +12,16 @@ import { withDlqLock, type Held } from './dlq';
 // with confirms, then ack; or ack only).
 
 /** Letters published but not yet acked at once, unpaced. A crash leaves at most this many in both
- *  places (plus, on a broker crash, the last one acked): see docs/performance.md. */
-export const REDRIVE_WINDOW = 32;
-
-/** The most unacked deliveries a consumer may have (AMQP's prefetch is 16 bits; 0, "unlimited",
- *  is a credit of 2,000 on quorum queues, which held letters exhaust). Beyond it, basic.get. */
-const PREFETCH = 65_535;
+ *  places (plus, on a broker crash, the last acks it had not written): see docs/bulk.md. With
+ *  RabbitMQ confirming a quorum queue's publishes in batches, the rate is about this window per
+ *  confirm round trip: 32 gave ~1,000 msgs/s on a 100,000-letter DLQ, 256 several thousand. */
+export const REDRIVE_WINDOW = 256;
 
 export interface WalkPace extends ReplayPace {
   /** Publishes in flight; 1 when paced (the fault tests' "at most 2 in both places"). */
   window?: number;
+  /** Deliveries a consumer may hold before the next one takes over (tests: a small one exercises the hand-over). */
+  prefetch?: number;
 }
 
 /** What one walk needs to know about the letters of the queue it walks. */
@@ -54,133 +55,93 @@ const windowOf = (pace: WalkPace) => Math.max(1, Math.trunc(pace.window ?? (pace
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Deliveries of one consumer as an awaitable stream; rejects once the channel is gone. */
-function deliveries(ch: ConfirmChannel, got: () => void) {
-  const buf: ConsumeMessage[] = [];
-  let head = 0;
-  let wake: (() => void) | null = null;
-  let gone: Error | null = null;
-  const poke = () => {
-    const w = wake;
-    wake = null;
-    w?.();
-  };
-  const end = (e: Error) => {
-    gone ??= e;
-    poke();
-  };
-  ch.on('close', () => end(new Error('the channel closed')));
-  ch.on('error', (e: Error) => end(e));
-  return {
-    push(m: ConsumeMessage | null) {
-      if (m !== null) got();
-      if (m === null) end(new Error('RabbitMQ cancelled the consumer (the DLQ was deleted?)'));
-      else buf.push(m);
-      poke();
-    },
-    async next(): Promise<ConsumeMessage> {
-      for (;;) {
-        if (head < buf.length) {
-          const m = buf[head]!;
-          buf[head++] = undefined as unknown as ConsumeMessage;
-          if (head > 4096 && head * 2 > buf.length) {
-            buf.splice(0, head); // amortised: shift() alone is O(n) on long arrays
-            head = 0;
-          }
-          return m;
-        }
-        if (gone) throw gone;
-        await new Promise<void>((r) => (wake = r));
-      }
-    },
-  };
-}
-
 /**
  * One pass over `spec.dlq` under the browse lock: consumes the letters that were there when it
- * started (in order, nothing acked), runs `step` on the wanted ones with up to `window` of them in
- * flight (each acked only after its own publish confirm), and leaves every other letter unacked;
- * at the end one `nack(all, requeue)` returns them, in their places (RabbitMQ 4.x keeps a
- * requeued letter's position). A crash of either side returns every unacked letter to the DLQ.
- * Only the first copy of an id is acted on.
+ * started (in order, nothing acked by the walk; a full consumer hands over to a new one, see
+ * DlqStream), runs `step` on the wanted ones with up to `window` of them in flight (each acked
+ * only after its own publish confirm, runs of them with one multiple ack: AckBook), and leaves
+ * every other letter unacked; at the end they go back in their places (DlqStream.release). A
+ * crash of either side returns every unacked letter to the DLQ. Only the first copy of an id is
+ * acted on. Publishes go on a channel of their own: RabbitMQ runs each channel as its own
+ * process, so the DLQ channel's deliveries and acks don't queue the publishes and confirms.
  */
 export async function walkQueue<L extends { id: string }>(spec: WalkSpec<L>, w: Walk, pace: WalkPace): Promise<void> {
   const { dlq, link } = spec;
   await withDlqLock(link, spec.lockKey, dlq, () =>
-    link.withConfirmChannel(async (ch) => {
-      ch.setMaxListeners(0); // one `return` listener per publish in flight
-      const depth = (await ch.checkQueue(dlq)).messageCount;
-      if (depth === 0) return;
-      const stream = deliveries(ch, () => got++);
-      const running = new Set<Promise<void>>();
-      let failure: unknown = null;
-      let last = 0;
-      let got = 0; // deliveries received while consuming
-      await ch.prefetch(PREFETCH);
-      let consumerTag: string | null = (await ch.consume(dlq, (m) => stream.push(m), { noAck: false })).consumerTag;
-      let kept = 0; // letters kept unacked (not wanted)
-      /** The next letter: consumed while the prefetch allows, then taken with basic.get. */
-      const next = async (seen: number): Promise<Message | false> => {
-        if (consumerTag !== null && kept + windowOf(pace) + 1 >= PREFETCH) {
-          const tag = consumerTag;
-          consumerTag = null;
-          await ch.cancel(tag); // deliveries already sent arrive before cancel-ok: take them first
-        }
-        if (consumerTag !== null || seen < got) return stream.next();
-        return ch.get(dlq, { noAck: false });
-      };
-      try {
-        for (let seen = 0; seen < depth && w.wanted.size > 0 && !failure; seen++) {
-          const m = await next(seen);
-          if (m === false) break;
-          const quick = spec.quickId?.(m) ?? null;
-          const letter = quick !== null && !w.wanted.has(quick) ? null : spec.decode(m);
-          if (letter === null || !w.wanted.has(letter.id)) {
-            kept++; // held unacked until the end
-            continue;
-          }
-          await pace.gate?.();
-          if (pace.signal?.aborted) break;
-          const gap = pace.rate && pace.rate > 0 ? 1000 / pace.rate : 0; // the bulk runner may change it
-          if (gap) {
-            const wait = last + gap - Date.now();
-            if (wait > 0) await sleep(wait);
-            last = Date.now();
-          }
-          while (running.size >= windowOf(pace)) await Promise.race(running);
-          // A cancel can arrive while waiting for the pace or the window (the previous letter's
-          // progress): this letter is then left unacked and goes back with the rest.
-          if (failure || pace.signal?.aborted) break;
-          const held: Held = { msg: m, queue: spec.label ?? dlq, settled: false };
-          w.wanted.delete(letter.id); // only the first copy of an id is acted on
-          w.inflight.add(letter.id);
-          const p: Promise<void> = spec.step(letter, held, ch).then(
-            (out) => {
-              w.inflight.delete(letter.id);
-              w.outcomes.set(letter.id, out);
-              pace.onProgress?.(w.outcomes.size, w.total, out);
-            },
-            (e: unknown) => {
-              failure ??= e;
-            },
-          );
-          const tracked = p.finally(() => running.delete(tracked));
-          running.add(tracked);
-          if (pace.signal?.aborted) break;
-        }
-        await Promise.all(running);
-        if (failure) throw failure;
-      } finally {
-        await Promise.all(running);
-        // Everything still unacked on this channel goes back; on a closed channel the broker did it.
-        if (consumerTag !== null) await ch.cancel(consumerTag).catch(() => undefined);
+    link.withConfirmChannel(async (ch) =>
+      link.withConfirmChannel(async (pub) => {
+        pub.setMaxListeners(0); // one `return` listener per publish in flight
+        const depth = (await ch.checkQueue(dlq)).messageCount;
+        if (depth === 0) return;
+        const stream = new DlqStream(ch, dlq, pace.prefetch ?? PREFETCH);
+        const acks = new AckBook(ch);
+        const running = new Set<Promise<void>>();
+        let failure: unknown = null;
+        let last = 0;
+        await stream.start();
         try {
-          ch.nackAll(true);
-        } catch {
-          /* the channel is gone: the broker has returned them */
+          for (let seen = 0; seen < depth && w.wanted.size > 0 && !failure; seen++) {
+            const m = await stream.next();
+            const tag = m.fields.deliveryTag;
+            const quick = spec.quickId?.(m) ?? null;
+            const letter = quick !== null && !w.wanted.has(quick) ? null : spec.decode(m);
+            if (letter === null || !w.wanted.has(letter.id)) {
+              acks.take(tag, 'kept'); // held unacked until the end
+              continue;
+            }
+            await pace.gate?.();
+            if (!pace.signal?.aborted) {
+              const gap = pace.rate && pace.rate > 0 ? 1000 / pace.rate : 0; // the bulk runner may change it
+              if (gap) {
+                const wait = last + gap - Date.now();
+                if (wait > 0) await sleep(wait);
+                last = Date.now();
+              }
+              while (running.size >= windowOf(pace)) await Promise.race(running);
+            }
+            // A cancel can arrive while waiting for the pace or the window (the previous letter's
+            // progress): this letter is then left unacked and goes back with the rest.
+            if (failure || pace.signal?.aborted) {
+              acks.take(tag, 'kept');
+              break;
+            }
+            acks.take(tag, 'busy');
+            const held: Held = {
+              msg: m,
+              queue: spec.label ?? dlq,
+              settled: false,
+              ack: () => {
+                const ok = acks.settle(tag);
+                if (ok) stream.settled(m.fields.consumerTag);
+                return ok;
+              },
+            };
+            w.wanted.delete(letter.id); // only the first copy of an id is acted on
+            w.inflight.add(letter.id);
+            const p: Promise<void> = spec.step(letter, held, pub).then(
+              (out) => {
+                if (!held.settled) acks.keep(tag); // refused (unroutable, invalid): it stays
+                w.inflight.delete(letter.id);
+                w.outcomes.set(letter.id, out);
+                pace.onProgress?.(w.outcomes.size, w.total, out);
+              },
+              (e: unknown) => {
+                failure ??= e;
+              },
+            );
+            const tracked = p.finally(() => running.delete(tracked));
+            running.add(tracked);
+            if (pace.signal?.aborted) break;
+          }
+          await Promise.all(running);
+          if (failure) throw failure;
+        } finally {
+          await Promise.all(running);
+          await stream.stop();
+          stream.release(); // every letter back, in its place
         }
-      }
-    }),
+      }),
+    ),
   );
 }
 

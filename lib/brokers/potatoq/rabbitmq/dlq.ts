@@ -67,6 +67,8 @@ export interface Held {
   queue: string;
   /** Set once the message has been acked (replayed or discarded). */
   settled: boolean;
+  /** How to ack it when not one by one (the redrive coalesces acks); false if the channel is gone. */
+  ack?: () => boolean;
 }
 
 /**

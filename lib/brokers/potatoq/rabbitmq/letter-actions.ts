@@ -91,6 +91,10 @@ export async function runOnLetters(ctx: RabbitCtx, ids: string[], step: LetterSt
 
 /** Acks after the step's publish was confirmed; an ack that can't be sent leaves a duplicate. */
 export function ackHeld(h: Held, ch: ConfirmChannel): boolean {
+  if (h.ack) {
+    h.settled = h.ack();
+    return h.settled;
+  }
   try {
     ch.ack(h.msg);
     h.settled = true;

@@ -30,7 +30,7 @@ function timestampSeconds(v: unknown): number | null {
 }
 
 /** potatoq's reason (`potatoq-reason`), else the broker's `x-death[0].reason` with where and when. */
-function reasonOf(h: Record<string, unknown>): { reason: string | null; diedAtMs: number | null } {
+export function reasonOf(h: Record<string, unknown>): { reason: string | null; diedAtMs: number | null } {
   const own = text(h['potatoq-reason']);
   const died = typeof h['potatoq-died'] === 'number' ? (h['potatoq-died'] as number) : null;
   const deaths = Array.isArray(h['x-death']) ? (h['x-death'] as Array<Record<string, unknown>>) : [];

@@ -9,6 +9,7 @@ import type {
   DeadGroup,
   DeadHistogram,
   DeadHistogramQuery,
+  DeadFilter,
   DeadListQuery,
   DeadSummary,
   Page,
@@ -49,7 +50,8 @@ export async function readLetters(ctx: RabbitCtx, queue?: string, busy?: Console
   return out.sort(compareLetters);
 }
 
-function matches(l: Letter, q: DeadListQuery): boolean {
+/** The dead-letter list's filter (the bulk snapshot's too): task, id prefix, group, text. */
+export function matches(l: Letter, q: DeadFilter): boolean {
   if (q.task && l.task !== q.task) return false;
   if (q.id && !l.id.startsWith(q.id)) return false;
   if (q.group !== undefined && reasonFingerprint(l.reason).key !== q.group) return false;

@@ -1,0 +1,68 @@
+import 'server-only';
+import type { ConsumeMessage } from 'amqplib';
+import type { DeadFilter } from '@/lib/brokers/schema';
+import { isNotFound } from './connection';
+import { discoverQueues, requireBrowsable, type RabbitCtx } from './context';
+import { withDlqLock } from './dlq';
+import { DlqStream } from './dlq-stream';
+import { compareLetters, reasonOf, toLetter, type Letter } from './letters';
+import { matches } from './reads';
+import { dlqOf } from './topology';
+
+/**
+ * The letter as far as the filter needs it: a filter on the id or the group reads only the
+ * message id and the headers (`potatoq-reason`, `x-death`); only a task or text filter (or a
+ * letter without a message id) decodes the body.
+ */
+function letterFor(m: ConsumeMessage, queue: string, q: DeadFilter): Letter {
+  const mid: unknown = m.properties.messageId;
+  if (q.task || q.q || typeof mid !== 'string') return toLetter(m, queue);
+  const headers = (m.properties.headers ?? {}) as Record<string, unknown>;
+  const { reason, diedAtMs } = reasonOf(headers);
+  return { id: mid, queue, task: '', reason, diedAtMs, payload: { kind: 'foreign' } as Letter['payload'], body: m.content, headers };
+}
+
+type Found = Pick<Letter, 'id' | 'diedAtMs'>;
+
+/** One pass over `<queue>.dlq` under the browse lock: the matching letters of those there at the start, nothing acked. */
+async function scanDlq(ctx: RabbitCtx, queue: string, q: DeadFilter, out: Found[]): Promise<void> {
+  const dlq = dlqOf(queue);
+  await withDlqLock(ctx.link, ctx.lockKey, dlq, () =>
+    ctx.link.withConfirmChannel(async (ch) => {
+      const depth = (await ch.checkQueue(dlq)).messageCount;
+      if (depth === 0) return;
+      const stream = new DlqStream(ch, dlq);
+      await stream.start();
+      try {
+        for (let seen = 0; seen < depth; seen++) {
+          const l = letterFor(await stream.next(), queue, q);
+          if (matches(l, q)) out.push({ id: l.id, diedAtMs: l.diedAtMs });
+        }
+      } finally {
+        await stream.stop();
+        stream.release(); // every letter back, in its place
+      }
+    }),
+  );
+}
+
+/**
+ * Every matching letter's id over whole DLQs (no `deadBrowseLimit`), in the list's order
+ * (newest first), the first copy of an id only, at most `cap`: the snapshot of a bulk job. A
+ * DLQ deleted meanwhile reads as empty, as in the list.
+ */
+export async function deadIds(ctx: RabbitCtx, q: DeadFilter, cap: number): Promise<{ ids: string[]; capped: boolean }> {
+  await requireBrowsable(ctx);
+  const names = q.queue ? [q.queue] : (await discoverQueues(ctx)).names;
+  const exists = await ctx.link.checkMany(names.map(dlqOf));
+  const found: Found[] = [];
+  for (const name of names) {
+    if (!exists.get(dlqOf(name))) continue;
+    await scanDlq(ctx, name, q, found).catch((e: unknown) => {
+      if (!isNotFound(e)) throw e;
+    });
+  }
+  found.sort((a, b) => compareLetters(a as Letter, b as Letter));
+  const ids = [...new Set(found.map((f) => f.id))];
+  return { ids: ids.slice(0, cap), capped: ids.length > cap };
+}
