@@ -10,6 +10,9 @@
 #                        URL is given), with generated tenant API keys and a worker token; waits
 #                        for /health and prints VAR=value lines (URL, credentials, run dir)
 #   down RUN_DIR         stop that server and drop the database `up` created
+#                        (with QUEUEFLOW_OWNER_PID set, `up` also leaves a reaper that does this
+#                        when that process is gone: a test runner killed mid-suite, e.g. on a
+#                        timeout, never leaves a server running)
 #   version              the pinned server version
 #
 # Credentials go to the server through its environment (never its argv, so `ps` does not show
@@ -113,6 +116,10 @@ cmd_up() {
     sleep 0.3
   done
   say "queueflow $QUEUEFLOW_VERSION serving on 127.0.0.1:$port (pid $pid, log $run/server.log)"
+  if [ -n "${QUEUEFLOW_OWNER_PID:-}" ]; then
+    # Detached, stdio closed: the caller reading our stdout must not wait for it.
+    setsid bash "$0" reap "$QUEUEFLOW_OWNER_PID" "$run" > /dev/null 2>&1 < /dev/null 8>&- &
+  fi
   cat <<EOF
 QUEUEFLOW_URL=http://127.0.0.1:$port
 QUEUEFLOW_VERSION=$QUEUEFLOW_VERSION
@@ -149,12 +156,23 @@ cmd_down() {
   rm -rf "$run"
 }
 
+# Waits for the owner to exit (or the run dir to go: a normal `down`), then stops the server.
+# Also when it is told to stop itself (CI's cleanup ends what is left in the checkout).
+cmd_reap() {
+  local owner="$1" run="$2"
+  trap '[ -d "$run" ] && cmd_down "$run"; exit 0' TERM INT
+  while kill -0 "$owner" 2>/dev/null && [ -d "$run" ]; do sleep 1; done
+  [ -d "$run" ] && cmd_down "$run"
+  exit 0
+}
+
 cmd=${1:-}
 [ $# -gt 0 ] && shift
 case "$cmd" in
   install) cmd_install ;;
   up) cmd_up "$@" ;;
   down) cmd_down "$@" ;;
+  reap) cmd_reap "$@" ;;
   version) echo "$QUEUEFLOW_VERSION" ;;
   *) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
 esac

@@ -82,6 +82,9 @@ export function startQueueflow(databaseUrl?: string): QueueflowServer | null {
   try {
     execFileSync('bash', [SCRIPT, 'install'], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 60 * 60_000 });
     out = execFileSync('bash', [SCRIPT, 'up', ...(databaseUrl ? [databaseUrl] : [])], {
+      // A suite killed before its afterAll (a timeout) leaves no server: the script's reaper
+      // stops it once this process is gone.
+      env: { ...process.env, QUEUEFLOW_OWNER_PID: String(process.pid) },
       stdio: ['ignore', 'pipe', 'pipe'],
       timeout: 120_000,
       encoding: 'utf8',
