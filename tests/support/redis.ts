@@ -57,15 +57,18 @@ export async function redisTargets(): Promise<RedisTarget[]> {
 
 export const newPrefix = () => `ctr${randomBytes(5).toString('hex')}`;
 
-/** Deletes every key under `prefix:` (SCAN, never KEYS). */
-export async function dropPrefix(client: Redis, prefix: string): Promise<void> {
+/** Deletes every key that starts with `start`, taken literally (SCAN, never KEYS). */
+export async function dropKeysStartingWith(client: Redis, start: string): Promise<void> {
   let cur = '0';
   do {
-    const [next, keys] = await client.scan(cur, 'MATCH', `${globEscape(prefix)}:*`, 'COUNT', 1000);
+    const [next, keys] = await client.scan(cur, 'MATCH', `${globEscape(start)}*`, 'COUNT', 1000);
     cur = next;
     if (keys.length) await client.del(...keys);
   } while (cur !== '0');
 }
+
+/** Deletes every key under `prefix:`. */
+export const dropPrefix = (client: Redis, prefix: string): Promise<void> => dropKeysStartingWith(client, `${prefix}:`);
 
 export const testClient = (url = REDIS_URL) => connectRedis(url);
 

@@ -11,6 +11,7 @@ import { ZEnqueueRequest } from '@/lib/brokers/schema';
 import { createCeleryRabbitAdapter } from './rabbitmq/adapter';
 import { createCeleryRedisAdapter } from './redis/adapter';
 import { newCeleryWorld, redisAvailable, redisDb, spawnCelerySeeder, startWorker, stopWorker, until } from './redis/test-support';
+import { dropKeysStartingWith } from '@/tests/support/redis';
 
 const DB = 7;
 const up = await redisAvailable();
@@ -19,12 +20,7 @@ const tag = randomBytes(4).toString('hex');
 async function dropPrefix(prefix: string): Promise<void> {
   const r = new Redis(redisDb(DB), { maxRetriesPerRequest: 1 });
   try {
-    let cur = '0';
-    do {
-      const [next, keys] = await r.scan(cur, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-      cur = next;
-      if (keys.length) await r.del(...keys);
-    } while (cur !== '0');
+    await dropKeysStartingWith(r, prefix);
   } finally {
     r.disconnect();
   }

@@ -13,6 +13,7 @@ import { createCeleryRabbitAdapter } from './rabbitmq/adapter';
 import { CELERY_V3_DLQ_REFUSAL } from './rabbitmq/dlq';
 import { createCeleryRedisAdapter } from './redis/adapter';
 import { newCeleryWorld, redisAvailable, redisDb, startWorker, stopWorker, until, type CeleryWorld } from './redis/test-support';
+import { dropKeysStartingWith } from '@/tests/support/redis';
 
 const MIN = 60_000;
 const DB = 7;
@@ -24,12 +25,7 @@ const sum = (xs: number[]) => xs.reduce((n, x) => n + x, 0);
 async function dropPrefix(prefix: string): Promise<void> {
   const r = new Redis(redisDb(DB), { maxRetriesPerRequest: 1 });
   try {
-    let cur = '0';
-    do {
-      const [next, keys] = await r.scan(cur, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-      cur = next;
-      if (keys.length) await r.del(...keys);
-    } while (cur !== '0');
+    await dropKeysStartingWith(r, prefix);
   } finally {
     r.disconnect();
   }
