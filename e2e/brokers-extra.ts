@@ -208,10 +208,16 @@ export const pgTable = (x: ExtraBrokers, name: string) => `"${x.pg.schema}"."${(
 
 /** Runs requests through tests/py/celery_seeder.py (the REAL Celery 5.7 on the run's Redis dbs). */
 export function celerySeed<T = unknown>(x: ExtraBrokers, requests: Record<string, unknown>[]): T[] {
+  return runCelerySeeder<T>({ ...process.env, CT_BROKER: x.celery.broker, CT_BACKEND: x.celery.backend, PYTHONUNBUFFERED: '1' }, requests);
+}
+
+/** Runs requests through tests/py/celery_seeder.py with `env` (its CT_* variables name the
+ *  broker and backend): one process for the batch, a reply per request. */
+export function runCelerySeeder<T = unknown>(env: NodeJS.ProcessEnv, requests: Record<string, unknown>[]): T[] {
   const out = execFileSync(PYTHON, [path.join(PY_DIR, 'celery_seeder.py')], {
     cwd: PY_DIR,
     input: requests.map((r) => JSON.stringify(r)).join('\n') + '\n',
-    env: { ...process.env, CT_BROKER: x.celery.broker, CT_BACKEND: x.celery.backend, PYTHONUNBUFFERED: '1' },
+    env,
     stdio: ['pipe', 'pipe', 'pipe'],
   }).toString();
   return out

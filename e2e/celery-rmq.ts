@@ -1,8 +1,8 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import amqp from 'amqplib';
-import { extraBrokers, PY_DIR, PYTHON, ROOT, type CeleryRmqBroker } from './brokers-extra';
+import { extraBrokers, PY_DIR, ROOT, runCelerySeeder, type CeleryRmqBroker } from './brokers-extra';
 import { redisClient } from './services';
 import { redisProblem } from '../tests/support/redis-ping';
 
@@ -49,20 +49,7 @@ const celeryEnv = (b: CeleryRmqBroker) => ({
 
 /** Runs requests through the real Celery seeder on the broker (one process for the batch). */
 export function rmqCelery<T = unknown>(b: CeleryRmqBroker, requests: Record<string, unknown>[]): T[] {
-  const out = execFileSync(PYTHON, [path.join(PY_DIR, 'celery_seeder.py')], {
-    cwd: PY_DIR,
-    input: requests.map((r) => JSON.stringify(r)).join('\n') + '\n',
-    env: celeryEnv(b),
-    stdio: ['pipe', 'pipe', 'pipe'],
-  }).toString();
-  return out
-    .trim()
-    .split('\n')
-    .map((line, i) => {
-      const reply = JSON.parse(line) as { ok: boolean; result?: T; error?: string; traceback?: string };
-      if (!reply.ok) throw new Error(`celery_seeder ${String(requests[i]?.op)}: ${reply.error}\n${reply.traceback ?? ''}`);
-      return reply.result as T;
-    });
+  return runCelerySeeder<T>(celeryEnv(b), requests);
 }
 
 /** A real `celery worker` (solo pool) on the broker's work queue. */
