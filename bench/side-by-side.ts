@@ -6,6 +6,7 @@ import type { BrokerAdapter } from '@/lib/brokers/types';
 import { ZDeadListQuery } from '@/lib/brokers/schema';
 import {
   CHURN_QUEUE,
+  cpuMs,
   dashboardGet,
   dashboardInProcess,
   fmt,
@@ -106,6 +107,28 @@ export async function runSideBySide(o: SideBySide): Promise<void> {
     if (server) {
       ratio('overview, both over HTTP', p50.get(cases[1]![0])!, p50.get(cases[6]![0])!, 10);
       ratio('100 dead letters, both over HTTP', p50.get(cases[3]![0])!, p50.get(cases[7]![0])!, 3);
+    }
+
+    if (server) {
+      // What each server process spends per request, whatever the scheduler did to the wall
+      // time: CPU time of the serving process (all threads) over a run of the same request.
+      // PostgreSQL's own CPU is not in it (potatoq's overview count(*) is mostly there).
+      const perRequest = async (pid: number, url: string, p: string, n: number) => {
+        const c0 = cpuMs(pid);
+        for (let i = 0; i < n; i++) await dashboardGet(url, p);
+        return (cpuMs(pid) - c0) / n;
+      };
+      log("\nserver process CPU per request (user + system, all threads; the same requests in a row; the database's CPU not included):");
+      for (const [what, ours, theirs, n, target] of [
+        ['overview', '/api/brokers/bench/queues', '/api/overview', 20, 10],
+        ['100 dead letters', '/api/brokers/bench/dead?limit=100', '/api/dead?limit=100', 200, 3],
+      ] as const) {
+        const c = await perRequest(server.pid, server.url, ours, n);
+        const d = await perRequest(dashboard.pid, dashboard.url, theirs, n);
+        log(
+          `  ${what.padEnd(18)} console ${c.toFixed(2).padStart(7)} ms  potatoq dashboard ${d.toFixed(2).padStart(7)} ms  ${(d / Math.max(c, 0.01)).toFixed(1)}x (latency target ${target}x)`,
+        );
+      }
     }
 
     const startup = pythonStartup(env);
