@@ -156,6 +156,14 @@ export async function dashboardGet(url: string, pathAndQuery: string): Promise<u
   return r.json();
 }
 
+/** One GET answered with anything but a 5xx, body read in full: the floor of an HTTP round trip. */
+export async function anyGet(url: string, pathAndQuery: string): Promise<number> {
+  const r = await fetch(`${url}${pathAndQuery}`);
+  await r.arrayBuffer();
+  if (r.status >= 500) throw new Error(`${url}${pathAndQuery}: HTTP ${r.status}`);
+  return r.status;
+}
+
 /** A sample that measured itself (in another process): timeAll records `selfMs`. */
 export interface SelfTimed {
   selfMs: number;

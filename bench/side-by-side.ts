@@ -5,6 +5,7 @@
 import type { BrokerAdapter } from '@/lib/brokers/types';
 import { ZDeadListQuery } from '@/lib/brokers/schema';
 import {
+  anyGet,
   CHURN_QUEUE,
   cpuMs,
   dashboardGet,
@@ -74,6 +75,14 @@ export async function runSideBySide(o: SideBySide): Promise<void> {
           ] as Array<[string, () => Promise<unknown>]>)
         : []),
       ...o.extra,
+      // The floor of an HTTP round trip on this machine at this moment: each server's answer to
+      // a path it refuses without reading anything (404).
+      ...(server
+        ? ([
+            ['HTTP floor: console GET /api/brokers/none/dead (404, no read)', () => anyGet(server.url, '/api/brokers/none/dead')],
+            ['HTTP floor: potatoq dashboard GET /api/none (404)', () => anyGet(dashboard.url, '/api/none')],
+          ] as Array<[string, () => Promise<unknown>]>)
+        : []),
     ];
     // Same letters: the console's 100 newest are the dashboard's 100 newest.
     const ours = (await dead100()).items.map((d) => d.id);
