@@ -217,6 +217,29 @@ end
 return out
 `;
 
+/**
+ * ARGV: P, n → `[queue, count, …, orphans]`: the queue (`HGET q`) of each of the newest `n`
+ * members of `P:dead`, tallied server-side (queues in order of their newest letter), then how
+ * many members have no hash. Read-only. The overview's dead counts in one command and one
+ * reply instead of n `HGET`s and n replies; Redis runs it in one go (about 3 ms for 10,000 on
+ * the benchmark machine), the same work the pipelined `HGET`s cost it.
+ */
+const DEAD_BY_QUEUE = `
+local ids = redis.call('ZREVRANGE', ARGV[1] .. ':dead', 0, tonumber(ARGV[2]) - 1)
+local counts, order, orphans = {}, {}, 0
+for _, id in ipairs(ids) do
+  local q = redis.call('HGET', ARGV[1] .. ':job:' .. id, 'q')
+  if q then
+    if not counts[q] then counts[q] = 0; order[#order + 1] = q end
+    counts[q] = counts[q] + 1
+  else orphans = orphans + 1 end
+end
+local out = {}
+for _, q in ipairs(order) do out[#out + 1] = q; out[#out + 1] = counts[q] end
+out[#out + 1] = orphans
+return out
+`;
+
 export interface LuaScript {
   name: string;
   lua: string;
@@ -232,6 +255,7 @@ export const SCRIPTS = {
   revoke: script('revoke', REVOKE),
   purgeSlice: script('purge', PURGE_SLICE),
   enqueue: script('enqueue', ENQUEUE),
+  deadByQueue: script('dead-by-queue', DEAD_BY_QUEUE),
 } as const;
 
 /** EVALSHA, loading the script with EVAL on NOSCRIPT (a restarted or flushed Redis). */
