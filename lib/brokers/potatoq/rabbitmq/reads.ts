@@ -18,7 +18,7 @@ import type {
 import { ConsoleError, isConsoleError } from '@/lib/brokers/errors';
 import { isNotFound } from './connection';
 import { discoverQueues, requireBrowsable, type RabbitCtx } from './context';
-import { browseDlq } from './dlq';
+import { readDlq } from './dlq-read';
 import { compareLetters, detailOf, summaryOf, toLetter, type Letter } from './letters';
 import { DELAY_QUEUES, dlqOf } from './topology';
 import { bucketTimes } from '@/lib/trends/schema';
@@ -35,16 +35,14 @@ export async function readLetters(ctx: RabbitCtx, queue?: string, busy?: Console
     if (!exists.get(dlqOf(q))) continue;
     // A DLQ deleted since the check (its letters went with it) is read as empty, not as an error
     // that hides every other queue's letters.
-    const letters = await browseDlq(ctx.link, ctx.lockKey, q, ctx.browseLimit, async (held) => held.map((h) => toLetter(h.msg, q))).catch(
-      (e: unknown) => {
-        if (isNotFound(e)) return [];
-        if (busy && isConsoleError(e) && e.code === 'Conflict') {
-          busy.push(e);
-          return [];
-        }
-        throw e;
-      },
-    );
+    const letters = await readDlq(ctx.link, ctx.lockKey, q, ctx.browseLimit, (m) => toLetter(m, q)).catch((e: unknown) => {
+      if (isNotFound(e)) return [];
+      if (busy && isConsoleError(e) && e.code === 'Conflict') {
+        busy.push(e);
+        return [];
+      }
+      throw e;
+    });
     out.push(...letters);
   }
   return out.sort(compareLetters);
@@ -128,12 +126,18 @@ export async function taskNames(ctx: RabbitCtx): Promise<string[]> {
 }
 
 /** Per-queue counts: ready and dead from passive declares (exact, like `potatoq queues`),
- *  running (unacked) from the management API (its statistics may lag a few seconds). */
+ *  running (unacked) from the management API (its statistics may lag a few seconds). With the
+ *  management API, a queue its listing (read just before) doesn't name is not declared: it
+ *  doesn't exist, and each passive declare of a missing queue costs a channel (potatoq's 28
+ *  delay queues exist only once something was delayed). */
 export async function overview(ctx: RabbitCtx, capabilities: Capabilities): Promise<BrokerOverview> {
   const server = await ctx.link.serverInfo();
   const { names, mgmt } = await discoverQueues(ctx);
-  const checks = await ctx.link.checkMany([...names, ...names.map(dlqOf), ...DELAY_QUEUES]);
-  const workers = ctx.backend ? await ctx.backend.workers(ctx.live) : [];
+  const wanted = [...names, ...names.map(dlqOf), ...DELAY_QUEUES];
+  const [checks, workers] = await Promise.all([
+    ctx.link.checkMany(mgmt ? wanted.filter((n) => mgmt.has(n)) : wanted),
+    ctx.backend ? ctx.backend.workers(ctx.live) : Promise.resolve([]),
+  ]);
   const queues: QueueStats[] = [];
   for (const name of names) {
     const main = checks.get(name);
