@@ -7,8 +7,9 @@ import { runScript, SCRIPTS } from './scripts';
 
 // The overview: every queue of `P:queues` with its counts, in a fixed number of pipelined
 // round trips whatever the depth (at most 3 + MAX_BANDS; one more past MAX_QUEUES queues). The
-// dead letters' queues are tallied by one read-only script (SCRIPTS.deadByQueue) sent with the
-// first round trip; where scripts are refused (an ACL without EVALSHA), by pipelined HGETs.
+// dead letters' queues are tallied alongside by a read-only script, DEAD_SCAN / DEAD_SLICE calls
+// in turn (SCRIPTS.deadByQueue); where scripts are refused (an ACL without EVALSHA), by
+// pipelined HGETs.
 
 /** Queues listed at most (`P:queues` is never pruned by potatoq). */
 export const MAX_QUEUES = 1000;
@@ -154,29 +155,41 @@ export async function readOverview(client: Redis, prefix: string): Promise<Overv
   return { queues: rows, queuesCapped, deadTotal: dz, deadExact: dz <= DEAD_SCAN, deadOrphans: orphans, nowMs: now };
 }
 
+/** Letters one dead-count script call tallies (Redis runs each call alone: about 2 ms). */
+export const DEAD_SLICE = 2000;
+
 /** Dead letters per queue among the newest DEAD_SCAN, and the members without a hash. */
 async function deadByQueue(client: Redis, prefix: string): Promise<{ dead: Map<string, number>; orphans: number }> {
   const dead = new Map<string, number>();
-  let flatOut: unknown;
+  let orphans = 0;
+  let after = ['', ''];
   try {
-    flatOut = await runScript(client, SCRIPTS.deadByQueue, [prefix, DEAD_SCAN]);
-  } catch (e) {
-    if (!(e instanceof Error) || !/NOPERM|unknown command|not allowed|disabled/i.test(e.message)) throw e;
-    // No scripts for this user or server: the same tally from the letters' hashes, one HGET each.
-    const k = redisKeys(prefix);
-    const ids = await client.zrevrange(k.dead, 0, DEAD_SCAN - 1);
-    const p = client.pipeline();
-    for (const id of ids) p.hget(k.job(id), 'q');
-    let orphans = 0;
-    for (const [, q] of (await p.exec()) ?? []) {
-      if (typeof q === 'string') dead.set(q, (dead.get(q) ?? 0) + 1);
-      else orphans++;
+    for (let scanned = 0; scanned < DEAD_SCAN;) {
+      const n = Math.min(DEAD_SLICE, DEAD_SCAN - scanned);
+      const out = (await runScript(client, SCRIPTS.deadByQueue, [prefix, n, after[0]!, after[1]!])) as unknown[];
+      const got = Number(out[0]);
+      orphans += Number(out[1]);
+      for (let i = 4; i + 1 < out.length; i += 2) dead.set(String(out[i]), (dead.get(String(out[i])) ?? 0) + Number(out[i + 1]));
+      scanned += got;
+      if (got < n) break;
+      after = [String(out[2]), String(out[3])];
     }
     return { dead, orphans };
+  } catch (e) {
+    if (!(e instanceof Error) || !/NOPERM|unknown command|not allowed|disabled/i.test(e.message)) throw e;
   }
-  const out = Array.isArray(flatOut) ? (flatOut as unknown[]) : [];
-  for (let i = 0; i + 1 < out.length; i += 2) dead.set(String(out[i]), Number(out[i + 1]));
-  return { dead, orphans: Number(out[out.length - 1] ?? 0) };
+  // No scripts for this user or server: the same tally from the letters' hashes, one HGET each.
+  dead.clear();
+  orphans = 0;
+  const k = redisKeys(prefix);
+  const ids = await client.zrevrange(k.dead, 0, DEAD_SCAN - 1);
+  const p = client.pipeline();
+  for (const id of ids) p.hget(k.job(id), 'q');
+  for (const [, q] of (await p.exec()) ?? []) {
+    if (typeof q === 'string') dead.set(q, (dead.get(q) ?? 0) + 1);
+    else orphans++;
+  }
+  return { dead, orphans };
 }
 
 export interface DeadGroup {
