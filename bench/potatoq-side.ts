@@ -189,15 +189,32 @@ export const pct = (xs: number[], p: number) => {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
 };
 
-/** Runs every case round-robin (a load spike from elsewhere hits all cases alike) after 3
- *  warm-ups each; returns per-case samples in ms. */
+/** A fixed-seed shuffle (mulberry32), so a run's order of cases can be repeated. */
+function shuffled<T>(xs: T[], seed: { s: number }): T[] {
+  const out = [...xs];
+  for (let i = out.length - 1; i > 0; i--) {
+    seed.s = (seed.s + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed.s ^ (seed.s >>> 15), 1 | seed.s);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    const j = Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * (i + 1));
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
+/** Runs every case once per round (a load spike from elsewhere hits all cases alike) after 3
+ *  warm-ups each, in a new order each round (BENCH_SEED): in a fixed order a cheap case would
+ *  always follow the same expensive one (its garbage, its cold caches) and pay for it every
+ *  time. Returns per-case samples in ms. */
 export async function timeAll(cases: Array<() => Promise<unknown>>, n: number): Promise<number[][]> {
   for (const fn of cases) for (let i = 0; i < 3; i++) await fn();
   const xs: number[][] = cases.map(() => []);
+  const seed = { s: Number(process.env.BENCH_SEED ?? 1) | 0 };
+  const order = cases.map((_, k) => k);
   for (let i = 0; i < n; i++) {
-    for (const [k, fn] of cases.entries()) {
+    for (const k of shuffled(order, seed)) {
       const t0 = performance.now();
-      const r = await fn();
+      const r = await cases[k]!();
       const self = (r as Partial<SelfTimed> | null)?.selfMs;
       xs[k]!.push(typeof self === 'number' ? self : performance.now() - t0);
     }
