@@ -228,7 +228,8 @@ describe.skipIf(!available)('postgres adapter: scale', () => {
     await add('qa', 1, 4);
     await add('qb', 1, 2);
     const a = adapter(t.options);
-    const ready = async () => Object.fromEntries((await a.overview()).queues.filter((q) => (q.ready ?? 0) > 0).map((q) => [q.name, q.ready]));
+    const ready = async () =>
+      Object.fromEntries((await a.overview()).queues.filter((q) => (q.ready ?? 0) > 0).map((q) => [q.name, q.ready]));
     expect(await ready()).toEqual({ qa: 4, qb: 2 });
     // qa drained, qb grew, qc is new: the next overview counts qa and qb before it has the list.
     await sqlAdmin(`DELETE FROM ${J} WHERE queue = 'qa'`);
