@@ -5,7 +5,7 @@ import path from 'node:path';
 import amqp from 'amqplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AmqpLink } from './connection';
-import { IDLE_MS, readDlq } from './dlq-read';
+import { readDlq } from './dlq-read';
 import { parseAmqpUrl } from './url';
 import { ROOT } from '@/tests/support/potatoq-seeder';
 import { newTag, rabbitVersion, redisAvailable, REDIS_URL, RMQ4_URL, spawnRabbitSeeder } from '@/tests/support/rabbitmq';
@@ -46,6 +46,14 @@ describe.skipIf(!available)('RabbitMQ 4: reading a DLQ for the dead-letter list'
     expect((await peekIds(RMQ4_URL, `${queue}.dlq`)).sort()).toEqual([...ids].sort());
   });
 
+  it('RabbitMQ 4.3 puts requeued letters behind the others: a partial read moves what it read to the end', async () => {
+    // A broker fact the docs rely on (docs/brokers/rabbitmq.md, performance.md): if it changes,
+    // those statements and the redrive's reasoning about returned letters change with it.
+    const order = await readDlq(link, 'test', queue, 10_000, id);
+    expect(await readDlq(link, 'test', queue, 3, id)).toEqual(order.slice(0, 3));
+    expect(await readDlq(link, 'test', queue, 10_000, id)).toEqual([...order.slice(3), ...order.slice(0, 3)]);
+  });
+
   it('reads the letters nobody else holds, without waiting for the ones another client has taken', async () => {
     // Another client (as `potatoq dead retry` while it looks) holds 50 letters unacked.
     const other = await amqp.connect(RMQ4_URL);
@@ -61,7 +69,7 @@ describe.skipIf(!available)('RabbitMQ 4: reading a DLQ for the dead-letter list'
       expect(taken).toHaveLength(50);
       const t0 = Date.now();
       const got = await readDlq(link, 'test', queue, 10_000, id);
-      expect(Date.now() - t0).toBeLessThan(IDLE_MS);
+      expect(Date.now() - t0).toBeLessThan(5000); // no waiting for the letters another client holds
       const takenIds = taken.map((m) => String(m.properties.messageId));
       expect(got.sort()).toEqual(ids.filter((x) => !takenIds.includes(x)).sort());
       ch.nackAll(true);
