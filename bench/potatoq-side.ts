@@ -79,7 +79,16 @@ export function startChurn(env: NodeJS.ProcessEnv): Churn {
 
 export interface Dashboard {
   url: string;
+  /** The serving process, for its CPU time (`cpuMs`). */
+  pid: number;
   stop(): Promise<void>;
+}
+
+/** A process's CPU time so far (user + system, all its threads) in ms, from /proc. */
+export function cpuMs(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  const tick = 1000 / 100; // USER_HZ is 100 on Linux
+  return (Number(fields[11]) + Number(fields[12])) * tick;
 }
 
 /** `potatoq dashboard --read-only` on a free port, once it answers. */
@@ -92,7 +101,7 @@ export async function startDashboard(env: NodeJS.ProcessEnv): Promise<Dashboard>
     const ok = await fetch(`${url}/api/overview`)
       .then((r) => r.ok)
       .catch(() => false);
-    if (ok) return { url, stop: () => stop(d.child) };
+    if (ok) return { url, pid: d.child.pid ?? 0, stop: () => stop(d.child) };
     await new Promise((r) => setTimeout(r, 200));
   }
   await stop(d.child);
@@ -133,7 +142,7 @@ export async function startConsole(broker: Record<string, unknown>): Promise<Das
     const ok = await fetch(`${url}/api/health/live`)
       .then((r) => r.ok)
       .catch(() => false);
-    if (ok) return { url, stop: done };
+    if (ok) return { url, pid: child.pid ?? 0, stop: done };
     await new Promise((r) => setTimeout(r, 200));
   }
   await done();
@@ -145,6 +154,14 @@ export async function dashboardGet(url: string, pathAndQuery: string): Promise<u
   const r = await fetch(`${url}${pathAndQuery}`);
   if (!r.ok) throw new Error(`${url}${pathAndQuery}: HTTP ${r.status} ${await r.text()}`);
   return r.json();
+}
+
+/** One GET answered with anything but a 5xx, body read in full: the floor of an HTTP round trip. */
+export async function anyGet(url: string, pathAndQuery: string): Promise<number> {
+  const r = await fetch(`${url}${pathAndQuery}`);
+  await r.arrayBuffer();
+  if (r.status >= 500) throw new Error(`${url}${pathAndQuery}: HTTP ${r.status}`);
+  return r.status;
 }
 
 /** A sample that measured itself (in another process): timeAll records `selfMs`. */
