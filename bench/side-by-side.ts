@@ -87,9 +87,10 @@ export async function runSideBySide(o: SideBySide): Promise<void> {
     // Same letters: the console's 100 newest are the dashboard's 100 newest.
     const ours = (await dead100()).items.map((d) => d.id);
     const theirs = ((await dashboardGet(dashboard.url, '/api/dead?limit=100')) as Array<{ id: string }>).map((d) => d.id);
-    const same = ours.length === theirs.length && ours.every((id, i) => id === theirs[i]);
+    const differ = ours.findIndex((id, i) => id !== theirs[i]);
+    const same = ours.length === theirs.length && differ < 0;
     log(
-      `  the 100 newest dead letters are the same in both: ${same ? 'yes' : `NO (${ours.slice(0, 3).join(',')} vs ${theirs.slice(0, 3).join(',')})`}`,
+      `  the 100 newest dead letters are the same in both: ${same ? 'yes' : `NO (console ${ours.length}, dashboard ${theirs.length}; first difference at #${differ}: ${ours[differ]} vs ${theirs[differ]})`}`,
     );
     log(`\n${ITER} rounds over all cases after 3 warm-ups each, round-robin (ms):`);
     const samples = await timeAll(
@@ -161,6 +162,7 @@ export async function runSideBySide(o: SideBySide): Promise<void> {
       log(
         `\nconsole bulk replay of 10,000 dead letters: ${ms.toFixed(0)} ms = ${rate.toLocaleString()} letters/s (${r.failed.length} failed; target 5,000/s)`,
       );
+      if (r.failed[0]) log(`  first failure: ${JSON.stringify(r.failed[0])}`);
       const retry = timeCli(env, ['dead', 'retry', ...o.replayIds(20_001, 1000)]);
       const c0 = performance.now();
       await a.replayDead(o.replayIds(30_001, 1000));

@@ -32,6 +32,10 @@ export class AmqpLink {
       try {
         const c = await amqp.connect(this.target.url, {
           timeout: this.timeoutMs,
+          // Without it, the second of two frames sent back to back (a channel.close-ok then the
+          // next channel.open, after each passive declare of a missing queue) waits for the
+          // server's delayed ACK: 40 ms each, 1.2 s of an overview with potatoq's 28 delay queues.
+          noDelay: true,
           clientProperties: { connection_name: 'potatoq-console' },
         });
         const props = c.connection.serverProperties as Record<string, unknown>;

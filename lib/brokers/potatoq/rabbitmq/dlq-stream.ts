@@ -30,6 +30,8 @@ export class DlqStream {
     private readonly ch: ConfirmChannel,
     private readonly queue: string,
     private readonly prefetch = PREFETCH,
+    /** false: a full consumer just stops receiving (a read of at most `prefetch` letters). */
+    private readonly handOver = true,
   ) {
     ch.on('close', () => this.end(new Error('the channel closed')));
     ch.on('error', (e: Error) => this.end(e));
@@ -65,7 +67,7 @@ export class DlqStream {
     }
     this.buf.push(m);
     this.lastTag.set(m.fields.consumerTag, m.fields.deliveryTag);
-    if (++this.fromCurrent >= this.prefetch && !this.rotating && !this.stopped) {
+    if (++this.fromCurrent >= this.prefetch && this.handOver && !this.rotating && !this.stopped) {
       // Deliveries sent before the cancel arrive before cancel-ok, so the order holds.
       const tag = this.tag;
       this.tag = null;

@@ -61,6 +61,28 @@ export function toLetter(m: Message, queue: string): Letter {
   return { id, queue, task, reason, diedAtMs, payload, body: m.content, headers };
 }
 
+/** The payload of a letter not decoded yet (compared by identity). */
+const UNDECODED = { kind: 'foreign' } as DecodedPayload;
+
+/**
+ * The letter as far as sorting and the filters on the id or the group need it: the message id
+ * and the headers (`potatoq-reason`, `x-death`), the body not decoded (`task` empty); `toLetter`
+ * when there is no message id. `decoded` gives the full letter later (for the page shown).
+ */
+export function lightLetter(m: Message, queue: string): Letter {
+  const mid: unknown = m.properties.messageId;
+  if (typeof mid !== 'string') return toLetter(m, queue);
+  const headers = (m.properties.headers ?? {}) as Record<string, unknown>;
+  const { reason, diedAtMs } = reasonOf(headers);
+  return { id: mid, queue, task: '', reason, diedAtMs, payload: UNDECODED, body: m.content, headers };
+}
+
+/** A `lightLetter` decoded in full (a full one as it is). */
+export function decoded(l: Letter): Letter {
+  if (l.payload !== UNDECODED) return l;
+  return toLetter({ content: l.body, properties: { messageId: l.id, headers: l.headers } } as unknown as Message, l.queue);
+}
+
 export function summaryOf(l: Letter): DeadSummary {
   return {
     id: l.id,

@@ -1,4 +1,5 @@
 import 'server-only';
+import type { Message } from 'amqplib';
 import { reasonSummary } from '@/lib/potatoq';
 import { DeadGrouper } from '@/lib/triage/groups';
 import { reasonFingerprint } from '../fingerprint';
@@ -18,15 +19,20 @@ import type {
 import { ConsoleError, isConsoleError } from '@/lib/brokers/errors';
 import { isNotFound } from './connection';
 import { discoverQueues, requireBrowsable, type RabbitCtx } from './context';
-import { browseDlq } from './dlq';
-import { compareLetters, detailOf, summaryOf, toLetter, type Letter } from './letters';
+import { readDlq } from './dlq-read';
+import { compareLetters, decoded, detailOf, lightLetter, summaryOf, toLetter, type Letter } from './letters';
 import { DELAY_QUEUES, dlqOf } from './topology';
 import { bucketTimes } from '@/lib/trends/schema';
 
 /** Every letter of the given queues' DLQs (each DLQ browsed and released in turn). With
  *  `busy`, a DLQ another console is browsing (a bulk redrive holds one for minutes) is skipped
  *  and its error collected there, instead of failing the read of every other DLQ. */
-export async function readLetters(ctx: RabbitCtx, queue?: string, busy?: ConsoleError[]): Promise<Letter[]> {
+export async function readLetters(
+  ctx: RabbitCtx,
+  queue?: string,
+  busy?: ConsoleError[],
+  map: (m: Message, queue: string) => Letter = toLetter,
+): Promise<Letter[]> {
   await requireBrowsable(ctx);
   const names = queue ? [queue] : (await discoverQueues(ctx)).names;
   const exists = await ctx.link.checkMany(names.map(dlqOf));
@@ -35,16 +41,14 @@ export async function readLetters(ctx: RabbitCtx, queue?: string, busy?: Console
     if (!exists.get(dlqOf(q))) continue;
     // A DLQ deleted since the check (its letters went with it) is read as empty, not as an error
     // that hides every other queue's letters.
-    const letters = await browseDlq(ctx.link, ctx.lockKey, q, ctx.browseLimit, async (held) => held.map((h) => toLetter(h.msg, q))).catch(
-      (e: unknown) => {
-        if (isNotFound(e)) return [];
-        if (busy && isConsoleError(e) && e.code === 'Conflict') {
-          busy.push(e);
-          return [];
-        }
-        throw e;
-      },
-    );
+    const letters = await readDlq(ctx.link, ctx.lockKey, q, ctx.browseLimit, (m) => map(m, q)).catch((e: unknown) => {
+      if (isNotFound(e)) return [];
+      if (busy && isConsoleError(e) && e.code === 'Conflict') {
+        busy.push(e);
+        return [];
+      }
+      throw e;
+    });
     out.push(...letters);
   }
   return out.sort(compareLetters);
@@ -66,7 +70,9 @@ export function matches(l: Letter, q: DeadFilter): boolean {
 const cursorOf = (l: Letter) => Buffer.from(JSON.stringify([l.diedAtMs, l.id])).toString('base64url');
 
 export async function listDead(ctx: RabbitCtx, q: DeadListQuery): Promise<Page<DeadSummary>> {
-  const all = (await readLetters(ctx, q.queue)).filter((l) => matches(l, q));
+  // Without a task or text filter only the page's letters are decoded (sorting needs the headers).
+  const light = !q.task && !q.q;
+  const all = (await readLetters(ctx, q.queue, undefined, light ? lightLetter : toLetter)).filter((l) => matches(l, q));
   let start = 0;
   if (q.cursor) {
     try {
@@ -80,7 +86,7 @@ export async function listDead(ctx: RabbitCtx, q: DeadListQuery): Promise<Page<D
   }
   const page = all.slice(start, start + q.limit);
   const more = start + q.limit < all.length;
-  return { items: page.map(summaryOf), nextCursor: more && page.length ? cursorOf(page[page.length - 1]!) : null };
+  return { items: page.map((l) => summaryOf(decoded(l))), nextCursor: more && page.length ? cursorOf(page[page.length - 1]!) : null };
 }
 
 export async function deadGroups(ctx: RabbitCtx, q: { queue?: string }): Promise<DeadGroup[]> {
@@ -114,9 +120,10 @@ export async function getDead(ctx: RabbitCtx, id: string): Promise<DeadDetail | 
   // A letter in a DLQ nobody else is browsing is found while another DLQ is being redriven; "not
   // found" is only said when no DLQ was skipped, otherwise the skipped one's Conflict.
   const busy: ConsoleError[] = [];
-  const l = (await readLetters(ctx, undefined, busy)).find((x) => x.id === id);
-  if (!l && busy[0]) throw busy[0];
-  if (!l) return null;
+  const found = (await readLetters(ctx, undefined, busy, lightLetter)).find((x) => x.id === id);
+  if (!found && busy[0]) throw busy[0];
+  if (!found) return null;
+  const l = decoded(found);
   return detailOf(l, ctx.backend ? await ctx.backend.getResult(id) : null);
 }
 
@@ -128,12 +135,18 @@ export async function taskNames(ctx: RabbitCtx): Promise<string[]> {
 }
 
 /** Per-queue counts: ready and dead from passive declares (exact, like `potatoq queues`),
- *  running (unacked) from the management API (its statistics may lag a few seconds). */
+ *  running (unacked) from the management API (its statistics may lag a few seconds). With the
+ *  management API, a queue its listing (read just before) doesn't name is not declared: it
+ *  doesn't exist, and each passive declare of a missing queue costs a channel (potatoq's 28
+ *  delay queues exist only once something was delayed). */
 export async function overview(ctx: RabbitCtx, capabilities: Capabilities): Promise<BrokerOverview> {
   const server = await ctx.link.serverInfo();
   const { names, mgmt } = await discoverQueues(ctx);
-  const checks = await ctx.link.checkMany([...names, ...names.map(dlqOf), ...DELAY_QUEUES]);
-  const workers = ctx.backend ? await ctx.backend.workers(ctx.live) : [];
+  const wanted = [...names, ...names.map(dlqOf), ...DELAY_QUEUES];
+  const [checks, workers] = await Promise.all([
+    ctx.link.checkMany(mgmt ? wanted.filter((n) => mgmt.has(n)) : wanted),
+    ctx.backend ? ctx.backend.workers(ctx.live) : Promise.resolve([]),
+  ]);
   const queues: QueueStats[] = [];
   for (const name of names) {
     const main = checks.get(name);

@@ -5,22 +5,13 @@ import { isNotFound } from './connection';
 import { discoverQueues, requireBrowsable, type RabbitCtx } from './context';
 import { withDlqLock } from './dlq';
 import { DlqStream } from './dlq-stream';
-import { compareLetters, reasonOf, toLetter, type Letter } from './letters';
+import { compareLetters, lightLetter, toLetter, type Letter } from './letters';
 import { matches } from './reads';
 import { dlqOf } from './topology';
 
-/**
- * The letter as far as the filter needs it: a filter on the id or the group reads only the
- * message id and the headers (`potatoq-reason`, `x-death`); only a task or text filter (or a
- * letter without a message id) decodes the body.
- */
-function letterFor(m: ConsumeMessage, queue: string, q: DeadFilter): Letter {
-  const mid: unknown = m.properties.messageId;
-  if (q.task || q.q || typeof mid !== 'string') return toLetter(m, queue);
-  const headers = (m.properties.headers ?? {}) as Record<string, unknown>;
-  const { reason, diedAtMs } = reasonOf(headers);
-  return { id: mid, queue, task: '', reason, diedAtMs, payload: { kind: 'foreign' } as Letter['payload'], body: m.content, headers };
-}
+/** A filter on the id or the group reads only the message id and the headers; only a task or
+ *  text filter decodes the body. */
+const letterFor = (m: ConsumeMessage, queue: string, q: DeadFilter): Letter => (q.task || q.q ? toLetter(m, queue) : lightLetter(m, queue));
 
 type Found = Pick<Letter, 'id' | 'diedAtMs'>;
 

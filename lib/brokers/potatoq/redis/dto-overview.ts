@@ -24,26 +24,14 @@ export interface RedisQueues {
 /** Per queue: counts, the oldest waiting task, and whether the next claim is one potatoq can't decode. */
 export async function overviewQueues(client: Redis, prefix: string): Promise<RedisQueues> {
   const o = await readOverview(client, prefix);
-  const k = redisKeys(prefix);
-  // The head of each ready set is what a worker claims next: one more pipelined round trip.
-  const pipe = client.pipeline();
-  for (const q of o.queues) pipe.zrange(k.ready(q.name), '0', '0');
-  const heads = ((await pipe.exec()) ?? []).map((r) => (Array.isArray(r[1]) ? ((r[1] as string[])[0] ?? null) : null));
-  const pipe2 = client.pipeline();
-  for (const id of heads) if (id !== null) pipe2.hget(k.job(id), 'p');
-  const got = heads.some((h) => h !== null) ? ((await pipe2.exec()) ?? []) : [];
-  let j = 0;
-  const queues = o.queues.map((q, i): QueueStats => {
-    const id = heads[i] ?? null;
+  // The head of each ready set is what a worker claims next (read with the overview's counts).
+  const queues = o.queues.map((q): QueueStats => {
     let blockedBy = null;
-    if (id !== null) {
-      const payload = got[j]?.[1];
-      j++;
-      if (typeof payload === 'string' && payload.length <= HEAD_CHECK_LIMIT) {
-        const d = decodePayload(payload, { maxDepth: 1, maxItems: 1, maxString: 1 });
-        const task = d.task ?? (d.kind === 'foreign' ? d.celery?.task : null) ?? '(unknown)';
-        blockedBy = headBlock({ id, task, payload });
-      }
+    const payload = q.head?.payload;
+    if (q.head && typeof payload === 'string' && payload.length <= HEAD_CHECK_LIMIT) {
+      const d = decodePayload(payload, { maxDepth: 1, maxItems: 1, maxString: 1 });
+      const task = d.task ?? (d.kind === 'foreign' ? d.celery?.task : null) ?? '(unknown)';
+      blockedBy = headBlock({ id: q.head.id, task, payload });
     }
     return {
       name: q.name,

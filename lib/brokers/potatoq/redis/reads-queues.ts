@@ -3,9 +3,13 @@ import type { Redis } from 'ioredis';
 import { reasonSummary } from '@/lib/potatoq';
 import { PRIO, redisKeys } from './keys';
 import { payloadInfo, timeMs } from './rows';
+import { runScript, SCRIPTS } from './scripts';
 
 // The overview: every queue of `P:queues` with its counts, in a fixed number of pipelined
-// round trips whatever the depth (at most 3 + MAX_BANDS; one more past MAX_QUEUES queues).
+// round trips whatever the depth (at most 3 + MAX_BANDS; one more past MAX_QUEUES queues). The
+// dead letters' queues are tallied alongside by a read-only script, DEAD_SCAN / DEAD_SLICE calls
+// in turn (SCRIPTS.deadByQueue); where scripts are refused (an ACL without EVALSHA), by
+// pipelined HGETs.
 
 /** Queues listed at most (`P:queues` is never pruned by potatoq). */
 export const MAX_QUEUES = 1000;
@@ -29,6 +33,8 @@ export interface QueueRow {
   oldestApproximate: boolean;
   /** Due time (ms) of the next scheduled task. */
   nextDueMs: number | null;
+  /** The task a worker claims next (the ready set's first member) and its payload, if any. */
+  head: { id: string; payload: string | null } | null;
 }
 
 export interface Overview {
@@ -53,14 +59,11 @@ export const nextBand = (score: number) => Math.floor(score / PRIO) * PRIO + PRI
 export async function readOverview(client: Redis, prefix: string): Promise<Overview> {
   const k = redisKeys(prefix);
   // 1: how many queues, time, dead total and the newest letters' ids.
-  const r1 = ((await client
-    .pipeline()
-    .scard(k.queues)
-    .time()
-    .zcard(k.dead)
-    .zrevrange(k.dead, 0, DEAD_SCAN - 1)
-    .exec()) ?? []) as R;
-  const [card, t, dz, deadIds] = [Number(at(r1, 0)), at(r1, 1), Number(at(r1, 2)), at(r1, 3)];
+  const [r1, byQueue] = await Promise.all([
+    client.pipeline().scard(k.queues).time().zcard(k.dead).exec() as Promise<R>,
+    deadByQueue(client, prefix),
+  ]);
+  const [card, t, dz] = [Number(at(r1, 0)), at(r1, 1), Number(at(r1, 2))];
   let names: string[];
   if (card <= MAX_QUEUES) names = await client.smembers(k.queues);
   else {
@@ -107,6 +110,7 @@ export async function readOverview(client: Redis, prefix: string): Promise<Overv
       oldestWaitingSeconds: null,
       oldestApproximate: false,
       nextDueMs: due.length === 2 ? Number(due[1]) : null,
+      head: head.length === 2 ? { id: head[0]!, payload: null } : null,
     };
   });
   // 3..: the head of each further priority band (the oldest task of each band is its head).
@@ -125,27 +129,23 @@ export async function readOverview(client: Redis, prefix: string): Promise<Overv
     hop = next;
   }
   const approximate = new Set(hop.map(([q]) => q));
-  // Last: the heads' payloads and the dead letters' queues.
-  const ids = flat(deadIds);
+  // Last: the heads' payloads.
   const p3 = client.pipeline();
   const headList = [...heads.entries()].flatMap(([q, hs]) => hs.map((id) => [q, id] as const));
   for (const [, id] of headList) p3.hget(k.job(id), 'p');
-  for (const id of ids) p3.hget(k.job(id), 'q');
-  const r3 = ((await p3.exec()) ?? []) as R;
+  const r3 = (headList.length ? ((await p3.exec()) ?? []) : []) as R;
   const oldest = new Map<string, number>();
-  headList.forEach(([q, _id], i) => {
+  const byName = new Map(rows.map((row) => [row.name, row]));
+  headList.forEach(([q, id], i) => {
     const raw = at(r3, i);
-    const info = payloadInfo(typeof raw === 'string' ? raw : null, { maxDepth: 1, maxItems: 1, maxString: 1 });
+    const payload = typeof raw === 'string' ? raw : null;
+    const row = byName.get(q);
+    if (row?.head?.id === id) row.head.payload = payload;
+    const info = payloadInfo(payload, { maxDepth: 1, maxItems: 1, maxString: 1 });
     const since = Math.max(info.enqueuedAt ?? Number.NaN, info.eta ?? 0);
     if (Number.isFinite(since)) oldest.set(q, Math.min(oldest.get(q) ?? Infinity, since));
   });
-  const dead = new Map<string, number>();
-  let orphans = 0;
-  ids.forEach((_id, i) => {
-    const q = at(r3, headList.length + i);
-    if (typeof q === 'string') dead.set(q, (dead.get(q) ?? 0) + 1);
-    else orphans++;
-  });
+  const { dead, orphans } = byQueue;
   for (const row of rows) {
     row.dead = dead.get(row.name) ?? 0;
     const since = oldest.get(row.name);
@@ -153,6 +153,43 @@ export async function readOverview(client: Redis, prefix: string): Promise<Overv
     row.oldestApproximate = approximate.has(row.name);
   }
   return { queues: rows, queuesCapped, deadTotal: dz, deadExact: dz <= DEAD_SCAN, deadOrphans: orphans, nowMs: now };
+}
+
+/** Letters one dead-count script call tallies (Redis runs each call alone: about 2 ms). */
+export const DEAD_SLICE = 2000;
+
+/** Dead letters per queue among the newest DEAD_SCAN, and the members without a hash. */
+async function deadByQueue(client: Redis, prefix: string): Promise<{ dead: Map<string, number>; orphans: number }> {
+  const dead = new Map<string, number>();
+  let orphans = 0;
+  let after = ['', ''];
+  try {
+    for (let scanned = 0; scanned < DEAD_SCAN;) {
+      const n = Math.min(DEAD_SLICE, DEAD_SCAN - scanned);
+      const out = (await runScript(client, SCRIPTS.deadByQueue, [prefix, n, after[0]!, after[1]!])) as unknown[];
+      const got = Number(out[0]);
+      orphans += Number(out[1]);
+      for (let i = 4; i + 1 < out.length; i += 2) dead.set(String(out[i]), (dead.get(String(out[i])) ?? 0) + Number(out[i + 1]));
+      scanned += got;
+      if (got < n) break;
+      after = [String(out[2]), String(out[3])];
+    }
+    return { dead, orphans };
+  } catch (e) {
+    if (!(e instanceof Error) || !/NOPERM|unknown command|not allowed|disabled/i.test(e.message)) throw e;
+  }
+  // No scripts for this user or server: the same tally from the letters' hashes, one HGET each.
+  dead.clear();
+  orphans = 0;
+  const k = redisKeys(prefix);
+  const ids = await client.zrevrange(k.dead, 0, DEAD_SCAN - 1);
+  const p = client.pipeline();
+  for (const id of ids) p.hget(k.job(id), 'q');
+  for (const [, q] of (await p.exec()) ?? []) {
+    if (typeof q === 'string') dead.set(q, (dead.get(q) ?? 0) + 1);
+    else orphans++;
+  }
+  return { dead, orphans };
 }
 
 export interface DeadGroup {

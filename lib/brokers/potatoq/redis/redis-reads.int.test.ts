@@ -5,7 +5,8 @@ import type { Redis } from 'ioredis';
 import { PRIO, redisKeys } from './keys';
 import { deadGroups, listDead, listResults, listTasks, readOverview, readTask, readWorkers, registeredTaskNames } from './reads';
 import type { TaskRow } from './rows';
-import { dropPrefix, newPrefix, redisAvailable, testClient } from '@/tests/support/redis';
+import { connectRedis } from './server';
+import { dropPrefix, newPrefix, PrivateRedis, redisAvailable, testClient } from '@/tests/support/redis';
 
 const up = await redisAvailable();
 const msg = (id: string, enq: number, q = 'a') => JSON.stringify({ task: 't', id, queue: q, enqueued_at: enq, v: 1 });
@@ -165,6 +166,48 @@ describe.skipIf(!up)('Redis: the console reads', () => {
     });
     expect(o.queues.map((q) => q.name)).toEqual(['a', 'b', 'empty']);
     expect(o.deadOrphans).toBe(1);
+    // The next claim (what the overview checks for a task potatoq can't decode) is band 5's head.
+    expect(a.head).toEqual({ id: 'hi', payload: msg('hi', nowS - 10) });
+    expect(o.queues.find((q) => q.name === 'b')?.head).toBeNull();
+  });
+
+  it('counts dead letters per queue the same for a user who may not run scripts (ACL without EVALSHA)', async () => {
+    const server = new PrivateRedis(['--appendonly', 'no']);
+    const admin = await server.start();
+    try {
+      await admin.acl('SETUSER', 'reader', 'on', '>pw', '~*', '+@read', '+@connection', '+time', '+info', '-@scripting');
+      const k0 = redisKeys('pq');
+      await admin.sadd(k0.queues, 'a', 'b');
+      for (const [id, q, died] of [
+        ['d1', 'a', 1],
+        ['d2', 'a', 2],
+        ['d3', 'b', 3],
+        ['d4', 'a', 4],
+      ] as const) {
+        await admin.hset(k0.job(id), { q, p: msg(id, 1, q), pr: '0', d: '1', st: 'dead', r: 'x', died: String(died) });
+        await admin.zadd(k0.dead, died, id);
+      }
+      await admin.zadd(k0.dead, 5, 'orphan');
+      const reader = connectRedis(server.url.replace('redis://', 'redis://reader:pw@'), 5000);
+      try {
+        await expect(reader.eval('return 1', 0)).rejects.toThrow(/NOPERM/);
+        const [viaScript, viaHget] = [await readOverview(admin, 'pq'), await readOverview(reader, 'pq')];
+        const counts = (o: typeof viaScript) => [o.queues.map((q) => [q.name, q.dead]), o.deadOrphans, o.deadTotal];
+        expect(counts(viaScript)).toEqual([
+          [
+            ['a', 3],
+            ['b', 1],
+          ],
+          1,
+          5,
+        ]);
+        expect(counts(viaHget)).toEqual(counts(viaScript));
+      } finally {
+        reader.disconnect();
+      }
+    } finally {
+      await server.stop();
+    }
   });
 
   it('reads one task, results by SCAN (internal records skipped), workers and registered names', async () => {
