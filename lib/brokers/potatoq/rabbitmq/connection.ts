@@ -66,6 +66,16 @@ export class AmqpLink {
     return this.onFresh((c) => c.createConfirmChannel(), fn);
   }
 
+  /** A channel on the current connection that the caller closes (a DLQ stream's lanes). */
+  async openChannel(): Promise<Channel> {
+    const c = await this.open();
+    const ch = await c.createChannel().catch((e: unknown) => {
+      throw describeAmqpError(e, this.target.display);
+    });
+    ch.on('error', () => undefined);
+    return ch;
+  }
+
   private async onFresh<C extends Channel, T>(create: (c: ChannelModel) => Promise<C>, fn: (ch: C) => Promise<T>): Promise<T> {
     const c = await this.open();
     const ch = await create(c).catch((e: unknown) => {
