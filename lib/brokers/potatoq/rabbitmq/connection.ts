@@ -32,6 +32,9 @@ export class AmqpLink {
       try {
         const c = await amqp.connect(this.target.url, {
           timeout: this.timeoutMs,
+          // Frames without a reply (ack, nack, publish) followed by one awaiting a reply would
+          // otherwise wait for the server's delayed TCP ACK: ~40 ms per such pair (measured).
+          noDelay: true,
           clientProperties: { connection_name: 'potatoq-console' },
         });
         const props = c.connection.serverProperties as Record<string, unknown>;
