@@ -63,9 +63,10 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * letter. Deliveries sent before the cancel arrive before cancel-ok, and the next consumer
  * starts after it, so the order holds. With `lanes` the new consumer is on a new channel, so
  * no channel holds more than `prefetch` letters and an ack never searches a long list (see
- * LANE_PREFETCH); if a channel cannot be opened the consumer goes on the current one. A walk
- * that acks as it goes never fills its consumer and keeps the one. `next` rejects once a
- * channel is gone or RabbitMQ cancels the consumer.
+ * LANE_PREFETCH); if a channel cannot be opened the consumer goes on the current one. The
+ * broker delivers as far as the prefetch lets it, ahead of the walk, so a walk that acks
+ * everything moves through lanes too (acked with `multiple`, they cost nothing). `next`
+ * rejects once a channel is gone or RabbitMQ cancels the consumer.
  */
 export class DlqStream {
   private buf: Delivery[] = [];
