@@ -5,6 +5,9 @@ export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME === 'nodejs') {
     const { bootAuth } = await import('@/lib/auth/boot');
     bootAuth();
+    // The polled JSON reads, answered before Next's routing after the same gate (production only).
+    const { installFastReads } = await import('@/lib/http/fast-reads');
+    installFastReads();
     const { bootConsole } = await import('@/lib/demo/boot');
     bootConsole();
     // Not awaited: a slow or refused broker never delays the server; it is named in the log.

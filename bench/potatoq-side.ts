@@ -79,7 +79,16 @@ export function startChurn(env: NodeJS.ProcessEnv): Churn {
 
 export interface Dashboard {
   url: string;
+  /** The serving process, for its CPU time (`cpuMs`). */
+  pid: number;
   stop(): Promise<void>;
+}
+
+/** A process's CPU time so far (user + system, all its threads) in ms, from /proc. */
+export function cpuMs(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  const tick = 1000 / 100; // USER_HZ is 100 on Linux
+  return (Number(fields[11]) + Number(fields[12])) * tick;
 }
 
 /** `potatoq dashboard --read-only` on a free port, once it answers. */
@@ -92,7 +101,7 @@ export async function startDashboard(env: NodeJS.ProcessEnv): Promise<Dashboard>
     const ok = await fetch(`${url}/api/overview`)
       .then((r) => r.ok)
       .catch(() => false);
-    if (ok) return { url, stop: () => stop(d.child) };
+    if (ok) return { url, pid: d.child.pid ?? 0, stop: () => stop(d.child) };
     await new Promise((r) => setTimeout(r, 200));
   }
   await stop(d.child);
@@ -133,7 +142,7 @@ export async function startConsole(broker: Record<string, unknown>): Promise<Das
     const ok = await fetch(`${url}/api/health/live`)
       .then((r) => r.ok)
       .catch(() => false);
-    if (ok) return { url, stop: done };
+    if (ok) return { url, pid: child.pid ?? 0, stop: done };
     await new Promise((r) => setTimeout(r, 200));
   }
   await done();
@@ -145,6 +154,14 @@ export async function dashboardGet(url: string, pathAndQuery: string): Promise<u
   const r = await fetch(`${url}${pathAndQuery}`);
   if (!r.ok) throw new Error(`${url}${pathAndQuery}: HTTP ${r.status} ${await r.text()}`);
   return r.json();
+}
+
+/** One GET answered with anything but a 5xx, body read in full: the floor of an HTTP round trip. */
+export async function anyGet(url: string, pathAndQuery: string): Promise<number> {
+  const r = await fetch(`${url}${pathAndQuery}`);
+  await r.arrayBuffer();
+  if (r.status >= 500) throw new Error(`${url}${pathAndQuery}: HTTP ${r.status}`);
+  return r.status;
 }
 
 /** A sample that measured itself (in another process): timeAll records `selfMs`. */
@@ -189,15 +206,32 @@ export const pct = (xs: number[], p: number) => {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
 };
 
-/** Runs every case round-robin (a load spike from elsewhere hits all cases alike) after 3
- *  warm-ups each; returns per-case samples in ms. */
+/** A fixed-seed shuffle (mulberry32), so a run's order of cases can be repeated. */
+function shuffled<T>(xs: T[], seed: { s: number }): T[] {
+  const out = [...xs];
+  for (let i = out.length - 1; i > 0; i--) {
+    seed.s = (seed.s + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed.s ^ (seed.s >>> 15), 1 | seed.s);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    const j = Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * (i + 1));
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
+/** Runs every case once per round (a load spike from elsewhere hits all cases alike) after 3
+ *  warm-ups each, in a new order each round (BENCH_SEED): in a fixed order a cheap case would
+ *  always follow the same expensive one (its garbage, its cold caches) and pay for it every
+ *  time. Returns per-case samples in ms. */
 export async function timeAll(cases: Array<() => Promise<unknown>>, n: number): Promise<number[][]> {
   for (const fn of cases) for (let i = 0; i < 3; i++) await fn();
   const xs: number[][] = cases.map(() => []);
+  const seed = { s: Number(process.env.BENCH_SEED ?? 1) | 0 };
+  const order = cases.map((_, k) => k);
   for (let i = 0; i < n; i++) {
-    for (const [k, fn] of cases.entries()) {
+    for (const k of shuffled(order, seed)) {
       const t0 = performance.now();
-      const r = await fn();
+      const r = await cases[k]!();
       const self = (r as Partial<SelfTimed> | null)?.selfMs;
       xs[k]!.push(typeof self === 'number' ? self : performance.now() - t0);
     }

@@ -5,7 +5,9 @@
 import type { BrokerAdapter } from '@/lib/brokers/types';
 import { ZDeadListQuery } from '@/lib/brokers/schema';
 import {
+  anyGet,
   CHURN_QUEUE,
+  cpuMs,
   dashboardGet,
   dashboardInProcess,
   fmt,
@@ -73,6 +75,14 @@ export async function runSideBySide(o: SideBySide): Promise<void> {
           ] as Array<[string, () => Promise<unknown>]>)
         : []),
       ...o.extra,
+      // The floor of an HTTP round trip on this machine at this moment: each server's answer to
+      // a path it refuses without reading anything (404).
+      ...(server
+        ? ([
+            ['HTTP floor: console GET /api/brokers/none/dead (404, no read)', () => anyGet(server.url, '/api/brokers/none/dead')],
+            ['HTTP floor: potatoq dashboard GET /api/none (404)', () => anyGet(dashboard.url, '/api/none')],
+          ] as Array<[string, () => Promise<unknown>]>)
+        : []),
     ];
     // Same letters: the console's 100 newest are the dashboard's 100 newest.
     const ours = (await dead100()).items.map((d) => d.id);
@@ -106,6 +116,28 @@ export async function runSideBySide(o: SideBySide): Promise<void> {
     if (server) {
       ratio('overview, both over HTTP', p50.get(cases[1]![0])!, p50.get(cases[6]![0])!, 10);
       ratio('100 dead letters, both over HTTP', p50.get(cases[3]![0])!, p50.get(cases[7]![0])!, 3);
+    }
+
+    if (server) {
+      // What each server process spends per request, whatever the scheduler did to the wall
+      // time: CPU time of the serving process (all threads) over a run of the same request.
+      // PostgreSQL's own CPU is not in it (potatoq's overview count(*) is mostly there).
+      const perRequest = async (pid: number, url: string, p: string, n: number) => {
+        const c0 = cpuMs(pid);
+        for (let i = 0; i < n; i++) await dashboardGet(url, p);
+        return (cpuMs(pid) - c0) / n;
+      };
+      log("\nserver process CPU per request (user + system, all threads; the same requests in a row; the database's CPU not included):");
+      for (const [what, ours, theirs, n, target] of [
+        ['overview', '/api/brokers/bench/queues', '/api/overview', 20, 10],
+        ['100 dead letters', '/api/brokers/bench/dead?limit=100', '/api/dead?limit=100', 200, 3],
+      ] as const) {
+        const c = await perRequest(server.pid, server.url, ours, n);
+        const d = await perRequest(dashboard.pid, dashboard.url, theirs, n);
+        log(
+          `  ${what.padEnd(18)} console ${c.toFixed(2).padStart(7)} ms  potatoq dashboard ${d.toFixed(2).padStart(7)} ms  ${(d / Math.max(c, 0.01)).toFixed(1)}x (latency target ${target}x)`,
+        );
+      }
     }
 
     const startup = pythonStartup(env);

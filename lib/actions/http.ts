@@ -19,20 +19,39 @@ export class PayloadTooLarge extends Error {}
  */
 export const UNCOMPRESSED_JSON_BYTES = 64 * 1024;
 
-export function jsonOk(data: unknown, status = 200): NextResponse {
-  const body = JSON.stringify(data) ?? 'null';
-  const cacheControl = Buffer.byteLength(body) <= UNCOMPRESSED_JSON_BYTES ? 'no-store, no-transform' : 'no-store';
-  return new NextResponse(body, { status, headers: { 'content-type': 'application/json', 'cache-control': cacheControl } });
+/** A JSON answer as status, body and headers, for Next's responses and the fast reads alike. */
+export interface JsonParts {
+  status: number;
+  body: string;
+  headers: Record<string, string>;
 }
 
-export function jsonError(e: unknown): NextResponse {
+export function jsonParts(data: unknown, status = 200): JsonParts {
+  const body = JSON.stringify(data) ?? 'null';
+  const cacheControl = Buffer.byteLength(body) <= UNCOMPRESSED_JSON_BYTES ? 'no-store, no-transform' : 'no-store';
+  return { status, body, headers: { 'content-type': 'application/json', 'cache-control': cacheControl } };
+}
+
+/** Any error as the API's `{error:{code,message,fields?}}` with its status. */
+export function errorParts(e: unknown): JsonParts {
+  const headers = { 'content-type': 'application/json', 'cache-control': 'no-store' };
   if (e instanceof PayloadTooLarge) {
-    return NextResponse.json({ error: { code: 'PayloadTooLarge', message: e.message } }, { status: 413 });
+    return { status: 413, body: JSON.stringify({ error: { code: 'PayloadTooLarge', message: e.message } }), headers };
   }
   const err = toConsoleError(e);
   if (err.status >= 500 && err.code === 'BrokerUnavailable')
     console.error(JSON.stringify({ event: 'console.api', code: err.code, message: err.message }));
-  return NextResponse.json(err.toJSON(), { status: err.status, headers: { 'cache-control': 'no-store' } });
+  return { status: err.status, body: JSON.stringify(err.toJSON()), headers };
+}
+
+const response = (p: JsonParts) => new NextResponse(p.body, { status: p.status, headers: p.headers });
+
+export function jsonOk(data: unknown, status = 200): NextResponse {
+  return response(jsonParts(data, status));
+}
+
+export function jsonError(e: unknown): NextResponse {
+  return response(errorParts(e));
 }
 
 /** Runs a handler, mapping every error to `{error:{code,message,fields?}}` with its status. */
@@ -83,8 +102,11 @@ export async function readJsonBody(req: Request): Promise<unknown> {
 
 /** Validates a URL's query string with a zod schema (unknown parameters are ignored). */
 export function parseQuery<S extends z.ZodType>(schema: S, req: Request): z.output<S> {
-  const params = Object.fromEntries(new URL(req.url).searchParams.entries());
-  return parseInput(schema, params);
+  return parseParams(schema, new URL(req.url).searchParams);
+}
+
+export function parseParams<S extends z.ZodType>(schema: S, params: URLSearchParams): z.output<S> {
+  return parseInput(schema, Object.fromEntries(params.entries()));
 }
 
 export type Params<T> = { params: Promise<T> };

@@ -13,7 +13,15 @@ import http from 'node:http';
  */
 export const PEER_HEADER = 'x-potatoq-peer';
 const KEY = Symbol.for('potatoq.console.peerKey');
-type Global = typeof globalThis & { [KEY]?: string };
+const HOOK = Symbol.for('potatoq.console.requestHook');
+/** Answers a request before Next sees it (true), or leaves it to Next (false). */
+export type RequestHook = (req: http.IncomingMessage, res: http.ServerResponse) => boolean;
+type Global = typeof globalThis & { [KEY]?: string; [HOOK]?: RequestHook };
+
+/** Runs after the tagging, so what it reads is tagged like what Next reads (lib/http/fast-reads.ts). */
+export function setRequestHook(hook: RequestHook): void {
+  (globalThis as Global)[HOOK] = hook;
+}
 
 export function installPeerTagging(): void {
   const g = globalThis as Global;
@@ -25,6 +33,8 @@ export function installPeerTagging(): void {
     if (event === 'request') {
       const req = args[0] as http.IncomingMessage;
       req.headers[PEER_HEADER] = `${key} ${req.socket?.remoteAddress ?? ''}`;
+      const hook = g[HOOK];
+      if (hook && hook(req, args[1] as http.ServerResponse)) return true;
     }
     return (emit as (this: http.Server, e: string | symbol, ...a: unknown[]) => boolean).call(this, event, ...args);
   } as typeof emit;

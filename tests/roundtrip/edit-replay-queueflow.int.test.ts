@@ -95,4 +95,38 @@ run('edit and replay: QueueFlow with its real server and workers', () => {
     expect(queues.find((q) => q.queue === from)?.paused ?? false).toBe(false);
     expect(await a.replayEdited!(d.id, edit).catch((x: unknown) => x)).toMatchObject({ code: 'NotFound' });
   }, 120_000);
+
+  it('two edited replays on one queue at once: each pauses, replays and resumes in turn, and no unedited copy runs', async () => {
+    const a = adapter();
+    const made = produce(s!, [
+      { task: 'qf.when', queue: from, payload: { at: 'soon', n: 3 } },
+      { task: 'qf.when', queue: from, payload: { at: 'later', n: 4 } },
+    ]);
+    const ids = new Set(made.map((m) => m!.id));
+    const letters = await until(
+      'both dead letters',
+      async () => {
+        const found: string[] = [];
+        for (const x of (await a.listDead(ZDeadListQuery.parse({ queue: from, limit: 50 }))).items)
+          if (ids.has((await a.getDead(x.id))?.payload.id ?? '')) found.push(x.id);
+        return found.length === 2 ? found : null;
+      },
+      40_000,
+      logs,
+    );
+    const edit = { kwargs: at(AT), queue: to };
+    const results = await Promise.all(letters.map((id) => a.replayEdited!(id, edit)));
+    for (const r of results) {
+      expect(r.outcome.outcome).toBe('ok');
+      // Neither saw the queue paused by the other (it would then have left it paused).
+      expect(r.outcome.message).not.toContain('was paused before');
+    }
+    for (const r of results) await until('the edited job to run', async () => fresh.runs(r.newId).length > 0, 40_000, logs);
+    const copies = await Promise.all(letters.map(async (id) => (await letter(id)).replay_job_id!));
+    for (const copy of copies) expect((await job(copy)).status).toBe('cancelled');
+    await new Promise((res) => setTimeout(res, 2000));
+    for (const copy of copies) expect(old.runs(copy)).toEqual([]);
+    const queues = (await call<{ queues: Array<{ queue: string; paused?: boolean }> }>(s!, 'GET', '/api/v1/queues')).body.queues;
+    expect(queues.find((q) => q.queue === from)?.paused ?? false).toBe(false);
+  }, 120_000);
 });

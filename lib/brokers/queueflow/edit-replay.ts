@@ -135,7 +135,35 @@ export async function previewEditedQf(client: QfClient, brokerId: string, id: st
 const post = (client: QfClient, route: string, body: unknown, headers?: Record<string, string>) => client.post(route, body, headers);
 const why = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
+// One edited replay at a time per queue in this process: a second one on the same queue would see
+// it paused by the first ("was paused before", so it would not resume it) while the first resumed
+// it under the second's unedited copy. On globalThis, because Next bundles route handlers and
+// server actions as separate module instances.
+const LOCKS = Symbol.for('potatoq.console.queueflowEditLocks');
+type Global = typeof globalThis & { [LOCKS]?: Map<string, Promise<void>> };
+
+async function oneAtATime<T>(key: string, fn: () => Promise<T>): Promise<T> {
+  const locks = ((globalThis as Global)[LOCKS] ??= new Map());
+  const before = locks.get(key) ?? Promise.resolve();
+  const run = before.then(fn);
+  const tail = run.then(
+    () => undefined,
+    () => undefined,
+  );
+  locks.set(key, tail);
+  try {
+    return await run;
+  } finally {
+    if (locks.get(key) === tail) locks.delete(key);
+  }
+}
+
 export async function replayEditedQf(client: QfClient, brokerId: string, id: string, edit: ReplayEditInput): Promise<EditReplayResult> {
+  const first = await letterAndJob(client, id);
+  return oneAtATime(`${brokerId}\u0000${first.job.queue_name}`, () => replayEditedLocked(client, brokerId, id, edit));
+}
+
+async function replayEditedLocked(client: QfClient, brokerId: string, id: string, edit: ReplayEditInput): Promise<EditReplayResult> {
   const preview = await previewEditedQf(client, brokerId, id, edit); // bad edits and gone letters fail here
   const { job } = await letterAndJob(client, id);
   const { after } = editedCreate(job, edit);

@@ -5,7 +5,7 @@ import type { BrokerAdapter, StoreConfig } from '@/lib/brokers/types';
 import { parseOptions, ZPostgresOptions } from '../options';
 import { mapPgError } from './errors';
 import { normalizeUrl, pgNames } from './names';
-import { overviewQueues, totalsOf, withWorkerQueues } from './overview';
+import { overviewQueues, totalsOf, withWorkerQueues, type QueueMemo } from './overview';
 import { createPgDb } from './pool';
 import { probe, type Probe } from './probe';
 import { loadEstimator, type Estimator } from './stats';
@@ -53,6 +53,8 @@ export function createPostgresAdapter(config: StoreConfig): BrokerAdapter {
     connectTimeoutMs: o.connectTimeoutMs ?? 5000,
   };
   const cap = o.countCap ?? 1000;
+  // The queues the last overview listed: the next one counts them without waiting for the list.
+  const queueMemo: QueueMemo = { queues: [] };
   const window = o.searchWindow ?? 10_000;
   const resultExpires = o.resultExpires ?? 86400;
   const live: Liveness = { staleAfter: 3 * (o.workerHeartbeatInterval ?? 5), deadAfter: o.workerDeadAfter ?? 60 };
@@ -97,7 +99,7 @@ export function createPostgresAdapter(config: StoreConfig): BrokerAdapter {
     const [p, workers, found] = await Promise.all([
       capabilitiesProbe(),
       db.read((sql) => listWorkers(sql, names, live)),
-      overviewQueues(db.read, names, cap, estimator),
+      overviewQueues(db.read, names, cap, estimator, queueMemo),
     ]);
     const queues = withWorkerQueues(found, workers);
     const { totals, capped } = totalsOf(queues);
@@ -136,7 +138,7 @@ export function createPostgresAdapter(config: StoreConfig): BrokerAdapter {
     diagnose: async (q) => {
       const [workers, found, running, overdue] = await Promise.all([
         db.read((sql) => listWorkers(sql, names, live)),
-        overviewQueues(db.read, names, cap, estimator),
+        overviewQueues(db.read, names, cap, estimator, queueMemo),
         db.read((sql) => runningFacts(sql, names)),
         db.read((sql) => overdueFacts(sql, names, q.overdueSeconds)),
       ]);

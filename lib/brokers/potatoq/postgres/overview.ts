@@ -19,11 +19,17 @@ type Read = <T>(fn: (sql: Sql) => Promise<T>) => Promise<T>;
  * something was capped). The state is a literal in the SQL so the partial indexes match.
  * The statements run at the same time on separate pooled connections.
  */
+/** The queues the last overview found with ready work, so the next one can count them at once. */
+export interface QueueMemo {
+  queues: string[];
+}
+
 export async function overviewQueues(
   read: Read,
   n: PgNames,
   cap: number,
   estimator: () => Promise<Estimator | null>,
+  memo: QueueMemo = { queues: [] },
 ): Promise<QueueStats[]> {
   const J = n.jobs;
   const sampled: Array<[CountKey, string]> = [
@@ -35,34 +41,31 @@ export async function overviewQueues(
   ];
   // The ready counts are the bulk of the work (up to `cap` index entries per queue, each a heap
   // visit while the visibility map is unset, as on a live table): split the queues over
-  // `READY_SPLIT` connections.
-  const readyP = read((sql) => readyQueues(sql, n)).then(async (queues) => {
+  // `READY_SPLIT` connections. Each queue's next claim is read alongside the counts.
+  const countAndHeads = async (queues: string[]): Promise<[Map<string, number>, Map<string, Head>]> => {
+    if (!queues.length) return [new Map(), new Map()];
     const size = Math.ceil(queues.length / READY_SPLIT);
     const parts = Array.from({ length: READY_SPLIT }, (_, i) => queues.slice(i * size, (i + 1) * size)).filter((p) => p.length);
-    // Each queue's next claim is read alongside the counts, not after them.
     const [counts, heads] = await Promise.all([
-      Promise.all(
-        parts.map((p) =>
-          read((sql) =>
-            readyCounts(
-              sql,
-              n,
-              cap,
-              p.map((q) => q.queue),
-            ),
-          ),
-        ),
-      ),
-      read((sql) =>
-        readyHeads(
-          sql,
-          n,
-          queues.map((q) => q.queue),
-        ),
-      ),
+      Promise.all(parts.map((p) => read((sql) => readyCounts(sql, n, cap, p)))),
+      read((sql) => readyHeads(sql, n, queues)),
     ]);
-    const byQueue = new Map(counts.flat().map((c) => [c.queue, c.n]));
-    return queues.map((q) => ({ ...q, n: byQueue.get(q.queue) ?? 0, blockedBy: headBlock(heads.get(q.queue)) }));
+    return [new Map(counts.flat().map((c) => [c.queue, c.n])), heads];
+  };
+  // Counting waits for the list of queues unless it is known: the queues the last overview
+  // found are counted at once, alongside the list, and only queues new since then after it.
+  // A known queue no longer in the list is dropped, so the answer is what the list says.
+  const known = new Set(memo.queues);
+  const early = countAndHeads(memo.queues);
+  early.catch(() => undefined); // awaited below; this only keeps a failure before that from being unhandled
+  const readyP = read((sql) => readyQueues(sql, n)).then(async (queues) => {
+    memo.queues = queues.map((q) => q.queue);
+    const [[c1, h1], [c2, h2]] = await Promise.all([early, countAndHeads(memo.queues.filter((q) => !known.has(q)))]);
+    return queues.map((q) => ({
+      ...q,
+      n: c1.get(q.queue) ?? c2.get(q.queue) ?? 0,
+      blockedBy: headBlock(h1.get(q.queue) ?? h2.get(q.queue)),
+    }));
   });
   const [ready, ...samples] = await Promise.all([
     readyP,

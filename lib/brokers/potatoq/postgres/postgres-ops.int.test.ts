@@ -216,6 +216,31 @@ describe.skipIf(!available)('postgres adapter: scale', () => {
     expect(exact.queues.find((q) => q.name === 'big')?.capped).toBeUndefined();
   });
 
+  it('counts the queues the last overview found at once, and still answers what the list says now', async () => {
+    const t = schema();
+    const J = tableOf(t, 'jobs');
+    const add = (queue: string, from: number, n: number) =>
+      sqlAdmin(
+        `INSERT INTO ${J} (id, queue, task, state, payload)
+         SELECT '${queue}-' || i, '${queue}', 'x.m', 1, ${messageSql(`'${queue}-' || i`, 'x.m', `'${queue}'`, 'i::text')}
+         FROM generate_series(${from}, ${from + n - 1}) i`,
+      );
+    await add('qa', 1, 4);
+    await add('qb', 1, 2);
+    const a = adapter(t.options);
+    const ready = async () =>
+      Object.fromEntries((await a.overview()).queues.filter((q) => (q.ready ?? 0) > 0).map((q) => [q.name, q.ready]));
+    expect(await ready()).toEqual({ qa: 4, qb: 2 });
+    // qa drained, qb grew, qc is new: the next overview counts qa and qb before it has the list.
+    await sqlAdmin(`DELETE FROM ${J} WHERE queue = 'qa'`);
+    await add('qb', 3, 5);
+    await add('qc', 1, 3);
+    expect(await ready()).toEqual({ qb: 7, qc: 3 });
+    const o = await a.overview();
+    expect(o.queues.find((q) => q.name === 'qc')?.blockedBy ?? null).toBeNull();
+    expect(o.queues.find((q) => q.name === 'qa')).toBeUndefined();
+  });
+
   it('lists ready tasks of all queues in claim order and bounds text search to the newest rows', async () => {
     const t = schema();
     await sqlAdmin(

@@ -1,9 +1,10 @@
-import { handle, parseQuery, type Params } from '@/lib/actions/http';
-import { ZDeadListQuery } from '@/lib/brokers/schema';
-import { readDead as listDead } from '@/lib/auth/redact';
+import { handle, type Params } from '@/lib/actions/http';
+import { deadListRead } from '@/lib/actions/reads';
 
 export const dynamic = 'force-dynamic';
 
-export function GET(req: Request, { params }: Params<{ broker: string }>) {
-  return handle(async () => listDead((await params).broker, parseQuery(ZDeadListQuery, req)));
+// Answered by lib/http/fast-reads.ts before Next's routing in a production server; this handler
+// serves it in development and wherever the fast reads do not apply (HEAD, a request body).
+export async function GET(req: Request, { params }: Params<{ broker: string }>) {
+  return handle(async () => deadListRead((await params).broker, new URL(req.url).searchParams));
 }

@@ -1,14 +1,10 @@
 import { handle, type Params } from '@/lib/actions/http';
-import { getAuthConfig } from '@/lib/auth/config';
-import { overviewFor } from '@/lib/auth/mask';
-import { resolveFromHeaders } from '@/lib/auth/resolve';
-import { overview } from '@/lib/brokers/service';
+import { overviewRead } from '@/lib/actions/reads';
 
 export const dynamic = 'force-dynamic';
 
-export function GET(req: Request, { params }: Params<{ broker: string }>) {
-  return handle(async () => {
-    const who = resolveFromHeaders(getAuthConfig(), req.headers);
-    return overviewFor(await overview((await params).broker), who.ok ? who.principal : null);
-  });
+// Answered by lib/http/fast-reads.ts before Next's routing in a production server; this handler
+// serves it in development and wherever the fast reads do not apply (HEAD, a request body).
+export async function GET(req: Request, { params }: Params<{ broker: string }>) {
+  return handle(async () => overviewRead((await params).broker, req.headers));
 }

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { matchFastRead } from './fast-reads';
+
+describe('matchFastRead: which requests are answered before Next', () => {
+  it('takes GET of the two polled reads, with or without a query string', () => {
+    expect(matchFastRead('GET', '/api/brokers/main/dead', {})).toEqual({
+      read: 'dead',
+      broker: 'main',
+      pathname: '/api/brokers/main/dead',
+      search: '',
+    });
+    expect(matchFastRead('GET', '/api/brokers/main/dead?limit=100&queue=a', {})).toMatchObject({
+      read: 'dead',
+      search: '?limit=100&queue=a',
+    });
+    expect(matchFastRead('GET', '/api/brokers/pg-1/queues', {})).toMatchObject({ read: 'queues', broker: 'pg-1' });
+  });
+
+  it('decodes the broker id as Next decodes a route segment', () => {
+    expect(matchFastRead('GET', '/api/brokers/%6Dain/dead', {})?.broker).toBe('main');
+    expect(matchFastRead('GET', '/api/brokers/a%20b/queues', {})?.broker).toBe('a b');
+  });
+
+  it('leaves everything else to Next', () => {
+    const cases: Array<[string | undefined, string | undefined, Record<string, string>]> = [
+      ['HEAD', '/api/brokers/main/dead', {}],
+      ['POST', '/api/brokers/main/dead', {}],
+      ['get', '/api/brokers/main/dead', {}],
+      ['GET', '/api/brokers/main/dead/', {}],
+      ['GET', '/api/brokers/main/dead/d-1', {}],
+      ['GET', '/api/brokers/main/dead/groups', {}],
+      ['GET', '/api/brokers/main/queues/q1/purge', {}],
+      ['GET', '/api/brokers//dead', {}],
+      ['GET', '//api/brokers/main/dead', {}],
+      ['GET', '/api/brokers/main/./dead', {}],
+      ['GET', 'http://evil.example/api/brokers/main/dead', {}],
+      ['GET', '/api/brokers/%ff/dead', {}],
+      // A request that declares a body goes to Next, which bounds bodies.
+      ['GET', '/api/brokers/main/dead', { 'content-length': '0' }],
+      ['GET', '/api/brokers/main/dead', { 'transfer-encoding': 'chunked' }],
+      [undefined, '/api/brokers/main/dead', {}],
+      ['GET', undefined, {}],
+    ];
+    for (const [method, url, headers] of cases) expect(matchFastRead(method, url, headers), `${method} ${url}`).toBeNull();
+  });
+});

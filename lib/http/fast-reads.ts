@@ -1,0 +1,112 @@
+import 'server-only';
+import type http from 'node:http';
+import { gzip } from 'node:zlib';
+import { UNCOMPRESSED_JSON_BYTES, errorParts, jsonParts, type JsonParts } from '@/lib/actions/http';
+import { deadListRead, overviewRead } from '@/lib/actions/reads';
+import { gate } from '@/lib/auth/gate';
+import { setRequestHook } from '@/lib/auth/peer';
+
+// The two JSON reads every open page polls, GET /api/brokers/:broker/dead and /queues, answered
+// as soon as the request arrives, before Next's routing: Next's own handling of a request costs
+// more CPU than the read itself (docs/performance.md, "The polled reads"). They pass the same
+// gate as every other request (lib/auth/gate.ts: Host allow-list, sign-in) and call the same
+// read functions as their route handlers (lib/actions/reads.ts), so the answer is the same but
+// for Next's `vary` header. Anything else — another path or method, a HEAD, a request that
+// declares a body (Content-Length, even 0, or Transfer-Encoding), an absolute-form target — goes
+// to Next as before. Production servers only: `next dev` reloads modules this hook would keep.
+
+const ROUTE = /^\/api\/brokers\/([^/]+)\/(dead|queues)$/;
+
+export interface FastRead {
+  read: 'dead' | 'queues';
+  broker: string;
+  pathname: string;
+  search: string;
+}
+
+/** The fast read this request is, or null when Next should answer it. */
+export function matchFastRead(method: string | undefined, url: string | undefined, headers: http.IncomingHttpHeaders): FastRead | null {
+  if (method !== 'GET' || !url || url[0] !== '/') return null;
+  if (headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined) return null;
+  const q = url.indexOf('?');
+  const pathname = q < 0 ? url : url.slice(0, q);
+  const m = ROUTE.exec(pathname);
+  if (!m) return null;
+  let broker: string;
+  try {
+    broker = decodeURIComponent(m[1]!);
+  } catch {
+    return null; // the gate's 400, from Next
+  }
+  return { read: m[2] as FastRead['read'], broker, pathname, search: q < 0 ? '' : url.slice(q) };
+}
+
+function toHeaders(h: http.IncomingHttpHeaders): Headers {
+  const out = new Headers();
+  for (const [k, v] of Object.entries(h)) {
+    if (v === undefined) continue;
+    if (Array.isArray(v)) for (const x of v) out.append(k, x);
+    else out.set(k, v);
+  }
+  return out;
+}
+
+function send(req: http.IncomingMessage, res: http.ServerResponse, p: JsonParts, security: Record<string, string>): void {
+  const headers: Record<string, string | number> = { ...security, ...p.headers };
+  const body = Buffer.from(p.body);
+  const accepts = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
+  if (body.length <= UNCOMPRESSED_JSON_BYTES || !accepts) {
+    res.writeHead(p.status, { ...headers, 'content-length': body.length });
+    res.end(body);
+    return;
+  }
+  gzip(body, (err, zipped) => {
+    if (err) {
+      res.writeHead(p.status, { ...headers, 'content-length': body.length });
+      res.end(body);
+      return;
+    }
+    res.writeHead(p.status, { ...headers, 'content-encoding': 'gzip', vary: 'Accept-Encoding', 'content-length': zipped.length });
+    res.end(zipped);
+  });
+}
+
+async function answer(req: http.IncomingMessage, res: http.ServerResponse, m: FastRead): Promise<void> {
+  let security: Record<string, string> = {};
+  let parts: JsonParts;
+  try {
+    const headers = toHeaders(req.headers);
+    const encrypted = (req.socket as { encrypted?: boolean }).encrypted === true;
+    const verdict = gate({ method: 'GET', pathname: m.pathname, search: m.search, headers, protocol: encrypted ? 'https' : 'http' });
+    security = verdict.headers;
+    if (verdict.kind === 'text') {
+      const headers = { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' };
+      parts = { status: verdict.status, body: `${verdict.text}\n`, headers };
+    } else if (verdict.kind === 'json')
+      parts = { ...jsonParts(verdict.body, verdict.status), headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } };
+    else if (verdict.kind === 'login') parts = jsonParts({ error: { code: 'Unauthorized', message: 'sign in first' } }, 401);
+    else {
+      const data = m.read === 'dead' ? await deadListRead(m.broker, new URLSearchParams(m.search)) : await overviewRead(m.broker, headers);
+      parts = jsonParts(data);
+    }
+  } catch (e) {
+    parts = errorParts(e);
+  }
+  send(req, res, parts, security);
+}
+
+/** Handles a fast read (true), or leaves the request to Next (false). Never throws. */
+export function fastReadHook(req: http.IncomingMessage, res: http.ServerResponse): boolean {
+  const m = matchFastRead(req.method, req.url, req.headers);
+  if (!m) return false;
+  void answer(req, res, m).catch(() => {
+    if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+    res.end();
+  });
+  return true;
+}
+
+export function installFastReads(): void {
+  if (process.env.NODE_ENV !== 'production') return;
+  setRequestHook(fastReadHook);
+}
