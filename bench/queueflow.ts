@@ -115,7 +115,7 @@ async function main(): Promise<void> {
     log(`  the 100 newest dead letters are the same in both: ${ours.join() === theirs.join() ? 'yes' : 'NO'}`);
     const queues = (await api<{ queues: unknown[] }>(s, 'GET', '/api/v1/queues')).queues.length;
     log(
-      `  ${queues} queues: the console's overview makes ${1 + 3 * queues} API calls (the list, then per queue exact pending, retrying and unreplayed-dead counts), plus whoami and health`,
+      `  ${queues} queues: the console's overview makes ${2 + queues} API calls while at most 1,000 jobs are retrying (the list, the retrying jobs, then per queue the unreplayed dead letters counted), plus whoami and health`,
     );
 
     log(`\n${ITER} rounds over all cases after 3 warm-ups each, in a new order each round (ms):`);

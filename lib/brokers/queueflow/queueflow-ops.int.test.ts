@@ -9,6 +9,8 @@ import { ZDeadListQuery, ZEnqueueRequest, ZTaskListQuery, type TaskListQuery } f
 import { queueflowSeeder } from '@/tests/queueflow/seeder';
 import { call, startQueueflow, uniqueQueue } from '@/tests/queueflow/support';
 import { createQueueflowAdapter } from './adapter';
+import { createQfClient } from './client';
+import { queueStats } from './overview';
 
 const s = startQueueflow();
 afterAll(() => s?.stop());
@@ -196,6 +198,49 @@ run('QueueFlow adapter on the real server', () => {
     expect((await a.getDead(letter))!.payload.task).toBe('qf.r');
     const after = (await a.overview()).queues.find((x) => x.name === q)!;
     expect([after.dead, after.counts?.pending]).toEqual([0, 1]);
+  });
+
+  it('counts pending and retrying jobs per queue exactly, from the retrying list or counted per queue alike', async () => {
+    const q = uniqueQueue('qfc');
+    const job = (body: Record<string, unknown>) =>
+      call<{ job_id: string }>(s!, 'POST', '/api/v1/jobs', { body: { task_name: 'qf.c', payload: {}, ...body } }).then(
+        (r) => r.body.job_id,
+      );
+    for (let i = 0; i < 3; i++) await job({ config: { queue: q } });
+    await job({ config: { queue: q }, run_at: new Date(Date.now() + 3_600_000).toISOString() });
+    // Two retrying jobs (one due in a second, one in an hour) and one running: leased by a worker,
+    // failed retryably or kept.
+    const retryable = async (delay: number) => {
+      const id = await job({
+        config: { queue: q, priority: 9, max_retries: 3, retry_delay_secs: delay, retry_backoff: 'fixed', jitter_factor: 0 },
+      });
+      const lease = await call<{ jobs: Array<{ job: { id: string }; lease_token: string }> }>(s!, 'POST', `/api/v1/queues/${q}/lease`, {
+        token: s!.workerToken,
+        body: { max_jobs: 1, lease_secs: 600, wait_secs: 0 },
+      });
+      const l = lease.body.jobs[0]!;
+      expect(l.job.id).toBe(id);
+      const r = await call(s!, 'POST', `/api/v1/jobs/${id}/fail`, {
+        token: s!.workerToken,
+        body: { lease_token: l.lease_token, error: 'again', retryable: true },
+      });
+      expect(r.status).toBe(204);
+    };
+    await retryable(1);
+    await retryable(3600);
+    await job({ config: { queue: q, priority: 9 } });
+    expect(
+      (await call(s!, 'POST', `/api/v1/queues/${q}/lease`, { token: s!.workerToken, body: { max_jobs: 1, lease_secs: 600, wait_secs: 0 } }))
+        .status,
+    ).toBe(200);
+    await new Promise((r) => setTimeout(r, 1500));
+
+    const client = createQfClient({ url: s!.url, token: s!.token, timeoutMs: 8000 });
+    const tallied = (await queueStats(client)).find((x) => x.name === q)!;
+    const counted = (await queueStats(client, 0)).find((x) => x.name === q)!;
+    expect(tallied).toMatchObject({ ready: 4, scheduled: 2, running: 1, counts: { pending: 4, retrying: 2 } });
+    expect(counted).toMatchObject({ ready: 4, scheduled: 2, running: 1, counts: { pending: 4, retrying: 2 } });
+    expect((await adapter().overview()).queues.find((x) => x.name === q)?.counts).toEqual({ pending: 4, retrying: 2 });
   });
 
   it('shows a paused queue as QueueFlow reports it, and pauses and resumes one: a worker leases nothing meanwhile', async () => {
