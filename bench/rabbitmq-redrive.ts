@@ -16,6 +16,8 @@ import { potatoqCli, potatoqEnv, pythonStartup } from './potatoq-side';
 const URL = process.env.POTATOQ_BENCH_RABBITMQ4_URL ?? RMQ4_URL;
 const N = Number(process.env.BENCH_LETTERS ?? 100_000);
 const WINDOW = Number(process.env.BENCH_WINDOW ?? 0);
+/** Letters one DLQ channel holds before the next takes over (0: the adapter's LANE_PREFETCH). */
+const PREFETCH = Number(process.env.BENCH_PREFETCH ?? 0);
 /** Ids `potatoq dead retry` is timed on (each one drains the whole DLQ: keep it small). */
 const CLI_IDS = Number(process.env.BENCH_CLI_IDS ?? 1);
 const CLI_LETTERS = Number(process.env.BENCH_CLI_LETTERS ?? 10_000);
@@ -55,7 +57,7 @@ try {
   const results: Array<[string, number]> = [];
   const run = async (label: string, want: string[]) => {
     t = Date.now();
-    const r = await a.replayDeadPaced(want, { queue, ...(WINDOW ? { window: WINDOW } : {}) });
+    const r = await a.replayDeadPaced(want, { queue, ...(WINDOW ? { window: WINDOW } : {}), ...(PREFETCH ? { prefetch: PREFETCH } : {}) });
     const s = (Date.now() - t) / 1000;
     results.push([label, r.succeeded.length / s]);
     log(

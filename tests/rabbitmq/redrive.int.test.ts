@@ -6,7 +6,11 @@ import path from 'node:path';
 import amqp from 'amqplib';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '@/tests/support/potatoq-seeder';
+import { AmqpLink } from '@/lib/brokers/potatoq/rabbitmq/connection';
 import { browseLockQueue } from '@/lib/brokers/potatoq/rabbitmq/dlq';
+import { newWalk, walkQueue } from '@/lib/brokers/potatoq/rabbitmq/dlq-walk';
+import { ackHeld } from '@/lib/brokers/potatoq/rabbitmq/letter-actions';
+import { parseAmqpUrl } from '@/lib/brokers/potatoq/rabbitmq/url';
 import { newTag, rabbitAdapter, rabbitVersion, redisAvailable, REDIS_URL, RMQ4_URL, spawnRabbitSeeder } from '@/tests/support/rabbitmq';
 import { peekIds, seedDlq } from '@/tests/support/rabbit-dlq-seed';
 import { ZDeadListQuery } from '@/lib/brokers/schema';
@@ -41,7 +45,7 @@ describe.skipIf(!v4)('the one-pass redrive on RabbitMQ 4.3', () => {
     }
   }, 120_000);
 
-  it('hands over between consumers past a prefetch, coalesces the acks, and loses or repeats nothing', async () => {
+  it('hands over to a new channel past a prefetch, coalesces the acks, and loses or repeats nothing', async () => {
     const tag = newTag();
     const queue = `rp${tag}`;
     const py = spawnRabbitSeeder(RMQ4_URL, REDIS_URL, tag);
@@ -51,7 +55,7 @@ describe.skipIf(!v4)('the one-pass redrive on RabbitMQ 4.3', () => {
       const ids = await seedDlq(RMQ4_URL, queue, 1500);
       const want = ids.filter((_, i) => i % 3 === 0);
       const stay = ids.filter((_, i) => i % 3 !== 0);
-      // 1,000 letters kept unacked with a prefetch of 200: five consumers in turn, no basic.get.
+      // 1,000 letters kept unacked with a prefetch of 200: five channels in turn, no basic.get.
       const r1 = await a.replayDeadPaced(want, { queue, prefetch: 200, window: 64 });
       expect(r1.failed).toEqual([]);
       expect(r1.succeeded).toHaveLength(want.length);
@@ -66,6 +70,47 @@ describe.skipIf(!v4)('the one-pass redrive on RabbitMQ 4.3', () => {
       expect(new Set(queued)).toEqual(new Set(ids));
     } finally {
       await a.close();
+      await py.call('cleanup').catch(() => undefined);
+      await py.close();
+    }
+  }, 120_000);
+
+  it("keeps the DLQ's order after a filtered walk over many channels, each letter acked on its own", async () => {
+    const tag = newTag();
+    const queue = `rc${tag}`;
+    const py = spawnRabbitSeeder(RMQ4_URL, REDIS_URL, tag);
+    const link = new AmqpLink(parseAmqpUrl(RMQ4_URL), 10_000);
+    try {
+      await py.call('dead_letter_bulk', { queue, n: 0 });
+      const ids = await seedDlq(RMQ4_URL, queue, 3000);
+      const want = ids.filter((_, i) => i % 3 === 0);
+      const w = newWalk(want);
+      const tags: number[] = [];
+      // Every letter is decoded (no quick id), so every delivery tag is seen; the step removes
+      // the wanted ones from the DLQ by acking them (an ack on another channel than the
+      // letter's would be an unknown tag, which closes that channel and fails the walk).
+      await walkQueue(
+        {
+          link,
+          lockKey: `test-${tag}`,
+          dlq: `${queue}.dlq`,
+          decode: (m) => {
+            tags.push(m.fields.deliveryTag);
+            return { id: String(m.properties.messageId) };
+          },
+          step: async (l, held, ch) =>
+            ackHeld(held, ch) ? { id: l.id, outcome: 'ok', message: 'acked' } : { id: l.id, outcome: 'error', message: 'not acked' },
+        },
+        w,
+        { prefetch: 100, window: 32 },
+      );
+      expect([...w.outcomes.values()].filter((o) => o.outcome === 'ok')).toHaveLength(want.length);
+      expect(w.inflight.size).toBe(0);
+      // 2,000 kept at most 100 per channel: tags restart at 1 on each of at least 20 channels.
+      expect(tags.filter((t) => t === 1).length).toBeGreaterThanOrEqual(20);
+      expect(await peekIds(RMQ4_URL, `${queue}.dlq`)).toEqual(ids.filter((_, i) => i % 3 !== 0));
+    } finally {
+      await link.close();
       await py.call('cleanup').catch(() => undefined);
       await py.close();
     }

@@ -31,7 +31,7 @@ export async function readDlq<T>(
       const out: T[] = [];
       if (depth === 0) return out;
       // A consumer that holds `limit` letters gets no more (no hand-over below AMQP's 65,535).
-      const stream = new DlqStream(ch, dlq, Math.min(limit, PREFETCH), limit > PREFETCH);
+      const stream = new DlqStream(() => link.openChannel(), dlq, { prefetch: Math.min(limit, PREFETCH), handOver: limit > PREFETCH });
       await stream.start();
       try {
         // One pending take at a time (a second would take a letter nobody reads); its failure
@@ -51,13 +51,13 @@ export async function readDlq<T>(
             if ((await ch.checkQueue(dlq)).messageCount === 0) break;
             continue;
           }
-          out.push(map(m));
+          out.push(map(m.msg));
           next = take();
         }
         return out;
       } finally {
         await stream.stop();
-        stream.release(); // every letter back, in its place
+        await stream.release(); // every letter back, in its place
       }
     }),
   );

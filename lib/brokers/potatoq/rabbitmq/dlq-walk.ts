@@ -4,7 +4,7 @@ import type { ActionOutcome } from '@/lib/brokers/schema';
 import type { ReplayPace } from '@/lib/brokers/types';
 import type { AmqpLink } from './connection';
 import { withDlqLock, type Held } from './dlq';
-import { AckBook, DlqStream, PREFETCH } from './dlq-stream';
+import { DlqStream } from './dlq-stream';
 
 // One pass over a dead-letter queue on RabbitMQ 4.x, whatever system's letters it holds (the
 // potatoq redrive and a Celery app's `deadLetterQueue` both walk with it): the system says how a
@@ -20,7 +20,8 @@ export const REDRIVE_WINDOW = 256;
 export interface WalkPace extends ReplayPace {
   /** Publishes in flight; 1 when paced (the fault tests' "at most 2 in both places"). */
   window?: number;
-  /** Deliveries a consumer may hold before the next one takes over (tests: a small one exercises the hand-over). */
+  /** Letters a channel may hold before the next one takes over (LANE_PREFETCH; tests: a small one
+   *  exercises the hand-over). */
   prefetch?: number;
 }
 
@@ -57,9 +58,10 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * One pass over `spec.dlq` under the browse lock: consumes the letters that were there when it
- * started (in order, nothing acked by the walk; a full consumer hands over to a new one, see
- * DlqStream), runs `step` on the wanted ones with up to `window` of them in flight (each acked
- * only after its own publish confirm, runs of them with one multiple ack: AckBook), and leaves
+ * started (in order, nothing acked by the walk; a channel holding `prefetch` letters hands over
+ * to a consumer on a new channel, see DlqStream), runs `step` on the wanted ones with up to
+ * `window` of them in flight (each acked on the channel it came from, only after its own publish
+ * confirm, runs of them with one multiple ack: AckBook), and leaves
  * every other letter unacked; at the end they go back in their places (DlqStream.release). A
  * crash of either side returns every unacked letter to the DLQ. Only the first copy of an id is
  * acted on. Publishes go on a channel of their own: RabbitMQ runs each channel as its own
@@ -68,80 +70,83 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export async function walkQueue<L extends { id: string }>(spec: WalkSpec<L>, w: Walk, pace: WalkPace): Promise<void> {
   const { dlq, link } = spec;
   await withDlqLock(link, spec.lockKey, dlq, () =>
-    link.withConfirmChannel(async (ch) =>
-      link.withConfirmChannel(async (pub) => {
-        pub.setMaxListeners(0); // one `return` listener per publish in flight
-        const depth = (await ch.checkQueue(dlq)).messageCount;
-        if (depth === 0) return;
-        const stream = new DlqStream(ch, dlq, pace.prefetch ?? PREFETCH);
-        const acks = new AckBook(ch);
-        const running = new Set<Promise<void>>();
-        let failure: unknown = null;
-        let last = 0;
+    link.withConfirmChannel(async (pub) => {
+      pub.setMaxListeners(0); // one `return` listener per publish in flight
+      const depth = (await pub.checkQueue(dlq)).messageCount;
+      if (depth === 0) return;
+      const stream = new DlqStream(() => link.openChannel(), dlq, {
+        lanes: true,
+        depth,
+        ...(pace.prefetch ? { prefetch: pace.prefetch } : {}),
+      });
+      const running = new Set<Promise<void>>();
+      let failure: unknown = null;
+      let last = 0;
+      try {
         await stream.start();
-        try {
-          for (let seen = 0; seen < depth && w.wanted.size > 0 && !failure; seen++) {
-            const m = await stream.next();
-            const tag = m.fields.deliveryTag;
-            const quick = spec.quickId?.(m) ?? null;
-            const letter = quick !== null && !w.wanted.has(quick) ? null : spec.decode(m);
-            if (letter === null || !w.wanted.has(letter.id)) {
-              acks.take(tag, 'kept'); // held unacked until the end
-              continue;
-            }
-            await pace.gate?.();
-            if (!pace.signal?.aborted) {
-              const gap = pace.rate && pace.rate > 0 ? 1000 / pace.rate : 0; // the bulk runner may change it
-              if (gap) {
-                const wait = last + gap - Date.now();
-                if (wait > 0) await sleep(wait);
-                last = Date.now();
-              }
-              while (running.size >= windowOf(pace)) await Promise.race(running);
-            }
-            // A cancel can arrive while waiting for the pace or the window (the previous letter's
-            // progress): this letter is then left unacked and goes back with the rest.
-            if (failure || pace.signal?.aborted) {
-              acks.take(tag, 'kept');
-              break;
-            }
-            acks.take(tag, 'busy');
-            const held: Held = {
-              msg: m,
-              queue: spec.label ?? dlq,
-              settled: false,
-              ack: () => {
-                const ok = acks.settle(tag);
-                if (ok) stream.settled(m.fields.consumerTag);
-                return ok;
-              },
-            };
-            w.wanted.delete(letter.id); // only the first copy of an id is acted on
-            w.inflight.add(letter.id);
-            const p: Promise<void> = spec.step(letter, held, pub).then(
-              (out) => {
-                if (!held.settled) acks.keep(tag); // refused (unroutable, invalid): it stays
-                w.inflight.delete(letter.id);
-                w.outcomes.set(letter.id, out);
-                pace.onProgress?.(w.outcomes.size, w.total, out);
-              },
-              (e: unknown) => {
-                failure ??= e;
-              },
-            );
-            const tracked = p.finally(() => running.delete(tracked));
-            running.add(tracked);
-            if (pace.signal?.aborted) break;
+        for (let seen = 0; seen < depth && w.wanted.size > 0 && !failure; seen++) {
+          const d = await stream.next();
+          const m = d.msg;
+          const acks = d.lane.acks;
+          const tag = m.fields.deliveryTag;
+          const quick = spec.quickId?.(m) ?? null;
+          const letter = quick !== null && !w.wanted.has(quick) ? null : spec.decode(m);
+          if (letter === null || !w.wanted.has(letter.id)) {
+            acks.take(tag, 'kept'); // held unacked until the end
+            continue;
           }
-          await Promise.all(running);
-          if (failure) throw failure;
-        } finally {
-          await Promise.all(running);
-          await stream.stop();
-          stream.release(); // every letter back, in its place
+          await pace.gate?.();
+          if (!pace.signal?.aborted) {
+            const gap = pace.rate && pace.rate > 0 ? 1000 / pace.rate : 0; // the bulk runner may change it
+            if (gap) {
+              const wait = last + gap - Date.now();
+              if (wait > 0) await sleep(wait);
+              last = Date.now();
+            }
+            while (running.size >= windowOf(pace)) await Promise.race(running);
+          }
+          // A cancel can arrive while waiting for the pace or the window (the previous letter's
+          // progress): this letter is then left unacked and goes back with the rest.
+          if (failure || pace.signal?.aborted) {
+            acks.take(tag, 'kept');
+            break;
+          }
+          acks.take(tag, 'busy');
+          const held: Held = {
+            msg: m,
+            queue: spec.label ?? dlq,
+            settled: false,
+            ack: () => {
+              const ok = acks.settle(tag);
+              if (ok) stream.settled(d);
+              return ok;
+            },
+          };
+          w.wanted.delete(letter.id); // only the first copy of an id is acted on
+          w.inflight.add(letter.id);
+          const p: Promise<void> = spec.step(letter, held, pub).then(
+            (out) => {
+              if (!held.settled) acks.keep(tag); // refused (unroutable, invalid): it stays
+              w.inflight.delete(letter.id);
+              w.outcomes.set(letter.id, out);
+              pace.onProgress?.(w.outcomes.size, w.total, out);
+            },
+            (e: unknown) => {
+              failure ??= e;
+            },
+          );
+          const tracked = p.finally(() => running.delete(tracked));
+          running.add(tracked);
+          if (pace.signal?.aborted) break;
         }
-      }),
-    ),
+        await Promise.all(running);
+        if (failure) throw failure;
+      } finally {
+        await Promise.all(running);
+        await stream.stop();
+        await stream.release(); // every letter back, in its place
+      }
+    }),
   );
 }
 

@@ -19,19 +19,20 @@ type Found = Pick<Letter, 'id' | 'diedAtMs'>;
 async function scanDlq(ctx: RabbitCtx, queue: string, q: DeadFilter, out: Found[]): Promise<void> {
   const dlq = dlqOf(queue);
   await withDlqLock(ctx.link, ctx.lockKey, dlq, () =>
-    ctx.link.withConfirmChannel(async (ch) => {
+    ctx.link.withChannel(async (ch) => {
       const depth = (await ch.checkQueue(dlq)).messageCount;
       if (depth === 0) return;
-      const stream = new DlqStream(ch, dlq);
-      await stream.start();
+      // Nothing is acked, so one channel holds them all (no ack ever searches its list).
+      const stream = new DlqStream(() => ctx.link.openChannel(), dlq);
       try {
+        await stream.start();
         for (let seen = 0; seen < depth; seen++) {
-          const l = letterFor(await stream.next(), queue, q);
+          const l = letterFor((await stream.next()).msg, queue, q);
           if (matches(l, q)) out.push({ id: l.id, diedAtMs: l.diedAtMs });
         }
       } finally {
         await stream.stop();
-        stream.release(); // every letter back, in its place
+        await stream.release(); // every letter back, in its place
       }
     }),
   );
