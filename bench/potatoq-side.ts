@@ -249,3 +249,23 @@ export const load = () =>
     .loadavg()
     .map((x) => x.toFixed(1))
     .join(' ');
+
+/** Times `cases` with timeAll and prints one line per case and the load; returns each case's p50. */
+export async function timeAndReport(
+  cases: Array<[string, () => Promise<unknown>]>,
+  iterations: number,
+  log: (s: string) => void,
+): Promise<Map<string, number>> {
+  log(`\n${iterations} rounds over all cases after 3 warm-ups each, in a new order each round (ms):`);
+  const samples = await timeAll(
+    cases.map(([, fn]) => fn),
+    iterations,
+  );
+  const p50 = new Map<string, number>();
+  for (const [k, [name]] of cases.entries()) {
+    log(`  ${name.padEnd(58)} ${fmt(samples[k]!)}`);
+    p50.set(name, pct(samples[k]!, 50));
+  }
+  log(`  (load average now ${load()})`);
+  return p50;
+}

@@ -8,7 +8,7 @@ import os from 'node:os';
 import { createQueueflowAdapter } from '@/lib/brokers/queueflow/adapter';
 import { ZDeadListQuery } from '@/lib/brokers/schema';
 import { PyWorker, startQueueflow, type QueueflowServer } from '@/tests/queueflow/support';
-import { anyGet, dashboardGet, fmt, load, pct, startConsole, timeAll } from './potatoq-side';
+import { anyGet, dashboardGet, load, startConsole, timeAndReport } from './potatoq-side';
 
 const ITER = Number(process.env.BENCH_ITERATIONS ?? 30);
 const QUEUES = Number(process.env.BENCH_QF_QUEUES ?? 20);
@@ -118,17 +118,7 @@ async function main(): Promise<void> {
       `  ${queues} queues: the console's overview makes ${2 + queues} API calls while at most 1,000 jobs are retrying (the list, the retrying jobs, then per queue the unreplayed dead letters counted), plus whoami and health`,
     );
 
-    log(`\n${ITER} rounds over all cases after 3 warm-ups each, in a new order each round (ms):`);
-    const samples = await timeAll(
-      cases.map(([, fn]) => fn),
-      ITER,
-    );
-    const p50 = new Map<string, number>();
-    for (const [k, [name]] of cases.entries()) {
-      log(`  ${name.padEnd(58)} ${fmt(samples[k]!)}`);
-      p50.set(name, pct(samples[k]!, 50));
-    }
-    log(`  (load average now ${load()})`);
+    const p50 = await timeAndReport(cases, ITER, log);
     const r = (name: string, ours: string, theirs: string) =>
       log(`  ${name.padEnd(58)} ${(p50.get(ours)! / p50.get(theirs)!).toFixed(1).padStart(6)}x QueueFlow's own call`);
     log('\nthe console relative to QueueFlow at p50 (console ÷ QueueFlow; 1x = no cost added):');

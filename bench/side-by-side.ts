@@ -10,7 +10,6 @@ import {
   cpuMs,
   dashboardGet,
   dashboardInProcess,
-  fmt,
   load,
   pct,
   potatoqCli,
@@ -18,7 +17,7 @@ import {
   startChurn,
   startConsole,
   startDashboard,
-  timeAll,
+  timeAndReport,
   timeCli,
 } from './potatoq-side';
 
@@ -92,17 +91,7 @@ export async function runSideBySide(o: SideBySide): Promise<void> {
     log(
       `  the 100 newest dead letters are the same in both: ${same ? 'yes' : `NO (console ${ours.length}, dashboard ${theirs.length}; first difference at #${differ}: ${ours[differ]} vs ${theirs[differ]})`}`,
     );
-    log(`\n${ITER} rounds over all cases after 3 warm-ups each, round-robin (ms):`);
-    const samples = await timeAll(
-      cases.map(([, fn]) => fn),
-      ITER,
-    );
-    const p50 = new Map<string, number>();
-    for (const [k, [name]] of cases.entries()) {
-      log(`  ${name.padEnd(58)} ${fmt(samples[k]!)}`);
-      p50.set(name, pct(samples[k]!, 50));
-    }
-    log(`  (load average now ${load()})`);
+    const p50 = await timeAndReport(cases, ITER, log);
     const cOverview = p50.get(cases[0]![0])!;
     const cDead = p50.get(cases[2]![0])!;
     const ratio = (name: string, theirs: number, ours: number, target: number) =>
