@@ -4,7 +4,7 @@ import type { Principal } from '@/lib/auth/resolve';
 export function AccountBadge({ principal }: { principal: Pick<Principal, 'user' | 'role' | 'via'> }) {
   return (
     <span className="flex items-center gap-2 text-xs" data-testid="account-badge" data-role={principal.role}>
-      <span className="font-medium" data-testid="account-user">
+      <span className="max-w-[9rem] truncate font-medium" title={principal.user} data-testid="account-user">
         {principal.user}
       </span>
       <span className="rounded bg-zinc-200 px-1.5 py-0.5 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300" data-testid="account-role">

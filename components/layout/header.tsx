@@ -37,10 +37,10 @@ export function Header({ brokers, account }: { brokers: BrokerLink[]; account?: 
   const isActive = (path: string) =>
     !!id && (path === '' ? rest === '' || rest.startsWith('/queues') || rest.startsWith('/jobs') : rest.startsWith(path));
   const linkClass = (on: boolean) =>
-    `rounded-md px-2.5 py-1.5 text-sm font-medium ${on ? 'bg-zinc-200 text-zinc-900 dark:bg-zinc-800 dark:text-white' : 'text-zinc-600 hover:bg-zinc-200/70 dark:text-zinc-300 dark:hover:bg-zinc-800'}`;
+    `rounded-md px-1.5 py-1.5 text-sm font-medium ${on ? 'bg-zinc-200 text-zinc-900 dark:bg-zinc-800 dark:text-white' : 'text-zinc-600 hover:bg-zinc-200/70 dark:text-zinc-300 dark:hover:bg-zinc-800'}`;
   return (
     <header className="sticky top-0 z-10 border-b border-zinc-200 bg-white/90 backdrop-blur dark:border-zinc-800 dark:bg-zinc-900/90">
-      <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-4 gap-y-2 px-4 py-2">
+      <div className="mx-auto flex max-w-screen-2xl flex-wrap items-center gap-x-3 gap-y-2 px-4 py-2">
         <Link href="/" className="font-semibold whitespace-nowrap" data-testid="brand">
           potatoq console
         </Link>
@@ -49,7 +49,7 @@ export function Header({ brokers, account }: { brokers: BrokerLink[]; account?: 
           <select
             data-testid="broker-switcher"
             aria-label="Broker"
-            className="input max-w-[11rem] py-1"
+            className="input max-w-[8rem] py-1"
             value={active ?? ''}
             onChange={(e) => router.push(`/brokers/${encodeURIComponent(e.target.value)}${section}`)}
           >
@@ -75,7 +75,7 @@ export function Header({ brokers, account }: { brokers: BrokerLink[]; account?: 
             Audit
           </Link>
         </nav>
-        <div className="ml-auto flex items-center gap-2">
+        <div className="ml-auto flex items-center gap-1.5">
           <form action="/find" method="get" role="search" className="flex items-center" data-testid="find-form">
             <label className="sr-only" htmlFor="find-id">
               Find by id
@@ -88,8 +88,8 @@ export function Header({ brokers, account }: { brokers: BrokerLink[]; account?: 
               maxLength={500}
               autoComplete="off"
               spellCheck={false}
-              placeholder="Find id  /"
-              className="input w-32 py-1 font-mono text-xs"
+              placeholder="Find  /"
+              className="input w-20 py-1 font-mono text-xs transition-[width] focus:w-48"
               data-shortcut="find"
               data-testid="find-input"
             />
