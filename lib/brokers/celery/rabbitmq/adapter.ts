@@ -120,7 +120,11 @@ export function createCeleryRabbitAdapter(config: StoreConfig): BrokerAdapter {
       dlq ? link.checkQueue(dlq.name) : Promise.resolve(null),
     ]);
     // The DLQ's messages count as dead in the totals (which queue each came from needs a browse).
-    const deadTotal = dead ? dead.total + (letters?.messages ?? 0) : null;
+    // A task rejected into the DLQ after failing has a FAILURE record too, and how many are in
+    // both takes a browse: with both sources non-empty the total is a lower bound, the larger.
+    const held = letters?.messages ?? 0;
+    const overlap = dead !== null && dead.total > 0 && held > 0;
+    const deadTotal = dead ? (overlap ? Math.max(dead.total, held) : dead.total + held) : null;
     const byName = new Map((stats ?? []).map((q) => [q.name, q]));
     // A queue that refused the passive declare (locked by another connection) is not shown.
     const queues: QueueStats[] = names
@@ -146,6 +150,7 @@ export function createCeleryRabbitAdapter(config: StoreConfig): BrokerAdapter {
       capabilities: caps,
       queues,
       totals: { ready: sum('ready'), scheduled: null, running: sum('running'), dead: deadTotal },
+      ...(overlap && deadTotal !== null ? { totalsCapped: { dead: { atLeast: deadTotal, estimate: null } } } : {}),
       workers: { alive: pings.size, stale: 0 },
       unknownWhy: {
         scheduled: NO_SCHEDULED,
