@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { Redis } from 'ioredis';
+import { Redis } from 'ioredis';
 import { freePort } from '@/tests/support/free-port';
 import { POTATOQ, ROOT, spawnPySeeder, type PySeeder } from '@/tests/support/potatoq-seeder';
 import { redisProblem } from '@/tests/support/redis-ping';
@@ -65,6 +65,16 @@ export async function dropKeysStartingWith(client: Redis, start: string): Promis
     cur = next;
     if (keys.length) await client.del(...keys);
   } while (cur !== '0');
+}
+
+/** The same on a connection of its own to `url`, closed afterwards. */
+export async function dropKeysAt(url: string, start: string): Promise<void> {
+  const r = new Redis(url, { maxRetriesPerRequest: 1 });
+  try {
+    await dropKeysStartingWith(r, start);
+  } finally {
+    r.disconnect();
+  }
 }
 
 /** Deletes every key under `prefix:`. */

@@ -11,22 +11,20 @@ import { ZEnqueueRequest } from '@/lib/brokers/schema';
 import { createCeleryRabbitAdapter } from './rabbitmq/adapter';
 import { createCeleryRedisAdapter } from './redis/adapter';
 import { newCeleryWorld, redisAvailable, redisDb, spawnCelerySeeder, startWorker, stopWorker, until } from './redis/test-support';
-import { dropKeysStartingWith } from '@/tests/support/redis';
+import { dropKeysAt } from '@/tests/support/redis';
 
 const DB = 7;
 const up = await redisAvailable();
 const tag = randomBytes(4).toString('hex');
 
-async function dropPrefix(prefix: string): Promise<void> {
-  const r = new Redis(redisDb(DB), { maxRetriesPerRequest: 1 });
-  try {
-    await dropKeysStartingWith(r, prefix);
-  } finally {
-    r.disconnect();
-  }
-}
+const dropPrefix = (prefix: string) => dropKeysAt(redisDb(DB), prefix);
 
-/** A Celery app on db 7 under its own broker and result prefixes, with extra rt_celery_app env. */
+const cleanup: Array<() => Promise<unknown>> = [];
+afterAll(async () => {
+  for (const f of cleanup.reverse()) await f().catch(() => undefined);
+}, 30_000);
+
+/** A Celery app on db 7 under its own broker and result prefixes (dropped after the run), with extra rt_celery_app env. */
 function redisWorld(label: string, extra: Record<string, string> = {}) {
   const w = newCeleryWorld(DB, DB);
   const brokerPrefix = `ctsf-${tag}-${label}:`;
@@ -40,13 +38,12 @@ function redisWorld(label: string, extra: Record<string, string> = {}) {
       readOnly: false,
       options: { resultBackend: w.backend, globalKeyprefix: brokerPrefix, resultKeyprefix: resultPrefix, inspectTimeoutMs: 300 },
     });
+  cleanup.push(
+    () => dropPrefix(brokerPrefix),
+    () => dropPrefix(resultPrefix),
+  );
   return { w: { ...w, env }, brokerPrefix, resultPrefix, adapter };
 }
-
-const cleanup: Array<() => Promise<unknown>> = [];
-afterAll(async () => {
-  for (const f of cleanup.reverse()) await f().catch(() => undefined);
-}, 30_000);
 
 if (!up) {
   it.skip('celery seed facts', () => undefined);
@@ -55,11 +52,7 @@ if (!up) {
     it("stores the delivery's routing key as a FAILURE record's `queue`; replay resolves it to the bound queue, whose worker runs it", async () => {
       const Q = `ctsf-${tag}-rkq`;
       const RK = `ctsf-${tag}-rk`;
-      const { w, brokerPrefix, resultPrefix, adapter } = redisWorld('rk', { CT_ROUTING_KEY: `${Q}:${RK}` });
-      cleanup.push(
-        () => dropPrefix(brokerPrefix),
-        () => dropPrefix(resultPrefix),
-      );
+      const { w, brokerPrefix, adapter } = redisWorld('rk', { CT_ROUTING_KEY: `${Q}:${RK}` });
       const a = adapter();
       const py = spawnCelerySeeder(w);
       const worker = startWorker(w, [Q], `ctsf-${Q}`);
@@ -99,11 +92,7 @@ if (!up) {
 
     it('keeps FAILURE records for result_failure_expires, not result_expires; the console shows the record’s own expiry', async () => {
       const Q = `ctsf-${tag}-fx`;
-      const { w, brokerPrefix, resultPrefix, adapter } = redisWorld('fx', { CT_FAILURE_EXPIRES: '600' });
-      cleanup.push(
-        () => dropPrefix(brokerPrefix),
-        () => dropPrefix(resultPrefix),
-      );
+      const { w, adapter } = redisWorld('fx', { CT_FAILURE_EXPIRES: '600' });
       const a = adapter();
       const worker = startWorker(w, [Q], `ctsf-${Q}`);
       try {
@@ -125,11 +114,7 @@ if (!up) {
 
     it('marks a message a worker gave back on shutdown as redelivered, and the console shows that header', async () => {
       const Q = `ctsf-${tag}-rd`;
-      const { w, brokerPrefix, resultPrefix, adapter } = redisWorld('rd');
-      cleanup.push(
-        () => dropPrefix(brokerPrefix),
-        () => dropPrefix(resultPrefix),
-      );
+      const { w, adapter } = redisWorld('rd');
       const a = adapter();
       const worker = startWorker(w, [Q], `ctsf-${Q}`);
       try {

@@ -4,7 +4,6 @@
 // x-death time. Queues are this run's own and deleted afterwards; the keys under the prefixes too.
 import { randomBytes } from 'node:crypto';
 import amqp from 'amqplib';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZDeadListQuery, ZEnqueueRequest } from '@/lib/brokers/schema';
 import type { BrokerAdapter } from '@/lib/brokers/types';
@@ -13,7 +12,7 @@ import { createCeleryRabbitAdapter } from './rabbitmq/adapter';
 import { CELERY_V3_DLQ_REFUSAL } from './rabbitmq/dlq';
 import { createCeleryRedisAdapter } from './redis/adapter';
 import { newCeleryWorld, redisAvailable, redisDb, startWorker, stopWorker, until, type CeleryWorld } from './redis/test-support';
-import { dropKeysStartingWith } from '@/tests/support/redis';
+import { dropKeysAt } from '@/tests/support/redis';
 
 const MIN = 60_000;
 const DB = 7;
@@ -22,14 +21,7 @@ const tag = randomBytes(4).toString('hex');
 const window = () => ({ fromMs: (Math.floor(Date.now() / MIN) - 9) * MIN, bucketMs: MIN, buckets: 11 });
 const sum = (xs: number[]) => xs.reduce((n, x) => n + x, 0);
 
-async function dropPrefix(prefix: string): Promise<void> {
-  const r = new Redis(redisDb(DB), { maxRetriesPerRequest: 1 });
-  try {
-    await dropKeysStartingWith(r, prefix);
-  } finally {
-    r.disconnect();
-  }
-}
+const dropPrefix = (prefix: string) => dropKeysAt(redisDb(DB), prefix);
 
 /** A world on db 7: `broker` is a Redis URL (under its own key prefix) or an AMQP one. */
 function world(broker: string | null, label: string): CeleryWorld & { resultPrefix: string; brokerPrefix: string } {
