@@ -1,10 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import amqp from 'amqplib';
-import { extraBrokers, PY_DIR, ROOT, runCelerySeeder, type CeleryRmqBroker } from './brokers-extra';
+import { extraBrokers, runCelerySeeder, type CeleryRmqBroker } from './brokers-extra';
 import { redisClient } from './services';
 import { redisProblem } from '../tests/support/redis-ping';
+import { spawnCeleryWorker } from '../tests/support/celery-worker';
 
 // The e2e run's Celery apps on RabbitMQ 4.3 and 3.10 (e2e/celery-rabbitmq.spec.ts): the REAL
 // Celery 5.7 producer (tests/py/celery_seeder.py) and worker (tests/py/rt_celery_app.py) on the
@@ -53,31 +54,7 @@ export function rmqCelery<T = unknown>(b: CeleryRmqBroker, requests: Record<stri
 }
 
 /** A real `celery worker` (solo pool) on the broker's work queue. */
-export function startCeleryWorker(b: CeleryRmqBroker): { proc: ChildProcess; log: () => string } {
-  let log = '';
-  const proc = spawn(
-    path.join(ROOT, '.venv/bin/celery'),
-    [
-      '-A',
-      'rt_celery_app',
-      'worker',
-      '-P',
-      'solo',
-      '-Q',
-      b.queues.work,
-      '-n',
-      `${b.prefix.slice(0, -1)}@%h`,
-      '--without-mingle',
-      '--without-gossip',
-      '-l',
-      'INFO',
-    ],
-    { cwd: PY_DIR, env: celeryEnv(b) },
-  );
-  proc.stdout?.on('data', (d: Buffer) => (log += d.toString()));
-  proc.stderr?.on('data', (d: Buffer) => (log += d.toString()));
-  return { proc, log: () => log };
-}
+export const startCeleryWorker = (b: CeleryRmqBroker) => spawnCeleryWorker(celeryEnv(b), [b.queues.work], b.prefix.slice(0, -1));
 
 export async function stopCeleryWorker(proc: ChildProcess | undefined): Promise<void> {
   if (!proc || proc.exitCode !== null) return;

@@ -1,13 +1,14 @@
 // Test helpers for the Celery adapter on Redis (not shipped code): the databases each suite
 // owns, the loud skip, the real Celery seeder (tests/py/celery_seeder.py) as a ContractSeeder,
 // and real `celery worker` processes (tests/py/rt_celery_app.py).
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ContractSeeder } from '@/lib/brokers/contract';
-import { ROOT, spawnPySeeder, type PySeeder } from '@/tests/support/potatoq-seeder';
+import { spawnPySeeder, type PySeeder } from '@/tests/support/potatoq-seeder';
 import { redisProblem } from '@/tests/support/redis-ping';
+import { spawnCeleryWorker } from '@/tests/support/celery-worker';
 import type { StoreConfig } from '@/lib/brokers/types';
 
 const BASE = (process.env.POTATOQ_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/0').replace(/\/\d*$/, '');
@@ -79,35 +80,8 @@ export function contractSeeder(py: PySeeder): ContractSeeder {
 }
 
 /** A real `celery worker` (solo pool unless `pool` says otherwise) on `queues`, logging into `log`. */
-export function startWorker(
-  w: CeleryWorld,
-  queues: string[],
-  name: string,
-  pool: string[] = ['-P', 'solo'],
-): { proc: ChildProcess; log: () => string } {
-  let log = '';
-  const proc = spawn(
-    path.join(ROOT, '.venv/bin/celery'),
-    [
-      '-A',
-      'rt_celery_app',
-      'worker',
-      ...pool,
-      '-Q',
-      queues.join(','),
-      '-n',
-      `${name}@%h`,
-      '--without-mingle',
-      '--without-gossip',
-      '-l',
-      'INFO',
-    ],
-    { cwd: path.join(ROOT, 'tests/py'), env: { ...process.env, ...w.env } },
-  );
-  proc.stdout?.on('data', (d: Buffer) => (log += d.toString()));
-  proc.stderr?.on('data', (d: Buffer) => (log += d.toString()));
-  return { proc, log: () => log };
-}
+export const startWorker = (w: CeleryWorld, queues: string[], name: string, pool?: string[]) =>
+  spawnCeleryWorker({ ...process.env, ...w.env }, queues, name, pool);
 
 export async function stopWorker(proc: ChildProcess): Promise<void> {
   if (proc.exitCode !== null) return;
