@@ -2,6 +2,7 @@ import 'server-only';
 import type { PValue } from '@/lib/potatoq/types';
 import { decodePayload, parseJson, toPValue } from '@/lib/potatoq';
 import { previewOf, toTypedValue } from './message';
+import { DecodeMemo } from './decode-memo';
 import type { PayloadPreview, ResultRecordDto } from '@/lib/brokers/schema';
 
 /** Raw payload text shown on detail pages is cut here; its full size is reported. */
@@ -44,29 +45,22 @@ export type Stored = string | Buffer;
 /** The text shown for a stored payload (invalid UTF-8 shown with replacement characters). */
 export const storedText = (p: Stored): string => (typeof p === 'string' ? p : p.toString('utf8'));
 
-// A preview is a pure function of the payload text, and lists are polled: the same letters and
-// tasks come back every few seconds. Decoding one costs ~50 µs; a lookup costs a hash of the text.
-const PREVIEW_MEMO_ENTRIES = 2000;
-const PREVIEW_MEMO_CHARS = 2048;
-const memo = new Map<string, PayloadPreview>();
+// A preview is a pure function of the payload (text or bytes), and lists are polled: the same
+// letters and tasks come back every few seconds. Decoding one costs ~50 µs; a lookup costs a hash
+// of the payload.
+const memo = new DecodeMemo<PayloadPreview | null>(2000, 2048);
 
 export function preview(payload: Stored | null, size: number): PayloadPreview {
   // Not decoded here, so neither potatoq's nor foreign: the detail page tells.
   if (payload === null) return { kind: 'large', text: `(${formatSize(size)} payload, too large to preview; open it to see it)` };
-  const key = typeof payload === 'string' && payload.length <= PREVIEW_MEMO_CHARS ? payload : null;
-  const known = key === null ? undefined : memo.get(key);
-  if (known) return { ...known };
-  let made: PayloadPreview;
-  try {
-    made = previewOf(decodePayload(payload), PREVIEW_CHARS);
-  } catch {
-    return { kind: 'foreign', text: `(${size} bytes that could not be previewed)` };
-  }
-  if (key !== null) {
-    if (memo.size >= PREVIEW_MEMO_ENTRIES) memo.delete(memo.keys().next().value!);
-    memo.set(key, made);
-  }
-  return { ...made };
+  const made = memo.get(payload, () => {
+    try {
+      return previewOf(decodePayload(payload), PREVIEW_CHARS);
+    } catch {
+      return null;
+    }
+  });
+  return made === null ? { kind: 'foreign', text: `(${size} bytes that could not be previewed)` } : { ...made };
 }
 
 function formatSize(bytes: number): string {

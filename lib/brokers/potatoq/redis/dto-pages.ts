@@ -8,7 +8,7 @@ import { messageView } from '../message';
 import { potatoqState, type PotatoqState } from '../model';
 import { reasonFingerprint } from '../fingerprint';
 import { redisKeys } from './keys';
-import { zsetPage } from './reads-pages';
+import { pageRows } from './reads-pages';
 import { encodeCursor, ROW_FIELDS, timeMs, toRow, type TaskRow } from './rows';
 
 // The contract's task and dead-letter pages and details on potatoq's Redis layout. Pages are
@@ -29,17 +29,17 @@ interface Read {
 const iso = (ms: number | null | undefined) =>
   ms === null || ms === undefined || !Number.isFinite(ms) ? null : new Date(ms).toISOString();
 
-async function readRows(client: Redis, prefix: string, entries: Array<[string, string]>, kind: TaskRow['state'] & string) {
-  const k = redisKeys(prefix);
-  const pipe = client.pipeline().time();
-  for (const [id] of entries) pipe.hmgetBuffer(k.job(id), ...ROW_FIELDS);
-  const res = (await pipe.exec()) ?? [];
-  const now = timeMs(res[0]?.[1]);
-  const set = kind as 'ready' | 'delayed' | 'active' | 'dead';
-  return entries.map(([id, score], i): Read => {
-    const raw = (res[i + 1]?.[1] as Array<Buffer | null> | undefined) ?? [];
-    return { row: toRow(id, score, raw, now, set), payload: raw[1] ?? null };
-  });
+async function readRows(
+  client: Redis,
+  prefix: string,
+  key: string,
+  kind: 'ready' | 'delayed' | 'active' | 'dead',
+  limit: number,
+  cursor: string | null,
+): Promise<{ entries: Array<[string, string]>; rows: Read[]; more: boolean }> {
+  const { entries, raws, nowMs, more } = await pageRows(client, prefix, key, limit, cursor, kind === 'dead');
+  const rows = entries.map(([id, score], i): Read => ({ row: toRow(id, score, raws[i]!, nowMs, kind), payload: raws[i]![1] ?? null }));
+  return { entries, rows, more };
 }
 
 /**
@@ -56,10 +56,8 @@ async function walk(
   keep: ((r: Read) => boolean) | null,
   window: number,
 ): Promise<{ rows: Read[]; next: string | null }> {
-  const rev = kind === 'dead';
   if (!keep) {
-    const { entries, more } = await zsetPage(client, key, limit, cursor, rev);
-    const rows = await readRows(client, prefix, entries, kind);
+    const { entries, rows, more } = await readRows(client, prefix, key, kind, limit, cursor);
     const last = entries[entries.length - 1];
     return { rows, next: more && last ? encodeCursor(last[1], last[0]) : null };
   }
@@ -67,8 +65,7 @@ async function walk(
   let cur = cursor;
   let examined = 0;
   for (;;) {
-    const { entries, more } = await zsetPage(client, key, Math.min(CHUNK, window - examined), cur, rev);
-    const rows = await readRows(client, prefix, entries, kind);
+    const { entries, rows, more } = await readRows(client, prefix, key, kind, Math.min(CHUNK, window - examined), cur);
     for (let i = 0; i < rows.length; i++) {
       if (!keep(rows[i]!)) continue;
       out.push(rows[i]!);

@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import { reasonSummary } from '@/lib/potatoq';
 import { PRIO, redisKeys } from './keys';
 import { payloadInfo, timeMs } from './rows';
-import { runScript, SCRIPTS } from './scripts';
+import { runScript, scriptRefused, SCRIPTS } from './scripts';
 
 // The overview: every queue of `P:queues` with its counts, in a fixed number of pipelined
 // round trips whatever the depth (at most 3 + MAX_BANDS; one more past MAX_QUEUES queues). The
@@ -176,7 +176,7 @@ async function deadByQueue(client: Redis, prefix: string): Promise<{ dead: Map<s
     }
     return { dead, orphans };
   } catch (e) {
-    if (!(e instanceof Error) || !/NOPERM|unknown command|not allowed|disabled/i.test(e.message)) throw e;
+    if (!scriptRefused(e)) throw e;
   }
   // No scripts for this user or server: the same tally from the letters' hashes, one HGET each.
   dead.clear();

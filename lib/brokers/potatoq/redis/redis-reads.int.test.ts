@@ -202,6 +202,22 @@ describe.skipIf(!up)('Redis: the console reads', () => {
           5,
         ]);
         expect(counts(viaHget)).toEqual(counts(viaScript));
+        // Pages read the same without scripts: their one-round-trip script falls back to ZRANGE
+        // and pipelined HMGETs, and a cursor continues either way.
+        const pages = async (r: typeof admin) => {
+          const p1 = await listDead(r, 'pq', 2, null);
+          const p2 = await listDead(r, 'pq', 2, p1.nextCursor);
+          return [p1.items.map((x) => [x.id, x.state, x.queue]), p2.items.map((x) => x.id), p2.nextCursor !== null];
+        };
+        expect(await pages(admin)).toEqual([
+          [
+            ['orphan', 'missing', null],
+            ['d4', 'dead', 'a'],
+          ],
+          ['d3', 'd2'],
+          true,
+        ]);
+        expect(await pages(reader)).toEqual(await pages(admin));
       } finally {
         reader.disconnect();
       }

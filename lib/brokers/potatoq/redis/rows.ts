@@ -1,5 +1,6 @@
 import 'server-only';
 import { decodePayload, type DecodedPayload, type PValue, type PValueLimits } from '@/lib/potatoq';
+import { DecodeMemo } from '../decode-memo';
 
 // What the Redis reads return: plain, JSON-safe rows (ids and scores as strings, times as
 // Unix milliseconds or seconds as named). The adapter maps them onto the contract's DTOs.
@@ -58,6 +59,14 @@ export function payloadInfo(raw: string | Uint8Array | null, limits: PValueLimit
       kwargs: null,
       problem: { kind: 'missing', reason: 'the task has no payload (p)' },
     };
+  // Rows are read on every poll of a list: the default limits' answer is remembered per payload.
+  if (limits === LIST_LIMITS) return { ...infoMemo.get(raw, () => decodeInfo(raw, limits)) };
+  return decodeInfo(raw, limits);
+}
+
+const infoMemo = new DecodeMemo<PayloadInfo>(2000, 2048);
+
+function decodeInfo(raw: string | Uint8Array, limits: PValueLimits): PayloadInfo {
   const d: DecodedPayload = decodePayload(raw, limits);
   if (d.kind === 'foreign')
     return { task: d.task, enqueuedAt: null, eta: null, args: null, kwargs: null, problem: { kind: d.foreign, reason: d.reason } };

@@ -265,6 +265,9 @@ export const SCRIPTS = {
   deadByQueue: script('dead-by-queue', DEAD_BY_QUEUE),
 } as const;
 
+/** The server or the user's ACL refuses scripts (EVALSHA/EVAL), so a read must do without them. */
+export const scriptRefused = (e: unknown): boolean => e instanceof Error && /NOPERM|unknown command|not allowed|disabled/i.test(e.message);
+
 /** EVALSHA, loading the script with EVAL on NOSCRIPT (a restarted or flushed Redis). */
 export async function runScript(client: Redis, s: LuaScript, args: Array<string | number>): Promise<unknown> {
   try {
