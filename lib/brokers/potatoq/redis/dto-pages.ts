@@ -43,7 +43,7 @@ async function readRows(
 }
 
 /**
- * A page of `key` in its order, filtered by `keep`: unfiltered it is one zsetPage; filtered it
+ * A page of `key` in its order, filtered by `keep`: unfiltered it is one pageRows call; filtered it
  * walks at most `window` members from the cursor.
  */
 async function walk(
