@@ -29,18 +29,11 @@ interface Read {
 const iso = (ms: number | null | undefined) =>
   ms === null || ms === undefined || !Number.isFinite(ms) ? null : new Date(ms).toISOString();
 
-async function readRows(
-  client: Redis,
-  prefix: string,
-  key: string,
-  kind: 'ready' | 'delayed' | 'active' | 'dead',
-  limit: number,
-  cursor: string | null,
-): Promise<{ entries: Array<[string, string]>; rows: Read[]; more: boolean }> {
-  const { entries, raws, nowMs, more } = await pageRows(client, prefix, key, limit, cursor, kind === 'dead');
-  const rows = entries.map(([id, score], i): Read => ({ row: toRow(id, score, raws[i]!, nowMs, kind), payload: raws[i]![1] ?? null }));
-  return { entries, rows, more };
-}
+type RowKind = 'ready' | 'delayed' | 'active' | 'dead';
+
+/** pageRows' rows as Reads (the row's fields and its payload bytes). */
+const readsOf = ({ entries, raws, nowMs }: Awaited<ReturnType<typeof pageRows>>, kind: RowKind): Read[] =>
+  entries.map(([id, score], i) => ({ row: toRow(id, score, raws[i]!, nowMs, kind), payload: raws[i]![1] ?? null }));
 
 /**
  * A page of `key` in its order, filtered by `keep`: unfiltered it is one pageRows call; filtered it
@@ -50,14 +43,16 @@ async function walk(
   client: Redis,
   prefix: string,
   key: string,
-  kind: 'ready' | 'delayed' | 'active' | 'dead',
+  kind: RowKind,
   limit: number,
   cursor: string | null,
   keep: ((r: Read) => boolean) | null,
   window: number,
 ): Promise<{ rows: Read[]; next: string | null }> {
   if (!keep) {
-    const { entries, rows, more } = await readRows(client, prefix, key, kind, limit, cursor);
+    const page = await pageRows(client, prefix, key, limit, cursor, kind === 'dead');
+    const { entries, more } = page;
+    const rows = readsOf(page, kind);
     const last = entries[entries.length - 1];
     return { rows, next: more && last ? encodeCursor(last[1], last[0]) : null };
   }
@@ -65,7 +60,9 @@ async function walk(
   let cur = cursor;
   let examined = 0;
   for (;;) {
-    const { entries, rows, more } = await readRows(client, prefix, key, kind, Math.min(CHUNK, window - examined), cur);
+    const page = await pageRows(client, prefix, key, Math.min(CHUNK, window - examined), cur, kind === 'dead');
+    const { entries, more } = page;
+    const rows = readsOf(page, kind);
     for (let i = 0; i < rows.length; i++) {
       if (!keep(rows[i]!)) continue;
       out.push(rows[i]!);
