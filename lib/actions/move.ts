@@ -12,7 +12,11 @@ export const ZMoveRequest = ZIds.extend({
   to: z.string().trim().min(1, 'to: name the broker to move to').max(200),
   reason: z.string().max(1000).optional(),
   queue: z.string().max(500).optional(),
+  /** Move even over an earlier move of the letter that did not finish (the operator checked the target). */
+  force: z.boolean({ error: 'force: true or false' }).optional(),
 });
+
+const forced = (force: boolean | undefined) => (force ? { force: true } : {});
 
 function known(id: string): void {
   if (!brokerList().some((b) => b.id === id)) throw new ConsoleError('NotFound', `no broker "${id}" is configured`);
@@ -23,6 +27,9 @@ function known(id: string): void {
  * so the caller needs the operator role and write access on each (checked here, on the
  * server), a reason, and each broker's capability (removing letters here, enqueueing there);
  * each broker's audit trail gets its own entry naming the other, with the per-id outcomes.
+ * `force` ("move anyway", over an earlier move that did not finish and may have delivered the
+ * task) needs nothing more than a move does: the operators who may move a letter may also
+ * discard or replay it, which are as final. It is recorded in both entries (`force: true`).
  */
 export const moveDeadOp = (brokerId: string, input: unknown, headers: Headers) =>
   gate({
@@ -34,7 +41,7 @@ export const moveDeadOp = (brokerId: string, input: unknown, headers: Headers) =
     headers,
     reasonRequired: true,
     target: (m) => ({ to: m.to }),
-    run: ({ to }) => {
+    run: ({ to }, outer) => {
       known(to);
       return gate({
         action: 'move-in',
@@ -45,11 +52,17 @@ export const moveDeadOp = (brokerId: string, input: unknown, headers: Headers) =
         headers,
         reasonRequired: true,
         target: () => ({ from: brokerId }),
-        run: ({ ids }) => moveDead(brokerId, to, ids),
-        audit: ({ ids }, r) => ({ from: brokerId, ...logIds(ids), succeeded: r.succeeded.length, failed: r.failed.length }),
+        run: ({ ids, force }) => moveDead(brokerId, to, ids, { by: outer.principal.user, auditId: outer.auditId, force: force === true }),
+        audit: ({ ids, force }, r) => ({
+          from: brokerId,
+          ...forced(force),
+          ...logIds(ids),
+          succeeded: r.succeeded.length,
+          failed: r.failed.length,
+        }),
       });
     },
-    audit: ({ ids, to }, r) => ({ to, ...logIds(ids), succeeded: r.succeeded.length, failed: r.failed.length }),
+    audit: ({ ids, to, force }, r) => ({ to, ...forced(force), ...logIds(ids), succeeded: r.succeeded.length, failed: r.failed.length }),
   });
 
 /** The other brokers, each with whether this broker's letters can move there, and why not. */

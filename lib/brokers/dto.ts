@@ -242,6 +242,10 @@ export interface ActionOutcome {
   /** The task this outcome is about when it is not `id`: the job a replay created where the
    *  system gives replays a new id (QueueFlow), also for `already` (the earlier replay's job). */
   taskId?: string;
+  /** The action refused this id so as not to run a task twice, and the same action with
+   *  `force` may act on it once the operator has checked (a move over an earlier interrupted
+   *  move of the letter: lib/brokers/move-one.ts). */
+  forcible?: boolean;
 }
 
 export interface ActionResult {

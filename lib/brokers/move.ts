@@ -1,6 +1,8 @@
 import 'server-only';
 import { getConfig } from '@/lib/config';
 import { ConsoleError, isConsoleError } from './errors';
+import { getMoveJournal } from './move-journal-open';
+import { moveOne, type MoveBy, type MoveSteps } from './move-one';
 import { pairMove, type MoveSide, type MoveTargetView } from './move-pairing';
 import { findBrokerConfig, getAdapter, listBrokerConfigs } from './registry';
 import type { ActionOutcome, ActionResult } from './schema';
@@ -13,9 +15,11 @@ import { hasNul, toConsoleError, withTimeout } from './service';
  *
  * Exactly once, per id: (1) the letter is read as a call and enqueued on the target under its
  * own id; (2) the letter is removed from the source as a discard removes it. A target takes a
- * call only where it can tell the id is already there (waiting, running, dead or finished), so
- * a move retried after a crash between (1) and (2) finds it there (`already`) and only does (2).
- * Targets that can't tell (RabbitMQ) declare their import off, with that reason.
+ * call only where it can tell the id is already there (waiting, running, dead or finished):
+ * targets that can't tell (RabbitMQ) declare their import off, with that reason. A task that
+ * ran there without storing a result leaves no trace, though, so each id's move is written
+ * ahead in the move journal, and a retry after a crash between (1) and (2) never sends again
+ * (lib/brokers/move-one.ts).
  */
 
 export type MoveTarget = MoveTargetView;
@@ -65,24 +69,6 @@ export async function requirePairing(fromId: string, toId: string): Promise<stri
 
 const outcome = (id: string, code: ActionOutcome['outcome'], message: string): ActionOutcome => ({ id, outcome: code, message });
 
-/** Step 1 of a move: the letter read as a call and enqueued on the target. `ok` / `already`
- *  mean the task is on the target; anything else, that nothing was written there. */
-export async function copyToTarget(fromId: string, toId: string, id: string): Promise<ActionOutcome> {
-  const from = getAdapter(fromId);
-  const to = getAdapter(toId);
-  if (!from.exportCall || !to.importCall) throw new ConsoleError('Unsupported', 'these brokers cannot move letters');
-  try {
-    const call = await withTimeout('letter read', readMs(), () => from.exportCall!(id));
-    if (!call) return outcome(id, 'missing', `not a dead letter on ${from.name} (moved, replayed or discarded already?)`);
-    const r = await withTimeout('enqueue', writeMs(), () => to.importCall!(call));
-    return outcome(id, r.outcome, r.message);
-  } catch (e) {
-    const err = toConsoleError(e);
-    const code = err.code === 'InvalidInput' ? 'invalid' : err.code === 'Conflict' ? 'conflict' : 'error';
-    return outcome(id, code, err.message);
-  }
-}
-
 /** Step 2: the letter removed from the source (discard semantics). */
 export async function removeFromSource(fromId: string, id: string): Promise<ActionOutcome> {
   const from = getAdapter(fromId);
@@ -91,42 +77,63 @@ export async function removeFromSource(fromId: string, id: string): Promise<Acti
   return o ?? outcome(id, 'error', 'the broker did not say what happened to the letter');
 }
 
-/** Both steps for one id, with one outcome that says where the task is now. */
-async function moveOne(fromId: string, toId: string, id: string): Promise<ActionOutcome> {
-  const fromName = findBrokerConfig(fromId).name;
-  const toName = findBrokerConfig(toId).name;
-  const copied = await copyToTarget(fromId, toId, id);
-  if (copied.outcome !== 'ok' && copied.outcome !== 'already') return { ...copied, message: `not moved: ${copied.message}` };
-  let removed: ActionOutcome;
-  try {
-    removed = await removeFromSource(fromId, id);
-  } catch (e) {
-    removed = outcome(id, 'error', toConsoleError(e).message);
-  }
-  const on = copied.outcome === 'ok' ? `enqueued on ${toName} (${copied.message})` : `already on ${toName} (${copied.message})`;
-  if (removed.outcome === 'ok') return outcome(id, copied.outcome, `${on}; removed from ${fromName}`);
-  if (removed.outcome === 'missing')
-    return outcome(
-      id,
-      'conflict',
-      `${on}, but the letter had already left ${fromName} (replayed or discarded meanwhile?): check that it runs once`,
-    );
-  // The task is on the target; the letter stays: moving it again finds it there (`already`).
-  return outcome(id, 'error', `${on}, but removing it from ${fromName} failed (${removed.message}): move it again to remove it`);
+/** The two brokers' steps, each with its timeout; errors mapped to ConsoleErrors. */
+function stepsOf(fromId: string, toId: string): MoveSteps {
+  const from = getAdapter(fromId);
+  const to = getAdapter(toId);
+  if (!from.exportCall || !to.importCall) throw new ConsoleError('Unsupported', 'these brokers cannot move letters');
+  const exportCall = from.exportCall.bind(from);
+  const importCall = to.importCall.bind(to);
+  return {
+    from: { id: fromId, name: from.name },
+    to: { id: toId, name: to.name },
+    read: (id) => withTimeout('letter read', readMs(), () => exportCall(id)),
+    enqueue: (call) => withTimeout('enqueue', writeMs(), () => importCall(call)),
+    remove: (id) => removeFromSource(fromId, id),
+    async seen(brokerId, id) {
+      let a;
+      try {
+        a = getAdapter(brokerId);
+      } catch (e) {
+        // A broker no longer configured (or its system gone) cannot tell.
+        if (isConsoleError(e) && e.code === 'NotFound') return null;
+        throw e;
+      }
+      const find = a.findCall?.bind(a);
+      return find ? withTimeout('lookup', readMs(), () => find(id)) : null;
+    },
+    nameOf(brokerId) {
+      try {
+        return findBrokerConfig(brokerId).name;
+      } catch {
+        return brokerId;
+      }
+    },
+  };
 }
 
-/** Moves dead letters `ids` of broker `fromId` to broker `toId`, per id. */
-export async function moveDead(fromId: string, toId: string, ids: string[]): Promise<MoveResult> {
+/** How long one id's move may take (its three steps' timeouts, and a margin): an unfinished
+ *  journal row younger than that may belong to a move still running. */
+export const leaseMs = () => readMs() + 2 * writeMs() + 5_000;
+
+/**
+ * Moves dead letters `ids` of broker `fromId` to broker `toId`, per id, each under the move
+ * journal (lib/brokers/move-one.ts). `by` says who (kept in the journal, shown to the next
+ * operator who finds an unfinished move); `force` moves over an unfinished earlier move.
+ */
+export async function moveDead(fromId: string, toId: string, ids: string[], by: Omit<MoveBy, 'leaseMs'>): Promise<MoveResult> {
   if (hasNul(ids)) throw new ConsoleError('InvalidInput', 'input contains a NUL character');
   const config = findBrokerConfig(fromId);
   if (config.readOnly) throw new ConsoleError('ReadOnly', `broker "${fromId}" is configured read-only`);
   await requirePairing(fromId, toId);
+  const journal = await getMoveJournal();
+  const steps = stepsOf(fromId, toId);
   const succeeded: ActionOutcome[] = [];
   const failed: ActionOutcome[] = [];
   for (const id of [...new Set(ids)]) {
     let o: ActionOutcome;
     try {
-      o = await moveOne(fromId, toId, id);
+      o = await moveOne(journal, steps, id, { ...by, leaseMs: leaseMs() });
     } catch (e) {
       o = outcome(id, 'error', isConsoleError(e) ? e.message : toConsoleError(e).message);
     }

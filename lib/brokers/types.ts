@@ -132,6 +132,11 @@ export interface BrokerAdapter {
    *  with this id is already here (waiting, running, dead or finished) and nothing was written;
    *  InvalidInput where a value can't be written in this system's format. */
   importCall?(call: TaskCall): Promise<{ outcome: 'ok' | 'already'; message: string }>;
+  /** Whether a task with this id is here (waiting, running, dead or finished), as `importCall`
+   *  checks it: the words it would say with `already`, or null. Nothing changes. A move asks
+   *  this after an earlier move of the id did not finish (lib/brokers/move-one.ts); without it
+   *  such a move is left to the operator. */
+  findCall?(id: string): Promise<string | null>;
 
   close(): Promise<void>;
 }

@@ -25,7 +25,7 @@ export function serviceBackend(brokerId: string, action: BulkAction, filter: Bul
           : await service.listDead(brokerId, ZDeadListQuery.parse({ queue, task, id, q, group, cursor, limit }));
       return { ids: page.items.map((i) => i.id), nextCursor: page.nextCursor, searchedNewest: page.searchedNewest };
     },
-    act(ids) {
+    act(ids, job) {
       switch (action) {
         case 'replay':
           return service.replayDead(brokerId, ids);
@@ -34,7 +34,10 @@ export function serviceBackend(brokerId: string, action: BulkAction, filter: Bul
         case 'revoke':
           return service.revoke(brokerId, ids);
         case 'move':
-          return moveDead(brokerId, filter.to ?? '', ids);
+          return moveDead(brokerId, filter.to ?? '', ids, {
+            by: `bulk move job ${job?.id ?? '?'} (started by ${job?.by ?? 'unknown'})`,
+            auditId: job?.auditId ?? null,
+          });
         default: {
           const never: never = action;
           throw new Error(`unknown bulk action ${String(never)}`);

@@ -185,6 +185,7 @@ export async function controlBulk(brokerId: string, input: unknown, headers: Hea
           await assertNoStoredOverlap(store, job);
           if (c.rate !== undefined) job.setRate(c.rate);
           job.auditId = ctx.auditId;
+          job.actor = ctx.principal.user;
           job.start();
           completeWhenFinished(job, ctx.auditId);
           break;
@@ -195,6 +196,7 @@ export async function controlBulk(brokerId: string, input: unknown, headers: Hea
           assertNoOverlap(job);
           await assertNoStoredOverlap(store, job);
           const wasFailed = job.state === 'failed';
+          job.actor = ctx.principal.user;
           if (c.rate !== undefined && !wasFailed) job.setRate(c.rate);
           job.resume();
           if (c.rate !== undefined && wasFailed) job.setRate(c.rate);

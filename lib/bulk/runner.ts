@@ -67,6 +67,8 @@ export class BulkJob {
   auditId: string | null = null;
   /** Ids handed to the broker in the batch now in flight. */
   inFlight = 0;
+  /** Who started (or last resumed) it here: a move's journal names them. */
+  actor: string | null = null;
   hooks: JobHooks | null = null;
   /** Its batch loop runs in this process (false for a job read back and not yet continued). */
   looping = false;
@@ -328,7 +330,7 @@ export class BulkJob {
         if (this.hooks) await this.save();
         let notOk: ActionOutcome[];
         try {
-          notOk = this.log.addBatch(batch, await this.backend.act(batch));
+          notOk = this.log.addBatch(batch, await this.backend.act(batch, { id: this.id, auditId: this.auditId, by: this.actor }));
         } catch (e) {
           // No automatic retry: the remaining ids stay untouched and the operator decides.
           this.inFlight = 0;

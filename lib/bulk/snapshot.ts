@@ -7,11 +7,18 @@ export interface IdPage {
   searchedNewest?: number;
 }
 
+/** The job a batch is for: a move's journal names it, and who started or resumed it. */
+export interface ActingJob {
+  id: string;
+  auditId: string | null;
+  by: string | null;
+}
+
 export interface BulkBackend {
   /** Pages through the broker's list with the operator's filter (listDead / listTasks). */
   listPage(cursor: string | undefined, limit: number): Promise<IdPage>;
-  /** One batch through the service (replayDead / discardDead / revoke). */
-  act(ids: string[]): Promise<import('@/lib/brokers/schema').ActionResult>;
+  /** One batch through the service (replayDead / discardDead / revoke / moveDead), for `job`. */
+  act(ids: string[], job?: ActingJob): Promise<import('@/lib/brokers/schema').ActionResult>;
   /** All the remaining ids in one call, steered by the job (pause, cancel, rate, progress):
    *  where the broker does one pass better than a call per batch (`replayDeadPaced`). */
   actAll?(ids: string[], pace: import('@/lib/brokers/types').ReplayPace): Promise<import('@/lib/brokers/schema').ActionResult>;

@@ -2,10 +2,16 @@ import 'server-only';
 import fs from 'node:fs';
 import path from 'node:path';
 import { stateLocation } from '@/lib/audit/store';
+import { MOVE_JOURNAL_DDL } from '@/lib/brokers/move-journal';
 import { BULK_DDL, createSqlBulkStore, type SqlRunner } from './store-sql';
 import type { BulkStore } from './store';
 
-// Opens the bulk-job tables where the audit trail lives (POTATOQ_CONSOLE_STATE), once per process.
+// Opens the console's state tables where the audit trail lives (POTATOQ_CONSOLE_STATE), once
+// per process: the bulk jobs and the move journal share one connection (pool).
+
+/** The state store's schema, one step per feature, in order; each step is idempotent
+ *  (`CREATE … IF NOT EXISTS`) and runs at every open. */
+const STATE_STEPS: readonly (readonly string[])[] = [BULK_DDL, MOVE_JOURNAL_DDL];
 
 function sqliteRunner(file: string): Promise<SqlRunner> {
   return import('better-sqlite3').then(({ default: Database }) => {
@@ -13,7 +19,10 @@ function sqliteRunner(file: string): Promise<SqlRunner> {
     const db = new Database(file);
     db.pragma('journal_mode = WAL');
     db.pragma('busy_timeout = 5000');
-    for (const s of BULK_DDL) db.exec(s);
+    // A commit is on disk before it returns, also in WAL mode: the move journal's write-ahead
+    // row must outlive a crash (or a power cut) right after the task was sent.
+    db.pragma('synchronous = FULL');
+    for (const step of STATE_STEPS) for (const s of step) db.exec(s);
     const conv = (p: unknown[]) => p.map((v) => (typeof v === 'boolean' ? Number(v) : v));
     const r = {
       run: async (sql: string, p: unknown[]) => void db.prepare(sql).run(...conv(p)),
@@ -56,7 +65,7 @@ async function postgresRunner(url: string): Promise<SqlRunner> {
     // One statement at a time under an advisory lock: instances starting together never race.
     await c.query('SELECT pg_advisory_lock(727274002)');
     try {
-      for (const s of BULK_DDL) await c.query(s);
+      for (const step of STATE_STEPS) for (const s of step) await c.query(s);
     } finally {
       await c.query('SELECT pg_advisory_unlock(727274002)').catch(() => {});
     }
@@ -86,15 +95,26 @@ async function postgresRunner(url: string): Promise<SqlRunner> {
   };
 }
 
+const DB = Symbol.for('potatoq.console.stateDb');
 const KEY = Symbol.for('potatoq.console.bulkStore');
-type Global = typeof globalThis & { [KEY]?: Promise<BulkStore> };
+type Global = typeof globalThis & { [DB]?: Promise<SqlRunner>; [KEY]?: Promise<BulkStore> };
+
+/** The state store's tables (bulk jobs, move journal), opened once; retried after a failure. */
+export function getStateDb(): Promise<SqlRunner> {
+  const g = globalThis as Global;
+  g[DB] ??= (async () => {
+    const loc = stateLocation();
+    return loc.kind === 'postgres' ? await postgresRunner(loc.where) : await sqliteRunner(loc.where);
+  })();
+  g[DB].catch(() => {
+    delete g[DB];
+  });
+  return g[DB];
+}
 
 export function getBulkStore(): Promise<BulkStore> {
   const g = globalThis as Global;
-  g[KEY] ??= (async () => {
-    const loc = stateLocation();
-    return createSqlBulkStore(loc.kind === 'postgres' ? await postgresRunner(loc.where) : await sqliteRunner(loc.where));
-  })();
+  g[KEY] ??= getStateDb().then(createSqlBulkStore);
   g[KEY].catch(() => {
     delete g[KEY];
   });
@@ -111,4 +131,9 @@ export function setBulkStoreForTests(store: BulkStore | null): void {
 /** A private store in a temp or in-memory SQLite file, for tests. */
 export async function openSqliteBulkStore(file: string): Promise<BulkStore> {
   return createSqlBulkStore(await sqliteRunner(file));
+}
+
+/** The state tables in a temp or in-memory SQLite file, or a PostgreSQL database, for tests. */
+export function openStateDbForTests(where: string): Promise<SqlRunner> {
+  return /^postgres(ql)?:\/\//i.test(where) ? postgresRunner(where) : sqliteRunner(where);
 }

@@ -21,7 +21,7 @@ import { enqueue, previewMessage, purge, redisReplayBroker, replayDead, revoke }
 import { previewEditedCelery, replayEditedCelery } from '../edit-replay';
 import { discoverQueues, walkQueue } from './lists';
 import { diagnoseRedis } from './diagnose';
-import { importCall } from './import';
+import { findCall, importCall } from './import';
 import { callOfFailure } from '../calls';
 import { memoRoutes } from '../route';
 import { readRedisRoutes } from './routes';
@@ -113,6 +113,7 @@ export function createCeleryRedisAdapter(config: StoreConfig): BrokerAdapter {
     discardDead: (ids) => discardDead(ctx, ids),
     exportCall: (id) => callOfFailure(ctx, id, moveRoutes),
     importCall: (call) => importCall(ctx, call),
+    findCall: (id) => findCall(ctx, id),
     revoke: (ids) => revoke(ctx, ids),
     purge: (queue) => purge(ctx, queue),
     enqueue: (req) => enqueue(ctx, req),

@@ -47,19 +47,21 @@ export async function importCall(ctx: CeleryRedisCtx, call: TaskCall): Promise<{
   if ((await backend.set(claim, randomUUID(), 'PX', 60_000, 'NX')) !== 'OK')
     throw new ConsoleError('Conflict', 'another console is sending a task with this id right now');
   try {
-    if (await ctx.client.exists(movedKey(ctx, call.id)))
-      return { outcome: 'already', message: 'an earlier move already sent a task with this id here' };
-    const live = await findMessage(ctx, call.id);
-    if (live)
-      return {
-        outcome: 'already',
-        message: `a message with this id is already ${'reserved' in live ? 'reserved by a worker' : 'waiting'} here`,
-      };
-    const stored = await readRecord(backend, ctx.resultPrefix, call.id);
-    if (stored) return { outcome: 'already', message: `a task with this id already ran here (${stored.record.status})` };
+    const there = await findCall(ctx, call.id);
+    if (there) return { outcome: 'already', message: there };
     await publish(ctx, input, built, { key: movedKey(ctx, call.id), ttlSeconds: MOVED_TTL_SECONDS });
     return { outcome: 'ok', message: `sent to ${call.queue} as ${call.task}` };
   } finally {
     await backend.del(claim);
   }
+}
+
+/** importCall's check, nothing sent: an earlier move's marker, a waiting or reserved message,
+ *  a stored result. */
+export async function findCall(ctx: CeleryRedisCtx, id: string): Promise<string | null> {
+  if (await ctx.client.exists(movedKey(ctx, id))) return 'an earlier move already sent a task with this id here';
+  const live = await findMessage(ctx, id);
+  if (live) return `a message with this id is already ${'reserved' in live ? 'reserved by a worker' : 'waiting'} here`;
+  const stored = await readRecord(requireBackend(ctx), ctx.resultPrefix, id);
+  return stored ? `a task with this id already ran here (${stored.record.status})` : null;
 }

@@ -15,7 +15,7 @@ import { listResults, listWorkers, taskNames, type Liveness } from './reads-misc
 import { getTask, listTasks, readResult } from './reads-tasks';
 import { discardBatch, replayBatch, runBatches } from './writes';
 import { enqueueMessage, purgeQueue, revokeBatch } from './writes-more';
-import { importCall } from './writes-import';
+import { findCall, importCall } from './writes-import';
 import { callOfLetter } from '../calls';
 import { previewPotatoqEnqueue } from '../enqueue-preview';
 import { POTATOQ_TABLE_MODEL } from '../model';
@@ -184,6 +184,7 @@ export function createPostgresAdapter(config: StoreConfig): BrokerAdapter {
     enqueue: async (req) => (await writable('enqueue'), reprobeOn(enqueueMessage(db, names, config.id, req))),
     exportCall: (id) => db.read((sql) => getDead(sql, names, id)).then((d) => d && callOfLetter(d)),
     importCall: async (call) => (await writable('enqueue'), reprobeOn(importCall(db, names, call))),
+    findCall: (id) => db.read((sql) => findCall(sql, names, id)),
     previewEnqueue: async (req) => previewPotatoqEnqueue(config.id, req),
     close: () => db.close(),
   };

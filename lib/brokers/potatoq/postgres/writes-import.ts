@@ -2,7 +2,18 @@ import 'server-only';
 import type { TaskCall } from '@/lib/brokers/types';
 import { alreadyHere, messageOfCall } from '../calls';
 import { channelFor, type PgNames } from './names';
-import type { PgDb } from './pool';
+import type { PgDb, Sql } from './pool';
+
+/** Whether a task with this id is waiting, running, dead or finished here (importCall's check). */
+export async function findCall(sql: Sql, n: PgNames, id: string): Promise<string | null> {
+  const [seen] = await sql<{ job: number | null; dead: boolean; result: string | null }>(
+    `SELECT (SELECT state FROM ${n.jobs} WHERE id = $1) AS job,
+            EXISTS (SELECT 1 FROM ${n.dead} WHERE id = $1) AS dead,
+            (SELECT state FROM ${n.results} WHERE id = $1) AS result`,
+    [id],
+  );
+  return alreadyHere(seen ?? {});
+}
 
 /**
  * A call from another broker written as `potatoq call` writes it, under its own id, ready now
@@ -14,13 +25,7 @@ export async function importCall(db: PgDb, n: PgNames, call: TaskCall): Promise<
   const m = messageOfCall(call);
   return db.tx(async (sql) => {
     await sql(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`potatoq-console-import:${m.id}`]);
-    const [seen] = await sql<{ job: number | null; dead: boolean; result: string | null }>(
-      `SELECT (SELECT state FROM ${n.jobs} WHERE id = $1) AS job,
-              EXISTS (SELECT 1 FROM ${n.dead} WHERE id = $1) AS dead,
-              (SELECT state FROM ${n.results} WHERE id = $1) AS result`,
-      [m.id],
-    );
-    const there = alreadyHere(seen ?? {});
+    const there = await findCall(sql, n, m.id);
     if (there) return { outcome: 'already' as const, message: there };
     const priority = Math.max(-32768, Math.min(32767, m.priority));
     await sql(

@@ -19,6 +19,7 @@ import { parseRedisUrl, potatoqPrefix, RedisUrlError, redisKeys, type RedisTarge
 import { redisResultsOn } from './results';
 import { checkServer, connectRedis, isTlsFailure, redisFailure, type ServerCheck } from './server';
 import { previewEditedRedis, replayEditedRedis } from './edit-replay';
+import { findCall } from './reads-misc';
 import { discardDead, enqueueTasks, purgeQueue, replayDead, revokeTasks, type RedisOutcome } from './writes';
 
 /** How long a server check (version, Cluster, eviction policy) is trusted. */
@@ -260,6 +261,7 @@ export function createRedisAdapter(config: StoreConfig): BrokerAdapter {
     revoke: (ids) => act('revoke', ids, () => revokeTasks(client, prefix, ids, resultExpires)),
     exportCall: (id) => read(() => getDead(client, prefix, id)).then((d) => d && callOfLetter(d)),
     importCall,
+    findCall: (id) => read(() => findCall(client, prefix, id, results)),
     purge: async (queue) => {
       await usable();
       try {

@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import { decodePayload, type DecodedPayload } from '@/lib/potatoq';
 import { isInternalResultId, redisKeys } from './keys';
 import { hashState, timeMs, type HashState, type Page } from './rows';
+import type { ResultBackend } from '../results';
 
 // One task, results, workers and registered names, each bounded.
 
@@ -217,4 +218,13 @@ export async function registeredTaskNames(client: Redis, prefix: string, maxKeys
   const out = new Set<string>();
   if (keys.length) for (const raw of await client.mget(...keys.slice(0, maxKeys))) for (const n of namesOf(raw) ?? []) out.add(n);
   return [...out].sort();
+}
+
+/** importCall's check, nothing written: the job hash (waiting, running or dead), then a result
+ *  (stored only with a result backend: a task that ran without one leaves nothing). */
+export async function findCall(client: Redis, prefix: string, id: string, results: ResultBackend): Promise<string | null> {
+  const st = await client.hget(redisKeys(prefix).job(id), 'st');
+  if (st) return `a task with this id is already ${st === 'dead' ? 'a dead letter' : st === 'active' ? 'running' : 'waiting'} here`;
+  const done = await results.getResult(id);
+  return done ? `a task with this id already finished here (${done.status})` : null;
 }

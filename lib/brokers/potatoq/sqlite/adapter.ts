@@ -15,7 +15,7 @@ import { totalsOf } from '../counts';
 import { getTask, listTasks, readResult } from './reads-tasks';
 import { pathFromUrl } from './url';
 import { enqueueMessage } from './writes-enqueue';
-import { importCall } from './writes-import';
+import { findCall, importCall } from './writes-import';
 import { callOfLetter } from '../calls';
 import { previewPotatoqEnqueue } from '../enqueue-preview';
 import { revokeStep } from './writes-revoke';
@@ -155,6 +155,7 @@ export function createSqliteAdapter(config: StoreConfig): BrokerAdapter {
       }),
     exportCall: (id) => read((db) => getDead(db, id)).then((d) => d && callOfLetter(d)),
     importCall: (call) => guard(() => importCall(writer(), call)),
+    findCall: (id) => read((db) => findCall(db, id)),
     discardDead: (ids) =>
       guard(() => {
         const db = writer();

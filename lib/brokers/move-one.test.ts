@@ -1,0 +1,227 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { openStateDbForTests } from '@/lib/bulk/store-open';
+import type { SqlRunner } from '@/lib/bulk/store-sql';
+import { ConsoleError } from './errors';
+import { createSqlMoveJournal, type MoveJournal } from './move-journal';
+import { moveOne, type MoveBy, type MoveSteps } from './move-one';
+import type { ActionOutcome } from './schema';
+import type { TaskCall } from './types';
+
+// One id's move under the journal, with fake brokers and the real journal tables (SQLite in
+// memory): a crash between the steps never sends twice, whatever the target remembers.
+
+const call = (id: string): TaskCall => ({ id, task: 't', queue: 'q', args: [], kwargs: {} }) as unknown as TaskCall;
+const never = () => new Promise<never>(() => {});
+
+/** Two brokers: letters here, what reached the target there, each step replaceable. */
+function brokers() {
+  const letters = new Set<string>(['a']);
+  const sent: string[] = [];
+  const b = {
+    letters,
+    sent,
+    /** What the target remembers of the ids it got (false: the task ran and left no trace). */
+    remembers: true,
+    steps: {
+      from: { id: 'src', name: 'Source' },
+      to: { id: 'dst', name: 'Target' },
+      read: vi.fn(async (id: string) => (letters.has(id) ? call(id) : null)),
+      enqueue: vi.fn(async (c: TaskCall) => {
+        if (b.remembers && sent.includes(c.id)) return { outcome: 'already' as const, message: 'waiting there' };
+        sent.push(c.id);
+        return { outcome: 'ok' as const, message: 'enqueued' };
+      }),
+      remove: vi.fn(async (id: string): Promise<ActionOutcome> => {
+        if (!letters.delete(id)) return { id, outcome: 'missing', message: 'gone' };
+        return { id, outcome: 'ok', message: 'discarded' };
+      }),
+      seen: vi.fn(async (_broker: string, id: string) =>
+        b.remembers && sent.includes(id) ? 'a task with this id is already waiting here' : null,
+      ),
+      nameOf: (id: string) => (id === 'dst' ? 'Target' : id),
+    } satisfies MoveSteps,
+  };
+  return b;
+}
+
+let db: SqlRunner;
+let journal: MoveJournal;
+beforeEach(async () => {
+  db = await openStateDbForTests(':memory:');
+  journal = createSqlMoveJournal(db);
+  vi.spyOn(console, 'error').mockImplementation(() => {});
+});
+afterEach(async () => {
+  vi.restoreAllMocks();
+  await db.close();
+});
+
+const olga: MoveBy = { by: 'olga', leaseMs: 60_000 };
+const rows = () => db.all<{ id: string; who: string; note: string | null }>('SELECT id, who, note FROM console_move_journal', []);
+
+/** Step 2 never returns: the console "crashed" after the task reached the target. */
+async function crashAfterEnqueue(b: ReturnType<typeof brokers>, by: MoveBy = olga) {
+  b.steps.remove.mockImplementationOnce(never);
+  void moveOne(journal, b.steps, 'a', by);
+  await vi.waitFor(() => expect(b.sent).toEqual(['a']));
+}
+
+describe('a move under the journal', () => {
+  it('sends once, removes the letter, and leaves no row', async () => {
+    const b = brokers();
+    expect(await moveOne(journal, b.steps, 'a', olga)).toEqual({
+      id: 'a',
+      outcome: 'ok',
+      message: 'enqueued on Target (enqueued); removed from Source',
+    });
+    expect(b.sent).toEqual(['a']);
+    expect(b.letters.has('a')).toBe(false);
+    expect(await rows()).toEqual([]);
+  });
+
+  it('writes the row before the target sees anything, and keeps it while the move runs', async () => {
+    const b = brokers();
+    b.steps.enqueue.mockImplementationOnce(async () => {
+      expect(await rows()).toEqual([{ id: 'a', who: 'olga', note: null }]);
+      return { outcome: 'ok', message: 'enqueued' };
+    });
+    expect((await moveOne(journal, b.steps, 'a', olga)).outcome).toBe('ok');
+    expect(b.steps.enqueue).toHaveBeenCalledOnce();
+  });
+
+  it('after a crash, a target without a trace of the task: nothing is sent again, and the operator is told why and what to do', async () => {
+    const b = brokers();
+    b.remembers = false; // ignore_result: the task ran there and left nothing
+    await crashAfterEnqueue(b, { ...olga, leaseMs: 30 });
+    const row = await journal.get('src', 'a');
+    await new Promise((r) => setTimeout(r, 40));
+    const o = await moveOne(journal, b.steps, 'a', { by: 'bob', leaseMs: 60_000 });
+    expect(o).toMatchObject({ id: 'a', outcome: 'conflict', forcible: true });
+    expect(o.message).toContain(`a previous move at ${row!.at} by olga may have delivered it to Target, and it may have run there`);
+    expect(o.message).toMatch(/Nothing was sent\. .*discard the letter here.*replay it here.*"move anyway" \(force\)/);
+    expect(b.sent).toEqual(['a']);
+    expect(b.letters.has('a')).toBe(true);
+    expect(await rows()).toHaveLength(1);
+  });
+
+  it('after a crash, a retry while the move could still be running says so and sends nothing', async () => {
+    const b = brokers();
+    b.remembers = false;
+    await crashAfterEnqueue(b);
+    const o = await moveOne(journal, b.steps, 'a', { by: 'bob', leaseMs: 60_000, force: true });
+    expect(o).toMatchObject({
+      outcome: 'conflict',
+      message: expect.stringMatching(/^not moved: it is being moved by another operation \(a move at .* by olga to Target/),
+    });
+    expect(b.sent).toEqual(['a']);
+  });
+
+  it('after a crash, a target that reports the id: only the letter is removed, and the row goes', async () => {
+    const b = brokers();
+    await crashAfterEnqueue(b, { ...olga, leaseMs: 1 });
+    await new Promise((r) => setTimeout(r, 5));
+    const o = await moveOne(journal, b.steps, 'a', olga);
+    expect(o).toMatchObject({
+      outcome: 'already',
+      message: expect.stringMatching(
+        /^already on Target \(a task with this id is already waiting here\), sent there by a move at .* by olga to Target; removed from Source$/,
+      ),
+    });
+    expect(b.steps.enqueue).toHaveBeenCalledOnce();
+    expect(b.letters.has('a')).toBe(false);
+    expect(await rows()).toEqual([]);
+  });
+
+  it('moves anyway with force, once, and says over what', async () => {
+    const b = brokers();
+    b.remembers = false;
+    await crashAfterEnqueue(b, { ...olga, leaseMs: 1 });
+    await new Promise((r) => setTimeout(r, 5));
+    const o = await moveOne(journal, b.steps, 'a', { by: 'bob', leaseMs: 60_000, force: true });
+    expect(o).toMatchObject({
+      outcome: 'ok',
+      message: expect.stringMatching(/^moved anyway over a move at .* by olga to Target that did not finish: enqueued on Target/),
+    });
+    expect(b.sent).toEqual(['a', 'a']);
+    expect(await rows()).toEqual([]);
+  });
+
+  it('a failed removal keeps the row with what happened; the retry needs no wait and tells it', async () => {
+    const b = brokers();
+    b.remembers = false;
+    b.steps.remove.mockResolvedValueOnce({ id: 'a', outcome: 'error', message: 'database is locked' });
+    expect(await moveOne(journal, b.steps, 'a', olga)).toMatchObject({
+      outcome: 'error',
+      message: expect.stringContaining('move it again to remove it'),
+    });
+    expect((await rows())[0]?.note).toMatch(/removing it from Source failed \(database is locked\)/);
+    const o = await moveOne(journal, b.steps, 'a', olga);
+    expect(o).toMatchObject({
+      outcome: 'conflict',
+      forcible: true,
+      message: expect.stringContaining('removing it from Source failed (database is locked)'),
+    });
+    expect(b.sent).toEqual(['a']);
+  });
+
+  it('forgets a move that sent nothing (refused value, letter gone, read failed) and keeps one whose enqueue may have landed', async () => {
+    const b = brokers();
+    b.steps.enqueue.mockRejectedValueOnce(new ConsoleError('InvalidInput', 'a set cannot go to JSON'));
+    expect(await moveOne(journal, b.steps, 'a', olga)).toMatchObject({ outcome: 'invalid', message: 'not moved: a set cannot go to JSON' });
+    expect(await rows()).toEqual([]);
+    expect(await moveOne(journal, b.steps, 'nope', olga)).toMatchObject({ outcome: 'missing' });
+    b.steps.read.mockRejectedValueOnce(new ConsoleError('BrokerUnavailable', 'down'));
+    expect(await moveOne(journal, b.steps, 'a', olga)).toMatchObject({ outcome: 'error', message: 'not moved: down' });
+    expect(await rows()).toEqual([]);
+    b.steps.enqueue.mockRejectedValueOnce(new ConsoleError('BrokerTimeout', 'enqueue took longer than 1s'));
+    expect(await moveOne(journal, b.steps, 'a', olga)).toMatchObject({
+      outcome: 'error',
+      message: expect.stringContaining('may or may not have arrived there'),
+    });
+    expect(await rows()).toEqual([{ id: 'a', who: 'olga', note: expect.stringContaining('enqueue on Target failed') }]);
+  });
+
+  it('two moves of one id at once: one enqueue; the other is told another operation moves it', async () => {
+    const b = brokers();
+    b.remembers = false;
+    let release = () => {};
+    b.steps.enqueue.mockImplementationOnce(async (c) => {
+      await new Promise<void>((r) => (release = r));
+      b.sent.push(c.id);
+      return { outcome: 'ok', message: 'enqueued' };
+    });
+    const first = moveOne(journal, b.steps, 'a', olga);
+    const second = moveOne(journal, b.steps, 'a', { by: 'bob', leaseMs: 60_000 });
+    const lost = await second;
+    release();
+    expect(await first).toMatchObject({ outcome: 'ok' });
+    expect(lost).toMatchObject({ outcome: 'conflict', message: expect.stringContaining('being moved by another operation') });
+    expect(b.sent).toEqual(['a']);
+  });
+
+  it('a row whose letter has left since (the move finished but for its row) is cleared, nothing sent', async () => {
+    const b = brokers();
+    b.steps.remove.mockImplementationOnce(async (id) => (b.letters.delete(id), never()));
+    void moveOne(journal, b.steps, 'a', { ...olga, leaseMs: 1 });
+    await vi.waitFor(() => expect(b.letters.has('a')).toBe(false));
+    await new Promise((r) => setTimeout(r, 5));
+    expect(await moveOne(journal, b.steps, 'a', olga)).toMatchObject({
+      outcome: 'missing',
+      message: expect.stringMatching(/not a dead letter on Source any more; a move at .* by olga to Target did not finish/),
+    });
+    expect(await rows()).toEqual([]);
+    expect(b.sent).toEqual(['a']);
+  });
+
+  it('sends nothing when the journal cannot be written', async () => {
+    const b = brokers();
+    const broken: MoveJournal = { ...journal, begin: () => Promise.reject(new Error('disk full')) };
+    expect(await moveOne(broken, b.steps, 'a', olga)).toEqual({
+      id: 'a',
+      outcome: 'error',
+      message: 'not moved: the move journal could not be written (disk full); nothing was sent',
+    });
+    expect(b.steps.read).not.toHaveBeenCalled();
+    expect(b.sent).toEqual([]);
+  });
+});
