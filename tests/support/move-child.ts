@@ -1,0 +1,17 @@
+// A second console process for tests/move-journal.int.test.ts: moves dead letters with the
+// console's own code (the configuration comes from its environment, the state store too) and
+// prints the result as one line. The test kills it between the move's two steps to "crash" it.
+// Run with: vite-node --config vitest.config.ts tests/support/move-child.ts
+const { moveDead } = await import('@/lib/brokers/move');
+
+const [from, to, by] = [process.env.MOVE_FROM ?? '', process.env.MOVE_TO ?? '', process.env.MOVE_BY ?? 'child'];
+const ids = (process.env.MOVE_IDS ?? '').split(',').filter(Boolean);
+process.stdout.write('moving\n');
+try {
+  const r = await moveDead(from, to, ids, { by });
+  process.stdout.write(`RESULT ${JSON.stringify(r)}\n`);
+  process.exit(0);
+} catch (e) {
+  process.stdout.write(`ERROR ${String(e)}\n`);
+  process.exit(1);
+}
