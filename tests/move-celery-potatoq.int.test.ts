@@ -1,13 +1,14 @@
 // Dead letters moved between Celery (Redis) and potatoq (PostgreSQL, SQLite) through the
 // service, with real workers on both sides: a Celery 5.7 worker's FAILURE (result_extended)
 // runs in a real potatoq 26.1a8 worker with the same arguments and types, a potatoq worker's
-// dead letter runs in a real Celery worker, and a crash between the two steps of a move
-// (called one by one here) never runs the task twice. Redis dbs 4 (Celery broker) and 5
+// dead letter runs in a real Celery worker, and a move that stopped between its two steps
+// never runs the task twice (tests/move-journal.int.test.ts has the crashes). Redis dbs 4 (Celery broker) and 5
 // (backend), a PostgreSQL schema and a SQLite file of this file's own; all removed afterwards.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectRedis } from '@/lib/brokers/potatoq/redis/server';
 import { redisAvailable, redisDb, stopWorker } from '@/lib/brokers/celery/redis/test-support';
@@ -31,7 +32,7 @@ if (up) {
   process.env.POTATOQ_CONSOLE_BROKERS = JSON.stringify([
     { id: 'celery', name: 'Celery', kind: 'celery', url: C_BROKER, resultBackend: C_BACKEND, inspectTimeoutMs: 300 },
     { id: 'pg', name: 'potatoq PG', url: PG_URL, ...pg.options },
-    { id: 'sq', name: 'potatoq SQLite', url: `sqlite:///${sqliteFile}` },
+    { id: 'sq', name: 'potatoq SQLite', url: `sqlite:///${sqliteFile}`, busyTimeoutMs: 500 },
     // Never connected to for a move: its model refuses first.
     { id: 'crmq', name: 'Celery RMQ', kind: 'celery', url: 'amqp://guest:guest@127.0.0.1:5672/', resultBackend: C_BACKEND },
   ]);
@@ -41,7 +42,8 @@ const { serviceBackend } = await import('@/lib/bulk/backend');
 const { BulkJob } = await import('@/lib/bulk/runner');
 const { takeSnapshot } = await import('@/lib/bulk/snapshot');
 const service = await import('@/lib/brokers/service');
-const { resetAdapters } = await import('@/lib/brokers/registry');
+const { getAdapter, resetAdapters } = await import('@/lib/brokers/registry');
+const BY = { by: 'test' };
 
 const pyEnv = (broker: string, options: Record<string, unknown> = {}) => ({
   ...process.env,
@@ -158,7 +160,7 @@ describe.skipIf(!up)('moving dead letters between Celery and potatoq with real w
     async (to) => {
       const id = await celeryFailure();
       allow(outP, true);
-      const r = await move.moveDead('celery', to, [id]);
+      const r = await move.moveDead('celery', to, [id], BY);
       expect(r.failed).toEqual([]);
       expect(r.succeeded).toEqual([{ id, outcome: 'ok', message: expect.stringMatching(/^enqueued on potatoq .*; removed from Celery$/) }]);
       expect(await service.getDead('celery', id).catch((e: { code: string }) => e.code)).toBe('NotFound');
@@ -171,7 +173,7 @@ describe.skipIf(!up)('moving dead letters between Celery and potatoq with real w
   it('moves a potatoq dead letter to Celery on Redis, where a real Celery worker runs it', async () => {
     const id = await potatoqLetter('pg');
     allow(outC, true);
-    const r = await move.moveDead('pg', 'celery', [id]);
+    const r = await move.moveDead('pg', 'celery', [id], BY);
     expect(r.succeeded.map((o) => [o.id, o.outcome])).toEqual([[id, 'ok']]);
     expect(await service.getDead('pg', id).catch((e: { code: string }) => e.code)).toBe('NotFound');
     const seen = await until('the Celery worker to run it', async () => ran(outC, id), 30_000, logs);
@@ -179,19 +181,29 @@ describe.skipIf(!up)('moving dead letters between Celery and potatoq with real w
     expect(runs(outC, id)).toBe(1);
   });
 
-  it('a crash between enqueueing on the target and removing from the source does not run the task twice', async () => {
+  it('a move whose removal failed, retried after the task ran and its result went, does not run the task twice', async () => {
     const id = await potatoqLetter('sq');
     allow(outC, true);
-    // Step 1 only: the task is on Celery, the letter still on potatoq (the console "crashed").
-    expect((await move.copyToTarget('sq', 'celery', id)).outcome).toBe('ok');
-    expect(await service.getDead('sq', id)).toMatchObject({ id });
+    // Step 2 fails: the SQLite file is locked by another writer; the task is on Celery, the letter still here.
+    const lock = new Database(sqliteFile);
+    lock.exec('BEGIN IMMEDIATE');
+    let first;
+    try {
+      first = await move.moveDead('sq', 'celery', [id], BY);
+    } finally {
+      lock.exec('ROLLBACK');
+      lock.close();
+    }
+    expect(first.failed).toEqual([
+      { id, outcome: 'error', message: expect.stringMatching(/^enqueued on Celery .*removing it from potatoq SQLite failed/) },
+    ]);
     await until('the Celery worker to run it', async () => ran(outC, id), 30_000, logs);
     // As if the task stored no result (ignore_result): nothing of it is left in Celery but the
     // move's marker. The retry finds it by that, sends nothing, and removes the letter.
     const backend = connectRedis(C_BACKEND);
     expect(await backend.del(`celery-task-meta-${id}`)).toBe(1);
     backend.disconnect();
-    const r = await move.moveDead('sq', 'celery', [id]);
+    const r = await move.moveDead('sq', 'celery', [id], BY);
     expect(r.succeeded).toEqual([
       {
         id,
@@ -204,14 +216,15 @@ describe.skipIf(!up)('moving dead letters between Celery and potatoq with real w
     expect(runs(outC, id)).toBe(1);
   });
 
-  it('the same crash towards potatoq: the retry finds the waiting task and removes the Celery failure', async () => {
+  it("a task already waiting on potatoq under the letter's id: the move only removes the Celery failure", async () => {
     await pgWorker.stop();
     let restarted = false;
     try {
       const id = await celeryFailure();
-      expect((await move.copyToTarget('celery', 'pg', id)).outcome).toBe('ok');
-      expect((await move.copyToTarget('celery', 'pg', id)).outcome).toBe('already');
-      const r = await move.moveDead('celery', 'pg', [id]);
+      // Step 1 alone, as a console without the move journal left it when it stopped.
+      const call = await getAdapter('celery').exportCall!(id);
+      expect((await getAdapter('pg').importCall!(call!)).outcome).toBe('ok');
+      const r = await move.moveDead('celery', 'pg', [id], BY);
       expect(r.succeeded).toEqual([
         { id, outcome: 'already', message: expect.stringMatching(/already waiting here.*removed from Celery/) },
       ]);
@@ -246,15 +259,15 @@ describe.skipIf(!up)('moving dead letters between Celery and potatoq with real w
 
   it('refuses incompatible pairs with the reason, and reports a letter that is not there', async () => {
     const id = await celeryFailure();
-    await expect(move.moveDead('celery', 'crmq', [id])).rejects.toMatchObject({
+    await expect(move.moveDead('celery', 'crmq', [id], BY)).rejects.toMatchObject({
       code: 'Unsupported',
       message: expect.stringMatching(/RabbitMQ cannot look a queued message up by its id/),
     });
-    await expect(move.moveDead('celery', 'celery', [id])).rejects.toMatchObject({
+    await expect(move.moveDead('celery', 'celery', [id], BY)).rejects.toMatchObject({
       message: expect.stringMatching(/already on this broker/),
     });
     expect(await service.getDead('celery', id)).toMatchObject({ id });
-    const r = await move.moveDead('celery', 'pg', ['no-such-id']);
+    const r = await move.moveDead('celery', 'pg', ['no-such-id'], BY);
     expect(r.failed).toEqual([
       { id: 'no-such-id', outcome: 'missing', message: expect.stringMatching(/^not moved: not a dead letter on Celery/) },
     ]);

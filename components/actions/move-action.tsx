@@ -9,6 +9,7 @@ import { moveDeadAction } from '@/lib/actions/broker-actions';
 import type { ActionResult } from '@/lib/brokers/schema';
 import type { MoveTargetView } from '@/lib/brokers/move-pairing';
 import { brokerPath, getJson } from '@/lib/client/api';
+import { MoveAnyway } from './move-anyway';
 import { OutcomePanel } from './outcome-panel';
 import { useBrokerAction } from './use-broker-action';
 
@@ -96,6 +97,9 @@ export function MoveAction({
           <RefusedTargets refused={refused} />
           <ReasonField value={reason} onChange={setReason} required error={reasonError} disabled={!!m.data?.ok} />
           {m.data?.ok ? <OutcomePanel result={m.data.data} /> : null}
+          {m.data?.ok && chosen ? (
+            <MoveAnyway brokerId={brokerId} to={chosen.id} result={m.data.data} reason={reason.trim()} queue={queue} />
+          ) : null}
           {m.data && !m.data.ok && !reasonError ? <ErrorBox code={m.data.error.code} message={m.data.error.message} /> : null}
           {m.error ? <ErrorBox code="Error" message={m.error.message} /> : null}
           <div className="flex justify-end gap-2">

@@ -29,15 +29,17 @@ export async function convertCeleryAction(
   return respond((h) => ops.convertCelery(brokerId, { ids, reason, queue }, h));
 }
 
-/** Dead letters moved to broker `to` (same call model); operator on both, reason required. */
+/** Dead letters moved to broker `to` (same call model); operator on both, reason required.
+ *  `force`: move anyway over an earlier move of a letter that did not finish (confirmed in the UI). */
 export async function moveDeadAction(
   brokerId: string,
   to: string,
   ids: string[],
   reason?: string,
   queue?: string,
+  force?: boolean,
 ): Promise<ActionResponse<ActionResult>> {
-  return respond((h) => moveDeadOp(brokerId, { to, ids, reason, queue }, h));
+  return respond((h) => moveDeadOp(brokerId, { to, ids, reason, queue, ...(force ? { force: true } : {}) }, h));
 }
 
 export async function discardDeadAction(

@@ -7,7 +7,7 @@ import { setAuditStoreForTests } from '@/lib/audit/store';
 // The move's gate: the caller needs the operator role and write access on both brokers, a
 // reason, and both audit trails get an entry naming the other broker.
 
-const moveDead = vi.fn(async (from: string, to: string, ids: string[]) => ({
+const moveDead = vi.fn(async (from: string, to: string, ids: string[], _by: { by: string; auditId?: string | null; force?: boolean }) => ({
   action: 'move',
   brokerId: from,
   to,
@@ -42,12 +42,27 @@ afterEach(() => {
 describe('moving dead letters between brokers', () => {
   it('records an entry on both brokers, each naming the other, with the per-id outcomes', async () => {
     await moveDeadOp('celery', { to: 'pq', ids: ['a', 'b'], reason: 'OPS-9' }, olga);
-    expect(moveDead).toHaveBeenCalledWith('celery', 'pq', ['a', 'b']);
     const byBroker = Object.fromEntries(store.entries.map((e) => [e.broker, e]));
+    // The journal names who moves and the source's audit entry.
+    expect(moveDead).toHaveBeenCalledWith('celery', 'pq', ['a', 'b'], { by: 'olga', auditId: byBroker.celery?.id, force: false });
     expect(byBroker.celery).toMatchObject({ action: 'move', who: 'olga', reason: 'OPS-9', ids: ['a', 'b'], outcome: 'done' });
     expect(byBroker.pq).toMatchObject({ action: 'move-in', who: 'olga', reason: 'OPS-9', ids: ['a', 'b'], outcome: 'done' });
     expect(JSON.stringify(byBroker.celery)).toContain('"to":"pq"');
     expect(JSON.stringify(byBroker.pq)).toContain('"from":"celery"');
+  });
+
+  it('passes "move anyway" through and records it in both entries', async () => {
+    await moveDeadOp('celery', { to: 'pq', ids: ['a'], reason: 'OPS-9: checked pq, it did not run', force: true }, olga);
+    expect(moveDead).toHaveBeenCalledWith('celery', 'pq', ['a'], expect.objectContaining({ force: true }));
+    for (const e of store.entries) expect(e.details).toMatchObject({ force: true });
+  });
+
+  it('refuses a force that is not a boolean, naming the field', async () => {
+    await expect(moveDeadOp('celery', { to: 'pq', ids: ['a'], reason: 'r', force: 'yes' }, olga)).rejects.toMatchObject({
+      code: 'InvalidInput',
+      message: expect.stringContaining('force'),
+    });
+    expect(moveDead).not.toHaveBeenCalled();
   });
 
   it('refuses an operator who may only read the target, before anything moves', async () => {

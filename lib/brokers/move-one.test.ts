@@ -17,31 +17,34 @@ const never = () => new Promise<never>(() => {});
 function brokers() {
   const letters = new Set<string>(['a']);
   const sent: string[] = [];
-  const b = {
+  /** What the target remembers of the ids it got (false: the task ran and left no trace). */
+  const memory = { remembers: true };
+  const steps = {
+    from: { id: 'src', name: 'Source' },
+    to: { id: 'dst', name: 'Target' },
+    read: vi.fn(async (id: string) => (letters.has(id) ? call(id) : null)),
+    enqueue: vi.fn(async (c: TaskCall): Promise<{ outcome: 'ok' | 'already'; message: string }> => {
+      if (memory.remembers && sent.includes(c.id)) return { outcome: 'already' as const, message: 'waiting there' };
+      sent.push(c.id);
+      return { outcome: 'ok' as const, message: 'enqueued' };
+    }),
+    remove: vi.fn(async (id: string): Promise<ActionOutcome> => {
+      if (!letters.delete(id)) return { id, outcome: 'missing', message: 'gone' };
+      return { id, outcome: 'ok', message: 'discarded' };
+    }),
+    seen: vi.fn(async (_broker: string, id: string) =>
+      memory.remembers && sent.includes(id) ? 'a task with this id is already waiting here' : null,
+    ),
+    nameOf: (id: string) => (id === 'dst' ? 'Target' : id),
+  } satisfies MoveSteps;
+  return {
     letters,
     sent,
-    /** What the target remembers of the ids it got (false: the task ran and left no trace). */
-    remembers: true,
-    steps: {
-      from: { id: 'src', name: 'Source' },
-      to: { id: 'dst', name: 'Target' },
-      read: vi.fn(async (id: string) => (letters.has(id) ? call(id) : null)),
-      enqueue: vi.fn(async (c: TaskCall) => {
-        if (b.remembers && sent.includes(c.id)) return { outcome: 'already' as const, message: 'waiting there' };
-        sent.push(c.id);
-        return { outcome: 'ok' as const, message: 'enqueued' };
-      }),
-      remove: vi.fn(async (id: string): Promise<ActionOutcome> => {
-        if (!letters.delete(id)) return { id, outcome: 'missing', message: 'gone' };
-        return { id, outcome: 'ok', message: 'discarded' };
-      }),
-      seen: vi.fn(async (_broker: string, id: string) =>
-        b.remembers && sent.includes(id) ? 'a task with this id is already waiting here' : null,
-      ),
-      nameOf: (id: string) => (id === 'dst' ? 'Target' : id),
-    } satisfies MoveSteps,
+    steps,
+    set remembers(v: boolean) {
+      memory.remembers = v;
+    },
   };
-  return b;
 }
 
 let db: SqlRunner;

@@ -2,7 +2,7 @@
 // console's own code (the configuration comes from its environment, the state store too) and
 // prints the result as one line. The test kills it between the move's two steps to "crash" it.
 // Run with: vite-node --config vitest.config.ts tests/support/move-child.ts
-const { moveDead } = await import('@/lib/brokers/move');
+import { moveDead } from '@/lib/brokers/move';
 
 const [from, to, by] = [process.env.MOVE_FROM ?? '', process.env.MOVE_TO ?? '', process.env.MOVE_BY ?? 'child'];
 const ids = (process.env.MOVE_IDS ?? '').split(',').filter(Boolean);
