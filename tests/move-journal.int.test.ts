@@ -50,6 +50,9 @@ if (up) {
 const move = await import('@/lib/brokers/move');
 const service = await import('@/lib/brokers/service');
 const { resetAdapters } = await import('@/lib/brokers/registry');
+const { serviceBackend } = await import('@/lib/bulk/backend');
+const { BulkJob } = await import('@/lib/bulk/runner');
+const { takeSnapshot } = await import('@/lib/bulk/snapshot');
 
 const pyEnv = (broker: string, out: string, options: Record<string, unknown> = {}) => ({
   ...process.env,
@@ -333,5 +336,35 @@ describe.skipIf(!up)('a move interrupted between its steps never runs the task t
     expect(journalRow(id)).toBeUndefined();
     await sleep(2000);
     expect(runs(id)).toBe(1);
+  }, 120_000);
+
+  it('a bulk move goes through the journal too: the letter of an unfinished move is reported, not sent; the others move once', async () => {
+    const stuck = await letter();
+    const release = lockSource();
+    try {
+      expect((await move.moveDead('sq', 'pg', [stuck], { by: 'olga' })).failed[0]).toMatchObject({ outcome: 'error' });
+    } finally {
+      release();
+    }
+    await until('the target worker to run the moved task', () => runs(stuck) === 1, 30_000, logs);
+    await leaveNoTrace('pg', stuck);
+    const fresh = await letter();
+    const filter = { queue: Q, task: 'mv.quiet', to: 'pg' };
+    const backend = serviceBackend('sq', 'move', filter);
+    const job = new BulkJob({ brokerId: 'sq', action: 'move', filter, snapshot: await takeSnapshot(backend), backend });
+    expect(job.snapshotIds()).toEqual(expect.arrayContaining([stuck, fresh]));
+    job.actor = 'bob';
+    job.start();
+    await job.finished;
+    const v = job.view(Infinity);
+    expect(v.failedOutcomes.find((o) => o.id === stuck)).toMatchObject({
+      outcome: 'conflict',
+      message: expect.stringMatching(/^not moved: a previous move at .* by olga may have delivered it to potatoq PG/),
+    });
+    expect(v.succeededSample).toContain(fresh);
+    await until('the target worker to run the other letter', () => runs(fresh) === 1, 30_000, logs);
+    await sleep(2000);
+    expect([runs(stuck), runs(fresh)]).toEqual([1, 1]);
+    expect(await service.getDead('sq', stuck)).toMatchObject({ id: stuck });
   }, 120_000);
 });
