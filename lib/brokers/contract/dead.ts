@@ -32,6 +32,22 @@ export function registerDead(ctx: Ctx): void {
 
   contractCase(
     ctx,
+    'tells whether a task with an id is here, as a move checks it, without writing',
+    { caps: ['browseDead'] },
+    async (skip) => {
+      const { a, s } = ctx();
+      if (!a.importCall || !a.model.calls || !('does' in a.model.calls.import))
+        return skip('this broker takes no calls from other brokers');
+      expect(typeof a.findCall, 'an importing adapter answers findCall() for a move after an unfinished one').toBe('function');
+      expect(await a.findCall!(randomUUID())).toBeNull();
+      const id = await s.deadLetter({ task: 'ct.found', queue: uniqueQueue('found'), reason: TRACEBACK('ValueError: here') });
+      expect(await a.findCall!(id)).toEqual(expect.stringMatching(/.{10,}/));
+      expect(await a.getDead(id)).toMatchObject({ id });
+    },
+  );
+
+  contractCase(
+    ctx,
     'lists dead letters newest first with the reason line potatoq shows, and pages them',
     { caps: ['browseDead'] },
     async () => {
