@@ -34,10 +34,14 @@ export const dlqBrowsesStarted = (): number => ((globalThis as Global)[BROWSES] 
  * The first `limit` letters of `<queue>.dlq` (those it held at the start), each mapped by `map`,
  * from a browse shared with overlapping reads of the same DLQ (above).
  */
-export async function readDlq<T>(
+export const readDlq = <T>(link: AmqpLink, lockKey: string, queue: string, limit: number, map: (m: ConsumeMessage) => T): Promise<T[]> =>
+  readQueue(link, lockKey, dlqOf(queue), limit, map);
+
+/** readDlq for a dead-letter queue of any name (a Celery app's `deadLetterQueue`). */
+export async function readQueue<T>(
   link: AmqpLink,
   lockKey: string,
-  queue: string,
+  dlq: string,
   limit: number,
   map: (m: ConsumeMessage) => T,
 ): Promise<T[]> {
@@ -45,12 +49,12 @@ export async function readDlq<T>(
   const byLink = (g[FLIGHTS] ??= new WeakMap());
   let flights = byLink.get(link);
   if (!flights) byLink.set(link, (flights = new Map()));
-  const key = `${lockKey}|${dlqOf(queue)}|${limit}`;
+  const key = `${lockKey}|${dlq}|${limit}`;
   let flight = flights.get(key);
   if (!flight || flight.started) {
     const f: Flight = { started: false, letters: Promise.resolve([]) };
     const mine = flights;
-    f.letters = browseDlq(link, lockKey, queue, limit, () => {
+    f.letters = browseDlq(link, lockKey, dlq, limit, () => {
       f.started = true;
       (g[BROWSES] ??= { n: 0 }).n++;
     }).finally(() => {
@@ -63,7 +67,7 @@ export async function readDlq<T>(
 }
 
 /**
- * One browse: the first `limit` letters of `<queue>.dlq` (those it held at the start), read under the browse
+ * One browse: the first `limit` letters of `dlq` (those it held at the start), read under the browse
  * lock by a consumer instead of one `basic.get` round trip per letter, then all returned to the
  * DLQ (`DlqStream.release`); nothing is acked. The consumer's prefetch is the limit, so a
  * deeper DLQ is not delivered past it (RabbitMQ 4.3 puts requeued letters behind the others:
@@ -71,8 +75,7 @@ export async function readDlq<T>(
  * meanwhile, the channel's unacked letters go back to the DLQ: nothing is lost. `onStart` runs
  * once the lock is held.
  */
-async function browseDlq(link: AmqpLink, lockKey: string, queue: string, limit: number, onStart: () => void): Promise<ConsumeMessage[]> {
-  const dlq = dlqOf(queue);
+async function browseDlq(link: AmqpLink, lockKey: string, dlq: string, limit: number, onStart: () => void): Promise<ConsumeMessage[]> {
   return withDlqLock(link, lockKey, dlq, () => {
     onStart();
     return link.withConfirmChannel(async (ch) => {
