@@ -9,7 +9,8 @@ import { dlqBrowsesStarted, readDlq } from './dlq-read';
 import { withDlqLock } from './dlq';
 import { parseAmqpUrl } from './url';
 import { ROOT } from '@/tests/support/potatoq-seeder';
-import { newTag, rabbitVersion, redisAvailable, REDIS_URL, RMQ4_URL, spawnRabbitSeeder } from '@/tests/support/rabbitmq';
+import { newTag, rabbitAdapter, rabbitVersion, redisAvailable, REDIS_URL, RMQ4_URL, spawnRabbitSeeder } from '@/tests/support/rabbitmq';
+import { ZDeadListQuery } from '@/lib/brokers/schema';
 import { peekIds, seedDlq } from '@/tests/support/rabbit-dlq-seed';
 import type { PySeeder } from '@/tests/support/potatoq-seeder';
 
@@ -125,6 +126,31 @@ describe.skipIf(!available)('RabbitMQ 4: reading a DLQ for the dead-letter list'
     // A different limit is a different read.
     expect(await readDlq(link, 'test', queue, 5, id)).toEqual(order.slice(0, 5));
     expect(dlqBrowsesStarted()).toBe(before + 5);
+    expect((await peekIds(RMQ4_URL, `${queue}.dlq`)).sort()).toEqual([...ids].sort());
+  }, 30_000);
+
+  it('a list of a DLQ deeper than deadBrowseLimit says what it covers; one that fits says nothing', async () => {
+    const deep = rabbitAdapter(RMQ4_URL, { queues: [queue], deadBrowseLimit: 40 });
+    const whole = rabbitAdapter(RMQ4_URL, { queues: [queue], deadBrowseLimit: 10_000 });
+    try {
+      const order = await readDlq(link, 'test', queue, 10_000, id);
+      const page = await deep.listDead(ZDeadListQuery.parse({ limit: 100 }));
+      expect(page.items).toHaveLength(40);
+      expect(page.window).toBe(
+        `${queue}.dlq holds 300 letters: a read takes the first 40 letters of a DLQ in queue order (deadBrowseLimit), so this list is the newest of those, not of all. ` +
+          'RabbitMQ 4 puts the letters a read took behind the others, so the next refresh reads the next 40. Replay all… walks every letter of the DLQ.',
+      );
+      expect(page.items.map((d) => d.id).sort()).toEqual(order.slice(0, 40).sort());
+      // What the note says about the next refresh.
+      const next = await deep.listDead(ZDeadListQuery.parse({ limit: 100 }));
+      expect(next.items.map((d) => d.id).sort()).toEqual(order.slice(40, 80).sort());
+      const all = await whole.listDead(ZDeadListQuery.parse({ limit: 500 }));
+      expect(all.items).toHaveLength(300);
+      expect(all.window).toBeUndefined();
+    } finally {
+      await deep.close();
+      await whole.close();
+    }
     expect((await peekIds(RMQ4_URL, `${queue}.dlq`)).sort()).toEqual([...ids].sort());
   }, 30_000);
 });
