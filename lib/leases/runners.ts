@@ -34,7 +34,7 @@ const numbered = (sql: string) => {
 
 export async function openPostgresRunner(url: string, ddl: string[], tables: string[]): Promise<LeaseRunner> {
   const { Pool } = await import('pg');
-  const pool = new Pool({ connectionString: url, max: 2 });
+  const pool = new Pool({ connectionString: url, max: 2, connectionTimeoutMillis: 5_000 });
   const c = await pool.connect();
   try {
     // As the audit store: no DDL when the tables exist; else one statement at a time under an

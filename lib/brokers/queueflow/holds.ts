@@ -13,6 +13,9 @@ import { recoverQfLease } from './edit-recover';
 
 export const RECOVER_PER_READ = 3;
 export const RECOVER_EVERY_MS = 5_000;
+/** A state store that does not answer within this (a PostgreSQL host gone) reads as no leases:
+ *  the overview never waits on the console's own store for long. */
+export const READ_WAIT_MS = 3_000;
 
 export interface Holds {
   /** The broker's leases after recovering the stale ones it may (empty when the store cannot be read). */
@@ -37,23 +40,33 @@ export function createHolds(
       log({ event: 'console.edit-replay-recovery-failed', broker: brokerId, queue: l.queue, message: String(e) });
     }
   };
+  const readAndRecover = async (): Promise<PauseLease[]> => {
+    try {
+      const now = leases.now();
+      if (now - last >= RECOVER_EVERY_MS) {
+        const stale = await staleLeases(leases, brokerId, RECOVER_PER_READ);
+        if (stale.length) {
+          last = now;
+          if (await mayRecover()) for (const l of stale) await recover(l);
+        }
+      }
+      return await (await leases.store()).list(brokerId);
+    } catch (e) {
+      // The overview never fails because the console's own store does.
+      log({ event: 'console.lease-store-error', broker: brokerId, message: String(e) });
+      return [];
+    }
+  };
   return {
     async read() {
-      try {
-        const now = leases.now();
-        if (now - last >= RECOVER_EVERY_MS) {
-          const stale = await staleLeases(leases, brokerId, RECOVER_PER_READ);
-          if (stale.length) {
-            last = now;
-            if (await mayRecover()) for (const l of stale) await recover(l);
-          }
-        }
-        return await (await leases.store()).list(brokerId);
-      } catch (e) {
-        // The overview never fails because the console's own store does.
-        log({ event: 'console.lease-store-error', broker: brokerId, message: String(e) });
-        return [];
-      }
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<PauseLease[]>((resolve) => {
+        timer = setTimeout(() => {
+          log({ event: 'console.lease-store-slow', broker: brokerId, message: `no answer within ${READ_WAIT_MS} ms` });
+          resolve([]);
+        }, READ_WAIT_MS);
+      });
+      return Promise.race([readAndRecover(), late]).finally(() => clearTimeout(timer));
     },
     async guard(queue) {
       const store = await leases.store();
