@@ -5,7 +5,8 @@ import path from 'node:path';
 import amqp from 'amqplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AmqpLink } from './connection';
-import { readDlq } from './dlq-read';
+import { dlqBrowsesStarted, readDlq } from './dlq-read';
+import { withDlqLock } from './dlq';
 import { parseAmqpUrl } from './url';
 import { ROOT } from '@/tests/support/potatoq-seeder';
 import { newTag, rabbitVersion, redisAvailable, REDIS_URL, RMQ4_URL, spawnRabbitSeeder } from '@/tests/support/rabbitmq';
@@ -32,6 +33,8 @@ describe.skipIf(!available)('RabbitMQ 4: reading a DLQ for the dead-letter list'
     await py?.close();
   });
   const id = (m: amqp.ConsumeMessage) => String(m.properties.messageId);
+  const timesAcquired = (m: amqp.ConsumeMessage) =>
+    Number((m.properties.headers as Record<string, unknown> | undefined)?.['x-acquired-count']);
 
   it('reads every letter in DLQ order and leaves them all there, in the same order', async () => {
     expect(await readDlq(link, 'test', queue, 10_000, id)).toEqual(ids);
@@ -77,6 +80,51 @@ describe.skipIf(!available)('RabbitMQ 4: reading a DLQ for the dead-letter list'
     } finally {
       await other.close();
     }
+    expect((await peekIds(RMQ4_URL, `${queue}.dlq`)).sort()).toEqual([...ids].sort());
+  }, 30_000);
+
+  it('overlapping reads share a browse, and a read never gets letters browsed before it asked', async () => {
+    const order = await readDlq(link, 'test', queue, 10_000, id);
+    // Three reads asked while the DLQ's lock is held elsewhere (a redrive, another page's read):
+    // one browse, started after all three asked, serves them all, each with its own mapping.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((r) => (locked = r));
+    const holder = withDlqLock(link, 'test', `${queue}.dlq`, async () => (locked(), await held));
+    await isLocked;
+    const before = dlqBrowsesStarted();
+    const reads = Promise.all([
+      readDlq(link, 'test', queue, 10_000, id),
+      readDlq(link, 'test', queue, 10_000, timesAcquired),
+      readDlq(link, 'test', queue, 10_000, id),
+    ]);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(dlqBrowsesStarted()).toBe(before); // nothing browses while the lock is held
+    release();
+    await holder;
+    const [a, acquired, c] = await reads;
+    expect(dlqBrowsesStarted()).toBe(before + 1);
+    expect(a).toEqual(order);
+    expect(c).toEqual(order);
+    // The broker agrees: RabbitMQ counts each letter's acquisitions, and the next read finds
+    // one more, not three.
+    expect(acquired).toHaveLength(order.length);
+    expect(acquired.every((n) => Number.isInteger(n) && n > 0)).toBe(true);
+    expect(await readDlq(link, 'test', queue, 10_000, timesAcquired)).toEqual(acquired.map((n) => n + 1));
+    expect(dlqBrowsesStarted()).toBe(before + 2);
+
+    // A read asked once a browse has started waits for the next one, which later reads join.
+    const first = readDlq(link, 'test', queue, 10_000, id);
+    for (let i = 0; i < 200 && dlqBrowsesStarted() === before + 2; i++) await new Promise((r) => setTimeout(r, 1));
+    expect(dlqBrowsesStarted()).toBe(before + 3);
+    const later = [readDlq(link, 'test', queue, 10_000, id), readDlq(link, 'test', queue, 10_000, id)];
+    expect(await first).toEqual(order);
+    for (const r of await Promise.all(later)) expect(r).toEqual(order);
+    expect(dlqBrowsesStarted()).toBe(before + 4);
+    // A different limit is a different read.
+    expect(await readDlq(link, 'test', queue, 5, id)).toEqual(order.slice(0, 5));
+    expect(dlqBrowsesStarted()).toBe(before + 5);
     expect((await peekIds(RMQ4_URL, `${queue}.dlq`)).sort()).toEqual([...ids].sort());
   }, 30_000);
 });
