@@ -5,6 +5,7 @@ import { fingerprintError, type Fingerprint } from '@/lib/triage/fingerprint';
 import type { GroupedLetter } from '@/lib/triage/groups';
 import type { AmqpLink } from '@/lib/brokers/potatoq/rabbitmq/connection';
 import { readQueue } from '@/lib/brokers/potatoq/rabbitmq/dlq-read';
+import type { DeepDlq } from '@/lib/brokers/potatoq/rabbitmq/reads';
 import { compareLetters, detailOf, summaryOf, toLetter, type Letter } from '@/lib/brokers/potatoq/rabbitmq/letters';
 import type { DeadDetail, DeadListQuery, DeadSummary, Page } from '@/lib/brokers/schema';
 
@@ -78,9 +79,11 @@ async function requireV4(d: CeleryDlq): Promise<void> {
 }
 
 /** Every letter of the DLQ (up to `limit`), newest first; each is back in the DLQ when this returns. */
-export async function readCeleryLetters(d: CeleryDlq): Promise<Letter[]> {
+export async function readCeleryLetters(d: CeleryDlq, deep?: DeepDlq[]): Promise<Letter[]> {
   await requireV4(d);
-  if (!(await d.link.checkQueue(d.name))) return [];
+  const depth = await d.link.checkQueue(d.name);
+  if (!depth) return [];
+  if (deep && depth.messages > d.limit) deep.push({ dlq: d.name, messages: depth.messages });
   const letters = await readQueue(d.link, d.lockKey, d.name, d.limit, (m) => celeryLetter(m, d.name));
   return letters.sort(compareLetters);
 }

@@ -68,7 +68,7 @@ export function windowNote(deep: DeepDlq[], limit: number): string {
   const n = (x: number) => x.toLocaleString('en-US');
   const which = deep.map((d) => `${d.dlq} holds ${n(d.messages)} letters`).join(', ');
   return (
-    `${which}: a read takes the first ${n(limit)} letters of a DLQ in queue order (deadBrowseLimit), so this list is the newest of those, not of all. ` +
+    `${which}: a read takes the first ${n(limit)} ${limit === 1 ? 'letter' : 'letters'} of a DLQ in queue order (deadBrowseLimit), so this list is the newest of those, not of all. ` +
     `RabbitMQ 4 puts the letters a read took behind the others, so the next refresh reads the next ${n(limit)}. ` +
     'Replay all… walks every letter of the DLQ.'
   );
