@@ -144,6 +144,10 @@ describe.skipIf(!available)('RabbitMQ 4: reading a DLQ for the dead-letter list'
       // What the note says about the next refresh.
       const next = await deep.listDead(ZDeadListQuery.parse({ limit: 100 }));
       expect(next.items.map((d) => d.id).sort()).toEqual(order.slice(40, 80).sort());
+      // The trend chart counts what one read took, and says how many.
+      const day = { fromMs: 0, bucketMs: 86_400_000 * 365 * 100, buckets: 1 };
+      expect((await deep.deadHistogram!(day)).scannedNewest).toBe(40);
+      expect((await whole.deadHistogram!(day)).scannedNewest).toBeNull();
       const all = await whole.listDead(ZDeadListQuery.parse({ limit: 500 }));
       expect(all.items).toHaveLength(300);
       expect(all.window).toBeUndefined();

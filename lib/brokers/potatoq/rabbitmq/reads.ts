@@ -131,13 +131,16 @@ export async function deadGroups(ctx: RabbitCtx, q: { queue?: string }): Promise
 /** Died times (`potatoq-died`, else x-death's) of the letters `deadGroups` reads, bucketed here:
  *  the same browse, so the same cost and the same refusal on RabbitMQ 3.x. */
 export async function deadHistogram(ctx: RabbitCtx, q: DeadHistogramQuery): Promise<DeadHistogram> {
-  const letters = (await readLetters(ctx, q.queue)).filter((l) => q.group === undefined || reasonFingerprint(l.reason).key === q.group);
+  const deep: DeepDlq[] = [];
+  const read = await readLetters(ctx, q.queue, undefined, toLetter, deep);
+  const letters = read.filter((l) => q.group === undefined || reasonFingerprint(l.reason).key === q.group);
   return {
     ...bucketTimes(
       letters.map((l) => l.diedAtMs),
       q,
     ),
-    scannedNewest: null,
+    // A DLQ deeper than one read: the chart says how many letters it counted.
+    scannedNewest: deep.length ? read.length : null,
   };
 }
 
