@@ -104,6 +104,17 @@ try {
     extra: [
       ['dead letters, one queue, page 1', () => a.listDead(ZDeadListQuery.parse({ limit: 50, queue: dlqQueue }))],
       ['dead-letter detail', () => a.getDead('no-such-id')],
+      // What the dead-letter page asks for at once: its list, its error groups and its trend
+      // chart. Overlapping reads of a DLQ share one browse (dlq-read.ts).
+      [
+        'dead-letter page: list + groups + trend at once',
+        () =>
+          Promise.all([
+            a.listDead(ZDeadListQuery.parse({ limit: 50 })),
+            a.deadGroups!({}),
+            a.deadHistogram!({ fromMs: Date.now() - 86_400_000, bucketMs: 3_600_000, buckets: 24 }),
+          ]),
+      ],
     ],
     replayIds: null,
   });

@@ -5,6 +5,7 @@ import { ConfirmAction } from '@/components/actions/confirm-action';
 import { MoveAction } from '@/components/actions/move-action';
 import { BulkAllButton } from '@/components/bulk/bulk-all-button';
 import { Badge } from '@/components/ui/badge';
+import { ListScope } from '@/components/ui/list-scope';
 import { LoadMore } from '@/components/ui/load-more';
 import { useSelection } from '@/components/ui/selection';
 import { useHydrated } from '@/components/ui/use-hydrated';
@@ -126,6 +127,7 @@ export function DeadTable({ brokerId, filters }: { brokerId: string; filters: De
           ) : null}
         </span>
       </div>
+      <ListScope pages={q.data.pages} noun="letters" />
       {q.error ? (
         <div className="px-4 pt-2">
           <ErrorBox {...describeError(q.error)} />

@@ -4,6 +4,7 @@ import { useMemo } from 'react';
 import { ConfirmAction } from '@/components/actions/confirm-action';
 import { BulkAllButton } from '@/components/bulk/bulk-all-button';
 import { Badge } from '@/components/ui/badge';
+import { ListScope } from '@/components/ui/list-scope';
 import { LoadMore } from '@/components/ui/load-more';
 import { useSelection } from '@/components/ui/selection';
 import { useHydrated } from '@/components/ui/use-hydrated';
@@ -76,6 +77,7 @@ export function TaskTable({ brokerId, filters }: { brokerId: string; filters: Ta
           <ErrorBox {...describeError(q.error)} />
         </div>
       ) : null}
+      <ListScope pages={q.data?.pages} noun="tasks" />
       {items.length === 0 ? (
         <Empty>No {filters.state} tasks match.</Empty>
       ) : (

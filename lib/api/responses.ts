@@ -109,7 +109,13 @@ export const ZOverview = z
   })
   .meta({ id: 'BrokerOverview' });
 
-const page = <T extends z.ZodType>(item: T) => z.looseObject({ items: z.array(item), nextCursor: z.string().nullable() });
+const page = <T extends z.ZodType>(item: T) =>
+  z.looseObject({
+    items: z.array(item),
+    nextCursor: z.string().nullable(),
+    searchedNewest: z.number().int().optional().describe('set when a text search only looked at the newest N rows'),
+    window: z.string().optional().describe('set when the list covers only part of what it lists, in words: what was read and why'),
+  });
 
 const ZTaskSummary = z
   .looseObject({

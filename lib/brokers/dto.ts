@@ -111,6 +111,9 @@ export interface Page<T> {
   nextCursor: string | null;
   /** Set when a text search only looked at the newest N rows (say so next to the results). */
   searchedNewest?: number;
+  /** Set when the list covers only part of what it lists for another reason, in the operator's
+   *  words: what was read, why, and what reaches the rest (shown next to the results). */
+  window?: string;
 }
 
 export interface TaskSummary {

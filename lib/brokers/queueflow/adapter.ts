@@ -10,7 +10,9 @@ import { getResult, getTask, jobPager, listResults, listTasks } from './jobs';
 import { QUEUEFLOW_MODEL } from './model';
 import { ZQueueflowOptions } from './options';
 import { probe, queueStats, totalsOf, WORKERS_WHY, type QfProbe } from './overview';
-import { previewEditedQf, replayEditedQf } from './edit-replay';
+import { defaultLeases, previewEditedQf, replayEditedQf } from './edit-replay';
+import { createHolds, holdText, holdWarnings } from './holds';
+import type { LeaseSettings } from '@/lib/leases/hold';
 import { cancelJobs, cancelQueue, replayDead, setPaused } from './writes';
 import { collectRows } from './pages';
 import { cursorAfter } from './wire';
@@ -26,10 +28,14 @@ const NAMES_WINDOW = 500;
  * and create are QueueFlow's own endpoints, so its guarantees hold (a letter replays once, a
  * cancel is one guarded UPDATE, an Idempotency-Key returns the earlier job). Options: `token`
  * (required), `timeoutMs` (8000 per call). docs/systems/queueflow.md has the API as observed.
+ * `leases` (tests): the edit-replay leases' store and timings instead of the state store's.
  */
-export function createQueueflowAdapter(config: StoreConfig): BrokerAdapter {
+export function createQueueflowAdapter(config: StoreConfig, deps: { leases?: LeaseSettings } = {}): BrokerAdapter {
   const o = parseOptions(ZQueueflowOptions, config.options);
   const client: QfClient = createQfClient({ url: config.url, token: o.token, timeoutMs: o.timeoutMs ?? 8000 });
+  const leases = deps.leases ?? defaultLeases();
+  // Recovery writes (a resume, a cancel): never from a read-only console or token.
+  const holds = createHolds(client, config.id, leases, async () => !config.readOnly && (await who()).capabilities.pause.on);
 
   let probed: { at: number; value: Promise<QfProbe> } | null = null;
   function who(): Promise<QfProbe> {
@@ -46,7 +52,10 @@ export function createQueueflowAdapter(config: StoreConfig): BrokerAdapter {
   }
 
   async function overview(): Promise<BrokerOverview> {
+    // Before the counts, so a queue a recovery resumes reads as resumed.
+    const held = await holds.read();
     const [p, queues] = await Promise.all([who(), queueStats(client)]);
+    const warnings = holdWarnings(held, leases.now());
     return {
       id: config.id,
       name: config.name,
@@ -64,8 +73,16 @@ export function createQueueflowAdapter(config: StoreConfig): BrokerAdapter {
       totals: totalsOf(queues),
       workers: { alive: 0, stale: 0 },
       unknownWhy: { workers: p.capabilities.workers.why ?? '' },
+      ...(warnings.length ? { warnings } : {}),
       readAt: new Date().toISOString(),
     };
+  }
+
+  async function diagnose(q: Parameters<NonNullable<BrokerAdapter['diagnose']>>[0]) {
+    const held = await holds.read();
+    const now = leases.now();
+    const texts = new Map(held.flatMap((l) => (holdText(l, now) ? [[l.queue, holdText(l, now)!] as const] : [])));
+    return diagnoseQueueflow(client, config.id, await queueStats(client), q, texts);
   }
 
   async function taskNames(): Promise<string[]> {
@@ -99,14 +116,22 @@ export function createQueueflowAdapter(config: StoreConfig): BrokerAdapter {
     taskNames,
     replayDead: async (ids) => (await writable('replay'), replayDead(client, config.id, ids)),
     previewReplayEdited: (id, edit) => previewEditedQf(client, config.id, id, edit),
-    replayEdited: async (id, edit) => (await writable('replay'), await writable('pause'), replayEditedQf(client, config.id, id, edit)),
+    replayEdited: async (id, edit) => (
+      await writable('replay'),
+      await writable('pause'),
+      replayEditedQf(client, config.id, id, edit, leases)
+    ),
     discardDead: () => Promise.reject(new ConsoleError('Unsupported', QUEUEFLOW_MODEL.actions.discard.does)),
     revoke: async (ids) => (await writable('revoke'), cancelJobs(client, config.id, ids)),
     purge: async (queue) => (await writable('purge'), { brokerId: config.id, queue, removed: await cancelQueue(client, queue) }),
     enqueue: async (req) => (await writable('enqueue'), createJob(client, config.id, req)),
     previewEnqueue: async (req) => previewCreate(config.id, req),
-    diagnose: async (q) => diagnoseQueueflow(client, config.id, await queueStats(client), q),
-    setQueuePaused: async (queue, paused) => (await writable('pause'), setPaused(client, config.id, queue, paused)),
+    diagnose,
+    setQueuePaused: async (queue, paused) => (
+      await writable('pause'),
+      await holds.guard(queue),
+      setPaused(client, config.id, queue, paused)
+    ),
     close: async () => undefined,
   };
 }

@@ -81,12 +81,20 @@ async function neverRan(client: QfClient, queue: string): Promise<boolean> {
   return true;
 }
 
-function noConsumer(q: QueueStats, waitedS: number | null, fresh: boolean, revoke: { on: boolean; why?: string }): StuckFlag | null {
+function noConsumer(
+  q: QueueStats,
+  waitedS: number | null,
+  fresh: boolean,
+  revoke: { on: boolean; why?: string },
+  held: string | undefined,
+): StuckFlag | null {
   const n = q.ready ?? 0;
   if (!n || (q.running ?? 0) > 0) return null;
   if (!q.paused && !fresh && (waitedS === null || waitedS < NO_CLAIM_AFTER_S)) return null;
   const why = q.paused
-    ? 'the queue is paused: its jobs wait until it is resumed'
+    ? held
+      ? `the queue is ${held}`
+      : 'the queue is paused: its jobs wait until it is resumed'
     : fresh
       ? 'no job of it runs and none has ever finished, so no worker has taken from it'
       : `no job of it runs and the oldest has waited ${age(waitedS ?? 0)}`;
@@ -98,7 +106,9 @@ function noConsumer(q: QueueStats, waitedS: number | null, fresh: boolean, revok
     seconds: waitedS,
     cause: `${plural(n, 'job')} ${n === 1 ? 'waits' : 'wait'} in queue ${q.name} and no worker takes ${n === 1 ? 'it' : 'them'}: ${why}.`,
     can: q.paused
-      ? 'Resume the queue on its page (Resume); its jobs then run at once.'
+      ? held
+        ? 'Nothing to do: the console resumes it itself (Resume is refused while its edit-replay holds the queue).'
+        : 'Resume the queue on its page (Resume); its jobs then run at once.'
       : `Start a worker leasing from ${q.name} (QueueFlow's workers are anonymous: the console cannot list them). ${revoke.on ? 'Meanwhile the console can cancel or purge what waits.' : ''}`.trim(),
     cannot: 'The console does not run jobs: only a worker leasing from the queue does.',
     link: { page: 'queue', queue: q.name, state: 'pending' },
@@ -139,6 +149,8 @@ export async function diagnoseQueueflow(
   brokerId: string,
   queues: QueueStats[],
   q: { overdueSeconds: number; revoke: { on: boolean; why?: string } },
+  /** Queues the console's own edit-replay holds paused: "paused by the console's edit-replay since …". */
+  held: ReadonlyMap<string, string> = new Map(),
 ): Promise<Diagnosis> {
   const now = Date.now();
   const thr = q.overdueSeconds;
@@ -153,7 +165,7 @@ export async function diagnoseQueueflow(
     if (retrying.next || running.next || pending.next) capped = true;
     out.push(...lost(s, retrying.rows, q.revoke), ...overTime(s, running.rows, now));
     const fresh = !!s.ready && !s.running && (waitedS ?? 0) < NO_CLAIM_AFTER_S && (await neverRan(client, s.name));
-    const nc = noConsumer(s, waitedS, fresh, q.revoke);
+    const nc = noConsumer(s, waitedS, fresh, q.revoke, s.paused ? held.get(s.name) : undefined);
     if (nc) out.push(nc);
     out.push(...overdue(s, [...pending.rows, ...retrying.rows], thr, now));
     return out;
@@ -173,6 +185,7 @@ export async function diagnoseQueueflow(
       text: `QueueFlow has no worker registry: a queue counts as not consumed when claimable jobs wait with none of it running, for ${NO_CLAIM_AFTER_S} s or when none of it ever finished (a job enqueued a moment ago on a new queue may be flagged until its worker polls)`,
     },
   ];
+  for (const [queue, text] of held) notes.push({ check: 'no-consumer', text: `Queue ${queue} is ${text}` });
   if (capped) notes.push({ check: 'overdue', text: `Only the ${QF_STUCK_SCAN} oldest jobs per queue and status were checked` });
   return {
     brokerId,

@@ -4,6 +4,7 @@ import { ConsoleError } from '@/lib/brokers/errors';
 import { parseOptions } from '@/lib/brokers/potatoq/options';
 import { AmqpLink } from '@/lib/brokers/potatoq/rabbitmq/connection';
 import { Management } from '@/lib/brokers/potatoq/rabbitmq/management';
+import { windowNote, type DeepDlq } from '@/lib/brokers/potatoq/rabbitmq/reads';
 import { parseAmqpUrl, parseManagement } from '@/lib/brokers/potatoq/rabbitmq/url';
 import { connectRedis } from '@/lib/brokers/potatoq/redis/server';
 import { CAPABILITIES, type ActionResult, type BrokerOverview, type Capabilities, type QueueStats } from '@/lib/brokers/schema';
@@ -190,9 +191,11 @@ export function createCeleryRabbitAdapter(config: StoreConfig): BrokerAdapter {
     getTask: refuse,
     listDead: async (q) => {
       if (!dlq) return listDead(rctx, q);
-      const letters = await readCeleryLetters(dlq);
+      const deep: DeepDlq[] = [];
+      const letters = await readCeleryLetters(dlq, deep);
       const failures = backend ? (await listDead(rctx, { ...q, cursor: undefined, limit: Number.MAX_SAFE_INTEGER })).items : [];
-      return mergeDead(failures, backend ? await failureIds(rctx) : new Set(), letters, q);
+      const page = mergeDead(failures, backend ? await failureIds(rctx) : new Set(), letters, q);
+      return deep.length ? { ...page, window: windowNote(deep, dlq.limit) } : page;
     },
     deadGroups: async (q) => {
       if (!dlq) return deadGroups(rctx, q);

@@ -18,6 +18,7 @@ const tag = randomBytes(4).toString('hex');
 const Q = `ct-dlx-work-${tag}`;
 const DLQ = `ct-dlx-dead-${tag}`;
 
+const page0Window = (p: { window?: string }) => p.window;
 const cfg = (url: string, backend: string, prefix: string) => ({
   id: 'celery-dlq',
   name: 'celery-dlq',
@@ -99,6 +100,21 @@ if (!URL4 || !URL3 || !redisUp) {
       } while (cursor);
       expect(seen.filter((id) => [r1.id, r2.id, f.id].includes(id)).sort()).toEqual([r1.id, r2.id, f.id].sort());
       expect(new Set(seen).size).toBe(seen.length);
+      expect(page0Window(await a.listDead(ZDeadListQuery.parse({})))).toBeUndefined();
+      // A DLQ deeper than one read: the list says what it covers.
+      const narrow = createCeleryRabbitAdapter({
+        ...cfg(URL4, w.backend, prefix),
+        options: { ...cfg(URL4, w.backend, prefix).options, deadBrowseLimit: 1 },
+      });
+      try {
+        expect(page0Window(await narrow.listDead(ZDeadListQuery.parse({})))).toBe(
+          `${DLQ} holds 2 letters: a read takes the first 1 letter of a DLQ in queue order (deadBrowseLimit), so this list is the newest of those, not of all. ` +
+            'RabbitMQ 4 puts the letters a read took behind the others, so the next refresh reads the next 1. Replay all… walks every letter of the DLQ.',
+        );
+      } finally {
+        await narrow.close();
+      }
+      expect(await depth()).toBe(2);
       const o = await a.overview();
       expect(o.queues.map((q) => q.name)).not.toContain(DLQ);
       // FAILURE records and DLQ messages overlap (r1 is in both): the total is the larger, a lower

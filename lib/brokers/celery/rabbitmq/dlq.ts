@@ -4,15 +4,18 @@ import { reasonSummaryFull } from '@/lib/potatoq/reason';
 import { fingerprintError, type Fingerprint } from '@/lib/triage/fingerprint';
 import type { GroupedLetter } from '@/lib/triage/groups';
 import type { AmqpLink } from '@/lib/brokers/potatoq/rabbitmq/connection';
-import { browseNamed } from '@/lib/brokers/potatoq/rabbitmq/dlq';
+import { readQueue } from '@/lib/brokers/potatoq/rabbitmq/dlq-read';
+import type { DeepDlq } from '@/lib/brokers/potatoq/rabbitmq/reads';
 import { compareLetters, detailOf, summaryOf, toLetter, type Letter } from '@/lib/brokers/potatoq/rabbitmq/letters';
 import type { DeadDetail, DeadListQuery, DeadSummary, Page } from '@/lib/brokers/schema';
 
 // A user-configured dead-letter queue of a Celery app on RabbitMQ (a task queue declared with
 // x-dead-letter-exchange; a task rejected with requeue=False lands there, and Celery 5.7 writes
-// a FAILURE record for it too unless the task ignores results). Browsed the way the potatoq RabbitMQ 4 adapter browses its DLQs: one browse at a
-// time (in process and across consoles, the exclusive `potatoq-console.browsing.<dlq>` queue),
-// basic.get without ack, then every message is requeued before the channel closes.
+// a FAILURE record for it too unless the task ignores results). Read the way the potatoq RabbitMQ 4 adapter reads its DLQs
+// (readQueue, dlq-read.ts): under the browse lock (in process and across consoles, the exclusive
+// `potatoq-console.browsing.<dlq>` queue), by a consumer without ack, every message returned in
+// its place at the end; overlapping reads share one browse. Actions browse with basic.get
+// (dlq-actions.ts).
 
 /** Why the DLQ is not browsed on RabbitMQ 3.x. */
 export const CELERY_V3_DLQ_REFUSAL =
@@ -76,12 +79,12 @@ async function requireV4(d: CeleryDlq): Promise<void> {
 }
 
 /** Every letter of the DLQ (up to `limit`), newest first; each is back in the DLQ when this returns. */
-export async function readCeleryLetters(d: CeleryDlq): Promise<Letter[]> {
+export async function readCeleryLetters(d: CeleryDlq, deep?: DeepDlq[]): Promise<Letter[]> {
   await requireV4(d);
-  if (!(await d.link.checkQueue(d.name))) return [];
-  const letters = await browseNamed(d.link, d.lockKey, d.name, d.name, d.limit, async (held) =>
-    held.map((h) => celeryLetter(h.msg, d.name)),
-  );
+  const depth = await d.link.checkQueue(d.name);
+  if (!depth) return [];
+  if (deep && depth.messages > d.limit) deep.push({ dlq: d.name, messages: depth.messages });
+  const letters = await readQueue(d.link, d.lockKey, d.name, d.limit, (m) => celeryLetter(m, d.name));
   return letters.sort(compareLetters);
 }
 

@@ -5,10 +5,12 @@ import path from 'node:path';
 import amqp from 'amqplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AmqpLink } from './connection';
-import { readDlq } from './dlq-read';
+import { dlqBrowsesStarted, readDlq } from './dlq-read';
+import { withDlqLock } from './dlq';
 import { parseAmqpUrl } from './url';
 import { ROOT } from '@/tests/support/potatoq-seeder';
-import { newTag, rabbitVersion, redisAvailable, REDIS_URL, RMQ4_URL, spawnRabbitSeeder } from '@/tests/support/rabbitmq';
+import { newTag, rabbitAdapter, rabbitVersion, redisAvailable, REDIS_URL, RMQ4_URL, spawnRabbitSeeder } from '@/tests/support/rabbitmq';
+import { ZDeadListQuery } from '@/lib/brokers/schema';
 import { peekIds, seedDlq } from '@/tests/support/rabbit-dlq-seed';
 import type { PySeeder } from '@/tests/support/potatoq-seeder';
 
@@ -32,6 +34,8 @@ describe.skipIf(!available)('RabbitMQ 4: reading a DLQ for the dead-letter list'
     await py?.close();
   });
   const id = (m: amqp.ConsumeMessage) => String(m.properties.messageId);
+  const timesAcquired = (m: amqp.ConsumeMessage) =>
+    Number((m.properties.headers as Record<string, unknown> | undefined)?.['x-acquired-count']);
 
   it('reads every letter in DLQ order and leaves them all there, in the same order', async () => {
     expect(await readDlq(link, 'test', queue, 10_000, id)).toEqual(ids);
@@ -76,6 +80,80 @@ describe.skipIf(!available)('RabbitMQ 4: reading a DLQ for the dead-letter list'
       await ch.close();
     } finally {
       await other.close();
+    }
+    expect((await peekIds(RMQ4_URL, `${queue}.dlq`)).sort()).toEqual([...ids].sort());
+  }, 30_000);
+
+  it('overlapping reads share a browse, and a read never gets letters browsed before it asked', async () => {
+    const order = await readDlq(link, 'test', queue, 10_000, id);
+    // Three reads asked while the DLQ's lock is held elsewhere (a redrive, another page's read):
+    // one browse, started after all three asked, serves them all, each with its own mapping.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((r) => (locked = r));
+    const holder = withDlqLock(link, 'test', `${queue}.dlq`, async () => (locked(), await held));
+    await isLocked;
+    const before = dlqBrowsesStarted();
+    const reads = Promise.all([
+      readDlq(link, 'test', queue, 10_000, id),
+      readDlq(link, 'test', queue, 10_000, timesAcquired),
+      readDlq(link, 'test', queue, 10_000, id),
+    ]);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(dlqBrowsesStarted()).toBe(before); // nothing browses while the lock is held
+    release();
+    await holder;
+    const [a, acquired, c] = await reads;
+    expect(dlqBrowsesStarted()).toBe(before + 1);
+    expect(a).toEqual(order);
+    expect(c).toEqual(order);
+    // The broker agrees: RabbitMQ counts each letter's acquisitions, and the next read finds
+    // one more, not three.
+    expect(acquired).toHaveLength(order.length);
+    expect(acquired.every((n) => Number.isInteger(n) && n > 0)).toBe(true);
+    expect(await readDlq(link, 'test', queue, 10_000, timesAcquired)).toEqual(acquired.map((n) => n + 1));
+    expect(dlqBrowsesStarted()).toBe(before + 2);
+
+    // A read asked once a browse has started waits for the next one, which later reads join.
+    const first = readDlq(link, 'test', queue, 10_000, id);
+    for (let i = 0; i < 200 && dlqBrowsesStarted() === before + 2; i++) await new Promise((r) => setTimeout(r, 1));
+    expect(dlqBrowsesStarted()).toBe(before + 3);
+    const later = [readDlq(link, 'test', queue, 10_000, id), readDlq(link, 'test', queue, 10_000, id)];
+    expect(await first).toEqual(order);
+    for (const r of await Promise.all(later)) expect(r).toEqual(order);
+    expect(dlqBrowsesStarted()).toBe(before + 4);
+    // A different limit is a different read.
+    expect(await readDlq(link, 'test', queue, 5, id)).toEqual(order.slice(0, 5));
+    expect(dlqBrowsesStarted()).toBe(before + 5);
+    expect((await peekIds(RMQ4_URL, `${queue}.dlq`)).sort()).toEqual([...ids].sort());
+  }, 30_000);
+
+  it('a list of a DLQ deeper than deadBrowseLimit says what it covers; one that fits says nothing', async () => {
+    const deep = rabbitAdapter(RMQ4_URL, { queues: [queue], deadBrowseLimit: 40 });
+    const whole = rabbitAdapter(RMQ4_URL, { queues: [queue], deadBrowseLimit: 10_000 });
+    try {
+      const order = await readDlq(link, 'test', queue, 10_000, id);
+      const page = await deep.listDead(ZDeadListQuery.parse({ limit: 100 }));
+      expect(page.items).toHaveLength(40);
+      expect(page.window).toBe(
+        `${queue}.dlq holds 300 letters: a read takes the first 40 letters of a DLQ in queue order (deadBrowseLimit), so this list is the newest of those, not of all. ` +
+          'RabbitMQ 4 puts the letters a read took behind the others, so the next refresh reads the next 40. Replay all… walks every letter of the DLQ.',
+      );
+      expect(page.items.map((d) => d.id).sort()).toEqual(order.slice(0, 40).sort());
+      // What the note says about the next refresh.
+      const next = await deep.listDead(ZDeadListQuery.parse({ limit: 100 }));
+      expect(next.items.map((d) => d.id).sort()).toEqual(order.slice(40, 80).sort());
+      // The trend chart counts what one read took, and says how many.
+      const day = { fromMs: 0, bucketMs: 86_400_000 * 365 * 100, buckets: 1 };
+      expect((await deep.deadHistogram!(day)).scannedNewest).toBe(40);
+      expect((await whole.deadHistogram!(day)).scannedNewest).toBeNull();
+      const all = await whole.listDead(ZDeadListQuery.parse({ limit: 500 }));
+      expect(all.items).toHaveLength(300);
+      expect(all.window).toBeUndefined();
+    } finally {
+      await deep.close();
+      await whole.close();
     }
     expect((await peekIds(RMQ4_URL, `${queue}.dlq`)).sort()).toEqual([...ids].sort());
   }, 30_000);

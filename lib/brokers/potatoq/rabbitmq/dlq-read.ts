@@ -10,25 +10,77 @@ import { dlqOf } from './topology';
 export const IDLE_MS = 50;
 
 /**
- * The first `limit` letters of `<queue>.dlq` (those it held at the start), read under the browse
+ * Reads of one DLQ that overlap share a browse. The dead-letter page alone asks for its list, its
+ * error groups and its trend chart at once, and every open page polls; each is a full browse
+ * of the DLQ under its lock, so they used to run one after another, each delivering and
+ * returning every letter again. A read that arrives while a browse of the same DLQ (and limit)
+ * waits for the lock joins it; one that arrives after that browse has started waits for the next
+ * one (which every later arrival joins in turn). So a read never gets letters browsed before it
+ * was asked for, and any number of overlapping reads cost at most two browses. Only reads
+ * through the same connection (the same broker entry, so the same credentials) share.
+ */
+interface Flight {
+  started: boolean;
+  letters: Promise<ConsumeMessage[]>;
+}
+const FLIGHTS = Symbol.for('potatoq.console.dlqReadFlights');
+type Global = typeof globalThis & { [FLIGHTS]?: WeakMap<AmqpLink, Map<string, Flight>>; [BROWSES]?: { n: number } };
+const BROWSES = Symbol.for('potatoq.console.dlqBrowses');
+
+/** Browses started in this process (all DLQs): what joined reads save shows here. */
+export const dlqBrowsesStarted = (): number => ((globalThis as Global)[BROWSES] ??= { n: 0 }).n;
+
+/**
+ * The first `limit` letters of `<queue>.dlq` (those it held at the start), each mapped by `map`,
+ * from a browse shared with overlapping reads of the same DLQ (above).
+ */
+export const readDlq = <T>(link: AmqpLink, lockKey: string, queue: string, limit: number, map: (m: ConsumeMessage) => T): Promise<T[]> =>
+  readQueue(link, lockKey, dlqOf(queue), limit, map);
+
+/** readDlq for a dead-letter queue of any name (a Celery app's `deadLetterQueue`). */
+export async function readQueue<T>(
+  link: AmqpLink,
+  lockKey: string,
+  dlq: string,
+  limit: number,
+  map: (m: ConsumeMessage) => T,
+): Promise<T[]> {
+  const g = globalThis as Global;
+  const byLink = (g[FLIGHTS] ??= new WeakMap());
+  let flights = byLink.get(link);
+  if (!flights) byLink.set(link, (flights = new Map()));
+  const key = `${lockKey}|${dlq}|${limit}`;
+  let flight = flights.get(key);
+  if (!flight || flight.started) {
+    const f: Flight = { started: false, letters: Promise.resolve([]) };
+    const mine = flights;
+    f.letters = browseDlq(link, lockKey, dlq, limit, () => {
+      f.started = true;
+      (g[BROWSES] ??= { n: 0 }).n++;
+    }).finally(() => {
+      if (mine.get(key) === f) mine.delete(key);
+    });
+    flights.set(key, f);
+    flight = f;
+  }
+  return (await flight.letters).map(map);
+}
+
+/**
+ * One browse: the first `limit` letters of `dlq` (those it held at the start), read under the browse
  * lock by a consumer instead of one `basic.get` round trip per letter, then all returned to the
  * DLQ (`DlqStream.release`); nothing is acked. The consumer's prefetch is the limit, so a
  * deeper DLQ is not delivered past it (RabbitMQ 4.3 puts requeued letters behind the others:
  * what a partial read took moves to the DLQ's end). If the console or the broker dies
- * meanwhile, the channel's unacked letters go back to the DLQ: nothing is lost.
+ * meanwhile, the channel's unacked letters go back to the DLQ: nothing is lost. `onStart` runs
+ * once the lock is held.
  */
-export async function readDlq<T>(
-  link: AmqpLink,
-  lockKey: string,
-  queue: string,
-  limit: number,
-  map: (m: ConsumeMessage) => T,
-): Promise<T[]> {
-  const dlq = dlqOf(queue);
-  return withDlqLock(link, lockKey, dlq, () =>
-    link.withConfirmChannel(async (ch) => {
+async function browseDlq(link: AmqpLink, lockKey: string, dlq: string, limit: number, onStart: () => void): Promise<ConsumeMessage[]> {
+  return withDlqLock(link, lockKey, dlq, () => {
+    onStart();
+    return link.withConfirmChannel(async (ch) => {
       const depth = Math.min(limit, (await ch.checkQueue(dlq)).messageCount);
-      const out: T[] = [];
+      const out: ConsumeMessage[] = [];
       if (depth === 0) return out;
       // A consumer that holds `limit` letters gets no more (no hand-over below AMQP's 65,535).
       const stream = new DlqStream(() => link.openChannel(), dlq, { prefetch: Math.min(limit, PREFETCH), handOver: limit > PREFETCH });
@@ -51,7 +103,7 @@ export async function readDlq<T>(
             if ((await ch.checkQueue(dlq)).messageCount === 0) break;
             continue;
           }
-          out.push(map(m.msg));
+          out.push(m.msg);
           next = take();
         }
         return out;
@@ -59,6 +111,6 @@ export async function readDlq<T>(
         await stream.stop();
         await stream.release(); // every letter back, in its place
       }
-    }),
-  );
+    });
+  });
 }

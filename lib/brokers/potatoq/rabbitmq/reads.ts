@@ -32,13 +32,16 @@ export async function readLetters(
   queue?: string,
   busy?: ConsoleError[],
   map: (m: Message, queue: string) => Letter = toLetter,
+  deep?: DeepDlq[],
 ): Promise<Letter[]> {
   await requireBrowsable(ctx);
   const names = queue ? [queue] : (await discoverQueues(ctx)).names;
   const exists = await ctx.link.checkMany(names.map(dlqOf));
   const out: Letter[] = [];
   for (const q of names) {
-    if (!exists.get(dlqOf(q))) continue;
+    const depth = exists.get(dlqOf(q));
+    if (!depth) continue;
+    if (deep && depth.messages > ctx.browseLimit) deep.push({ dlq: dlqOf(q), messages: depth.messages });
     // A DLQ deleted since the check (its letters went with it) is read as empty, not as an error
     // that hides every other queue's letters.
     const letters = await readDlq(ctx.link, ctx.lockKey, q, ctx.browseLimit, (m) => map(m, q)).catch((e: unknown) => {
@@ -52,6 +55,23 @@ export async function readLetters(
     out.push(...letters);
   }
   return out.sort(compareLetters);
+}
+
+/** A DLQ deeper than the read takes (`deadBrowseLimit`): its ready letters when it was read. */
+export interface DeepDlq {
+  dlq: string;
+  messages: number;
+}
+
+/** What the list says when a DLQ holds more letters than one read takes. */
+export function windowNote(deep: DeepDlq[], limit: number): string {
+  const n = (x: number) => x.toLocaleString('en-US');
+  const which = deep.map((d) => `${d.dlq} holds ${n(d.messages)} letters`).join(', ');
+  return (
+    `${which}: a read takes the first ${n(limit)} ${limit === 1 ? 'letter' : 'letters'} of a DLQ in queue order (deadBrowseLimit), so this list is the newest of those, not of all. ` +
+    `RabbitMQ 4 puts the letters a read took behind the others, so the next refresh reads the next ${n(limit)}. ` +
+    'Replay all… walks every letter of the DLQ.'
+  );
 }
 
 /** The dead-letter list's filter (the bulk snapshot's too): task, id prefix, group, text. */
@@ -72,7 +92,8 @@ const cursorOf = (l: Letter) => Buffer.from(JSON.stringify([l.diedAtMs, l.id])).
 export async function listDead(ctx: RabbitCtx, q: DeadListQuery): Promise<Page<DeadSummary>> {
   // Without a task or text filter only the page's letters are decoded (sorting needs the headers).
   const light = !q.task && !q.q;
-  const all = (await readLetters(ctx, q.queue, undefined, light ? lightLetter : toLetter)).filter((l) => matches(l, q));
+  const deep: DeepDlq[] = [];
+  const all = (await readLetters(ctx, q.queue, undefined, light ? lightLetter : toLetter, deep)).filter((l) => matches(l, q));
   let start = 0;
   if (q.cursor) {
     try {
@@ -86,7 +107,11 @@ export async function listDead(ctx: RabbitCtx, q: DeadListQuery): Promise<Page<D
   }
   const page = all.slice(start, start + q.limit);
   const more = start + q.limit < all.length;
-  return { items: page.map((l) => summaryOf(decoded(l))), nextCursor: more && page.length ? cursorOf(page[page.length - 1]!) : null };
+  return {
+    items: page.map((l) => summaryOf(decoded(l))),
+    nextCursor: more && page.length ? cursorOf(page[page.length - 1]!) : null,
+    ...(deep.length ? { window: windowNote(deep, ctx.browseLimit) } : {}),
+  };
 }
 
 export async function deadGroups(ctx: RabbitCtx, q: { queue?: string }): Promise<DeadGroup[]> {
@@ -106,13 +131,16 @@ export async function deadGroups(ctx: RabbitCtx, q: { queue?: string }): Promise
 /** Died times (`potatoq-died`, else x-death's) of the letters `deadGroups` reads, bucketed here:
  *  the same browse, so the same cost and the same refusal on RabbitMQ 3.x. */
 export async function deadHistogram(ctx: RabbitCtx, q: DeadHistogramQuery): Promise<DeadHistogram> {
-  const letters = (await readLetters(ctx, q.queue)).filter((l) => q.group === undefined || reasonFingerprint(l.reason).key === q.group);
+  const deep: DeepDlq[] = [];
+  const read = await readLetters(ctx, q.queue, undefined, toLetter, deep);
+  const letters = read.filter((l) => q.group === undefined || reasonFingerprint(l.reason).key === q.group);
   return {
     ...bucketTimes(
       letters.map((l) => l.diedAtMs),
       q,
     ),
-    scannedNewest: null,
+    // A DLQ deeper than one read: the chart says how many letters it counted.
+    scannedNewest: deep.length ? read.length : null,
   };
 }
 
