@@ -6,169 +6,33 @@
 // console process (tests/support/move-child.ts) killed between the steps; the console's state
 // store (the move journal) in a SQLite file both processes share. Each run has its own SQLite
 // files, PostgreSQL schema, Redis key prefix and output folders, all removed afterwards.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dropSchema, migratedSchema, PG_URL, pgAvailable, PY_DIR, sqlAdmin, tableOf, type PgTarget } from '@/tests/support/postgres';
-import { migratedDb } from '@/tests/support/sqlite-db';
-import { PYTHON, ROOT } from '@/tests/support/potatoq-seeder';
-import { dropKeysAt, newPrefix, REDIS_URL, redisAvailable } from '@/tests/support/redis';
-import { SoloWorker, until } from '@/tests/support/solo-worker';
-
-const up = (await pgAvailable()) && (await redisAvailable());
-const PREFIX = newPrefix();
-const Q = `mj-${process.pid}`;
-const outS = fs.mkdtempSync(path.join(os.tmpdir(), 'mj-source-'));
-const outT = fs.mkdtempSync(path.join(os.tmpdir(), 'mj-target-'));
-fs.writeFileSync(path.join(outT, 'ok'), '1'); // mv.quiet runs on the target, fails on the source
-const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mj-state-'));
-const STATE = path.join(stateDir, 'console-state.sqlite3');
-let pg: PgTarget | undefined;
-const sqliteFile = up ? migratedDb() : '';
-
-/** The brokers as a console sees them; `busyMs`: how long it waits on a locked SQLite file. */
-const brokersEnv = (busyMs: number) =>
-  JSON.stringify([
-    { id: 'sq', name: 'potatoq SQLite', url: `sqlite:///${sqliteFile}`, busyTimeoutMs: busyMs },
-    { id: 'pg', name: 'potatoq PG', url: PG_URL, ...pg?.options },
-    { id: 'rd', name: 'potatoq Redis', url: REDIS_URL, global_keyprefix: PREFIX },
-  ]);
-type Target = 'pg' | 'rd';
-const TARGET_NAME = { pg: 'potatoq PG', rd: 'potatoq Redis' } as const;
-if (up) {
-  pg = migratedSchema('mj_');
-  Object.assign(process.env, {
-    POTATOQ_CONSOLE_BROKERS: brokersEnv(500),
-    POTATOQ_CONSOLE_STATE: STATE,
-    POTATOQ_CONSOLE_READ_TIMEOUT_MS: '2000',
-    POTATOQ_CONSOLE_WRITE_TIMEOUT_MS: '4000',
-  });
-}
-const move = await import('@/lib/brokers/move');
-const service = await import('@/lib/brokers/service');
-const { resetAdapters } = await import('@/lib/brokers/registry');
-const { serviceBackend } = await import('@/lib/bulk/backend');
-const { BulkJob } = await import('@/lib/bulk/runner');
-const { takeSnapshot } = await import('@/lib/bulk/snapshot');
-
-const pyEnv = (broker: string, out: string, options: Record<string, unknown> = {}) => ({
-  ...process.env,
-  MV_BROKER: broker,
-  MV_OPTIONS: JSON.stringify(options),
-  MV_OUT: out,
-  PYTHONUNBUFFERED: '1',
-});
-const sqEnv = () => pyEnv(`sqlite:///${sqliteFile}`, outS);
-const source = new SoloWorker('mv_potatoq_app', PY_DIR, up ? sqEnv() : process.env);
-const pgTargetEnv = () => ({ ...pyEnv(PG_URL, outT, pg!.options), MV_RESULT_EXPIRES: '1' });
-const target = new SoloWorker('mv_potatoq_app', PY_DIR, up ? pgTargetEnv() : process.env);
-const redisTarget = new SoloWorker(
-  'mv_potatoq_app',
-  PY_DIR,
-  up ? { ...pyEnv(REDIS_URL, outT, { global_keyprefix: PREFIX }), MV_RESULT_EXPIRES: '1' } : process.env,
-);
-const logs = () => `source:\n${source.log.slice(-2000)}\npg:\n${target.log.slice(-2000)}\nredis:\n${redisTarget.log.slice(-2000)}`;
-
-/** After the task ran on the target, its result expires (after 1 s here, a day by default):
- *  Redis drops the key itself, potatoq's maintenance deletes PostgreSQL's row. Then the target
- *  has nothing of the task. (A moved call does not carry the letter's ignore_result, so the
- *  task stores a result there even when it is an ignore_result task.) */
-async function leaveNoTrace(to: Target, id: string): Promise<void> {
-  await sleep(1200);
-  if (to === 'pg') {
-    execFileSync(PYTHON, ['-c', 'import mv_potatoq_app as m\nm.app.broker.maintenance()'], { cwd: PY_DIR, env: pgTargetEnv() });
-    expect(await storedResults(id)).toBe('0');
-  }
-  await expect(service.getTask(to, id)).rejects.toMatchObject({ code: 'NotFound' });
-  expect(await service.getResult(to, id)).toBeNull();
-}
-
-const runs = (id: string) => {
-  const f = path.join(outT, 'runs.log');
-  return fs.existsSync(f)
-    ? fs
-        .readFileSync(f, 'utf8')
-        .split('\n')
-        .filter((l) => l === id).length
-    : 0;
-};
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** A dead letter of `mv.quiet` made by the real worker on the SQLite broker. */
-async function letter(): Promise<string> {
-  const id = execFileSync(
-    PYTHON,
-    ['-c', `import mv_potatoq_app as m\nprint(m.quiet.apply_async(args=[1], queue=${JSON.stringify(Q)}).id)`],
-    {
-      cwd: PY_DIR,
-      env: sqEnv(),
-    },
-  )
-    .toString()
-    .trim();
-  await until('the dead letter', async () => (await service.getDead('sq', id).catch(() => null)) !== null, 30_000, logs);
-  return id;
-}
-
-/** Holds the SQLite broker's write lock: the move's step 2 (removing the letter) waits for it. */
-function lockSource(): () => void {
-  const db = new Database(sqliteFile);
-  db.exec('BEGIN IMMEDIATE');
-  return () => {
-    db.exec('ROLLBACK');
-    db.close();
-  };
-}
-
-/** Another console process moving `id`; it waits up to 60 s on the locked source. */
-function otherConsole(
-  id: string,
-  by: string,
-  to: Target = 'pg',
-): { child: ChildProcess; out: () => string; exited: Promise<number | null> } {
-  let out = '';
-  const child = spawn(path.join(ROOT, 'node_modules/.bin/vite-node'), ['--config', 'vitest.config.ts', 'tests/support/move-child.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, POTATOQ_CONSOLE_BROKERS: brokersEnv(60_000), MOVE_FROM: 'sq', MOVE_TO: to, MOVE_IDS: id, MOVE_BY: by },
-  });
-  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-  const exited = new Promise<number | null>((res) => child.on('exit', (code) => res(code)));
-  return { child, out: () => out, exited };
-}
-
-/** What the journal says of `id` (read straight from the state file). */
-function journalRow(id: string): { at: string; who: string; until_ms: number } | undefined {
-  if (!fs.existsSync(STATE)) return undefined;
-  const db = new Database(STATE, { readonly: true });
-  try {
-    return db.prepare('SELECT at, who, until_ms FROM console_move_journal WHERE source = ? AND id = ?').get('sq', id) as
-      { at: string; who: string; until_ms: number } | undefined;
-  } finally {
-    db.close();
-  }
-}
-
-const storedResults = async (id: string) =>
-  (await sqlAdmin<{ n: string }>(`SELECT count(*) AS n FROM ${tableOf(pg!, 'results')} WHERE id = $1`, [id]))[0]?.n;
+import { until } from '@/tests/support/solo-worker';
+import {
+  BulkJob,
+  cleanUp,
+  journalRow,
+  leaveNoTrace,
+  letter,
+  lockSource,
+  logs,
+  move,
+  otherConsole,
+  pgWorker,
+  Q,
+  runs,
+  service,
+  serviceBackend,
+  sleep,
+  startWorkers,
+  takeSnapshot,
+  TARGET_NAME,
+  up,
+} from '@/tests/support/move-journal-rig';
 
 describe.skipIf(!up)('a move interrupted between its steps never runs the task twice (real potatoq workers)', () => {
-  beforeAll(() => {
-    source.start([Q]);
-    target.start([Q]);
-    redisTarget.start([Q]);
-  });
-
-  afterAll(async () => {
-    await Promise.all([source.stop(), target.stop(), redisTarget.stop()]);
-    await resetAdapters();
-    if (pg) await dropSchema(pg.schema);
-    if (up) await dropKeysAt(REDIS_URL, `${PREFIX}:`);
-    for (const d of [outS, outT, stateDir, path.dirname(sqliteFile)]) if (d) fs.rmSync(d, { recursive: true, force: true });
-  }, 60_000);
+  beforeAll(startWorkers);
+  afterAll(cleanUp, 60_000);
 
   it.each(['rd', 'pg'] as const)(
     'the console is killed after the enqueue to %s: the task runs there, leaves no trace, and no retry sends it again',
@@ -260,7 +124,7 @@ describe.skipIf(!up)('a move interrupted between its steps never runs the task t
   }, 90_000);
 
   it('a task still waiting on the target after the crash: the retry only removes the letter, and the row goes', async () => {
-    await target.stop();
+    await pgWorker().stop();
     let restarted = false;
     try {
       const id = await letter();
@@ -285,13 +149,13 @@ describe.skipIf(!up)('a move interrupted between its steps never runs the task t
         },
       ]);
       expect(journalRow(id)).toBeUndefined();
-      target.start([Q]);
+      pgWorker().start([Q]);
       restarted = true;
       await until('the target worker to run it', () => runs(id) === 1, 30_000, logs);
       await sleep(2000);
       expect(runs(id)).toBe(1);
     } finally {
-      if (!restarted) target.start([Q]);
+      if (!restarted) pgWorker().start([Q]);
     }
   }, 120_000);
 
