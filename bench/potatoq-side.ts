@@ -169,18 +169,16 @@ export interface SelfTimed {
   selfMs: number;
 }
 
-/** potatoq's Dashboard.handle() in a long-lived Python process (bench/py/dashboard_timer.py),
- *  timed there, so its samples can be interleaved with the console's. */
-export function dashboardInProcess(env: NodeJS.ProcessEnv): {
-  time(name: 'overview' | 'dead100'): Promise<SelfTimed>;
-  stop(): Promise<void>;
-} {
-  const child = spawn(PYTHON, [path.join(CWD, 'dashboard_timer.py')], { cwd: CWD, env });
+/** A long-lived process that times one case per line it reads (a case name) and answers each
+ *  with a line `@@ms <milliseconds>`; other output is ignored (an adapter may log to stdout). */
+function lineTimer(child: ChildProcess, what: string): { time(name: string): Promise<SelfTimed>; stop(): Promise<void> } {
   let err = '';
-  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  const lines = readline.createInterface({ input: child.stdout });
+  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+  const lines = readline.createInterface({ input: child.stdout! });
   const waiting: Array<(l: string) => void> = [];
-  lines.on('line', (l) => waiting.shift()?.(l));
+  lines.on('line', (l) => {
+    if (l.startsWith('@@ms ')) waiting.shift()?.(l.slice(5));
+  });
   child.on('exit', () => {
     for (const w of waiting.splice(0)) w('');
   });
@@ -189,16 +187,36 @@ export function dashboardInProcess(env: NodeJS.ProcessEnv): {
       new Promise<SelfTimed>((resolve, reject) => {
         waiting.push((l) => {
           const ms = Number(l);
-          if (l === '' || !Number.isFinite(ms)) reject(new Error(`dashboard_timer.py: ${l} ${err}`));
+          if (l === '' || !Number.isFinite(ms)) reject(new Error(`${what}: ${l} ${err}`));
           else resolve({ selfMs: ms });
         });
-        child.stdin.write(`${name}\n`);
+        child.stdin!.write(`${name}\n`);
       }),
     stop: async () => {
-      child.stdin.end();
+      child.stdin!.end();
       await stop(child);
     },
   };
+}
+
+export type InProcess = ReturnType<typeof lineTimer> & { time(name: 'overview' | 'dead100'): Promise<SelfTimed> };
+
+/** potatoq's Dashboard.handle() in a long-lived Python process (bench/py/dashboard_timer.py),
+ *  timed there, so its samples can be interleaved with the console's. */
+export function dashboardInProcess(env: NodeJS.ProcessEnv): InProcess {
+  return lineTimer(spawn(PYTHON, [path.join(CWD, 'dashboard_timer.py')], { cwd: CWD, env }), 'dashboard_timer.py');
+}
+
+/** The console's adapter for `broker` (a POTATOQ_CONSOLE_BROKERS entry with id `bench`) in a
+ *  process of its own (bench/console-timer.ts), timed there: the same footing as potatoq's
+ *  handler above, apart from the benchmark's own HTTP clients and their garbage. */
+export function consoleInProcess(broker: Record<string, unknown>): InProcess {
+  const child = spawn(
+    path.join(ROOT, 'node_modules/.bin/vite-node'),
+    ['--config', 'vitest.config.ts', path.join(ROOT, 'bench/console-timer.ts')],
+    { cwd: ROOT, env: { ...process.env, POTATOQ_CONSOLE_BROKERS: JSON.stringify([broker]) } },
+  );
+  return lineTimer(child, 'bench/console-timer.ts');
 }
 
 export const pct = (xs: number[], p: number) => {

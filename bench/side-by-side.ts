@@ -9,6 +9,7 @@ import {
   CHURN_QUEUE,
   cpuMs,
   dashboardGet,
+  consoleInProcess,
   dashboardInProcess,
   load,
   pct,
@@ -22,6 +23,8 @@ import {
 } from './potatoq-side';
 
 const ITER = Number(process.env.BENCH_ITERATIONS ?? 30);
+const OWN_OVERVIEW = 'console overview, adapter in its own process (+ JSON)';
+const OWN_DEAD = 'console dead letters, newest 100, adapter in its own process (+ JSON)';
 
 export interface SideBySide {
   system: string;
@@ -50,6 +53,7 @@ export async function runSideBySide(o: SideBySide): Promise<void> {
   const churn = startChurn(env);
   const dashboard = await startDashboard(env);
   const inproc = dashboardInProcess(env);
+  const own = consoleInProcess(o.broker);
   const server = await startConsole(o.broker);
   try {
     if (!server) log('  no production build (.next/BUILD_ID): the console over HTTP is not measured; run `npx next build` first');
@@ -73,6 +77,9 @@ export async function runSideBySide(o: SideBySide): Promise<void> {
             ['console GET /api/brokers/bench/dead?limit=100 (HTTP)', () => dashboardGet(server.url, '/api/brokers/bench/dead?limit=100')],
           ] as Array<[string, () => Promise<unknown>]>)
         : []),
+      // The console's adapter timed in a process of its own, as potatoq's handler is.
+      [OWN_OVERVIEW, () => own.time('overview')],
+      [OWN_DEAD, () => own.time('dead100')],
       ...o.extra,
       // The floor of an HTTP round trip on this machine at this moment: each server's answer to
       // a path it refuses without reading anything (404).
@@ -103,6 +110,8 @@ export async function runSideBySide(o: SideBySide): Promise<void> {
     ratio('overview, dashboard over HTTP vs console adapter', p50.get(cases[1]![0])!, cOverview, 10);
     ratio('100 dead letters, dashboard in-process vs console adapter', p50.get(cases[5]![0])!, cDead, 3);
     ratio('100 dead letters, dashboard over HTTP vs console adapter', p50.get(cases[3]![0])!, cDead, 3);
+    ratio('overview, both in a process of their own', p50.get(cases[4]![0])!, p50.get(OWN_OVERVIEW)!, 10);
+    ratio('100 dead letters, both in a process of their own', p50.get(cases[5]![0])!, p50.get(OWN_DEAD)!, 3);
     if (server) {
       ratio('overview, both over HTTP', p50.get(cases[1]![0])!, p50.get(cases[6]![0])!, 10);
       ratio('100 dead letters, both over HTTP', p50.get(cases[3]![0])!, p50.get(cases[7]![0])!, 3);
@@ -180,6 +189,7 @@ export async function runSideBySide(o: SideBySide): Promise<void> {
     clearInterval(beat);
     await server?.stop();
     await inproc.stop();
+    await own.stop();
     await dashboard.stop();
     await churn.stop();
   }

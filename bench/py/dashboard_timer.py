@@ -1,6 +1,6 @@
 """Times potatoq's own dashboard in-process: `Dashboard.handle()` for its overview or for 100
 dead letters, i.e. everything its HTTP server does for a request except the socket. Reads one
-case name per line on stdin ("overview" or "dead100") and answers each with the milliseconds
+case name per line on stdin ("overview" or "dead100") and answers each with `@@ms` and the milliseconds
 it took, so the benchmark can interleave these samples with its own."""
 
 from __future__ import annotations
@@ -23,4 +23,4 @@ for line in sys.stdin:
     ms = (time.perf_counter() - t0) * 1000
     if response.status != 200:
         raise SystemExit(f"dashboard answered {response.status}: {response.body[:200]!r}")
-    print(f"{ms:.4f}", flush=True)
+    print(f"@@ms {ms:.4f}", flush=True)

@@ -1,21 +1,13 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { T0, withLeaseStore } from '@/tests/support/lease-store';
 import { leaseSettings, staleLeases, takeLease, type LeaseSettings } from './hold';
-import { openSqlitePauseLeaseStore, type PauseLease, type PauseLeaseStore } from './store';
+import { type PauseLease, type PauseLeaseStore } from './store';
 
 // The lease logic on a real (in-memory) SQLite store with fake time: Date.now and the renewal
 // timer are vitest's fake timers, and a waiting taker's sleep advances them.
 
 let store: PauseLeaseStore;
-const T0 = Date.parse('2026-12-02T01:00:00Z');
-
-beforeEach(async () => {
-  vi.useFakeTimers({ now: T0 });
-  store = await openSqlitePauseLeaseStore(':memory:');
-});
-afterEach(async () => {
-  vi.useRealTimers();
-  await store.close();
-});
+withLeaseStore((s) => (store = s));
 
 const as = (owner: string, o: Partial<LeaseSettings> = {}) =>
   leaseSettings(async () => store, {

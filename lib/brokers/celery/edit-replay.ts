@@ -1,6 +1,7 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
-import { checkKwargNames, EditError, typedToPy } from '@/lib/potatoq';
+import { EditError, typedToPy } from '@/lib/potatoq';
+import { checkEditKwargNames } from '@/lib/brokers/edit-kwargs';
 import { ConsoleError } from '@/lib/brokers/errors';
 import type { BrokerModel } from '@/lib/brokers/schema';
 import type { EditPreview, EditReplayResult, ReplayEditInput } from '@/lib/brokers/schema-edit';
@@ -38,12 +39,7 @@ export function editSendTask(input: SendTaskInput, edit: ReplayEditInput): SendT
   const out = { ...input };
   if (edit.args) out.args = { k: 'list', items: edit.args.map((a, i) => kombuValue(a, `args[${i}]`)) };
   if (edit.kwargs) {
-    try {
-      checkKwargNames(edit.kwargs);
-    } catch (e) {
-      if (e instanceof EditError) throw invalid(e.field, e.message.slice(e.field.length + 2));
-      throw e;
-    }
+    checkEditKwargNames(edit.kwargs);
     out.kwargs = { k: 'dict', entries: edit.kwargs.map(([k, v]) => [k, kombuValue(v, `kwargs.${k}`)]) };
   }
   if (edit.queue !== undefined) {

@@ -1,5 +1,6 @@
 import 'server-only';
-import { checkKwargNames, EditError, typedToPy } from '@/lib/potatoq';
+import { EditError, typedToPy } from '@/lib/potatoq';
+import { checkEditKwargNames } from '@/lib/brokers/edit-kwargs';
 import { isoDate, isoTime, uuidText, type PyVal } from '@/lib/potatoq/pyval';
 import { decimalToString } from '@/lib/potatoq/pydecimal';
 import { ConsoleError } from '@/lib/brokers/errors';
@@ -93,12 +94,7 @@ export function editedCreate(job: QfJob, edit: ReplayEditInput): { before: QfCre
   if (edit.args?.length) throw invalid('args', QUEUEFLOW_MODEL.actions.replayEdited!.noArgs!);
   const after = { ...before, config: { ...config } };
   if (edit.kwargs) {
-    try {
-      checkKwargNames(edit.kwargs);
-    } catch (e) {
-      if (e instanceof EditError) throw invalid(e.field, e.message.slice(e.field.length + 2));
-      throw e;
-    }
+    checkEditKwargNames(edit.kwargs);
     after.payload = Object.fromEntries(edit.kwargs.map(([k, v]) => [k, jsonOf(v, `kwargs.${k}`)]));
   }
   if (edit.queue !== undefined) {

@@ -1,8 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { T0, withLeaseStore } from '@/tests/support/lease-store';
 import type { AuditEntry } from '@/lib/audit/types';
 import { ConsoleError } from '@/lib/brokers/errors';
 import { leaseSettings } from '@/lib/leases/hold';
-import { openSqlitePauseLeaseStore, type PauseLease, type PauseLeaseStore } from '@/lib/leases/store';
+import { type PauseLease, type PauseLeaseStore } from '@/lib/leases/store';
 import type { QfClient } from './client';
 import { recoverQfLease } from './edit-recover';
 
@@ -10,15 +11,7 @@ import { recoverQfLease } from './edit-recover';
 // tests/roundtrip/edit-replay-queueflow-lease.int.test.ts): what it calls, in which order.
 
 let store: PauseLeaseStore;
-const T0 = Date.parse('2026-12-02T01:00:00Z');
-beforeEach(async () => {
-  vi.useFakeTimers({ now: T0 });
-  store = await openSqlitePauseLeaseStore(':memory:');
-});
-afterEach(async () => {
-  vi.useRealTimers();
-  await store.close();
-});
+withLeaseStore((s) => (store = s));
 
 function fakeQf(o: { paused: boolean; copyStatus?: string; cancel?: 'ok' | 'conflict' | 'down'; replayJob?: string }) {
   const calls: string[] = [];

@@ -1,21 +1,14 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { T0, withLeaseStore } from '@/tests/support/lease-store';
 import { leaseSettings } from '@/lib/leases/hold';
-import { openSqlitePauseLeaseStore, type PauseLease, type PauseLeaseStore } from '@/lib/leases/store';
+import { type PauseLease, type PauseLeaseStore } from '@/lib/leases/store';
 import type { QfClient } from './client';
 import { createHolds, holdWarnings, RECOVER_EVERY_MS } from './holds';
 
 // When the overview's read recovers a stale lease, and what it shows while one holds a queue.
 
 let store: PauseLeaseStore;
-const T0 = Date.parse('2026-12-02T01:00:00Z');
-beforeEach(async () => {
-  vi.useFakeTimers({ now: T0 });
-  store = await openSqlitePauseLeaseStore(':memory:');
-});
-afterEach(async () => {
-  vi.useRealTimers();
-  await store.close();
-});
+withLeaseStore((s) => (store = s));
 
 const lease = (o: Partial<PauseLease>): PauseLease => ({
   broker: 'qf',
