@@ -14,6 +14,7 @@ import { connectRedis } from '@/lib/brokers/potatoq/redis/server';
 import { redisAvailable, redisDb, stopWorker } from '@/lib/brokers/celery/redis/test-support';
 import { dropSchema, migratedSchema, PG_URL, pgAvailable, PY_DIR, type PgTarget } from '@/tests/support/postgres';
 import { migratedDb } from '@/tests/support/sqlite-db';
+import { runsIn } from '@/tests/support/runs-log';
 import { PYTHON, ROOT } from '@/tests/support/potatoq-seeder';
 import { SoloWorker, until } from '@/tests/support/solo-worker';
 
@@ -78,15 +79,7 @@ const ran = (out: string, id: string) => {
   const f = path.join(out, `${id}.json`);
   return fs.existsSync(f) ? (JSON.parse(fs.readFileSync(f, 'utf8')) as { system: string; args: unknown; kwargs: unknown }) : null;
 };
-const runs = (out: string, id: string) => {
-  const f = path.join(out, 'runs.log');
-  return fs.existsSync(f)
-    ? fs
-        .readFileSync(f, 'utf8')
-        .split('\n')
-        .filter((l) => l === id).length
-    : 0;
-};
+const runs = runsIn;
 const allow = (out: string, yes: boolean) =>
   yes ? fs.writeFileSync(path.join(out, 'ok'), '1') : fs.rmSync(path.join(out, 'ok'), { force: true });
 

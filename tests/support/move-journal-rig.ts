@@ -14,6 +14,7 @@ import { migratedDb } from '@/tests/support/sqlite-db';
 import { PYTHON, ROOT } from '@/tests/support/potatoq-seeder';
 import { dropKeysAt, newPrefix, REDIS_URL, redisAvailable } from '@/tests/support/redis';
 import { SoloWorker, until } from '@/tests/support/solo-worker';
+import { runsIn } from './runs-log';
 
 export const up = (await pgAvailable()) && (await redisAvailable());
 const PREFIX = newPrefix();
@@ -83,15 +84,7 @@ export async function leaveNoTrace(to: Target, id: string): Promise<void> {
   expect(await service.getResult(to, id)).toBeNull();
 }
 
-export const runs = (id: string) => {
-  const f = path.join(outT, 'runs.log');
-  return fs.existsSync(f)
-    ? fs
-        .readFileSync(f, 'utf8')
-        .split('\n')
-        .filter((l) => l === id).length
-    : 0;
-};
+export const runs = (id: string) => runsIn(outT, id);
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A dead letter of `mv.quiet` made by the real worker on the SQLite broker. */
