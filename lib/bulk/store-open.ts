@@ -3,15 +3,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { stateLocation } from '@/lib/audit/store';
 import { MOVE_JOURNAL_DDL } from '@/lib/brokers/move-journal';
+import { LEASE_DDL } from '@/lib/leases/schema';
 import { BULK_DDL, createSqlBulkStore, type SqlRunner } from './store-sql';
 import type { BulkStore } from './store';
 
 // Opens the console's state tables where the audit trail lives (POTATOQ_CONSOLE_STATE), once
-// per process: the bulk jobs and the move journal share one connection (pool).
+// per process: the bulk jobs, the move journal and the pause leases share one connection (pool).
 
 /** The state store's schema, one step per feature, in order; each step is idempotent
  *  (`CREATE … IF NOT EXISTS`) and runs at every open. */
-const STATE_STEPS: readonly (readonly string[])[] = [BULK_DDL, MOVE_JOURNAL_DDL];
+const STATE_STEPS: readonly (readonly string[])[] = [BULK_DDL, MOVE_JOURNAL_DDL, LEASE_DDL];
 
 function sqliteRunner(file: string): Promise<SqlRunner> {
   return import('better-sqlite3').then(({ default: Database }) => {
@@ -25,7 +26,7 @@ function sqliteRunner(file: string): Promise<SqlRunner> {
     for (const step of STATE_STEPS) for (const s of step) db.exec(s);
     const conv = (p: unknown[]) => p.map((v) => (typeof v === 'boolean' ? Number(v) : v));
     const r = {
-      run: async (sql: string, p: unknown[]) => void db.prepare(sql).run(...conv(p)),
+      run: async (sql: string, p: unknown[]) => db.prepare(sql).run(...conv(p)).changes,
       all: async <T>(sql: string, p: unknown[]) => db.prepare(sql).all(...conv(p)) as T[],
     };
     // One transaction at a time on the one connection: a second caller waits its turn
@@ -55,7 +56,8 @@ function sqliteRunner(file: string): Promise<SqlRunner> {
 
 async function postgresRunner(url: string): Promise<SqlRunner> {
   const { Pool } = await import('pg');
-  const pool = new Pool({ connectionString: url, max: 3 });
+  // A state store that does not answer fails a call within seconds instead of holding it.
+  const pool = new Pool({ connectionString: url, max: 3, connectionTimeoutMillis: 5_000 });
   const numbered = (sql: string) => {
     let n = 0;
     return sql.replace(/\?/g, () => `$${++n}`);
@@ -73,14 +75,14 @@ async function postgresRunner(url: string): Promise<SqlRunner> {
     c.release();
   }
   return {
-    run: async (sql, p) => void (await pool.query(numbered(sql), p)),
+    run: async (sql, p) => (await pool.query(numbered(sql), p)).rowCount ?? 0,
     all: async <T>(sql: string, p: unknown[]) => (await pool.query(numbered(sql), p)).rows as T[],
     async tx(fn) {
       const t = await pool.connect();
       try {
         await t.query('BEGIN');
         await fn({
-          run: async (sql, p) => void (await t.query(numbered(sql), p)),
+          run: async (sql, p) => (await t.query(numbered(sql), p)).rowCount ?? 0,
           all: async <T>(sql: string, p: unknown[]) => (await t.query(numbered(sql), p)).rows as T[],
         });
         await t.query('COMMIT');
@@ -99,7 +101,7 @@ const DB = Symbol.for('potatoq.console.stateDb');
 const KEY = Symbol.for('potatoq.console.bulkStore');
 type Global = typeof globalThis & { [DB]?: Promise<SqlRunner>; [KEY]?: Promise<BulkStore> };
 
-/** The state store's tables (bulk jobs, move journal), opened once; retried after a failure. */
+/** The state store's tables (bulk jobs, move journal, pause leases), opened once; retried after a failure. */
 export function getStateDb(): Promise<SqlRunner> {
   const g = globalThis as Global;
   g[DB] ??= (async () => {

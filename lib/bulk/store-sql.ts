@@ -16,7 +16,8 @@ export const BULK_DDL = [
 ];
 
 export interface SqlRunner {
-  run(sql: string, params: unknown[]): Promise<void>;
+  /** Answers how many rows the statement changed. */
+  run(sql: string, params: unknown[]): Promise<number>;
   all<T = Record<string, unknown>>(sql: string, params: unknown[]): Promise<T[]>;
   /** Runs `fn` in one transaction. */
   tx(fn: (r: Omit<SqlRunner, 'tx' | 'close'>) => Promise<void>): Promise<void>;

@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pgAvailable, searchPathUrl, sqlAdmin } from '@/tests/support/postgres';
-import { openPostgresRunner, openSqliteRunner } from './runners';
-import { createSqlLeaseStore, LEASE_DDL, LEASE_TABLES, type PauseLease, type PauseLeaseStore } from './store';
+import { openStateDbForTests } from '@/lib/bulk/store-open';
+import { createSqlLeaseStore, type PauseLease, type PauseLeaseStore } from './store';
 
 // The pause-lease table on both state stores, as two console instances see it: two stores on one
 // SQLite file, and two on one PostgreSQL schema of this test's own (creating the table at once).
@@ -73,10 +73,7 @@ async function twoInstances(a: PauseLeaseStore, b: PauseLeaseStore) {
 describe('console pause leases in the state store', () => {
   it('SQLite: two instances on one file', async () => {
     const file = path.join(dir, 'state.sqlite3');
-    const [a, b] = [
-      createSqlLeaseStore(await openSqliteRunner(file, LEASE_DDL)),
-      createSqlLeaseStore(await openSqliteRunner(file, LEASE_DDL)),
-    ];
+    const [a, b] = [createSqlLeaseStore(await openStateDbForTests(file)), createSqlLeaseStore(await openStateDbForTests(file))];
     try {
       await twoInstances(a, b);
     } finally {
@@ -86,10 +83,7 @@ describe('console pause leases in the state store', () => {
   });
 
   it.skipIf(!pg)('PostgreSQL: two instances on one schema, creating the table together', async () => {
-    const [ra, rb] = await Promise.all([
-      openPostgresRunner(pgUrl, LEASE_DDL, LEASE_TABLES),
-      openPostgresRunner(pgUrl, LEASE_DDL, LEASE_TABLES),
-    ]);
+    const [ra, rb] = await Promise.all([openStateDbForTests(pgUrl), openStateDbForTests(pgUrl)]);
     const [a, b] = [createSqlLeaseStore(ra), createSqlLeaseStore(rb)];
     try {
       await twoInstances(a, b);

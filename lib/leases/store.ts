@@ -1,6 +1,6 @@
 import 'server-only';
-import { stateLocation } from '@/lib/audit/store';
-import { openPostgresRunner, openSqliteRunner, type LeaseRunner } from './runners';
+import { getStateDb, openStateDbForTests } from '@/lib/bulk/store-open';
+import type { SqlRunner } from '@/lib/bulk/store-sql';
 
 /**
  * A console's hold on a queue it paused for a moment (an edit-replay that must keep workers off
@@ -46,14 +46,6 @@ export interface PauseLeaseStore {
   close(): Promise<void>;
 }
 
-export const LEASE_DDL = [
-  `CREATE TABLE IF NOT EXISTS console_pause_leases (
-    broker TEXT NOT NULL, queue TEXT NOT NULL, owner TEXT NOT NULL, started_at TEXT NOT NULL,
-    deadline_ms BIGINT NOT NULL, paused_by_console INTEGER NOT NULL, detail TEXT NOT NULL,
-    PRIMARY KEY (broker, queue))`,
-];
-export const LEASE_TABLES = ['console_pause_leases'];
-
 type Row = {
   broker: string;
   queue: string;
@@ -76,7 +68,7 @@ const fromRow = (r: Row): PauseLease => ({
 
 const COLS = 'broker, queue, owner, started_at, deadline_ms, paused_by_console, detail';
 
-export function createSqlLeaseStore(db: LeaseRunner): PauseLeaseStore {
+export function createSqlLeaseStore(db: Pick<SqlRunner, 'run' | 'all' | 'close'>): PauseLeaseStore {
   const key = (broker: string, queue: string, owner: string) => [broker, queue, owner];
   return {
     async acquire(l) {
@@ -127,15 +119,11 @@ export function createSqlLeaseStore(db: LeaseRunner): PauseLeaseStore {
 const KEY = Symbol.for('potatoq.console.pauseLeaseStore');
 type Global = typeof globalThis & { [KEY]?: Promise<PauseLeaseStore> };
 
-/** The process's store in POTATOQ_CONSOLE_STATE (opened once, lazily; a failed open is retried). */
+/** The process's store in POTATOQ_CONSOLE_STATE, on the state store's one connection (opened
+ *  once, lazily; a failed open is retried). */
 export function getPauseLeaseStore(): Promise<PauseLeaseStore> {
   const g = globalThis as Global;
-  g[KEY] ??= (async () => {
-    const loc = stateLocation();
-    return createSqlLeaseStore(
-      loc.kind === 'postgres' ? await openPostgresRunner(loc.where, LEASE_DDL, LEASE_TABLES) : await openSqliteRunner(loc.where, LEASE_DDL),
-    );
-  })();
+  g[KEY] ??= getStateDb().then(createSqlLeaseStore);
   g[KEY].catch(() => {
     delete g[KEY];
   });
@@ -151,5 +139,5 @@ export function setPauseLeaseStoreForTests(store: PauseLeaseStore | null): void 
 
 /** A private store in a SQLite file (or `:memory:`), for tests. */
 export async function openSqlitePauseLeaseStore(file: string): Promise<PauseLeaseStore> {
-  return createSqlLeaseStore(await openSqliteRunner(file, LEASE_DDL));
+  return createSqlLeaseStore(await openStateDbForTests(file));
 }
