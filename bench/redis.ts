@@ -9,6 +9,9 @@
 import os from 'node:os';
 import type { Redis } from 'ioredis';
 import { createRedisAdapter } from '@/lib/brokers/potatoq/redis/adapter';
+import { listQueues, overviewPipelined } from '@/lib/brokers/potatoq/redis/overview-pipelined';
+import { overviewByScript } from '@/lib/brokers/potatoq/redis/overview-script';
+import { MAX_BANDS, MAX_QUEUES } from '@/lib/brokers/potatoq/redis/reads-queues';
 import { encodeCursor } from '@/lib/brokers/potatoq/redis/rows';
 import { ZDeadListQuery, ZTaskListQuery } from '@/lib/brokers/schema';
 import { PrivateRedis } from '@/tests/support/redis';
@@ -99,6 +102,10 @@ async function main(): Promise<void> {
       ],
       ['dead letters, one queue, page 1 (a filtered walk)', dead({ queue: 'bench-q03' })],
       ['dead-letter groups (newest 10,000)', () => a.deadGroups({})],
+      // The overview's per-queue reads alone (no dead tally, no workers): one script call, and
+      // the pipelined commands a user without EVALSHA gets (what every overview sent before).
+      ['overview per-queue reads: one script call', () => overviewByScript(c, P, MAX_BANDS, (n) => listQueues(c, P, n, MAX_QUEUES))],
+      ['overview per-queue reads: pipelined (no scripts)', () => overviewPipelined(c, P, { maxQueues: MAX_QUEUES, bands: MAX_BANDS })],
       ['task detail', () => a.getTask('r-123457')],
       ['dead-letter detail', () => a.getDead('d-4242')],
     ];

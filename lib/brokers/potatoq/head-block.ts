@@ -1,6 +1,7 @@
 import 'server-only';
 import { decodePayload } from '@/lib/potatoq';
 import type { HeadBlock } from '@/lib/brokers/schema';
+import { DecodeMemo } from './decode-memo';
 
 /** Heads bigger than this are not decoded on every overview poll. */
 export const HEAD_CHECK_LIMIT = 1024 * 1024;
@@ -13,7 +14,12 @@ export const HEAD_CHECK_LIMIT = 1024 * 1024;
  */
 export function headBlock(head: { id: string; task: string; payload: string | Buffer | null } | undefined): HeadBlock | null {
   if (!head || head.payload === null) return null;
-  const decoded = decodePayload(head.payload);
-  if (decoded.kind !== 'foreign' || !decoded.crashesWorkers) return null;
-  return { id: head.id, task: head.task, foreign: decoded.foreign, system: 'potatoq', reason: decoded.reason };
+  // Polled: the same heads come back every few seconds, and most are decoded once.
+  const found = blockMemo.get(head.payload, () => {
+    const decoded = decodePayload(head.payload!);
+    return decoded.kind === 'foreign' && decoded.crashesWorkers ? { foreign: decoded.foreign, reason: decoded.reason } : null;
+  });
+  return found && { id: head.id, task: head.task, foreign: found.foreign, system: 'potatoq', reason: found.reason };
 }
+
+const blockMemo = new DecodeMemo<Pick<HeadBlock, 'foreign' | 'reason'> | null>(2000, 16 * 1024);

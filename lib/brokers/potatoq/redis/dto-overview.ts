@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import { decodePayload } from '@/lib/potatoq';
 import type { DeadGroup, QueueStats } from '@/lib/brokers/schema';
 import { DeadGrouper } from '@/lib/triage/groups';
+import { DecodeMemo } from '../decode-memo';
 import { reasonTriage } from '../fingerprint';
 import { HEAD_CHECK_LIMIT, headBlock } from '../head-block';
 import { redisKeys } from './keys';
@@ -21,6 +22,14 @@ export interface RedisQueues {
   queuesCapped: boolean;
 }
 
+const taskMemo = new DecodeMemo<string>(2000, 16 * 1024);
+/** The task a head names (potatoq's, else a Celery message's), decoded once per payload. */
+const headTask = (payload: string) =>
+  taskMemo.get(payload, () => {
+    const d = decodePayload(payload, { maxDepth: 1, maxItems: 1, maxString: 1 });
+    return d.task ?? (d.kind === 'foreign' ? d.celery?.task : null) ?? '(unknown)';
+  });
+
 /** Per queue: counts, the oldest waiting task, and whether the next claim is one potatoq can't decode. */
 export async function overviewQueues(client: Redis, prefix: string): Promise<RedisQueues> {
   const o = await readOverview(client, prefix);
@@ -28,11 +37,8 @@ export async function overviewQueues(client: Redis, prefix: string): Promise<Red
   const queues = o.queues.map((q): QueueStats => {
     let blockedBy = null;
     const payload = q.head?.payload;
-    if (q.head && typeof payload === 'string' && payload.length <= HEAD_CHECK_LIMIT) {
-      const d = decodePayload(payload, { maxDepth: 1, maxItems: 1, maxString: 1 });
-      const task = d.task ?? (d.kind === 'foreign' ? d.celery?.task : null) ?? '(unknown)';
-      blockedBy = headBlock({ id: q.head.id, task, payload });
-    }
+    if (q.head && typeof payload === 'string' && payload.length <= HEAD_CHECK_LIMIT)
+      blockedBy = headBlock({ id: q.head.id, task: headTask(payload), payload });
     return {
       name: q.name,
       ready: q.ready,

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { PRIO } from './keys';
 import { afterCursor } from './reads-pages';
-import { nextBand } from './reads-queues';
+import { nextBand } from './overview-pipelined';
 import { decodeCursor, encodeCursor, payloadInfo, timeMs, toRow } from './rows';
 import { evictionWarning, judgeServer, parseInfo, versionAtLeast62 } from './server';
 import { describeCode, revokedRecord } from './writes';

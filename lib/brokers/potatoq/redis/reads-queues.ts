@@ -1,15 +1,17 @@
 import 'server-only';
 import type { Redis } from 'ioredis';
 import { reasonSummary } from '@/lib/potatoq';
-import { PRIO, redisKeys } from './keys';
-import { payloadInfo, timeMs } from './rows';
+import { redisKeys } from './keys';
+import { listQueues, overviewPipelined } from './overview-pipelined';
+import { oldestWaiting, type RawOverview } from './overview-raw';
+import { overviewByScript } from './overview-script';
 import { runScript, scriptRefused, SCRIPTS } from './scripts';
 
-// The overview: every queue of `P:queues` with its counts, in a fixed number of pipelined
-// round trips whatever the depth (at most 3 + MAX_BANDS; one more past MAX_QUEUES queues). The
-// dead letters' queues are tallied alongside by a read-only script, DEAD_SCAN / DEAD_SLICE calls
-// in turn (SCRIPTS.deadByQueue); where scripts are refused (an ACL without EVALSHA), by
-// pipelined HGETs.
+// The overview: every queue of `P:queues` with its counts, whatever the depth in one script call
+// per ONE_CALL queues (overview-script.ts; without scripts 3 + MAX_BANDS pipelined round trips,
+// overview-pipelined.ts). The dead letters' queues are tallied alongside by a read-only script,
+// DEAD_SCAN / DEAD_SLICE calls in turn (SCRIPTS.deadByQueue); where scripts are refused (an ACL
+// without EVALSHA), by pipelined HGETs.
 
 /** Queues listed at most (`P:queues` is never pruned by potatoq). */
 export const MAX_QUEUES = 1000;
@@ -49,110 +51,40 @@ export interface Overview {
   nowMs: number;
 }
 
-type R = Array<[Error | null, unknown]>;
-const at = (res: R, i: number) => res[i]?.[1];
-const flat = (v: unknown) => (Array.isArray(v) ? (v as string[]) : []);
-
-/** Start of the next priority band after a ready score (bands are `-p·2^40 + [0, 2^40)`). */
-export const nextBand = (score: number) => Math.floor(score / PRIO) * PRIO + PRIO;
+/** The per-queue reads: one script call where scripts run, else pipelined commands. */
+async function readQueues(client: Redis, prefix: string): Promise<RawOverview> {
+  try {
+    const r = await overviewByScript(client, prefix, MAX_BANDS, (card) => listQueues(client, prefix, card, MAX_QUEUES));
+    const queues = r.queues.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return { queues, queuesCapped: r.card > MAX_QUEUES, deadTotal: r.deadTotal, nowMs: r.nowMs };
+  } catch (e) {
+    if (!scriptRefused(e)) throw e;
+  }
+  return overviewPipelined(client, prefix, { maxQueues: MAX_QUEUES, bands: MAX_BANDS });
+}
 
 export async function readOverview(client: Redis, prefix: string): Promise<Overview> {
-  const k = redisKeys(prefix);
-  // 1: how many queues, time, dead total and the newest letters' ids.
-  const [r1, byQueue] = await Promise.all([
-    client.pipeline().scard(k.queues).time().zcard(k.dead).exec() as Promise<R>,
-    deadByQueue(client, prefix),
-  ]);
-  const [card, t, dz] = [Number(at(r1, 0)), at(r1, 1), Number(at(r1, 2))];
-  let names: string[];
-  if (card <= MAX_QUEUES) names = await client.smembers(k.queues);
-  else {
-    const seen = new Set<string>();
-    let cur = '0';
-    do {
-      const [next, batch] = await client.sscan(k.queues, cur, 'COUNT', 500);
-      cur = next;
-      for (const q of batch) seen.add(q);
-    } while (cur !== '0' && seen.size < MAX_QUEUES);
-    names = [...seen];
-  }
-  names.sort();
-  const queuesCapped = card > MAX_QUEUES;
-  names = names.slice(0, MAX_QUEUES);
-  const now = timeMs(t);
-  // 2: counts and heads.
-  const p2 = client.pipeline();
-  for (const q of names) {
-    p2.zcard(k.ready(q))
-      .zcard(k.delayed(q))
-      .zcard(k.active(q))
-      .zcount(k.active(q), '-inf', now)
-      .zrange(k.ready(q), 0, '0', 'WITHSCORES')
-      .zrange(k.delayed(q), 0, '0', 'WITHSCORES');
-  }
-  const r2 = ((await p2.exec()) ?? []) as R;
-  const heads = new Map<string, string[]>(); // queue → band heads (ids)
-  let hop: Array<[string, number]> = [];
-  const rows: QueueRow[] = names.map((name, i) => {
-    const head = flat(at(r2, 6 * i + 4));
-    const due = flat(at(r2, 6 * i + 5));
-    if (head.length === 2) {
-      heads.set(name, [head[0]!]);
-      hop.push([name, nextBand(Number(head[1]))]);
-    }
-    return {
-      name,
-      ready: Number(at(r2, 6 * i)),
-      scheduled: Number(at(r2, 6 * i + 1)),
-      running: Number(at(r2, 6 * i + 2)),
-      expiredLeases: Number(at(r2, 6 * i + 3)),
-      dead: 0,
-      oldestWaitingSeconds: null,
-      oldestApproximate: false,
-      nextDueMs: due.length === 2 ? Number(due[1]) : null,
-      head: head.length === 2 ? { id: head[0]!, payload: null } : null,
-    };
-  });
-  // 3..: the head of each further priority band (the oldest task of each band is its head).
-  for (let band = 1; band < MAX_BANDS && hop.length; band++) {
-    const p = client.pipeline();
-    for (const [q, start] of hop) p.zrangebyscore(k.ready(q), start, '+inf', 'WITHSCORES', 'LIMIT', 0, 1);
-    const r = ((await p.exec()) ?? []) as R;
-    const next: Array<[string, number]> = [];
-    hop.forEach(([q], i) => {
-      const h = flat(at(r, i));
-      if (h.length === 2) {
-        heads.get(q)!.push(h[0]!);
-        next.push([q, nextBand(Number(h[1]))]);
-      }
-    });
-    hop = next;
-  }
-  const approximate = new Set(hop.map(([q]) => q));
-  // Last: the heads' payloads.
-  const p3 = client.pipeline();
-  const headList = [...heads.entries()].flatMap(([q, hs]) => hs.map((id) => [q, id] as const));
-  for (const [, id] of headList) p3.hget(k.job(id), 'p');
-  const r3 = (headList.length ? ((await p3.exec()) ?? []) : []) as R;
-  const oldest = new Map<string, number>();
-  const byName = new Map(rows.map((row) => [row.name, row]));
-  headList.forEach(([q, id], i) => {
-    const raw = at(r3, i);
-    const payload = typeof raw === 'string' ? raw : null;
-    const row = byName.get(q);
-    if (row?.head?.id === id) row.head.payload = payload;
-    const info = payloadInfo(payload, { maxDepth: 1, maxItems: 1, maxString: 1 });
-    const since = Math.max(info.enqueuedAt ?? Number.NaN, info.eta ?? 0);
-    if (Number.isFinite(since)) oldest.set(q, Math.min(oldest.get(q) ?? Infinity, since));
-  });
-  const { dead, orphans } = byQueue;
-  for (const row of rows) {
-    row.dead = dead.get(row.name) ?? 0;
-    const since = oldest.get(row.name);
-    row.oldestWaitingSeconds = since === undefined ? null : Math.max(0, now / 1000 - since);
-    row.oldestApproximate = approximate.has(row.name);
-  }
-  return { queues: rows, queuesCapped, deadTotal: dz, deadExact: dz <= DEAD_SCAN, deadOrphans: orphans, nowMs: now };
+  const [o, { dead, orphans }] = await Promise.all([readQueues(client, prefix), deadByQueue(client, prefix)]);
+  const queues = o.queues.map((q): QueueRow => ({
+    name: q.name,
+    ready: q.ready,
+    scheduled: q.scheduled,
+    running: q.running,
+    expiredLeases: q.expiredLeases,
+    dead: dead.get(q.name) ?? 0,
+    oldestWaitingSeconds: oldestWaiting(q.heads, o.nowMs),
+    oldestApproximate: q.approximate,
+    nextDueMs: q.nextDueMs,
+    head: q.heads[0] ?? null,
+  }));
+  return {
+    queues,
+    queuesCapped: o.queuesCapped,
+    deadTotal: o.deadTotal,
+    deadExact: o.deadTotal <= DEAD_SCAN,
+    deadOrphans: orphans,
+    nowMs: o.nowMs,
+  };
 }
 
 /** Letters one dead-count script call tallies (Redis runs each call alone: about 2 ms). */

@@ -253,7 +253,7 @@ export interface LuaScript {
   sha: string;
 }
 
-const script = (name: string, lua: string): LuaScript => ({ name, lua, sha: createHash('sha1').update(lua).digest('hex') });
+export const script = (name: string, lua: string): LuaScript => ({ name, lua, sha: createHash('sha1').update(lua).digest('hex') });
 
 export const SCRIPTS = {
   replay: script('replay', REPLAY),
