@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import amqp from 'amqplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AmqpLink } from './connection';
+import { AmqpLink, CHECK_LANES } from './connection';
 import { dlqBrowsesStarted, readDlq } from './dlq-read';
 import { withDlqLock } from './dlq';
 import { parseAmqpUrl } from './url';
@@ -157,4 +157,16 @@ describe.skipIf(!available)('RabbitMQ 4: reading a DLQ for the dead-letter list'
     }
     expect((await peekIds(RMQ4_URL, `${queue}.dlq`)).sort()).toEqual([...ids].sort());
   }, 30_000);
+
+  it('checks many queues over parallel channels: each count as its own passive declare gives, missing ones as null', async () => {
+    // Missing queues between existing ones: each 404 closes its lane's channel, which opens another.
+    const names = Array.from({ length: 3 * CHECK_LANES + 5 }, (_, i) =>
+      i % 3 === 1 ? `${queue}.nope${i}` : i % 3 ? `${queue}.dlq` : queue,
+    );
+    const many = await link.checkMany(names);
+    expect([...many.keys()].sort()).toEqual([...new Set(names)].sort());
+    for (const n of new Set(names)) expect(many.get(n) ?? null).toEqual(await link.checkQueue(n));
+    expect(many.get(`${queue}.dlq`)?.messages).toBe(300);
+    expect(await link.checkMany([])).toEqual(new Map());
+  });
 });
