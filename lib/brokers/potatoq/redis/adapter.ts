@@ -10,7 +10,9 @@ import { POTATOQ_NO_PAUSE, POTATOQ_REDIS_MODEL } from '../model';
 import { parseOptions, ZRedisOptions } from '../options';
 import { parsePotatoqEnqueue } from '../enqueue-fields';
 import { buildFromFields, potatoqBuildInput } from '../records';
+import { createDeadTally } from './dead-tally';
 import { deadGroups, overviewQueues, taskNames } from './dto-overview';
+import { DEAD_SCAN, DEAD_SLICE } from './reads-queues';
 import { getDead, getTask, listDead, listTasks } from './dto-pages';
 import { deadHistogram } from './histogram';
 import { overdueFacts, runningFacts } from './reads-stuck';
@@ -53,6 +55,7 @@ export function createRedisAdapter(config: StoreConfig): BrokerAdapter {
   const live: Liveness = { staleAfter: 3 * (o.workerHeartbeatInterval ?? 5), deadAfter: o.workerDeadAfter ?? 60 };
   const client = connectRedis(config.url, timeoutMs, o.tlsCaFile ? readCa(o.tlsCaFile, target.tls) : undefined);
   const results = redisResultsOn(client, prefix);
+  const tally = createDeadTally(client, prefix, { scan: DEAD_SCAN, slice: DEAD_SLICE });
   const where = target.path ?? `${target.host}:${target.port}`;
 
   /** A Redis error as the console's: unreachable, or (after the command was sent) maybe applied. */
@@ -139,7 +142,7 @@ export function createRedisAdapter(config: StoreConfig): BrokerAdapter {
 
   async function overview(): Promise<BrokerOverview> {
     const s = await usable();
-    const [found, workers] = await read(() => Promise.all([overviewQueues(client, prefix), results.workers(live)]));
+    const [found, workers] = await read(() => Promise.all([overviewQueues(client, prefix, tally), results.workers(live)]));
     const warnings: string[] = [];
     if (s.evictionWarning) warnings.push(s.evictionWarning);
     if (found.queuesCapped) warnings.push(`${prefix}:queues lists more queues than the console shows (the first 1,000 by name)`);
@@ -214,7 +217,7 @@ export function createRedisAdapter(config: StoreConfig): BrokerAdapter {
     deadHistogram: (q) => read(() => deadHistogram(client, prefix, q, window)),
     diagnose: (q) =>
       read(async () => {
-        const [found, workers] = await Promise.all([overviewQueues(client, prefix), results.workers(live)]);
+        const [found, workers] = await Promise.all([overviewQueues(client, prefix, tally), results.workers(live)]);
         const names = found.queues.map((x) => x.name);
         const [running, overdue] = await Promise.all([
           runningFacts(client, prefix, names),
@@ -273,6 +276,7 @@ export function createRedisAdapter(config: StoreConfig): BrokerAdapter {
     enqueue,
     previewEnqueue: async (req) => previewPotatoqEnqueue(config.id, req),
     close: async () => {
+      tally.close();
       client.disconnect();
     },
   };

@@ -6,6 +6,7 @@ import { DeadGrouper } from '@/lib/triage/groups';
 import { DecodeMemo } from '../decode-memo';
 import { reasonTriage } from '../fingerprint';
 import { HEAD_CHECK_LIMIT, headBlock } from '../head-block';
+import type { DeadTally } from './dead-tally';
 import { redisKeys } from './keys';
 import { DEAD_SCAN, readOverview } from './reads-queues';
 import { registeredTaskNames } from './reads-misc';
@@ -31,8 +32,8 @@ const headTask = (payload: string) =>
   });
 
 /** Per queue: counts, the oldest waiting task, and whether the next claim is one potatoq can't decode. */
-export async function overviewQueues(client: Redis, prefix: string): Promise<RedisQueues> {
-  const o = await readOverview(client, prefix);
+export async function overviewQueues(client: Redis, prefix: string, tally?: DeadTally): Promise<RedisQueues> {
+  const o = await readOverview(client, prefix, tally);
   // The head of each ready set is what a worker claims next (read with the overview's counts).
   const queues = o.queues.map((q): QueueStats => {
     let blockedBy = null;

@@ -1,6 +1,7 @@
 import 'server-only';
 import type { Redis } from 'ioredis';
 import { reasonSummary } from '@/lib/potatoq';
+import type { DeadTally } from './dead-tally';
 import { redisKeys } from './keys';
 import { listQueues, overviewPipelined } from './overview-pipelined';
 import { oldestWaiting, type RawOverview } from './overview-raw';
@@ -63,8 +64,10 @@ async function readQueues(client: Redis, prefix: string): Promise<RawOverview> {
   return overviewPipelined(client, prefix, { maxQueues: MAX_QUEUES, bands: MAX_BANDS });
 }
 
-export async function readOverview(client: Redis, prefix: string): Promise<Overview> {
-  const [o, { dead, orphans }] = await Promise.all([readQueues(client, prefix), deadByQueue(client, prefix)]);
+/** `tally`: the dead counts kept between polls (dead-tally.ts); without it every call counts. */
+export async function readOverview(client: Redis, prefix: string, tally?: DeadTally): Promise<Overview> {
+  const count = () => deadByQueue(client, prefix);
+  const [o, { dead, orphans }] = await Promise.all([readQueues(client, prefix), tally ? tally.get(count) : count()]);
   const queues = o.queues.map((q): QueueRow => ({
     name: q.name,
     ready: q.ready,
