@@ -3,49 +3,11 @@ import { openStateDbForTests } from '@/lib/bulk/store-open';
 import type { SqlRunner } from '@/lib/bulk/store-sql';
 import { ConsoleError } from './errors';
 import { createSqlMoveJournal, type MoveJournal } from './move-journal';
-import { moveOne, type MoveBy, type MoveSteps } from './move-one';
-import type { ActionOutcome } from './schema';
-import type { TaskCall } from './types';
+import { moveOne, type MoveBy } from './move-one';
+import { brokers, never } from './move-test-support';
 
 // One id's move under the journal, with fake brokers and the real journal tables (SQLite in
 // memory): a crash between the steps never sends twice, whatever the target remembers.
-
-const call = (id: string): TaskCall => ({ id, task: 't', queue: 'q', args: [], kwargs: {} }) as unknown as TaskCall;
-const never = () => new Promise<never>(() => {});
-
-/** Two brokers: letters here, what reached the target there, each step replaceable. */
-function brokers() {
-  const letters = new Set<string>(['a']);
-  const sent: string[] = [];
-  /** What the target remembers of the ids it got (false: the task ran and left no trace). */
-  const memory = { remembers: true };
-  const steps = {
-    from: { id: 'src', name: 'Source' },
-    to: { id: 'dst', name: 'Target' },
-    read: vi.fn(async (id: string) => (letters.has(id) ? call(id) : null)),
-    enqueue: vi.fn(async (c: TaskCall): Promise<{ outcome: 'ok' | 'already'; message: string }> => {
-      if (memory.remembers && sent.includes(c.id)) return { outcome: 'already' as const, message: 'waiting there' };
-      sent.push(c.id);
-      return { outcome: 'ok' as const, message: 'enqueued' };
-    }),
-    remove: vi.fn(async (id: string): Promise<ActionOutcome> => {
-      if (!letters.delete(id)) return { id, outcome: 'missing', message: 'gone' };
-      return { id, outcome: 'ok', message: 'discarded' };
-    }),
-    seen: vi.fn(async (_broker: string, id: string) =>
-      memory.remembers && sent.includes(id) ? 'a task with this id is already waiting here' : null,
-    ),
-    nameOf: (id: string) => (id === 'dst' ? 'Target' : id),
-  } satisfies MoveSteps;
-  return {
-    letters,
-    sent,
-    steps,
-    set remembers(v: boolean) {
-      memory.remembers = v;
-    },
-  };
-}
 
 let db: SqlRunner;
 let journal: MoveJournal;

@@ -70,10 +70,10 @@ const redisTarget = new SoloWorker(
 );
 export const logs = () => `source:\n${source.log.slice(-2000)}\npg:\n${target.log.slice(-2000)}\nredis:\n${redisTarget.log.slice(-2000)}`;
 
-/** After the task ran on the target, its result expires (after 1 s here, a day by default):
- *  Redis drops the key itself, potatoq's maintenance deletes PostgreSQL's row. Then the target
- *  has nothing of the task. (A moved call does not carry the letter's ignore_result, so the
- *  task stores a result there even when it is an ignore_result task.) */
+/** After the task ran on the target, the target has nothing of it: `mv.quiet` is an
+ *  ignore_result task, and the move carries that, so it stores no result there; a result that
+ *  was stored all the same would expire (after 1 s here: Redis drops the key itself, potatoq's
+ *  maintenance deletes PostgreSQL's row), and this checks that nothing is left. */
 export async function leaveNoTrace(to: Target, id: string): Promise<void> {
   await sleep(1200);
   if (to === 'pg') {
