@@ -8,31 +8,16 @@ import { until } from '@/tests/support/solo-worker';
 import {
   cleanUp,
   journalRow,
-  leaveNoTrace,
   letter,
-  lockSource,
   logs,
   move,
   runs,
   service,
   sleep,
   startWorkers,
+  unfinishedMove,
   up,
 } from '@/tests/support/move-journal-rig';
-
-/** A move of `id` whose step 2 failed (the source locked): the task ran on the target, left no
- *  trace there, the letter is still here, and the journal keeps the row. */
-async function unfinishedMove(id: string): Promise<void> {
-  const release = lockSource();
-  try {
-    expect((await move.moveDead('sq', 'pg', [id], { by: 'olga' })).failed[0]).toMatchObject({ outcome: 'error' });
-  } finally {
-    release();
-  }
-  await until('the target worker to run the moved task', () => runs(id) === 1, 30_000, logs);
-  await leaveNoTrace('pg', id);
-  expect(journalRow(id)).toMatchObject({ who: 'olga', until_ms: 0 });
-}
 
 describe.skipIf(!up)('replaying or discarding a letter forgets an unfinished move of it (real potatoq workers)', () => {
   beforeAll(startWorkers);
@@ -41,6 +26,7 @@ describe.skipIf(!up)('replaying or discarding a letter forgets an unfinished mov
   it('replayed here after an unfinished move, dead again: it moves as a new letter, without the old warning', async () => {
     const id = await letter();
     await unfinishedMove(id);
+    expect(journalRow(id)).toMatchObject({ who: 'olga', until_ms: 0 });
     const replay = await service.replayDead('sq', [id]);
     expect(replay.succeeded.map((o) => [o.id, o.outcome])).toEqual([[id, 'ok']]);
     expect(journalRow(id)).toBeUndefined();
@@ -60,6 +46,7 @@ describe.skipIf(!up)('replaying or discarding a letter forgets an unfinished mov
   it('discarded here: the record goes with the letter', async () => {
     const id = await letter();
     await unfinishedMove(id);
+    expect(journalRow(id)).toMatchObject({ who: 'olga', until_ms: 0 });
     expect((await service.discardDead('sq', [id])).succeeded.map((o) => o.outcome)).toEqual(['ok']);
     expect(journalRow(id)).toBeUndefined();
   }, 90_000);
@@ -67,6 +54,7 @@ describe.skipIf(!up)('replaying or discarding a letter forgets an unfinished mov
   it('without a replay or discard the record stays, and the next move still sends nothing', async () => {
     const id = await letter();
     await unfinishedMove(id);
+    expect(journalRow(id)).toMatchObject({ who: 'olga', until_ms: 0 });
     const r = await move.moveDead('sq', 'pg', [id], { by: 'bob' });
     expect(r.failed).toEqual([
       { id, outcome: 'conflict', forcible: true, message: expect.stringContaining('may have delivered it to potatoq PG') },

@@ -1,25 +1,13 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { openStateDbForTests } from '@/lib/bulk/store-open';
-import type { SqlRunner } from '@/lib/bulk/store-sql';
-import { createSqlMoveJournal, type JournalRow, type MoveJournal } from './move-journal';
+import { describe, expect, it, vi } from 'vitest';
+import type { JournalRow } from './move-journal';
 import { moveOne, type MoveBy } from './move-one';
-import { brokers, call, never } from './move-test-support';
+import { brokers, call, never, withJournalEachTest } from './move-test-support';
 
 // The journal forgets the rows of letters that left their source by a replay or a discard
 // (lib/brokers/move-journal-forget.ts), and only rows that can no longer be a move in flight:
 // with fake brokers and the real journal table (SQLite in memory).
 
-let db: SqlRunner;
-let journal: MoveJournal;
-beforeEach(async () => {
-  db = await openStateDbForTests(':memory:');
-  journal = createSqlMoveJournal(db);
-  vi.spyOn(console, 'error').mockImplementation(() => {});
-});
-afterEach(async () => {
-  vi.restoreAllMocks();
-  await db.close();
-});
+const t = withJournalEachTest();
 
 const olga: MoveBy = { by: 'olga', leaseMs: 60_000 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -40,7 +28,7 @@ const row = (id: string, over: Partial<JournalRow> = {}): JournalRow => ({
 async function crashedMove(b: ReturnType<typeof brokers>, leaseMs = 1) {
   b.remembers = false;
   b.steps.remove.mockImplementationOnce(never);
-  void moveOne(journal, b.steps, 'a', { ...olga, leaseMs });
+  void moveOne(t.journal, b.steps, 'a', { ...olga, leaseMs });
   await vi.waitFor(() => expect(b.sent).toEqual(['a']));
   await sleep(5);
 }
@@ -49,31 +37,31 @@ async function crashedMove(b: ReturnType<typeof brokers>, leaseMs = 1) {
 async function replayHere(b: ReturnType<typeof brokers>, id: string) {
   const began = new Date().toISOString();
   b.letters.delete(id);
-  return journal.forget('src', [id], began, Date.now());
+  return t.journal.forget('src', [id], began, Date.now());
 }
 
 describe('the move journal forgets letters that left their source', () => {
   it('deletes stopped rows of the given ids that began before the replay, and no others', async () => {
-    await journal.begin(row('a'));
-    await journal.begin(row('b'));
-    await journal.begin(row('c', { untilMs: Date.now() + 60_000 }));
-    await journal.begin(row('d', { at: '2026-12-01T10:00:05.000Z' }));
-    await journal.begin({ ...row('a'), source: 'other' });
-    expect(await journal.forget('src', ['a', 'c', 'd', 'zz'], '2026-12-01T10:00:01.000Z', Date.now())).toBe(1);
-    expect(await journal.get('src', 'a')).toBeNull();
+    await t.journal.begin(row('a'));
+    await t.journal.begin(row('b'));
+    await t.journal.begin(row('c', { untilMs: Date.now() + 60_000 }));
+    await t.journal.begin(row('d', { at: '2026-12-01T10:00:05.000Z' }));
+    await t.journal.begin({ ...row('a'), source: 'other' });
+    expect(await t.journal.forget('src', ['a', 'c', 'd', 'zz'], '2026-12-01T10:00:01.000Z', Date.now())).toBe(1);
+    expect(await t.journal.get('src', 'a')).toBeNull();
     for (const [s, id] of [
       ['src', 'b'], // not replayed
       ['src', 'c'], // its move may still be running
       ['src', 'd'], // its move began after the replay did
       ['other', 'a'], // another source
     ] as const)
-      expect(await journal.get(s, id)).toMatchObject({ id });
+      expect(await t.journal.get(s, id)).toMatchObject({ id });
   });
 
   it('forgets many ids in chunks', async () => {
     const ids = Array.from({ length: 1203 }, (_, i) => `x${i}`);
-    for (const id of ids) await journal.begin(row(id));
-    expect(await journal.forget('src', ids, '2026-12-01T10:00:01.000Z', Date.now())).toBe(1203);
+    for (const id of ids) await t.journal.begin(row(id));
+    expect(await t.journal.forget('src', ids, '2026-12-01T10:00:01.000Z', Date.now())).toBe(1203);
   });
 
   it('a letter replayed after an unfinished move, dead again, moves without the old warning, once', async () => {
@@ -81,16 +69,16 @@ describe('the move journal forgets letters that left their source', () => {
     await crashedMove(b);
     expect(await replayHere(b, 'a')).toBe(1);
     b.letters.add('a'); // the replayed task failed again
-    const o = await moveOne(journal, b.steps, 'a', { by: 'bob', leaseMs: 60_000 });
+    const o = await moveOne(t.journal, b.steps, 'a', { by: 'bob', leaseMs: 60_000 });
     expect(o).toEqual({ id: 'a', outcome: 'ok', message: 'enqueued on Target (enqueued); removed from Source' });
     expect(b.sent).toEqual(['a', 'a']);
-    expect(await journal.get('src', 'a')).toBeNull();
+    expect(await t.journal.get('src', 'a')).toBeNull();
   });
 
   it('without the forget, that move is stopped by the old move (what a stale row did)', async () => {
     const b = brokers();
     await crashedMove(b);
-    const o = await moveOne(journal, b.steps, 'a', { by: 'bob', leaseMs: 60_000 });
+    const o = await moveOne(t.journal, b.steps, 'a', { by: 'bob', leaseMs: 60_000 });
     expect(o).toMatchObject({ outcome: 'conflict', forcible: true, message: expect.stringContaining('a previous move at') });
     expect(b.sent).toEqual(['a']);
   });
@@ -100,7 +88,7 @@ describe('the move journal forgets letters that left their source', () => {
     await crashedMove(b, 60_000);
     expect(await replayHere(b, 'a')).toBe(0);
     b.letters.add('a');
-    const o = await moveOne(journal, b.steps, 'a', { by: 'bob', leaseMs: 60_000, force: true });
+    const o = await moveOne(t.journal, b.steps, 'a', { by: 'bob', leaseMs: 60_000, force: true });
     expect(o).toMatchObject({ outcome: 'conflict', message: expect.stringContaining('being moved by another operation') });
     expect(b.sent).toEqual(['a']);
   });
@@ -108,11 +96,11 @@ describe('the move journal forgets letters that left their source', () => {
   it("a move's own removal of the letter does not forget it: the row stays until that move clears it", async () => {
     const b = brokers();
     b.steps.remove.mockImplementationOnce(async (id) => {
-      expect(await journal.forget('src', [id], new Date().toISOString(), Date.now())).toBe(0);
+      expect(await t.journal.forget('src', [id], new Date().toISOString(), Date.now())).toBe(0);
       b.letters.delete(id);
       return { id, outcome: 'ok', message: 'discarded' };
     });
-    expect((await moveOne(journal, b.steps, 'a', olga)).outcome).toBe('ok');
+    expect((await moveOne(t.journal, b.steps, 'a', olga)).outcome).toBe('ok');
     expect(b.sent).toEqual(['a']);
   });
 });
@@ -122,10 +110,10 @@ describe('a move says what the target could not keep of the call', () => {
     const b = brokers();
     b.steps.to = { ...b.steps.to, drops: { ignoreResult: 'this system has no per-call ignore_result' } };
     b.steps.read.mockResolvedValueOnce(call('a', true));
-    expect((await moveOne(journal, b.steps, 'a', olga)).message).toBe(
+    expect((await moveOne(t.journal, b.steps, 'a', olga)).message).toBe(
       'enqueued on Target (enqueued) without its ignore_result (this system has no per-call ignore_result), so the target may store its result; removed from Source',
     );
     b.letters.add('b');
-    expect((await moveOne(journal, b.steps, 'b', olga)).message).toBe('enqueued on Target (enqueued); removed from Source');
+    expect((await moveOne(t.journal, b.steps, 'b', olga)).message).toBe('enqueued on Target (enqueued); removed from Source');
   });
 });

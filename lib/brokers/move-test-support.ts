@@ -1,6 +1,9 @@
 // Test helpers for one id's move (not shipped code): two fake brokers whose steps the tests
 // replace, for lib/brokers/move-one.test.ts and move-journal.test.ts.
-import { vi } from 'vitest';
+import { afterEach, beforeEach, vi } from 'vitest';
+import { openStateDbForTests } from '@/lib/bulk/store-open';
+import type { SqlRunner } from '@/lib/bulk/store-sql';
+import { createSqlMoveJournal, type MoveJournal } from './move-journal';
 import type { MoveSteps } from './move-one';
 import type { ActionOutcome } from './schema';
 import type { TaskCall } from './types';
@@ -49,6 +52,29 @@ export function brokers() {
     steps,
     set remembers(v: boolean) {
       memory.remembers = v;
+    },
+  };
+}
+
+/** The real journal tables (SQLite in memory), fresh for each test; logged journal errors silenced. */
+export function withJournalEachTest(): { readonly db: SqlRunner; readonly journal: MoveJournal } {
+  let db: SqlRunner | undefined;
+  let journal: MoveJournal | undefined;
+  beforeEach(async () => {
+    db = await openStateDbForTests(':memory:');
+    journal = createSqlMoveJournal(db);
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+  });
+  afterEach(async () => {
+    vi.restoreAllMocks();
+    await db?.close();
+  });
+  return {
+    get db() {
+      return db!;
+    },
+    get journal() {
+      return journal!;
     },
   };
 }

@@ -113,6 +113,19 @@ export function lockSource(): () => void {
   };
 }
 
+/** A move of `id` to PostgreSQL whose step 2 failed (the source locked): the task ran on the
+ *  target and left no trace there, the letter is still here, and the journal keeps the row. */
+export async function unfinishedMove(id: string): Promise<void> {
+  const release = lockSource();
+  try {
+    expect((await move.moveDead('sq', 'pg', [id], { by: 'olga' })).failed[0]).toMatchObject({ outcome: 'error' });
+  } finally {
+    release();
+  }
+  await until('the target worker to run the moved task', () => runs(id) === 1, 30_000, logs);
+  await leaveNoTrace('pg', id);
+}
+
 /** Another console process moving `id`; it waits up to 60 s on the locked source. */
 export function otherConsole(
   id: string,
