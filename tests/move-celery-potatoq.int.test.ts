@@ -4,7 +4,7 @@
 // dead letter runs in a real Celery worker, and a move that stopped between its two steps
 // never runs the task twice (tests/move-journal.int.test.ts has the crashes). Redis dbs 4 (Celery broker) and 5
 // (backend), a PostgreSQL schema and a SQLite file of this file's own; all removed afterwards.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,7 +15,8 @@ import { redisAvailable, redisDb, stopWorker } from '@/lib/brokers/celery/redis/
 import { dropSchema, migratedSchema, PG_URL, pgAvailable, PY_DIR, type PgTarget } from '@/tests/support/postgres';
 import { migratedDb } from '@/tests/support/sqlite-db';
 import { runsIn } from '@/tests/support/runs-log';
-import { PYTHON, ROOT } from '@/tests/support/potatoq-seeder';
+import { spawnCeleryWorker } from '@/tests/support/celery-worker';
+import { PYTHON } from '@/tests/support/potatoq-seeder';
 import { SoloWorker, until } from '@/tests/support/solo-worker';
 
 const up = (await redisAvailable()) && (await pgAvailable());
@@ -61,8 +62,8 @@ const CALL = `import decimal, datetime, uuid
 r = m.fail.apply_async(args=[7, "x", decimal.Decimal("1.50"), datetime.datetime(2026, 1, 2, 3, 4, 5, tzinfo=datetime.timezone.utc)],
                        kwargs={"u": uuid.UUID(int=5), "f": 2.5, "n": None}, queue=${JSON.stringify(Q)})
 print(r.id)`;
-const produce = (app: string, env: NodeJS.ProcessEnv) =>
-  execFileSync(PYTHON, ['-c', `import ${app} as m\n${CALL}`], { cwd: PY_DIR, env })
+const produce = (app: string, env: NodeJS.ProcessEnv, task = 'fail') =>
+  execFileSync(PYTHON, ['-c', `import ${app} as m\n${CALL.replace('m.fail.', `m.${task}.`)}`], { cwd: PY_DIR, env })
     .toString()
     .trim();
 
@@ -83,10 +84,10 @@ const runs = runsIn;
 const allow = (out: string, yes: boolean) =>
   yes ? fs.writeFileSync(path.join(out, 'ok'), '1') : fs.rmSync(path.join(out, 'ok'), { force: true });
 
-let celery: { proc: ChildProcess; log: string } | undefined;
+let celery: { proc: ChildProcess; log: () => string } | undefined;
 const pgWorker = new SoloWorker('mv_potatoq_app', PY_DIR, up ? pgEnv() : process.env);
 const sqWorker = new SoloWorker('mv_potatoq_app', PY_DIR, up ? sqEnv() : process.env);
-const logs = () => `celery:\n${celery?.log.slice(-3000)}\npg:\n${pgWorker.log.slice(-2000)}\nsqlite:\n${sqWorker.log.slice(-2000)}`;
+const logs = () => `celery:\n${celery?.log().slice(-3000)}\npg:\n${pgWorker.log.slice(-2000)}\nsqlite:\n${sqWorker.log.slice(-2000)}`;
 
 async function flush() {
   for (const url of [C_BROKER, C_BACKEND]) {
@@ -105,9 +106,9 @@ async function celeryFailure(): Promise<string> {
 }
 
 /** A dead letter written by the real potatoq worker of `broker`. */
-async function potatoqLetter(broker: 'pg' | 'sq'): Promise<string> {
+async function potatoqLetter(broker: 'pg' | 'sq', task: 'fail' | 'quiet' = 'fail'): Promise<string> {
   allow(outP, false);
-  const id = produce('mv_potatoq_app', broker === 'pg' ? pgEnv() : sqEnv());
+  const id = produce('mv_potatoq_app', broker === 'pg' ? pgEnv() : sqEnv(), task);
   await until('the potatoq dead letter', async () => (await service.getDead(broker, id).catch(() => null)) !== null, 30_000, logs);
   return id;
 }
@@ -115,14 +116,7 @@ async function potatoqLetter(broker: 'pg' | 'sq'): Promise<string> {
 describe.skipIf(!up)('moving dead letters between Celery and potatoq with real workers', () => {
   beforeAll(async () => {
     await flush();
-    const proc = spawn(
-      path.join(ROOT, '.venv/bin/celery'),
-      ['-A', 'mv_celery_app', 'worker', '-P', 'solo', '-Q', Q, '-n', `mv-${Q}@%h`, '--without-mingle', '--without-gossip', '-l', 'INFO'],
-      { cwd: PY_DIR, env: celeryEnv },
-    );
-    celery = { proc, log: '' };
-    proc.stdout?.on('data', (d: Buffer) => (celery!.log += d.toString()));
-    proc.stderr?.on('data', (d: Buffer) => (celery!.log += d.toString()));
+    celery = spawnCeleryWorker(celeryEnv, [Q], `mv-${Q}`, ['-P', 'solo'], 'mv_celery_app');
     pgWorker.start([Q]);
     sqWorker.start([Q]);
     await until('the Celery worker', async () => (await service.listWorkers('celery')).length > 0, 60_000, logs);
@@ -172,6 +166,25 @@ describe.skipIf(!up)('moving dead letters between Celery and potatoq with real w
     const seen = await until('the Celery worker to run it', async () => ran(outC, id), 30_000, logs);
     expect(seen).toEqual({ system: 'celery', ...EXPECTED });
     expect(runs(outC, id)).toBe(1);
+  });
+
+  // mv.quiet is an ignore_result task on potatoq, an ordinary one on Celery: only the message decides there.
+  it.each([
+    ['pg', 'quiet', null],
+    ['pg', 'fail', 'SUCCESS'],
+    ['celery', 'quiet', null],
+    ['celery', 'fail', 'SUCCESS'],
+  ] as const)('a potatoq letter moved to %s: mv.%s runs there once; its result there: %s', async (to, task, status) => {
+    const id = await potatoqLetter('sq', task);
+    const out = to === 'pg' ? outP : outC;
+    allow(out, true);
+    const r = await move.moveDead('sq', to, [id], BY);
+    expect(r.succeeded).toEqual([{ id, outcome: 'ok', message: expect.stringMatching(/^enqueued on .*; removed from potatoq SQLite$/) }]);
+    await until('the target worker to run it', async () => ran(out, id), 30_000, logs);
+    if (status) await until('its result', async () => (await service.getResult(to, id))?.status === status, 10_000, logs);
+    await new Promise((res) => setTimeout(res, 1500));
+    expect((await service.getResult(to, id))?.status ?? null).toBe(status);
+    expect(runs(out, id)).toBe(1);
   });
 
   it('a move whose removal failed, retried after the task ran and its result went, does not run the task twice', async () => {

@@ -27,6 +27,7 @@ import {
   startWorkers,
   takeSnapshot,
   TARGET_NAME,
+  unfinishedMove,
   up,
 } from '@/tests/support/move-journal-rig';
 
@@ -204,14 +205,7 @@ describe.skipIf(!up)('a move interrupted between its steps never runs the task t
 
   it('a bulk move goes through the journal too: the letter of an unfinished move is reported, not sent; the others move once', async () => {
     const stuck = await letter();
-    const release = lockSource();
-    try {
-      expect((await move.moveDead('sq', 'pg', [stuck], { by: 'olga' })).failed[0]).toMatchObject({ outcome: 'error' });
-    } finally {
-      release();
-    }
-    await until('the target worker to run the moved task', () => runs(stuck) === 1, 30_000, logs);
-    await leaveNoTrace('pg', stuck);
+    await unfinishedMove(stuck);
     const fresh = await letter();
     const filter = { queue: Q, task: 'mv.quiet', to: 'pg' };
     const backend = serviceBackend('sq', 'move', filter);

@@ -134,6 +134,9 @@ export interface CallsDecl {
    *  keeps the letter's id and tells whether that id is already here (waiting, running, dead
    *  or finished): that check is what makes a retried move `already` instead of a second run. */
   import: CallSide;
+  /** Call attributes a call cannot keep when this broker takes it, each with why: the outcome
+   *  of a move of a call that has one says so (absent: it keeps them all, `TaskCall`). */
+  drops?: { ignoreResult?: string };
 }
 
 /** The neutral kinds of an enqueue field; the form picks its input from the kind, the adapter's

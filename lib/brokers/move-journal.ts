@@ -5,7 +5,7 @@ import type { SqlRunner } from '@/lib/bulk/store-sql';
  * The move journal: a write-ahead record of each dead-letter move in the console's own state
  * store (POTATOQ_CONSOLE_STATE, beside the audit trail and the bulk jobs). A row is written,
  * and committed, before anything is sent to the target, and deleted once the letter has left
- * the source. A row still there afterwards means a move began and did not finish: it may have
+ * the source (by the move, or by a console replay or discard: `forget`). A row still there afterwards means a move began and did not finish: it may have
  * delivered the task (and the task may have run) even where the target keeps no trace of it.
  * The primary key (source broker, letter id) is the arbiter between two moves of the same id:
  * only one insert wins, in one console process or in several sharing the store.
@@ -46,6 +46,10 @@ export interface MoveJournal {
   /** The attempt finished (or sent nothing): the row goes, if it is still this attempt's. */
   clear(row: JournalRow): Promise<void>;
   get(source: string, id: string): Promise<JournalRow | null>;
+  /** Deletes the rows of `ids` at `source` of attempts that began before `beganBefore` (ISO)
+   *  and have stopped (their lease passed): those letters then left the source another way (a
+   *  console replay or discard that started at `beganBefore`). The number of rows deleted. */
+  forget(source: string, ids: string[], beganBefore: string, nowMs: number): Promise<number>;
 }
 
 type Stored = {
@@ -109,6 +113,22 @@ export function createSqlMoveJournal(db: Omit<SqlRunner, 'tx' | 'close'>): MoveJ
     async clear(row) {
       await db.run('DELETE FROM console_move_journal WHERE source = ? AND id = ? AND move_id = ?', [row.source, row.id, row.moveId]);
     },
+    async forget(source, ids, beganBefore, nowMs) {
+      let n = 0;
+      // One statement per chunk, each row tested as it is deleted: a move that took a row over
+      // meanwhile (a new lease, a later `at`) keeps it.
+      for (let i = 0; i < ids.length; i += FORGET_CHUNK) {
+        const chunk = ids.slice(i, i + FORGET_CHUNK);
+        n += await db.run(
+          `DELETE FROM console_move_journal WHERE source = ? AND id IN (${chunk.map(() => '?').join(', ')})
+           AND until_ms <= ? AND at < ?`,
+          [source, ...chunk, nowMs, beganBefore],
+        );
+      }
+      return n;
+    },
     get,
   };
 }
+
+const FORGET_CHUNK = 500;

@@ -1,78 +1,28 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { openStateDbForTests } from '@/lib/bulk/store-open';
-import type { SqlRunner } from '@/lib/bulk/store-sql';
+import { describe, expect, it, vi } from 'vitest';
 import { ConsoleError } from './errors';
-import { createSqlMoveJournal, type MoveJournal } from './move-journal';
-import { moveOne, type MoveBy, type MoveSteps } from './move-one';
-import type { ActionOutcome } from './schema';
-import type { TaskCall } from './types';
+import type { MoveJournal } from './move-journal';
+import { moveOne, type MoveBy } from './move-one';
+import { brokers, never, withJournalEachTest } from './move-test-support';
 
 // One id's move under the journal, with fake brokers and the real journal tables (SQLite in
 // memory): a crash between the steps never sends twice, whatever the target remembers.
 
-const call = (id: string): TaskCall => ({ id, task: 't', queue: 'q', args: [], kwargs: {} }) as unknown as TaskCall;
-const never = () => new Promise<never>(() => {});
-
-/** Two brokers: letters here, what reached the target there, each step replaceable. */
-function brokers() {
-  const letters = new Set<string>(['a']);
-  const sent: string[] = [];
-  /** What the target remembers of the ids it got (false: the task ran and left no trace). */
-  const memory = { remembers: true };
-  const steps = {
-    from: { id: 'src', name: 'Source' },
-    to: { id: 'dst', name: 'Target' },
-    read: vi.fn(async (id: string) => (letters.has(id) ? call(id) : null)),
-    enqueue: vi.fn(async (c: TaskCall): Promise<{ outcome: 'ok' | 'already'; message: string }> => {
-      if (memory.remembers && sent.includes(c.id)) return { outcome: 'already' as const, message: 'waiting there' };
-      sent.push(c.id);
-      return { outcome: 'ok' as const, message: 'enqueued' };
-    }),
-    remove: vi.fn(async (id: string): Promise<ActionOutcome> => {
-      if (!letters.delete(id)) return { id, outcome: 'missing', message: 'gone' };
-      return { id, outcome: 'ok', message: 'discarded' };
-    }),
-    seen: vi.fn(async (_broker: string, id: string) =>
-      memory.remembers && sent.includes(id) ? 'a task with this id is already waiting here' : null,
-    ),
-    nameOf: (id: string) => (id === 'dst' ? 'Target' : id),
-  } satisfies MoveSteps;
-  return {
-    letters,
-    sent,
-    steps,
-    set remembers(v: boolean) {
-      memory.remembers = v;
-    },
-  };
-}
-
-let db: SqlRunner;
-let journal: MoveJournal;
-beforeEach(async () => {
-  db = await openStateDbForTests(':memory:');
-  journal = createSqlMoveJournal(db);
-  vi.spyOn(console, 'error').mockImplementation(() => {});
-});
-afterEach(async () => {
-  vi.restoreAllMocks();
-  await db.close();
-});
+const t = withJournalEachTest();
 
 const olga: MoveBy = { by: 'olga', leaseMs: 60_000 };
-const rows = () => db.all<{ id: string; who: string; note: string | null }>('SELECT id, who, note FROM console_move_journal', []);
+const rows = () => t.db.all<{ id: string; who: string; note: string | null }>('SELECT id, who, note FROM console_move_journal', []);
 
 /** Step 2 never returns: the console "crashed" after the task reached the target. */
 async function crashAfterEnqueue(b: ReturnType<typeof brokers>, by: MoveBy = olga) {
   b.steps.remove.mockImplementationOnce(never);
-  void moveOne(journal, b.steps, 'a', by);
+  void moveOne(t.journal, b.steps, 'a', by);
   await vi.waitFor(() => expect(b.sent).toEqual(['a']));
 }
 
 describe('a move under the journal', () => {
   it('sends once, removes the letter, and leaves no row', async () => {
     const b = brokers();
-    expect(await moveOne(journal, b.steps, 'a', olga)).toEqual({
+    expect(await moveOne(t.journal, b.steps, 'a', olga)).toEqual({
       id: 'a',
       outcome: 'ok',
       message: 'enqueued on Target (enqueued); removed from Source',
@@ -88,7 +38,7 @@ describe('a move under the journal', () => {
       expect(await rows()).toEqual([{ id: 'a', who: 'olga', note: null }]);
       return { outcome: 'ok', message: 'enqueued' };
     });
-    expect((await moveOne(journal, b.steps, 'a', olga)).outcome).toBe('ok');
+    expect((await moveOne(t.journal, b.steps, 'a', olga)).outcome).toBe('ok');
     expect(b.steps.enqueue).toHaveBeenCalledOnce();
   });
 
@@ -96,9 +46,9 @@ describe('a move under the journal', () => {
     const b = brokers();
     b.remembers = false; // ignore_result: the task ran there and left nothing
     await crashAfterEnqueue(b, { ...olga, leaseMs: 30 });
-    const row = await journal.get('src', 'a');
+    const row = await t.journal.get('src', 'a');
     await new Promise((r) => setTimeout(r, 40));
-    const o = await moveOne(journal, b.steps, 'a', { by: 'bob', leaseMs: 60_000 });
+    const o = await moveOne(t.journal, b.steps, 'a', { by: 'bob', leaseMs: 60_000 });
     expect(o).toMatchObject({ id: 'a', outcome: 'conflict', forcible: true });
     expect(o.message).toContain(`a previous move at ${row!.at} by olga may have delivered it to Target, and it may have run there`);
     expect(o.message).toMatch(/Nothing was sent\. .*discard the letter here.*replay it here.*"move anyway" \(force\)/);
@@ -111,7 +61,7 @@ describe('a move under the journal', () => {
     const b = brokers();
     b.remembers = false;
     await crashAfterEnqueue(b);
-    const o = await moveOne(journal, b.steps, 'a', { by: 'bob', leaseMs: 60_000, force: true });
+    const o = await moveOne(t.journal, b.steps, 'a', { by: 'bob', leaseMs: 60_000, force: true });
     expect(o).toMatchObject({
       outcome: 'conflict',
       message: expect.stringMatching(/^not moved: it is being moved by another operation \(a move at .* by olga to Target/),
@@ -123,7 +73,7 @@ describe('a move under the journal', () => {
     const b = brokers();
     await crashAfterEnqueue(b, { ...olga, leaseMs: 1 });
     await new Promise((r) => setTimeout(r, 5));
-    const o = await moveOne(journal, b.steps, 'a', olga);
+    const o = await moveOne(t.journal, b.steps, 'a', olga);
     expect(o).toMatchObject({
       outcome: 'already',
       message: expect.stringMatching(
@@ -140,7 +90,7 @@ describe('a move under the journal', () => {
     b.remembers = false;
     await crashAfterEnqueue(b, { ...olga, leaseMs: 1 });
     await new Promise((r) => setTimeout(r, 5));
-    const o = await moveOne(journal, b.steps, 'a', { by: 'bob', leaseMs: 60_000, force: true });
+    const o = await moveOne(t.journal, b.steps, 'a', { by: 'bob', leaseMs: 60_000, force: true });
     expect(o).toMatchObject({
       outcome: 'ok',
       message: expect.stringMatching(/^moved anyway over a move at .* by olga to Target that did not finish: enqueued on Target/),
@@ -153,12 +103,12 @@ describe('a move under the journal', () => {
     const b = brokers();
     b.remembers = false;
     b.steps.remove.mockResolvedValueOnce({ id: 'a', outcome: 'error', message: 'database is locked' });
-    expect(await moveOne(journal, b.steps, 'a', olga)).toMatchObject({
+    expect(await moveOne(t.journal, b.steps, 'a', olga)).toMatchObject({
       outcome: 'error',
       message: expect.stringContaining('move it again to remove it'),
     });
     expect((await rows())[0]?.note).toMatch(/removing it from Source failed \(database is locked\)/);
-    const o = await moveOne(journal, b.steps, 'a', olga);
+    const o = await moveOne(t.journal, b.steps, 'a', olga);
     expect(o).toMatchObject({
       outcome: 'conflict',
       forcible: true,
@@ -170,14 +120,17 @@ describe('a move under the journal', () => {
   it('forgets a move that sent nothing (refused value, letter gone, read failed) and keeps one whose enqueue may have landed', async () => {
     const b = brokers();
     b.steps.enqueue.mockRejectedValueOnce(new ConsoleError('InvalidInput', 'a set cannot go to JSON'));
-    expect(await moveOne(journal, b.steps, 'a', olga)).toMatchObject({ outcome: 'invalid', message: 'not moved: a set cannot go to JSON' });
+    expect(await moveOne(t.journal, b.steps, 'a', olga)).toMatchObject({
+      outcome: 'invalid',
+      message: 'not moved: a set cannot go to JSON',
+    });
     expect(await rows()).toEqual([]);
-    expect(await moveOne(journal, b.steps, 'nope', olga)).toMatchObject({ outcome: 'missing' });
+    expect(await moveOne(t.journal, b.steps, 'nope', olga)).toMatchObject({ outcome: 'missing' });
     b.steps.read.mockRejectedValueOnce(new ConsoleError('BrokerUnavailable', 'down'));
-    expect(await moveOne(journal, b.steps, 'a', olga)).toMatchObject({ outcome: 'error', message: 'not moved: down' });
+    expect(await moveOne(t.journal, b.steps, 'a', olga)).toMatchObject({ outcome: 'error', message: 'not moved: down' });
     expect(await rows()).toEqual([]);
     b.steps.enqueue.mockRejectedValueOnce(new ConsoleError('BrokerTimeout', 'enqueue took longer than 1s'));
-    expect(await moveOne(journal, b.steps, 'a', olga)).toMatchObject({
+    expect(await moveOne(t.journal, b.steps, 'a', olga)).toMatchObject({
       outcome: 'error',
       message: expect.stringContaining('may or may not have arrived there'),
     });
@@ -193,8 +146,8 @@ describe('a move under the journal', () => {
       b.sent.push(c.id);
       return { outcome: 'ok', message: 'enqueued' };
     });
-    const first = moveOne(journal, b.steps, 'a', olga);
-    const second = moveOne(journal, b.steps, 'a', { by: 'bob', leaseMs: 60_000 });
+    const first = moveOne(t.journal, b.steps, 'a', olga);
+    const second = moveOne(t.journal, b.steps, 'a', { by: 'bob', leaseMs: 60_000 });
     const lost = await second;
     release();
     expect(await first).toMatchObject({ outcome: 'ok' });
@@ -205,10 +158,10 @@ describe('a move under the journal', () => {
   it('a row whose letter has left since (the move finished but for its row) is cleared, nothing sent', async () => {
     const b = brokers();
     b.steps.remove.mockImplementationOnce(async (id) => (b.letters.delete(id), never()));
-    void moveOne(journal, b.steps, 'a', { ...olga, leaseMs: 1 });
+    void moveOne(t.journal, b.steps, 'a', { ...olga, leaseMs: 1 });
     await vi.waitFor(() => expect(b.letters.has('a')).toBe(false));
     await new Promise((r) => setTimeout(r, 5));
-    expect(await moveOne(journal, b.steps, 'a', olga)).toMatchObject({
+    expect(await moveOne(t.journal, b.steps, 'a', olga)).toMatchObject({
       outcome: 'missing',
       message: expect.stringMatching(/not a dead letter on Source any more; a move at .* by olga to Target did not finish/),
     });
@@ -218,7 +171,7 @@ describe('a move under the journal', () => {
 
   it('sends nothing when the journal cannot be written', async () => {
     const b = brokers();
-    const broken: MoveJournal = { ...journal, begin: () => Promise.reject(new Error('disk full')) };
+    const broken: MoveJournal = { ...t.journal, begin: () => Promise.reject(new Error('disk full')) };
     expect(await moveOne(broken, b.steps, 'a', olga)).toEqual({
       id: 'a',
       outcome: 'error',

@@ -13,13 +13,15 @@ import type { TaskCall } from './types';
  * id finds that row and sends nothing: where the row's target reports the id (`already`) it
  * only does (2); where it does not (the task may have run there without leaving a trace, as
  * potatoq's `ignore_result` tasks do), it says so and leaves the decision to the operator
- * (discard here, replay here, or move anyway with `force`).
+ * (discard here, replay here, or move anyway with `force`). A console replay or discard of the
+ * letter here forgets such a row once its lease has passed (lib/brokers/move-journal-forget.ts).
  */
 
 /** What a move does on the two brokers, with timeouts (lib/brokers/move.ts). */
 export interface MoveSteps {
   from: { id: string; name: string };
-  to: { id: string; name: string };
+  /** `drops`: what a call cannot keep there, with why (its `model.calls.drops`). */
+  to: { id: string; name: string; drops?: { ignoreResult?: string } };
   /** The letter as a call; null when it is not a dead letter here. */
   read(id: string): Promise<TaskCall | null>;
   enqueue(call: TaskCall): Promise<{ outcome: 'ok' | 'already'; message: string }>;
@@ -137,10 +139,16 @@ async function deliver(journal: MoveJournal, s: MoveSteps, row: JournalRow, call
     journal,
     s,
     row,
-    sent.outcome === 'ok' ? `enqueued on ${s.to.name} (${sent.message})` : `already on ${s.to.name} (${sent.message})`,
+    sent.outcome === 'ok' ? `enqueued on ${s.to.name} (${sent.message})${dropped(s, call)}` : `already on ${s.to.name} (${sent.message})`,
     sent.outcome,
   );
 }
+
+/** What the target declares it could not keep of `call`, in its words (empty: nothing). */
+const dropped = (s: MoveSteps, call: TaskCall) =>
+  call.ignoreResult === true && s.to.drops?.ignoreResult
+    ? ` without its ignore_result (${s.to.drops.ignoreResult}), so the target may store its result`
+    : '';
 
 /** Step (2) once the task is on the target (`on` says how it got there). */
 async function removeHere(journal: MoveJournal, s: MoveSteps, row: JournalRow, on: string, code: 'ok' | 'already'): Promise<ActionOutcome> {

@@ -86,7 +86,7 @@ function stepsOf(fromId: string, toId: string): MoveSteps {
   const importCall = to.importCall.bind(to);
   return {
     from: { id: fromId, name: from.name },
-    to: { id: toId, name: to.name },
+    to: { id: toId, name: to.name, drops: to.model.calls?.drops },
     read: (id) => withTimeout('letter read', readMs(), () => exportCall(id)),
     enqueue: (call) => withTimeout('enqueue', writeMs(), () => importCall(call)),
     remove: (id) => removeFromSource(fromId, id),

@@ -22,6 +22,7 @@ import type {
 import { DEFAULT_OVERDUE_SECONDS, STUCK_CHECKS, withoutWrites, type Diagnosis } from './dto';
 import type { BrokerAdapter, ReplayPace } from './types';
 import type { ReplayEditInput } from './schema-edit';
+import { forgettingMoves, leftIds } from './move-journal-forget';
 
 /** Why an action is off on a broker configured read-only. */
 export const READ_ONLY_WHY = 'configured read-only';
@@ -265,14 +266,15 @@ export const listWorkers = (brokerId: string) => read(brokerId, 'workers', (a) =
 export const listResults = (brokerId: string, q: ResultListQuery) => read(brokerId, 'results', (a) => a.listResults(q), q);
 export const taskNames = (brokerId: string) => read(brokerId, 'task names', (a) => a.taskNames());
 
+// Replays and discards forget the move journal's rows of the letters that left (./move-journal-forget.ts).
 export const replayDead = (brokerId: string, ids: string[]): Promise<ActionResult> =>
-  write(brokerId, 'replay', 'replay', (a) => a.replayDead(ids), ids);
+  forgettingMoves(brokerId, () => write(brokerId, 'replay', 'replay', (a) => a.replayDead(ids), ids), leftIds);
 /** A replay of many ids in one pass where the adapter has one (`replayDeadPaced`), else one
  *  `replayDead`. No overall timeout: it runs as long as the letters take, steered by `pace`. */
 export async function replayDeadPaced(brokerId: string, ids: string[], pace: ReplayPace): Promise<ActionResult> {
   if (hasNul(ids)) throw NUL();
   const a = await requireCapability(brokerId, 'replay');
-  return a.replayDeadPaced ? a.replayDeadPaced(ids, pace) : a.replayDead(ids);
+  return forgettingMoves(brokerId, () => (a.replayDeadPaced ? a.replayDeadPaced(ids, pace) : a.replayDead(ids)), leftIds);
 }
 /** Whether the broker's adapter replays a whole snapshot in one pass (`replayDeadPaced`). */
 export const pacesReplay = (brokerId: string): boolean => typeof getAdapter(brokerId).replayDeadPaced === 'function';
@@ -290,19 +292,24 @@ export const previewReplayEdited = (brokerId: string, id: string, edit: ReplayEd
   );
 /** Replays one dead letter with edited arguments, kwargs, queue or priority. */
 export const replayEdited = (brokerId: string, id: string, edit: ReplayEditInput) =>
-  write(
+  forgettingMoves(
     brokerId,
-    'replay',
-    'replay with edits',
-    (a) => {
-      if (!a.replayEdited || !a.model.actions.replayEdited)
-        throw new ConsoleError('Unsupported', 'this broker cannot replay a dead letter with edits');
-      return a.replayEdited(id, edit);
-    },
-    { id, edit },
+    () =>
+      write(
+        brokerId,
+        'replay',
+        'replay with edits',
+        (a) => {
+          if (!a.replayEdited || !a.model.actions.replayEdited)
+            throw new ConsoleError('Unsupported', 'this broker cannot replay a dead letter with edits');
+          return a.replayEdited(id, edit);
+        },
+        { id, edit },
+      ),
+    (r) => (r.outcome.outcome === 'ok' ? [id] : []),
   );
 export const discardDead = (brokerId: string, ids: string[]): Promise<ActionResult> =>
-  write(brokerId, 'discard', 'discard', (a) => a.discardDead(ids), ids);
+  forgettingMoves(brokerId, () => write(brokerId, 'discard', 'discard', (a) => a.discardDead(ids), ids), leftIds);
 export const revoke = (brokerId: string, ids: string[]): Promise<ActionResult> =>
   write(brokerId, 'revoke', 'revoke', (a) => a.revoke(ids), ids);
 /** Rebuilds dead letters of another system as this broker's tasks and replays them (the

@@ -158,6 +158,15 @@ export interface TaskCall {
   priority: number | null;
   /** Epoch ms; null: no expiry. The letter's eta is not carried (a move runs it now, as a replay). */
   expiresMs: number | null;
+  /** The producer asked for no stored result (potatoq's `ignore_result` message field, Celery's
+   *  `ignore_result` header: the worker decides by it alone, whatever its task says); null: the
+   *  letter does not say, and the target's default applies (potatoq stores the result, Celery
+   *  follows its task's `ignore_result`). */
+  ignoreResult: boolean | null;
+  /** The workflow the task belongs to (`root_id`: its first task, `parent_id`: the task that
+   *  sent it), kept so traces and logs still link it; null where the letter has none. */
+  rootId: string | null;
+  parentId: string | null;
 }
 
 /** How a long replay is steered while it runs (`replayDeadPaced`). */

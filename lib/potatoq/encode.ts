@@ -111,6 +111,11 @@ export interface BuildMessageInput {
   /** Seconds from now, or an ISO 8601 date-time with offset. */
   expires?: string | number;
   id?: string;
+  /** The workflow it continues (`root_id` defaults to the id, as a new call's). */
+  rootId?: string | null;
+  parentId?: string | null;
+  /** `ignore_result` (the worker stores no result); absent: false, the message's default. */
+  ignoreResult?: boolean;
   /** Unix seconds; defaults to the clock. */
   now?: number;
   /** Refuse tagged values potatoq's decoder would leave as dicts or choke on (the console's
@@ -223,7 +228,9 @@ export function buildMessage(input: BuildMessageInput): BuiltMessage {
     ['priority', { k: 'int', text: String(priority) }],
     ['eta', eta === null ? { k: 'none' } : float(eta)],
     ['expires', expires === null ? { k: 'none' } : float(expires)],
-    ['root_id', { k: 'str', v: id }],
+    ['root_id', { k: 'str', v: input.rootId || id }],
+    ['parent_id', input.parentId ? { k: 'str', v: input.parentId } : { k: 'none' }],
+    ['ignore_result', { k: 'bool', v: input.ignoreResult === true }],
     ['headers', parseField('headers', input.headers ?? '{}', 'obj', input.refuseBadTags)],
   ]);
   const json = encodeMessage(known, now);

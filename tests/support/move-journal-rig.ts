@@ -70,10 +70,10 @@ const redisTarget = new SoloWorker(
 );
 export const logs = () => `source:\n${source.log.slice(-2000)}\npg:\n${target.log.slice(-2000)}\nredis:\n${redisTarget.log.slice(-2000)}`;
 
-/** After the task ran on the target, its result expires (after 1 s here, a day by default):
- *  Redis drops the key itself, potatoq's maintenance deletes PostgreSQL's row. Then the target
- *  has nothing of the task. (A moved call does not carry the letter's ignore_result, so the
- *  task stores a result there even when it is an ignore_result task.) */
+/** After the task ran on the target, the target has nothing of it: `mv.quiet` is an
+ *  ignore_result task, and the move carries that, so it stores no result there; a result that
+ *  was stored all the same would expire (after 1 s here: Redis drops the key itself, potatoq's
+ *  maintenance deletes PostgreSQL's row), and this checks that nothing is left. */
 export async function leaveNoTrace(to: Target, id: string): Promise<void> {
   await sleep(1200);
   if (to === 'pg') {
@@ -111,6 +111,19 @@ export function lockSource(): () => void {
     db.exec('ROLLBACK');
     db.close();
   };
+}
+
+/** A move of `id` to PostgreSQL whose step 2 failed (the source locked): the task ran on the
+ *  target and left no trace there, the letter is still here, and the journal keeps the row. */
+export async function unfinishedMove(id: string): Promise<void> {
+  const release = lockSource();
+  try {
+    expect((await move.moveDead('sq', 'pg', [id], { by: 'olga' })).failed[0]).toMatchObject({ outcome: 'error' });
+  } finally {
+    release();
+  }
+  await until('the target worker to run the moved task', () => runs(id) === 1, 30_000, logs);
+  await leaveNoTrace('pg', id);
 }
 
 /** Another console process moving `id`; it waits up to 60 s on the locked source. */

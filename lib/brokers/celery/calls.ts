@@ -15,7 +15,7 @@ import { resolveReplayQueue, type QueueRoutes } from './route';
 export const CELERY_COMPATIBLE = 'celery-compatible';
 
 const EXPORT = {
-  does: "The failure's task name, id, args, kwargs (kombu's typed values as their Python types) and queue are read from its FAILURE record, which holds them only with result_extended = True; the record is deleted once the task is on the other broker.",
+  does: "The failure's task name, id, args, kwargs (kombu's typed values as their Python types), queue and parent_id are read from its FAILURE record, which holds them only with result_extended = True; the record keeps no ignore_result, root_id, priority or expires, so the target's defaults apply (a potatoq worker stores the result); the record is deleted once the task is on the other broker.",
 };
 
 export const CELERY_REDIS_CALLS: CallsDecl = {
@@ -47,5 +47,18 @@ export async function callOfFailure(ctx: ResultCtx, id: string, routes?: () => P
   // The record's queue may be a routing key (./route.ts): the call keeps the queue it leads to.
   const to = routes ? await resolveReplayQueue(r.queue, await routes()) : null;
   if (to?.kind === 'several') throw new ConsoleError('InvalidInput', to.why.replace('use edit and replay', 'replay it with edits'));
-  return { id, task: r.name, queue: to ? to.queue : r.queue, args, kwargs, priority: null, expiresMs: null };
+  const parent = r.value.k === 'dict' ? r.value.entries.find(([k]) => k === 'parent_id')?.[1] : undefined;
+  return {
+    id,
+    task: r.name,
+    queue: to ? to.queue : r.queue,
+    args,
+    kwargs,
+    priority: null,
+    expiresMs: null,
+    // Not in the record (it was stored, so the task did not ignore its failure, but might its success).
+    ignoreResult: null,
+    rootId: null,
+    parentId: parent?.k === 'str' && parent.v ? parent.v : null,
+  };
 }

@@ -29,6 +29,9 @@ export interface SendTaskInput {
   /** `root_id`/`parent_id` when the message continues another (a replay keeps none). */
   rootId?: string | null;
   parentId?: string | null;
+  /** The `ignore_result` header: true or false overrides the task's own setting on the worker;
+   *  null or absent (send_task's default): the task's setting applies. */
+  ignoreResult?: boolean | null;
   /** Fixed instead of random (a preview's before and after differ only where the edit does). */
   replyTo?: string;
   deliveryTag?: string;
@@ -81,7 +84,7 @@ export function buildSendTask(m: SendTaskInput): BuiltCeleryMessage {
     ['argsrepr', jsonStr(saferepr(m.args))],
     ['kwargsrepr', jsonStr(saferepr(m.kwargs))],
     ['origin', jsonStr(originNode())],
-    ['ignore_result', 'null'],
+    ['ignore_result', typeof m.ignoreResult === 'boolean' ? String(m.ignoreResult) : 'null'],
     ['replaced_task_nesting', '0'],
     ['stamped_headers', 'null'],
     ['stamps', '{}'],

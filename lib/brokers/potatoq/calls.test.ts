@@ -30,7 +30,47 @@ describe("potatoq's letters as calls", () => {
     expect(JSON.parse(built.json).headers.id).toBe('L1');
   });
 
+  it("keeps the message's ignore_result, root_id and parent_id, in potatoq's message and in Celery's headers", () => {
+    const raw = RAW.replace('"v":1}', '"root_id":"R0","parent_id":"P1","ignore_result":true,"v":1}');
+    const c = callOfLetter(letter(raw));
+    expect(c).toMatchObject({ ignoreResult: true, rootId: 'R0', parentId: 'P1' });
+    expect(JSON.parse(messageOfCall(c, 1_800_000_000).json)).toMatchObject({ root_id: 'R0', parent_id: 'P1', ignore_result: true });
+    const headers = JSON.parse(buildSendTask({ ...c, priority: 0, etaMs: null, expiresMs: null, headers: [] }).json).headers;
+    expect(headers).toMatchObject({ root_id: 'R0', parent_id: 'P1', ignore_result: true });
+  });
+
+  it('a message without them (a result wanted, a first task) is written as potatoq writes a new call', () => {
+    const c = callOfLetter(letter(RAW));
+    expect(c).toMatchObject({ ignoreResult: false, rootId: null, parentId: null });
+    const m = JSON.parse(messageOfCall(c, 1_800_000_000).json);
+    expect(m.root_id).toBe('L1');
+    expect(m).not.toHaveProperty('parent_id');
+    expect(m).not.toHaveProperty('ignore_result');
+    // Celery: false overrides a task that ignores results there (the producer wanted one).
+    expect(JSON.parse(buildSendTask({ ...c, priority: 0, etaMs: null, expiresMs: null, headers: [] }).json).headers.ignore_result).toBe(
+      false,
+    );
+    expect(
+      JSON.parse(buildSendTask({ ...c, ignoreResult: null, priority: 0, etaMs: null, expiresMs: null, headers: [] }).json).headers
+        .ignore_result,
+    ).toBeNull();
+  });
+
+  it.each([
+    ['0', false],
+    ['1', true],
+    ['false', false],
+    ['""', false],
+    ['"yes"', true],
+    ['null', false],
+  ])('reads ignore_result %s with Python truth (%s)', (v, want) => {
+    expect(callOfLetter(letter(RAW.replace('"v":1}', `"ignore_result":${v},"v":1}`))).ignoreResult).toBe(want);
+  });
+
   it('refuses what is not a potatoq call, saying why', () => {
+    expect(() => callOfLetter(letter('{"task":"t","id":"L1","chord":{"callback":{"task":"cb"},"size":2},"v":1}'))).toThrow(
+      /part of a chord/,
+    );
     expect(() => callOfLetter(letter('[[1], {}, {}]'))).toThrow(/not a potatoq message/);
     expect(() => callOfLetter(letter('{"task":"t","id":"L1","link":[{"task":"cb"}],"v":1}'))).toThrow(/link callbacks/);
     expect(() => callOfLetter({ ...letter(RAW), rawTruncated: true })).toThrow(/more than the console reads whole/);

@@ -1,6 +1,7 @@
 import 'server-only';
 import { buildMessage, decodePayload, decodeTags, dumpsPy, parseJson, type BuildMessageInput, type BuiltMessage } from '@/lib/potatoq';
 import type { PyVal } from '@/lib/potatoq/pyval';
+import { decimalKey } from '@/lib/potatoq/pydecimal';
 import { ConsoleError } from '@/lib/brokers/errors';
 import type { CallsDecl, DeadDetail } from '@/lib/brokers/schema';
 import type { TaskCall } from '@/lib/brokers/types';
@@ -14,7 +15,7 @@ import { asInvalidInput } from './records';
 export const CELERY_COMPATIBLE = 'celery-compatible';
 
 const EXPORT = {
-  does: "The letter's task name, id, queue, args and kwargs (tagged values as their Python types), priority and expires are read from its message; its eta is dropped, as a replay drops it.",
+  does: "The letter's task name, id, queue, args and kwargs (tagged values as their Python types), priority, expires, ignore_result, root_id and parent_id are read from its message; its eta is dropped, as a replay drops it, and so are its retry count, per-call options and headers (the target runs it as a new call of its task).",
 };
 
 /** potatoq stores that can tell whether an id is already theirs (SQLite, PostgreSQL, Redis). */
@@ -40,6 +41,37 @@ const invalid = (message: string) => new ConsoleError('InvalidInput', message);
 const seconds = (v: PyVal | undefined): number | null =>
   v?.k === 'float' ? v.v : v?.k === 'int' ? Number(v.text) : v?.k === 'none' || v === undefined ? null : NaN;
 
+const text = (v: PyVal | undefined): string | null => (v?.k === 'str' && v.v ? v.v : null);
+/** Python's truth of a decoded field (absent: the dataclass default, False). */
+function truthy(v: PyVal | undefined): boolean {
+  if (v === undefined) return false;
+  switch (v.k) {
+    case 'none':
+      return false;
+    case 'bool':
+      return v.v;
+    case 'int':
+      return v.text !== '0' && v.text !== '-0';
+    case 'float':
+      return v.v !== 0;
+    case 'str':
+      return v.v !== '';
+    case 'list':
+    case 'set':
+      return v.items.length > 0;
+    case 'dict':
+      return v.entries.length > 0;
+    case 'bytes':
+      return v.data.length > 0;
+    case 'timedelta':
+      return v.us !== 0n;
+    case 'decimal':
+      return decimalKey(v.dec) !== 'n:0';
+    default:
+      return true;
+  }
+}
+
 /** A dead letter's message as a call; InvalidInput with why when it isn't one potatoq wrote
  *  (another system's message, a truncated read, callbacks the other system can't run). */
 export function callOfLetter(d: DeadDetail): TaskCall {
@@ -57,6 +89,9 @@ export function callOfLetter(d: DeadDetail): TaskCall {
     if (cb && cb.k === 'list' && cb.items.length)
       throw invalid(`the message has ${key} callbacks, which are potatoq signatures another system cannot run`);
   }
+  const chord = get(m, 'chord');
+  if (chord && chord.k !== 'none')
+    throw invalid("the task is part of a chord whose counter and callback live on this broker's result backend; replay it here instead");
   const queue = get(m, 'queue');
   const priority = get(m, 'priority');
   const expires = seconds(get(m, 'expires'));
@@ -68,6 +103,10 @@ export function callOfLetter(d: DeadDetail): TaskCall {
     kwargs,
     priority: priority?.k === 'int' ? Number(priority.text) : null,
     expiresMs: expires === null || Number.isNaN(expires) ? null : Math.round(expires * 1000),
+    // The worker stores no result where `not message.ignore_result` is false (Python truth).
+    ignoreResult: truthy(get(m, 'ignore_result')),
+    rootId: text(get(m, 'root_id')),
+    parentId: text(get(m, 'parent_id')),
   };
 }
 
@@ -80,6 +119,9 @@ export function buildInputOfCall(call: TaskCall): BuildMessageInput {
     args: dumpsPy(call.args),
     kwargs: dumpsPy(call.kwargs),
     priority: Math.max(-32768, Math.min(32767, call.priority ?? 0)),
+    rootId: call.rootId,
+    parentId: call.parentId,
+    ignoreResult: call.ignoreResult === true,
     // A number would be seconds from now: the instant goes as ISO text.
     ...(call.expiresMs !== null ? { expires: new Date(call.expiresMs).toISOString() } : {}),
   };

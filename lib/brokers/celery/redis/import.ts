@@ -34,6 +34,9 @@ export async function importCall(ctx: CeleryRedisCtx, call: TaskCall): Promise<{
     expiresMs: call.expiresMs,
     headers: [],
     id: call.id,
+    rootId: call.rootId,
+    parentId: call.parentId,
+    ignoreResult: call.ignoreResult,
   };
   let built;
   try {
