@@ -12,7 +12,6 @@ import { parsePotatoqEnqueue } from '../enqueue-fields';
 import { buildFromFields, potatoqBuildInput } from '../records';
 import { createDeadTally } from './dead-tally';
 import { deadGroups, overviewQueues, taskNames } from './dto-overview';
-import { DEAD_SCAN, DEAD_SLICE } from './reads-queues';
 import { getDead, getTask, listDead, listTasks } from './dto-pages';
 import { deadHistogram } from './histogram';
 import { overdueFacts, runningFacts } from './reads-stuck';
@@ -55,7 +54,6 @@ export function createRedisAdapter(config: StoreConfig): BrokerAdapter {
   const live: Liveness = { staleAfter: 3 * (o.workerHeartbeatInterval ?? 5), deadAfter: o.workerDeadAfter ?? 60 };
   const client = connectRedis(config.url, timeoutMs, o.tlsCaFile ? readCa(o.tlsCaFile, target.tls) : undefined);
   const results = redisResultsOn(client, prefix);
-  const tally = createDeadTally(client, prefix, { scan: DEAD_SCAN, slice: DEAD_SLICE });
   const where = target.path ?? `${target.host}:${target.port}`;
 
   /** A Redis error as the console's: unreachable, or (after the command was sent) maybe applied. */
@@ -87,6 +85,8 @@ export function createRedisAdapter(config: StoreConfig): BrokerAdapter {
     }
     return checked.value;
   }
+  // Dead counts kept between polls where the server tracks keys scripts read (dead-tally.ts).
+  const tally = createDeadTally(client, prefix, { tracksScriptReads: async () => (await server()).server === 'valkey' });
   /** Every call starts here: a refused server (Cluster, too old) answers nothing else. */
   async function usable(): Promise<ServerCheck> {
     let s: ServerCheck;

@@ -66,8 +66,8 @@ async function readQueues(client: Redis, prefix: string): Promise<RawOverview> {
 
 /** `tally`: the dead counts kept between polls (dead-tally.ts); without it every call counts. */
 export async function readOverview(client: Redis, prefix: string, tally?: DeadTally): Promise<Overview> {
-  const count = () => deadByQueue(client, prefix);
-  const [o, { dead, orphans }] = await Promise.all([readQueues(client, prefix), tally ? tally.get(count) : count()]);
+  const count = (on: Redis) => deadByQueue(on, prefix);
+  const [o, { dead, orphans }] = await Promise.all([readQueues(client, prefix), tally ? tally.get(count) : count(client)]);
   const queues = o.queues.map((q): QueueRow => ({
     name: q.name,
     ready: q.ready,
@@ -94,7 +94,7 @@ export async function readOverview(client: Redis, prefix: string, tally?: DeadTa
 export const DEAD_SLICE = 2000;
 
 /** Dead letters per queue among the newest DEAD_SCAN, and the members without a hash. */
-async function deadByQueue(client: Redis, prefix: string): Promise<{ dead: Map<string, number>; orphans: number }> {
+export async function deadByQueue(client: Redis, prefix: string): Promise<{ dead: Map<string, number>; orphans: number }> {
   const dead = new Map<string, number>();
   let orphans = 0;
   let after = ['', ''];
