@@ -1,8 +1,8 @@
 import 'server-only';
 import { isConsoleError } from '@/lib/brokers/errors';
-import type { DeadDetail, DeadGroup, DeadListQuery, DeadSummary, Page } from '@/lib/brokers/schema';
+import type { DeadDetail, DeadGroups, DeadListQuery, DeadSummary, Page } from '@/lib/brokers/schema';
 import { fingerprintError, type Fingerprint } from '@/lib/triage/fingerprint';
-import { DeadGrouper } from '@/lib/triage/groups';
+import { DeadGrouper, newestWindowNote } from '@/lib/triage/groups';
 import { parsePythonError } from '@/lib/triage/python-traceback';
 import type { QfClient } from './client';
 import { readJob, toResult } from './jobs';
@@ -123,7 +123,8 @@ export async function getDead(client: QfClient, id: string): Promise<DeadDetail 
   };
 }
 
-export async function deadGroups(client: QfClient, q: { queue?: string }): Promise<DeadGroup[]> {
+/** The newest DEAD_WINDOW letters grouped; QueueFlow's list gives no total, only whether there are more. */
+export async function deadGroups(client: QfClient, q: { queue?: string }): Promise<DeadGroups> {
   const got = await collectRows(pager(client, q), afterLetter, DEAD_WINDOW, undefined);
   const groups = new DeadGrouper();
   for (const d of got.rows) {
@@ -136,5 +137,12 @@ export async function deadGroups(client: QfClient, q: { queue?: string }): Promi
       fp: letterFingerprint(d),
     });
   }
-  return groups.result();
+  return groups.answer(
+    got.next
+      ? newestWindowNote({
+          window: got.rows.length,
+          why: `the console reads at most ${DEAD_WINDOW.toLocaleString('en-US')} of QueueFlow's dead letters for the groups`,
+        })
+      : null,
+  );
 }
