@@ -123,7 +123,8 @@ export async function getDead(client: QfClient, id: string): Promise<DeadDetail 
   };
 }
 
-/** The newest DEAD_WINDOW letters grouped; QueueFlow's list gives no total, only whether there are more. */
+/** The newest DEAD_WINDOW letters grouped; past them, the list's own count (`include_total`, one
+ *  COUNT on the server, asked only then) says how many there are in all. */
 export async function deadGroups(client: QfClient, q: { queue?: string }): Promise<DeadGroups> {
   const got = await collectRows(pager(client, q), afterLetter, DEAD_WINDOW, undefined);
   const groups = new DeadGrouper();
@@ -137,12 +138,13 @@ export async function deadGroups(client: QfClient, q: { queue?: string }): Promi
       fp: letterFingerprint(d),
     });
   }
-  return groups.answer(
-    got.next
-      ? newestWindowNote({
-          window: got.rows.length,
-          why: `the console reads at most ${DEAD_WINDOW.toLocaleString('en-US')} of QueueFlow's dead letters for the groups`,
-        })
-      : null,
-  );
+  if (!got.next) return groups.answer();
+  const counted = parseWire(
+    ZDeadPage,
+    await client.get('/api/v1/dlq', { queue: q.queue, limit: 1, include_total: true }),
+    'the dead-letter count',
+  ).total;
+  const why = `the console reads at most ${DEAD_WINDOW.toLocaleString('en-US')} of QueueFlow's dead letters for the groups`;
+  const total = counted === undefined ? undefined : ({ n: counted, how: 'exact' } as const);
+  return groups.answer(newestWindowNote({ window: got.rows.length, total, why }));
 }
