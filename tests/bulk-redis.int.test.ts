@@ -80,7 +80,7 @@ describe.skipIf(!up)('bulk jobs on Redis', () => {
   it('discards one error group at a paced rate, batch by batch', async () => {
     await seedLetters(c, prefix, idsOf('g', 300), 'bulk-g', TB("KeyError: 'sku-1'"));
     const { deadGroups } = await import('@/lib/brokers/service');
-    const group = (await deadGroups('bulkredis', { queue: 'bulk-g' })).find((g) => g.pattern === 'KeyError: <str>')!;
+    const group = (await deadGroups('bulkredis', { queue: 'bulk-g' })).groups.find((g) => g.pattern === 'KeyError: <str>')!;
     expect(group.count).toBe(300);
     const job = await jobFor('bulkredis', 'discard', { queue: 'bulk-g', group: group.fingerprint }, 150);
     const began = Date.now();

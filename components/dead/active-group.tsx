@@ -3,7 +3,7 @@ import { useDeadGroups } from '@/lib/client/hooks';
 
 /** The chosen group's pattern (its fingerprint until the groups are read, or when it is gone). */
 export function ActiveGroup({ brokerId, queue, fingerprint }: { brokerId: string; queue?: string; fingerprint: string }) {
-  const groups = useDeadGroups(brokerId, queue).data;
+  const groups = useDeadGroups(brokerId, queue).data?.groups;
   const g = groups?.find((x) => x.fingerprint === fingerprint);
   return (
     <span className="font-mono text-sm break-all" data-testid="active-group" data-fingerprint={fingerprint}>

@@ -2,6 +2,7 @@
 import Link from 'next/link';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
+import { ScopeNote } from '@/components/ui/list-scope';
 import { Empty, ErrorBox, Loading } from '@/components/ui/states';
 import { Ago } from '@/components/ui/time';
 import type { DeadGroup } from '@/lib/brokers/schema';
@@ -23,7 +24,9 @@ export function DeadGroups({ brokerId, queue, active }: { brokerId: string; queu
       </div>
     );
   if (!q.data) return <Loading />;
-  if (q.data.length === 0) return <Empty>No dead letters. 🎉</Empty>;
+  const { groups, scope } = q.data;
+  // No groups of a bounded read is not "no dead letters": the note says what was left out.
+  if (groups.length === 0 && scope.complete) return <Empty>No dead letters. 🎉</Empty>;
   const base = `/brokers/${encodeURIComponent(brokerId)}/dead`;
   const href = (group: string) => {
     const qs = new URLSearchParams();
@@ -32,13 +35,14 @@ export function DeadGroups({ brokerId, queue, active }: { brokerId: string; queu
     return `${base}?${qs.toString()}`;
   };
   // The active group stays visible even when it is beyond the groups shown.
-  const page = q.data.filter((g, i) => i < shown || g.fingerprint === active);
-  const total = q.data.reduce((n, g) => n + g.count, 0);
+  const page = groups.filter((g, i) => i < shown || g.fingerprint === active);
   return (
     <div className="overflow-x-auto">
+      <ScopeNote notes={[scope.complete ? null : scope.note]} testId="dead-groups-scope" />
       <p className="px-4 pt-3 text-xs text-zinc-500 dark:text-zinc-400" data-testid="dead-groups-total">
-        {total.toLocaleString('en-US')} letters in {q.data.length.toLocaleString('en-US')} group{q.data.length === 1 ? '' : 's'}: same
-        exception type, same message once ids, numbers, quoted values and paths are set aside, raised from the same place in your code.
+        {scope.grouped.toLocaleString('en-US')} letter{scope.grouped === 1 ? '' : 's'} in {groups.length.toLocaleString('en-US')} group
+        {groups.length === 1 ? '' : 's'}: same exception type, same message once ids, numbers, quoted values and paths are set aside, raised
+        from the same place in your code.
       </p>
       <table className="table-base min-w-[60rem]" data-testid="dead-groups">
         <thead>
@@ -63,10 +67,10 @@ export function DeadGroups({ brokerId, queue, active }: { brokerId: string; queu
           ))}
         </tbody>
       </table>
-      {q.data.length > page.length ? (
+      {groups.length > page.length ? (
         <div className="flex items-center gap-3 px-4 py-2 text-xs text-zinc-500 dark:text-zinc-400">
           <span data-testid="dead-groups-shown">
-            {page.length} of {q.data.length} groups shown
+            {page.length} of {groups.length} groups shown
           </span>
           <Button size="sm" variant="ghost" onClick={() => setShown((n) => n + GROUPS_PAGE)} data-testid="dead-groups-more">
             Show more groups

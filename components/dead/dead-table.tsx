@@ -45,14 +45,18 @@ export function DeadTable({ brokerId, filters }: { brokerId: string; filters: De
   // With a group chosen (and no other filter narrowing it), the bulk buttons name its size.
   const groups = useDeadGroups(brokerId, filters.queue);
   const narrowed = !!(filters.task || filters.id || filters.q);
-  const group = filters.group !== undefined && !narrowed ? groups.data?.find((g) => g.fingerprint === filters.group) : undefined;
+  const group = filters.group !== undefined && !narrowed ? groups.data?.groups.find((g) => g.fingerprint === filters.group) : undefined;
+  // Groups over part of the letters (groups.data.scope) know a lower bound of the group, not its size.
+  const partial = groups.data?.scope.complete === false;
   const groupProps = (verb: string) =>
     group
-      ? {
-          label: `${verb} all ${group.count.toLocaleString('en-US')} of this group…`,
-          expectedCount: group.count,
-          groupLabel: group.pattern,
-        }
+      ? partial
+        ? { label: `${verb} all of this group…`, groupLabel: group.pattern }
+        : {
+            label: `${verb} all ${group.count.toLocaleString('en-US')} of this group…`,
+            expectedCount: group.count,
+            groupLabel: group.pattern,
+          }
       : {};
   if (q.error && !q.data)
     return (
@@ -99,7 +103,9 @@ export function DeadTable({ brokerId, filters }: { brokerId: string; filters: De
         <span className="flex items-center gap-2" data-testid="bulk-all">
           {group ? (
             <span className="text-xs text-zinc-500 dark:text-zinc-400" data-testid="group-count">
-              This group, every page: <strong>{group.count.toLocaleString('en-US')}</strong> letter{group.count === 1 ? '' : 's'}
+              This group, every page: {partial ? 'at least ' : ''}
+              <strong>{group.count.toLocaleString('en-US')}</strong> letter{group.count === 1 ? '' : 's'}
+              {partial ? ' (the groups count only part of the dead letters)' : ''}
             </span>
           ) : null}
           <BulkAllButton

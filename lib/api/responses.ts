@@ -179,6 +179,13 @@ export const ZDeadGroups = z.object({
       oldestAt: isoOrNull,
     }),
   ),
+  scope: z
+    .looseObject({
+      grouped: z.number().int().min(0).describe("letters grouped: the sum of the groups' counts"),
+      complete: z.boolean().describe('every dead letter (of the queue asked) is in a group'),
+      note: z.string().optional().describe('set exactly when not complete: what was grouped and what was left out, in words'),
+    })
+    .meta({ id: 'DeadGroupScope' }),
 });
 export const ZResultPage = page(
   z.looseObject({ id: z.string(), status: z.string(), name: z.string().nullable(), dateDone: isoOrNull, expiresAt: isoOrNull }),

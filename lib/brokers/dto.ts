@@ -206,6 +206,24 @@ export interface DeadGroup {
   oldestAt: string | null;
 }
 
+/** What `deadGroups` grouped: every dead letter (of the queue asked), or a bounded part of them. */
+export interface DeadGroupScope {
+  /** Letters grouped: the sum of the groups' counts. */
+  grouped: number;
+  /** Every dead letter (of the queue asked) is in a group. False when the read was bounded and
+   *  letters were left out (older than a window, beyond one read of a queue, ...). */
+  complete: boolean;
+  /** Set exactly when not complete: what was grouped and what was left out, in the operator's
+   *  words (the adapter's own, e.g. "Grouped the newest 10,000 of 12,345 dead letters ..."). */
+  note?: string;
+}
+
+/** The answer of `deadGroups`: the groups, largest first, and what they cover. */
+export interface DeadGroups {
+  groups: DeadGroup[];
+  scope: DeadGroupScope;
+}
+
 /** Dead letters per time bucket (trend charts): bucket i is [fromMs + i·bucketMs, + bucketMs). */
 export interface DeadHistogramQuery {
   fromMs: number;

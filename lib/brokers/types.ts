@@ -10,7 +10,7 @@ import type {
   SystemKind,
   DeadDetail,
   Diagnosis,
-  DeadGroup,
+  DeadGroups,
   DeadHistogram,
   DeadHistogramQuery,
   DeadFilter,
@@ -61,8 +61,10 @@ export interface BrokerAdapter {
 
   /** Dead letters newest first (died_at DESC, id). */
   listDead(q: DeadListQuery): Promise<Page<DeadSummary>>;
-  /** Dead letters grouped by the last line of their reason, largest group first. */
-  deadGroups(q: { queue?: string }): Promise<DeadGroup[]>;
+  /** Dead letters grouped by error fingerprint, largest group first, and the scope: how many
+   *  letters were grouped, whether that is all of them, and when not, the adapter's words for
+   *  what was read and what was left out (a window of the newest, one read of a deep queue). */
+  deadGroups(q: { queue?: string }): Promise<DeadGroups>;
   getDead(id: string): Promise<DeadDetail | null>;
   /**
    * Dead letters per time bucket by the died time the system itself keeps (trend charts), at a

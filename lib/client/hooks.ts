@@ -3,7 +3,7 @@ import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import type {
   BrokerOverview,
   DeadDetail,
-  DeadGroup,
+  DeadGroups,
   DeadSummary,
   Diagnosis,
   EnqueuePreview,
@@ -68,8 +68,7 @@ export function useDeadGroups(b: string, queue?: string) {
   const refetchInterval = usePollInterval();
   return useQuery({
     queryKey: qk.deadGroups(b, queue),
-    queryFn: ({ signal }) =>
-      getJson<{ groups: DeadGroup[] }>(apiUrl(brokerPath(b, '/dead/groups'), { queue }), signal).then((r) => r.groups),
+    queryFn: ({ signal }) => getJson<DeadGroups>(apiUrl(brokerPath(b, '/dead/groups'), { queue }), signal),
     refetchInterval,
   });
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fingerprintError } from './fingerprint';
-import { DeadGrouper } from './groups';
+import { DeadGrouper, newestWindowNote } from './groups';
 
 const fp = (type: string, message: string) =>
   fingerprintError({ type, message, frames: [{ file: '/srv/shop/billing.py', func: 'charge' }] });
@@ -60,5 +60,39 @@ describe('DeadGrouper', () => {
     g.add({ id: '1', task: 't', queue: 'q', diedAtMs: 1, summary: '', fp: fp('ZError', 'z') });
     g.add({ id: '2', task: 't', queue: 'q', diedAtMs: 1, summary: '', fp: fp('AError', 'a') });
     expect(g.result().map((x) => x.pattern)).toEqual(['AError: a', 'ZError: z']);
+  });
+
+  it('answers the groups with their scope: grouped is the sum of the counts, a note only when letters were left out', () => {
+    const g = new DeadGrouper();
+    g.add({ id: '1', task: 't', queue: 'q', diedAtMs: 1, summary: '', fp: fp('AError', 'a'), count: 5 });
+    g.add({ id: '2', task: 't', queue: 'q', diedAtMs: 2, summary: '', fp: fp('BError', 'b') });
+    expect(g.answer().scope).toEqual({ grouped: 6, complete: true });
+    expect(g.answer(null).scope).toEqual({ grouped: 6, complete: true });
+    expect(g.answer('only some').scope).toEqual({ grouped: 6, complete: false, note: 'only some' });
+    expect(g.answer('only some').groups.map((x) => x.count)).toEqual([5, 1]);
+    expect(new DeadGrouper().answer()).toEqual({ groups: [], scope: { grouped: 0, complete: true } });
+  });
+});
+
+describe('newestWindowNote', () => {
+  it('says how many of how many were grouped, and what the rest are', () => {
+    expect(newestWindowNote({ window: 10_000, total: { n: 100_000, how: 'exact' }, why: 'the searchWindow option' })).toBe(
+      "Grouped the newest 10,000 of 100,000 dead letters (the searchWindow option): the 90,000 older ones are in no group's count.",
+    );
+    expect(newestWindowNote({ window: 5, total: { n: 6, how: 'exact' } })).toBe(
+      "Grouped the newest 5 of 6 dead letters: the 1 older one is in no group's count.",
+    );
+    expect(newestWindowNote({ window: 10, total: { n: 100, how: 'more than' } })).toBe(
+      "Grouped the newest 10 of more than 100 dead letters: the older ones are in no group's count.",
+    );
+    expect(newestWindowNote({ window: 10, total: { n: 4_000, how: 'about' }, why: 'w' })).toBe(
+      "Grouped the newest 10 of about 4,000 dead letters (w): the older ones are in no group's count.",
+    );
+  });
+
+  it('says there are more without a total, or with an estimate no larger than the window', () => {
+    const more = "Grouped the newest 2,000 dead letters (w); there are more, and the older ones are in no group's count.";
+    expect(newestWindowNote({ window: 2_000, why: 'w' })).toBe(more);
+    expect(newestWindowNote({ window: 2_000, total: { n: 1_500, how: 'about' }, why: 'w' })).toBe(more);
   });
 });

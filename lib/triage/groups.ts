@@ -1,4 +1,4 @@
-import type { DeadGroup } from '@/lib/brokers/dto';
+import type { DeadGroup, DeadGroups } from '@/lib/brokers/dto';
 import type { Fingerprint } from './fingerprint';
 
 // Aggregates dead letters into groups by fingerprint, for any system: the adapter feeds each
@@ -76,4 +76,37 @@ export class DeadGrouper {
       }))
       .sort((a, b) => b.count - a.count || (a.pattern < b.pattern ? -1 : a.pattern > b.pattern ? 1 : 0));
   }
+
+  /** The groups and their scope: every letter unless `leftOut` (the adapter's words) says what
+   *  the read left out. `grouped` is always the sum of the groups' counts. */
+  answer(leftOut?: string | null): DeadGroups {
+    const groups = this.result();
+    const grouped = groups.reduce((n, g) => n + g.count, 0);
+    return { groups, scope: leftOut ? { grouped, complete: false, note: leftOut } : { grouped, complete: true } };
+  }
+}
+
+/** Past a full window, a store counts its letters up to this many windows for the scope's words
+ *  ("more than 100,000" beyond that): the count stays bounded like the window itself. */
+export const SCOPE_COUNT_WINDOWS = 10;
+
+const num = (x: number) => x.toLocaleString('en-US');
+
+/** How many letters there are in all, as far as the store can say cheaply. */
+export type LetterTotal = { n: number; how: 'exact' | 'more than' | 'about' };
+
+/**
+ * The words for groups over the newest `window` letters when there are more: "Grouped the newest
+ * 10,000 of 12,345 dead letters (the searchWindow option): the 2,345 older ones are in no group's
+ * count." `why` names what bounds the window; without a usable total the words say "there are more".
+ */
+export function newestWindowNote(w: { window: number; total?: LetterTotal; why?: string }): string {
+  const t = w.total && w.total.n > w.window ? w.total : undefined;
+  const head = `Grouped the newest ${num(w.window)}`;
+  const why = w.why ? ` (${w.why})` : '';
+  if (!t) return `${head} dead letters${why}; there are more, and the older ones are in no group's count.`;
+  const older =
+    t.how !== 'exact' ? 'the older ones are' : t.n - w.window === 1 ? 'the 1 older one is' : `the ${num(t.n - w.window)} older ones are`;
+  const of = t.how === 'exact' ? num(t.n) : `${t.how} ${num(t.n)}`;
+  return `${head} of ${of} dead letters${why}: ${older} in no group's count.`;
 }

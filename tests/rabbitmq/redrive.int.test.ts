@@ -136,8 +136,9 @@ describe.skipIf(!v4)('the one-pass redrive on RabbitMQ 4.3', () => {
       expect(byTask.ids).toEqual([ids[5]]);
       const page = await a.listDead(ZDeadListQuery.parse({ queue, limit: 500 }));
       expect(page.items).toHaveLength(100); // the list's browse window
-      const groups = await a.deadGroups({ queue }); // "ValueError: group <n>", of the first 100 only
+      const { groups, scope } = await a.deadGroups({ queue }); // "ValueError: group <n>", of the first 100 only
       expect(groups.map((g) => g.count)).toEqual([100]);
+      expect(scope).toMatchObject({ grouped: 100, complete: false, note: expect.stringContaining(`${queue}.dlq holds 900 letters`) });
       // The group from the headers alone: all 900, not the list's 100.
       expect((await a.deadIds!({ queue, group: groups[0]!.fingerprint }, 100_000)).ids).toHaveLength(900);
       expect((await a.deadIds!({ queue, group: 'fp-0000000000000000' }, 100_000)).ids).toEqual([]);

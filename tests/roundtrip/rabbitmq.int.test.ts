@@ -112,7 +112,7 @@ describe.skipIf(!available)('RabbitMQ 4 round trips with the real potatoq and a 
     expect(detail?.payload.foreign).toBeNull();
     expect(detail?.result?.status).toBe('FAILURE');
     expect(detail?.result?.excType).toBe('RuntimeError');
-    const groups = await rmq.deadGroups({ queue });
+    const groups = (await rmq.deadGroups({ queue })).groups;
     expect(groups.map((g) => g.pattern).sort()).toEqual(['RuntimeError: first attempt fails', 'unregistered task rt.late']);
     // Browsing kept them: potatoq's own CLI still lists both.
     const cli = JSON.parse(potatoq('dead', 'list', '--json').replace(/^[^[]*/, '')) as Array<{ id: string }>;

@@ -186,7 +186,7 @@ describe('SQLite round trips with the real potatoq', () => {
     expect(fail?.result?.excMessage).toBe('boom-rt');
     expect(fail?.result?.traceback).toContain('Traceback (most recent call last)');
     expect((await console_.getDead(ids.unknown))?.summary).toBe('unregistered task rt.unknown');
-    const groups = await console_.deadGroups({});
+    const groups = (await console_.deadGroups({})).groups;
     expect(groups.map((g) => g.example.summary)).toEqual(
       expect.arrayContaining(['ValueError: boom-rt', 'unregistered task rt.unknown', 'RuntimeError: first attempt fails']),
     );

@@ -58,7 +58,7 @@ async function checkRecords(a: BrokerAdapter, q: string, log: () => string): Pro
   const h = await a.deadHistogram!({ ...w, queue: q });
   expect(h).toEqual({ ...bucketTimes(done, w), scannedNewest: null });
   expect(sum(h.counts)).toBe(2);
-  const [group] = await a.deadGroups({ queue: q });
+  const [group] = (await a.deadGroups({ queue: q })).groups;
   expect(group).toMatchObject({ count: 2, pattern: expect.stringMatching(/^ValueError: flag f-\S+ is not set$/) });
   expect((await a.deadHistogram!({ ...w, queue: q, group: group!.fingerprint })).counts).toEqual(h.counts);
   expect(sum((await a.deadHistogram!({ ...w, queue: q, group: 'fp-0000000000000000' })).counts)).toBe(0);
@@ -191,7 +191,7 @@ if (!redisUp) {
           expect(died).toBeGreaterThanOrEqual(before);
           expect(died).toBeLessThanOrEqual(after);
           // A group of letters (grouped by RabbitMQ's reason) counts as the groups count it.
-          const letterGroup = (await a.deadGroups({ queue: Q })).find((g) => g.tasks.includes('ct.reject_quiet'));
+          const letterGroup = (await a.deadGroups({ queue: Q })).groups.find((g) => g.tasks.includes('ct.reject_quiet'));
           expect(letterGroup).toBeDefined();
           expect(sum((await a.deadHistogram!({ ...w, queue: Q, group: letterGroup!.fingerprint })).counts)).toBe(letterGroup!.count);
           expect(await depth()).toBe(2);

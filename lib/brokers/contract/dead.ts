@@ -75,7 +75,7 @@ export function registerDead(ctx: Ctx): void {
       const k1 = await s.deadLetter({ task: 'ct.g1', queue: q, reason: TRACEBACK("KeyError: 'sku-1' in cart 17"), diedAgo: 30 });
       const k2 = await s.deadLetter({ task: 'ct.g2', queue: q, reason: TRACEBACK("KeyError: 'sku-99' in cart 4242") });
       const lone = await s.deadLetter({ task: 'ct.g1', queue: q, reason: TRACEBACK('TypeError: nope') });
-      const groups = await a.deadGroups({ queue: q });
+      const groups = (await a.deadGroups({ queue: q })).groups;
       expect(groups.map((g) => [g.pattern, g.count])).toEqual([
         ['KeyError: <str> in cart <n>', 2],
         ['TypeError: nope', 1],
@@ -91,6 +91,24 @@ export function registerDead(ctx: Ctx): void {
 
   contractCase(
     ctx,
+    'says what its groups cover: every letter of a small queue, each counted once, and no note',
+    { caps: ['browseDead'] },
+    async () => {
+      const { a, s } = ctx();
+      const q = uniqueQueue('scope');
+      for (const n of [1, 2, 3]) await s.deadLetter({ task: 'ct.sc', queue: q, reason: TRACEBACK(`ValueError: order ${n} late`) });
+      await s.deadLetter({ task: 'ct.sc', queue: q, reason: TRACEBACK('KeyError: sku') });
+      const { groups, scope } = await a.deadGroups({ queue: q });
+      expect(groups.map((g) => g.count)).toEqual([3, 1]);
+      // `grouped` is the letters in the groups; complete, the adapter has nothing to say.
+      expect(scope).toEqual({ grouped: 4, complete: true });
+      const empty = await a.deadGroups({ queue: uniqueQueue('scope-none') });
+      expect(empty).toEqual({ groups: [], scope: { grouped: 0, complete: true } });
+    },
+  );
+
+  contractCase(
+    ctx,
     'counts letters that share one reason text, with the newest as example and first/last seen',
     { caps: ['browseDead'] },
     async () => {
@@ -100,7 +118,7 @@ export function registerDead(ctx: Ctx): void {
       await s.deadLetter({ task: 'ct.s1', queue: q, reason, diedAgo: 40 });
       await s.deadLetter({ task: 'ct.s2', queue: q, reason, diedAgo: 20 });
       await s.deadLetter({ task: 'ct.s1', queue: q, reason });
-      const [g, ...rest] = await a.deadGroups({ queue: q });
+      const [g, ...rest] = (await a.deadGroups({ queue: q })).groups;
       expect(rest).toEqual([]);
       expect([g!.pattern, g!.count, g!.tasks]).toEqual(['ConnectionError: db down', 3, ['ct.s1', 'ct.s2']]);
       // First/last seen and the example are those of the letters themselves.

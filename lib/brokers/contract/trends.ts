@@ -28,7 +28,7 @@ export function registerTrends(ctx: Ctx): void {
       expect(h.undated).toBe(0);
       expect(h.counts.reduce((n, c) => n + c, 0)).toBe(3);
 
-      const groups = await a.deadGroups({ queue: q });
+      const groups = (await a.deadGroups({ queue: q })).groups;
       const declined = groups.find((g) => g.pattern === 'ValueError: card <n> declined');
       expect(declined?.count).toBe(2);
       const g = await a.deadHistogram({ ...w, queue: q, group: declined!.fingerprint });

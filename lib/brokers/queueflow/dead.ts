@@ -1,8 +1,8 @@
 import 'server-only';
 import { isConsoleError } from '@/lib/brokers/errors';
-import type { DeadDetail, DeadGroup, DeadListQuery, DeadSummary, Page } from '@/lib/brokers/schema';
+import type { DeadDetail, DeadGroups, DeadListQuery, DeadSummary, Page } from '@/lib/brokers/schema';
 import { fingerprintError, type Fingerprint } from '@/lib/triage/fingerprint';
-import { DeadGrouper } from '@/lib/triage/groups';
+import { DeadGrouper, newestWindowNote } from '@/lib/triage/groups';
 import { parsePythonError } from '@/lib/triage/python-traceback';
 import type { QfClient } from './client';
 import { readJob, toResult } from './jobs';
@@ -123,7 +123,9 @@ export async function getDead(client: QfClient, id: string): Promise<DeadDetail 
   };
 }
 
-export async function deadGroups(client: QfClient, q: { queue?: string }): Promise<DeadGroup[]> {
+/** The newest DEAD_WINDOW letters grouped; past them, the list's own count (`include_total`, one
+ *  COUNT on the server, asked only then) says how many there are in all. */
+export async function deadGroups(client: QfClient, q: { queue?: string }): Promise<DeadGroups> {
   const got = await collectRows(pager(client, q), afterLetter, DEAD_WINDOW, undefined);
   const groups = new DeadGrouper();
   for (const d of got.rows) {
@@ -136,5 +138,13 @@ export async function deadGroups(client: QfClient, q: { queue?: string }): Promi
       fp: letterFingerprint(d),
     });
   }
-  return groups.result();
+  if (!got.next) return groups.answer();
+  const counted = parseWire(
+    ZDeadPage,
+    await client.get('/api/v1/dlq', { queue: q.queue, limit: 1, include_total: true }),
+    'the dead-letter count',
+  ).total;
+  const why = `the console reads at most ${DEAD_WINDOW.toLocaleString('en-US')} of QueueFlow's dead letters for the groups`;
+  const total = counted === undefined ? undefined : ({ n: counted, how: 'exact' } as const);
+  return groups.answer(newestWindowNote({ window: got.rows.length, total, why }));
 }

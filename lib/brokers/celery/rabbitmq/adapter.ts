@@ -4,7 +4,7 @@ import { ConsoleError } from '@/lib/brokers/errors';
 import { parseOptions } from '@/lib/brokers/potatoq/options';
 import { AmqpLink } from '@/lib/brokers/potatoq/rabbitmq/connection';
 import { Management } from '@/lib/brokers/potatoq/rabbitmq/management';
-import { windowNote, type DeepDlq } from '@/lib/brokers/potatoq/rabbitmq/reads';
+import { groupsNote, windowNote, type DeepDlq } from '@/lib/brokers/potatoq/rabbitmq/reads';
 import { parseAmqpUrl, parseManagement } from '@/lib/brokers/potatoq/rabbitmq/url';
 import { connectRedis } from '@/lib/brokers/potatoq/redis/server';
 import { CAPABILITIES, type ActionResult, type BrokerOverview, type Capabilities, type QueueStats } from '@/lib/brokers/schema';
@@ -19,7 +19,17 @@ import { isControlQueue } from '../redis/keys';
 import { discardDead, ok, replayFailures, type ReplayBroker } from '../redis/failures';
 import { memoRoutes, type QueueRoutes } from '../route';
 import { previewEditedCelery, replayEditedCelery } from '../edit-replay';
-import { deadCounts, deadGroups, failureEntries, failureIds, getDead, getResult, listDead, listResults } from '../redis/reads-dead';
+import {
+  CAPPED_NOTE,
+  deadCounts,
+  deadGroups,
+  failureEntries,
+  failureIds,
+  getDead,
+  getResult,
+  listDead,
+  listResults,
+} from '../redis/reads-dead';
 import { DeadGrouper } from '@/lib/triage/groups';
 import { buildSendTask, sendTaskInput, type BuiltCeleryMessage, type SendTaskInput } from '../send-task';
 import { broadcastRevoke, checkQueues, inspect, publishTask, purgeQueue } from './amqp';
@@ -200,12 +210,14 @@ export function createCeleryRabbitAdapter(config: StoreConfig): BrokerAdapter {
     deadGroups: async (q) => {
       if (!dlq) return deadGroups(rctx, q);
       // One group per error over records and letters: a task in both counts once, by its record.
-      const letters = await readCeleryLetters(dlq);
+      const deep: DeepDlq[] = [];
+      const letters = await readCeleryLetters(dlq, deep);
       const g = new DeadGrouper();
-      const records = backend ? await failureEntries(rctx, q) : [];
-      for (const e of records) g.add(e);
+      const records = backend ? await failureEntries(rctx, q) : { entries: [], capped: false };
+      for (const e of records.entries) g.add(e);
       for (const e of letterEntries(letters, backend ? await failureIds(rctx) : new Set(), q)) g.add(e);
-      return g.result();
+      const notes = [deep.length ? groupsNote(deep, dlq.limit) : '', records.capped ? CAPPED_NOTE : ''].filter(Boolean);
+      return g.answer(notes.join(' ') || null);
     },
     getDead: async (id) => {
       const record = backend ? await getDead(rctx, id) : null;

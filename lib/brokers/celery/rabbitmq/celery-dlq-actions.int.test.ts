@@ -150,7 +150,7 @@ if (!URL4 || !redisUp) {
     });
 
     it("groups letters by the record's exception or by RabbitMQ's reason, counted exactly across pages", async () => {
-      const groups = await a.deadGroups({});
+      const groups = (await a.deadGroups({})).groups;
       const ga = groups.find((g) => g.example.id && A.includes(g.example.id))!;
       const gb = groups.find((g) => g.example.id && B.includes(g.example.id))!;
       expect(ga.count).toBe(200);
@@ -240,7 +240,7 @@ if (!URL4 || !redisUp) {
     }, 60_000);
 
     it('replays a filtered part (one error group) through the paced bulk runner', async () => {
-      const gb = (await a.deadGroups({})).find((g) => B.includes(g.example.id))!;
+      const gb = (await a.deadGroups({})).groups.find((g) => B.includes(g.example.id))!;
       const backend = backendOf(a, { group: gb.fingerprint });
       const job = new BulkJob({
         brokerId: 'cdlq-a',

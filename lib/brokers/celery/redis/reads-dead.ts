@@ -6,7 +6,7 @@ import { pyToPValue } from '@/lib/potatoq/pvalue';
 import { toTypedValue } from '@/lib/brokers/potatoq/message';
 import type {
   DeadDetail,
-  DeadGroup,
+  DeadGroups,
   DeadListQuery,
   DeadSummary,
   MessageView,
@@ -16,7 +16,7 @@ import type {
 } from '@/lib/brokers/schema';
 import { DeadGrouper, type GroupedLetter } from '@/lib/triage/groups';
 import { requireBackend, type ResultCtx } from './context';
-import { failureReason, readRecord, recordDto, scanRecords, type CeleryRecord } from './results';
+import { failureReason, readRecord, recordDto, RESULT_SCAN_CAP, scanRecords, type CeleryRecord } from './results';
 
 // Celery has no dead-letter store: a failed task leaves a FAILURE record in the result backend.
 // Those are the console's dead letters; with `result_extended` they carry the task's name,
@@ -37,13 +37,21 @@ function deadSummary(r: CeleryRecord): DeadSummary {
   };
 }
 
-/** Every FAILURE record, newest first (date_done DESC, id). */
-async function failures(ctx: ResultCtx): Promise<CeleryRecord[]> {
-  const { records } = await scanRecords(requireBackend(ctx), ctx.resultPrefix);
-  return records
+/** The FAILURE records among the records one scan reads (at most RESULT_SCAN_CAP, `capped`
+ *  when there were more), newest first (date_done DESC, id). */
+async function scanFailures(ctx: ResultCtx): Promise<{ records: CeleryRecord[]; capped: boolean }> {
+  const { records, capped } = await scanRecords(requireBackend(ctx), ctx.resultPrefix);
+  const failed = records
     .filter((r) => r.status === 'FAILURE')
     .sort((a, b) => (b.dateDoneMs ?? 0) - (a.dateDoneMs ?? 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return { records: failed, capped };
 }
+const failures = async (ctx: ResultCtx) => (await scanFailures(ctx)).records;
+
+/** What the groups leave out when the backend holds more records than one scan reads. */
+export const CAPPED_NOTE =
+  `The result backend holds more than ${RESULT_SCAN_CAP.toLocaleString('en-US')} records: a read takes that many in SCAN order ` +
+  "(not the newest: nothing orders them), so these groups count the FAILURE records among them; the others are in no group's count.";
 
 /** The ids of every FAILURE record. */
 export async function failureIds(ctx: ResultCtx): Promise<Set<string>> {
@@ -78,13 +86,14 @@ export async function listDead(ctx: ResultCtx, q: DeadListQuery): Promise<Page<D
   };
 }
 
-/** The FAILURE records as entries of the error groups (lib/triage/groups.ts). */
-export async function failureEntries(ctx: ResultCtx, q: { queue?: string }): Promise<GroupedLetter[]> {
-  const out: GroupedLetter[] = [];
-  for (const r of await failures(ctx)) {
+/** The FAILURE records as entries of the error groups (lib/triage/groups.ts); `capped` as scanFailures'. */
+export async function failureEntries(ctx: ResultCtx, q: { queue?: string }): Promise<{ entries: GroupedLetter[]; capped: boolean }> {
+  const entries: GroupedLetter[] = [];
+  const { records, capped } = await scanFailures(ctx);
+  for (const r of records) {
     if (q.queue && r.queue !== q.queue) continue;
     const reason = failureReason(r);
-    out.push({
+    entries.push({
       id: r.id,
       task: r.name ?? '?',
       queue: r.queue ?? '',
@@ -93,13 +102,14 @@ export async function failureEntries(ctx: ResultCtx, q: { queue?: string }): Pro
       fp: reasonFingerprint(reason),
     });
   }
-  return out;
+  return { entries, capped };
 }
 
-export async function deadGroups(ctx: ResultCtx, q: { queue?: string }): Promise<DeadGroup[]> {
+export async function deadGroups(ctx: ResultCtx, q: { queue?: string }): Promise<DeadGroups> {
   const g = new DeadGrouper();
-  for (const e of await failureEntries(ctx, q)) g.add(e);
-  return g.result();
+  const { entries, capped } = await failureEntries(ctx, q);
+  for (const e of entries) g.add(e);
+  return g.answer(capped ? CAPPED_NOTE : null);
 }
 
 function failureView(r: CeleryRecord): MessageView {

@@ -1,13 +1,14 @@
 import 'server-only';
 import { decodePayload, reasonSummary } from '@/lib/potatoq';
-import type { DeadDetail, DeadGroup, DeadListQuery, DeadSummary, Page } from '@/lib/brokers/schema';
+import type { DeadDetail, DeadGroups, DeadListQuery, DeadSummary, Page } from '@/lib/brokers/schema';
 import { decodeCursor, encodeCursor } from '@/lib/brokers/cursor';
 import { isoFromEpoch, msFromEpoch, preview, rawParts } from '../mappers';
-import { DeadGrouper } from '@/lib/triage/groups';
+import { DeadGrouper, newestWindowNote } from '@/lib/triage/groups';
 import { reasonTriage } from '../fingerprint';
 import type { PgNames } from './names';
 import type { Sql } from './pool';
 import { readResult } from './reads-tasks';
+import { loadEstimator } from './stats';
 import { containsPattern, epoch, PAYLOAD_FOR_PREVIEW, PgWhere } from './sql';
 import { messageView } from '../message';
 
@@ -94,9 +95,11 @@ export async function listDead(sql: Sql, n: PgNames, q: DeadListQuery, window: n
 /**
  * Groups by fingerprint over the newest `window` letters, largest first. Letters with the same
  * reason, task and queue have the same fingerprint, so PostgreSQL counts them first: Node reads
- * and fingerprints one row per distinct (reason, task, queue), not 10,000 tracebacks.
+ * and fingerprints one row per distinct (reason, task, queue), not 10,000 tracebacks. One letter
+ * past the window is read to tell whether there are more; how many more is the planner's
+ * estimate (pg_stats), as the overview's capped counts: never a full count(*).
  */
-export async function deadGroups(sql: Sql, n: PgNames, q: { queue?: string }, window: number): Promise<DeadGroup[]> {
+export async function deadGroups(sql: Sql, n: PgNames, q: { queue?: string }, window: number): Promise<DeadGroups> {
   const w = new PgWhere().addIf(q.queue, (p) => `queue = ${p}`);
   const rows = await sql<{
     example: string;
@@ -106,12 +109,14 @@ export async function deadGroups(sql: Sql, n: PgNames, q: { queue?: string }, wi
     n: number;
     newest: number | null;
     oldest: number | null;
+    seen: number;
   }>(
-    `SELECT reason, task, queue, count(*)::int AS n, max(died_epoch) AS newest, min(died_epoch) AS oldest,
-       (array_agg(id ORDER BY died_at DESC, id))[1] AS example
-     FROM (SELECT id, reason, task, queue, died_at, ${epoch('died_at', 'died_epoch')} FROM ${n.dead} ${w}
-           ORDER BY died_at DESC LIMIT ${w.p(window)}) d
-     GROUP BY reason, task, queue ORDER BY newest DESC NULLS LAST, example`,
+    `WITH d AS (SELECT id, reason, task, queue, died_at, ${epoch('died_at', 'died_epoch')} FROM ${n.dead} ${w}
+                ORDER BY died_at DESC LIMIT ${w.p(window + 1)}),
+          g AS (SELECT * FROM d ORDER BY died_at DESC LIMIT ${w.p(window)})
+     SELECT reason, task, queue, count(*)::int AS n, max(died_epoch) AS newest, min(died_epoch) AS oldest,
+       (array_agg(id ORDER BY died_at DESC, id))[1] AS example, (SELECT count(*) FROM d)::int AS seen
+     FROM g GROUP BY reason, task, queue ORDER BY newest DESC NULLS LAST, example`,
     w.params,
   );
   const groups = new DeadGrouper();
@@ -128,7 +133,11 @@ export async function deadGroups(sql: Sql, n: PgNames, q: { queue?: string }, wi
       fp: t.fp,
     });
   }
-  return groups.result();
+  if ((rows[0]?.seen ?? 0) <= window) return groups.answer();
+  const estimate = (await loadEstimator(sql, n)).dead(q.queue);
+  const total = estimate === null ? undefined : ({ n: estimate, how: 'about' } as const);
+  const why = `the searchWindow option${total && total.n > window ? "; the total is PostgreSQL's estimate" : ''}`;
+  return groups.answer(newestWindowNote({ window, total, why }));
 }
 
 export async function getDead(sql: Sql, n: PgNames, id: string): Promise<DeadDetail | null> {

@@ -169,4 +169,32 @@ describe.skipIf(!available)('RabbitMQ 4: reading a DLQ for the dead-letter list'
     expect(many.get(`${queue}.dlq`)?.messages).toBe(300);
     expect(await link.checkMany([])).toEqual(new Map());
   });
+
+  it('the error groups of a DLQ deeper than deadBrowseLimit say what they count and that the next refresh counts others', async () => {
+    const deep = rabbitAdapter(RMQ4_URL, { queues: [queue], deadBrowseLimit: 40 });
+    const whole = rabbitAdapter(RMQ4_URL, { queues: [queue], deadBrowseLimit: 10_000 });
+    try {
+      const order = await readDlq(link, 'test', queue, 10_000, id);
+      const first = await deep.deadGroups({ queue });
+      expect(first.scope).toEqual({
+        grouped: 40,
+        complete: false,
+        note:
+          `${queue}.dlq holds 300 letters: a read takes the first 40 letters of a DLQ in queue order (deadBrowseLimit), so these groups count those, not all. ` +
+          'RabbitMQ 4 puts the letters a read took behind the others, so the next refresh groups the next 40: two views can count different letters.',
+      });
+      expect(first.groups.reduce((n, g) => n + g.count, 0)).toBe(40);
+      expect(order.slice(0, 40)).toContain(first.groups[0]!.example.id);
+      // What the words say: the next read groups the next 40 letters.
+      const next = await deep.deadGroups({ queue });
+      expect(next.scope.grouped).toBe(40);
+      expect(order.slice(40, 80)).toContain(next.groups[0]!.example.id);
+      const all = await whole.deadGroups({ queue });
+      expect(all.scope).toEqual({ grouped: 300, complete: true });
+    } finally {
+      await deep.close();
+      await whole.close();
+    }
+    expect((await peekIds(RMQ4_URL, `${queue}.dlq`)).sort()).toEqual([...ids].sort());
+  }, 30_000);
 });

@@ -7,7 +7,7 @@ import type {
   BrokerOverview,
   Capabilities,
   DeadDetail,
-  DeadGroup,
+  DeadGroups,
   DeadHistogram,
   DeadHistogramQuery,
   DeadFilter,
@@ -114,9 +114,10 @@ export async function listDead(ctx: RabbitCtx, q: DeadListQuery): Promise<Page<D
   };
 }
 
-export async function deadGroups(ctx: RabbitCtx, q: { queue?: string }): Promise<DeadGroup[]> {
+export async function deadGroups(ctx: RabbitCtx, q: { queue?: string }): Promise<DeadGroups> {
   const groups = new DeadGrouper();
-  for (const l of await readLetters(ctx, q.queue))
+  const deep: DeepDlq[] = [];
+  for (const l of await readLetters(ctx, q.queue, undefined, toLetter, deep))
     groups.add({
       id: l.id,
       task: l.task,
@@ -125,7 +126,18 @@ export async function deadGroups(ctx: RabbitCtx, q: { queue?: string }): Promise
       summary: reasonSummary(l.reason),
       fp: reasonFingerprint(l.reason),
     });
-  return groups.result();
+  return groups.answer(deep.length ? groupsNote(deep, ctx.browseLimit) : null);
+}
+
+/** What the error groups say when a DLQ holds more letters than one read takes. */
+export function groupsNote(deep: DeepDlq[], limit: number): string {
+  const n = (x: number) => x.toLocaleString('en-US');
+  const which = deep.map((d) => `${d.dlq} holds ${n(d.messages)} letters`).join(', ');
+  const letters = limit === 1 ? 'letter' : 'letters';
+  return (
+    `${which}: a read takes the first ${n(limit)} ${letters} of a DLQ in queue order (deadBrowseLimit), so these groups count those, not all. ` +
+    `RabbitMQ 4 puts the letters a read took behind the others, so the next refresh groups the next ${n(limit)}: two views can count different letters.`
+  );
 }
 
 /** Died times (`potatoq-died`, else x-death's) of the letters `deadGroups` reads, bucketed here:

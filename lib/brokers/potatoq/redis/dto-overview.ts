@@ -1,8 +1,8 @@
 import 'server-only';
 import type { Redis } from 'ioredis';
 import { decodePayload } from '@/lib/potatoq';
-import type { DeadGroup, QueueStats } from '@/lib/brokers/schema';
-import { DeadGrouper } from '@/lib/triage/groups';
+import type { DeadGroups, QueueStats } from '@/lib/brokers/schema';
+import { DeadGrouper, newestWindowNote } from '@/lib/triage/groups';
 import { DecodeMemo } from '../decode-memo';
 import { reasonTriage } from '../fingerprint';
 import { HEAD_CHECK_LIMIT, headBlock } from '../head-block';
@@ -62,17 +62,24 @@ export async function overviewQueues(client: Redis, prefix: string, tally?: Dead
   };
 }
 
-/** The newest DEAD_SCAN letters (of one queue, when given) grouped by error fingerprint. */
-export async function deadGroups(client: Redis, prefix: string, q: { queue?: string }): Promise<DeadGroup[]> {
+/** The newest DEAD_SCAN letters grouped by error fingerprint (only one queue's, when given: P:dead
+ *  holds every queue's letters, so that queue's are those among the newest DEAD_SCAN of all). */
+export async function deadGroups(client: Redis, prefix: string, q: { queue?: string }): Promise<DeadGroups> {
   const k = redisKeys(prefix);
-  const flat = await client.zrevrange(k.dead, 0, DEAD_SCAN - 1, 'WITHSCORES');
+  const [[, flat], [, total]] = ((await client
+    .pipeline()
+    .zrevrange(k.dead, 0, DEAD_SCAN - 1, 'WITHSCORES')
+    .zcard(k.dead)
+    .exec()) ?? []) as [[unknown, string[]], [unknown, number]];
   const pipe = client.pipeline();
   for (let i = 0; i < flat.length; i += 2) pipe.hmget(k.job(flat[i]!), 'q', 'r', 'p');
   const res = (await pipe.exec()) ?? [];
   const groups = new DeadGrouper();
+  let found = 0;
   for (let i = 0; i < flat.length; i += 2) {
     const [queue, reason, p] = (res[i / 2]?.[1] as Array<string | null> | undefined) ?? [];
     if (queue === null || queue === undefined || (q.queue !== undefined && queue !== q.queue)) continue;
+    found++;
     groups.add({
       id: flat[i]!,
       task: payloadInfo(p ?? null, { maxDepth: 1, maxItems: 1, maxString: 1 }).task ?? '(unknown)',
@@ -81,7 +88,20 @@ export async function deadGroups(client: Redis, prefix: string, q: { queue?: str
       ...reasonTriage(reason),
     });
   }
-  return groups.result();
+  return groups.answer(total > DEAD_SCAN ? groupsWindowNote(found, total, q.queue) : null);
+}
+
+/** What the groups leave out when P:dead holds more than one read of DEAD_SCAN letters. */
+export function groupsWindowNote(found: number, total: number, queue?: string): string {
+  const n = (x: number) => x.toLocaleString('en-US');
+  const why = `a read takes the newest ${n(DEAD_SCAN)} of the dead-letter set`;
+  if (queue === undefined) return newestWindowNote({ window: DEAD_SCAN, total: { n: total, how: 'exact' }, why });
+  const among = `among the newest ${n(DEAD_SCAN)} of ${n(total)} dead letters of every queue (${why})`;
+  const head =
+    found === 0
+      ? `No letter of ${queue} is ${among}`
+      : `Grouped the ${n(found)} ${found === 1 ? 'letter' : 'letters'} of ${queue} found ${among}`;
+  return `${head}: its older letters are in no group's count.`;
 }
 
 /** Names for enqueue's autocomplete: registered records, the heads of each queue and the newest letters (all bounded). */

@@ -1,8 +1,8 @@
 import 'server-only';
 import type Database from 'better-sqlite3';
-import type { DeadDetail, DeadGroup, DeadListQuery, DeadSummary, Page } from '@/lib/brokers/schema';
+import type { DeadDetail, DeadGroups, DeadListQuery, DeadSummary, Page } from '@/lib/brokers/schema';
 import { decodePayload, reasonSummary } from '@/lib/potatoq';
-import { DeadGrouper } from '@/lib/triage/groups';
+import { DeadGrouper, newestWindowNote, SCOPE_COUNT_WINDOWS } from '@/lib/triage/groups';
 import { reasonTriage } from '../fingerprint';
 import { decodeCursor, encodeCursor } from '@/lib/brokers/cursor';
 import { isoFromEpoch, msFromEpoch, preview, rawParts, type Stored } from '../mappers';
@@ -75,18 +75,28 @@ export function listDead(db: Database.Database, q: DeadListQuery, window: number
   };
 }
 
-/** Groups by fingerprint over the newest `window` letters. */
-export function deadGroups(db: Database.Database, q: { queue?: string }, window: number): DeadGroup[] {
+/** Groups by fingerprint over the newest `window` letters (the `searchWindow` option); when the
+ *  window is full, the letters beyond it are counted (up to SCOPE_COUNT_WINDOWS windows) for the scope's words. */
+export function deadGroups(db: Database.Database, q: { queue?: string }, window: number): DeadGroups {
   const where = new Where().addIf(q.queue, 'queue = ?', q.queue);
   const groups = new DeadGrouper();
+  const limit = Math.trunc(window);
   const stmt = db.prepare(
-    `SELECT id, reason, task, queue, died_at FROM potatoq_dead INDEXED BY ${IX.dead} ${where} ORDER BY died_at DESC LIMIT ${Math.trunc(window)}`,
+    `SELECT id, reason, task, queue, died_at FROM potatoq_dead INDEXED BY ${IX.dead} ${where} ORDER BY died_at DESC LIMIT ${limit}`,
   );
+  let read = 0;
   for (const r of stmt.iterate(...where.params) as IterableIterator<Pick<DeadRow, 'id' | 'reason' | 'task' | 'queue' | 'died_at'>>) {
     const t = reasonTriage(r.reason);
     groups.add({ id: r.id, task: r.task, queue: r.queue, diedAtMs: msFromEpoch(r.died_at), summary: t.summary, fp: t.fp });
+    read++;
   }
-  return groups.result();
+  if (read < limit) return groups.answer();
+  const cap = limit * SCOPE_COUNT_WINDOWS;
+  const { n } = db
+    .prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM potatoq_dead INDEXED BY ${IX.dead} ${where} LIMIT ${cap + 1})`)
+    .get(...where.params) as { n: number };
+  const total = { n: Math.min(n, cap), how: n > cap ? 'more than' : 'exact' } as const;
+  return groups.answer(n > read ? newestWindowNote({ window: read, total, why: 'the searchWindow option' }) : null);
 }
 
 export function getDead(db: Database.Database, id: string): DeadDetail | null {

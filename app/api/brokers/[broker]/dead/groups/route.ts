@@ -5,5 +5,5 @@ import { deadGroups } from '@/lib/brokers/service';
 export const dynamic = 'force-dynamic';
 
 export function GET(req: Request, { params }: Params<{ broker: string }>) {
-  return handle(async () => ({ groups: await deadGroups((await params).broker, parseQuery(ZDeadGroupsQuery, req)) }));
+  return handle(async () => deadGroups((await params).broker, parseQuery(ZDeadGroupsQuery, req)));
 }
