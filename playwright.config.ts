@@ -6,7 +6,7 @@ import { brokersEnv, DEMO_PORT, E2E_PORT, prepareE2eBrokers } from './e2e/broker
 // potatoq's layout, created here so both servers and all workers share them.
 const brokers = prepareE2eBrokers();
 const distDir = process.env.NEXT_DIST_DIR || '.next';
-const next = 'node node_modules/next/dist/bin/next start -H 127.0.0.1';
+const next = 'node node_modules/next/dist/bin/next start -H 127.0.0.1 --keepAliveTimeout 65000';
 const serverEnv = { NEXT_DIST_DIR: distDir, NEXT_TELEMETRY_DISABLED: '1' };
 
 export default defineConfig({

@@ -64,7 +64,7 @@ export async function startConsole(
   let out = '';
   const child: ChildProcess = spawn(
     'node',
-    ['node_modules/next/dist/bin/next', 'start', '-H', opts.host ?? '127.0.0.1', '-p', String(port)],
+    ['node_modules/next/dist/bin/next', 'start', '-H', opts.host ?? '127.0.0.1', '-p', String(port), '--keepAliveTimeout', '65000'],
     {
       env: {
         ...process.env,

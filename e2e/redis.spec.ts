@@ -105,15 +105,19 @@ test('a Redis whose maxmemory-policy may evict tasks is called out on its card',
     },
   );
   const port = await freePort();
-  const next = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '-H', '127.0.0.1', '-p', String(port)], {
-    cwd: path.join(__dirname, '..'),
-    env: {
-      ...process.env,
-      POTATOQ_CONSOLE_BROKERS: JSON.stringify([{ id: 'lru', name: 'Evicting Redis', url: `redis://127.0.0.1:${redisPort}/0` }]),
-      POTATOQ_CONSOLE_STATE: `${dir}/state.sqlite3`,
+  const next = spawn(
+    process.execPath,
+    ['node_modules/next/dist/bin/next', 'start', '-H', '127.0.0.1', '-p', String(port), '--keepAliveTimeout', '65000'],
+    {
+      cwd: path.join(__dirname, '..'),
+      env: {
+        ...process.env,
+        POTATOQ_CONSOLE_BROKERS: JSON.stringify([{ id: 'lru', name: 'Evicting Redis', url: `redis://127.0.0.1:${redisPort}/0` }]),
+        POTATOQ_CONSOLE_STATE: `${dir}/state.sqlite3`,
+      },
+      stdio: 'ignore',
     },
-    stdio: 'ignore',
-  });
+  );
   try {
     await expect
       .poll(
