@@ -1,6 +1,5 @@
 import 'server-only';
 import type { Redis } from 'ioredis';
-import { reasonSummary } from '@/lib/potatoq';
 import type { DeadTally } from './dead-tally';
 import { redisKeys } from './keys';
 import { listQueues, overviewPipelined } from './overview-pipelined';
@@ -125,35 +124,4 @@ export async function deadByQueue(client: Redis, prefix: string): Promise<{ dead
     else orphans++;
   }
   return { dead, orphans };
-}
-
-export interface DeadGroup {
-  reason: string;
-  count: number;
-  queues: string[];
-  newestId: string;
-}
-
-/** Dead letters grouped by the reason's last line (as `potatoq dead list` shows it), over the newest `scan` letters. */
-export async function deadGroups(client: Redis, prefix: string, scan = 10_000): Promise<{ groups: DeadGroup[]; exact: boolean }> {
-  const k = redisKeys(prefix);
-  const [[, ids], [, total]] = ((await client
-    .pipeline()
-    .zrevrange(k.dead, 0, scan - 1)
-    .zcard(k.dead)
-    .exec()) ?? []) as [[unknown, string[]], [unknown, number]];
-  const pipe = client.pipeline();
-  for (const id of ids) pipe.hmget(k.job(id), 'q', 'r');
-  const r = (await pipe.exec()) ?? [];
-  const groups = new Map<string, DeadGroup>();
-  ids.forEach((id, i) => {
-    const [q, reason] = (r[i]?.[1] as Array<string | null>) ?? [];
-    if (q === null || q === undefined) return;
-    const key = reasonSummary(reason ?? '');
-    const g = groups.get(key) ?? { reason: key, count: 0, queues: [], newestId: id };
-    g.count++;
-    if (!g.queues.includes(q)) g.queues.push(q);
-    groups.set(key, g);
-  });
-  return { groups: [...groups.values()].sort((a, b) => b.count - a.count), exact: total <= scan };
 }
