@@ -24,5 +24,8 @@ export async function expectNoScriptUrls(page: Page): Promise<void> {
   expect(urls).toEqual([]);
 }
 
-/** The broker card of `brokerId` on the overview. */
-export const brokerCard = (page: Page, brokerId: string) => page.locator(`[data-broker="${brokerId}"]`);
+/** The broker card of `brokerId` on the overview, once it has answered (ok or error). While the
+ *  overview streams, React can hold the pending card and its replacement in the page together
+ *  for a moment; the pending one (`data-state="loading"`) is left out so the locator never
+ *  matches two. */
+export const brokerCard = (page: Page, brokerId: string) => page.locator(`[data-broker="${brokerId}"]:not([data-state="loading"])`);
