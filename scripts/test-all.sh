@@ -11,6 +11,10 @@ export NEXT_TELEMETRY_DISABLED=1
 
 summary=()
 failed=0
+# JSON reports of the test tiers, so the summary (the part CI keeps) can name failed tests.
+reports=$(mktemp -d)
+trap 'rm -rf "$reports"' EXIT
+failed_reports=()
 run_step() {
   local name=$1
   shift
@@ -22,6 +26,7 @@ run_step() {
   fi
   summary+=("FAIL  $name ($((SECONDS - t0))s)")
   failed=1
+  [ -n "${REPORT:-}" ] && failed_reports+=("$name=$REPORT")
   return 1
 }
 
@@ -30,10 +35,11 @@ run_step schemathesis bash scripts/schemathesis.sh ensure
 run_step typecheck npx tsc --noEmit
 run_step lint npx eslint . --max-warnings 0
 run_step format npx prettier --check .
-run_step unit npx vitest run --project unit
-run_step integration npx vitest run --project int --no-file-parallelism
+VT_REPORT=(--reporter=default --reporter=json)
+REPORT=$reports/unit.json run_step unit npx vitest run --project unit "${VT_REPORT[@]}" --outputFile.json="$reports/unit.json"
+REPORT=$reports/int.json run_step integration npx vitest run --project int --no-file-parallelism "${VT_REPORT[@]}" --outputFile.json="$reports/int.json"
 if run_step build npx next build; then
-  run_step e2e npx playwright test
+  REPORT=$reports/e2e.json PLAYWRIGHT_JSON_OUTPUT_NAME=$reports/e2e.json run_step e2e npx playwright test --reporter=list,json
 else
   summary+=("SKIP  e2e (the build failed)")
 fi
@@ -41,6 +47,10 @@ fi
 printf '\n=== summary\n'
 printf '  %s\n' "${summary[@]}"
 if [ "$failed" -ne 0 ]; then
+  if [ "${#failed_reports[@]}" -gt 0 ]; then
+    printf '\n=== failed tests\n'
+    node scripts/test-failures.mjs "${failed_reports[@]}"
+  fi
   echo "  => FAILED"
   exit 1
 fi
