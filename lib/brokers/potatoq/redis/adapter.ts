@@ -11,6 +11,7 @@ import { parseOptions, ZRedisOptions } from '../options';
 import { parsePotatoqEnqueue } from '../enqueue-fields';
 import { buildFromFields, potatoqBuildInput } from '../records';
 import { createDeadTally } from './dead-tally';
+import { DEAD_SCAN } from './reads-queues';
 import { deadGroups, overviewQueues, taskNames } from './dto-overview';
 import { getDead, getTask, listDead, listTasks } from './dto-pages';
 import { deadHistogram } from './histogram';
@@ -85,8 +86,8 @@ export function createRedisAdapter(config: StoreConfig): BrokerAdapter {
     }
     return checked.value;
   }
-  // Dead counts kept between polls where the server tracks keys scripts read (dead-tally.ts).
-  const tally = createDeadTally(client, prefix, { tracksScriptReads: async () => (await server()).server === 'valkey' });
+  // Dead counts per queue kept between polls, re-read where the server reports a change (dead-tally.ts).
+  const tally = createDeadTally(client, prefix, { scan: DEAD_SCAN });
   /** Every call starts here: a refused server (Cluster, too old) answers nothing else. */
   async function usable(): Promise<ServerCheck> {
     let s: ServerCheck;
@@ -211,7 +212,7 @@ export function createRedisAdapter(config: StoreConfig): BrokerAdapter {
     overview,
     listTasks: (q) => read(() => listTasks(client, prefix, q, window)),
     getTask: (id) => read(() => getTask(client, prefix, id)),
-    listDead: (q) => read(() => listDead(client, prefix, q, window)),
+    listDead: (q) => read(() => listDead(client, prefix, q, window, (n) => tally.newest(n))),
     deadGroups: (q) => read(() => deadGroups(client, prefix, q)),
     getDead: (id) => read(() => getDead(client, prefix, id)),
     deadHistogram: (q) => read(() => deadHistogram(client, prefix, q, window)),

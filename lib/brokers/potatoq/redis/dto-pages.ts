@@ -7,6 +7,7 @@ import { mapResult, preview, PREVIEW_DECODE_LIMIT, rawParts, storedText } from '
 import { messageView } from '../message';
 import { potatoqState, type PotatoqState } from '../model';
 import { reasonFingerprint } from '../fingerprint';
+import type { NewestPage, Raw } from './dead-tally';
 import { redisKeys } from './keys';
 import { pageRows } from './reads-pages';
 import { encodeCursor, ROW_FIELDS, timeMs, toRow, type TaskRow } from './rows';
@@ -127,6 +128,9 @@ export async function listTasks(client: Redis, prefix: string, q: TaskListQuery,
   return { items, nextCursor: next, ...(filtered ? { searchedNewest: window } : {}) };
 }
 
+/** Summaries of kept rows (dead-tally.ts keeps one Raw array per letter until it changes). */
+const keptSummaries = new WeakMap<Raw, { id: string; score: string; summary: DeadSummary }>();
+
 function deadSummary(r: Read): DeadSummary {
   const t = r.row;
   const orphan = t.state === 'missing';
@@ -142,8 +146,28 @@ function deadSummary(r: Read): DeadSummary {
 }
 
 /** Dead letters newest first; entries whose hash is gone (potatoq's revoke leaves them) are shown so they can be discarded. */
-export async function listDead(client: Redis, prefix: string, q: DeadListQuery, window: number): Promise<Page<DeadSummary>> {
+export async function listDead(
+  client: Redis,
+  prefix: string,
+  q: DeadListQuery,
+  window: number,
+  kept?: (limit: number) => Promise<NewestPage | null>,
+): Promise<Page<DeadSummary>> {
   const filtered = q.queue !== undefined || q.task !== undefined || q.id !== undefined || q.q !== undefined || q.group !== undefined;
+  // The first page, unfiltered: from the window dead-tally.ts keeps, when it is kept.
+  const page = !filtered && !q.cursor && kept ? await kept(q.limit) : null;
+  if (page) {
+    const items = page.entries.map(([id, score], i) => {
+      const raw = page.raws[i]!;
+      const memo = keptSummaries.get(raw);
+      if (memo && memo.id === id && memo.score === score) return { ...memo.summary };
+      const summary = deadSummary({ row: toRow(id, score, raw, 0, 'dead'), payload: raw[1] ?? null });
+      keptSummaries.set(raw, { id, score, summary });
+      return summary;
+    });
+    const last = page.entries[page.entries.length - 1];
+    return { items, nextCursor: page.more && last ? encodeCursor(last[1], last[0]) : null };
+  }
   const keep = filtered
     ? (r: Read) =>
         (q.queue === undefined || r.row.queue === q.queue) &&
