@@ -226,14 +226,19 @@ describe.skipIf(!redisServerAvailable('the Redis tally faults suite'))('Redis de
   });
   afterAll(() => server.stop());
   const count = (on: Redis) => deadByQueue(on, P);
+  /** A tally whose window has been read and is answering. */
+  const keptTally = async () => {
+    const t = createDeadTally(c, P, { scan: SCAN, log: quiet });
+    await t.get(count);
+    await t.settled();
+    await t.get(count);
+    expect(t.lastHit).toBe(true);
+    return t;
+  };
 
   it('counts again after its connections are killed, then keeps the tally again', async () => {
-    const t = createDeadTally(c, P, { scan: SCAN, log: quiet });
+    const t = await keptTally();
     try {
-      await t.get(count);
-      await t.settled();
-      await t.get(count);
-      expect(t.lastHit).toBe(true);
       await c.call('CLIENT', 'KILL', 'TYPE', 'pubsub');
       await c.hset(redisKeys(P).job('d3'), 'q', 'moved'); // changed while nobody is told
       await new Promise((r) => setTimeout(r, 100));
@@ -249,12 +254,8 @@ describe.skipIf(!redisServerAvailable('the Redis tally faults suite'))('Redis de
   });
 
   it('after a flush counts, then reads the window again', async () => {
-    const t = createDeadTally(c, P, { scan: SCAN, log: quiet });
+    const t = await keptTally();
     try {
-      await t.get(count);
-      await t.settled();
-      await t.get(count);
-      expect(t.lastHit).toBe(true);
       await c.flushdb();
       await seed(c, P, 12);
       expect(await t.get(count)).toEqual(await truth(c, P));
