@@ -7,7 +7,7 @@ import { mapResult, preview, PREVIEW_DECODE_LIMIT, rawParts, storedText } from '
 import { messageView } from '../message';
 import { potatoqState, type PotatoqState } from '../model';
 import { reasonFingerprint } from '../fingerprint';
-import type { NewestPage, Raw } from './dead-tally';
+import type { NewestPage } from './dead-tally';
 import { redisKeys } from './keys';
 import { pageRows } from './reads-pages';
 import { encodeCursor, ROW_FIELDS, timeMs, toRow, type TaskRow } from './rows';
@@ -49,9 +49,12 @@ async function walk(
   cursor: string | null,
   keep: ((r: Read) => boolean) | null,
   window: number,
+  kept?: (limit: number) => Promise<NewestPage | null>,
 ): Promise<{ rows: Read[]; next: string | null }> {
   if (!keep) {
-    const page = await pageRows(client, prefix, key, limit, cursor, kind === 'dead');
+    // The first page: from the window dead-tally.ts keeps, when it is kept.
+    const newest = kept && !cursor ? await kept(limit) : null;
+    const page = newest ? { ...newest, nowMs: 0 } : await pageRows(client, prefix, key, limit, cursor, kind === 'dead');
     const { entries, more } = page;
     const rows = readsOf(page, kind);
     const last = entries[entries.length - 1];
@@ -128,10 +131,19 @@ export async function listTasks(client: Redis, prefix: string, q: TaskListQuery,
   return { items, nextCursor: next, ...(filtered ? { searchedNewest: window } : {}) };
 }
 
-/** Summaries of kept rows (dead-tally.ts keeps one Raw array per letter until it changes). */
-const keptSummaries = new WeakMap<Raw, { id: string; score: string; summary: DeadSummary }>();
+/** Summaries by payload bytes: a kept row (dead-tally.ts) keeps its bytes until the letter
+ *  changes, so a polled first page summarises each letter once; other reads bring new bytes. */
+const summaries = new WeakMap<Buffer, { id: string; score: string; summary: DeadSummary }>();
 
 function deadSummary(r: Read): DeadSummary {
+  const memo = r.payload ? summaries.get(r.payload) : undefined;
+  if (memo && memo.id === r.row.id && memo.score === r.row.score) return memo.summary;
+  const summary = summarise(r);
+  if (r.payload) summaries.set(r.payload, { id: r.row.id, score: r.row.score, summary });
+  return summary;
+}
+
+function summarise(r: Read): DeadSummary {
   const t = r.row;
   const orphan = t.state === 'missing';
   const small = r.payload !== null && r.payload.length <= PREVIEW_DECODE_LIMIT ? r.payload : null;
@@ -154,20 +166,6 @@ export async function listDead(
   kept?: (limit: number) => Promise<NewestPage | null>,
 ): Promise<Page<DeadSummary>> {
   const filtered = q.queue !== undefined || q.task !== undefined || q.id !== undefined || q.q !== undefined || q.group !== undefined;
-  // The first page, unfiltered: from the window dead-tally.ts keeps, when it is kept.
-  const page = !filtered && !q.cursor && kept ? await kept(q.limit) : null;
-  if (page) {
-    const items = page.entries.map(([id, score], i) => {
-      const raw = page.raws[i]!;
-      const memo = keptSummaries.get(raw);
-      if (memo && memo.id === id && memo.score === score) return { ...memo.summary };
-      const summary = deadSummary({ row: toRow(id, score, raw, 0, 'dead'), payload: raw[1] ?? null });
-      keptSummaries.set(raw, { id, score, summary });
-      return summary;
-    });
-    const last = page.entries[page.entries.length - 1];
-    return { items, nextCursor: page.more && last ? encodeCursor(last[1], last[0]) : null };
-  }
   const keep = filtered
     ? (r: Read) =>
         (q.queue === undefined || r.row.queue === q.queue) &&
@@ -176,7 +174,7 @@ export async function listDead(
         (q.q === undefined || contains(r.row.reason, q.q) || (q.qIn !== 'reason' && contains(text(r.payload), q.q))) &&
         (q.group === undefined || reasonFingerprint(r.row.reason).key === q.group)
     : null;
-  const { rows, next } = await walk(client, prefix, redisKeys(prefix).dead, 'dead', q.limit, q.cursor ?? null, keep, window);
+  const { rows, next } = await walk(client, prefix, redisKeys(prefix).dead, 'dead', q.limit, q.cursor ?? null, keep, window, kept);
   return { items: rows.map(deadSummary), nextCursor: next, ...(filtered ? { searchedNewest: window } : {}) };
 }
 
