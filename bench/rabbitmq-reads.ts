@@ -4,8 +4,8 @@
 // through a queue (bench/side-by-side.ts). Seeded: BENCH_QUEUES queues with BENCH_WAITING waiting
 // messages each, and potatoq-shaped letters in the first queue's DLQ (BENCH_LETTERS deep;
 // tests/support/rabbit-dlq-seed.ts). Workers' heartbeats and results go to Redis db 6 under a
-// prefix of the run's own. Run it under `flock /work/briefs/rmq4.lock` on the shared machine
-// (another helper's fault tests restart RabbitMQ 4). A script, not a test. See docs/performance.md.
+// prefix of the run's own. Run it while no test suite uses RabbitMQ 4 (the fault tests restart the
+// broker). A script, not a test. See docs/performance.md.
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';

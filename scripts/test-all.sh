@@ -35,6 +35,7 @@ run_step schemathesis bash scripts/schemathesis.sh ensure
 run_step typecheck npx tsc --noEmit
 run_step lint npx eslint . --max-warnings 0
 run_step format npx prettier --check .
+run_step paths node scripts/check-paths.mjs
 VT_REPORT=(--reporter=default --reporter=json)
 REPORT=$reports/unit.json run_step unit npx vitest run --project unit "${VT_REPORT[@]}" --outputFile.json="$reports/unit.json"
 REPORT=$reports/int.json run_step integration npx vitest run --project int --no-file-parallelism "${VT_REPORT[@]}" --outputFile.json="$reports/int.json"

@@ -1,4 +1,4 @@
-// Where Celery 5.7 / kombu 5.7 differ from the seed facts (/work/shared/seed-systems.md §2, listed
+// Where Celery 5.7 / kombu 5.7 differ from the team's seed facts (listed
 // in docs/systems/celery.md "Differences from the seed facts"), pinned with the REAL worker: on
 // Redis (db 7 under this run's key prefixes) and RabbitMQ 3.10 and 4.3. Queues are this run's own.
 import { randomBytes } from 'node:crypto';
