@@ -3,6 +3,9 @@
 // code sits behind the runtime check so the Edge bundle never sees it.
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME === 'nodejs') {
+    // First: every log line from here on goes through the one redaction step.
+    const { installLogRedaction } = await import('@/lib/text/log-redaction');
+    installLogRedaction();
     const { bootAuth } = await import('@/lib/auth/boot');
     bootAuth();
     // The polled JSON reads, answered before Next's routing after the same gate (production only).

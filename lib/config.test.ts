@@ -75,6 +75,22 @@ describe('parseConfig', () => {
     expect(errorOf({ POTATOQ_CONSOLE_BROKERS: '[{"id": "x",' }).message).toMatch(/^POTATOQ_CONSOLE_BROKERS: not valid JSON/);
   });
 
+  it('never quotes the configuration in its messages: no piece of a password', () => {
+    const pw = 'Xy7secretpw';
+    for (const raw of [
+      `{"url":"redis://u:${pw}@h/0", "a": tru}`,
+      `x[{"url":"redis://u:${pw}@h/0"}]`,
+      `[{"url":"redis://u:${pw}@h"},]`,
+      `[{"id":"a","url":"redis://u:${pw}@h/0"},{"id":"a","url":"redis://u:${pw}@h/1"}]`,
+      `[{"id":"b","url":"redis://u:${pw}@h/0","timeoutMs":"x"}]`,
+      `[{"id":"c","url":"nope://u:${pw}@h/0"}]`,
+      `[{"id":"d","kind":"queueflow","url":"http://u:${pw}@qf"}]`,
+    ]) {
+      const message = errorOf({ POTATOQ_CONSOLE_BROKERS: raw }).message;
+      for (let i = 0; i + 4 <= pw.length; i++) expect(message).not.toContain(pw.slice(i, i + 4));
+    }
+  });
+
   it('names the entry and field of a bad id', () => {
     const e = errorOf({ POTATOQ_CONSOLE_BROKERS: '[{"id":"Bad Id","url":"sqlite:///a.db"}]' });
     expect(e.message).toMatch(/^POTATOQ_CONSOLE_BROKERS\[0\]\.id: /);

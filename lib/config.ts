@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { SYSTEM_KINDS } from '@/lib/brokers/dto';
 import { SYSTEMS } from '@/lib/brokers/systems';
 import type { BrokerConfig } from '@/lib/brokers/types';
+import { redactSecrets, rememberSecret, rememberSecretsOf } from '@/lib/text/secrets';
 
 /**
  * `POTATOQ_CONSOLE_BROKERS`: a JSON array of `{"id", "name"?, "kind"?, "url", "readOnly"?, ...options}`
@@ -14,9 +15,10 @@ import type { BrokerConfig } from '@/lib/brokers/types';
  * Parsed once; a bad value throws `ConfigError` naming the field, and boot stops.
  */
 
+/** A message never shows a secret from the configuration (lib/text/secrets.ts). */
 export class ConfigError extends Error {
   constructor(message: string) {
-    super(message);
+    super(redactSecrets(message));
     this.name = 'ConfigError';
   }
 }
@@ -98,7 +100,9 @@ export function parseConfig(env: Record<string, string | undefined>): ConsoleCon
     try {
       entries = JSON.parse(raw);
     } catch (e) {
-      throw new ConfigError(`POTATOQ_CONSOLE_BROKERS: not valid JSON (${(e as Error).message})`);
+      // V8 quotes the text around the mistake, which may be a piece of a password: only where.
+      const at = /position (\d+)/.exec((e as Error).message)?.[1];
+      throw new ConfigError(`POTATOQ_CONSOLE_BROKERS: not valid JSON${at ? ` (at character ${at})` : ''}`);
     }
     if (!Array.isArray(entries)) entries = [entries];
   } else {
@@ -109,6 +113,7 @@ export function parseConfig(env: Record<string, string | undefined>): ConsoleCon
     const scheme = raw.split('://', 1)[0]!.split('+', 1)[0]!.toLowerCase();
     entries = [{ id: scheme.replace(/[^a-z0-9]/g, ''), url: raw }];
   }
+  rememberBrokerSecrets(entries);
   const parsed = ZBrokers.safeParse(entries);
   if (!parsed.success) {
     const first = parsed.error.issues[0]!;
@@ -123,6 +128,21 @@ export function parseConfig(env: Record<string, string | undefined>): ConsoleCon
   });
   return { demo: false, demoPath: null, timeouts, overdueSeconds, brokers };
 }
+
+/** Every credential in the broker entries (URLs, secret-named options such as `token` or
+ *  `managementPassword`) is hidden wherever it shows up later: driver errors, logs. */
+function rememberBrokerSecrets(entries: unknown): void {
+  if (!Array.isArray(entries)) return;
+  for (const entry of entries as unknown[]) {
+    if (typeof entry !== 'object' || entry === null) continue;
+    for (const [key, value] of Object.entries(entry)) {
+      if (typeof value !== 'string') continue;
+      if (SECRET_OPTION.test(key)) rememberSecret(value);
+      else if (value.includes('://') || value.includes('=')) rememberSecretsOf(value);
+    }
+  }
+}
+const SECRET_OPTION = /(?:password|passwd|secret|token|auth|api_?key|credentials?)$/i;
 
 /** A time limit in milliseconds; a bad value stops startup instead of making every call time out. */
 function timeout(env: Record<string, string | undefined>, name: string, fallback: number): number {

@@ -10,7 +10,7 @@ import { getAuditStore } from '@/lib/audit/store';
 import type { AuditEntry } from '@/lib/audit/types';
 import { countAction } from '@/lib/metrics/actions';
 import { hasVisibleText } from '@/lib/text/visible';
-import { crossSiteReason } from './origin';
+import { sameSiteRefusal } from './origin';
 import { resolvePrincipal } from './principal';
 import { parseInput } from './zod-fields';
 
@@ -107,7 +107,7 @@ export async function gate<S extends z.ZodType, R>(spec: GateSpec<S, R>): Promis
   let parsedInput: unknown = null;
   let ran = false;
   try {
-    const crossSite = crossSiteReason(spec.headers);
+    const crossSite = sameSiteRefusal(spec.headers);
     if (crossSite) throw new ConsoleError('Forbidden', crossSite);
     principal = await resolvePrincipal(spec.headers);
     Object.assign(base, { who: principal.user, role: principal.role, via: principal.via });

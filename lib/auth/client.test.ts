@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clientAddress, isHttps } from './client';
+import { clientAddress, isHttps, servedOverHttps } from './client';
 import { parseAuthConfig } from './config';
 import { PEER_HEADER, installPeerTagging } from './peer';
 
@@ -29,5 +29,15 @@ describe('the trusted client address', () => {
     expect(isHttps(behindProxy, from('10.0.0.5', { 'x-forwarded-proto': 'https' }))).toBe(true);
     expect(isHttps(behindProxy, from('10.0.0.9', { 'x-forwarded-proto': 'https' }))).toBe(false);
     expect(isHttps(behindProxy, from('10.0.0.5', { 'x-forwarded-proto': 'http' }))).toBe(false);
+  });
+});
+
+describe('servedOverHttps', () => {
+  const behindProxy = parseAuthConfig({ POTATOQ_CONSOLE_PROXY_ADDRESSES: '10.0.0.5' });
+  it("takes X-Forwarded-Proto from a trusted proxy only, and the connection's scheme without one", () => {
+    expect(servedOverHttps(behindProxy, from('10.0.0.5', { 'x-forwarded-proto': 'https' }), 'http')).toBe(true);
+    expect(servedOverHttps(behindProxy, from('10.0.0.9', { 'x-forwarded-proto': 'https' }), 'https')).toBe(false);
+    expect(servedOverHttps(behindProxy, from('10.0.0.9'), 'https')).toBe(true);
+    expect(servedOverHttps(behindProxy, from('10.0.0.9'), 'http')).toBe(false);
   });
 });

@@ -43,3 +43,13 @@ export function isHttps(config: AuthConfig, headers: Headers): boolean {
   const proto = headers.get('x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase();
   return proto === 'https' && fromTrustedProxy(config, headers);
 }
+
+/**
+ * The request's scheme for what the console itself decides (the cookie's Secure flag, the CSP):
+ * a trusted proxy's X-Forwarded-Proto; else the connection's. When an untrusted client sent the
+ * header, the connection's scheme as Next reports it came from that header too: plain HTTP.
+ */
+export function servedOverHttps(config: AuthConfig, headers: Headers, connection: 'http' | 'https'): boolean {
+  if (headers.has('x-forwarded-proto')) return isHttps(config, headers);
+  return connection === 'https';
+}

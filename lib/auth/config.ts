@@ -1,6 +1,7 @@
 import 'server-only';
 import { z } from 'zod';
 import { ConfigError } from '@/lib/config';
+import { rememberSecret } from '@/lib/text/secrets';
 import { PASSWORD_HASH_RE, TOKEN_DIGEST_RE } from './password';
 import { parseAddressList, type AddressMatcher } from './address';
 import { parseOidcConfig, type OidcConfig } from './oidc-config';
@@ -158,6 +159,9 @@ export function parseAuthConfig(env: Record<string, string | undefined>): AuthCo
   const proxySecret = opt(env.POTATOQ_CONSOLE_PROXY_SECRET) ?? null;
   if (proxySecret !== null && proxySecret.length < 16)
     throw new ConfigError('POTATOQ_CONSOLE_PROXY_SECRET: must be at least 16 characters');
+  // Hidden wherever they show up in a message or a log line (lib/text/secrets.ts).
+  rememberSecret(sessionSecret);
+  rememberSecret(proxySecret);
   if (mode === 'proxy' && !addresses && !proxySecret) {
     throw new ConfigError('POTATOQ_CONSOLE_PROXY_ADDRESSES: proxy mode needs the proxy addresses, POTATOQ_CONSOLE_PROXY_SECRET, or both');
   }

@@ -1,7 +1,7 @@
 import 'server-only';
 import { getAuthConfig } from './config';
 import { API_CSP, STATIC_SECURITY_HEADERS, contentSecurityPolicy } from './csp';
-import { isHttps } from './client';
+import { isHttps, servedOverHttps } from './client';
 import { getHostRule, hostAllowed } from './hosts';
 import { resolveFromHeaders, resolveScraper } from './resolve';
 
@@ -33,7 +33,7 @@ export interface GateRequest {
   /** The query string with its `?`, or ''. */
   search: string;
   headers: Headers;
-  /** The scheme the request arrived on when no `x-forwarded-proto` says otherwise. */
+  /** The scheme the request arrived on; a trusted proxy's `x-forwarded-proto` overrides it. */
   protocol: 'http' | 'https';
 }
 
@@ -72,9 +72,9 @@ export function gate(req: GateRequest): GateVerdict {
   const isMetrics = pathname === '/metrics';
   const isApi = pathname.startsWith('/api/') || isMetrics;
   const nonce = Buffer.from(crypto.randomUUID()).toString('base64');
-  const https = (headers.get('x-forwarded-proto') ?? req.protocol) === 'https';
-  const csp = isApi ? API_CSP : contentSecurityPolicy(nonce, { dev: process.env.NODE_ENV === 'development', https });
   const config = getAuthConfig();
+  const https = servedOverHttps(config, headers, req.protocol);
+  const csp = isApi ? API_CSP : contentSecurityPolicy(nonce, { dev: process.env.NODE_ENV === 'development', https });
   const secure = securityHeaders(csp, isHttps(config, headers));
   const text = (status: number, t: string, extra: Record<string, string> = {}): GateVerdict => ({
     kind: 'text',

@@ -2,7 +2,7 @@ import 'server-only';
 import { z } from 'zod';
 import { getAuthConfig } from './config';
 import { DUMMY_HASH, verifyPassword } from './password';
-import { clientAddress } from './client';
+import { clientAddress, servedOverHttps } from './client';
 import type { LoginErrorCode } from './login-errors';
 import { getThrottle } from './rate-limit';
 import { SESSION_COOKIE, fingerprint, signSession } from './session';
@@ -49,9 +49,9 @@ export function cookieHeader(value: string, maxAge: number, secure: boolean): st
 }
 
 export function isSecureRequest(headers: Headers, url: string): boolean {
-  const setting = getAuthConfig().cookieSecure;
-  if (setting !== 'auto') return setting;
-  return (headers.get('x-forwarded-proto') ?? new URL(url).protocol.replace(':', '')) === 'https';
+  const config = getAuthConfig();
+  if (config.cookieSecure !== 'auto') return config.cookieSecure;
+  return servedOverHttps(config, headers, new URL(url).protocol === 'https:' ? 'https' : 'http');
 }
 
 export function clearSessionCookie(secure: boolean): string {

@@ -1,6 +1,7 @@
 import 'server-only';
 import { z } from 'zod';
 import { ConfigError } from '@/lib/config';
+import { rememberSecret } from '@/lib/text/secrets';
 import { isLoopback } from './address';
 import { ZGrant, field, json, opt, type Grant } from './config';
 
@@ -107,11 +108,14 @@ export function parseOidcConfig(env: Record<string, string | undefined>): OidcCo
       'POTATOQ_CONSOLE_OIDC_ROLES: required in oidc mode, e.g. {"ops":"operator","devs":"viewer"} (`*` = everyone the provider signs in)',
     );
   const roles = json('POTATOQ_CONSOLE_OIDC_ROLES', rawRoles, z.record(z.string(), ZGrant), {});
+  const clientSecret = opt(env.POTATOQ_CONSOLE_OIDC_CLIENT_SECRET) ?? null;
+  // Hidden wherever it shows up in a message or a log line (lib/text/secrets.ts).
+  rememberSecret(clientSecret);
   return {
     issuer,
     allowHttp: issuer.protocol === 'http:',
     clientId,
-    clientSecret: opt(env.POTATOQ_CONSOLE_OIDC_CLIENT_SECRET) ?? null,
+    clientSecret,
     redirectUrl,
     scopes,
     providerName: field(

@@ -1,7 +1,8 @@
+import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { limiterFactory } from '@/lib/audit/limiters';
 import { CLIENT, PAIR, createThrottle, type Throttle } from './rate-limit';
 
@@ -85,5 +86,59 @@ describe('sign-in throttle', () => {
       await Promise.all(open.splice(0).map((t) => t.close()));
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('sign-in throttle storage', () => {
+  const dirs: string[] = [];
+  afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+  const tmp = () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pqc-throttle-'));
+    dirs.push(dir);
+    return path.join(dir, 'state.sqlite3');
+  };
+  const rows = (file: string) => {
+    const db = new Database(file, { readonly: true });
+    try {
+      return (db.prepare('SELECT count(*) AS n FROM console_rate_limits').get() as { n: number }).n;
+    } finally {
+      db.close();
+    }
+  };
+
+  it('writes no row for attempts already refused, whatever user names a refused client tries', async () => {
+    const file = tmp();
+    const t = await throttle(file);
+    for (let i = 0; i < 20; i++) expect(await t.take(`user${i}`, '203.0.113.30')).toBe(0);
+    expect(await t.take('user20', '203.0.113.30')).toBeGreaterThan(0);
+    const before = rows(file);
+    for (let i = 0; i < 100; i++) expect(await t.take(`other${i}`, '203.0.113.30')).toBeGreaterThan(0);
+    expect(rows(file)).toBe(before);
+  });
+
+  it('creates at most one pair row per allowed attempt in a parallel burst of new user names', async () => {
+    const file = tmp();
+    const t = await throttle(file);
+    const waits = await Promise.all(Array.from({ length: 200 }, (_, i) => t.take(`burst${i}`, '203.0.113.31')));
+    expect(allowed(waits)).toBe(20);
+    // 20 pairs, the client's window and its strike.
+    expect(rows(file)).toBe(22);
+  });
+
+  it("leaves a refused pair's counters as they were (no write to extend or count it)", async () => {
+    const file = tmp();
+    const t = await throttle(file);
+    for (let i = 0; i < 5; i++) await t.take('ann', '203.0.113.32');
+    const read = () => {
+      const db = new Database(file, { readonly: true });
+      try {
+        return db.prepare('SELECT key, points, expire FROM console_rate_limits ORDER BY key').all();
+      } finally {
+        db.close();
+      }
+    };
+    const before = read();
+    for (let i = 0; i < 10; i++) expect(await t.take('ann', '203.0.113.32')).toBeGreaterThan(0);
+    expect(read()).toEqual(before);
   });
 });

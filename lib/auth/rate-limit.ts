@@ -11,6 +11,10 @@ import { limiterFactory, type Limiter } from '@/lib/audit/limiters';
  *   the user out; only that pair waits);
  * - client address: 20 attempts per window, whatever the user names.
  *
+ * An attempt already refused writes nothing (the counters are read first), and the client's
+ * counter is taken before the pair's, so a refused client creates no row for each new user name
+ * it tries: the rows a caller can make are bounded by its allowed attempts.
+ *
  * Back-off instead of a lock-out: a window starts at its first attempt and lasts 1 minute; each
  * window that runs out of attempts makes the next one twice as long (2, 4, … up to 60 minutes),
  * remembered for a day. A successful sign-in clears its pair and gives the client its attempt
@@ -44,6 +48,12 @@ export interface Throttle {
 
 const pairKey = (user: string, client: string) => `${user.toLowerCase()}|${client}`;
 
+/** Seconds a key still waits, read without writing (0: it has attempts left). */
+async function waiting(c: Counters, rule: ThrottleRule, key: string): Promise<number> {
+  const r = await c.window.get(key);
+  return r && r.consumedPoints >= rule.free && r.msBeforeNext > 0 ? Math.max(1, Math.ceil(r.msBeforeNext / 1000)) : 0;
+}
+
 async function takeOne(c: Counters, rule: ThrottleRule, key: string): Promise<number> {
   const strikes = (await c.strikes.get(key))?.consumedPoints ?? 0;
   const window = Math.min(rule.baseSeconds * 2 ** Math.min(strikes, 20), rule.maxSeconds);
@@ -67,8 +77,15 @@ export async function createThrottle(factory = limiterFactory(), rules = { pair:
   const client = await counters(rules.client);
   return {
     async take(user, address) {
-      const [a, b] = await Promise.all([takeOne(pair, rules.pair, pairKey(user, address)), takeOne(client, rules.client, address)]);
-      return Math.max(a, b);
+      // A refused caller writes nothing: its counters are read first, and the pair (a new row
+      // for every user name tried) is only counted once the client's own counter allowed the
+      // attempt. Rows per client address stay bounded, whatever names it tries.
+      const key = pairKey(user, address);
+      const [waitClient, waitPair] = await Promise.all([waiting(client, rules.client, address), waiting(pair, rules.pair, key)]);
+      if (waitClient > 0 || waitPair > 0) return Math.max(waitClient, waitPair);
+      const b = await takeOne(client, rules.client, address);
+      if (b > 0) return b;
+      return takeOne(pair, rules.pair, key);
     },
     async succeeded(user, address) {
       const key = pairKey(user, address);

@@ -1,5 +1,8 @@
 // Typed errors with a code and an HTTP status. Client-safe (no server imports), so the UI can
-// reuse the codes. Messages must never contain broker URLs or credentials.
+// reuse the codes. Messages must never contain broker URLs or credentials: whatever a layer puts
+// into one (a driver's text, a URL) goes through the one redaction step when it is created and
+// again when it is serialised.
+import { redactSecrets } from '@/lib/text/secrets';
 
 export type ErrorCode =
   | 'InvalidInput'
@@ -32,6 +35,8 @@ const STATUS: Record<ErrorCode, number> = {
 // client component imports), and the adapters are cached on globalThis across them: an error
 // an adapter built in one layer throws must still be recognised in another, so `instanceof`
 // checks a process-wide brand instead of the class object.
+const redactFields = (f: Record<string, string>) => Object.fromEntries(Object.entries(f).map(([k, v]) => [k, redactSecrets(v)]));
+
 const BRAND = Symbol.for('potatoq-console.ConsoleError');
 
 export class ConsoleError extends Error {
@@ -45,16 +50,17 @@ export class ConsoleError extends Error {
   readonly fields?: Record<string, string>;
 
   constructor(code: ErrorCode, message: string, fields?: Record<string, string>) {
-    super(message);
+    super(redactSecrets(message));
     Object.defineProperty(this, BRAND, { value: true });
     this.name = code;
     this.code = code;
     this.status = STATUS[code];
-    this.fields = fields;
+    this.fields = fields ? redactFields(fields) : undefined;
   }
 
   toJSON(): { error: { code: ErrorCode; message: string; fields?: Record<string, string> } } {
-    return { error: { code: this.code, message: this.message, ...(this.fields ? { fields: this.fields } : {}) } };
+    const fields = this.fields ? { fields: redactFields(this.fields) } : {};
+    return { error: { code: this.code, message: redactSecrets(this.message), ...fields } };
   }
 }
 

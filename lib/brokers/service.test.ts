@@ -200,7 +200,7 @@ describe('declared model', () => {
     expect(f.notSearched).toEqual(
       expect.arrayContaining([
         { what: 'dead letters', code: 'Unsupported', message: 'RabbitMQ 3.10: browsing the DLQ would delete its messages' },
-        { what: 'results', code: 'BrokerUnavailable', message: 'redis://***@h down' },
+        { what: 'results', code: 'BrokerUnavailable', message: 'redis://u:***@h down' },
       ]),
     );
     const nul = await service.findInBroker('b', 'a\u0000b');

@@ -1,6 +1,7 @@
 import 'server-only';
 import { ConsoleError, isConsoleError } from './errors';
 import { getConfig } from '@/lib/config';
+import { redactSecrets } from '@/lib/text/secrets';
 import { brokerKindOf, findBrokerConfig, getAdapter, listBrokerConfigs } from './registry';
 import type {
   ActionResult,
@@ -37,11 +38,6 @@ export const READ_ONLY_WHY = 'configured read-only';
 const readTimeoutMs = () => getConfig().timeouts.readMs;
 const writeTimeoutMs = () => getConfig().timeouts.writeMs;
 
-function scrub(message: string): string {
-  // Never echo credentials that a driver may put into its error text.
-  return message.replace(/([a-z][a-z0-9+.-]*:\/\/)[^\s/@]*@/gi, '$1***@');
-}
-
 /** A PostgreSQL server error (pg's DatabaseError): a severity and a five-character SQLSTATE. */
 function sqlState(e: unknown): string | null {
   if (!(e instanceof Error)) return null;
@@ -54,11 +50,12 @@ export function toConsoleError(e: unknown): ConsoleError {
   const state = sqlState(e);
   if (state) {
     // The server's text may quote the query or its values: it goes to the log, not to callers.
-    console.error(JSON.stringify({ event: 'console.database-error', sqlstate: state, message: scrub((e as Error).message) }));
+    console.error(JSON.stringify({ event: 'console.database-error', sqlstate: state, message: redactSecrets((e as Error).message) }));
     return new ConsoleError('BrokerUnavailable', `the database refused the request (SQLSTATE ${state}); the console's log has the details`);
   }
   const message = e instanceof Error ? e.message : String(e);
-  return new ConsoleError('BrokerUnavailable', scrub(message) || 'broker error');
+  // ConsoleError hides any credential a driver put into its text.
+  return new ConsoleError('BrokerUnavailable', message || 'broker error');
 }
 
 export async function withTimeout<T>(what: string, ms: number, run: () => Promise<T>): Promise<T> {

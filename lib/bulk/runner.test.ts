@@ -177,6 +177,19 @@ describe('bulk runner', () => {
     expect(b.calls).toHaveLength(2);
   });
 
+  it("shows a driver's error on the job without the credentials it quotes", async () => {
+    const b = new FakeBackend(idsFrom('d', 10));
+    const job = await jobOver(b);
+    b.beforeAct = () => {
+      throw new Error('connect to redis://u:p@Hunter2pw@cache:6379/0 failed');
+    };
+    job.start();
+    await job.finished;
+    const text = JSON.stringify(job.view());
+    expect(text).toContain('redis://u:***@cache:6379/0');
+    expect(text).not.toContain('Hunter2pw');
+  });
+
   it('resumes a failed job from the batch that failed, says where it stopped, and ends done', async () => {
     const b = new FakeBackend(idsFrom('d', 1200));
     const job = await jobOver(b);

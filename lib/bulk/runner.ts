@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ConsoleError, isConsoleError } from '@/lib/brokers/errors';
 import type { ActionOutcome } from '@/lib/brokers/schema';
+import { redactSecrets } from '@/lib/text/secrets';
 import { OutcomeLog } from './outcomes';
 import type { ControlRequest } from './store';
 import { BATCH_SIZE, type BulkAction, type BulkFilter, type BulkJobView, type BulkState } from './schema';
@@ -356,7 +357,8 @@ export class BulkJob {
 
   private fail(batch: string[], e: unknown): ActionOutcome[] {
     const code = isConsoleError(e) ? e.code : 'BrokerUnavailable';
-    const message = e instanceof Error ? e.message : String(e);
+    // A driver's text is shown on the job's page: the one redaction step first.
+    const message = redactSecrets(e instanceof Error ? e.message : String(e));
     const maybe = code === 'BrokerTimeout' ? 'the broker may still have applied it; check before retrying' : 'not done';
     this.error = { code, message };
     this.state = 'failed';

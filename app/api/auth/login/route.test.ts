@@ -38,4 +38,23 @@ describe('POST /api/auth/login', () => {
     expect(body.pulled()).toBeLessThan(64 * 1024);
     expect(body.cancelled()).toBe(true);
   });
+
+  it('refuses a cross-site sign-in whose forged X-Forwarded-Host names the other site', async () => {
+    setAuthConfigForTests(accountsConfig());
+    const req = new Request('http://console.example/api/auth/login', {
+      method: 'POST',
+      headers: {
+        host: 'console.example',
+        origin: 'https://evil.example',
+        'x-forwarded-host': 'evil.example',
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({ user: 'olga', password: 'pw' }),
+    });
+    const res = await POST(req);
+    expect(res.status).toBe(403);
+    expect(await res.json()).toMatchObject({
+      error: { code: 'Forbidden', message: expect.stringMatching(/does not match host console\.example/) },
+    });
+  });
 });

@@ -1,6 +1,6 @@
 import { NextResponse } from 'next/server';
 import { PayloadTooLarge, readBoundedText } from '@/lib/actions/http';
-import { crossSiteReason } from '@/lib/actions/origin';
+import { sameSiteRefusal } from '@/lib/actions/origin';
 import { isSecureRequest, login, safeNext } from '@/lib/auth/login';
 import { LOGIN_ERRORS, type LoginErrorCode } from '@/lib/auth/login-errors';
 
@@ -31,7 +31,7 @@ export async function POST(req: Request) {
       ? NextResponse.json({ error: { code, message } }, { status, headers: { 'cache-control': 'no-store', ...extra } })
       : seeOther(`/login?${new URLSearchParams({ error: errorCode, next }).toString()}`, extra);
 
-  const crossSite = crossSiteReason(req.headers);
+  const crossSite = sameSiteRefusal(req.headers);
   if (crossSite) return fail(403, 'Forbidden', crossSite, 'cross-site');
   let text: string;
   try {

@@ -1,5 +1,6 @@
 import 'server-only';
 import { ConsoleError } from '@/lib/brokers/errors';
+import { redactSecrets } from '@/lib/text/secrets';
 import type { PgNames } from './names';
 
 /** SQLSTATEs and socket errors after which a fresh connection may succeed. */
@@ -85,7 +86,7 @@ export function mapPgError(e: unknown, n: PgNames, timeouts: { statementMs: numb
   // A server error's text can quote the statement and its values: callers get the SQLSTATE,
   // the console's log gets the text. Client-side driver errors (no SQLSTATE) say what broke.
   if (code && /^[0-9A-Z]{5}$/.test(code)) {
-    console.error(JSON.stringify({ event: 'console.database-error', sqlstate: code, message }));
+    console.error(JSON.stringify({ event: 'console.database-error', sqlstate: code, message: redactSecrets(message) }));
     return new ConsoleError('BrokerUnavailable', `PostgreSQL error ${code}; the console's log has the server's message`);
   }
   return new ConsoleError('BrokerUnavailable', `PostgreSQL error${code ? ` ${code}` : ''}: ${message}`);

@@ -1,4 +1,5 @@
 import 'server-only';
+import { redactSecrets } from '@/lib/text/secrets';
 
 // potatoq 26.1a8's Redis key layout (verified against brokers/redis.py in the installed
 // package; docs/brokers/redis.md) and the broker URL as potatoq reads it.
@@ -107,9 +108,11 @@ const SCHEMES: Record<string, 'tcp' | 'tls' | 'unix'> = {
   'redis+socket:': 'unix',
 };
 
-function dbNumber(text: string | null, url: string): number {
+/** `redacted` is the URL as a message may show it: never with its password. */
+function dbNumber(text: string | null, redacted: string): number {
   if (text === null || text === '') return 0;
-  if (!/^\d+$/.test(text)) throw new RedisUrlError(`the database in ${url} must be a whole number, not "${text}"`);
+  if (!/^\d+$/.test(text))
+    throw new RedisUrlError(`the database in ${redacted} must be a whole number, not "${redactSecrets(text.slice(0, 40))}"`);
   return Number(text);
 }
 
@@ -135,19 +138,21 @@ export function parseRedisUrl(url: string): RedisTarget {
     );
   const username = u.username ? decodeURIComponent(u.username) : undefined;
   const password = u.password ? decodeURIComponent(u.password) : undefined;
-  const redacted = u.password ? url.replace(`:${u.password}@`, ':***@') : url;
+  // The URL's own text, not the parser's: a raw `@` or space in the password is re-encoded by
+  // URL, so replacing the parsed password would leave the typed one in place.
+  const redacted = redactSecrets(url);
   const dbQuery = u.searchParams.get('db');
   if (kind === 'unix') {
     const path = decodeURIComponent(u.pathname);
     if (!path || path === '/') throw new RedisUrlError('a unix:// URL needs the socket path: unix:///run/redis/redis.sock');
-    return { path, db: dbNumber(dbQuery, url), username, password, tls: false, redacted };
+    return { path, db: dbNumber(dbQuery, redacted), username, password, tls: false, redacted };
   }
   if (!u.hostname) throw new RedisUrlError('the URL has no host');
   const fromPath = u.pathname.replace(/^\/+/, '').replace(/\/+$/, '');
   return {
     host: u.hostname.replace(/^\[(.*)\]$/, '$1'),
     port: u.port ? Number(u.port) : 6379,
-    db: dbNumber(dbQuery ?? fromPath, url),
+    db: dbNumber(dbQuery ?? fromPath, redacted),
     username,
     password,
     tls: kind === 'tls',
