@@ -4,7 +4,7 @@ import type { DeadDetail, DeadGroups, DeadListQuery, DeadSummary, Page } from '@
 import { fingerprintError, type Fingerprint } from '@/lib/triage/fingerprint';
 import { DeadGrouper, newestWindowNote } from '@/lib/triage/groups';
 import { parsePythonError } from '@/lib/triage/python-traceback';
-import type { QfClient } from './client';
+import { isDenied, type QfClient } from './client';
 import { readJob, toResult } from './jobs';
 import { jobView, missingJobView, payloadText } from './message';
 import { collectRows, mapLimit, unwrapCursor, wrapCursor, type ServerPage } from './pages';
@@ -102,7 +102,7 @@ export async function readLetter(client: QfClient, id: string): Promise<QfDeadLe
   try {
     return parseWire(ZDeadLetter, await client.get(`/api/v1/dlq/${id}`), 'a dead letter');
   } catch (e) {
-    if (isConsoleError(e) && (e.code === 'NotFound' || e.code === 'Forbidden' || e.code === 'InvalidInput')) return null;
+    if (isDenied(e) || (isConsoleError(e) && (e.code === 'NotFound' || e.code === 'InvalidInput'))) return null;
     throw e;
   }
 }

@@ -1,7 +1,7 @@
 import 'server-only';
 import { isConsoleError } from '@/lib/brokers/errors';
 import type { Page, ResultListQuery, ResultRecordDto, ResultSummary, TaskDetail, TaskListQuery, TaskSummary } from '@/lib/brokers/schema';
-import type { QfClient } from './client';
+import { isDenied, type QfClient } from './client';
 import { jobView, jsonToTyped, payloadText, previewOf } from './message';
 import { QF_FINISHED, QF_STATES, qfState } from './model';
 import { collectRows, unwrapCursor, wrapCursor, type ServerPage } from './pages';
@@ -73,7 +73,7 @@ export async function readJob(client: QfClient, id: string): Promise<QfJob | nul
   try {
     return parseWire(ZJob, await client.get(`/api/v1/jobs/${encodeURIComponent(id)}`), 'a job');
   } catch (e) {
-    if (isConsoleError(e) && (e.code === 'NotFound' || e.code === 'Forbidden' || e.code === 'InvalidInput')) return null;
+    if (isDenied(e) || (isConsoleError(e) && (e.code === 'NotFound' || e.code === 'InvalidInput'))) return null;
     throw e;
   }
 }

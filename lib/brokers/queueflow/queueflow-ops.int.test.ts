@@ -260,8 +260,13 @@ run('QueueFlow adapter on the real server', () => {
   });
 
   it("turns the server's refusals into typed errors without the token, and a read-only token into a read-only broker", async () => {
+    // QueueFlow's 401 is the broker refusing the console's token, not the operator's sign-in.
     const bad = await failure(adapter('not-a-key').overview());
-    expect(isConsoleError(bad) && bad.code).toBe('Unauthorized');
+    expect(isConsoleError(bad) && [bad.code, bad.status]).toEqual(['BrokerUnavailable', 503]);
+    expect((bad as Error).message).toMatch(/^QueueFlow refused the console's token \(401 unauthorized\)/);
+    const worker = await failure(adapter(s!.workerToken).overview());
+    expect(isConsoleError(worker) && [worker.code, worker.status]).toEqual(['BrokerUnavailable', 503]);
+    expect((worker as Error).message).toMatch(/^QueueFlow refused the console's token \(403 access denied\)/);
     expect(String((bad as Error).message)).not.toContain('not-a-key');
     const ro = adapter(s!.tokenRo);
     const caps = await ro.capabilities();
