@@ -300,6 +300,13 @@ export interface EnqueueResult {
   state: 'ready' | 'scheduled';
   /** The exact JSON written to the broker. */
   payload: string;
+  /** Set when nothing was written because the system already had the task (QueueFlow: an
+   *  idempotency key it has seen returns its earlier job): outcome `already`, naming `id`.
+   *  Absent when the task was created. */
+  outcome?: ActionOutcome;
+  /** Request headers the write sends besides the payload (QueueFlow's `Idempotency-Key`),
+   *  shown with the preview; absent when none. */
+  headers?: Array<{ name: string; value: string }>;
 }
 
 /** What an enqueue would write, built by the adapter without writing anything (the form's live
