@@ -170,6 +170,10 @@ export interface DeadSummary {
   /** Set where a replayed letter stays (QueueFlow keeps it, marked): when, and the task the
    *  replay made (null when the system does not say). Absent where a replay removes the letter. */
   replayed?: { at: string | null; taskId: string | null } | null;
+  /** Actions the system will refuse for this item although they are on for the broker, each
+   *  with why (QueueFlow replays a letter once): the UI disables them with that reason, and the
+   *  adapter refuses them in the same words. Absent when none. */
+  unavailable?: { replay?: string };
 }
 
 export interface DeadDetail extends DeadSummary {

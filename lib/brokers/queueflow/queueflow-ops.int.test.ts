@@ -231,11 +231,14 @@ run('QueueFlow adapter on the real server', () => {
     const first = await a.replayDead([letter]);
     const job = first.succeeded[0]!.taskId!;
     expect(await seed().jobState(job)).toBe('pending');
+    // The letter declares its replay off, and the server refuses it again in the same words.
+    const why = `already replayed as job ${job}; QueueFlow replays a letter once`;
     const second = await a.replayDead([letter]);
-    expect(second.failed).toEqual([{ id: letter, outcome: 'already', message: `already replayed as job ${job}`, taskId: job }]);
+    expect(second.failed).toEqual([{ id: letter, outcome: 'already', message: why, taskId: job }]);
     const listed = (await a.listDead(ZDeadListQuery.parse({ queue: q }))).items;
-    expect(listed.map((d) => [d.id, d.cause, d.replayed?.taskId])).toEqual([[letter, 'non_retryable', job]]);
+    expect(listed.map((d) => [d.id, d.cause, d.replayed?.taskId, d.unavailable?.replay])).toEqual([[letter, 'non_retryable', job, why]]);
     expect((await a.getDead(letter))!.payload.task).toBe('qf.r');
+    expect((await a.getDead(letter))!.unavailable).toEqual({ replay: why });
     const after = (await a.overview()).queues.find((x) => x.name === q)!;
     expect([after.dead, after.counts?.pending]).toEqual([0, 1]);
   });
