@@ -67,7 +67,9 @@ export function toDeadSummary(d: QfDeadLetter, replayJob?: string | null): DeadS
 
 /** The letters as the list shows them, each replayed one with the job its replay runs as. */
 async function summaries(rows: QfDeadLetter[], links: ReplayLinks | undefined): Promise<DeadSummary[]> {
-  const jobs = links ? await mapLimit(rows, 8, (d) => (d.replay_job_id ? links.jobOf(d) : Promise.resolve(null))) : [];
+  // A link that cannot be read now falls back to QueueFlow's record: the list still shows.
+  const jobOf = (d: QfDeadLetter) => (links && d.replay_job_id ? links.jobOf(d).catch(() => null) : Promise.resolve(null));
+  const jobs = links ? await mapLimit(rows, 8, jobOf) : [];
   return rows.map((d, i) => toDeadSummary(d, jobs[i]));
 }
 
@@ -123,7 +125,10 @@ export async function readLetter(client: QfClient, id: string): Promise<QfDeadLe
 export async function getDead(client: QfClient, id: string, links?: ReplayLinks): Promise<DeadDetail | null> {
   const d = await readLetter(client, id);
   if (!d) return null;
-  const [job, replayJob]: [QfJob | null, string | null] = await Promise.all([readJob(client, d.job_id), links ? links.jobOf(d) : null]);
+  const [job, replayJob]: [QfJob | null, string | null] = await Promise.all([
+    readJob(client, d.job_id),
+    links ? links.jobOf(d).catch(() => null) : null,
+  ]);
   const raw = job ? payloadText(job) : '';
   return {
     ...toDeadSummary(d, replayJob),
