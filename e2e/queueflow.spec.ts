@@ -111,15 +111,18 @@ test('a QueueFlow broker: overview, dead letters with their reason, a replay and
   await expect(page.getByTestId('detail-state')).toHaveText(/pending/i);
   await page.screenshot({ path: info.outputPath('queueflow-replayed-job.png'), fullPage: true });
 
-  // A second replay: QueueFlow's 409, shown as "already replayed as job X", not as an error to retry.
+  // A second replay: QueueFlow would refuse it, so the letter declares it off and the buttons say
+  // why; the console's API refuses it in the same words ("already replayed as job X", not an error).
+  const why = `already replayed as job ${replay}; QueueFlow replays a letter once`;
   await page.goto(`/brokers/qf/dead/${letter}`);
   await expect(page.getByTestId('detail-replayed')).toContainText(replay);
-  await page.getByTestId('action-replay').click();
-  await dialog.getByTestId('confirm-submit').click();
-  await expect(dialog.getByTestId('outcome-already')).toContainText(`already replayed as job ${replay}`);
-  await expect(dialog.getByTestId('outcome-already-count')).toHaveText('1 done before');
-  await expect(dialog.getByTestId('outcome-failed-count')).toHaveCount(0);
+  await expect(page.getByTestId('action-replay')).toBeDisabled();
+  await expect(page.getByTestId('action-replay')).toHaveAttribute('title', why);
+  await expect(page.getByTestId('edit-open')).toBeDisabled();
   await page.screenshot({ path: info.outputPath('queueflow-second-replay.png'), fullPage: true });
+  const again = await page.request.post('/api/brokers/qf/dead/replay', { data: { ids: [letter], queue } });
+  expect(again.status()).toBe(200);
+  expect(await again.json()).toMatchObject({ succeeded: [], failed: [{ id: letter, outcome: 'already', message: why, taskId: replay }] });
   const jobs = await api<{ jobs: unknown[] }>('GET', `/api/v1/jobs?queue=${queue}&status=pending`);
   expect(jobs.body.jobs).toHaveLength(3);
   expect(pageErrors).toEqual([]);
@@ -158,5 +161,85 @@ test('a job created in the console with its payload and settings, and a payload 
     payload: { invoice: 42, note: '<b>x</b>' },
     config: { priority: 7 },
   });
+
+  // An idempotency key: the preview shows the header that carries it; QueueFlow answers a repeat
+  // with its earlier job, which the page reports as such (nothing enqueued), not as "Enqueued".
+  const key = `e2e-key-${randomBytes(3).toString('hex')}`;
+  await page.getByText('More options').click();
+  await page.getByLabel('Idempotency key', { exact: true }).fill(key);
+  await expect(page.getByTestId('enqueue-preview')).toContainText(`Idempotency-Key: ${key}`);
+  await page.getByTestId('enqueue-submit').click();
+  await expect(page.getByTestId('enqueue-success')).toContainText('Enqueued as');
+  const keyed = (await page.getByTestId('enqueue-new-id').textContent())?.trim() ?? '';
+  expect(keyed).not.toBe(id);
+  await page.getByTestId('enqueue-submit').click();
+  await expect(page.getByTestId('enqueue-already')).toContainText(`already exists as job ${keyed} (idempotency key "${key}"`);
+  await expect(page.getByTestId('enqueue-new-id')).toHaveText(keyed);
+  const listed = await api<{ jobs: Array<{ id: string }> }>('GET', `/api/v1/jobs?queue=${queue}&status=pending&limit=100`);
+  expect(listed.body.jobs.map((j) => j.id).sort()).toEqual([id, keyed].sort());
+  // The audit trail records the repeat as `already`, not as a second enqueue.
+  const trail = (await (await page.request.get(`/api/audit?broker=qf&task=${keyed}`)).json()) as {
+    entries: Array<{ action: string; results: Array<{ id: string; outcome: string }> }>;
+  };
+  expect(
+    trail.entries.filter((e) => e.action === 'enqueue' && e.results.some((r) => r.id === keyed)).map((e) => e.results[0]!.outcome),
+  ).toEqual(['already', 'ok']);
+  await page.screenshot({ path: test.info().outputPath('queueflow-enqueue-again.png'), fullPage: true });
+  expect(pageErrors).toEqual([]);
+});
+
+test('edit and replay: the letter links the job that carries the edit, and Replay is off with why', async ({ page }, info) => {
+  test.skip(!requireService(qf().why, 'QueueFlow server'), `QueueFlow: ${qf().why}`);
+  const queue = `e2eqfx${randomBytes(3).toString('hex')}`;
+  const to = `${queue}new`;
+  const { letter } = await deadLetter(queue, 'billing.refund', 'refused: wrong queue');
+  const { pageErrors } = guardPage(page);
+  await page.goto(`/brokers/qf/dead/${letter}`);
+  const panel = page.getByTestId('edit-replay');
+  await panel.getByTestId('edit-open').click();
+  await panel.getByTestId('edit-queue').fill(to);
+  await panel.getByTestId('edit-preview').click();
+  await panel.getByTestId('confirm-reason').fill('e2e: route to the new queue');
+  await panel.getByTestId('edit-confirm').click();
+  await expect(panel.getByTestId('edit-outcome')).toHaveAttribute('data-outcome', 'ok');
+  // In the server: the letter records QueueFlow's copy, cancelled; the edited job waits on the new queue.
+  const copy = (await api<{ replay_job_id: string }>('GET', `/api/v1/dlq/${letter}`)).body.replay_job_id;
+  expect((await api<{ status: string }>('GET', `/api/v1/jobs/${copy}`)).body.status).toBe('cancelled');
+  const onNew = await api<{ jobs: Array<{ id: string; idempotency_key?: string }> }>('GET', `/api/v1/jobs?queue=${to}&status=pending`);
+  expect(onNew.body.jobs.map((j) => j.idempotency_key)).toEqual([`console-edit-dlq-${letter}`]);
+  const edited = onNew.body.jobs[0]!.id;
+  // In the page: "Replayed as" the edited job, and Replay and Edit off with why.
+  await page.goto(`/brokers/qf/dead/${letter}`);
+  const link = page.getByTestId('detail-replayed').getByRole('link');
+  await expect(link).toHaveText(edited);
+  await expect(link).toHaveAttribute('href', `/brokers/qf/jobs/${edited}`);
+  const why = `already replayed as job ${edited}; QueueFlow replays a letter once`;
+  await expect(page.getByTestId('action-replay')).toHaveAttribute('title', why);
+  await expect(page.getByTestId('action-replay')).toBeDisabled();
+  await expect(page.getByTestId('edit-open')).toBeDisabled();
+  await page.goto(`/brokers/qf/dead?queue=${queue}`);
+  await expect(page.locator(`[data-testid="dead-row"][data-id="${letter}"]`).getByTestId('dead-replayed')).toContainText(edited);
+  await page.screenshot({ path: info.outputPath('queueflow-edit-replayed.png'), fullPage: true });
+  expect(pageErrors).toEqual([]);
+});
+
+test('the results page shows every finished job by default, newest first, and says so', async ({ page }) => {
+  test.skip(!requireService(qf().why, 'QueueFlow server'), `QueueFlow: ${qf().why}`);
+  const queue = `e2eqfr${randomBytes(3).toString('hex')}`;
+  const { job: failed } = await deadLetter(queue, 'billing.refund', 'refused');
+  const { body } = await api<{ job_id: string }>('POST', '/api/v1/jobs', { task_name: 'billing.void', payload: {}, config: { queue } });
+  expect((await api('POST', `/api/v1/jobs/${body.job_id}/cancel`)).status).toBe(204);
+  const { pageErrors } = guardPage(page);
+  await page.goto('/brokers/qf/results');
+  await expect(page.getByTestId('results-filter-note')).toContainText('Showing every finished job, newest first');
+  const rows = page.getByTestId('result-row');
+  await expect(rows.first()).toHaveAttribute('data-id', body.job_id);
+  await expect(rows.nth(1)).toHaveAttribute('data-id', failed);
+  await expect(rows.first()).toContainText('CANCELLED');
+  await expect(rows.nth(1)).toContainText('FAILED');
+  await page.getByTestId('filter-status').fill('failed');
+  await page.getByTestId('filter-apply').click();
+  await expect(page.locator(`[data-testid="result-row"][data-id="${body.job_id}"]`)).toHaveCount(0);
+  await expect(page.locator(`[data-testid="result-row"][data-id="${failed}"]`)).toBeVisible();
   expect(pageErrors).toEqual([]);
 });

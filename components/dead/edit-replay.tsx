@@ -39,7 +39,7 @@ export function EditReplay({ brokerId, d }: { brokerId: string; d: DeadDetail })
   // A system without positional arguments (decl.noArgs) edits its keyword arguments only.
   const readable = d.payload.args?.t === 'list' || d.payload.args?.t === 'tuple' || (!!decl?.noArgs && d.payload.kwargs?.t === 'dict');
   if (!decl || d.payload.format === null || d.payload.foreign || !readable) return null;
-  const off = cap && !cap.on ? (cap.why ?? 'replay is not available') : null;
+  const off = cap && !cap.on ? (cap.why ?? 'replay is not available') : (d.unavailable?.replay ?? null);
   const edit = (): ReplayEditInput => ({
     ...(decl.noArgs ? {} : { args }),
     kwargs,

@@ -19,7 +19,13 @@ export function EnqueueAside({ fields, current, curl }: { fields: Record<string,
           ? Object.entries(fields)
               .map(([k, msg]) => `${k}: ${msg}`)
               .join('\n')
-          : (current?.payload ?? '…')}
+          : current
+            ? [
+                ...(current.headers ?? []).map((h) => `${h.name}: ${h.value}`),
+                ...(current.headers?.length ? [''] : []),
+                current.payload,
+              ].join('\n')
+            : '…'}
       </pre>
       {current?.command ? (
         <>

@@ -1,5 +1,6 @@
 'use client';
 import Link from 'next/link';
+import { visible } from '@/lib/text/visible';
 import { useMemo, useState, useSyncExternalStore } from 'react';
 import { useBrokerAction } from '@/components/actions/use-broker-action';
 import { Button } from '@/components/ui/button';
@@ -121,9 +122,19 @@ export function EnqueueForm({ brokerId, decl }: { brokerId: string; decl: Enqueu
           <div
             role="status"
             data-testid="enqueue-success"
-            className="rounded-md border border-emerald-300 bg-emerald-50 p-3 text-sm dark:border-emerald-900 dark:bg-emerald-950/40"
+            className={
+              m.data.data.outcome?.outcome === 'already'
+                ? 'rounded-md border border-amber-300 bg-amber-50 p-3 text-sm dark:border-amber-900 dark:bg-amber-950/40'
+                : 'rounded-md border border-emerald-300 bg-emerald-50 p-3 text-sm dark:border-emerald-900 dark:bg-emerald-950/40'
+            }
           >
-            Enqueued as {m.data.data.state} in <strong>{m.data.data.queue}</strong>:{' '}
+            {m.data.data.outcome?.outcome === 'already' ? (
+              <span data-testid="enqueue-already">Nothing enqueued: {visible(m.data.data.outcome.message)}. The task: </span>
+            ) : (
+              <>
+                Enqueued as {m.data.data.state} in <strong>{m.data.data.queue}</strong>:{' '}
+              </>
+            )}
             <Link
               className="link font-mono"
               data-testid="enqueue-new-id"

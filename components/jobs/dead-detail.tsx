@@ -56,7 +56,7 @@ export function DeadDetailView({ brokerId, id }: { brokerId: string; id: string 
             queue={d.queue}
             ids={[d.id]}
             size="md"
-            disabledReason={off(caps, 'replay')}
+            disabledReason={off(caps, 'replay') ?? d.unavailable?.replay}
             onDone={(r) => {
               // Where a replay is a new task (QueueFlow), go to that one; else the letter's own id.
               after(`${base}/jobs/${encodeURIComponent(r.succeeded[0]?.taskId ?? d.id)}`)(r);

@@ -9,7 +9,15 @@ import { truncate } from '@/lib/client/format';
 import { useResults } from '@/lib/client/hooks';
 import { visible } from '@/lib/text/visible';
 
-const TONE: Record<string, Tone> = { SUCCESS: 'green', FAILURE: 'red', RETRY: 'yellow', REVOKED: 'neutral' };
+const TONE: Record<string, Tone> = {
+  SUCCESS: 'green',
+  COMPLETED: 'green',
+  FAILURE: 'red',
+  FAILED: 'red',
+  RETRY: 'yellow',
+  REVOKED: 'neutral',
+  CANCELLED: 'neutral',
+};
 
 /** Stored results, without potatoq's internal records (registered names, groups). */
 export function ResultsTable({ brokerId, status }: { brokerId: string; status?: string }) {

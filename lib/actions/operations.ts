@@ -139,7 +139,14 @@ export const enqueue = (brokerId: string, input: unknown, headers: Headers) =>
     input,
     headers,
     run: (req) => service.enqueue(brokerId, req),
-    audit: (req, r) => ({ queue: r.queue, task: req.task, ids: [r.id], state: r.state }),
+    // A write the system answered with an earlier task is recorded as such, not as a second enqueue.
+    audit: (req, r) => ({
+      queue: r.queue,
+      task: req.task,
+      ids: [r.id],
+      state: r.state,
+      ...(r.outcome ? { outcome: r.outcome.outcome } : {}),
+    }),
   });
 
 /**

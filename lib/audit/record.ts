@@ -70,7 +70,11 @@ export function resultsOf(result: unknown): { results: AuditIdOutcome[]; outcome
   const succeeded = list(r.succeeded, true);
   const failed = list(r.failed, false);
   const outcome: AuditOutcome = failed.length === 0 ? 'done' : succeeded.length === 0 ? 'failed' : 'partial';
+  // A single write (an enqueue): its own outcome when it says one (`already`: nothing written).
+  const own = obj(r.outcome);
   const enqueued =
-    str(r.id) && !succeeded.length && !failed.length ? [{ id: r.id as string, outcome: 'ok', message: str(r.state) ?? '' }] : [];
+    str(r.id) && !succeeded.length && !failed.length
+      ? [{ id: r.id as string, outcome: str(own.outcome) ?? 'ok', message: str(own.message) ?? str(r.state) ?? '' }]
+      : [];
   return { results: [...failed, ...succeeded, ...enqueued].slice(0, MAX_IDS), outcome };
 }

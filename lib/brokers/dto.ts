@@ -170,6 +170,10 @@ export interface DeadSummary {
   /** Set where a replayed letter stays (QueueFlow keeps it, marked): when, and the task the
    *  replay made (null when the system does not say). Absent where a replay removes the letter. */
   replayed?: { at: string | null; taskId: string | null } | null;
+  /** Actions the system will refuse for this item although they are on for the broker, each
+   *  with why (QueueFlow replays a letter once): the UI disables them with that reason, and the
+   *  adapter refuses them in the same words. Absent when none. */
+  unavailable?: { replay?: string };
 }
 
 export interface DeadDetail extends DeadSummary {
@@ -300,6 +304,13 @@ export interface EnqueueResult {
   state: 'ready' | 'scheduled';
   /** The exact JSON written to the broker. */
   payload: string;
+  /** Set when nothing was written because the system already had the task (QueueFlow: an
+   *  idempotency key it has seen returns its earlier job): outcome `already`, naming `id`.
+   *  Absent when the task was created. */
+  outcome?: ActionOutcome;
+  /** Request headers the write sends besides the payload (QueueFlow's `Idempotency-Key`),
+   *  shown with the preview; absent when none. */
+  headers?: Array<{ name: string; value: string }>;
 }
 
 /** What an enqueue would write, built by the adapter without writing anything (the form's live

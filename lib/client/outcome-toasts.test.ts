@@ -53,6 +53,20 @@ describe('action outcome toasts', () => {
     );
     const enq = toastsFor({ ok: true, data: { brokerId: 'b', id: 'abc', queue: 'q', task: 'app.t', state: 'scheduled', payload: '{}' } });
     expect(enq).toEqual([{ tone: 'success', title: 'abc: enqueued as scheduled', body: 'app.t in queue q' }]);
+    // An enqueue the system answered with its earlier task (an idempotency key it has seen).
+    const again = toastsFor({
+      ok: true,
+      data: {
+        brokerId: 'b',
+        id: 'abc',
+        queue: 'q',
+        task: 'app.t',
+        state: 'ready',
+        payload: '{}',
+        outcome: { id: 'abc', outcome: 'already', message: 'already exists as job abc' },
+      },
+    });
+    expect(again).toEqual([{ tone: 'info', title: 'abc: done before, not enqueued again', body: 'already exists as job abc' }]);
   });
 
   it('toasts refusals, but not field errors, which show inline', () => {

@@ -80,6 +80,9 @@ export function toastsFor(res: ActionResponse<unknown>, verb?: string): ToastSpe
   if (isActionResult(d)) return toastsForResult(d, verb);
   if (isPurge(d)) return [{ tone: 'success', title: `Purged ${plural(d.removed, 'waiting task')} from queue ${d.queue}` }];
   if (isPause(d)) return [{ tone: 'success', title: `Queue ${d.queue} ${d.paused ? 'paused' : 'resumed'}` }];
-  if (isEnqueue(d)) return [{ tone: 'success', title: `${d.id}: enqueued as ${d.state}`, body: `${d.task} in queue ${d.queue}` }];
+  if (isEnqueue(d))
+    return d.outcome && d.outcome.outcome !== 'ok'
+      ? [failureToast('enqueued', d.outcome)]
+      : [{ tone: 'success', title: `${d.id}: enqueued as ${d.state}`, body: `${d.task} in queue ${d.queue}` }];
   return [];
 }

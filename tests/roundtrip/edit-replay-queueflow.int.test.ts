@@ -90,10 +90,20 @@ run('edit and replay: QueueFlow with its real server and workers', () => {
     await new Promise((res) => setTimeout(res, 2000));
     expect(old.runs(copy)).toEqual([]);
     expect(fresh.runs(edited)).toHaveLength(1);
-    // The old queue is running again, and a second edited replay finds no letter to replay.
+    // The letter links the job that carries the edit, not the cancelled copy QueueFlow recorded,
+    // and declares its replay off: QueueFlow refuses a second one, and so does the console, in those words.
+    const why = `already replayed as job ${edited}; QueueFlow replays a letter once`;
+    expect((await a.getDead(d.id))!).toMatchObject({ replayed: { taskId: edited }, unavailable: { replay: why } });
+    const listed = (await a.listDead(ZDeadListQuery.parse({ queue: from, limit: 100 }))).items.find((x) => x.id === d.id)!;
+    expect([listed.replayed?.taskId, listed.unavailable?.replay]).toEqual([edited, why]);
+    expect((await a.replayDead([d.id])).failed).toEqual([{ id: d.id, outcome: 'already', message: why, taskId: edited }]);
+    // The old queue is running again, and a second edited replay is refused the same way.
     const queues = (await call<{ queues: Array<{ queue: string; paused?: boolean }> }>(s!, 'GET', '/api/v1/queues')).body.queues;
     expect(queues.find((q) => q.queue === from)?.paused ?? false).toBe(false);
-    expect(await a.replayEdited!(d.id, edit).catch((x: unknown) => x)).toMatchObject({ code: 'NotFound' });
+    expect(await a.replayEdited!(d.id, edit).catch((x: unknown) => x)).toMatchObject({
+      code: 'NotFound',
+      message: `dead letter ${d.id}: ${why}`,
+    });
   }, 120_000);
 
   it('two edited replays on one queue at once: each pauses, replays and resumes in turn, and no unedited copy runs', async () => {

@@ -6,7 +6,8 @@ import type { BrokerAdapter, StoreConfig } from '@/lib/brokers/types';
 import { createQfClient, type QfClient } from './client';
 import { deadGroups, getDead, listDead } from './dead';
 import { createJob, previewCreate } from './enqueue';
-import { getResult, getTask, jobPager, listResults, listTasks } from './jobs';
+import { getResult, getTask, jobPager, listTasks } from './jobs';
+import { listResults } from './results';
 import { QUEUEFLOW_MODEL } from './model';
 import { ZQueueflowOptions } from './options';
 import { probe, queueStats, totalsOf, WORKERS_WHY, type QfProbe } from './overview';
@@ -14,6 +15,7 @@ import { defaultLeases, previewEditedQf, replayEditedQf } from './edit-replay';
 import { createHolds, holdText, holdWarnings } from './holds';
 import type { LeaseSettings } from '@/lib/leases/hold';
 import { cancelJobs, cancelQueue, replayDead, setPaused } from './writes';
+import { createReplayLinks } from './replayed';
 import { collectRows } from './pages';
 import { cursorAfter } from './wire';
 import { diagnoseQueueflow } from './diagnose';
@@ -34,6 +36,7 @@ export function createQueueflowAdapter(config: StoreConfig, deps: { leases?: Lea
   const o = parseOptions(ZQueueflowOptions, config.options);
   const client: QfClient = createQfClient({ url: config.url, token: o.token, timeoutMs: o.timeoutMs ?? 8000 });
   const leases = deps.leases ?? defaultLeases();
+  const links = createReplayLinks(client);
   // Recovery writes (a resume, a cancel): never from a read-only console or token.
   const holds = createHolds(client, config.id, leases, async () => !config.readOnly && (await who()).capabilities.pause.on);
 
@@ -107,14 +110,14 @@ export function createQueueflowAdapter(config: StoreConfig, deps: { leases?: Lea
     overview,
     listTasks: (q) => listTasks(client, q),
     getTask: (id) => getTask(client, id),
-    listDead: (q) => listDead(client, q),
+    listDead: (q) => listDead(client, q, links),
     deadGroups: (q) => deadGroups(client, q),
-    getDead: (id) => getDead(client, id),
+    getDead: (id) => getDead(client, id, links),
     listWorkers: () => Promise.reject(new ConsoleError('Unsupported', WORKERS_WHY)),
     listResults: (q) => listResults(client, q),
     getResult: (id) => getResult(client, id),
     taskNames,
-    replayDead: async (ids) => (await writable('replay'), replayDead(client, config.id, ids)),
+    replayDead: async (ids) => (await writable('replay'), replayDead(client, config.id, ids, links)),
     previewReplayEdited: (id, edit) => previewEditedQf(client, config.id, id, edit),
     replayEdited: async (id, edit) => (
       await writable('replay'),

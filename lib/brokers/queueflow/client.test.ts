@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isConsoleError } from '@/lib/brokers/errors';
-import { createQfClient, errorFor, fieldOf, serverMessage } from './client';
+import { createQfClient, errorFor, fieldOf, isDenied, serverMessage } from './client';
 
 const failure = (p: Promise<unknown>) =>
   p.then(
@@ -18,8 +18,8 @@ describe("QueueFlow's answers as the console's errors", () => {
   });
 
   it.each([
-    [401, 'Unauthorized'],
-    [403, 'Forbidden'],
+    [401, 'BrokerUnavailable'],
+    [403, 'BrokerUnavailable'],
     [404, 'NotFound'],
     [409, 'Conflict'],
     [400, 'InvalidInput'],
@@ -30,6 +30,17 @@ describe("QueueFlow's answers as the console's errors", () => {
   ] as const)('maps %i to %s with the server message', (status, code) => {
     const e = errorFor(status, '{"error":"the words"}', 'GET /api/v1/queues');
     expect([e.code, e.message.includes('the words')]).toEqual([code, true]);
+  });
+
+  it("makes QueueFlow's 401 and 403 the broker's error, never the console's own 401/403 (a browser would think it was signed out)", () => {
+    const bad = errorFor(401, '{"error":"unauthorized"}', 'GET /api/v1/whoami');
+    expect([bad.code, bad.status, bad.message]).toEqual([
+      'BrokerUnavailable',
+      503,
+      "QueueFlow refused the console's token (401 unauthorized) for GET /api/v1/whoami: check the broker's token",
+    ]);
+    const denied = errorFor(403, '{"error":"access denied"}', 'GET /api/v1/jobs/x');
+    expect([denied.code, denied.status, isDenied(denied), isDenied(bad)]).toEqual(['BrokerUnavailable', 503, true, false]);
   });
 
   it('names the field a validation message is about', () => {
@@ -52,7 +63,7 @@ describe('the QueueFlow client', () => {
     const c = createQfClient({ url: 'http://qf.example:8080/base/', token: 's3cret-token', timeoutMs: 1000, fetch: fake });
     const e = await failure(c.get('/api/v1/jobs', { status: 'pending', cursor: undefined }));
     expect(seen).toEqual([{ url: 'http://qf.example:8080/base/api/v1/jobs?status=pending', auth: 'Bearer s3cret-token' }]);
-    expect(isConsoleError(e) && e.code).toBe('Unauthorized');
+    expect(isConsoleError(e) && e.code).toBe('BrokerUnavailable');
     expect(String((e as Error).message)).not.toContain('s3cret');
   });
 

@@ -1,5 +1,5 @@
 import 'server-only';
-import { ConsoleError } from '@/lib/brokers/errors';
+import { ConsoleError, isConsoleError } from '@/lib/brokers/errors';
 
 /**
  * QueueFlow's REST API (server 0.6.0, docs/systems/queueflow.md), one call at a time. The
@@ -49,16 +49,35 @@ export function serverMessage(text: string): string {
   return text.trim().slice(0, 500) || '(empty answer)';
 }
 
-/** An HTTP error answer as the console's typed error, with the server's message. */
+/** Marks QueueFlow's own 403 (`access denied`): another tenant's id, or a credential of the wrong
+ *  class. Reads of one id take it as "not visible to this tenant" (QueueFlow: 403, not 404). */
+const DENIED = Symbol.for('potatoq.console.queueflowDenied');
+
+/** Was this QueueFlow's 403 (`access denied`)? */
+export const isDenied = (e: unknown): boolean => isConsoleError(e) && (e as unknown as Record<symbol, unknown>)[DENIED] === true;
+
+/**
+ * An HTTP error answer as the console's typed error, with the server's message. QueueFlow's 401
+ * and 403 are the broker refusing the console's configured token, not the operator: they become
+ * BrokerUnavailable (the broker's card and the page say so), never the console's own 401/403,
+ * which a browser takes for "signed out" or "not allowed".
+ */
 export function errorFor(status: number, text: string, what: string): ConsoleError {
   const msg = serverMessage(text);
   switch (status) {
     case 401:
-      return new ConsoleError('Unauthorized', `QueueFlow refused the console's token for ${what} (401 ${msg}): check the broker's token`);
-    case 403:
       return new ConsoleError(
-        'Forbidden',
-        `QueueFlow refused ${what} (403 ${msg}): the token is read-only, belongs to another tenant, or is a worker token`,
+        'BrokerUnavailable',
+        `QueueFlow refused the console's token (401 ${msg}) for ${what}: check the broker's token`,
+      );
+    case 403:
+      return Object.defineProperty(
+        new ConsoleError(
+          'BrokerUnavailable',
+          `QueueFlow refused the console's token (403 ${msg}) for ${what}: the token is read-only, belongs to another tenant, or is a worker token`,
+        ),
+        DENIED,
+        { value: true },
       );
     case 404:
       return new ConsoleError('NotFound', `QueueFlow: ${msg}`);

@@ -4,10 +4,11 @@ import type { DeadDetail, DeadGroups, DeadListQuery, DeadSummary, Page } from '@
 import { fingerprintError, type Fingerprint } from '@/lib/triage/fingerprint';
 import { DeadGrouper, newestWindowNote } from '@/lib/triage/groups';
 import { parsePythonError } from '@/lib/triage/python-traceback';
-import type { QfClient } from './client';
+import { isDenied, type QfClient } from './client';
 import { readJob, toResult } from './jobs';
 import { jobView, missingJobView, payloadText } from './message';
 import { collectRows, mapLimit, unwrapCursor, wrapCursor, type ServerPage } from './pages';
+import { replayedWhy, type ReplayLinks } from './replayed';
 import { cursorAfter, parseWire, ZDeadLetter, ZDeadPage, type QfDeadLetter, type QfJob } from './wire';
 
 /** How many of the newest letters groups and filters the server lacks (group, text) look at. */
@@ -45,7 +46,11 @@ export function letterFingerprint(d: QfDeadLetter): Fingerprint {
   return fingerprintError({ ...parts, type: parts.type ?? d.reason });
 }
 
-export function toDeadSummary(d: QfDeadLetter): DeadSummary {
+/** A letter as the list shows it; `replayJob`: the job its replay runs as (ReplayLinks), else
+ *  QueueFlow's own record. A replayed letter declares its replay off, in the words QueueFlow's
+ *  refusal gets (writes.ts). */
+export function toDeadSummary(d: QfDeadLetter, replayJob?: string | null): DeadSummary {
+  const job = replayJob ?? d.replay_job_id ?? null;
   return {
     id: String(d.id),
     queue: d.queue_name ?? '',
@@ -55,11 +60,21 @@ export function toDeadSummary(d: QfDeadLetter): DeadSummary {
     // The payload is on the letter's job, one more call per letter: not read for lists.
     preview: { kind: 'native', text: '' },
     cause: d.reason,
-    replayed: d.replayed_at || d.replay_job_id ? { at: d.replayed_at ?? null, taskId: d.replay_job_id ?? null } : null,
+    replayed: d.replayed_at || job ? { at: d.replayed_at ?? null, taskId: job } : null,
+    ...(d.replayed_at || job ? { unavailable: { replay: replayedWhy(job ?? '(unknown)') } } : {}),
   };
 }
 
-export async function listDead(client: QfClient, q: DeadListQuery): Promise<Page<DeadSummary>> {
+/** The letters as the list shows them, each replayed one with the job its replay runs as. */
+async function summaries(rows: QfDeadLetter[], links: ReplayLinks | undefined): Promise<DeadSummary[]> {
+  // A link that cannot be read now falls back to QueueFlow's record: the list still shows.
+  const jobOf = (d: QfDeadLetter) => (links && d.replay_job_id ? links.jobOf(d).catch(() => null) : Promise.resolve(null));
+  const jobs = links ? await mapLimit(rows, 8, jobOf) : [];
+  return rows.map((d, i) => toDeadSummary(d, jobs[i]));
+}
+
+/** `links` resolves replayed letters' jobs (absent: QueueFlow's record, for names only). */
+export async function listDead(client: QfClient, q: DeadListQuery, links?: ReplayLinks): Promise<Page<DeadSummary>> {
   const start = unwrapCursor(SCOPE, q.cursor);
   const needle = q.q?.toLowerCase();
   const inPayload = needle !== undefined && q.qIn !== 'reason';
@@ -90,7 +105,7 @@ export async function listDead(client: QfClient, q: DeadListQuery): Promise<Page
     bounded ? { keep, window: inPayload ? PAYLOAD_WINDOW : DEAD_WINDOW } : undefined,
   );
   return {
-    items: got.rows.map(toDeadSummary),
+    items: await summaries(got.rows, links),
     nextCursor: wrapCursor(SCOPE, got.next),
     ...(got.searchedNewest ? { searchedNewest: got.searchedNewest } : {}),
   };
@@ -102,18 +117,21 @@ export async function readLetter(client: QfClient, id: string): Promise<QfDeadLe
   try {
     return parseWire(ZDeadLetter, await client.get(`/api/v1/dlq/${id}`), 'a dead letter');
   } catch (e) {
-    if (isConsoleError(e) && (e.code === 'NotFound' || e.code === 'Forbidden' || e.code === 'InvalidInput')) return null;
+    if (isDenied(e) || (isConsoleError(e) && (e.code === 'NotFound' || e.code === 'InvalidInput'))) return null;
     throw e;
   }
 }
 
-export async function getDead(client: QfClient, id: string): Promise<DeadDetail | null> {
+export async function getDead(client: QfClient, id: string, links?: ReplayLinks): Promise<DeadDetail | null> {
   const d = await readLetter(client, id);
   if (!d) return null;
-  const job: QfJob | null = await readJob(client, d.job_id);
+  const [job, replayJob]: [QfJob | null, string | null] = await Promise.all([
+    readJob(client, d.job_id),
+    links ? links.jobOf(d).catch(() => null) : null,
+  ]);
   const raw = job ? payloadText(job) : '';
   return {
-    ...toDeadSummary(d),
+    ...toDeadSummary(d, replayJob),
     reason: errorText(d),
     payload: job ? jobView(job) : missingJobView(d),
     raw,

@@ -6,7 +6,7 @@ import type { AuditEntry } from '@/lib/audit/types';
 import { isConsoleError } from '@/lib/brokers/errors';
 import type { LeaseSettings } from '@/lib/leases/hold';
 import type { PauseLease } from '@/lib/leases/store';
-import type { QfClient } from './client';
+import { isDenied, type QfClient } from './client';
 import { readLetter } from './dead';
 import { editKey } from './edit-payload';
 import { readJob } from './jobs';
@@ -36,7 +36,7 @@ export interface QfRecovery {
 }
 
 /** Refusals that will not change on a retry (the server said no); anything else is retried later. */
-const refused = (e: unknown) => isConsoleError(e) && ['InvalidInput', 'Forbidden', 'Conflict', 'NotFound'].includes(e.code);
+const refused = (e: unknown) => isDenied(e) || (isConsoleError(e) && ['InvalidInput', 'Conflict', 'NotFound'].includes(e.code));
 
 export async function writeRecoveryAudit(e: AuditEntry): Promise<void> {
   await (await getAuditStore()).begin(e);

@@ -9,6 +9,7 @@ import { readLetter } from './dead';
 import { editedCreate, editKey } from './edit-payload';
 import { isPaused, recoverQfLease, type EditDetail } from './edit-recover';
 import { readJob } from './jobs';
+import { createReplayLinks, replayedWhy } from './replayed';
 import { QUEUEFLOW_MODEL } from './model';
 import { parseWire, ZCreated } from './wire';
 
@@ -26,7 +27,15 @@ export { editedCreate } from './edit-payload';
 async function letterAndJob(client: QfClient, id: string) {
   const letter = await readLetter(client, id);
   if (!letter) throw new ConsoleError('NotFound', `QueueFlow has no dead letter ${id} (for this tenant)`);
-  if (letter.replay_job_id) throw new ConsoleError('NotFound', `dead letter ${id} was already replayed as job ${letter.replay_job_id}`);
+  // Refused in the words the letter's declared `unavailable.replay` has (dead.ts); NotFound as
+  // everywhere a letter is no longer there to replay (the shared contract's second edit-replay).
+  if (letter.replay_job_id) {
+    const job =
+      (await createReplayLinks(client)
+        .jobOf(letter)
+        .catch(() => null)) ?? letter.replay_job_id;
+    throw new ConsoleError('NotFound', `dead letter ${id}: ${replayedWhy(job)}`);
+  }
   const job = await readJob(client, letter.job_id);
   if (!job) throw new ConsoleError('NotFound', `QueueFlow no longer has the job of dead letter ${id} (its retention removed it)`);
   return { letter, job };

@@ -4,7 +4,9 @@ import { parseInput } from '@/lib/actions/zod-fields';
 import { ConsoleError, isConsoleError } from '@/lib/brokers/errors';
 import type { EnqueueDecl, EnqueuePreview, EnqueueRequest, EnqueueResult } from '@/lib/brokers/schema';
 import type { QfClient } from './client';
-import { parseWire, ZCreated } from './wire';
+import { micros, parseWire, ZCreated, ZJob, type QfJob } from './wire';
+
+const ZHealthTime = z.looseObject({ timestamp: z.string() });
 
 // What QueueFlow's `POST /api/v1/jobs` takes, declared for the enqueue form and checked with our
 // own schema: a payload object, when to run, its priority and retry settings, and an
@@ -145,8 +147,32 @@ function inForm(e: unknown): unknown {
   return new ConsoleError('InvalidInput', e.message, to ? { [to]: message } : undefined);
 }
 
+/** QueueFlow's clock now (`/health`'s timestamp, from the server's own clock as `created_at` is). */
+async function serverNow(client: QfClient): Promise<bigint | null> {
+  const health = ZHealthTime.safeParse(await client.get('/health'));
+  return health.success ? micros(health.data.timestamp) : null;
+}
+
+/**
+ * QueueFlow answers an idempotency key it has seen with 201 and the earlier job's id, as it
+ * answers a new job: the job's `created_at` before the server's clock at the request tells
+ * them apart (both come from the server's clock). Null when the key is new, or when it cannot
+ * be told (then the write is reported as made, as QueueFlow does).
+ */
+async function earlierJob(client: QfClient, id: string, before: bigint | null): Promise<QfJob | null> {
+  if (before === null) return null;
+  // (not jobs.ts's readJob: the model imports this file, and jobs.ts the model)
+  const job = await client.get(`/api/v1/jobs/${encodeURIComponent(id)}`).then(
+    (raw) => parseWire(ZJob, raw, 'a job'),
+    () => null,
+  );
+  const at = job ? micros(job.created_at) : null;
+  return job && at !== null && at < before ? job : null;
+}
+
 export async function createJob(client: QfClient, brokerId: string, req: EnqueueRequest): Promise<EnqueueResult> {
   const c = buildCreate(req);
+  const before = c.idempotencyKey ? await serverNow(client).catch(() => null) : null;
   let created;
   try {
     created = parseWire(
@@ -156,6 +182,19 @@ export async function createJob(client: QfClient, brokerId: string, req: Enqueue
     );
   } catch (e) {
     throw inForm(e);
+  }
+  const earlier = c.idempotencyKey ? await earlierJob(client, created.job_id, before) : null;
+  if (earlier) {
+    const message = `already exists as job ${earlier.id} (idempotency key "${c.idempotencyKey}", created ${earlier.created_at})`;
+    return {
+      brokerId,
+      id: earlier.id,
+      queue: earlier.queue_name,
+      task: earlier.task_name,
+      state: Date.parse(earlier.scheduled_at ?? '') > Date.now() ? 'scheduled' : 'ready',
+      payload: JSON.stringify(c.body),
+      outcome: { id: earlier.id, outcome: 'already', message, taskId: earlier.id },
+    };
   }
   const queue = String(c.body.config.queue);
   return {
@@ -177,6 +216,7 @@ export function previewCreate(brokerId: string, req: EnqueueRequest): EnqueuePre
     task: req.task,
     state: c.scheduled ? 'scheduled' : 'ready',
     payload: JSON.stringify(c.body, null, 2),
+    ...(c.idempotencyKey ? { headers: [{ name: 'Idempotency-Key', value: c.idempotencyKey }] } : {}),
     preview: true,
     // QueueFlow has no command line; its Python client is the way from a shell.
     command: null,

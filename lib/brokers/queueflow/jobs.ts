@@ -1,7 +1,7 @@
 import 'server-only';
 import { isConsoleError } from '@/lib/brokers/errors';
-import type { Page, ResultListQuery, ResultRecordDto, ResultSummary, TaskDetail, TaskListQuery, TaskSummary } from '@/lib/brokers/schema';
-import type { QfClient } from './client';
+import type { Page, ResultRecordDto, TaskDetail, TaskListQuery, TaskSummary } from '@/lib/brokers/schema';
+import { isDenied, type QfClient } from './client';
 import { jobView, jsonToTyped, payloadText, previewOf } from './message';
 import { QF_FINISHED, QF_STATES, qfState } from './model';
 import { collectRows, unwrapCursor, wrapCursor, type ServerPage } from './pages';
@@ -73,7 +73,7 @@ export async function readJob(client: QfClient, id: string): Promise<QfJob | nul
   try {
     return parseWire(ZJob, await client.get(`/api/v1/jobs/${encodeURIComponent(id)}`), 'a job');
   } catch (e) {
-    if (isConsoleError(e) && (e.code === 'NotFound' || e.code === 'Forbidden' || e.code === 'InvalidInput')) return null;
+    if (isDenied(e) || (isConsoleError(e) && (e.code === 'NotFound' || e.code === 'InvalidInput'))) return null;
     throw e;
   }
 }
@@ -105,23 +105,4 @@ export function toResult(j: QfJob): ResultRecordDto {
 export async function getResult(client: QfClient, id: string): Promise<ResultRecordDto | null> {
   const j = await readJob(client, id);
   return j && (QF_FINISHED as readonly string[]).includes(j.status) ? toResult(j) : null;
-}
-
-/** Finished jobs of one status, newest first; `completed` when no status is asked for. */
-export async function listResults(client: QfClient, q: ResultListQuery): Promise<Page<ResultSummary>> {
-  const asked = q.status?.toLowerCase();
-  const status = asked && (QF_FINISHED as readonly string[]).includes(asked) ? asked : 'completed';
-  if (asked && asked !== status) return { items: [], nextCursor: null };
-  const scope = `qf-results:${status}`;
-  const got = await collectRows(jobPager(client, { status }), afterJob, q.limit, unwrapCursor(scope, q.cursor));
-  return {
-    items: got.rows.map((j) => ({
-      id: j.id,
-      status: j.status.toUpperCase(),
-      name: j.task_name,
-      dateDone: j.completed_at ?? null,
-      expiresAt: null,
-    })),
-    nextCursor: wrapCursor(scope, got.next),
-  };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isConsoleError } from '@/lib/brokers/errors';
 import { ZEnqueueRequest } from '@/lib/brokers/schema';
-import { buildCreate } from './enqueue';
+import { buildCreate, previewCreate } from './enqueue';
 import { collectRows } from './pages';
 import { cursorAfter, micros } from './wire';
 import { replayedAs } from './writes';
@@ -62,6 +62,15 @@ describe("the console's enqueue request as QueueFlow's create", () => {
     ['args', '[]'],
   ])('refuses bad %s (%s) under its key', (field, value) => {
     expect(fieldsOf(() => buildCreate(req({ fields: { [field]: value } })))).toEqual([field]);
+  });
+});
+
+describe("the enqueue preview of QueueFlow's create", () => {
+  it('shows the Idempotency-Key header it will send, and none without a key', () => {
+    const p = previewCreate('qf', req({ queue: 'mail', fields: { payload: '{"to": "a"}', idempotency_key: 'order-17' } }));
+    expect(p.headers).toEqual([{ name: 'Idempotency-Key', value: 'order-17' }]);
+    expect(JSON.parse(p.payload)).toEqual({ task_name: 't', payload: { to: 'a' }, config: { queue: 'mail' } });
+    expect(previewCreate('qf', req({ queue: 'mail', fields: {} })).headers).toBeUndefined();
   });
 });
 

@@ -26,6 +26,11 @@ const STATES: StateDecl[] = [
 export const QUEUEFLOW_MODEL: BrokerModel = {
   system: 'queueflow',
   states: STATES,
+  results: {
+    does: "QueueFlow's finished jobs (completed, failed, cancelled) with their result or error; they go by its retention.",
+    statuses: QF_FINISHED.map((x) => x.toUpperCase()),
+    all: 'every finished job, newest first',
+  },
   actions: {
     replay: {
       does: 'QueueFlow creates a new pending job with the same queue, task, payload and settings and a new id; the dead letter stays, marked replayed with that job. Each letter replays once: a second replay is refused as "already replayed".',

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { isConsoleError } from '@/lib/brokers/errors';
 import { ZDeadListQuery, ZEnqueueRequest, ZTaskListQuery, type TaskListQuery } from '@/lib/brokers/schema';
 import { queueflowSeeder } from '@/tests/queueflow/seeder';
-import { call, startQueueflow, uniqueQueue } from '@/tests/queueflow/support';
+import { call, startQueueflow, uniqueQueue, until } from '@/tests/queueflow/support';
 import { createQueueflowAdapter } from './adapter';
 import { createQfClient } from './client';
 import { queueStats } from './overview';
@@ -85,6 +85,13 @@ run('QueueFlow adapter on the real server', () => {
       ZEnqueueRequest.parse({ task: 'qf.detail', queue: q, fields: { payload: { order: 18 }, idempotency_key: 'k-17' } }),
     );
     expect(again.id).toBe(made.id);
+    // QueueFlow answered the repeat with its earlier job: nothing was created, and it says so.
+    expect(made.outcome).toBeUndefined();
+    expect(again.outcome).toMatchObject({ id: made.id, outcome: 'already', taskId: made.id });
+    expect(again.outcome!.message).toMatch(new RegExp(`^already exists as job ${made.id} \\(idempotency key "k-17", created `));
+    expect(again.payload).toBe(JSON.stringify({ task_name: 'qf.detail', payload: { order: 18 }, config: { queue: q } }));
+    const fresh = await a.enqueue(ZEnqueueRequest.parse({ task: 'qf.detail', queue: q, fields: { idempotency_key: 'k-18' } }));
+    expect([fresh.id === made.id, fresh.outcome]).toEqual([false, undefined]);
     const t = await a.getTask(made.id);
     // QueueFlow keeps a payload in a Rust HashMap: its keys come back in an order that changes
     // with each server process (random hash seeds), not in the order they were sent.
@@ -124,6 +131,39 @@ run('QueueFlow adapter on the real server', () => {
     });
     const results = await a.listResults({ status: 'CANCELLED', limit: 50 });
     expect(results.items.map((x) => x.id)).toContain(made.id);
+  });
+
+  it('lists every finished job (completed, failed, cancelled) newest first without a status, and one status with it', async () => {
+    const a = adapter();
+    // completed by the server's own workers (builtin `echo`), failed by a worker, cancelled here
+    const done = await seed().enqueue({ task: 'echo', queue: s!.inprocQueue, kwargs: { n: 1 } });
+    await until(
+      'the echo job to complete',
+      async () => (await call<{ status: string }>(s!, 'GET', `/api/v1/jobs/${done}`)).body.status === 'completed',
+    );
+    const letter = await seed().deadLetter({ task: 'qf.res', queue: uniqueQueue('qfres'), reason: 'no' });
+    const failed = (await a.getDead(letter))!.payload.id!;
+    const cancelled = await seed().enqueue({ task: 'qf.res', queue: uniqueQueue('qfres') });
+    expect((await a.revoke([cancelled])).succeeded).toHaveLength(1);
+    const mine = new Set([done, failed, cancelled]);
+    const ours = (items: Array<{ id: string; status: string }>) => items.filter((r) => mine.has(r.id)).map((r) => [r.id, r.status]);
+    const all = await a.listResults({ status: undefined, limit: 100 });
+    expect(ours(all.items)).toEqual([
+      [cancelled, 'CANCELLED'],
+      [failed, 'FAILED'],
+      [done, 'COMPLETED'],
+    ]);
+    // Paged two at a time: the same rows in the same order.
+    const paged: Array<{ id: string; status: string }> = [];
+    let cursor: string | undefined;
+    do {
+      const page = await a.listResults({ status: undefined, limit: 2, cursor });
+      paged.push(...page.items);
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor && paged.length < all.items.length);
+    expect(paged.slice(0, all.items.length).map((r) => r.id)).toEqual(all.items.map((r) => r.id));
+    expect(ours((await a.listResults({ status: 'FAILED', limit: 100 })).items)).toEqual([[failed, 'FAILED']]);
+    expect((await a.listResults({ status: 'PENDING', limit: 100 })).items).toEqual([]);
   });
 
   it("cancels waiting jobs, refuses running ones and reports finished or unknown ids; purge is QueueFlow's bulk cancel", async () => {
@@ -191,11 +231,14 @@ run('QueueFlow adapter on the real server', () => {
     const first = await a.replayDead([letter]);
     const job = first.succeeded[0]!.taskId!;
     expect(await seed().jobState(job)).toBe('pending');
+    // The letter declares its replay off, and the server refuses it again in the same words.
+    const why = `already replayed as job ${job}; QueueFlow replays a letter once`;
     const second = await a.replayDead([letter]);
-    expect(second.failed).toEqual([{ id: letter, outcome: 'already', message: `already replayed as job ${job}`, taskId: job }]);
+    expect(second.failed).toEqual([{ id: letter, outcome: 'already', message: why, taskId: job }]);
     const listed = (await a.listDead(ZDeadListQuery.parse({ queue: q }))).items;
-    expect(listed.map((d) => [d.id, d.cause, d.replayed?.taskId])).toEqual([[letter, 'non_retryable', job]]);
+    expect(listed.map((d) => [d.id, d.cause, d.replayed?.taskId, d.unavailable?.replay])).toEqual([[letter, 'non_retryable', job, why]]);
     expect((await a.getDead(letter))!.payload.task).toBe('qf.r');
+    expect((await a.getDead(letter))!.unavailable).toEqual({ replay: why });
     const after = (await a.overview()).queues.find((x) => x.name === q)!;
     expect([after.dead, after.counts?.pending]).toEqual([0, 1]);
   });
@@ -260,8 +303,13 @@ run('QueueFlow adapter on the real server', () => {
   });
 
   it("turns the server's refusals into typed errors without the token, and a read-only token into a read-only broker", async () => {
+    // QueueFlow's 401 is the broker refusing the console's token, not the operator's sign-in.
     const bad = await failure(adapter('not-a-key').overview());
-    expect(isConsoleError(bad) && bad.code).toBe('Unauthorized');
+    expect(isConsoleError(bad) && [bad.code, bad.status]).toEqual(['BrokerUnavailable', 503]);
+    expect((bad as Error).message).toMatch(/^QueueFlow refused the console's token \(401 unauthorized\)/);
+    const worker = await failure(adapter(s!.workerToken).overview());
+    expect(isConsoleError(worker) && [worker.code, worker.status]).toEqual(['BrokerUnavailable', 503]);
+    expect((worker as Error).message).toMatch(/^QueueFlow refused the console's token \(403 access denied\)/);
     expect(String((bad as Error).message)).not.toContain('not-a-key');
     const ro = adapter(s!.tokenRo);
     const caps = await ro.capabilities();

@@ -77,7 +77,9 @@ run('QueueFlow round trips: the console and the real Python client 0.5.0', () =>
     expect(await finished(replay!)).toBe('completed');
     expect(worker.runs(replay!)).toEqual([expect.objectContaining({ task: 'qf.fatal', outcome: 'ok', payload: { n: 2 } })]);
     const again = await a.replayDead([letter.id]);
-    expect(again.failed).toEqual([{ id: letter.id, outcome: 'already', message: `already replayed as job ${replay}`, taskId: replay }]);
+    expect(again.failed).toEqual([
+      { id: letter.id, outcome: 'already', message: `already replayed as job ${replay}; QueueFlow replays a letter once`, taskId: replay },
+    ]);
     expect((await a.getDead(letter.id))?.replayed?.taskId).toBe(replay);
     expect(await a.getResult(replay!)).toMatchObject({
       status: 'COMPLETED',

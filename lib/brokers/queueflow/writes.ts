@@ -5,6 +5,7 @@ import type { QfClient } from './client';
 import { readLetter } from './dead';
 import { readJob } from './jobs';
 import { mapLimit } from './pages';
+import { replayedWhy, type ReplayLinks } from './replayed';
 import { parseWire, ZCancelled, ZCreated, ZPaused } from './wire';
 
 /** Calls in flight at once for one action over many ids (QueueFlow has one POST per id). */
@@ -29,7 +30,7 @@ export function replayedAs(message: string): string | null {
 
 /** One letter, one `POST /api/v1/dlq/{id}/replay`: QueueFlow makes the new job and marks the
  *  letter in one transaction, so two consoles replaying it at once give one job and one 409. */
-export async function replayOne(client: QfClient, id: string): Promise<ActionOutcome> {
+export async function replayOne(client: QfClient, id: string, links?: ReplayLinks): Promise<ActionOutcome> {
   if (!/^\d{1,18}$/.test(id))
     return { id, outcome: 'missing', message: `QueueFlow dead-letter ids are whole numbers; there is no letter "${id}"` };
   try {
@@ -39,11 +40,13 @@ export async function replayOne(client: QfClient, id: string): Promise<ActionOut
     if (!isConsoleError(e)) return { id, outcome: 'error', message: messageOf(e) };
     switch (e.code) {
       case 'Conflict': {
+        // Said as the letter's declared `unavailable.replay` says it (dead.ts), naming the job
+        // the replay runs as: the edited one after an edit-replay, not QueueFlow's cancelled copy.
         // Two replays at once: the loser's 409 may not name the job yet; the letter does.
-        const job = replayedAs(e.message) ?? (await readLetter(client, id).catch(() => null))?.replay_job_id ?? null;
-        return job
-          ? { id, outcome: 'already', message: `already replayed as job ${job}`, taskId: job }
-          : { id, outcome: 'already', message: e.message };
+        const letter = await readLetter(client, id).catch(() => null);
+        const linked = letter && links ? await links.jobOf(letter).catch(() => null) : null;
+        const job = linked ?? letter?.replay_job_id ?? replayedAs(e.message);
+        return job ? { id, outcome: 'already', message: replayedWhy(job), taskId: job } : { id, outcome: 'already', message: e.message };
       }
       case 'NotFound':
         // The letter, or its original job (QueueFlow's retention), is gone.
@@ -56,9 +59,9 @@ export async function replayOne(client: QfClient, id: string): Promise<ActionOut
   }
 }
 
-export async function replayDead(client: QfClient, brokerId: string, ids: string[]): Promise<ActionResult> {
+export async function replayDead(client: QfClient, brokerId: string, ids: string[], links?: ReplayLinks): Promise<ActionResult> {
   const unique = [...new Set(ids)];
-  return resultOf('replay', brokerId, unique, await mapLimit(unique, PARALLEL, (id) => replayOne(client, id)));
+  return resultOf('replay', brokerId, unique, await mapLimit(unique, PARALLEL, (id) => replayOne(client, id, links)));
 }
 
 /**

@@ -6,6 +6,7 @@ import { PageTitle } from '@/components/ui/states';
 import { one, segment, type SearchParams } from '../../../_lib/params';
 import { newServerQueryClient, prefetchResults } from '../../../_lib/prefetch';
 import { requireReader } from '@/lib/auth/current';
+import { brokerModel } from '@/lib/brokers/service';
 import { brokerTitle } from '../../../_lib/titles';
 
 export const dynamic = 'force-dynamic';
@@ -17,16 +18,25 @@ export default async function ResultsPage({ params, searchParams }: { params: Pr
   const status = one((await searchParams).status)?.toUpperCase();
   const qc = newServerQueryClient();
   await prefetchResults(qc, brokerId, status);
+  // What the list is and what an empty status shows are the adapter's to say.
+  const decl = brokerModel(brokerId)?.results;
   return (
     <>
-      <PageTitle sub="Stored result records (SUCCESS, FAILURE, RETRY, REVOKED); they expire after result_expires.">Results</PageTitle>
+      <PageTitle sub={decl?.does ?? 'Stored result records (SUCCESS, FAILURE, RETRY, REVOKED); they expire after result_expires.'}>
+        Results
+      </PageTitle>
       <HydrationBoundary state={dehydrate(qc)}>
         <Card>
           <div className="p-4">
             <FilterBar
               action={`/brokers/${encodeURIComponent(brokerId)}/results`}
-              fields={[{ name: 'status', label: 'Status', value: status, placeholder: 'FAILURE' }]}
+              fields={[{ name: 'status', label: 'Status', value: status, placeholder: decl ? decl.all : 'FAILURE' }]}
             />
+            {decl ? (
+              <p className="mt-2 text-xs text-zinc-500 dark:text-zinc-400" data-testid="results-filter-note">
+                {status ? `Only ${status}; ` : `Showing ${decl.all}; `}a status is one of {decl.statuses.join(', ')}.
+              </p>
+            ) : null}
           </div>
           <ResultsTable brokerId={brokerId} status={status} />
         </Card>
