@@ -52,12 +52,16 @@ export async function diagnoseRedis(
     queues.push({ name, ready: total, scheduled: 0, running: null, dead: null, oldestReadyAt: null, tasks: null });
     if (!total) continue;
     const l: LateFact = { queue: name, count: 0, capped: total > LATE_SCAN, oldestSeconds: 0, ids: [] };
+    let read = 0;
     for await (const it of walkQueue(ctx, name, HEADS, budget, undefined, LATE_SCAN)) {
+      read += 1;
       if (it.env.etaMs === null || it.env.etaMs >= due) continue;
       l.count += 1;
       l.oldestSeconds = Math.max(l.oldestSeconds, (nowMs - it.env.etaMs) / 1000);
       if (it.env.info.id) l.ids.push(it.env.info.id);
     }
+    // The poll's read budget ran out before the queue's end: the count is a lower bound.
+    if (read < Math.min(total, LATE_SCAN)) l.capped = true;
     if (l.count) late.push(l);
   }
   return diagnoseCelery({
