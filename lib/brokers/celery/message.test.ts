@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { envelopeView, parseEnvelope } from './message';
+import { envelopePreview, envelopeView, parseEnvelope, splitBody } from './message';
 
 const envelope = (body: string, headers: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
   JSON.stringify({
@@ -44,5 +44,56 @@ describe('a Celery message from a kombu list', () => {
       /content type application\/x-python-serialize/,
     );
     expect(parseEnvelope(envelope('[[], {}, {}]', {})).problem).toMatch(/no task name/);
+  });
+});
+
+describe('a Celery message decoded within bounds', () => {
+  const big = envelope(`[["${'z'.repeat(300_000)}"], {}, {}]`, {
+    task: 't.big',
+    id: 'big-id',
+    argsrepr: "('zzz',)",
+    eta: '2030-01-01T00:00:00',
+  });
+
+  it('splits the body off the envelope kombu writes, escapes included', () => {
+    expect(splitBody('{"body": "a\\\\\\"b", "headers": {}}')).toEqual({ body: 'a\\\\\\"b', head: '{"body": "", "headers": {}}' });
+    expect(splitBody('{"headers": {}, "body": "x"}')).toBeNull();
+    expect(splitBody('not json')).toBeNull();
+  });
+
+  it('reads the headers without parsing the body when the headers name the task', () => {
+    const e = parseEnvelope(big, { body: 'auto', bodyLimit: 64 * 1024 });
+    expect([e.info.task, e.info.id, e.etaMs, e.problem, e.bodyNote, e.info.args]).toEqual([
+      't.big',
+      'big-id',
+      Date.UTC(2030, 0, 1),
+      null,
+      null,
+      null,
+    ]);
+    expect(e.parsed).toBeLessThan(1000);
+    expect(e.size).toBe(big.length);
+  });
+
+  it('says a body over the limit was not decoded, and shows the message by its headers', () => {
+    const e = parseEnvelope(big, { body: 'decode', bodyLimit: 64 * 1024 });
+    expect(e.bodyNote).toMatch(/^body too large to decode here \(message of [\d,]+ bytes\)$/);
+    expect(e.problem).toBeNull();
+    expect(envelopeView(e, 'q').headers.find((h) => h.name === 'body')?.text).toBe(e.bodyNote);
+    expect(envelopePreview(e).text).toBe("('zzz',) {}");
+    const whole = parseEnvelope(big);
+    expect([whole.bodyNote, whole.parsed > 300_000]).toEqual([null, true]);
+  });
+
+  it('does not take a protocol 1 message with an unread body for a foreign one', () => {
+    const v1 = envelope(`{"task": "old.add", "id": "v1", "args": ["${'a'.repeat(100)}"]}`, {});
+    const head = parseEnvelope(splitBody(v1)!.head, { body: 'decode', bodyLimit: 10, size: v1.length, cut: 'head' });
+    expect([head.problem, head.protocol, head.bodyNote !== null]).toEqual([null, null, true]);
+  });
+
+  it('refuses a large text that is not laid out as kombu writes, by its size', () => {
+    const e = parseEnvelope('x'.repeat(1000), { body: 'decode', bodyLimit: 100, size: 5_000_000, cut: 'prefix' });
+    expect(e.problem).toMatch(/too large to decode here \(5,000,000 bytes\)/);
+    expect(parseEnvelope(`[${'1,'.repeat(70_000)}1]`, { body: 'auto', bodyLimit: 1000 }).problem).toMatch(/too large to decode here/);
   });
 });

@@ -31,8 +31,14 @@ export interface CeleryEnvelope {
   headers: Array<[string, PyVal]>;
   /** The ETA in epoch ms (naive times are UTC, Celery's default timezone), null when none. */
   etaMs: number | null;
-  /** Why a worker cannot decode or run it, null when it can. */
+  /** Why a worker cannot decode or run it, null when it can (or when it was not all read). */
   problem: string | null;
+  /** The whole message's size in bytes. */
+  size: number;
+  /** Why the body was not decoded here (too large), null when it was or was not needed. */
+  bodyNote: string | null;
+  /** Characters handed to a JSON parser for this message. */
+  parsed: number;
 }
 
 const get = (v: PyVal | undefined, key: string): PyVal | undefined =>
@@ -47,15 +53,105 @@ export function isoMs(iso: string | null): number | null {
   return Number.isNaN(ms) ? null : ms;
 }
 
-export function parseEnvelope(raw: string): CeleryEnvelope {
+/** How much of a message to decode. `auto` decodes the body only when the headers carry no
+ *  task (protocol 1 keeps it in the body); `decode` whenever it is within `bodyLimit`. */
+export interface ParseOpts {
+  body: 'auto' | 'decode';
+  /** Body characters decoded at most; a larger body is left alone and `bodyNote` says so. */
+  bodyLimit: number;
+  /** The whole message's size in bytes, when `raw` is only part of it. */
+  size?: number;
+  /** `raw` is the envelope with its body cut out (`head`), or the message's first bytes (`prefix`). */
+  cut?: 'head' | 'prefix';
+}
+
+const WHOLE: ParseOpts = { body: 'decode', bodyLimit: Number.POSITIVE_INFINITY };
+/** Headers and properties larger than this are not decoded (Celery's are a few KB). */
+export const HEAD_LIMIT = 64 * 1024;
+const OPENS = ['{"body": "', '{"body":"'];
+
+/** kombu writes the body first (`{"body": "<base64>", ...}`): the body's JSON text and the
+ *  envelope without it, found without reading the body's characters one by one. */
+export function splitBody(raw: string): { body: string; head: string } | null {
+  const open = OPENS.find((o) => raw.startsWith(o))?.length;
+  if (open === undefined) return null;
+  for (let i = open; ;) {
+    const q = raw.indexOf('"', i);
+    if (q < 0) return null;
+    let b = q - 1;
+    while (b >= open && raw.charCodeAt(b) === 92) b--;
+    if ((q - 1 - b) % 2 === 0) return { body: raw.slice(open, q), head: `{"body": ""${raw.slice(q + 1)}` };
+    i = q + 1;
+  }
+}
+
+const bytes = (n: number) => n.toLocaleString('en-US');
+
+function tooLarge(raw: string, size: number, why: string): CeleryEnvelope {
+  return { ...blank(raw, size), problem: why };
+}
+
+function blank(raw: string, size: number): CeleryEnvelope {
+  const info = decodeKombuEnvelope({ k: 'none' });
+  return {
+    raw,
+    size,
+    info,
+    protocol: null,
+    priority: null,
+    exchange: null,
+    routingKey: null,
+    deliveryTag: null,
+    contentType: null,
+    headers: [],
+    etaMs: null,
+    problem: null,
+    bodyNote: null,
+    parsed: 0,
+  };
+}
+
+/** One kombu message, decoded within `opts`: the headers always (up to HEAD_LIMIT), the body
+ *  as asked. What was not decoded is said in `problem` (the whole) or `bodyNote` (the body). */
+export function parseEnvelope(raw: string, opts: ParseOpts = WHOLE): CeleryEnvelope {
+  const size = opts.size ?? Buffer.byteLength(raw, 'utf8');
+  if (opts.cut === 'prefix')
+    return tooLarge(raw, size, `too large to decode here (${bytes(size)} bytes) and not laid out as kombu writes a message (body first)`);
+  const split = splitBody(raw);
+  const head = split ? split.head : raw;
+  if (head.length > (split ? HEAD_LIMIT : Math.max(HEAD_LIMIT, opts.bodyLimit)))
+    return tooLarge(
+      raw,
+      size,
+      `too large to decode here (${bytes(size)} bytes, ${split ? 'headers' : 'not laid out as kombu writes a message'})`,
+    );
   let env: PyVal | null = null;
+  let parsed = head.length;
   try {
-    env = plainPy(parseJson(raw));
+    env = plainPy(parseJson(head));
   } catch {
     env = null;
   }
+  let bodyNote: string | null = null;
+  if (split && env?.k === 'dict') {
+    const wantBody = opts.body === 'decode' || text(get(get(env, 'headers'), 'task')) === null;
+    let body: PyVal | null = null;
+    if (opts.cut === 'head' || split.body.length > opts.bodyLimit) {
+      if (wantBody) bodyNote = `body too large to decode here (message of ${bytes(size)} bytes)`;
+    } else if (wantBody) {
+      try {
+        // A base64 body has no escapes: the JSON string is the text itself.
+        body = split.body.includes('\\') ? plainPy(parseJson(`"${split.body}"`)) : { k: 'str', v: split.body };
+        parsed += split.body.length;
+      } catch {
+        body = null;
+      }
+    }
+    env = { k: 'dict', entries: env.entries.flatMap((e): Array<[string, PyVal]> => (e[0] !== 'body' ? [e] : body ? [[e[0], body]] : [])) };
+  }
   let crash: string | null = null;
   const decode: BodyDecoder = (body) => {
+    parsed += body.length;
     try {
       const d = decodeKombu(parseJson(body));
       crash ??= d.crash;
@@ -76,9 +172,10 @@ export function parseEnvelope(raw: string): CeleryEnvelope {
   if (env?.k !== 'dict') problem = 'not a kombu message envelope (not a JSON object)';
   else if (contentType !== 'application/json') problem = `content type ${contentType ?? '(none)'}: the console decodes JSON messages only`;
   else if (crash) problem = crash;
-  else if (protocol === null) problem = 'no task name in the headers or the body: not a Celery task message';
+  else if (protocol === null && bodyNote === null) problem = 'no task name in the headers or the body: not a Celery task message';
   return {
     raw,
+    size,
     info,
     protocol,
     priority: pri?.k === 'int' ? Number(pri.text) : null,
@@ -89,6 +186,8 @@ export function parseEnvelope(raw: string): CeleryEnvelope {
     headers: headersV?.k === 'dict' ? headersV.entries : [],
     etaMs: isoMs(info.eta),
     problem,
+    bodyNote,
+    parsed,
   };
 }
 
@@ -109,6 +208,7 @@ export function envelopeView(e: CeleryEnvelope, queue: string | null, extra: Hea
     if (v) fields.push({ name, value: toTypedValue(v), carriesArgs: true });
   }
   const headers: HeaderRow[] = [...extra];
+  if (e.bodyNote) headers.push({ name: 'body', text: e.bodyNote });
   for (const [name, v] of e.headers) {
     const carriesArgs = name === 'argsrepr' || name === 'kwargsrepr';
     headers.push(v.k === 'str' ? { name, text: v.v, ...(carriesArgs ? { carriesArgs } : {}) } : { name, value: pyTyped(v) });
@@ -150,7 +250,7 @@ function argsText(c: CeleryInfo): string {
 
 export function envelopePreview(e: CeleryEnvelope, max = 160): PayloadPreview {
   // The task name has its own column: the preview is the arguments, as Celery's reprs show them.
-  const t = argsText(e.info) || '(no arguments)';
+  const t = argsText(e.info) || (e.bodyNote ? `(${e.bodyNote})` : '(no arguments)');
   const cut = t.length > max ? `${t.slice(0, max - 1)}…` : t;
   return e.problem
     ? { kind: 'foreign', foreign: e.protocol === null ? 'not-celery' : 'undecodable', text: cut }

@@ -25,7 +25,7 @@ export const CELERY_REDIS_MODEL: BrokerModel = {
     },
     discard: { does: 'The FAILURE records are deleted from the result backend. No message is touched.' },
     revoke: {
-      does: 'Each waiting message is removed from its Redis list (atomically, so no worker gets it) and gets a REVOKED result; then a revoke is broadcast to live workers as `celery control revoke` does. Messages a worker already reserved are refused and left alone.',
+      does: 'Each waiting message is removed from its Redis list (atomically, so no worker gets it) and gets a REVOKED result; then a revoke is broadcast to live workers as `celery control revoke` does. Messages a worker already reserved are refused and left alone. A message with no task id (not JSON, a bare pickle) is only removed: nothing is stored or broadcast for it.',
       cli: 'celery -A <app> control revoke {ids}',
       bulk: 'Waiting messages are removed and get a REVOKED result, and the revoke is broadcast; messages a worker reserved since the snapshot are skipped.',
     },

@@ -20,6 +20,9 @@ import { discardDead } from './failures';
 import { enqueue, previewMessage, purge, redisReplayBroker, replayDead, revoke } from './writes';
 import { previewEditedCelery, replayEditedCelery } from '../edit-replay';
 import { discoverQueues, walkQueue } from './lists';
+import { HEADS, ReadBudget, SCAN_BYTES } from './read-profile';
+import { newReadStats } from './read-script';
+import { singleFlight } from './flight';
 import { diagnoseRedis } from './diagnose';
 import { findCall, importCall } from './import';
 import { callOfFailure } from '../calls';
@@ -31,7 +34,11 @@ import { readRedisRoutes } from './routes';
  * `unacked` hash) and its Redis result backend (`celery-task-meta-*`). Options: see
  * ../options.ts and docs/systems/celery.md.
  */
-export function createCeleryRedisAdapter(config: StoreConfig): BrokerAdapter {
+export function createCeleryRedisAdapter(
+  config: StoreConfig,
+  /** Handed the adapter's context once built: tests read its `stats` (what the reads cost). */
+  observe?: (ctx: CeleryRedisCtx) => void,
+): BrokerAdapter {
   const o = parseOptions(ZCeleryOptions, config.options);
   if (o.deadLetterQueue !== undefined || o.deadBrowseLimit !== undefined)
     throw new ConsoleError(
@@ -57,9 +64,12 @@ export function createCeleryRedisAdapter(config: StoreConfig): BrokerAdapter {
     visibilityTimeout: o.visibilityTimeout ?? 3600,
     resultExpires: o.resultExpires ?? 86400,
     inspectTimeoutMs: o.inspectTimeoutMs ?? 1000,
+    stats: newReadStats(),
   };
+  observe?.(ctx);
   const moveRoutes = memoRoutes(() => readRedisRoutes(ctx.client, ctx.keys));
   let serverInfo: string | null = null;
+  const shared = singleFlight();
 
   async function capabilities(): Promise<Capabilities> {
     if (serverInfo === null) {
@@ -74,8 +84,9 @@ export function createCeleryRedisAdapter(config: StoreConfig): BrokerAdapter {
 
   async function taskNames(): Promise<string[]> {
     const names = new Set<string>();
+    const budget = new ReadBudget(SCAN_BYTES);
     for (const q of await discoverQueues(client, ctx.keys, ctx.queues))
-      for await (const it of walkQueue(client, ctx.keys, q, undefined, 2000)) if (it.env.info.task) names.add(it.env.info.task);
+      for await (const it of walkQueue(ctx, q, HEADS, budget, undefined, 2000)) if (it.env.info.task) names.add(it.env.info.task);
     if (backend) for (const n of (await deadCounts(ctx)).names) names.add(n);
     for (const reply of (await inspect(ctx, 'registered')).values())
       if (Array.isArray(reply)) for (const n of reply) if (typeof n === 'string') names.add(n.split(' ')[0]!);
@@ -88,16 +99,17 @@ export function createCeleryRedisAdapter(config: StoreConfig): BrokerAdapter {
     kind: 'redis',
     model: CELERY_REDIS_MODEL,
     capabilities,
-    overview: async () => {
-      const caps = await capabilities();
-      const [o2, pings] = await Promise.all([
-        overviewOf(ctx, { id: config.id, name: config.name, serverInfo }),
-        inspect(ctx, 'ping', Math.min(500, ctx.inspectTimeoutMs)),
-      ]);
-      return { ...o2, capabilities: caps, workers: { alive: pings.size, stale: 0 } };
-    },
-    listTasks: (q) => listTasks(ctx, q),
-    getTask: (id) => getTask(ctx, id),
+    overview: () =>
+      shared('overview', async () => {
+        const caps = await capabilities();
+        const [o2, pings] = await Promise.all([
+          overviewOf(ctx, { id: config.id, name: config.name, serverInfo }),
+          inspect(ctx, 'ping', Math.min(500, ctx.inspectTimeoutMs)),
+        ]);
+        return { ...o2, capabilities: caps, workers: { alive: pings.size, stale: 0 } };
+      }),
+    listTasks: (q) => shared(`tasks ${JSON.stringify(q)}`, () => listTasks(ctx, q)),
+    getTask: (id) => shared(`task ${id}`, () => getTask(ctx, id)),
     listDead: (q) => listDead(ctx, q),
     deadGroups: (q) => deadGroups(ctx, q),
     deadHistogram: (q) => celeryDeadHistogram(ctx, q),
@@ -105,7 +117,7 @@ export function createCeleryRedisAdapter(config: StoreConfig): BrokerAdapter {
     listWorkers: () => listWorkers(ctx),
     listResults: (q) => listResults(ctx, q),
     getResult: (id) => getResult(ctx, id),
-    taskNames,
+    taskNames: () => shared('task names', taskNames),
     diagnose: (q) => diagnoseRedis(ctx, q),
     replayDead: (ids) => replayDead(ctx, ids),
     previewReplayEdited: (id, edit) => previewEditedCelery(ctx, CELERY_REDIS_MODEL, id, edit, redisReplayBroker(ctx)),

@@ -4,6 +4,7 @@ import { ConsoleError } from '@/lib/brokers/errors';
 import type { PayloadPreview, TaskSummary } from '@/lib/brokers/schema';
 import { envelopePreview, type CeleryEnvelope } from '../message';
 import type { CeleryRedisKeys } from './keys';
+import type { ReadStats } from './read-script';
 
 /** The Redis result backend, whatever the broker: failures, results, replay's claim. */
 export interface ResultCtx {
@@ -23,6 +24,8 @@ export interface CeleryRedisCtx extends ResultCtx {
   queues: string[] | undefined;
   visibilityTimeout: number;
   inspectTimeoutMs: number;
+  /** What this adapter's reads of kombu's keys cost so far (./read-script.ts). */
+  stats: ReadStats;
 }
 
 export const NO_BACKEND =
@@ -37,11 +40,11 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
 
 export function summaryOf(
   env: CeleryEnvelope,
-  at: { queue: string; state: string; seq: string; fallbackId: string; claimedAtMs?: number | null },
+  at: { queue: string; state: string; seq: string; id: string; claimedAtMs?: number | null },
 ): TaskSummary {
   const preview: PayloadPreview = envelopePreview(env);
   return {
-    id: env.info.id ?? at.fallbackId,
+    id: at.id,
     queue: at.queue,
     task: env.info.task ?? '(unknown)',
     state: at.state,

@@ -6,6 +6,7 @@ import type { CeleryEnvelope } from '../message';
 import { liveWorkers } from '../workers';
 import type { CeleryRedisCtx } from './context';
 import { bucketSizes, discoverQueues, readReserved, walkQueue } from './lists';
+import { HEADS, ReadBudget, SCAN_BYTES } from './read-profile';
 import { inspect } from './pidbox';
 
 /** Reserved messages read at most (oldest first); waiting messages read per queue for ETAs. */
@@ -27,9 +28,10 @@ export async function diagnoseRedis(
   ctx: CeleryRedisCtx,
   q: { overdueSeconds: number; revoke: { on: boolean; why?: string } },
 ): Promise<Diagnosis> {
-  const reserved = await readReserved(ctx.client, ctx.keys, HELD_CAP);
+  const budget = new ReadBudget(SCAN_BYTES);
+  const reserved = await readReserved(ctx, HELD_CAP, budget);
   const items: HeldFact[] = reserved.items.map((r) => ({
-    id: r.env.info.id ?? r.tag,
+    id: r.env.info.id ?? r.id,
     queue: r.queue,
     task: r.env.info.task ?? '(unknown)',
     deliveredAt: r.deliveredAt,
@@ -50,12 +52,16 @@ export async function diagnoseRedis(
     queues.push({ name, ready: total, scheduled: 0, running: null, dead: null, oldestReadyAt: null, tasks: null });
     if (!total) continue;
     const l: LateFact = { queue: name, count: 0, capped: total > LATE_SCAN, oldestSeconds: 0, ids: [] };
-    for await (const it of walkQueue(ctx.client, ctx.keys, name, undefined, LATE_SCAN)) {
+    let read = 0;
+    for await (const it of walkQueue(ctx, name, HEADS, budget, undefined, LATE_SCAN)) {
+      read += 1;
       if (it.env.etaMs === null || it.env.etaMs >= due) continue;
       l.count += 1;
       l.oldestSeconds = Math.max(l.oldestSeconds, (nowMs - it.env.etaMs) / 1000);
       if (it.env.info.id) l.ids.push(it.env.info.id);
     }
+    // The poll's read budget ran out before the queue's end: the count is a lower bound.
+    if (read < Math.min(total, LATE_SCAN)) l.capped = true;
     if (l.count) late.push(l);
   }
   return diagnoseCelery({

@@ -1,7 +1,9 @@
 import 'server-only';
 import type { Redis } from 'ioredis';
-import { parseEnvelope, type CeleryEnvelope } from '../message';
+import type { CeleryEnvelope } from '../message';
 import { bindingQueue, isControlExchange, isControlQueue, PRIORITY_STEPS, type CeleryRedisKeys } from './keys';
+import { decodeItem, HEADS, ReadBudget, reservedEntry, SCAN_BYTES, type ReadProfile } from './read-profile';
+import { readHashItems, readListItems, type ReadStats } from './read-script';
 
 // Reading kombu's lists without changing them: LRANGE / LINDEX / LLEN only. Workers BRPOP the
 // buckets of a queue in step order and take the RIGHT end of each, so claim order is bucket by
@@ -10,16 +12,27 @@ import { bindingQueue, isControlExchange, isControlQueue, PRIORITY_STEPS, type C
 
 export const CHUNK = 200;
 
+/** A reader of kombu's keys: the broker's client, its key names, and the reads' running cost. */
+export interface ListReader {
+  client: Redis;
+  keys: CeleryRedisKeys;
+  stats: ReadStats;
+}
+
 export interface WaitingItem {
-  raw: string;
+  /** The exact item (what LREM needs) when it was read whole, null when only part of it was. */
+  raw: Buffer | null;
+  /** The item's first bytes as read: the whole item, or its first `prefix`/`head` bytes. */
+  first: Buffer;
   env: CeleryEnvelope;
+  /** The task id; a message without one gets `no-id-<hash of its size and first bytes>`. */
+  id: string;
   queue: string;
   /** Index of the bucket in PRIORITY_STEPS. */
   bucket: number;
   /** Position from the right end of the bucket's list (0 = next). */
   pos: number;
 }
-
 /** Task queues: the configured ones, else kombu's bindings (control exchanges left out). */
 export async function discoverQueues(client: Redis, keys: CeleryRedisKeys, configured?: string[]): Promise<string[]> {
   if (configured?.length) return [...new Set(configured)].sort();
@@ -60,55 +73,70 @@ export async function bucketSizes(client: Redis, keys: CeleryRedisKeys, queues: 
   return out;
 }
 
-/** Items `pos .. pos+n-1` from the right of one bucket, in claim order. */
-export async function readRight(client: Redis, key: string, pos: number, n: number): Promise<string[]> {
-  const items = await client.lrange(key, -(pos + n), -(pos + 1));
-  return items.reverse();
-}
-
 /**
- * The waiting messages of one queue in claim order, from `(bucket, pos)` on, at most `max`
- * read. Yields items as they are read.
+ * The waiting messages of one queue in claim order, from `(bucket, pos)` on: at most `max`,
+ * and none once `budget` is spent (`budget.cut` then says the walk stopped early). Each item
+ * is read and decoded as `profile` says (./read-profile.ts). Yields items as they are read.
  */
 export async function* walkQueue(
-  client: Redis,
-  keys: CeleryRedisKeys,
+  r: ListReader,
   queue: string,
+  profile: ReadProfile,
+  budget: ReadBudget,
   from: { bucket: number; pos: number } = { bucket: 0, pos: 0 },
   max = Number.POSITIVE_INFINITY,
 ): AsyncGenerator<WaitingItem> {
   let read = 0;
   for (let b = from.bucket; b < PRIORITY_STEPS.length; b++) {
-    const key = keys.bucket(queue, PRIORITY_STEPS[b]!);
+    const key = r.keys.bucket(queue, PRIORITY_STEPS[b]!);
     let pos = b === from.bucket ? from.pos : 0;
     for (;;) {
       if (read >= max) return;
-      const items = await readRight(client, key, pos, Math.min(CHUNK, max - read));
+      if (budget.spent()) {
+        budget.cut = true;
+        return;
+      }
+      const n = Math.min(CHUNK, max - read);
+      const callBytes = budget.perCall();
+      const items = await readListItems(r.client, r.stats, key, pos, n, callBytes, profile.shape);
+      let used = 0;
       for (const raw of items) {
-        yield { raw, env: parseEnvelope(raw), queue, bucket: b, pos };
+        used += raw.size;
+        const it = decodeItem(r, raw, profile, budget);
+        yield { ...it, queue, bucket: b, pos };
         pos += 1;
         read += 1;
       }
-      if (items.length < CHUNK) break;
+      if (items.length < n && used < callBytes) break;
     }
   }
+}
+
+/** The message at `(bucket, pos)` of a queue, read as `profile` says; null past the end. */
+export async function readAt(
+  r: ListReader,
+  queue: string,
+  at: { bucket: number; pos: number },
+  profile: ReadProfile,
+): Promise<WaitingItem | null> {
+  const key = r.keys.bucket(queue, PRIORITY_STEPS[at.bucket] ?? 0);
+  const [raw] = await readListItems(r.client, r.stats, key, at.pos, 1, 1, profile.shape);
+  return raw ? { ...decodeItem(r, raw, profile, new ReadBudget(Number.POSITIVE_INFINITY)), queue, bucket: at.bucket, pos: at.pos } : null;
 }
 
 /** Where a page resumes: after `lastId` at `(bucket, pos)`, found again if the list moved
  *  (a restore pushed to the right end, a worker took some). Gone entirely: the bucket's right
  *  end, since what was right of it was taken first. */
 export async function resumeAt(
-  client: Redis,
-  keys: CeleryRedisKeys,
+  r: ListReader,
   queue: string,
   at: { bucket: number; pos: number; lastId: string },
 ): Promise<{ bucket: number; pos: number }> {
-  const key = keys.bucket(queue, PRIORITY_STEPS[at.bucket] ?? 0);
-  const same = await client.lindex(key, -(at.pos + 1));
-  if (same !== null && parseEnvelope(same).info.id === at.lastId) return { bucket: at.bucket, pos: at.pos + 1 };
-  for await (const item of walkQueue(client, keys, queue, { bucket: at.bucket, pos: 0 }, 20_000)) {
+  const same = await readAt(r, queue, at, HEADS);
+  if (same?.id === at.lastId) return { bucket: at.bucket, pos: at.pos + 1 };
+  for await (const item of walkQueue(r, queue, HEADS, new ReadBudget(SCAN_BYTES), { bucket: at.bucket, pos: 0 }, 20_000)) {
     if (item.bucket !== at.bucket) break;
-    if (item.env.info.id === at.lastId) return { bucket: at.bucket, pos: item.pos + 1 };
+    if (item.id === at.lastId) return { bucket: at.bucket, pos: item.pos + 1 };
   }
   return { bucket: at.bucket, pos: 0 };
 }
@@ -117,43 +145,45 @@ export interface ReservedItem {
   tag: string;
   /** Epoch seconds the worker took it (unacked_index score), null when not indexed. */
   deliveredAt: number | null;
-  raw: string;
+  /** The message's first bytes as read (the whole message when it was read whole). */
+  first: Buffer;
   env: CeleryEnvelope;
+  id: string;
   queue: string;
 }
 
-/** Messages workers hold (kombu's `unacked` hash), in delivery order; up to `cap`. */
-export async function readReserved(client: Redis, keys: CeleryRedisKeys, cap = 10_000): Promise<{ items: ReservedItem[]; total: number }> {
-  const [[, total], [, index]] = ((await client
+/** Messages workers hold (kombu's `unacked` hash), in delivery order; up to `cap`, and the
+ *  ones `budget` left room for (`budget.cut` when it stopped early; `total` counts them all). */
+export async function readReserved(
+  r: ListReader,
+  cap = 10_000,
+  budget = new ReadBudget(SCAN_BYTES),
+): Promise<{ items: ReservedItem[]; total: number; cut: boolean }> {
+  const [[, total], [, index]] = ((await r.client
     .multi()
-    .hlen(keys.unacked)
-    .zrange(keys.unackedIndex, '0', String(cap - 1), 'WITHSCORES')
+    .hlen(r.keys.unacked)
+    .zrange(r.keys.unackedIndex, '0', String(cap - 1), 'WITHSCORES')
     .exec()) ?? []) as [[unknown, number], [unknown, string[]]];
   const scores = new Map<string, number>();
   for (let i = 0; i + 1 < index.length; i += 2) scores.set(index[i]!, Number(index[i + 1]));
-  const entries: Array<[string, string]> = [];
-  if (total <= cap) {
-    const all = await client.hgetall(keys.unacked);
-    entries.push(...Object.entries(all));
-  } else {
-    const tags = [...scores.keys()];
-    const values = tags.length ? await client.hmget(keys.unacked, ...tags) : [];
-    tags.forEach((t, i) => values[i] && entries.push([t, values[i]!]));
-  }
+  const tags = total <= cap ? await r.client.hkeys(r.keys.unacked) : [...scores.keys()];
   const items: ReservedItem[] = [];
-  for (const [tag, entry] of entries) {
-    let message: unknown = null;
-    let rk: unknown = null;
-    try {
-      [message, , rk] = JSON.parse(entry) as [unknown, unknown, unknown];
-    } catch {
-      message = null;
+  let i = 0;
+  while (i < tags.length && !budget.spent()) {
+    const chunk = tags.slice(i, i + CHUNK);
+    const read = await readHashItems(r.client, r.stats, r.keys.unacked, chunk, budget.perCall(), HEADS.shape);
+    i += read.length;
+    for (const raw of read) {
+      if (raw.kind === 'x') continue;
+      const entry = reservedEntry(r, raw, budget);
+      items.push({ tag: raw.field, deliveredAt: scores.get(raw.field) ?? null, ...entry });
     }
-    const raw = message && typeof message === 'object' ? JSON.stringify(message) : entry;
-    items.push({ tag, deliveredAt: scores.get(tag) ?? null, raw, env: parseEnvelope(raw), queue: typeof rk === 'string' ? rk : '' });
+    if (!read.length) break;
   }
+  const cut = i < tags.length;
+  if (cut) budget.cut = true;
   items.sort((a, b) => (a.deliveredAt ?? Infinity) - (b.deliveredAt ?? Infinity) || (a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0));
-  return { items, total };
+  return { items, total, cut };
 }
 
 /** Whether a waiting message's ETA is still ahead (it is "scheduled"), at `now`. */

@@ -1,21 +1,41 @@
 import 'server-only';
+import type { CappedCount } from '@/lib/brokers/dto';
 import type { BrokerOverview, QueueStats, WorkerInfo } from '@/lib/brokers/schema';
 import { workersFrom } from '../workers';
 import type { CeleryRedisCtx } from './context';
 import { bucketSizes, discoverQueues, isFuture, readReserved, walkQueue } from './lists';
 import { inspect } from './pidbox';
 import { deadCounts } from './reads-dead';
+import { HEADS, ReadBudget, SCAN_BYTES } from './read-profile';
 
-/** Queues longer than this are not read to split waiting from future-ETA messages. */
+/** Messages of one queue read at most per poll to split waiting from future-ETA ones. */
 export const SPLIT_CAP = 5_000;
 
 export const OLDEST_WHY = "kombu's messages carry no enqueue time, so the age of the oldest waiting message is unknown on Redis";
+
+/** `seen` of `read` messages, scaled to the queue's `total`: a lower bound and an estimate. */
+function bounded(seen: number, read: number, total: number): CappedCount {
+  return { atLeast: seen, estimate: read > 0 ? Math.round((seen * total) / read) : null };
+}
+
+/** A total over queues some of which were read in part: the sum of bounds and estimates. */
+function sumCapped(stats: QueueStats[], k: 'ready' | 'scheduled'): CappedCount {
+  let estimate: number | null = 0;
+  for (const s of stats) {
+    const c = s.capped?.[k];
+    const e = c ? c.estimate : s[k];
+    estimate = estimate === null || e === null ? null : estimate + e;
+  }
+  return { atLeast: stats.reduce((n, s) => n + (s[k] ?? 0), 0), estimate };
+}
 
 export async function overviewOf(
   ctx: CeleryRedisCtx,
   meta: { id: string; name: string; serverInfo: string | null },
 ): Promise<Omit<BrokerOverview, 'capabilities'>> {
-  const reserved = await readReserved(ctx.client, ctx.keys);
+  // One poll reads at most SCAN_BYTES of messages (and ships back headers only past 64 KB each).
+  const budget = new ReadBudget(SCAN_BYTES);
+  const reserved = await readReserved(ctx, undefined, budget);
   const dead = ctx.backend ? await deadCounts(ctx) : null;
   const names = new Set(await discoverQueues(ctx.client, ctx.keys, ctx.queues));
   if (!ctx.queues?.length) {
@@ -26,44 +46,63 @@ export async function overviewOf(
   const sizes = await bucketSizes(ctx.client, ctx.keys, queues);
   const now = Date.now();
   const unknownWhy: Record<string, string> = { oldest: OLDEST_WHY };
-  const stats: QueueStats[] = [];
-  for (const q of queues) {
-    const total = (sizes.get(q) ?? []).reduce((a, b) => a + b, 0);
-    let future: number | null = 0;
+  const stats = new Map<string, QueueStats>();
+  const partial: string[] = [];
+  const totalOf = (q: string) => (sizes.get(q) ?? []).reduce((a, b) => a + b, 0);
+  // Shortest queues first: a poll's budget runs out on the longest ones, not on every queue.
+  for (const q of [...queues].sort((a, b) => totalOf(a) - totalOf(b))) {
+    const total = totalOf(q);
+    let future = 0;
+    let read = 0;
     const tasks = new Set<string>();
-    if (total > SPLIT_CAP) {
-      future = null;
-      unknownWhy.ready =
-        unknownWhy.scheduled = `queues over ${SPLIT_CAP.toLocaleString('en-US')} messages are not read to split waiting from future-ETA messages; see the queue's total`;
-    } else {
-      for await (const it of walkQueue(ctx.client, ctx.keys, q, undefined, SPLIT_CAP)) {
-        if (isFuture(it.env, now)) future! += 1;
+    if (total > 0)
+      for await (const it of walkQueue(ctx, q, HEADS, budget, undefined, SPLIT_CAP)) {
+        read += 1;
+        if (isFuture(it.env, now)) future += 1;
         if (it.env.info.task) tasks.add(it.env.info.task);
       }
-    }
+    const all = read >= total;
     const running = reserved.items.filter((r) => r.queue === q).length;
-    stats.push({
+    const s: QueueStats = {
       name: q,
-      ready: future === null ? null : total - future,
+      // Read in part: what was read, a lower bound (with an estimate in `capped`).
+      ready: (all ? total : read) - future,
       scheduled: future,
       running,
       dead: dead ? (dead.byQueue.get(q) ?? 0) : null,
       oldestReadyAt: null,
-      tasks: total > SPLIT_CAP ? null : [...tasks].sort(),
-    });
+      tasks: all ? [...tasks].sort() : null,
+    };
+    if (!all) {
+      partial.push(q);
+      s.capped = { ready: bounded(read - future, read, total), scheduled: bounded(future, read, total) };
+    }
+    if (reserved.cut) s.capped = { ...s.capped, running: { atLeast: running, estimate: null } };
+    stats.set(q, s);
+  }
+  const warnings: string[] = [];
+  if (partial.length) {
+    warnings.push(
+      `one poll reads at most ${SPLIT_CAP.toLocaleString('en-US')} messages of a queue and ${SCAN_BYTES / 1024 / 1024} MB of messages in all (shortest queues first); ` +
+        `${partial.length === 1 ? 'queue' : 'queues'} ${partial.slice(0, 3).join(', ')}${partial.length > 3 ? ', ...' : ''} ` +
+        'were read in part, so their waiting and future-ETA counts are lower bounds (+) with an estimate; the queue total is exact',
+    );
   }
   if (!dead) unknownWhy.dead = 'no result backend is configured: Celery keeps failures only there';
+  const list = [...stats.values()];
   const sum = (k: 'ready' | 'scheduled' | 'running' | 'dead') =>
-    stats.some((s) => s[k] === null) ? null : stats.reduce((n, s) => n + (s[k] ?? 0), 0);
+    list.some((s) => s[k] === null) ? null : list.reduce((n, s) => n + (s[k] ?? 0), 0);
   return {
     id: meta.id,
     name: meta.name,
     kind: 'redis',
     serverInfo: meta.serverInfo,
     readOnly: false,
-    queues: stats,
+    queues: queues.map((q) => stats.get(q)!),
     totals: { ready: sum('ready'), scheduled: sum('scheduled'), running: reserved.total, dead: dead ? dead.total : null },
+    ...(partial.length ? { totalsCapped: { ready: sumCapped(list, 'ready'), scheduled: sumCapped(list, 'scheduled') } } : {}),
     workers: { alive: 0, stale: 0 },
+    ...(warnings.length ? { warnings } : {}),
     unknownWhy,
     readAt: new Date().toISOString(),
   };

@@ -6,12 +6,13 @@ import { envelopeView, type CeleryEnvelope } from '../message';
 import { CELERY_STATES, type CeleryState } from '../model';
 import { summaryOf, type CeleryRedisCtx } from './context';
 import { PRIORITY_STEPS } from './keys';
-import { discoverQueues, isFuture, readReserved, resumeAt, walkQueue, type ReservedItem, type WaitingItem } from './lists';
+import { discoverQueues, isFuture, readAt, readReserved, resumeAt, walkQueue, type ReservedItem, type WaitingItem } from './lists';
+import { anonymousId, DETAIL, HEADS, PAGE, RAW_LIMIT, ReadBudget, reservedEntry, SCAN_BYTES } from './read-profile';
+import { readHashItems } from './read-script';
 import { readRecord, recordDto } from './results';
 
 /** Messages read per list request at most: a filter over a huge queue answers in part. */
 export const SCAN_LIMIT = 20_000;
-const RAW_LIMIT = 256 * 1024;
 
 function celeryState(state: string): CeleryState {
   if ((CELERY_STATES as readonly string[]).includes(state)) return state as CeleryState;
@@ -36,6 +37,10 @@ async function queuesFor(ctx: CeleryRedisCtx, q: TaskListQuery): Promise<string[
   return q.queue ? [q.queue] : discoverQueues(ctx.client, ctx.keys, ctx.queues);
 }
 
+const mb = (n: number) => `${Math.round(n / 1024 / 1024)} MB`;
+const cutWindow = (what: string) =>
+  `this list read ${what} and stopped at the ${mb(SCAN_BYTES)} one request may read from Redis (or the JSON it may decode); narrow the filter (queue, task, id) to reach the rest`;
+
 /** Waiting messages (ETA passed or none) in the order workers take them. */
 async function listWaiting(ctx: CeleryRedisCtx, q: TaskListQuery): Promise<Page<TaskSummary>> {
   const now = Date.now();
@@ -46,29 +51,29 @@ async function listWaiting(ctx: CeleryRedisCtx, q: TaskListQuery): Promise<Page<
   if (c) {
     const [queue, bucket, pos, lastId] = c as [string, bigint, bigint, string];
     qi = Math.max(0, queues.indexOf(queue));
-    from = await resumeAt(ctx.client, ctx.keys, queue, { bucket: Number(bucket), pos: Number(pos), lastId });
+    from = await resumeAt(ctx, queue, { bucket: Number(bucket), pos: Number(pos), lastId });
   }
   const items: TaskSummary[] = [];
   let last: WaitingItem | null = null;
-  let budget = SCAN_LIMIT;
+  let left = SCAN_LIMIT;
+  const budget = new ReadBudget(SCAN_BYTES);
   for (; qi < queues.length; qi++, from = { bucket: 0, pos: 0 }) {
     const queue = queues[qi]!;
-    for await (const it of walkQueue(ctx.client, ctx.keys, queue, from, budget)) {
-      budget -= 1;
+    for await (const it of walkQueue(ctx, queue, PAGE, budget, from, left)) {
+      left -= 1;
       last = it;
       if (isFuture(it.env, now) || !matches(it.env, q)) continue;
-      items.push(
-        summaryOf(it.env, { queue, state: 'ready', seq: `${it.bucket}:${it.pos}`, fallbackId: `${queue}:${it.bucket}:${it.pos}` }),
-      );
+      items.push(summaryOf(it.env, { queue, state: 'ready', seq: `${it.bucket}:${it.pos}`, id: it.id }));
       if (items.length === q.limit) break;
     }
-    if (items.length === q.limit || budget <= 0) break;
+    if (items.length === q.limit || left <= 0 || budget.cut) break;
   }
-  const more = last !== null && (items.length === q.limit || budget <= 0);
+  const more = last !== null && (items.length === q.limit || left <= 0 || budget.cut);
   return {
     items,
-    nextCursor: more && last ? encodeCursor('celery-ready', [last.queue, last.bucket, last.pos, last.env.info.id ?? '']) : null,
-    ...(budget <= 0 ? { searchedNewest: SCAN_LIMIT } : {}),
+    nextCursor: more && last ? encodeCursor('celery-ready', [last.queue, last.bucket, last.pos, last.id]) : null,
+    ...(left <= 0 ? { searchedNewest: SCAN_LIMIT } : {}),
+    ...(budget.cut && items.length < q.limit ? { window: cutWindow(`up to ${last?.queue ?? 'the first queue'}`) } : {}),
   };
 }
 
@@ -76,13 +81,13 @@ async function listWaiting(ctx: CeleryRedisCtx, q: TaskListQuery): Promise<Page<
 async function listFuture(ctx: CeleryRedisCtx, q: TaskListQuery): Promise<Page<TaskSummary>> {
   const now = Date.now();
   const all: TaskSummary[] = [];
+  const budget = new ReadBudget(SCAN_BYTES);
   for (const queue of await queuesFor(ctx, q)) {
-    for await (const it of walkQueue(ctx.client, ctx.keys, queue, undefined, SCAN_LIMIT)) {
+    for await (const it of walkQueue(ctx, queue, PAGE, budget, undefined, SCAN_LIMIT)) {
       if (!isFuture(it.env, now) || !matches(it.env, q)) continue;
-      all.push(
-        summaryOf(it.env, { queue, state: 'scheduled', seq: `${it.bucket}:${it.pos}`, fallbackId: `${queue}:${it.bucket}:${it.pos}` }),
-      );
+      all.push(summaryOf(it.env, { queue, state: 'scheduled', seq: `${it.bucket}:${it.pos}`, id: it.id }));
     }
+    if (budget.cut) break;
   }
   const key = (t: TaskSummary) => `${t.runAt}\u0000${t.id}`;
   all.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
@@ -90,7 +95,11 @@ async function listFuture(ctx: CeleryRedisCtx, q: TaskListQuery): Promise<Page<T
   const after = c ? (c[0] as string) : null;
   const rest = after === null ? all : all.filter((t) => key(t) > after);
   const items = rest.slice(0, q.limit);
-  return { items, nextCursor: rest.length > q.limit ? encodeCursor('celery-eta', [key(items[items.length - 1]!)]) : null };
+  return {
+    items,
+    nextCursor: rest.length > q.limit ? encodeCursor('celery-eta', [key(items[items.length - 1]!)]) : null,
+    ...(budget.cut ? { window: cutWindow('messages in queue order, not all of them') } : {}),
+  };
 }
 
 function reservedSummary(r: ReservedItem): TaskSummary {
@@ -98,14 +107,15 @@ function reservedSummary(r: ReservedItem): TaskSummary {
     queue: r.queue,
     state: 'running',
     seq: r.tag,
-    fallbackId: r.tag,
+    id: r.id,
     claimedAtMs: r.deliveredAt === null ? null : Math.round(r.deliveredAt * 1000),
   });
 }
 
 /** Messages workers reserved (running, or held until their ETA), in delivery order. */
 async function listReserved(ctx: CeleryRedisCtx, q: TaskListQuery): Promise<Page<TaskSummary>> {
-  const { items: all } = await readReserved(ctx.client, ctx.keys);
+  const budget = new ReadBudget(SCAN_BYTES);
+  const { items: all } = await readReserved(ctx, undefined, budget);
   const c = decodeCursor('celery-reserved', q.cursor, 1);
   let rest = all.filter((r) => (!q.queue || r.queue === q.queue) && matches(r.env, q));
   if (c) {
@@ -116,6 +126,7 @@ async function listReserved(ctx: CeleryRedisCtx, q: TaskListQuery): Promise<Page
   return {
     items: page.map(reservedSummary),
     nextCursor: rest.length > q.limit ? encodeCursor('celery-reserved', [page[page.length - 1]!.tag]) : null,
+    ...(budget.cut ? { window: cutWindow("kombu's unacked hash in part") } : {}),
   };
 }
 
@@ -135,30 +146,67 @@ export function listTasks(ctx: CeleryRedisCtx, q: TaskListQuery): Promise<Page<T
   }
 }
 
-/** Where the message with this id is: waiting (which list, where) or reserved. Scans. */
-export async function findMessage(ctx: CeleryRedisCtx, id: string): Promise<{ waiting: WaitingItem } | { reserved: ReservedItem } | null> {
-  const reserved = (await readReserved(ctx.client, ctx.keys)).items.find((r) => r.env.info.id === id);
-  if (reserved) return { reserved };
+const isIt = (id: string, it: { id: string; env: { size: number }; first: Buffer }) =>
+  it.id === id || (id.startsWith('no-id-') && anonymousId(it.env.size, it.first) === id);
+
+export type Found = { waiting: WaitingItem } | { reserved: ReservedItem };
+
+/** Where the message with this id is: waiting (which list, where) or reserved; headers only,
+ *  at most SCAN_BYTES of messages and SCAN_LIMIT per queue. `complete`: everything was read. */
+export async function locateMessage(ctx: CeleryRedisCtx, id: string): Promise<{ found: Found | null; complete: boolean }> {
+  const budget = new ReadBudget(SCAN_BYTES);
+  const reserved = (await readReserved(ctx, undefined, budget)).items.find((r) => isIt(id, r));
+  if (reserved) return { found: { reserved }, complete: true };
+  let complete = !budget.cut;
   for (const queue of await discoverQueues(ctx.client, ctx.keys, ctx.queues)) {
-    for await (const it of walkQueue(ctx.client, ctx.keys, queue, undefined, SCAN_LIMIT)) if (it.env.info.id === id) return { waiting: it };
+    let n = 0;
+    for await (const it of walkQueue(ctx, queue, HEADS, budget, undefined, SCAN_LIMIT)) {
+      n += 1;
+      if (isIt(id, it)) return { found: { waiting: it }, complete: true };
+    }
+    if (n >= SCAN_LIMIT || budget.cut) complete = false;
+    if (budget.cut) break;
   }
-  return null;
+  return { found: null, complete };
+}
+
+/** What a scan that did not read everything says about an id it did not find. */
+export const PARTIAL_FIND = `not found in the part of the queues read (at most ${SCAN_LIMIT.toLocaleString('en-US')} messages a queue and ${mb(SCAN_BYTES)} in all, headers only)`;
+
+export const findMessage = async (ctx: CeleryRedisCtx, id: string): Promise<Found | null> => (await locateMessage(ctx, id)).found;
+
+/** The found message read again for its page (body up to 1 MB, the raw text's first bytes);
+ *  the scan's own read when it moved meanwhile. */
+async function detailOf(ctx: CeleryRedisCtx, id: string, found: Found): Promise<Found> {
+  if ('waiting' in found) {
+    const again = await readAt(ctx, found.waiting.queue, found.waiting, DETAIL);
+    return again && isIt(id, again) ? { waiting: again } : found;
+  }
+  const r = found.reserved;
+  const [raw] = await readHashItems(ctx.client, ctx.stats, ctx.keys.unacked, [r.tag], 1, DETAIL.shape);
+  if (!raw || raw.kind === 'x') return found;
+  const entry = reservedEntry(ctx, raw, new ReadBudget(Number.POSITIVE_INFINITY), DETAIL);
+  return isIt(id, entry) ? { reserved: { ...r, ...entry } } : found;
 }
 
 export async function getTask(ctx: CeleryRedisCtx, id: string): Promise<TaskDetail | null> {
-  const found = await findMessage(ctx, id);
-  if (!found) return null;
+  const located = await locateMessage(ctx, id);
+  if (!located.found) {
+    if (located.complete) return null;
+    throw new ConsoleError('NotFound', `task ${id.slice(0, 200)} ${PARTIAL_FIND}`);
+  }
+  const found = await detailOf(ctx, id, located.found);
   const extra: HeaderRow[] = [];
   let summary: TaskSummary;
-  let raw: string;
+  let first: Buffer;
   if ('waiting' in found) {
     const w = found.waiting;
-    raw = w.raw;
+    first = w.first;
     summary = summaryOf(w.env, {
       queue: w.queue,
       state: isFuture(w.env, Date.now()) ? 'scheduled' : 'ready',
       seq: `${w.bucket}:${w.pos}`,
-      fallbackId: id,
+      id,
     });
     extra.push({
       name: 'waits in',
@@ -166,8 +214,8 @@ export async function getTask(ctx: CeleryRedisCtx, id: string): Promise<TaskDeta
     });
   } else {
     const r = found.reserved;
-    raw = r.raw;
-    summary = reservedSummary(r);
+    first = r.first;
+    summary = { ...reservedSummary(r), id };
     if (r.deliveredAt !== null) {
       const back = new Date((r.deliveredAt + ctx.visibilityTimeout) * 1000).toISOString();
       extra.push({
@@ -177,13 +225,14 @@ export async function getTask(ctx: CeleryRedisCtx, id: string): Promise<TaskDeta
     }
   }
   const env = 'waiting' in found ? found.waiting.env : found.reserved.env;
-  const stored = ctx.backend ? await readRecord(ctx.backend, ctx.resultPrefix, id) : null;
+  const shown = first.subarray(0, RAW_LIMIT);
+  const stored = ctx.backend && env.info.id ? await readRecord(ctx.backend, ctx.resultPrefix, env.info.id) : null;
   return {
     ...summary,
     payload: envelopeView(env, summary.queue, extra),
-    raw: raw.length > RAW_LIMIT ? raw.slice(0, RAW_LIMIT) : raw,
-    rawSize: Buffer.byteLength(raw, 'utf8'),
-    rawTruncated: raw.length > RAW_LIMIT,
+    raw: shown.toString('utf8'),
+    rawSize: env.size,
+    rawTruncated: shown.length < env.size,
     result: stored ? recordDto(stored.record, stored.ttl) : null,
   };
 }

@@ -5,7 +5,10 @@ import type { CeleryRedisCtx } from './context';
 import { fail, ok, replayFailures, storeRevoked, type ReplayBroker } from './failures';
 import { bucketOf, PRIORITY_STEPS, SEP } from './keys';
 import { broadcastRevoke } from './pidbox';
-import { findMessage } from './reads-tasks';
+import { parseEnvelope } from '../message';
+import type { WaitingItem } from './lists';
+import { anonymousId, HEADS } from './read-profile';
+import { findMessage, locateMessage, PARTIAL_FIND } from './reads-tasks';
 import { readRedisRoutes } from './routes';
 
 // Writes with Celery's own semantics on kombu's Redis layout. Waiting messages are removed with
@@ -42,15 +45,28 @@ export async function enqueue(ctx: CeleryRedisCtx, req: EnqueueRequest): Promise
   return { brokerId: ctx.brokerId, id: built.id, queue: input.queue, task: input.task, state, payload: built.json };
 }
 
+/** The exact item a scan found (read whole, or fetched again by position when only its
+ *  envelope was read), null when it is no longer there. */
+async function exactItem(ctx: CeleryRedisCtx, id: string, w: WaitingItem): Promise<Buffer | null> {
+  if (w.raw) return w.raw;
+  const key = ctx.keys.bucket(w.queue, PRIORITY_STEPS[w.bucket]!);
+  const item = await ctx.client.lindexBuffer(key, -(w.pos + 1));
+  if (!item) return null;
+  const again = parseEnvelope(item.toString('utf8'), { ...HEADS.parse, size: item.length });
+  const same = again.info.id === w.env.info.id && (w.env.info.id !== null || anonymousId(item.length, item) === id);
+  return same ? item : null;
+}
+
 export async function revoke(ctx: CeleryRedisCtx, ids: string[]): Promise<ActionResult> {
   const succeeded: ActionOutcome[] = [];
   const failed: ActionOutcome[] = [];
   const broadcastIds: string[] = [];
   for (const id of ids) {
-    const found = await findMessage(ctx, id);
+    const { found, complete } = await locateMessage(ctx, id);
+    const anonymous = id.startsWith('no-id-');
     if (found && 'reserved' in found) {
       // Not touched in Redis; the broadcast still makes the worker drop it if it has not started it.
-      broadcastIds.push(id);
+      if (!anonymous) broadcastIds.push(id);
       failed.push(
         fail(
           id,
@@ -61,22 +77,32 @@ export async function revoke(ctx: CeleryRedisCtx, ids: string[]): Promise<Action
       continue;
     }
     if (!found) {
-      broadcastIds.push(id);
-      failed.push(fail(id, 'missing', 'not waiting in any queue the console knows; the revoke was still broadcast to live workers'));
+      // Nothing is stored for an id that was not found: no REVOKED result.
+      if (!anonymous) broadcastIds.push(id);
+      const where = complete ? 'not waiting in any queue the console knows' : PARTIAL_FIND;
+      failed.push(
+        fail(id, 'missing', anonymous ? `${where}; nothing removed` : `${where}; the revoke was still broadcast to live workers`),
+      );
       continue;
     }
     const w = found.waiting;
     const key = ctx.keys.bucket(w.queue, PRIORITY_STEPS[w.bucket]!);
-    const removed = await ctx.client.lrem(key, 1, w.raw);
+    const item = await exactItem(ctx, id, w);
+    const removed = item ? await ctx.client.lrem(key, 1, item) : 0;
     if (removed !== 1) {
       failed.push(fail(id, 'missing', 'a worker took it while the console was revoking it'));
       continue;
     }
-    await storeRevoked(ctx, id, w.env.info.task, w.queue);
-    broadcastIds.push(id);
+    if (w.env.info.id === null) {
+      // No task id: no worker can be told about it and no result can be stored under it.
+      succeeded.push(ok(id, 'removed from its queue; it carries no task id, so no REVOKED result was stored and nothing was broadcast'));
+      continue;
+    }
+    await storeRevoked(ctx, w.env.info.id, w.env.info.task, w.queue);
+    broadcastIds.push(w.env.info.id);
     succeeded.push(ok(id, 'removed from its queue; REVOKED stored and the revoke broadcast to workers'));
   }
-  await broadcastRevoke(ctx, broadcastIds);
+  if (broadcastIds.length) await broadcastRevoke(ctx, broadcastIds);
   return { action: 'revoke', brokerId: ctx.brokerId, requested: ids.length, succeeded, failed };
 }
 
