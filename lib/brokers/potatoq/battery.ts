@@ -43,7 +43,7 @@ function registerPotatoq(ctx: Ctx): void {
     const queues = (await a.overview()).queues;
     expect(queues.find((x) => x.name === stuck)?.blockedBy).toMatchObject({
       id: poison,
-      task: fx.taskInPayloadOnly ? '(unknown)' : 'proj.add',
+      task: fx.taskInPayloadOnly ? null : 'proj.add',
       foreign: 'celery-v2',
       system: 'potatoq',
     });

@@ -23,12 +23,12 @@ export interface RedisQueues {
   queuesCapped: boolean;
 }
 
-const taskMemo = new DecodeMemo<string>(2000, 16 * 1024);
-/** The task a head names (potatoq's, else a Celery message's), decoded once per payload. */
+const taskMemo = new DecodeMemo<string | null>(2000, 16 * 1024);
+/** The task a head names (potatoq's, else a Celery message's; null for none), decoded once per payload. */
 const headTask = (payload: string) =>
   taskMemo.get(payload, () => {
     const d = decodePayload(payload, { maxDepth: 1, maxItems: 1, maxString: 1 });
-    return d.task ?? (d.kind === 'foreign' ? d.celery?.task : null) ?? '(unknown)';
+    return d.task ?? (d.kind === 'foreign' ? d.celery?.task : null) ?? null;
   });
 
 /** Per queue: counts, the oldest waiting task, and whether the next claim is one potatoq can't decode. */
