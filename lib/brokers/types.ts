@@ -96,6 +96,11 @@ export interface BrokerAdapter {
   replayDeadPaced?(ids: string[], pace: ReplayPace): Promise<ActionResult>;
   /** Deletes dead letters (and nothing else). */
   discardDead(ids: string[]): Promise<ActionResult>;
+  /** Removes dead letters that moved to another broker as this system's replay leaves them:
+   *  the letter and, in the same step, the result record its replay forgets (potatoq's SQL and
+   *  Redis stores: the FAILURE), so the id is not found here too. Absent: a move removes the
+   *  letter with `discardDead` (the system's replay keeps the result, or it has none). */
+  removeMoved?(ids: string[]): Promise<ActionResult>;
   /** potatoq's `revoke`: removes waiting work, writes REVOKED; running ones are refused. */
   revoke(ids: string[]): Promise<ActionResult>;
   /** potatoq's `purge`: removes a queue's waiting (ready + scheduled) tasks only; RabbitMQ's `queue.purge` takes its ready messages (delayed ones wait in the delay queues). */

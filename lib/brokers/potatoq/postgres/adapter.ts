@@ -162,6 +162,10 @@ export function createPostgresAdapter(config: StoreConfig): BrokerAdapter {
       await writable('discard'),
       reprobeOn(runBatches(db, 'discard', config.id, ids, discardBatch(names), describe, settings.writePoolSize))
     ),
+    removeMoved: async (ids) => (
+      await writable('discard'),
+      reprobeOn(runBatches(db, 'discard', config.id, ids, discardBatch(names, true), describe, settings.writePoolSize))
+    ),
     revoke: async (ids) => (
       await writable('revoke'),
       reprobeOn(runBatches(db, 'revoke', config.id, ids, revokeBatch(names, resultExpires), describe, settings.writePoolSize))

@@ -22,7 +22,7 @@ import { redisResultsOn } from './results';
 import { checkServer, connectRedis, isTlsFailure, redisFailure, type ServerCheck } from './server';
 import { previewEditedRedis, replayEditedRedis } from './edit-replay';
 import { findCall } from './reads-misc';
-import { discardDead, enqueueTasks, purgeQueue, replayDead, revokeTasks, type RedisOutcome } from './writes';
+import { discardDead, discardMoved, enqueueTasks, purgeQueue, replayDead, revokeTasks, type RedisOutcome } from './writes';
 
 /** How long a server check (version, Cluster, eviction policy) is trusted. */
 const CHECK_TTL_MS = 30_000;
@@ -262,6 +262,7 @@ export function createRedisAdapter(config: StoreConfig): BrokerAdapter {
       return { ...preview, outcome: { id, outcome: outcome.outcome, message: outcome.message } };
     },
     discardDead: (ids) => act('discard', ids, () => discardDead(client, prefix, ids)),
+    removeMoved: (ids) => act('discard', ids, () => discardMoved(client, prefix, ids)),
     revoke: (ids) => act('revoke', ids, () => revokeTasks(client, prefix, ids, resultExpires)),
     exportCall: (id) => read(() => getDead(client, prefix, id)).then((d) => d && callOfLetter(d)),
     importCall,

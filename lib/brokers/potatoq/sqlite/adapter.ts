@@ -161,6 +161,11 @@ export function createSqliteAdapter(config: StoreConfig): BrokerAdapter {
         const db = writer();
         return runPerId(db, 'discard', config.id, ids, discardStep(db), describe);
       }),
+    removeMoved: (ids) =>
+      guard(() => {
+        const db = writer();
+        return runPerId(db, 'discard', config.id, ids, discardStep(db, true), describe);
+      }),
     revoke: (ids) =>
       guard(() => {
         const db = writer();
