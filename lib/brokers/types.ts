@@ -82,6 +82,11 @@ export interface BrokerAdapter {
   getResult(id: string): Promise<ResultRecordDto | null>;
   /** Task names seen in the broker and in registered-task records, sorted. */
   taskNames(): Promise<string[]>;
+  /** The queues each task name was seen in (its messages, waiting or dead, in the same bounded
+   *  window as `taskNames`), most-seen first: where the task is routed, as far as the broker
+   *  shows it. An enqueue without a queue goes to the first. Absent where the system's messages
+   *  do not say; then only live workers' routes (`model.actions.enqueue.routes`) are known. */
+  taskQueues?(): Promise<Record<string, string[]>>;
 
   /** Every dead letter's id matching `q` (the list's filter and order), at most `cap` of them,
    *  in one pass over the whole dead-letter store: the snapshot of an "all matching" bulk job

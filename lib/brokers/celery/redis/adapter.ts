@@ -25,6 +25,7 @@ import { findCall, importCall } from './import';
 import { callOfFailure } from '../calls';
 import { memoRoutes } from '../route';
 import { readRedisRoutes } from './routes';
+import { foldSightings } from '@/lib/brokers/task-queues';
 
 /**
  * A plain Celery 5.7 app's Redis broker (kombu's lists per queue and priority bucket, its
@@ -82,6 +83,14 @@ export function createCeleryRedisAdapter(config: StoreConfig): BrokerAdapter {
     return [...names].sort();
   }
 
+  /** Each task's queues from the waiting messages `taskNames` walks (a FAILURE record names none). */
+  async function taskQueues(): Promise<Record<string, string[]>> {
+    const rows: Array<{ task: string | null; queue: string }> = [];
+    for (const q of await discoverQueues(client, ctx.keys, ctx.queues))
+      for await (const it of walkQueue(client, ctx.keys, q, undefined, 2000)) rows.push({ task: it.env.info.task ?? null, queue: q });
+    return foldSightings(rows);
+  }
+
   return {
     id: config.id,
     name: config.name,
@@ -106,6 +115,7 @@ export function createCeleryRedisAdapter(config: StoreConfig): BrokerAdapter {
     listResults: (q) => listResults(ctx, q),
     getResult: (id) => getResult(ctx, id),
     taskNames,
+    taskQueues,
     diagnose: (q) => diagnoseRedis(ctx, q),
     replayDead: (ids) => replayDead(ctx, ids),
     previewReplayEdited: (id, edit) => previewEditedCelery(ctx, CELERY_REDIS_MODEL, id, edit, redisReplayBroker(ctx)),

@@ -12,7 +12,7 @@ import { parsePotatoqEnqueue } from '../enqueue-fields';
 import { buildFromFields, potatoqBuildInput } from '../records';
 import { createDeadTally } from './dead-tally';
 import { DEAD_SCAN } from './reads-queues';
-import { deadGroups, overviewQueues, taskNames } from './dto-overview';
+import { deadGroups, overviewQueues, taskNames, taskQueues } from './dto-overview';
 import { getDead, getTask, listDead, listTasks } from './dto-pages';
 import { deadHistogram } from './histogram';
 import { overdueFacts, runningFacts } from './reads-stuck';
@@ -251,6 +251,7 @@ export function createRedisAdapter(config: StoreConfig): BrokerAdapter {
     listResults: (q) => read(() => results.listResults(q)),
     getResult: (id) => read(() => results.getResult(id)),
     taskNames: () => read(async () => taskNames(client, prefix, await client.smembers(redisKeys(prefix).queues))),
+    taskQueues: () => read(async () => taskQueues(client, prefix, await client.smembers(redisKeys(prefix).queues))),
     replayDead: (ids) => act('replay', ids, () => replayDead(client, prefix, ids)),
     previewReplayEdited: (id, edit) => read(() => previewEditedRedis(client, prefix, config.id, id, edit)),
     replayEdited: async (id, edit) => {
