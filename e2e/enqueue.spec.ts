@@ -230,9 +230,7 @@ test('the queue follows where the broker has seen the task, and misspelt names n
   // task goes where it was seen.
   const refused = await request.post('/api/brokers/main/enqueue', { data: { task: typo.replace('emial', 'emil') } });
   expect(refused.status()).toBe(400);
-  expect(((await refused.json()) as { error: { fields: Record<string, string> } }).error.fields.task).toContain(
-    `did you mean \`${task}\`?`,
-  );
+  expect(((await refused.json()) as { error: { fields: Record<string, string> } }).error.fields.task).toContain(`did you mean \`${task}\``);
   const routed = await request.post('/api/brokers/main/enqueue', { data: { task } });
   expect(routed.status()).toBe(200);
   expect(((await routed.json()) as { queue: string }).queue).toBe(queue);
