@@ -29,10 +29,15 @@ const quietly = <T>(p: Promise<T>, fallback: T): Promise<T> => p.catch(() => fal
  *  was seen when none is given. With `check`, misspelt names are refused (InvalidInput). */
 export async function resolveEnqueue(a: BrokerAdapter, req: EnqueueRequest, check: boolean): Promise<EnqueueRequest> {
   const { allowUnknown, ...rest } = req;
-  const seen = await quietly(sightingsOf(a), { names: [], seenIn: null });
+  // Without the check (a preview, as the operator types; a confirmed send) only what routing needs is read.
+  const checking = check && allowUnknown !== true;
+  if (!checking && (rest.queue !== undefined || !a.taskQueues)) return rest;
+  const seen = checking
+    ? await quietly(sightingsOf(a), { names: [], seenIn: null })
+    : { names: [], seenIn: await quietly(a.taskQueues!(), null) };
   const routed = rest.queue === undefined ? seen.seenIn?.[rest.task]?.[0] : undefined;
   const out = routed === undefined ? rest : { ...rest, queue: routed };
-  if (!check || allowUnknown === true) return out;
+  if (!checking) return out;
   const fields: Record<string, string> = {};
   const task = checkName(rest.task, seen.names);
   if (task.seen === false && task.misspelt.length) fields.task = unseenWords('task', rest.task, task.misspelt);
