@@ -103,3 +103,22 @@ test('600 letters with varied messages show as their 2 real groups, and a whole 
   await expect(page.getByTestId('dead-group')).toHaveCount(1);
   expect(pageErrors).toEqual([]);
 });
+
+test('the groups table fits an 800 px window: nothing wider than its container, the page never scrolls sideways', async ({ page }) => {
+  await page.setViewportSize({ width: 800, height: 900 });
+  const { pageErrors } = guardPage(page);
+  await page.goto(`${c.url}/brokers/shop/dead`);
+  await expect(page.getByTestId('dead-group').first()).toBeVisible();
+  await page.getByTestId('dead-groups-card').screenshot({ path: 'test-results/dead-groups-800.png' });
+  const widths = await page.evaluate(() => {
+    const table = document.querySelector<HTMLElement>('[data-testid="dead-groups"]')!;
+    const box = document.querySelector<HTMLElement>('[data-testid="dead-groups-scroll"]')!;
+    return { table: table.scrollWidth, box: box.clientWidth, page: document.documentElement.scrollWidth, window: window.innerWidth };
+  });
+  expect(widths.table).toBeLessThanOrEqual(widths.box);
+  expect(widths.page).toBeLessThanOrEqual(widths.window);
+  // Cut cells keep the whole text in their title.
+  const tasks = page.getByTestId('dead-group').first().locator('td').nth(2);
+  expect(await tasks.getAttribute('title')).toBeTruthy();
+  expect(pageErrors).toEqual([]);
+});

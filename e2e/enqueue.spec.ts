@@ -6,7 +6,7 @@ import { ROOT } from '../tests/support/potatoq-seeder';
 import { SoloWorker, until } from '../tests/support/solo-worker';
 import { e2eBrokers } from './brokers';
 import { guardPage } from './helpers';
-import { queueJobs, rows, uniqueQueue } from './seed';
+import { addTask, queueJobs, rows, uniqueQueue } from './seed';
 
 test('enqueue refuses bad JSON arguments inline, writing nothing, then writes exactly the previewed message', async ({ page }) => {
   const { main } = e2eBrokers();
@@ -179,5 +179,60 @@ test('the queue follows the task to its live worker, an unregistered name is hel
     await worker.stop();
     fs.rmSync(out, { recursive: true, force: true });
   }
+  expect(pageErrors).toEqual([]);
+});
+
+test('the queue follows where the broker has seen the task, and misspelt names need a confirmation', async ({ page, request }) => {
+  const { main } = e2eBrokers();
+  const queue = uniqueQueue('emails');
+  const task = `shop.${uniqueQueue('email')}`;
+  const typo = task.replace('shop.email', 'shop.emial');
+  addTask(main, { task, queue });
+  const { pageErrors } = guardPage(page);
+
+  await page.goto('/brokers/main/enqueue');
+  await page.getByLabel('Task name', { exact: true }).fill(task);
+  await expect(page.getByLabel('Queue', { exact: true })).toHaveValue(queue);
+  await expect(page.getByText(`Follows the task: seen in ${queue}.`)).toBeVisible();
+
+  // A misspelt queue is said under its field, with the one meant, and holds the send.
+  const wrongQueue = `${queue.slice(0, -1)}x${queue.slice(-1)}`;
+  await page.getByLabel('Queue', { exact: true }).fill(wrongQueue);
+  await expect(page.getByTestId('warning-queue-unseen')).toHaveText(
+    `No queue named \`${wrongQueue}\` has been seen on this broker: did you mean \`${queue}\`?`,
+  );
+  await page.getByTestId('enqueue-submit').click();
+  await expect(page.getByTestId('enqueue-held')).toBeVisible();
+  expect(queueJobs(main, wrongQueue)).toEqual([]);
+
+  // A misspelt task: the same, until the operator confirms; then it is sent as typed.
+  await page.getByTestId('warning-queue').getByRole('button', { name: 'Follow the task' }).click();
+  await page.getByLabel('Task name', { exact: true }).fill(typo);
+  await expect(page.getByTestId('warning-queue-unseen')).toHaveCount(0);
+  // (Live workers of other specs may say first that none of them registered it.)
+  await expect(page.getByTestId('warning-task')).toContainText(
+    new RegExp(`did you mean \`${task.replace(/\./g, '\\.')}\`\\?|No live worker has registered`),
+  );
+  await page.getByTestId('enqueue-submit').click();
+  await expect(page.getByTestId('enqueue-held')).toBeVisible();
+  await page.screenshot({ path: 'test-results/enqueue-misspelt-task.png', fullPage: true });
+  expect(queueJobs(main, queue).map((j) => j.task)).toEqual([task]);
+  await page.getByTestId('enqueue-ack-unknown').check();
+  await page.getByTestId('enqueue-submit').click();
+  await expect(page.getByTestId('enqueue-success')).toContainText(`in ${queue}`);
+  expect(
+    queueJobs(main, queue)
+      .map((j) => j.task)
+      .sort(),
+  ).toEqual([task, typo].sort());
+
+  // The API refuses the misspelling under its field unless allowUnknown; without a queue the
+  // task goes where it was seen.
+  const refused = await request.post('/api/brokers/main/enqueue', { data: { task: typo.replace('emial', 'emil') } });
+  expect(refused.status()).toBe(400);
+  expect(((await refused.json()) as { error: { fields: Record<string, string> } }).error.fields.task).toContain(`did you mean \`${task}\``);
+  const routed = await request.post('/api/brokers/main/enqueue', { data: { task } });
+  expect(routed.status()).toBe(200);
+  expect(((await routed.json()) as { queue: string }).queue).toBe(queue);
   expect(pageErrors).toEqual([]);
 });

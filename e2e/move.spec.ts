@@ -7,7 +7,7 @@ import { job, uniqueQueue } from './seed';
 
 // A Celery failure moved to potatoq in the browser: the REAL Celery 5.7 stores the FAILURE record
 // (result_extended) in the run's Redis result backend, in a queue of this spec's own; the
-// operator picks the SQLite broker `main` from the compatible ones, confirms with a reason, and
+// operator picks the SQLite broker `main` from the compatible ones (none is preselected), confirms with a reason, and
 // the task is ready there under its own id while Celery no longer has the failure.
 
 test.beforeEach(() => {
@@ -37,7 +37,12 @@ test('moves a Celery failure to a potatoq broker, offering only the compatible b
     const dialog = page.getByTestId('move-dialog');
     const picker = dialog.getByTestId('move-target');
     await expect(picker).toBeVisible();
-    const offered = await picker.locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+    // Nothing is preselected: with a reason given, the move still waits for a chosen target.
+    await expect(picker).toHaveValue('');
+    await expect(dialog.getByTestId('move-summary')).toHaveCount(0);
+    await dialog.getByTestId('confirm-reason').fill('OPS-9: refunds run on potatoq now');
+    await expect(dialog.getByTestId('move-submit')).toBeDisabled();
+    const offered = await picker.locator('option:not([value=""])').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
     // potatoq brokers are offered; QueueFlow (another call model) and the missing file are not.
     expect(offered).toContain('main');
     expect(offered).not.toContain('qf');
@@ -49,7 +54,6 @@ test('moves a Celery failure to a potatoq broker, offering only the compatible b
     await expect(refused).toContainText('RabbitMQ cannot look a queued message up by its id');
     await picker.selectOption('main');
     await expect(dialog.getByTestId('move-summary')).toContainText('Move 1 dead letter from broker celery to broker main');
-    await dialog.getByTestId('confirm-reason').fill('OPS-9: refunds run on potatoq now');
     await dialog.getByTestId('move-submit').click();
     await expect(dialog.getByTestId('outcome-succeeded')).toBeVisible();
     await page.screenshot({ path: test.info().outputPath('move-done.png'), fullPage: true });

@@ -159,10 +159,14 @@ describe.skipIf(!up)('moving dead letters between Celery and potatoq with real w
 
   it('moves a potatoq dead letter to Celery on Redis, where a real Celery worker runs it', async () => {
     const id = await potatoqLetter('pg');
+    expect((await service.getResult('pg', id))?.status).toBe('FAILURE');
     allow(outC, true);
     const r = await move.moveDead('pg', 'celery', [id], BY);
     expect(r.succeeded.map((o) => [o.id, o.outcome])).toEqual([[id, 'ok']]);
     expect(await service.getDead('pg', id).catch((e: { code: string }) => e.code)).toBe('NotFound');
+    // Its FAILURE went with the letter, as a replay forgets it: found on Celery only.
+    expect(await service.getResult('pg', id)).toBeNull();
+    expect((await service.findInBroker('pg', id)).items).toEqual([]);
     const seen = await until('the Celery worker to run it', async () => ran(outC, id), 30_000, logs);
     expect(seen).toEqual({ system: 'celery', ...EXPECTED });
     expect(runs(outC, id)).toBe(1);
@@ -176,10 +180,14 @@ describe.skipIf(!up)('moving dead letters between Celery and potatoq with real w
     ['celery', 'fail', 'SUCCESS'],
   ] as const)('a potatoq letter moved to %s: mv.%s runs there once; its result there: %s', async (to, task, status) => {
     const id = await potatoqLetter('sq', task);
+    const failure = (await service.getResult('sq', id))?.status ?? null;
     const out = to === 'pg' ? outP : outC;
     allow(out, true);
     const r = await move.moveDead('sq', to, [id], BY);
     expect(r.succeeded).toEqual([{ id, outcome: 'ok', message: expect.stringMatching(/^enqueued on .*; removed from potatoq SQLite$/) }]);
+    // The source's result (a FAILURE unless the task ignores results) went with the letter.
+    expect(failure).toBe(task === 'fail' ? 'FAILURE' : null);
+    expect(await service.getResult('sq', id)).toBeNull();
     await until('the target worker to run it', async () => ran(out, id), 30_000, logs);
     if (status) await until('its result', async () => (await service.getResult(to, id))?.status === status, 10_000, logs);
     await new Promise((res) => setTimeout(res, 1500));

@@ -16,7 +16,8 @@ import { useBrokerAction } from './use-broker-action';
 /**
  * "Move to broker…": dead letters enqueued on another broker whose system shares their call
  * model, then removed here. The picker offers only the brokers the server pairs with this one;
- * the others are listed with why not. Ids are frozen when the dialog opens.
+ * the others are listed with why not. Ids are frozen when the dialog opens. No target is
+ * preselected: the operator chooses one, and the move is disabled until then.
  */
 export function MoveAction({
   brokerId,
@@ -38,7 +39,7 @@ export function MoveAction({
   const [to, setTo] = useState('');
   const [reason, setReason] = useState('');
   const { targets, offered, refused } = useMoveTargets(brokerId, open);
-  const chosen = offered.find((t) => t.id === to) ?? offered[0];
+  const chosen = offered.find((t) => t.id === to);
   const m = useBrokerAction(
     brokerId,
     (list: string[]) => moveDeadAction(brokerId, chosen?.id ?? '', list, reason.trim() || undefined, queue),
@@ -48,6 +49,7 @@ export function MoveAction({
   const noun = `dead letter${count === 1 ? '' : 's'}`;
   const close = () => {
     setOpen(false);
+    setTo('');
     setReason('');
     m.reset();
   };
@@ -71,9 +73,9 @@ export function MoveAction({
           {targets.isPending ? <p>Asking the other brokers…</p> : null}
           {targets.error ? <ErrorBox code="Error" message={targets.error.message} /> : null}
           {targets.data && !offered.length ? <p data-testid="move-none">No configured broker can take these letters.</p> : null}
+          {offered.length ? <MoveTargetSelect offered={offered} value={chosen?.id ?? ''} onChange={setTo} disabled={!!m.data?.ok} /> : null}
           {chosen ? (
             <>
-              <MoveTargetSelect offered={offered} value={chosen.id} onChange={setTo} disabled={!!m.data?.ok} />
               <p data-testid="move-summary">
                 Move <strong>{count}</strong> {noun} from broker <strong>{brokerId}</strong> to broker <strong>{chosen.id}</strong>
                 {queue ? (
@@ -110,6 +112,7 @@ export function MoveAction({
               <Button
                 variant="primary"
                 disabled={m.isPending || !chosen || !reason.trim()}
+                title={chosen ? undefined : 'Choose the broker to move to first'}
                 data-testid="move-submit"
                 onClick={() => m.mutate(frozen, { onSuccess: (r) => (r.ok ? onDone?.(r.data) : undefined) })}
               >
@@ -134,7 +137,8 @@ export function useMoveTargets(brokerId: string, enabled: boolean) {
   return { targets, offered: all.filter((t) => t.pairing.on), refused: all.filter((t) => !t.pairing.on) };
 }
 
-/** The target picker: only the brokers the server pairs with this one. */
+/** The target picker: only the brokers the server pairs with this one, none chosen until the
+ *  operator picks one (`value` '' shows the prompt). */
 export function MoveTargetSelect({
   offered,
   value,
@@ -156,6 +160,9 @@ export function MoveTargetSelect({
         disabled={disabled}
         data-testid="move-target"
       >
+        <option value="" disabled>
+          Choose a broker…
+        </option>
         {offered.map((t) => (
           <option key={t.id} value={t.id}>
             {t.name} ({t.id})

@@ -4,21 +4,27 @@ import { MoveTargetSelect, RefusedTargets, useMoveTargets } from '@/components/a
 import { Button } from '@/components/ui/button';
 import { ErrorBox } from '@/components/ui/states';
 
-/** A bulk move's first step: where the letters go (only brokers the server pairs with this one),
- *  before the snapshot is taken. */
+/** A bulk move's first step: where the letters go (only brokers the server pairs with this one,
+ *  none preselected), before the snapshot is taken. */
 export function BulkMoveTarget({ brokerId, onPick }: { brokerId: string; onPick: (to: string, does: string) => void }) {
   const { targets, offered, refused } = useMoveTargets(brokerId, true);
   const [to, setTo] = useState('');
-  const chosen = offered.find((t) => t.id === to) ?? offered[0];
+  const chosen = offered.find((t) => t.id === to);
   return (
     <div className="grid gap-3" data-testid="bulk-move-target">
       {targets.isPending ? <p>Asking the other brokers…</p> : null}
       {targets.error ? <ErrorBox code="Error" message={targets.error.message} /> : null}
       {targets.data && !offered.length ? <p data-testid="move-none">No configured broker can take these letters.</p> : null}
-      {chosen ? (
+      {offered.length ? (
         <div className="flex items-end gap-2">
-          <MoveTargetSelect offered={offered} value={chosen.id} onChange={setTo} />
-          <Button size="sm" data-testid="bulk-move-pick" onClick={() => onPick(chosen.id, chosen.pairing.on ? chosen.pairing.does : '')}>
+          <MoveTargetSelect offered={offered} value={chosen?.id ?? ''} onChange={setTo} />
+          <Button
+            size="sm"
+            data-testid="bulk-move-pick"
+            disabled={!chosen}
+            title={chosen ? undefined : 'Choose the broker to move to first'}
+            onClick={() => chosen && onPick(chosen.id, chosen.pairing.on ? chosen.pairing.does : '')}
+          >
             Count the matching letters
           </Button>
         </div>

@@ -36,23 +36,26 @@ export function DeadGroups({ brokerId, queue, active }: { brokerId: string; queu
   };
   // The active group stays visible even when it is beyond the groups shown.
   const page = groups.filter((g, i) => i < shown || g.fingerprint === active);
+  // Fixed columns that fit an 800 px window: the error wraps anywhere, tasks and queues are cut
+  // to one line (the whole list in their title), first seen joins last seen below `lg`. The
+  // container still scrolls sideways rather than widening the page, should anything not fit.
   return (
-    <div className="overflow-x-auto">
+    <div className="min-w-0 overflow-x-auto" data-testid="dead-groups-scroll">
       <ScopeNote notes={[scope.complete ? null : scope.note]} testId="dead-groups-scope" />
       <p className="px-4 pt-3 text-xs text-zinc-500 dark:text-zinc-400" data-testid="dead-groups-total">
         {scope.grouped.toLocaleString('en-US')} letter{scope.grouped === 1 ? '' : 's'} in {groups.length.toLocaleString('en-US')} group
         {groups.length === 1 ? '' : 's'}: same exception type, same message once ids, numbers, quoted values and paths are set aside, raised
         from the same place in your code.
       </p>
-      <table className="table-base min-w-[60rem]" data-testid="dead-groups">
+      <table className="table-base table-fixed" data-testid="dead-groups">
         <thead>
           <tr>
             <th>Error</th>
-            <th className="num">Count</th>
-            <th>Tasks</th>
-            <th>Queues</th>
-            <th>First seen</th>
-            <th>Last seen</th>
+            <th className="num w-20">Count</th>
+            <th className="w-36">Tasks</th>
+            <th className="w-28">Queues</th>
+            <th className="hidden w-28 lg:table-cell">First seen</th>
+            <th className="w-28">Last seen</th>
           </tr>
         </thead>
         <tbody>
@@ -89,7 +92,7 @@ function GroupRow({ g, href, exampleHref, active }: { g: DeadGroup; href: string
       aria-current={active ? 'true' : undefined}
       className={active ? 'bg-sky-50 dark:bg-sky-950/40' : ''}
     >
-      <td className="max-w-xl text-xs break-words">
+      <td className="text-xs wrap-anywhere">
         <Link className="link font-mono" href={href} title={g.pattern} data-testid="dead-group-link">
           {truncate(g.pattern || '(empty reason)', 200)}
         </Link>
@@ -108,13 +111,20 @@ function GroupRow({ g, href, exampleHref, active }: { g: DeadGroup; href: string
       <td className="num font-semibold" data-testid="dead-group-count">
         {g.count.toLocaleString('en-US')}
       </td>
-      <td className="text-xs break-all">{truncate(g.tasks.join(', '), 100)}</td>
-      <td className="text-xs">{truncate(g.queues.join(', '), 60)}</td>
-      <td>
+      <td className="truncate text-xs" title={truncate(g.tasks.join(', '), 2000)}>
+        {truncate(g.tasks.join(', '), 100)}
+      </td>
+      <td className="truncate text-xs" title={truncate(g.queues.join(', '), 2000)}>
+        {truncate(g.queues.join(', '), 60)}
+      </td>
+      <td className="hidden lg:table-cell">
         <Ago iso={g.oldestAt} />
       </td>
       <td>
         <Ago iso={g.newestAt} />
+        <span className="block text-xs text-zinc-500 lg:hidden dark:text-zinc-400">
+          first <Ago iso={g.oldestAt} />
+        </span>
       </td>
     </tr>
   );

@@ -14,7 +14,7 @@ import { useEnqueuePreview, useOverview, useTaskNames, useWorkers } from '@/lib/
 import { DeclaredFields } from './declared-fields';
 import { EnqueueAside } from './enqueue-aside';
 import { checkForm, errorFor, initialValues, toRequest, unplaced, type FormValues } from './form-model';
-import { followedQueue, routeOf } from './routes';
+import { followedQueue, nameWarnings, routeWithSightings } from './routes';
 import { TaskFields } from './task-fields';
 
 const noSubscribe = () => () => {};
@@ -34,11 +34,23 @@ export function EnqueueForm({ brokerId, decl }: { brokerId: string; decl: Enqueu
     setV(f);
     if (m.data) m.reset();
   };
+  const seenIn = names.data?.seenIn;
   const route = useMemo(
-    () => (workersOn ? routeOf(v.task, workers.data ?? []) : ({ known: false } as const)),
-    [workersOn, v.task, workers.data],
+    () => routeWithSightings(v.task, workersOn ? (workers.data ?? []) : [], seenIn),
+    [workersOn, v.task, workers.data, seenIn],
   );
   const queue = followedQueue(route, v.queue, v.queueFollows);
+  // Every queue the broker has shown: its listed queues and those its tasks were seen in.
+  const queues = useMemo(
+    () => [...new Set([...(o.data?.queues ?? []).map((q) => q.name), ...Object.values(seenIn ?? {}).flat()])].sort(),
+    [o.data?.queues, seenIn],
+  );
+  // The queue is checked once the operator typed it (the default or the route's is not a typo).
+  const typedQueue = v.queueFollows ? '' : queue;
+  const warnings = useMemo(
+    () => nameWarnings(v.task, typedQueue, names.data?.names ?? [], queues, route),
+    [v.task, typedQueue, names.data?.names, queues, route],
+  );
   const check = useMemo(() => checkForm(decl, { ...v, queue }), [decl, v, queue]);
   const request = useMemo(() => toRequest(decl, v, queue), [decl, v, queue]);
   const previewRequest = useDebounced(request, 250);
@@ -53,7 +65,6 @@ export function EnqueueForm({ brokerId, decl }: { brokerId: string; decl: Enqueu
   const shown = { ...(touched ? fields : {}), ...serverFields };
   const err = (k: string) => errorFor(k, shown) ?? undefined;
   const stray = unplaced(shown, ['task', 'queue', ...decl.fields.map((f) => f.key)]);
-  const unknownTask = route.known && !route.registered;
   const cap = o.data?.capabilities.enqueue;
   const blocked = cap && !cap.on ? (cap.why ?? 'enqueue is not available on this broker') : undefined;
   // The page's origin is known in the browser only (the server renders without it).
@@ -71,7 +82,9 @@ export function EnqueueForm({ brokerId, decl }: { brokerId: string; decl: Enqueu
       onSubmit={(e) => {
         e.preventDefault();
         setTouched(true);
-        if (check.ok && !(settled && Object.keys(previewFields).length) && (!unknownTask || ack)) m.mutate(request);
+        // Confirmed names are sent as meant: the server would refuse a likely misspelling too.
+        if (check.ok && !(settled && Object.keys(previewFields).length) && (!warnings.hold || ack))
+          m.mutate(warnings.hold ? { ...request, allowUnknown: true } : request);
       }}
     >
       <div className="grid content-start gap-4">
@@ -82,14 +95,18 @@ export function EnqueueForm({ brokerId, decl }: { brokerId: string; decl: Enqueu
           queue={queue}
           follows={v.queueFollows}
           route={route}
-          names={names.data ?? []}
-          queues={(o.data?.queues ?? []).map((q) => q.name)}
+          warnings={warnings}
+          names={names.data?.names ?? []}
+          queues={queues}
           err={err}
           onTask={(task) => {
             setAck(false);
             update((p) => ({ ...p, task, queue }));
           }}
-          onQueue={(q) => update((p) => ({ ...p, queue: q, queueFollows: false }))}
+          onQueue={(q) => {
+            setAck(false);
+            update((p) => ({ ...p, queue: q, queueFollows: false }));
+          }}
           onFollow={() => update((p) => ({ ...p, queueFollows: true }))}
           ack={ack}
           onAck={setAck}
@@ -110,9 +127,9 @@ export function EnqueueForm({ brokerId, decl }: { brokerId: string; decl: Enqueu
               {stray.join('\n')}
             </span>
           ) : null}
-          {touched && unknownTask && !ack ? (
+          {touched && warnings.hold && !ack ? (
             <span className="text-sm text-amber-700 dark:text-amber-400" data-testid="enqueue-held">
-              Not sent: check the task name, or tick &ldquo;Enqueue it anyway&rdquo;.
+              Not sent: check the names, or tick &ldquo;Enqueue it anyway&rdquo;.
             </span>
           ) : null}
         </div>

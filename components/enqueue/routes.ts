@@ -1,14 +1,18 @@
 // Where a task goes and whether anyone runs it, from what live workers report (`WorkerInfo`:
-// the queues they consume and the task names they registered). Used where the adapter
-// declares that its system knows this (`model.actions.enqueue.routes`).
+// the queues they consume and the task names they registered) where the adapter declares that
+// its system knows this (`model.actions.enqueue.routes`), else from the queues the broker has
+// shown the task in (`seenIn` of task-names); and the names the broker has never shown.
 import type { WorkerInfo } from '@/lib/brokers/schema';
+import { checkName, closest, type NameCheck } from '@/lib/text/suggest';
+
+export { closest };
 
 export type TaskRoute =
   /** No live worker reports its task names: the console can't tell. */
   | { known: false }
   /** `queues`: what the live workers that registered the task consume (sorted, may be empty
    *  only when none registered it); `suggest`: registered names close to an unknown one. */
-  | { known: true; registered: boolean; queues: string[]; suggest: string[] };
+  | { known: true; registered: boolean; queues: string[]; suggest: string[]; via?: 'seen' };
 
 const live = (w: WorkerInfo) => w.status !== 'dead';
 
@@ -25,30 +29,32 @@ export function routeOf(task: string, workers: WorkerInfo[]): TaskRoute {
 /** The queue the form uses: the operator's, or the route's when it still follows the task
  *  (the current queue when the route has it, else the route's first). */
 export function followedQueue(route: TaskRoute, queue: string, follows: boolean): string {
-  if (!follows || !route.known || !route.registered || !route.queues.length) return queue;
+  if (!follows || !route.known || !route.queues.length) return queue;
   return route.queues.includes(queue) ? queue : (route.queues[0] as string);
 }
 
-/** Up to three names within a small edit distance (typos: `demo.ad` for `demo.add`). */
-export function closest(name: string, names: string[]): string[] {
-  const max = Math.max(2, Math.floor(name.length / 4));
-  return names
-    .map((n) => [n, distance(name, n)] as const)
-    .filter(([, d]) => d <= max)
-    .sort((a, b) => a[1] - b[1] || a[0].localeCompare(b[0]))
-    .slice(0, 3)
-    .map(([n]) => n);
+/** The workers' route where one registered the task, else the queues the broker has seen the
+ *  task in (`via: 'seen'`, most-seen first), keeping the workers' word that none registered it. */
+export function routeWithSightings(task: string, workers: WorkerInfo[], seenIn: Record<string, string[]> | null | undefined): TaskRoute {
+  const r = routeOf(task, workers);
+  const queues = seenIn?.[task.trim()];
+  if ((r.known && r.registered) || !queues?.length) return r;
+  return r.known ? { ...r, queues, via: 'seen' } : { known: true, registered: true, queues, suggest: [], via: 'seen' };
 }
 
-function distance(a: string, b: string): number {
-  if (Math.abs(a.length - b.length) > 10) return Infinity;
-  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) {
-      cur[j] = Math.min((prev[j] as number) + 1, (cur[j - 1] as number) + 1, (prev[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    prev = cur;
-  }
-  return prev[b.length] as number;
+export interface NameWarnings {
+  task: NameCheck;
+  queue: NameCheck;
+  /** Sending needs the operator's confirmation: a likely misspelt name, or a task no live worker registered. */
+  hold: boolean;
+}
+
+const misspelt = (c: NameCheck) => c.seen === false && c.misspelt.length > 0;
+
+/** The task and queue names against those the broker has shown (`names`: task names; `queues`:
+ *  its queues and those tasks were seen in). A task its route knows is seen. */
+export function nameWarnings(task: string, queue: string, names: string[], queues: string[], route: TaskRoute): NameWarnings {
+  const t: NameCheck = route.known && (route.registered || route.via === 'seen') ? { seen: true } : checkName(task, names);
+  const q: NameCheck = queue.trim() ? checkName(queue, [...queues, ...(route.known ? route.queues : [])]) : { seen: 'unknown' };
+  return { task: t, queue: q, hold: misspelt(t) || misspelt(q) || (route.known && !route.registered) };
 }

@@ -132,7 +132,7 @@ function BlockedRow({ base, block, columns, revoke }: { base: string; block: Hea
         <Link className="link font-mono" href={`${base}/jobs/${encodeURIComponent(block.id)}`}>
           {truncate(block.id, 40)}
         </Link>
-        , {truncate(block.task, 60)}) cannot be decoded by {block.system}:{' '}
+        , {block.task === null ? 'task name unknown' : truncate(block.task, 60)}) cannot be decoded by {block.system}:{' '}
         <span className="font-mono text-xs">{truncate(block.reason, 160)}</span>.{' '}
         {revoke.on ? (
           <span data-testid="queue-blocked-advice">Revoke it to unblock the queue.</span>

@@ -12,7 +12,7 @@ export const ZPauseRequest = z.object({ queue: ZQueueName, paused: z.boolean({ e
 export type PauseRequest = z.infer<typeof ZPauseRequest>;
 
 /** Keys of an enqueue body that are not field values. */
-const ENQUEUE_KEYS = new Set(['task', 'queue', 'fields', 'reason']);
+const ENQUEUE_KEYS = new Set(['task', 'queue', 'fields', 'reason', 'allowUnknown']);
 
 /**
  * An enqueue body: `{task, queue, fields: {...}}`, or the older flat body (`{task, queue, args,
@@ -27,6 +27,7 @@ export const ZEnqueueInput = z
       const r = raw as Record<string, unknown>;
       const out: Record<string, unknown> = { task: r.task, fields: r.fields };
       if (r.queue !== '' && r.queue !== null) out.queue = r.queue;
+      if (r.allowUnknown !== undefined) out.allowUnknown = r.allowUnknown;
       const flat = Object.keys(r).filter((k) => !ENQUEUE_KEYS.has(k));
       if (flat.length && r.fields === undefined) out.fields = Object.fromEntries(flat.map((k) => [k, r[k]]));
       else if (flat.length) out.stray = flat[0];

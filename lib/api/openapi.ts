@@ -266,7 +266,7 @@ export const ROUTES: Route[] = [
     ok: R.ZEnqueueResult,
     errors: writer,
     description:
-      "`fields` holds the values of the fields the broker's adapter declares (`model.actions.enqueue.fields` of GET /api/brokers/{broker}); JSON fields take JSON text (exact for big integers) or JSON values. An InvalidInput error's `fields` are keyed by field path (`kwargs.when`). The older flat body (`{task, queue, args, kwargs, ...}`) is still read as fields.",
+      "`fields` holds the values of the fields the broker's adapter declares (`model.actions.enqueue.fields` of GET /api/brokers/{broker}); JSON fields take JSON text (exact for big integers) or JSON values. An InvalidInput error's `fields` are keyed by field path (`kwargs.when`). The older flat body (`{task, queue, args, kwargs, ...}`) is still read as fields. Without `queue`, the task goes to the queue it was seen in (`seenIn` of task-names); a task or queue name never seen that is a misspelling of a seen one is refused (InvalidInput under `task`/`queue`, with the names meant) unless `allowUnknown` is true.",
   },
   {
     method: 'post',
@@ -337,7 +337,7 @@ export const ROUTES: Route[] = [
     path: '/api/brokers/{broker}/task-names',
     tag: 'enqueue',
     access: 'reader',
-    summary: 'Task names seen in the broker',
+    summary: 'Task names seen in the broker, and the queues each was seen in (`seenIn`, null where the system does not say)',
     ok: R.ZTaskNames,
     errors: readerOfBroker,
   },

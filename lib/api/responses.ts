@@ -202,7 +202,7 @@ export const ZWorkers = z.object({
     }),
   ),
 });
-export const ZTaskNames = z.object({ names: z.array(z.string()) });
+export const ZTaskNames = z.object({ names: z.array(z.string()), seenIn: z.record(z.string(), z.array(z.string())).nullable() });
 const ZStuckCheck = z.enum(['worker-lost', 'over-time-limit', 'no-consumer', 'overdue', 'poison']);
 export const ZDiagnosis = z
   .looseObject({

@@ -52,7 +52,8 @@ export interface QueueStats {
 
 export interface HeadBlock {
   id: string;
-  task: string;
+  /** The task its message names; null when it names none the console can read. */
+  task: string | null;
   /** What kind of message it is (a code of the system's codec, e.g. `celery-v2`). */
   foreign: string;
   /** The system that cannot decode it ("potatoq"), and its own words why. */

@@ -14,7 +14,8 @@ import { hasNul, toConsoleError, withTimeout } from './service';
  * `exportCall`, `importCall`): nothing here knows a system.
  *
  * Exactly once, per id: (1) the letter is read as a call and enqueued on the target under its
- * own id; (2) the letter is removed from the source as a discard removes it. A target takes a
+ * own id; (2) the letter is removed from the source as a replay would leave it (with the result
+ * record a replay there forgets, so find-by-id shows the task on the target only). A target takes a
  * call only where it can tell the id is already there (waiting, running, dead or finished):
  * targets that can't tell (RabbitMQ) declare their import off, with that reason. A task that
  * ran there without storing a result leaves no trace, though, so each id's move is written
@@ -69,10 +70,12 @@ export async function requirePairing(fromId: string, toId: string): Promise<stri
 
 const outcome = (id: string, code: ActionOutcome['outcome'], message: string): ActionOutcome => ({ id, outcome: code, message });
 
-/** Step 2: the letter removed from the source (discard semantics). */
+/** Step 2: the letter removed from the source as its replay leaves it (`removeMoved`: its
+ *  FAILURE result goes in the same step), else with discard semantics. */
 export async function removeFromSource(fromId: string, id: string): Promise<ActionOutcome> {
   const from = getAdapter(fromId);
-  const r = await withTimeout('discard', writeMs(), () => from.discardDead([id]));
+  const remove = from.removeMoved?.bind(from) ?? from.discardDead.bind(from);
+  const r = await withTimeout('discard', writeMs(), () => remove([id]));
   const o = r.succeeded.find((x) => x.id === id) ?? r.failed.find((x) => x.id === id);
   return o ?? outcome(id, 'error', 'the broker did not say what happened to the letter');
 }

@@ -105,6 +105,9 @@ export const MAX_ENQUEUE_FIELDS_CHARS = 1_500_000;
 export const ZEnqueueRequest = z.object({
   task: z.string().trim().min(1, 'task name is required').max(500, 'task name longer than 500 characters'),
   queue: ZQueueName.optional(),
+  /** Send a task or queue name that looks like a misspelling of one the broker has shown
+   *  (lib/brokers/enqueue-names.ts). Never reaches the adapter. */
+  allowUnknown: z.boolean({ error: 'allowUnknown must be true or false' }).optional(),
   fields: z
     .record(z.string().max(100), z.unknown())
     .default({})

@@ -1,4 +1,5 @@
 import 'server-only';
+import { resolveEnqueue, sightingsOf } from './enqueue-names';
 import { ConsoleError, isConsoleError } from './errors';
 import { getConfig } from '@/lib/config';
 import { redactSecrets } from '@/lib/text/secrets';
@@ -262,6 +263,8 @@ export async function diagnose(brokerId: string, overdue?: number): Promise<Diag
 export const listWorkers = (brokerId: string) => read(brokerId, 'workers', (a) => a.listWorkers());
 export const listResults = (brokerId: string, q: ResultListQuery) => read(brokerId, 'results', (a) => a.listResults(q), q);
 export const taskNames = (brokerId: string) => read(brokerId, 'task names', (a) => a.taskNames());
+/** Task names seen, and each one's queues where the system shows them (the enqueue form's routing). */
+export const taskSightings = (brokerId: string) => read(brokerId, 'task names', (a) => sightingsOf(a));
 
 // Replays and discards forget the move journal's rows of the letters that left (./move-journal-forget.ts).
 export const replayDead = (brokerId: string, ids: string[]): Promise<ActionResult> =>
@@ -335,11 +338,15 @@ export const setQueuePaused = (brokerId: string, queue: string, paused: boolean)
     queue,
   );
 export const purge = (brokerId: string, queue: string) => write(brokerId, 'purge', 'purge', (a) => a.purge(queue), queue);
-export const enqueue = (brokerId: string, req: EnqueueRequest) => write(brokerId, 'enqueue', 'enqueue', (a) => a.enqueue(req), req);
+/** One task enqueued: without a queue, where the task was seen; a misspelt task or queue name
+ *  refused unless `allowUnknown` (lib/brokers/enqueue-names.ts). */
+export const enqueue = (brokerId: string, req: EnqueueRequest) =>
+  write(brokerId, 'enqueue', 'enqueue', async (a) => a.enqueue(await resolveEnqueue(a, req, true)), req);
 /** The message an enqueue would write, built by the broker's adapter and written nowhere: a
- *  read, so it needs no write capability (the form shows it while the operator types). */
+ *  read, so it needs no write capability (the form shows it while the operator types). Names
+ *  are not refused here: the form warns about them itself. */
 export const previewEnqueue = (brokerId: string, req: EnqueueRequest) =>
-  read(brokerId, 'enqueue preview', (a) => a.previewEnqueue(req), req);
+  read(brokerId, 'enqueue preview', async (a) => a.previewEnqueue(await resolveEnqueue(a, req, false)), req);
 
 /**
  * Each configured broker's first check, run once at server boot without holding it up: a

@@ -82,6 +82,11 @@ export interface BrokerAdapter {
   getResult(id: string): Promise<ResultRecordDto | null>;
   /** Task names seen in the broker and in registered-task records, sorted. */
   taskNames(): Promise<string[]>;
+  /** The queues each task name was seen in (its messages, waiting or dead, in the same bounded
+   *  window as `taskNames`), most-seen first: where the task is routed, as far as the broker
+   *  shows it. An enqueue without a queue goes to the first. Absent where the system's messages
+   *  do not say; then only live workers' routes (`model.actions.enqueue.routes`) are known. */
+  taskQueues?(): Promise<Record<string, string[]>>;
 
   /** Every dead letter's id matching `q` (the list's filter and order), at most `cap` of them,
    *  in one pass over the whole dead-letter store: the snapshot of an "all matching" bulk job
@@ -96,6 +101,11 @@ export interface BrokerAdapter {
   replayDeadPaced?(ids: string[], pace: ReplayPace): Promise<ActionResult>;
   /** Deletes dead letters (and nothing else). */
   discardDead(ids: string[]): Promise<ActionResult>;
+  /** Removes dead letters that moved to another broker as this system's replay leaves them:
+   *  the letter and, in the same step, the result record its replay forgets (potatoq's SQL and
+   *  Redis stores: the FAILURE), so the id is not found here too. Absent: a move removes the
+   *  letter with `discardDead` (the system's replay keeps the result, or it has none). */
+  removeMoved?(ids: string[]): Promise<ActionResult>;
   /** potatoq's `revoke`: removes waiting work, writes REVOKED; running ones are refused. */
   revoke(ids: string[]): Promise<ActionResult>;
   /** potatoq's `purge`: removes a queue's waiting (ready + scheduled) tasks only; RabbitMQ's `queue.purge` takes its ready messages (delayed ones wait in the delay queues). */

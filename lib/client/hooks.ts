@@ -105,10 +105,11 @@ export function useResults(b: string, status?: string) {
   });
 }
 
+/** Task names the broker has shown, and the queues each was seen in (null: the system does not say). */
 export function useTaskNames(b: string) {
   return useQuery({
     queryKey: qk.taskNames(b),
-    queryFn: ({ signal }) => getJson<{ names: string[] }>(brokerPath(b, '/task-names'), signal).then((r) => r.names),
+    queryFn: ({ signal }) => getJson<{ names: string[]; seenIn: Record<string, string[]> | null }>(brokerPath(b, '/task-names'), signal),
     staleTime: 60_000,
   });
 }

@@ -229,4 +229,18 @@ export function registerListing(ctx: Ctx, all: typeof collect): void {
       expect(results.items.some((r) => r.id.startsWith('potatoq-registered-') || r.id.startsWith('group:'))).toBe(false);
     },
   );
+
+  contractCase(ctx, 'says the queues each task was seen in, most-seen first', {}, async (skip) => {
+    const { a, s } = ctx();
+    if (!a.taskQueues) return skip("this system's messages do not say where a task was seen");
+    const [emails, other] = [uniqueQueue('emails'), uniqueQueue('other')];
+    const tag = randomUUID().slice(0, 6);
+    await s.enqueue({ task: `ct.email.${tag}`, queue: emails });
+    await s.enqueue({ task: `ct.email.${tag}`, queue: emails });
+    await s.enqueue({ task: `ct.email.${tag}`, queue: other });
+    await s.enqueue({ task: `ct.only.${tag}`, queue: other });
+    const seen = await a.taskQueues();
+    expect(seen[`ct.email.${tag}`]).toEqual([emails, other]);
+    expect(seen[`ct.only.${tag}`]).toEqual([other]);
+  });
 }

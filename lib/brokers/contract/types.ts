@@ -64,7 +64,7 @@ export interface ContractFixture {
    *  so the case of a replay colliding with a live task cannot arise; absent where it can. */
   sharedIds?: string;
   /** The broker keeps a task's name only inside its payload (Redis), so the task of a payload
-   *  that is not the system's own message is unknown ("(unknown)"). */
+   *  that is not the system's own message is unknown (a blocked head's `task` is null). */
   taskInPayloadOnly?: boolean;
   /** The broker can't tell when its oldest ready task was enqueued (RabbitMQ). */
   noOldestReady?: boolean;

@@ -18,6 +18,18 @@ function registerPotatoq(ctx: Ctx): void {
     expect(d?.result?.traceback).toBe(reason);
   });
 
+  contractCase(ctx, 'removes a moved letter with the result its replay would forget, once', { caps: ['discard'] }, async (skip) => {
+    const { a, s } = ctx();
+    if (!a.removeMoved) return skip('its replay keeps the result, so a move removes the letter as a discard does');
+    const id = await s.deadLetter({ task: 'ct.mv', queue: uniqueQueue('moved'), reason: 'boom' });
+    const had = (await s.result(id)) !== null;
+    const r = await a.removeMoved([id]);
+    expect(r.succeeded).toEqual([{ id, outcome: 'ok', message: had ? 'dead letter and its result deleted' : 'dead letter deleted' }]);
+    expect(await s.isDead(id)).toBe(false);
+    expect(await s.result(id)).toBeNull();
+    expect((await a.removeMoved([id])).failed.map((o) => o.outcome)).toEqual(['missing']);
+  });
+
   contractCase(ctx, 'refuses to replay a payload potatoq cannot decode and keeps the letter', { caps: ['replay'] }, async () => {
     const { a, s } = ctx();
     const q = uniqueQueue('invalid');
@@ -43,7 +55,7 @@ function registerPotatoq(ctx: Ctx): void {
     const queues = (await a.overview()).queues;
     expect(queues.find((x) => x.name === stuck)?.blockedBy).toMatchObject({
       id: poison,
-      task: fx.taskInPayloadOnly ? '(unknown)' : 'proj.add',
+      task: fx.taskInPayloadOnly ? null : 'proj.add',
       foreign: 'celery-v2',
       system: 'potatoq',
     });

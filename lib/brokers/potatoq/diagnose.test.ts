@@ -113,6 +113,15 @@ describe('diagnosePotatoq', () => {
     expect(off.flags[0]!.can).toContain('not here: configured read-only');
   });
 
+  it('names a poison head whose task is unknown once, without doubled parentheses', () => {
+    const blockedBy = { id: 'p', task: null, foreign: 'celery-v2', system: 'potatoq', reason: 'This is a Celery message' };
+    const d = diagnosePotatoq(
+      facts({ queues: [queue('imports', 1, { blockedBy })], workers: { value: [worker('w', 'alive', ['imports'])] } }),
+    );
+    expect(d.flags[0]!.cause).toMatch(/^The next task of queue imports \(task name unknown\) cannot be decoded by potatoq/);
+    expect(d.flags[0]!.cause).not.toContain('((');
+  });
+
   it('reports checks whose facts the store cannot read as unknown, with why', () => {
     const d = diagnosePotatoq(facts({ running: { why: 'no view of running work' }, overdue: { why: 'delayed messages are hidden' } }));
     expect(d.unknown).toEqual([

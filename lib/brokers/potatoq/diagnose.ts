@@ -180,7 +180,7 @@ function poisonFlags(f: PotatoqFacts): StuckFlag[] {
         ids: [b.id],
         count: 1,
         seconds: null,
-        cause: `The next task of queue ${q.name} (${b.task}) cannot be decoded by ${b.system}: every worker that claims it crashes (${b.reason}).`,
+        cause: `The next task of queue ${q.name} (${b.task ?? 'task name unknown'}) cannot be decoded by ${b.system}: every worker that claims it crashes (${b.reason}).`,
         can: f.revoke.on
           ? 'Revoke it to unblock the queue (its page has the button).'
           : `Revoking it would unblock the queue, but not here: ${f.revoke.why ?? 'revoke is off'}.`,

@@ -12,7 +12,7 @@ export const HEAD_CHECK_LIMIT = 1024 * 1024;
  * starts; on PostgreSQL the claimed row is stranded in `state = 2`. Either way the queue
  * needs an operator, and the overview says so.
  */
-export function headBlock(head: { id: string; task: string; payload: string | Buffer | null } | undefined): HeadBlock | null {
+export function headBlock(head: { id: string; task: string | null; payload: string | Buffer | null } | undefined): HeadBlock | null {
   if (!head || head.payload === null) return null;
   // Polled: the same heads come back every few seconds, and most are decoded once.
   const found = blockMemo.get(head.payload, () => {

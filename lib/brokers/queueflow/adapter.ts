@@ -5,6 +5,7 @@ import { ZDeadListQuery, type BrokerOverview, type WriteAction } from '@/lib/bro
 import type { BrokerAdapter, StoreConfig } from '@/lib/brokers/types';
 import { createQfClient, type QfClient } from './client';
 import { deadGroups, getDead, listDead } from './dead';
+import { foldSightings } from '@/lib/brokers/task-queues';
 import { createJob, previewCreate } from './enqueue';
 import { getResult, getTask, jobPager, listTasks } from './jobs';
 import { listResults } from './results';
@@ -88,17 +89,22 @@ export function createQueueflowAdapter(config: StoreConfig, deps: { leases?: Lea
     return diagnoseQueueflow(client, config.id, await queueStats(client), q, texts);
   }
 
-  async function taskNames(): Promise<string[]> {
-    const names = new Set<string>();
+  /** Task names with their queues from the newest jobs of each status and the newest letters. */
+  async function sightings(): Promise<Array<{ task: string | null; queue: string | null }>> {
+    const rows: Array<{ task: string | null; queue: string | null }> = [];
     const jobs = await Promise.all(
       ['pending', 'retrying', 'running', 'completed', 'failed'].map((status) =>
         collectRows(jobPager(client, { status }), (j) => cursorAfter(j.created_at, j.id), NAMES_WINDOW / 5, undefined),
       ),
     );
-    for (const page of jobs) for (const j of page.rows) names.add(j.task_name);
+    for (const page of jobs) for (const j of page.rows) rows.push({ task: j.task_name, queue: j.queue_name });
     const letters = await listDead(client, ZDeadListQuery.parse({ limit: 100 }));
-    for (const d of letters.items) if (d.task) names.add(d.task);
-    return [...names].sort();
+    for (const d of letters.items) rows.push({ task: d.task, queue: d.queue });
+    return rows;
+  }
+
+  async function taskNames(): Promise<string[]> {
+    return [...new Set((await sightings()).flatMap((r) => (r.task ? [r.task] : [])))].sort();
   }
 
   return {
@@ -117,6 +123,7 @@ export function createQueueflowAdapter(config: StoreConfig, deps: { leases?: Lea
     listResults: (q) => listResults(client, q),
     getResult: (id) => getResult(client, id),
     taskNames,
+    taskQueues: async () => foldSightings(await sightings()),
     replayDead: async (ids) => (await writable('replay'), replayDead(client, config.id, ids, links)),
     previewReplayEdited: (id, edit) => previewEditedQf(client, config.id, id, edit),
     replayEdited: async (id, edit) => (

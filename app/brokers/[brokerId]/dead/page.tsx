@@ -42,7 +42,8 @@ export default async function DeadPage({ params, searchParams }: { params: Promi
         Dead letters
       </PageTitle>
       <HydrationBoundary state={dehydrate(qc)}>
-        <div className="grid gap-6">
+        {/* One column no wider than the page: a wide table scrolls inside its card, never the page. */}
+        <div className="grid grid-cols-[minmax(0,1fr)] gap-6">
           <Card testId="dead-groups-card">
             <CardHeader title="By error" />
             <DeadGroups brokerId={brokerId} queue={filters.queue} active={filters.group} />

@@ -1,7 +1,7 @@
 import { HydrationBoundary, dehydrate } from '@tanstack/react-query';
 import { EnqueueForm } from '@/components/enqueue/enqueue-form';
 import { ErrorBox, PageTitle } from '@/components/ui/states';
-import { brokerModel, taskNames } from '@/lib/brokers/service';
+import { brokerModel, taskSightings } from '@/lib/brokers/service';
 import { qk } from '@/lib/client/query-keys';
 import { segment } from '../../../_lib/params';
 import { newServerQueryClient, prefetchOverview } from '../../../_lib/prefetch';
@@ -17,7 +17,7 @@ export default async function EnqueuePage({ params }: { params: Promise<{ broker
   const qc = newServerQueryClient();
   await Promise.all([
     prefetchOverview(qc, brokerId),
-    qc.prefetchQuery({ queryKey: qk.taskNames(brokerId), queryFn: () => taskNames(brokerId) }),
+    qc.prefetchQuery({ queryKey: qk.taskNames(brokerId), queryFn: () => taskSightings(brokerId) }),
   ]);
   // The form's fields are the adapter's declaration (constant for its life, no broker call).
   const decl = brokerModel(brokerId)?.actions.enqueue ?? null;

@@ -28,6 +28,7 @@ import { findCall, importCall } from './import';
 import { callOfFailure } from '../calls';
 import { memoRoutes } from '../route';
 import { readRedisRoutes } from './routes';
+import { foldSightings } from '@/lib/brokers/task-queues';
 
 /**
  * A plain Celery 5.7 app's Redis broker (kombu's lists per queue and priority bucket, its
@@ -93,6 +94,15 @@ export function createCeleryRedisAdapter(
     return [...names].sort();
   }
 
+  /** Each task's queues from the waiting messages `taskNames` walks (a FAILURE record names none). */
+  async function taskQueues(): Promise<Record<string, string[]>> {
+    const rows: Array<{ task: string | null; queue: string }> = [];
+    const budget = new ReadBudget(SCAN_BYTES);
+    for (const q of await discoverQueues(client, ctx.keys, ctx.queues))
+      for await (const it of walkQueue(ctx, q, HEADS, budget, undefined, 2000)) rows.push({ task: it.env.info.task ?? null, queue: q });
+    return foldSightings(rows);
+  }
+
   return {
     id: config.id,
     name: config.name,
@@ -118,6 +128,7 @@ export function createCeleryRedisAdapter(
     listResults: (q) => listResults(ctx, q),
     getResult: (id) => getResult(ctx, id),
     taskNames: () => shared('task names', taskNames),
+    taskQueues: () => shared('task queues', taskQueues),
     diagnose: (q) => diagnoseRedis(ctx, q),
     replayDead: (ids) => replayDead(ctx, ids),
     previewReplayEdited: (id, edit) => previewEditedCelery(ctx, CELERY_REDIS_MODEL, id, edit, redisReplayBroker(ctx)),

@@ -11,7 +11,7 @@ import { probe, type Probe } from './probe';
 import { loadEstimator, type Estimator } from './stats';
 import { deadGroups, getDead, listDead } from './reads-dead';
 import { deadHistogram } from './histogram';
-import { listResults, listWorkers, taskNames, type Liveness } from './reads-misc';
+import { listResults, listWorkers, taskNames, taskQueues, type Liveness } from './reads-misc';
 import { getTask, listTasks, readResult } from './reads-tasks';
 import { discardBatch, replayBatch, runBatches } from './writes';
 import { enqueueMessage, purgeQueue, revokeBatch } from './writes-more';
@@ -135,6 +135,7 @@ export function createPostgresAdapter(config: StoreConfig): BrokerAdapter {
     listResults: (q) => db.read((sql) => listResults(sql, names, q)),
     getResult: (id) => db.read((sql) => readResult(sql, names, id)),
     taskNames: () => db.read((sql) => taskNames(sql, names, window)),
+    taskQueues: () => db.read((sql) => taskQueues(sql, names, window)),
     diagnose: async (q) => {
       const [workers, found, running, overdue] = await Promise.all([
         db.read((sql) => listWorkers(sql, names, live)),
@@ -161,6 +162,10 @@ export function createPostgresAdapter(config: StoreConfig): BrokerAdapter {
     discardDead: async (ids) => (
       await writable('discard'),
       reprobeOn(runBatches(db, 'discard', config.id, ids, discardBatch(names), describe, settings.writePoolSize))
+    ),
+    removeMoved: async (ids) => (
+      await writable('discard'),
+      reprobeOn(runBatches(db, 'discard', config.id, ids, discardBatch(names, true), describe, settings.writePoolSize))
     ),
     revoke: async (ids) => (
       await writable('revoke'),

@@ -2,6 +2,7 @@ import 'server-only';
 import type { Page, ResultListQuery, ResultSummary, WorkerInfo } from '@/lib/brokers/schema';
 import { decodeCursor, encodeCursor } from '@/lib/brokers/cursor';
 import { isoFromEpoch, mapResult, registeredNames } from '../mappers';
+import { foldSightings } from '@/lib/brokers/task-queues';
 import type { PgNames } from './names';
 import type { Sql } from './pool';
 import { epoch, PgWhere } from './sql';
@@ -93,4 +94,16 @@ export async function taskNames(sql: Sql, n: PgNames, window: number): Promise<s
   );
   for (const r of registered) for (const name of registeredNames(r.payload)) names.add(name);
   return [...names].sort();
+}
+
+/** Each task's queues over the same window as `taskNames` (newest jobs and dead letters). */
+export async function taskQueues(sql: Sql, n: PgNames, window: number): Promise<Record<string, string[]>> {
+  const rows = await sql<{ task: string; queue: string; n: number }>(
+    `SELECT task, queue, count(*)::int AS n FROM (
+       (SELECT task, queue FROM ${n.jobs} ORDER BY seq DESC LIMIT $1)
+       UNION ALL (SELECT task, queue FROM ${n.dead} ORDER BY died_at DESC LIMIT $1)
+     ) s GROUP BY task, queue`,
+    [window],
+  );
+  return foldSightings(rows);
 }

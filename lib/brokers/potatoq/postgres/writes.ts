@@ -150,13 +150,23 @@ export function replayBatch(n: PgNames, transform?: (payload: string) => string)
   };
 }
 
-export function discardBatch(n: PgNames) {
+/** Deletes the letters; `forgetResult` (a move's removal) also their results, in the same
+ *  statement, as a replay does. */
+export function discardBatch(n: PgNames, forgetResult = false) {
   return async (sql: Sql, ids: string[]): Promise<ActionOutcome[]> => {
-    const gone = new Set(
-      (await sql<{ id: string }>(`DELETE FROM ${n.dead} WHERE id = ANY($1::text[]) RETURNING id`, [ids])).map((r) => r.id),
-    );
+    const rows = forgetResult
+      ? await sql<{ id: string; forgot: boolean }>(
+          `WITH gone AS (DELETE FROM ${n.dead} WHERE id = ANY($1::text[]) RETURNING id),
+                res AS (DELETE FROM ${n.results} WHERE id IN (SELECT id FROM gone) RETURNING id)
+           SELECT gone.id, res.id IS NOT NULL AS forgot FROM gone LEFT JOIN res USING (id)`,
+          [ids],
+        )
+      : await sql<{ id: string; forgot: boolean }>(`DELETE FROM ${n.dead} WHERE id = ANY($1::text[]) RETURNING id, false AS forgot`, [ids]);
+    const gone = new Map(rows.map((r) => [r.id, r.forgot]));
     return ids.map((id) =>
-      gone.has(id) ? { id, outcome: 'ok', message: 'dead letter deleted' } : { id, outcome: 'missing', message: MISSING },
+      gone.has(id)
+        ? { id, outcome: 'ok', message: gone.get(id) ? 'dead letter and its result deleted' : 'dead letter deleted' }
+        : { id, outcome: 'missing', message: MISSING },
     );
   };
 }

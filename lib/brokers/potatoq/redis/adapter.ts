@@ -12,7 +12,7 @@ import { parsePotatoqEnqueue } from '../enqueue-fields';
 import { buildFromFields, potatoqBuildInput } from '../records';
 import { createDeadTally } from './dead-tally';
 import { DEAD_SCAN } from './reads-queues';
-import { deadGroups, overviewQueues, taskNames } from './dto-overview';
+import { deadGroups, overviewQueues, taskNames, taskQueues } from './dto-overview';
 import { getDead, getTask, listDead, listTasks } from './dto-pages';
 import { deadHistogram } from './histogram';
 import { overdueFacts, runningFacts } from './reads-stuck';
@@ -22,7 +22,7 @@ import { redisResultsOn } from './results';
 import { checkServer, connectRedis, isTlsFailure, redisFailure, type ServerCheck } from './server';
 import { previewEditedRedis, replayEditedRedis } from './edit-replay';
 import { findCall } from './reads-misc';
-import { discardDead, enqueueTasks, purgeQueue, replayDead, revokeTasks, type RedisOutcome } from './writes';
+import { discardDead, discardMoved, enqueueTasks, purgeQueue, replayDead, revokeTasks, type RedisOutcome } from './writes';
 
 /** How long a server check (version, Cluster, eviction policy) is trusted. */
 const CHECK_TTL_MS = 30_000;
@@ -251,6 +251,7 @@ export function createRedisAdapter(config: StoreConfig): BrokerAdapter {
     listResults: (q) => read(() => results.listResults(q)),
     getResult: (id) => read(() => results.getResult(id)),
     taskNames: () => read(async () => taskNames(client, prefix, await client.smembers(redisKeys(prefix).queues))),
+    taskQueues: () => read(async () => taskQueues(client, prefix, await client.smembers(redisKeys(prefix).queues))),
     replayDead: (ids) => act('replay', ids, () => replayDead(client, prefix, ids)),
     previewReplayEdited: (id, edit) => read(() => previewEditedRedis(client, prefix, config.id, id, edit)),
     replayEdited: async (id, edit) => {
@@ -262,6 +263,7 @@ export function createRedisAdapter(config: StoreConfig): BrokerAdapter {
       return { ...preview, outcome: { id, outcome: outcome.outcome, message: outcome.message } };
     },
     discardDead: (ids) => act('discard', ids, () => discardDead(client, prefix, ids)),
+    removeMoved: (ids) => act('discard', ids, () => discardMoved(client, prefix, ids)),
     revoke: (ids) => act('revoke', ids, () => revokeTasks(client, prefix, ids, resultExpires)),
     exportCall: (id) => read(() => getDead(client, prefix, id)).then((d) => d && callOfLetter(d)),
     importCall,

@@ -10,6 +10,7 @@ import type { DeadTally } from './dead-tally';
 import { redisKeys } from './keys';
 import { DEAD_SCAN, readOverview } from './reads-queues';
 import { registeredTaskNames } from './reads-misc';
+import { foldSightings } from '@/lib/brokers/task-queues';
 import { payloadInfo } from './rows';
 
 // The overview's queues and the broker-wide reads (error groups, task names), mapped onto the
@@ -23,12 +24,12 @@ export interface RedisQueues {
   queuesCapped: boolean;
 }
 
-const taskMemo = new DecodeMemo<string>(2000, 16 * 1024);
-/** The task a head names (potatoq's, else a Celery message's), decoded once per payload. */
+const taskMemo = new DecodeMemo<string | null>(2000, 16 * 1024);
+/** The task a head names (potatoq's, else a Celery message's; null for none), decoded once per payload. */
 const headTask = (payload: string) =>
   taskMemo.get(payload, () => {
     const d = decodePayload(payload, { maxDepth: 1, maxItems: 1, maxString: 1 });
-    return d.task ?? (d.kind === 'foreign' ? d.celery?.task : null) ?? '(unknown)';
+    return d.task ?? (d.kind === 'foreign' ? d.celery?.task : null) ?? null;
   });
 
 /** Per queue: counts, the oldest waiting task, and whether the next claim is one potatoq can't decode. */
@@ -119,4 +120,30 @@ export async function taskNames(client: Redis, prefix: string, queues: string[])
     if (t) names.add(t);
   }
   return [...names].sort();
+}
+
+/** Each task's queues from the same bounded reads as `taskNames`: each queue's first waiting and
+ *  delayed tasks, and the newest letters (their hash names the queue). */
+export async function taskQueues(client: Redis, prefix: string, queues: string[]): Promise<Record<string, string[]>> {
+  const k = redisKeys(prefix);
+  const pipe = client.pipeline();
+  const some = queues.slice(0, 200);
+  for (const q of some) pipe.zrange(k.ready(q), '0', '49').zrange(k.delayed(q), '0', '9');
+  pipe.zrevrange(k.dead, 0, 499);
+  const got = (await pipe.exec()) ?? [];
+  const ids = (i: number) => (Array.isArray(got[i]?.[1]) ? (got[i]![1] as string[]) : []);
+  const where = new Map<string, string | null>();
+  some.forEach((q, i) => [...ids(2 * i), ...ids(2 * i + 1)].forEach((id) => where.set(id, q)));
+  for (const id of ids(2 * some.length)) if (!where.has(id)) where.set(id, null);
+  const all = [...where.keys()];
+  const p2 = client.pipeline();
+  for (const id of all) p2.hmget(k.job(id), 'q', 'p');
+  const rows = all.length ? ((await p2.exec()) ?? []) : [];
+  return foldSightings(
+    rows.map((r, i) => {
+      const [q, p] = Array.isArray(r[1]) ? (r[1] as Array<string | null>) : [null, null];
+      const task = typeof p === 'string' ? payloadInfo(p, { maxDepth: 1, maxItems: 1, maxString: 1 }).task : null;
+      return { task, queue: where.get(all[i]!) ?? q ?? null };
+    }),
+  );
 }

@@ -116,6 +116,27 @@ end
 return out
 `;
 
+/** DISCARD for a letter that moved to another broker: its result goes too, as replay forgets it
+ *  (`ok-forgot` when there was one). */
+const DISCARD_MOVED = `${COMMON}
+local out = {}
+for i = 2, #ARGV do
+  local id = ARGV[i]
+  local jk = jkey(id)
+  local v = redis.call('HMGET', jk, 'st', 'tok')
+  if not v[1] then
+    if redis.call('ZREM', P .. ':dead', id) == 1 then out[#out + 1] = 'orphan' else out[#out + 1] = 'missing' end
+  elseif owned(v[1], v[2]) then out[#out + 1] = 'running'
+  elseif v[1] ~= 'dead' then out[#out + 1] = 'not-dead:' .. v[1]
+  else
+    redis.call('ZREM', P .. ':dead', id)
+    redis.call('DEL', jk)
+    if redis.call('DEL', P .. ':result:' .. id) == 1 then out[#out + 1] = 'ok-forgot' else out[#out + 1] = 'ok' end
+  end
+end
+return out
+`;
+
 /**
  * ARGV: P, ttl_ms, (id, REVOKED record JSON)… → per id
  * `ok | running | dead | finished:<status> | unknown | orphan`.
@@ -259,6 +280,7 @@ export const SCRIPTS = {
   replay: script('replay', REPLAY),
   replayEdited: script('replay-edited', REPLAY_EDITED),
   discard: script('discard', DISCARD),
+  discardMoved: script('discard-moved', DISCARD_MOVED),
   revoke: script('revoke', REVOKE),
   purgeSlice: script('purge', PURGE_SLICE),
   enqueue: script('enqueue', ENQUEUE),

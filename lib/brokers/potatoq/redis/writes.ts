@@ -37,6 +37,7 @@ export function describeCode(action: 'replay' | 'discard' | 'revoke' | 'enqueue'
       return o('missing', MISSING);
     case 'discard':
       if (code === 'ok') return o('ok', 'dead letter deleted');
+      if (code === 'ok-forgot') return o('ok', 'dead letter and its result deleted');
       if (code === 'orphan') return o('ok', 'removed an orphaned dead-letter entry (its task was already deleted, e.g. by potatoq revoke)');
       return o('missing', MISSING);
     case 'revoke':
@@ -144,6 +145,11 @@ export function replayDead(
 /** Discard dead letters (and orphaned `P:dead` entries). */
 export function discardDead(client: Redis, prefix: string, ids: string[]): Promise<RedisOutcome[]> {
   return perId(client, SCRIPTS.discard, 'discard', prefix, unique(ids));
+}
+
+/** Discard for letters that moved to another broker: each one's result goes too (`P:result:<id>`), as replay forgets it. */
+export function discardMoved(client: Redis, prefix: string, ids: string[]): Promise<RedisOutcome[]> {
+  return perId(client, SCRIPTS.discardMoved, 'discard', prefix, unique(ids));
 }
 
 /** A Python float as `json.dumps` writes it (`1.0`, not `1`). */

@@ -9,7 +9,7 @@ import { deadGroups, getDead, listDead } from './reads-dead';
 import { deadHistogram } from './histogram';
 import type { Liveness } from '../heartbeats';
 import { parseOptions, ZSqliteOptions } from '../options';
-import { listResults, listWorkers, taskNames } from './reads-misc';
+import { listResults, listWorkers, taskNames, taskQueues } from './reads-misc';
 import { overviewQueues } from './reads-overview';
 import { totalsOf } from '../counts';
 import { getTask, listTasks, readResult } from './reads-tasks';
@@ -133,6 +133,7 @@ export function createSqliteAdapter(config: StoreConfig): BrokerAdapter {
     listResults: (q) => read((db) => listResults(db, q)),
     getResult: (id) => read((db) => readResult(db, id)),
     taskNames: () => read((db) => taskNames(db, window)),
+    taskQueues: () => read((db) => taskQueues(db, window)),
     diagnose: (q) =>
       read((db) => {
         const workers = listWorkers(db, live);
@@ -160,6 +161,11 @@ export function createSqliteAdapter(config: StoreConfig): BrokerAdapter {
       guard(() => {
         const db = writer();
         return runPerId(db, 'discard', config.id, ids, discardStep(db), describe);
+      }),
+    removeMoved: (ids) =>
+      guard(() => {
+        const db = writer();
+        return runPerId(db, 'discard', config.id, ids, discardStep(db, true), describe);
       }),
     revoke: (ids) =>
       guard(() => {

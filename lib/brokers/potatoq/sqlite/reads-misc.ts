@@ -5,6 +5,7 @@ import { decodeCursor, encodeCursor } from '@/lib/brokers/cursor';
 import { isoFromEpoch, mapResult, registeredNames } from '../mappers';
 import { Where } from './sql';
 import { type Liveness, parseHeartbeatInfo, registeredDigest, REGISTERED_PREFIX, toWorkerInfo } from '../heartbeats';
+import { foldSightings } from '@/lib/brokers/task-queues';
 import { IX } from './reads-overview';
 
 export function listWorkers(db: Database.Database, live: Liveness, now = Date.now() / 1000): WorkerInfo[] {
@@ -84,4 +85,17 @@ export function taskNames(db: Database.Database, window: number): string[] {
     .all(REGISTERED_PREFIX, REGISTERED_PREFIX.replace(/-$/, '.')) as string[];
   for (const p of registered) for (const n of registeredNames(p)) names.add(n);
   return [...names].sort();
+}
+
+/** Each task's queues over the same window as `taskNames` (newest jobs and dead letters). */
+export function taskQueues(db: Database.Database, window: number): Record<string, string[]> {
+  const rows = db
+    .prepare(
+      `SELECT task, queue, count(*) AS n FROM (
+         SELECT task, queue FROM potatoq_jobs WHERE seq > (SELECT coalesce(max(seq), 0) FROM potatoq_jobs) - ?
+         UNION ALL SELECT task, queue FROM (SELECT task, queue FROM potatoq_dead INDEXED BY ${IX.dead} ORDER BY died_at DESC LIMIT ?)
+       ) GROUP BY task, queue`,
+    )
+    .all(window, window) as Array<{ task: string; queue: string; n: number }>;
+  return foldSightings(rows);
 }

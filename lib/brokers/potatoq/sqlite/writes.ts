@@ -126,10 +126,13 @@ export function replayStep(db: Database.Database, transform?: (payload: string) 
   };
 }
 
-export function discardStep(db: Database.Database): Step {
+/** Deletes the letter; `forgetResult` (a move's removal) also its result row, as a replay does. */
+export function discardStep(db: Database.Database, forgetResult = false): Step {
   const del = db.prepare('DELETE FROM potatoq_dead WHERE id = ?');
-  return (id) =>
-    del.run(id).changes > 0
-      ? { id, outcome: 'ok', message: 'dead letter deleted' }
-      : { id, outcome: 'missing', message: 'not in the dead letters (already replayed or discarded?)' };
+  const forget = db.prepare('DELETE FROM potatoq_results WHERE id = ?');
+  return (id) => {
+    if (del.run(id).changes === 0) return { id, outcome: 'missing', message: 'not in the dead letters (already replayed or discarded?)' };
+    const forgot = forgetResult && forget.run(id).changes > 0;
+    return { id, outcome: 'ok', message: forgot ? 'dead letter and its result deleted' : 'dead letter deleted' };
+  };
 }

@@ -1,8 +1,8 @@
 import { handle, type Params } from '@/lib/actions/http';
-import { taskNames } from '@/lib/brokers/service';
+import { taskSightings } from '@/lib/brokers/service';
 
 export const dynamic = 'force-dynamic';
 
 export function GET(_req: Request, { params }: Params<{ broker: string }>) {
-  return handle(async () => ({ names: await taskNames((await params).broker) }));
+  return handle(async () => taskSightings((await params).broker));
 }
