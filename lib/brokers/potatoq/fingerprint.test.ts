@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { pyStrip } from '@/lib/potatoq/digits';
-import { reasonFingerprint, reasonTriage } from './fingerprint';
+import { reasonFingerprint, reasonTriage, triageMemoSize } from './fingerprint';
 
 const traceback = (message: string) =>
   `Traceback (most recent call last):\n  File "/srv/shop/tasks.py", line 3, in run\n    f()\nValueError: ${message}\n`;
@@ -46,5 +46,17 @@ describe('pyStrip', () => {
     expect(pyStrip('a' + ' '.repeat(50_000) + 'b')).toHaveLength(50_002);
     expect(pyStrip('   ')).toBe('');
     expect(pyStrip('\ufeffx')).toBe('\ufeffx');
+  });
+});
+
+describe('the triage memo', () => {
+  it('holds a whole window of distinct reasons, and stays bounded in characters', () => {
+    const reasons = Array.from({ length: 10_000 }, (_, k) => traceback(`customer cus_${400_000 + k} declined`));
+    const first = reasons.map((r) => reasonTriage(r));
+    // A second poll finds every one of them: the same answer objects.
+    expect(reasons.every((r, k) => reasonTriage(r) === first[k])).toBe(true);
+    for (let k = 0; k < 4_000; k++) reasonTriage(traceback(`${k} `.repeat(700)));
+    expect(triageMemoSize().chars).toBeLessThanOrEqual(8_000_000);
+    expect(triageMemoSize().entries).toBeLessThanOrEqual(24_000);
   });
 });
