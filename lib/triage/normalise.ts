@@ -186,6 +186,7 @@ function normaliseText(s: string, work: Work, depth: number): string {
 function quoted(s: string, i: number, end: number, out: string[], work: Work, depth: number): string {
   const inner = s.slice(i + 1, end - 1);
   const q = s[i]!;
+  work.ops += inner.length + (out.at(-2)?.length ?? 0);
   if (q === '"' && out.at(-1) === ' ' && SQL_NAME.test(inner) && SQL_NAME_BEFORE.test(out.at(-2) ?? '')) return s.slice(i, end);
   if (depth < 1 && s[i - 1] === '(' && isWord(s[i - 2]) && inner.includes(' ')) return q + normaliseText(inner, work, depth + 1) + q;
   return '<str>';
