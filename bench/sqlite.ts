@@ -2,7 +2,8 @@
 // (tests/support/sqlite-live-seed.ts: 1M waiting, 50k claimed by UPDATE, 100k dead, never
 // vacuumed) while a real potatoq worker churns through a queue, side by side with potatoq's own
 // dashboard and CLI on the same file in the same run. A script, not a test; the file is
-// removed at the end. See docs/performance.md.
+// removed at the end. Then one hostile letter more per size: bench/hostile-groups.ts.
+// See docs/performance.md.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,6 +15,7 @@ import { LIVE_SIZES, type StatsState } from '@/tests/support/pg-live-seed';
 import { seedSqliteLive } from '@/tests/support/sqlite-live-seed';
 import { runSideBySide } from './side-by-side';
 import { CHURN_QUEUE, potatoqCli, potatoqEnv } from './potatoq-side';
+import { measureHostileGroups } from './hostile-groups';
 
 const STATS = (process.env.BENCH_STATS ?? 'none') as StatsState;
 const CHURN = 100_000;
@@ -87,6 +89,14 @@ async function main(): Promise<void> {
         ['dead-letter detail', () => a.getDead('d-4242')],
       ],
       replayIds: (from, n) => Array.from({ length: n }, (_, i) => `d-${from + i}`),
+    });
+    const addDead = db.prepare(
+      `INSERT INTO potatoq_dead (id, queue, task, reason, died_at, payload) VALUES (?, 'bench-q03', 'bench.hostile', ?, ?, '{}')`,
+    );
+    await measureHostileGroups({
+      log,
+      insert: async (reason, i) => void addDead.run(`hostile-${i}`, reason, Date.now() / 1000),
+      groups: () => a.deadGroups({}),
     });
     await a.close();
     db.close();

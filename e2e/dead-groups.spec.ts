@@ -60,7 +60,7 @@ test('600 letters with varied messages show as their 2 real groups, and a whole 
   const charge = groups.nth(0);
   await expect(charge.getByTestId('dead-group-count')).toHaveText('400');
   await expect(charge.getByTestId('dead-group-link')).toHaveText(
-    'fp_shop.billing.CardDeclined: customer <uuid> declined: amount <n> EUR over limit <n> after <n>ms (gateway ref <hex>, reason <str>)',
+    'fp_shop.billing.CardDeclined: customer <uuid> declined: amount <n> EUR over limit <n> after <dur> (gateway ref <hex>, reason <str>)',
   );
   await expect(charge.getByTestId('dead-group-frame')).toHaveText('raised at fp_shop/billing.py in _authorise');
   await expect(charge.getByTestId('dead-group-example')).toContainText('CardDeclined: customer ');

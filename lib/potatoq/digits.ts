@@ -24,7 +24,17 @@ export function asciiDigits(s: string): string {
 export const PY_SPACE = '\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
 /** Python's `str.strip()` with no argument. */
 export function pyStrip(s: string): string {
-  return s.replace(new RegExp(`^[${PY_SPACE}]+|[${PY_SPACE}]+$`, 'g'), '');
+  return stripBy(s, PY_SPACE_CHAR);
+}
+const PY_SPACE_CHAR = new RegExp(`^[${PY_SPACE}]$`);
+
+// By index from both ends: `/[…]+$/` retries at every space of an inner run, quadratic in it.
+function stripBy(s: string, space: RegExp): string {
+  let end = s.length;
+  while (end > 0 && space.test(s.charAt(end - 1))) end--;
+  let start = 0;
+  while (start < end && space.test(s.charAt(start))) start++;
+  return start === 0 && end === s.length ? s : s.slice(start, end);
 }
 
 // int() turns non-ASCII Unicode spaces into ' ' and then strips only ASCII spaces, so
@@ -32,5 +42,6 @@ export function pyStrip(s: string): string {
 const INT_SPACE = '\\t\\n\\v\\f\\r \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
 /** The strip `int(text, base)` applies. */
 export function intStrip(s: string): string {
-  return s.replace(new RegExp(`^[${INT_SPACE}]+|[${INT_SPACE}]+$`, 'g'), '');
+  return stripBy(s, INT_SPACE_CHAR);
 }
+const INT_SPACE_CHAR = new RegExp(`^[${INT_SPACE}]$`);

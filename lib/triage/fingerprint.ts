@@ -4,6 +4,8 @@
 // record (a Python traceback for potatoq and Celery) to `ErrorParts` and groups by `key`.
 // Pure and client-safe.
 
+import { normaliseMessage } from './normalise';
+
 export interface ErrorFrame {
   file: string;
   func: string;
@@ -27,29 +29,8 @@ export interface Fingerprint {
   frame: string | null;
 }
 
-// Order matters: quoted values and paths first (they contain digits and slashes), then times,
-// ids and hex, then any remaining number.
-const RULES: Array<[RegExp, string]> = [
-  [/(?<![\w'"])'(?:[^'\\\n]|\\.)*'(?![\w])/g, '<str>'],
-  [/(?<![\w'"])"(?:[^"\\\n]|\\.)*"(?![\w])/g, '<str>'],
-  [/\b[a-z][a-z0-9+.-]*:\/\/[^\s'"<>)\]]+/gi, '<url>'],
-  [/\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b/g, '<email>'],
-  [/(?:\b[A-Za-z]:)?(?:[\\/][\w.@%+~-]+){2,}[\\/]?|(?:\.{1,2}|~)(?:\/[\w.@%+~-]+)+/g, '<path>'],
-  [/\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?\b/g, '<time>'],
-  [/\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b/g, '<time>'],
-  [/\b[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}\b/gi, '<uuid>'],
-  [/\b0x[0-9a-f]+\b/gi, '<hex>'],
-  // Hex-looking words (object ids, hashes, tokens) that contain a digit and a letter.
-  [/\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{8,}\b/gi, '<hex>'],
-  [/(?<![A-Za-z_])[-+]?\d+(?:[.,]\d+)*(?:e[-+]?\d+)?/gi, '<n>'],
-];
-
-/** The message with what varies per task replaced by `<str>`, `<path>`, `<uuid>`, `<n>`, ... */
-export function normaliseMessage(message: string): string {
-  let s = message;
-  for (const [re, to] of RULES) s = s.replace(re, to);
-  return s.replace(/\s+/g, ' ').trim();
-}
+/** The message with what varies per task replaced by placeholders: see `./normalise.ts`. */
+export { MESSAGE_PREFIX_CHARS, normaliseMessage, type Work } from './normalise';
 
 /** A frame of installed packages, the standard library or the interpreter, not the project's own. */
 export function isLibraryFrame(file: string): boolean {
@@ -73,12 +54,20 @@ export function ownFrame(frames: ErrorFrame[]): string | null {
   return null;
 }
 
-/** 64-bit FNV-1a, hex: stable across processes and runtimes (no crypto needed client-side). */
-function fnv1a64(s: string): string {
-  let h = 0xcbf29ce484222325n;
-  const bytes = new TextEncoder().encode(s);
-  for (const b of bytes) h = BigInt.asUintN(64, (h ^ BigInt(b)) * 0x100000001b3n);
-  return h.toString(16).padStart(16, '0');
+/** 64-bit FNV-1a over UTF-8, hex: stable across processes and runtimes (no crypto needed
+ *  client-side). In two 32-bit halves: the prime is 2^40 + 0x1b3, so h * prime is h * 0x1b3
+ *  plus the low half shifted into the high one by 8; every partial product is exact in a double. */
+export function fnv1a64(s: string): string {
+  let hi = 0xcbf29ce4;
+  let lo = 0x84222325;
+  for (const b of new TextEncoder().encode(s)) {
+    lo ^= b;
+    const low = (lo >>> 0) * 0x1b3;
+    const carry = Math.floor(low / 0x100000000);
+    hi = (Math.imul(hi, 0x1b3) + carry + (lo << 8)) >>> 0;
+    lo = low >>> 0;
+  }
+  return hi.toString(16).padStart(8, '0') + lo.toString(16).padStart(8, '0');
 }
 
 export function fingerprintError(e: ErrorParts): Fingerprint {

@@ -75,7 +75,7 @@ function suite(
       const groups = (await a.deadGroups({})).groups;
       expect(groups.map((g) => [g.pattern, g.count, g.frame, g.tasks, g.queues])).toEqual([
         [
-          'fp_shop.billing.CardDeclined: customer <uuid> declined: amount <n> EUR over limit <n> after <n>ms (gateway ref <hex>, reason <str>)',
+          'fp_shop.billing.CardDeclined: customer <uuid> declined: amount <n> EUR over limit <n> after <dur> (gateway ref <hex>, reason <str>)',
           400,
           'fp_shop/billing.py in _authorise',
           ['shop.charge'],

@@ -6,7 +6,7 @@ import { DEAD_WINDOW, deadGroups } from './dead';
 // (newest first, keyset cursor, `include_total` on request): past DEAD_WINDOW letters the
 // answer says how many of how many it grouped, asking for the count only then.
 
-function fakeServer(n: number, withTotal = true) {
+function fakeServer(n: number, withTotal = true, message = (i: number) => `ValueError: order ${i} late`) {
   const calls: Array<Record<string, unknown>> = [];
   const letter = (i: number) => ({
     id: n - i,
@@ -14,7 +14,7 @@ function fakeServer(n: number, withTotal = true) {
     queue_name: 'mail',
     task_name: 'send',
     reason: 'max_attempts_exceeded',
-    error_message: `ValueError: order ${i} late`,
+    error_message: message(i),
     created_at: new Date(1_800_000_000_000 - i * 1000).toISOString(),
   });
   const client: QfClient = {
@@ -44,6 +44,12 @@ describe('QueueFlow dead-letter groups: what they cover', () => {
     expect(groups.map((g) => g.count)).toEqual([150]);
     expect(scope).toEqual({ grouped: 150, complete: true });
     expect(calls.some((c) => c.include_total)).toBe(false);
+  });
+
+  it('puts letters whose order ids have a letter prefix (ord_4…) into one group', async () => {
+    const { client } = fakeServer(300, true, (i) => `ValueError: order ord_${412_345 + i * 7_919} declined after 1.${i % 10}s`);
+    const { groups } = await deadGroups(client, { queue: 'mail' });
+    expect(groups.map((g) => [g.pattern, g.count])).toEqual([['ValueError: order <id> declined after <dur>', 300]]);
   });
 
   it('groups the newest DEAD_WINDOW of a longer list and says how many of how many', async () => {
