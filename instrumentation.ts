@@ -22,6 +22,8 @@ export async function register(): Promise<void> {
 `,
         );
     });
+    const { bootMetrics } = await import('@/lib/metrics/config');
+    bootMetrics();
     const { bootTrends } = await import('@/lib/trends/boot');
     bootTrends();
   }

@@ -118,7 +118,13 @@ test.describe('Prometheus metrics', () => {
         .poll(async () => (await p.api<typeof rules>('rules')).groups.flatMap((g) => g.rules.map((r) => `${r.name}:${r.health}`)).sort(), {
           timeout: 15_000,
         })
-        .toEqual(['PotatoqBrokerDown:ok', 'PotatoqDeadLettersRising:ok', 'PotatoqNoWorkers:ok', 'PotatoqOldestTaskWaiting:ok']);
+        .toEqual([
+          'PotatoqBrokerDown:ok',
+          'PotatoqDeadLettersRising:ok',
+          'PotatoqDeadLettersUncounted:ok',
+          'PotatoqNoWorkers:ok',
+          'PotatoqOldestTaskWaiting:ok',
+        ]);
       expect(rules.groups).toHaveLength(1);
       // secretpg is down: its alert is pending (`for: 2m`) already.
       await expect

@@ -58,6 +58,10 @@ test('a QueueFlow broker: overview, dead letters with their reason, a replay and
   await page.goto('/');
   const card = brokerCard(page, 'qf');
   await expect(card).toContainText('Flows (QueueFlow)');
+  // QueueFlow keeps no worker registry: the card says so in the adapter's words, never "0 live workers".
+  await expect(card.getByTestId('workers-untracked')).toHaveText('workers not tracked');
+  await expect(card.getByTestId('workers-untracked-why')).toContainText('no worker registry');
+  await expect(card.getByTestId('workers-alive')).toHaveCount(0);
   await card.getByRole('link', { name: queue }).click();
   await expect(page.getByTestId('queue-name')).toHaveText(queue);
   await page.screenshot({ path: info.outputPath('queueflow-queue.png'), fullPage: true });

@@ -8,7 +8,7 @@ import { StuckPanel } from '@/components/triage/stuck-flags';
 import { WorkerStatus } from '@/components/workers/worker-status';
 import { CAPABILITIES } from '@/lib/brokers/schema';
 import { describeError } from '@/lib/client/api';
-import { formatAge, formatCount } from '@/lib/client/format';
+import { countTitle, formatAge, formatCount } from '@/lib/client/format';
 import { useOverview, useWorkers } from '@/lib/client/hooks';
 
 export function BrokerHome({ brokerId }: { brokerId: string }) {
@@ -23,10 +23,12 @@ export function BrokerHome({ brokerId }: { brokerId: string }) {
       <Card testId="broker-queues">
         <CardHeader title="Queues">
           <span className="text-xs text-zinc-500 dark:text-zinc-400">
-            {formatCount(o.data.totals.ready, o.data.totalsCapped?.ready)} ready ·{' '}
-            {formatCount(o.data.totals.scheduled, o.data.totalsCapped?.scheduled)} scheduled ·{' '}
-            {formatCount(o.data.totals.running, o.data.totalsCapped?.running)} running ·{' '}
-            {formatCount(o.data.totals.dead, o.data.totalsCapped?.dead)} dead
+            {(['ready', 'scheduled', 'running', 'dead'] as const).map((k, i) => (
+              <span key={k} title={countTitle(o.data.totalsCapped?.[k])}>
+                {i ? ' · ' : ''}
+                {formatCount(o.data.totals[k], o.data.totalsCapped?.[k])} {k}
+              </span>
+            ))}
           </span>
         </CardHeader>
         <QueueTable overview={o.data} workers={w.data} />

@@ -8,7 +8,8 @@ import { StuckPanel } from '@/components/triage/stuck-flags';
 import { BrokerSparklines } from '@/components/trends/broker-sparklines';
 import { describeError } from '@/lib/client/api';
 import { countOf, type BrokerOverview } from '@/lib/brokers/schema';
-import { formatCount } from '@/lib/client/format';
+import { countTitle, formatCount } from '@/lib/client/format';
+import { visible } from '@/lib/text/visible';
 import { useOverview, useWorkers } from '@/lib/client/hooks';
 
 export interface BrokerCardProps {
@@ -30,12 +31,37 @@ function Totals({ o }: { o: BrokerOverview }) {
       {items.map(([label, n]) => (
         <div key={label} className="flex items-baseline gap-1.5">
           <dt className="text-zinc-500 dark:text-zinc-400">{label}</dt>
-          <dd className="font-semibold tabular-nums" data-testid={`total-${label}`}>
+          <dd className="font-semibold tabular-nums" data-testid={`total-${label}`} title={countTitle(capped?.[label])}>
             {formatCount(n, capped?.[label])}
           </dd>
         </div>
       ))}
     </dl>
+  );
+}
+
+/** Live and stale workers; where the system keeps no worker registry, the adapter's words why. */
+function WorkerBadges({ o }: { o: BrokerOverview }) {
+  const w = o.workers;
+  if (!w) {
+    const why = o.capabilities.workers.why ?? 'this system does not report its workers';
+    return (
+      <Badge testId="workers-untracked" title={visible(why)}>
+        workers not tracked
+      </Badge>
+    );
+  }
+  return (
+    <>
+      <Badge tone={w.alive > 0 ? 'green' : 'neutral'} testId="workers-alive">
+        {w.alive} live worker{w.alive === 1 ? '' : 's'}
+      </Badge>
+      {w.stale > 0 ? (
+        <Badge tone="yellow" testId="workers-stale">
+          {w.stale} stale
+        </Badge>
+      ) : null}
+    </>
   );
 }
 
@@ -92,15 +118,13 @@ export function BrokerCard({ brokerId, name, kind, initialError }: BrokerCardPro
       <div data-broker={brokerId} data-state="ok">
         <CardHeader title={title}>
           {o.readOnly ? <Badge tone="yellow">read-only</Badge> : null}
-          <Badge tone={o.workers.alive > 0 ? 'green' : 'neutral'} testId="workers-alive">
-            {o.workers.alive} live worker{o.workers.alive === 1 ? '' : 's'}
-          </Badge>
-          {o.workers.stale > 0 ? (
-            <Badge tone="yellow" testId="workers-stale">
-              {o.workers.stale} stale
-            </Badge>
-          ) : null}
+          <WorkerBadges o={o} />
         </CardHeader>
+        {o.workers === null ? (
+          <p className="px-4 pt-2 text-xs text-zinc-500 dark:text-zinc-400" data-testid="workers-untracked-why">
+            Workers are not tracked here: {visible(o.capabilities.workers.why ?? 'this system does not report its workers')}.
+          </p>
+        ) : null}
         {o.serverInfo ? (
           <p className="px-4 pt-2 text-xs text-zinc-500 dark:text-zinc-400" data-testid="server-info">
             {o.serverInfo}

@@ -2,7 +2,7 @@
 import Link from 'next/link';
 import { Fragment } from 'react';
 import { countOf, type BrokerOverview, type Capabilities, type HeadBlock, type WorkerInfo } from '@/lib/brokers/schema';
-import { formatAge, formatCount, secondsSince, truncate } from '@/lib/client/format';
+import { countTitle, formatAge, formatCount, secondsSince, truncate } from '@/lib/client/format';
 import { visible } from '@/lib/text/visible';
 import { useNow } from '@/components/ui/time';
 import { Empty } from '@/components/ui/states';
@@ -59,12 +59,12 @@ export function QueueTable({ overview, workers }: { overview: BrokerOverview; wo
                   ) : null}
                 </td>
                 {states.map((st) => (
-                  <td key={st.key} className="num" data-testid={`count-${st.key}`}>
+                  <td key={st.key} className="num" data-testid={`count-${st.key}`} title={countTitle(q.capped?.[st.key])}>
                     {formatCount(countOf(q, st.key), q.capped?.[st.key])}
                   </td>
                 ))}
-                <td className="num" data-testid="count-dead">
-                  {q.dead ? (
+                <td className="num" data-testid="count-dead" title={countTitle(q.capped?.dead)}>
+                  {q.dead || q.capped?.dead ? (
                     <Link className="link" href={`${base}/dead?queue=${encodeURIComponent(q.name)}`}>
                       {formatCount(q.dead, q.capped?.dead)}
                     </Link>

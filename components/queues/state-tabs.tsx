@@ -1,7 +1,7 @@
 'use client';
 import Link from 'next/link';
 import { countOf } from '@/lib/brokers/schema';
-import { formatCount } from '@/lib/client/format';
+import { countTitle, formatCount } from '@/lib/client/format';
 import { useOverview } from '@/lib/client/hooks';
 import type { QueueTab } from './tabs';
 
@@ -46,7 +46,7 @@ export function StateTabs({
               <span
                 className="ml-1.5 rounded-full bg-zinc-100 px-1.5 py-0.5 text-xs tabular-nums text-zinc-600 dark:bg-zinc-800 dark:text-zinc-300"
                 data-testid={`tab-count-${tab}`}
-                title={o.data?.unknownWhy?.[tab]}
+                title={countTitle(stats?.capped?.[tab]) ?? o.data?.unknownWhy?.[tab]}
               >
                 {formatCount(n, stats?.capped?.[tab])}
               </span>

@@ -29,12 +29,27 @@ export function BrokerSparklines({ brokerId }: { brokerId: string }) {
     <div className="flex flex-wrap items-center gap-x-6 gap-y-2 px-4 pb-3" data-testid="broker-sparklines">
       <Item label="Waiting, last 24 h" testId="sparkline-depth">
         {depth.data ? (
-          <Sparkline
-            values={depth.data.depth}
-            from={depth.data.from}
-            bucketSeconds={depth.data.bucketSeconds}
-            label="Waiting tasks, last 24 hours"
-          />
+          <>
+            <Sparkline
+              values={depth.data.depth}
+              from={depth.data.from}
+              bucketSeconds={depth.data.bucketSeconds}
+              label={
+                depth.data.depthAtLeast.some(Boolean)
+                  ? "Waiting tasks, last 24 hours (some samples are lower bounds: the console stopped counting at the broker's cap)"
+                  : 'Waiting tasks, last 24 hours'
+              }
+            />
+            {depth.data.depthAtLeast.some(Boolean) ? (
+              <span
+                className="text-xs text-zinc-600 dark:text-zinc-400"
+                title="Some samples are lower bounds: the console stopped counting at the broker's cap (countCap / countScan)"
+                data-testid="sparkline-lower-bound"
+              >
+                (at least)
+              </span>
+            ) : null}
+          </>
         ) : depth.error ? (
           <Why e={depth.error} />
         ) : null}

@@ -69,6 +69,10 @@ export function QueueTrendCharts({ brokerId, range, queue }: { brokerId: string;
     : t.depth.every((v) => v === null)
       ? `No samples in this window yet: the console samples every ${t.sampling.intervalSeconds}s.`
       : `Sampled by the console every ${t.sampling.intervalSeconds}s; each point is the highest sample in its bucket, gaps are times the broker could not be read.`;
+  const lower = [t.depthAtLeast.some(Boolean) ? 'waiting' : '', t.deadAtLeast.some(Boolean) ? 'dead-letter' : ''].filter(Boolean);
+  const boundNote = lower.length
+    ? ` Some ${lower.join(' and ')} samples are lower bounds: the console stopped counting at the broker's cap, so the count was at least the value shown.`
+    : '';
   return (
     <>
       <TrendChart
@@ -76,7 +80,7 @@ export function QueueTrendCharts({ brokerId, range, queue }: { brokerId: string;
         title="Waiting tasks"
         from={t.from}
         bucketSeconds={t.bucketSeconds}
-        note={note}
+        note={note && `${note}${boundNote}`}
         series={[
           { label: 'Waiting', values: t.depth, kind: 'line', format: count, integer: true },
           { label: 'Dead letters kept', values: t.dead, kind: 'line', format: count },

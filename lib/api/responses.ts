@@ -102,7 +102,10 @@ export const ZOverview = z
     capabilities: z.record(z.string(), z.looseObject({ on: z.boolean(), why: z.string().optional() })),
     queues: z.array(ZQueueStats),
     totals: z.looseObject({ ready: count, scheduled: count, running: count, dead: count }),
-    workers: z.looseObject({ alive: z.number().int(), stale: z.number().int() }),
+    workers: z
+      .looseObject({ alive: z.number().int(), stale: z.number().int() })
+      .nullable()
+      .describe('null where the system keeps no worker registry (capabilities.workers.why says so)'),
     warnings: z.array(z.string()).optional(),
     readAt: iso,
     model: ZModel.optional(),

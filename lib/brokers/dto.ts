@@ -16,12 +16,14 @@ export function countOf(q: Pick<QueueStats, CountKey | 'counts'>, key: string): 
   return q.counts?.[key] ?? null;
 }
 
-/** A count that stopped at the adapter's cap (large PostgreSQL queues): the matching count
- *  field then holds `atLeast`; `estimate` is the planner's estimate (null when unknown).
- *  Shown as "10,000+ (≈ 1.2M)". */
+/** A count the adapter did not finish (it stopped at a cap): the matching count field then
+ *  holds `atLeast`, a lower bound (0 included: "at least 0" is not "none"); `estimate` is the
+ *  store's estimate (null when unknown); `why` says why the count stopped, in the operator's
+ *  words. Shown as "10,000+ (≈ 1.2M)" with `why` as its title; exported with a capped marker. */
 export interface CappedCount {
   atLeast: number;
   estimate: number | null;
+  why?: string;
 }
 
 export interface QueueStats {
@@ -97,7 +99,9 @@ export interface BrokerOverview {
   };
   /** Totals that are lower bounds because a count hit the cap. */
   totalsCapped?: Partial<Record<string, CappedCount>>;
-  workers: { alive: number; stale: number };
+  /** Workers by heartbeat; null where the system keeps no worker registry (then
+   *  `capabilities.workers.why` says so): never 0 for "not tracked". */
+  workers: { alive: number; stale: number } | null;
   /** What the operator should know about this broker's setup, in their words (a Redis that
    *  may evict tasks, ...); shown on its card. Absent when there is nothing to say. */
   warnings?: string[];

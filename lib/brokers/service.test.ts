@@ -52,6 +52,16 @@ describe('service', () => {
     expect(o.capabilities.browseDead).toEqual({ on: true });
   });
 
+  it('reports workers as unknown (null), never 0, where the adapter declares it cannot see them', async () => {
+    const why = 'no worker registry';
+    adapter = { ...adapter, overview: async () => ({ ...overview(), capabilities: { ...allOn(), workers: { on: false, why } } }) };
+    const o = await service.overview('b');
+    expect(o.workers).toBeNull();
+    expect(o.capabilities.workers).toEqual({ on: false, why });
+    adapter = { ...adapter, overview: async () => overview() };
+    expect((await service.overview('b')).workers).toEqual({ alive: 0, stale: 0 });
+  });
+
   it('refuses writes on a read-only broker before reaching the adapter', async () => {
     const replayDead = vi.fn();
     adapter = { ...adapter, replayDead };

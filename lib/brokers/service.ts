@@ -125,7 +125,9 @@ export function brokerModel(brokerId: string): BrokerModel | null {
 
 export async function overview(brokerId: string): Promise<BrokerOverview> {
   const config = findBrokerConfig(brokerId);
-  const result = await read(brokerId, 'overview', async (a) => ({ ...(await a.overview()), model: a.model }));
+  const raw = await read(brokerId, 'overview', async (a) => ({ ...(await a.overview()), model: a.model }));
+  // Workers the adapter declares it cannot see are unknown, never "0 alive" (a false page).
+  const result = raw.capabilities.workers.on ? raw : { ...raw, workers: null };
   if (!config.readOnly) return result;
   // Configuration can only take capabilities away.
   return { ...result, readOnly: true, capabilities: withoutWrites(result.capabilities, READ_ONLY_WHY, 'ReadOnly') };

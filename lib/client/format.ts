@@ -14,6 +14,12 @@ export function formatCount(n: number | null | undefined, capped?: { atLeast: nu
   return n === null || n === undefined ? DASH : n.toLocaleString('en-US');
 }
 
+/** The title of a count cell: why a capped count is only a lower bound; none when exact. */
+export function countTitle(capped?: { why?: string }): string | undefined {
+  if (!capped) return undefined;
+  return capped.why ?? 'a lower bound: the console stopped counting at its cap';
+}
+
 /** "3m 12s", "2h 5m", "4d 3h": the two most significant units, for ages in lists. */
 export function formatAge(seconds: number): string {
   if (!Number.isFinite(seconds)) return DASH;

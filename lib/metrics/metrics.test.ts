@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { BrokerOverview, Capabilities } from '@/lib/brokers/dto';
 import { CAPABILITIES } from '@/lib/brokers/dto';
-import { cached, queueSamples, type Snapshot } from './snapshot';
+import { cached, limitQueues, queueSamples, type Snapshot } from './snapshot';
+import { parseMetricsConfig } from './config';
 import { renderSnapshot } from './render';
 
 const caps = Object.fromEntries(CAPABILITIES.map((c) => [c, { on: true }])) as Capabilities;
@@ -91,6 +92,50 @@ describe('renderSnapshot', () => {
     expect(text).toMatch(/^# TYPE potatoq_console_queue_tasks gauge$/m);
   });
 
+  it('leaves the workers series out where the system keeps no worker registry (never alive 0)', async () => {
+    const qf = overview({ id: 'qf', workers: null, capabilities: { ...caps, workers: { on: false, why: 'no registry' } } });
+    const text = await renderSnapshot({
+      takenAt: at,
+      brokers: [{ id: 'qf', name: 'QF', kind: 'queueflow', ok: true, seconds: 0.1, error: null, overview: qf }],
+    });
+    expect(text).toContain('potatoq_console_queue_tasks{broker="qf",queue="emails",state="ready"} 12000');
+    expect(text).not.toMatch(/^potatoq_console_workers\{/m);
+  });
+
+  it('exports a count the console did not finish with the capped marker, "at least 0" included', async () => {
+    const o = overview({
+      queues: [
+        {
+          name: 'emails',
+          ready: 1,
+          scheduled: 0,
+          running: 0,
+          dead: 0,
+          oldestReadyAt: null,
+          tasks: null,
+          capped: { dead: { atLeast: 0, estimate: 150 } },
+        },
+      ],
+    });
+    const text = await renderSnapshot({
+      takenAt: at,
+      brokers: [{ id: 'shop', name: 'Shop', kind: 'sqlite', ok: true, seconds: 0.1, error: null, overview: o }],
+    });
+    expect(text).toContain('potatoq_console_queue_tasks{broker="shop",queue="emails",state="dead"} 0');
+    expect(text).toContain('potatoq_console_queue_tasks_capped{broker="shop",queue="emails",state="dead"} 1');
+    expect(text).not.toContain('potatoq_console_queue_tasks_capped{broker="shop",queue="emails",state="ready"}');
+  });
+
+  it('exports at most maxQueues queues per broker, the busiest, and sums the rest under queue="(other)"', async () => {
+    const text = await renderSnapshot(snapshot, 1);
+    expect(text).toContain('potatoq_console_queue_tasks{broker="shop",queue="emails",state="ready"} 12000');
+    expect(text).not.toContain('queue="idle"');
+    expect(text).toContain('potatoq_console_queue_tasks{broker="shop",queue="(other)",state="ready"} 0');
+    expect(text).toContain('potatoq_console_queue_tasks{broker="shop",queue="(other)",state="dead"} 0');
+    expect(text).toContain('potatoq_console_queues_omitted{broker="shop"} 2');
+    expect((await renderSnapshot(snapshot, 500)).match(/potatoq_console_queues_omitted\{broker="shop"\} (\d+)/)?.[1]).toBe('0');
+  });
+
   it('shows a broker that is down as up 0 with its read time, escaping its name, and no counts', async () => {
     const text = await renderSnapshot(snapshot);
     expect(text).toContain('potatoq_console_broker_up{broker="down"} 0');
@@ -98,6 +143,30 @@ describe('renderSnapshot', () => {
     expect(text).toContain('name="Down \\"PG\\""');
     expect(text).not.toMatch(/potatoq_console_queue_tasks\{broker="down"/);
     expect(text).not.toContain('connection refused');
+  });
+});
+
+describe('limitQueues', () => {
+  const sample = (queue: string, ready: number, capped = false, age: number | null = null) => ({
+    broker: 'b',
+    queue,
+    counts: [{ state: 'ready', value: ready, capped }],
+    oldestAgeSeconds: age,
+  });
+  it('keeps everything under the cap, else the most work first and one lower-bound aggregate of the rest', () => {
+    const all = [sample('a', 1), sample('b', 9), sample('c', 5, true, 30), sample('d', 5, false, 90)];
+    expect(limitQueues(all, 4, '(other)')).toEqual({ kept: all, omitted: 0 });
+    const { kept, omitted } = limitQueues(all, 2, '(other)');
+    expect(omitted).toBe(2);
+    expect(kept.map((q) => q.queue)).toEqual(['b', 'c', '(other)']);
+    expect(kept[2]).toEqual({ broker: 'b', queue: '(other)', counts: [{ state: 'ready', value: 6, capped: false }], oldestAgeSeconds: 90 });
+    expect(limitQueues(all, 1, '(other)').kept[1]?.counts).toEqual([{ state: 'ready', value: 11, capped: true }]);
+  });
+  it('reads POTATOQ_CONSOLE_METRICS_MAX_QUEUES (default 500); a bad value names the variable', () => {
+    expect(parseMetricsConfig({})).toEqual({ maxQueues: 500 });
+    expect(parseMetricsConfig({ POTATOQ_CONSOLE_METRICS_MAX_QUEUES: '20' })).toEqual({ maxQueues: 20 });
+    for (const bad of ['0', '1.5', 'many', '100001'])
+      expect(() => parseMetricsConfig({ POTATOQ_CONSOLE_METRICS_MAX_QUEUES: bad })).toThrow(/^POTATOQ_CONSOLE_METRICS_MAX_QUEUES: must be/);
   });
 });
 

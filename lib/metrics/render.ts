@@ -1,7 +1,8 @@
 import 'server-only';
 import { Counter, Gauge, Registry } from 'prom-client';
 import { actionRegistry } from './actions';
-import { CACHE_MS, cached, queueSamples, takeSnapshot, type Snapshot } from './snapshot';
+import { getMetricsConfig, OTHER_QUEUE } from './config';
+import { CACHE_MS, cached, limitQueues, queueSamples, takeSnapshot, type Snapshot } from './snapshot';
 
 // The /metrics text: broker gauges from the cached snapshot (lib/metrics/snapshot.ts), the
 // scrape error counter and the action counter (per process).
@@ -26,8 +27,9 @@ function scrapeErrors() {
   return g.__potatoqScrapeErrors;
 }
 
-/** The broker gauges of one snapshot, in the exposition format. */
-export async function renderSnapshot(s: Snapshot): Promise<string> {
+/** The broker gauges of one snapshot, in the exposition format; at most `maxQueues` queues per
+ *  broker one by one, the rest summed under `queue="(other)"`. */
+export async function renderSnapshot(s: Snapshot, maxQueues = getMetricsConfig().maxQueues): Promise<string> {
   const r = new Registry();
   const gauge = <L extends string>(name: string, help: string, labelNames: readonly L[]) =>
     new Gauge<L>({ name, help, labelNames, registers: [r] });
@@ -58,10 +60,16 @@ export async function renderSnapshot(s: Snapshot): Promise<string> {
     'How long the oldest ready task of the queue has waited (0 when none is ready; absent when unknown).',
     ['broker', 'queue'],
   );
-  const workers = gauge('potatoq_console_workers', 'Workers by heartbeat status (alive, stale) as the broker reports them.', [
-    'broker',
-    'status',
-  ]);
+  const omitted = gauge(
+    'potatoq_console_queues_omitted',
+    `Queues of the broker past POTATOQ_CONSOLE_METRICS_MAX_QUEUES, summed into the queue="${OTHER_QUEUE}" series (0: every queue has its own).`,
+    ['broker'],
+  );
+  const workers = gauge(
+    'potatoq_console_workers',
+    'Workers by heartbeat status (alive, stale) as the broker reports them; absent where the system keeps no worker registry.',
+    ['broker', 'status'],
+  );
   const snapshotAge = gauge(
     'potatoq_console_metrics_snapshot_timestamp_seconds',
     `When the brokers were read for these numbers (reads are shared for ${CACHE_MS / 1000} s).`,
@@ -74,9 +82,14 @@ export async function renderSnapshot(s: Snapshot): Promise<string> {
     seconds.set({ broker: b.id }, b.seconds);
     const o = b.overview;
     if (!o) continue;
-    workers.set({ broker: b.id, status: 'alive' }, o.workers.alive);
-    workers.set({ broker: b.id, status: 'stale' }, o.workers.stale);
-    for (const q of queueSamples(o, s.takenAt)) {
+    // Absent where the system keeps no worker registry: a 0 would page "no workers".
+    if (o.workers) {
+      workers.set({ broker: b.id, status: 'alive' }, o.workers.alive);
+      workers.set({ broker: b.id, status: 'stale' }, o.workers.stale);
+    }
+    const { kept, omitted: n } = limitQueues(queueSamples(o, s.takenAt), maxQueues, OTHER_QUEUE);
+    omitted.set({ broker: b.id }, n);
+    for (const q of kept) {
       for (const c of q.counts) {
         tasks.set({ broker: q.broker, queue: q.queue, state: c.state }, c.value);
         if (c.capped) capped.set({ broker: q.broker, queue: q.queue, state: c.state }, 1);

@@ -96,3 +96,27 @@ export function queueSamples(o: BrokerOverview, at: number): QueueSample[] {
     return { broker: o.id, queue: q.name, counts, oldestAgeSeconds: oldest !== null && Number.isFinite(oldest) ? oldest : null };
   });
 }
+
+/**
+ * At most `max` queues of one broker, the ones with the most work first (the sum of their
+ * counts, then by name), and the rest summed into one `other` sample: per state the sum (a
+ * lower bound when any part is), the longest wait. `omitted` is how many queues it holds.
+ */
+export function limitQueues(samples: QueueSample[], max: number, other: string): { kept: QueueSample[]; omitted: number } {
+  if (samples.length <= max) return { kept: samples, omitted: 0 };
+  const weight = (q: QueueSample) => q.counts.reduce((t, c) => t + c.value, 0);
+  const sorted = [...samples].sort((a, b) => weight(b) - weight(a) || (a.queue < b.queue ? -1 : a.queue > b.queue ? 1 : 0));
+  const kept = sorted.slice(0, max);
+  const rest = sorted.slice(max);
+  const counts = new Map<string, { state: string; value: number; capped: boolean }>();
+  let oldest: number | null = null;
+  for (const q of rest) {
+    for (const c of q.counts) {
+      const sum = counts.get(c.state) ?? { state: c.state, value: 0, capped: false };
+      counts.set(c.state, { state: c.state, value: sum.value + c.value, capped: sum.capped || c.capped });
+    }
+    if (q.oldestAgeSeconds !== null) oldest = Math.max(oldest ?? 0, q.oldestAgeSeconds);
+  }
+  const broker = samples[0]!.broker;
+  return { kept: [...kept, { broker, queue: other, counts: [...counts.values()], oldestAgeSeconds: oldest }], omitted: rest.length };
+}

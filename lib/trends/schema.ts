@@ -70,6 +70,10 @@ export const ZQueueTrend = z
     depth: sampled.describe("tasks waiting in the broker's first declared state (ready) — the highest sample in each bucket"),
     oldestSeconds: sampled.describe('age of the oldest waiting task — the highest sample in each bucket'),
     dead: sampled.describe('dead letters kept — the highest sample in each bucket'),
+    depthAtLeast: z
+      .array(z.boolean())
+      .describe("true where a depth sample of the bucket was a lower bound (the console stopped counting at the broker's cap)"),
+    deadAtLeast: z.array(z.boolean()).describe('true where a dead-letter sample of the bucket was a lower bound'),
   })
   .meta({ id: 'QueueTrend', description: 'Queue depth, oldest-waiting age and dead letters over time, as sampled by the console.' });
 export type QueueTrend = z.infer<typeof ZQueueTrend>;

@@ -76,7 +76,7 @@ describe('dead-letter trends', () => {
 
 describe('sampled trends', () => {
   it("reads the broker's totals from the store, and answers 503 without details when the store can't be read", async () => {
-    const read = vi.fn(async () => ({ depth: [1], oldestSeconds: [null], dead: [0] }));
+    const read = vi.fn(async () => ({ depth: [1], oldestSeconds: [null], dead: [0], depthAtLeast: [false], deadAtLeast: [false] }));
     store = { read };
     const t = await queueTrend('b', { range: 'week' }, now);
     expect(read).toHaveBeenCalledWith(expect.objectContaining({ broker: 'b', queue: '', bucketMs: 3_600_000, buckets: 168 }));

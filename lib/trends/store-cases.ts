@@ -58,6 +58,33 @@ export function trendStoreCases(open: () => Promise<TrendStore>, broker: () => s
     expect((await s.read({ broker: id, queue: 'q1', fromMs: t0, bucketMs: 60_000, buckets: 4 })).dead).toEqual([null, null, 1, null]);
   });
 
+  it('keeps a capped sample as a lower bound: its bucket says "at least", an exact bucket does not', async () => {
+    const s = await make();
+    const id = broker();
+    const t0 = 1_800_000_000_000;
+    const row = (atMs: number, depth: number, depthCapped: boolean, deadCapped: boolean): SampleRow => ({
+      broker: id,
+      queue: 'q1',
+      atMs,
+      depth,
+      oldestSeconds: null,
+      dead: 0,
+      depthCapped,
+      deadCapped,
+    });
+    await s.write([
+      row(t0, 1000, true, false),
+      row(t0 + 30_000, 7, false, false),
+      row(t0 + 60_000, 7, false, true),
+      row(t0 + 120_000, 3, false, false),
+    ]);
+    const got = await s.read({ broker: id, queue: 'q1', fromMs: t0, bucketMs: 60_000, buckets: 3 });
+    expect(got.depth).toEqual([1000, 7, 3]);
+    expect(got.depthAtLeast).toEqual([true, false, false]);
+    expect(got.deadAtLeast).toEqual([false, true, false]);
+    expect(got.dead).toEqual([0, 0, 0]);
+  });
+
   it('samples from exactly one of two instances, and the other takes over when the first stops', async () => {
     const id = broker();
     const [sa, sb] = [await make(), await make()];

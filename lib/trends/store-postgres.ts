@@ -1,6 +1,6 @@
 import 'server-only';
 import { Pool } from 'pg';
-import { LEASE, SERIES_SQL, seriesArgs, seriesOf, trendSchema, type TrendStore } from './store';
+import { ADDED_COLUMNS, cappedFlags, LEASE, SERIES_SQL, seriesArgs, seriesOf, trendSchema, type TrendStore } from './store';
 
 // Samples in a PostgreSQL state store shared by several console instances. The lease compares
 // against the database's clock, so instances whose clocks disagree still agree on who holds it.
@@ -26,6 +26,7 @@ export function createPostgresTrendStore(url: string): TrendStore {
         await c.query('SELECT pg_advisory_lock(727274002)');
         try {
           for (const s of trendSchema('BIGINT', 'DOUBLE PRECISION')) await c.query(s);
+          for (const col of ADDED_COLUMNS) await c.query(`ALTER TABLE console_trend_samples ADD COLUMN IF NOT EXISTS ${col} BIGINT`);
         } finally {
           await c.query('SELECT pg_advisory_unlock(727274002)').catch(() => {});
         }
@@ -61,8 +62,8 @@ export function createPostgresTrendStore(url: string): TrendStore {
     async write(rows) {
       if (!rows.length) return 0;
       const r = await q(
-        `INSERT INTO console_trend_samples (broker, queue, at_ms, depth, oldest_s, dead)
-         SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::float8[], $6::bigint[])
+        `INSERT INTO console_trend_samples (broker, queue, at_ms, depth, oldest_s, dead, depth_capped, dead_capped)
+         SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::float8[], $6::bigint[], $7::bigint[], $8::bigint[])
          ON CONFLICT (broker, queue, at_ms) DO NOTHING`,
         [
           rows.map((x) => x.broker),
@@ -71,12 +72,14 @@ export function createPostgresTrendStore(url: string): TrendStore {
           rows.map((x) => x.depth),
           rows.map((x) => x.oldestSeconds),
           rows.map((x) => x.dead),
+          rows.map((x) => cappedFlags(x)[0]),
+          rows.map((x) => cappedFlags(x)[1]),
         ],
       );
       return r.rowCount ?? 0;
     },
     async read(s) {
-      const r = await q<{ b: number; depth: string; oldest: number; dead: string }>(numbered(SERIES_SQL), seriesArgs(s));
+      const r = await q<Parameters<typeof seriesOf>[1][number]>(numbered(SERIES_SQL), seriesArgs(s));
       return seriesOf(s, r.rows);
     },
     async prune(beforeMs) {

@@ -2,7 +2,7 @@ import 'server-only';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { LEASE, SERIES_SQL, seriesArgs, seriesOf, trendSchema, type TrendStore } from './store';
+import { ADDED_COLUMNS, cappedFlags, LEASE, SERIES_SQL, seriesArgs, seriesOf, trendSchema, type TrendStore } from './store';
 
 // Samples in the console's SQLite state file (one console instance, or several on one machine
 // sharing the file: the lease works for them too, SQLite serialises the upsert).
@@ -13,6 +13,9 @@ export function createSqliteTrendStore(file: string, now: () => number = Date.no
   if (file !== ':memory:') db.pragma('journal_mode = WAL');
   db.pragma('busy_timeout = 5000');
   for (const s of trendSchema('INTEGER', 'REAL')) db.exec(s);
+  // A state file from before a column existed (SQLite has no ADD COLUMN IF NOT EXISTS).
+  const has = new Set((db.prepare('PRAGMA table_info(console_trend_samples)').all() as Array<{ name: string }>).map((c) => c.name));
+  for (const c of ADDED_COLUMNS) if (!has.has(c)) db.exec(`ALTER TABLE console_trend_samples ADD COLUMN ${c} INTEGER`);
   const lease = db.prepare(
     `INSERT INTO console_leases (name, holder, expires_ms) VALUES (?, ?, ?)
      ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, expires_ms = excluded.expires_ms
@@ -20,7 +23,7 @@ export function createSqliteTrendStore(file: string, now: () => number = Date.no
      RETURNING holder`,
   );
   const insert = db.prepare(
-    `INSERT INTO console_trend_samples (broker, queue, at_ms, depth, oldest_s, dead) VALUES (?, ?, ?, ?, ?, ?)
+    `INSERT INTO console_trend_samples (broker, queue, at_ms, depth, oldest_s, dead, depth_capped, dead_capped) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (broker, queue, at_ms) DO NOTHING`,
   );
   const series = db.prepare(SERIES_SQL);
@@ -39,11 +42,11 @@ export function createSqliteTrendStore(file: string, now: () => number = Date.no
     },
     async write(rows) {
       return db.transaction(() =>
-        rows.reduce((n, r) => n + insert.run(r.broker, r.queue, r.atMs, r.depth, r.oldestSeconds, r.dead).changes, 0),
+        rows.reduce((n, r) => n + insert.run(r.broker, r.queue, r.atMs, r.depth, r.oldestSeconds, r.dead, ...cappedFlags(r)).changes, 0),
       )();
     },
     async read(q) {
-      return seriesOf(q, series.all(...seriesArgs(q)) as Array<{ b: number; depth: number; oldest: number; dead: number }>);
+      return seriesOf(q, series.all(...seriesArgs(q)) as Parameters<typeof seriesOf>[1]);
     },
     async prune(beforeMs) {
       return db.prepare('DELETE FROM console_trend_samples WHERE at_ms < ?').run(beforeMs).changes;

@@ -60,11 +60,27 @@ describe('taking samples', () => {
       ],
     };
     const rows = await takeSamples(60_000, 2);
+    const exact = { depthCapped: false, deadCapped: false };
     expect(rows).toEqual([
-      { broker: 'b1', queue: 'a', atMs: 60_000, depth: 7, oldestSeconds: 30, dead: 2 },
+      { broker: 'b1', queue: 'a', atMs: 60_000, depth: 7, oldestSeconds: 30, dead: 2, ...exact },
       // Unknown stays unknown (null), never 0; the cap (2 queues) drops queue c.
-      { broker: 'b1', queue: 'b', atMs: 60_000, depth: null, oldestSeconds: null, dead: null },
-      { broker: 'b1', queue: '', atMs: 60_000, depth: 7, oldestSeconds: 30, dead: 2 },
+      { broker: 'b1', queue: 'b', atMs: 60_000, depth: null, oldestSeconds: null, dead: null, ...exact },
+      { broker: 'b1', queue: '', atMs: 60_000, depth: 7, oldestSeconds: 30, dead: 2, ...exact },
+    ]);
+  });
+
+  it('samples a count the broker did not finish as a lower bound, for the queue and the totals', async () => {
+    const capped = { ...queue('emails', 1, null, 0), capped: { dead: { atLeast: 0, estimate: null } } };
+    const o = overview({
+      queues: [capped],
+      totals: { ready: 1, scheduled: 0, running: 0, dead: 0 },
+      totalsCapped: { dead: { atLeast: 0, estimate: null } },
+    });
+    snap.value = { takenAt: now, brokers: [{ id: 'b1', name: 'b1', kind: 'sqlite', ok: true, seconds: 0.01, error: null, overview: o }] };
+    const rows = await takeSamples(60_000, 10);
+    expect(rows.map((r) => [r.queue, r.dead, r.deadCapped, r.depthCapped])).toEqual([
+      ['emails', 0, true, false],
+      ['', 0, true, false],
     ]);
   });
 });

@@ -18,9 +18,19 @@ export async function takeSamples(atMs: number, maxQueues: number): Promise<Samp
     if (!o) continue;
     const first = o.model?.states[0]?.key ?? 'ready';
     const queues = queueSamples(o, snap.takenAt).slice(0, maxQueues);
-    const value = (q: (typeof queues)[number], state: string) => q.counts.find((c) => c.state === state)?.value ?? null;
+    const count = (q: (typeof queues)[number], state: string) => q.counts.find((c) => c.state === state);
+    // A count the broker did not finish is kept as what it is: a lower bound, flagged.
     for (const q of queues)
-      rows.push({ broker: o.id, queue: q.queue, atMs, depth: value(q, first), oldestSeconds: q.oldestAgeSeconds, dead: value(q, 'dead') });
+      rows.push({
+        broker: o.id,
+        queue: q.queue,
+        atMs,
+        depth: count(q, first)?.value ?? null,
+        oldestSeconds: q.oldestAgeSeconds,
+        dead: count(q, 'dead')?.value ?? null,
+        depthCapped: !!count(q, first)?.capped,
+        deadCapped: !!count(q, 'dead')?.capped,
+      });
     const ages = queueSamples(o, snap.takenAt).flatMap((q) => (q.oldestAgeSeconds === null ? [] : [q.oldestAgeSeconds]));
     rows.push({
       broker: o.id,
@@ -29,6 +39,8 @@ export async function takeSamples(atMs: number, maxQueues: number): Promise<Samp
       depth: countOf(o.totals, first),
       oldestSeconds: ages.length ? Math.max(...ages) : null,
       dead: o.totals.dead,
+      depthCapped: !!o.totalsCapped?.[first],
+      deadCapped: !!o.totalsCapped?.dead,
     });
   }
   return rows;

@@ -33,6 +33,8 @@ export const ZSqliteOptions = z.strictObject({
   ...common,
   busyTimeoutMs: ms('busyTimeoutMs').optional(),
   countCap: count('countCap').optional(),
+  /** Rows of each of scheduled, running and dead the overview reads to count them per queue. */
+  countScan: count('countScan').optional(),
   searchWindow: count('searchWindow').optional(),
   /** Set by the console for its embedded demo broker. */
   demo: z.boolean().optional(),
@@ -51,6 +53,8 @@ export const ZPostgresOptions = z.strictObject({
   lockTimeoutMs: ms('lockTimeoutMs').optional(),
   connectTimeoutMs: ms('connectTimeoutMs').optional(),
   countCap: count('countCap').optional(),
+  /** Rows of each of scheduled, running and dead the overview reads to count them per queue. */
+  countScan: count('countScan').optional(),
   searchWindow: count('searchWindow').optional(),
 });
 export type PostgresOptions = z.infer<typeof ZPostgresOptions>;

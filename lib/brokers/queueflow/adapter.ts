@@ -75,7 +75,7 @@ export function createQueueflowAdapter(config: StoreConfig, deps: { leases?: Lea
       capabilities: p.capabilities,
       queues,
       totals: totalsOf(queues),
-      workers: { alive: 0, stale: 0 },
+      workers: null,
       unknownWhy: { workers: p.capabilities.workers.why ?? '' },
       ...(warnings.length ? { warnings } : {}),
       readAt: new Date().toISOString(),

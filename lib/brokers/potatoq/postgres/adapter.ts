@@ -5,7 +5,8 @@ import type { BrokerAdapter, StoreConfig } from '@/lib/brokers/types';
 import { parseOptions, ZPostgresOptions } from '../options';
 import { mapPgError } from './errors';
 import { normalizeUrl, pgNames } from './names';
-import { overviewQueues, totalsOf, withWorkerQueues, type QueueMemo } from './overview';
+import { overviewQueues, totalsOf, type QueueMemo } from './overview';
+import { DEFAULT_COUNT_CAP, DEFAULT_COUNT_SCAN } from '../counts';
 import { createPgDb } from './pool';
 import { probe, type Probe } from './probe';
 import { loadEstimator, type Estimator } from './stats';
@@ -36,7 +37,8 @@ const STATS_TTL_MS = 60_000;
  * Options: `schema`, `table_prefix` (potatoq's transport options); `poolSize` (6 read
  * connections), `writePoolSize` (2), `statementTimeoutMs` (5000 for reads),
  * `writeStatementTimeoutMs` (30000), `lockTimeoutMs` (3000), `connectTimeoutMs` (5000),
- * `countCap` (1000: the overview counts each queue's rows exactly up to here), `searchWindow` (10000 newest rows for text search), `resultExpires`
+ * `countCap` (1000: the overview counts each queue's ready rows exactly up to here), `countScan`
+ * (50000: rows of each other state read to count them per queue), `searchWindow` (10000 newest rows for text search), `resultExpires`
  * (86400), `workerHeartbeatInterval` (5), `workerDeadAfter` (60).
  */
 export function createPostgresAdapter(config: StoreConfig): BrokerAdapter {
@@ -52,7 +54,7 @@ export function createPostgresAdapter(config: StoreConfig): BrokerAdapter {
     lockTimeoutMs: o.lockTimeoutMs ?? 3000,
     connectTimeoutMs: o.connectTimeoutMs ?? 5000,
   };
-  const cap = o.countCap ?? 1000;
+  const limits = { cap: o.countCap ?? DEFAULT_COUNT_CAP, scan: o.countScan ?? DEFAULT_COUNT_SCAN };
   // The queues the last overview listed: the next one counts them without waiting for the list.
   const queueMemo: QueueMemo = { queues: [] };
   const window = o.searchWindow ?? 10_000;
@@ -96,12 +98,12 @@ export function createPostgresAdapter(config: StoreConfig): BrokerAdapter {
     });
 
   async function overview(): Promise<BrokerOverview> {
-    const [p, workers, found] = await Promise.all([
+    const workersP = db.read((sql) => listWorkers(sql, names, live));
+    const [p, workers, queues] = await Promise.all([
       capabilitiesProbe(),
-      db.read((sql) => listWorkers(sql, names, live)),
-      overviewQueues(db.read, names, cap, estimator, queueMemo),
+      workersP,
+      overviewQueues(db.read, names, limits, estimator, queueMemo, workersP),
     ]);
-    const queues = withWorkerQueues(found, workers);
     const { totals, capped } = totalsOf(queues);
     return {
       id: config.id,
@@ -137,15 +139,16 @@ export function createPostgresAdapter(config: StoreConfig): BrokerAdapter {
     taskNames: () => db.read((sql) => taskNames(sql, names, window)),
     taskQueues: () => db.read((sql) => taskQueues(sql, names, window)),
     diagnose: async (q) => {
-      const [workers, found, running, overdue] = await Promise.all([
-        db.read((sql) => listWorkers(sql, names, live)),
-        overviewQueues(db.read, names, cap, estimator, queueMemo),
+      const workersP = db.read((sql) => listWorkers(sql, names, live));
+      const [workers, queues, running, overdue] = await Promise.all([
+        workersP,
+        overviewQueues(db.read, names, limits, estimator, queueMemo, workersP),
         db.read((sql) => runningFacts(sql, names)),
         db.read((sql) => overdueFacts(sql, names, q.overdueSeconds)),
       ]);
       return diagnosePotatoq({
         brokerId: config.id,
-        queues: withWorkerQueues(found, workers),
+        queues,
         workers: { value: workers },
         running: { value: running },
         overdue: { value: overdue },

@@ -1,40 +1,51 @@
 import 'server-only';
 import { HEAD_CHECK_LIMIT, headBlock } from '../head-block';
-import type { CappedCount, CountKey, HeadBlock, QueueStats } from '@/lib/brokers/schema';
+import type { CountKey, HeadBlock, QueueStats, WorkerInfo } from '@/lib/brokers/schema';
+import { applyScans, emptyQueue, readyCapWhy, scanFinished, withWorkerQueues, type StateScan } from '../counts';
 import { isoFromEpoch } from '../mappers';
 import type { PgNames } from './names';
 import type { Sql } from './pool';
 import type { Estimator } from './stats';
 
-type Count = { n: number; capped?: CappedCount };
 /** Connections the ready counts share (the read pool has 6 by default; 3 stay for the rest). */
 const READY_SPLIT = 3;
 type Read = <T>(fn: (sql: Sql) => Promise<T>) => Promise<T>;
 
-/**
- * Per-queue counts that never block on a full `count(*)`: ready counts walk potatoq's
- * `jobs_ready` partial index per queue up to `cap` rows; scheduled, running and dead letters
- * are counted from one bounded scan of `cap` rows each. Past the cap a count carries
- * `capped` with the planner's estimate (from `pg_stats`, via `estimator`, only loaded when
- * something was capped). The state is a literal in the SQL so the partial indexes match.
- * The statements run at the same time on separate pooled connections.
- */
 /** The queues the last overview found with ready work, so the next one can count them at once. */
 export interface QueueMemo {
   queues: string[];
 }
 
+/** How far the overview counts: each queue's ready rows up to `cap`; each other state's rows
+ *  (all queues at once: potatoq has no per-queue index for them) up to `scan`. */
+export interface CountLimits {
+  cap: number;
+  scan: number;
+}
+
+/**
+ * Per-queue counts that never block on a full `count(*)`: ready counts walk potatoq's
+ * `jobs_ready` partial index per queue up to `cap` rows; scheduled, running and dead letters
+ * are counted per queue from one scan of at most `scan` rows each (potatoq indexes them by
+ * time or worker, not by queue), exact for every queue when the scan finishes. Past a bound a
+ * count carries `capped` with the planner's estimate (from `pg_stats`, via `estimator`, only
+ * loaded when something was capped), for every queue an unfinished scan did not reach as well.
+ * The state is a literal in the SQL so the partial indexes match. The statements run at the
+ * same time on separate pooled connections; the queues of live `workers` are listed too.
+ */
 export async function overviewQueues(
   read: Read,
   n: PgNames,
-  cap: number,
+  limits: CountLimits,
   estimator: () => Promise<Estimator | null>,
   memo: QueueMemo = { queues: [] },
+  workers: Promise<WorkerInfo[]> = Promise.resolve([]),
 ): Promise<QueueStats[]> {
+  const { cap, scan } = limits;
   const J = n.jobs;
-  const sampled: Array<[CountKey, string]> = [
-    // Ordered by each index's key, so a scan of the index that stops at the cap is the cheapest
-    // plan under any statistics (unordered, a LIMIT looks cheapest as a sequential scan).
+  const sampled: Array<[StateScan['key'], string]> = [
+    // Ordered by each index's key, so a scan of the index that stops at the bound is the
+    // cheapest plan under any statistics (unordered, a LIMIT looks cheapest as a sequential scan).
     ['scheduled', `SELECT queue FROM ${J} WHERE state = 0 ORDER BY run_at LIMIT $1`],
     ['running', `SELECT queue FROM ${J} WHERE state = 2 ORDER BY worker, pid LIMIT $1`],
     ['dead', `SELECT queue FROM ${n.dead} ORDER BY died_at DESC LIMIT $1`],
@@ -67,19 +78,24 @@ export async function overviewQueues(
       blockedBy: headBlock(h1.get(q.queue) ?? h2.get(q.queue)),
     }));
   });
-  const [ready, ...samples] = await Promise.all([
+  const [ready, live, ...scans] = await Promise.all([
     readyP,
+    workers,
     ...sampled.map(([key, sample]) =>
-      read(async (sql) => {
-        const rows = await sql<{ queue: string; n: string }>(`SELECT queue, count(*) AS n FROM (${sample}) s GROUP BY queue`, [cap + 1]);
-        return { key, rows, total: rows.reduce((t, r) => t + Number(r.n), 0) };
+      read(async (sql): Promise<StateScan> => {
+        const rows = await sql<{ queue: string; n: string }>(`SELECT queue, count(*) AS n FROM (${sample}) s GROUP BY queue`, [scan + 1]);
+        return { key, rows: rows.map((r) => ({ queue: r.queue, n: Number(r.n) })), limit: scan };
       }),
     ),
   ]);
   const readyRows = ready as ReadyRow[];
-  const sampleRows = samples as Sample[];
-  const anyCapped = readyRows.some((r) => r.n > cap) || sampleRows.some((s) => s.total > cap);
-  return merge(readyRows, sampleRows, cap, anyCapped ? await estimator() : null);
+  const stateScans = scans as StateScan[];
+  const anyCapped = readyRows.some((r) => r.n > cap) || stateScans.some((s) => !scanFinished(s));
+  const est = anyCapped ? await estimator() : null;
+  const STATE: Record<CountKey, number> = { scheduled: 0, ready: 1, running: 2, dead: -1 };
+  const estimateOf = (key: CountKey, queue: string) =>
+    est === null ? null : key === 'dead' ? est.dead(queue) : est.jobs(STATE[key], queue);
+  return applyScans(withWorkerQueues(readyStats(readyRows, cap, estimateOf), live as WorkerInfo[]), stateScans, estimateOf);
 }
 
 interface ReadyRow {
@@ -135,44 +151,19 @@ async function readyCounts(sql: Sql, n: PgNames, cap: number, queues: string[]):
   return rows.map((r) => ({ queue: r.queue, n: Number(r.n) }));
 }
 
-type Sample = { key: CountKey; rows: Array<{ queue: string; n: string }>; total: number };
-
-function merge(ready: ReadyRow[], samples: Sample[], cap: number, est: Estimator | null): QueueStats[] {
-  const stats = new Map<string, QueueStats>();
-  const get = (name: string): QueueStats => {
-    let s = stats.get(name);
-    if (!s) stats.set(name, (s = { name, ready: 0, scheduled: 0, running: 0, dead: 0, oldestReadyAt: null, tasks: null }));
-    return s;
-  };
-  const put = (s: QueueStats, k: CountKey, c: Count) => {
-    s[k] = c.n;
-    if (c.capped) (s.capped ??= {})[k] = c.capped;
-  };
-  const STATE: Record<CountKey, number> = { scheduled: 0, ready: 1, running: 2, dead: -1 };
-  const estimateOf = (key: CountKey, queue: string) =>
-    est === null ? null : key === 'dead' ? est.dead(queue) : est.jobs(STATE[key], queue);
-  for (const r of ready) {
-    const s = get(r.queue);
+/** The ready counts as queues; past `cap` a count is `cap` with the planner's estimate. */
+function readyStats(ready: ReadyRow[], cap: number, estimateOf: (key: CountKey, queue: string) => number | null): QueueStats[] {
+  return ready.map((r) => {
+    const s = emptyQueue(r.queue);
     s.oldestReadyAt = isoFromEpoch(r.oldest);
     s.blockedBy = r.blockedBy;
-    if (r.n <= cap) put(s, 'ready', { n: r.n });
-    else {
+    s.ready = Math.min(r.n, cap);
+    if (r.n > cap) {
       const e = estimateOf('ready', r.queue);
-      put(s, 'ready', { n: cap, capped: { atLeast: cap, estimate: e === null ? null : Math.max(e, cap + 1) } });
+      s.capped = { ready: { atLeast: cap, estimate: e === null ? null : Math.max(e, cap + 1), why: readyCapWhy(cap) } };
     }
-  }
-  for (const { key, rows, total } of samples) {
-    for (const r of rows) {
-      const c = Number(r.n);
-      if (total <= cap) put(get(r.queue), key, { n: c });
-      else {
-        // Only a lower bound for this queue: the scan stopped at `cap` rows in total.
-        const e = estimateOf(key, r.queue);
-        put(get(r.queue), key, { n: c, capped: { atLeast: c, estimate: e === null ? null : Math.max(c, e) } });
-      }
-    }
-  }
-  return [...stats.values()];
+    return s;
+  });
 }
 
 export { totalsOf, withWorkerQueues } from '../counts';

@@ -11,7 +11,7 @@ import type { Liveness } from '../heartbeats';
 import { parseOptions, ZSqliteOptions } from '../options';
 import { listResults, listWorkers, taskNames, taskQueues } from './reads-misc';
 import { overviewQueues } from './reads-overview';
-import { totalsOf } from '../counts';
+import { DEFAULT_COUNT_CAP, DEFAULT_COUNT_SCAN, totalsOf } from '../counts';
 import { getTask, listTasks, readResult } from './reads-tasks';
 import { pathFromUrl } from './url';
 import { enqueueMessage } from './writes-enqueue';
@@ -40,7 +40,8 @@ function letterText(db: Database.Database, id: string): string | null {
  *
  * Options (from the broker's configuration): `busyTimeoutMs` (5000), `resultExpires` (86400,
  * potatoq's `result_expires`), `workerHeartbeatInterval` (5), `workerDeadAfter` (60),
- * `countCap` (1000: the overview counts each queue's rows exactly up to here), `searchWindow`
+ * `countCap` (1000: the overview counts each queue's ready rows exactly up to here), `countScan`
+ * (50000: rows of each other state read to count them per queue), `searchWindow`
  * (10000 newest rows for text search, error groups and task names).
  *
  * Every read walks one of potatoq's indexes and stops early (sqlite-plans.int.test.ts checks the
@@ -51,7 +52,7 @@ export function createSqliteAdapter(config: StoreConfig): BrokerAdapter {
   const o = parseOptions(ZSqliteOptions, config.options);
   const busyTimeoutMs = o.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
   const resultExpires = o.resultExpires ?? 86400;
-  const cap = o.countCap ?? 1000;
+  const limits = { cap: o.countCap ?? DEFAULT_COUNT_CAP, scan: o.countScan ?? DEFAULT_COUNT_SCAN };
   const window = o.searchWindow ?? 10_000;
   const live: Liveness = { staleAfter: 3 * (o.workerHeartbeatInterval ?? 5), deadAfter: o.workerDeadAfter ?? 60 };
   let file: string | null = null;
@@ -105,7 +106,7 @@ export function createSqliteAdapter(config: StoreConfig): BrokerAdapter {
     overview: () =>
       read((db) => {
         const workers = listWorkers(db, live);
-        const queues = overviewQueues(db, workers, cap);
+        const queues = overviewQueues(db, workers, limits);
         const { totals, capped } = totalsOf(queues);
         const version = db.prepare('SELECT sqlite_version()').pluck().get() as string;
         const journal = String(db.pragma('journal_mode', { simple: true }));
@@ -139,7 +140,7 @@ export function createSqliteAdapter(config: StoreConfig): BrokerAdapter {
         const workers = listWorkers(db, live);
         return diagnosePotatoq({
           brokerId: config.id,
-          queues: overviewQueues(db, workers, cap),
+          queues: overviewQueues(db, workers, limits),
           workers: { value: workers },
           running: { value: runningFacts(db) },
           overdue: { value: overdueFacts(db, q.overdueSeconds) },

@@ -1,8 +1,9 @@
 import 'server-only';
 import type Database from 'better-sqlite3';
-import type { CountKey, QueueStats, WorkerInfo } from '@/lib/brokers/schema';
+import type { QueueStats, WorkerInfo } from '@/lib/brokers/schema';
 import { isoFromEpoch } from '../mappers';
 import { HEAD_CHECK_LIMIT, headBlock } from '../head-block';
+import { applyScans, emptyQueue, readyCapWhy, withWorkerQueues, type StateScan } from '../counts';
 
 // potatoq's index names (26.1a8 schema); `INDEXED BY` makes SQLite walk them whatever its
 // statistics (usually none: potatoq never runs ANALYZE) say, and fails loudly if one is gone.
@@ -25,20 +26,24 @@ export function readyQueueNames(db: Database.Database): string[] {
   return empty ? ['', ...out] : out;
 }
 
+/** How far the overview counts: each queue's ready rows up to `cap`; each other state's rows
+ *  (all queues at once: potatoq has no per-queue index for them) up to `scan`. */
+export interface CountLimits {
+  cap: number;
+  scan: number;
+}
+
 /**
  * Per-queue counts that never walk a whole table: each queue's ready rows are counted on
- * `jobs_ready` up to `cap + 1`; scheduled, running and dead letters from one scan of `cap + 1`
- * index entries each. Past the cap a count is a lower bound (`capped`, no estimate: SQLite
- * keeps none). The oldest ready task is the lowest seq among each priority's first entry.
+ * `jobs_ready` up to `cap + 1`; scheduled, running and dead letters from one scan of at most
+ * `scan + 1` index entries each, exact for every queue when the scan finishes. Past a bound a
+ * count is a lower bound (`capped`, no estimate: SQLite keeps none), for every queue the
+ * unfinished scan did not reach as well. The oldest ready task is the lowest seq among each
+ * priority's first entry.
  */
-export function overviewQueues(db: Database.Database, workers: WorkerInfo[], cap: number): QueueStats[] {
-  const stats = new Map<string, QueueStats>();
-  const get = (name: string): QueueStats => {
-    let s = stats.get(name);
-    if (!s) stats.set(name, (s = { name, ready: 0, scheduled: 0, running: 0, dead: 0, oldestReadyAt: null, tasks: null }));
-    return s;
-  };
-  const capped = (s: QueueStats, k: CountKey, atLeast: number) => ((s.capped ??= {})[k] = { atLeast, estimate: null });
+export function overviewQueues(db: Database.Database, workers: WorkerInfo[], limits: CountLimits): QueueStats[] {
+  const { cap, scan } = limits;
+  const ready: QueueStats[] = [];
   const count = db
     .prepare(
       `SELECT count(*) FROM (SELECT 1 FROM potatoq_jobs INDEXED BY ${IX.ready} WHERE state = 1 AND queue = ? ORDER BY priority DESC, seq LIMIT ?)`,
@@ -53,9 +58,10 @@ export function overviewQueues(db: Database.Database, workers: WorkerInfo[], cap
      FROM potatoq_jobs INDEXED BY ${IX.ready} WHERE state = 1 AND queue = ? ORDER BY priority DESC, seq LIMIT 1`,
   );
   for (const name of readyQueueNames(db)) {
-    const s = get(name);
+    const s = emptyQueue(name);
+    ready.push(s);
     const n = Number(count.get(name, cap + 1));
-    if (n > cap) capped(s, 'ready', cap);
+    if (n > cap) s.capped = { ready: { atLeast: cap, estimate: null, why: readyCapWhy(cap) } };
     s.ready = Math.min(n, cap);
     let oldest: { seq: number; created_at: number } | null = null;
     let below = Number.MAX_SAFE_INTEGER;
@@ -67,25 +73,18 @@ export function overviewQueues(db: Database.Database, workers: WorkerInfo[], cap
     s.oldestReadyAt = isoFromEpoch(oldest?.created_at ?? null);
     s.blockedBy = headBlock(head.get(name) as { id: string; task: string; payload: string | Buffer | null } | undefined);
   }
-  const samples: Array<[CountKey, string]> = [
+  const samples: Array<[StateScan['key'], string]> = [
     ['scheduled', `SELECT queue FROM potatoq_jobs INDEXED BY ${IX.scheduled} WHERE state = 0 ORDER BY run_at LIMIT ?`],
     ['running', `SELECT queue FROM potatoq_jobs INDEXED BY ${IX.running} WHERE state = 2 ORDER BY worker, pid LIMIT ?`],
     ['dead', `SELECT queue FROM potatoq_dead INDEXED BY ${IX.dead} ORDER BY died_at DESC LIMIT ?`],
   ];
-  for (const [key, sample] of samples) {
-    const rows = db.prepare(`SELECT queue, count(*) AS n FROM (${sample}) GROUP BY queue`).all(cap + 1) as Array<{
+  const scans = samples.map(([key, sample]): StateScan => {
+    const rows = db.prepare(`SELECT queue, count(*) AS n FROM (${sample}) GROUP BY queue`).all(scan + 1) as Array<{
       queue: string;
       n: number;
     }>;
-    const over = rows.reduce((t, r) => t + Number(r.n), 0) > cap;
-    for (const r of rows) {
-      const s = get(r.queue);
-      s[key] = Number(r.n);
-      // Only a lower bound for this queue: the scan stopped at `cap` rows in total.
-      if (over) capped(s, key, Number(r.n));
-    }
-  }
+    return { key, rows: rows.map((r) => ({ queue: r.queue, n: Number(r.n) })), limit: scan };
+  });
   // Queues a live worker consumes are shown even when empty.
-  for (const w of workers) if (w.status !== 'dead') for (const q of w.queues) get(q);
-  return [...stats.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return applyScans(withWorkerQueues(ready, workers), scans);
 }
