@@ -4,6 +4,7 @@
 // its lock goes with its connection.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import amqp from 'amqplib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isConsoleError } from '@/lib/brokers/errors';
 import { ZDeadListQuery } from '@/lib/brokers/schema';
@@ -22,7 +23,7 @@ import {
 } from '@/tests/support/rabbitmq';
 import { peekIds, seedDlq } from '@/tests/support/rabbit-dlq-seed';
 import { AmqpLink } from './connection';
-import { browseLockQueue, THIS_CONSOLE, withDlqLock } from './browse-lock';
+import { browseLockQueue, HOLDER_ARG, SINCE_ARG, THIS_CONSOLE, withDlqLock } from './browse-lock';
 import { Management } from './management';
 import { parseAmqpUrl, parseManagement } from './url';
 
@@ -90,6 +91,36 @@ for (const s of servers) {
       release();
       await Promise.all([first, second]);
       expect(order).toEqual(['one in', 'one out', 'two in']);
+    }, 30_000);
+
+    it('waits for a lock its own process holds on a connection of its own, counting the waits, up to a bound', async () => {
+      const dlq = `bl${newTag()}.dlq`;
+      // This process's lock on a connection the console's waiters don't know (what a failed
+      // delete leaves, or another module instance): the broker names this very process.
+      const own = await amqp.connect(s.url);
+      const ch = await own.createChannel();
+      await ch.assertQueue(browseLockQueue(dlq), {
+        exclusive: true,
+        durable: false,
+        autoDelete: false,
+        arguments: { [HOLDER_ARG]: THIS_CONSOLE, [SINCE_ARG]: new Date().toISOString() },
+      });
+      const link = linkTo(s.url, s.mgmt);
+      let waits = 0;
+      const refused = await withDlqLock(link, dlq, async () => 'in', { ownWaitMs: 500, sleep: async () => void waits++ }).catch(
+        (e: unknown) => e,
+      );
+      expect(isConsoleError(refused) && refused.message).toContain(`the console ${THIS_CONSOLE} has been browsing ${dlq} since`);
+      expect(waits).toBe(2); // 500 ms of 250 ms polls, then refused
+      waits = 0;
+      const entered = await withDlqLock(link, dlq, async () => 'in', {
+        sleep: async () => {
+          if (++waits === 3) await own.close(); // its browse ends
+          await new Promise((r) => setTimeout(r, 100));
+        },
+      });
+      expect(entered).toBe('in');
+      expect(waits).toBeGreaterThanOrEqual(3);
     }, 30_000);
 
     it('refuses at once while another console process holds it, naming it and since when; frees it with its connection', async () => {
