@@ -98,6 +98,10 @@ test('replaying the potatoq letter takes it out of the DLQ and back into its wor
   await expect(dialog.getByTestId('confirm-summary')).toContainText(queue);
   await dialog.getByTestId('confirm-submit').click();
   await expect(dialog.getByTestId('outcome-succeeded')).toBeVisible();
+  // RabbitMQ can't show a queued task's page: the page goes back to the dead letters, saying so.
+  await expect(page).toHaveURL(/\/brokers\/rmq\/dead$/);
+  await expect(page.getByTestId('toast-title').filter({ hasText: `Replayed as ${flakyId}` })).toBeVisible();
+  await expect(page.getByText(/Unsupported/)).toHaveCount(0);
 
   // In RabbitMQ: the DLQ keeps only the Celery letter; the work queue holds the replayed task.
   await expect.poll(() => queueCount(`${queue}.dlq`)).toBe(1);

@@ -11,10 +11,15 @@ import type { BulkBackend } from '@/lib/bulk/snapshot';
 
 const file = migratedDb();
 process.env.POTATOQ_CONSOLE_BROKERS = JSON.stringify([{ id: 'bulk', name: 'Bulk SQLite', url: `sqlite:///${file}` }]);
+// The console's state store in a file, as in production: the audit trail and the bulk jobs
+// write it through connections of their own.
+process.env.POTATOQ_CONSOLE_STATE = path.join(path.dirname(file), 'console-state.sqlite3');
 const { serviceBackend } = await import('@/lib/bulk/backend');
 const { BulkJob } = await import('@/lib/bulk/runner');
 const { takeSnapshot } = await import('@/lib/bulk/snapshot');
 const { resetAdapters } = await import('@/lib/brokers/registry');
+const { controlBulk, createBulk } = await import('@/lib/bulk/operations');
+const { getAuditStore } = await import('@/lib/audit/store');
 
 let py: PySeeder;
 
@@ -120,5 +125,27 @@ describe('bulk replay on SQLite', () => {
       progress: { succeeded: 19, skipped: 1 },
       skippedOutcomes: [{ id: wanted[3], outcome: 'missing' }],
     });
+  }, 60_000);
+
+  it('pauses, resumes and cancels a running job at once on the console that runs it, each audited', async () => {
+    await seed('bulk.ctl', 'bulk-d', 60);
+    const h = new Headers({ host: 'localhost:3000', origin: 'http://localhost:3000' });
+    const v = await createBulk('bulk', { action: 'replay', filter: { task: 'bulk.ctl' }, rate: 2 }, h);
+    const ops = ['start', 'pause', 'resume', 'cancel'] as const;
+    const answers: string[] = [];
+    for (const op of ops) {
+      answers.push((await controlBulk('bulk', { jobId: v.id, op, reason: 'int test' }, h)).state);
+      if (op === 'start' || op === 'resume') await new Promise((r) => setTimeout(r, 100)); // the loop is in its paced wait
+    }
+    // The first answer says the new state; a resume or cancel woke the job's loop, whose write of
+    // the state store used to hold its lock while the audit entry waited for it (5 s, then lost).
+    expect(answers).toEqual(['running', 'paused', 'running', 'cancelled']);
+    const controls = new Set(['bulk-pause', 'bulk-resume', 'bulk-cancel']);
+    const entries = (await (await getAuditStore()).list({ broker: 'bulk', limit: 50 })).entries.filter((e) => controls.has(e.action));
+    expect(entries.map((e) => [e.action, e.outcome]).reverse()).toEqual([
+      ['bulk-pause', 'done'],
+      ['bulk-resume', 'done'],
+      ['bulk-cancel', 'done'],
+    ]);
   }, 60_000);
 });

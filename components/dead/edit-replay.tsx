@@ -5,10 +5,12 @@ import { ReasonField } from '@/components/audit/reason-field';
 import { Button } from '@/components/ui/button';
 import { Card, CardHeader } from '@/components/ui/card';
 import { ErrorBox } from '@/components/ui/states';
+import { useToasts } from '@/components/ui/toasts';
 import { previewReplayEditedAction, replayEditedAction } from '@/lib/actions/broker-actions';
 import type { ActionError } from '@/lib/actions/response';
 import type { DeadDetail, TypedValue } from '@/lib/brokers/schema';
 import type { EditPreview, EditReplayResult, ReplayEditInput } from '@/lib/brokers/schema-edit';
+import { afterReplay } from '@/lib/client/after-replay';
 import { useOverview } from '@/lib/client/hooks';
 import { MessageDiff } from './message-diff';
 import { ValueEditor } from './value-editor';
@@ -20,6 +22,7 @@ export function EditReplay({ brokerId, d }: { brokerId: string; d: DeadDetail })
   const decl = o.data?.model?.actions.replayEdited;
   const cap = o.data?.capabilities.replay;
   const router = useRouter();
+  const toast = useToasts();
   const initialArgs = d.payload.args && (d.payload.args.t === 'list' || d.payload.args.t === 'tuple') ? d.payload.args.items : [];
   const initialKwargs = d.payload.kwargs?.t === 'dict' ? d.payload.kwargs.entries : [];
   const [open, setOpen] = useState(false);
@@ -198,11 +201,13 @@ export function EditReplay({ brokerId, d }: { brokerId: string; d: DeadDetail })
                           () => replayEditedAction(brokerId, d.id, edit(), reason.trim()),
                           (r) => {
                             setResult(r);
-                            if (r.outcome.outcome === 'ok')
-                              setTimeout(
-                                () => router.push(`/brokers/${encodeURIComponent(brokerId)}/jobs/${encodeURIComponent(r.newId)}`),
-                                1500,
-                              );
+                            if (r.outcome.outcome !== 'ok') return;
+                            // The new task's page where the broker can show it, else the dead letters.
+                            const next = afterReplay(brokerId, o.data?.capabilities, r.newId, r.outcome.message);
+                            setTimeout(() => {
+                              if (next.notice) toast([next.notice]);
+                              router.push(next.href);
+                            }, 1500);
                           },
                         )
                       }

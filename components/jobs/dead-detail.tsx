@@ -7,7 +7,9 @@ import { Badge } from '@/components/ui/badge';
 import { Card, CardHeader } from '@/components/ui/card';
 import { CommandLine } from '@/components/ui/copy-button';
 import { ErrorBox, Loading } from '@/components/ui/states';
+import { useToasts } from '@/components/ui/toasts';
 import type { Capabilities } from '@/lib/brokers/schema';
+import { afterReplay } from '@/lib/client/after-replay';
 import { describeError } from '@/lib/client/api';
 import { fillCommand } from '@/lib/client/cli';
 import { useDead, useOverview } from '@/lib/client/hooks';
@@ -24,6 +26,7 @@ export function DeadDetailView({ brokerId, id }: { brokerId: string; id: string 
   const q = useDead(brokerId, id);
   const o = useOverview(brokerId);
   const router = useRouter();
+  const toast = useToasts();
   const base = `/brokers/${encodeURIComponent(brokerId)}`;
   if (q.error && !q.data) return <ErrorBox {...describeError(q.error)} />;
   if (!q.data) return <Loading />;
@@ -58,8 +61,15 @@ export function DeadDetailView({ brokerId, id }: { brokerId: string; id: string 
             size="md"
             disabledReason={off(caps, 'replay') ?? d.unavailable?.replay}
             onDone={(r) => {
-              // Where a replay is a new task (QueueFlow), go to that one; else the letter's own id.
-              after(`${base}/jobs/${encodeURIComponent(r.succeeded[0]?.taskId ?? d.id)}`)(r);
+              // Where a replay is a new task (QueueFlow), go to that one; else the letter's own id:
+              // its page where the broker can show it, else the dead letters with a notice.
+              const done = r.succeeded[0];
+              if (!done) return;
+              const next = afterReplay(brokerId, caps, done.taskId ?? d.id, done.message);
+              setTimeout(() => {
+                if (next.notice) toast([next.notice]);
+                router.push(next.href);
+              }, 1200);
             }}
           />
           {d.conversion ? (

@@ -78,7 +78,7 @@ const fromStored = (r: Stored): JournalRow => ({
   note: r.note,
 });
 
-export function createSqlMoveJournal(db: Omit<SqlRunner, 'tx' | 'close'>): MoveJournal {
+export function createSqlMoveJournal(db: Omit<SqlRunner, 'batch' | 'close'>): MoveJournal {
   const get = async (source: string, id: string) => {
     const r = await db.all<Stored>(`SELECT ${COLUMNS} FROM console_move_journal WHERE source = ? AND id = ?`, [source, id]);
     return r[0] ? fromStored(r[0]) : null;

@@ -104,6 +104,18 @@ describe('bulk operations behind the gate', () => {
     expect(store.entries.map((e) => e.action)).toEqual(['bulk-revoke', 'bulk-pause', 'bulk-cancel']);
   });
 
+  it('acts at once on a job this console runs: no request left for another console, none waited for', async () => {
+    const b = new FakeBackend(idsFrom('d', 40));
+    b.beforeAct = () => new Promise((r) => setTimeout(r, 20));
+    const v = await createBulk('b1', { action: 'replay', filter: {}, rate: 5 }, h, () => b);
+    const requests = vi.spyOn(bulkStore, 'request');
+    const states: string[] = [];
+    for (const op of ['start', 'pause', 'resume', 'cancel'] as const)
+      states.push((await controlBulk('b1', { jobId: v.id, op, reason: why }, h)).state);
+    expect(states).toEqual(['running', 'paused', 'running', 'cancelled']);
+    expect(requests).not.toHaveBeenCalled();
+  });
+
   it('refuses revoking running tasks and unknown actions before reading the broker', async () => {
     const b = new FakeBackend(idsFrom('d', 3));
     await expect(createBulk('b1', { action: 'revoke', filter: { state: 'running' } }, h, () => b)).rejects.toMatchObject({

@@ -29,24 +29,14 @@ function sqliteRunner(file: string): Promise<SqlRunner> {
       run: async (sql: string, p: unknown[]) => db.prepare(sql).run(...conv(p)).changes,
       all: async <T>(sql: string, p: unknown[]) => db.prepare(sql).all(...conv(p)) as T[],
     };
-    // One transaction at a time on the one connection: a second caller waits its turn
-    // instead of finding a BEGIN already open.
-    let turn: Promise<void> = Promise.resolve();
     const runner: SqlRunner = {
       ...r,
-      tx(fn) {
-        const mine = turn.then(async () => {
-          db.exec('BEGIN IMMEDIATE');
-          try {
-            await fn(r);
-            db.exec('COMMIT');
-          } catch (e) {
-            db.exec('ROLLBACK');
-            throw e;
-          }
-        });
-        turn = mine.catch(() => undefined);
-        return mine;
+      // Synchronous from BEGIN to COMMIT (see SqlRunner.batch): no other code of this process
+      // runs while the write lock is held.
+      batch: async (steps) => {
+        db.transaction(() => {
+          for (const [sql, p] of steps) db.prepare(sql).run(...conv(p));
+        }).immediate();
       },
       close: async () => void db.close(),
     };
@@ -77,14 +67,11 @@ async function postgresRunner(url: string): Promise<SqlRunner> {
   return {
     run: async (sql, p) => (await pool.query(numbered(sql), p)).rowCount ?? 0,
     all: async <T>(sql: string, p: unknown[]) => (await pool.query(numbered(sql), p)).rows as T[],
-    async tx(fn) {
+    async batch(steps) {
       const t = await pool.connect();
       try {
         await t.query('BEGIN');
-        await fn({
-          run: async (sql, p) => (await t.query(numbered(sql), p)).rowCount ?? 0,
-          all: async <T>(sql: string, p: unknown[]) => (await t.query(numbered(sql), p)).rows as T[],
-        });
+        for (const [sql, p] of steps) await t.query(numbered(sql), p);
         await t.query('COMMIT');
       } catch (e) {
         await t.query('ROLLBACK').catch(() => {});

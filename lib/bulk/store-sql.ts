@@ -19,8 +19,15 @@ export interface SqlRunner {
   /** Answers how many rows the statement changed. */
   run(sql: string, params: unknown[]): Promise<number>;
   all<T = Record<string, unknown>>(sql: string, params: unknown[]): Promise<T[]>;
-  /** Runs `fn` in one transaction. */
-  tx(fn: (r: Omit<SqlRunner, 'tx' | 'close'>) => Promise<void>): Promise<void>;
+  /**
+   * Runs the statements in one transaction. A list, not a callback: on SQLite the transaction
+   * runs synchronously, so this process never holds the file's write lock while other code of
+   * it runs. The audit trail, the trends and the limiters write the same file through
+   * connections of their own, and better-sqlite3 waits for a lock with the event loop blocked:
+   * a write of theirs between two statements of an open transaction here waited out the whole
+   * busy timeout (5 s) and then failed (a bulk resume answered after 5 s, its audit entry lost).
+   */
+  batch(statements: ReadonlyArray<readonly [sql: string, params: unknown[]]>): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -57,27 +64,24 @@ export function createSqlBulkStore(db: SqlRunner): BulkStore {
       );
     },
     async save(row, outcomes = []) {
-      await db.tx(async (t) => {
-        await t.run('UPDATE console_bulk_jobs SET state = ?, owner = ?, heartbeat_ms = ?, finished_at = ?, row = ? WHERE id = ?', [
-          row.state,
-          row.owner,
-          row.heartbeatMs,
-          row.finishedAt,
-          body(row),
-          row.id,
+      const steps: Array<[string, unknown[]]> = [
+        [
+          'UPDATE console_bulk_jobs SET state = ?, owner = ?, heartbeat_ms = ?, finished_at = ?, row = ? WHERE id = ?',
+          [row.state, row.owner, row.heartbeatMs, row.finishedAt, body(row), row.id],
+        ],
+      ];
+      // One statement per 200 outcomes (bounded parameter counts on both stores), numbered after
+      // the job's last one by the statement itself: nothing is read between the statements.
+      for (let i = 0; i < outcomes.length; i += 200) {
+        const part = outcomes.slice(i, i + 200);
+        steps.push([
+          `INSERT INTO console_bulk_outcomes (job_id, n, id, outcome, message)
+           SELECT ?, (SELECT COALESCE(MAX(n), -1) FROM console_bulk_outcomes WHERE job_id = ?) + v.k, v.id, v.outcome, v.message
+           FROM (${part.map(() => 'SELECT CAST(? AS INTEGER) AS k, ? AS id, ? AS outcome, ? AS message').join(' UNION ALL ')}) AS v`,
+          [row.id, row.id, ...part.flatMap((o, k) => [k + 1, o.id, o.outcome, o.message])],
         ]);
-        if (!outcomes.length) return;
-        const base = await t.all<{ n: number | string | null }>('SELECT max(n) AS n FROM console_bulk_outcomes WHERE job_id = ?', [row.id]);
-        let n = Number(base[0]?.n ?? -1);
-        // One statement per 200 outcomes: bounded parameter counts on both stores.
-        for (let i = 0; i < outcomes.length; i += 200) {
-          const part = outcomes.slice(i, i + 200);
-          await t.run(
-            `INSERT INTO console_bulk_outcomes (job_id, n, id, outcome, message) VALUES ${part.map(() => '(?, ?, ?, ?, ?)').join(', ')}`,
-            part.flatMap((o) => [row.id, ++n, o.id, o.outcome, o.message]),
-          );
-        }
-      });
+      }
+      await db.batch(steps);
     },
     async get(id) {
       const r = await db.all<Stored>('SELECT row, state, owner, heartbeat_ms, control, finished_at FROM console_bulk_jobs WHERE id = ?', [
@@ -116,16 +120,12 @@ export function createSqlBulkStore(db: SqlRunner): BulkStore {
     },
     async prune(beforeMs, queuedBeforeMs) {
       const old = (ms: number) => new Date(ms).toISOString();
-      await db.tx(async (t) => {
-        const gone = await t.all<{ id: string }>(
-          `SELECT id FROM console_bulk_jobs WHERE (finished_at IS NOT NULL AND finished_at < ?) OR (state = 'queued' AND created_at < ?)`,
-          [old(beforeMs), old(queuedBeforeMs)],
-        );
-        for (const g of gone) {
-          await t.run('DELETE FROM console_bulk_outcomes WHERE job_id = ?', [g.id]);
-          await t.run('DELETE FROM console_bulk_jobs WHERE id = ?', [g.id]);
-        }
-      });
+      const gone = `SELECT id FROM console_bulk_jobs WHERE (finished_at IS NOT NULL AND finished_at < ?) OR (state = 'queued' AND created_at < ?)`;
+      const p = [old(beforeMs), old(queuedBeforeMs)];
+      await db.batch([
+        [`DELETE FROM console_bulk_outcomes WHERE job_id IN (${gone})`, p],
+        [`DELETE FROM console_bulk_jobs WHERE id IN (${gone})`, p],
+      ]);
     },
     close: () => db.close(),
   };

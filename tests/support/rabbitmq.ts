@@ -11,6 +11,7 @@ import { createRabbitmqAdapter, type RabbitmqAdapter } from '@/lib/brokers/potat
 export const RMQ4_URL = process.env.POTATOQ_TEST_RABBITMQ4_URL ?? 'amqp://potatoq:potatoq@127.0.0.1:5673/';
 export const RMQ4_MGMT = process.env.POTATOQ_TEST_RABBITMQ4_MGMT ?? 'http://127.0.0.1:15673';
 export const RMQ3_URL = process.env.POTATOQ_TEST_RABBITMQ3_URL ?? 'amqp://guest:guest@127.0.0.1:5672/';
+export const RMQ3_MGMT = process.env.POTATOQ_TEST_RABBITMQ3_MGMT ?? 'http://127.0.0.1:15672';
 export const REDIS_URL = process.env.POTATOQ_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/0';
 export const PY_DIR = path.join(ROOT, 'tests/py');
 /** potatoq reads `host//` (and `host/`) as vhost `/`, like Celery; a named vhost (`host/v`) is as is. */

@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import { ConsoleError } from '@/lib/brokers/errors';
 import { parseOptions } from '@/lib/brokers/potatoq/options';
 import { AmqpLink } from '@/lib/brokers/potatoq/rabbitmq/connection';
-import { Management } from '@/lib/brokers/potatoq/rabbitmq/management';
+import { Management, type MgmtQueue } from '@/lib/brokers/potatoq/rabbitmq/management';
 import { groupsNote, windowNote, type DeepDlq } from '@/lib/brokers/potatoq/rabbitmq/reads';
 import { parseAmqpUrl, parseManagement } from '@/lib/brokers/potatoq/rabbitmq/url';
 import { connectRedis } from '@/lib/brokers/potatoq/redis/server';
@@ -15,7 +15,6 @@ import { NO_BACKEND, type ResultCtx } from '../redis/context';
 import { callOfFailure } from '../calls';
 import { celeryCall } from '../command';
 import { celeryDeadHistogram } from '../histogram';
-import { isControlQueue } from '../redis/keys';
 import { discardDead, ok, replayFailures, type ReplayBroker } from '../redis/failures';
 import { memoRoutes, type QueueRoutes } from '../route';
 import { previewEditedCelery, replayEditedCelery } from '../edit-replay';
@@ -46,15 +45,13 @@ import {
 import { actOnCeleryDead } from './dlq-actions';
 import { withDeadLetterQueue } from './dlq-model';
 import { diagnoseRabbit } from './diagnose';
+import { celeryWorkQueues } from './queues';
 
 export const NO_BROWSE =
   "RabbitMQ can't show queued messages without taking them from the workers (no browse; a get-and-requeue reorders and redelivers them): counts only";
 const NO_SCHEDULED =
   "RabbitMQ: a Celery ETA message waits in its queue among the ready ones until a worker reserves it (then it is unacknowledged); the broker can't tell them apart without taking them";
 const NO_OLDEST = 'RabbitMQ does not say when its oldest ready message was enqueued without taking it';
-
-/** Celery's own and kombu's control queues, and its native delayed-delivery queues. */
-const isTaskQueue = (name: string) => !isControlQueue(name) && !name.startsWith('celery_delayed_') && !name.startsWith('amq.');
 
 /**
  * A plain Celery 5.7 app on RabbitMQ (3.10 or 4.x): counts from passive declares and the
@@ -63,9 +60,9 @@ const isTaskQueue = (name: string) => !isControlQueue(name) && !name.startsWith(
 export function createCeleryRabbitAdapter(config: StoreConfig): BrokerAdapter {
   const o = parseOptions(ZCeleryOptions, config.options);
   const target = parseAmqpUrl(config.url);
-  const link = new AmqpLink(target, 10_000);
   const mgmtTarget = parseManagement(o, target);
   const mgmt = mgmtTarget ? new Management(mgmtTarget, 10_000) : null;
+  const link = new AmqpLink(target, 10_000, mgmt ? (q) => mgmt.lockHolder(target.vhost, q) : undefined);
   const backendUrl = o.resultBackend && o.resultBackend !== 'none' ? o.resultBackend : null;
   if (backendUrl && !/^(redis|rediss|unix):/i.test(backendUrl))
     throw new ConsoleError('InvalidInput', 'broker option resultBackend: only a Redis result backend (redis://, rediss://) is supported');
@@ -110,23 +107,38 @@ export function createCeleryRabbitAdapter(config: StoreConfig): BrokerAdapter {
     return caps;
   }
 
-  async function queueNames(): Promise<string[]> {
-    if (o.queues?.length) return [...new Set(o.queues)].sort();
-    if (!mgmt) return ['celery'];
-    return (await mgmt.queues(target.vhost))
-      .map((q) => q.name)
-      .filter((n) => isTaskQueue(n) && n !== o.deadLetterQueue)
-      .sort();
+  /** The app's work queues (queues.ts has the rule), with what was read to find them. */
+  async function queueNames(): Promise<{
+    names: string[];
+    stats: MgmtQueue[] | null;
+    dead: Awaited<ReturnType<typeof deadCounts>> | null;
+  }> {
+    const [stats, bindings, dead] = await Promise.all([
+      mgmt ? mgmt.queues(target.vhost) : Promise.resolve(null),
+      mgmt && !o.queues?.length ? mgmt.queueBindings(target.vhost) : Promise.resolve([]),
+      backend ? deadCounts(rctx) : Promise.resolve(null),
+    ]);
+    if (o.queues?.length) return { names: [...new Set(o.queues)].sort(), stats, dead };
+    if (!stats) return { names: ['celery'], stats, dead };
+    const seen = dead ? [...dead.byQueue.keys()].filter(Boolean) : [];
+    return {
+      names: celeryWorkQueues(
+        stats.map((q) => q.name),
+        bindings,
+        seen,
+        o.deadLetterQueue,
+      ),
+      stats,
+      dead,
+    };
   }
 
   async function overview(): Promise<BrokerOverview> {
     const caps = await capabilities();
     const server = await link.serverInfo();
-    const names = await queueNames();
-    const [passive, stats, dead, pings, letters] = await Promise.all([
+    const { names, stats, dead } = await queueNames();
+    const [passive, pings, letters] = await Promise.all([
       checkQueues(link, names),
-      mgmt ? mgmt.queues(target.vhost) : Promise.resolve(null),
-      backend ? deadCounts(rctx) : Promise.resolve(null),
       inspect(link, 'ping', Math.min(500, inspectMs)),
       dlq ? link.checkQueue(dlq.name) : Promise.resolve(null),
     ]);

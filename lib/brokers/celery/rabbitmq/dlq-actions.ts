@@ -135,7 +135,6 @@ async function walkLetters(d: CeleryDlq, rctx: ResultCtx, kind: Kind, w: Walk, p
     await walkQueue(
       {
         link: d.link,
-        lockKey: d.lockKey,
         dlq: d.name,
         quickId: (m) => quickId(m.properties),
         decode: (m) => celeryLetter(m, d.name),

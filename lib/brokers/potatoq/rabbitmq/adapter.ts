@@ -48,11 +48,13 @@ export function createRabbitmqAdapter(config: StoreConfig): RabbitmqAdapter {
   const timeoutMs = o.timeoutMs ?? 10_000;
   const target = parseAmqpUrl(config.url);
   const mgmtTarget = parseManagement(o, target);
+  const mgmt = mgmtTarget ? new Management(mgmtTarget, timeoutMs) : null;
   const ctx: RabbitCtx = {
     config,
     target,
-    link: new AmqpLink(target, timeoutMs),
-    mgmt: mgmtTarget ? new Management(mgmtTarget, timeoutMs) : null,
+    // A refused browse names the console holding the DLQ where the management API can say.
+    link: new AmqpLink(target, timeoutMs, mgmt ? (q) => mgmt.lockHolder(target.vhost, q) : undefined),
+    mgmt,
     backend: createResultBackend(o, config.id, timeoutMs),
     lockKey: `${target.display}`,
     // Without the management API only named queues can be counted: potatoq's default one unless configured.

@@ -2,6 +2,7 @@ import 'server-only';
 import amqp, { type Channel, type ChannelModel, type ConfirmChannel } from 'amqplib';
 import { ConsoleError } from '@/lib/brokers/errors';
 import type { AmqpTarget } from './url';
+import { THIS_CONSOLE, type LockHolder } from './browse-lock';
 
 /** Channels `checkMany` declares over at once. */
 export const CHECK_LANES = 4;
@@ -23,10 +24,13 @@ export class AmqpLink {
   private conn: Promise<ChannelModel> | null = null;
   private closed = false;
   server: ServerInfo | null = null;
+  private cluster: string | null = null;
 
   constructor(
     private readonly target: AmqpTarget,
     private readonly timeoutMs: number,
+    /** Who holds a browse lock queue (the management API), where it can be asked. */
+    readonly lockHolderOf?: (lockQueue: string) => Promise<LockHolder | null>,
   ) {}
 
   private open(): Promise<ChannelModel> {
@@ -39,11 +43,13 @@ export class AmqpLink {
           // a channel.close-ok) waits for the server's delayed TCP ACK: about 40 ms each (a
           // filtered redrive at 174 msgs/s; 1.2 s of an overview with potatoq's 28 delay queues).
           noDelay: true,
-          clientProperties: { connection_name: 'potatoq-console' },
+          // Shown by RabbitMQ (management UI, `rabbitmqctl list_connections`): which console it is.
+          clientProperties: { connection_name: `potatoq-console ${THIS_CONSOLE}` },
         });
         const props = c.connection.serverProperties as Record<string, unknown>;
         const version = String(props.version ?? '');
         this.server = { product: String(props.product ?? 'RabbitMQ'), version, major: Number.parseInt(version, 10) || 0 };
+        this.cluster = typeof props.cluster_name === 'string' ? props.cluster_name : null;
         const drop = () => {
           this.conn = null;
         };
@@ -61,6 +67,13 @@ export class AmqpLink {
   async serverInfo(): Promise<ServerInfo> {
     await this.open();
     return this.server!;
+  }
+
+  /** The server's cluster and this link's vhost: what browse locks in this process are shared by
+   *  (the cluster's own name, so two spellings of its host are one scope). */
+  async lockScope(): Promise<string> {
+    await this.open();
+    return `${this.cluster ?? this.target.display}|${this.target.vhost}`;
   }
 
   /** Runs `fn` on a fresh channel that is closed afterwards (unacked deliveries then go back). */

@@ -92,7 +92,7 @@ describe.skipIf(!available)('RabbitMQ 4: reading a DLQ for the dead-letter list'
     const held = new Promise<void>((r) => (release = r));
     let locked!: () => void;
     const isLocked = new Promise<void>((r) => (locked = r));
-    const holder = withDlqLock(link, 'test', `${queue}.dlq`, async () => (locked(), await held));
+    const holder = withDlqLock(link, `${queue}.dlq`, async () => (locked(), await held));
     await isLocked;
     const before = dlqBrowsesStarted();
     const reads = Promise.all([

@@ -54,7 +54,7 @@ export async function readQueue<T>(
   if (!flight || flight.started) {
     const f: Flight = { started: false, letters: Promise.resolve([]) };
     const mine = flights;
-    f.letters = browseDlq(link, lockKey, dlq, limit, () => {
+    f.letters = browseDlq(link, dlq, limit, () => {
       f.started = true;
       (g[BROWSES] ??= { n: 0 }).n++;
     }).finally(() => {
@@ -75,8 +75,8 @@ export async function readQueue<T>(
  * meanwhile, the channel's unacked letters go back to the DLQ: nothing is lost. `onStart` runs
  * once the lock is held.
  */
-async function browseDlq(link: AmqpLink, lockKey: string, dlq: string, limit: number, onStart: () => void): Promise<ConsumeMessage[]> {
-  return withDlqLock(link, lockKey, dlq, () => {
+async function browseDlq(link: AmqpLink, dlq: string, limit: number, onStart: () => void): Promise<ConsumeMessage[]> {
+  return withDlqLock(link, dlq, () => {
     onStart();
     return link.withConfirmChannel(async (ch) => {
       const depth = Math.min(limit, (await ch.checkQueue(dlq)).messageCount);

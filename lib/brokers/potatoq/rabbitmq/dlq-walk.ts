@@ -28,8 +28,6 @@ export interface WalkPace extends ReplayPace {
 /** What one walk needs to know about the letters of the queue it walks. */
 export interface WalkSpec<L extends { id: string }> {
   link: AmqpLink;
-  /** Same server + vhost share the browse lock. */
-  lockKey: string;
   /** The queue walked, as RabbitMQ names it. */
   dlq: string;
   /** The queue its letters are labelled with (`Held.queue`); the DLQ's own name when absent. */
@@ -69,7 +67,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  */
 export async function walkQueue<L extends { id: string }>(spec: WalkSpec<L>, w: Walk, pace: WalkPace): Promise<void> {
   const { dlq, link } = spec;
-  await withDlqLock(link, spec.lockKey, dlq, () =>
+  await withDlqLock(link, dlq, () =>
     link.withConfirmChannel(async (pub) => {
       pub.setMaxListeners(0); // one `return` listener per publish in flight
       const depth = (await pub.checkQueue(dlq)).messageCount;

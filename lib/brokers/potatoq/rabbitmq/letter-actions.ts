@@ -37,7 +37,6 @@ export async function runOnLetters(ctx: RabbitCtx, ids: string[], step: LetterSt
       if (!exists.get(dlqOf(q))) continue;
       await browseDlq(
         ctx.link,
-        ctx.lockKey,
         q,
         ctx.browseLimit,
         async () => undefined,

@@ -1,6 +1,7 @@
 import 'server-only';
 import { ConsoleError } from '@/lib/brokers/errors';
 import type { ManagementTarget } from './url';
+import { HOLDER_ARG, SINCE_ARG, type LockHolder } from './browse-lock';
 
 export interface MgmtQueue {
   name: string;
@@ -75,6 +76,22 @@ export class Management {
       if (!body.page_count || page >= body.page_count) break;
     }
     return out;
+  }
+
+  /** Who holds a console's browse lock queue (its arguments name the process and since when);
+   *  null when the queue is gone or says nothing. */
+  async lockHolder(vhost: string, queue: string): Promise<LockHolder | null> {
+    let body: unknown;
+    try {
+      body = await this.get(`/api/queues/${encodeURIComponent(vhost)}/${encodeURIComponent(queue)}?columns=arguments`);
+    } catch {
+      return null;
+    }
+    const args = (body as { arguments?: Record<string, unknown> } | null)?.arguments ?? {};
+    const text = (v: unknown) => (typeof v === 'string' ? v.slice(0, 200) : null);
+    const holder = text(args[HOLDER_ARG]);
+    const since = text(args[SINCE_ARG]);
+    return holder || since ? { holder, since } : null;
   }
 
   /** The vhost's bindings to queues (`/api/bindings/<vhost>`; the default exchange's are source ""). */

@@ -7,8 +7,6 @@ import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { isConsoleError } from '@/lib/brokers/errors';
 import { AmqpLink } from './connection';
-import { browseDlq, browseLockQueue } from './dlq';
-import { parseAmqpUrl } from './url';
 import { ROOT } from '@/tests/support/potatoq-seeder';
 import { runAdapterContract, type ContractFixture, type ContractSeeder } from '@/lib/brokers/contract';
 import { runPotatoqBattery } from '../battery';
@@ -150,55 +148,6 @@ describe.skipIf(!available)('rabbitmq 4: a DLQ deleted while it is read', () => 
     } finally {
       check.mockRestore();
       await a.close();
-    }
-  });
-});
-
-describe.skipIf(!available)('rabbitmq 4: one browse of a DLQ at a time, across console processes', () => {
-  it('refuses a second console while one browses, and frees the queue when it ends or its connection dies', async () => {
-    const tag = newTag();
-    const queue = `lk${tag}`;
-    const py = spawnRabbitSeeder(RMQ4_URL, REDIS_URL, tag);
-    // Two links with their own connections and in-process lock keys: two console processes.
-    const one = new AmqpLink(parseAmqpUrl(RMQ4_URL), 10_000);
-    const two = new AmqpLink(parseAmqpUrl(RMQ4_URL), 10_000);
-    const ids = (link: AmqpLink, key: string) =>
-      browseDlq(link, key, queue, 50, async (held) => held.map((h) => String(h.msg.properties.messageId)));
-    try {
-      const id = await py.call<string>('dead_letter', { task: 'ct.lock', queue, reason: 'boom' });
-      let entered!: () => void;
-      let leave!: () => void;
-      const inside = new Promise<void>((r) => (entered = r));
-      const gate = new Promise<void>((r) => (leave = r));
-      const first = browseDlq(one, 'one', queue, 50, async (held) => {
-        entered();
-        await gate;
-        return held.map((h) => String(h.msg.properties.messageId));
-      });
-      await inside;
-      const refused = await ids(two, 'two').catch((e: unknown) => e);
-      expect(isConsoleError(refused) && refused.code).toBe('Conflict');
-      expect(String((refused as Error).message)).toContain(`another console is browsing ${queue}.dlq`);
-      leave();
-      expect(await first).toEqual([id]);
-      expect(await ids(two, 'two')).toEqual([id]); // free again, and the letter is back
-
-      // A console that dies mid-browse: RabbitMQ drops its lock with its connection, and
-      // returns the letter it held.
-      const dying = browseDlq(one, 'one', queue, 50, async () => {
-        await one.close();
-        return null;
-      }).catch(() => null);
-      await dying;
-      expect(
-        await until('the lock to go with the connection', async () => (await ids(two, 'two').catch(() => null))?.join(','), 10_000),
-      ).toBe(id);
-      expect(await two.checkQueue(browseLockQueue(`${queue}.dlq`))).toBeNull(); // deleted after use
-    } finally {
-      await one.close();
-      await two.close();
-      await py.call('cleanup').catch(() => undefined);
-      await py.close();
     }
   });
 });

@@ -28,7 +28,6 @@ export async function redriveLetters(ctx: RabbitCtx, ids: string[], step: Letter
       await walkQueue(
         {
           link: ctx.link,
-          lockKey: ctx.lockKey,
           dlq: dlqOf(q),
           // The id is the message id when there is one (toLetter's rule): skip decoding the others.
           quickId: (m) => (typeof m.properties.messageId === 'string' ? (m.properties.messageId as string) : null),

@@ -18,7 +18,7 @@ type Found = Pick<Letter, 'id' | 'diedAtMs'>;
 /** One pass over `<queue>.dlq` under the browse lock: the matching letters of those there at the start, nothing acked. */
 async function scanDlq(ctx: RabbitCtx, queue: string, q: DeadFilter, out: Found[]): Promise<void> {
   const dlq = dlqOf(queue);
-  await withDlqLock(ctx.link, ctx.lockKey, dlq, () =>
+  await withDlqLock(ctx.link, dlq, () =>
     ctx.link.withChannel(async (ch) => {
       const depth = (await ch.checkQueue(dlq)).messageCount;
       if (depth === 0) return;
