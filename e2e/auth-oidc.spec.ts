@@ -19,6 +19,10 @@ const ACCOUNTS = {
   carl: { preferred_username: 'carl', groups: ['contractors'] },
   // Names an ordinary object would find on its prototype: they grant nothing.
   proto: { preferred_username: 'proto', groups: ['__proto__', 'constructor', 'toString', 'hasOwnProperty'] },
+  // Another account (subject) at the provider that calls itself olga, and one that calls itself
+  // like the console's API token `ci`.
+  'olga-2': { preferred_username: 'olga', groups: ['ops'] },
+  mallory: { preferred_username: 'token:ci', groups: ['ops'] },
 };
 
 let idp: RunningProvider;
@@ -172,8 +176,32 @@ test('an operator signs in through the provider (PKCE, state, nonce), lands on t
     via: 'oidc',
     reason: 'OIDC-1 revoke as operator',
     outcome: 'done',
+    subject: 'olga',
+    issuer: idp.issuer,
   });
+  await page.goto(`${c.url}/audit?task=${task}`);
+  await expect(page.getByTestId('audit-subject').first()).toHaveText(`sub olga at ${idp.issuer}`);
   expect(await (await page.request.get(`${c.url}/login`)).text()).not.toContain(CLIENT_SECRET);
+});
+
+test('a second subject with the same user name, and a name like an API token, are refused without a session', async ({ browser }) => {
+  // olga (subject "olga") signed in first in the test above: the name is hers.
+  for (const [login, says] of [
+    ['olga-2', 'names you "olga", but that name already belongs to another account'],
+    ['mallory', 'names you "token:ci", which the console cannot give a person'],
+  ] as const) {
+    const context = await browser.newContext();
+    const p = await context.newPage();
+    const answer = p.waitForResponse((r) => r.url().startsWith(`${c.url}/api/auth/oidc/callback`));
+    await throughProvider(p, c.url, login);
+    expect((await answer).status(), login).toBe(403);
+    await expect(p.getByTestId('oidc-refusal')).toContainText(says);
+    await expect(p.getByTestId('oidc-refusal')).toContainText('An administrator can change which claim names users');
+    expect(await session(context)).toBeUndefined();
+    await context.close();
+  }
+  expect(c.output()).toMatch(/"why":"name-taken"/);
+  expect(c.output()).toMatch(/"why":"reserved-name"/);
 });
 
 test('a viewer reads but cannot act; signing out ends the session', async ({ page }) => {

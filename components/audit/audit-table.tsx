@@ -32,6 +32,15 @@ export function AuditTable({ entries }: { entries: AuditEntry[] }) {
               <td className="font-mono text-xs whitespace-nowrap">{e.at.replace('T', ' ').slice(0, 19)}</td>
               <td className="text-xs">
                 <span data-testid="audit-who">{visible(e.who)}</span>
+                {e.subject ? (
+                  <span
+                    className="block font-mono break-all text-zinc-500 dark:text-zinc-400"
+                    data-testid="audit-subject"
+                    title="Who this user is at the identity provider (subject and issuer)"
+                  >
+                    sub {visible(e.subject)} at {visible(e.issuer ?? '?')}
+                  </span>
+                ) : null}
                 {e.role ? (
                   <span className="block text-zinc-500 dark:text-zinc-400">
                     {e.role}

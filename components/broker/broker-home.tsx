@@ -10,6 +10,7 @@ import { CAPABILITIES } from '@/lib/brokers/schema';
 import { describeError } from '@/lib/client/api';
 import { countTitle, formatAge, formatCount } from '@/lib/client/format';
 import { useOverview, useWorkers } from '@/lib/client/hooks';
+import { visible } from '@/lib/text/visible';
 
 export function BrokerHome({ brokerId }: { brokerId: string }) {
   const o = useOverview(brokerId);
@@ -52,8 +53,8 @@ export function BrokerHome({ brokerId }: { brokerId: string }) {
           {(w.data ?? []).slice(0, 10).map((wk) => (
             <li key={wk.id} className="flex flex-wrap items-center gap-3 px-4 py-2 text-sm" data-testid="worker-summary">
               <WorkerStatus status={wk.status} />
-              <span className="font-mono text-xs">{wk.id}</span>
-              <span className="text-zinc-500 dark:text-zinc-400">{wk.queues.join(', ')}</span>
+              <span className="font-mono text-xs">{visible(wk.id)}</span>
+              <span className="text-zinc-500 dark:text-zinc-400">{visible(wk.queues.join(', '))}</span>
               <span className="ml-auto text-xs text-zinc-500 dark:text-zinc-400">
                 {wk.running.length} running · heartbeat {formatAge(wk.ageSeconds)} ago
               </span>

@@ -1,5 +1,6 @@
 'use client';
 import { useDeadGroups } from '@/lib/client/hooks';
+import { visible } from '@/lib/text/visible';
 
 /** The chosen group's pattern (its fingerprint until the groups are read, or when it is gone). */
 export function ActiveGroup({ brokerId, queue, fingerprint }: { brokerId: string; queue?: string; fingerprint: string }) {
@@ -7,8 +8,10 @@ export function ActiveGroup({ brokerId, queue, fingerprint }: { brokerId: string
   const g = groups?.find((x) => x.fingerprint === fingerprint);
   return (
     <span className="font-mono text-sm break-all" data-testid="active-group" data-fingerprint={fingerprint}>
-      {g ? g.pattern : fingerprint}
-      {g?.frame ? <span className="ml-2 font-sans text-xs font-normal text-zinc-500 dark:text-zinc-400">raised at {g.frame}</span> : null}
+      {visible(g ? g.pattern : fingerprint)}
+      {g?.frame ? (
+        <span className="ml-2 font-sans text-xs font-normal text-zinc-500 dark:text-zinc-400">raised at {visible(g.frame)}</span>
+      ) : null}
       {!g && groups ? <span className="ml-2 font-sans text-xs font-normal text-zinc-500">(no letters left in this group)</span> : null}
     </span>
   );

@@ -9,6 +9,7 @@ import type { DeadGroup } from '@/lib/brokers/schema';
 import { describeError } from '@/lib/client/api';
 import { truncate } from '@/lib/client/format';
 import { useDeadGroups } from '@/lib/client/hooks';
+import { visible } from '@/lib/text/visible';
 
 /** Groups shown at first; "Show more groups" adds as many again. */
 export const GROUPS_PAGE = 20;
@@ -93,17 +94,17 @@ function GroupRow({ g, href, exampleHref, active }: { g: DeadGroup; href: string
       className={active ? 'bg-sky-50 dark:bg-sky-950/40' : ''}
     >
       <td className="text-xs wrap-anywhere">
-        <Link className="link font-mono" href={href} title={g.pattern} data-testid="dead-group-link">
+        <Link className="link font-mono" href={href} title={visible(g.pattern)} data-testid="dead-group-link">
           {truncate(g.pattern || '(empty reason)', 200)}
         </Link>
         {g.frame ? (
           <p className="mt-0.5 text-zinc-500 dark:text-zinc-400" data-testid="dead-group-frame">
-            raised at {g.frame}
+            raised at {visible(g.frame)}
           </p>
         ) : null}
         <p className="mt-0.5 text-zinc-500 dark:text-zinc-400" data-testid="dead-group-example">
           e.g.{' '}
-          <Link className="link" href={exampleHref} title={g.example.summary}>
+          <Link className="link" href={exampleHref} title={visible(g.example.summary)}>
             {truncate(g.example.summary, 120)}
           </Link>
         </p>

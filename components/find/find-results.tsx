@@ -47,7 +47,7 @@ export function BrokerFindCard({ id, found }: { id: string; found: BrokerFind })
           <ul className="px-4 py-2 text-xs text-amber-700 dark:text-amber-400" data-testid="find-not-searched">
             {found.notSearched.map((n) => (
               <li key={n.what}>
-                {n.what} not searched ({n.code}): {n.message}
+                {n.what} not searched ({n.code}): {visible(n.message)}
               </li>
             ))}
           </ul>

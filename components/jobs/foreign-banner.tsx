@@ -1,5 +1,6 @@
 import type { ForeignInfo, MessageView } from '@/lib/brokers/schema';
 import { PValueView } from './pvalue-view';
+import { visible } from '@/lib/text/visible';
 
 /** A message's headers or envelope (`MessageView.headers`), read-only, under its title. */
 export function HeadersTable({ m, testId }: { m: MessageView; testId: string }) {
@@ -9,13 +10,13 @@ export function HeadersTable({ m, testId }: { m: MessageView; testId: string }) 
       <tbody>
         {m.headers.map((h) => (
           <tr key={h.name}>
-            <th className="w-32">{h.name}</th>
+            <th className="w-32">{visible(h.name)}</th>
             {h.value ? (
               <td>
                 <PValueView value={h.value} />
               </td>
             ) : (
-              <td className="font-mono text-xs break-all">{h.text}</td>
+              <td className="font-mono text-xs break-all">{visible(h.text ?? '')}</td>
             )}
           </tr>
         ))}
@@ -37,7 +38,7 @@ export function ForeignBanner({ m, foreign }: { m: MessageView; foreign: Foreign
       <p>
         <span className="text-zinc-600 dark:text-zinc-400">{foreign.reasonBy} says: </span>
         <span className="font-mono text-xs" data-testid="foreign-reason">
-          {foreign.reason}
+          {visible(foreign.reason)}
         </span>
       </p>
       <p data-testid="foreign-advice">{foreign.advice}</p>

@@ -2,6 +2,7 @@ import { Badge } from '@/components/ui/badge';
 import type { MessageView, TypedValue } from '@/lib/brokers/schema';
 import { ForeignBanner, HeadersTable } from './foreign-banner';
 import { PValueView } from './pvalue-view';
+import { visible } from '@/lib/text/visible';
 
 const SHOWN_ELSEWHERE = new Set(['task', 'id', 'args', 'kwargs']);
 
@@ -67,7 +68,7 @@ export function PayloadView({ payload }: { payload: MessageView }) {
             {other.map((f) => (
               <tr key={f.name}>
                 <th className="w-40 font-mono normal-case">
-                  {f.name} {f.ignored ? <Badge title={f.ignored}>ignored by {payload.format ?? 'the system'}</Badge> : null}
+                  {visible(f.name)} {f.ignored ? <Badge title={f.ignored}>ignored by {payload.format ?? 'the system'}</Badge> : null}
                 </th>
                 <td>
                   <PValueView value={f.value} />

@@ -93,7 +93,7 @@ export function PValueView({ value }: { value: TypedValue }): ReactNode {
       return (
         <span data-testid={`pv-${value.t}`}>
           <Tag>{value.t}</Tag>
-          <code className="font-mono text-xs">{value.v}</code>
+          <code className="font-mono text-xs">{visible(value.v)}</code>
         </span>
       );
     case 'timedelta':
@@ -107,14 +107,14 @@ export function PValueView({ value }: { value: TypedValue }): ReactNode {
       return (
         <span data-testid="pv-uuid">
           <Tag>uuid</Tag>
-          <code className="font-mono text-xs">{value.v}</code>
+          <code className="font-mono text-xs">{visible(value.v)}</code>
         </span>
       );
     case 'decimal':
       return (
         <span data-testid="pv-decimal">
           <Tag>Decimal</Tag>
-          <code className="font-mono text-xs">{value.v}</code>
+          <code className="font-mono text-xs">{visible(value.v)}</code>
         </span>
       );
     case 'bytes':

@@ -3,6 +3,7 @@ import { Badge, type Tone } from '@/components/ui/badge';
 import { FullTime } from '@/components/ui/time';
 import { PValueView } from './pvalue-view';
 import { RawView } from './raw-view';
+import { visible } from '@/lib/text/visible';
 
 const TONE: Record<string, Tone> = { SUCCESS: 'green', FAILURE: 'red', RETRY: 'yellow', REVOKED: 'neutral' };
 
@@ -26,13 +27,13 @@ export function ResultView({ result }: { result: ResultRecordDto | null }) {
         {result.name ? (
           <>
             <dt className="text-zinc-500 dark:text-zinc-400">Task</dt>
-            <dd className="break-all">{result.name}</dd>
+            <dd className="break-all">{visible(result.name)}</dd>
           </>
         ) : null}
         {result.worker ? (
           <>
             <dt className="text-zinc-500 dark:text-zinc-400">Worker</dt>
-            <dd className="font-mono text-xs break-all">{result.worker}</dd>
+            <dd className="font-mono text-xs break-all">{visible(result.worker)}</dd>
           </>
         ) : null}
         <dt className="text-zinc-500 dark:text-zinc-400">Done</dt>
@@ -47,7 +48,7 @@ export function ResultView({ result }: { result: ResultRecordDto | null }) {
           <>
             <dt className="text-zinc-500 dark:text-zinc-400">Exception</dt>
             <dd className="font-mono text-xs break-all">
-              {result.excType}: {result.excMessage}
+              {visible(result.excType)}: {visible(result.excMessage ?? '')}
             </dd>
           </>
         ) : null}
@@ -57,7 +58,7 @@ export function ResultView({ result }: { result: ResultRecordDto | null }) {
           className="max-h-96 overflow-auto rounded-md bg-zinc-100 p-3 font-mono text-xs whitespace-pre-wrap dark:bg-zinc-950"
           data-testid="result-traceback"
         >
-          {result.traceback}
+          {visible(result.traceback)}
         </pre>
       ) : null}
       {result.record ? (

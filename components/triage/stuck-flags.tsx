@@ -47,10 +47,10 @@ function Flag({ brokerId, f, here }: { brokerId: string; f: StuckFlag; here?: bo
         <span data-testid="stuck-cause">{visible(f.cause)}</span>
       </p>
       <p className="text-xs text-zinc-600 dark:text-zinc-300" data-testid="stuck-can">
-        <span className="font-medium">The console can:</span> {f.can}
+        <span className="font-medium">The console can:</span> {visible(f.can)}
       </p>
       <p className="text-xs text-zinc-600 dark:text-zinc-300" data-testid="stuck-cannot">
-        <span className="font-medium">It cannot:</span> {f.cannot}
+        <span className="font-medium">It cannot:</span> {visible(f.cannot)}
       </p>
       {here && f.link.page === 'task' ? null : (
         <p className="text-xs">
@@ -69,7 +69,7 @@ function Unknown({ d }: { d: Diagnosis }) {
     <ul className="grid gap-0.5 px-4 pb-3 text-xs text-zinc-500 dark:text-zinc-400" data-testid="stuck-unknown">
       {d.unknown.map((u) => (
         <li key={`u-${u.check}`} data-check={u.check}>
-          Not checked here ({LABEL[u.check].toLowerCase()}): {u.why}.
+          Not checked here ({LABEL[u.check].toLowerCase()}): {visible(u.why)}.
         </li>
       ))}
       {d.notes.map((n, i) => (

@@ -41,12 +41,12 @@ export function WorkersTable({ brokerId }: { brokerId: string }) {
                 <WorkerStatus status={w.status} />
               </td>
               <td className="font-mono text-xs break-all">{visible(w.id)}</td>
-              <td className="text-xs break-all">{w.hostname ?? '—'}</td>
+              <td className="text-xs break-all">{w.hostname === null ? '—' : visible(w.hostname)}</td>
               <td className="num">{w.pid ?? '—'}</td>
               <td className="text-xs">
                 {w.queues.map((name) => (
                   <Link key={name} className="link mr-2" href={`${base}/queues/${encodeURIComponent(name)}?state=running`}>
-                    {name}
+                    {visible(name)}
                   </Link>
                 ))}
               </td>
@@ -57,7 +57,7 @@ export function WorkersTable({ brokerId }: { brokerId: string }) {
               <td className="font-mono text-xs">
                 {w.running.length === 0 ? <span className="text-zinc-500 dark:text-zinc-400">idle</span> : null}
                 {w.running.slice(0, 10).map((id) => (
-                  <Link key={id} className="link block" href={`${base}/jobs/${encodeURIComponent(id)}`} title={id}>
+                  <Link key={id} className="link block" href={`${base}/jobs/${encodeURIComponent(id)}`} title={visible(id)}>
                     {truncate(id, 36)}
                   </Link>
                 ))}

@@ -110,7 +110,13 @@ export async function gate<S extends z.ZodType, R>(spec: GateSpec<S, R>): Promis
     const crossSite = sameSiteRefusal(spec.headers);
     if (crossSite) throw new ConsoleError('Forbidden', crossSite);
     principal = await resolvePrincipal(spec.headers);
-    Object.assign(base, { who: principal.user, role: principal.role, via: principal.via });
+    Object.assign(base, {
+      who: principal.user,
+      role: principal.role,
+      via: principal.via,
+      subject: principal.sub ?? null,
+      issuer: principal.iss ?? null,
+    });
     const input = parseInput(spec.schema, spec.input);
     parsedInput = input;
     if (principal.role !== 'operator') throw new ConsoleError('Forbidden', `${principal.user} is a viewer and may not ${spec.action}`);
@@ -123,7 +129,7 @@ export async function gate<S extends z.ZodType, R>(spec: GateSpec<S, R>): Promis
       entry = newEntry({
         action: spec.action,
         broker: spec.brokerId,
-        who: { user: principal.user, role: principal.role, via: principal.via },
+        who: { user: principal.user, role: principal.role, via: principal.via, sub: principal.sub, iss: principal.iss },
         input,
         reason,
         extra: { ...queueHint(spec.input), ...spec.target?.(input) },
@@ -216,7 +222,7 @@ async function recordFailure(
   const refused = newEntry({
     action: spec.action,
     broker: spec.brokerId,
-    who: { user: principal.user, role: principal.role, via: principal.via },
+    who: { user: principal.user, role: principal.role, via: principal.via, sub: principal.sub, iss: principal.iss },
     input: spec.input,
     reason: null,
   });

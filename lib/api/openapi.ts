@@ -45,7 +45,12 @@ const ids = ZIds.extend({
 });
 /** Discard and revoke: the gate refuses them without a reason a reader can see. */
 const idsWithReason = ids.extend({ reason: ZReason.min(1).describe('why (required); recorded in the audit trail') });
-const readerOfBroker = [400, 404, 503, 504];
+/** Reads of a broker: any of them can meet an adapter without what it needs (RabbitMQ lists no
+ *  queued messages, 3.x browses no DLQ, no result backend, no worker registry, a refused Redis
+ *  server) and answer 501 `Unsupported` with why (lib/api/openapi-unsupported.test.ts checks). */
+const readerOfBroker = [400, 404, 501, 503, 504];
+/** Reads of the console's own state store (bulk jobs): no adapter involved. */
+const readerOfState = [400, 404, 503, 504];
 const writer = [400, 403, 404, 409, 413, 501, 503, 504];
 const redirect = { description: 'See Other: a redirect (Location) and, on success, the session cookie' };
 const html = { description: 'A page saying why the sign-in failed (no session)', content: { 'text/html': { schema: { type: 'string' } } } };
@@ -368,7 +373,7 @@ export const ROUTES: Route[] = [
     access: 'reader',
     summary: "This broker's bulk jobs, newest first",
     ok: z.array(R.ZBulkJob),
-    errors: readerOfBroker,
+    errors: readerOfState,
   },
   {
     method: 'get',
@@ -379,7 +384,7 @@ export const ROUTES: Route[] = [
     params: { jobId: ZJobId },
     query: z.object({ full: z.enum(['1']).optional() }),
     ok: R.ZBulkJob,
-    errors: readerOfBroker,
+    errors: readerOfState,
   },
   {
     method: 'post',

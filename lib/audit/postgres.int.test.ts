@@ -117,3 +117,39 @@ describe.skipIf(!ok)('PostgreSQL audit store schema step under concurrent writer
     });
   }
 });
+
+describe.skipIf(!ok)('PostgreSQL audit store: OIDC identities', () => {
+  it('adds the identity columns to an older trail, records them, and binds a name to its first identity', async () => {
+    const s = `audit_old_${randomBytes(4).toString('hex')}`;
+    await sqlAdmin(`CREATE SCHEMA ${s}`);
+    try {
+      // The trail as the previous version made it: no subject/issuer, no console_oidc_users.
+      await sqlAdmin(`CREATE TABLE ${s}.console_audit (seq BIGSERIAL PRIMARY KEY, id TEXT NOT NULL UNIQUE, at TEXT NOT NULL, finished_at TEXT,
+        who TEXT NOT NULL, role TEXT, via TEXT, action TEXT NOT NULL, broker TEXT NOT NULL, queue TEXT, ids TEXT NOT NULL, ids_total INTEGER NOT NULL,
+        filter TEXT, count INTEGER, reason TEXT, outcome TEXT NOT NULL, code TEXT, message TEXT, results TEXT NOT NULL, details TEXT NOT NULL)`);
+      await sqlAdmin(`CREATE TABLE ${s}.console_audit_ids (audit_seq BIGINT NOT NULL, broker TEXT NOT NULL, task_id TEXT NOT NULL)`);
+      await sqlAdmin(`CREATE INDEX console_audit_ids_task ON ${s}.console_audit_ids (broker, task_id, audit_seq)`);
+      await sqlAdmin(`CREATE INDEX console_audit_broker ON ${s}.console_audit (broker, seq)`);
+      await sqlAdmin(
+        `INSERT INTO ${s}.console_audit (id, at, who, action, broker, ids, ids_total, outcome, results, details) VALUES ('old', '2026-01-01T00:00:00Z', 'vic', 'enqueue', 'b', '[]', 0, 'done', '[]', '{}')`,
+      );
+      const store = createPostgresAuditStore(searchPathUrl(s));
+      try {
+        const oidc = { user: 'olga', role: 'operator', via: 'oidc', sub: 's-1', iss: 'https://idp/' };
+        await store.begin(newEntry({ action: 'enqueue', broker: 'b', who: oidc, input: {}, reason: null }));
+        const { entries } = await store.list(ZAuditQuery.parse({}));
+        expect(entries.map((e) => [e.who, e.subject, e.issuer])).toEqual([
+          ['olga', 's-1', 'https://idp/'],
+          ['vic', null, null],
+        ]);
+        const first = { name: 'olga', issuer: 'https://idp/', subject: 's-1' };
+        expect(await store.bindIdentity!(first)).toEqual(first);
+        expect(await store.bindIdentity!({ name: 'OLGA', issuer: 'https://idp/', subject: 's-2' })).toMatchObject({ subject: 's-1' });
+      } finally {
+        await store.close();
+      }
+    } finally {
+      await sqlAdmin(`DROP SCHEMA ${s} CASCADE`);
+    }
+  });
+});

@@ -1,8 +1,8 @@
 import 'server-only';
 import { Pool } from 'pg';
 import { rowToEntry, whereOf } from './sqlite';
-import { auditSchema } from './schema';
-import type { AuditEntry, AuditPage, AuditStore } from './types';
+import { ADDED_COLUMNS, auditSchema, bindingKey } from './schema';
+import type { AuditEntry, AuditPage, AuditStore, Identity } from './types';
 
 // The audit trail in PostgreSQL, for several console instances sharing one trail. Same tables
 // and queries as the SQLite store; JSON columns are text so both stores map rows alike.
@@ -15,10 +15,15 @@ const numbered = (sql: string) => {
 };
 
 // Every object the schema makes; when all exist (the usual start), no DDL runs at all.
-const OBJECTS = ['console_audit', 'console_audit_ids', 'console_audit_ids_task', 'console_audit_broker'];
-const STATEMENTS = SCHEMA.split(';')
-  .map((s) => s.trim())
-  .filter(Boolean);
+// A trail made by an older version lacks console_oidc_users, so the statements run and add the
+// newer columns too.
+const OBJECTS = ['console_audit', 'console_audit_ids', 'console_audit_ids_task', 'console_audit_broker', 'console_oidc_users'];
+const STATEMENTS = [
+  ...SCHEMA.split(';')
+    .map((s) => s.trim())
+    .filter(Boolean),
+  ...ADDED_COLUMNS.map(([name, type]) => `ALTER TABLE console_audit ADD COLUMN IF NOT EXISTS ${name} ${type}`),
+];
 
 export function createPostgresAuditStore(url: string): AuditStore {
   const pool = new Pool({ connectionString: url, max: 4 });
@@ -56,8 +61,8 @@ export function createPostgresAuditStore(url: string): AuditStore {
       try {
         await c.query('BEGIN');
         const r = await c.query<{ seq: string }>(
-          `INSERT INTO console_audit (id, at, finished_at, who, role, via, action, broker, queue, ids, ids_total, filter, count, reason, outcome, code, message, results, details)
-           VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19) RETURNING seq`,
+          `INSERT INTO console_audit (id, at, finished_at, who, role, via, action, broker, queue, ids, ids_total, filter, count, reason, outcome, code, message, results, details, subject, issuer)
+           VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21) RETURNING seq`,
           [
             e.id,
             e.at,
@@ -78,6 +83,8 @@ export function createPostgresAuditStore(url: string): AuditStore {
             e.message,
             JSON.stringify(e.results),
             JSON.stringify(e.details),
+            e.subject ?? null,
+            e.issuer ?? null,
           ],
         );
         if (e.ids.length) {
@@ -127,6 +134,18 @@ export function createPostgresAuditStore(url: string): AuditStore {
       const more = r.rows.length > q.limit;
       const page = r.rows.slice(0, q.limit) as Array<Record<string, unknown>>;
       return { entries: page.map(rowToEntry), nextCursor: more ? String(page[page.length - 1]!.seq) : null };
+    },
+    async bindIdentity(b: Identity): Promise<Identity> {
+      await ensure();
+      const key = bindingKey(b.name);
+      await pool.query(
+        'INSERT INTO console_oidc_users (name, issuer, subject, bound_at) VALUES ($1, $2, $3, $4) ON CONFLICT (name) DO NOTHING',
+        [key, b.issuer, b.subject, new Date().toISOString()],
+      );
+      const r = await pool.query<{ issuer: string; subject: string }>('SELECT issuer, subject FROM console_oidc_users WHERE name = $1', [
+        key,
+      ]);
+      return { name: b.name, issuer: r.rows[0]!.issuer, subject: r.rows[0]!.subject };
     },
     async close() {
       await pool.end();

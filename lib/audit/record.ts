@@ -15,6 +15,9 @@ export interface Who {
   user: string;
   role: string | null;
   via: string | null;
+  /** An OIDC user's identity at the provider. */
+  sub?: string;
+  iss?: string;
 }
 
 export function newEntry(args: {
@@ -38,6 +41,8 @@ export function newEntry(args: {
     who: args.who.user,
     role: args.who.role,
     via: args.who.via,
+    subject: args.who.sub ?? null,
+    issuer: args.who.iss ?? null,
     action: args.action,
     broker: args.broker,
     queue: str(extra.queue) ?? str(input.queue) ?? (typeof filter.queue === 'string' ? filter.queue : null),

@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -87,5 +88,56 @@ describe('stateLocation', () => {
     expect(stateLocation({ POTATOQ_CONSOLE_STATE: '/tmp/x.db' })).toEqual({ kind: 'sqlite', where: '/tmp/x.db' });
     expect(stateLocation({ POTATOQ_CONSOLE_STATE: 'postgresql://u@h/db' })).toEqual({ kind: 'postgres', where: 'postgresql://u@h/db' });
     expect(() => stateLocation({ POTATOQ_CONSOLE_STATE: 'redis://h' })).toThrow(/POTATOQ_CONSOLE_STATE/);
+  });
+});
+
+describe('SQLite audit store: OIDC identities', () => {
+  it('records the subject and issuer of an OIDC user in each entry', async () => {
+    const store = createSqliteAuditStore(tempFile());
+    const e = newEntry({
+      action: 'enqueue',
+      broker: 'b',
+      who: { ...who, via: 'oidc', sub: 's-1', iss: 'https://idp/' },
+      input: {},
+      reason: null,
+    });
+    await store.begin(e);
+    expect((await store.list(q())).entries[0]).toMatchObject({ who: 'olga', subject: 's-1', issuer: 'https://idp/' });
+    await store.close();
+  });
+
+  it('binds a name to the first identity that signs in with it, whatever its case', async () => {
+    const store = createSqliteAuditStore(tempFile());
+    const first = { name: 'olga', issuer: 'https://idp/', subject: 's-1' };
+    expect(await store.bindIdentity!(first)).toEqual(first);
+    expect(await store.bindIdentity!(first)).toEqual(first);
+    expect(await store.bindIdentity!({ name: 'Olga', issuer: 'https://idp/', subject: 's-2' })).toMatchObject({ subject: 's-1' });
+    expect(await store.bindIdentity!({ name: 'olga', issuer: 'https://other/', subject: 's-1' })).toMatchObject({ issuer: 'https://idp/' });
+    await store.close();
+  });
+
+  it('adds the identity columns to a trail written by an older version, keeping its entries', async () => {
+    const file = tempFile();
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const old = new Database(file);
+    old.exec(`CREATE TABLE console_audit (seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, at TEXT NOT NULL, finished_at TEXT,
+      who TEXT NOT NULL, role TEXT, via TEXT, action TEXT NOT NULL, broker TEXT NOT NULL, queue TEXT, ids TEXT NOT NULL, ids_total INTEGER NOT NULL,
+      filter TEXT, count INTEGER, reason TEXT, outcome TEXT NOT NULL, code TEXT, message TEXT, results TEXT NOT NULL, details TEXT NOT NULL)`);
+    old
+      .prepare(
+        `INSERT INTO console_audit (id, at, who, action, broker, ids, ids_total, outcome, results, details) VALUES ('old', '2026-01-01T00:00:00Z', 'vic', 'enqueue', 'b', '[]', 0, 'done', '[]', '{}')`,
+      )
+      .run();
+    old.close();
+    const store = createSqliteAuditStore(file);
+    await store.begin(
+      newEntry({ action: 'enqueue', broker: 'b', who: { ...who, via: 'oidc', sub: 's-9', iss: 'https://idp/' }, input: {}, reason: null }),
+    );
+    const { entries } = await store.list(q());
+    expect(entries.map((e) => [e.who, e.subject])).toEqual([
+      ['olga', 's-9'],
+      ['vic', null],
+    ]);
+    await store.close();
   });
 });

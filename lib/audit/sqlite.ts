@@ -2,8 +2,8 @@ import 'server-only';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { auditSchema } from './schema';
-import type { AuditEntry, AuditPage, AuditQuery, AuditStore } from './types';
+import { ADDED_COLUMNS, auditSchema, bindingKey } from './schema';
+import type { AuditEntry, AuditPage, AuditQuery, AuditStore, Identity } from './types';
 
 // The audit trail in the console's own SQLite state file (one console instance). WAL so the
 // audit page reads while actions write.
@@ -21,6 +21,8 @@ export function rowToEntry(r: Row): AuditEntry {
     who: String(r.who),
     role: (r.role as string | null) ?? null,
     via: (r.via as string | null) ?? null,
+    subject: (r.subject as string | null) ?? null,
+    issuer: (r.issuer as string | null) ?? null,
     action: String(r.action),
     broker: String(r.broker),
     queue: (r.queue as string | null) ?? null,
@@ -68,14 +70,18 @@ export function createSqliteAuditStore(file: string): AuditStore {
   db.pragma('journal_mode = WAL');
   db.pragma('busy_timeout = 5000');
   db.exec(SCHEMA);
+  const have = new Set((db.prepare('PRAGMA table_info(console_audit)').all() as Array<{ name: string }>).map((c) => c.name));
+  for (const [name, type] of ADDED_COLUMNS) if (!have.has(name)) db.exec(`ALTER TABLE console_audit ADD COLUMN ${name} ${type}`);
   const insert = db.prepare(
-    `INSERT INTO console_audit (id, at, finished_at, who, role, via, action, broker, queue, ids, ids_total, filter, count, reason, outcome, code, message, results, details)
-     VALUES (@id, @at, @finishedAt, @who, @role, @via, @action, @broker, @queue, @ids, @idsTotal, @filter, @count, @reason, @outcome, @code, @message, @results, @details)`,
+    `INSERT INTO console_audit (id, at, finished_at, who, role, via, subject, issuer, action, broker, queue, ids, ids_total, filter, count, reason, outcome, code, message, results, details)
+     VALUES (@id, @at, @finishedAt, @who, @role, @via, @subject, @issuer, @action, @broker, @queue, @ids, @idsTotal, @filter, @count, @reason, @outcome, @code, @message, @results, @details)`,
   );
   const insertId = db.prepare('INSERT INTO console_audit_ids (audit_seq, broker, task_id) VALUES (?, ?, ?)');
   const begin = db.transaction((e: AuditEntry) => {
     const info = insert.run({
       ...e,
+      subject: e.subject ?? null,
+      issuer: e.issuer ?? null,
       ids: JSON.stringify(e.ids),
       filter: e.filter ? JSON.stringify(e.filter) : null,
       results: JSON.stringify(e.results),
@@ -83,6 +89,10 @@ export function createSqliteAuditStore(file: string): AuditStore {
     });
     for (const id of e.ids) insertId.run(info.lastInsertRowid, e.broker, id);
   });
+  const bind = db.prepare(
+    'INSERT INTO console_oidc_users (name, issuer, subject, bound_at) VALUES (?, ?, ?, ?) ON CONFLICT (name) DO NOTHING',
+  );
+  const bound = db.prepare('SELECT issuer, subject FROM console_oidc_users WHERE name = ?');
   const finish = db.prepare(
     `UPDATE console_audit SET outcome = @outcome, code = @code, message = @message, results = @results, details = @details,
        finished_at = @finishedAt, queue = COALESCE(@queue, queue), count = COALESCE(@count, count) WHERE id = @id`,
@@ -117,6 +127,12 @@ export function createSqliteAuditStore(file: string): AuditStore {
       const more = rows.length > q.limit;
       const page = rows.slice(0, q.limit);
       return { entries: page.map(rowToEntry), nextCursor: more ? String(page[page.length - 1]!.seq) : null };
+    },
+    async bindIdentity(b: Identity): Promise<Identity> {
+      const key = bindingKey(b.name);
+      bind.run(key, b.issuer, b.subject, new Date().toISOString());
+      const row = bound.get(key) as { issuer: string; subject: string };
+      return { name: b.name, issuer: row.issuer, subject: row.subject };
     },
     async close() {
       db.close();

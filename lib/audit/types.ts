@@ -17,6 +17,9 @@ export interface AuditEntry {
   who: string;
   role: string | null;
   via: string | null;
+  /** An OIDC user's `sub` and `iss` (the identity behind `who`); null or absent for other modes. */
+  subject?: string | null;
+  issuer?: string | null;
   action: string;
   broker: string;
   queue: string | null;
@@ -63,5 +66,16 @@ export interface AuditStore {
       Partial<Pick<AuditEntry, 'queue' | 'count'>> & { addIds?: string[] },
   ): Promise<void>;
   list(q: AuditQuery): Promise<AuditPage>;
+  /**
+   * Binds an OIDC user name to one identity (issuer, subject), first sign-in wins, and answers
+   * the identity the name is bound to (the given one, or the earlier one it collides with).
+   */
+  bindIdentity?(b: Identity): Promise<Identity>;
   close(): Promise<void>;
+}
+
+export interface Identity {
+  name: string;
+  issuer: string;
+  subject: string;
 }

@@ -13,6 +13,20 @@ import { SESSION_COOKIE, fingerprint, readCookie, signSession, verifySession, ty
 export interface OidcSessionClaims extends SessionClaims {
   /** The user's roles-claim values that the mapping names, at sign-in. */
   g: string[];
+  /** The ID token's `sub` and `iss`: who the user is at the provider (the name alone is not). */
+  s?: string;
+  i?: string;
+}
+
+/**
+ * Why a user name from the provider cannot be a console user, or null. Other callers' names
+ * are reserved: API tokens act as `token:<name>` (so no name with a `:` at all, whatever a
+ * later mode makes of it) and every caller is `anonymous` when sign-in is off.
+ */
+export function reservedNameWhy(name: string): string | null {
+  if (name.includes(':')) return `"${name}" has a ":", which only the console's own principals (API tokens: token:<name>) have`;
+  if (name.normalize('NFKC').toLowerCase() === 'anonymous') return '"anonymous" is the name of every caller when sign-in is off';
+  return null;
 }
 
 /** The most values a session keeps (a provider may send hundreds of groups; a cookie holds 4 KB). */
@@ -68,8 +82,10 @@ export function signOidcSession(
   values: string[],
   seconds: number,
   now = Math.floor(Date.now() / 1000),
+  identity?: { sub: string; iss: string },
 ): string {
   const claims: OidcSessionClaims = { u: user, f: oidcFingerprint(secret, oidc), iat: now, exp: now + seconds, g: values };
+  if (identity) Object.assign(claims, { s: identity.sub, i: identity.iss });
   return signSession(secret, claims);
 }
 
@@ -77,7 +93,7 @@ export function fromOidcSession(config: AuthConfig, headers: Headers): Resolutio
   const oidc = config.oidc;
   const cookie = readCookie(headers.get('cookie'), SESSION_COOKIE);
   if (!cookie || !config.sessionSecret || !oidc) return { ok: false, code: 'Unauthorized', reason: 'sign in first' };
-  const claims = verifySession(config.sessionSecret, cookie) as (SessionClaims & { g?: unknown }) | null;
+  const claims = verifySession(config.sessionSecret, cookie) as (SessionClaims & { g?: unknown; s?: unknown; i?: unknown }) | null;
   if (!claims) return { ok: false, code: 'Unauthorized', reason: 'session expired or invalid; sign in again' };
   const g = claims.g;
   if (
@@ -89,5 +105,9 @@ export function fromOidcSession(config: AuthConfig, headers: Headers): Resolutio
   }
   const grant = oidcGrant(oidc, g);
   if (!grant) return { ok: false, code: 'Forbidden', reason: `${claims.u} is in no group with access to this console` };
-  return { ok: true, principal: { user: claims.u, role: grant.role, via: 'oidc', readOnlyBrokers: grant.readOnlyBrokers, groups: g } };
+  const identity = typeof claims.s === 'string' && typeof claims.i === 'string' ? { sub: claims.s, iss: claims.i } : {};
+  return {
+    ok: true,
+    principal: { user: claims.u, role: grant.role, via: 'oidc', readOnlyBrokers: grant.readOnlyBrokers, groups: g, ...identity },
+  };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseAuthConfig, type AuthConfig } from './config';
 import { FLOW_COOKIE, flowCookieHeader, signFlow, verifyFlow, type Flow } from './oidc-flow';
-import { claimValues, mappedValues, oidcGrant, oidcUserName, signOidcSession } from './oidc-session';
+import { claimValues, mappedValues, oidcGrant, oidcUserName, reservedNameWhy, signOidcSession } from './oidc-session';
 import { resolveFromHeaders } from './resolve';
 import { SESSION_COOKIE, signSession, verifySession } from './session';
 import { TEST_HASH, TEST_SECRET, sessionCookie } from './testing';
@@ -204,5 +204,29 @@ describe('the oidc flow cookie', () => {
   it('is HttpOnly, SameSite=Lax, scoped to the oidc routes and short-lived', () => {
     expect(flowCookieHeader('v', true)).toBe(`${FLOW_COOKIE}=v; Path=/api/auth/oidc; HttpOnly; SameSite=Lax; Max-Age=600; Secure`);
     expect(flowCookieHeader('', false)).toBe(`${FLOW_COOKIE}=; Path=/api/auth/oidc; HttpOnly; SameSite=Lax; Max-Age=0`);
+  });
+});
+
+describe('oidc user names', () => {
+  it.each(['token:ci', 'token:', 'ci:token', 'olga:admin', 'anonymous', 'Anonymous', 'ＡＮＯＮＹＭＯＵＳ'])(
+    'refuses %s: a name the console gives its own principals',
+    (name) => {
+      expect(reservedNameWhy(name)).toEqual(expect.any(String));
+    },
+  );
+  it.each(['olga', 'olga@example.test', 'Olga Petrova', 'token', 'anon', 'a.b-c_d'])('accepts %s', (name) => {
+    expect(reservedNameWhy(name)).toBeNull();
+  });
+
+  it('keeps the subject and issuer in the session and gives them to the principal; older sessions have neither', () => {
+    const config = oidcConfig();
+    const now = Math.floor(Date.now() / 1000);
+    const identity = { sub: 'a1b2', iss: 'https://idp.example.com/' };
+    const cookie = (v: string) => new Headers({ cookie: `${SESSION_COOKIE}=${v}` });
+    const withId = signOidcSession(TEST_SECRET, oidcOf(config), 'olga', ['ops'], 3600, now, identity);
+    expect(resolveFromHeaders(config, cookie(withId))).toMatchObject({ ok: true, principal: { user: 'olga', ...identity } });
+    const old = signOidcSession(TEST_SECRET, oidcOf(config), 'olga', ['ops'], 3600, now);
+    const r = resolveFromHeaders(config, cookie(old));
+    expect(r.ok && r.principal.sub).toBeUndefined();
   });
 });

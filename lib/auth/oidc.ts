@@ -4,7 +4,8 @@ import { getAuthConfig, type Role } from './config';
 import { cookieHeader, safeNext } from './login';
 import type { OidcConfig } from './oidc-config';
 import { FLOW_COOKIE, FLOW_SECONDS, flowCookieHeader, signFlow, verifyFlow } from './oidc-flow';
-import { claimValues, mappedValues, oidcGrant, oidcUserName, signOidcSession } from './oidc-session';
+import { getAuditStore } from '@/lib/audit/store';
+import { claimValues, mappedValues, oidcGrant, oidcUserName, reservedNameWhy, signOidcSession } from './oidc-session';
 import { readCookie } from './session';
 
 // Mode oidc's sign-in: authorization code with PKCE (S256), state and nonce, through
@@ -148,6 +149,7 @@ export async function finishOidcSignIn(callbackUrl: string, headers: Headers, se
   const current = new URL(oidc.redirectUrl);
   current.search = query.toString();
   let claims: Record<string, unknown>;
+  let identity: { sub: string; iss: string };
   try {
     const config = await providerConfig(oidc);
     const tokens = await client.authorizationCodeGrant(config, current, {
@@ -162,6 +164,7 @@ export async function finishOidcSignIn(callbackUrl: string, headers: Headers, se
     // only (the ID token of a code flow carries what was asked by `claims`); the ID token wins.
     const info = config.serverMetadata().userinfo_endpoint ? await client.fetchUserInfo(config, tokens.access_token, id.sub) : {};
     claims = { ...info, ...id };
+    identity = { sub: id.sub, iss: id.iss };
   } catch (e) {
     return done(explain(e, provider));
   }
@@ -177,7 +180,50 @@ export async function finishOidcSignIn(callbackUrl: string, headers: Headers, se
       'no-role',
     );
   }
-  log({ user, role: grant.role, outcome: 'signed-in' });
-  const value = signOidcSession(s.secret, oidc, user, mappedValues(oidc, values), s.seconds);
+  // Bound only once the user has access: an account without a role cannot claim a name.
+  const taken = await nameTaken(user, identity, provider, oidc.userClaims);
+  if (taken) return done(taken);
+  log({ user, sub: identity.sub, iss: identity.iss, role: grant.role, outcome: 'signed-in' });
+  const value = signOidcSession(s.secret, oidc, user, mappedValues(oidc, values), s.seconds, undefined, identity);
   return { ok: true, user, role: grant.role, next: safeNext(flow.next), sessionCookie: cookieHeader(value, s.seconds, secure) };
+}
+
+/**
+ * A name the console cannot give this identity: one reserved for its own principals, or one
+ * already bound (in the state store, first sign-in wins) to another subject or issuer.
+ */
+async function nameTaken(
+  user: string,
+  identity: { sub: string; iss: string },
+  provider: string,
+  claims: string[],
+): Promise<Refusal | null> {
+  const fix = `An administrator can change which claim names users (POTATOQ_CONSOLE_OIDC_USER_CLAIM, now ${claims.join(', ')}).`;
+  const reserved = reservedNameWhy(user);
+  if (reserved)
+    return refuse(
+      403,
+      `${provider} names you ${JSON.stringify(user)}, which the console cannot give a person: ${reserved}. ${fix}`,
+      'reserved-name',
+    );
+  let bound;
+  try {
+    const store = await getAuditStore();
+    if (!store.bindIdentity) return null;
+    bound = await store.bindIdentity({ name: user, issuer: identity.iss, subject: identity.sub });
+  } catch (e) {
+    log({ outcome: 'state-store-unavailable', error: (e as Error).message });
+    return refuse(
+      502,
+      'The console cannot check who you are right now (its state store is unavailable); try again in a moment.',
+      'state-store',
+    );
+  }
+  if (bound.subject === identity.sub && bound.issuer === identity.iss) return null;
+  log({ user, sub: identity.sub, iss: identity.iss, outcome: 'name-taken' });
+  return refuse(
+    403,
+    `${provider} names you ${JSON.stringify(user)}, but that name already belongs to another account (another subject at the identity provider) on this console. ${fix}`,
+    'name-taken',
+  );
 }

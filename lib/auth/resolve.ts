@@ -16,6 +16,9 @@ export interface Principal {
   via: 'none' | 'session' | 'proxy' | 'token' | 'oidc';
   readOnlyBrokers: string[];
   groups?: string[];
+  /** OIDC: the user's `sub` and `iss` at the provider (sessions made before they were kept have neither). */
+  sub?: string;
+  iss?: string;
 }
 
 export type Resolution = { ok: true; principal: Principal } | { ok: false; code: 'Unauthorized' | 'Forbidden'; reason: string };

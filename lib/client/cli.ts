@@ -3,11 +3,9 @@
 // form's command comes with the adapter's preview. Everything user-supplied is single-quoted for POSIX
 // shells, so nothing expands.
 
-/** POSIX shell quoting: safe words stay bare, anything else goes in single quotes. */
-export function shellQuote(word: string): string {
-  if (word !== '' && /^[A-Za-z0-9_@%+=:,./-]+$/.test(word)) return word;
-  return `'${word.replace(/'/g, `'\\''`)}'`;
-}
+import { shellQuote } from '@/lib/text/shell';
+
+export { shellQuote };
 
 /** A declared command with `{ids}` and `{queue}` filled in, quoted; null when none is declared. */
 export function fillCommand(template: string | undefined, values: { ids?: string[]; queue?: string }): string | null {

@@ -1,7 +1,7 @@
 import 'server-only';
 import type { EnqueueRequest } from '@/lib/brokers/schema';
 import { parseCeleryEnqueue } from './enqueue-fields';
-import { shellQuote } from '@/lib/client/cli';
+import { shellQuote } from '@/lib/text/shell';
 
 /** `celery call` for the same task; it has no priority or headers option. */
 export function celeryCall(request: EnqueueRequest): { line: string; missing: string[] } {

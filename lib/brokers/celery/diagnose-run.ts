@@ -1,5 +1,6 @@
 import 'server-only';
 import { STUCK_IDS, type Diagnosis, type StuckFlag } from '@/lib/brokers/dto';
+import { shellQuote } from '@/lib/text/shell';
 import { age, CELERY_NEVER_RUNNING, itThem, linkFor, lostHeld, lostUnacked, overTime, plural, type CeleryFacts } from './diagnose';
 
 // The checks over a Celery app's facts (./diagnose.ts): which ran, which could not and why.
@@ -28,7 +29,7 @@ function noConsumer(f: CeleryFacts): StuckFlag[] {
       count: waiting,
       seconds: null,
       cause: `${plural(waiting, 'message')} ${waiting === 1 ? 'waits' : 'wait'} in queue ${q.name} and no live worker consumes it: ${who}.`,
-      can: `Start a worker for it (celery -A <app> worker -Q ${q.name}) or add the queue to a running one (celery -A <app> control add_consumer ${q.name}). ${
+      can: `Start a worker for it (celery -A <app> worker -Q ${shellQuote(q.name)}) or add the queue to a running one (celery -A <app> control add_consumer ${shellQuote(q.name)}). ${
         f.revoke.on
           ? 'Meanwhile the console can revoke or purge what waits.'
           : `Revoke and purge are off here: ${f.revoke.why ?? 'read-only'}.`

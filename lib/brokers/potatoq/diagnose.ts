@@ -2,6 +2,7 @@ import 'server-only';
 import { parseJson, type JsonNode } from '@/lib/potatoq';
 import { STUCK_IDS, type Diagnosis, type QueueStats, type StuckFlag, type WorkerInfo } from '@/lib/brokers/dto';
 import { formatAge } from '@/lib/client/format';
+import { shellQuote } from '@/lib/text/shell';
 
 // Stuck work on potatoq's brokers, from facts each store reads with bounded queries: running
 // rows and their workers' heartbeats, scheduled rows past due, queues and their consumers. The
@@ -142,7 +143,7 @@ function noConsumerFlags(f: PotatoqFacts): { flags: StuckFlag[]; why: string | n
       count: q.ready,
       seconds: q.oldestReadyAt ? Math.max(0, (Date.now() - Date.parse(q.oldestReadyAt)) / 1000) : null,
       cause: `${plural(q.ready, 'task')} ${q.ready === 1 ? 'waits' : 'wait'} in queue ${q.name} and no live worker consumes it.`,
-      can: `Start a worker for it (potatoq worker -Q ${q.name}). Meanwhile the console can revoke or purge what waits.`,
+      can: `Start a worker for it (potatoq worker -Q ${shellQuote(q.name)}). Meanwhile the console can revoke or purge what waits.`,
       cannot: 'The console does not run tasks: only a worker consuming the queue does.',
       link: { page: 'queue', queue: q.name, state: 'ready' },
     });

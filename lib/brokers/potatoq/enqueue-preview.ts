@@ -1,6 +1,6 @@
 import 'server-only';
 import type { EnqueuePreview, EnqueueRequest } from '@/lib/brokers/schema';
-import { shellQuote } from '@/lib/client/cli';
+import { shellQuote } from '@/lib/text/shell';
 import { parsePotatoqEnqueue, type PotatoqEnqueue } from './enqueue-fields';
 import { buildFromFields } from './records';
 

@@ -12,6 +12,7 @@ import { one, segment, type SearchParams } from '../../../_lib/params';
 import { newServerQueryClient, prefetchDead, prefetchDeadGroups, prefetchOverview } from '../../../_lib/prefetch';
 import { requireReader } from '@/lib/auth/current';
 import { brokerTitle } from '../../../_lib/titles';
+import { visible } from '@/lib/text/visible';
 
 export const dynamic = 'force-dynamic';
 export const generateMetadata = brokerTitle('Dead letters');
@@ -32,7 +33,7 @@ export default async function DeadPage({ params, searchParams }: { params: Promi
         sub={
           filters.queue ? (
             <>
-              Queue <span className="font-mono">{filters.queue}</span>
+              Queue <span className="font-mono">{visible(filters.queue)}</span>
             </>
           ) : (
             'All queues'
