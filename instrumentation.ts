@@ -3,6 +3,9 @@
 // code sits behind the runtime check so the Edge bundle never sees it.
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME === 'nodejs') {
+    // First: an error nothing handled is logged and counted, never the end of the process.
+    const { installUncaughtGuard } = await import('@/lib/metrics/uncaught');
+    installUncaughtGuard();
     const { bootAuth } = await import('@/lib/auth/boot');
     bootAuth();
     // The polled JSON reads, answered before Next's routing after the same gate (production only).
