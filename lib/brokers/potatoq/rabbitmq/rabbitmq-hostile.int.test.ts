@@ -12,8 +12,8 @@ import { rabbitAdapter, rabbitVersion, RMQ3_URL } from '@/tests/support/rabbitmq
 const up = (await rabbitVersion(RMQ3_URL, 'RabbitMQ 3.x (system)')) !== null;
 const target = new URL(RMQ3_URL);
 const adapters: BrokerAdapter[] = [];
-const make = (url: string) => {
-  const a = rabbitAdapter(url, { timeoutMs: 5000 });
+const make = (url: string, options: Record<string, unknown> = {}) => {
+  const a = rabbitAdapter(url, { timeoutMs: 5000, ...options });
   adapters.push(a);
   return a;
 };
@@ -82,4 +82,24 @@ describe.skipIf(!up)('RabbitMQ: a hostile AMQP peer', () => {
       await peer.stop();
     }
   });
+
+  for (const [name, reply] of [
+    ['an HTML page', 'HTTP/1.1 200 OK\r\ncontent-type: text/html\r\ncontent-length: 27\r\n\r\n<html><h1>login</h1></html>'],
+    ['a body cut short', 'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 4096\r\n\r\n{"rabbitmq_version":'],
+  ] as const) {
+    it(`a management API that answers ${name} is a typed error saying so, without the markup, and nothing escapes`, async () => {
+      const peer = await hostileServer(Buffer.from(reply), true);
+      try {
+        const a = make(RMQ3_URL, { managementUrl: `http://127.0.0.1:${peer.port}` });
+        const escaped = await escapedDuring(async () => {
+          const e = await failure(a.overview());
+          expect(e.message).toMatch(/management API (answered with something that is not JSON|broke off its answer)/);
+          expect(e.message).not.toContain('<');
+        });
+        expect(escaped).toEqual([]);
+      } finally {
+        await peer.stop();
+      }
+    });
+  }
 });
