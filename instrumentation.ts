@@ -6,6 +6,9 @@ export async function register(): Promise<void> {
     // First: every log line from here on goes through the one redaction step.
     const { installLogRedaction } = await import('@/lib/text/log-redaction');
     installLogRedaction();
+    // Then: an error nothing handled is logged (redacted) and counted, never the end of the process.
+    const { installUncaughtGuard } = await import('@/lib/metrics/uncaught');
+    installUncaughtGuard();
     const { bootAuth } = await import('@/lib/auth/boot');
     bootAuth();
     // The polled JSON reads, answered before Next's routing after the same gate (production only).

@@ -6,6 +6,8 @@ import path from 'node:path';
 export default defineConfig({
   resolve: { alias: { '@': path.resolve(__dirname), 'server-only': path.resolve(__dirname, 'lib/testing/server-only-stub.ts') } },
   test: {
+    // An uncaught exception or unhandled rejection fails the test it happened in.
+    setupFiles: ['tests/support/no-escapes.ts'],
     projects: [
       {
         extends: true,

@@ -36,9 +36,10 @@ run_step typecheck npx tsc --noEmit
 run_step lint npx eslint . --max-warnings 0
 run_step format npx prettier --check .
 run_step paths node scripts/check-paths.mjs
-VT_REPORT=(--reporter=default --reporter=json)
-REPORT=$reports/unit.json run_step unit npx vitest run --project unit "${VT_REPORT[@]}" --outputFile.json="$reports/unit.json"
-REPORT=$reports/int.json run_step integration npx vitest run --project int --no-file-parallelism "${VT_REPORT[@]}" --outputFile.json="$reports/int.json"
+# Unhandled errors (which fail a run whose tests all passed) go to <report>.unhandled.json.
+VT_REPORT=(--reporter=default --reporter=json --reporter=./scripts/vitest-unhandled.mjs)
+REPORT=$reports/unit.json VITEST_UNHANDLED_REPORT=$reports/unit.unhandled.json run_step unit npx vitest run --project unit "${VT_REPORT[@]}" --outputFile.json="$reports/unit.json"
+REPORT=$reports/int.json VITEST_UNHANDLED_REPORT=$reports/int.unhandled.json run_step integration npx vitest run --project int --no-file-parallelism "${VT_REPORT[@]}" --outputFile.json="$reports/int.json"
 if run_step build npx next build; then
   REPORT=$reports/e2e.json PLAYWRIGHT_JSON_OUTPUT_NAME=$reports/e2e.json run_step e2e npx playwright test --reporter=list,json
 else

@@ -3,6 +3,8 @@
 // scripts/test-all.sh asks vitest and Playwright to write. CI keeps only the tail of a run's
 // output, so without this a red tier says "FAIL integration" and nothing about which test.
 // Usage: node scripts/test-failures.mjs <tier>=<report.json>... (a missing report is named).
+// Beside a vitest report `X.json`, `X.unhandled.json` (scripts/vitest-unhandled.mjs) lists the
+// run's unhandled errors: they fail a tier in which every test passed.
 import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 
@@ -56,6 +58,20 @@ function playwrightFailures(report) {
   return out;
 }
 
+// scripts/vitest-unhandled.mjs's file beside a vitest report: errors no test owned.
+function unhandledBeside(file) {
+  const side = file.replace(/\.json$/, '') + '.unhandled.json';
+  if (!existsSync(side)) return [];
+  try {
+    return (JSON.parse(readFileSync(side, 'utf8')).unhandled ?? []).map((u) => ({
+      where: `${u.type}${u.file ? ` in ${u.file}` : ' (no test file known)'}${u.test ? ` › ${u.test}` : u.file ? ' (outside any test)' : ''}`,
+      why: firstLines(u.message),
+    }));
+  } catch (e) {
+    return [{ where: `unhandled errors report ${side}`, why: [`not JSON (${e.message})`] }];
+  }
+}
+
 let any = false;
 for (const arg of process.argv.slice(2)) {
   const [tier, file] = arg.split('=');
@@ -72,7 +88,7 @@ for (const arg of process.argv.slice(2)) {
     any = true;
     continue;
   }
-  const failures = report.testResults ? vitestFailures(report) : playwrightFailures(report);
+  const failures = report.testResults ? [...vitestFailures(report), ...unhandledBeside(file)] : playwrightFailures(report);
   if (failures.length === 0) continue;
   any = true;
   console.log(`  ${tier}: ${failures.length} failed`);

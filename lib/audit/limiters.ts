@@ -3,6 +3,7 @@ import Database from 'better-sqlite3';
 import { Pool } from 'pg';
 import { RateLimiterPostgres, RateLimiterSQLite, type RateLimiterStoreAbstract } from 'rate-limiter-flexible';
 import { stateLocation } from './store';
+import { guardPool } from '@/lib/pool-guard';
 
 /**
  * Rate-limiter counters (rate-limiter-flexible) kept in the console's state store, so every
@@ -25,7 +26,8 @@ type Client = { kind: 'sqlite'; db: Database.Database } | { kind: 'postgres'; po
 const TABLE = 'console_rate_limits';
 
 function openClient(location: { kind: 'sqlite' | 'postgres'; where: string }): Client {
-  if (location.kind === 'postgres') return { kind: 'postgres', pool: new Pool({ connectionString: location.where, max: 2 }) };
+  if (location.kind === 'postgres')
+    return { kind: 'postgres', pool: guardPool(new Pool({ connectionString: location.where, max: 2 }), 'rate-limits') };
   const db = new Database(location.where);
   if (location.where !== ':memory:') db.pragma('journal_mode = WAL');
   db.pragma('busy_timeout = 5000');

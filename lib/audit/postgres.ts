@@ -3,6 +3,7 @@ import { Pool } from 'pg';
 import { rowToEntry, whereOf } from './sqlite';
 import { ADDED_COLUMNS, auditSchema, bindingKey } from './schema';
 import type { AuditEntry, AuditPage, AuditStore, Identity } from './types';
+import { guardPool } from '@/lib/pool-guard';
 
 // The audit trail in PostgreSQL, for several console instances sharing one trail. Same tables
 // and queries as the SQLite store; JSON columns are text so both stores map rows alike.
@@ -26,7 +27,7 @@ const STATEMENTS = [
 ];
 
 export function createPostgresAuditStore(url: string): AuditStore {
-  const pool = new Pool({ connectionString: url, max: 4 });
+  const pool = guardPool(new Pool({ connectionString: url, max: 4 }), 'audit');
   // The schema step must never deadlock with another instance that is writing entries. A
   // multi-statement DDL script is one transaction holding every table lock it took until the
   // end: CREATE INDEX IF NOT EXISTS takes a SHARE lock on its table even when the index exists,

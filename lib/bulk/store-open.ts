@@ -6,6 +6,7 @@ import { MOVE_JOURNAL_DDL } from '@/lib/brokers/move-journal';
 import { LEASE_DDL } from '@/lib/leases/schema';
 import { BULK_DDL, createSqlBulkStore, type SqlRunner } from './store-sql';
 import type { BulkStore } from './store';
+import { guardPool } from '@/lib/pool-guard';
 
 // Opens the console's state tables where the audit trail lives (POTATOQ_CONSOLE_STATE), once
 // per process: the bulk jobs, the move journal and the pause leases share one connection (pool).
@@ -47,7 +48,7 @@ function sqliteRunner(file: string): Promise<SqlRunner> {
 async function postgresRunner(url: string): Promise<SqlRunner> {
   const { Pool } = await import('pg');
   // A state store that does not answer fails a call within seconds instead of holding it.
-  const pool = new Pool({ connectionString: url, max: 3, connectionTimeoutMillis: 5_000 });
+  const pool = guardPool(new Pool({ connectionString: url, max: 3, connectionTimeoutMillis: 5_000 }), 'state');
   const numbered = (sql: string) => {
     let n = 0;
     return sql.replace(/\?/g, () => `$${++n}`);

@@ -2,6 +2,7 @@ import 'server-only';
 import { Counter, Gauge, Registry } from 'prom-client';
 import { actionRegistry } from './actions';
 import { getMetricsConfig, OTHER_QUEUE } from './config';
+import { uncaughtRegistry } from './uncaught';
 import { CACHE_MS, cached, limitQueues, queueSamples, takeSnapshot, type Snapshot } from './snapshot';
 
 // The /metrics text: broker gauges from the cached snapshot (lib/metrics/snapshot.ts), the
@@ -111,7 +112,12 @@ function snapshotText(): Promise<string> {
 
 /** Everything /metrics answers: a broker that is down is its up/error series, never a failed scrape. */
 export async function renderMetrics(): Promise<string> {
-  const parts = await Promise.all([snapshotText(), scrapeErrors().registry.metrics(), actionRegistry().metrics()]);
+  const parts = await Promise.all([
+    snapshotText(),
+    scrapeErrors().registry.metrics(),
+    actionRegistry().metrics(),
+    uncaughtRegistry().metrics(),
+  ]);
   return (
     parts
       .map((p) => p.trimEnd())

@@ -4,7 +4,7 @@
 // field named. Client-safe (the editor previews with it too).
 import type { TypedValue } from '@/lib/brokers/typed-value';
 import { MESSAGE_FIELDS } from './decode';
-import { parseJson } from './json';
+import { parseJson, PyJsonError } from './json';
 import { decodeTags } from './tags';
 import { dumpsPy, type PyVal } from './pyval';
 import { reencode } from './encode';
@@ -99,7 +99,16 @@ function checkDecoded(v: TypedValue, p: PyVal, field: string, who: string): void
  *  that take the same Python values, e.g. Celery's, reuse this). */
 export function typedToPy(v: TypedValue, field: string, who = "potatoq's workers"): PyVal {
   const wire = typedToWire(v, field);
-  const d = decodeTags(parseJson(wire));
+  let json: ReturnType<typeof parseJson>;
+  try {
+    json = parseJson(wire);
+  } catch (e) {
+    // Python's json.loads refuses it too (an integer over 4,300 digits, nesting past its limit):
+    // the operator's input, named, not a broker failure.
+    if (e instanceof PyJsonError) throw new EditError(field, `${who} could not read it: ${e.message}`);
+    throw e;
+  }
+  const d = decodeTags(json);
   if (d.crash) throw new EditError(field, `the value can't be decoded: ${d.crash}`);
   checkDecoded(v, d.value, field, who);
   return d.value;

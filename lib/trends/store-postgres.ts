@@ -1,6 +1,7 @@
 import 'server-only';
 import { Pool } from 'pg';
 import { ADDED_COLUMNS, cappedFlags, LEASE, SERIES_SQL, seriesArgs, seriesOf, trendSchema, type TrendStore } from './store';
+import { guardPool } from '@/lib/pool-guard';
 
 // Samples in a PostgreSQL state store shared by several console instances. The lease compares
 // against the database's clock, so instances whose clocks disagree still agree on who holds it.
@@ -13,7 +14,7 @@ const NOW_MS = '(extract(epoch FROM clock_timestamp()) * 1000)::bigint';
 const TABLES = ['console_trend_samples', 'console_trend_samples_at', 'console_leases'];
 
 export function createPostgresTrendStore(url: string): TrendStore {
-  const pool = new Pool({ connectionString: url, max: 2 });
+  const pool = guardPool(new Pool({ connectionString: url, max: 2 }), 'trends');
   let ready: Promise<void> | null = null;
   // As the audit store: no DDL when every object exists; else one statement at a time under an
   // advisory lock (two instances starting together would otherwise race on CREATE TABLE).

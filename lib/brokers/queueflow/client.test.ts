@@ -15,6 +15,11 @@ describe("QueueFlow's answers as the console's errors", () => {
       serverMessage('Failed to deserialize the JSON body into the target type: missing field `task_name` at line 1 column 14'),
     ).toMatch(/^Failed to deserialize/);
     expect(serverMessage('')).toBe('(empty answer)');
+    // A proxy's error page: named by its title, never passed on as markup.
+    expect(serverMessage('<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</title></head><body><h1>x</h1></body></html>')).toBe(
+      'an HTML page titled "502 Bad Gateway", not QueueFlow\'s answer (is something else in front of it?)',
+    );
+    expect(serverMessage('<html><body>login</body></html>')).not.toContain('<');
   });
 
   it.each([

@@ -46,7 +46,14 @@ export function serverMessage(text: string): string {
   } catch {
     // plain text (axum's extractor rejections)
   }
-  return text.trim().slice(0, 500) || '(empty answer)';
+  const t = text.trim();
+  // A proxy's error page or a login page in front of QueueFlow: named by its title, never
+  // passed on as markup.
+  if (/^(<!doctype html|<html)/i.test(t)) {
+    const title = /<title[^>]*>([^<]{1,200})<\/title>/i.exec(t.slice(0, 4096))?.[1]?.trim();
+    return `an HTML page${title ? ` titled "${title}"` : ''}, not QueueFlow's answer (is something else in front of it?)`;
+  }
+  return t.slice(0, 500) || '(empty answer)';
 }
 
 /** Marks QueueFlow's own 403 (`access denied`): another tenant's id, or a credential of the wrong

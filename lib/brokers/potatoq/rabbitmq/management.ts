@@ -44,7 +44,21 @@ export class Management {
         'the RabbitMQ management API refused the login (check managementUser/managementPassword)',
       );
     if (!res.ok) throw new ConsoleError('BrokerUnavailable', `the RabbitMQ management API answered HTTP ${res.status}`);
-    return res.json();
+    let text: string;
+    try {
+      text = await res.text();
+    } catch {
+      throw new ConsoleError('BrokerUnavailable', 'the RabbitMQ management API broke off its answer');
+    }
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      // An HTML page (a proxy, a login page, the wrong port): said so, never echoed.
+      throw new ConsoleError(
+        'BrokerUnavailable',
+        'the RabbitMQ management API answered with something that is not JSON: check managementUrl (the management plugin, e.g. port 15672)',
+      );
+    }
   }
 
   async version(): Promise<string | null> {

@@ -1,6 +1,7 @@
 import 'server-only';
 import { Redis } from 'ioredis';
 import { parseRedisUrl } from './keys';
+import { GuardedConnector } from './socket-guard';
 
 // Connecting to the Redis a potatoq broker URL names, and what the console checks about that
 // server before it trusts it: version, Cluster mode, eviction policy.
@@ -24,6 +25,8 @@ export function connectRedis(url: string, timeoutMs = 5000, tlsCa?: string): Red
     maxRetriesPerRequest: 1,
     // Never replay a write after a reconnect: a script must run once or be reported failed.
     autoResendUnfulfilledCommands: false,
+    // Every socket keeps an error listener for its whole life (socket-guard.ts).
+    Connector: GuardedConnector,
   });
   // ioredis fails a command after its retries with "Reached the max retries …": the cause (a
   // refused connection, an untrusted certificate) is only in the connection's last error.
