@@ -5,6 +5,8 @@
 // connection. A `hostileServer` answers every connection with fixed bytes (a protocol the client
 // does not expect), or closes it.
 import net from 'node:net';
+import { expect } from 'vitest';
+import { ConsoleError } from '@/lib/brokers/errors';
 
 /** A TLS 1.2 record carrying the fatal alert decode_error (50), in the clear. */
 export const TLS_DECODE_ERROR_ALERT = Buffer.from([0x15, 0x03, 0x03, 0x00, 0x02, 0x02, 0x32]);
@@ -119,4 +121,15 @@ export async function escapedDuring(fn: () => Promise<void>): Promise<unknown[]>
     process.off('unhandledRejection', on);
   }
   return escaped;
+}
+
+/** The typed error a call against a hostile peer must end in: unavailable or timed out, never anything else. */
+export async function brokerFailure(p: Promise<unknown>): Promise<ConsoleError> {
+  const e = await p.then(
+    () => expect.fail('the call succeeded'),
+    (x: unknown) => x,
+  );
+  expect(e).toBeInstanceOf(ConsoleError);
+  expect(['BrokerUnavailable', 'BrokerTimeout']).toContain((e as ConsoleError).code);
+  return e as ConsoleError;
 }

@@ -8,9 +8,8 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConsoleError } from '@/lib/brokers/errors';
 import type { BrokerAdapter } from '@/lib/brokers/types';
-import { escapedDuring, hostileServer } from '@/tests/support/hostile';
+import { escapedDuring, hostileServer, brokerFailure as failure } from '@/tests/support/hostile';
 import { ROOT } from '@/tests/support/potatoq-seeder';
 import { dropSchema, migratedSchema, PG_URL, pgAvailable, sqlAdmin, tableOf, type PgTarget } from '@/tests/support/postgres';
 import { createPostgresAdapter } from './adapter';
@@ -31,15 +30,6 @@ function schema(): PgTarget {
   const t = migratedSchema();
   cleanups.push(() => dropSchema(t.schema));
   return t;
-}
-async function failure(p: Promise<unknown>): Promise<ConsoleError> {
-  const e = await p.then(
-    () => expect.fail('the call succeeded'),
-    (x: unknown) => x,
-  );
-  expect(e).toBeInstanceOf(ConsoleError);
-  expect(['BrokerUnavailable', 'BrokerTimeout']).toContain((e as ConsoleError).code);
-  return e as ConsoleError;
 }
 
 describe.skipIf(!available)('PostgreSQL: a hostile server', () => {

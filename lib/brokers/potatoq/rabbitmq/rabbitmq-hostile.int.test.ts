@@ -4,9 +4,8 @@
 // console error, nothing escapes to the process, another broker on its own connection keeps
 // answering, and the next call after the fault opens a new connection.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ConsoleError } from '@/lib/brokers/errors';
 import type { BrokerAdapter } from '@/lib/brokers/types';
-import { escapedDuring, HostileProxy, hostileServer } from '@/tests/support/hostile';
+import { escapedDuring, HostileProxy, hostileServer, brokerFailure as failure } from '@/tests/support/hostile';
 import { rabbitAdapter, rabbitVersion, RMQ3_URL } from '@/tests/support/rabbitmq';
 
 const up = (await rabbitVersion(RMQ3_URL, 'RabbitMQ 3.x (system)')) !== null;
@@ -17,15 +16,6 @@ const make = (url: string, options: Record<string, unknown> = {}) => {
   adapters.push(a);
   return a;
 };
-async function failure(p: Promise<unknown>): Promise<ConsoleError> {
-  const e = await p.then(
-    () => expect.fail('the call succeeded'),
-    (x: unknown) => x,
-  );
-  expect(e).toBeInstanceOf(ConsoleError);
-  expect(['BrokerUnavailable', 'BrokerTimeout']).toContain((e as ConsoleError).code);
-  return e as ConsoleError;
-}
 
 describe.skipIf(!up)('RabbitMQ: a hostile AMQP peer', () => {
   let proxy: HostileProxy;

@@ -4,9 +4,8 @@
 // that is not RESP, a reply cut in the middle. Each call fails as a typed console error, nothing
 // escapes to the process, and a broker on the same server but another connection keeps answering.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ConsoleError } from '@/lib/brokers/errors';
 import type { BrokerAdapter } from '@/lib/brokers/types';
-import { escapedDuring, HostileProxy, hostileServer, TLS_DECODE_ERROR_ALERT } from '@/tests/support/hostile';
+import { escapedDuring, HostileProxy, hostileServer, TLS_DECODE_ERROR_ALERT, brokerFailure as failure } from '@/tests/support/hostile';
 import { newPrefix, REDIS_URL, redisAvailable, redisServerAvailable } from '@/tests/support/redis';
 import { opensslAvailable, TlsRedis } from '@/tests/support/redis-tls';
 import { createRedisAdapter } from './adapter';
@@ -26,15 +25,6 @@ function make(url: string, options: Record<string, unknown> = {}): BrokerAdapter
   });
   adapters.push(a);
   return a;
-}
-async function failure(p: Promise<unknown>): Promise<ConsoleError> {
-  const e = await p.then(
-    () => expect.fail('the call succeeded'),
-    (x: unknown) => x,
-  );
-  expect(e).toBeInstanceOf(ConsoleError);
-  expect(['BrokerUnavailable', 'BrokerTimeout']).toContain((e as ConsoleError).code);
-  return e as ConsoleError;
 }
 /** Closes the adapters made so far (before their servers stop, so none retries into nothing). */
 const closeAll = () => Promise.all(adapters.splice(0).map((a) => a.close()));

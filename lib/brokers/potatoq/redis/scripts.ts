@@ -95,9 +95,11 @@ return 'ok'
 /**
  * ARGV: P, ids… → per id `ok | orphan | missing | running | not-dead:<st>`.
  * Deletes a dead letter: `ZREM P:dead` + `DEL` the hash, only where `st = dead`. An id left in
- * `P:dead` without a hash (potatoq's own revoke leaves those) is removed: `orphan`.
+ * `P:dead` without a hash (potatoq's own revoke leaves those) is removed: `orphan`. With
+ * `forgetResult` (a letter that moved to another broker) its result goes too, as replay forgets
+ * it: `ok-forgot` when there was one.
  */
-const DISCARD = `${COMMON}
+const discardScript = (forgetResult: boolean) => `${COMMON}
 local out = {}
 for i = 2, #ARGV do
   local id = ARGV[i]
@@ -110,32 +112,13 @@ for i = 2, #ARGV do
   else
     redis.call('ZREM', P .. ':dead', id)
     redis.call('DEL', jk)
-    out[#out + 1] = 'ok'
+    ${forgetResult ? "if redis.call('DEL', P .. ':result:' .. id) == 1 then out[#out + 1] = 'ok-forgot' else out[#out + 1] = 'ok' end" : "out[#out + 1] = 'ok'"}
   end
 end
 return out
 `;
-
-/** DISCARD for a letter that moved to another broker: its result goes too, as replay forgets it
- *  (`ok-forgot` when there was one). */
-const DISCARD_MOVED = `${COMMON}
-local out = {}
-for i = 2, #ARGV do
-  local id = ARGV[i]
-  local jk = jkey(id)
-  local v = redis.call('HMGET', jk, 'st', 'tok')
-  if not v[1] then
-    if redis.call('ZREM', P .. ':dead', id) == 1 then out[#out + 1] = 'orphan' else out[#out + 1] = 'missing' end
-  elseif owned(v[1], v[2]) then out[#out + 1] = 'running'
-  elseif v[1] ~= 'dead' then out[#out + 1] = 'not-dead:' .. v[1]
-  else
-    redis.call('ZREM', P .. ':dead', id)
-    redis.call('DEL', jk)
-    if redis.call('DEL', P .. ':result:' .. id) == 1 then out[#out + 1] = 'ok-forgot' else out[#out + 1] = 'ok' end
-  end
-end
-return out
-`;
+const DISCARD = discardScript(false);
+const DISCARD_MOVED = discardScript(true);
 
 /**
  * ARGV: P, ttl_ms, (id, REVOKED record JSON)… → per id
