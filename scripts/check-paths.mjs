@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
 const RULES = [
-  { name: 'a development machine folder', re: /\/work\/|\/briefs\/|\/tmp\/[\w.-]*venv\b/ },
+  { name: 'a development machine folder', re: /\/work\/|\/briefs\/|\/root\/|\/home\/[a-z]|\/tmp\/[\w.-]*venv\b/ },
   { name: 'the team notes folder', re: /\bshared\/(?:seed-systems|potatoq-contract|conventions)\.md/ },
   {
     name: 'a package registry host',
