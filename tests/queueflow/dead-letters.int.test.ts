@@ -64,6 +64,18 @@ const finished = (id: string, ms = 30_000) =>
     ms,
     logs,
   );
+// The letter's `created_at` in µs: the key QueueFlow orders and pages dead letters by. Letters
+// of jobs a worker fails side by side get their ids in insert order, which need not be the order
+// of their timestamps, so neither "oldest first" nor "newest first" can be read off the ids.
+const micros = (ts: string): bigint => {
+  const m = /^(.*T\d\d:\d\d:\d\d)(?:\.(\d+))?(Z|[+-]\d\d:\d\d)$/.exec(ts);
+  if (!m) throw new Error(`not an RFC 3339 time: ${ts}`);
+  return BigInt(Date.parse(`${m[1]}${m[3]}`)) * 1000n + BigInt((m[2] ?? '').padEnd(6, '0').slice(0, 6));
+};
+const byKey = (a: DeadLetter, b: DeadLetter) => {
+  const d = micros(a.created_at) - micros(b.created_at);
+  return d !== 0n ? (d < 0n ? -1 : 1) : a.id - b.id;
+};
 const letters = async (query: string) => (await call<DlqPage>(srv(), 'GET', `/api/v1/dlq?${query}`)).body;
 const letterOf = async (jobId: string) =>
   until(
@@ -229,7 +241,8 @@ describe.skipIf(!s)(`QueueFlow ${s?.version ?? ''} dead letters with the real Py
       [10, 11, 12].map((n) => ({ task: 'qf.fatal', payload: { n }, queue: QBULK })),
     ).map((j) => j.id);
     await until('three letters', async () => (await letters(`queue=${QBULK}`)).dead_letters.length === 3, 30_000, logs);
-    const byJob = new Map((await letters(`queue=${QBULK}`)).dead_letters.map((d) => [d.job_id, d.id]));
+    const listed = (await letters(`queue=${QBULK}`)).dead_letters;
+    expect(listed.map((d) => d.job_id).sort()).toEqual([...made].sort());
     for (const n of [10, 11, 12]) fs.writeFileSync(path.join(bulkWorker.out, `fixed-${n}`), '');
 
     const r = await call<{ results: Array<{ dead_letter_id: number; job_id?: string; error?: string }>; replayed: number }>(
@@ -240,7 +253,7 @@ describe.skipIf(!s)(`QueueFlow ${s?.version ?? ''} dead letters with the real Py
     );
     expect(r.status).toBe(200);
     expect(r.body.replayed).toBe(2);
-    const oldestFirst = made.map((id) => byJob.get(id)!).sort((x, y) => x - y);
+    const oldestFirst = [...listed].sort(byKey).map((d) => d.id);
     expect(r.body.results.map((x) => x.dead_letter_id)).toEqual(oldestFirst.slice(0, 2));
     for (const x of r.body.results) expect(Object.keys(x).sort()).toEqual(['dead_letter_id', 'job_id']);
 
@@ -272,6 +285,12 @@ describe.skipIf(!s)(`QueueFlow ${s?.version ?? ''} dead letters with the real Py
     }
     expect(seen).toEqual(all.dead_letters.map((d) => d.id));
     expect(new Set(seen).size).toBe(3);
-    expect(seen).toEqual([...seen].sort((x, y) => y - x));
+    // Newest first by (created_at, id), the cursor's key.
+    expect(all.dead_letters.map((d) => d.id)).toEqual(
+      [...all.dead_letters]
+        .sort(byKey)
+        .reverse()
+        .map((d) => d.id),
+    );
   });
 });
