@@ -75,7 +75,7 @@ try {
   );
   const left = await a.overview();
   const q = left.queues.find((x) => x.name === queue);
-  log(`after: ${q?.ready ?? '?'} in ${queue} (of ${N}), ${q?.dead ?? '?'} in its DLQ`);
+  log(`after: ${q?.counts.ready ?? '?'} in ${queue} (of ${N}), ${q?.dead ?? '?'} in its DLQ`);
 
   // potatoq's CLI: `dead retry` takes letters from the DLQ's head until it has seen them all
   // (up to 100,000) for each id, so it is timed on CLI_IDS ids of a CLI_LETTERS-letter DLQ

@@ -86,14 +86,14 @@ test.describe('Prometheus metrics', () => {
         .toBe('1');
 
       const overview = (await (await get('/api/brokers/main/queues', VIEWER_TOKEN)).json()) as {
-        queues: Array<{ name: string; ready: number | null; dead: number | null }>;
+        queues: Array<{ name: string; counts: { ready: number | null }; dead: number | null }>;
       };
       const tasks = await query('potatoq_console_queue_tasks{broker="main"}');
       const value = (queue: string, state: string) => tasks.find((s) => s.metric.queue === queue && s.metric.state === state)?.value[1];
       expect(tasks.length).toBeGreaterThan(4);
       expect(new Set(tasks.map((s) => s.metric.state))).toEqual(new Set(['ready', 'scheduled', 'running', 'dead']));
       for (const q of overview.queues) {
-        if (q.ready !== null) expect(value(q.name, 'ready'), q.name).toBe(String(q.ready));
+        if (q.counts.ready !== null) expect(value(q.name, 'ready'), q.name).toBe(String(q.counts.ready));
         if (q.dead !== null) expect(value(q.name, 'dead'), q.name).toBe(String(q.dead));
       }
       expect(await query('potatoq_console_queue_oldest_ready_age_seconds{broker="main"} > 0')).not.toHaveLength(0);

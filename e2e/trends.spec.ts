@@ -40,9 +40,9 @@ test.describe('trend charts', () => {
       const guard = guardPage(page);
       await useTheme(page, theme);
       const overview = (await (await fetch(`${c.url}/api/brokers/main/queues`)).json()) as {
-        queues: Array<{ name: string; ready: number }>;
+        queues: Array<{ name: string; counts: { ready: number } }>;
       };
-      const ready = overview.queues.find((q) => q.name === 'default')!.ready;
+      const ready = overview.queues.find((q) => q.name === 'default')!.counts.ready;
       await page.goto(`${c.url}/brokers/main/queues/default`);
       const depth = page.getByTestId('trend-depth');
       await expect(depth.locator('canvas')).toBeVisible();

@@ -6,8 +6,10 @@ import { purgeText } from './purge-text';
 const TABLES = POTATOQ_TABLE_MODEL.actions.purge;
 const RABBITMQ = POTATOQ_RABBITMQ_MODEL.actions.purge;
 
-const stats = (over: Partial<QueueStats>): QueueStats =>
-  ({ name: 'mail', ready: 12, scheduled: 3, running: 1, dead: 0, oldestReadyAt: null, tasks: null, ...over }) as QueueStats;
+const stats = (over: Partial<QueueStats> & { ready?: number; scheduled?: number | null }): QueueStats => {
+  const { ready = 12, scheduled = 3, counts, ...rest } = over;
+  return { name: 'mail', counts: counts ?? { ready, scheduled, running: 1 }, dead: 0, oldestReadyAt: null, tasks: null, ...rest };
+};
 
 describe('purge dialog text', () => {
   it('counts ready and scheduled tasks on table brokers (SQLite, PostgreSQL), capped counts included', () => {

@@ -6,7 +6,7 @@ import { ErrorBox, Loading } from '@/components/ui/states';
 import { QueueTable } from '@/components/queues/queue-table';
 import { StuckPanel } from '@/components/triage/stuck-flags';
 import { WorkerStatus } from '@/components/workers/worker-status';
-import { CAPABILITIES } from '@/lib/brokers/schema';
+import { CAPABILITIES, DEAD, countOf } from '@/lib/brokers/schema';
 import { describeError } from '@/lib/client/api';
 import { countTitle, formatAge, formatCount } from '@/lib/client/format';
 import { useOverview, useWorkers } from '@/lib/client/hooks';
@@ -24,10 +24,11 @@ export function BrokerHome({ brokerId }: { brokerId: string }) {
       <Card testId="broker-queues">
         <CardHeader title="Queues">
           <span className="text-xs text-zinc-500 dark:text-zinc-400">
-            {(['ready', 'scheduled', 'running', 'dead'] as const).map((k, i) => (
-              <span key={k} title={countTitle(o.data.totalsCapped?.[k])}>
+            {/* The declared states' totals in the adapter's order, then the dead letters. */}
+            {[...(o.data.model?.states ?? []).map((st) => st.key), DEAD].map((k, i) => (
+              <span key={k} title={countTitle(o.data.totalsCapped?.[k])} data-testid={`header-total-${k}`}>
                 {i ? ' · ' : ''}
-                {formatCount(o.data.totals[k], o.data.totalsCapped?.[k])} {k}
+                {formatCount(countOf(o.data.totals, k), o.data.totalsCapped?.[k])} {k}
               </span>
             ))}
           </span>

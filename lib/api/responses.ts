@@ -57,9 +57,10 @@ const ZPreview = z.looseObject({ kind: z.string() }).meta({ id: 'PayloadPreview'
 
 export const ZBrokerList = z.object({ brokers: z.array(z.looseObject({ id: z.string(), name: z.string(), kind: z.string() })) });
 
-const ZQueueStats = z
-  .looseObject({ name: z.string(), ready: count, scheduled: count, running: count, dead: count, oldestReadyAt: isoOrNull })
-  .meta({ id: 'QueueStats' });
+const counts = z
+  .record(z.string(), count)
+  .describe("one count per state the broker's adapter declares (`model.states[].key`), null when it cannot give it");
+const ZQueueStats = z.looseObject({ name: z.string(), counts, dead: count, oldestReadyAt: isoOrNull }).meta({ id: 'QueueStats' });
 const ZEnqueueField = z
   .looseObject({
     key: z.string(),
@@ -101,7 +102,7 @@ export const ZOverview = z
     readOnly: z.boolean(),
     capabilities: z.record(z.string(), z.looseObject({ on: z.boolean(), why: z.string().optional() })),
     queues: z.array(ZQueueStats),
-    totals: z.looseObject({ ready: count, scheduled: count, running: count, dead: count }),
+    totals: z.looseObject({ counts, dead: count }),
     workers: z
       .looseObject({ alive: z.number().int(), stale: z.number().int() })
       .nullable()

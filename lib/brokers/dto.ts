@@ -2,7 +2,7 @@
 // (ids and big numbers as strings, timestamps as ISO strings). Client-safe: no server imports.
 // Re-exported by schema.ts, which keeps the zod input schemas.
 import type { Conversion, MessageView, PayloadPreview } from './message-view';
-import type { BrokerKind, BrokerModel, Capabilities, CountKey, TaskState } from './model';
+import type { BrokerKind, BrokerModel, Capabilities, TaskState } from './model';
 import type { TypedValue } from './typed-value';
 
 export * from './model';
@@ -10,10 +10,21 @@ export type * from './message-view';
 export type { TypedValue, ValueNote } from './typed-value';
 export * from './diagnosis';
 
-/** A queue's count for a declared state: the fixed columns, then `counts`; null when unknown. */
-export function countOf(q: Pick<QueueStats, CountKey | 'counts'>, key: string): number | null {
-  if (key === 'ready' || key === 'scheduled' || key === 'running' || key === 'dead') return q[key];
-  return q.counts?.[key] ?? null;
+/** A count for a declared state key, or `dead` for the dead letters; null when unknown (a key
+ *  the adapter did not fill included). */
+export function countOf(q: Counted, key: string): number | null {
+  return key === DEAD ? q.dead : (q.counts[key] ?? null);
+}
+
+/** The key of the dead letters: a tab of their own, never a declared state (`StateDecl.key`). */
+export const DEAD = 'dead';
+
+/** What is counted per queue and in a broker's totals: one count per declared state, keyed by
+ *  the state's key (`model.states`), and the dead letters. */
+export interface Counted {
+  /** One entry per declared state; null when the system cannot count it. */
+  counts: Record<string, number | null>;
+  dead: number | null;
 }
 
 /** A count the adapter did not finish (it stopped at a cap): the matching count field then
@@ -26,15 +37,10 @@ export interface CappedCount {
   why?: string;
 }
 
-export interface QueueStats {
+export interface QueueStats extends Counted {
   name: string;
-  ready: number | null;
-  scheduled: number | null;
-  running: number | null;
-  dead: number | null;
-  /** Counts of declared states beyond potatoq's ready/scheduled/running (other systems). */
-  counts?: Record<string, number | null>;
-  /** ISO time the oldest ready task was enqueued (created_at), null if none or unknown. */
+  /** ISO time the oldest task a worker may claim now (the first declared state) was enqueued,
+   *  null if none or unknown. */
   oldestReadyAt: string | null;
   tasks: string[] | null;
   /** The system holds this queue's work back from its workers (QueueFlow's pause); absent
@@ -42,7 +48,7 @@ export interface QueueStats {
   paused?: boolean;
   /** Consumers attached to the queue (RabbitMQ; absent where the broker has no such notion). */
   consumers?: number | null;
-  /** Counts that hit the cap; absent when every count is exact. */
+  /** Counts that hit the cap, keyed like `counts` (and `dead`); absent when every count is exact. */
   capped?: Partial<Record<string, CappedCount>>;
   /**
    * The next ready task (what a worker claims first) when potatoq cannot decode it: every
@@ -90,13 +96,8 @@ export interface BrokerOverview {
   readOnly: boolean;
   capabilities: Capabilities;
   queues: QueueStats[];
-  totals: {
-    ready: number | null;
-    scheduled: number | null;
-    running: number | null;
-    dead: number | null;
-    counts?: Record<string, number | null>;
-  };
+  /** The queues' counts summed (`sumTotals`), keyed like theirs. */
+  totals: Counted;
   /** Totals that are lower bounds because a count hit the cap. */
   totalsCapped?: Partial<Record<string, CappedCount>>;
   /** Workers by heartbeat; null where the system keeps no worker registry (then

@@ -44,9 +44,6 @@ export function withoutWrites(caps: Capabilities, why: string, code?: 'Forbidden
 /** A state of waiting or running work, one of the adapter's declared `model.states` keys. */
 export type TaskState = string;
 
-/** The count columns potatoq's stores fill in `QueueStats`; other systems' states go in `counts`. */
-export type CountKey = 'ready' | 'scheduled' | 'running' | 'dead';
-
 /** One state an adapter lists: a tab on the queue page and a column of the overview. */
 export interface StateDecl {
   /** In URLs (`?state=`), list queries and counts. */

@@ -30,7 +30,7 @@ const overview = (): BrokerOverview => ({
   readOnly: false,
   capabilities: allOn(),
   queues: [],
-  totals: { ready: 0, scheduled: 0, running: 0, dead: 0 },
+  totals: { counts: { ready: 0, scheduled: 0, running: 0 }, dead: 0 },
   workers: { alive: 0, stale: 0 },
   readAt: new Date(0).toISOString(),
 });

@@ -3,8 +3,8 @@ import type { BrokerOverview } from '@/lib/brokers/schema';
 import { listTotal } from './list-total';
 
 const o = {
-  queues: [{ name: 'mail', ready: 1241, scheduled: null, running: 2, dead: 7, oldestReadyAt: null, tasks: null }],
-  totals: { ready: 1300, scheduled: 4, running: 2, dead: 9 },
+  queues: [{ name: 'mail', counts: { ready: 1241, scheduled: null, running: 2 }, dead: 7, oldestReadyAt: null, tasks: null }],
+  totals: { counts: { ready: 1300, scheduled: 4, running: 2 }, dead: 9 },
 } as unknown as BrokerOverview;
 
 describe('listTotal', () => {

@@ -15,7 +15,6 @@ export function listTotal(
     const n = countOf(stats, state);
     return n === null ? null : formatCount(n, stats.capped?.[state]);
   }
-  const t = o.totals;
-  const n = state === 'ready' || state === 'scheduled' || state === 'running' || state === 'dead' ? t[state] : (t.counts?.[state] ?? null);
+  const n = countOf(o.totals, state);
   return n === null ? null : formatCount(n, o.totalsCapped?.[state]);
 }

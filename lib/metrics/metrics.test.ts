@@ -24,19 +24,17 @@ function overview(over: Partial<BrokerOverview> = {}): BrokerOverview {
     queues: [
       {
         name: 'emails',
-        ready: 12000,
-        scheduled: 3,
-        running: 2,
+        // `scheduled` and `running` are not declared by this model.
+        counts: { ready: 12000, scheduled: 3, running: 2, paused: 5 },
         dead: 4,
-        counts: { paused: 5 },
         oldestReadyAt: '2026-12-01T09:59:00Z',
         tasks: null,
         capped: { ready: { atLeast: 12000, estimate: null } },
       },
-      { name: 'idle', ready: 0, scheduled: null, running: null, dead: null, oldestReadyAt: null, tasks: null },
-      { name: 'unknown-age', ready: null, scheduled: 0, running: 0, dead: 0, oldestReadyAt: null, tasks: null },
+      { name: 'idle', counts: { ready: 0, scheduled: null, running: null }, dead: null, oldestReadyAt: null, tasks: null },
+      { name: 'unknown-age', counts: { ready: null, scheduled: 0, running: 0 }, dead: 0, oldestReadyAt: null, tasks: null },
     ],
-    totals: { ready: 12000, scheduled: 3, running: 2, dead: 4 },
+    totals: { counts: { ready: 12000, scheduled: 3, running: 2 }, dead: 4 },
     workers: { alive: 0, stale: 1 },
     readAt: new Date(at).toISOString(),
     ...over,
@@ -107,9 +105,7 @@ describe('renderSnapshot', () => {
       queues: [
         {
           name: 'emails',
-          ready: 1,
-          scheduled: 0,
-          running: 0,
+          counts: { ready: 1, scheduled: 0, running: 0 },
           dead: 0,
           oldestReadyAt: null,
           tasks: null,

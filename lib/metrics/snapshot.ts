@@ -1,5 +1,5 @@
 import 'server-only';
-import { countOf, type BrokerOverview } from '@/lib/brokers/dto';
+import { DEAD, countOf, type BrokerOverview } from '@/lib/brokers/dto';
 import { brokerList, overview, toConsoleError } from '@/lib/brokers/service';
 
 // One read of every broker for /metrics: the overview's own capped counts (the same cost as
@@ -85,13 +85,16 @@ export interface QueueSample {
 
 /** The queues of one broker's overview in the adapter's declared states, plus dead letters. */
 export function queueSamples(o: BrokerOverview, at: number): QueueSample[] {
-  const states = [...(o.model?.states.map((s) => s.key) ?? ['ready', 'scheduled', 'running']), 'dead'];
+  const declared = o.model?.states.map((s) => s.key);
   return o.queues.map((q) => {
+    // The declared states (without a model: the keys the adapter counted), then dead letters.
+    const states = [...(declared ?? Object.keys(q.counts)), DEAD];
     const counts = states.flatMap((state) => {
       const value = countOf(q, state);
       return value === null ? [] : [{ state, value, capped: q.capped?.[state] !== undefined }];
     });
-    const ready = countOf(q, 'ready');
+    // The first declared state is the work a worker may claim now, whose oldest wait this is.
+    const ready = countOf(q, states[0] === DEAD ? '' : states[0]!);
     const oldest = q.oldestReadyAt ? Math.max(0, (at - Date.parse(q.oldestReadyAt)) / 1000) : ready === 0 ? 0 : null;
     return { broker: o.id, queue: q.name, counts, oldestAgeSeconds: oldest !== null && Number.isFinite(oldest) ? oldest : null };
   });

@@ -12,9 +12,7 @@ const { takeSamples } = await import('./take');
 const now = Date.parse('2026-12-01T12:00:00Z');
 const queue = (name: string, ready: number | null, oldestAgo: number | null, dead: number | null) => ({
   name,
-  ready,
-  scheduled: 0,
-  running: 0,
+  counts: { ready, scheduled: 0, running: 0 },
   dead,
   oldestReadyAt: oldestAgo === null ? null : new Date(now - oldestAgo * 1000).toISOString(),
   tasks: null,
@@ -28,7 +26,7 @@ const overview = (o: Partial<BrokerOverview>): BrokerOverview =>
     readOnly: false,
     capabilities: {} as BrokerOverview['capabilities'],
     queues: [],
-    totals: { ready: 7, scheduled: 0, running: 0, dead: 2 },
+    totals: { counts: { ready: 7, scheduled: 0, running: 0 }, dead: 2 },
     workers: { alive: 0, stale: 0 },
     readAt: '',
     ...o,
@@ -73,7 +71,7 @@ describe('taking samples', () => {
     const capped = { ...queue('emails', 1, null, 0), capped: { dead: { atLeast: 0, estimate: null } } };
     const o = overview({
       queues: [capped],
-      totals: { ready: 1, scheduled: 0, running: 0, dead: 0 },
+      totals: { counts: { ready: 1, scheduled: 0, running: 0 }, dead: 0 },
       totalsCapped: { dead: { atLeast: 0, estimate: null } },
     });
     snap.value = { takenAt: now, brokers: [{ id: 'b1', name: 'b1', kind: 'sqlite', ok: true, seconds: 0.01, error: null, overview: o }] };

@@ -16,7 +16,7 @@ export async function takeSamples(atMs: number, maxQueues: number): Promise<Samp
   for (const b of snap.brokers) {
     const o = b.overview;
     if (!o) continue;
-    const first = o.model?.states[0]?.key ?? 'ready';
+    const first = o.model?.states[0]?.key ?? Object.keys(o.totals.counts)[0] ?? '';
     const queues = queueSamples(o, snap.takenAt).slice(0, maxQueues);
     const count = (q: (typeof queues)[number], state: string) => q.counts.find((c) => c.state === state);
     // A count the broker did not finish is kept as what it is: a lower bound, flagged.

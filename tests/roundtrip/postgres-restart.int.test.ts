@@ -51,14 +51,14 @@ afterAll(async () => {
 describe.skipIf(!!missing)('the PostgreSQL adapter across a server restart', () => {
   it('answers the next refresh after a restart, without being recreated, and its writes reach potatoq', async () => {
     const first = await a!.enqueue(ZEnqueueInput.parse({ task: 'rt.record', queue: 'rt-held' }));
-    expect((await a!.overview()).queues.find((q) => q.name === 'rt-held')?.ready).toBe(1);
+    expect((await a!.overview()).queues.find((q) => q.name === 'rt-held')?.counts.ready).toBe(1);
 
     const started = await startTime();
     server!.restart(); // every pooled session is cut under the adapter
     expect(await startTime()).toBeGreaterThan(started);
 
     const o = await a!.overview();
-    expect(o.queues.find((q) => q.name === 'rt-held')?.ready).toBe(1);
+    expect(o.queues.find((q) => q.name === 'rt-held')?.counts.ready).toBe(1);
     expect((await a!.listTasks(ZTaskListQuery.parse({ queue: 'rt-held' }))).items.map((t) => t.id)).toEqual([first.id]);
     const second = await a!.enqueue(ZEnqueueInput.parse({ task: 'rt.record', queue: 'rt-held' }));
     expect((await a!.getTask(second.id))?.state).toBe('ready');

@@ -150,8 +150,8 @@ describe.skipIf(!available)('PostgreSQL round trips with the real potatoq', () =
     await a.enqueue(ZEnqueueInput.parse({ task: 'rt.record', queue: 'rt-held' }));
     const waiting = Object.fromEntries(
       (await a.overview()).queues
-        .filter((q) => (q.ready ?? 0) + (q.scheduled ?? 0) > 0)
-        .map((q) => [q.name, (q.ready ?? 0) + (q.scheduled ?? 0)]),
+        .filter((q) => (q.counts.ready ?? 0) + (q.counts.scheduled ?? 0) > 0)
+        .map((q) => [q.name, (q.counts.ready ?? 0) + (q.counts.scheduled ?? 0)]),
     );
     expect(waiting).toEqual(JSON.parse(potatoq('queues', '--json')));
     const failing = await a.enqueue(ZEnqueueInput.parse({ task: 'rt.fail', queue: Q, args: '["boom-pg"]' }));

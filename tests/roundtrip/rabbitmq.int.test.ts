@@ -208,8 +208,8 @@ describe.skipIf(!available)('RabbitMQ 4 round trips with the real potatoq and a 
     expect(names).toEqual(expect.arrayContaining(['rt.record', 'rt.flaky', 'rt.late']));
     const ov = await rmq.overview();
     const stats = ov.queues.find((q) => q.name === queue);
-    expect(stats?.ready).toBe(0);
-    expect(stats?.scheduled).toBeNull();
+    expect(stats?.counts.ready).toBe(0);
+    expect(stats?.counts.scheduled).toBeNull();
     expect(ov.capabilities.browseDead.on).toBe(true);
     expect(ov.capabilities.listScheduled.on).toBe(false);
     expect(ov.workers?.alive).toBeGreaterThanOrEqual(1);
@@ -218,13 +218,13 @@ describe.skipIf(!available)('RabbitMQ 4 round trips with the real potatoq and a 
   it('purges ready tasks only: a delayed task stays in the delay cascade', async () => {
     await stopWorker();
     for (const i of [1, 2, 3]) potatoq('call', 'rt.record', '-Q', queue, '-a', `[${i}]`);
-    const before = (await rmq.overview()).totals.scheduled ?? 0;
+    const before = (await rmq.overview()).totals.counts.scheduled ?? 0;
     const later = potatoq('call', 'rt.record', '-Q', queue, '-a', '["later"]', '--countdown', '3600').split(/\s+/).pop()!;
-    await until('the delayed task in the cascade', async () => ((await rmq.overview()).totals.scheduled ?? 0) > before, 10_000);
+    await until('the delayed task in the cascade', async () => ((await rmq.overview()).totals.counts.scheduled ?? 0) > before, 10_000);
     const r = await rmq.purge(queue);
     expect(r.removed).toBe(3);
-    expect((await rmq.overview()).totals.scheduled).toBeGreaterThan(before);
-    expect((await rmq.overview()).queues.find((q) => q.name === queue)?.ready).toBe(0);
+    expect((await rmq.overview()).totals.counts.scheduled).toBeGreaterThan(before);
+    expect((await rmq.overview()).queues.find((q) => q.name === queue)?.counts.ready).toBe(0);
     expect(later).toMatch(/^[0-9a-f-]{36}$/);
   }, 60_000);
 

@@ -56,8 +56,8 @@ function cliReasons(): Record<string, string> {
 const waitingCounts = async () =>
   Object.fromEntries(
     (await console_.overview()).queues
-      .filter((q) => (q.ready ?? 0) + (q.scheduled ?? 0) > 0)
-      .map((q) => [q.name, (q.ready ?? 0) + (q.scheduled ?? 0)]),
+      .filter((q) => (q.counts.ready ?? 0) + (q.counts.scheduled ?? 0) > 0)
+      .map((q) => [q.name, (q.counts.ready ?? 0) + (q.counts.scheduled ?? 0)]),
   );
 
 beforeAll(() => {

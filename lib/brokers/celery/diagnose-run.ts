@@ -11,7 +11,7 @@ const POISON_WHY =
 function noConsumer(f: CeleryFacts): StuckFlag[] {
   const out: StuckFlag[] = [];
   for (const q of f.queues) {
-    const waiting = (q.ready ?? 0) + (q.scheduled ?? 0);
+    const waiting = (q.counts.ready ?? 0) + (q.counts.scheduled ?? 0);
     if (!waiting) continue;
     // RabbitMQ counts consumers itself; on Redis the live workers' `inspect active_queues` say.
     const byBroker = q.consumers !== undefined && q.consumers !== null;

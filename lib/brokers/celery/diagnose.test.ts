@@ -6,9 +6,7 @@ import { diagnoseCelery } from './diagnose-run';
 const NOW = Date.parse('2026-12-01T12:00:00Z');
 const queue = (name: string, ready: number, extra: Partial<QueueStats> = {}): QueueStats => ({
   name,
-  ready,
-  scheduled: 0,
-  running: null,
+  counts: { ready, scheduled: 0, running: null },
   dead: null,
   oldestReadyAt: null,
   tasks: null,

@@ -1,6 +1,6 @@
 // What each system's suite gives the shared battery: an adapter and a seeder that writes the
 // system natively (never through the adapter).
-import type { CountKey } from '../schema';
+
 import type { BrokerAdapter } from '../types';
 
 export interface SeedMessage {
@@ -59,7 +59,7 @@ export interface ContractFixture {
   makeSecond(): BrokerAdapter;
   seeder: ContractSeeder;
   /** Per-state counts this broker can't give: they must be null, never 0. */
-  unknownCounts?: CountKey[];
+  unknownCounts?: string[];
   /** Why a waiting task can never share a dead letter's id on this broker (one record per id),
    *  so the case of a replay colliding with a live task cannot arise; absent where it can. */
   sharedIds?: string;

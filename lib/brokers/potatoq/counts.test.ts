@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import type { QueueStats } from '@/lib/brokers/schema';
 import { applyScans, emptyQueue, scanFinished, totalsOf, type StateScan } from './counts';
 
-const q = (name: string, over: Partial<QueueStats> = {}): QueueStats => ({ ...emptyQueue(name), ...over });
+const q = (name: string, over: Partial<QueueStats> & { ready?: number } = {}): QueueStats => {
+  const { ready, ...rest } = over;
+  const e = emptyQueue(name);
+  return { ...e, ...rest, counts: { ...e.counts, ...(ready === undefined ? {} : { ready }) } };
+};
 const scan = (key: StateScan['key'], limit: number, rows: Record<string, number>): StateScan => ({
   key,
   limit,
@@ -35,7 +39,7 @@ describe('per-queue counts from a bounded scan of one state', () => {
 
   it('leaves the other states alone and sums a lower bound into the totals', () => {
     const out = applyScans([q('a', { ready: 4 })], [scan('scheduled', 10, { a: 2 }), scan('dead', 1, { a: 2 })]);
-    expect(out[0]).toMatchObject({ ready: 4, scheduled: 2, dead: 2 });
+    expect(out[0]).toMatchObject({ counts: { ready: 4, scheduled: 2 }, dead: 2 });
     expect(out[0]?.capped?.scheduled).toBeUndefined();
     const { totals, capped } = totalsOf(out);
     expect(totals.dead).toBe(2);

@@ -1,14 +1,32 @@
 import 'server-only';
-import type { CappedCount, CountKey, QueueStats, WorkerInfo } from '@/lib/brokers/schema';
+import type { CappedCount, Counted, QueueStats, WorkerInfo } from '@/lib/brokers/schema';
 
 // Queue counts shared by potatoq's table brokers (PostgreSQL, SQLite).
+
+/** potatoq's counted states (its declared states' keys) and its dead letters. */
+export type CountKey = 'ready' | 'scheduled' | 'running' | 'dead';
+const STATE_KEYS = ['ready', 'scheduled', 'running'] as const;
+
+/** A queue's count of one of potatoq's states (`dead` included); null when unknown. */
+export const countIn = (q: Counted, k: CountKey): number | null => (k === 'dead' ? q.dead : (q.counts[k] ?? null));
+
+/** Sets a queue's count of one of potatoq's states (`dead` included). */
+export function setCount(q: Counted, k: CountKey, n: number | null): void {
+  if (k === 'dead') q.dead = n;
+  else q.counts[k] = n;
+}
+
+/** potatoq's per-state counts in the contract's shape (keyed by its declared states). */
+export const pqCounts = (ready: number | null, scheduled: number | null, running: number | null): Record<string, number | null> => ({
+  ready,
+  scheduled,
+  running,
+});
 
 /** A queue with nothing counted yet. */
 export const emptyQueue = (name: string): QueueStats => ({
   name,
-  ready: 0,
-  scheduled: 0,
-  running: 0,
+  counts: pqCounts(0, 0, 0),
   dead: 0,
   oldestReadyAt: null,
   tasks: null,
@@ -76,17 +94,17 @@ export function applyScans(
     for (const r of s.rows) {
       let q = all.get(r.queue);
       if (!q) all.set(r.queue, (q = emptyQueue(r.queue)));
-      q[s.key] = r.n;
+      setCount(q, s.key, r.n);
     }
   }
   for (const s of scans) {
     if (scanFinished(s)) continue;
     const why = scanWhy(s);
     for (const q of all.values()) {
-      const seen = q[s.key] ?? 0;
+      const seen = countIn(q, s.key) ?? 0;
       const e = estimate(s.key, q.name);
       const c: CappedCount = { atLeast: seen, estimate: e === null ? null : Math.max(e, seen), why };
-      q[s.key] = seen;
+      setCount(q, s.key, seen);
       (q.capped ??= {})[s.key] = c;
     }
   }
@@ -94,26 +112,28 @@ export function applyScans(
 }
 
 /** Sums per-queue counts; a total built from a capped count is itself a lower bound. */
-export function totalsOf(queues: QueueStats[]) {
-  const keys: CountKey[] = ['ready', 'scheduled', 'running', 'dead'];
-  const totals = { ready: 0, scheduled: 0, running: 0, dead: 0 } as Record<CountKey, number>;
+export function totalsOf(queues: QueueStats[]): { totals: Counted; capped: Partial<Record<CountKey, CappedCount>> | undefined } {
+  const keys: CountKey[] = [...STATE_KEYS, 'dead'];
+  const totals: Counted = { counts: pqCounts(0, 0, 0), dead: 0 };
   const capped: Partial<Record<CountKey, CappedCount>> = {};
   for (const k of keys) {
+    let total = 0;
     let est = 0;
     let anyCapped = false;
     let estKnown = true;
     let why: string | undefined;
     for (const q of queues) {
-      totals[k] += q[k] ?? 0;
+      total += countIn(q, k) ?? 0;
       const c = q.capped?.[k];
       if (c) {
         anyCapped = true;
         why ??= c.why;
         if (c.estimate === null) estKnown = false;
         est += c.estimate ?? 0;
-      } else est += q[k] ?? 0;
+      } else est += countIn(q, k) ?? 0;
     }
-    if (anyCapped) capped[k] = { atLeast: totals[k], estimate: estKnown ? est : null, ...(why ? { why } : {}) };
+    setCount(totals, k, total);
+    if (anyCapped) capped[k] = { atLeast: total, estimate: estKnown ? est : null, ...(why ? { why } : {}) };
   }
   return { totals, capped: Object.keys(capped).length ? capped : undefined };
 }

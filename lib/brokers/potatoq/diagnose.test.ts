@@ -17,9 +17,7 @@ const worker = (id: string, status: WorkerInfo['status'], queues: string[], ageS
 });
 const queue = (name: string, ready: number, extra: Partial<QueueStats> = {}): QueueStats => ({
   name,
-  ready,
-  scheduled: 0,
-  running: 0,
+  counts: { ready, scheduled: 0, running: 0 },
   dead: 0,
   oldestReadyAt: null,
   tasks: [],

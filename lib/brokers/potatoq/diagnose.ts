@@ -125,7 +125,8 @@ function noConsumerFlags(f: PotatoqFacts): { flags: StuckFlag[]; why: string | n
   const workers = 'value' in f.workers ? f.workers.value : null;
   let unknownWhy: string | null = null;
   for (const q of f.queues) {
-    if (!q.ready) continue;
+    const ready = q.counts.ready;
+    if (!ready) continue;
     // The broker's own consumer count (RabbitMQ) where it has one, else potatoq's heartbeats.
     let none: boolean | null;
     if (q.consumers !== undefined && q.consumers !== null) none = q.consumers === 0;
@@ -140,9 +141,9 @@ function noConsumerFlags(f: PotatoqFacts): { flags: StuckFlag[]; why: string | n
       check: 'no-consumer',
       queue: q.name,
       ids: [],
-      count: q.ready,
+      count: ready,
       seconds: q.oldestReadyAt ? Math.max(0, (Date.now() - Date.parse(q.oldestReadyAt)) / 1000) : null,
-      cause: `${plural(q.ready, 'task')} ${q.ready === 1 ? 'waits' : 'wait'} in queue ${q.name} and no live worker consumes it.`,
+      cause: `${plural(ready, 'task')} ${ready === 1 ? 'waits' : 'wait'} in queue ${q.name} and no live worker consumes it.`,
       can: `Start a worker for it (potatoq worker -Q ${shellQuote(q.name)}). Meanwhile the console can revoke or purge what waits.`,
       cannot: 'The console does not run tasks: only a worker consuming the queue does.',
       link: { page: 'queue', queue: q.name, state: 'ready' },

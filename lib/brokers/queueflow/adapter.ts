@@ -11,7 +11,7 @@ import { getResult, getTask, jobPager, listTasks } from './jobs';
 import { listResults } from './results';
 import { QUEUEFLOW_MODEL } from './model';
 import { ZQueueflowOptions } from './options';
-import { probe, queueStats, totalsOf, WORKERS_WHY, type QfProbe } from './overview';
+import { probe, publicStats, queueStats, totalsOf, WORKERS_WHY, type QfProbe } from './overview';
 import { defaultLeases, previewEditedQf, replayEditedQf } from './edit-replay';
 import { createHolds, holdText, holdWarnings } from './holds';
 import type { LeaseSettings } from '@/lib/leases/hold';
@@ -73,7 +73,7 @@ export function createQueueflowAdapter(config: StoreConfig, deps: { leases?: Lea
         .join(' · '),
       readOnly: p.readOnly,
       capabilities: p.capabilities,
-      queues,
+      queues: publicStats(queues),
       totals: totalsOf(queues),
       workers: null,
       unknownWhy: { workers: p.capabilities.workers.why ?? '' },

@@ -1,5 +1,6 @@
 import 'server-only';
 import { STUCK_IDS, type Diagnosis, type QueueStats, type StuckFlag } from '@/lib/brokers/dto';
+import type { QfQueueStats } from './overview';
 import { formatAge } from '@/lib/client/format';
 import type { QfClient } from './client';
 import { afterJob, jobPager } from './jobs';
@@ -82,14 +83,14 @@ async function neverRan(client: QfClient, queue: string): Promise<boolean> {
 }
 
 function noConsumer(
-  q: QueueStats,
+  q: QfQueueStats,
   waitedS: number | null,
   fresh: boolean,
   revoke: { on: boolean; why?: string },
   held: string | undefined,
 ): StuckFlag | null {
-  const n = q.ready ?? 0;
-  if (!n || (q.running ?? 0) > 0) return null;
+  const n = q.claimable;
+  if (!n || (q.counts.running ?? 0) > 0) return null;
   if (!q.paused && !fresh && (waitedS === null || waitedS < NO_CLAIM_AFTER_S)) return null;
   const why = q.paused
     ? held
@@ -116,11 +117,12 @@ function noConsumer(
 }
 
 function overdue(q: QueueStats, jobs: QfJob[], thr: number, now: number): StuckFlag[] {
-  // Due more than the threshold ago and still waiting; a job without a run_at (scheduled at
-  // its creation) or a retry is waiting work, the no-consumer case, not scheduled work.
+  // Due more than the threshold ago and still waiting: a retry, or a job given a run_at (its
+  // scheduled_at is then after its created_at). A job without one (scheduled_at = created_at)
+  // is waiting work, the no-consumer case, not scheduled work.
   const late = jobs.filter((j) => {
     const at = ms(j.scheduled_at);
-    return at < now - thr * 1000 && (j.status === 'retrying' || at - ms(j.created_at) > 1000);
+    return at < now - thr * 1000 && (j.status === 'retrying' || at > ms(j.created_at));
   });
   if (!late.length) return [];
   const first = Math.min(...late.map((j) => ms(j.scheduled_at)));
@@ -147,7 +149,7 @@ function overdue(q: QueueStats, jobs: QfJob[], thr: number, now: number): StuckF
 export async function diagnoseQueueflow(
   client: QfClient,
   brokerId: string,
-  queues: QueueStats[],
+  queues: QfQueueStats[],
   q: { overdueSeconds: number; revoke: { on: boolean; why?: string } },
   /** Queues the console's own edit-replay holds paused: "paused by the console's edit-replay since …". */
   held: ReadonlyMap<string, string> = new Map(),
@@ -159,12 +161,12 @@ export async function diagnoseQueueflow(
   const per = await mapLimit(queues, 4, async (s) => {
     const out: StuckFlag[] = [];
     const waitedS = s.oldestReadyAt ? (now - Date.parse(s.oldestReadyAt)) / 1000 : null;
-    const retrying = s.counts?.retrying ? await oldest(client, 'retrying', s.name) : { rows: [], next: null };
-    const running = s.running ? await oldest(client, 'running', s.name) : { rows: [], next: null };
+    const retrying = s.counts.retrying ? await oldest(client, 'retrying', s.name) : { rows: [], next: null };
+    const running = s.counts.running ? await oldest(client, 'running', s.name) : { rows: [], next: null };
     const pending = waitedS !== null && waitedS > thr ? await oldest(client, 'pending', s.name) : { rows: [], next: null };
     if (retrying.next || running.next || pending.next) capped = true;
     out.push(...lost(s, retrying.rows, q.revoke), ...overTime(s, running.rows, now));
-    const fresh = !!s.ready && !s.running && (waitedS ?? 0) < NO_CLAIM_AFTER_S && (await neverRan(client, s.name));
+    const fresh = !!s.claimable && !s.counts.running && (waitedS ?? 0) < NO_CLAIM_AFTER_S && (await neverRan(client, s.name));
     const nc = noConsumer(s, waitedS, fresh, q.revoke, s.paused ? held.get(s.name) : undefined);
     if (nc) out.push(nc);
     out.push(...overdue(s, [...pending.rows, ...retrying.rows], thr, now));

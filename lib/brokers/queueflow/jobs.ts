@@ -3,7 +3,7 @@ import { isConsoleError } from '@/lib/brokers/errors';
 import type { Page, ResultRecordDto, TaskDetail, TaskListQuery, TaskSummary } from '@/lib/brokers/schema';
 import { isDenied, type QfClient } from './client';
 import { jobView, jsonToTyped, payloadText, previewOf } from './message';
-import { QF_FINISHED, QF_STATES, qfState } from './model';
+import { QF_FINISHED, QF_STATUSES, qfState, stateOf } from './model';
 import { collectRows, unwrapCursor, wrapCursor, type ServerPage } from './pages';
 import { cursorAfter, parseWire, ZJob, ZJobPage, type QfJob } from './wire';
 
@@ -34,7 +34,7 @@ export function toSummary(j: QfJob): TaskSummary {
     id: j.id,
     queue: j.queue_name,
     task: j.task_name,
-    state: j.status,
+    state: stateOf(j),
     priority: typeof priority === 'number' ? String(priority) : '0',
     runAt: j.status === 'running' ? null : (j.scheduled_at ?? null),
     createdAt: j.created_at,
@@ -49,15 +49,23 @@ export function toSummary(j: QfJob): TaskSummary {
 }
 
 export async function listTasks(client: QfClient, q: TaskListQuery): Promise<Page<TaskSummary>> {
-  const status = qfState(q.state);
-  const scope = `qf-jobs:${status}`;
+  const state = qfState(q.state);
+  // Scheduled jobs are QueueFlow's pending ones not due yet: its list has no such filter, so
+  // pending and scheduled are both read from the pending list and told apart by run time.
+  const status = state === 'scheduled' ? 'pending' : state;
+  const scope = `qf-jobs:${state}`;
   const start = unwrapCursor(scope, q.cursor);
   const needle = q.q?.toLowerCase();
+  const now = Date.now();
+  const split = status === 'pending';
   const filter =
-    q.id || needle
+    q.id || needle || split
       ? {
           window: SEARCH_WINDOW,
-          keep: (j: QfJob) => (!q.id || j.id.startsWith(q.id)) && (!needle || payloadText(j).toLowerCase().includes(needle)),
+          keep: (j: QfJob) =>
+            (!split || stateOf(j, now) === state) &&
+            (!q.id || j.id.startsWith(q.id)) &&
+            (!needle || payloadText(j).toLowerCase().includes(needle)),
         }
       : undefined;
   const got = await collectRows(jobPager(client, { status, queue: q.queue, task: q.task }), afterJob, q.limit, start, filter);
@@ -80,7 +88,7 @@ export async function readJob(client: QfClient, id: string): Promise<QfJob | nul
 
 export async function getTask(client: QfClient, id: string): Promise<TaskDetail | null> {
   const j = await readJob(client, id);
-  if (!j || !(QF_STATES as readonly string[]).includes(j.status)) return null;
+  if (!j || !(QF_STATUSES as readonly string[]).includes(j.status)) return null;
   const raw = payloadText(j);
   return { ...toSummary(j), payload: jobView(j), raw, rawSize: Buffer.byteLength(raw), rawTruncated: false, result: null };
 }

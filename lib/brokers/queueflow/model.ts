@@ -5,20 +5,32 @@ import { QUEUEFLOW_ENQUEUE } from './enqueue';
 
 /** QueueFlow's job statuses that are waiting or running work, as its API names them; the
  *  finished ones (completed, failed, cancelled) are the console's results. */
-export const QF_STATES = ['pending', 'retrying', 'running'] as const;
-export type QfState = (typeof QF_STATES)[number];
+export const QF_STATUSES = ['pending', 'retrying', 'running'] as const;
 export const QF_FINISHED = ['completed', 'failed', 'cancelled'] as const;
+
+/** The console's states of QueueFlow's waiting and running work: its statuses, with a `pending`
+ *  job whose `scheduled_at` is still ahead shown as `scheduled` (the server's `/queues` counts
+ *  those apart from the claimable ones too). */
+export const QF_STATES = ['pending', 'scheduled', 'retrying', 'running'] as const;
+export type QfState = (typeof QF_STATES)[number];
 
 export function qfState(state: string): QfState {
   if ((QF_STATES as readonly string[]).includes(state)) return state as QfState;
-  throw new ConsoleError('InvalidInput', `QueueFlow has no "${state.slice(0, 40)}" state here (pending, retrying or running)`, {
+  throw new ConsoleError('InvalidInput', `QueueFlow has no "${state.slice(0, 40)}" state here (pending, scheduled, retrying or running)`, {
     state: 'unknown state',
   });
+}
+
+/** A waiting or running job's state: its status, `scheduled` for a pending job not due yet. */
+export function stateOf(j: { status: string; scheduled_at?: string | null }, now = Date.now()): string {
+  if (j.status !== 'pending' || !j.scheduled_at) return j.status;
+  return Date.parse(j.scheduled_at) > now ? 'scheduled' : 'pending';
 }
 
 const STATES: StateDecl[] = [
   // Newest first (the API's order), not claim order: QueueFlow lists by created_at only.
   { key: 'pending', label: 'Pending', list: 'listReady', time: { field: 'runAt', label: 'Runs' }, owned: false },
+  { key: 'scheduled', label: 'Scheduled', list: 'listScheduled', time: { field: 'runAt', label: 'Runs at' }, owned: false },
   { key: 'retrying', label: 'Retrying', list: 'listScheduled', time: { field: 'runAt', label: 'Retries' }, owned: false },
   { key: 'running', label: 'Running', list: 'listRunning', time: { field: 'claimedAt', label: 'Started' }, owned: true },
 ];
@@ -45,8 +57,8 @@ export const QUEUEFLOW_MODEL: BrokerModel = {
     },
     purge: {
       does: "QueueFlow's bulk cancel of the queue's pending and retrying jobs (future-dated ones included); they stay as cancelled jobs.",
-      what: 'every pending and retrying job',
-      counts: ['pending', 'retrying'],
+      what: 'every pending and retrying job (scheduled ones included)',
+      counts: ['pending', 'scheduled', 'retrying'],
       stays: 'Running jobs finish. Dead letters and finished jobs stay.',
     },
     pause: {

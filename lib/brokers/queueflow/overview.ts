@@ -1,5 +1,5 @@
 import 'server-only';
-import type { Capabilities, QueueStats } from '@/lib/brokers/schema';
+import type { CappedCount, Capabilities, Counted, QueueStats } from '@/lib/brokers/schema';
 import type { QfClient } from './client';
 import { mapLimit, SERVER_PAGE } from './pages';
 import { parseWire, ZDeadPage, ZHealth, ZJobPage, ZQueues, ZWhoAmI } from './wire';
@@ -54,82 +54,122 @@ async function total(client: QfClient, route: string, query: Record<string, stri
 /** Retrying jobs tallied per queue from their list, when there are few enough to page through. */
 const RETRY_TALLY_MAX = 1000;
 
+/** A queue's retrying jobs: all of them, and those whose retry time is past (the server counts
+ *  these as claimable `pending`, the others as `scheduled`). */
+interface RetryTally {
+  all: number;
+  due: number;
+}
+
 /**
- * The tenant's retrying jobs per queue: from the list itself while there are at most
- * RETRY_TALLY_MAX of them (usually none: one counted call), else null (count per queue).
+ * The retrying jobs (the tenant's, or one queue's) per queue, due or not: from the list itself
+ * while there are at most `max` of them (usually none: one counted call), else how many there
+ * are (null when the server does not say).
  */
-async function retryingByQueue(client: QfClient, max: number): Promise<Map<string, number> | null> {
+async function retryingByQueue(
+  client: QfClient,
+  max: number,
+  queue?: string,
+): Promise<{ tally: Map<string, RetryTally> } | { total: number | null }> {
   const first = parseWire(
     ZJobPage,
-    await client.get('/api/v1/jobs', { status: 'retrying', limit: SERVER_PAGE, include_total: true }),
+    await client.get('/api/v1/jobs', { status: 'retrying', queue, limit: SERVER_PAGE, include_total: true }),
     'the retrying jobs',
   );
   const n = first.total ?? null;
-  if (n === null || n > max) return null;
-  const tally = new Map<string, number>();
+  if (n === null || n > max) return { total: n };
+  const tally = new Map<string, RetryTally>();
+  const now = Date.now();
   let page = first;
   for (;;) {
-    for (const j of page.jobs) tally.set(j.queue_name, (tally.get(j.queue_name) ?? 0) + 1);
-    if (!page.has_more || !page.next_cursor) return tally;
+    for (const j of page.jobs) {
+      const t = tally.get(j.queue_name) ?? { all: 0, due: 0 };
+      t.all += 1;
+      // No retry time, or one past: claimable now, as the server's `pending` counts it.
+      if (!j.scheduled_at || Date.parse(j.scheduled_at) <= now) t.due += 1;
+      tally.set(j.queue_name, t);
+    }
+    if (!page.has_more || !page.next_cursor) return { tally };
     page = parseWire(
       ZJobPage,
-      await client.get('/api/v1/jobs', { status: 'retrying', limit: SERVER_PAGE, cursor: page.next_cursor }),
+      await client.get('/api/v1/jobs', { status: 'retrying', queue, limit: SERVER_PAGE, cursor: page.next_cursor }),
       'the retrying jobs',
     );
   }
 }
 
+/** Why the pending/scheduled split of a queue is a lower bound (past RETRY_TALLY_MAX). */
+const SPLIT_WHY = `more than ${RETRY_TALLY_MAX.toLocaleString('en-US')} retrying jobs in this queue: the console does not read each one's retry time, so how many pending jobs are due now or later is a lower bound`;
+
+/** A queue's stats, and what the server counts as claimable now (pending and due retrying
+ *  jobs: what a worker leases next), which the stuck-work checks read. */
+export type QfQueueStats = QueueStats & { claimable: number };
+
+/** The stats as the contract has them (without `claimable`). */
+export const publicStats = (qs: QfQueueStats[]): QueueStats[] => qs.map(({ claimable: _, ...q }) => q);
+
 /**
- * Every queue the tenant ever used (QueueFlow's queue registry), with the server's own counts
- * (`pending` = claimable now: pending and due retrying jobs; `scheduled` = not due yet;
- * `running`) and exact per-status counts for the declared states, plus the letters not yet
- * replayed (one counted list call per queue, a few at a time). The server's `pending +
- * scheduled` is exactly its pending and retrying jobs (one `COUNT … FILTER` over both), so
- * with the retrying jobs tallied per queue the pending ones are the difference; only past
- * RETRY_TALLY_MAX retrying jobs are both counted per queue instead.
+ * Every queue the tenant ever used (QueueFlow's queue registry), counted per declared state
+ * (./model.ts): `pending` = pending jobs due now, `scheduled` = pending jobs with a future
+ * `scheduled_at`, `retrying`, `running`, plus the letters not yet replayed (one counted list
+ * call per queue, a few at a time). The server's `/queues` counts claimable now (`pending`:
+ * pending and due retrying jobs), not due yet (`scheduled`: future pending and retrying jobs)
+ * and `running`; with the retrying jobs tallied per queue by their retry time, the pending ones
+ * due now and later are the differences. Past `retryTallyMax` retrying jobs in all, each
+ * queue's own are tallied (one more call per queue); only a queue with more than
+ * RETRY_TALLY_MAX has its pending jobs counted instead, the split then a lower bound.
  */
-export async function queueStats(client: QfClient, retryTallyMax = RETRY_TALLY_MAX): Promise<QueueStats[]> {
+export async function queueStats(client: QfClient, retryTallyMax = RETRY_TALLY_MAX): Promise<QfQueueStats[]> {
   const [list, retrying] = await Promise.all([client.get('/api/v1/queues'), retryingByQueue(client, retryTallyMax)]);
   const { queues } = parseWire(ZQueues, list, 'the queue list');
   const now = Date.now();
+  const tenant = 'tally' in retrying ? retrying.tally : null;
   return mapLimit(queues, 6, async (q) => {
-    const [counted, dead] = await Promise.all([
-      retrying
-        ? Promise.resolve(null)
-        : Promise.all([
-            total(client, '/api/v1/jobs', { queue: q.queue, status: 'pending' }, 'a job count'),
-            total(client, '/api/v1/jobs', { queue: q.queue, status: 'retrying' }, 'a job count'),
-          ]),
+    const [own, dead] = await Promise.all([
+      tenant ? Promise.resolve(null) : retryingByQueue(client, RETRY_TALLY_MAX, q.queue),
       total(client, '/api/v1/dlq', { queue: q.queue, replayed: false }, 'a dead-letter count'),
     ]);
-    const r = retrying?.get(q.queue) ?? 0;
-    const [pending, retryingN] = counted ?? [Math.max(0, q.pending + q.scheduled - r), r];
     const age = q.oldest_pending_age_secs;
-    return {
+    const base = {
       name: q.queue,
-      ready: q.pending,
-      scheduled: q.scheduled,
-      running: q.running,
       dead,
-      counts: { pending, retrying: retryingN },
+      claimable: q.pending,
       oldestReadyAt: age === undefined ? null : new Date(now - age * 1000).toISOString(),
       tasks: null,
       ...(q.paused !== undefined ? { paused: q.paused } : {}),
     };
+    const tally = tenant ?? (own && 'tally' in own ? own.tally : null);
+    if (tally) {
+      const r = tally.get(q.queue) ?? { all: 0, due: 0 };
+      const pending = Math.max(0, q.pending - r.due);
+      const scheduled = Math.max(0, q.scheduled - (r.all - r.due));
+      return { ...base, counts: { pending, scheduled, retrying: r.all, running: q.running } };
+    }
+    // Each retrying job may be due or not: each side of the split is at least what is left
+    // with all of them on its side, and the pending jobs the other side cannot hold.
+    const retryingN = own && 'total' in own ? own.total : null;
+    const all = await total(client, '/api/v1/jobs', { queue: q.queue, status: 'pending' }, 'a job count');
+    if (all === null || retryingN === null)
+      return { ...base, counts: { pending: null, scheduled: null, retrying: retryingN, running: q.running } };
+    const pending = Math.max(0, q.pending - retryingN, all - q.scheduled);
+    const scheduled = Math.max(0, q.scheduled - retryingN, all - q.pending);
+    const exact = pending + scheduled === all;
+    const bound = (n: number): CappedCount => ({ atLeast: n, estimate: null, why: SPLIT_WHY });
+    return {
+      ...base,
+      counts: { pending, scheduled, retrying: retryingN, running: q.running },
+      ...(exact ? {} : { capped: { pending: bound(pending), scheduled: bound(scheduled) } }),
+    };
   });
 }
 
-export function totalsOf(queues: QueueStats[]) {
+/** The queues' counts summed; a total over an unknown count is unknown. */
+export function totalsOf(queues: QueueStats[]): Counted {
   const sum = (get: (q: QueueStats) => number | null | undefined): number | null =>
     queues.reduce<number | null>((acc, q) => {
       const v = get(q);
       return acc === null || v === null || v === undefined ? null : acc + v;
     }, 0);
-  return {
-    ready: sum((q) => q.ready),
-    scheduled: sum((q) => q.scheduled),
-    running: sum((q) => q.running),
-    dead: sum((q) => q.dead),
-    counts: { pending: sum((q) => q.counts?.pending), retrying: sum((q) => q.counts?.retrying) },
-  };
+  const keys = ['pending', 'scheduled', 'retrying', 'running'];
+  return { counts: Object.fromEntries(keys.map((k) => [k, sum((q) => q.counts[k])])), dead: sum((q) => q.dead) };
 }

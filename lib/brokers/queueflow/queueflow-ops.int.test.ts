@@ -38,9 +38,15 @@ run('QueueFlow adapter on the real server', () => {
       })),
     );
     const later = await seed().enqueue({ task: 'qf.later', queue: q, countdown: 3600 });
+    // A pending job not due yet is shown as scheduled, with its run time; pending is what a
+    // worker may lease now.
+    const scheduled = (await list({ state: 'scheduled', queue: q })).items;
+    expect(scheduled.map((t) => [t.id, t.state])).toEqual([[later, 'scheduled']]);
+    expect(Date.parse(scheduled[0]!.runAt!)).toBeGreaterThan(Date.now() + 3_000_000);
+    expect((await adapter().getTask(later))?.state).toBe('scheduled');
     const whole = (await list({ state: 'pending', queue: q, limit: 100 })).items;
-    expect(whole.map((t) => t.id)).toEqual([later, ...[...ids].reverse()]);
-    expect(Date.parse(whole[0]!.runAt!)).toBeGreaterThan(Date.now() + 3_000_000);
+    expect(whole.map((t) => t.id)).toEqual([...ids].reverse());
+    expect(whole.every((t) => t.state === 'pending')).toBe(true);
     const paged: string[] = [];
     let cursor: string | undefined;
     do {
@@ -281,9 +287,15 @@ run('QueueFlow adapter on the real server', () => {
     const client = createQfClient({ url: s!.url, token: s!.token, timeoutMs: 8000 });
     const tallied = (await queueStats(client)).find((x) => x.name === q)!;
     const counted = (await queueStats(client, 0)).find((x) => x.name === q)!;
-    expect(tallied).toMatchObject({ ready: 4, scheduled: 2, running: 1, counts: { pending: 4, retrying: 2 } });
-    expect(counted).toMatchObject({ ready: 4, scheduled: 2, running: 1, counts: { pending: 4, retrying: 2 } });
-    expect((await adapter().overview()).queues.find((x) => x.name === q)?.counts).toEqual({ pending: 4, retrying: 2 });
+    // The server counts 4 claimable (3 pending and the due retry) and 2 not due yet (the
+    // job run in an hour and the retry in an hour); each is shown in its own state.
+    const counts = { pending: 3, scheduled: 1, retrying: 2, running: 1 };
+    expect(tallied).toMatchObject({ claimable: 4, counts });
+    expect(counted).toMatchObject({ claimable: 4, counts });
+    expect(counted.capped).toBeUndefined();
+    const shown = (await adapter().overview()).queues.find((x) => x.name === q)!;
+    expect(shown.counts).toEqual(counts);
+    expect(shown).not.toHaveProperty('claimable');
   });
 
   it('shows a paused queue as QueueFlow reports it, and pauses and resumes one: a worker leases nothing meanwhile', async () => {

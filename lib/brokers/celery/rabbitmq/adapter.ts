@@ -1,4 +1,5 @@
 import 'server-only';
+import { celeryCounts, countIn, type CeleryCountKey } from '../counts';
 import type { Redis } from 'ioredis';
 import { ConsoleError } from '@/lib/brokers/errors';
 import { parseOptions } from '@/lib/brokers/potatoq/options';
@@ -154,16 +155,14 @@ export function createCeleryRabbitAdapter(config: StoreConfig): BrokerAdapter {
       .filter((name) => passive.has(name))
       .map((name) => ({
         name,
-        ready: passive.get(name)?.messages ?? 0,
-        scheduled: null,
-        running: stats ? (byName.get(name)?.unacked ?? 0) : null,
+        counts: celeryCounts(passive.get(name)?.messages ?? 0, null, stats ? (byName.get(name)?.unacked ?? 0) : null),
         dead: dead ? (dead.byQueue.get(name) ?? 0) : null,
         oldestReadyAt: null,
         tasks: null,
         consumers: passive.get(name)?.consumers ?? null,
       }));
-    const sum = (k: 'ready' | 'running' | 'dead') =>
-      queues.some((q) => q[k] === null) ? null : queues.reduce((n, q) => n + (q[k] ?? 0), 0);
+    const sum = (k: CeleryCountKey) =>
+      queues.some((q) => countIn(q, k) === null) ? null : queues.reduce((n, q) => n + (countIn(q, k) ?? 0), 0);
     return {
       id: config.id,
       name: config.name,
@@ -172,7 +171,7 @@ export function createCeleryRabbitAdapter(config: StoreConfig): BrokerAdapter {
       readOnly: false,
       capabilities: caps,
       queues,
-      totals: { ready: sum('ready'), scheduled: null, running: sum('running'), dead: deadTotal },
+      totals: { counts: celeryCounts(sum('ready'), null, sum('running')), dead: deadTotal },
       ...(overlap && deadTotal !== null ? { totalsCapped: { dead: { atLeast: deadTotal, estimate: null } } } : {}),
       workers: { alive: pings.size, stale: 0 },
       unknownWhy: {

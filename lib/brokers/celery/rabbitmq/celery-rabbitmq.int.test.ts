@@ -205,7 +205,7 @@ for (const server of SERVERS) {
         // Celery acks a task when it starts, so RabbitMQ may push the next message into the
         // worker's prefetch: that one is unacknowledged, not in the queue, and runs later.
         await new Promise((r) => setTimeout(r, 1000));
-        const ready = (await a.overview()).queues.find((q) => q.name === Q)?.ready ?? -1;
+        const ready = (await a.overview()).queues.find((q) => q.name === Q)?.counts.ready ?? -1;
         expect([2, 3]).toContain(ready);
         expect((await a.purge(Q)).removed).toBe(ready);
         await until('the sleeper to finish', async () => (await statusOf(sleeper.id)) === 'SUCCESS', 30_000, worker.log);

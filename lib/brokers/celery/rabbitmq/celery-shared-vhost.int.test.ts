@@ -41,7 +41,7 @@ for (const s of SERVERS) {
         const o = await a.overview();
         const names = o.queues.map((q) => q.name);
         expect(names).toContain(celeryQueue);
-        expect(o.queues.find((q) => q.name === celeryQueue)?.ready).toBe(2);
+        expect(o.queues.find((q) => q.name === celeryQueue)?.counts.ready).toBe(2);
         expect(names).not.toContain(potatoqQueue);
         expect(names.filter((n) => n.endsWith('.dlq') || n.startsWith('potatoq.') || n.startsWith('potatoq-console.'))).toEqual([]);
         // The worker advice names only Celery's queues.

@@ -79,7 +79,7 @@ if (!url || !mgmt || !redisUp) {
       // The management API samples its counts every 5 s: wait until it shows the message held.
       await until(
         'RabbitMQ to count it unacknowledged',
-        async () => (await a.overview()).queues.find((x) => x.name === Q.hung)?.running === 1,
+        async () => (await a.overview()).queues.find((x) => x.name === Q.hung)?.counts.running === 1,
         20_000,
       );
       expect(flagsOf(await diagnose(), 'worker-lost', Q.hung)).toEqual([]);

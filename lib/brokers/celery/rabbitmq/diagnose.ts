@@ -20,9 +20,9 @@ export async function diagnoseRabbit(
   q: { overdueSeconds: number; revoke: { on: boolean; why?: string } },
 ): Promise<Diagnosis> {
   const [o, live] = await Promise.all([overview(), liveWorkers(inspect)]);
-  const unacked = o.queues.some((x) => x.running === null)
+  const unacked = o.queues.some((x) => (x.counts.running ?? null) === null)
     ? { why: NO_MGMT }
-    : { value: new Map(o.queues.map((x) => [x.name, x.running ?? 0])) };
+    : { value: new Map(o.queues.map((x) => [x.name, x.counts.running ?? 0])) };
   return diagnoseCelery({
     brokerId,
     queues: o.queues,

@@ -157,7 +157,7 @@ if (up) {
         });
         expect(await other.call('claim', { queue: q })).toBe(first);
         const o = await a.overview();
-        expect(o.queues.find((x) => x.name === q)).toMatchObject({ ready: 1, running: 1 });
+        expect(o.queues.find((x) => x.name === q)).toMatchObject({ counts: { ready: 1, running: 1 } });
         expect((await a.listTasks(ZTaskListQuery.parse({ queue: q }))).items.map((t) => t.id)).toEqual([second]);
         expect((await a.listTasks(ZTaskListQuery.parse({ queue: q, state: 'running' }))).items.map((t) => t.id)).toEqual([first]);
         // The unprefixed adapter sees none of it.

@@ -1,4 +1,5 @@
 import 'server-only';
+import { celeryCounts } from '../counts';
 import type { Diagnosis, QueueStats } from '@/lib/brokers/schema';
 import type { HeldFact, LateFact } from '../diagnose';
 import { diagnoseCelery } from '../diagnose-run';
@@ -49,7 +50,7 @@ export async function diagnoseRedis(
   const late: LateFact[] = [];
   for (const name of names) {
     const total = (sizes.get(name) ?? []).reduce((a, b) => a + b, 0);
-    queues.push({ name, ready: total, scheduled: 0, running: null, dead: null, oldestReadyAt: null, tasks: null });
+    queues.push({ name, counts: celeryCounts(total, 0, null), dead: null, oldestReadyAt: null, tasks: null });
     if (!total) continue;
     const l: LateFact = { queue: name, count: 0, capped: total > LATE_SCAN, oldestSeconds: 0, ids: [] };
     let read = 0;

@@ -1,4 +1,5 @@
 import 'server-only';
+import { celeryCounts, countIn, type CeleryCountKey } from '../counts';
 import type { CappedCount } from '@/lib/brokers/dto';
 import type { BrokerOverview, QueueStats, WorkerInfo } from '@/lib/brokers/schema';
 import { workersFrom } from '../workers';
@@ -23,10 +24,10 @@ function sumCapped(stats: QueueStats[], k: 'ready' | 'scheduled'): CappedCount {
   let estimate: number | null = 0;
   for (const s of stats) {
     const c = s.capped?.[k];
-    const e = c ? c.estimate : s[k];
+    const e = c ? c.estimate : countIn(s, k);
     estimate = estimate === null || e === null ? null : estimate + e;
   }
-  return { atLeast: stats.reduce((n, s) => n + (s[k] ?? 0), 0), estimate };
+  return { atLeast: stats.reduce((n, s) => n + (countIn(s, k) ?? 0), 0), estimate };
 }
 
 export async function overviewOf(
@@ -66,9 +67,7 @@ export async function overviewOf(
     const s: QueueStats = {
       name: q,
       // Read in part: what was read, a lower bound (with an estimate in `capped`).
-      ready: (all ? total : read) - future,
-      scheduled: future,
-      running,
+      counts: celeryCounts((all ? total : read) - future, future, running),
       dead: dead ? (dead.byQueue.get(q) ?? 0) : null,
       oldestReadyAt: null,
       tasks: all ? [...tasks].sort() : null,
@@ -90,8 +89,7 @@ export async function overviewOf(
   }
   if (!dead) unknownWhy.dead = 'no result backend is configured: Celery keeps failures only there';
   const list = [...stats.values()];
-  const sum = (k: 'ready' | 'scheduled' | 'running' | 'dead') =>
-    list.some((s) => s[k] === null) ? null : list.reduce((n, s) => n + (s[k] ?? 0), 0);
+  const sum = (k: CeleryCountKey) => (list.some((s) => countIn(s, k) === null) ? null : list.reduce((n, s) => n + (countIn(s, k) ?? 0), 0));
   return {
     id: meta.id,
     name: meta.name,
@@ -99,7 +97,7 @@ export async function overviewOf(
     serverInfo: meta.serverInfo,
     readOnly: false,
     queues: queues.map((q) => stats.get(q)!),
-    totals: { ready: sum('ready'), scheduled: sum('scheduled'), running: reserved.total, dead: dead ? dead.total : null },
+    totals: { counts: celeryCounts(sum('ready'), sum('scheduled'), reserved.total), dead: dead ? dead.total : null },
     ...(partial.length ? { totalsCapped: { ready: sumCapped(list, 'ready'), scheduled: sumCapped(list, 'scheduled') } } : {}),
     workers: { alive: 0, stale: 0 },
     ...(warnings.length ? { warnings } : {}),

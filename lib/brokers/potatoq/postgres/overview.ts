@@ -1,7 +1,7 @@
 import 'server-only';
 import { HEAD_CHECK_LIMIT, headBlock } from '../head-block';
-import type { CountKey, HeadBlock, QueueStats, WorkerInfo } from '@/lib/brokers/schema';
-import { applyScans, emptyQueue, readyCapWhy, scanFinished, withWorkerQueues, type StateScan } from '../counts';
+import type { HeadBlock, QueueStats, WorkerInfo } from '@/lib/brokers/schema';
+import { applyScans, emptyQueue, readyCapWhy, scanFinished, withWorkerQueues, type CountKey, type StateScan } from '../counts';
 import { isoFromEpoch } from '../mappers';
 import type { PgNames } from './names';
 import type { Sql } from './pool';
@@ -92,7 +92,7 @@ export async function overviewQueues(
   const stateScans = scans as StateScan[];
   const anyCapped = readyRows.some((r) => r.n > cap) || stateScans.some((s) => !scanFinished(s));
   const est = anyCapped ? await estimator() : null;
-  const STATE: Record<CountKey, number> = { scheduled: 0, ready: 1, running: 2, dead: -1 };
+  const STATE: Record<Exclude<CountKey, 'dead'>, number> = { scheduled: 0, ready: 1, running: 2 };
   const estimateOf = (key: CountKey, queue: string) =>
     est === null ? null : key === 'dead' ? est.dead(queue) : est.jobs(STATE[key], queue);
   return applyScans(withWorkerQueues(readyStats(readyRows, cap, estimateOf), live as WorkerInfo[]), stateScans, estimateOf);
@@ -157,7 +157,7 @@ function readyStats(ready: ReadyRow[], cap: number, estimateOf: (key: CountKey, 
     const s = emptyQueue(r.queue);
     s.oldestReadyAt = isoFromEpoch(r.oldest);
     s.blockedBy = r.blockedBy;
-    s.ready = Math.min(r.n, cap);
+    s.counts.ready = Math.min(r.n, cap);
     if (r.n > cap) {
       const e = estimateOf('ready', r.queue);
       s.capped = { ready: { atLeast: cap, estimate: e === null ? null : Math.max(e, cap + 1), why: readyCapWhy(cap) } };

@@ -67,12 +67,12 @@ describe.skipIf(!available)('postgres overview counts every queue, not a sample 
     const q = Object.fromEntries(o.queues.map((x) => [x.name, x]));
     expect(q.emails).toMatchObject({ dead: 150 });
     expect(q.bulk).toMatchObject({ dead: 1200 });
-    expect(q.reports).toMatchObject({ scheduled: 40 });
-    expect(q.soon).toMatchObject({ scheduled: 1100 });
-    expect(q.slow).toMatchObject({ running: 5 });
-    expect(q.busy).toMatchObject({ running: 1050 });
+    expect(q.reports).toMatchObject({ counts: { scheduled: 40 } });
+    expect(q.soon).toMatchObject({ counts: { scheduled: 1100 } });
+    expect(q.slow).toMatchObject({ counts: { running: 5 } });
+    expect(q.busy).toMatchObject({ counts: { running: 1050 } });
     for (const x of o.queues) expect(x.capped, x.name).toBeUndefined();
-    expect(o.totals).toMatchObject({ dead: 1350, scheduled: 1140, running: 1055 });
+    expect(o.totals).toMatchObject({ dead: 1350, counts: { scheduled: 1140, running: 1055 } });
     expect(o.totalsCapped).toBeUndefined();
   });
 

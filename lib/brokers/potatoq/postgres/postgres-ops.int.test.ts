@@ -206,7 +206,7 @@ describe.skipIf(!available)('postgres adapter: scale', () => {
     await sqlAdmin(`ANALYZE ${tableOf(t, 'jobs')}; ANALYZE ${tableOf(t, 'dead')}`);
     const o = await adapter({ ...t.options, countCap: 25 }).overview();
     const big = o.queues.find((q) => q.name === 'big')!;
-    expect(big.ready).toBe(25);
+    expect(big.counts.ready).toBe(25);
     expect(big.capped?.ready?.atLeast).toBe(25);
     expect(big.capped?.ready?.estimate).toBeGreaterThan(25);
     // Dead letters are counted by one scan of every queue's (countScan): 30 are all read, exact.
@@ -217,7 +217,7 @@ describe.skipIf(!available)('postgres adapter: scale', () => {
     expect(scanned.capped?.dead?.atLeast).toBe(26);
     expect(scanned.capped?.dead?.estimate).toBeGreaterThanOrEqual(26);
     const exact = await adapter(t.options).overview();
-    expect(exact.queues.find((q) => q.name === 'big')).toMatchObject({ ready: 60, dead: 30 });
+    expect(exact.queues.find((q) => q.name === 'big')).toMatchObject({ counts: { ready: 60 }, dead: 30 });
     expect(exact.queues.find((q) => q.name === 'big')?.capped).toBeUndefined();
   });
 
@@ -234,7 +234,7 @@ describe.skipIf(!available)('postgres adapter: scale', () => {
     await add('qb', 1, 2);
     const a = adapter(t.options);
     const ready = async () =>
-      Object.fromEntries((await a.overview()).queues.filter((q) => (q.ready ?? 0) > 0).map((q) => [q.name, q.ready]));
+      Object.fromEntries((await a.overview()).queues.filter((q) => (q.counts.ready ?? 0) > 0).map((q) => [q.name, q.counts.ready]));
     expect(await ready()).toEqual({ qa: 4, qb: 2 });
     // qa drained, qb grew, qc is new: the next overview counts qa and qb before it has the list.
     await sqlAdmin(`DELETE FROM ${J} WHERE queue = 'qa'`);

@@ -22,6 +22,7 @@ import { discoverQueues, requireBrowsable, type RabbitCtx } from './context';
 import { readDlq } from './dlq-read';
 import { compareLetters, decoded, detailOf, lightLetter, summaryOf, toLetter, type Letter } from './letters';
 import { DELAY_QUEUES, dlqOf } from './topology';
+import { countIn, pqCounts, type CountKey } from '../counts';
 import { bucketTimes } from '@/lib/trends/schema';
 
 /** Every letter of the given queues' DLQs (each DLQ browsed and released in turn). With
@@ -194,11 +195,9 @@ export async function overview(ctx: RabbitCtx, capabilities: Capabilities): Prom
     if (!main && !dead) continue;
     queues.push({
       name,
-      ready: main ? main.messages : null,
       // Delayed tasks sit in potatoq's delay queues; their target queue is only in each
-      // message's routing key, which can't be read without taking the message.
-      scheduled: null,
-      running: mgmt ? (mgmt.get(name)?.unacked ?? null) : null,
+      // message's routing key, which can't be read without taking the message: scheduled null.
+      counts: pqCounts(main ? main.messages : null, null, mgmt ? (mgmt.get(name)?.unacked ?? null) : null),
       dead: dead ? dead.messages : null,
       oldestReadyAt: null,
       tasks: null,
@@ -206,7 +205,7 @@ export async function overview(ctx: RabbitCtx, capabilities: Capabilities): Prom
     });
   }
   const delayed = DELAY_QUEUES.map((n) => checks.get(n)).filter((c) => c !== undefined);
-  const sum = (k: 'ready' | 'running' | 'dead') => (queues.some((q) => q[k] === null) ? null : queues.reduce((n, q) => n + (q[k] ?? 0), 0));
+  const sum = (k: CountKey) => (queues.some((q) => countIn(q, k) === null) ? null : queues.reduce((n, q) => n + (countIn(q, k) ?? 0), 0));
   return {
     id: ctx.config.id,
     name: ctx.config.name,
@@ -217,9 +216,11 @@ export async function overview(ctx: RabbitCtx, capabilities: Capabilities): Prom
     capabilities,
     queues,
     totals: {
-      ready: sum('ready'),
-      scheduled: delayed.reduce((n, c) => n + (c?.messages ?? 0), 0),
-      running: sum('running'),
+      counts: pqCounts(
+        sum('ready'),
+        delayed.reduce((n, c) => n + (c?.messages ?? 0), 0),
+        sum('running'),
+      ),
       dead: sum('dead'),
     },
     workers: { alive: workers.filter((w) => w.status === 'alive').length, stale: workers.filter((w) => w.status === 'stale').length },

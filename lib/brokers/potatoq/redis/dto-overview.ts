@@ -1,7 +1,8 @@
 import 'server-only';
 import type { Redis } from 'ioredis';
 import { decodePayload } from '@/lib/potatoq';
-import type { DeadGroups, QueueStats } from '@/lib/brokers/schema';
+import type { Counted, DeadGroups, QueueStats } from '@/lib/brokers/schema';
+import { pqCounts } from '../counts';
 import { DeadGrouper, newestWindowNote } from '@/lib/triage/groups';
 import { DecodeMemo } from '../decode-memo';
 import { reasonTriage } from '../fingerprint';
@@ -18,7 +19,7 @@ import { payloadInfo } from './rows';
 
 export interface RedisQueues {
   queues: QueueStats[];
-  totals: { ready: number; scheduled: number; running: number; dead: number };
+  totals: Counted;
   deadExact: boolean;
   deadOrphans: number;
   queuesCapped: boolean;
@@ -43,9 +44,7 @@ export async function overviewQueues(client: Redis, prefix: string, tally?: Dead
       blockedBy = headBlock({ id: q.head.id, task: headTask(payload), payload });
     return {
       name: q.name,
-      ready: q.ready,
-      scheduled: q.scheduled,
-      running: q.running,
+      counts: pqCounts(q.ready, q.scheduled, q.running),
       dead: q.dead,
       oldestReadyAt: q.oldestWaitingSeconds === null ? null : new Date(o.nowMs - q.oldestWaitingSeconds * 1000).toISOString(),
       tasks: null,
@@ -53,10 +52,10 @@ export async function overviewQueues(client: Redis, prefix: string, tally?: Dead
       blockedBy,
     };
   });
-  const sum = (f: (q: QueueStats) => number | null) => queues.reduce((n, q) => n + (f(q) ?? 0), 0);
+  const sum = (k: 'ready' | 'scheduled' | 'running') => o.queues.reduce((n, q) => n + q[k], 0);
   return {
     queues,
-    totals: { ready: sum((q) => q.ready), scheduled: sum((q) => q.scheduled), running: sum((q) => q.running), dead: o.deadTotal },
+    totals: { counts: pqCounts(sum('ready'), sum('scheduled'), sum('running')), dead: o.deadTotal },
     deadExact: o.deadExact,
     deadOrphans: o.deadOrphans,
     queuesCapped: o.queuesCapped,

@@ -55,7 +55,7 @@ describe.skipIf(!up)('the Redis adapter and its server', () => {
     const opts = { global_keyprefix: 'appA::', prefix: 'ignored' };
     const queued = await adapterFor(`redis://127.0.0.1:${s.port}/3`, opts).enqueue(ZEnqueueRequest.parse({ task: 'srv.t', queue: 'q1' }));
     const names = async (url: string, o: Record<string, unknown> = opts) =>
-      (await adapterFor(url, o).overview()).queues.map((q) => [q.name, q.ready]);
+      (await adapterFor(url, o).overview()).queues.map((q) => [q.name, q.counts.ready]);
     expect(await names(`valkey://127.0.0.1:${s.port}/3`)).toEqual([['q1', 1]]);
     expect(await names(`unix://${s.socketPath()}?db=3`)).toEqual([['q1', 1]]);
     expect(await names(`redis+socket://${s.socketPath()}?db=3`, { prefix: 'appA' })).toEqual([['q1', 1]]);

@@ -116,7 +116,7 @@ describe.each(targets.map((t) => [t.name, t.url] as const))('%s round trips with
     const detail = await a.getDead(ids.flaky!);
     expect(detail?.payload.format).toBe('potatoq');
     const o = await a.overview();
-    expect(o.queues.find((q) => q.name === w.queue)).toMatchObject({ dead: 4, scheduled: 1 });
+    expect(o.queues.find((q) => q.name === w.queue)).toMatchObject({ dead: 4, counts: { scheduled: 1 } });
     expect((await a.listWorkers()).some((x) => x.status === 'alive' && x.queues.includes(w.queue))).toBe(true);
     expect(await a.taskNames()).toEqual(expect.arrayContaining(['rt.fail', 'rt.record', 'rt.flaky']));
     await expectDeadListsAgree();
@@ -259,7 +259,7 @@ describe.skipIf(!up)('Redis: a non-JSON payload the real worker dead-letters, th
       expect((await a.listDead(ZDeadListQuery.parse({ queue: w.queue }))).items.map((x) => [x.id, x.preview.kind])).toEqual([
         [bad, 'foreign'],
       ]);
-      expect((await a.overview()).queues.find((q) => q.name === w.queue)).toMatchObject({ dead: 1, ready: 0, blockedBy: null });
+      expect((await a.overview()).queues.find((q) => q.name === w.queue)).toMatchObject({ dead: 1, counts: { ready: 0 }, blockedBy: null });
       await expect(cliDeadList(w)).rejects.toThrow(/JSONDecodeError/);
       const r = await a.replayDead([bad]);
       expect(r.failed).toEqual([{ id: bad, outcome: 'invalid', message: expect.stringContaining("potatoq can't decode this payload") }]);

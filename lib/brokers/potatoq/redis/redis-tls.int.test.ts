@@ -57,7 +57,7 @@ describe.skipIf(!up)('Redis over TLS (rediss://, valkeys://) with a private CA',
     } finally {
       raw.disconnect();
     }
-    expect((await a.overview()).queues.find((q) => q.name === queue)).toMatchObject({ ready: 1 });
+    expect((await a.overview()).queues.find((q) => q.name === queue)).toMatchObject({ counts: { ready: 1 } });
     expect((await a.listTasks(ZTaskListQuery.parse({ queue, state: 'ready' }))).items.map((t) => t.id)).toEqual([id]);
     expect((await a.getTask(id))?.task).toBe('rt.record');
 
@@ -74,7 +74,7 @@ describe.skipIf(!up)('Redis over TLS (rediss://, valkeys://) with a private CA',
     } finally {
       await worker.stop();
     }
-    expect((await a.overview()).queues.find((q) => q.name === queue)).toMatchObject({ ready: 0, running: 0 });
+    expect((await a.overview()).queues.find((q) => q.name === queue)).toMatchObject({ counts: { ready: 0, running: 0 } });
   }, 90_000);
 
   it("reads over valkeys:// (the same TLS), with potatoq's ?ssl_ca_certs= left in the URL", async () => {

@@ -62,7 +62,7 @@ export function overviewQueues(db: Database.Database, workers: WorkerInfo[], lim
     ready.push(s);
     const n = Number(count.get(name, cap + 1));
     if (n > cap) s.capped = { ready: { atLeast: cap, estimate: null, why: readyCapWhy(cap) } };
-    s.ready = Math.min(n, cap);
+    s.counts.ready = Math.min(n, cap);
     let oldest: { seq: number; created_at: number } | null = null;
     let below = Number.MAX_SAFE_INTEGER;
     for (let r = first.get(name, below) as { priority: number; seq: number; created_at: number } | undefined; r;) {
