@@ -6,7 +6,7 @@ import { ErrorBox, Loading } from '@/components/ui/states';
 import { QueueTable } from '@/components/queues/queue-table';
 import { StuckPanel } from '@/components/triage/stuck-flags';
 import { WorkerStatus } from '@/components/workers/worker-status';
-import { CAPABILITIES, DEAD, countOf } from '@/lib/brokers/schema';
+import { DEAD, countOf } from '@/lib/brokers/schema';
 import { describeError } from '@/lib/client/api';
 import { countTitle, formatAge, formatCount } from '@/lib/client/format';
 import { useOverview, useWorkers } from '@/lib/client/hooks';
@@ -17,7 +17,8 @@ export function BrokerHome({ brokerId }: { brokerId: string }) {
   const w = useWorkers(brokerId, !!o.data?.capabilities.workers.on);
   if (o.error && !o.data) return <ErrorBox {...describeError(o.error)} />;
   if (!o.data) return <Loading />;
-  const off = CAPABILITIES.filter((c) => !o.data.capabilities[c].on);
+  // Every capability the adapter turned off, its states' listings (`list:<state>`) included.
+  const off = Object.entries(o.data.capabilities).filter(([, c]) => !c.on);
   const base = `/brokers/${encodeURIComponent(brokerId)}`;
   return (
     <div className="grid gap-6">
@@ -67,9 +68,9 @@ export function BrokerHome({ brokerId }: { brokerId: string }) {
         <Card testId="broker-capabilities">
           <CardHeader title="Not available on this broker" />
           <ul className="grid gap-1 p-4 text-sm">
-            {off.map((c) => (
-              <li key={c}>
-                <Badge>{c}</Badge> <span className="text-zinc-600 dark:text-zinc-400">{o.data.capabilities[c].why ?? ''}</span>
+            {off.map(([k, c]) => (
+              <li key={k}>
+                <Badge>{k}</Badge> <span className="text-zinc-600 dark:text-zinc-400">{c.why ?? ''}</span>
               </li>
             ))}
           </ul>

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { StateDecl } from '@/lib/brokers/schema';
-import { pickTab, queueTabs } from './tabs';
+import { allCapabilities } from '@/lib/brokers/schema';
+import { pickTab, queueTabs, tabOff } from './tabs';
 
 const state = (key: string, label: string): StateDecl => ({
   key,
   label,
-  list: 'listReady',
   time: { field: 'createdAt', label: 'Enqueued' },
   owned: false,
 });
@@ -37,5 +37,16 @@ describe('queue page tabs', () => {
     expect(pickTab(tabs, 'dead')).toBe('dead');
     expect(pickTab(tabs, 'ready')).toBe('pending');
     expect(pickTab(tabs, undefined)).toBe('pending');
+  });
+
+  it("are disabled with the broker's reason where it cannot list a state or its dead letters", () => {
+    const caps = allCapabilities([state('ready', 'Ready'), state('running', 'Running')]);
+    caps['list:running'] = { on: false, why: "RabbitMQ can't list queued messages without taking them" };
+    caps.browseDead = { on: false, why: 'RabbitMQ 3.10: browsing the DLQ would delete its messages' };
+    expect(tabOff(caps, 'ready')).toBeNull();
+    expect(tabOff(caps, 'running')).toBe("RabbitMQ can't list queued messages without taking them");
+    expect(tabOff(caps, 'dead')).toBe('RabbitMQ 3.10: browsing the DLQ would delete its messages');
+    expect(tabOff(caps, 'paused')).toMatch(/does not list/);
+    expect(tabOff(undefined, 'running')).toBeNull();
   });
 });

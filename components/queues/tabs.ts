@@ -1,6 +1,6 @@
 // The queue page's tabs: the states the broker's adapter declares, in its order, then its dead
 // letters. No state names here: they are the adapter's.
-import type { StateDecl } from '@/lib/brokers/schema';
+import { DEAD, listingOf, type Capabilities, type StateDecl } from '@/lib/brokers/schema';
 
 /** One tab: a declared state of the broker, or its dead letters (`dead`). */
 export interface QueueTab {
@@ -15,3 +15,11 @@ export const queueTabs = (states: StateDecl[]): QueueTab[] => [
 
 /** The tab a `?state=` asks for; the first tab when it names none of them. */
 export const pickTab = (tabs: QueueTab[], asked: string | undefined): string => tabs.find((t) => t.key === asked)?.key ?? tabs[0]!.key;
+
+/** Why a tab's list can't be shown on this broker (its listing capability, `browseDead` for the
+ *  dead letters), or null when it can or the capabilities are not known yet. */
+export function tabOff(caps: Capabilities | undefined, key: string): string | null {
+  if (!caps) return null;
+  const cap = key === DEAD ? caps.browseDead : listingOf(caps, key);
+  return cap.on ? null : (cap.why ?? 'not available on this broker');
+}

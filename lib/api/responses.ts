@@ -100,7 +100,11 @@ export const ZOverview = z
     name: z.string(),
     kind: z.string(),
     readOnly: z.boolean(),
-    capabilities: z.record(z.string(), z.looseObject({ on: z.boolean(), why: z.string().optional() })),
+    capabilities: z
+      .record(z.string(), z.looseObject({ on: z.boolean(), why: z.string().optional() }))
+      .describe(
+        'each fixed capability (`replay`, `browseDead`, ...) and `list:<state key>` per declared state: whether its tasks can be listed here',
+      ),
     queues: z.array(ZQueueStats),
     totals: z.looseObject({ counts, dead: count }),
     workers: z

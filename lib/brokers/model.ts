@@ -10,25 +10,40 @@ export type SystemKind = (typeof SYSTEM_KINDS)[number];
  *  system module picks it from the URL. Nothing branches on it outside the registry. */
 export type BrokerKind = string;
 
-/** The closed set of things an adapter may be able to do. */
-export const CAPABILITIES = [
-  'listReady',
-  'listScheduled',
-  'listRunning',
-  'browseDead',
-  'replay',
-  'discard',
-  'revoke',
-  'purge',
-  'enqueue',
-  'results',
-  'workers',
-  'pause',
-] as const;
-export type Capability = (typeof CAPABILITIES)[number];
+/** The closed set of things an adapter may be able to do besides listing its states (one
+ *  `list:<state key>` capability per declared state: `listCapability`). */
+export const CAPABILITIES = ['browseDead', 'replay', 'discard', 'revoke', 'purge', 'enqueue', 'results', 'workers', 'pause'] as const;
+export type FixedCapability = (typeof CAPABILITIES)[number];
+/** Whether the tasks of one declared state can be listed here: `list:` and the state's key. */
+export type ListCapability = `list:${string}`;
+export type Capability = FixedCapability | ListCapability;
 /** `code`, when off: the error the server answers for it (`Forbidden`: not for this user;
  *  `ReadOnly`: configured read-only); absent means the system cannot (`Unsupported`). */
-export type Capabilities = Record<Capability, { on: boolean; why?: string; code?: 'Forbidden' | 'ReadOnly' }>;
+export interface Cap {
+  on: boolean;
+  why?: string;
+  code?: 'Forbidden' | 'ReadOnly';
+}
+/** The fixed capabilities, and `list:<key>` for each declared state (absent: not listed). */
+export type Capabilities = Record<FixedCapability, Cap> & { [k: ListCapability]: Cap };
+
+/** The capability that says whether a declared state's tasks can be listed. */
+export const listCapability = (state: string): ListCapability => `list:${state}`;
+
+/** Whether a declared state's tasks can be listed, and why not: off (with why) when the
+ *  adapter does not say. */
+export const listingOf = (caps: Capabilities, state: string): Cap =>
+  caps[listCapability(state)] ?? { on: false, why: `the adapter does not list its "${state}" tasks` };
+
+/** One listing capability per declared state, all the same (`{on: true}`, or off with why). */
+export const listing = (states: Pick<StateDecl, 'key'>[], cap: Cap): Record<ListCapability, Cap> =>
+  Object.fromEntries(states.map((st) => [listCapability(st.key), cap]));
+
+/** Every fixed capability on, and every declared state listed: where an adapter starts from. */
+export const allCapabilities = (states: Pick<StateDecl, 'key'>[]): Capabilities => ({
+  ...(Object.fromEntries(CAPABILITIES.map((k) => [k, { on: true }])) as Record<FixedCapability, Cap>),
+  ...listing(states, { on: true }),
+});
 
 /** The capabilities that change a broker: what read-only takes away. The one list of them. */
 export const WRITE_ACTIONS = ['replay', 'discard', 'revoke', 'purge', 'enqueue', 'pause'] as const satisfies readonly Capability[];
@@ -46,11 +61,9 @@ export type TaskState = string;
 
 /** One state an adapter lists: a tab on the queue page and a column of the overview. */
 export interface StateDecl {
-  /** In URLs (`?state=`), list queries and counts. */
+  /** In URLs (`?state=`), list queries, counts and its listing capability (`list:<key>`). */
   key: string;
   label: string;
-  /** The capability that says whether this state's tasks can be listed here. */
-  list: Capability;
   /** The time the list shows for this state, and its column header ("Enqueued", "Runs", ...). */
   time: { field: 'createdAt' | 'runAt' | 'claimedAt'; label: string };
   /** A worker owns tasks in this state: shown with their worker, never revoked or changed. */

@@ -4,7 +4,18 @@
 import { z } from 'zod';
 import type { TaskState } from './dto';
 
-export { CAPABILITIES, DEAD, SYSTEM_KINDS, WRITE_ACTIONS, countOf, withoutWrites } from './dto';
+export {
+  CAPABILITIES,
+  DEAD,
+  SYSTEM_KINDS,
+  WRITE_ACTIONS,
+  allCapabilities,
+  countOf,
+  listCapability,
+  listing,
+  listingOf,
+  withoutWrites,
+} from './dto';
 /** A state name; which ones a broker has is its adapter's declared model (the service checks). */
 export const ZTaskState = z
   .string()

@@ -146,7 +146,7 @@ describe('boot check', () => {
 describe('declared model', () => {
   const model: BrokerAdapter['model'] = {
     system: 'sdj',
-    states: [{ key: 'pending', label: 'Pending', list: 'listReady', time: { field: 'createdAt', label: 'Enqueued' }, owned: false }],
+    states: [{ key: 'pending', label: 'Pending', time: { field: 'createdAt', label: 'Enqueued' }, owned: false }],
     actions: {
       replay: { does: 'r', bulkRate: null },
       discard: { does: 'd' },
@@ -161,9 +161,20 @@ describe('declared model', () => {
     expect((await service.overview('b')).model).toBe(model);
   });
 
+  it("refuses to list a declared state whose listing capability is off, in the adapter's words", async () => {
+    const listTasks = vi.fn();
+    const why = 'SDJ keeps paused jobs in a table the console may not read';
+    adapter = { ...adapter, model, listTasks, capabilities: async () => ({ ...allOn(), 'list:pending': { on: false, why } }) };
+    await expect(service.listTasks('b', ZTaskListQuery.parse({ state: 'pending' }))).rejects.toMatchObject({
+      code: 'Unsupported',
+      message: why,
+    });
+    expect(listTasks).not.toHaveBeenCalled();
+  });
+
   it('refuses a state the adapter did not declare, before reaching it', async () => {
     const listTasks = vi.fn();
-    adapter = { ...adapter, model, listTasks };
+    adapter = { ...adapter, model, listTasks, capabilities: async () => ({ ...allOn(), 'list:pending': { on: true } }) };
     await expect(service.listTasks('b', ZTaskListQuery.parse({ state: 'ready' }))).rejects.toMatchObject({
       code: 'InvalidInput',
       fields: { state: 'one of pending' },

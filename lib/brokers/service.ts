@@ -21,7 +21,7 @@ import type {
   ResultListQuery,
   TaskListQuery,
 } from './schema';
-import { DEFAULT_OVERDUE_SECONDS, STUCK_CHECKS, withoutWrites, type Diagnosis } from './dto';
+import { DEFAULT_OVERDUE_SECONDS, STUCK_CHECKS, listingOf, withoutWrites, type Diagnosis } from './dto';
 import type { BrokerAdapter, ReplayPace } from './types';
 import type { ReplayEditInput } from './schema-edit';
 import { forgettingMoves, leftIds } from './move-journal-forget';
@@ -94,7 +94,7 @@ export async function requireCapability(brokerId: string, capability: Capability
   if (config.readOnly) throw new ConsoleError('ReadOnly', `broker "${brokerId}" is configured read-only`);
   const adapter = getAdapter(brokerId);
   const caps = await withTimeout('capability probe', readTimeoutMs(), () => adapter.capabilities());
-  const cap = caps[capability];
+  const cap = caps[capability] ?? { on: false };
   if (!cap.on) throw new ConsoleError('Unsupported', cap.why ?? `${capability} is not available on this broker`);
   return adapter;
 }
@@ -166,11 +166,14 @@ export const listTasks = (brokerId: string, q: TaskListQuery) =>
   read(
     brokerId,
     'task list',
-    (a) => {
+    async (a) => {
       if (a.model && !a.model.states.some((s) => s.key === q.state)) {
         const known = a.model.states.map((s) => s.key).join(', ');
         throw new ConsoleError('InvalidInput', `this broker has no "${q.state}" state (${known})`, { state: `one of ${known}` });
       }
+      // A declared state is listed only where its own capability (`list:<key>`) is on.
+      const cap = listingOf(await a.capabilities(), q.state);
+      if (!cap.on) throw new ConsoleError('Unsupported', cap.why ?? `this broker cannot list its "${q.state}" tasks`);
       return a.listTasks(q);
     },
     q,

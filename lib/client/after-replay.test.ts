@@ -3,7 +3,12 @@ import { CAPABILITIES, type Capabilities } from '@/lib/brokers/model';
 import { afterReplay } from './after-replay';
 
 const caps = (off: Partial<Record<keyof Capabilities, string>> = {}): Capabilities =>
-  Object.fromEntries(CAPABILITIES.map((k) => [k, off[k] ? { on: false, why: off[k] } : { on: true }])) as Capabilities;
+  Object.fromEntries(
+    ([...CAPABILITIES, 'list:ready', 'list:running'] as Array<keyof Capabilities>).map((k) => [
+      k,
+      off[k] ? { on: false, why: off[k] } : { on: true },
+    ]),
+  ) as Capabilities;
 
 describe('where an edit-and-replay goes next', () => {
   it("goes to the new task's page where the broker can show waiting and running tasks", () => {
@@ -12,7 +17,7 @@ describe('where an edit-and-replay goes next', () => {
 
   it('goes to the dead letters with a notice naming the new id where it cannot', () => {
     const why = "can't list queued messages without taking them";
-    const r = afterReplay('rmq', caps({ listReady: why, listRunning: why }), 'n-1', 'published to emails');
+    const r = afterReplay('rmq', caps({ 'list:ready': why, 'list:running': why }), 'n-1', 'published to emails');
     expect(r.href).toBe('/brokers/rmq/dead');
     expect(r.notice).toEqual({
       tone: 'success',

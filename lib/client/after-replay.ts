@@ -14,9 +14,10 @@ export function afterReplay(
   message: string,
 ): { href: string; notice: ToastSpec | null } {
   const base = `/brokers/${encodeURIComponent(brokerId)}`;
-  const taskPage = !!caps && (caps.listReady.on || caps.listRunning.on);
+  const lists = Object.entries(caps ?? {}).filter(([k]) => k.startsWith('list:'));
+  const taskPage = lists.some(([, c]) => c.on);
   if (taskPage) return { href: `${base}/jobs/${encodeURIComponent(newId)}`, notice: null };
-  const why = caps?.listReady.why ?? caps?.listRunning.why;
+  const why = lists.find(([, c]) => c.why)?.[1].why;
   return {
     href: `${base}/dead`,
     notice: {

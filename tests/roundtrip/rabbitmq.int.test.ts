@@ -211,7 +211,7 @@ describe.skipIf(!available)('RabbitMQ 4 round trips with the real potatoq and a 
     expect(stats?.counts.ready).toBe(0);
     expect(stats?.counts.scheduled).toBeNull();
     expect(ov.capabilities.browseDead.on).toBe(true);
-    expect(ov.capabilities.listScheduled.on).toBe(false);
+    expect(ov.capabilities['list:scheduled']?.on).toBe(false);
     expect(ov.workers?.alive).toBeGreaterThanOrEqual(1);
   }, 60_000);
 

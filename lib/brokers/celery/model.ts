@@ -9,9 +9,9 @@ export const CELERY_STATES = ['ready', 'scheduled', 'running'] as const;
 export type CeleryState = (typeof CELERY_STATES)[number];
 
 const STATES: StateDecl[] = [
-  { key: 'ready', label: 'Waiting', list: 'listReady', time: { field: 'runAt', label: 'ETA' }, owned: false },
-  { key: 'scheduled', label: 'Waiting (future ETA)', list: 'listScheduled', time: { field: 'runAt', label: 'ETA' }, owned: false },
-  { key: 'running', label: 'Reserved by a worker', list: 'listRunning', time: { field: 'claimedAt', label: 'Reserved' }, owned: true },
+  { key: 'ready', label: 'Waiting', time: { field: 'runAt', label: 'ETA' }, owned: false },
+  { key: 'scheduled', label: 'Waiting (future ETA)', time: { field: 'runAt', label: 'ETA' }, owned: false },
+  { key: 'running', label: 'Reserved by a worker', time: { field: 'claimedAt', label: 'Reserved' }, owned: true },
 ];
 
 /** Celery on Redis: kombu's lists per queue and priority bucket, failures in the result backend. */
@@ -49,11 +49,10 @@ export const CELERY_REDIS_MODEL: BrokerModel = {
 export const CELERY_RABBITMQ_MODEL: BrokerModel = {
   system: 'celery',
   states: [
-    { key: 'ready', label: 'Ready (ETAs included)', list: 'listReady', time: { field: 'runAt', label: 'ETA' }, owned: false },
+    { key: 'ready', label: 'Ready (ETAs included)', time: { field: 'runAt', label: 'ETA' }, owned: false },
     {
       key: 'running',
       label: 'Unacknowledged (reserved)',
-      list: 'listRunning',
       time: { field: 'claimedAt', label: 'Reserved' },
       owned: true,
     },

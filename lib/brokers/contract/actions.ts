@@ -12,7 +12,7 @@ const taskOf = (a: BrokerAdapter, o: ActionOutcome) => (a.model.actions.replay.n
 const firstWaiting = (a: BrokerAdapter) => a.model.states.find((st) => !st.owned)?.key;
 
 export function registerActions(ctx: Ctx): void {
-  contractCase(ctx, 'replays a dead letter as a waiting task without its eta', { caps: ['replay', 'listReady'] }, async () => {
+  contractCase(ctx, 'replays a dead letter as a waiting task without its eta', { caps: ['replay', 'list:ready'] }, async () => {
     const { a, s } = ctx();
     const q = uniqueQueue('replay');
     const id = await s.deadLetter({ task: 'ct.r', queue: q, reason: 'boom', countdown: 3600, args: [7] });
@@ -38,7 +38,7 @@ export function registerActions(ctx: Ctx): void {
   contractCase(
     ctx,
     'keeps the letter when a task with the same id is already waiting (potatoq would lose it)',
-    { caps: ['replay', 'listReady'], states: ['ready'] },
+    { caps: ['replay', 'list:ready'], states: ['ready'] },
     async (skip) => {
       const { fx, a, s } = ctx();
       if (fx.sharedIds) return skip(fx.sharedIds);
@@ -88,7 +88,7 @@ export function registerActions(ctx: Ctx): void {
   contractCase(
     ctx,
     'revokes a waiting task and refuses a running one, leaving it untouched',
-    { caps: ['revoke', 'listReady', 'listRunning'], states: ['ready', 'running'] },
+    { caps: ['revoke', 'list:ready', 'list:running'], states: ['ready', 'running'] },
     async () => {
       const { a, s } = ctx();
       const q = uniqueQueue('revoke');
@@ -113,7 +113,7 @@ export function registerActions(ctx: Ctx): void {
   contractCase(
     ctx,
     'purges waiting tasks of one queue only, leaving running work and dead letters',
-    { caps: ['purge', 'listReady', 'listRunning'], states: ['ready', 'running'] },
+    { caps: ['purge', 'list:ready', 'list:running'], states: ['ready', 'running'] },
     async () => {
       const { a, s } = ctx();
       const q = uniqueQueue('purge');
@@ -137,7 +137,7 @@ export function registerActions(ctx: Ctx): void {
   contractCase(
     ctx,
     'enqueues a task that a worker claims, scheduled when given a countdown',
-    { caps: ['enqueue', 'listReady', 'listScheduled'], states: ['ready', 'scheduled'] },
+    { caps: ['enqueue', 'list:ready', 'list:scheduled'], states: ['ready', 'scheduled'] },
     async () => {
       const { a, s } = ctx();
       const q = uniqueQueue('enqueue');

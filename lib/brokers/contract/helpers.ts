@@ -47,7 +47,10 @@ export interface Needs {
 /** Why the adapter can't take this case (its own reason when a capability is off), or null. */
 export async function unmet(a: BrokerAdapter, needs: Needs): Promise<string | null> {
   const caps = needs.caps?.length ? await a.capabilities() : null;
-  for (const c of needs.caps ?? []) if (caps && !caps[c].on) return `${c} is off on this broker: ${caps[c].why ?? 'not available'}`;
+  for (const c of needs.caps ?? []) {
+    const cap = caps?.[c] ?? { on: false, why: 'the adapter does not declare it' };
+    if (!cap.on) return `${c} is off on this broker: ${cap.why ?? 'not available'}`;
+  }
   for (const st of needs.states ?? []) if (!a.model.states.some((x) => x.key === st)) return `the adapter declares no "${st}" state`;
   return null;
 }

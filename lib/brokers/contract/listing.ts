@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
-import { countOf } from '../dto';
+import { countOf, listCapability } from '../dto';
 import type { Capability } from '../model';
 import type { BrokerAdapter } from '../types';
 import { collect, contractCase, tasks, uniqueQueue, type Ctx } from './helpers';
@@ -26,6 +26,9 @@ export function registerListing(ctx: Ctx, all: typeof collect): void {
       if (v.on && method) expect(typeof a[method], `${cap} is on, so the adapter needs ${method}()`).toBe('function');
       if (!v.on) expect(v.why?.length ?? 0, `${cap} is off without a reason`).toBeGreaterThan(10);
     }
+    // Each declared state says whether it can be listed here: its own `list:<key>` capability.
+    const caps = await a.capabilities();
+    for (const st of a.model.states) expect(caps[listCapability(st.key)], `list:${st.key}`).toBeDefined();
   });
 
   contractCase(ctx, 'declares each side of a cross-broker move it can take with the method it needs, and says why not', {}, async () => {
@@ -46,7 +49,7 @@ export function registerListing(ctx: Ctx, all: typeof collect): void {
   contractCase(
     ctx,
     'lists ready tasks in the order a worker claims them',
-    { caps: ['listReady', 'listRunning'], states: ['ready', 'running'] },
+    { caps: ['list:ready', 'list:running'], states: ['ready', 'running'] },
     async () => {
       const { a, s } = ctx();
       const q = uniqueQueue('order');
@@ -74,7 +77,7 @@ export function registerListing(ctx: Ctx, all: typeof collect): void {
   contractCase(
     ctx,
     'lists scheduled tasks by run time with their eta',
-    { caps: ['listScheduled', 'listReady'], states: ['scheduled', 'ready'] },
+    { caps: ['list:scheduled', 'list:ready'], states: ['scheduled', 'ready'] },
     async () => {
       const { a, s } = ctx();
       const q = uniqueQueue('sched');
@@ -90,7 +93,7 @@ export function registerListing(ctx: Ctx, all: typeof collect): void {
   contractCase(
     ctx,
     'pages with a keyset cursor that neither repeats nor skips, even when tasks arrive',
-    { caps: ['listReady'], states: ['ready'] },
+    { caps: ['list:ready'], states: ['ready'] },
     async () => {
       const { a, s } = ctx();
       const q = uniqueQueue('page');
@@ -116,7 +119,7 @@ export function registerListing(ctx: Ctx, all: typeof collect): void {
   contractCase(
     ctx,
     'filters tasks by queue, task name, id prefix and payload text',
-    { caps: ['listReady'], states: ['ready'] },
+    { caps: ['list:ready'], states: ['ready'] },
     async () => {
       const { a, s } = ctx();
       const q = uniqueQueue('filter');
@@ -136,7 +139,7 @@ export function registerListing(ctx: Ctx, all: typeof collect): void {
   contractCase(
     ctx,
     'shows a task with its decoded payload, and null for an unknown id',
-    { caps: ['listReady'], states: ['ready'] },
+    { caps: ['list:ready'], states: ['ready'] },
     async () => {
       const { a, s } = ctx();
       const q = uniqueQueue('detail');
@@ -221,7 +224,7 @@ export function registerListing(ctx: Ctx, all: typeof collect): void {
   contractCase(
     ctx,
     'lists task names from tasks, dead letters and registered-task records',
-    { caps: ['listReady', 'browseDead', 'results'], states: ['ready'] },
+    { caps: ['list:ready', 'browseDead', 'results'], states: ['ready'] },
     async () => {
       const { a, s } = ctx();
       const q = uniqueQueue('names');

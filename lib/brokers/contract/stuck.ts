@@ -22,8 +22,8 @@ export function registerStuck(ctx: Ctx): void {
     const why = unknownWhy(d, 'no-consumer');
     if (why) return void expect(why.length).toBeGreaterThan(10);
     const flag = d.flags.find((f) => f.check === 'no-consumer' && f.queue === q);
-    // The link goes to the tab of the state the adapter lists waiting work in.
-    const waiting = a.model.states.find((st) => st.list === 'listReady')?.key ?? 'ready';
+    // The link goes to the tab of the first declared state: the work a worker may claim now.
+    const waiting = a.model.states[0]!.key;
     expect(flag).toMatchObject({ count: 1, link: { page: 'queue', queue: q, state: waiting } });
     expect(flag!.cause).toContain(q);
     expect(flag!.can.length).toBeGreaterThan(10);
@@ -56,7 +56,7 @@ export function registerStuck(ctx: Ctx): void {
       const flag = d.flags.find((f) => f.check === 'worker-lost' && f.queue === q);
       if (fx.heldIdsUnknown) {
         // Counted on the queue, linked to its tab of held work: the broker does not name them.
-        const held = a.model.states.find((st) => st.list === 'listRunning')?.key ?? 'running';
+        const held = a.model.states.find((st) => st.owned)!.key;
         expect(flag).toMatchObject({ ids: [], count: 1, link: { page: 'queue', queue: q, state: held } });
       } else expect(flag).toMatchObject({ ids: [id], count: 1, link: { page: 'task', id } });
       expect(flag!.cannot).toMatch(/never changes running/i);

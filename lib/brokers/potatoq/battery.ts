@@ -69,7 +69,7 @@ function registerPotatoqTables(ctx: Ctx): void {
   contractCase(
     ctx,
     'removes the old result when replaying a dead letter, as `potatoq dead retry` does',
-    { caps: ['replay', 'listReady'] },
+    { caps: ['replay', 'list:ready'] },
     async () => {
       const { a, s } = ctx();
       const id = await s.deadLetter({ task: 'ct.r', queue: uniqueQueue('replay'), reason: 'boom', countdown: 3600, args: [7] });
@@ -82,7 +82,7 @@ function registerPotatoqTables(ctx: Ctx): void {
   contractCase(
     ctx,
     'marks revoked tasks REVOKED like potatoq, unknown ids too, and never a running one',
-    { caps: ['revoke', 'listReady', 'listRunning'] },
+    { caps: ['revoke', 'list:ready', 'list:running'] },
     async () => {
       const { a, s } = ctx();
       const q = uniqueQueue('revoke');
@@ -119,7 +119,7 @@ function registerPotatoqTables(ctx: Ctx): void {
   contractCase(
     ctx,
     "enqueues the compact message potatoq's `call` writes, with an eta when scheduled",
-    { caps: ['enqueue', 'listReady', 'listScheduled'] },
+    { caps: ['enqueue', 'list:ready', 'list:scheduled'] },
     async () => {
       const { a, s } = ctx();
       const q = uniqueQueue('enqueue');

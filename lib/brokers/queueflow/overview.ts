@@ -1,5 +1,6 @@
 import 'server-only';
-import type { CappedCount, Capabilities, Counted, QueueStats } from '@/lib/brokers/schema';
+import { listing, type CappedCount, type Capabilities, type Counted, type QueueStats } from '@/lib/brokers/schema';
+import { QUEUEFLOW_MODEL } from './model';
 import type { QfClient } from './client';
 import { mapLimit, SERVER_PAGE } from './pages';
 import { parseWire, ZDeadPage, ZHealth, ZJobPage, ZQueues, ZWhoAmI } from './wire';
@@ -28,9 +29,7 @@ export async function probe(client: QfClient): Promise<QfProbe> {
     readOnly,
     version,
     capabilities: {
-      listReady: { on: true },
-      listScheduled: { on: true },
-      listRunning: { on: true },
+      ...listing(QUEUEFLOW_MODEL.states, { on: true }),
       browseDead: { on: true },
       replay: write,
       discard: { on: false, why: DISCARD_WHY },

@@ -8,7 +8,7 @@ import { Management, type MgmtQueue } from '@/lib/brokers/potatoq/rabbitmq/manag
 import { groupsNote, windowNote, type DeepDlq } from '@/lib/brokers/potatoq/rabbitmq/reads';
 import { parseAmqpUrl, parseManagement } from '@/lib/brokers/potatoq/rabbitmq/url';
 import { connectRedis } from '@/lib/brokers/potatoq/redis/server';
-import { CAPABILITIES, type ActionResult, type BrokerOverview, type Capabilities, type QueueStats } from '@/lib/brokers/schema';
+import { allCapabilities, listing, type ActionResult, type BrokerOverview, type Capabilities, type QueueStats } from '@/lib/brokers/schema';
 import type { BrokerAdapter, ReplayPace, StoreConfig } from '@/lib/brokers/types';
 import { CELERY_NO_PAUSE, CELERY_RABBITMQ_MODEL } from '../model';
 import { ZCeleryOptions } from '../options';
@@ -96,10 +96,10 @@ export function createCeleryRabbitAdapter(config: StoreConfig): BrokerAdapter {
 
   async function capabilities(): Promise<Capabilities> {
     await link.serverInfo();
-    const caps = Object.fromEntries(CAPABILITIES.map((k) => [k, { on: true }])) as Capabilities;
+    const caps = allCapabilities(CELERY_RABBITMQ_MODEL.states);
     caps.pause = { ...CELERY_NO_PAUSE };
-    for (const k of ['listReady', 'listRunning'] as const) caps[k] = { on: false, why: NO_BROWSE };
-    caps.listScheduled = { on: false, why: NO_SCHEDULED };
+    // Celery on RabbitMQ declares no scheduled state (its ETAs wait among the ready ones).
+    Object.assign(caps, listing(CELERY_RABBITMQ_MODEL.states, { on: false, why: NO_BROWSE }));
     if (!backend) for (const k of ['browseDead', 'replay', 'discard', 'results'] as const) caps[k] = { on: false, why: NO_BACKEND };
     // The DLQ's letters are shown, replayed and discarded without a result backend too (they are
     // messages, not records).

@@ -4,7 +4,7 @@ import { ConsoleError } from '@/lib/brokers/errors';
 import { parseOptions } from '@/lib/brokers/potatoq/options';
 import { parseRedisUrl } from '@/lib/brokers/potatoq/redis/keys';
 import { connectRedis } from '@/lib/brokers/potatoq/redis/server';
-import { CAPABILITIES, type Capabilities, type EnqueuePreview } from '@/lib/brokers/schema';
+import { allCapabilities, type Capabilities, type EnqueuePreview } from '@/lib/brokers/schema';
 import type { BrokerAdapter, StoreConfig } from '@/lib/brokers/types';
 import { celeryCall } from '../command';
 import { celeryDeadHistogram } from '../histogram';
@@ -77,7 +77,7 @@ export function createCeleryRedisAdapter(
       const info = await client.info('server');
       serverInfo = `Redis ${/redis_version:([^\r\n]+)/.exec(info)?.[1] ?? '?'} (kombu transport, db ${ctx.db})`;
     }
-    const caps = Object.fromEntries(CAPABILITIES.map((k) => [k, { on: true }])) as Capabilities;
+    const caps = allCapabilities(CELERY_REDIS_MODEL.states);
     caps.pause = { ...CELERY_NO_PAUSE };
     if (!backend) for (const k of ['browseDead', 'replay', 'discard', 'results'] as const) caps[k] = { on: false, why: NO_BACKEND };
     return caps;

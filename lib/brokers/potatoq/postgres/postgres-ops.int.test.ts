@@ -89,7 +89,7 @@ describe.skipIf(!available)('postgres adapter: schema and permissions', () => {
       expect(caps[k].on).toBe(false);
       expect(caps[k].why).toContain(role);
     }
-    expect(caps.browseDead.on && caps.listReady.on && caps.workers.on).toBe(true);
+    expect(caps.browseDead.on && caps['list:ready']?.on && caps.workers.on).toBe(true);
     expect((await a.overview()).readOnly).toBe(true);
     expect((await a.listTasks(ZTaskListQuery.parse({ queue: 'ro' }))).items.map((x) => x.id)).toEqual(['ro-1']);
     const err = await errorOf(a.revoke(['ro-1']));

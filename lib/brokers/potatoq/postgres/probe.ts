@@ -1,6 +1,6 @@
 import 'server-only';
-import { CAPABILITIES, type Capabilities } from '@/lib/brokers/schema';
-import { POTATOQ_NO_PAUSE } from '../model';
+import { allCapabilities, listing, type Capabilities } from '@/lib/brokers/schema';
+import { POTATOQ_NO_PAUSE, POTATOQ_TABLE_MODEL } from '../model';
 import { notMigrated } from './errors';
 import type { PgNames } from './names';
 import type { Sql } from './pool';
@@ -57,12 +57,12 @@ export async function probe(sql: Sql, n: PgNames, configuredReadOnly: boolean): 
     TABLES.map((t) => n[t]),
   );
   const has = (t: Table, p: Priv) => row?.[`p${privs.findIndex(([a, b]) => a === t && b === p)}`] === true;
-  const caps = Object.fromEntries(CAPABILITIES.map((k) => [k, { on: true }])) as Capabilities;
+  const caps = allCapabilities(POTATOQ_TABLE_MODEL.states);
   caps.pause = { ...POTATOQ_NO_PAUSE };
   for (const t of ['jobs', 'dead', 'results', 'workers'] as const) {
     if (!has(t, 'SELECT')) {
       const why = `the console's role cannot read ${n[t]}`;
-      if (t === 'jobs') for (const k of ['listReady', 'listScheduled', 'listRunning'] as const) caps[k] = { on: false, why };
+      if (t === 'jobs') Object.assign(caps, listing(POTATOQ_TABLE_MODEL.states, { on: false, why }));
       if (t === 'dead') caps.browseDead = { on: false, why };
       if (t === 'results') caps.results = { on: false, why };
       if (t === 'workers') caps.workers = { on: false, why };

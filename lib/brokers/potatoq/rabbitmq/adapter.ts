@@ -1,6 +1,6 @@
 import 'server-only';
 import { ConsoleError } from '@/lib/brokers/errors';
-import { CAPABILITIES, type ActionResult, type Capabilities } from '@/lib/brokers/schema';
+import { allCapabilities, type ActionResult, type Capabilities } from '@/lib/brokers/schema';
 import type { BrokerAdapter, StoreConfig } from '@/lib/brokers/types';
 import { AmqpLink } from './connection';
 import type { RabbitCtx } from './context';
@@ -66,11 +66,11 @@ export function createRabbitmqAdapter(config: StoreConfig): RabbitmqAdapter {
 
   async function capabilities(): Promise<Capabilities> {
     const server = await ctx.link.serverInfo();
-    const caps = Object.fromEntries(CAPABILITIES.map((k) => [k, { on: true }])) as Capabilities;
+    const caps = allCapabilities(POTATOQ_RABBITMQ_MODEL.states);
     caps.pause = { ...POTATOQ_NO_PAUSE };
-    caps.listReady = { on: false, why: NO_LISTING };
-    caps.listRunning = { on: false, why: NO_LISTING };
-    caps.listScheduled = { on: false, why: NO_SCHEDULED };
+    caps['list:ready'] = { on: false, why: NO_LISTING };
+    caps['list:running'] = { on: false, why: NO_LISTING };
+    caps['list:scheduled'] = { on: false, why: NO_SCHEDULED };
     if (server.major < 4) {
       for (const k of ['browseDead', 'replay', 'discard'] as const) caps[k] = { on: false, why: V3_BROWSE_REFUSAL };
     }

@@ -1,7 +1,7 @@
 import 'server-only';
 import { readFileSync } from 'node:fs';
 import { ConsoleError, isConsoleError } from '@/lib/brokers/errors';
-import { CAPABILITIES, type ActionResult, type BrokerOverview, type Capabilities, type EnqueueRequest } from '@/lib/brokers/schema';
+import { allCapabilities, type ActionResult, type BrokerOverview, type Capabilities, type EnqueueRequest } from '@/lib/brokers/schema';
 import type { BrokerAdapter, StoreConfig, TaskCall } from '@/lib/brokers/types';
 import { previewPotatoqEnqueue } from '../enqueue-preview';
 import { buildInputOfCall, callOfLetter, messageOfCall } from '../calls';
@@ -133,7 +133,7 @@ export function createRedisAdapter(config: StoreConfig): BrokerAdapter {
 
   /** Every capability potatoq's Redis layout allows; potatoq has no queue pause. */
   const caps = (): Capabilities => ({
-    ...(Object.fromEntries(CAPABILITIES.map((k) => [k, { on: true }])) as Capabilities),
+    ...allCapabilities(POTATOQ_REDIS_MODEL.states),
     pause: { ...POTATOQ_NO_PAUSE },
   });
   async function capabilities(): Promise<Capabilities> {

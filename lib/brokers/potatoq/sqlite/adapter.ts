@@ -2,7 +2,7 @@ import 'server-only';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { ConsoleError } from '@/lib/brokers/errors';
-import { CAPABILITIES, withoutWrites, type Capabilities, type EnqueueRequest } from '@/lib/brokers/schema';
+import { allCapabilities, withoutWrites, type Capabilities, type EnqueueRequest } from '@/lib/brokers/schema';
 import type { BrokerAdapter, StoreConfig } from '@/lib/brokers/types';
 import { DEFAULT_BUSY_TIMEOUT_MS, mapSqliteError, openConnections, type Connections } from './connection';
 import { deadGroups, getDead, listDead } from './reads-dead';
@@ -92,7 +92,7 @@ export function createSqliteAdapter(config: StoreConfig): BrokerAdapter {
 
   function capabilities(): Capabilities {
     const c = open();
-    const caps = Object.fromEntries(CAPABILITIES.map((k) => [k, { on: true }])) as Capabilities;
+    const caps = allCapabilities(POTATOQ_TABLE_MODEL.states);
     caps.pause = { ...POTATOQ_NO_PAUSE };
     return c.write ? caps : withoutWrites(caps, c.readOnlyWhy ?? 'read-only');
   }
