@@ -5,7 +5,7 @@ import { CommandLine } from '@/components/ui/copy-button';
 import { Dialog } from '@/components/ui/dialog';
 import { ReasonField } from '@/components/audit/reason-field';
 import { ErrorBox } from '@/components/ui/states';
-import { convertCeleryAction, discardDeadAction, replayDeadAction, revokeAction } from '@/lib/actions/broker-actions';
+import { convertAction, discardDeadAction, replayDeadAction, revokeAction } from '@/lib/actions/broker-actions';
 import type { ActionResult } from '@/lib/brokers/schema';
 import { fillCommand } from '@/lib/client/cli';
 import { TOKEN_PLACEHOLDER, curlCommand } from '@/lib/client/curl';
@@ -15,7 +15,7 @@ import { useBrokerAction } from './use-broker-action';
 
 export type BulkKind = 'replay' | 'discard' | 'revoke' | 'convert';
 
-const RUN = { replay: replayDeadAction, discard: discardDeadAction, revoke: revokeAction, convert: convertCeleryAction } as const;
+const RUN = { replay: replayDeadAction, discard: discardDeadAction, revoke: revokeAction, convert: convertAction } as const;
 
 // What each action does on this broker is the adapter's sentence (overview.model.actions).
 const TEXT: Record<BulkKind, { verb: string; what: string; danger: boolean }> = {

@@ -20,13 +20,13 @@ export async function replayDeadAction(
   return respond((h) => ops.replayDead(brokerId, { ids, reason, queue }, h));
 }
 
-export async function convertCeleryAction(
+export async function convertAction(
   brokerId: string,
   ids: string[],
   reason?: string,
   queue?: string,
 ): Promise<ActionResponse<ActionResult>> {
-  return respond((h) => ops.convertCelery(brokerId, { ids, reason, queue }, h));
+  return respond((h) => ops.convert(brokerId, { ids, reason, queue }, h));
 }
 
 /** Dead letters moved to broker `to` (same call model); operator on both, reason required.

@@ -16,7 +16,7 @@ const writes = {
     succeeded: ids.map((id) => ({ id, outcome: 'ok', message: '' })),
     failed: [],
   })),
-  convertCelery: vi.fn(async (b: string, ids: string[]) => ({
+  convert: vi.fn(async (b: string, ids: string[]) => ({
     action: 'replay',
     brokerId: b,
     requested: ids.length,
@@ -66,7 +66,7 @@ const { revealArgs } = await import('@/lib/actions/reveal');
 
 const ACTIONS: Array<[string, (h: Headers) => Promise<unknown>, keyof typeof writes | null]> = [
   ['replay', (h) => ops.replayDead('b1', { ids: ['a'], reason: 'r' }, h), 'replayDead'],
-  ['convert Celery', (h) => ops.convertCelery('b1', { ids: ['a'], reason: 'r' }, h), 'convertCelery'],
+  ['convert', (h) => ops.convert('b1', { ids: ['a'], reason: 'r' }, h), 'convert'],
   ['discard', (h) => ops.discardDead('b1', { ids: ['a'], reason: 'r' }, h), 'discardDead'],
   ['revoke', (h) => ops.revoke('b1', { ids: ['a'], reason: 'r' }, h), 'revoke'],
   ['purge', (h) => ops.purge('b1', { queue: 'q', confirm: 'q', reason: 'r' }, h), 'purge'],
@@ -128,7 +128,7 @@ describe('the write path', () => {
 
   it('calls the service’s writes only from the gated operations', async () => {
     const hits = await grep(
-      String.raw`service\.(replayDead|convertCelery|discardDead|revoke|purge|enqueue|setQueuePaused)\(|import \{[^}]*\b(replayDead|convertCelery|discardDead|revoke|purge|enqueue|setQueuePaused)\b[^}]*\} from '@/lib/brokers/service'`,
+      String.raw`service\.(replayDead|convert|discardDead|revoke|purge|enqueue|setQueuePaused)\(|import \{[^}]*\b(replayDead|convert|discardDead|revoke|purge|enqueue|setQueuePaused)\b[^}]*\} from '@/lib/brokers/service'`,
     );
     for (const f of hits) expect(['lib/actions/operations.ts', 'lib/bulk/backend.ts']).toContain(f);
   });

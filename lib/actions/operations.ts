@@ -65,8 +65,10 @@ export const replayDead = (brokerId: string, input: unknown, headers: Headers) =
     audit: ({ ids }, r) => ({ ...logIds(ids), succeeded: r.succeeded.length, failed: r.failed.length }),
   });
 
-/** Celery protocol 2 letters rebuilt as potatoq tasks and replayed (brokers that can, e.g. RabbitMQ). */
-export const convertCelery = (brokerId: string, input: unknown, headers: Headers) =>
+/** Another system's letters rebuilt as this broker's tasks and replayed, where its adapter
+ *  declares `actions.convert` (potatoq on RabbitMQ: Celery protocol 2 letters). The audit
+ *  trail keeps the action's first name, `convert-celery`, so earlier entries still match. */
+export const convert = (brokerId: string, input: unknown, headers: Headers) =>
   gate({
     action: 'convert-celery',
     brokerId,
@@ -74,7 +76,7 @@ export const convertCelery = (brokerId: string, input: unknown, headers: Headers
     schema: ZIds,
     input,
     headers,
-    run: ({ ids }) => service.convertCelery(brokerId, ids),
+    run: ({ ids }) => service.convert(brokerId, ids),
     audit: ({ ids }, r) => ({ ...logIds(ids), succeeded: r.succeeded.length, failed: r.failed.length }),
   });
 

@@ -317,15 +317,16 @@ export const discardDead = (brokerId: string, ids: string[]): Promise<ActionResu
   forgettingMoves(brokerId, () => write(brokerId, 'discard', 'discard', (a) => a.discardDead(ids), ids), leftIds);
 export const revoke = (brokerId: string, ids: string[]): Promise<ActionResult> =>
   write(brokerId, 'revoke', 'revoke', (a) => a.revoke(ids), ids);
-/** Rebuilds dead letters of another system as this broker's tasks and replays them (the
- *  adapter's `convert`; potatoq on RabbitMQ: Celery protocol 2 letters). */
-export const convertCelery = (brokerId: string, ids: string[]): Promise<ActionResult> =>
+/** Rebuilds dead letters of another system as this broker's tasks and replays them: the
+ *  adapter's `convert`, declared by `model.actions.convert` (what such a letter is, what it does). */
+export const convert = (brokerId: string, ids: string[]): Promise<ActionResult> =>
   write(
     brokerId,
     'replay',
     'convert',
     async (a) => {
-      if (!a.convert) throw new ConsoleError('Unsupported', 'this broker cannot convert letters of another system');
+      if (!a.convert || !a.model.actions.convert)
+        throw new ConsoleError('Unsupported', 'this broker cannot convert letters of another system');
       return a.convert(ids);
     },
     ids,

@@ -52,7 +52,7 @@ describe('curlCommand', () => {
     const url = (a: Parameters<typeof curlCommand>[0]) => argsSeenByCurl(curlCommand(a))[7];
     expect(url({ origin: 'http://h', brokerId: 'b', action: 'replay', ids: ['x'] })).toBe('http://h/api/brokers/b/dead/replay');
     expect(url({ origin: 'http://h', brokerId: 'b', action: 'revoke', ids: ['x'] })).toBe('http://h/api/brokers/b/tasks/revoke');
-    expect(url({ origin: 'http://h', brokerId: 'b', action: 'convert', ids: ['x'] })).toBe('http://h/api/brokers/b/dead/convert-celery');
+    expect(url({ origin: 'http://h', brokerId: 'b', action: 'convert', ids: ['x'] })).toBe('http://h/api/brokers/b/dead/convert');
     const purge = argsSeenByCurl(curlCommand({ origin: 'http://h', brokerId: 'b', action: 'purge', queue: 'a/b c', reason: 'drain' }));
     expect(purge[7]).toBe('http://h/api/brokers/b/queues/a%2Fb%20c/purge');
     expect(JSON.parse(purge[9]!)).toEqual({ confirm: 'a/b c', reason: 'drain' });

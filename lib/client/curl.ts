@@ -11,7 +11,7 @@ const PATHS: Record<Exclude<CurlAction, 'purge' | 'enqueue'>, string> = {
   replay: 'dead/replay',
   discard: 'dead/discard',
   revoke: 'tasks/revoke',
-  convert: 'dead/convert-celery',
+  convert: 'dead/convert',
 };
 
 /** Where a required reason goes when none is typed yet. */

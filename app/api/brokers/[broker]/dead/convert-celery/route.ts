@@ -4,9 +4,9 @@ import { readDeadOne } from '@/lib/auth/redact';
 
 export const dynamic = 'force-dynamic';
 
-/** `{ ids }`: Celery protocol 2 dead letters rebuilt as potatoq tasks and replayed. */
+/** `{ ids }`: the first path of `POST /dead/convert`, kept for existing clients. */
 export function POST(req: Request, { params }: Params<{ broker: string }>) {
-  return handle(async () => ops.convertCelery((await params).broker, await readJsonBody(req), req.headers));
+  return handle(async () => ops.convert((await params).broker, await readJsonBody(req), req.headers));
 }
 
 /** GET on this path is the dead letter whose id is literally `convert-celery` (ids are free text). */
