@@ -10,7 +10,7 @@ import { useSelection } from '@/components/ui/selection';
 import { useHydrated } from '@/components/ui/use-hydrated';
 import { Empty, ErrorBox, Loading } from '@/components/ui/states';
 import { Ago } from '@/components/ui/time';
-import type { StateDecl, TaskSummary } from '@/lib/brokers/schema';
+import { timeOf, type StateDecl, type TaskSummary } from '@/lib/brokers/schema';
 import { describeError } from '@/lib/client/api';
 import { truncate } from '@/lib/client/format';
 import { useOverview, useTasks } from '@/lib/client/hooks';
@@ -18,8 +18,8 @@ import type { TaskFilters } from '@/lib/client/query-keys';
 import { listTotal } from '@/lib/client/list-total';
 import { visible } from '@/lib/text/visible';
 
-function WhenCell({ t, field }: { t: TaskSummary; field: StateDecl['time']['field'] }) {
-  return <Ago iso={t[field]} />;
+function WhenCell({ t, field }: { t: TaskSummary; field: string }) {
+  return <Ago iso={timeOf(t, field)} />;
 }
 
 const WHEN_DEFAULT: StateDecl['time'] = { field: 'createdAt', label: 'Enqueued' };

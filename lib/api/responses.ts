@@ -135,6 +135,10 @@ const ZTaskSummary = z
     runAt: isoOrNull,
     createdAt: isoOrNull,
     claimedAt: isoOrNull,
+    times: z
+      .record(z.string(), isoOrNull)
+      .optional()
+      .describe("the system's own times beyond createdAt/runAt/claimedAt, keyed as a state's `time.field` names them"),
     worker: z.string().nullable(),
     deliveries: z.string(),
     preview: ZPreview,

@@ -3,7 +3,7 @@ import { listTotal } from '@/lib/client/list-total';
 import { queueSamples } from '@/lib/metrics/snapshot';
 import { renderSnapshot } from '@/lib/metrics/render';
 import { ConsoleError } from './errors';
-import { allCapabilities, countOf, DEAD, ZTaskListQuery, type BrokerModel, type BrokerOverview, type StateDecl } from './schema';
+import { allCapabilities, countOf, DEAD, timeOf, ZTaskListQuery, type BrokerModel, type BrokerOverview, type StateDecl } from './schema';
 import type { BrokerAdapter, BrokerConfig } from './types';
 
 // A made-up adapter with Simple Durable Jobs' seven states, some listable and some not, run
@@ -29,14 +29,15 @@ const service = await import('./service');
 const state = (key: string, field: string, owned = false): StateDecl => ({
   key,
   label: key[0]!.toUpperCase() + key.slice(1),
-  time: { field: field as StateDecl['time']['field'], label: field },
+  time: { field, label: field },
   owned,
 });
 const STATES = [
   state('pending', 'createdAt'),
   state('running', 'claimedAt', true),
   state('waiting', 'runAt'),
-  state('paused', 'createdAt'),
+  // A time of the system's own, not one of the common three.
+  state('paused', 'pausedAt'),
   state('failed', 'createdAt'),
   state('cancelled', 'createdAt'),
   state('completed', 'createdAt'),
@@ -140,5 +141,13 @@ describe('a system declaring seven states of its own', () => {
     expect(text).toContain('potatoq_console_queue_tasks{broker="sdj",queue="emails",state="paused"} 2');
     expect(text).toContain('potatoq_console_queue_tasks{broker="sdj",queue="emails",state="completed"} 40');
     expect(text).not.toMatch(/state="ready"/);
+  });
+
+  it("orders and heads a state by a time of the system's own, named by the declaration", () => {
+    const paused = STATES.find((st) => st.key === 'paused')!;
+    const t = { createdAt: '2026-12-01T09:00:00Z', runAt: null, claimedAt: null, times: { pausedAt: '2026-12-01T09:30:00Z' } };
+    expect(timeOf(t, paused.time.field)).toBe('2026-12-01T09:30:00Z');
+    expect(timeOf(t, STATES[0]!.time.field)).toBe('2026-12-01T09:00:00Z');
+    expect(timeOf({ ...t, times: undefined }, 'pausedAt')).toBeNull();
   });
 });

@@ -131,12 +131,24 @@ export interface TaskSummary {
   runAt: string | null;
   createdAt: string | null;
   claimedAt: string | null;
+  /** Times of the system's own beyond these three (`pausedAt`, `leaseUntil`, ...), keyed as its
+   *  states' `time.field` names them; absent when it has none. */
+  times?: Record<string, string | null>;
   worker: string | null;
   pid: string | null;
   deliveries: string;
   preview: PayloadPreview;
   /** Keyset position, opaque. */
   seq: string;
+}
+
+const COMMON_TIMES = ['createdAt', 'runAt', 'claimedAt'] as const;
+
+/** A task's time by the name a state's `time.field` gives: one of the common three, else one of
+ *  the system's own `times`; null when it has none. */
+export function timeOf(t: Pick<TaskSummary, (typeof COMMON_TIMES)[number] | 'times'>, field: string): string | null {
+  if ((COMMON_TIMES as readonly string[]).includes(field)) return t[field as (typeof COMMON_TIMES)[number]];
+  return t.times?.[field] ?? null;
 }
 
 export interface ResultRecordDto {

@@ -64,8 +64,10 @@ export interface StateDecl {
   /** In URLs (`?state=`), list queries, counts and its listing capability (`list:<key>`). */
   key: string;
   label: string;
-  /** The time the list shows for this state, and its column header ("Enqueued", "Runs", ...). */
-  time: { field: 'createdAt' | 'runAt' | 'claimedAt'; label: string };
+  /** The task time that orders this state's list and heads its time column ("Enqueued",
+   *  "Runs", ...): a key of the task's times (`timeOf`: `createdAt`, `runAt`, `claimedAt`, or
+   *  one the adapter adds to `TaskSummary.times`, e.g. `pausedAt`). */
+  time: { field: string; label: string };
   /** A worker owns tasks in this state: shown with their worker, never revoked or changed. */
   owned: boolean;
 }

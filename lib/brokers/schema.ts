@@ -14,6 +14,7 @@ export {
   listCapability,
   listing,
   listingOf,
+  timeOf,
   withoutWrites,
 } from './dto';
 /** A state name; which ones a broker has is its adapter's declared model (the service checks). */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
-import { countOf, listCapability } from '../dto';
+import { countOf, listCapability, timeOf } from '../dto';
 import type { Capability } from '../model';
 import type { BrokerAdapter } from '../types';
 import { collect, contractCase, tasks, uniqueQueue, type Ctx } from './helpers';
@@ -65,7 +65,7 @@ export function registerListing(ctx: Ctx, all: typeof collect): void {
       if (field === 'claimedAt') expect(running.map((t) => t.id)).toEqual(claimed);
       else {
         expect(running.map((t) => t.id).sort()).toEqual([...claimed].sort());
-        const times = running.map((t) => Date.parse(t[field] ?? ''));
+        const times = running.map((t) => Date.parse(timeOf(t, field) ?? ''));
         expect(times.every((x, i) => Number.isFinite(x) && (i === 0 || x >= times[i - 1]!))).toBe(true);
       }
       expect(running.every((t) => t.state === 'running')).toBe(true);
