@@ -53,6 +53,9 @@ test('a QueueFlow broker: overview, dead letters with their reason, a replay and
   // The letter first: a lease takes the oldest claimable job of the queue.
   const { letter } = await deadLetter(queue, 'billing.refund', 'refused: payload n=5 is not valid');
   for (const n of [1, 2]) await api('POST', '/api/v1/jobs', { task_name: 'billing.charge', payload: { n }, config: { queue } });
+  // One job for later: QueueFlow counts it `scheduled`, apart from the claimable ones.
+  const later = new Date(Date.now() + 3_600_000).toISOString();
+  await api('POST', '/api/v1/jobs', { task_name: 'billing.remind', payload: {}, config: { queue }, run_at: later });
   const { pageErrors } = guardPage(page);
 
   await page.goto('/');
@@ -82,7 +85,17 @@ test('a QueueFlow broker: overview, dead letters with their reason, a replay and
   await page.goto('/brokers/qf');
   const row = page.locator(`[data-testid="queue-row"][data-queue="${queue}"]`);
   await expect(row.getByTestId('count-pending')).toHaveText('2');
+  await expect(row.getByTestId('count-scheduled')).toHaveText('1');
   await expect(row.getByTestId('count-dead')).toHaveText('1');
+  // The header totals follow the declared states, in their order.
+  await expect(page.getByTestId('broker-queues')).toContainText(/pending · \d+ scheduled · \d+ retrying · \d+ running · \d+ dead/);
+  // The job for later is on the Scheduled tab, with its run time; Pending holds the other two.
+  await page.goto(`/brokers/qf/queues/${queue}?state=scheduled`);
+  await expect(page.getByTestId('tab-count-scheduled')).toHaveText('1');
+  await expect(page.getByTestId('task-row')).toHaveCount(1);
+  await expect(page.getByTestId('task-row')).toContainText('billing.remind');
+  await page.goto(`/brokers/qf/queues/${queue}?state=pending`);
+  await expect(page.getByTestId('task-row')).toHaveCount(2);
   await page.screenshot({ path: info.outputPath('queueflow-overview.png'), fullPage: true });
 
   await page.goto(`/brokers/qf/dead?queue=${queue}`);
@@ -128,7 +141,8 @@ test('a QueueFlow broker: overview, dead letters with their reason, a replay and
   expect(again.status()).toBe(200);
   expect(await again.json()).toMatchObject({ succeeded: [], failed: [{ id: letter, outcome: 'already', message: why, taskId: replay }] });
   const jobs = await api<{ jobs: unknown[] }>('GET', `/api/v1/jobs?queue=${queue}&status=pending`);
-  expect(jobs.body.jobs).toHaveLength(3);
+  // The two jobs, the replay's, and the job for later (pending in QueueFlow, scheduled here).
+  expect(jobs.body.jobs).toHaveLength(4);
   expect(pageErrors).toEqual([]);
 });
 
