@@ -7,12 +7,12 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PySeeder } from '@/tests/support/potatoq-seeder';
 import { dropKeysAt } from '@/tests/support/redis';
-import { createCeleryRedisAdapter } from './adapter';
-import type { CeleryRedisCtx } from './context';
-import { replayFailures } from './failures';
-import { SCAN_LIMIT } from './reads-tasks';
-import { celeryConfig, newCeleryWorld, redisAvailable, redisDb, spawnCelerySeeder } from './test-support';
-import { redisReplayBroker, replayedKey } from './writes';
+import { createCeleryRedisAdapter } from '@/lib/brokers/celery/redis/adapter';
+import type { CeleryRedisCtx } from '@/lib/brokers/celery/redis/context';
+import { replayFailures } from '@/lib/brokers/celery/redis/failures';
+import { SCAN_LIMIT } from '@/lib/brokers/celery/redis/reads-tasks';
+import { celeryConfig, newCeleryWorld, redisAvailable, redisDb, spawnCelerySeeder } from './support';
+import { redisReplayBroker, replayedKey } from '@/lib/brokers/celery/redis/writes';
 
 const DB = 7;
 const up = await redisAvailable();
