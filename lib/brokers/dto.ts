@@ -319,7 +319,9 @@ export interface EnqueueResult {
   id: string;
   queue: string;
   task: string;
-  state: 'ready' | 'scheduled';
+  /** The declared state the task is in now (its tab): the first state, or the one for later
+   *  work where the enqueue scheduled it (potatoq: `ready`/`scheduled`; QueueFlow: `pending`/`scheduled`). */
+  state: string;
   /** The exact JSON written to the broker. */
   payload: string;
   /** Set when nothing was written because the system already had the task (QueueFlow: an

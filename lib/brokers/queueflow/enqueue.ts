@@ -202,7 +202,7 @@ export async function createJob(client: QfClient, brokerId: string, req: Enqueue
     id: created.job_id,
     queue,
     task: req.task,
-    state: c.scheduled ? 'scheduled' : 'ready',
+    state: c.scheduled ? 'scheduled' : 'pending',
     payload: JSON.stringify(c.body),
   };
 }
@@ -214,7 +214,7 @@ export function previewCreate(brokerId: string, req: EnqueueRequest): EnqueuePre
     id: '(QueueFlow assigns the job id)',
     queue: String(c.body.config.queue),
     task: req.task,
-    state: c.scheduled ? 'scheduled' : 'ready',
+    state: c.scheduled ? 'scheduled' : 'pending',
     payload: JSON.stringify(c.body, null, 2),
     ...(c.idempotencyKey ? { headers: [{ name: 'Idempotency-Key', value: c.idempotencyKey }] } : {}),
     preview: true,
