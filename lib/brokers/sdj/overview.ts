@@ -1,5 +1,5 @@
 import 'server-only';
-import { isoOf, type SdjDb } from './db';
+import { isLockTimeout, isoOf, type SdjDb } from './db';
 import { isSdjStatus, SDJ_STATUSES, type SdjStatus } from './model';
 
 // The queue overview: counts per queue and SDJ status, the oldest pending job's age, and which
@@ -61,8 +61,11 @@ export async function readOverview(db: SdjDb, opts: { timeoutMs?: number } = {})
       ms,
     );
   } catch (e) {
-    if (!isTimeout(e)) throw e;
-    countsUnknown = `counting every job took longer than ${ms} ms (no index covers queue and status together)`;
+    if (isLockTimeout(e)) countsUnknown = 'another session holds the jobs table locked: counts are unknown for now';
+    else if (isTimeout(e)) countsUnknown = `counting every job took longer than ${ms} ms (no index covers queue and status together)`;
+    else throw e;
+    counts = null;
+    oldest = null;
   }
   const byQueue = new Map<string, SdjQueueRow>();
   const row = (queue: string) => {

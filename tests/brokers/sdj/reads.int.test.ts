@@ -2,6 +2,7 @@
 // queue overview (counts per SDJ status, oldest pending age, paused queues), keyset pages per
 // status and of dead letters, and the job detail.
 import { randomBytes } from 'node:crypto';
+import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { getJob } from '@/lib/brokers/sdj/detail';
 import { listDeadLetters, listJobs, type SdjJobSummary, type SdjPage } from '@/lib/brokers/sdj/jobs';
@@ -10,6 +11,17 @@ import { addCheckpoint, claim, fanOut, goEnqueue, idOf, makeDeadLetter, q } from
 import { availableDialects, DIALECTS, freshSdj, type Sdj } from './support';
 
 const up = await availableDialects();
+
+async function lockTable(url: string): Promise<() => Promise<void>> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  await c.query('BEGIN');
+  await c.query('LOCK TABLE jobs IN ACCESS EXCLUSIVE MODE');
+  return async () => {
+    await c.query('ROLLBACK');
+    await c.end();
+  };
+}
 const queueName = (p: string) => `${p}-${randomBytes(3).toString('hex')}`;
 
 async function allPages(read: (cursor: string | null) => Promise<SdjPage<SdjJobSummary>>): Promise<string[]> {
@@ -69,6 +81,22 @@ for (const dialect of DIALECTS) {
         oldestPendingAt: null,
       });
       expect(o.queues.some((x) => x.queue === resumed)).toBe(false);
+    });
+
+    it.skipIf(dialect !== 'postgres')('reports counts as unknown, not zero, when counting outlives its deadline', async () => {
+      s = await freshSdj(dialect);
+      const qn = queueName('slow');
+      await goEnqueue(s.db, { queue: qn });
+      // Another session holds the table exclusively: the count waits until its deadline.
+      const release = await lockTable(s.db.url);
+      try {
+        const o = await readOverview(s.store.db, { timeoutMs: 150 });
+        expect(o.countsUnknown).toMatch(/longer than 150 ms/);
+        expect(o.queues.every((x) => x.counts === null)).toBe(true);
+      } finally {
+        await release();
+      }
+      expect((await readOverview(s.store.db)).queues.find((x) => x.queue === qn)?.counts?.pending).toBe(1);
     });
 
     it('pages one status newest first, each job exactly once, ties on created_at broken by id ascending', async () => {
