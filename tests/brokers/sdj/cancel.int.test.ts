@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cancelJobs } from '@/lib/brokers/sdj/cancel';
+import { openSdjStore } from '@/lib/brokers/sdj/store';
 import { readJob } from '@/tests/sdj/jobs-table';
 import { holdRow } from './hold';
 import { claim, fanOut, goEnqueue, idOf, makeDeadLetter, q } from './rows';
@@ -73,6 +74,20 @@ for (const dialect of DIALECTS) {
       expect(got.map((o) => o.outcome)).toEqual(['running', 'invalid', 'invalid', 'already', 'missing']);
       expect(got[1]!.message).toBe('a failed job is not cancellable');
       expect((await readJob(db, running))!.status).toBe('running');
+    });
+
+    it('cancels once when two consoles cancel the same job at the same moment', async () => {
+      s = await freshSdj(dialect);
+      const id = await goEnqueue(s.db, { queue: queueName() });
+      const a = await openSdjStore(s.db.url, { lockWaitMs: 10_000 });
+      const b = await openSdjStore(s.db.url, { lockWaitMs: 10_000 });
+      try {
+        const got = await Promise.all([cancelJobs(a, [id]), cancelJobs(b, [id])]);
+        expect(got.map((o) => o[0]!.outcome).sort()).toEqual(['already', 'ok']);
+      } finally {
+        await a.close();
+        await b.close();
+      }
     });
 
     it('refuses a job a worker holds with FOR UPDATE and leaves it untouched', async () => {

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { getJob } from '@/lib/brokers/sdj/detail';
 import { listDeadLetters, listJobs, type SdjJobSummary, type SdjPage } from '@/lib/brokers/sdj/jobs';
 import { readOverview } from '@/lib/brokers/sdj/overview';
+import { listStaleLocks } from '@/lib/brokers/sdj/stuck';
 import { addCheckpoint, claim, fanOut, goEnqueue, idOf, makeDeadLetter, q } from './rows';
 import { availableDialects, DIALECTS, freshSdj, type Sdj } from './support';
 
@@ -97,6 +98,27 @@ for (const dialect of DIALECTS) {
         await release();
       }
       expect((await readOverview(s.store.db)).queues.find((x) => x.queue === qn)?.counts?.pending).toBe(1);
+    });
+
+    it("lists running jobs whose lock went stale by the library's reaper predicate, oldest first", async () => {
+      s = await freshSdj(dialect);
+      const { db } = s;
+      const qn = queueName('st');
+      const ago = (m: number) => (dialect === 'postgres' ? `NOW() - INTERVAL '${m} minutes'` : `NOW(6) - INTERVAL ${m} MINUTE`);
+      const [older, old, fresh, beat] = [
+        await goEnqueue(db, { queue: qn }),
+        await goEnqueue(db, { queue: qn }),
+        await goEnqueue(db, { queue: qn }),
+        await goEnqueue(db, { queue: qn }),
+      ];
+      for (const id of [older, old, fresh, beat]) await claim(db, id);
+      await q(db, `UPDATE jobs SET started_at = ${ago(180)} WHERE id = ?`, [idOf(db, older)]);
+      await q(db, `UPDATE jobs SET started_at = ${ago(120)} WHERE id = ?`, [idOf(db, old)]);
+      await q(db, `UPDATE jobs SET started_at = ${ago(120)}, last_heartbeat_at = ${ago(1)} WHERE id = ?`, [idOf(db, beat)]);
+      const stale = await listStaleLocks(s.store.db);
+      expect(stale.map((j) => j.id)).toEqual([older, old]);
+      expect(stale[0]!.lastSignOfLife).toMatch(/Z$/);
+      expect((await listStaleLocks(s.store.db, { minutes: 150 })).map((j) => j.id)).toEqual([older]);
     });
 
     it('pages one status newest first, each job exactly once, ties on created_at broken by id ascending', async () => {
