@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestDb, serverAvailable, type Dialect, type TestDb } from '@/tests/sdj/databases';
 import { createSdjSchema, MIGRATIONS } from './schema-fixture';
+import { guarded } from './support';
 
 const DOC = readFileSync(path.resolve(__dirname, '../../../docs/systems/simple-durable-jobs.md'), 'utf8');
 const block = (heading: string) => DOC.split(heading)[1]!.split('```sql')[1]!.split('```')[0]!;
@@ -73,7 +74,7 @@ for (const dialect of ['postgres', 'mysql'] as Dialect[]) {
     });
 
     it('creates exactly the twelve tables of the appendix, as dumped', async () => {
-      db = await createTestDb(dialect);
+      db = guarded(await createTestDb(dialect));
       await createSdjSchema(db);
       const want = dialect === 'postgres' ? appendixPg() : appendixMysql();
       expect(want.size).toBe(12);
@@ -87,7 +88,7 @@ for (const dialect of ['postgres', 'mysql'] as Dialect[]) {
     });
 
     it('fills the ledger as the appendix lists it: versions 1–35, the pre-migration complete', async () => {
-      db = await createTestDb(dialect);
+      db = guarded(await createTestDb(dialect));
       await createSdjSchema(db);
       const rows = await db.query<{ version: unknown; name: string }>('SELECT version, name FROM schema_migrations ORDER BY version');
       expect(rows.map((r) => [Number(r.version), r.name])).toEqual(MIGRATIONS.map(([v, n]) => [v, n]));
