@@ -139,8 +139,11 @@ async function openMysql(t: SdjTarget, o: SdjDbOptions): Promise<SdjDb> {
   });
   const wait = Math.max(1, Math.ceil(o.lockWaitMs / 1000));
   pool.on('connection', (c) => {
-    // Queued ahead of any query this connection will run.
-    c.query(`SET time_zone = '+00:00', SESSION innodb_lock_wait_timeout = ${wait}`);
+    // Queued ahead of any query this connection will run. The event hands over the callback
+    // connection (mysql2 inherits it unwrapped), so a failure goes to the callback, not to an
+    // unhandled rejection; the query after it reports the connection's trouble.
+    const core = c as unknown as { query(sql: string, cb: (e: unknown) => void): void };
+    core.query(`SET time_zone = '+00:00', SESSION innodb_lock_wait_timeout = ${wait}`, () => undefined);
   });
   const on = (c: { query: (s: string, p?: unknown[]) => Promise<[unknown, unknown]> }): SdjQuery => ({
     all: async <T extends Row>(sql: string, p: unknown[] = []) => (await c.query(sql, p))[0] as T[],
