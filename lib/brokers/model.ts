@@ -111,8 +111,9 @@ export interface BrokerModel {
      *  `what` names such a letter ("Celery letter"). */
     convert?: ActionDecl & { what: string };
   };
-  /** What the results page lists on this system, where it differs from stored result records
-   *  (QueueFlow: its finished jobs): `statuses` the filter takes, `all` what it shows without one. */
+  /** What the results page lists on this system (potatoq's and Celery's stored records,
+   *  QueueFlow's finished jobs): `statuses` the filter takes (its hint), `all` what it shows
+   *  without one. Absent: the page names no system's statuses. */
   results?: { does: string; statuses: string[]; all: string };
   /** Present where dead letters can move between this broker and brokers of another system
    *  that shares its call model (lib/brokers/move.ts pairs them). */

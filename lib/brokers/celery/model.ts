@@ -15,8 +15,16 @@ const STATES: StateDecl[] = [
 ];
 
 /** Celery on Redis: kombu's lists per queue and priority bucket, failures in the result backend. */
+/** Celery's `celery-task-meta-*` records (STARTED only with `task_track_started`). */
+const RESULTS: NonNullable<BrokerModel['results']> = {
+  does: "Celery's result records (celery-task-meta-*: SUCCESS, FAILURE, RETRY, REVOKED, STARTED); they expire after result_expires.",
+  statuses: ['SUCCESS', 'FAILURE', 'RETRY', 'REVOKED', 'STARTED'],
+  all: 'every stored record',
+};
+
 export const CELERY_REDIS_MODEL: BrokerModel = {
   system: 'celery',
+  results: RESULTS,
   states: STATES,
   actions: {
     replay: {
@@ -48,6 +56,7 @@ export const CELERY_REDIS_MODEL: BrokerModel = {
 /** Celery on RabbitMQ: counts only (no browse), failures in the result backend. */
 export const CELERY_RABBITMQ_MODEL: BrokerModel = {
   system: 'celery',
+  results: RESULTS,
   states: [
     { key: 'ready', label: 'Ready (ETAs included)', list: 'listReady', time: { field: 'runAt', label: 'ETA' }, owned: false },
     {

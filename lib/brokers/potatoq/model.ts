@@ -37,9 +37,17 @@ export const POTATOQ_NO_PAUSE = {
 } as const;
 
 /** potatoq on SQLite or PostgreSQL: one table of jobs, one of dead letters. */
+/** potatoq's stored result records (states.py: the states a record is stored in). */
+const RESULTS: NonNullable<BrokerModel['results']> = {
+  does: "potatoq's stored result records (SUCCESS, FAILURE, RETRY, REVOKED); they expire after result_expires.",
+  statuses: ['SUCCESS', 'FAILURE', 'RETRY', 'REVOKED'],
+  all: 'every stored record',
+};
+
 export const POTATOQ_TABLE_MODEL: BrokerModel = {
   system: 'potatoq',
   states: STATES,
+  results: RESULTS,
   actions: {
     replay: {
       does: 'Each letter goes back to its queue as a ready task (like `potatoq dead retry`); its stored result is removed.',
@@ -68,6 +76,7 @@ export const POTATOQ_TABLE_MODEL: BrokerModel = {
 export const POTATOQ_RABBITMQ_MODEL: BrokerModel = {
   system: 'potatoq',
   states: STATES,
+  results: RESULTS,
   actions: {
     // Publishing thousands of letters at once floods the queue its workers read: paced by default.
     replay: {
@@ -103,6 +112,7 @@ export const POTATOQ_REDIS_MODEL: BrokerModel = {
   // A running task's time on Redis is its lease deadline (claim + worker_dead_after, extended by
   // each heartbeat); potatoq stores no claim time. A deadline in the past: its worker is gone.
   states: STATES.map((s) => (s.key === 'running' ? { ...s, time: { field: 'runAt', label: 'Lease ends' } } : s)),
+  results: RESULTS,
   actions: {
     replay: {
       does: 'Each letter goes back to the end of its queue as a ready task (like `potatoq dead retry`), its stored result is removed and its eta dropped. Letters potatoq cannot decode are kept.',
