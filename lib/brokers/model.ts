@@ -115,9 +115,24 @@ export interface BrokerModel {
    *  QueueFlow's finished jobs): `statuses` the filter takes (its hint), `all` what it shows
    *  without one. Absent: the page names no system's statuses. */
   results?: { does: string; statuses: string[]; all: string };
+  /** How this system's workers are known, in the Workers page's words. Absent: neutral words. */
+  workers?: WorkersDecl;
   /** Present where dead letters can move between this broker and brokers of another system
    *  that shares its call model (lib/brokers/move.ts pairs them). */
   calls?: CallsDecl;
+}
+
+/** How an operator learns about this system's workers, in its own words (never another system's). */
+export interface WorkersDecl {
+  /** How the console knows them, one sentence (the Workers page's subtitle): potatoq's heartbeats,
+   *  Celery's broadcast inspect, or that the system keeps no worker registry. */
+  known: string;
+  /** What an empty list means here ("No worker heartbeats are stored."). */
+  none: string;
+  /** The system's own command that starts a worker, shown after `none`; absent where it has none. */
+  start?: string;
+  /** The header of the time column: what the age counts from ("Heartbeat", "Answered"). */
+  seen: string;
 }
 
 /** A side of a cross-broker move this broker can or cannot take, in words. */

@@ -22,9 +22,19 @@ const RESULTS: NonNullable<BrokerModel['results']> = {
   all: 'every stored record',
 };
 
+/** Celery keeps no heartbeats in the broker (they are events): the console asks, as Flower does. */
+const WORKERS: NonNullable<BrokerModel['workers']> = {
+  known:
+    'Live Celery workers: those that answer a broadcast `inspect` (stats, active, active_queues, registered, what Flower asks) within inspectTimeoutMs. Celery keeps no heartbeats in the broker, so a worker that does not answer is not listed.',
+  none: 'No Celery worker answered the broadcast inspect.',
+  start: 'celery -A <your app> worker',
+  seen: 'Answered',
+};
+
 export const CELERY_REDIS_MODEL: BrokerModel = {
   system: 'celery',
   results: RESULTS,
+  workers: WORKERS,
   states: STATES,
   actions: {
     replay: {
@@ -57,6 +67,7 @@ export const CELERY_REDIS_MODEL: BrokerModel = {
 export const CELERY_RABBITMQ_MODEL: BrokerModel = {
   system: 'celery',
   results: RESULTS,
+  workers: WORKERS,
   states: [
     { key: 'ready', label: 'Ready (ETAs included)', list: 'listReady', time: { field: 'runAt', label: 'ETA' }, owned: false },
     {

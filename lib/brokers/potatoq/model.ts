@@ -44,10 +44,19 @@ const RESULTS: NonNullable<BrokerModel['results']> = {
   all: 'every stored record',
 };
 
+/** potatoq's worker heartbeats (`potatoq status` reads the same), every 5 s. */
+const WORKERS: NonNullable<BrokerModel['workers']> = {
+  known: 'From the heartbeats potatoq workers write every 5 s (what `potatoq status` shows): stale after 15 s, dead after 60 s.',
+  none: 'No worker heartbeats are stored.',
+  start: 'potatoq worker',
+  seen: 'Heartbeat',
+};
+
 export const POTATOQ_TABLE_MODEL: BrokerModel = {
   system: 'potatoq',
   states: STATES,
   results: RESULTS,
+  workers: WORKERS,
   actions: {
     replay: {
       does: 'Each letter goes back to its queue as a ready task (like `potatoq dead retry`); its stored result is removed.',
@@ -77,6 +86,7 @@ export const POTATOQ_RABBITMQ_MODEL: BrokerModel = {
   system: 'potatoq',
   states: STATES,
   results: RESULTS,
+  workers: WORKERS,
   actions: {
     // Publishing thousands of letters at once floods the queue its workers read: paced by default.
     replay: {
@@ -113,6 +123,7 @@ export const POTATOQ_REDIS_MODEL: BrokerModel = {
   // each heartbeat); potatoq stores no claim time. A deadline in the past: its worker is gone.
   states: STATES.map((s) => (s.key === 'running' ? { ...s, time: { field: 'runAt', label: 'Lease ends' } } : s)),
   results: RESULTS,
+  workers: WORKERS,
   actions: {
     replay: {
       does: 'Each letter goes back to the end of its queue as a ready task (like `potatoq dead retry`), its stored result is removed and its eta dropped. Letters potatoq cannot decode are kept.',

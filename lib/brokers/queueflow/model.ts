@@ -26,6 +26,12 @@ const STATES: StateDecl[] = [
 export const QUEUEFLOW_MODEL: BrokerModel = {
   system: 'queueflow',
   states: STATES,
+  workers: {
+    known:
+      "QueueFlow's API has no worker registry: its remote workers are anonymous lease holders. A running job's Started time is when a worker leased it.",
+    none: 'QueueFlow keeps no worker registry: the console cannot list its workers.',
+    seen: 'Heartbeat',
+  },
   results: {
     does: "QueueFlow's finished jobs (completed, failed, cancelled) with their result or error; they go by its retention.",
     statuses: QF_FINISHED.map((x) => x.toUpperCase()),
