@@ -104,8 +104,15 @@ export interface BrokerModel {
     replayEdited?: ActionDecl & {
       sameId: boolean;
       /** Why positional arguments can't be edited (the system has none: QueueFlow's payload is
-       *  one JSON object, edited as keyword arguments); absent where they can. */
+       *  one JSON object, edited key by key); absent where they can. */
       noArgs?: string;
+      /** The editor's name for the keyword arguments and for one of them (QueueFlow: its
+       *  payload's keys); absent: "Keyword arguments", "keyword argument". */
+      kwargs?: { label: string; entry: string };
+      /** The typed kinds a value may be edited as, besides JSON's own (text, numbers, true/false,
+       *  null, lists, objects): what the system's workers receive as such (QueueFlow: none, its
+       *  payload is JSON). Absent: every kind the editor knows. */
+      kinds?: TypedKind[];
     };
     /** Present where the adapter can turn another system's message into one of its own;
      *  `what` names such a letter ("Celery letter"). */

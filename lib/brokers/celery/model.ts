@@ -1,5 +1,5 @@
 import 'server-only';
-import type { BrokerModel, StateDecl } from '@/lib/brokers/schema';
+import type { BrokerModel, StateDecl, TypedKind } from '@/lib/brokers/schema';
 import { CELERY_ENQUEUE } from './enqueue-fields';
 import { CELERY_RABBITMQ_CALLS, CELERY_REDIS_CALLS } from './calls';
 
@@ -21,6 +21,9 @@ const RESULTS: NonNullable<BrokerModel['results']> = {
   statuses: ['SUCCESS', 'FAILURE', 'RETRY', 'REVOKED', 'STARTED'],
   all: 'every stored record',
 };
+
+/** kombu's JSON `__type__` markers an edited value can be sent as; it has no sets or timedeltas. */
+const CELERY_EDIT_KINDS: TypedKind[] = ['datetime', 'date', 'time', 'uuid', 'decimal', 'bytes'];
 
 /** Celery keeps no heartbeats in the broker (they are events): the console asks, as Flower does. */
 const WORKERS: NonNullable<BrokerModel['workers']> = {
@@ -58,6 +61,7 @@ export const CELERY_REDIS_MODEL: BrokerModel = {
     replayEdited: {
       does: "The failure's task is sent again under the same id (Celery keeps a task's id across retries) as app.send_task would send it: its stored name, with your edited args, kwargs, queue or priority and the rest as result_extended recorded them; the FAILURE record is removed only after the message is in Redis, and the failure is kept if a message with this id is already waiting or reserved.",
       sameId: true,
+      kinds: CELERY_EDIT_KINDS,
     },
   },
   calls: CELERY_REDIS_CALLS,
@@ -99,6 +103,7 @@ export const CELERY_RABBITMQ_MODEL: BrokerModel = {
     replayEdited: {
       does: "The failure's task is published again under the same id (Celery keeps a task's id across retries) as app.send_task would publish it: its stored name, with your edited args, kwargs, queue or priority and the rest as result_extended recorded them; the FAILURE record is removed only after RabbitMQ confirms the message. RabbitMQ can't tell whether the id is still queued, so replay a failure once.",
       sameId: true,
+      kinds: CELERY_EDIT_KINDS,
     },
     enqueue: {
       ...CELERY_ENQUEUE,
