@@ -59,7 +59,15 @@ export function overview(
     serverInfo: 'SQLite 3.46',
     readOnly: false,
     capabilities: capabilities(opts.off),
-    queues: (opts.queues ?? []).map((q) => ({ ...q, running: 0, dead: 0, oldestReadyAt: null, tasks: null })),
+    // Counts both as potatoq's columns and keyed by state, as either shape of the contract reads them.
+    queues: (opts.queues ?? []).map((q) => ({
+      ...q,
+      running: 0,
+      dead: 0,
+      counts: { ready: q.ready, scheduled: q.scheduled, running: 0 },
+      oldestReadyAt: null,
+      tasks: null,
+    })),
     totals: { ready: 0, scheduled: 0, running: 0, dead: 0 },
     workers: { alive: 1, stale: 0 },
     readAt: '2026-12-03T10:00:00.000Z',

@@ -5,7 +5,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, type RenderResult } from '@testing-library/react';
 import { AppRouterContext, type AppRouterInstance } from 'next/dist/shared/lib/app-router-context.shared-runtime';
-import type { ReactElement } from 'react';
+import type { ReactElement, ReactNode } from 'react';
 import { vi } from 'vitest';
 import { ToastProvider } from '@/components/ui/toasts';
 import { RefreshProvider } from '@/lib/client/refresh';
@@ -43,20 +43,21 @@ export function fakeRouter(): AppRouterInstance & { push: ReturnType<typeof vi.f
     push: vi.fn(),
     replace: vi.fn(),
     prefetch: vi.fn(),
-  } as AppRouterInstance & { push: ReturnType<typeof vi.fn> };
+  } as unknown as AppRouterInstance & { push: ReturnType<typeof vi.fn> };
 }
 
-/** Renders `ui` inside the console's providers (react-query without retries, toasts, refresh). */
+/** Renders `ui` inside the console's providers (react-query without retries, toasts, refresh);
+ *  `rerender` keeps them, as a page re-rendering with new props would. */
 export function renderInApp(ui: ReactElement, router: AppRouterInstance = fakeRouter()): RenderResult & { client: QueryClient } {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
-  const result = render(
+  const wrapper = ({ children }: { children: ReactNode }) => (
     <AppRouterContext.Provider value={router}>
       <QueryClientProvider client={client}>
         <RefreshProvider>
-          <ToastProvider>{ui}</ToastProvider>
+          <ToastProvider>{children}</ToastProvider>
         </RefreshProvider>
       </QueryClientProvider>
-    </AppRouterContext.Provider>,
+    </AppRouterContext.Provider>
   );
-  return Object.assign(result, { client });
+  return Object.assign(render(ui, { wrapper }), { client });
 }
