@@ -40,9 +40,12 @@ export default defineConfig({
         // Not `extends`: the root setup file listens on `process`, which a browser has not; an
         // error escaping in the page fails the run through vitest's own browser handler.
         resolve: { alias },
-        // Listed so Vite bundles them before the first test: discovering them mid-run reloads
-        // the page and fails the test that was running.
+        // Bundled before the first test, and only these: a dependency discovered mid-run reloads
+        // the page and fails the test that was running, and discovery would also crawl past the
+        // mocked server actions into server-only packages. A component test that needs another
+        // package lists it here.
         optimizeDeps: {
+          noDiscovery: true,
           include: [
             'react',
             'react/jsx-dev-runtime',
