@@ -1,7 +1,17 @@
 // DTOs shaped like the adapters' answers through the console's GET routes, for the component
-// tests. Only what the components read is filled; the rest of the overview is cast (the
-// contract's count columns are being reshaped, and no component under test reads them).
-import type { ActionResult, BrokerOverview, Capabilities, DeadDetail, DeadSummary, MessageView, Page } from '@/lib/brokers/schema';
+// tests. Only what the components read is filled; the rest of the overview is cast, so a change
+// to fields no component here reads leaves these tests alone.
+import { CAPABILITIES } from '@/lib/brokers/schema';
+import type {
+  ActionResult,
+  BrokerOverview,
+  Capabilities,
+  Capability,
+  DeadDetail,
+  DeadSummary,
+  MessageView,
+  Page,
+} from '@/lib/brokers/schema';
 import type { MoveTargetView } from '@/lib/brokers/move-pairing';
 import type { BulkJobView } from '@/lib/bulk/schema';
 
@@ -10,31 +20,16 @@ export const HOSTILE = '<img src=x onerror="window.__pwned=1"><a href="javascrip
 
 const ON = { on: true };
 
-export function capabilities(off: Partial<Record<keyof Capabilities, string>> = {}): Capabilities {
-  const caps = {} as Capabilities;
-  for (const k of [
-    'listReady',
-    'listScheduled',
-    'listRunning',
-    'browseDead',
-    'replay',
-    'discard',
-    'revoke',
-    'purge',
-    'enqueue',
-    'results',
-    'workers',
-    'pause',
-  ] as const)
-    caps[k] = off[k] ? { on: false, why: off[k] } : ON;
-  return caps;
+/** Every capability of the contract on, except those given with why they are off. */
+export function capabilities(off: Partial<Record<Capability, string>> = {}): Capabilities {
+  return Object.fromEntries(CAPABILITIES.map((k) => [k, off[k] ? { on: false, why: off[k] } : ON])) as Capabilities;
 }
 
 /** A potatoq-on-SQLite broker's overview, as `/api/brokers/<id>/queues` answers it. */
 export function overview(
   brokerId: string,
   opts: {
-    off?: Partial<Record<keyof Capabilities, string>>;
+    off?: Partial<Record<Capability, string>>;
     movable?: boolean;
     queues?: Array<{ name: string; ready: number; scheduled: number }>;
   } = {},
@@ -59,7 +54,7 @@ export function overview(
     serverInfo: 'SQLite 3.46',
     readOnly: false,
     capabilities: capabilities(opts.off),
-    // Counts both as potatoq's columns and keyed by state, as either shape of the contract reads them.
+    // Counts both in potatoq's columns and keyed by state (`counts`).
     queues: (opts.queues ?? []).map((q) => ({
       ...q,
       running: 0,
