@@ -118,8 +118,7 @@ describe('DeadTable', () => {
   });
 
   it('renders a hostile letter as text: no markup, no link but its own', async () => {
-    // (The cause badge shows its text as is, without bidi markers: a plain code, so it gets markup only.)
-    const evil = deadLetter(HOSTILE, { task: HOSTILE, queue: HOSTILE, summary: HOSTILE, cause: '<b>non_retryable</b>' });
+    const evil = deadLetter(HOSTILE, { task: HOSTILE, queue: HOSTILE, summary: HOSTILE, cause: '<b>non_retryable</b>\u202Ex' });
     mockApi({
       [`/api/brokers/${B}/queues`]: overview(B),
       [`/api/brokers/${B}/dead`]: page([evil]),
@@ -128,7 +127,7 @@ describe('DeadTable', () => {
     renderInApp(<DeadTable brokerId={B} filters={{}} />);
     const row = await screen.findByTestId('dead-row');
     expect(row.querySelector('img, script, iframe, b')).toBeNull();
-    expect(within(row).getByTestId('dead-cause').textContent).toBe('<b>non_retryable</b>');
+    expect(within(row).getByTestId('dead-cause').textContent).toBe('<b>non_retryable</b>⟨U+202E⟩x');
     const links = [...row.querySelectorAll('a')];
     // The only link is the console's own, to the letter's page, with the id escaped into the path.
     expect(links.map((a) => a.getAttribute('href'))).toEqual([`/brokers/${B}/dead/${encodeURIComponent(HOSTILE)}`]);
