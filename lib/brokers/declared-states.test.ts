@@ -136,7 +136,20 @@ describe('a system declaring seven states of its own', () => {
     expect(idle!.counts.map((c) => c.state)).not.toContain('completed');
     const text = await renderSnapshot({
       takenAt: at,
-      brokers: [{ id: 'sdj', name: 'Jobs', kind: 'postgres', ok: true, seconds: 0.1, error: null, overview: o }],
+      brokers: [
+        {
+          id: 'sdj',
+          name: 'Jobs',
+          kind: 'postgres',
+          system: 'sdj',
+          systemLabel: 'Simple Durable Jobs',
+          storeLabel: 'PostgreSQL',
+          ok: true,
+          seconds: 0.1,
+          error: null,
+          overview: o,
+        },
+      ],
     });
     expect(text).toContain('potatoq_console_queue_tasks{broker="sdj",queue="emails",state="paused"} 2');
     expect(text).toContain('potatoq_console_queue_tasks{broker="sdj",queue="emails",state="completed"} 40');
