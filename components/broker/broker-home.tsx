@@ -8,7 +8,7 @@ import { StuckPanel } from '@/components/triage/stuck-flags';
 import { WorkerStatus } from '@/components/workers/worker-status';
 import { CAPABILITIES } from '@/lib/brokers/schema';
 import { describeError } from '@/lib/client/api';
-import { countTitle, formatAge, formatCount } from '@/lib/client/format';
+import { countTitle, formatAge, formatCount } from '@/lib/text/format';
 import { useOverview, useWorkers } from '@/lib/client/hooks';
 import { visible } from '@/lib/text/visible';
 
