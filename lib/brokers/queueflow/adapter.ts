@@ -1,6 +1,6 @@
 import 'server-only';
 import { ConsoleError } from '@/lib/brokers/errors';
-import { parseOptions } from '@/lib/brokers/potatoq/options';
+import { parseOptions } from '@/lib/brokers/options';
 import { ZDeadListQuery, type BrokerOverview, type WriteAction } from '@/lib/brokers/schema';
 import type { BrokerAdapter, StoreConfig } from '@/lib/brokers/types';
 import { createQfClient, type QfClient } from './client';

@@ -1,12 +1,12 @@
 import 'server-only';
 import type { Redis } from 'ioredis';
 import { ConsoleError } from '@/lib/brokers/errors';
-import { parseOptions } from '@/lib/brokers/potatoq/options';
-import { AmqpLink } from '@/lib/brokers/potatoq/rabbitmq/connection';
-import { Management, type MgmtQueue } from '@/lib/brokers/potatoq/rabbitmq/management';
-import { groupsNote, windowNote, type DeepDlq } from '@/lib/brokers/potatoq/rabbitmq/reads';
-import { parseAmqpUrl, parseManagement } from '@/lib/brokers/potatoq/rabbitmq/url';
-import { connectRedis } from '@/lib/brokers/potatoq/redis/server';
+import { parseOptions } from '@/lib/brokers/options';
+import { AmqpLink } from '@/lib/transports/amqp/connection';
+import { Management, type MgmtQueue } from '@/lib/transports/amqp/management';
+import { groupsNote, windowNote, type DeepDlq } from '@/lib/transports/amqp/dlq-notes';
+import { parseAmqpUrl, parseManagement } from '@/lib/transports/amqp/url';
+import { connectRedis } from '@/lib/transports/redis/server';
 import { CAPABILITIES, type ActionResult, type BrokerOverview, type Capabilities, type QueueStats } from '@/lib/brokers/schema';
 import type { BrokerAdapter, ReplayPace, StoreConfig } from '@/lib/brokers/types';
 import { CELERY_NO_PAUSE, CELERY_RABBITMQ_MODEL } from '../model';

@@ -4,7 +4,7 @@ import { decodePayload } from '@/lib/potatoq';
 import type { DeadGroups, QueueStats } from '@/lib/brokers/schema';
 import { DeadGrouper, newestWindowNote } from '@/lib/triage/groups';
 import { DecodeMemo } from '../decode-memo';
-import { reasonTriage } from '../fingerprint';
+import { reasonTriage } from '@/lib/triage/reason-fingerprint';
 import { HEAD_CHECK_LIMIT, headBlock } from '../head-block';
 import type { DeadTally } from './dead-tally';
 import { redisKeys } from './keys';

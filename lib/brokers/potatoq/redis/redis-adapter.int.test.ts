@@ -9,7 +9,7 @@ import { spawnPySeeder } from '@/tests/support/potatoq-seeder';
 import { runPotatoqBattery } from '../battery';
 import { createRedisAdapter } from './adapter';
 import { potatoqPrefix } from './keys';
-import { connectRedis } from './server';
+import { connectRedis } from '@/lib/transports/redis/server';
 import { dropPrefix, newPrefix, redisTargets } from '@/tests/support/redis';
 
 const targets = await redisTargets();

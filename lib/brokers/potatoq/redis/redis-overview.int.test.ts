@@ -8,7 +8,7 @@ import { PRIO, redisKeys } from './keys';
 import { listQueues, overviewPipelined } from './overview-pipelined';
 import { overviewByScript, ONE_CALL } from './overview-script';
 import { MAX_BANDS, MAX_QUEUES, readOverview } from './reads-queues';
-import { connectRedis } from './server';
+import { connectRedis } from '@/lib/transports/redis/server';
 import { dropPrefix, newPrefix, redisTargets } from '@/tests/support/redis';
 
 const targets = await redisTargets();

@@ -12,7 +12,7 @@ import { reasonSummary } from '@/lib/potatoq';
 import { ZDeadListQuery, ZEnqueueRequest, ZTaskListQuery, type EnqueueResult } from '@/lib/brokers/schema';
 import type { BrokerAdapter } from '@/lib/brokers/types';
 import { createRedisAdapter } from './adapter';
-import { checkServer } from './server';
+import { checkServer } from '@/lib/transports/redis/server';
 import { redisKeys } from './keys';
 import { revokedRecord } from './writes';
 import {

@@ -6,7 +6,7 @@ import { PRIO, redisKeys } from './keys';
 import { deadGroups } from './dto-overview';
 import { listDead, listResults, listTasks, readOverview, readTask, readWorkers, registeredTaskNames } from './reads';
 import type { TaskRow } from './rows';
-import { connectRedis } from './server';
+import { connectRedis } from '@/lib/transports/redis/server';
 import { dropPrefix, newPrefix, PrivateRedis, redisAvailable, testClient } from '@/tests/support/redis';
 
 const up = await redisAvailable();

@@ -10,7 +10,7 @@ import { createDeadTally, ROW_BYTES, TOP, type DeadTally, type Tally } from './d
 import { pageRows } from './reads-pages';
 import { redisKeys } from './keys';
 import { deadByQueue, DEAD_SCAN } from './reads-queues';
-import { checkServer, connectRedis } from './server';
+import { checkServer, connectRedis } from '@/lib/transports/redis/server';
 import { dropPrefix, newPrefix, PrivateRedis, redisServerAvailable, redisTargets } from '@/tests/support/redis';
 
 const targets = await redisTargets();
