@@ -2,9 +2,10 @@ import { defineConfig } from 'vitest/config';
 import path from 'node:path';
 
 // Two projects: `unit` touches nothing external; `int` talks to real brokers and the real
-// potatoq package (slow, serial per file).
+// potatoq package (slow, serial per file). A unit test sits beside the code it tests; every
+// integration test lives under tests/ (tests/layout.test.ts holds the rule).
 export default defineConfig({
-  resolve: { alias: { '@': path.resolve(__dirname), 'server-only': path.resolve(__dirname, 'lib/testing/server-only-stub.ts') } },
+  resolve: { alias: { '@': path.resolve(__dirname), 'server-only': path.resolve(__dirname, 'tests/support/server-only-stub.ts') } },
   test: {
     // An uncaught exception or unhandled rejection fails the test it happened in.
     setupFiles: ['tests/support/no-escapes.ts'],
@@ -13,7 +14,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['lib/**/*.test.ts', 'components/**/*.test.ts', 'app/**/*.test.ts', 'scripts/**/*.test.ts'],
+          include: ['lib/**/*.test.ts', 'components/**/*.test.ts', 'app/**/*.test.ts', 'tests/**/*.test.ts'],
           exclude: ['**/*.int.test.ts', 'node_modules/**'],
           environment: 'node',
         },
@@ -24,7 +25,7 @@ export default defineConfig({
         // --no-file-parallelism when it runs this project.
         test: {
           name: 'int',
-          include: ['lib/**/*.int.test.ts', 'tests/**/*.int.test.ts'],
+          include: ['tests/**/*.int.test.ts'],
           environment: 'node',
           testTimeout: 120_000,
           hookTimeout: 180_000,

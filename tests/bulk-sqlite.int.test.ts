@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPySeeder, type PySeeder } from '@/tests/support/potatoq-seeder';
 import { migratedDb } from '@/tests/support/sqlite-db';
-import { latch } from '@/lib/bulk/fake-backend';
+import { latch } from '@/tests/bulk/fake-backend';
 import type { BulkBackend } from '@/lib/bulk/snapshot';
 
 const file = migratedDb();

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ConsoleError } from '@/lib/brokers/errors';
 import { setAuthConfigForTests } from '@/lib/auth/config';
-import { OPERATOR_TOKEN, VIEWER_TOKEN, accountsConfig, memoryAuditStore, sessionCookie } from '@/lib/auth/testing';
+import { OPERATOR_TOKEN, VIEWER_TOKEN, accountsConfig, memoryAuditStore, sessionCookie } from '@/tests/support/auth';
 import { setAuditStoreForTests } from '@/lib/audit/store';
 
 // Every write the console offers, called directly (as a forged request would) in accounts
@@ -146,7 +146,7 @@ describe('the write path', () => {
 describe('bulk jobs', () => {
   it.each(CASES)('refuses to snapshot or start a bulk discard %s, and the broker is never touched', async (_case, headers, code) => {
     const { createBulk, controlBulk } = await import('@/lib/bulk/operations');
-    const { FakeBackend } = await import('@/lib/bulk/fake-backend');
+    const { FakeBackend } = await import('@/tests/bulk/fake-backend');
     const backend = new FakeBackend(['d1', 'd2']);
     const backendFor = vi.fn(() => backend);
     await expect(createBulk('b1', { action: 'discard', filter: { queue: 'q' } }, new Headers(headers), backendFor)).rejects.toMatchObject({

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ConsoleError } from '@/lib/brokers/errors';
 import { ZIds } from '@/lib/brokers/schema';
 import { setAuthConfigForTests } from '@/lib/auth/config';
-import { accountsConfig, memoryAuditStore, sessionCookie } from '@/lib/auth/testing';
+import { accountsConfig, memoryAuditStore, sessionCookie } from '@/tests/support/auth';
 import { setAuditStoreForTests } from '@/lib/audit/store';
 
 const requireCapability = vi.fn();
@@ -143,7 +143,7 @@ describe('gate', () => {
       () => {},
     );
     setAuthConfigForTests(accountsConfig());
-    const { METRICS_TOKEN } = await import('@/lib/auth/testing');
+    const { METRICS_TOKEN } = await import('@/tests/support/auth');
     await gate(spec({ brokerId: 'counted', headers: new Headers({ host: 'x', authorization: `Bearer ${METRICS_TOKEN}` }) })).catch(
       () => {},
     );

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ConsoleError } from '@/lib/brokers/errors';
 import { setAuthConfigForTests } from '@/lib/auth/config';
-import { OPERATOR_TOKEN, VIEWER_TOKEN, accountsConfig, memoryAuditStore, sessionCookie } from '@/lib/auth/testing';
+import { OPERATOR_TOKEN, VIEWER_TOKEN, accountsConfig, memoryAuditStore, sessionCookie } from '@/tests/support/auth';
 import { setAuditStoreForTests } from '@/lib/audit/store';
 
 // The move's gate: the caller needs the operator role and write access on both brokers, a

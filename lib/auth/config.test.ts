@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkBind } from './bind';
 import { parseAuthConfig } from './config';
-import { TEST_HASH, TEST_SECRET } from './testing';
+import { TEST_HASH, TEST_SECRET } from '@/tests/support/auth';
 
 const users = JSON.stringify([{ user: 'olga', hash: TEST_HASH, role: 'operator' }]);
 

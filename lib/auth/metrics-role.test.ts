@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseAuthConfig } from './config';
 import { resolveFromHeaders, resolveScraper } from './resolve';
-import { METRICS_TOKEN, OPERATOR_TOKEN, VIEWER_TOKEN, accountsConfig, sessionCookie } from './testing';
+import { METRICS_TOKEN, OPERATOR_TOKEN, VIEWER_TOKEN, accountsConfig, sessionCookie } from '@/tests/support/auth';
 
 const bearer = (t: string) => new Headers({ authorization: `Bearer ${t}` });
 

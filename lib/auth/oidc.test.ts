@@ -4,7 +4,7 @@ import { FLOW_COOKIE, flowCookieHeader, signFlow, verifyFlow, type Flow } from '
 import { claimValues, mappedValues, oidcGrant, oidcUserName, reservedNameWhy, signOidcSession } from './oidc-session';
 import { resolveFromHeaders } from './resolve';
 import { SESSION_COOKIE, signSession, verifySession } from './session';
-import { TEST_HASH, TEST_SECRET, sessionCookie } from './testing';
+import { TEST_HASH, TEST_SECRET, sessionCookie } from '@/tests/support/auth';
 
 const BASE = {
   POTATOQ_CONSOLE_AUTH: 'oidc',

@@ -5,7 +5,7 @@ import { hashPassword, newToken, tokenDigest, verifyPassword } from './password'
 import { PEER_HEADER, installPeerTagging } from './peer';
 import { combineGrants, mayWrite, resolveFromHeaders } from './resolve';
 import { signSession, verifySession } from './session';
-import { OPERATOR_TOKEN, accountsConfig, sessionCookie } from './testing';
+import { OPERATOR_TOKEN, accountsConfig, sessionCookie } from '@/tests/support/auth';
 
 const h = (init: Record<string, string>) => new Headers(init);
 

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { JournalRow } from './move-journal';
 import { moveOne, type MoveBy } from './move-one';
-import { brokers, call, never, withJournalEachTest } from './move-test-support';
+import { brokers, call, never, withJournalEachTest } from '@/tests/brokers/move-support';
 
 // The journal forgets the rows of letters that left their source by a replay or a discard
 // (lib/brokers/move-journal-forget.ts), and only rows that can no longer be a move in flight:

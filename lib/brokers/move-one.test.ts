@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { ConsoleError } from './errors';
 import type { MoveJournal } from './move-journal';
 import { moveOne, type MoveBy } from './move-one';
-import { brokers, never, withJournalEachTest } from './move-test-support';
+import { brokers, never, withJournalEachTest } from '@/tests/brokers/move-support';
 
 // One id's move under the journal, with fake brokers and the real journal tables (SQLite in
 // memory): a crash between the steps never sends twice, whatever the target remembers.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OnePassBackend, idsFrom, latch } from './fake-backend';
+import { OnePassBackend, idsFrom, latch } from '@/tests/bulk/fake-backend';
 import { BulkJob, type JobHooks } from './runner';
 import type { ActionOutcome } from '@/lib/brokers/schema';
 import { takeSnapshot } from './snapshot';

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ConsoleError } from '@/lib/brokers/errors';
 import { setAuthConfigForTests } from '@/lib/auth/config';
-import { accountsConfig, memoryAuditStore } from '@/lib/auth/testing';
+import { accountsConfig, memoryAuditStore } from '@/tests/support/auth';
 import { setAuditStoreForTests } from '@/lib/audit/store';
-import { FakeBackend, idsFrom } from './fake-backend';
+import { FakeBackend, idsFrom } from '@/tests/bulk/fake-backend';
 
 const requireCapability = vi.fn();
 // A job taken over from a stopped console acts through the service: this fake is its broker.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConsoleError } from '@/lib/brokers/errors';
-import { FakeBackend, idsFrom, latch } from './fake-backend';
+import { FakeBackend, idsFrom, latch } from '@/tests/bulk/fake-backend';
 import { BulkJob } from './runner';
 import { takeSnapshot } from './snapshot';
 

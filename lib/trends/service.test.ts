@@ -4,7 +4,7 @@ import type { BrokerAdapter } from '@/lib/brokers/types';
 import type { TrendStore } from './store';
 
 // The trend service's rules against a fake adapter and store (the real ones are tested in
-// lib/brokers/contract/trends.ts and lib/trends/store-cases.ts).
+// tests/contract/trends.ts and tests/trends/store-cases.ts).
 let adapter: Partial<BrokerAdapter>;
 let store: Partial<TrendStore> | Error;
 const config = { id: 'b', name: 'b', kind: 'potatoq', url: 'sqlite:///x', readOnly: false, options: {} };

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSqliteTrendStore } from './store-sqlite';
-import { trendStoreCases } from './store-cases';
+import { trendStoreCases } from '@/tests/trends/store-cases';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trends-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));

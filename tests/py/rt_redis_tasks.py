@@ -1,4 +1,4 @@
-"""Tasks for the console's Redis storage-layer round trips (lib/brokers/potatoq/redis/*.int.test.ts).
+"""Tasks for the console's Redis storage-layer round trips (tests/brokers/potatoq/redis/*.int.test.ts).
 
 Broker URL and key prefix come from RT_BROKER and RT_PREFIX (potatoq's `global_keyprefix`
 transport option); RT_QUEUE is the default queue. Each run of `rt.record` writes what it

@@ -1,7 +1,7 @@
 """The console's test seeder (seeder.py) on potatoq's Redis broker: the same ops through the REAL
 potatoq (its enqueue, claim and dead-letter scripts), with potatoq's ``global_keyprefix``/``prefix``
 transport options; inspection reads potatoq's keys with the broker's own client. For the shared
-adapter battery (lib/brokers/potatoq/redis/redis-adapter.int.test.ts).
+adapter battery (tests/brokers/potatoq/redis/redis-adapter.int.test.ts).
 
 Usage: seeder_redis_contract.py BROKER_URL TRANSPORT_OPTIONS_JSON
 """

@@ -2,7 +2,7 @@
 // its own API, as its producers (POST /api/v1/jobs) and workers (lease, fail with the worker
 // token) do; never through the console's adapter. Dead letters are made the way a worker makes
 // them: lease the job, report a non-retryable failure with the reason as its error.
-import type { ContractSeeder, SeedMessage } from '@/lib/brokers/contract';
+import type { ContractSeeder, SeedMessage } from '@/tests/contract';
 import { call, type QueueflowServer } from './support';
 
 interface Job {

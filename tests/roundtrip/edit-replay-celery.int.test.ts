@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCeleryRedisAdapter } from '@/lib/brokers/celery/redis/adapter';
 import { createCeleryRabbitAdapter } from '@/lib/brokers/celery/rabbitmq/adapter';
-import { newCeleryWorld, redisAvailable, redisDb, startWorker, stopWorker, until } from '@/lib/brokers/celery/redis/test-support';
+import { newCeleryWorld, redisAvailable, redisDb, startWorker, stopWorker, until } from '@/tests/brokers/celery/redis/support';
 import { connectRedis } from '@/lib/brokers/potatoq/redis/server';
 import { ZDeadListQuery, type TypedValue } from '@/lib/brokers/schema';
 import type { BrokerAdapter, StoreConfig } from '@/lib/brokers/types';

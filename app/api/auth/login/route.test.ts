@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { setAuthConfigForTests } from '@/lib/auth/config';
-import { accountsConfig } from '@/lib/auth/testing';
+import { accountsConfig } from '@/tests/support/auth';
 import { POST } from './route';
 
 // The sign-in route counts a body while it streams: a chunked upload that never ends is cut

@@ -63,9 +63,16 @@ export async function restoreRecord(ctx: ResultCtx, id: string, raw: string, ttl
  */
 export interface ReplayBroker {
   /** Where a live message with this id is ("waiting", "reserved by a worker"), null when none
-   *  (or when the broker cannot tell: RabbitMQ). */
+   *  (or when the broker cannot tell: RabbitMQ, or a Redis queue longer than one read). */
   live(id: string): Promise<string | null>;
+  /** Sends the replay. Where `sentAt` exists, the send also records, atomically with the
+   *  message itself, that a replay of this id was sent and when. */
   send(input: SendTaskInput, built: BuiltCeleryMessage): Promise<void>;
+  /** When an earlier replay of this id was sent (its record of `send`), null when none is
+   *  kept; absent where the broker can't write that record with the message (RabbitMQ). */
+  sentAt?(id: string): Promise<number | null>;
+  /** Drops the record of `send` once the failure it replayed is gone. */
+  forget?(id: string): Promise<void>;
   /** The broker's bindings, read once per replay call: a record's `queue` is a routing key when
    *  the task was routed by exchange + routing key (../route.ts). None: the queue is used as is. */
   routes?(): Promise<QueueRoutes>;
@@ -119,6 +126,26 @@ export async function replayFailures(ctx: ResultCtx, ids: string[], broker: Repl
       continue;
     }
     try {
+      // A replay sent by a console that stopped before removing the failure (killed, or its
+      // backend unreachable right then): the message went, so the replay is done and the
+      // failure goes now. A failure stored after that send is the replayed task failing again,
+      // replayed as any other. This does not depend on finding the message in a long queue.
+      const sentAt = broker.sentAt ? await broker.sentAt(id) : null;
+      if (sentAt !== null && (r.dateDoneMs === null || r.dateDoneMs <= sentAt)) {
+        const gone = await compareAndDelete(ctx, id, r.raw);
+        if (gone) await broker.forget?.(id);
+        const when = new Date(sentAt).toISOString();
+        failed.push(
+          fail(
+            id,
+            'already',
+            gone
+              ? `an earlier replay already sent it (${when}) and stopped before removing its failure; the failure is now removed, nothing sent again`
+              : `an earlier replay already sent it (${when}); the failure changed meanwhile and is kept; nothing sent again`,
+          ),
+        );
+        continue;
+      }
       const live = await broker.live(id);
       if (live) {
         failed.push(fail(id, 'conflict', `a message with this id is already ${live}: the failure is kept`));
@@ -141,7 +168,7 @@ export async function replayFailures(ctx: ResultCtx, ids: string[], broker: Repl
       // Written (confirmed, on RabbitMQ) before the FAILURE record goes: never lost.
       await broker.send(input, built);
       hooks.sent?.(id, input, built);
-      await compareAndDelete(ctx, id, r.raw);
+      if (await compareAndDelete(ctx, id, r.raw)) await broker.forget?.(id);
       succeeded.push(ok(id, `sent again to ${input.queue}${note}`));
     } finally {
       await backend.del(k.replayClaim(id));

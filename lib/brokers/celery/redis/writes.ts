@@ -115,13 +115,28 @@ export async function purge(ctx: CeleryRedisCtx, queue: string): Promise<PurgeRe
   return { brokerId: ctx.brokerId, queue, removed };
 }
 
-/** Replay on Redis: a live message with the id (waiting or reserved) is a conflict. */
+/** How long the broker remembers a replay's send: longer than any console stays down. */
+export const REPLAYED_TTL_SECONDS = 30 * 86400;
+
+/** The broker's record that a replay sent this id (beside kombu's keys; no binding names it). */
+export const replayedKey = (ctx: CeleryRedisCtx, id: string) => `${ctx.keys.prefix}_potatoq_console.replayed.${id}`;
+
+/** Replay on Redis: a live message with the id (waiting or reserved) is a conflict; a replay
+ *  this console sent is known by its record, SET in the same MULTI as the LPUSH. */
 export const redisReplayBroker = (ctx: CeleryRedisCtx): ReplayBroker => ({
   live: async (id) => {
     const found = await findMessage(ctx, id);
     return found ? ('reserved' in found ? 'reserved by a worker' : 'waiting') : null;
   },
-  send: (input, built) => publish(ctx, input, built),
+  send: (input, built) => publish(ctx, input, built, { key: replayedKey(ctx, built.id), ttlSeconds: REPLAYED_TTL_SECONDS }),
+  sentAt: async (id) => {
+    const v = await ctx.client.get(replayedKey(ctx, id));
+    const ms = v === null ? NaN : Number(v);
+    return Number.isFinite(ms) ? ms : null;
+  },
+  forget: async (id) => {
+    await ctx.client.del(replayedKey(ctx, id));
+  },
   routes: () => readRedisRoutes(ctx.client, ctx.keys),
 });
 

@@ -1,0 +1,246 @@
+import { randomUUID } from 'node:crypto';
+import { expect } from 'vitest';
+import type { Capability } from '@/lib/brokers/model';
+import type { BrokerAdapter } from '@/lib/brokers/types';
+import { collect, contractCase, tasks, uniqueQueue, type Ctx } from './helpers';
+
+/** The adapter method each capability needs: one that is on must have it. */
+const METHOD_OF: Partial<Record<Capability, keyof BrokerAdapter>> = {
+  browseDead: 'listDead',
+  replay: 'replayDead',
+  discard: 'discardDead',
+  revoke: 'revoke',
+  purge: 'purge',
+  enqueue: 'enqueue',
+  results: 'listResults',
+  workers: 'listWorkers',
+  pause: 'setQueuePaused',
+};
+
+export function registerListing(ctx: Ctx, all: typeof collect): void {
+  contractCase(ctx, 'turns a capability on only where the adapter has what it needs, and says why one is off', {}, async () => {
+    const { a } = ctx();
+    for (const [cap, v] of Object.entries(await a.capabilities()) as Array<[Capability, { on: boolean; why?: string }]>) {
+      const method = METHOD_OF[cap];
+      if (v.on && method) expect(typeof a[method], `${cap} is on, so the adapter needs ${method}()`).toBe('function');
+      if (!v.on) expect(v.why?.length ?? 0, `${cap} is off without a reason`).toBeGreaterThan(10);
+    }
+  });
+
+  contractCase(ctx, 'declares each side of a cross-broker move it can take with the method it needs, and says why not', {}, async () => {
+    const { a } = ctx();
+    const calls = a.model.calls;
+    if (!calls) return expect(a.exportCall ?? a.importCall, 'methods without a declared call model').toBeUndefined();
+    expect(calls.model.length).toBeGreaterThan(0);
+    for (const [side, method] of [
+      ['export', 'exportCall'],
+      ['import', 'importCall'],
+    ] as const) {
+      const d = calls[side];
+      if ('does' in d) expect(typeof a[method], `calls.${side} is on, so the adapter needs ${method}()`).toBe('function');
+      else expect(d.why.length, `calls.${side} is off without a reason`).toBeGreaterThan(10);
+    }
+  });
+
+  contractCase(
+    ctx,
+    'lists ready tasks in the order a worker claims them',
+    { caps: ['listReady', 'listRunning'], states: ['ready', 'running'] },
+    async () => {
+      const { a, s } = ctx();
+      const q = uniqueQueue('order');
+      await s.enqueueMany([0, 5, 0, 5, -1, 9].map((priority, i) => ({ task: 'ct.order', queue: q, priority, args: [i] })));
+      const listed = (await tasks(a, { queue: q, state: 'ready' })).items.map((t) => t.id);
+      const claimed: string[] = [];
+      for (let i = 0; i < 6; i++) claimed.push((await s.claim(q))!);
+      expect(listed).toEqual(claimed);
+      const running = (await tasks(a, { queue: q, state: 'running' })).items;
+      // Running tasks are listed by the time the adapter declares for them: the claim (then the
+      // order is the claims'), or another time a worker moves (a lease deadline), then by that.
+      const field = a.model.states.find((st) => st.key === 'running')!.time.field;
+      if (field === 'claimedAt') expect(running.map((t) => t.id)).toEqual(claimed);
+      else {
+        expect(running.map((t) => t.id).sort()).toEqual([...claimed].sort());
+        const times = running.map((t) => Date.parse(t[field] ?? ''));
+        expect(times.every((x, i) => Number.isFinite(x) && (i === 0 || x >= times[i - 1]!))).toBe(true);
+      }
+      expect(running.every((t) => t.state === 'running')).toBe(true);
+      // Where the broker records who holds a task, the list names it.
+      if (!ctx().fx.noRunningWorker) expect(running.every((t) => t.worker !== null)).toBe(true);
+    },
+  );
+
+  contractCase(
+    ctx,
+    'lists scheduled tasks by run time with their eta',
+    { caps: ['listScheduled', 'listReady'], states: ['scheduled', 'ready'] },
+    async () => {
+      const { a, s } = ctx();
+      const q = uniqueQueue('sched');
+      const [late, soon, mid] = await s.enqueueMany([300, 100, 200].map((countdown) => ({ task: 'ct.later', queue: q, countdown })));
+      const items = (await tasks(a, { queue: q, state: 'scheduled' })).items;
+      expect(items.map((t) => t.id)).toEqual([soon, mid, late]);
+      expect(items[0]!.runAt! < items[1]!.runAt!).toBe(true);
+      expect(Date.parse(items[0]!.runAt!)).toBeGreaterThan(Date.now() + 90_000);
+      expect((await tasks(a, { queue: q, state: 'ready' })).items).toEqual([]);
+    },
+  );
+
+  contractCase(
+    ctx,
+    'pages with a keyset cursor that neither repeats nor skips, even when tasks arrive',
+    { caps: ['listReady'], states: ['ready'] },
+    async () => {
+      const { a, s } = ctx();
+      const q = uniqueQueue('page');
+      await s.enqueueMany(Array.from({ length: 23 }, (_, i) => ({ task: 'ct.page', queue: q, priority: i % 3, args: [i] })));
+      const whole = (await tasks(a, { queue: q, limit: 100 })).items.map((t) => t.id);
+      expect(whole).toHaveLength(23);
+      expect((await all(a, { queue: q }, 5)).map((t) => t.id)).toEqual(whole);
+      const first = await tasks(a, { queue: q, limit: 5 });
+      // Arrives mid-walk; where it sorts is the system's (before the cursor for potatoq, after it
+      // on Celery's Redis, which takes priority 9 last): the walk may show it once, never repeat.
+      const arrived = await s.enqueue({ task: 'ct.page', queue: q, priority: 9 });
+      const rest: string[] = [];
+      let cursor = first.nextCursor ?? undefined;
+      while (cursor) {
+        const page = await tasks(a, { queue: q, limit: 5, cursor });
+        rest.push(...page.items.map((t) => t.id));
+        cursor = page.nextCursor ?? undefined;
+      }
+      expect([...first.items.map((t) => t.id), ...rest].filter((id) => id !== arrived)).toEqual(whole);
+    },
+  );
+
+  contractCase(
+    ctx,
+    'filters tasks by queue, task name, id prefix and payload text',
+    { caps: ['listReady'], states: ['ready'] },
+    async () => {
+      const { a, s } = ctx();
+      const q = uniqueQueue('filter');
+      const other = uniqueQueue('other');
+      const [x, y] = await s.enqueueMany([
+        { task: 'ct.alpha', queue: q, kwargs: { note: 'needle-7781' } },
+        { task: 'ct.beta', queue: q },
+      ]);
+      await s.enqueue({ task: 'ct.alpha', queue: other, kwargs: { note: 'needle-7781' } });
+      expect((await tasks(a, { queue: q, task: 'ct.alpha' })).items.map((t) => t.id)).toEqual([x]);
+      expect((await tasks(a, { queue: q, id: y!.slice(0, 8) })).items.map((t) => t.id)).toEqual([y]);
+      expect((await tasks(a, { queue: q, q: 'needle-7781' })).items.map((t) => t.id)).toEqual([x]);
+      expect((await tasks(a, { queue: q, q: 'no-such-text-0042' })).items).toEqual([]);
+    },
+  );
+
+  contractCase(
+    ctx,
+    'shows a task with its decoded payload, and null for an unknown id',
+    { caps: ['listReady'], states: ['ready'] },
+    async () => {
+      const { a, s } = ctx();
+      const q = uniqueQueue('detail');
+      const id = await s.enqueue({ task: 'ct.detail', queue: q, args: [1, 'two'], kwargs: { k: 'v' }, priority: 4 });
+      const t = await a.getTask(id);
+      expect(t).not.toBeNull();
+      expect(t!.state).toBe('ready');
+      expect(t!.priority).toBe('4');
+      expect(t!.payload.foreign).toBeNull();
+      expect(t!.payload.task).toBe('ct.detail');
+      expect(t!.raw).toBe(await s.jobPayload(id));
+      expect(t!.rawTruncated).toBe(false);
+      expect(await a.getTask(`missing-${randomUUID()}`)).toBeNull();
+    },
+  );
+
+  contractCase(ctx, 'counts each queue per state, and null only for counts the broker cannot give', {}, async () => {
+    const { fx, a, s } = ctx();
+    const q = uniqueQueue('counts');
+    await s.enqueueMany([
+      { task: 'ct.c1', queue: q },
+      { task: 'ct.c1', queue: q },
+      { task: 'ct.c2', queue: q },
+      { task: 'ct.c3', queue: q, countdown: 600 },
+    ]);
+    await s.claim(q);
+    await s.deadLetter({ task: 'ct.c4', queue: q, reason: 'boom' });
+    const o = await a.overview();
+    const stats = o.queues.find((x) => x.name === q);
+    expect(stats).toBeDefined();
+    // Where a message with an ETA waits in its queue among the ready ones (Celery on RabbitMQ),
+    // the ready count includes it.
+    const expected = { ready: fx.etaWaitsInQueue ? 3 : 2, scheduled: 1, running: 1, dead: 1 } as const;
+    for (const k of ['ready', 'scheduled', 'running', 'dead'] as const) {
+      const unknown = fx.unknownCounts?.includes(k) ?? false;
+      expect(stats![k]).toBe(unknown ? null : expected[k]);
+      // A column the broker can't give is explained to the operator, and only such a column.
+      expect(!!o.unknownWhy?.[k], `unknownWhy.${k}`).toBe(unknown);
+    }
+    if (!fx.noOldestReady) expect(stats!.oldestReadyAt).not.toBeNull();
+    expect(!!o.unknownWhy?.oldest, 'unknownWhy.oldest').toBe(!!fx.noOldestReady);
+    if (stats!.tasks) expect(stats!.tasks).toEqual(expect.arrayContaining(['ct.c1', 'ct.c2']));
+    const sizes = await s.queueSizes();
+    if (stats!.ready !== null && stats!.scheduled !== null) expect(sizes[q]).toBe(stats!.ready + stats!.scheduled);
+  });
+
+  contractCase(
+    ctx,
+    'reports workers as alive, stale or dead by heartbeat age and tolerates garbage info',
+    { caps: ['workers'] },
+    async (skip) => {
+      const { a, s } = ctx();
+      if (!s.heartbeat || !s.garbageWorker) return skip('this system keeps no worker heartbeats in the broker');
+      const tag = randomUUID().slice(0, 6);
+      await s.heartbeat(
+        `w-alive-${tag}`,
+        { hostname: 'potatoq@h', pid: 11, queues: ['default'], concurrency: 2, running: ['t1'], registered: null },
+        0,
+      );
+      await s.heartbeat(`w-stale-${tag}`, { hostname: 'potatoq@h', pid: 12, queues: ['default'], concurrency: 1, running: [] }, 30);
+      await s.heartbeat(`w-dead-${tag}`, { hostname: 'potatoq@h', pid: 13, queues: ['default'], concurrency: 1, running: [] }, 120);
+      await s.garbageWorker(`w-garbage-${tag}`, 'not json {');
+      const ws = (await a.listWorkers()).filter((w) => w.id.endsWith(tag));
+      const by = Object.fromEntries(ws.map((w) => [w.id.split('-')[1], w]));
+      expect(by.alive?.status).toBe('alive');
+      expect(by.alive?.running).toEqual(['t1']);
+      expect(by.alive?.concurrency).toBe('2');
+      expect(by.stale?.status).toBe('stale');
+      expect(by.dead?.status).toBe('dead');
+      expect(by.garbage?.status).toBe('alive');
+      expect(by.garbage?.queues).toEqual([]);
+    },
+  );
+
+  contractCase(
+    ctx,
+    'lists task names from tasks, dead letters and registered-task records',
+    { caps: ['listReady', 'browseDead', 'results'], states: ['ready'] },
+    async () => {
+      const { a, s } = ctx();
+      const q = uniqueQueue('names');
+      const tag = randomUUID().slice(0, 6);
+      await s.enqueue({ task: `ct.waiting.${tag}`, queue: q });
+      await s.deadLetter({ task: `ct.dead.${tag}`, queue: q, reason: 'x' });
+      await s.storeRegistered?.(tag.padEnd(16, '0'), [`ct.registered.${tag}`]);
+      const names = await a.taskNames();
+      const expected = [`ct.waiting.${tag}`, `ct.dead.${tag}`, ...(s.storeRegistered ? [`ct.registered.${tag}`] : [])];
+      expect(names).toEqual(expect.arrayContaining(expected));
+      expect([...names].sort()).toEqual(names);
+      const results = await a.listResults({ status: undefined, limit: 500 });
+      expect(results.items.some((r) => r.id.startsWith('potatoq-registered-') || r.id.startsWith('group:'))).toBe(false);
+    },
+  );
+
+  contractCase(ctx, 'says the queues each task was seen in, most-seen first', {}, async (skip) => {
+    const { a, s } = ctx();
+    if (!a.taskQueues) return skip("this system's messages do not say where a task was seen");
+    const [emails, other] = [uniqueQueue('emails'), uniqueQueue('other')];
+    const tag = randomUUID().slice(0, 6);
+    await s.enqueue({ task: `ct.email.${tag}`, queue: emails });
+    await s.enqueue({ task: `ct.email.${tag}`, queue: emails });
+    await s.enqueue({ task: `ct.email.${tag}`, queue: other });
+    await s.enqueue({ task: `ct.only.${tag}`, queue: other });
+    const seen = await a.taskQueues();
+    expect(seen[`ct.email.${tag}`]).toEqual([emails, other]);
+    expect(seen[`ct.only.${tag}`]).toEqual([other]);
+  });
+}
