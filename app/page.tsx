@@ -4,6 +4,7 @@ import { BrokerCard, PendingBrokerCard } from '@/components/overview/broker-card
 import { PageTitle } from '@/components/ui/states';
 import { currentPrincipal, requireReader } from '@/lib/auth/current';
 import { overviewFor } from '@/lib/auth/mask';
+import { brokerBadge, type BrokerEntry } from '@/lib/brokers/naming';
 import { brokerList, overviewOutcome } from '@/lib/brokers/service';
 import { qk } from '@/lib/client/query-keys';
 import { newServerQueryClient } from './_lib/prefetch';
@@ -14,14 +15,14 @@ export const metadata = { title: { absolute: 'Overview · potatoq console' } };
 
 /** One broker's card, streamed on its own: a broker that never answers holds back only its
  *  card (until the service's read timeout turns it into an error card), never the others. */
-async function StreamedBrokerCard({ brokerId }: { brokerId: string }) {
-  const [o, principal] = await Promise.all([overviewOutcome(brokerId), currentPrincipal()]);
-  if (!o.ok) return <BrokerCard brokerId={o.id} name={o.name} kind={o.kind} initialError={o.error} />;
+async function StreamedBrokerCard({ broker }: { broker: BrokerEntry }) {
+  const [o, principal] = await Promise.all([overviewOutcome(broker.id), currentPrincipal()]);
+  if (!o.ok) return <BrokerCard brokerId={o.id} name={o.name} badge={brokerBadge(o)} initialError={o.error} />;
   const qc = newServerQueryClient();
   qc.setQueryData(qk.overview(o.overview.id), overviewFor(o.overview, principal));
   return (
     <HydrationBoundary state={dehydrate(qc)}>
-      <BrokerCard brokerId={o.overview.id} name={o.overview.name} kind={o.overview.kind} />
+      <BrokerCard brokerId={o.overview.id} name={o.overview.name} badge={brokerBadge(broker)} />
     </HydrationBoundary>
   );
 }
@@ -33,8 +34,8 @@ export default async function OverviewPage() {
       <PageTitle sub="Every configured broker; counts refresh every 5 seconds.">Overview</PageTitle>
       <div className="grid gap-6">
         {brokerList().map((b) => (
-          <Suspense key={b.id} fallback={<PendingBrokerCard brokerId={b.id} name={b.name} kind={b.kind} />}>
-            <StreamedBrokerCard brokerId={b.id} />
+          <Suspense key={b.id} fallback={<PendingBrokerCard brokerId={b.id} name={b.name} badge={brokerBadge(b)} />}>
+            <StreamedBrokerCard broker={b} />
           </Suspense>
         ))}
       </div>

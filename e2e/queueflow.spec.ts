@@ -58,6 +58,10 @@ test('a QueueFlow broker: overview, dead letters with their reason, a replay and
   await page.goto('/');
   const card = brokerCard(page, 'qf');
   await expect(card).toContainText('Flows (QueueFlow)');
+  // The system is named apart from its store, from the adapter's declaration.
+  await expect(card.getByTestId('broker-badge')).toHaveText('QueueFlow · PostgreSQL');
+  // Dead letters over time come from each letter's created_at: a sparkline, not "Unsupported".
+  await expect(card.getByTestId('sparkline-dead').locator('svg[role="img"]')).toBeVisible();
   // QueueFlow keeps no worker registry: the card says so in the adapter's words, never "0 live workers".
   await expect(card.getByTestId('workers-untracked')).toHaveText('workers not tracked');
   await expect(card.getByTestId('workers-untracked-why')).toContainText('no worker registry');
@@ -79,6 +83,11 @@ test('a QueueFlow broker: overview, dead letters with their reason, a replay and
   await expect(page.getByTestId('queue-paused-badge')).toHaveCount(0);
   expect(await paused()).toBe(false);
 
+  // The Workers page speaks QueueFlow's words: no registry, never potatoq's heartbeats or command.
+  await page.goto('/brokers/qf/workers');
+  await expect(page.locator('main')).toContainText("QueueFlow's API has no worker registry");
+  await expect(page.locator('main')).not.toContainText('potatoq');
+
   await page.goto('/brokers/qf');
   const row = page.locator(`[data-testid="queue-row"][data-queue="${queue}"]`);
   await expect(row.getByTestId('count-pending')).toHaveText('2');
@@ -89,6 +98,7 @@ test('a QueueFlow broker: overview, dead letters with their reason, a replay and
   const dead = page.locator(`[data-testid="dead-row"][data-id="${letter}"]`);
   await expect(dead).toContainText('refused: payload n=5 is not valid');
   await expect(dead.getByTestId('dead-cause')).toHaveText('non_retryable');
+  await expect(page.getByTestId('trend-dead').getByTestId('trend-summary')).toContainText('highest 1');
   await page.screenshot({ path: info.outputPath('queueflow-dead.png'), fullPage: true });
 
   await dead.getByRole('link').first().click();

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `npm test`: every tier in order: typecheck, lint (zero warnings), format (Prettier), paths,
-# layers (scripts/check-layers.mjs: no import cycle, no layer crossed), unit, integration (real SQLite files and the
+# layers (scripts/check-layers.mjs: no import cycle, no layer crossed), unit, component, integration (real SQLite files and the
 # real potatoq in .venv; other brokers when their suites exist), production build, then
 # Playwright e2e against that build. Keeps going after a failure so one run shows every
 # broken tier, skips e2e when the build failed, and exits non-zero if anything failed.
@@ -41,6 +41,8 @@ run_step layers node scripts/check-layers.mjs
 # Unhandled errors (which fail a run whose tests all passed) go to <report>.unhandled.json.
 VT_REPORT=(--reporter=default --reporter=json --reporter=./scripts/vitest-unhandled.mjs)
 REPORT=$reports/unit.json VITEST_UNHANDLED_REPORT=$reports/unit.unhandled.json run_step unit npx vitest run --project unit "${VT_REPORT[@]}" --outputFile.json="$reports/unit.json"
+# Components in a real DOM (Debian's Chromium, as e2e uses): dialogs and tables that carry state.
+REPORT=$reports/component.json VITEST_UNHANDLED_REPORT=$reports/component.unhandled.json run_step component npx vitest run --project component "${VT_REPORT[@]}" --outputFile.json="$reports/component.json"
 REPORT=$reports/int.json VITEST_UNHANDLED_REPORT=$reports/int.unhandled.json run_step integration npx vitest run --project int --no-file-parallelism "${VT_REPORT[@]}" --outputFile.json="$reports/int.json"
 if run_step build npx next build; then
   REPORT=$reports/e2e.json PLAYWRIGHT_JSON_OUTPUT_NAME=$reports/e2e.json run_step e2e npx playwright test --reporter=list,json

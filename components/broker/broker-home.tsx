@@ -6,6 +6,7 @@ import { ErrorBox, Loading } from '@/components/ui/states';
 import { QueueTable } from '@/components/queues/queue-table';
 import { StuckPanel } from '@/components/triage/stuck-flags';
 import { WorkerStatus } from '@/components/workers/worker-status';
+import { workersWords } from '@/components/workers/words';
 import { CAPABILITIES } from '@/lib/brokers/schema';
 import { describeError } from '@/lib/client/api';
 import { countTitle, formatAge, formatCount } from '@/lib/client/format';
@@ -17,6 +18,7 @@ export function BrokerHome({ brokerId }: { brokerId: string }) {
   const w = useWorkers(brokerId, !!o.data?.capabilities.workers.on);
   if (o.error && !o.data) return <ErrorBox {...describeError(o.error)} />;
   if (!o.data) return <Loading />;
+  const words = workersWords(o.data.model?.workers);
   const off = CAPABILITIES.filter((c) => !o.data.capabilities[c].on);
   const base = `/brokers/${encodeURIComponent(brokerId)}`;
   return (
@@ -46,9 +48,7 @@ export function BrokerHome({ brokerId }: { brokerId: string }) {
             <ErrorBox {...describeError(w.error)} />
           </div>
         ) : null}
-        {w.data && w.data.length === 0 ? (
-          <p className="p-4 text-sm text-zinc-500 dark:text-zinc-400">No worker heartbeats stored.</p>
-        ) : null}
+        {w.data && w.data.length === 0 ? <p className="p-4 text-sm text-zinc-500 dark:text-zinc-400">{words.empty}</p> : null}
         <ul className="divide-y divide-zinc-100 dark:divide-zinc-800">
           {(w.data ?? []).slice(0, 10).map((wk) => (
             <li key={wk.id} className="flex flex-wrap items-center gap-3 px-4 py-2 text-sm" data-testid="worker-summary">
@@ -56,7 +56,7 @@ export function BrokerHome({ brokerId }: { brokerId: string }) {
               <span className="font-mono text-xs">{visible(wk.id)}</span>
               <span className="text-zinc-500 dark:text-zinc-400">{visible(wk.queues.join(', '))}</span>
               <span className="ml-auto text-xs text-zinc-500 dark:text-zinc-400">
-                {wk.running.length} running · heartbeat {formatAge(wk.ageSeconds)} ago
+                {wk.running.length} running · {words.seen.toLowerCase()} {formatAge(wk.ageSeconds)} ago
               </span>
             </li>
           ))}

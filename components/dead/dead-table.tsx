@@ -193,7 +193,7 @@ export function DeadTable({ brokerId, filters }: { brokerId: string; filters: De
                     {d.preview.kind === 'large' ? <Badge>large</Badge> : null}{' '}
                     {d.cause ? (
                       <Badge tone="neutral" testId="dead-cause">
-                        {d.cause}
+                        {visible(d.cause)}
                       </Badge>
                     ) : null}{' '}
                     {truncate(d.summary, 140)}

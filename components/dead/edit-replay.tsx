@@ -12,10 +12,11 @@ import type { DeadDetail, TypedValue } from '@/lib/brokers/schema';
 import type { EditPreview, EditReplayResult, ReplayEditInput } from '@/lib/brokers/schema-edit';
 import { afterReplay } from '@/lib/client/after-replay';
 import { useOverview } from '@/lib/client/hooks';
+import { kwargsWords } from './edit-types';
 import { MessageDiff } from './message-diff';
 import { ValueEditor } from './value-editor';
 
-/** Edit a dead letter's arguments, keyword arguments, queue or priority, see the message
+/** Edit a dead letter's arguments, keyword arguments (named and typed as the adapter declares), queue or priority, see the message
  *  before and after, and replay it: where the broker's adapter declares it can. */
 export function EditReplay({ brokerId, d }: { brokerId: string; d: DeadDetail }) {
   const o = useOverview(brokerId);
@@ -42,6 +43,7 @@ export function EditReplay({ brokerId, d }: { brokerId: string; d: DeadDetail })
   // A system without positional arguments (decl.noArgs) edits its keyword arguments only.
   const readable = d.payload.args?.t === 'list' || d.payload.args?.t === 'tuple' || (!!decl?.noArgs && d.payload.kwargs?.t === 'dict');
   if (!decl || d.payload.format === null || d.payload.foreign || !readable) return null;
+  const words = kwargsWords(decl);
   const off = cap && !cap.on ? (cap.why ?? 'replay is not available') : (d.unavailable?.replay ?? null);
   const edit = (): ReplayEditInput => ({
     ...(decl.noArgs ? {} : { args }),
@@ -88,6 +90,7 @@ export function EditReplay({ brokerId, d }: { brokerId: string; d: DeadDetail })
                   value={a}
                   path={`args[${i}]`}
                   errors={fields}
+                  kinds={decl.kinds}
                   onChange={(v) => (changed(), setArgs(args.map((x, j) => (j === i ? v : x))))}
                 />
                 <button type="button" className="link pt-1 text-xs" onClick={() => (changed(), setArgs(args.filter((_, j) => j !== i)))}>
@@ -104,13 +107,13 @@ export function EditReplay({ brokerId, d }: { brokerId: string; d: DeadDetail })
             </button>
           </fieldset>
           <fieldset className="grid gap-2">
-            <legend className="font-medium">Keyword arguments</legend>
+            <legend className="font-medium">{words.label}</legend>
             {kwargs.map(([k, v], i) => (
               <div key={i} className="flex items-start gap-2">
                 <input
                   className="input w-32 py-1 font-mono text-xs"
                   value={k}
-                  aria-label={`Name of keyword argument ${i}`}
+                  aria-label={`Name of ${words.entry} ${i}`}
                   data-testid={`edit-kwarg-name-${i}`}
                   onChange={(e) => (changed(), setKwargs(kwargs.map((x, j) => (j === i ? [e.target.value, x[1]] : x))))}
                 />
@@ -118,6 +121,7 @@ export function EditReplay({ brokerId, d }: { brokerId: string; d: DeadDetail })
                   value={v}
                   path={`kwargs.${k}`}
                   errors={fields}
+                  kinds={decl.kinds}
                   onChange={(nv) => (changed(), setKwargs(kwargs.map((x, j) => (j === i ? [x[0], nv] : x))))}
                 />
                 <button
@@ -134,7 +138,7 @@ export function EditReplay({ brokerId, d }: { brokerId: string; d: DeadDetail })
               className="link justify-self-start text-xs"
               onClick={() => (changed(), setKwargs([...kwargs, [`name${kwargs.length}`, { t: 'str', v: '' }]]))}
             >
-              add a keyword argument
+              add a {words.entry}
             </button>
           </fieldset>
           <div className="flex flex-wrap gap-4">

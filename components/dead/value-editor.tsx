@@ -1,28 +1,10 @@
 'use client';
-import type { TypedValue } from '@/lib/brokers/schema';
+import type { TypedKind, TypedValue } from '@/lib/brokers/schema';
+import { editTypesFor, typeOf, type EditType } from './edit-types';
 
 // A type-aware editor of one argument: the type is chosen from a list (datetime, Decimal, UUID,
 // bytes, set, ...) and the value typed as text in that type's own form, never as tagged JSON.
 // Containers edit their items with the same editor.
-
-export const EDIT_TYPES = [
-  'str',
-  'int',
-  'float',
-  'bool',
-  'null',
-  'datetime',
-  'date',
-  'time',
-  'timedelta',
-  'uuid',
-  'decimal',
-  'bytes',
-  'set',
-  'list',
-  'dict',
-] as const;
-type EditType = (typeof EDIT_TYPES)[number];
 
 const HINT: Partial<Record<EditType, string>> = {
   datetime: '2026-12-01T09:00:00+00:00',
@@ -91,8 +73,6 @@ export function convert(v: TypedValue, t: EditType): TypedValue {
   }
 }
 
-const typeOf = (v: TypedValue): EditType => (v.t === 'tuple' ? 'list' : v.t === 'deep' ? 'str' : v.t);
-
 function setText(v: TypedValue, text: string): TypedValue {
   if (v.t === 'timedelta') return { ...v, seconds: text };
   if (v.t === 'bytes') return { ...v, base64: text };
@@ -106,11 +86,14 @@ export function ValueEditor({
   onChange,
   path,
   errors,
+  kinds,
 }: {
   value: TypedValue;
   onChange: (v: TypedValue) => void;
   path: string;
   errors: Record<string, string>;
+  /** The typed kinds the system takes (the adapter's `replayEdited.kinds`); absent: all. */
+  kinds?: readonly TypedKind[];
 }) {
   const t = typeOf(value);
   const err = errors[path];
@@ -126,7 +109,7 @@ export function ValueEditor({
           data-testid={`edit-type-${path}`}
           onChange={(e) => onChange(convert(value, e.target.value as EditType))}
         >
-          {EDIT_TYPES.map((x) => (
+          {editTypesFor(kinds, t).map((x) => (
             <option key={x} value={x}>
               {x === 'decimal' ? 'Decimal' : x === 'uuid' ? 'UUID' : x}
             </option>
@@ -165,6 +148,7 @@ export function ValueEditor({
                 value={x}
                 path={`${path}${value.t === 'set' ? `{${i}}` : `[${i}]`}`}
                 errors={errors}
+                kinds={kinds}
                 onChange={(n) => withItems(items.map((y, j) => (j === i ? n : y)))}
               />
               <button type="button" className="link text-xs" onClick={() => withItems(items.filter((_, j) => j !== i))}>
@@ -191,6 +175,7 @@ export function ValueEditor({
                 value={x}
                 path={`${path}.${k}`}
                 errors={errors}
+                kinds={kinds}
                 onChange={(n) => onChange({ ...value, entries: value.entries.map((en, j) => (j === i ? [en[0], n] : en)) })}
               />
             </div>

@@ -2,16 +2,12 @@
 import Link from 'next/link';
 import { usePathname, useRouter } from 'next/navigation';
 import type { ReactNode } from 'react';
-import type { BrokerKind } from '@/lib/brokers/schema';
+import { brokerBadge, type BrokerEntry } from '@/lib/brokers/naming';
 import { RefreshIndicator } from './refresh-indicator';
 import { Shortcuts } from './shortcuts';
 import { ThemeToggle } from './theme-toggle';
 
-export interface BrokerLink {
-  id: string;
-  name: string;
-  kind: BrokerKind;
-}
+export type BrokerLink = Pick<BrokerEntry, 'id' | 'name' | 'systemLabel' | 'storeLabel'>;
 
 const SECTIONS: Array<[string, string, string]> = [
   ['Queues', '', 'nav-queues'],
@@ -55,7 +51,7 @@ export function Header({ brokers, account }: { brokers: BrokerLink[]; account?: 
           >
             {brokers.map((b) => (
               <option key={b.id} value={b.id}>
-                {b.name} ({b.kind})
+                {b.name} ({brokerBadge(b)})
               </option>
             ))}
           </select>

@@ -15,7 +15,8 @@ import { useOverview, useWorkers } from '@/lib/client/hooks';
 export interface BrokerCardProps {
   brokerId: string;
   name: string;
-  kind: string;
+  /** The system and its store, as `brokerBadge` writes them ("Celery · Redis"). */
+  badge: string;
   /** The server-side read failed; shown until a poll succeeds. */
   initialError?: { code: string; message: string };
 }
@@ -65,33 +66,33 @@ function WorkerBadges({ o }: { o: BrokerOverview }) {
   );
 }
 
-function CardTitle({ brokerId, name, kind }: { brokerId: string; name: string; kind: string }) {
+function CardTitle({ brokerId, name, badge }: { brokerId: string; name: string; badge: string }) {
   return (
     <span className="flex items-center gap-2">
       <Link href={`/brokers/${encodeURIComponent(brokerId)}`} className="link">
         {name}
       </Link>
-      <Badge>{kind}</Badge>
+      <Badge testId="broker-badge">{badge}</Badge>
     </span>
   );
 }
 
 /** A card whose broker has not answered yet (the overview streams each card on its own). */
-export function PendingBrokerCard({ brokerId, name, kind }: { brokerId: string; name: string; kind: string }) {
+export function PendingBrokerCard({ brokerId, name, badge }: { brokerId: string; name: string; badge: string }) {
   return (
     <Card testId="broker-card">
       <div data-broker={brokerId} data-state="loading">
-        <CardHeader title={<CardTitle brokerId={brokerId} name={name} kind={kind} />} />
+        <CardHeader title={<CardTitle brokerId={brokerId} name={name} badge={badge} />} />
         <Loading label="Waiting for the broker…" />
       </div>
     </Card>
   );
 }
 
-export function BrokerCard({ brokerId, name, kind, initialError }: BrokerCardProps) {
+export function BrokerCard({ brokerId, name, badge, initialError }: BrokerCardProps) {
   const q = useOverview(brokerId);
   const workers = useWorkers(brokerId, !!q.data?.capabilities.workers.on);
-  const title = <CardTitle brokerId={brokerId} name={name} kind={kind} />;
+  const title = <CardTitle brokerId={brokerId} name={name} badge={badge} />;
   const error = q.error ? describeError(q.error) : !q.data ? initialError : undefined;
   if (error && !q.data) {
     return (

@@ -5,11 +5,14 @@ import { describeError } from '@/lib/client/api';
 import { formatAge, truncate } from '@/lib/client/format';
 import { useWorkers } from '@/lib/client/hooks';
 import { WorkerStatus } from './worker-status';
+import type { WorkersWords } from './words';
 import { visible } from '@/lib/text/visible';
 
-/** Every stored heartbeat, like `potatoq status`: alive < 15 s, stale after, dead after 60 s. */
-export function WorkersTable({ brokerId }: { brokerId: string }) {
+/** The broker's workers as its system knows them, in its words (`words`, from its declaration). */
+export function WorkersTable({ brokerId, words }: { brokerId: string; words: WorkersWords }) {
   const q = useWorkers(brokerId);
+  // A system that keeps no worker registry answers Unsupported with why: that is not a failure.
+  if (q.error && !q.data && describeError(q.error).code === 'Unsupported') return <Empty>{describeError(q.error).message}</Empty>;
   if (q.error && !q.data)
     return (
       <div className="p-4">
@@ -17,7 +20,7 @@ export function WorkersTable({ brokerId }: { brokerId: string }) {
       </div>
     );
   if (!q.data) return <Loading />;
-  if (q.data.length === 0) return <Empty>No worker heartbeats are stored. Start one with `potatoq worker`.</Empty>;
+  if (q.data.length === 0) return <Empty>{words.empty}</Empty>;
   const base = `/brokers/${encodeURIComponent(brokerId)}`;
   return (
     <div className="overflow-x-auto">
@@ -31,7 +34,7 @@ export function WorkersTable({ brokerId }: { brokerId: string }) {
             <th>Queues</th>
             <th className="num">Concurrency</th>
             <th>Running</th>
-            <th className="num">Heartbeat</th>
+            <th className="num">{words.seen}</th>
           </tr>
         </thead>
         <tbody>

@@ -55,7 +55,18 @@ const ZOutcome = z
   .meta({ id: 'ActionOutcome' });
 const ZPreview = z.looseObject({ kind: z.string() }).meta({ id: 'PayloadPreview' });
 
-export const ZBrokerList = z.object({ brokers: z.array(z.looseObject({ id: z.string(), name: z.string(), kind: z.string() })) });
+export const ZBrokerList = z.object({
+  brokers: z.array(
+    z.looseObject({
+      id: z.string(),
+      name: z.string(),
+      kind: z.string(),
+      system: z.string(),
+      systemLabel: z.string(),
+      storeLabel: z.string(),
+    }),
+  ),
+});
 
 const ZQueueStats = z
   .looseObject({ name: z.string(), ready: count, scheduled: count, running: count, dead: count, oldestReadyAt: isoOrNull })

@@ -104,19 +104,42 @@ export interface BrokerModel {
     replayEdited?: ActionDecl & {
       sameId: boolean;
       /** Why positional arguments can't be edited (the system has none: QueueFlow's payload is
-       *  one JSON object, edited as keyword arguments); absent where they can. */
+       *  one JSON object, edited key by key); absent where they can. */
       noArgs?: string;
+      /** The editor's name for the keyword arguments and for one of them (QueueFlow: its
+       *  payload's keys); absent: "Keyword arguments", "keyword argument". */
+      kwargs?: { label: string; entry: string };
+      /** The typed kinds a value may be edited as, besides JSON's own (text, numbers, true/false,
+       *  null, lists, objects): what the system's workers receive as such (QueueFlow: none, its
+       *  payload is JSON). Absent: every kind the editor knows. */
+      kinds?: TypedKind[];
     };
     /** Present where the adapter can turn another system's message into one of its own;
      *  `what` names such a letter ("Celery letter"). */
     convert?: ActionDecl & { what: string };
   };
-  /** What the results page lists on this system, where it differs from stored result records
-   *  (QueueFlow: its finished jobs): `statuses` the filter takes, `all` what it shows without one. */
+  /** What the results page lists on this system (potatoq's and Celery's stored records,
+   *  QueueFlow's finished jobs): `statuses` the filter takes (its hint), `all` what it shows
+   *  without one. Absent: the page names no system's statuses. */
   results?: { does: string; statuses: string[]; all: string };
+  /** How this system's workers are known, in the Workers page's words. Absent: neutral words. */
+  workers?: WorkersDecl;
   /** Present where dead letters can move between this broker and brokers of another system
    *  that shares its call model (lib/brokers/move.ts pairs them). */
   calls?: CallsDecl;
+}
+
+/** How an operator learns about this system's workers, in its own words (never another system's). */
+export interface WorkersDecl {
+  /** How the console knows them, one sentence (the Workers page's subtitle): potatoq's heartbeats,
+   *  Celery's broadcast inspect, or that the system keeps no worker registry. */
+  known: string;
+  /** What an empty list means here ("No worker heartbeats are stored."). */
+  none: string;
+  /** The system's own command that starts a worker, shown after `none`; absent where it has none. */
+  start?: string;
+  /** The header of the time column: what the age counts from ("Heartbeat", "Answered"). */
+  seen: string;
 }
 
 /** A side of a cross-broker move this broker can or cannot take, in words. */

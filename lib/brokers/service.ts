@@ -22,7 +22,9 @@ import type {
   TaskListQuery,
 } from './schema';
 import { DEFAULT_OVERDUE_SECONDS, STUCK_CHECKS, withoutWrites, type Diagnosis } from './dto';
-import type { BrokerAdapter, ReplayPace } from './types';
+import type { BrokerAdapter, BrokerConfig, ReplayPace } from './types';
+import type { BrokerEntry } from './naming';
+import { brokerNames } from './systems';
 import type { ReplayEditInput } from './schema-edit';
 import { forgettingMoves, leftIds } from './move-journal-forget';
 
@@ -110,8 +112,13 @@ function write<T>(
   return withTimeout(what, writeTimeoutMs(), async () => fn(await requireCapability(brokerId, capability)));
 }
 
-export function brokerList(): Array<{ id: string; name: string; kind: string }> {
-  return listBrokerConfigs().map((b) => ({ id: b.id, name: b.name, kind: brokerKindOf(b) }));
+export function brokerList(): BrokerEntry[] {
+  return listBrokerConfigs().map(brokerEntry);
+}
+
+/** A configured broker's id, name, system and store, from its configuration alone. */
+function brokerEntry(b: BrokerConfig): BrokerEntry {
+  return { id: b.id, name: b.name, kind: brokerKindOf(b), system: b.kind, ...brokerNames(b) };
 }
 
 /** The adapter's declared model (states, what each action does); null while it cannot be created. */
@@ -134,7 +141,7 @@ export async function overview(brokerId: string): Promise<BrokerOverview> {
 }
 
 export type OverviewOutcome =
-  { ok: true; overview: BrokerOverview } | { ok: false; id: string; name: string; kind: string; error: { code: string; message: string } };
+  { ok: true; overview: BrokerOverview } | ({ ok: false; error: { code: string; message: string } } & BrokerEntry);
 
 /** One broker's overview as an outcome: a failure (its own timeout included) becomes an error
  *  entry, never a thrown error, so each overview card settles on its own. */
@@ -144,7 +151,7 @@ export async function overviewOutcome(brokerId: string): Promise<OverviewOutcome
   } catch (e) {
     const b = findBrokerConfig(brokerId);
     const err = toConsoleError(e);
-    return { ok: false, id: b.id, name: b.name, kind: brokerKindOf(b), error: { code: err.code, message: err.message } };
+    return { ok: false, ...brokerEntry(b), error: { code: err.code, message: err.message } };
   }
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isConsoleError } from './errors';
-import { createAdapter, storeOf } from './systems';
+import { brokerNames, createAdapter, storeOf } from './systems';
 import type { BrokerConfig } from './types';
 
 const entry = (kind: BrokerConfig['kind'], url: string): BrokerConfig => ({ id: 'x', name: 'x', kind, url, readOnly: false, options: {} });
@@ -23,6 +23,16 @@ describe('the table of systems', () => {
   it('shows potatoq brokers by their store and planned systems by their kind', () => {
     expect(storeOf(entry('potatoq', 'postgres+psycopg://h/db'))).toBe('postgres');
     expect(storeOf(entry('sdj', 'mysql://h/db'))).toBe('sdj');
+  });
+
+  it('names the system apart from its store, so two systems on one store read differently', () => {
+    expect(brokerNames(entry('celery', 'redis://h/0'))).toEqual({ systemLabel: 'Celery', storeLabel: 'Redis' });
+    expect(brokerNames(entry('potatoq', 'valkey://h/0'))).toEqual({ systemLabel: 'potatoq', storeLabel: 'Redis' });
+    expect(brokerNames(entry('potatoq', 'sqlite:///x.db'))).toEqual({ systemLabel: 'potatoq', storeLabel: 'SQLite' });
+    expect(brokerNames(entry('queueflow', 'http://h:8080'))).toEqual({ systemLabel: 'QueueFlow', storeLabel: 'PostgreSQL' });
+    expect(brokerNames(entry('sdj', 'mysql://h/db'))).toEqual({ systemLabel: 'Simple Durable Jobs', storeLabel: 'MySQL' });
+    // A URL no store takes (refused at startup) still names the system.
+    expect(brokerNames(entry('celery', 'nope://h'))).toEqual({ systemLabel: 'Celery', storeLabel: 'unknown' });
   });
 
   it('creates a Celery adapter per broker store, and refuses a misspelt Celery option by name', async () => {

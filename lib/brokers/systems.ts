@@ -15,13 +15,14 @@ import type { BrokerAdapter, BrokerConfig, SystemModule } from './types';
  */
 
 /** A system the configuration accepts and the overview shows as "not supported yet". */
-function plannedSystem(kind: SystemKind, label: string, schemes: string[]): SystemModule {
+function plannedSystem(kind: SystemKind, label: string, schemes: Record<string, string>): SystemModule {
   const scheme = (url: string) => url.split('://', 1)[0]!.split('+', 1)[0]!.toLowerCase();
   return {
     kind,
     label,
-    checkUrl: (url) => (schemes.includes(scheme(url)) ? null : `a ${label} broker's scheme must be one of ${schemes.join(', ')}`),
+    checkUrl: (url) => (schemes[scheme(url)] ? null : `a ${label} broker's scheme must be one of ${Object.keys(schemes).join(', ')}`),
     storeOf: () => kind,
+    storeLabel: (url) => schemes[scheme(url)] ?? 'unknown',
     // Its options are not known yet: accepted as they are.
     optionsFor: () => z.record(z.string(), z.unknown()),
     factoryFor: () => null,
@@ -31,13 +32,26 @@ function plannedSystem(kind: SystemKind, label: string, schemes: string[]): Syst
 export const SYSTEMS: Record<SystemKind, SystemModule> = {
   potatoq: potatoqSystem,
   celery: celerySystem,
-  sdj: plannedSystem('sdj', 'Simple Durable Jobs', ['postgresql', 'postgres', 'mysql']),
+  sdj: plannedSystem('sdj', 'Simple Durable Jobs', { postgresql: 'PostgreSQL', postgres: 'PostgreSQL', mysql: 'MySQL' }),
   queueflow: queueflowSystem,
 };
 
 /** The store behind a configured broker, for display (`sqlite`, `postgres`, ...). */
 export function storeOf(config: Pick<BrokerConfig, 'kind' | 'url'>): BrokerKind {
   return SYSTEMS[config.kind].storeOf(config.url);
+}
+
+/** How an operator reads a configured broker's system and store ("Celery", "Redis"): from the
+ *  configuration alone, so a broker that never answered is named too. */
+export function brokerNames(config: Pick<BrokerConfig, 'kind' | 'url'>): { systemLabel: string; storeLabel: string } {
+  const system = SYSTEMS[config.kind];
+  let storeLabel = 'unknown';
+  try {
+    storeLabel = system.storeLabel(config.url);
+  } catch {
+    // A bad scheme stops startup; this only keeps a name when it did not.
+  }
+  return { systemLabel: system.label, storeLabel };
 }
 
 /** A configured broker's adapter; Unsupported while its system (or store) is not supported yet. */

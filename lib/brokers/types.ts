@@ -229,6 +229,9 @@ export interface SystemModule {
   checkUrl(url: string): string | null;
   /** The store the URL picks (`sqlite`, `postgres`, ...), for display; throws on a bad scheme. */
   storeOf(url: string): BrokerKind;
+  /** The store's name as an operator reads it beside the system ("Redis", "PostgreSQL"): the
+   *  overview card, the header and the broker page say "Celery · Redis". Throws on a bad scheme. */
+  storeLabel(url: string): string;
   /** The options schema for this URL's store (strict: unknown keys are refused). */
   optionsFor(url: string): z.ZodType<Record<string, unknown>>;
   /** Null while the console cannot show this system (or this store of it) yet. The factory

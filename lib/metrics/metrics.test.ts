@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { BrokerOverview, Capabilities } from '@/lib/brokers/dto';
+import type { BrokerOverview, Capabilities, SystemKind } from '@/lib/brokers/dto';
 import { CAPABILITIES } from '@/lib/brokers/dto';
 import { cached, limitQueues, queueSamples, type Snapshot } from './snapshot';
 import { parseMetricsConfig } from './config';
@@ -10,6 +10,7 @@ const states = [
   { key: 'ready', label: 'Ready', list: 'listReady' as const, time: { field: 'createdAt' as const, label: 'Enqueued' }, owned: false },
   { key: 'paused', label: 'Paused', list: 'listReady' as const, time: { field: 'createdAt' as const, label: 'Enqueued' }, owned: false },
 ];
+const names = (system: SystemKind, kind: string) => ({ kind, system, systemLabel: system, storeLabel: kind });
 const at = Date.parse('2026-12-01T10:00:00Z');
 
 function overview(over: Partial<BrokerOverview> = {}): BrokerOverview {
@@ -64,11 +65,11 @@ describe('renderSnapshot', () => {
   const snapshot: Snapshot = {
     takenAt: at,
     brokers: [
-      { id: 'shop', name: 'Shop', kind: 'sqlite', ok: true, seconds: 0.25, error: null, overview: overview() },
+      { ...names('sdj', 'sqlite'), id: 'shop', name: 'Shop', ok: true, seconds: 0.25, error: null, overview: overview() },
       {
+        ...names('potatoq', 'postgres'),
         id: 'down',
         name: 'Down "PG"',
-        kind: 'postgres',
         ok: false,
         seconds: 1.5,
         error: { code: 'BrokerUnavailable', message: 'connection refused' },
@@ -92,11 +93,17 @@ describe('renderSnapshot', () => {
     expect(text).toMatch(/^# TYPE potatoq_console_queue_tasks gauge$/m);
   });
 
+  it('names the system of a broker that never answered, from its configuration', async () => {
+    const text = await renderSnapshot(snapshot);
+    expect(text).toContain('potatoq_console_broker_up{broker="down"} 0');
+    expect(text).toContain('potatoq_console_broker_info{broker="down",name="Down \\"PG\\"",kind="postgres",system="potatoq"} 1');
+  });
+
   it('leaves the workers series out where the system keeps no worker registry (never alive 0)', async () => {
     const qf = overview({ id: 'qf', workers: null, capabilities: { ...caps, workers: { on: false, why: 'no registry' } } });
     const text = await renderSnapshot({
       takenAt: at,
-      brokers: [{ id: 'qf', name: 'QF', kind: 'queueflow', ok: true, seconds: 0.1, error: null, overview: qf }],
+      brokers: [{ ...names('queueflow', 'queueflow'), id: 'qf', name: 'QF', ok: true, seconds: 0.1, error: null, overview: qf }],
     });
     expect(text).toContain('potatoq_console_queue_tasks{broker="qf",queue="emails",state="ready"} 12000');
     expect(text).not.toMatch(/^potatoq_console_workers\{/m);
@@ -119,7 +126,7 @@ describe('renderSnapshot', () => {
     });
     const text = await renderSnapshot({
       takenAt: at,
-      brokers: [{ id: 'shop', name: 'Shop', kind: 'sqlite', ok: true, seconds: 0.1, error: null, overview: o }],
+      brokers: [{ ...names('sdj', 'sqlite'), id: 'shop', name: 'Shop', ok: true, seconds: 0.1, error: null, overview: o }],
     });
     expect(text).toContain('potatoq_console_queue_tasks{broker="shop",queue="emails",state="dead"} 0');
     expect(text).toContain('potatoq_console_queue_tasks_capped{broker="shop",queue="emails",state="dead"} 1');

@@ -78,7 +78,7 @@ export async function renderSnapshot(s: Snapshot, maxQueues = getMetricsConfig()
   );
   snapshotAge.set(s.takenAt / 1000);
   for (const b of s.brokers) {
-    info.set({ broker: b.id, name: b.name, kind: b.kind, system: b.overview?.model?.system ?? '' }, 1);
+    info.set({ broker: b.id, name: b.name, kind: b.kind, system: b.system }, 1);
     up.set({ broker: b.id }, b.ok ? 1 : 0);
     seconds.set({ broker: b.id }, b.seconds);
     const o = b.overview;

@@ -1,5 +1,6 @@
 import 'server-only';
 import { countOf, type BrokerOverview } from '@/lib/brokers/dto';
+import type { BrokerEntry } from '@/lib/brokers/naming';
 import { brokerList, overview, toConsoleError } from '@/lib/brokers/service';
 
 // One read of every broker for /metrics: the overview's own capped counts (the same cost as
@@ -9,10 +10,7 @@ import { brokerList, overview, toConsoleError } from '@/lib/brokers/service';
 /** How long one snapshot answers scrapes. Scraping more often returns the same numbers. */
 export const CACHE_MS = 15_000;
 
-export interface BrokerSample {
-  id: string;
-  name: string;
-  kind: string;
+export interface BrokerSample extends BrokerEntry {
   ok: boolean;
   /** How long the broker took to answer its overview (or to fail). */
   seconds: number;

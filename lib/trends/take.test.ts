@@ -35,6 +35,7 @@ const overview = (o: Partial<BrokerOverview>): BrokerOverview =>
   }) as BrokerOverview;
 
 describe('taking samples', () => {
+  const potatoq = { system: 'potatoq' as const, systemLabel: 'potatoq', storeLabel: 'SQLite' };
   it("samples each queue's depth, oldest age and dead count, the broker's totals, and nothing of a broker that is down", async () => {
     snap.value = {
       takenAt: now,
@@ -43,6 +44,7 @@ describe('taking samples', () => {
           id: 'b1',
           name: 'b1',
           kind: 'sqlite',
+          ...potatoq,
           ok: true,
           seconds: 0.01,
           error: null,
@@ -52,6 +54,7 @@ describe('taking samples', () => {
           id: 'down',
           name: 'down',
           kind: 'postgres',
+          ...potatoq,
           ok: false,
           seconds: 10,
           error: { code: 'BrokerTimeout', message: 'slow' },
@@ -76,7 +79,10 @@ describe('taking samples', () => {
       totals: { ready: 1, scheduled: 0, running: 0, dead: 0 },
       totalsCapped: { dead: { atLeast: 0, estimate: null } },
     });
-    snap.value = { takenAt: now, brokers: [{ id: 'b1', name: 'b1', kind: 'sqlite', ok: true, seconds: 0.01, error: null, overview: o }] };
+    snap.value = {
+      takenAt: now,
+      brokers: [{ id: 'b1', name: 'b1', kind: 'sqlite', ...potatoq, ok: true, seconds: 0.01, error: null, overview: o }],
+    };
     const rows = await takeSamples(60_000, 10);
     expect(rows.map((r) => [r.queue, r.dead, r.deadCapped, r.depthCapped])).toEqual([
       ['emails', 0, true, false],

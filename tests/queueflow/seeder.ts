@@ -2,6 +2,7 @@
 // its own API, as its producers (POST /api/v1/jobs) and workers (lease, fail with the worker
 // token) do; never through the console's adapter. Dead letters are made the way a worker makes
 // them: lease the job, report a non-retryable failure with the reason as its error.
+import pg from 'pg';
 import type { ContractSeeder, SeedMessage } from '@/tests/contract';
 import { call, type QueueflowServer } from './support';
 
@@ -54,6 +55,18 @@ export function queueflowSeeder(s: QueueflowServer): ContractSeeder {
     const r = await call<Job>(s, 'GET', `/api/v1/jobs/${encodeURIComponent(id)}`);
     return r.status === 200 ? r.body : null;
   };
+  const backdate = async (letter: number, seconds: number) => {
+    const db = new pg.Client({ connectionString: s.databaseUrl });
+    await db.connect();
+    try {
+      await db.query('UPDATE queueflow.dead_letters SET created_at = created_at - make_interval(secs => $1) WHERE id = $2', [
+        seconds,
+        letter,
+      ]);
+    } finally {
+      await db.end();
+    }
+  };
   const unsupported = (what: string) => () => Promise.reject(new Error(`QueueFlow has no ${what}`));
 
   return {
@@ -65,7 +78,8 @@ export function queueflowSeeder(s: QueueflowServer): ContractSeeder {
     },
     claim: async (queue) => (await lease(queue))?.id ?? null,
     async deadLetter(m) {
-      // (countdown and diedAgo cannot be honoured: a job is leased now, a letter is made now.)
+      // (countdown cannot be honoured: a job is leased now. A letter is made now, then moved back
+      // `diedAgo` in QueueFlow's own table, as if it had died then: the server reads it from there.)
       const id = await create({ ...m, countdown: undefined }, TOP_PRIORITY);
       const l = await lease(m.queue);
       if (l?.id !== id) throw new Error(`QueueFlow seeder: leased ${l?.id ?? 'nothing'} instead of ${id}`);
@@ -85,7 +99,10 @@ export function queueflowSeeder(s: QueueflowServer): ContractSeeder {
           200,
         );
         const found = page.dead_letters.find((d) => d.job_id === id);
-        if (found) return String(found.id);
+        if (found) {
+          if (m.diedAgo) await backdate(found.id, m.diedAgo);
+          return String(found.id);
+        }
         await new Promise((r) => setTimeout(r, 100));
       }
       throw new Error(`QueueFlow seeder: no dead letter for job ${id}`);

@@ -30,6 +30,8 @@ export interface QueueflowServer {
   jwtSecret: string;
   /** The queue the server's own Rust workers drain (builtin tasks only). */
   inprocQueue: string;
+  /** The server's own PostgreSQL database (seeders backdate letters there). */
+  databaseUrl: string;
   runDir: string;
   log(): string;
   stop(): void;
@@ -123,6 +125,7 @@ export function startQueueflow(databaseUrl?: string): QueueflowServer | null {
     workerToken: get('QUEUEFLOW_WORKER_TOKEN'),
     jwtSecret: get('QUEUEFLOW_JWT_SECRET'),
     inprocQueue: get('QUEUEFLOW_INPROC_QUEUE'),
+    databaseUrl: get('QUEUEFLOW_DATABASE_URL'),
     runDir,
     log: () => (fs.existsSync(path.join(runDir, 'server.log')) ? fs.readFileSync(path.join(runDir, 'server.log'), 'utf8') : ''),
     stop: () => {

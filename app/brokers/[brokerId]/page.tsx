@@ -1,6 +1,7 @@
 import { HydrationBoundary, dehydrate } from '@tanstack/react-query';
 import { BrokerHome } from '@/components/broker/broker-home';
 import { PageTitle } from '@/components/ui/states';
+import { brokerBadge } from '@/lib/brokers/naming';
 import { brokerList } from '@/lib/brokers/service';
 import { newServerQueryClient, prefetchOverview, prefetchWorkers } from '../../_lib/prefetch';
 import { requireReader } from '@/lib/auth/current';
@@ -17,7 +18,7 @@ export default async function BrokerPage({ params }: { params: Promise<{ brokerI
   await Promise.all([prefetchOverview(qc, brokerId), prefetchWorkers(qc, brokerId)]);
   return (
     <>
-      <PageTitle sub={`${broker?.kind ?? ''} broker · id ${brokerId}`}>{broker?.name ?? brokerId}</PageTitle>
+      <PageTitle sub={`${broker ? `${brokerBadge(broker)} broker` : 'broker'} · id ${brokerId}`}>{broker?.name ?? brokerId}</PageTitle>
       <HydrationBoundary state={dehydrate(qc)}>
         <BrokerHome brokerId={brokerId} />
       </HydrationBoundary>

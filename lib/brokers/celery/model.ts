@@ -1,5 +1,5 @@
 import 'server-only';
-import type { BrokerModel, StateDecl } from '@/lib/brokers/schema';
+import type { BrokerModel, StateDecl, TypedKind } from '@/lib/brokers/schema';
 import { CELERY_ENQUEUE } from './enqueue-fields';
 import { CELERY_RABBITMQ_CALLS, CELERY_REDIS_CALLS } from './calls';
 
@@ -15,8 +15,29 @@ const STATES: StateDecl[] = [
 ];
 
 /** Celery on Redis: kombu's lists per queue and priority bucket, failures in the result backend. */
+/** Celery's `celery-task-meta-*` records (STARTED only with `task_track_started`). */
+const RESULTS: NonNullable<BrokerModel['results']> = {
+  does: "Celery's result records (celery-task-meta-*: SUCCESS, FAILURE, RETRY, REVOKED, STARTED); they expire after result_expires.",
+  statuses: ['SUCCESS', 'FAILURE', 'RETRY', 'REVOKED', 'STARTED'],
+  all: 'every stored record',
+};
+
+/** kombu's JSON `__type__` markers an edited value can be sent as; it has no sets or timedeltas. */
+const CELERY_EDIT_KINDS: TypedKind[] = ['datetime', 'date', 'time', 'uuid', 'decimal', 'bytes'];
+
+/** Celery keeps no heartbeats in the broker (they are events): the console asks, as Flower does. */
+const WORKERS: NonNullable<BrokerModel['workers']> = {
+  known:
+    'Live Celery workers: those that answer a broadcast `inspect` (stats, active, active_queues, registered, what Flower asks) within inspectTimeoutMs. Celery keeps no heartbeats in the broker, so a worker that does not answer is not listed.',
+  none: 'No Celery worker answered the broadcast inspect.',
+  start: 'celery -A <your app> worker',
+  seen: 'Answered',
+};
+
 export const CELERY_REDIS_MODEL: BrokerModel = {
   system: 'celery',
+  results: RESULTS,
+  workers: WORKERS,
   states: STATES,
   actions: {
     replay: {
@@ -40,6 +61,7 @@ export const CELERY_REDIS_MODEL: BrokerModel = {
     replayEdited: {
       does: "The failure's task is sent again under the same id (Celery keeps a task's id across retries) as app.send_task would send it: its stored name, with your edited args, kwargs, queue or priority and the rest as result_extended recorded them; the FAILURE record is removed only after the message is in Redis, and the failure is kept if a message with this id is already waiting or reserved.",
       sameId: true,
+      kinds: CELERY_EDIT_KINDS,
     },
   },
   calls: CELERY_REDIS_CALLS,
@@ -48,6 +70,8 @@ export const CELERY_REDIS_MODEL: BrokerModel = {
 /** Celery on RabbitMQ: counts only (no browse), failures in the result backend. */
 export const CELERY_RABBITMQ_MODEL: BrokerModel = {
   system: 'celery',
+  results: RESULTS,
+  workers: WORKERS,
   states: [
     { key: 'ready', label: 'Ready (ETAs included)', list: 'listReady', time: { field: 'runAt', label: 'ETA' }, owned: false },
     {
@@ -79,6 +103,7 @@ export const CELERY_RABBITMQ_MODEL: BrokerModel = {
     replayEdited: {
       does: "The failure's task is published again under the same id (Celery keeps a task's id across retries) as app.send_task would publish it: its stored name, with your edited args, kwargs, queue or priority and the rest as result_extended recorded them; the FAILURE record is removed only after RabbitMQ confirms the message. RabbitMQ can't tell whether the id is still queued, so replay a failure once.",
       sameId: true,
+      kinds: CELERY_EDIT_KINDS,
     },
     enqueue: {
       ...CELERY_ENQUEUE,

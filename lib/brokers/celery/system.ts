@@ -10,6 +10,8 @@ type Store = 'redis' | 'rabbitmq';
 /** The broker URL schemes of a Celery app the console reads; the scheme picks the store. */
 const SCHEMES: Record<string, Store> = { redis: 'redis', rediss: 'redis', amqp: 'rabbitmq', amqps: 'rabbitmq', pyamqp: 'rabbitmq' };
 
+const STORE_LABELS: Record<Store, string> = { redis: 'Redis', rabbitmq: 'RabbitMQ' };
+
 const FACTORIES: Record<Store, AdapterFactory | null> = {
   // (Its second parameter is a test's observer, not the context.)
   redis: (config) => createCeleryRedisAdapter(config),
@@ -29,6 +31,7 @@ export const celerySystem: SystemModule = {
   label: 'Celery',
   checkUrl: (url) => (SCHEMES[schemeOf(url)] ? null : `a Celery broker's scheme must be one of ${Object.keys(SCHEMES).join(', ')}`),
   storeOf: celeryStore,
+  storeLabel: (url) => STORE_LABELS[celeryStore(url)],
   optionsFor: () => ZCeleryOptions,
   factoryFor: (url) => FACTORIES[celeryStore(url)],
 };

@@ -37,9 +37,26 @@ export const POTATOQ_NO_PAUSE = {
 } as const;
 
 /** potatoq on SQLite or PostgreSQL: one table of jobs, one of dead letters. */
+/** potatoq's stored result records (states.py: the states a record is stored in). */
+const RESULTS: NonNullable<BrokerModel['results']> = {
+  does: "potatoq's stored result records (SUCCESS, FAILURE, RETRY, REVOKED); they expire after result_expires.",
+  statuses: ['SUCCESS', 'FAILURE', 'RETRY', 'REVOKED'],
+  all: 'every stored record',
+};
+
+/** potatoq's worker heartbeats (`potatoq status` reads the same), every 5 s. */
+const WORKERS: NonNullable<BrokerModel['workers']> = {
+  known: 'From the heartbeats potatoq workers write every 5 s (what `potatoq status` shows): stale after 15 s, dead after 60 s.',
+  none: 'No worker heartbeats are stored.',
+  start: 'potatoq worker',
+  seen: 'Heartbeat',
+};
+
 export const POTATOQ_TABLE_MODEL: BrokerModel = {
   system: 'potatoq',
   states: STATES,
+  results: RESULTS,
+  workers: WORKERS,
   actions: {
     replay: {
       does: 'Each letter goes back to its queue as a ready task (like `potatoq dead retry`); its stored result is removed.',
@@ -68,6 +85,8 @@ export const POTATOQ_TABLE_MODEL: BrokerModel = {
 export const POTATOQ_RABBITMQ_MODEL: BrokerModel = {
   system: 'potatoq',
   states: STATES,
+  results: RESULTS,
+  workers: WORKERS,
   actions: {
     // Publishing thousands of letters at once floods the queue its workers read: paced by default.
     replay: {
@@ -103,6 +122,8 @@ export const POTATOQ_REDIS_MODEL: BrokerModel = {
   // A running task's time on Redis is its lease deadline (claim + worker_dead_after, extended by
   // each heartbeat); potatoq stores no claim time. A deadline in the past: its worker is gone.
   states: STATES.map((s) => (s.key === 'running' ? { ...s, time: { field: 'runAt', label: 'Lease ends' } } : s)),
+  results: RESULTS,
+  workers: WORKERS,
   actions: {
     replay: {
       does: 'Each letter goes back to the end of its queue as a ready task (like `potatoq dead retry`), its stored result is removed and its eta dropped. Letters potatoq cannot decode are kept.',

@@ -24,6 +24,8 @@ const SCHEMES: Record<string, Store> = {
   unix: 'redis',
 };
 
+const STORE_LABELS: Record<Store, string> = { sqlite: 'SQLite', postgres: 'PostgreSQL', rabbitmq: 'RabbitMQ', redis: 'Redis' };
+
 const STORES: Record<Store, { options: z.ZodType<Record<string, unknown>>; create: AdapterFactory | null }> = {
   sqlite: { options: ZSqliteOptions, create: createSqliteAdapter },
   postgres: { options: ZPostgresOptions, create: createPostgresAdapter },
@@ -46,6 +48,7 @@ export const potatoqSystem: SystemModule = {
   label: 'potatoq',
   checkUrl: (url) => (SCHEMES[schemeOf(url)] ? null : `scheme must be one of ${Object.keys(SCHEMES).join(', ')}`),
   storeOf: potatoqStore,
+  storeLabel: (url) => STORE_LABELS[potatoqStore(url)],
   optionsFor: (url) => STORES[potatoqStore(url)].options,
   factoryFor: (url) => STORES[potatoqStore(url)].create,
 };

@@ -10,6 +10,7 @@ import { foldSightings } from '@/lib/brokers/task-queues';
 import { createJob, previewCreate } from './enqueue';
 import { getResult, getTask, jobPager, listTasks } from './jobs';
 import { listResults } from './results';
+import { deadHistogramQf } from './histogram';
 import { QUEUEFLOW_MODEL } from './model';
 import { ZQueueflowOptions } from './options';
 import { probe, queueStats, totalsOf, WORKERS_WHY, type QfProbe } from './overview';
@@ -118,6 +119,7 @@ export function createQueueflowAdapter(config: StoreConfig, ctx: AdapterContext)
     getTask: (id) => getTask(client, id),
     listDead: (q) => listDead(client, q, links),
     deadGroups: (q) => deadGroups(client, q),
+    deadHistogram: (q) => deadHistogramQf(client, q),
     getDead: (id) => getDead(client, id, links),
     listWorkers: () => Promise.reject(new ConsoleError('Unsupported', WORKERS_WHY)),
     listResults: (q) => listResults(client, q),

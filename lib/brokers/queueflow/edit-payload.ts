@@ -86,6 +86,14 @@ function jsonOf(v: TypedValue, field: string): unknown {
   }
 }
 
+/** `keys` in the order `original` (the letter's payload) has them, new keys after in their own
+ *  order: an edit of one value leaves the payload's shape, and its diff, alone. */
+function inOriginalOrder(original: unknown, keys: string[]): string[] {
+  const was = original !== null && typeof original === 'object' && !Array.isArray(original) ? Object.keys(original) : [];
+  const now = new Set(keys);
+  return [...new Set([...was.filter((k) => now.has(k)), ...keys])];
+}
+
 /** The create request a plain replay amounts to, and the edited one; bad edits name their field. */
 export function editedCreate(job: QfJob, edit: ReplayEditInput): { before: QfCreate; after: QfCreate } {
   const config: Record<string, unknown> = { queue: job.queue_name };
@@ -95,7 +103,8 @@ export function editedCreate(job: QfJob, edit: ReplayEditInput): { before: QfCre
   const after = { ...before, config: { ...config } };
   if (edit.kwargs) {
     checkEditKwargNames(edit.kwargs);
-    after.payload = Object.fromEntries(edit.kwargs.map(([k, v]) => [k, jsonOf(v, `kwargs.${k}`)]));
+    const edited = new Map(edit.kwargs.map(([k, v]) => [k, jsonOf(v, `kwargs.${k}`)]));
+    after.payload = Object.fromEntries(inOriginalOrder(before.payload, [...edited.keys()]).map((k) => [k, edited.get(k)]));
   }
   if (edit.queue !== undefined) {
     const q = edit.queue.trim();

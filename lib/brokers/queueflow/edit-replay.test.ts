@@ -62,6 +62,26 @@ describe('QueueFlow edit and replay: the create request', () => {
     });
   });
 
+  it("keeps the payload's key order, new keys after, whatever order the edit lists them in", () => {
+    const { after } = editedCreate({ ...job, payload: { to: 'a@b', n: 1, at: 'x' } } as QfJob, {
+      kwargs: [
+        ['extra', { t: 'bool', v: true }],
+        ['at', { t: 'str', v: 'x' }],
+        ['n', { t: 'int', v: '2' }],
+        ['to', { t: 'str', v: 'a@b' }],
+      ],
+    });
+    expect(JSON.stringify(after.payload)).toBe('{"to":"a@b","n":2,"at":"x","extra":true}');
+    // A key the edit removed is gone; the others keep their places.
+    const { after: less } = editedCreate({ ...job, payload: { to: 'a@b', n: 1, at: 'x' } } as QfJob, {
+      kwargs: [
+        ['at', { t: 'str', v: 'x' }],
+        ['to', { t: 'str', v: 'a@b' }],
+      ],
+    });
+    expect(JSON.stringify(less.payload)).toBe('{"to":"a@b","at":"x"}');
+  });
+
   it('refuses positional args and what JSON has no type for, naming the field', () => {
     expect(fields(() => editedCreate(job, { args: [{ t: 'int', v: '1' }] }))).toEqual({
       args: expect.stringContaining('no positional arguments'),

@@ -26,6 +26,12 @@ const STATES: StateDecl[] = [
 export const QUEUEFLOW_MODEL: BrokerModel = {
   system: 'queueflow',
   states: STATES,
+  workers: {
+    known:
+      "QueueFlow's API has no worker registry: its remote workers are anonymous lease holders. A running job's Started time is when a worker leased it.",
+    none: 'QueueFlow keeps no worker registry: the console cannot list its workers.',
+    seen: 'Heartbeat',
+  },
   results: {
     does: "QueueFlow's finished jobs (completed, failed, cancelled) with their result or error; they go by its retention.",
     statuses: QF_FINISHED.map((x) => x.toUpperCase()),
@@ -55,9 +61,12 @@ export const QUEUEFLOW_MODEL: BrokerModel = {
     },
     enqueue: QUEUEFLOW_ENQUEUE,
     replayEdited: {
-      does: "A new job with a new id runs your edits: the payload (its keys are the kwargs; JSON, so dates go as ISO 8601 text), queue and priority; task name, retries, timeout and backoff stay the letter's (QueueFlow has no positional args). QueueFlow's replay takes no changes, so the letter's queue is paused for a moment, the letter replayed (marked once), the edited job created and the unedited copy cancelled before any worker can take it, then the queue resumed; other jobs of that queue wait meanwhile. One console at a time edits a queue's letters (another waits a few seconds, then is refused with nothing changed); if the console stops mid-way, the next console to read this broker finishes the edit and resumes the queue, only if the console had paused it.",
+      does: "A new job with a new id runs your edits: the payload (a JSON object: dates go as ISO 8601 text), queue and priority; task name, retries, timeout and backoff stay the letter's (QueueFlow has no positional args). QueueFlow's replay takes no changes, so the letter's queue is paused for a moment, the letter replayed (marked once), the edited job created and the unedited copy cancelled before any worker can take it, then the queue resumed; other jobs of that queue wait meanwhile. One console at a time edits a queue's letters (another waits a few seconds, then is refused with nothing changed); if the console stops mid-way, the next console to read this broker finishes the edit and resumes the queue, only if the console had paused it.",
       sameId: false,
       noArgs: 'QueueFlow jobs take one JSON object (the payload) and no positional arguments: edit its keys',
+      kwargs: { label: 'Payload (a JSON object)', entry: 'payload key' },
+      // JSON only: dates, UUIDs and Decimals would reach its workers as text anyway.
+      kinds: [],
     },
   },
 };

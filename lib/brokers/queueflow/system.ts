@@ -22,6 +22,8 @@ export const queueflowSystem: SystemModule = {
   label: 'QueueFlow',
   checkUrl: checkQueueflowUrl,
   storeOf: () => 'queueflow',
+  // The console talks to its HTTP API; the jobs live in the PostgreSQL database it runs on.
+  storeLabel: () => 'PostgreSQL',
   optionsFor: () => ZQueueflowOptions,
   factoryFor: () => createQueueflowAdapter,
 };

@@ -1,4 +1,5 @@
 import { HydrationBoundary, dehydrate } from '@tanstack/react-query';
+import { resultsWords } from '@/components/results/filter-hint';
 import { ResultsTable } from '@/components/results/results-table';
 import { Card } from '@/components/ui/card';
 import { FilterBar } from '@/components/ui/filter-bar';
@@ -19,22 +20,20 @@ export default async function ResultsPage({ params, searchParams }: { params: Pr
   const qc = newServerQueryClient();
   await prefetchResults(qc, brokerId, status);
   // What the list is and what an empty status shows are the adapter's to say.
-  const decl = brokerModel(brokerId)?.results;
+  const words = resultsWords(brokerModel(brokerId)?.results, status);
   return (
     <>
-      <PageTitle sub={decl?.does ?? 'Stored result records (SUCCESS, FAILURE, RETRY, REVOKED); they expire after result_expires.'}>
-        Results
-      </PageTitle>
+      <PageTitle sub={words.does}>Results</PageTitle>
       <HydrationBoundary state={dehydrate(qc)}>
         <Card>
           <div className="p-4">
             <FilterBar
               action={`/brokers/${encodeURIComponent(brokerId)}/results`}
-              fields={[{ name: 'status', label: 'Status', value: status, placeholder: decl ? decl.all : 'FAILURE' }]}
+              fields={[{ name: 'status', label: 'Status', value: status, placeholder: words.placeholder }]}
             />
-            {decl ? (
+            {words.note ? (
               <p className="mt-2 text-xs text-zinc-500 dark:text-zinc-400" data-testid="results-filter-note">
-                {status ? `Only ${status}; ` : `Showing ${decl.all}; `}a status is one of {decl.statuses.join(', ')}.
+                {words.note}
               </p>
             ) : null}
           </div>

@@ -2,9 +2,11 @@ import { HydrationBoundary, dehydrate } from '@tanstack/react-query';
 import { Card } from '@/components/ui/card';
 import { PageTitle } from '@/components/ui/states';
 import { WorkersTable } from '@/components/workers/workers-table';
+import { workersWords } from '@/components/workers/words';
 import { segment } from '../../../_lib/params';
 import { newServerQueryClient, prefetchWorkers } from '../../../_lib/prefetch';
 import { requireReader } from '@/lib/auth/current';
+import { brokerModel } from '@/lib/brokers/service';
 import { brokerTitle } from '../../../_lib/titles';
 
 export const dynamic = 'force-dynamic';
@@ -15,12 +17,14 @@ export default async function WorkersPage({ params }: { params: Promise<{ broker
   const brokerId = segment((await params).brokerId);
   const qc = newServerQueryClient();
   await prefetchWorkers(qc, brokerId);
+  // How this system's workers are known and started is its adapter's to say.
+  const words = workersWords(brokerModel(brokerId)?.workers);
   return (
     <>
-      <PageTitle sub="From the heartbeats workers write every 5 s: stale after 15 s, dead after 60 s.">Workers</PageTitle>
+      <PageTitle sub={words.known}>Workers</PageTitle>
       <HydrationBoundary state={dehydrate(qc)}>
         <Card>
-          <WorkersTable brokerId={brokerId} />
+          <WorkersTable brokerId={brokerId} words={words} />
         </Card>
       </HydrationBoundary>
     </>

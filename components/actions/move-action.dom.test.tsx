@@ -1,0 +1,89 @@
+import { screen, within } from '@testing-library/react';
+import { userEvent } from '@vitest/browser/context';
+import { describe, expect, it, vi } from 'vitest';
+import * as brokerActions from '@/lib/actions/broker-actions';
+import { mockApi, renderInApp } from '@/tests/support/component';
+import { HOSTILE, actionResult, moveTarget, overview } from '@/tests/support/component-fixtures';
+import { MoveAction } from './move-action';
+
+const actions = vi.mocked(brokerActions);
+const B = 'b1';
+const REFUSED = 'QueueFlow keeps one JSON payload: no Celery call to move';
+
+function routes() {
+  return mockApi({
+    [`/api/brokers/${B}/queues`]: overview(B, { movable: true }),
+    [`/api/brokers/${B}/move-targets`]: [moveTarget('c1'), moveTarget('c2'), moveTarget('qf1', REFUSED)],
+  });
+}
+
+async function openDialog(ids = ['dl-1', 'dl-2']) {
+  renderInApp(<MoveAction brokerId={B} queue="emails" ids={ids} />);
+  await userEvent.click(screen.getByRole('button', { name: `Move to broker…${ids.length > 1 ? ` ${ids.length}` : ''}` }));
+  return screen.findByRole('dialog', { name: `Move ${ids.length} dead letter${ids.length === 1 ? '' : 's'} to another broker?` });
+}
+
+describe('MoveAction', () => {
+  it('preselects no target and cannot move until one is chosen', async () => {
+    routes();
+    const dialog = await openDialog();
+    const select = (await within(dialog).findByRole('combobox', { name: 'Move to' })) as HTMLSelectElement;
+    expect(select.value).toBe('');
+    // Only the brokers the server pairs with this one are offered.
+    expect([...select.options].map((o) => [o.value, o.text, o.disabled])).toEqual([
+      ['', 'Choose a broker…', true],
+      ['c1', 'c1 (Celery) (c1)', false],
+      ['c2', 'c2 (Celery) (c2)', false],
+    ]);
+    const submit = within(dialog).getByTestId('move-submit') as HTMLButtonElement;
+    expect(submit.disabled).toBe(true);
+    expect(submit.title).toBe('Choose the broker to move to first');
+    expect(within(dialog).queryByTestId('move-summary')).toBeNull();
+    // The others are listed with why not.
+    expect(within(dialog).getByTestId('move-refused').textContent).toContain(`qf1 (Celery): ${REFUSED}`);
+
+    await userEvent.fill(within(dialog).getByRole('textbox', { name: 'Reason' }), 'OPS-9 drain b1');
+    expect(submit.disabled).toBe(true);
+    await userEvent.click(submit, { force: true });
+    expect(actions.moveDeadAction).not.toHaveBeenCalled();
+  });
+
+  it('says where the letters go once chosen, and moves them with the reason', async () => {
+    routes();
+    actions.moveDeadAction.mockResolvedValue({
+      ok: true,
+      data: actionResult('move', B, ['dl-1'], [{ id: 'dl-2', outcome: 'conflict', message: HOSTILE }]),
+    });
+    const dialog = await openDialog();
+    await userEvent.selectOptions(await within(dialog).findByRole('combobox', { name: 'Move to' }), 'c2');
+    expect(within(dialog).getByTestId('move-summary').textContent).toBe(
+      'Move 2 dead letters from broker b1 to broker c2 (from queue emails): each is enqueued there under its own id, then removed here.',
+    );
+    expect(within(dialog).getByText('Enqueued on c2 as a Celery task.')).toBeTruthy();
+    const submit = within(dialog).getByRole('button', { name: 'Move 2 dead letters to c2' }) as HTMLButtonElement;
+    expect(submit.disabled).toBe(true);
+    await userEvent.fill(within(dialog).getByRole('textbox', { name: 'Reason' }), 'OPS-9 drain b1');
+    await userEvent.click(submit);
+
+    expect(actions.moveDeadAction).toHaveBeenCalledWith(B, 'c2', ['dl-1', 'dl-2'], 'OPS-9 drain b1', 'emails');
+    const outcome = await within(dialog).findByTestId('action-outcome');
+    expect(within(outcome).getByTestId('outcome-succeeded').textContent).toBe('1 of 2 moved');
+    const failed = within(outcome).getByTestId('outcome-failed-item');
+    expect(failed.dataset.id).toBe('dl-2');
+    expect(failed.textContent).toContain('conflict: <img src=x');
+    expect(outcome.querySelector('img, a, script')).toBeNull();
+    // The target stays as it was moved to.
+    expect((within(dialog).getByRole('combobox', { name: 'Move to' }) as HTMLSelectElement).disabled).toBe(true);
+  });
+
+  it('says so when no broker can take the letters', async () => {
+    mockApi({
+      [`/api/brokers/${B}/queues`]: overview(B, { movable: true }),
+      [`/api/brokers/${B}/move-targets`]: [moveTarget('qf1', REFUSED)],
+    });
+    const dialog = await openDialog(['dl-1']);
+    expect((await within(dialog).findByTestId('move-none')).textContent).toBe('No configured broker can take these letters.');
+    expect(within(dialog).queryByRole('combobox')).toBeNull();
+    expect((within(dialog).getByTestId('move-submit') as HTMLButtonElement).disabled).toBe(true);
+  });
+});

@@ -1,0 +1,25 @@
+// The SDJ store is a system folder: it may use the contract's errors, shared text helpers and
+// its drivers, never another system's folder or the console's services (audit, leases, bulk,
+// auth, actions, client, metrics), which the service passes in.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ALLOWED = [
+  /^\.\//,
+  /^@\/lib\/brokers\/(errors|types)$/,
+  /^@\/lib\/(text|triage)\//,
+  /^(server-only|zod|pg|mysql2\/promise|node:crypto|node:fs|node:path|vitest)$/,
+];
+const SPEC = /(?:\bfrom\s*|\bimport\s*\(\s*)['"]([^'"\n]+)['"]/g;
+
+describe('lib/brokers/sdj imports', () => {
+  it('reaches only the contract, shared helpers and its drivers', () => {
+    const dir = __dirname;
+    const bad = readdirSync(dir)
+      .filter((f) => f.endsWith('.ts'))
+      .flatMap((f) => [...readFileSync(path.join(dir, f), 'utf8').matchAll(SPEC)].map((m) => `${f}: ${m[1]}`))
+      .filter((x) => !ALLOWED.some((re) => re.test(x.split(': ')[1]!)));
+    expect(bad).toEqual([]);
+  });
+});
