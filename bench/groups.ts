@@ -1,7 +1,7 @@
 // `npm run bench:groups`: the dead-letter groups of 10,000 letters, fingerprinted in-process the
 // way every potatoq and Celery adapter does (reasonTriage + DeadGrouper), with one hostile letter
 // more per size and shape (bench/hostile-groups.ts). No broker needed; a script, not a test.
-import { reasonTriage } from '@/lib/brokers/potatoq/fingerprint';
+import { reasonTriage } from '@/lib/triage/reason-fingerprint';
 import { DeadGrouper } from '@/lib/triage/groups';
 import { measureHostileGroups } from './hostile-groups';
 

@@ -6,6 +6,7 @@
 // the server and its database are removed at the end. See docs/performance.md.
 import os from 'node:os';
 import { createQueueflowAdapter } from '@/lib/brokers/queueflow/adapter';
+import { adapterContext } from '@/lib/brokers/systems-context';
 import { ZDeadListQuery } from '@/lib/brokers/schema';
 import { PyWorker, startQueueflow, type QueueflowServer } from '@/tests/queueflow/support';
 import { anyGet, dashboardGet, load, startConsole, timeAndReport } from './potatoq-side';
@@ -86,7 +87,10 @@ async function main(): Promise<void> {
     );
 
     const broker = { id: 'bench', kind: 'queueflow', name: 'bench', url: s.url, token: s.token };
-    const a = createQueueflowAdapter({ id: 'bench', name: 'bench', url: s.url, readOnly: false, options: { token: s.token } });
+    const a = createQueueflowAdapter(
+      { id: 'bench', name: 'bench', url: s.url, readOnly: false, options: { token: s.token } },
+      adapterContext(),
+    );
     server = await startConsole(broker);
     if (!server) log('  no production build (.next/BUILD_ID): the console over HTTP is not measured; run `npx next build` first');
     churn.start();

@@ -4,7 +4,8 @@ import { z } from 'zod';
 import { SYSTEM_KINDS } from '@/lib/brokers/dto';
 import { SYSTEMS } from '@/lib/brokers/systems';
 import type { BrokerConfig } from '@/lib/brokers/types';
-import { redactSecrets, rememberSecret, rememberSecretsOf } from '@/lib/text/secrets';
+import { ConfigError } from '@/lib/config-error';
+import { rememberSecret, rememberSecretsOf } from '@/lib/text/secrets';
 
 /**
  * `POTATOQ_CONSOLE_BROKERS`: a JSON array of `{"id", "name"?, "kind"?, "url", "readOnly"?, ...options}`
@@ -15,13 +16,7 @@ import { redactSecrets, rememberSecret, rememberSecretsOf } from '@/lib/text/sec
  * Parsed once; a bad value throws `ConfigError` naming the field, and boot stops.
  */
 
-/** A message never shows a secret from the configuration (lib/text/secrets.ts). */
-export class ConfigError extends Error {
-  constructor(message: string) {
-    super(redactSecrets(message));
-    this.name = 'ConfigError';
-  }
-}
+export { ConfigError };
 
 const ZUrl = z
   .string({ error: 'must be a string' })

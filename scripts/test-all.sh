@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# `npm test`: every tier in order: typecheck, lint (zero warnings), format (Prettier), unit, component, integration (real SQLite files and the
+# `npm test`: every tier in order: typecheck, lint (zero warnings), format (Prettier), paths,
+# layers (scripts/check-layers.mjs: no import cycle, no layer crossed), unit, component, integration (real SQLite files and the
 # real potatoq in .venv; other brokers when their suites exist), production build, then
 # Playwright e2e against that build. Keeps going after a failure so one run shows every
 # broken tier, skips e2e when the build failed, and exits non-zero if anything failed.
@@ -36,6 +37,7 @@ run_step typecheck npx tsc --noEmit
 run_step lint npx eslint . --max-warnings 0
 run_step format npx prettier --check .
 run_step paths node scripts/check-paths.mjs
+run_step layers node scripts/check-layers.mjs
 # Unhandled errors (which fail a run whose tests all passed) go to <report>.unhandled.json.
 VT_REPORT=(--reporter=default --reporter=json --reporter=./scripts/vitest-unhandled.mjs)
 REPORT=$reports/unit.json VITEST_UNHANDLED_REPORT=$reports/unit.unhandled.json run_step unit npx vitest run --project unit "${VT_REPORT[@]}" --outputFile.json="$reports/unit.json"

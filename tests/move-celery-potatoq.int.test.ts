@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectRedis } from '@/lib/brokers/potatoq/redis/server';
+import { connectRedis } from '@/lib/transports/redis/server';
 import { redisAvailable, redisDb, stopWorker } from '@/tests/brokers/celery/redis/support';
 import { dropSchema, migratedSchema, PG_URL, pgAvailable, PY_DIR, type PgTarget } from '@/tests/support/postgres';
 import { migratedDb } from '@/tests/support/sqlite-db';

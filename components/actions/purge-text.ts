@@ -1,7 +1,7 @@
 // What a purge will remove, in the dialog's words: as the broker's adapter declares its purge
 // (RabbitMQ's takes only ready messages) and with the counts the overview has right now.
 import { countOf, type PurgeDecl, type QueueStats } from '@/lib/brokers/schema';
-import { formatCount } from '@/lib/client/format';
+import { formatCount } from '@/lib/text/format';
 
 export interface PurgeText {
   /** What goes, e.g. "every waiting task (ready and scheduled)". */

@@ -9,7 +9,7 @@ import { WorkerStatus } from '@/components/workers/worker-status';
 import { workersWords } from '@/components/workers/words';
 import { DEAD, countOf } from '@/lib/brokers/schema';
 import { describeError } from '@/lib/client/api';
-import { countTitle, formatAge, formatCount } from '@/lib/client/format';
+import { countTitle, formatAge, formatCount } from '@/lib/text/format';
 import { useOverview, useWorkers } from '@/lib/client/hooks';
 import { visible } from '@/lib/text/visible';
 

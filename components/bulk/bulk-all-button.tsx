@@ -10,7 +10,7 @@ import { ErrorBox } from '@/components/ui/states';
 import type { ActionError } from '@/lib/actions/response';
 import { controlBulkAction, createBulkAction } from '@/lib/bulk/actions';
 import type { BulkAction, BulkFilter, BulkJobView, BulkOp } from '@/lib/bulk/schema';
-import { formatUtc } from '@/lib/client/format';
+import { formatUtc } from '@/lib/text/format';
 import { useOverview } from '@/lib/client/hooks';
 import { BulkOutcome } from './bulk-outcome';
 import { BulkMoveTarget } from './bulk-move-target';

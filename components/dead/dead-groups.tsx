@@ -7,7 +7,7 @@ import { Empty, ErrorBox, Loading } from '@/components/ui/states';
 import { Ago } from '@/components/ui/time';
 import type { DeadGroup } from '@/lib/brokers/schema';
 import { describeError } from '@/lib/client/api';
-import { truncate } from '@/lib/client/format';
+import { truncate } from '@/lib/text/format';
 import { useDeadGroups } from '@/lib/client/hooks';
 import { visible } from '@/lib/text/visible';
 

@@ -13,7 +13,7 @@ import { Empty, ErrorBox, Loading } from '@/components/ui/states';
 import { Ago } from '@/components/ui/time';
 import type { Capabilities } from '@/lib/brokers/schema';
 import { describeError } from '@/lib/client/api';
-import { truncate } from '@/lib/client/format';
+import { truncate } from '@/lib/text/format';
 import { useDeadGroups, useDeadList, useOverview } from '@/lib/client/hooks';
 import { listTotal } from '@/lib/client/list-total';
 import type { DeadFilters } from '@/lib/client/query-keys';

@@ -1,6 +1,6 @@
 'use client';
 import type { EnqueueDecl, EnqueueFieldDecl } from '@/lib/brokers/schema';
-import { formatUtc } from '@/lib/client/format';
+import { formatUtc } from '@/lib/text/format';
 import { Field, JsonField } from './fields';
 import { localToIso, type FormValues } from './form-model';
 

@@ -1,4 +1,4 @@
-import { formatBytes } from '@/lib/client/format';
+import { formatBytes } from '@/lib/text/format';
 
 const PREVIEW = 48;
 

@@ -2,7 +2,7 @@
 import type { ReactNode } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { useNow } from '@/components/ui/time';
-import { formatLocal, formatRelative, formatTimedelta, formatUtc } from '@/lib/client/format';
+import { formatLocal, formatRelative, formatTimedelta, formatUtc } from '@/lib/text/format';
 import type { TypedValue } from '@/lib/brokers/schema';
 import { BytesView } from './bytes-view';
 import { visible } from '@/lib/text/visible';

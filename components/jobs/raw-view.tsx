@@ -1,4 +1,4 @@
-import { formatBytes } from '@/lib/client/format';
+import { formatBytes } from '@/lib/text/format';
 import { visible } from '@/lib/text/visible';
 
 /** The stored text as is, in a <pre> (never parsed as HTML). */

@@ -8,7 +8,7 @@ import { StuckPanel } from '@/components/triage/stuck-flags';
 import { BrokerSparklines } from '@/components/trends/broker-sparklines';
 import { describeError } from '@/lib/client/api';
 import { countOf, type BrokerOverview } from '@/lib/brokers/schema';
-import { countTitle, formatCount } from '@/lib/client/format';
+import { countTitle, formatCount } from '@/lib/text/format';
 import { visible } from '@/lib/text/visible';
 import { useOverview, useWorkers } from '@/lib/client/hooks';
 

@@ -2,7 +2,7 @@
 import Link from 'next/link';
 import { Fragment } from 'react';
 import { countOf, type BrokerOverview, type Capabilities, type HeadBlock, type WorkerInfo } from '@/lib/brokers/schema';
-import { countTitle, formatAge, formatCount, secondsSince, truncate } from '@/lib/client/format';
+import { countTitle, formatAge, formatCount, secondsSince, truncate } from '@/lib/text/format';
 import { visible } from '@/lib/text/visible';
 import { useNow } from '@/components/ui/time';
 import { Empty } from '@/components/ui/states';

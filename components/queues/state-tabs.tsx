@@ -1,7 +1,7 @@
 'use client';
 import Link from 'next/link';
 import { countOf } from '@/lib/brokers/schema';
-import { countTitle, formatCount } from '@/lib/client/format';
+import { countTitle, formatCount } from '@/lib/text/format';
 import { useOverview } from '@/lib/client/hooks';
 import { tabOff, type QueueTab } from './tabs';
 

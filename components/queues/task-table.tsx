@@ -12,7 +12,7 @@ import { Empty, ErrorBox, Loading } from '@/components/ui/states';
 import { Ago } from '@/components/ui/time';
 import { timeOf, type StateDecl, type TaskSummary } from '@/lib/brokers/schema';
 import { describeError } from '@/lib/client/api';
-import { truncate } from '@/lib/client/format';
+import { truncate } from '@/lib/text/format';
 import { useOverview, useTasks } from '@/lib/client/hooks';
 import type { TaskFilters } from '@/lib/client/query-keys';
 import { listTotal } from '@/lib/client/list-total';

@@ -5,7 +5,7 @@ import { LoadMore } from '@/components/ui/load-more';
 import { Empty, ErrorBox, Loading } from '@/components/ui/states';
 import { Ago } from '@/components/ui/time';
 import { describeError } from '@/lib/client/api';
-import { truncate } from '@/lib/client/format';
+import { truncate } from '@/lib/text/format';
 import { useResults } from '@/lib/client/hooks';
 import { visible } from '@/lib/text/visible';
 

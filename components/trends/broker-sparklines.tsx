@@ -1,7 +1,7 @@
 'use client';
 import Link from 'next/link';
 import { describeError } from '@/lib/client/api';
-import { formatCount } from '@/lib/client/format';
+import { formatCount } from '@/lib/text/format';
 import { useDeadTrend, useQueueTrend } from '@/lib/client/trends';
 import { Sparkline } from './sparkline';
 

@@ -2,7 +2,7 @@
 import { useState } from 'react';
 import { ErrorBox, Loading } from '@/components/ui/states';
 import { describeError } from '@/lib/client/api';
-import { formatAge, formatCount } from '@/lib/client/format';
+import { formatAge, formatCount } from '@/lib/text/format';
 import { useDeadTrend, useQueueTrend } from '@/lib/client/trends';
 import type { DeadTrend, TrendRange } from '@/lib/trends/schema';
 import { RangePicker, rangeWords } from './range-picker';

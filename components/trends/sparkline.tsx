@@ -1,4 +1,4 @@
-import { formatCount } from '@/lib/client/format';
+import { formatCount } from '@/lib/text/format';
 
 /**
  * A tiny SVG line (no chart library: the overview stays light). Gaps stay gaps. Each bucket has

@@ -1,17 +1,11 @@
 'use client';
 import dynamic from 'next/dynamic';
 import { useMemo } from 'react';
+import type { ChartSeries } from './chart-series';
 import { SERIES_DASH_WORDS } from './palette';
 import { useDark } from './use-dark';
 
-export interface ChartSeries {
-  label: string;
-  values: Array<number | null>;
-  kind: 'line' | 'bars';
-  format: (n: number) => string;
-  /** Whole numbers (counts): whole-number ticks. */
-  integer?: boolean;
-}
+export type { ChartSeries };
 
 const HEIGHT = 160;
 

@@ -3,7 +3,7 @@ import { useEffect, useLayoutEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { axisColours, SERIES_DASH, seriesColour } from './palette';
-import type { ChartSeries } from './trend-chart';
+import type { ChartSeries } from './chart-series';
 
 // The only module that imports uPlot: loaded lazily (next/dynamic) by TrendChart, so pages
 // without a chart, and the first paint of those with one, never carry it.

@@ -1,6 +1,6 @@
 'use client';
 import { useEffect, useState } from 'react';
-import { formatLocal, formatRelative, formatUtc } from '@/lib/client/format';
+import { formatLocal, formatRelative, formatUtc } from '@/lib/text/format';
 
 /** Re-renders every second so relative ages stay true between polls. */
 export function useNow(intervalMs = 1000): number {

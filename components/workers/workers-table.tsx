@@ -2,7 +2,7 @@
 import Link from 'next/link';
 import { Empty, ErrorBox, Loading } from '@/components/ui/states';
 import { describeError } from '@/lib/client/api';
-import { formatAge, truncate } from '@/lib/client/format';
+import { formatAge, truncate } from '@/lib/text/format';
 import { useWorkers } from '@/lib/client/hooks';
 import { WorkerStatus } from './worker-status';
 import type { WorkersWords } from './words';

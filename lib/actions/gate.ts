@@ -12,7 +12,7 @@ import { countAction } from '@/lib/metrics/actions';
 import { hasVisibleText } from '@/lib/text/visible';
 import { sameSiteRefusal } from './origin';
 import { resolvePrincipal } from './principal';
-import { parseInput } from './zod-fields';
+import { parseInput } from '@/lib/brokers/parse-input';
 
 /** Known actions; bulk jobs and later actions pass their own names (`bulk-replay`, …). */
 export type GateAction = 'replay' | 'discard' | 'revoke' | 'purge' | 'enqueue' | 'enqueue-preview' | 'reveal' | (string & {});

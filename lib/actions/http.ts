@@ -3,7 +3,7 @@ import { NextResponse } from 'next/server';
 import type { z } from 'zod';
 import { ConsoleError } from '@/lib/brokers/errors';
 import { toConsoleError } from '@/lib/brokers/service';
-import { parseInput } from './zod-fields';
+import { parseInput } from '@/lib/brokers/parse-input';
 
 // Helpers for the JSON route handlers under app/api: one error shape, one body limit.
 

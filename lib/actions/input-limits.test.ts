@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ConsoleError } from '@/lib/brokers/errors';
 import { EditError, reencodeEdited } from '@/lib/potatoq';
 import { ZReplayEditRequest } from '@/lib/brokers/schema-edit';
-import { MAX_INPUT_DEPTH, parseInput, tooDeepAt } from './zod-fields';
+import { MAX_INPUT_DEPTH, parseInput, tooDeepAt } from '@/lib/brokers/parse-input';
 
 const nested = (levels: number): unknown => {
   let v: unknown = { t: 'null' };

@@ -1,5 +1,6 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
+import type { AdapterAuditRecord } from '@/lib/brokers/adapter-context';
 import { MAX_IDS, type AuditEntry, type AuditIdOutcome, type AuditOutcome } from './types';
 
 // Turns a gate call (input, principal, result) into an audit entry, generically: ids, queue,
@@ -56,6 +57,25 @@ export function newEntry(args: {
     message: null,
     results: [],
     details: {},
+  };
+}
+
+/** An adapter's record of its own work (a recovery) as an entry by the console itself, finished. */
+export function consoleEntry(r: AdapterAuditRecord): AuditEntry {
+  const entry = newEntry({
+    action: r.action,
+    broker: r.broker,
+    who: { user: 'console', role: null, via: 'recovery' },
+    input: { ids: r.ids, queue: r.queue },
+    reason: null,
+  });
+  return {
+    ...entry,
+    finishedAt: new Date().toISOString(),
+    outcome: r.outcome,
+    message: r.message,
+    results: r.results,
+    details: r.details,
   };
 }
 

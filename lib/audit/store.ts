@@ -1,6 +1,6 @@
 import 'server-only';
 import path from 'node:path';
-import { ConfigError } from '@/lib/config';
+import { ConfigError } from '@/lib/config-error';
 import type { AuditStore } from './types';
 
 /**

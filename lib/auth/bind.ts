@@ -1,6 +1,6 @@
 import 'server-only';
 import net from 'node:net';
-import { ConfigError } from '@/lib/config';
+import { ConfigError } from '@/lib/config-error';
 import { isLoopback } from './address';
 import type { AuthConfig } from './config';
 

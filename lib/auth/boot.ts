@@ -1,6 +1,6 @@
 import 'server-only';
 import { stateLocation } from '@/lib/audit/store';
-import { ConfigError } from '@/lib/config';
+import { ConfigError } from '@/lib/config-error';
 import { checkBind, listeningAddresses, type BindVerdict } from './bind';
 import { getAuthConfig } from './config';
 import { getHostRule } from './hosts';

@@ -1,10 +1,13 @@
 import 'server-only';
 import { z } from 'zod';
-import { ConfigError } from '@/lib/config';
+import { ConfigError } from '@/lib/config-error';
 import { rememberSecret } from '@/lib/text/secrets';
 import { PASSWORD_HASH_RE, TOKEN_DIGEST_RE } from './password';
 import { parseAddressList, type AddressMatcher } from './address';
+import { ZGrant, ZRole, field, json, opt, type Grant, type Role } from './config-fields';
 import { parseOidcConfig, type OidcConfig } from './oidc-config';
+
+export { ZGrant, field, json, opt, type Grant, type Role };
 
 /**
  * Authentication settings, from the environment, parsed once at boot (instrumentation) with
@@ -12,16 +15,9 @@ import { parseOidcConfig, type OidcConfig } from './oidc-config';
  * boot only accepts on a loopback address (see bind.ts).
  */
 
-export type Role = 'viewer' | 'operator';
 /** An API token may also be `metrics`: it reads `/metrics` and nothing else (a Prometheus scraper). */
 export type TokenRole = Role | 'metrics';
 export type AuthMode = 'none' | 'accounts' | 'proxy' | 'oidc';
-
-export interface Grant {
-  role: Role;
-  /** Brokers where this grant only reads, whatever its role. */
-  readOnlyBrokers: string[];
-}
 
 export interface Account extends Grant {
   user: string;
@@ -58,11 +54,6 @@ export interface AuthConfig {
   redactArgs: boolean;
 }
 
-const ZRole = z.enum(['viewer', 'operator'], { error: 'must be "viewer" or "operator"' });
-export const ZGrant = z.union([
-  ZRole.transform((role): Grant => ({ role, readOnlyBrokers: [] })),
-  z.object({ role: ZRole, readOnlyBrokers: z.array(z.string()).default([]) }).strict(),
-]);
 const ZFlag = z
   .enum(['1', 'true', 'yes', '0', 'false', 'no', ''], { error: 'must be 1/true/yes or 0/false/no' })
   .transform((v) => ['1', 'true', 'yes'].includes(v));
@@ -91,30 +82,6 @@ const ZToken = z
     readOnlyBrokers: z.array(z.string()).default([]),
   })
   .strict();
-
-export function json<T extends z.ZodType>(name: string, raw: string | undefined, schema: T, fallback: unknown): z.output<T> {
-  let value: unknown = fallback;
-  if (raw?.trim()) {
-    try {
-      value = JSON.parse(raw);
-    } catch (e) {
-      throw new ConfigError(`${name}: not valid JSON (${(e as Error).message})`);
-    }
-  }
-  return field(name, schema, value);
-}
-
-export function field<T extends z.ZodType>(name: string, schema: T, value: unknown): z.output<T> {
-  const r = schema.safeParse(value);
-  if (r.success) return r.data;
-  const issue = r.error.issues[0]!;
-  // NAME[0].hash, NAME[ops]
-  const [head, ...rest] = issue.path.map(String);
-  const where = head === undefined ? name : `${name}[${head}]${rest.map((p) => `.${p}`).join('')}`;
-  throw new ConfigError(`${where}: ${issue.message}`);
-}
-
-export const opt = (v: string | undefined) => (v?.trim() ? v.trim() : undefined);
 
 /** Parses the authentication settings from an environment; pure, for tests. */
 export function parseAuthConfig(env: Record<string, string | undefined>): AuthConfig {

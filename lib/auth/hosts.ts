@@ -1,6 +1,6 @@
 import 'server-only';
 import { isIP } from 'node:net';
-import { ConfigError } from '@/lib/config';
+import { ConfigError } from '@/lib/config-error';
 
 /**
  * Which Host names this console answers (DNS rebinding: a page on `evil.example`, re-pointed at

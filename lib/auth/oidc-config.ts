@@ -1,13 +1,12 @@
 import 'server-only';
 import { z } from 'zod';
-import { ConfigError } from '@/lib/config';
+import { ConfigError } from '@/lib/config-error';
 import { rememberSecret } from '@/lib/text/secrets';
 import { isLoopback } from './address';
-import { ZGrant, field, json, opt, type Grant } from './config';
+import { ZGrant, field, json, opt, type Grant } from './config-fields';
 
 // Settings of mode `oidc` (sign-in with the team's OpenID Connect provider), parsed at boot by
-// parseAuthConfig only in that mode. config.ts and this file import each other: nothing here
-// touches config.ts's values at module level, only inside parseOidcConfig.
+// parseAuthConfig only in that mode.
 
 export const OIDC_CALLBACK_PATH = '/api/auth/oidc/callback';
 

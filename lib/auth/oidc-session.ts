@@ -1,14 +1,13 @@
 import 'server-only';
 import type { AuthConfig, Grant } from './config';
 import type { OidcConfig } from './oidc-config';
-import { combineGrants, type Resolution } from './resolve';
+import { combineGrants, type Resolution } from './grants';
 import { SESSION_COOKIE, fingerprint, readCookie, signSession, verifySession, type SessionClaims } from './session';
 
 // Mode oidc: from the provider's claims to a grant, and the console session that follows a
 // sign-in. The session is the accounts-mode cookie (HMAC-signed, HttpOnly, SameSite=Lax) with
 // the user's mapped claim values in `g`; the grant is worked out again from them on every
-// request, so a change of POTATOQ_CONSOLE_OIDC_ROLES applies at once. resolve.ts and this file
-// import each other; only functions are used across, never at module level.
+// request, so a change of POTATOQ_CONSOLE_OIDC_ROLES applies at once.
 
 export interface OidcSessionClaims extends SessionClaims {
   /** The user's roles-claim values that the mapping names, at sign-in. */

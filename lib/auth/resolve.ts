@@ -1,6 +1,7 @@
 import 'server-only';
 import { timingSafeEqual } from 'node:crypto';
-import type { AuthConfig, Grant, TokenRole } from './config';
+import type { AuthConfig, Grant } from './config';
+import { combineGrants, type Principal, type Resolution } from './grants';
 import { fromOidcSession } from './oidc-session';
 import { tokenDigest } from './password';
 import { peerAddress } from './peer';
@@ -9,19 +10,7 @@ import { SESSION_COOKIE, fingerprint, readCookie, verifySession } from './sessio
 // Who is asking, from the request headers alone (so the proxy, route handlers, server actions
 // and pages all answer the same way). Pure given the configuration.
 
-export interface Principal {
-  user: string;
-  /** `metrics` only from resolveScraper: a metrics token is refused everywhere else. */
-  role: TokenRole;
-  via: 'none' | 'session' | 'proxy' | 'token' | 'oidc';
-  readOnlyBrokers: string[];
-  groups?: string[];
-  /** OIDC: the user's `sub` and `iss` at the provider (sessions made before they were kept have neither). */
-  sub?: string;
-  iss?: string;
-}
-
-export type Resolution = { ok: true; principal: Principal } | { ok: false; code: 'Unauthorized' | 'Forbidden'; reason: string };
+export { combineGrants, type Principal, type Resolution };
 
 const no = (code: 'Unauthorized' | 'Forbidden', reason: string): Resolution => ({ ok: false, code, reason });
 
@@ -29,15 +18,6 @@ function sameSecret(a: string, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);
-}
-
-/** Most permissive of several grants: operator beats viewer; read-only brokers intersect. */
-export function combineGrants(grants: Grant[]): Grant | null {
-  if (!grants.length) return null;
-  const ops = grants.filter((g) => g.role === 'operator');
-  if (!ops.length) return { role: 'viewer', readOnlyBrokers: [] };
-  const readOnly = ops.map((g) => new Set(g.readOnlyBrokers)).reduce((a, b) => new Set([...a].filter((x) => b.has(x))));
-  return { role: 'operator', readOnlyBrokers: [...readOnly] };
 }
 
 /** The grant configured for one group, looked up as an own key only (never `toString`, `__proto__`, …). */

@@ -1,6 +1,6 @@
 import 'server-only';
 import { z } from 'zod';
-import { parseInput } from '@/lib/actions/zod-fields';
+import { parseInput } from '@/lib/brokers/parse-input';
 import { ConsoleError } from './errors';
 
 // The enqueue fields of systems whose producers take Celery's call shape (args and kwargs as

@@ -3,6 +3,9 @@
 // imports. Re-exported by dto.ts and schema.ts.
 import type { TypedValue, ValueNote } from './typed-value';
 
+/** Raw payload text shown on detail pages is cut here; its full size is reported. */
+export const RAW_LIMIT = 256 * 1024;
+
 /** A short, inert preview of a payload for lists. */
 export interface PayloadPreview {
   /** `native`: a message of the broker's own system; `foreign`: one its workers cannot run;

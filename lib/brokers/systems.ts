@@ -5,6 +5,7 @@ import type { BrokerKind, SystemKind } from './schema';
 import { celerySystem } from './celery/system';
 import { potatoqSystem } from './potatoq/system';
 import { queueflowSystem } from './queueflow/system';
+import { adapterContext } from './systems-context';
 import type { BrokerAdapter, BrokerConfig, SystemModule } from './types';
 
 /**
@@ -58,5 +59,5 @@ export function createAdapter(config: BrokerConfig): BrokerAdapter {
   const system = SYSTEMS[config.kind];
   const factory = system.factoryFor(config.url);
   if (!factory) throw new ConsoleError('Unsupported', `${storeOf(config)} brokers are not supported by this version of the console yet`);
-  return factory(config);
+  return factory(config, adapterContext());
 }

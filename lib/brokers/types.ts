@@ -31,6 +31,7 @@ import type {
   WorkerInfo,
 } from './schema';
 import type { PyVal } from '@/lib/potatoq/pyval';
+import type { AdapterContext } from './adapter-context';
 import type { EditPreview, EditReplayResult, ReplayEditInput } from './schema-edit';
 
 /**
@@ -211,6 +212,9 @@ export interface BrokerConfig {
 /** What a system's adapter factory receives: the entry without `kind` (the factory knows its own). */
 export type StoreConfig = Omit<BrokerConfig, 'kind'>;
 
+/** Creates a broker's adapter; `ctx` lends it the console's services it may use (leases, audit). */
+export type AdapterFactory = (config: StoreConfig, ctx: AdapterContext) => BrokerAdapter;
+
 /**
  * One queue system in the registry's table (lib/brokers/systems.ts). Owns the URL schemes it
  * accepts and a zod schema of its options, both checked at boot (a bad or unknown option stops
@@ -230,6 +234,7 @@ export interface SystemModule {
   storeLabel(url: string): string;
   /** The options schema for this URL's store (strict: unknown keys are refused). */
   optionsFor(url: string): z.ZodType<Record<string, unknown>>;
-  /** Null while the console cannot show this system (or this store of it) yet. */
-  factoryFor(url: string): ((config: StoreConfig) => BrokerAdapter) | null;
+  /** Null while the console cannot show this system (or this store of it) yet. The factory
+   *  gets the console's services it may use (leases, audit) in its context, never by import. */
+  factoryFor(url: string): AdapterFactory | null;
 }

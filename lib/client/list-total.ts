@@ -1,7 +1,7 @@
 // How many rows a list holds in all, for "50 shown of 1,241": the broker's own count of the
 // state (a queue's, or the broker's total), only when nothing narrows the list. Client-safe.
 import { countOf, type BrokerOverview } from '@/lib/brokers/schema';
-import { formatCount } from './format';
+import { formatCount } from '@/lib/text/format';
 
 export function listTotal(
   o: BrokerOverview | undefined,

@@ -2,7 +2,7 @@ import 'server-only';
 import os from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { ConsoleError } from '@/lib/brokers/errors';
-import type { PauseLease, PauseLeaseStore } from './store';
+import type { HeldLease, LeaseSettings, PauseLease, PauseLeaseStore, QueueLeases, Taken } from '@/lib/brokers/adapter-context';
 
 /**
  * Taking, renewing and giving up a console's pause lease on one queue (see store.ts). Waiting
@@ -13,18 +13,7 @@ import type { PauseLease, PauseLeaseStore } from './store';
  * then untouched, so trying again is safe.
  */
 
-export interface LeaseSettings {
-  store: () => Promise<PauseLeaseStore>;
-  /** This process in the lease (host, pid and a random part). */
-  owner: string;
-  /** How long a hold lasts without a renewal: a dead holder's queue is recovered this long after its last renewal. */
-  ttlMs: number;
-  /** How long a second taker waits for a live hold before it is refused. */
-  waitMs: number;
-  pollMs: number;
-  now: () => number;
-  sleep: (ms: number) => Promise<void>;
-}
+export type { HeldLease, LeaseSettings, QueueLeases, Taken };
 
 const OWNER = Symbol.for('potatoq.console.leaseOwner');
 type Global = typeof globalThis & { [OWNER]?: string };
@@ -34,8 +23,10 @@ export const processOwner = (): string =>
 
 export const DEFAULT_LEASE = { ttlMs: 30_000, waitMs: 10_000, pollMs: 250 };
 
-export function leaseSettings(store: () => Promise<PauseLeaseStore>, o: Partial<LeaseSettings> = {}): LeaseSettings {
-  return {
+/** This process's leases on `store` (the default timings unless `o` says otherwise), as an
+ *  adapter receives them in its context. */
+export function leaseSettings(store: () => Promise<PauseLeaseStore>, o: Partial<LeaseSettings> = {}): QueueLeases {
+  const s: LeaseSettings = {
     store,
     owner: o.owner ?? processOwner(),
     ...DEFAULT_LEASE,
@@ -43,21 +34,12 @@ export function leaseSettings(store: () => Promise<PauseLeaseStore>, o: Partial<
     sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
     ...o,
   };
+  return {
+    ...s,
+    take: (broker, queue, detail, recover) => takeLease(s, broker, queue, detail, recover),
+    stale: (broker, max) => staleLeases(s, broker, max),
+  };
 }
-
-export interface HeldLease {
-  readonly lease: PauseLease;
-  /** Another process took the hold over (this one stalled past its deadline): leave the work to it. */
-  readonly lost: boolean;
-  /** Renews the hold and records progress; throws (Conflict) when another process took it over. */
-  mark(patch?: { pausedByConsole?: boolean; detail?: Record<string, unknown> }): Promise<void>;
-  /** Gives the hold up: the work is finished (or deliberately left, not for recovery to undo). */
-  release(): Promise<void>;
-  /** Stops renewing and leaves the row: recovery finishes the work once the deadline passes. */
-  abandon(): void;
-}
-
-export type Taken = { held: HeldLease } | { busy: PauseLease };
 
 const lostHold = (l: PauseLease) =>
   new ConsoleError(

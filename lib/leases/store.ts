@@ -1,50 +1,17 @@
 import 'server-only';
 import { getStateDb, openStateDbForTests } from '@/lib/bulk/store-open';
 import type { SqlRunner } from '@/lib/bulk/store-sql';
+import type { LeasePatch, PauseLease, PauseLeaseStore } from '@/lib/brokers/adapter-context';
 
-/**
- * A console's hold on a queue it paused for a moment (an edit-replay that must keep workers off
- * the queue while it swaps jobs), in the console's own state store (POTATOQ_CONSOLE_STATE, next
- * to the audit trail), so every console process sharing that store sees it. One row per
- * (broker, queue): taking a hold is one INSERT under that primary key, so of two processes
- * exactly one gets it. The holder renews `deadlineMs` while it works; a row whose deadline
- * passed belongs to a holder that is gone, and whoever takes it over (one conditional UPDATE)
- * recovers the queue. Times are epoch ms from the caller's clock: console hosts sharing one
- * store need clocks within a few seconds of each other (the deadline is tens of seconds away).
- */
-export interface PauseLease {
-  broker: string;
-  queue: string;
-  /** The process holding it (host, pid and a random part). */
-  owner: string;
-  /** When it was taken (ISO): "paused by the console since …". */
-  startedAt: string;
-  deadlineMs: number;
-  /** The console paused the queue itself: it was not paused before. Only then may recovery resume it. */
-  pausedByConsole: boolean;
-  /** The system's own notes on the work in progress (what recovery needs to finish or undo it). */
-  detail: Record<string, unknown>;
-}
-
-export interface LeasePatch {
-  deadlineMs: number;
-  pausedByConsole?: boolean;
-  detail?: Record<string, unknown>;
-}
-
-export interface PauseLeaseStore {
-  /** Takes the hold unless (broker, queue) has one already: true when this one is now held. */
-  acquire(lease: PauseLease): Promise<boolean>;
-  /** Renews (and updates) the owner's hold; false when it is no longer that owner's. */
-  update(broker: string, queue: string, owner: string, patch: LeasePatch): Promise<boolean>;
-  /** Takes over `from`'s hold for a recovery, only if its deadline is before `nowMs`: true when it is now `to`'s. */
-  takeOver(broker: string, queue: string, from: string, to: string, nowMs: number, deadlineMs: number): Promise<boolean>;
-  release(broker: string, queue: string, owner: string): Promise<void>;
-  get(broker: string, queue: string): Promise<PauseLease | null>;
-  /** The broker's holds, oldest first (at most `limit`). */
-  list(broker: string, limit?: number): Promise<PauseLease[]>;
-  close(): Promise<void>;
-}
+// A console's hold on a queue it paused for a moment, in the console's own state store
+// (POTATOQ_CONSOLE_STATE, next to the audit trail), so every console process sharing that store
+// sees it. The shapes are the adapters' contract (lib/brokers/adapter-context.ts). One row per
+// (broker, queue): taking a hold is one INSERT under that primary key, so of two processes
+// exactly one gets it. The holder renews `deadlineMs` while it works; a row whose deadline
+// passed belongs to a holder that is gone, and whoever takes it over (one conditional UPDATE)
+// recovers the queue. Times are epoch ms from the caller's clock: console hosts sharing one
+// store need clocks within a few seconds of each other (the deadline is tens of seconds away).
+export type { LeasePatch, PauseLease, PauseLeaseStore };
 
 type Row = {
   broker: string;

@@ -1,5 +1,5 @@
 import 'server-only';
-import { ConfigError } from '@/lib/config';
+import { ConfigError } from '@/lib/config-error';
 
 /**
  * `POTATOQ_CONSOLE_METRICS_MAX_QUEUES`: queues per broker exported one by one in /metrics

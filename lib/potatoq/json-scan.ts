@@ -1,7 +1,18 @@
 // The lexical half of the parser in json.ts: strings, numbers and Python's error texts,
 // mirroring `scanstring_unicode` and `_match_number_unicode` of CPython 3.11's `_json.c`.
-import type { JsonNode } from './json';
 import { normalizeIntText } from './pyfloat';
+
+/** A parsed JSON value (json.ts builds the tree; the scanner makes its numbers). */
+export type JsonNode =
+  | { k: 'null' }
+  | { k: 'bool'; v: boolean }
+  /** Numbers keep the literal as written (`-0` excepted: Python's int is 0). */
+  | { k: 'int'; text: string }
+  /** `v` is what Python's float() makes of `text` (both are kept: v decides re-encoding). */
+  | { k: 'float'; v: number; text: string }
+  | { k: 'str'; v: string }
+  | { k: 'arr'; items: JsonNode[] }
+  | { k: 'obj'; entries: Array<[string, JsonNode]> };
 
 /** Python's `JSONDecodeError`/`ValueError`/`RecursionError` text, as `str(exc)` gives it. */
 export class PyJsonError extends Error {

@@ -8,20 +8,11 @@
 // (an explicit stack: no recursion, so 100,000-deep input cannot overflow ours) that mirrors
 // `Modules/_json.c`: same grammar, same error texts and positions, duplicate keys resolved
 // like a dict (first position, last value), and Python's limits (4300-digit ints, recursion).
-import { cursor, fail, isWs, matchNumber, PyJsonError, scanString } from './json-scan';
+import { cursor, fail, isWs, matchNumber, PyJsonError, scanString, type JsonNode } from './json-scan';
+
+export type { JsonNode };
 
 export { PyJsonError };
-
-export type JsonNode =
-  | { k: 'null' }
-  | { k: 'bool'; v: boolean }
-  /** Numbers keep the literal as written (`-0` excepted: Python's int is 0). */
-  | { k: 'int'; text: string }
-  /** `v` is what Python's float() makes of `text` (both are kept: v decides re-encoding). */
-  | { k: 'float'; v: number; text: string }
-  | { k: 'str'; v: string }
-  | { k: 'arr'; items: JsonNode[] }
-  | { k: 'obj'; entries: Array<[string, JsonNode]> };
 
 /**
  * Deepest nesting we accept. CPython's C scanner counts against the recursion limit (1000):

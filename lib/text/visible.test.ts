@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { truncate } from '@/lib/client/format';
+import { truncate } from '@/lib/text/format';
 import { hasVisibleText, visible } from './visible';
 
 describe('hidden and bidi characters', () => {

@@ -1,7 +1,7 @@
 import 'server-only';
 import os from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { ConfigError } from '@/lib/config';
+import { ConfigError } from '@/lib/config-error';
 import { getTrendConfig } from './config';
 import { createSampler, type Sampler } from './sampler';
 import { getTrendStore } from './store';

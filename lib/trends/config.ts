@@ -1,5 +1,5 @@
 import 'server-only';
-import { ConfigError } from '@/lib/config';
+import { ConfigError } from '@/lib/config-error';
 
 /**
  * `POTATOQ_CONSOLE_TRENDS_INTERVAL_S`: seconds between samples (default 60; 0 turns sampling

@@ -1,6 +1,6 @@
 import 'server-only';
 import { Pool } from 'pg';
-import { ADDED_COLUMNS, cappedFlags, LEASE, SERIES_SQL, seriesArgs, seriesOf, trendSchema, type TrendStore } from './store';
+import { ADDED_COLUMNS, cappedFlags, LEASE, SERIES_SQL, seriesArgs, seriesOf, trendSchema, type TrendStore } from './store-sql';
 import { guardPool } from '@/lib/pool-guard';
 
 // Samples in a PostgreSQL state store shared by several console instances. The lease compares

@@ -2,7 +2,7 @@ import 'server-only';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { ADDED_COLUMNS, cappedFlags, LEASE, SERIES_SQL, seriesArgs, seriesOf, trendSchema, type TrendStore } from './store';
+import { ADDED_COLUMNS, cappedFlags, LEASE, SERIES_SQL, seriesArgs, seriesOf, trendSchema, type TrendStore } from './store-sql';
 
 // Samples in the console's SQLite state file (one console instance, or several on one machine
 // sharing the file: the lease works for them too, SQLite serialises the upsert).

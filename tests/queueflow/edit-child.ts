@@ -10,6 +10,7 @@
 import { createQfClient, type QfClient } from '@/lib/brokers/queueflow/client';
 import { replayEditedQf } from '@/lib/brokers/queueflow/edit-replay';
 import type { ReplayEditInput } from '@/lib/brokers/schema-edit';
+import { adapterContext } from '@/lib/brokers/systems-context';
 import { leaseSettings } from '@/lib/leases/hold';
 import { getPauseLeaseStore } from '@/lib/leases/store';
 
@@ -38,7 +39,7 @@ const client: QfClient = {
 };
 
 await sleep(Number(process.env.GO_AT ?? 0) - Date.now());
-const leases = leaseSettings(getPauseLeaseStore, { ttlMs: Number(process.env.LEASE_MS ?? 30_000) });
-const r = await replayEditedQf(client, 'qf', letter, JSON.parse(editJson) as ReplayEditInput, leases);
+const ctx = adapterContext({ leases: leaseSettings(getPauseLeaseStore, { ttlMs: Number(process.env.LEASE_MS ?? 30_000) }) });
+const r = await replayEditedQf(client, 'qf', letter, JSON.parse(editJson) as ReplayEditInput, ctx);
 process.stdout.write(`result ${JSON.stringify(r)}\n`);
 process.exit(0);

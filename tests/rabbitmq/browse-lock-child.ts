@@ -1,10 +1,10 @@
 // Another console process holding a DLQ's browse lock, for browse-lock.int.test.ts: it takes the
 // lock the console's way, prints `holding`, and keeps it until killed (or stdin closes).
 // Usage: vite-node tests/rabbitmq/browse-lock-child.ts AMQP_URL MANAGEMENT_URL DLQ
-import { AmqpLink } from '@/lib/brokers/potatoq/rabbitmq/connection';
-import { withDlqLock } from '@/lib/brokers/potatoq/rabbitmq/browse-lock';
-import { Management } from '@/lib/brokers/potatoq/rabbitmq/management';
-import { parseAmqpUrl, parseManagement } from '@/lib/brokers/potatoq/rabbitmq/url';
+import { AmqpLink } from '@/lib/transports/amqp/connection';
+import { withDlqLock } from '@/lib/transports/amqp/browse-lock';
+import { Management } from '@/lib/transports/amqp/management';
+import { parseAmqpUrl, parseManagement } from '@/lib/transports/amqp/url';
 
 const [url, managementUrl, dlq] = process.argv.slice(2) as [string, string, string];
 const target = parseAmqpUrl(url);

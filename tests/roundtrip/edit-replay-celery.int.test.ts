@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCeleryRedisAdapter } from '@/lib/brokers/celery/redis/adapter';
 import { createCeleryRabbitAdapter } from '@/lib/brokers/celery/rabbitmq/adapter';
 import { newCeleryWorld, redisAvailable, redisDb, startWorker, stopWorker, until } from '@/tests/brokers/celery/redis/support';
-import { connectRedis } from '@/lib/brokers/potatoq/redis/server';
+import { connectRedis } from '@/lib/transports/redis/server';
 import { ZDeadListQuery, type TypedValue } from '@/lib/brokers/schema';
 import type { BrokerAdapter, StoreConfig } from '@/lib/brokers/types';
 import { ROOT } from '@/tests/support/potatoq-seeder';

@@ -24,7 +24,7 @@ import {
   potatoqUrl,
 } from '@/tests/support/rabbitmq';
 import { SoloWorker, until } from '@/tests/support/solo-worker';
-import { connectRedis } from '@/lib/brokers/potatoq/redis/server';
+import { connectRedis } from '@/lib/transports/redis/server';
 
 const REDIS_DB2 = REDIS_URL.replace(/\/\d*$/, '/2');
 const AT = '2026-12-02T10:30:00+01:00';

@@ -13,6 +13,7 @@ import { getAuditStore } from '@/lib/audit/store';
 import { ZAuditQuery } from '@/lib/audit/types';
 import type { TypedValue } from '@/lib/brokers/schema';
 import { createQueueflowAdapter } from '@/lib/brokers/queueflow/adapter';
+import { adapterContext } from '@/lib/brokers/systems-context';
 import { getPauseLeaseStore } from '@/lib/leases/store';
 import { queueflowSeeder } from '@/tests/queueflow/seeder';
 import { call, PyWorker, ROOT, startQueueflow, uniqueQueue, until } from '@/tests/queueflow/support';
@@ -35,7 +36,8 @@ const edit = (n: number) => ({
 let fresh: PyWorker;
 const workers: PyWorker[] = [];
 
-const adapter = () => createQueueflowAdapter({ id: 'qf', name: 'QueueFlow', url: s!.url, readOnly: false, options: { token: s!.token } });
+const adapter = () =>
+  createQueueflowAdapter({ id: 'qf', name: 'QueueFlow', url: s!.url, readOnly: false, options: { token: s!.token } }, adapterContext());
 const job = async (id: string) =>
   (await call<{ status: string; queue_name: string; payload: Record<string, unknown> }>(s!, 'GET', `/api/v1/jobs/${id}`)).body;
 const letter = async (id: string) => (await call<{ replay_job_id?: string }>(s!, 'GET', `/api/v1/dlq/${id}`)).body;

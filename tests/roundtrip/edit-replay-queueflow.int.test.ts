@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZDeadListQuery, type TypedValue } from '@/lib/brokers/schema';
 import { createQueueflowAdapter } from '@/lib/brokers/queueflow/adapter';
+import { adapterContext } from '@/lib/brokers/systems-context';
 import { call, produce, PyWorker, startQueueflow, uniqueQueue, until } from '@/tests/queueflow/support';
 
 const s = startQueueflow();
@@ -17,7 +18,8 @@ const at = (v: string): Array<[string, TypedValue]> => [['at', { t: 'datetime', 
 let old: PyWorker;
 let fresh: PyWorker;
 
-const adapter = () => createQueueflowAdapter({ id: 'qf', name: 'QueueFlow', url: s!.url, readOnly: false, options: { token: s!.token } });
+const adapter = () =>
+  createQueueflowAdapter({ id: 'qf', name: 'QueueFlow', url: s!.url, readOnly: false, options: { token: s!.token } }, adapterContext());
 const logs = () => `old:\n${old.log.slice(-1500)}\nnew:\n${fresh.log.slice(-1500)}\nserver:\n${s!.log().slice(-1500)}`;
 const job = async (id: string) =>
   (await call<{ status: string; queue_name: string; payload: Record<string, unknown> }>(s!, 'GET', `/api/v1/jobs/${id}`)).body;

@@ -12,7 +12,7 @@ import { freePort } from '@/tests/support/free-port';
 import { POTATOQ, ROOT, spawnPySeeder, type PySeeder } from '@/tests/support/potatoq-seeder';
 import { redisProblem } from '@/tests/support/redis-ping';
 import { globEscape } from '@/lib/brokers/potatoq/redis/keys';
-import { connectRedis } from '@/lib/brokers/potatoq/redis/server';
+import { connectRedis } from '@/lib/transports/redis/server';
 
 export const REDIS_URL = process.env.POTATOQ_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/0';
 export const PY_DIR = path.join(ROOT, 'tests/py');

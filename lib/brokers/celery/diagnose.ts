@@ -1,6 +1,6 @@
 import 'server-only';
 import { STUCK_IDS, type QueueStats, type StuckFlag } from '@/lib/brokers/dto';
-import { formatAge } from '@/lib/client/format';
+import { formatAge } from '@/lib/text/format';
 
 // Stuck work on a Celery app, from what its broker holds and what its live workers answer to
 // broadcast `inspect` (a bounded wait: a worker that does not answer within it counts as gone).

@@ -4,7 +4,7 @@ import { parseJson } from '@/lib/potatoq/json';
 import { pyToPValue } from '@/lib/potatoq/pvalue';
 import { plainPy, type PyVal } from '@/lib/potatoq/pyval';
 import type { CeleryInfo, PValue } from '@/lib/potatoq/types';
-import { toTypedValue } from '@/lib/brokers/potatoq/message';
+import { toTypedValue } from '@/lib/potatoq/view';
 import type { ForeignInfo, HeaderRow, MessageView, PayloadPreview, TypedValue } from '@/lib/brokers/schema';
 import { decodeKombu } from './kombu-json';
 

@@ -1,6 +1,6 @@
 import 'server-only';
 import { ConsoleError } from '@/lib/brokers/errors';
-import type { BrokerAdapter, StoreConfig, SystemModule } from '@/lib/brokers/types';
+import type { AdapterFactory, SystemModule } from '@/lib/brokers/types';
 import { ZCeleryOptions } from './options';
 import { createCeleryRabbitAdapter } from './rabbitmq/adapter';
 import { createCeleryRedisAdapter } from './redis/adapter';
@@ -12,8 +12,9 @@ const SCHEMES: Record<string, Store> = { redis: 'redis', rediss: 'redis', amqp: 
 
 const STORE_LABELS: Record<Store, string> = { redis: 'Redis', rabbitmq: 'RabbitMQ' };
 
-const FACTORIES: Record<Store, ((config: StoreConfig) => BrokerAdapter) | null> = {
-  redis: createCeleryRedisAdapter,
+const FACTORIES: Record<Store, AdapterFactory | null> = {
+  // (Its second parameter is a test's observer, not the context.)
+  redis: (config) => createCeleryRedisAdapter(config),
   rabbitmq: createCeleryRabbitAdapter,
 };
 

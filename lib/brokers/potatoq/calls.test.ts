@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import type { DeadDetail } from '@/lib/brokers/schema';
-import { buildSendTask } from '@/lib/brokers/celery/send-task';
 import { callOfLetter, messageOfCall } from './calls';
 
 const letter = (raw: string): DeadDetail => ({ id: 'L1', queue: 'q', raw, rawSize: raw.length, rawTruncated: false }) as DeadDetail;
@@ -8,6 +7,7 @@ const RAW =
   '{"task":"mv.fail","args":[1,{"__potatoq__":"decimal","v":"1.50"},{"__potatoq__":"datetime","v":"2026-01-02T03:04:05+00:00"}],' +
   '"kwargs":{"u":{"__potatoq__":"uuid","v":"00000000-0000-0000-0000-000000000005"}},"id":"L1","queue":"mvq","priority":3,"eta":1796140333.5,"enqueued_at":1796140333.7,"v":1}';
 
+// Written as Celery's message: lib/brokers/move-calls.test.ts (a move between systems).
 describe("potatoq's letters as calls", () => {
   it('reads task, queue, typed args and kwargs and priority, and drops the eta', () => {
     const c = callOfLetter(letter(RAW));
@@ -22,21 +22,11 @@ describe("potatoq's letters as calls", () => {
     expect(m.json).toContain('"kwargs":{"u":{"__potatoq__":"uuid","v":"00000000-0000-0000-0000-000000000005"}}');
   });
 
-  it("and as kombu's markers in the message Celery's send_task writes", () => {
-    const c = callOfLetter(letter(RAW));
-    const built = buildSendTask({ ...c, priority: 0, etaMs: null, expiresMs: null, headers: [] });
-    expect(built.body).toContain('{"__type__": "decimal", "__value__": "1.50"}');
-    expect(built.body).toContain('{"__type__": "uuid", "__value__": {"hex": "00000000000000000000000000000005"}}');
-    expect(JSON.parse(built.json).headers.id).toBe('L1');
-  });
-
-  it("keeps the message's ignore_result, root_id and parent_id, in potatoq's message and in Celery's headers", () => {
+  it("keeps the message's ignore_result, root_id and parent_id in potatoq's message", () => {
     const raw = RAW.replace('"v":1}', '"root_id":"R0","parent_id":"P1","ignore_result":true,"v":1}');
     const c = callOfLetter(letter(raw));
     expect(c).toMatchObject({ ignoreResult: true, rootId: 'R0', parentId: 'P1' });
     expect(JSON.parse(messageOfCall(c, 1_800_000_000).json)).toMatchObject({ root_id: 'R0', parent_id: 'P1', ignore_result: true });
-    const headers = JSON.parse(buildSendTask({ ...c, priority: 0, etaMs: null, expiresMs: null, headers: [] }).json).headers;
-    expect(headers).toMatchObject({ root_id: 'R0', parent_id: 'P1', ignore_result: true });
   });
 
   it('a message without them (a result wanted, a first task) is written as potatoq writes a new call', () => {
@@ -46,14 +36,6 @@ describe("potatoq's letters as calls", () => {
     expect(m.root_id).toBe('L1');
     expect(m).not.toHaveProperty('parent_id');
     expect(m).not.toHaveProperty('ignore_result');
-    // Celery: false overrides a task that ignores results there (the producer wanted one).
-    expect(JSON.parse(buildSendTask({ ...c, priority: 0, etaMs: null, expiresMs: null, headers: [] }).json).headers.ignore_result).toBe(
-      false,
-    );
-    expect(
-      JSON.parse(buildSendTask({ ...c, ignoreResult: null, priority: 0, etaMs: null, expiresMs: null, headers: [] }).json).headers
-        .ignore_result,
-    ).toBeNull();
   });
 
   it.each([

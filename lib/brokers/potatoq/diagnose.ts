@@ -1,7 +1,7 @@
 import 'server-only';
 import { parseJson, type JsonNode } from '@/lib/potatoq';
 import { STUCK_IDS, type Diagnosis, type QueueStats, type StuckFlag, type WorkerInfo } from '@/lib/brokers/dto';
-import { formatAge } from '@/lib/client/format';
+import { formatAge } from '@/lib/text/format';
 import { shellQuote } from '@/lib/text/shell';
 
 // Stuck work on potatoq's brokers, from facts each store reads with bounded queries: running

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ZEnqueueInput } from '@/lib/actions/schemas';
+import { ZEnqueueInput } from '@/lib/brokers/enqueue-input';
 import { isConsoleError } from '@/lib/brokers/errors';
 import { POTATOQ_ENQUEUE, parsePotatoqEnqueue } from './enqueue-fields';
 

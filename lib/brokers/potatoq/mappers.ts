@@ -1,12 +1,13 @@
 import 'server-only';
 import type { PValue } from '@/lib/potatoq/types';
 import { decodePayload, parseJson, toPValue } from '@/lib/potatoq';
-import { previewOf, toTypedValue } from './message';
+import { previewOf, toTypedValue } from '@/lib/potatoq/view';
 import { DecodeMemo } from './decode-memo';
 import type { PayloadPreview, ResultRecordDto } from '@/lib/brokers/schema';
+import { RAW_LIMIT } from '@/lib/brokers/message-view';
 
-/** Raw payload text shown on detail pages is cut here; its full size is reported. */
-export const RAW_LIMIT = 256 * 1024;
+export { RAW_LIMIT };
+
 /** Payloads bigger than this are not decoded for list previews. */
 export const PREVIEW_DECODE_LIMIT = 64 * 1024;
 export const PREVIEW_CHARS = 160;

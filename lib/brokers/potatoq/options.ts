@@ -1,6 +1,5 @@
 import 'server-only';
 import { z } from 'zod';
-import { ConsoleError } from '@/lib/brokers/errors';
 
 // The options of a potatoq broker entry, per store. Checked at boot (lib/config.ts through the
 // registry), so a bad or unknown option stops startup naming the field; the adapters read the
@@ -98,12 +97,3 @@ export const ZRedisOptions = z.strictObject({
   tlsCaFile: text('tlsCaFile').min(1, 'tlsCaFile must not be empty').optional(),
 });
 export type RedisOptions = z.infer<typeof ZRedisOptions>;
-
-/** The typed options of an adapter created directly (tests, the bench); boot has checked served ones. */
-export function parseOptions<T>(schema: z.ZodType<T>, options: Record<string, unknown>): T {
-  const parsed = schema.safeParse(options);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
-  const where = issue.path.length ? `${issue.path.map(String).join('.')}: ` : '';
-  throw new ConsoleError('InvalidInput', `broker option ${where}${issue.message}`);
-}

@@ -1,7 +1,7 @@
 import 'server-only';
 import type { z } from 'zod';
 import { ConsoleError } from '@/lib/brokers/errors';
-import type { BrokerAdapter, StoreConfig, SystemModule } from '@/lib/brokers/types';
+import type { AdapterFactory, SystemModule } from '@/lib/brokers/types';
 import { ZPostgresOptions, ZRabbitmqOptions, ZRedisOptions, ZSqliteOptions } from './options';
 import { createPostgresAdapter } from './postgres/adapter';
 import { createRabbitmqAdapter } from './rabbitmq/adapter';
@@ -26,7 +26,7 @@ const SCHEMES: Record<string, Store> = {
 
 const STORE_LABELS: Record<Store, string> = { sqlite: 'SQLite', postgres: 'PostgreSQL', rabbitmq: 'RabbitMQ', redis: 'Redis' };
 
-const STORES: Record<Store, { options: z.ZodType<Record<string, unknown>>; create: ((config: StoreConfig) => BrokerAdapter) | null }> = {
+const STORES: Record<Store, { options: z.ZodType<Record<string, unknown>>; create: AdapterFactory | null }> = {
   sqlite: { options: ZSqliteOptions, create: createSqliteAdapter },
   postgres: { options: ZPostgresOptions, create: createPostgresAdapter },
   rabbitmq: { options: ZRabbitmqOptions, create: createRabbitmqAdapter },

@@ -1,7 +1,8 @@
 import 'server-only';
 import { ConsoleError } from '@/lib/brokers/errors';
-import { parseOptions } from '@/lib/brokers/potatoq/options';
+import { parseOptions } from '@/lib/brokers/options';
 import { ZDeadListQuery, type BrokerOverview, type WriteAction } from '@/lib/brokers/schema';
+import type { AdapterContext } from '@/lib/brokers/adapter-context';
 import type { BrokerAdapter, StoreConfig } from '@/lib/brokers/types';
 import { createQfClient, type QfClient } from './client';
 import { deadGroups, getDead, listDead } from './dead';
@@ -13,9 +14,8 @@ import { deadHistogramQf } from './histogram';
 import { QUEUEFLOW_MODEL } from './model';
 import { ZQueueflowOptions } from './options';
 import { probe, publicStats, queueStats, totalsOf, WORKERS_WHY, type QfProbe } from './overview';
-import { defaultLeases, previewEditedQf, replayEditedQf } from './edit-replay';
+import { previewEditedQf, replayEditedQf } from './edit-replay';
 import { createHolds, holdText, holdWarnings } from './holds';
-import type { LeaseSettings } from '@/lib/leases/hold';
 import { cancelJobs, cancelQueue, replayDead, setPaused } from './writes';
 import { createReplayLinks } from './replayed';
 import { collectRows } from './pages';
@@ -32,15 +32,15 @@ const NAMES_WINDOW = 500;
  * and create are QueueFlow's own endpoints, so its guarantees hold (a letter replays once, a
  * cancel is one guarded UPDATE, an Idempotency-Key returns the earlier job). Options: `token`
  * (required), `timeoutMs` (8000 per call). docs/systems/queueflow.md has the API as observed.
- * `leases` (tests): the edit-replay leases' store and timings instead of the state store's.
+ * `ctx`: the console's pause leases (edit-replay holds its queue) and audit trail (recoveries).
  */
-export function createQueueflowAdapter(config: StoreConfig, deps: { leases?: LeaseSettings } = {}): BrokerAdapter {
+export function createQueueflowAdapter(config: StoreConfig, ctx: AdapterContext): BrokerAdapter {
   const o = parseOptions(ZQueueflowOptions, config.options);
   const client: QfClient = createQfClient({ url: config.url, token: o.token, timeoutMs: o.timeoutMs ?? 8000 });
-  const leases = deps.leases ?? defaultLeases();
+  const { leases } = ctx;
   const links = createReplayLinks(client);
   // Recovery writes (a resume, a cancel): never from a read-only console or token.
-  const holds = createHolds(client, config.id, leases, async () => !config.readOnly && (await who()).capabilities.pause.on);
+  const holds = createHolds(client, config.id, ctx, async () => !config.readOnly && (await who()).capabilities.pause.on);
 
   let probed: { at: number; value: Promise<QfProbe> } | null = null;
   function who(): Promise<QfProbe> {
@@ -128,11 +128,7 @@ export function createQueueflowAdapter(config: StoreConfig, deps: { leases?: Lea
     taskQueues: async () => foldSightings(await sightings()),
     replayDead: async (ids) => (await writable('replay'), replayDead(client, config.id, ids, links)),
     previewReplayEdited: (id, edit) => previewEditedQf(client, config.id, id, edit),
-    replayEdited: async (id, edit) => (
-      await writable('replay'),
-      await writable('pause'),
-      replayEditedQf(client, config.id, id, edit, leases)
-    ),
+    replayEdited: async (id, edit) => (await writable('replay'), await writable('pause'), replayEditedQf(client, config.id, id, edit, ctx)),
     discardDead: () => Promise.reject(new ConsoleError('Unsupported', QUEUEFLOW_MODEL.actions.discard.does)),
     revoke: async (ids) => (await writable('revoke'), cancelJobs(client, config.id, ids)),
     purge: async (queue) => (await writable('purge'), { brokerId: config.id, queue, removed: await cancelQueue(client, queue) }),

@@ -1,7 +1,7 @@
 import 'server-only';
 import { STUCK_IDS, type Diagnosis, type QueueStats, type StuckFlag } from '@/lib/brokers/dto';
 import type { QfQueueStats } from './overview';
-import { formatAge } from '@/lib/client/format';
+import { formatAge } from '@/lib/text/format';
 import type { QfClient } from './client';
 import { afterJob, jobPager } from './jobs';
 import { collectRows, mapLimit } from './pages';

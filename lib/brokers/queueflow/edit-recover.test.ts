@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { T0, withLeaseStore } from '@/tests/support/lease-store';
+import { consoleEntry } from '@/lib/audit/record';
 import type { AuditEntry } from '@/lib/audit/types';
 import { ConsoleError } from '@/lib/brokers/errors';
 import { leaseSettings } from '@/lib/leases/hold';
@@ -61,7 +62,7 @@ const me = () => leaseSettings(async () => store, { owner: 'me' });
 async function recover(l: PauseLease, qf: ReturnType<typeof fakeQf>) {
   await store.acquire(l);
   const audit: AuditEntry[] = [];
-  const r = await recoverQfLease(qf.client, me(), l, async (e) => void audit.push(e));
+  const r = await recoverQfLease(qf.client, me(), l, async (r) => void audit.push(consoleEntry(r)));
   return { r, audit, left: await store.get('qf', 'mail') };
 }
 

@@ -1,11 +1,7 @@
 import 'server-only';
 import { z } from 'zod';
-import { getAuditStore } from '@/lib/audit/store';
-import { newEntry } from '@/lib/audit/record';
-import type { AuditEntry } from '@/lib/audit/types';
+import type { AuditWriter, LeaseSettings, PauseLease } from '@/lib/brokers/adapter-context';
 import { isConsoleError } from '@/lib/brokers/errors';
-import type { LeaseSettings } from '@/lib/leases/hold';
-import type { PauseLease } from '@/lib/leases/store';
 import { isDenied, type QfClient } from './client';
 import { readLetter } from './dead';
 import { editKey } from './edit-payload';
@@ -38,10 +34,6 @@ export interface QfRecovery {
 /** Refusals that will not change on a retry (the server said no); anything else is retried later. */
 const refused = (e: unknown) => isDenied(e) || (isConsoleError(e) && ['InvalidInput', 'Conflict', 'NotFound'].includes(e.code));
 
-export async function writeRecoveryAudit(e: AuditEntry): Promise<void> {
-  await (await getAuditStore()).begin(e);
-}
-
 /** Is the queue paused (this tenant's)? */
 export async function isPaused(client: QfClient, queue: string): Promise<boolean> {
   const stats = parseWire(ZQueues, await client.get('/api/v1/queues'), 'the queues');
@@ -58,7 +50,7 @@ export async function recoverQfLease(
   client: QfClient,
   s: LeaseSettings,
   stale: PauseLease,
-  audit: (e: AuditEntry) => Promise<void> = writeRecoveryAudit,
+  audit: AuditWriter,
 ): Promise<QfRecovery | null> {
   const store = await s.store();
   const now = s.now();
@@ -119,16 +111,11 @@ export async function recoverQfLease(
   }
   await store.release(stale.broker, q, s.owner);
   const message = `recovered the edit-replay that console ${stale.owner} left when it stopped (queue held since ${stale.startedAt}, its hold ran out at ${new Date(stale.deadlineMs).toISOString()}): ${steps.join('; ')}`;
-  const entry = newEntry({
+  await audit({
     action: 'edit-replay-recovery',
     broker: stale.broker,
-    who: { user: 'console', role: null, via: 'recovery' },
-    input: { ids: [...ids], queue: q },
-    reason: null,
-  });
-  await audit({
-    ...entry,
-    finishedAt: new Date().toISOString(),
+    queue: q,
+    ids: [...ids],
     outcome: keptPaused ? 'partial' : 'done',
     message,
     results: [...ids].map((id) => ({ id, outcome: keptPaused && id === copy ? 'error' : 'ok', message: '' })),

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConsoleError } from '@/lib/brokers/errors';
 import { leaseSettings } from '@/lib/leases/hold';
+import { adapterContext } from '@/lib/brokers/systems-context';
 import { openSqlitePauseLeaseStore, type PauseLeaseStore } from '@/lib/leases/store';
 import type { QfClient } from './client';
 import { replayEditedQf } from './edit-replay';
@@ -56,7 +57,7 @@ function fakeQf(o: { paused?: boolean; fail?: Record<string, ConsoleError> } = {
   return { client, calls, paused: () => paused };
 }
 
-const me = (owner = 'me') => leaseSettings(async () => store, { owner, waitMs: 50, pollMs: 10 });
+const me = (owner = 'me') => adapterContext({ leases: leaseSettings(async () => store, { owner, waitMs: 50, pollMs: 10 }) });
 const edit = { kwargs: [['a', { t: 'int', v: '2' }]] as Array<[string, { t: 'int'; v: string }]> };
 
 describe('QueueFlow edit-replay under its pause lease', () => {

@@ -2,8 +2,7 @@ import 'server-only';
 import { ConsoleError, isConsoleError } from '@/lib/brokers/errors';
 import type { ActionOutcome } from '@/lib/brokers/schema';
 import type { EditPreview, EditReplayResult, ReplayEditInput } from '@/lib/brokers/schema-edit';
-import { leaseSettings, takeLease, type HeldLease, type LeaseSettings } from '@/lib/leases/hold';
-import { getPauseLeaseStore } from '@/lib/leases/store';
+import type { AdapterContext, HeldLease } from '@/lib/brokers/adapter-context';
 import type { QfClient } from './client';
 import { readLetter } from './dead';
 import { editedCreate, editKey } from './edit-payload';
@@ -81,18 +80,15 @@ async function oneAtATime<T>(key: string, fn: () => Promise<T>): Promise<T> {
   }
 }
 
-/** The leases of this process on the console's state store, with the default timings. */
-export const defaultLeases = (): LeaseSettings => leaseSettings(getPauseLeaseStore);
-
 export async function replayEditedQf(
   client: QfClient,
   brokerId: string,
   id: string,
   edit: ReplayEditInput,
-  leases: LeaseSettings = defaultLeases(),
+  ctx: AdapterContext,
 ): Promise<EditReplayResult> {
   const first = await letterAndJob(client, id);
-  return oneAtATime(`${brokerId}\u0000${first.job.queue_name}`, () => replayEditedHeld(client, brokerId, id, edit, leases));
+  return oneAtATime(`${brokerId}\u0000${first.job.queue_name}`, () => replayEditedHeld(client, brokerId, id, edit, ctx));
 }
 
 type Done = (outcome: ActionOutcome, newId?: string) => EditReplayResult;
@@ -102,7 +98,7 @@ async function replayEditedHeld(
   brokerId: string,
   id: string,
   edit: ReplayEditInput,
-  leases: LeaseSettings,
+  ctx: AdapterContext,
 ): Promise<EditReplayResult> {
   const preview = await previewEditedQf(client, brokerId, id, edit); // bad edits and gone letters fail here
   const { job } = await letterAndJob(client, id);
@@ -110,7 +106,7 @@ async function replayEditedHeld(
   const queue = job.queue_name;
   const done: Done = (outcome, newId = preview.newId) => ({ ...preview, newId, outcome });
   const detail: EditDetail = { letter: id, create: after };
-  const taken = await takeLease(leases, brokerId, queue, detail, (stale) => recoverQfLease(client, leases, stale));
+  const taken = await ctx.leases.take(brokerId, queue, detail, (stale) => recoverQfLease(client, ctx.leases, stale, ctx.audit));
   if ('busy' in taken) {
     const b = taken.busy;
     return done({

@@ -1,6 +1,6 @@
 import 'server-only';
 import { z } from 'zod';
-import { parseInput } from '@/lib/actions/zod-fields';
+import { parseInput } from '@/lib/brokers/parse-input';
 import { ConsoleError, isConsoleError } from '@/lib/brokers/errors';
 import type { EnqueueDecl, EnqueuePreview, EnqueueRequest, EnqueueResult } from '@/lib/brokers/schema';
 import type { QfClient } from './client';

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { T0, withLeaseStore } from '@/tests/support/lease-store';
 import { leaseSettings } from '@/lib/leases/hold';
+import { adapterContext } from '@/lib/brokers/systems-context';
 import { type PauseLease, type PauseLeaseStore } from '@/lib/leases/store';
 import type { QfClient } from './client';
 import { createHolds, holdWarnings, RECOVER_EVERY_MS } from './holds';
@@ -41,7 +42,7 @@ describe('QueueFlow holds on the overview', () => {
     const h = createHolds(
       f.client,
       'qf',
-      leaseSettings(async () => store, { owner: 'me' }),
+      adapterContext({ leases: leaseSettings(async () => store, { owner: 'me' }) }),
       async () => true,
       () => undefined,
     );
@@ -62,7 +63,7 @@ describe('QueueFlow holds on the overview', () => {
     const h = createHolds(
       f.client,
       'qf',
-      leaseSettings(async () => store, { owner: 'me' }),
+      adapterContext({ leases: leaseSettings(async () => store, { owner: 'me' }) }),
       async () => may,
       () => undefined,
     );

@@ -1,7 +1,6 @@
 import 'server-only';
 import { ConsoleError } from '@/lib/brokers/errors';
-import { staleLeases, type LeaseSettings } from '@/lib/leases/hold';
-import type { PauseLease } from '@/lib/leases/store';
+import type { AdapterContext, PauseLease } from '@/lib/brokers/adapter-context';
 import type { QfClient } from './client';
 import { recoverQfLease } from './edit-recover';
 
@@ -27,14 +26,15 @@ export interface Holds {
 export function createHolds(
   client: QfClient,
   brokerId: string,
-  leases: LeaseSettings,
+  ctx: AdapterContext,
   mayRecover: () => Promise<boolean>,
   log: (e: Record<string, unknown>) => void = (e) => console.error(JSON.stringify(e)),
 ): Holds {
+  const { leases, audit } = ctx;
   let last = -Infinity;
   const recover = async (l: PauseLease) => {
     try {
-      const r = await recoverQfLease(client, leases, l);
+      const r = await recoverQfLease(client, leases, l, audit);
       if (r) log({ event: 'console.edit-replay-recovered', broker: brokerId, queue: r.queue, resumed: r.resumed, message: r.message });
     } catch (e) {
       log({ event: 'console.edit-replay-recovery-failed', broker: brokerId, queue: l.queue, message: String(e) });
@@ -44,7 +44,7 @@ export function createHolds(
     try {
       const now = leases.now();
       if (now - last >= RECOVER_EVERY_MS) {
-        const stale = await staleLeases(leases, brokerId, RECOVER_PER_READ);
+        const stale = await leases.stale(brokerId, RECOVER_PER_READ);
         if (stale.length) {
           last = now;
           if (await mayRecover()) for (const l of stale) await recover(l);
@@ -72,7 +72,7 @@ export function createHolds(
       const store = await leases.store();
       let l = await store.get(brokerId, queue);
       if (l && l.deadlineMs < leases.now()) {
-        await recoverQfLease(client, leases, l);
+        await recoverQfLease(client, leases, l, audit);
         l = await store.get(brokerId, queue);
       }
       if (l)

@@ -2,7 +2,7 @@
 // not (its result records, REVOKED marks, what its workers cannot decode, its compact wire
 // messages). Each potatoq store's `*.int.test.ts` runs it with the same fixture as the contract.
 import { randomUUID } from 'node:crypto';
-import { ZEnqueueInput } from '@/lib/actions/schemas';
+import { ZEnqueueInput } from '@/lib/brokers/enqueue-input';
 import { expect } from 'vitest';
 import { contractCase, runBattery, TRACEBACK, uniqueQueue, type ContractFixture, type Ctx } from '@/tests/contract';
 

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConsoleError } from '@/lib/brokers/errors';
 import { escapedDuring } from '@/tests/support/hostile';
 import { createQueueflowAdapter } from '@/lib/brokers/queueflow/adapter';
+import { adapterContext } from '@/lib/brokers/systems-context';
 
 type Mode = 'html-200' | 'html-502' | 'truncated' | 'hang-up';
 let mode: Mode = 'html-200';
@@ -49,13 +50,16 @@ describe('QueueFlow: a server that answers badly', () => {
   ] as const) {
     it(`${m}: the call fails as a typed error saying so, and nothing escapes`, async () => {
       mode = m;
-      const a = createQueueflowAdapter({
-        id: 'qfh',
-        name: 'QF',
-        url,
-        readOnly: false,
-        options: { token: 'secret-token-1', timeoutMs: 5000 },
-      });
+      const a = createQueueflowAdapter(
+        {
+          id: 'qfh',
+          name: 'QF',
+          url,
+          readOnly: false,
+          options: { token: 'secret-token-1', timeoutMs: 5000 },
+        },
+        adapterContext(),
+      );
       try {
         const escaped = await escapedDuring(async () => {
           const e = await a.overview().then(

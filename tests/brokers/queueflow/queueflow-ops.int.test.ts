@@ -9,6 +9,7 @@ import { ZDeadListQuery, ZEnqueueRequest, ZTaskListQuery, type TaskListQuery } f
 import { queueflowSeeder } from '@/tests/queueflow/seeder';
 import { call, startQueueflow, uniqueQueue, until } from '@/tests/queueflow/support';
 import { createQueueflowAdapter } from '@/lib/brokers/queueflow/adapter';
+import { adapterContext } from '@/lib/brokers/systems-context';
 import { createQfClient } from '@/lib/brokers/queueflow/client';
 import { queueStats } from '@/lib/brokers/queueflow/overview';
 
@@ -17,7 +18,10 @@ afterAll(() => s?.stop());
 const run = s ? describe : describe.skip;
 
 const adapter = (token = s!.token, url = s!.url, timeoutMs?: number) =>
-  createQueueflowAdapter({ id: 'qf', name: 'QueueFlow', url, readOnly: false, options: { token, ...(timeoutMs ? { timeoutMs } : {}) } });
+  createQueueflowAdapter(
+    { id: 'qf', name: 'QueueFlow', url, readOnly: false, options: { token, ...(timeoutMs ? { timeoutMs } : {}) } },
+    adapterContext(),
+  );
 const list = (q: Partial<TaskListQuery>) => adapter().listTasks(ZTaskListQuery.parse(q));
 const failure = (p: Promise<unknown>) =>
   p.then(

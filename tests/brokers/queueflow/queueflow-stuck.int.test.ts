@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Diagnosis, StuckCheck } from '@/lib/brokers/schema';
 import { produce, PyWorker, startQueueflow, uniqueQueue, until } from '@/tests/queueflow/support';
 import { createQueueflowAdapter } from '@/lib/brokers/queueflow/adapter';
+import { adapterContext } from '@/lib/brokers/systems-context';
 
 const s = startQueueflow();
 const workers: PyWorker[] = [];
@@ -14,7 +15,8 @@ afterAll(async () => {
 }, 60_000);
 const run = s ? describe : describe.skip;
 
-const adapter = () => createQueueflowAdapter({ id: 'qf', name: 'QueueFlow', url: s!.url, readOnly: false, options: { token: s!.token } });
+const adapter = () =>
+  createQueueflowAdapter({ id: 'qf', name: 'QueueFlow', url: s!.url, readOnly: false, options: { token: s!.token } }, adapterContext());
 const diagnose = (overdueSeconds = 120): Promise<Diagnosis> => adapter().diagnose!({ overdueSeconds, revoke: { on: true } });
 const flagsOf = (d: Diagnosis, check: StuckCheck, queue: string) => d.flags.filter((f) => f.check === check && f.queue === queue);
 const status = async (id: string) => (await adapter().getTask(id))?.state ?? (await adapter().getResult(id))?.status ?? null;

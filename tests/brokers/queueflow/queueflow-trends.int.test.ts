@@ -8,6 +8,7 @@ import { TRACEBACK } from '@/tests/contract/helpers';
 import { queueflowSeeder } from '@/tests/queueflow/seeder';
 import { startQueueflow, uniqueQueue } from '@/tests/queueflow/support';
 import { createQueueflowAdapter } from '@/lib/brokers/queueflow/adapter';
+import { adapterContext } from '@/lib/brokers/systems-context';
 import { HISTOGRAM_WINDOW } from '@/lib/brokers/queueflow/histogram';
 
 const HOUR = 3_600_000;
@@ -16,7 +17,8 @@ afterAll(() => s?.stop());
 
 const d = s ? describe : describe.skip;
 d('QueueFlow dead letters over time', () => {
-  const a = () => createQueueflowAdapter({ id: 'qf', name: 'QueueFlow', url: s!.url, readOnly: false, options: { token: s!.token } });
+  const a = () =>
+    createQueueflowAdapter({ id: 'qf', name: 'QueueFlow', url: s!.url, readOnly: false, options: { token: s!.token } }, adapterContext());
 
   it('counts letters per bucket by their died time, per queue and per group, replayed ones too', async () => {
     const seed = queueflowSeeder(s!);

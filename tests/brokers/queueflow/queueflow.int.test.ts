@@ -7,12 +7,13 @@ import { runAdapterContract, type ContractFixture } from '@/tests/contract';
 import { queueflowSeeder } from '@/tests/queueflow/seeder';
 import { startQueueflow } from '@/tests/queueflow/support';
 import { createQueueflowAdapter } from '@/lib/brokers/queueflow/adapter';
+import { adapterContext } from '@/lib/brokers/systems-context';
 
 const s = startQueueflow();
 afterAll(() => s?.stop());
 
 const adapterFor = (token: string) =>
-  createQueueflowAdapter({ id: 'qf', name: 'QueueFlow test', url: s!.url, readOnly: false, options: { token } });
+  createQueueflowAdapter({ id: 'qf', name: 'QueueFlow test', url: s!.url, readOnly: false, options: { token } }, adapterContext());
 
 if (!s) {
   describe.skip('QueueFlow adapter contract (no server here: see the loud line above)', () => it('skipped', () => undefined));

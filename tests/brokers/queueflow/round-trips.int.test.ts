@@ -9,13 +9,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZDeadListQuery, ZEnqueueRequest, type DeadSummary } from '@/lib/brokers/schema';
 import { call, produce, PyWorker, startQueueflow, uniqueQueue, until } from '@/tests/queueflow/support';
 import { createQueueflowAdapter } from '@/lib/brokers/queueflow/adapter';
+import { adapterContext } from '@/lib/brokers/systems-context';
 
 const s = startQueueflow();
 const run = s ? describe : describe.skip;
 const Q = uniqueQueue('qfrt');
 let worker: PyWorker;
 
-const adapter = () => createQueueflowAdapter({ id: 'qf', name: 'QueueFlow', url: s!.url, readOnly: false, options: { token: s!.token } });
+const adapter = () =>
+  createQueueflowAdapter({ id: 'qf', name: 'QueueFlow', url: s!.url, readOnly: false, options: { token: s!.token } }, adapterContext());
 const logs = () => `worker:\n${worker.log.slice(-2000)}\nserver:\n${s!.log().slice(-1500)}`;
 const status = async (id: string) => (await call<{ status: string }>(s!, 'GET', `/api/v1/jobs/${id}`)).body.status;
 const finished = (id: string, ms = 40_000) =>

@@ -3,8 +3,8 @@ import { randomUUID } from 'node:crypto';
 import type { Channel, ConfirmChannel } from 'amqplib';
 import { pyStr } from '@/lib/potatoq/pyrepr';
 import type { PyVal } from '@/lib/potatoq/pyval';
-import type { AmqpLink } from '@/lib/brokers/potatoq/rabbitmq/connection';
-import { isNotFound } from '@/lib/brokers/potatoq/rabbitmq/connection';
+import type { AmqpLink } from '@/lib/transports/amqp/connection';
+import { isNotFound } from '@/lib/transports/amqp/connection';
 import { originNode, isoUtc, type BuiltCeleryMessage, type SendTaskInput } from '../send-task';
 
 // Celery 5.7 on RabbitMQ (py-amqp): the protocol 2 headers are AMQP message headers, the body

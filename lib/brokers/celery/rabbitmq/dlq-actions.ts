@@ -2,17 +2,16 @@ import 'server-only';
 import type { ConfirmChannel, Message, Options } from 'amqplib';
 import type { ActionOutcome, ActionResult } from '@/lib/brokers/schema';
 import type { ReplayPace } from '@/lib/brokers/types';
-import type { Held } from '@/lib/brokers/potatoq/rabbitmq/dlq';
-import { failWalk, newWalk, walkQueue, type Walk, type WalkPace } from '@/lib/brokers/potatoq/rabbitmq/dlq-walk';
-import { ackHeld } from '@/lib/brokers/potatoq/rabbitmq/letter-actions';
-import type { Letter } from '@/lib/brokers/potatoq/rabbitmq/letters';
+import { ackHeld, type Held } from '@/lib/transports/amqp/dlq';
+import { failWalk, newWalk, walkQueue, type Walk, type WalkPace } from '@/lib/transports/amqp/dlq-walk';
+import type { Letter } from '@/lib/potatoq/amqp-letter';
 import { compareAndDelete, discardDead, fail, ok, replayFailures, restoreRecord, type ReplayBroker } from '../redis/failures';
 import type { ResultCtx } from '../redis/context';
 import { readRecord } from '../redis/results';
 import { celeryLetter, deathOf, type CeleryDlq } from './dlq';
 
 // Replay and discard on a Celery app's dead-letter queue (RabbitMQ 4.x), one walk of the queue
-// per call (dlq-walk.ts: consume, act on the wanted letters, ack each only after its own
+// per call (lib/transports/amqp/dlq-walk.ts: consume, act on the wanted letters, ack each only after its own
 // publish confirm, hold the rest unacked and requeue them once at the end).
 //
 // A task with both a DLQ message and a FAILURE record (Celery 5.7 writes one for a task it

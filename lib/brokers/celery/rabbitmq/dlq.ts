@@ -3,16 +3,16 @@ import { ConsoleError } from '@/lib/brokers/errors';
 import { reasonSummaryFull } from '@/lib/potatoq/reason';
 import { fingerprintError, type Fingerprint } from '@/lib/triage/fingerprint';
 import type { GroupedLetter } from '@/lib/triage/groups';
-import type { AmqpLink } from '@/lib/brokers/potatoq/rabbitmq/connection';
-import { readQueue } from '@/lib/brokers/potatoq/rabbitmq/dlq-read';
-import type { DeepDlq } from '@/lib/brokers/potatoq/rabbitmq/reads';
-import { compareLetters, detailOf, summaryOf, toLetter, type Letter } from '@/lib/brokers/potatoq/rabbitmq/letters';
+import type { AmqpLink } from '@/lib/transports/amqp/connection';
+import { readQueue } from '@/lib/transports/amqp/dlq-read';
+import type { DeepDlq } from '@/lib/transports/amqp/dlq-notes';
+import { compareLetters, detailOf, summaryOf, toLetter, type Letter } from '@/lib/potatoq/amqp-letter';
 import type { DeadDetail, DeadListQuery, DeadSummary, Page } from '@/lib/brokers/schema';
 
 // A user-configured dead-letter queue of a Celery app on RabbitMQ (a task queue declared with
 // x-dead-letter-exchange; a task rejected with requeue=False lands there, and Celery 5.7 writes
 // a FAILURE record for it too unless the task ignores results). Read the way the potatoq RabbitMQ 4 adapter reads its DLQs
-// (readQueue, dlq-read.ts): under the browse lock (in process and across consoles, the exclusive
+// (readQueue, lib/transports/amqp/dlq-read.ts): under the browse lock (in process and across consoles, the exclusive
 // `potatoq-console.browsing.<dlq>` queue), by a consumer without ack, every message returned in
 // its place at the end; overlapping reads share one browse. Actions browse with basic.get
 // (dlq-actions.ts).

@@ -1,9 +1,9 @@
 import 'server-only';
 import type { Redis } from 'ioredis';
 import { ConsoleError } from '@/lib/brokers/errors';
-import { parseOptions } from '@/lib/brokers/potatoq/options';
-import { parseRedisUrl } from '@/lib/brokers/potatoq/redis/keys';
-import { connectRedis } from '@/lib/brokers/potatoq/redis/server';
+import { parseOptions } from '@/lib/brokers/options';
+import { parseRedisUrl } from '@/lib/transports/redis/url';
+import { connectRedis } from '@/lib/transports/redis/server';
 import { allCapabilities, type Capabilities, type EnqueuePreview } from '@/lib/brokers/schema';
 import type { BrokerAdapter, StoreConfig } from '@/lib/brokers/types';
 import { celeryCall } from '../command';

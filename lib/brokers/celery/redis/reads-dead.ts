@@ -1,9 +1,9 @@
 import 'server-only';
-import { reasonFingerprint } from '@/lib/brokers/potatoq/fingerprint';
+import { reasonFingerprint } from '@/lib/triage/reason-fingerprint';
 import { decodeCursor, encodeCursor } from '@/lib/brokers/cursor';
 import { reasonSummary, reasonSummaryFull } from '@/lib/potatoq/reason';
 import { pyToPValue } from '@/lib/potatoq/pvalue';
-import { toTypedValue } from '@/lib/brokers/potatoq/message';
+import { toTypedValue } from '@/lib/potatoq/view';
 import type {
   DeadDetail,
   DeadGroups,

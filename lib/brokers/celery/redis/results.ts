@@ -4,7 +4,7 @@ import { parseJson } from '@/lib/potatoq/json';
 import { pyToPValue } from '@/lib/potatoq/pvalue';
 import { pyStr, pyRepr } from '@/lib/potatoq/pyrepr';
 import type { PyVal } from '@/lib/potatoq/pyval';
-import { toTypedValue } from '@/lib/brokers/potatoq/message';
+import { toTypedValue } from '@/lib/potatoq/view';
 import type { ResultRecordDto } from '@/lib/brokers/schema';
 import { decodeKombu } from '../kombu-json';
 import { isoMs } from '../message';

@@ -1,7 +1,7 @@
 import 'server-only';
 import type { DeadHistogram, DeadHistogramQuery } from '@/lib/brokers/schema';
 import { bucketTimes } from '@/lib/trends/schema';
-import { reasonFingerprint } from '../fingerprint';
+import { reasonFingerprint } from '@/lib/triage/reason-fingerprint';
 import { msFromEpoch } from '../mappers';
 import type { PgNames } from './names';
 import type { Sql } from './pool';

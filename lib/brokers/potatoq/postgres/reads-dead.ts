@@ -4,13 +4,13 @@ import type { DeadDetail, DeadGroups, DeadListQuery, DeadSummary, Page } from '@
 import { decodeCursor, encodeCursor } from '@/lib/brokers/cursor';
 import { isoFromEpoch, msFromEpoch, preview, rawParts } from '../mappers';
 import { DeadGrouper, newestWindowNote } from '@/lib/triage/groups';
-import { reasonTriage } from '../fingerprint';
+import { reasonTriage } from '@/lib/triage/reason-fingerprint';
 import type { PgNames } from './names';
 import type { Sql } from './pool';
 import { readResult } from './reads-tasks';
 import { loadEstimator } from './stats';
 import { containsPattern, epoch, PAYLOAD_FOR_PREVIEW, PgWhere } from './sql';
-import { messageView } from '../message';
+import { messageView } from '@/lib/potatoq/view';
 
 interface DeadRow {
   id: string;

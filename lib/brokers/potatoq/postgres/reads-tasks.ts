@@ -7,7 +7,7 @@ import { mapResult, preview, rawParts, str } from '../mappers';
 import type { PgNames } from './names';
 import type { Sql } from './pool';
 import { containsPattern, epoch, PAYLOAD_FOR_PREVIEW, PgWhere } from './sql';
-import { messageView } from '../message';
+import { messageView } from '@/lib/potatoq/view';
 
 const STATE_NAMES: Record<number, PotatoqState> = { 0: 'scheduled', 1: 'ready', 2: 'running' };
 const STATE_CODE: Record<PotatoqState, number> = { scheduled: 0, ready: 1, running: 2 };

@@ -1,11 +1,11 @@
 import 'server-only';
 import { ConsoleError } from '@/lib/brokers/errors';
 import type { StoreConfig } from '@/lib/brokers/types';
-import type { AmqpLink } from './connection';
-import type { Management, MgmtQueue } from './management';
+import type { AmqpLink } from '@/lib/transports/amqp/connection';
+import type { Management, MgmtQueue } from '@/lib/transports/amqp/management';
 import type { Liveness, ResultBackend } from '../results';
 import { isPotatoqQueue, V3_BROWSE_REFUSAL } from './topology';
-import type { AmqpTarget } from './url';
+import type { AmqpTarget } from '@/lib/transports/amqp/url';
 
 /** Everything one RabbitMQ adapter's reads and writes share. */
 export interface RabbitCtx {

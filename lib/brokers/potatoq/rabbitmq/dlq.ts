@@ -1,20 +1,12 @@
 import 'server-only';
-import type { ConfirmChannel, Message, Options } from 'amqplib';
-import { ConsoleError } from '@/lib/brokers/errors';
-import { withDlqLock } from './browse-lock';
-import type { AmqpLink } from './connection';
+import type { ConfirmChannel, ConsumeMessage, Options } from 'amqplib';
+import type { AmqpLink } from '@/lib/transports/amqp/connection';
+import { browseNamed, type Held } from '@/lib/transports/amqp/dlq';
+import { readQueue } from '@/lib/transports/amqp/dlq-read';
 import { dlqOf } from './topology';
 
-export { browseLockQueue, browsingElsewhere, withDlqLock } from './browse-lock';
-
-export interface Held {
-  msg: Message;
-  queue: string;
-  /** Set once the message has been acked (replayed or discarded). */
-  settled: boolean;
-  /** How to ack it when not one by one (the redrive coalesces acks); false if the channel is gone. */
-  ack?: () => boolean;
-}
+// potatoq's dead-letter queues (`<queue>.dlq`) and publish properties on the shared AMQP blocks
+// (lib/transports/amqp): the browse, the shared read and the walk know no queue names.
 
 /**
  * Takes up to `limit` messages from `<queue>.dlq` with `basic.get` (no auto-ack), lets `visit`
@@ -34,45 +26,6 @@ export async function browseDlq<T>(
   return browseNamed(link, dlqOf(queue), queue, limit, visit, onEach);
 }
 
-/** `browseDlq` on a queue named as it is (another system's dead-letter queue); `queue` labels the letters. */
-export async function browseNamed<T>(
-  link: AmqpLink,
-  dlq: string,
-  queue: string,
-  limit: number,
-  visit: (held: Held[], ch: ConfirmChannel) => Promise<T>,
-  onEach?: (h: Held, ch: ConfirmChannel) => Promise<boolean>,
-): Promise<T> {
-  return withDlqLock(link, dlq, () =>
-    link.withConfirmChannel(async (ch) => {
-      const held: Held[] = [];
-      let holding = 0; // letters only `onEach` can settle, and only the one it is given
-      try {
-        while (holding < limit) {
-          const m = await ch.get(dlq, { noAck: false });
-          if (m === false) break;
-          const h: Held = { msg: m, queue, settled: false };
-          held.push(h);
-          const stop = onEach ? await onEach(h, ch) : false;
-          if (!h.settled) holding++;
-          if (stop) break;
-        }
-        return await visit(held, ch);
-      } finally {
-        // On a closed channel the broker has already returned them (nack would throw).
-        for (const h of held) {
-          if (h.settled) continue;
-          try {
-            ch.nack(h.msg, false, true);
-          } catch {
-            break;
-          }
-        }
-      }
-    }),
-  );
-}
-
 /** potatoq's `properties(message)`: what every potatoq publish carries. */
 export function potatoqProperties(id: string, priority: number): Options.Publish {
   return {
@@ -88,30 +41,8 @@ export function potatoqProperties(id: string, priority: number): Options.Publish
 }
 
 /**
- * Publishes one message with `mandatory` on a confirm channel and waits for its own confirm.
- * RabbitMQ sends `basic.return` before the confirm of an unroutable message, so a return seen
- * before the confirm is this message's (publishes are awaited one at a time).
+ * The first `limit` letters of `<queue>.dlq` (those it held at the start), each mapped by `map`,
+ * from a browse shared with overlapping reads of the same DLQ (readQueue).
  */
-export async function publishConfirmed(
-  ch: ConfirmChannel,
-  exchange: string,
-  routingKey: string,
-  body: Buffer,
-  props: Options.Publish,
-): Promise<'ok' | 'unroutable'> {
-  let returned = false;
-  const onReturn = (m: { properties: { messageId?: unknown } }) => {
-    if (m.properties.messageId === props.messageId) returned = true;
-  };
-  ch.on('return', onReturn);
-  try {
-    await new Promise<void>((resolve, reject) => {
-      ch.publish(exchange, routingKey, body, props, (err) =>
-        err ? reject(new ConsoleError('BrokerUnavailable', 'RabbitMQ refused the message (nack)')) : resolve(),
-      );
-    });
-  } finally {
-    ch.off('return', onReturn);
-  }
-  return returned ? 'unroutable' : 'ok';
-}
+export const readDlq = <T>(link: AmqpLink, lockKey: string, queue: string, limit: number, map: (m: ConsumeMessage) => T): Promise<T[]> =>
+  readQueue(link, lockKey, dlqOf(queue), limit, map);

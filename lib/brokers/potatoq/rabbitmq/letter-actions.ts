@@ -3,8 +3,9 @@ import type { ConfirmChannel } from 'amqplib';
 import type { ActionOutcome } from '@/lib/brokers/schema';
 import type { ReplayPace } from '@/lib/brokers/types';
 import { discoverQueues, requireBrowsable, type RabbitCtx } from './context';
-import { browseDlq, type Held } from './dlq';
-import { toLetter, type Letter } from './letters';
+import type { Held } from '@/lib/transports/amqp/dlq';
+import { browseDlq } from './dlq';
+import { toLetter, type Letter } from '@/lib/potatoq/amqp-letter';
 import { dlqOf } from './topology';
 
 /** Settles (acks) or leaves one held letter; `settled` tells browseDlq not to nack it. */
@@ -86,19 +87,4 @@ export async function runOnLetters(ctx: RabbitCtx, ids: string[], step: LetterSt
     );
   }
   return [...new Set(ids)].map((id) => outcomes.get(id)!);
-}
-
-/** Acks after the step's publish was confirmed; an ack that can't be sent leaves a duplicate. */
-export function ackHeld(h: Held, ch: ConfirmChannel): boolean {
-  if (h.ack) {
-    h.settled = h.ack();
-    return h.settled;
-  }
-  try {
-    ch.ack(h.msg);
-    h.settled = true;
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -2,7 +2,7 @@ import 'server-only';
 import type { Message } from 'amqplib';
 import { reasonSummary } from '@/lib/potatoq';
 import { DeadGrouper } from '@/lib/triage/groups';
-import { reasonFingerprint } from '../fingerprint';
+import { reasonFingerprint } from '@/lib/triage/reason-fingerprint';
 import type {
   BrokerOverview,
   Capabilities,
@@ -17,10 +17,11 @@ import type {
   QueueStats,
 } from '@/lib/brokers/schema';
 import { ConsoleError, isConsoleError } from '@/lib/brokers/errors';
-import { isNotFound } from './connection';
+import { isNotFound } from '@/lib/transports/amqp/connection';
 import { discoverQueues, requireBrowsable, type RabbitCtx } from './context';
-import { readDlq } from './dlq-read';
-import { compareLetters, decoded, detailOf, lightLetter, summaryOf, toLetter, type Letter } from './letters';
+import { readDlq } from './dlq';
+import { groupsNote, windowNote, type DeepDlq } from '@/lib/transports/amqp/dlq-notes';
+import { compareLetters, decoded, detailOf, lightLetter, summaryOf, toLetter, type Letter } from '@/lib/potatoq/amqp-letter';
 import { DELAY_QUEUES, dlqOf } from './topology';
 import { countIn, pqCounts, type CountKey } from '../counts';
 import { bucketTimes } from '@/lib/trends/schema';
@@ -56,23 +57,6 @@ export async function readLetters(
     out.push(...letters);
   }
   return out.sort(compareLetters);
-}
-
-/** A DLQ deeper than the read takes (`deadBrowseLimit`): its ready letters when it was read. */
-export interface DeepDlq {
-  dlq: string;
-  messages: number;
-}
-
-/** What the list says when a DLQ holds more letters than one read takes. */
-export function windowNote(deep: DeepDlq[], limit: number): string {
-  const n = (x: number) => x.toLocaleString('en-US');
-  const which = deep.map((d) => `${d.dlq} holds ${n(d.messages)} letters`).join(', ');
-  return (
-    `${which}: a read takes the first ${n(limit)} ${limit === 1 ? 'letter' : 'letters'} of a DLQ in queue order (deadBrowseLimit), so this list is the newest of those, not of all. ` +
-    `RabbitMQ 4 puts the letters a read took behind the others, so the next refresh reads the next ${n(limit)}. ` +
-    'Replay all… walks every letter of the DLQ.'
-  );
 }
 
 /** The dead-letter list's filter (the bulk snapshot's too): task, id prefix, group, text. */
@@ -128,17 +112,6 @@ export async function deadGroups(ctx: RabbitCtx, q: { queue?: string }): Promise
       fp: reasonFingerprint(l.reason),
     });
   return groups.answer(deep.length ? groupsNote(deep, ctx.browseLimit) : null);
-}
-
-/** What the error groups say when a DLQ holds more letters than one read takes. */
-export function groupsNote(deep: DeepDlq[], limit: number): string {
-  const n = (x: number) => x.toLocaleString('en-US');
-  const which = deep.map((d) => `${d.dlq} holds ${n(d.messages)} letters`).join(', ');
-  const letters = limit === 1 ? 'letter' : 'letters';
-  return (
-    `${which}: a read takes the first ${n(limit)} ${letters} of a DLQ in queue order (deadBrowseLimit), so these groups count those, not all. ` +
-    `RabbitMQ 4 puts the letters a read took behind the others, so the next refresh groups the next ${n(limit)}: two views can count different letters.`
-  );
 }
 
 /** Died times (`potatoq-died`, else x-death's) of the letters `deadGroups` reads, bucketed here:

@@ -1,12 +1,12 @@
 import 'server-only';
 import type { ActionOutcome } from '@/lib/brokers/schema';
 import { discoverQueues, requireBrowsable, type RabbitCtx } from './context';
-import { failWalk, finishWalk, newWalk, walkOutcomes, walkQueue, type WalkPace } from './dlq-walk';
+import { failWalk, finishWalk, newWalk, walkOutcomes, walkQueue, type WalkPace } from '@/lib/transports/amqp/dlq-walk';
 import type { LetterStep } from './letter-actions';
-import { toLetter } from './letters';
+import { toLetter } from '@/lib/potatoq/amqp-letter';
 import { dlqOf } from './topology';
 
-export { REDRIVE_WINDOW } from './dlq-walk';
+export { REDRIVE_WINDOW } from '@/lib/transports/amqp/dlq-walk';
 
 export type RedriveOptions = WalkPace;
 
@@ -14,7 +14,7 @@ export type RedriveOptions = WalkPace;
  * Runs `step` on each requested letter in one pass over every potatoq DLQ (or `pace.queue`'s):
  * the bulk redrive. Same per-id outcomes as `runOnLetters` (missing, cancelled, failed), but
  * linear in the DLQ's depth instead of one browse from the head per batch (lib/brokers/potatoq/
- * rabbitmq/dlq-walk.ts walks each queue).
+ * lib/transports/amqp/dlq-walk.ts walks each queue).
  */
 export async function redriveLetters(ctx: RabbitCtx, ids: string[], step: LetterStep, pace: RedriveOptions = {}): Promise<ActionOutcome[]> {
   await requireBrowsable(ctx);

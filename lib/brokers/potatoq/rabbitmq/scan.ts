@@ -1,11 +1,11 @@
 import 'server-only';
 import type { ConsumeMessage } from 'amqplib';
 import type { DeadFilter } from '@/lib/brokers/schema';
-import { isNotFound } from './connection';
+import { isNotFound } from '@/lib/transports/amqp/connection';
 import { discoverQueues, requireBrowsable, type RabbitCtx } from './context';
-import { withDlqLock } from './dlq';
-import { DlqStream } from './dlq-stream';
-import { compareLetters, lightLetter, toLetter, type Letter } from './letters';
+import { withDlqLock } from '@/lib/transports/amqp/browse-lock';
+import { DlqStream } from '@/lib/transports/amqp/dlq-stream';
+import { compareLetters, lightLetter, toLetter, type Letter } from '@/lib/potatoq/amqp-letter';
 import { matches } from './reads';
 import { dlqOf } from './topology';
 

@@ -5,8 +5,9 @@ import type { ActionOutcome, ActionResult, EnqueueRequest, EnqueueResult, PurgeR
 import { parsePotatoqEnqueue } from '../enqueue-fields';
 import { buildFromFields } from '../records';
 import type { RabbitCtx } from './context';
-import { potatoqProperties, publishConfirmed } from './dlq';
-import { ackHeld, runOnLetters, type LetterStep, type PaceOptions } from './letter-actions';
+import { ackHeld, publishConfirmed } from '@/lib/transports/amqp/dlq';
+import { potatoqProperties } from './dlq';
+import { runOnLetters, type LetterStep, type PaceOptions } from './letter-actions';
 import { redriveLetters, type RedriveOptions } from './redrive';
 import { checkQueueName, DELAY_REFUSAL } from './topology';
 

@@ -5,7 +5,7 @@ import type { Counted, DeadGroups, QueueStats } from '@/lib/brokers/schema';
 import { pqCounts } from '../counts';
 import { DeadGrouper, newestWindowNote } from '@/lib/triage/groups';
 import { DecodeMemo } from '../decode-memo';
-import { reasonTriage } from '../fingerprint';
+import { reasonTriage } from '@/lib/triage/reason-fingerprint';
 import { HEAD_CHECK_LIMIT, headBlock } from '../head-block';
 import type { DeadTally } from './dead-tally';
 import { redisKeys } from './keys';

@@ -5,7 +5,8 @@ import type { EditPreview, ReplayEditInput } from '@/lib/brokers/schema-edit';
 import { POTATOQ_REDIS_MODEL } from '../model';
 import { editedPayload, previewOf } from '../edit-replay';
 import { redisKeys } from './keys';
-import { runScript, SCRIPTS } from './scripts';
+import { runScript } from '@/lib/transports/redis/scripts';
+import { SCRIPTS } from './scripts';
 import { describeCode, type RedisOutcome } from './writes';
 
 // Replay with edits on potatoq's Redis layout: the payload edited by the shared potatoq code

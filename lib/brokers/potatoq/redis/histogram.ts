@@ -2,7 +2,7 @@ import 'server-only';
 import type { Redis } from 'ioredis';
 import type { DeadHistogram, DeadHistogramQuery } from '@/lib/brokers/schema';
 import { bucketTimes } from '@/lib/trends/ranges';
-import { reasonTriage } from '../fingerprint';
+import { reasonTriage } from '@/lib/triage/reason-fingerprint';
 import { redisKeys } from './keys';
 
 /**

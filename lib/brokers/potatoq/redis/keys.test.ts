@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { globEscape, isInternalResultId, parseRedisUrl, potatoqPrefix, redisKeys, RedisUrlError } from './keys';
+import { parseRedisUrl, RedisUrlError } from '@/lib/transports/redis/url';
+import { globEscape, isInternalResultId, potatoqPrefix, redisKeys } from './keys';
 
 describe('potatoqPrefix (RedisBroker.__init__)', () => {
   it('prefers global_keyprefix, then prefix, then potatoq', () => {

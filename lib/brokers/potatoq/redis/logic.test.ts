@@ -4,7 +4,7 @@ import { PRIO } from './keys';
 import { afterCursor } from './reads-pages';
 import { nextBand } from './overview-pipelined';
 import { decodeCursor, encodeCursor, payloadInfo, timeMs, toRow } from './rows';
-import { evictionWarning, judgeServer, parseInfo, versionAtLeast62 } from './server';
+import { evictionWarning, judgeServer, parseInfo, versionAtLeast62 } from '@/lib/transports/redis/server';
 import { describeCode, revokedRecord } from './writes';
 
 describe('cursors', () => {

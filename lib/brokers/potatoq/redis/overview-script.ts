@@ -1,6 +1,6 @@
 import 'server-only';
 import type { Redis } from 'ioredis';
-import { runScript, script } from './scripts';
+import { runScript, script } from '@/lib/transports/redis/scripts';
 import type { RawOverview, RawQueue } from './overview-raw';
 
 // The overview's per-queue reads as one read-only script call: counts, the due time of the next

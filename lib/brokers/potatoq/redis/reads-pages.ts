@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import { redisKeys } from './keys';
 import { createHash } from 'node:crypto';
 import { decodeCursor, encodeCursor, ROW_FIELDS, timeMs, toRow, type Page, type TaskRow } from './rows';
-import { scriptRefused } from './scripts';
+import { scriptRefused } from '@/lib/transports/redis/scripts';
 
 // Keyset pages over potatoq's sorted sets: ready in claim order (score = priority band, then
 // FIFO), scheduled by due time, running by lease deadline, dead letters newest first. A page

@@ -5,7 +5,8 @@ import { redisKeys } from './keys';
 import { listQueues, overviewPipelined } from './overview-pipelined';
 import { oldestWaiting, type RawOverview } from './overview-raw';
 import { overviewByScript } from './overview-script';
-import { runScript, scriptRefused, SCRIPTS } from './scripts';
+import { runScript, scriptRefused } from '@/lib/transports/redis/scripts';
+import { SCRIPTS } from './scripts';
 
 // The overview: every queue of `P:queues` with its counts, whatever the depth in one script call
 // per ONE_CALL queues (overview-script.ts; without scripts 3 + MAX_BANDS pipelined round trips,

@@ -3,5 +3,5 @@ import 'server-only';
 export { readOverview, MAX_QUEUES, DEAD_SCAN, MAX_BANDS, type Overview, type QueueRow } from './reads-queues';
 export { listTasks, listDead, zsetPage, type SetKind } from './reads-pages';
 export { readTask, listResults, readWorkers, registeredTaskNames, type TaskDetail, type ResultRow, type WorkerRow } from './reads-misc';
-export { checkServer, connectRedis, type ServerCheck } from './server';
+export { checkServer, connectRedis, type ServerCheck } from '@/lib/transports/redis/server';
 export type { TaskRow, Page, PayloadInfo, HashState } from './rows';

@@ -5,7 +5,7 @@ import type { Page, ResultListQuery, ResultSummary } from '@/lib/brokers/schema'
 import { mapResult, registeredNames } from '../mappers';
 import { isInternalResult, mapWorker, REGISTERED_PREFIX, revokedRecord, type ResultBackend } from '../results';
 import { globEscape, potatoqPrefix } from './keys';
-import { connectRedis } from './server';
+import { connectRedis } from '@/lib/transports/redis/server';
 
 /** Result keys read for a listing: SCAN is unordered, so the newest-first page is built from at most this many. */
 const SCAN_CAP = 10_000;

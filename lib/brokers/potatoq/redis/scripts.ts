@@ -1,6 +1,5 @@
 import 'server-only';
-import { createHash } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import { script } from '@/lib/transports/redis/scripts';
 
 // The console's own Lua scripts for potatoq's Redis layout (keys.ts). Written from the
 // semantics of potatoq 26.1a8's script (docs/brokers/redis.md), not copied from it, and
@@ -251,14 +250,6 @@ for _, q in ipairs(order) do out[#out + 1] = q; out[#out + 1] = counts[q] end
 return out
 `;
 
-export interface LuaScript {
-  name: string;
-  lua: string;
-  sha: string;
-}
-
-export const script = (name: string, lua: string): LuaScript => ({ name, lua, sha: createHash('sha1').update(lua).digest('hex') });
-
 export const SCRIPTS = {
   replay: script('replay', REPLAY),
   replayEdited: script('replay-edited', REPLAY_EDITED),
@@ -269,16 +260,3 @@ export const SCRIPTS = {
   enqueue: script('enqueue', ENQUEUE),
   deadByQueue: script('dead-by-queue', DEAD_BY_QUEUE),
 } as const;
-
-/** The server or the user's ACL refuses scripts (EVALSHA/EVAL), so a read must do without them. */
-export const scriptRefused = (e: unknown): boolean => e instanceof Error && /NOPERM|unknown command|not allowed|disabled/i.test(e.message);
-
-/** EVALSHA, loading the script with EVAL on NOSCRIPT (a restarted or flushed Redis). */
-export async function runScript(client: Redis, s: LuaScript, args: Array<string | number>): Promise<unknown> {
-  try {
-    return await client.evalsha(s.sha, 0, ...args);
-  } catch (e) {
-    if (!(e instanceof Error) || !e.message.includes('NOSCRIPT')) throw e;
-    return client.eval(s.lua, 0, ...args);
-  }
-}

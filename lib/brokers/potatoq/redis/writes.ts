@@ -3,7 +3,8 @@ import type { Redis } from 'ioredis';
 import { createHash } from 'node:crypto';
 import { buildMessage, decodePayload, reencodeWithoutEta, type BuildMessageInput } from '@/lib/potatoq';
 import { redisKeys } from './keys';
-import { runScript, SCRIPTS, type LuaScript } from './scripts';
+import { runScript, type LuaScript } from '@/lib/transports/redis/scripts';
+import { SCRIPTS } from './scripts';
 
 // The console's writes on potatoq's Redis layout: each batch is one script (scripts.ts).
 // Outcome codes are the console's (`ok | missing | running | conflict | invalid | error`);

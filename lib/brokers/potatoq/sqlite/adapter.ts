@@ -8,7 +8,8 @@ import { DEFAULT_BUSY_TIMEOUT_MS, mapSqliteError, openConnections, type Connecti
 import { deadGroups, getDead, listDead } from './reads-dead';
 import { deadHistogram } from './histogram';
 import type { Liveness } from '../heartbeats';
-import { parseOptions, ZSqliteOptions } from '../options';
+import { parseOptions } from '@/lib/brokers/options';
+import { ZSqliteOptions } from '../options';
 import { listResults, listWorkers, taskNames, taskQueues } from './reads-misc';
 import { overviewQueues } from './reads-overview';
 import { DEFAULT_COUNT_CAP, DEFAULT_COUNT_SCAN, totalsOf } from '../counts';

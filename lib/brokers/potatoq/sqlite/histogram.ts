@@ -2,7 +2,7 @@ import 'server-only';
 import type Database from 'better-sqlite3';
 import type { DeadHistogram, DeadHistogramQuery } from '@/lib/brokers/schema';
 import { bucketTimes } from '@/lib/trends/schema';
-import { reasonFingerprint } from '../fingerprint';
+import { reasonFingerprint } from '@/lib/triage/reason-fingerprint';
 import { msFromEpoch } from '../mappers';
 import { Where } from './sql';
 

@@ -3,12 +3,12 @@ import type Database from 'better-sqlite3';
 import type { DeadDetail, DeadGroups, DeadListQuery, DeadSummary, Page } from '@/lib/brokers/schema';
 import { decodePayload, reasonSummary } from '@/lib/potatoq';
 import { DeadGrouper, newestWindowNote, SCOPE_COUNT_WINDOWS } from '@/lib/triage/groups';
-import { reasonTriage } from '../fingerprint';
+import { reasonTriage } from '@/lib/triage/reason-fingerprint';
 import { decodeCursor, encodeCursor } from '@/lib/brokers/cursor';
 import { isoFromEpoch, msFromEpoch, preview, rawParts, type Stored } from '../mappers';
 import { readResult } from './reads-tasks';
 import { containsPattern, PAYLOAD_FOR_PREVIEW, Where } from './sql';
-import { messageView } from '../message';
+import { messageView } from '@/lib/potatoq/view';
 import { IX } from './reads-overview';
 
 interface DeadRow {

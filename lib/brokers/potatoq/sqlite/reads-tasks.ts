@@ -6,7 +6,7 @@ import { decodePayload } from '@/lib/potatoq';
 import { decodeCursor, encodeCursor, type KeyValue } from '@/lib/brokers/cursor';
 import { isoFromEpoch, mapResult, preview, rawParts, str, type Stored } from '../mappers';
 import { containsPattern, PAYLOAD_FOR_PREVIEW, Where } from './sql';
-import { messageView } from '../message';
+import { messageView } from '@/lib/potatoq/view';
 import { IX, readyQueueNames } from './reads-overview';
 
 const STATE_NAMES: Record<number, PotatoqState> = { 0: 'scheduled', 1: 'ready', 2: 'running' };

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZTaskListQuery } from '@/lib/brokers/schema';
-import { connectRedis } from '@/lib/brokers/potatoq/redis/server';
+import { connectRedis } from '@/lib/transports/redis/server';
 import type { PySeeder } from '@/tests/support/potatoq-seeder';
 import { dropKeysAt } from '@/tests/support/redis';
 import { createCeleryRedisAdapter } from '@/lib/brokers/celery/redis/adapter';

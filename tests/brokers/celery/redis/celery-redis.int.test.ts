@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAdapterContract, uniqueQueue, type ContractFixture } from '@/tests/contract';
 import { ZEnqueueRequest, ZTaskListQuery } from '@/lib/brokers/schema';
-import { connectRedis } from '@/lib/brokers/potatoq/redis/server';
+import { connectRedis } from '@/lib/transports/redis/server';
 import type { PySeeder } from '@/tests/support/potatoq-seeder';
 import { createCeleryRedisAdapter } from '@/lib/brokers/celery/redis/adapter';
 import { celeryConfig, contractSeeder, newCeleryWorld, redisAvailable, spawnCelerySeeder } from './support';

@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZEnqueueRequest, type Diagnosis, type StuckCheck } from '@/lib/brokers/schema';
-import { connectRedis } from '@/lib/brokers/potatoq/redis/server';
+import { connectRedis } from '@/lib/transports/redis/server';
 import type { BrokerAdapter } from '@/lib/brokers/types';
 import { createCeleryRedisAdapter } from '@/lib/brokers/celery/redis/adapter';
 import { celeryConfig, newCeleryWorld, redisAvailable, startWorker, stopWorker, until } from './support';

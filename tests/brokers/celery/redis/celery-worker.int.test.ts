@@ -7,7 +7,7 @@ import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uniqueQueue } from '@/tests/contract';
 import { ZDeadListQuery, ZEnqueueRequest, ZTaskListQuery } from '@/lib/brokers/schema';
-import { connectRedis } from '@/lib/brokers/potatoq/redis/server';
+import { connectRedis } from '@/lib/transports/redis/server';
 import type { BrokerAdapter } from '@/lib/brokers/types';
 import type { PySeeder } from '@/tests/support/potatoq-seeder';
 import { createCeleryRedisAdapter } from '@/lib/brokers/celery/redis/adapter';

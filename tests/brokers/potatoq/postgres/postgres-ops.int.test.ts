@@ -2,7 +2,7 @@
 // the session guards (timeouts, application_name), NOTIFY on potatoq's channels, capped
 // counts, bounded search, 10,000 ids per call and two consoles racing on 1,000 letters.
 import { execFileSync } from 'node:child_process';
-import { ZEnqueueInput } from '@/lib/actions/schemas';
+import { ZEnqueueInput } from '@/lib/brokers/enqueue-input';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import pg from 'pg';

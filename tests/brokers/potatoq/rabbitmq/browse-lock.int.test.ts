@@ -22,10 +22,11 @@ import {
   spawnRabbitSeeder,
 } from '@/tests/support/rabbitmq';
 import { peekIds, seedDlq } from '@/tests/support/rabbit-dlq-seed';
-import { AmqpLink } from '@/lib/brokers/potatoq/rabbitmq/connection';
-import { browseLockQueue, HOLDER_ARG, SINCE_ARG, THIS_CONSOLE, withDlqLock } from '@/lib/brokers/potatoq/rabbitmq/browse-lock';
-import { Management } from '@/lib/brokers/potatoq/rabbitmq/management';
-import { parseAmqpUrl, parseManagement } from '@/lib/brokers/potatoq/rabbitmq/url';
+import { AmqpLink } from '@/lib/transports/amqp/connection';
+import { browseLockQueue, withDlqLock } from '@/lib/transports/amqp/browse-lock';
+import { HOLDER_ARG, SINCE_ARG, THIS_CONSOLE } from '@/lib/transports/amqp/lock-holder';
+import { Management } from '@/lib/transports/amqp/management';
+import { parseAmqpUrl, parseManagement } from '@/lib/transports/amqp/url';
 
 execFileSync('bash', [path.join(ROOT, 'scripts/ensure-venv.sh')], { stdio: 'inherit' });
 const v3 = await rabbitVersion(RMQ3_URL, 'RabbitMQ 3.x', (m) => m === 3);

@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { isConsoleError } from '@/lib/brokers/errors';
-import { AmqpLink } from '@/lib/brokers/potatoq/rabbitmq/connection';
+import { AmqpLink } from '@/lib/transports/amqp/connection';
 import { ROOT } from '@/tests/support/potatoq-seeder';
 import { runAdapterContract, type ContractFixture, type ContractSeeder } from '@/tests/contract';
 import { runPotatoqBattery } from '../battery';

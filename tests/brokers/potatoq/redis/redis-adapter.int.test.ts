@@ -9,7 +9,7 @@ import { spawnPySeeder } from '@/tests/support/potatoq-seeder';
 import { runPotatoqBattery } from '../battery';
 import { createRedisAdapter } from '@/lib/brokers/potatoq/redis/adapter';
 import { potatoqPrefix } from '@/lib/brokers/potatoq/redis/keys';
-import { connectRedis } from '@/lib/brokers/potatoq/redis/server';
+import { connectRedis } from '@/lib/transports/redis/server';
 import { dropPrefix, newPrefix, redisTargets } from '@/tests/support/redis';
 
 const targets = await redisTargets();

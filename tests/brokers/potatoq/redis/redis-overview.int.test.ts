@@ -8,7 +8,7 @@ import { PRIO, redisKeys } from '@/lib/brokers/potatoq/redis/keys';
 import { listQueues, overviewPipelined } from '@/lib/brokers/potatoq/redis/overview-pipelined';
 import { overviewByScript, ONE_CALL } from '@/lib/brokers/potatoq/redis/overview-script';
 import { MAX_BANDS, MAX_QUEUES, readOverview } from '@/lib/brokers/potatoq/redis/reads-queues';
-import { connectRedis } from '@/lib/brokers/potatoq/redis/server';
+import { connectRedis } from '@/lib/transports/redis/server';
 import { dropPrefix, newPrefix, redisTargets } from '@/tests/support/redis';
 
 const targets = await redisTargets();

@@ -12,7 +12,7 @@ import { reasonSummary } from '@/lib/potatoq';
 import { ZDeadListQuery, ZEnqueueRequest, ZTaskListQuery, type EnqueueResult } from '@/lib/brokers/schema';
 import type { BrokerAdapter } from '@/lib/brokers/types';
 import { createRedisAdapter } from '@/lib/brokers/potatoq/redis/adapter';
-import { checkServer } from '@/lib/brokers/potatoq/redis/server';
+import { checkServer } from '@/lib/transports/redis/server';
 import { redisKeys } from '@/lib/brokers/potatoq/redis/keys';
 import { revokedRecord } from '@/lib/brokers/potatoq/redis/writes';
 import {

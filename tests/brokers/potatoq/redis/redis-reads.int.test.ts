@@ -14,7 +14,7 @@ import {
   registeredTaskNames,
 } from '@/lib/brokers/potatoq/redis/reads';
 import type { TaskRow } from '@/lib/brokers/potatoq/redis/rows';
-import { connectRedis } from '@/lib/brokers/potatoq/redis/server';
+import { connectRedis } from '@/lib/transports/redis/server';
 import { dropPrefix, newPrefix, PrivateRedis, redisAvailable, testClient } from '@/tests/support/redis';
 
 const up = await redisAvailable();

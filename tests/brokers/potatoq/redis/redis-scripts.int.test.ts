@@ -5,8 +5,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
 import { PRIO, redisKeys } from '@/lib/brokers/potatoq/redis/keys';
 import { listDead, readTask } from '@/lib/brokers/potatoq/redis/reads';
-import { runScript, SCRIPTS } from '@/lib/brokers/potatoq/redis/scripts';
-import { checkServer } from '@/lib/brokers/potatoq/redis/server';
+import { SCRIPTS } from '@/lib/brokers/potatoq/redis/scripts';
+import { runScript } from '@/lib/transports/redis/scripts';
+import { checkServer } from '@/lib/transports/redis/server';
 import { discardDead, enqueueTasks, purgeQueue, replayDead, revokeTasks } from '@/lib/brokers/potatoq/redis/writes';
 import { dropPrefix, newPrefix, redisAvailable, testClient } from '@/tests/support/redis';
 
@@ -51,7 +52,7 @@ describe.skipIf(!up)('Redis: the console scripts', () => {
 
   it('connects to the database the URL names (path or ?db=) and to valkey:// URLs', async () => {
     fresh();
-    const { connectRedis } = await import('@/lib/brokers/potatoq/redis/server');
+    const { connectRedis } = await import('@/lib/transports/redis/server');
     const url = (await import('@/tests/support/redis')).REDIS_URL.replace(/\/\d*$/, '');
     const db7 = connectRedis(`${url}/7`);
     const q7 = connectRedis(`${url.replace(/^redis:/, 'valkey:')}/0?db=7`);

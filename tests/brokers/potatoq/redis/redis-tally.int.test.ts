@@ -10,7 +10,7 @@ import { createDeadTally, ROW_BYTES, TOP, type DeadTally, type Tally } from '@/l
 import { pageRows } from '@/lib/brokers/potatoq/redis/reads-pages';
 import { redisKeys } from '@/lib/brokers/potatoq/redis/keys';
 import { deadByQueue, DEAD_SCAN } from '@/lib/brokers/potatoq/redis/reads-queues';
-import { checkServer, connectRedis } from '@/lib/brokers/potatoq/redis/server';
+import { checkServer, connectRedis } from '@/lib/transports/redis/server';
 import { dropPrefix, newPrefix, PrivateRedis, redisServerAvailable, redisTargets } from '@/tests/support/redis';
 
 const targets = await redisTargets();

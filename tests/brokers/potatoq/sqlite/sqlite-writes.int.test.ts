@@ -1,7 +1,7 @@
 // SQLite specifics beyond the shared battery: byte-level agreement with potatoq's writes,
 // lock handling, BLOB payloads, big payloads, and a real cross-process race with potatoq.
 import { spawn } from 'node:child_process';
-import { ZEnqueueInput } from '@/lib/actions/schemas';
+import { ZEnqueueInput } from '@/lib/brokers/enqueue-input';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';

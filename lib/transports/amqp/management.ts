@@ -1,7 +1,7 @@
 import 'server-only';
 import { ConsoleError } from '@/lib/brokers/errors';
 import type { ManagementTarget } from './url';
-import { HOLDER_ARG, SINCE_ARG, type LockHolder } from './browse-lock';
+import { HOLDER_ARG, SINCE_ARG, type LockHolder } from './lock-holder';
 
 export interface MgmtQueue {
   name: string;

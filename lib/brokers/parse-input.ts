@@ -1,3 +1,5 @@
+// Parsing an input with zod into a typed value or an InvalidInput that names the field: used by the
+// write gate, the route handlers and adapters that check a system's own input (QueueFlow's enqueue).
 import type { z } from 'zod';
 import { ConsoleError } from '@/lib/brokers/errors';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { pyStrip } from '@/lib/potatoq/digits';
-import { reasonFingerprint, reasonTriage, triageMemoSize } from './fingerprint';
+import { reasonFingerprint, reasonTriage, triageMemoSize } from '@/lib/triage/reason-fingerprint';
 
 const traceback = (message: string) =>
   `Traceback (most recent call last):\n  File "/srv/shop/tasks.py", line 3, in run\n    f()\nValueError: ${message}\n`;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decodeCeleryMessage, decodePayload } from '@/lib/potatoq';
-import { messageView, previewOf } from './message';
+import { decodeCeleryMessage, decodePayload } from './index';
+import { messageView, previewOf } from './view';
 
 describe("potatoq's codec mapped to the neutral message view", () => {
   it('gives a potatoq message its task, id, queue, typed arguments and fields, and flags tag anomalies once', () => {

@@ -1,10 +1,10 @@
 import 'server-only';
 import type { Message } from 'amqplib';
-import { decodeCeleryMessage, decodePayload, reasonSummary } from '@/lib/potatoq';
-import type { DecodedPayload } from '@/lib/potatoq/types';
+import { decodeCeleryMessage, decodePayload, reasonSummary } from './index';
+import type { DecodedPayload } from './types';
 import type { DeadDetail, DeadSummary, ResultRecordDto } from '@/lib/brokers/schema';
-import { RAW_LIMIT } from '../mappers';
-import { messageView, previewCeleryConversion, previewOf } from '../message';
+import { RAW_LIMIT } from '@/lib/brokers/message-view';
+import { messageView, previewCeleryConversion, previewOf } from './view';
 
 /** One message held from a `<queue>.dlq`, mapped the way `potatoq dead list` reads it. */
 export interface Letter {

@@ -3,7 +3,8 @@ import type { ConfirmChannel, Message } from 'amqplib';
 import type { ActionOutcome } from '@/lib/brokers/schema';
 import type { ReplayPace } from '@/lib/brokers/types';
 import type { AmqpLink } from './connection';
-import { withDlqLock, type Held } from './dlq';
+import { withDlqLock } from './browse-lock';
+import type { Held } from './dlq';
 import { DlqStream } from './dlq-stream';
 
 // One pass over a dead-letter queue on RabbitMQ 4.x, whatever system's letters it holds (the

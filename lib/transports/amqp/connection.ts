@@ -2,7 +2,7 @@ import 'server-only';
 import amqp, { type Channel, type ChannelModel, type ConfirmChannel } from 'amqplib';
 import { ConsoleError } from '@/lib/brokers/errors';
 import type { AmqpTarget } from './url';
-import { THIS_CONSOLE, type LockHolder } from './browse-lock';
+import { THIS_CONSOLE, type LockHolder } from './lock-holder';
 
 /** Channels `checkMany` declares over at once. */
 export const CHECK_LANES = 4;

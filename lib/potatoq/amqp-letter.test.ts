@@ -1,6 +1,6 @@
 import type { GetMessage } from 'amqplib';
 import { describe, expect, it } from 'vitest';
-import { compareLetters, detailOf, summaryOf, toLetter } from './letters';
+import { compareLetters, detailOf, summaryOf, toLetter } from '@/lib/potatoq/amqp-letter';
 
 function msg(body: string, props: Record<string, unknown> = {}): GetMessage {
   return {

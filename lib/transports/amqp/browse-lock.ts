@@ -1,7 +1,7 @@
 import 'server-only';
-import os from 'node:os';
 import { ConsoleError } from '@/lib/brokers/errors';
 import type { AmqpLink } from './connection';
+import { HOLDER_ARG, SINCE_ARG, THIS_CONSOLE, type LockHolder } from './lock-holder';
 
 /**
  * One browse of a dead-letter queue at a time: a second browser would see the queue without the
@@ -23,17 +23,6 @@ import type { AmqpLink } from './connection';
 
 /** The queue whose exclusive declaration marks "a console is browsing this DLQ". */
 export const browseLockQueue = (dlq: string) => `potatoq-console.browsing.${dlq}`;
-
-/** This process as a holder of browse locks (also the AMQP connection's name). */
-export const THIS_CONSOLE = `${os.hostname()} pid ${process.pid}`;
-export const HOLDER_ARG = 'x-potatoq-console-holder';
-export const SINCE_ARG = 'x-potatoq-console-since';
-
-/** Who holds a browse lock, as the management API shows the lock queue. */
-export interface LockHolder {
-  holder: string | null;
-  since: string | null;
-}
 
 /** How long an action waits for a lock its own process holds on another connection (a
  *  declaration left by a failed delete, a module instance's own waiters) before it is refused. */

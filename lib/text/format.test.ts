@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatAge, formatCount, formatRelative, formatTimedelta, formatUtc } from './format';
+import { formatAge, formatCount, formatRelative, formatTimedelta, formatUtc } from '@/lib/text/format';
 
 describe('formatAge', () => {
   it('shows the two most significant units', () => {

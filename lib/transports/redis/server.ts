@@ -1,13 +1,13 @@
 import 'server-only';
 import { Redis } from 'ioredis';
-import { parseRedisUrl } from './keys';
+import { parseRedisUrl } from './url';
 import { GuardedConnector } from './socket-guard';
 
-// Connecting to the Redis a potatoq broker URL names, and what the console checks about that
+// Connecting to the Redis a broker URL names (potatoq's or Celery's), and what the console checks about that
 // server before it trusts it: version, Cluster mode, eviction policy.
 
 /**
- * An ioredis client for a potatoq broker URL (redis://, rediss://, valkey://, valkeys://, unix://).
+ * An ioredis client for a Redis broker URL (redis://, rediss://, valkey://, valkeys://, unix://).
  * `tlsCa`: the PEM CA(s) a TLS URL trusts instead of the system's (else Node's defaults, which
  * NODE_EXTRA_CA_CERTS extends); the server's name is always verified.
  */

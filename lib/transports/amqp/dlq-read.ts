@@ -1,9 +1,8 @@
 import 'server-only';
 import type { ConsumeMessage } from 'amqplib';
-import { withDlqLock } from './dlq';
+import { withDlqLock } from './browse-lock';
 import { DlqStream, PREFETCH } from './dlq-stream';
 import type { AmqpLink } from './connection';
-import { dlqOf } from './topology';
 
 /** How long a read waits for its next letter before it asks the DLQ whether any is left to
  *  deliver (someone else, e.g. `potatoq dead retry`, may have taken some since it started). */
@@ -31,13 +30,9 @@ const BROWSES = Symbol.for('potatoq.console.dlqBrowses');
 export const dlqBrowsesStarted = (): number => ((globalThis as Global)[BROWSES] ??= { n: 0 }).n;
 
 /**
- * The first `limit` letters of `<queue>.dlq` (those it held at the start), each mapped by `map`,
- * from a browse shared with overlapping reads of the same DLQ (above).
+ * The first `limit` letters of the dead-letter queue `dlq` (those it held at the start), each
+ * mapped by `map`, from a browse shared with overlapping reads of the same DLQ (above).
  */
-export const readDlq = <T>(link: AmqpLink, lockKey: string, queue: string, limit: number, map: (m: ConsumeMessage) => T): Promise<T[]> =>
-  readQueue(link, lockKey, dlqOf(queue), limit, map);
-
-/** readDlq for a dead-letter queue of any name (a Celery app's `deadLetterQueue`). */
 export async function readQueue<T>(
   link: AmqpLink,
   lockKey: string,

@@ -1,10 +1,11 @@
 import 'server-only';
-import { celeryToPotatoq, previewPayload } from '@/lib/potatoq';
-import type { DecodedPayload, ForeignKind, PValue } from '@/lib/potatoq/types';
+import { celeryToPotatoq, previewPayload } from './index';
+import type { DecodedPayload, ForeignKind, PValue } from './types';
 import type { Conversion, ForeignInfo, HeaderRow, MessageView, PayloadPreview, TypedValue, ValueNote } from '@/lib/brokers/schema';
 
-// potatoq's codec (lib/potatoq) mapped into the console's neutral message view. Only this
-// folder knows potatoq's decoded types; the DTOs and the UI see MessageView and TypedValue.
+// potatoq's codec (this folder) mapped into the console's neutral message view. Only the codec and
+// the systems that read potatoq's wire format know its decoded types; the DTOs and the UI see
+// MessageView and TypedValue.
 
 const FLAGS: Record<'unknown-tag' | 'malformed-tag' | 'legacy-tag', ValueNote> = {
   'unknown-tag': {

@@ -1,0 +1,10 @@
+// One series of a trend chart: what TrendChart is given and hands to the lazily loaded canvas
+// (its own module, so the canvas does not import the chart that loads it).
+export interface ChartSeries {
+  label: string;
+  values: Array<number | null>;
+  kind: 'line' | 'bars';
+  format: (n: number) => string;
+  /** Whole numbers (counts): whole-number ticks. */
+  integer?: boolean;
+}

@@ -1,0 +1,14 @@
+import { redactSecrets } from '@/lib/text/secrets';
+
+/**
+ * A bad setting found at boot: the message names the variable or field, and boot stops. A leaf
+ * module (every layer that reads a setting throws it; lib/config.ts imports the systems, so
+ * nothing below it may import lib/config.ts for this). Its message never shows a secret from
+ * the configuration (lib/text/secrets.ts).
+ */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(redactSecrets(message));
+    this.name = 'ConfigError';
+  }
+}
