@@ -1,7 +1,7 @@
 // DTOs shaped like the adapters' answers through the console's GET routes, for the component
 // tests. Only what the components read is filled; the rest of the overview is cast, so a change
 // to fields no component here reads leaves these tests alone.
-import { CAPABILITIES } from '@/lib/brokers/schema';
+import { allCapabilities } from '@/lib/brokers/model';
 import type {
   ActionResult,
   BrokerOverview,
@@ -11,6 +11,7 @@ import type {
   DeadSummary,
   MessageView,
   Page,
+  StateDecl,
 } from '@/lib/brokers/schema';
 import type { MoveTargetView } from '@/lib/brokers/move-pairing';
 import type { BulkJobView } from '@/lib/bulk/schema';
@@ -18,11 +19,20 @@ import type { BulkJobView } from '@/lib/bulk/schema';
 /** Text a hostile producer might put in a payload: markup, a script URL, a bidi override. */
 export const HOSTILE = '<img src=x onerror="window.__pwned=1"><a href="javascript:alert(1)">click</a>\u202Egpj.exe';
 
-const ON = { on: true };
+/** potatoq's states, as its model declares them. */
+const STATES: StateDecl[] = [
+  { key: 'ready', label: 'Ready', time: { field: 'createdAt', label: 'Enqueued' }, owned: false },
+  { key: 'scheduled', label: 'Scheduled', time: { field: 'runAt', label: 'Runs' }, owned: false },
+  { key: 'running', label: 'Running', time: { field: 'claimedAt', label: 'Claimed' }, owned: true },
+];
 
-/** Every capability of the contract on, except those given with why they are off. */
+/** Every capability of the contract on (each declared state listed), except those given with
+ *  why they are off. */
 export function capabilities(off: Partial<Record<Capability, string>> = {}): Capabilities {
-  return Object.fromEntries(CAPABILITIES.map((k) => [k, off[k] ? { on: false, why: off[k] } : ON])) as Capabilities;
+  const all: Record<string, { on: boolean; why?: string }> = allCapabilities(STATES);
+  return Object.fromEntries(
+    Object.entries(all).map(([k, c]) => [k, off[k as Capability] ? { on: false, why: off[k as Capability] } : c]),
+  ) as Capabilities;
 }
 
 /** A potatoq-on-SQLite broker's overview, as `/api/brokers/<id>/queues` answers it. */
@@ -54,21 +64,19 @@ export function overview(
     serverInfo: 'SQLite 3.46',
     readOnly: false,
     capabilities: capabilities(opts.off),
-    // Counts both in potatoq's columns and keyed by state (`counts`).
     queues: (opts.queues ?? []).map((q) => ({
-      ...q,
-      running: 0,
+      name: q.name,
       dead: 0,
       counts: { ready: q.ready, scheduled: q.scheduled, running: 0 },
       oldestReadyAt: null,
       tasks: null,
     })),
-    totals: { ready: 0, scheduled: 0, running: 0, dead: 0 },
+    totals: { counts: { ready: 0, scheduled: 0, running: 0 }, dead: 0 },
     workers: { alive: 1, stale: 0 },
     readAt: '2026-12-03T10:00:00.000Z',
     model: {
       system: 'potatoq',
-      states: [],
+      states: STATES,
       actions,
       ...(opts.movable
         ? {

@@ -13,7 +13,7 @@ g.process ??= { env: { NODE_ENV: 'test' } };
 const names = vi.hoisted(() => ({
   broker: [
     'replayDeadAction',
-    'convertCeleryAction',
+    'convertAction',
     'moveDeadAction',
     'discardDeadAction',
     'revokeAction',
