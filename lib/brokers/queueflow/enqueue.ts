@@ -191,7 +191,7 @@ export async function createJob(client: QfClient, brokerId: string, req: Enqueue
       id: earlier.id,
       queue: earlier.queue_name,
       task: earlier.task_name,
-      state: Date.parse(earlier.scheduled_at ?? '') > Date.now() ? 'scheduled' : 'ready',
+      state: Date.parse(earlier.scheduled_at ?? '') > Date.now() ? 'scheduled' : 'pending',
       payload: JSON.stringify(c.body),
       outcome: { id: earlier.id, outcome: 'already', message, taskId: earlier.id },
     };

@@ -98,7 +98,7 @@ run('QueueFlow adapter on the real server', () => {
     // QueueFlow answered the repeat with its earlier job: nothing was created, and it says so.
     expect(made.outcome).toBeUndefined();
     // The state it was enqueued in is one of QueueFlow's declared states, its tab.
-    expect([made.state, (await a.getTask(made.id))?.state]).toEqual(['pending', 'pending']);
+    expect([made.state, again.state, (await a.getTask(made.id))?.state]).toEqual(['pending', 'pending', 'pending']);
     expect(again.outcome).toMatchObject({ id: made.id, outcome: 'already', taskId: made.id });
     expect(again.outcome!.message).toMatch(new RegExp(`^already exists as job ${made.id} \\(idempotency key "k-17", created `));
     expect(again.payload).toBe(JSON.stringify({ task_name: 'qf.detail', payload: { order: 18 }, config: { queue: q } }));
