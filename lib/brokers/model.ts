@@ -70,7 +70,20 @@ export interface StateDecl {
   time: { field: string; label: string };
   /** A worker owns tasks in this state: shown with their worker, never revoked or changed. */
   owned: boolean;
+  /** The part this state plays in every queue system's life of a task, when it plays one:
+   *  `waiting` (due work a worker takes next: where an enqueue without a time lands, what the
+   *  overview's oldest waiting age measures), `scheduled` (work held until its time),
+   *  `running` (claimed by a worker). At most one state per role; a state of the system's own
+   *  (retrying, paused, waiting on children) plays none. Generic code and the shared test
+   *  battery find a state by its role, never by its key. */
+  role?: StateRole;
 }
+
+export const STATE_ROLES = ['waiting', 'scheduled', 'running'] as const;
+export type StateRole = (typeof STATE_ROLES)[number];
+
+/** The declared state that plays `role`, if one does. */
+export const stateOfRole = (states: readonly StateDecl[], role: StateRole): StateDecl | undefined => states.find((s) => s.role === role);
 
 /** What one action does on this system, in one sentence for the confirmation dialog. */
 export interface ActionDecl {

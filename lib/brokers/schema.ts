@@ -7,6 +7,7 @@ import type { TaskState } from './dto';
 export {
   CAPABILITIES,
   DEAD,
+  STATE_ROLES,
   SYSTEM_KINDS,
   WRITE_ACTIONS,
   allCapabilities,
@@ -14,6 +15,7 @@ export {
   listCapability,
   listing,
   listingOf,
+  stateOfRole,
   timeOf,
   withoutWrites,
 } from './dto';

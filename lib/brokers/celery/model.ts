@@ -9,9 +9,9 @@ export const CELERY_STATES = ['ready', 'scheduled', 'running'] as const;
 export type CeleryState = (typeof CELERY_STATES)[number];
 
 const STATES: StateDecl[] = [
-  { key: 'ready', label: 'Waiting', time: { field: 'runAt', label: 'ETA' }, owned: false },
-  { key: 'scheduled', label: 'Waiting (future ETA)', time: { field: 'runAt', label: 'ETA' }, owned: false },
-  { key: 'running', label: 'Reserved by a worker', time: { field: 'claimedAt', label: 'Reserved' }, owned: true },
+  { key: 'ready', label: 'Waiting', time: { field: 'runAt', label: 'ETA' }, owned: false, role: 'waiting' },
+  { key: 'scheduled', label: 'Waiting (future ETA)', time: { field: 'runAt', label: 'ETA' }, owned: false, role: 'scheduled' },
+  { key: 'running', label: 'Reserved by a worker', time: { field: 'claimedAt', label: 'Reserved' }, owned: true, role: 'running' },
 ];
 
 /** Celery on Redis: kombu's lists per queue and priority bucket, failures in the result backend. */
@@ -73,12 +73,13 @@ export const CELERY_RABBITMQ_MODEL: BrokerModel = {
   results: RESULTS,
   workers: WORKERS,
   states: [
-    { key: 'ready', label: 'Ready (ETAs included)', time: { field: 'runAt', label: 'ETA' }, owned: false },
+    { key: 'ready', label: 'Ready (ETAs included)', time: { field: 'runAt', label: 'ETA' }, owned: false, role: 'waiting' },
     {
       key: 'running',
       label: 'Unacknowledged (reserved)',
       time: { field: 'claimedAt', label: 'Reserved' },
       owned: true,
+      role: 'running',
     },
   ],
   actions: {

@@ -17,9 +17,9 @@ export function potatoqState(state: string): PotatoqState {
 }
 
 const STATES: StateDecl[] = [
-  { key: 'ready', label: 'Ready', time: { field: 'createdAt', label: 'Enqueued' }, owned: false },
-  { key: 'scheduled', label: 'Scheduled', time: { field: 'runAt', label: 'Runs' }, owned: false },
-  { key: 'running', label: 'Running', time: { field: 'claimedAt', label: 'Claimed' }, owned: true },
+  { key: 'ready', label: 'Ready', time: { field: 'createdAt', label: 'Enqueued' }, owned: false, role: 'waiting' },
+  { key: 'scheduled', label: 'Scheduled', time: { field: 'runAt', label: 'Runs' }, owned: false, role: 'scheduled' },
+  { key: 'running', label: 'Running', time: { field: 'claimedAt', label: 'Claimed' }, owned: true, role: 'running' },
 ];
 
 // potatoq's CLI has no discard.

@@ -29,10 +29,10 @@ export function stateOf(j: { status: string; scheduled_at?: string | null }, now
 
 const STATES: StateDecl[] = [
   // Newest first (the API's order), not claim order: QueueFlow lists by created_at only.
-  { key: 'pending', label: 'Pending', time: { field: 'runAt', label: 'Runs' }, owned: false },
-  { key: 'scheduled', label: 'Scheduled', time: { field: 'runAt', label: 'Runs at' }, owned: false },
+  { key: 'pending', label: 'Pending', time: { field: 'runAt', label: 'Runs' }, owned: false, role: 'waiting' },
+  { key: 'scheduled', label: 'Scheduled', time: { field: 'runAt', label: 'Runs at' }, owned: false, role: 'scheduled' },
   { key: 'retrying', label: 'Retrying', time: { field: 'runAt', label: 'Retries' }, owned: false },
-  { key: 'running', label: 'Running', time: { field: 'claimedAt', label: 'Started' }, owned: true },
+  { key: 'running', label: 'Running', time: { field: 'claimedAt', label: 'Started' }, owned: true, role: 'running' },
 ];
 
 export const QUEUEFLOW_MODEL: BrokerModel = {
