@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { celerySeed, extraBrokers, extraStatus } from './brokers-extra';
 import { stopE2eQueueflow } from './queueflow-server';
+import { dropSdjBrokers } from './sdj-dbs';
 import { cleanupRabbit, dropRedisPrefix, pgRows } from './services';
 
 // Removes the run's temp broker files, the PostgreSQL schema, and the RabbitMQ queues and
@@ -17,6 +18,7 @@ export default async function globalTeardown(): Promise<void> {
   }
   if (process.env.POTATOQ_E2E_KEEP === '1') return;
   await dropServiceBrokers(dir).catch((e: unknown) => console.warn(`e2e teardown: ${(e as Error).message}`));
+  await dropSdjBrokers(dir);
   fs.rmSync(dir, { recursive: true, force: true });
 }
 
