@@ -116,7 +116,10 @@ export async function previewReplayEditedSdj(store: SdjStore, brokerId: string, 
   const key = cleanId(id);
   const letter = await readLetter(store, key);
   if (letter.subJob) throw new ConsoleError('Unsupported', SUB_JOB);
-  return previewOf(brokerId, key, plan(letter, edit));
+  const planned = plan(letter, edit);
+  const refused = await codecRefusal(store.db, planned, letter.queue);
+  if (refused) throw new ConsoleError('Unsupported', refused.message);
+  return previewOf(brokerId, key, planned);
 }
 
 async function codecRefusal(q: SdjQuery, p: Planned, from: string): Promise<SdjOutcome | null> {

@@ -95,6 +95,10 @@ for (const dialect of DIALECTS) {
       await q(db, 'UPDATE jobs SET args = ? WHERE id = ?', [Buffer.from('sdjenc:v1:YmFy'), idOf(db, other)]);
       const plain = await makeDeadLetter(db, { queue: queueName(), args: { n: 1 } });
       const before = (await readJob(db, plain))!.raw;
+      expect(await errorOf(previewReplayEditedSdj(s.store, B, plain, { ...edit, queue: codecQueue }))).toMatchObject({
+        code: 'Unsupported',
+        message: expect.stringContaining('encrypts payloads'),
+      });
       const r = await replayEditedSdj(s.store, B, plain, { ...edit, queue: codecQueue });
       expect(r.outcome).toMatchObject({ outcome: 'invalid', message: expect.stringContaining('encrypts payloads') });
       expect((await readJob(db, plain))!.raw).toEqual(before);
