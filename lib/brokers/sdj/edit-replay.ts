@@ -6,7 +6,6 @@ import { idParam, type SdjQuery } from './db';
 import { argsShown, editedArgs, NO_ARGS, replayView } from './edit-args';
 import { CODEC_REFUSED, usesPayloadCodec } from './enqueue';
 import { requireId } from './jobs';
-import type { SdjOutcome } from './model';
 import { requeueLocked } from './requeue';
 import type { SdjStore } from './store';
 import { outcome, perId } from './tx';
@@ -118,14 +117,15 @@ export async function previewReplayEditedSdj(store: SdjStore, brokerId: string, 
   if (letter.subJob) throw new ConsoleError('Unsupported', SUB_JOB);
   const planned = plan(letter, edit);
   const refused = await codecRefusal(store.db, planned, letter.queue);
-  if (refused) throw new ConsoleError('Unsupported', refused.message);
+  if (refused) throw new ConsoleError('Unsupported', refused);
   return previewOf(brokerId, key, planned);
 }
 
-async function codecRefusal(q: SdjQuery, p: Planned, from: string): Promise<SdjOutcome | null> {
+/** Why edited args may not be written (plain JSON where a payload codec is in use), or null. */
+async function codecRefusal(q: SdjQuery, p: Planned, from: string): Promise<string | null> {
   if (p.args === null) return null;
   for (const queue of new Set([from, p.queue]))
-    if (await usesPayloadCodec(q, queue)) return outcome('', 'invalid', `${CODEC_REFUSED}: edited args would be written as plain JSON`);
+    if (await usesPayloadCodec(q, queue)) return `${CODEC_REFUSED}: edited args would be written as plain JSON`;
   return null;
 }
 
@@ -151,7 +151,7 @@ export async function replayEditedSdj(store: SdjStore, brokerId: string, id: str
         async (row) => {
           planned = plan(letterOf(row), edit);
           const refused = await codecRefusal(q, planned, String(row.queue));
-          if (refused) return { ...refused, id: jid };
+          if (refused) return outcome(jid, 'invalid', refused);
           const p = idParam(db.dialect, jid);
           const set = planned.args === null ? '' : ', args = ?';
           const values = planned.args === null ? [] : [Buffer.from(planned.args, 'utf8')];
