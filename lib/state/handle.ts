@@ -57,10 +57,13 @@ function openPostgres(url: string): PostgresHandle {
     where: url,
     pool,
     ready: () =>
-      (migrated ??= migratePostgres(pool).catch((e: unknown) => {
-        migrated = null;
-        throw e;
-      })),
+      (migrated ??= migratePostgres(pool).then(
+        () => undefined,
+        (e: unknown) => {
+          migrated = null;
+          throw e;
+        },
+      )),
     close: () => pool.end(),
   };
 }
