@@ -1,5 +1,7 @@
 import 'server-only';
 import { borrowOrOpen, type PostgresHandle } from '@/lib/state/handle';
+import { createLeases } from '@/lib/state/leases';
+import { sqlOf } from '@/lib/state/sql';
 import { cappedFlags, LEASE, SERIES_SQL, seriesArgs, seriesOf, type TrendStore } from './store-sql';
 
 // Samples in a PostgreSQL state store shared by several console instances. The lease compares
@@ -9,7 +11,6 @@ const numbered = (sql: string) => {
   let n = 0;
   return sql.replace(/\?/g, () => `$${++n}`);
 };
-const NOW_MS = '(extract(epoch FROM clock_timestamp()) * 1000)::bigint';
 
 /** On the state store's pool, or on a pool of its own for `url` (ended by `close`). */
 export function createPostgresTrendStore(url: string | PostgresHandle): TrendStore {
@@ -20,24 +21,25 @@ export function createPostgresTrendStore(url: string | PostgresHandle): TrendSto
     await ensure();
     return pool.query<R>(sql, args);
   };
+  const sql = sqlOf(handle);
+  // The sampler's lease is the state store's one lease primitive, on the database's clock.
+  const leases = createLeases(
+    {
+      run: async (s, p) => {
+        await ensure();
+        return sql.run(s, p);
+      },
+      all: async <T>(s: string, p: unknown[]) => {
+        await ensure();
+        return sql.all<T>(s, p);
+      },
+    },
+    'database',
+  );
   return {
-    async lease(holder, ttlMs) {
-      const r = await q(
-        `INSERT INTO console_leases (name, holder, expires_ms) VALUES ($1, $2, ${NOW_MS} + $3)
-         ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, expires_ms = excluded.expires_ms
-         WHERE console_leases.holder = excluded.holder OR console_leases.expires_ms < ${NOW_MS}
-         RETURNING holder`,
-        [LEASE, holder, Math.round(ttlMs)],
-      );
-      return r.rowCount === 1;
-    },
-    async release(holder) {
-      await q('DELETE FROM console_leases WHERE name = $1 AND holder = $2', [LEASE, holder]);
-    },
-    async leaseHolder() {
-      const r = await q<{ holder: string }>(`SELECT holder FROM console_leases WHERE name = $1 AND expires_ms >= ${NOW_MS}`, [LEASE]);
-      return r.rows[0]?.holder ?? null;
-    },
+    lease: (holder, ttlMs) => leases.claim(LEASE, holder, ttlMs),
+    release: (holder) => leases.release(LEASE, holder),
+    leaseHolder: () => leases.holder(LEASE),
     async write(rows) {
       if (!rows.length) return 0;
       const r = await q(

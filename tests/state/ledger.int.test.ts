@@ -14,6 +14,7 @@ import { runnerOf } from '@/lib/bulk/store-open';
 import { createSqlBulkStore } from '@/lib/bulk/store-sql';
 import { createSqlLeaseStore } from '@/lib/leases/store';
 import { openStateHandle, type StateHandle } from '@/lib/state/handle';
+import { createLeases } from '@/lib/state/leases';
 import { migratePostgres, migrateSqlite } from '@/lib/state/migrate';
 import { STEPS } from '@/lib/state/steps';
 import { createPostgresTrendStore } from '@/lib/trends/store-postgres';
@@ -105,6 +106,17 @@ for (const k of kinds) {
           pausedByConsole: true,
           detail: { letter: '7' },
         });
+        // The pause hold and the sampler's lease are both in the one lease table now.
+        const leases = createLeases(db);
+        expect(await leases.get('pause/qf/mail')).toMatchObject({ holder: 'old-host:1:abc', expiresMs: 1000 });
+        expect(await leases.get('trend-sampler')).toMatchObject({ holder: 'old-host:1:abc', expiresMs: 1000 });
+        const tables = await db.all<{ n: number | string }>(
+          h.kind === 'sqlite'
+            ? "SELECT count(*) AS n FROM sqlite_master WHERE name = 'console_pause_leases'"
+            : "SELECT count(to_regclass('console_pause_leases')) AS n",
+          [],
+        );
+        expect(Number(tables[0]!.n)).toBe(0);
         const trends = h.kind === 'sqlite' ? createSqliteTrendStore(h) : createPostgresTrendStore(h);
         const series = await trends.read({ broker: 'b', queue: '', fromMs: 0, bucketMs: 60_000, buckets: 2 });
         expect(series.depth).toEqual([null, 42]);
