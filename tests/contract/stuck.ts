@@ -85,7 +85,7 @@ export function registerEditReplay(ctx: Ctx): void {
   contractCase(
     ctx,
     'replays a letter with edited typed arguments, kwargs, queue and priority as its adapter declares (same id or new)',
-    { caps: ['replay'] },
+    { caps: ['replay'], roles: ['waiting'] },
     async (skip) => {
       const { a, s } = ctx();
       const decl = a.model.actions.replayEdited;
