@@ -1,5 +1,5 @@
 import 'server-only';
-import { getStateHandle } from '@/lib/state/handle';
+import { processStateHandle } from '@/lib/state/handle';
 import type { AuditStore } from './types';
 
 // The audit trail in the console's state store (lib/state), opened lazily, once per process.
@@ -11,7 +11,7 @@ type Global = typeof globalThis & { [STORE]?: Promise<AuditStore> };
 export function getAuditStore(): Promise<AuditStore> {
   const g = globalThis as Global;
   g[STORE] ??= (async () => {
-    const h = await getStateHandle();
+    const h = processStateHandle();
     if (h.kind === 'postgres') return (await import('./postgres')).createPostgresAuditStore(h);
     return (await import('./sqlite')).createSqliteAuditStore(h);
   })();

@@ -85,23 +85,22 @@ export function borrowOrOpen<K extends StateHandle['kind']>(
 }
 
 const KEY = Symbol.for('potatoq.console.stateHandle');
-type Global = typeof globalThis & { [KEY]?: Promise<StateHandle> };
+type Global = typeof globalThis & { [KEY]?: StateHandle };
 
-/** The process's state store (POTATOQ_CONSOLE_STATE), opened and migrated once; retried after a failure. */
-export function getStateHandle(): Promise<StateHandle> {
+/**
+ * The process's state store (POTATOQ_CONSOLE_STATE), opened once. Its schema may not be up to
+ * date yet on PostgreSQL (a database down at boot): a store built on it awaits `ready()` before
+ * each call, which retries, so the console starts and catches up when the database answers.
+ * Throws for a bad location or a SQLite file that cannot be opened (nothing is kept then).
+ */
+export function processStateHandle(): StateHandle {
   const g = globalThis as Global;
-  g[KEY] ??= (async () => {
-    const h = openStateHandle(stateLocation());
-    try {
-      await h.ready();
-    } catch (e) {
-      await h.close().catch(() => undefined);
-      throw e;
-    }
-    return h;
-  })();
-  g[KEY].catch(() => {
-    delete g[KEY];
-  });
-  return g[KEY];
+  return (g[KEY] ??= openStateHandle(stateLocation()));
+}
+
+/** The process's state store with its schema up to date; rejects (and is retried at the next call) while it cannot be. */
+export async function getStateHandle(): Promise<StateHandle> {
+  const h = processStateHandle();
+  await h.ready();
+  return h;
 }

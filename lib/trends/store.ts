@@ -1,5 +1,5 @@
 import 'server-only';
-import { getStateHandle } from '@/lib/state/handle';
+import { processStateHandle } from '@/lib/state/handle';
 import type { TrendStore } from './store-sql';
 
 // Opens the trend store on the console's state store (lib/state, one handle per process); the shapes and the SQL both stores share
@@ -13,7 +13,7 @@ type Global = typeof globalThis & { [STORE]?: Promise<TrendStore> };
 export function getTrendStore(): Promise<TrendStore> {
   const g = globalThis as Global;
   g[STORE] ??= (async () => {
-    const h = await getStateHandle();
+    const h = processStateHandle();
     if (h.kind === 'postgres') return (await import('./store-postgres')).createPostgresTrendStore(h);
     return (await import('./store-sqlite')).createSqliteTrendStore(h);
   })();
