@@ -8,10 +8,10 @@ import { completeAuditEntry } from '@/lib/audit/complete';
 import { MAX_IDS } from '@/lib/audit/types';
 import { serviceBackend } from './backend';
 import { hook, notFound, requestRemote, targetFor } from './control';
-import { HEARTBEAT_MS, INSTANCE, isActive, markInterrupted, ownerGone, rowOf, storeHooks, viewOfRow } from './persist';
+import { HEARTBEAT_MS, INSTANCE, isActive, markInterrupted, ownerGone, rowOf, stoppedElsewhere, storeHooks, viewOfRow } from './persist';
 import { activeLocal, assertNoOverlap, findLocal, listJobs, registerJob } from './registry';
 import { BulkJob, VIEW_OUTCOMES } from './runner';
-import type { BulkStore } from './store';
+import { OwnershipLost, type BulkStore } from './store';
 import { getBulkStore } from './store-open';
 import { bulkCapability, ZBulkAction, ZBulkControl, ZBulkCreate, type BulkJobView } from './schema';
 import { requireMoveTarget } from './move-target';
@@ -34,12 +34,16 @@ async function storeOrNull(): Promise<BulkStore | null> {
 }
 
 const hb = globalThis as unknown as { __potatoqBulkHeartbeat?: NodeJS.Timeout };
-/** While this process runs jobs, their rows say so every HEARTBEAT_MS (other consoles take a
- *  job over only after OWNER_GONE_MS without one). */
+/** While this process runs jobs, it renews their leases every HEARTBEAT_MS (other consoles take
+ *  a job over only once its lease, OWNER_GONE_MS long, ran out; a job whose lease is lost stops). */
 function startHeartbeat(store: BulkStore): void {
   if (hb.__potatoqBulkHeartbeat) return;
   hb.__potatoqBulkHeartbeat = setInterval(() => {
-    for (const j of activeLocal()) if (j.hooks) void store.save(rowOf(j)).catch(() => undefined);
+    for (const j of activeLocal())
+      if (j.hooks)
+        void store.save(rowOf(j)).catch((e: unknown) => {
+          if (e instanceof OwnershipLost) j.lost = true;
+        });
   }, HEARTBEAT_MS);
   hb.__potatoqBulkHeartbeat.unref();
 }
@@ -130,7 +134,8 @@ export async function createBulk(
  *  whichever console runs it then). */
 function completeWhenFinished(job: BulkJob, auditId: string | null): void {
   void job.finished.then(async () => {
-    if (job.active) return; // a paused job read back from the store: its loop runs later
+    // A paused job read back from the store: its loop runs later. A lost one: another console has it.
+    if (job.active || job.lost) return;
     const v = job.view(Infinity);
     const p = v.progress;
     console.info(
@@ -252,7 +257,7 @@ async function sweep(store: BulkStore, brokerId: string) {
   const rows = await store.list(brokerId, MAX_LISTED);
   return Promise.all(
     rows.map(async (r) =>
-      isActive(r) && r.owner !== null && r.owner !== INSTANCE && ownerGone(r) ? ((await markInterrupted(store, r)) ?? r) : r,
+      stoppedElsewhere(r) ? ((await markInterrupted(store, r)) ?? r) : r,
     ),
   );
 }
@@ -277,7 +282,7 @@ export async function getBulk(brokerId: string, jobId: string, full: boolean, he
     if (local) return local.view(limit);
     throw notFound(brokerId, jobId);
   }
-  if (isActive(r) && r.owner !== null && r.owner !== INSTANCE && ownerGone(r)) r = (await markInterrupted(store, r)) ?? r;
+  if (stoppedElsewhere(r)) r = (await markInterrupted(store, r)) ?? r;
   const n = full ? Number.MAX_SAFE_INTEGER : VIEW_OUTCOMES * 2;
   return viewOfRow(r, await store.outcomes(r.id, n), limit);
 }

@@ -54,7 +54,7 @@ export function findLocal(brokerId: string, jobId: string): BulkJob | null {
 
 /** Every job this process runs (for the owner's heartbeat). */
 export function activeLocal(): BulkJob[] {
-  return [...jobs.values()].filter((j) => j.active || j.looping);
+  return [...jobs.values()].filter((j) => (j.active || j.looping) && !j.lost);
 }
 
 /** The job, if it belongs to this broker (ids of other brokers' jobs are not revealed). */

@@ -3,7 +3,7 @@ import { ConsoleError, isConsoleError } from '@/lib/brokers/errors';
 import type { ActionOutcome } from '@/lib/brokers/schema';
 import { redactSecrets } from '@/lib/text/secrets';
 import { OutcomeLog } from './outcomes';
-import type { ControlRequest } from './store';
+import { OwnershipLost, type ControlRequest } from './store';
 import { BATCH_SIZE, type BulkAction, type BulkFilter, type BulkJobView, type BulkState } from './schema';
 import type { BulkBackend, Snapshot } from './snapshot';
 
@@ -73,6 +73,9 @@ export class BulkJob {
   hooks: JobHooks | null = null;
   /** Its batch loop runs in this process (false for a job read back and not yet continued). */
   looping = false;
+  /** This console lost the job's lease (it stalled past it, and another console may have taken
+   *  the job over): it sends nothing more and writes nothing; the store's row is the job now. */
+  lost = false;
 
   private readonly snapshot: Snapshot;
   private readonly backend: BulkBackend;
@@ -223,12 +226,14 @@ export class BulkJob {
     return Math.max(1, Math.min(this.batchSize, Math.floor(this.rate)));
   }
 
-  /** Saves through the hooks; a state store that fails is logged, never stops the job. */
+  /** Saves through the hooks; a state store that fails is logged, never stops the job, but a
+   *  lost lease does (`lost`: the loop sends no further batch). */
   private async save(outcomes: ActionOutcome[] = []): Promise<void> {
-    if (!this.hooks) return;
+    if (!this.hooks || this.lost) return;
     try {
       await this.hooks.saved(this, outcomes);
     } catch (e) {
+      if (e instanceof OwnershipLost) this.lost = true;
       console.error(JSON.stringify({ event: 'console.bulk-store-error', jobId: this.id, message: String(e) }));
     }
   }
@@ -244,7 +249,7 @@ export class BulkJob {
     if (!this.hooks) return this.wait(ms);
     const until = ms === null ? Infinity : Date.now() + ms;
     const was = this.state;
-    while (Date.now() < until && this.state === was) {
+    while (Date.now() < until && this.state === was && !this.lost) {
       await this.wait(Math.min(POLL_MS, until - Date.now()));
       await this.listen();
       await this.save();
@@ -262,6 +267,7 @@ export class BulkJob {
     this.looping = true;
     try {
       if (this.hooks) await this.save();
+      if (this.lost) return;
       this.inFlight = ids.length;
       const result = await actAll(ids, {
         ...(this.filter.queue ? { queue: this.filter.queue } : {}),
@@ -277,8 +283,8 @@ export class BulkJob {
             await this.listen();
             await this.save(notOk.splice(0));
           }
-          while (this.state === 'paused') await this.holdFor(null);
-          if (this.state === 'cancelled') abort.abort();
+          while (this.state === 'paused' && !this.lost) await this.holdFor(null);
+          if (this.state === 'cancelled' || this.lost) abort.abort();
         },
         onProgress: (_done, _total, o) => {
           seen.add(o.id);
@@ -322,13 +328,15 @@ export class BulkJob {
       if (this.hooks) await this.save();
       while (this.next < ids.length) {
         if (this.hooks) await this.listen();
-        while (this.state === 'paused') await this.holdFor(null);
-        if (this.state === 'cancelled') return;
+        while (this.state === 'paused' && !this.lost) await this.holdFor(null);
+        if (this.state === 'cancelled' || this.lost) return;
         const batch = ids.slice(this.next, this.next + this.nextBatchSize());
         const began = Date.now();
         this.next += batch.length;
         this.inFlight = batch.length;
         if (this.hooks) await this.save();
+        // The row says this batch is with the broker only if the lease was still ours.
+        if (this.lost) return;
         let notOk: ActionOutcome[];
         try {
           notOk = this.log.addBatch(batch, await this.backend.act(batch, { id: this.id, auditId: this.auditId, by: this.actor }));

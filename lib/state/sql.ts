@@ -12,9 +12,9 @@ export interface SqlRunner {
    * Runs the statements in one transaction. A list, not a callback: on SQLite the transaction
    * runs synchronously on the process's one handle, so no other code of this process (the
    * audit trail, the trends, the limiters on the same handle) runs, or writes into it, while
-   * the file's write lock is held.
+   * the file's write lock is held. Answers how many rows each statement changed.
    */
-  batch(statements: ReadonlyArray<readonly [sql: string, params: unknown[]]>): Promise<void>;
+  batch(statements: ReadonlyArray<readonly [sql: string, params: unknown[]]>): Promise<number[]>;
   /** Closes the handle only if this runner opened it. */
   close(): Promise<void>;
 }
@@ -27,11 +27,7 @@ function sqliteRunner(h: SqliteHandle, owned: boolean): SqlRunner {
     all: async <T>(sql: string, p: unknown[]) => db.prepare(sql).all(...conv(p)) as T[],
     // Synchronous from BEGIN to COMMIT (see SqlRunner.batch): no other code of this process
     // runs while the write lock is held, nor writes into this transaction on the shared handle.
-    batch: async (steps) => {
-      db.transaction(() => {
-        for (const [sql, p] of steps) db.prepare(sql).run(...conv(p));
-      }).immediate();
-    },
+    batch: async (steps) => db.transaction(() => steps.map(([sql, p]) => db.prepare(sql).run(...conv(p)).changes)).immediate(),
     close: async () => {
       if (owned) await h.close();
     },
@@ -51,8 +47,10 @@ function postgresRunner(h: PostgresHandle, owned: boolean): SqlRunner {
       const t = await pool.connect();
       try {
         await t.query('BEGIN');
-        for (const [sql, p] of steps) await t.query(numbered(sql), p);
+        const changed: number[] = [];
+        for (const [sql, p] of steps) changed.push((await t.query(numbered(sql), p)).rowCount ?? 0);
         await t.query('COMMIT');
+        return changed;
       } catch (e) {
         await t.query('ROLLBACK').catch(() => {});
         throw e;

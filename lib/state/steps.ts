@@ -94,6 +94,28 @@ const PAUSE_INTO_LEASES = (d: Dialect) => {
   ];
 };
 
+// A bulk job's owner becomes its lease `bulk/<id>` (lib/bulk/store-sql.ts), expiring when the
+// owner's heartbeat would have been taken for gone (30 s after it); then the row's owner and
+// heartbeat columns go, so nothing can read or write ownership but through the lease (and a still
+// running console of an older release fails to save a job instead of running it beside this one).
+// Only running and paused jobs had a live owner; a queued job's is taken by whoever starts it.
+// One statement on PostgreSQL, as pause-leases-2.
+const BULK_INTO_LEASES = (d: Dialect) => {
+  const copy = `INSERT INTO console_leases (name, holder, expires_ms, started_at, data)
+     SELECT 'bulk/' || id, owner, heartbeat_ms + 30000, NULL, NULL FROM console_bulk_jobs
+     WHERE owner IS NOT NULL AND state IN ('running', 'paused') ON CONFLICT (name) DO NOTHING`;
+  const drop = 'ALTER TABLE console_bulk_jobs DROP COLUMN owner';
+  const drop2 = 'ALTER TABLE console_bulk_jobs DROP COLUMN heartbeat_ms';
+  if (d === 'sqlite') return [copy, drop, drop2];
+  return [
+    `DO $$ BEGIN IF EXISTS (SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema()
+       AND table_name = 'console_bulk_jobs' AND column_name = 'owner') THEN
+       ${copy};
+       ${drop}, DROP COLUMN heartbeat_ms;
+     END IF; END $$`,
+  ];
+};
+
 /** The console's schema, in order. Append only. */
 export const STEPS: readonly SchemaStep[] = [
   {
@@ -124,4 +146,5 @@ export const STEPS: readonly SchemaStep[] = [
     ],
   },
   { id: 'pause-leases-2', statements: PAUSE_INTO_LEASES },
+  { id: 'bulk-leases-2', statements: BULK_INTO_LEASES },
 ];
