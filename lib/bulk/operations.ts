@@ -255,11 +255,7 @@ export async function controlBulk(brokerId: string, input: unknown, headers: Hea
 /** Jobs whose console stopped while they were active: paused, with where they stopped. */
 async function sweep(store: BulkStore, brokerId: string) {
   const rows = await store.list(brokerId, MAX_LISTED);
-  return Promise.all(
-    rows.map(async (r) =>
-      stoppedElsewhere(r) ? ((await markInterrupted(store, r)) ?? r) : r,
-    ),
-  );
+  return Promise.all(rows.map(async (r) => (stoppedElsewhere(r) ? ((await markInterrupted(store, r)) ?? r) : r)));
 }
 
 const MAX_LISTED = 200;

@@ -124,7 +124,8 @@ export function createSqlBulkStore(db: SqlRunner, opts: BulkStoreOptions = {}): 
     },
     async request(id, req) {
       if (req) await db.run('UPDATE console_bulk_jobs SET control = ? WHERE id = ?', [JSON.stringify(req), id]);
-      else await db.run(`UPDATE console_bulk_jobs SET control = NULL WHERE id = ? AND ${FENCE}`, [id, leaseName(id), me, Math.round(clock())]);
+      else
+        await db.run(`UPDATE console_bulk_jobs SET control = NULL WHERE id = ? AND ${FENCE}`, [id, leaseName(id), me, Math.round(clock())]);
     },
     async prune(beforeMs, queuedBeforeMs) {
       const old = (ms: number) => new Date(ms).toISOString();
@@ -133,7 +134,10 @@ export function createSqlBulkStore(db: SqlRunner, opts: BulkStoreOptions = {}): 
       await db.batch([
         [`DELETE FROM console_bulk_outcomes WHERE job_id IN (${gone})`, p],
         // Leases of pruned jobs that ran out (a live one is left to its holder's release).
-        [`DELETE FROM console_leases WHERE expires_ms <= ? AND name IN (SELECT 'bulk/' || id FROM (${gone}) AS g)`, [Math.round(clock()), ...p]],
+        [
+          `DELETE FROM console_leases WHERE expires_ms <= ? AND name IN (SELECT 'bulk/' || id FROM (${gone}) AS g)`,
+          [Math.round(clock()), ...p],
+        ],
         [`DELETE FROM console_bulk_jobs WHERE id IN (${gone})`, p],
       ]);
     },

@@ -126,9 +126,7 @@ for (const k of kinds) {
         expect(broker.calls.flat()).toEqual(ids.slice(6));
         const end = await a.get(id);
         expect(end).toMatchObject({ state: 'done', owner: null, done: 10, succeeded: 8, failed: 2, interrupted: null });
-        expect(await a.outcomes(id, 10)).toEqual(
-          ids.slice(4, 6).map((x) => ({ id: x, outcome: 'error', message: INTERRUPTED_IN_FLIGHT })),
-        );
+        expect(await a.outcomes(id, 10)).toEqual(ids.slice(4, 6).map((x) => ({ id: x, outcome: 'error', message: INTERRUPTED_IN_FLIGHT })));
       }
       await w.done();
     });
@@ -144,9 +142,9 @@ for (const k of kinds) {
       // The lease ran out and nobody took it: the row still cannot be written by its holder.
       expect(await a.claim('exp')).toBe(true);
       now += 31_000;
-      await expect(a.save(row('exp', { done: 2, owner: 'console-a' }), [{ id: 'e-000000', outcome: 'missing', message: 'gone' }])).rejects.toBeInstanceOf(
-        OwnershipLost,
-      );
+      await expect(
+        a.save(row('exp', { done: 2, owner: 'console-a' }), [{ id: 'e-000000', outcome: 'missing', message: 'gone' }]),
+      ).rejects.toBeInstanceOf(OwnershipLost);
       expect(await a.get('exp')).toMatchObject({ state: 'paused', done: 0 });
       expect(await a.outcomes('exp', 10)).toEqual([]);
 
