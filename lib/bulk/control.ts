@@ -1,7 +1,7 @@
 import 'server-only';
 import { ConsoleError } from '@/lib/brokers/errors';
 import { serviceBackend } from './backend';
-import { acquireJob, isActive, ownerGone, restoreJob, storeHooks, viewOfRow } from './persist';
+import { acquireJob, isActive, ownerGone, restoreJob, rowOf, storeHooks, viewOfRow } from './persist';
 import { findLocal, registerJob } from './registry';
 import type { BulkJob } from './runner';
 import type { BulkJobView, BulkOp } from './schema';
@@ -77,6 +77,19 @@ export async function requestRemote(
     if (applied(op, r)) break;
   }
   return viewOfRow(r, await t.store.outcomes(r.id, 2_000), 1_000);
+}
+
+/**
+ * Runs `op` on the target, then gives back the lease `targetFor` took for a queued job that is
+ * still queued (the start was refused, or the operation was not a start): otherwise the next
+ * start, on another instance, would find it held for OWNER_GONE_MS.
+ */
+export async function releasingIdle<T>(store: BulkStore | null, t: Target, op: Promise<T>): Promise<T> {
+  try {
+    return await op;
+  } finally {
+    if (store && t.kind === 'local' && t.job.state === 'queued' && !t.job.looping) await store.save(rowOf(t.job)).catch(() => undefined);
+  }
 }
 
 /** Makes a restored job's hooks current (a job created here before the store was open has none). */

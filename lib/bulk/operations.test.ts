@@ -84,6 +84,18 @@ describe('bulk operations behind the gate', () => {
     expect(started.state).toBe('running');
   });
 
+  it('gives back the lease of a queued job whose start was refused, so another console can start it', async () => {
+    const b = new FakeBackend(idsFrom('d', 10));
+    const v = await createBulk('b1', { action: 'replay', filter: {} }, h, () => b);
+    expect((await bulkStore.get(v.id))?.owner).toBeNull();
+    await expect(controlBulk('b1', { jobId: v.id, op: 'start', confirmCount: 9, reason: why }, h)).rejects.toMatchObject({
+      code: 'Conflict',
+    });
+    expect((await bulkStore.get(v.id))?.owner).toBeNull();
+    await controlBulk('b1', { jobId: v.id, op: 'start', confirmCount: 10, reason: why }, h);
+    expect((await bulkStore.get(v.id))?.owner).toBe(bulkStore.me);
+  });
+
   it('never runs two jobs on the same broker, queue and action at once', async () => {
     const b = new FakeBackend(idsFrom('d', 10));
     b.beforeAct = () => new Promise((r) => setTimeout(r, 200));

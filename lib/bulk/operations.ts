@@ -7,7 +7,7 @@ import { resolvePrincipal } from '@/lib/actions/principal';
 import { completeAuditEntry } from '@/lib/audit/complete';
 import { MAX_IDS } from '@/lib/audit/types';
 import { serviceBackend } from './backend';
-import { hook, notFound, requestRemote, targetFor } from './control';
+import { hook, notFound, releasingIdle, requestRemote, targetFor } from './control';
 import { HEARTBEAT_MS, INSTANCE, isActive, markInterrupted, ownerGone, rowOf, stoppedElsewhere, storeHooks, viewOfRow } from './persist';
 import { activeLocal, assertNoOverlap, findLocal, listJobs, registerJob } from './registry';
 import { BulkJob, VIEW_OUTCOMES } from './runner';
@@ -175,7 +175,7 @@ export async function controlBulk(brokerId: string, input: unknown, headers: Hea
   const meta = target.kind === 'local' ? { action: target.job.action, filter: target.job.filter, total: target.job.total } : target.row;
   const op = raw.success ? raw.data.op : 'start';
   const writes = op === 'start' || op === 'resume';
-  return gate({
+  const ran = gate({
     action: op === 'start' ? `bulk-${meta.action}` : `bulk-${op}`,
     brokerId,
     capability: writes ? bulkCapability(meta.action) : null,
@@ -250,6 +250,7 @@ export async function controlBulk(brokerId: string, input: unknown, headers: Hea
     },
     audit: (c, v) => ({ bulk: c.op, jobId: v.id, count: v.progress.total, processed: v.progress.processed, rate: v.rate }),
   });
+  return releasingIdle(store, target, ran);
 }
 
 /** Jobs whose console stopped while they were active: paused, with where they stopped. */
