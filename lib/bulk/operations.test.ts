@@ -4,7 +4,7 @@ import type { StateDecl, StateRole } from '@/lib/brokers/schema';
 import { setAuthConfigForTests } from '@/lib/auth/config';
 import { accountsConfig, memoryAuditStore } from '@/tests/support/auth';
 import { setAuditStoreForTests } from '@/lib/audit/store';
-import { FakeBackend, idsFrom } from '@/tests/bulk/fake-backend';
+import { FakeBackend, idsFrom, latch } from '@/tests/bulk/fake-backend';
 
 const requireCapability = vi.fn();
 const st = (key: string, owned: boolean, role?: StateRole): StateDecl => ({
@@ -126,6 +126,26 @@ describe('bulk operations behind the gate', () => {
     expect(requireCapability).not.toHaveBeenCalled();
     expect(logs.filter((l) => l.event === 'console.action').map((l) => l.bulk)).toEqual(['start', 'pause', 'cancel']);
     expect(store.entries.map((e) => e.action)).toEqual(['bulk-revoke', 'bulk-pause', 'bulk-cancel']);
+  });
+
+  it('a cancel while a batch is with the broker keeps the lease until the batch is recorded, then gives it back', async () => {
+    const b = new FakeBackend(idsFrom('d', 10));
+    const held = latch();
+    b.beforeAct = () => held.wait;
+    const v = await createBulk('b1', { action: 'replay', filter: {}, rate: 1000 }, h, () => b);
+    await controlBulk('b1', { jobId: v.id, op: 'start', reason: why }, h);
+    await vi.waitFor(() => expect(b.calls).toHaveLength(1));
+    await controlBulk('b1', { jobId: v.id, op: 'cancel' }, h);
+    expect((await bulkStore.get(v.id))?.owner).toBe(bulkStore.me);
+    held.open();
+    await vi.waitFor(async () => expect((await bulkStore.get(v.id))?.owner).toBeNull());
+    expect(await bulkStore.get(v.id)).toMatchObject({
+      state: 'cancelled',
+      done: b.calls[0]!.length,
+      inFlight: 0,
+      succeeded: b.calls[0]!.length,
+    });
+    expect(b.calls).toHaveLength(1);
   });
 
   it('acts at once on a job this console runs: no request left for another console, none waited for', async () => {

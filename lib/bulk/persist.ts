@@ -46,8 +46,9 @@ export function rowOf(job: BulkJob, extra: { owner?: string | null; interrupted?
     failed: v.progress.failed,
     batches: v.progress.batches,
     auditId: job.auditId,
-    // A queued job runs nowhere yet: whoever starts it takes its lease.
-    owner: extra.owner !== undefined ? extra.owner : FINISHED.has(job.state) || job.state === 'queued' ? null : INSTANCE,
+    // The lease is given back when the job stops (finished, or still queued: whoever starts it
+    // takes it), never while its loop runs here (a cancel saved here waits for the batch).
+    owner: extra.owner !== undefined ? extra.owner : !job.looping && (FINISHED.has(job.state) || job.state === 'queued') ? null : INSTANCE,
     heartbeatMs: Date.now(),
     control: null,
     interrupted: extra.interrupted ?? null,

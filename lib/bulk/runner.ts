@@ -76,6 +76,8 @@ export class BulkJob {
   /** This console lost the job's lease (it stalled past it, and another console may have taken
    *  the job over): it sends nothing more and writes nothing; the store's row is the job now. */
   lost = false;
+  /** Its last save was of a finished state, which gave the lease back. */
+  private released = false;
 
   private readonly snapshot: Snapshot;
   private readonly backend: BulkBackend;
@@ -226,16 +228,35 @@ export class BulkJob {
     return Math.max(1, Math.min(this.batchSize, Math.floor(this.rate)));
   }
 
-  /** Saves through the hooks; a state store that fails is logged, never stops the job, but a
-   *  lost lease does (`lost`: the loop sends no further batch). */
-  private async save(outcomes: ActionOutcome[] = []): Promise<void> {
-    if (!this.hooks || this.lost) return;
+  /** Saves through the hooks: true once the store has it. A state store that fails is logged;
+   *  a lost lease stops the job (`lost`: it sends no further batch), unless this job's own last
+   *  save released it (a finished job: its later saves have nothing to add). */
+  private async save(outcomes: ActionOutcome[] = []): Promise<boolean> {
+    if (!this.hooks || this.lost) return !this.lost;
     try {
       await this.hooks.saved(this, outcomes);
+      this.released = FINISHED.has(this.state);
+      return true;
     } catch (e) {
-      if (e instanceof OwnershipLost) this.lost = true;
+      if (e instanceof OwnershipLost) {
+        if (this.released && FINISHED.has(this.state)) return false;
+        this.lost = true;
+      }
       console.error(JSON.stringify({ event: 'console.bulk-store-error', jobId: this.id, message: String(e) }));
+      return false;
     }
+  }
+
+  /** Saves until the store has it, every POLL_MS while it fails: a batch goes to the broker only
+   *  once the job's row says it is in flight, under this console's lease. False when lost, or
+   *  cancelled while the store did not answer (then nothing is sent). */
+  private async saveBeforeSend(): Promise<boolean> {
+    while (!(await this.save())) {
+      if (this.lost) return false;
+      if (this.state !== 'cancelled') await this.wait(POLL_MS);
+      if (this.state === 'cancelled') return false;
+    }
+    return true;
   }
 
   private async listen(): Promise<void> {
@@ -266,8 +287,7 @@ export class BulkJob {
     let heard = Date.now();
     this.looping = true;
     try {
-      if (this.hooks) await this.save();
-      if (this.lost) return;
+      if (this.hooks && !(await this.saveBeforeSend())) return;
       this.inFlight = ids.length;
       const result = await actAll(ids, {
         ...(this.filter.queue ? { queue: this.filter.queue } : {}),
@@ -293,6 +313,7 @@ export class BulkJob {
         },
       });
       this.inFlight = 0;
+      if (this.lost) return;
       // Ids not reached: skipped or failed when the job ran to its end; left as they are when cancelled.
       const rest =
         this.state !== 'cancelled'
@@ -334,9 +355,11 @@ export class BulkJob {
         const began = Date.now();
         this.next += batch.length;
         this.inFlight = batch.length;
-        if (this.hooks) await this.save();
-        // The row says this batch is with the broker only if the lease was still ours.
-        if (this.lost) return;
+        // The row says this batch is with the broker before it is sent, or it is not sent.
+        if (this.hooks && !(await this.saveBeforeSend())) {
+          if (!this.lost) [this.next, this.inFlight] = [this.next - batch.length, 0];
+          return;
+        }
         let notOk: ActionOutcome[];
         try {
           notOk = this.log.addBatch(batch, await this.backend.act(batch, { id: this.id, auditId: this.auditId, by: this.actor }));
