@@ -1,7 +1,7 @@
 import 'server-only';
 import { ConsoleError } from '@/lib/brokers/errors';
 import { serviceBackend } from './backend';
-import { acquireJob, isActive, ownerGone, restoreJob, rowOf, storeHooks, viewOfRow } from './persist';
+import { acquireJob, isActive, ownerGone, restoreJob, storeHooks, viewOfRow } from './persist';
 import { findLocal, registerJob } from './registry';
 import type { BulkJob } from './runner';
 import type { BulkJobView, BulkOp } from './schema';
@@ -23,7 +23,7 @@ export type Target = { kind: 'local'; job: BulkJob } | { kind: 'remote'; row: Bu
  *  marked interrupted first when its console stopped while it was active. */
 export async function targetFor(store: BulkStore | null, brokerId: string, jobId: string): Promise<Target> {
   const local = findLocal(brokerId, jobId);
-  if (local && (local.active || local.looping) && !local.lost) return { kind: 'local', job: local };
+  if (local && local.looping && !local.lost) return { kind: 'local', job: local };
   let row = store ? await store.get(jobId) : null;
   if (row && row.brokerId !== brokerId) row = null;
   if (!row) {
@@ -80,15 +80,15 @@ export async function requestRemote(
 }
 
 /**
- * Runs `op` on the target, then gives back the lease `targetFor` took for a queued job that is
- * still queued (the start was refused, or the operation was not a start): otherwise the next
- * start, on another instance, would find it held for OWNER_GONE_MS.
+ * Runs `op` on the target, then gives back the lease `targetFor` took unless the job's loop now
+ * runs here (a queued job whose start was refused, a finished or interrupted job only looked at
+ * or re-paced): otherwise another instance would find it held, by a console not running it.
  */
 export async function releasingIdle<T>(store: BulkStore | null, t: Target, op: Promise<T>): Promise<T> {
   try {
     return await op;
   } finally {
-    if (store && t.kind === 'local' && t.job.state === 'queued' && !t.job.looping) await store.save(rowOf(t.job)).catch(() => undefined);
+    if (store && t.kind === 'local' && !t.job.looping) await store.release(t.job.id).catch(() => undefined);
   }
 }
 

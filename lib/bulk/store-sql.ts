@@ -122,6 +122,9 @@ export function createSqlBulkStore(db: SqlRunner, opts: BulkStoreOptions = {}): 
       );
       return r.length === 1;
     },
+    async release(id) {
+      await db.run('DELETE FROM console_leases WHERE name = ? AND holder = ?', [leaseName(id), me]);
+    },
     async request(id, req) {
       if (req) await db.run('UPDATE console_bulk_jobs SET control = ? WHERE id = ?', [JSON.stringify(req), id]);
       else

@@ -88,6 +88,8 @@ export interface BulkStore {
   /** Takes the job's lease for `me` when it is free, already `me`'s, or expired: true when this
    *  caller holds it now (of several consoles exactly one wins). */
   claim(id: string): Promise<boolean>;
+  /** Gives `me`'s lease on the job back (nothing when it is not `me`'s); the row is not written. */
+  release(id: string): Promise<void>;
   /** Asks the owner for `req`; replaces an earlier request not yet applied. Clearing it (null)
    *  is the owner's: only while `me` holds the lease. */
   request(id: string, req: ControlRequest | null): Promise<void>;
