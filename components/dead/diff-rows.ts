@@ -1,4 +1,5 @@
-import { dumpsPy, parseJson, plainPy, type JsonNode } from '@/lib/potatoq';
+import { dumpsPy } from '@/lib/potatoq';
+import { parseJson, plainPy, type JsonNode } from '@/lib/pyvalues';
 
 // The message before and after an edit, field by field. A field that is an object on both sides
 // (QueueFlow's payload, potatoq's kwargs, a config) is compared entry by entry, in the original

@@ -1,6 +1,7 @@
 import 'server-only';
 import type { Message } from 'amqplib';
-import { decodeCeleryMessage, decodePayload, reasonSummary } from './index';
+import { decodeCeleryMessage, decodePayload } from './index';
+import { reasonSummary } from '@/lib/pyvalues/reason';
 import type { DecodedPayload } from './types';
 import type { DeadDetail, DeadSummary, ResultRecordDto } from '@/lib/brokers/schema';
 import { RAW_LIMIT } from '@/lib/brokers/message-view';

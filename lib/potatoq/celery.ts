@@ -1,14 +1,14 @@
 // What the console can tell about a Celery message that landed on a potatoq queue: protocol 2
 // bodies are `[args, kwargs, embed]`, and the task name and id travel in AMQP headers (or in a
 // kombu envelope's `headers` when the message went through a non-AMQP transport).
-import { a2bBase64 } from './b64';
-import { parseJson } from './json';
-import { pyToPValue } from './pvalue';
-import { pyStr } from './pyrepr';
-import type { PyVal } from './pyval';
+import { a2bBase64 } from '@/lib/pyvalues/b64';
+import { parseJson } from '@/lib/pyvalues/json';
+import { pyToPValue } from '@/lib/pyvalues/pvalue';
+import { pyStr } from '@/lib/pyvalues/pyrepr';
+import type { PyVal } from '@/lib/pyvalues/pyval';
 import { decodeTags } from './tags';
 import type { CeleryInfo, PValue } from './types';
-import { decodeUtf8 } from './utf8';
+import { decodeUtf8 } from '@/lib/pyvalues/utf8';
 
 const LIMITS = { maxDepth: 16, maxString: 10_000, maxItems: 200 };
 

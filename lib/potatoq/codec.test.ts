@@ -1,17 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  buildMessage,
-  BuildMessageError,
-  decodeCeleryMessage,
-  decodeJsonValue,
-  decodePayload,
-  parseJson,
-  previewPayload,
-  PyJsonError,
-  reasonSummary,
-  reasonSummaryFull,
-  toPValue,
-} from './index';
+import { buildMessage, BuildMessageError, decodeCeleryMessage, decodeJsonValue, decodePayload, previewPayload, toPValue } from './index';
+import { parseJson, PyJsonError, reasonSummary, reasonSummaryFull } from '@/lib/pyvalues';
 
 const msg = (extra: string) => `{"task":"t.boom","id":"i1","enqueued_at":1.5${extra}}`;
 

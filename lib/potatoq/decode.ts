@@ -2,13 +2,13 @@
 // reason texts (what a RabbitMQ worker writes as the dead letter's reason), plus what the
 // operator should do about it.
 import { decodeKombuEnvelope, emptyCeleryInfo, fillFromBody } from './celery';
-import { type JsonNode, parseJson, PyJsonError } from './json';
-import { pyToPValue, type PValueLimits } from './pvalue';
-import { pyStr } from './pyrepr';
-import { type PyVal, pyTypeName } from './pyval';
+import { parseJson, PyJsonError, type TagWatch } from '@/lib/pyvalues/json';
+import { pyToPValue, type PValueLimits } from '@/lib/pyvalues/pvalue';
+import { pyStr } from '@/lib/pyvalues/pyrepr';
+import { type PyVal, pyTypeName } from '@/lib/pyvalues/pyval';
 import { decodeTags } from './tags';
 import type { CeleryInfo, DecodedPayload, ForeignKind, ForeignMessage, PValue } from './types';
-import { decodeUtf8 } from './utf8';
+import { decodeUtf8 } from '@/lib/pyvalues/utf8';
 
 /** Message's dataclass fields in declaration order (26.1a8). */
 export const MESSAGE_FIELDS = [
@@ -99,12 +99,12 @@ export function decodePayload(raw: string | Uint8Array, limits: PValueLimits = P
     text = r.text;
   }
   let decoded;
-  const tagLike: JsonNode[] = [];
+  const tagLike: TagWatch = { keys: ['__potatoq__', 'v'], seen: [] };
   try {
     decoded = decodeTags(parseJson(text, tagLike));
   } catch (e) {
     // Python's hook runs while parsing: a crashing tag before the syntax error raises first.
-    for (const node of tagLike) {
+    for (const node of tagLike.seen) {
       const crash = decodeTags(node).crash;
       if (crash !== null) return foreign('tag-error', crash, null);
     }

@@ -4,9 +4,10 @@
 // field named. Client-safe (the editor previews with it too).
 import type { TypedValue } from '@/lib/brokers/typed-value';
 import { MESSAGE_FIELDS } from './decode';
-import { parseJson, PyJsonError } from './json';
+import { parseJson, PyJsonError } from '@/lib/pyvalues/json';
 import { decodeTags } from './tags';
-import { dumpsPy, type PyVal } from './pyval';
+import { type PyVal } from '@/lib/pyvalues/pyval';
+import { dumpsPy } from './dumps';
 import { reencode } from './encode';
 
 export class EditError extends Error {

@@ -2,7 +2,7 @@
 // potatoq's decoder keeps as a plain dict (an unknown tag, a value the tag's decoder rejects,
 // e.g. a datetime "tomorrow 9am") or chokes on (`uuid` with a number). `potatoq call` writes
 // them as given and the worker's task then gets a dict; the console refuses them, naming where.
-import type { JsonNode } from './json';
+import type { JsonNode } from '@/lib/pyvalues/json';
 import { decodeTags, KNOWN_TAGS } from './tags';
 
 export interface BadTag {

@@ -4,14 +4,14 @@
 // One case escapes potatoq's try/except: `uuid.UUID(v)` with a non-string `v` raises
 // AttributeError, and an unhashable tag raises TypeError; both make `loads` itself fail,
 // so a worker cannot decode the payload at all (`crash`).
-import { a2bBase64 } from './b64';
-import { asciiDigits, intStrip } from './digits';
-import { pyDateFromIso, pyDatetimeFromIso, pyTimeFromIso } from './isodate';
-import type { JsonNode } from './json';
-import { decimalFromFloat, decimalFromInt, decimalFromString, decimalFromTuple, decimalKey } from './pydecimal';
-import { type DictFlag, type PyVal, pyTypeName, toPy } from './pyval';
-import { pySetOrder } from './pyset';
-import { timedeltaFromSeconds } from './timedelta';
+import { a2bBase64 } from '@/lib/pyvalues/b64';
+import { asciiDigits, intStrip } from '@/lib/pyvalues/digits';
+import { pyDateFromIso, pyDatetimeFromIso, pyTimeFromIso } from '@/lib/pyvalues/isodate';
+import type { JsonNode } from '@/lib/pyvalues/json';
+import { decimalFromFloat, decimalFromInt, decimalFromString, decimalFromTuple, decimalKey } from '@/lib/pyvalues/pydecimal';
+import { type DictFlag, type PyVal, pyTypeName, toPy } from '@/lib/pyvalues/pyval';
+import { pySetOrder } from '@/lib/pyvalues/pyset';
+import { timedeltaFromSeconds } from '@/lib/pyvalues/timedelta';
 
 export interface TagDecode {
   value: PyVal;

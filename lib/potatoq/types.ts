@@ -1,37 +1,11 @@
 // Client-safe types of potatoq's wire format, as the console shows them. No server imports.
+import type { PValue } from '@/lib/pyvalues/pvalue';
+
+export type { PValue };
 
 /** The eight tags potatoq's serializer writes as `{"__potatoq__": tag, "v": value}`. */
 export const TAGS = ['datetime', 'date', 'time', 'timedelta', 'uuid', 'decimal', 'bytes', 'set'] as const;
 export type Tag = (typeof TAGS)[number];
-
-/**
- * A decoded JSON value, JSON-safe for the browser. Numbers are kept as the exact text the
- * producer wrote (big integers, NaN, Infinity), never as JS numbers.
- *
- * `dict.flag` marks objects that look like tagged values but are plain data for potatoq:
- * - `unknown-tag`: `__potatoq__` with a tag this potatoq does not know (a newer producer?)
- * - `malformed-tag`: a known tag whose value potatoq's decoder rejects (kept as the dict)
- * - `legacy-tag`: `{"__type__", "__value__"}` written by an older potatoq (before the
- *   `__potatoq__` tags); today's workers receive it as a plain dict.
- */
-export type PValue =
-  | { t: 'null' }
-  | { t: 'bool'; v: boolean }
-  | { t: 'int'; v: string }
-  | { t: 'float'; v: string }
-  | { t: 'str'; v: string; truncated?: number }
-  | { t: 'list'; items: PValue[]; truncated?: number }
-  | { t: 'dict'; entries: Array<[string, PValue]>; flag?: 'unknown-tag' | 'malformed-tag' | 'legacy-tag'; truncated?: number }
-  | { t: 'datetime'; v: string; aware: boolean; epochMs: number | null }
-  | { t: 'date'; v: string }
-  | { t: 'time'; v: string }
-  | { t: 'timedelta'; seconds: string }
-  | { t: 'uuid'; v: string }
-  | { t: 'decimal'; v: string }
-  | { t: 'bytes'; base64: string; size: number }
-  | { t: 'set'; items: PValue[] }
-  /** Nesting deeper than the console renders; the raw JSON still has it. */
-  | { t: 'deep'; depth: number };
 
 /** Why a payload is not a message potatoq can run. Wording of `reason` is potatoq's own. */
 export type ForeignKind =

@@ -1,8 +1,8 @@
 import 'server-only';
 import { decodeKombuEnvelope, type BodyDecoder } from '@/lib/potatoq/celery';
-import { parseJson } from '@/lib/potatoq/json';
-import { pyToPValue } from '@/lib/potatoq/pvalue';
-import { plainPy, type PyVal } from '@/lib/potatoq/pyval';
+import { parseJson } from '@/lib/pyvalues/json';
+import { pyToPValue } from '@/lib/pyvalues/pvalue';
+import { plainPy, type PyVal } from '@/lib/pyvalues/pyval';
 import type { CeleryInfo, PValue } from '@/lib/potatoq/types';
 import { toTypedValue } from '@/lib/potatoq/view';
 import type { ForeignInfo, HeaderRow, MessageView, PayloadPreview, TypedValue } from '@/lib/brokers/schema';

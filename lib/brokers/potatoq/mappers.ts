@@ -1,6 +1,7 @@
 import 'server-only';
 import type { PValue } from '@/lib/potatoq/types';
-import { decodePayload, parseJson, toPValue } from '@/lib/potatoq';
+import { decodePayload, toPValue } from '@/lib/potatoq';
+import { parseJson } from '@/lib/pyvalues';
 import { previewOf, toTypedValue } from '@/lib/potatoq/view';
 import { DecodeMemo } from './decode-memo';
 import type { PayloadPreview, ResultRecordDto } from '@/lib/brokers/schema';

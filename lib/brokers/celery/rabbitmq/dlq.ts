@@ -1,6 +1,6 @@
 import 'server-only';
 import { ConsoleError } from '@/lib/brokers/errors';
-import { reasonSummaryFull } from '@/lib/potatoq/reason';
+import { reasonSummaryFull } from '@/lib/pyvalues/reason';
 import { fingerprintError, type Fingerprint } from '@/lib/triage/fingerprint';
 import type { GroupedLetter } from '@/lib/triage/groups';
 import type { AmqpLink } from '@/lib/transports/amqp/connection';

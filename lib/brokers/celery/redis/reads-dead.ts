@@ -1,8 +1,8 @@
 import 'server-only';
 import { reasonFingerprint } from '@/lib/triage/reason-fingerprint';
 import { decodeCursor, encodeCursor } from '@/lib/brokers/cursor';
-import { reasonSummary, reasonSummaryFull } from '@/lib/potatoq/reason';
-import { pyToPValue } from '@/lib/potatoq/pvalue';
+import { reasonSummary, reasonSummaryFull } from '@/lib/pyvalues/reason';
+import { pyToPValue } from '@/lib/pyvalues/pvalue';
 import { toTypedValue } from '@/lib/potatoq/view';
 import type {
   DeadDetail,

@@ -1,9 +1,9 @@
 import 'server-only';
 import type { Redis } from 'ioredis';
-import { parseJson } from '@/lib/potatoq/json';
-import { pyToPValue } from '@/lib/potatoq/pvalue';
-import { pyStr, pyRepr } from '@/lib/potatoq/pyrepr';
-import type { PyVal } from '@/lib/potatoq/pyval';
+import { parseJson } from '@/lib/pyvalues/json';
+import { pyToPValue } from '@/lib/pyvalues/pvalue';
+import { pyStr, pyRepr } from '@/lib/pyvalues/pyrepr';
+import type { PyVal } from '@/lib/pyvalues/pyval';
 import { toTypedValue } from '@/lib/potatoq/view';
 import type { ResultRecordDto } from '@/lib/brokers/schema';
 import { decodeKombu } from '../kombu-json';

@@ -1,5 +1,6 @@
 import 'server-only';
-import { decodePayload, type DecodedPayload, type PValue, type PValueLimits } from '@/lib/potatoq';
+import { decodePayload, type DecodedPayload } from '@/lib/potatoq';
+import { type PValue, type PValueLimits } from '@/lib/pyvalues';
 import { DecodeMemo } from '../decode-memo';
 
 // What the Redis reads return: plain, JSON-safe rows (ids and scores as strings, times as

@@ -1,13 +1,10 @@
 // Python values → PValue (types.ts), the JSON-safe shape the browser renders. Bounded: deep
 // nesting becomes `{t:'deep'}`, long strings and lists are cut (with the count cut), so a
 // hostile 10 MB payload can't become a 10 MB DTO; the raw JSON stays available separately.
-import { parseJson, type JsonNode } from './json';
 import { decimalToString } from './pydecimal';
 import { pyFloatRepr, pyJsonFloat } from './pyfloat';
 import { isoDate, isoTime, type PyVal, totalSeconds, uuidText } from './pyval';
 import { b64encode } from './b64';
-import { decodeTags } from './tags';
-import type { PValue } from './types';
 
 export interface PValueLimits {
   /** Containers deeper than this become `{t:'deep'}` (default 64). */
@@ -84,17 +81,31 @@ export function pyToPValue(v: PyVal, limits: PValueLimits = {}, depth = 0): PVal
   }
 }
 
-/** JSON text (or an already parsed tree) → PValue, decoding tags as potatoq does. Throws PyJsonError. */
-export function toPValue(input: string | JsonNode, limits?: PValueLimits): PValue {
-  const node = typeof input === 'string' ? parseJson(input) : input;
-  return pyToPValue(decodeTags(node).value, limits);
-}
-
-/** Like toPValue but never throws: for result records and other stored JSON. */
-export function decodeJsonValue(text: string, limits?: PValueLimits): { ok: true; value: PValue } | { ok: false; error: string } {
-  try {
-    return { ok: true, value: toPValue(text, limits) };
-  } catch (e) {
-    return { ok: false, error: e instanceof Error ? e.message : String(e) };
-  }
-}
+/**
+ * A decoded JSON value, JSON-safe for the browser. Numbers are kept as the exact text the
+ * producer wrote (big integers, NaN, Infinity), never as JS numbers.
+ *
+ * `dict.flag` marks objects that look like tagged values but are plain data for potatoq:
+ * - `unknown-tag`: `__potatoq__` with a tag this potatoq does not know (a newer producer?)
+ * - `malformed-tag`: a known tag whose value potatoq's decoder rejects (kept as the dict)
+ * - `legacy-tag`: `{"__type__", "__value__"}` written by an older potatoq (before the
+ *   `__potatoq__` tags); today's workers receive it as a plain dict.
+ */
+export type PValue =
+  | { t: 'null' }
+  | { t: 'bool'; v: boolean }
+  | { t: 'int'; v: string }
+  | { t: 'float'; v: string }
+  | { t: 'str'; v: string; truncated?: number }
+  | { t: 'list'; items: PValue[]; truncated?: number }
+  | { t: 'dict'; entries: Array<[string, PValue]>; flag?: 'unknown-tag' | 'malformed-tag' | 'legacy-tag'; truncated?: number }
+  | { t: 'datetime'; v: string; aware: boolean; epochMs: number | null }
+  | { t: 'date'; v: string }
+  | { t: 'time'; v: string }
+  | { t: 'timedelta'; seconds: string }
+  | { t: 'uuid'; v: string }
+  | { t: 'decimal'; v: string }
+  | { t: 'bytes'; base64: string; size: number }
+  | { t: 'set'; items: PValue[] }
+  /** Nesting deeper than the console renders; the raw JSON still has it. */
+  | { t: 'deep'; depth: number };
