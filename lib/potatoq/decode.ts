@@ -1,7 +1,7 @@
 // `Message.decode` as a classifier that never throws: the same order of checks, the same
 // reason texts (what a RabbitMQ worker writes as the dead letter's reason), plus what the
 // operator should do about it.
-import { decodeKombuEnvelope, emptyCeleryInfo, fillFromBody } from './celery';
+import { decodeCeleryEnvelope, emptyCeleryInfo, fillFromBody } from './celery';
 import { parseJson, PyJsonError, type TagWatch } from '@/lib/pyvalues/json';
 import { pyToPValue, type PValueLimits } from '@/lib/pyvalues/pvalue';
 import { pyStr } from '@/lib/pyvalues/pyrepr';
@@ -83,7 +83,7 @@ function notOurs(v: PyVal): { kind: ForeignKind; reason: string; celery: CeleryI
     return { kind: 'celery-v2', reason: NOT_OURS.celery, celery: fillFromBody(emptyCeleryInfo(), v) };
   }
   if (v.k === 'dict' && field(v, 'body') !== undefined && field(v, 'headers') !== undefined) {
-    return { kind: 'kombu-envelope', reason: NOT_OURS.kombu, celery: decodeKombuEnvelope(v) };
+    return { kind: 'kombu-envelope', reason: NOT_OURS.kombu, celery: decodeCeleryEnvelope(v) };
   }
   if (v.k === 'dict' && field(v, 'task') !== undefined) return { kind: 'no-id', reason: NOT_OURS.noId, celery: null };
   return { kind: 'not-object', reason: NOT_OURS.other(pyTypeName(v)), celery: null };

@@ -1,7 +1,8 @@
 // Client-safe types of potatoq's wire format, as the console shows them. No server imports.
+import type { CeleryInfo } from '@/lib/celery-protocol/message';
 import type { PValue } from '@/lib/pyvalues/pvalue';
 
-export type { PValue };
+export type { CeleryInfo, PValue };
 
 /** The eight tags potatoq's serializer writes as `{"__potatoq__": tag, "v": value}`. */
 export const TAGS = ['datetime', 'date', 'time', 'timedelta', 'uuid', 'decimal', 'bytes', 'set'] as const;
@@ -18,25 +19,6 @@ export type ForeignKind =
   | 'invalid-utf8'
   /** A tag potatoq's decoder itself chokes on (e.g. `{"__potatoq__":"uuid","v":1}` raises AttributeError). */
   | 'tag-error';
-
-export interface CeleryInfo {
-  task: string | null;
-  id: string | null;
-  eta: string | null;
-  expires: string | null;
-  retries: string | null;
-  rootId: string | null;
-  parentId: string | null;
-  groupId: string | null;
-  argsrepr: string | null;
-  kwargsrepr: string | null;
-  args: PValue | null;
-  kwargs: PValue | null;
-  callbacks: PValue | null;
-  errbacks: PValue | null;
-  chain: PValue | null;
-  chord: PValue | null;
-}
 
 export interface PotatoqMessage {
   kind: 'potatoq';

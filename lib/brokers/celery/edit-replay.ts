@@ -6,7 +6,7 @@ import { ConsoleError } from '@/lib/brokers/errors';
 import type { BrokerModel } from '@/lib/brokers/schema';
 import type { EditPreview, EditReplayResult, ReplayEditInput } from '@/lib/brokers/schema-edit';
 import type { PyVal } from '@/lib/pyvalues/pyval';
-import { dumpsKombu, KombuEncodeError } from './kombu-json';
+import { dumpsKombu, KombuEncodeError } from '@/lib/celery-protocol/kombu-json';
 import { requireBackend, type ResultCtx } from './redis/context';
 import { failureInput, replayFailures, type ReplayBroker } from './redis/failures';
 import { resolveReplayQueue } from './route';

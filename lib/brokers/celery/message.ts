@@ -1,22 +1,24 @@
 import 'server-only';
-import { decodeKombuEnvelope, type BodyDecoder } from '@/lib/potatoq/celery';
+import { decodeKombuEnvelope, type BodyDecoder, type CeleryInfo } from '@/lib/celery-protocol/message';
 import { parseJson } from '@/lib/pyvalues/json';
 import { pyToPValue } from '@/lib/pyvalues/pvalue';
 import { plainPy, type PyVal } from '@/lib/pyvalues/pyval';
-import type { CeleryInfo, PValue } from '@/lib/potatoq/types';
+import type { PValue } from '@/lib/pyvalues/pvalue';
 import { toTypedValue } from '@/lib/potatoq/view';
 import type { ForeignInfo, HeaderRow, MessageView, PayloadPreview, TypedValue } from '@/lib/brokers/schema';
-import { decodeKombu } from './kombu-json';
+import { decodeKombu } from '@/lib/celery-protocol/kombu-json';
 
 // A Celery task message as kombu's virtual transports store it (one Redis list item, one
 // `unacked` entry): the envelope `{"body", "content-encoding", "content-type", "headers",
 // "properties"}` with a base64 body. Protocol 2 keeps the task name and id in `headers` and
 // `[args, kwargs, embed]` in the body; protocol 1 keeps everything in a body dict. Values are
-// kombu's JSON (`__type__` markers). Lib/potatoq/celery.ts reads the headers and the body; this
+// kombu's JSON (`__type__` markers). lib/celery-protocol/message.ts reads the headers and the body; this
 // file adds what a Celery console needs on top: priority, routing, the ETA and what a worker
 // would fail on.
 
 const LIMITS = { maxDepth: 16, maxString: 10_000, maxItems: 500 };
+/** For an envelope that is not one: there is no body to read. */
+const NO_BODY: BodyDecoder = () => null;
 
 export interface CeleryEnvelope {
   raw: string;
@@ -92,7 +94,7 @@ function tooLarge(raw: string, size: number, why: string): CeleryEnvelope {
 }
 
 function blank(raw: string, size: number): CeleryEnvelope {
-  const info = decodeKombuEnvelope({ k: 'none' });
+  const info = decodeKombuEnvelope({ k: 'none' }, NO_BODY);
   return {
     raw,
     size,
@@ -161,7 +163,7 @@ export function parseEnvelope(raw: string, opts: ParseOpts = WHOLE): CeleryEnvel
       return null;
     }
   };
-  const info = env?.k === 'dict' ? decodeKombuEnvelope(env, decode) : decodeKombuEnvelope({ k: 'none' });
+  const info = env?.k === 'dict' ? decodeKombuEnvelope(env, decode) : decodeKombuEnvelope({ k: 'none' }, NO_BODY);
   const headersV = get(env ?? undefined, 'headers');
   const props = get(env ?? undefined, 'properties');
   const delivery = get(props, 'delivery_info');

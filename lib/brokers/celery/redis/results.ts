@@ -6,7 +6,7 @@ import { pyStr, pyRepr } from '@/lib/pyvalues/pyrepr';
 import type { PyVal } from '@/lib/pyvalues/pyval';
 import { toTypedValue } from '@/lib/potatoq/view';
 import type { ResultRecordDto } from '@/lib/brokers/schema';
-import { decodeKombu } from '../kombu-json';
+import { decodeKombu } from '@/lib/celery-protocol/kombu-json';
 import { isoMs } from '../message';
 
 // Celery 5.7's Redis result backend (celery/backends/redis.py + base.py): one STRING per task,
