@@ -5,7 +5,8 @@
 // Which JSON dialect a body is read with is the caller's (`BodyDecoder`): kombu's `__type__`
 // markers for Celery's own workers.
 import { a2bBase64 } from '@/lib/pyvalues/b64';
-import { pyToPValue, type PValue } from '@/lib/pyvalues/pvalue';
+import { pyToTyped } from '@/lib/pyvalues/typed';
+import type { TypedValue } from '@/lib/brokers/typed-value';
 import { pyStr } from '@/lib/pyvalues/pyrepr';
 import type { PyVal } from '@/lib/pyvalues/pyval';
 import { decodeUtf8 } from '@/lib/pyvalues/utf8';
@@ -22,12 +23,12 @@ export interface CeleryInfo {
   groupId: string | null;
   argsrepr: string | null;
   kwargsrepr: string | null;
-  args: PValue | null;
-  kwargs: PValue | null;
-  callbacks: PValue | null;
-  errbacks: PValue | null;
-  chain: PValue | null;
-  chord: PValue | null;
+  args: TypedValue | null;
+  kwargs: TypedValue | null;
+  callbacks: TypedValue | null;
+  errbacks: TypedValue | null;
+  chain: TypedValue | null;
+  chord: TypedValue | null;
 }
 
 const LIMITS = { maxDepth: 16, maxString: 10_000, maxItems: 200 };
@@ -57,7 +58,7 @@ function get(v: PyVal, key: string): PyVal | undefined {
   return v.k === 'dict' ? v.entries.find((e) => e[0] === key)?.[1] : undefined;
 }
 
-const pv = (v: PyVal | undefined): PValue | null => (v === undefined || v.k === 'none' ? null : pyToPValue(v, LIMITS));
+const pv = (v: PyVal | undefined): TypedValue | null => (v === undefined || v.k === 'none' ? null : pyToTyped(v, LIMITS));
 
 /** Fills args/kwargs/callbacks/... from a decoded protocol 2 body; other shapes are left null. */
 export function fillFromBody(info: CeleryInfo, body: PyVal): CeleryInfo {

@@ -3,11 +3,12 @@
 // operator should do about it.
 import { decodeCeleryEnvelope, emptyCeleryInfo, fillFromBody } from './celery';
 import { parseJson, PyJsonError, type TagWatch } from '@/lib/pyvalues/json';
-import { pyToPValue, type PValueLimits } from '@/lib/pyvalues/pvalue';
+import { pyToTyped, type TypedLimits } from '@/lib/pyvalues/typed';
 import { pyStr } from '@/lib/pyvalues/pyrepr';
 import { type PyVal, pyTypeName } from '@/lib/pyvalues/pyval';
 import { decodeTags } from './tags';
-import type { CeleryInfo, DecodedPayload, ForeignKind, ForeignMessage, PValue } from './types';
+import type { CeleryInfo, DecodedPayload, ForeignKind, ForeignMessage } from './types';
+import type { TypedValue } from '@/lib/brokers/typed-value';
 import { decodeUtf8 } from '@/lib/pyvalues/utf8';
 
 /** Message's dataclass fields in declaration order (26.1a8). */
@@ -56,9 +57,9 @@ const ADVICE: Record<ForeignKind, string> = {
   'tag-error': `A tagged value potatoq's decoder fails on ({"__potatoq__": …}). Fix the producer. ${CRASH}`,
 };
 
-const PREVIEW_LIMITS: PValueLimits = { maxDepth: 64, maxString: 100_000, maxItems: 10_000 };
+const PREVIEW_LIMITS: TypedLimits = { maxDepth: 64, maxString: 100_000, maxItems: 10_000 };
 
-function foreign(kind: ForeignKind, reason: string, value: PValue | null, extra: Partial<ForeignMessage> = {}): ForeignMessage {
+function foreign(kind: ForeignKind, reason: string, value: TypedValue | null, extra: Partial<ForeignMessage> = {}): ForeignMessage {
   return {
     kind: 'foreign',
     foreign: kind,
@@ -90,7 +91,7 @@ function notOurs(v: PyVal): { kind: ForeignKind; reason: string; celery: CeleryI
 }
 
 /** Classifies and decodes a stored payload exactly as `Message.decode` would. Never throws. */
-export function decodePayload(raw: string | Uint8Array, limits: PValueLimits = PREVIEW_LIMITS): DecodedPayload {
+export function decodePayload(raw: string | Uint8Array, limits: TypedLimits = PREVIEW_LIMITS): DecodedPayload {
   let text: string;
   if (typeof raw === 'string') text = raw;
   else {
@@ -115,7 +116,7 @@ export function decodePayload(raw: string | Uint8Array, limits: PValueLimits = P
     return foreign(
       'tag-error',
       decoded.crash,
-      pyToPValue(v, limits),
+      pyToTyped(v, limits),
       v.k === 'dict' ? { task: strOf(field(v, 'task')), id: strOf(field(v, 'id')) } : {},
     );
   }
@@ -123,15 +124,15 @@ export function decodePayload(raw: string | Uint8Array, limits: PValueLimits = P
     const { kind, reason, celery } = notOurs(v);
     const task = v.k === 'dict' ? strOf(field(v, 'task')) : (celery?.task ?? null);
     const id = v.k === 'dict' ? strOf(field(v, 'id')) : (celery?.id ?? null);
-    return foreign(kind, reason, pyToPValue(v, limits), { task: task ?? celery?.task ?? null, id: id ?? celery?.id ?? null, celery });
+    return foreign(kind, reason, pyToTyped(v, limits), { task: task ?? celery?.task ?? null, id: id ?? celery?.id ?? null, celery });
   }
   const version = field(v, 'v') ?? { k: 'int', text: '1' };
   const isInt = version.k === 'int' || version.k === 'bool';
   if (!isInt || (version.k === 'int' && BigInt(version.text) > 1n)) {
     const reason = `Message ${pyStr(field(v, 'id') as PyVal)} uses protocol v${pyStr(version)}, this worker understands up to v1: upgrade potatoq on the workers first.`;
-    return foreign('newer-protocol', reason, pyToPValue(v, limits), { task: strOf(field(v, 'task')), id: strOf(field(v, 'id')) });
+    return foreign('newer-protocol', reason, pyToTyped(v, limits), { task: strOf(field(v, 'task')), id: strOf(field(v, 'id')) });
   }
-  const fields: Array<[string, PValue]> = v.entries.map(([k, x]) => [k, pyToPValue(x, limits)]);
+  const fields: Array<[string, TypedValue]> = v.entries.map(([k, x]) => [k, pyToTyped(x, limits)]);
   const get = (k: string) => fields.find((e) => e[0] === k)?.[1];
   const queue = field(v, 'queue');
   return {

@@ -2,7 +2,7 @@
 // values it carries are lib/pyvalues'; Celery's protocol is lib/celery-protocol's.
 export { dumpsPy } from './dumps';
 export { decodeTags, KNOWN_TAGS } from './tags';
-export { toPValue, decodeJsonValue } from './values';
+export { toTyped, decodeJsonValue } from './values';
 export { decodePayload, MESSAGE_FIELDS, NOT_OURS } from './decode';
 export { decodeCeleryMessage } from './celery';
 export { buildMessage, reencodeWithoutEta, BuildMessageError, type BuildMessageInput, type BuiltMessage } from './encode';

@@ -36,7 +36,7 @@ const shown = (n: JsonNode | undefined): string => {
 
 function checkTag(node: Extract<JsonNode, { k: 'obj' }>): string | null {
   const decoded = decodeTags(node);
-  const bad = decoded.value.k === 'dict' && (decoded.value.flag === 'malformed-tag' || decoded.value.flag === 'unknown-tag');
+  const bad = decoded.value.k === 'dict' && (decoded.value.note?.code === 'malformed-tag' || decoded.value.note?.code === 'unknown-tag');
   if (!bad && decoded.crash === null) return null;
   const tag = node.entries.find(([k]) => k === '__potatoq__')?.[1];
   const v = node.entries.find(([k]) => k === 'v')?.[1];

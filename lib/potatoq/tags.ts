@@ -9,9 +9,32 @@ import { asciiDigits, intStrip } from '@/lib/pyvalues/digits';
 import { pyDateFromIso, pyDatetimeFromIso, pyTimeFromIso } from '@/lib/pyvalues/isodate';
 import type { JsonNode } from '@/lib/pyvalues/json';
 import { decimalFromFloat, decimalFromInt, decimalFromString, decimalFromTuple, decimalKey } from '@/lib/pyvalues/pydecimal';
-import { type DictFlag, type PyVal, pyTypeName, toPy } from '@/lib/pyvalues/pyval';
+import { type PyVal, pyTypeName, toPy } from '@/lib/pyvalues/pyval';
+import type { ValueNote } from '@/lib/brokers/typed-value';
 import { pySetOrder } from '@/lib/pyvalues/pyset';
 import { timedeltaFromSeconds } from '@/lib/pyvalues/timedelta';
+
+/** Why a dict that looks tagged reaches potatoq's workers as a plain dict. */
+export type DictFlag = 'unknown-tag' | 'malformed-tag' | 'legacy-tag';
+
+/** The flags in words, carried on the dict (`PyVal` `note`) to the console's typed value. */
+export const TAG_NOTES: Record<DictFlag, ValueNote> = {
+  'unknown-tag': {
+    code: 'unknown-tag',
+    label: 'unknown tag',
+    why: 'A __potatoq__ tag this potatoq does not know (a newer producer?). Workers receive it as a plain dict.',
+  },
+  'malformed-tag': {
+    code: 'malformed-tag',
+    label: 'malformed tag',
+    why: "A known tag whose value potatoq's decoder rejects. Workers receive it as a plain dict.",
+  },
+  'legacy-tag': {
+    code: 'legacy-tag',
+    label: 'written by an older potatoq',
+    why: 'A {"__type__", "__value__"} value from an older potatoq. Today\'s workers receive it as a plain dict.',
+  },
+};
 
 export interface TagDecode {
   value: PyVal;
@@ -36,23 +59,23 @@ function hook(entries: Array<[string, PyVal]>, ctx: TagDecode): PyVal {
   if (tag === undefined || v === undefined) {
     if (entries.some((e) => e[0] === '__type__') && entries.some((e) => e[0] === '__value__')) {
       ctx.flags.add('legacy-tag');
-      return { k: 'dict', entries, flag: 'legacy-tag' };
+      return { k: 'dict', entries, note: TAG_NOTES['legacy-tag'] };
     }
     return { k: 'dict', entries };
   }
   if (tag.k === 'list' || tag.k === 'dict' || tag.k === 'set') {
     ctx.crash ??= `unhashable type: '${tag.k}'`;
     ctx.flags.add('malformed-tag');
-    return { k: 'dict', entries, flag: 'malformed-tag' };
+    return { k: 'dict', entries, note: TAG_NOTES['malformed-tag'] };
   }
   if (tag.k !== 'str' || !KNOWN_TAGS.has(tag.v)) {
     ctx.flags.add('unknown-tag');
-    return { k: 'dict', entries, flag: 'unknown-tag' };
+    return { k: 'dict', entries, note: TAG_NOTES['unknown-tag'] };
   }
   const decoded = decodeOne(tag.v, v, ctx);
   if (decoded) return decoded;
   ctx.flags.add('malformed-tag');
-  return { k: 'dict', entries, flag: 'malformed-tag' };
+  return { k: 'dict', entries, note: TAG_NOTES['malformed-tag'] };
 }
 
 function decodeOne(tag: string, v: PyVal, ctx: TagDecode): PyVal | null {

@@ -1,8 +1,8 @@
 // Client-safe types of potatoq's wire format, as the console shows them. No server imports.
 import type { CeleryInfo } from '@/lib/celery-protocol/message';
-import type { PValue } from '@/lib/pyvalues/pvalue';
+import type { TypedValue } from '@/lib/brokers/typed-value';
 
-export type { CeleryInfo, PValue };
+export type { CeleryInfo };
 
 /** The eight tags potatoq's serializer writes as `{"__potatoq__": tag, "v": value}`. */
 export const TAGS = ['datetime', 'date', 'time', 'timedelta', 'uuid', 'decimal', 'bytes', 'set'] as const;
@@ -33,10 +33,10 @@ export interface PotatoqMessage {
   expires: number | null;
   enqueuedAt: number | null;
   retries: string | null;
-  args: PValue;
-  kwargs: PValue;
+  args: TypedValue;
+  kwargs: TypedValue;
   /** Every field in wire order, decoded, including unknown ones (potatoq drops those). */
-  fields: Array<[string, PValue]>;
+  fields: Array<[string, TypedValue]>;
   /** Fields potatoq ignores (unknown to 26.1a8's Message). */
   ignoredFields: string[];
   /** Tag anomalies found anywhere in the payload. */
@@ -55,7 +55,7 @@ export interface ForeignMessage {
   task: string | null;
   id: string | null;
   celery: CeleryInfo | null;
-  value: PValue | null;
+  value: TypedValue | null;
 }
 
 export type DecodedPayload = PotatoqMessage | ForeignMessage;

@@ -1,18 +1,19 @@
-// potatoq's decoded values from JSON text: `serialization.loads` (tags) then the bounded PValue.
+// potatoq's decoded values from JSON text: `serialization.loads` (tags) then the console's bounded TypedValue.
 import { parseJson, type JsonNode } from '@/lib/pyvalues/json';
-import { pyToPValue, type PValue, type PValueLimits } from '@/lib/pyvalues/pvalue';
+import { pyToTyped, type TypedLimits } from '@/lib/pyvalues/typed';
+import type { TypedValue } from '@/lib/brokers/typed-value';
 import { decodeTags } from './tags';
 
-/** JSON text (or an already parsed tree) → PValue, decoding tags as potatoq does. Throws PyJsonError. */
-export function toPValue(input: string | JsonNode, limits?: PValueLimits): PValue {
+/** JSON text (or an already parsed tree) → TypedValue, decoding tags as potatoq does. Throws PyJsonError. */
+export function toTyped(input: string | JsonNode, limits?: TypedLimits): TypedValue {
   const node = typeof input === 'string' ? parseJson(input) : input;
-  return pyToPValue(decodeTags(node).value, limits);
+  return pyToTyped(decodeTags(node).value, limits);
 }
 
-/** Like toPValue but never throws: for result records and other stored JSON. */
-export function decodeJsonValue(text: string, limits?: PValueLimits): { ok: true; value: PValue } | { ok: false; error: string } {
+/** Like toTyped but never throws: for result records and other stored JSON. */
+export function decodeJsonValue(text: string, limits?: TypedLimits): { ok: true; value: TypedValue } | { ok: false; error: string } {
   try {
-    return { ok: true, value: toPValue(text, limits) };
+    return { ok: true, value: toTyped(text, limits) };
   } catch (e) {
     return { ok: false, error: e instanceof Error ? e.message : String(e) };
   }

@@ -4,6 +4,6 @@
 export { parseJson, PyJsonError, PY_MAX_JSON_DEPTH, type JsonNode } from './json';
 export { pyFloatRepr, pyJsonFloat } from './pyfloat';
 export { plainPy, type PyVal } from './pyval';
-export { pyToPValue, type PValue, type PValueLimits } from './pvalue';
+export { pyToTyped, type TypedLimits } from './typed';
 export { reasonSummary, reasonSummaryFull } from './reason';
 export { decodeUtf8 } from './utf8';

@@ -4,8 +4,7 @@
 import type { IsoDate, IsoTime } from './isodate';
 import type { JsonNode } from './json';
 import type { PyDecimal } from './pydecimal';
-
-export type DictFlag = 'unknown-tag' | 'malformed-tag' | 'legacy-tag';
+import type { ValueNote } from '@/lib/brokers/typed-value';
 
 export type PyVal =
   | { k: 'none' }
@@ -14,7 +13,9 @@ export type PyVal =
   | { k: 'float'; v: number }
   | { k: 'str'; v: string }
   | { k: 'list'; items: PyVal[] }
-  | { k: 'dict'; entries: Array<[string, PyVal]>; flag?: DictFlag }
+  /** `note`: why the decoder kept it a plain dict although it looks typed (e.g. a tag it does
+   *  not know), in the words of the system whose decoder it is. */
+  | { k: 'dict'; entries: Array<[string, PyVal]>; note?: ValueNote }
   | { k: 'datetime'; date: IsoDate; time: IsoTime }
   | { k: 'date'; date: IsoDate }
   | { k: 'time'; time: IsoTime }

@@ -1,10 +1,8 @@
 import 'server-only';
 import { decodeKombuEnvelope, type BodyDecoder, type CeleryInfo } from '@/lib/celery-protocol/message';
 import { parseJson } from '@/lib/pyvalues/json';
-import { pyToPValue } from '@/lib/pyvalues/pvalue';
+import { pyToTyped } from '@/lib/pyvalues/typed';
 import { plainPy, type PyVal } from '@/lib/pyvalues/pyval';
-import type { PValue } from '@/lib/pyvalues/pvalue';
-import { toTypedValue } from '@/lib/potatoq/view';
 import type { ForeignInfo, HeaderRow, MessageView, PayloadPreview, TypedValue } from '@/lib/brokers/schema';
 import { decodeKombu } from '@/lib/celery-protocol/kombu-json';
 
@@ -193,8 +191,7 @@ export function parseEnvelope(raw: string, opts: ParseOpts = WHOLE): CeleryEnvel
   };
 }
 
-const tv = (p: PValue | null): TypedValue | null => (p ? toTypedValue(p) : null);
-const pyTyped = (v: PyVal): TypedValue => toTypedValue(pyToPValue(v, LIMITS));
+const pyTyped = (v: PyVal): TypedValue => pyToTyped(v, LIMITS);
 
 /** The neutral view of one Celery message; `extra` rows (where it waits, when it comes back) first. */
 export function envelopeView(e: CeleryEnvelope, queue: string | null, extra: HeaderRow[] = []): MessageView {
@@ -207,7 +204,7 @@ export function envelopeView(e: CeleryEnvelope, queue: string | null, extra: Hea
     ['chord', c.chord],
   ] as const) {
     // Signatures of other tasks, with their arguments.
-    if (v) fields.push({ name, value: toTypedValue(v), carriesArgs: true });
+    if (v) fields.push({ name, value: v, carriesArgs: true });
   }
   const headers: HeaderRow[] = [...extra];
   if (e.bodyNote) headers.push({ name: 'body', text: e.bodyNote });
@@ -233,8 +230,8 @@ export function envelopeView(e: CeleryEnvelope, queue: string | null, extra: Hea
     task: c.task,
     id: c.id,
     queue,
-    args: tv(c.args),
-    kwargs: tv(c.kwargs),
+    args: c.args,
+    kwargs: c.kwargs,
     fields,
     headers,
     headersTitle: e.protocol === 1 ? 'Message (Celery protocol 1)' : 'Celery headers and properties (protocol 2)',
@@ -246,7 +243,7 @@ export function envelopeView(e: CeleryEnvelope, queue: string | null, extra: Hea
 
 function argsText(c: CeleryInfo): string {
   if (c.argsrepr !== null || c.kwargsrepr !== null) return `${c.argsrepr ?? '()'} ${c.kwargsrepr ?? '{}'}`;
-  const short = (p: PValue | null) => (p ? JSON.stringify(p).slice(0, 80) : '');
+  const short = (p: TypedValue | null) => (p ? JSON.stringify(p).slice(0, 80) : '');
   return `${short(c.args)} ${short(c.kwargs)}`.trim();
 }
 

@@ -1,10 +1,9 @@
 import 'server-only';
 import type { Redis } from 'ioredis';
 import { parseJson } from '@/lib/pyvalues/json';
-import { pyToPValue } from '@/lib/pyvalues/pvalue';
+import { pyToTyped } from '@/lib/pyvalues/typed';
 import { pyStr, pyRepr } from '@/lib/pyvalues/pyrepr';
 import type { PyVal } from '@/lib/pyvalues/pyval';
-import { toTypedValue } from '@/lib/potatoq/view';
 import type { ResultRecordDto } from '@/lib/brokers/schema';
 import { decodeKombu } from '@/lib/celery-protocol/kombu-json';
 import { isoMs } from '../message';
@@ -87,7 +86,7 @@ export function recordDto(r: CeleryRecord, ttlSeconds: number | null): ResultRec
   return {
     id: r.id,
     status: r.status,
-    record: toTypedValue(pyToPValue(r.value, { maxDepth: 16, maxString: 100_000, maxItems: 1000 })),
+    record: pyToTyped(r.value, { maxDepth: 16, maxString: 100_000, maxItems: 1000 }),
     excType: r.excType,
     excMessage: r.excMessage,
     traceback: r.traceback,
