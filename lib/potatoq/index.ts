@@ -6,7 +6,7 @@ export { toTyped, decodeJsonValue } from './values';
 export { decodePayload, MESSAGE_FIELDS, NOT_OURS } from './decode';
 export { decodeCeleryMessage } from './celery';
 export { buildMessage, reencodeWithoutEta, BuildMessageError, type BuildMessageInput, type BuiltMessage } from './encode';
-export { checkKwargNames, reencodeEdited, typedToPy, typedToWire, EditError, type ReplayEdit } from './edit';
+export { reencodeEdited, typedToWire, type ReplayEdit } from './edit';
 export { celeryToPotatoq, CeleryConversionError } from './convert';
 export { previewPayload } from './preview';
 export * from './types';

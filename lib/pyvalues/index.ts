@@ -7,3 +7,4 @@ export { plainPy, type PyVal } from './pyval';
 export { pyToTyped, type TypedLimits } from './typed';
 export { reasonSummary, reasonSummaryFull } from './reason';
 export { decodeUtf8 } from './utf8';
+export { checkKwargNames, EditError, typedToPy } from './typed-edit';

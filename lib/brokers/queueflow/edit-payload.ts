@@ -1,5 +1,5 @@
 import 'server-only';
-import { EditError, typedToPy } from '@/lib/potatoq';
+import { EditError, typedToPy } from '@/lib/pyvalues/typed-edit';
 import { checkEditKwargNames } from '@/lib/brokers/edit-kwargs';
 import { isoDate, isoTime, uuidText, type PyVal } from '@/lib/pyvalues/pyval';
 import { decimalToString } from '@/lib/pyvalues/pydecimal';
