@@ -6,7 +6,7 @@ import type { GroupedLetter } from '@/lib/triage/groups';
 import type { AmqpLink } from '@/lib/transports/amqp/connection';
 import { readQueue } from '@/lib/transports/amqp/dlq-read';
 import type { DeepDlq } from '@/lib/transports/amqp/dlq-notes';
-import { compareLetters, detailOf, summaryOf, toLetter, type Letter } from '@/lib/potatoq/amqp-letter';
+import { compareLetters, detailOf, summaryOf, toLetter, type Letter } from './letter';
 import type { DeadDetail, DeadListQuery, DeadSummary, Page } from '@/lib/brokers/schema';
 
 // A user-configured dead-letter queue of a Celery app on RabbitMQ (a task queue declared with
