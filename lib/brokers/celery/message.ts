@@ -218,7 +218,7 @@ export function envelopeView(e: CeleryEnvelope, queue: string | null, extra: Hea
   const foreign: ForeignInfo | null = e.problem
     ? {
         code: e.protocol === null ? 'not-celery' : 'undecodable',
-        title: 'A Celery worker cannot run this message',
+        title: e.protocol === null ? 'Not a Celery message' : 'A Celery worker cannot run this message',
         reasonBy: 'kombu 5.7',
         reason: e.problem,
         advice: 'Delete it (revoke) once you have kept what you need from the raw text below.',

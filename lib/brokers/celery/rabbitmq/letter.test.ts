@@ -29,11 +29,11 @@ describe("a Celery app's dead letter, read as Celery reads it", () => {
     expect(summaryOf(l)).toMatchObject({ summary: 'rejected', preview: { kind: 'native', text: "(Decimal('12.50'),) {}" } });
   });
 
-  it('says a Celery worker cannot run a message that is not a Celery task', () => {
+  it('says a message that is not a Celery task is not a Celery message', () => {
     const d = detailOf(toLetter(msg('{"hello": 1}', { messageId: 'x-1', headers: DEATH }), 'orders.dlq'), null);
     expect(d.payload.foreign).toMatchObject({
       code: 'not-celery',
-      title: 'A Celery worker cannot run this message',
+      title: 'Not a Celery message',
       reasonBy: 'kombu 5.7',
     });
     expect(JSON.stringify(d)).not.toMatch(/potatoq/i);
