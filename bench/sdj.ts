@@ -19,6 +19,7 @@ import { openSdjStore, type SdjStore } from '@/lib/brokers/sdj/store';
 import { listStaleLocks } from '@/lib/brokers/sdj/stuck';
 import { createTestDb, serverAvailable, type Dialect } from '@/tests/sdj/databases';
 import { createSdjSchema } from '@/tests/brokers/sdj/schema-fixture';
+import { guarded } from '@/tests/brokers/sdj/support';
 import { planOf, type Stmt } from './sdj-plan';
 import { planSeed, queueName, seedSdj } from './sdj-seed';
 import { fmt, load, pct, timeAll } from './potatoq-side';
@@ -206,7 +207,8 @@ const cell = (s: string | number, w: number) => String(s).padStart(w);
 
 async function benchOne(dialect: Dialect): Promise<void> {
   const name = `sdjbench_${randomBytes(4).toString('hex')}`;
-  const db = await createTestDb(dialect, name);
+  // guarded: the drop's WITH (FORCE) ends the pool's sockets, which must not throw here.
+  const db = guarded(await createTestDb(dialect, name));
   let store: SdjStore | null = null;
   try {
     const plan = planSeed(JOBS);
