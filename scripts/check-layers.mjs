@@ -10,7 +10,7 @@
 //   system   a system folder lib/brokers/<system>/ (the systems are SYSTEM_KINDS in
 //            lib/brokers/model.ts) imports no other system's folder.
 //   service  an adapter (lib/brokers/<system>/**) imports none of the console's services:
-//            lib/audit, lib/leases, lib/bulk, lib/trends (but its client-safe vocabulary,
+//            lib/state, lib/audit, lib/leases, lib/bulk, lib/trends (but its client-safe vocabulary,
 //            ranges.ts and schema.ts: the trend windows and the one bucketing rule the
 //            contract's histograms answer in), lib/auth, lib/actions, lib/client,
 //            lib/metrics, lib/api, lib/demo, lib/config.ts and the broker service
@@ -29,6 +29,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const SERVICE_PREFIXES = [
+  'lib/state/',
   'lib/audit/',
   'lib/leases/',
   'lib/bulk/',

@@ -1,16 +1,27 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ConsoleError } from '@/lib/brokers/errors';
+import type { StateDecl, StateRole } from '@/lib/brokers/schema';
 import { setAuthConfigForTests } from '@/lib/auth/config';
 import { accountsConfig, memoryAuditStore } from '@/tests/support/auth';
 import { setAuditStoreForTests } from '@/lib/audit/store';
 import { FakeBackend, idsFrom } from '@/tests/bulk/fake-backend';
 
 const requireCapability = vi.fn();
+const st = (key: string, owned: boolean, role?: StateRole): StateDecl => ({
+  key,
+  label: key,
+  time: { field: 'createdAt', label: 't' },
+  owned,
+  role,
+});
+/** The broker's declared states: potatoq's, unless a test declares a system of its own. */
+let declared: StateDecl[] = [];
 // A job taken over from a stopped console acts through the service: this fake is its broker.
 let serviceBroker = new FakeBackend([]);
 vi.mock('@/lib/brokers/service', () => ({
   requireCapability: (...a: unknown[]) => requireCapability(...a),
   replayDead: (_b: string, ids: string[]) => serviceBroker.act(ids),
+  brokerModel: () => ({ states: declared }),
   pacesReplay: () => false, // a broker replayed per batch (RabbitMQ's one-pass path: one-pass.test.ts)
   toConsoleError: (e: unknown) => (e instanceof ConsoleError ? e : new ConsoleError('BrokerUnavailable', String(e))),
 }));
@@ -27,6 +38,7 @@ let logs: Array<Record<string, unknown>> = [];
 let store: ReturnType<typeof memoryAuditStore>;
 
 beforeEach(async () => {
+  declared = [st('ready', false, 'waiting'), st('scheduled', false, 'scheduled'), st('running', true, 'running')];
   clearJobs();
   bulkStore = await openSqliteBulkStore(':memory:');
   setBulkStoreForTests(bulkStore);
@@ -123,6 +135,28 @@ describe('bulk operations behind the gate', () => {
     });
     await expect(createBulk('b1', { action: 'purge', filter: {} }, h, () => b)).rejects.toMatchObject({ code: 'InvalidInput' });
     await expect(createBulk('b1', { action: 'replay', filter: {}, rate: 0 }, h, () => b)).rejects.toMatchObject({ code: 'InvalidInput' });
+  });
+
+  it("refuses revoking the tasks of whichever state the broker's workers own, by its declaration", async () => {
+    // A system of its own: waiting work is `queued`, a worker's is `leased`; its `running` is no worker's.
+    declared = [st('leased', true, 'running'), st('queued', false, 'waiting'), st('running', false)];
+    const backendFor = vi.fn(() => new FakeBackend(idsFrom('d', 3)));
+    await expect(createBulk('b1', { action: 'revoke', filter: { state: 'leased' } }, h, backendFor)).rejects.toMatchObject({
+      code: 'InvalidInput',
+      fields: { 'filter.state': expect.stringMatching(/owned by a worker.*queued or running/) },
+    });
+    expect(backendFor).not.toHaveBeenCalled();
+    await expect(createBulk('b1', { action: 'revoke', filter: { state: 'running', queue: 'q2' } }, h, backendFor)).resolves.toMatchObject({
+      action: 'revoke',
+    });
+    // Without a state, the state that plays `waiting` (queued): no worker owns it.
+    await expect(createBulk('b1', { action: 'revoke', filter: { queue: 'q3' } }, h, backendFor)).resolves.toMatchObject({
+      action: 'revoke',
+    });
+    declared = [st('leased', false), st('queued', true, 'waiting')];
+    await expect(createBulk('b1', { action: 'revoke', filter: { queue: 'q4' } }, h, backendFor)).rejects.toMatchObject({
+      code: 'InvalidInput',
+    });
   });
 
   it('requires a reason to start, and completes the audit entry with per-id outcomes when the job stops', async () => {

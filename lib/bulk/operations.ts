@@ -1,5 +1,7 @@
 import 'server-only';
 import { ConsoleError } from '@/lib/brokers/errors';
+import { defaultState } from '@/lib/brokers/schema';
+import { brokerModel } from '@/lib/brokers/service';
 import { gate } from '@/lib/actions/gate';
 import { resolvePrincipal } from '@/lib/actions/principal';
 import { completeAuditEntry } from '@/lib/audit/complete';
@@ -68,6 +70,17 @@ function actionOf(input: unknown): BulkJob['action'] {
   return a.data;
 }
 
+/** A worker owns the tasks of some states (`StateDecl.owned`: potatoq's running): the console
+ *  never revokes those, so a revoke job over one is refused before anything is read. */
+function refuseOwned(brokerId: string, state: string | undefined): void {
+  const states = brokerModel(brokerId)?.states ?? [];
+  const st = states.find((s) => s.key === (state ?? defaultState(states)?.key));
+  if (!st?.owned) return;
+  const free = states.filter((s) => !s.owned).map((s) => s.key);
+  const why = `${st.key} tasks are owned by a worker and never revoked by the console${free.length ? `; choose ${free.join(' or ')}` : ''}`;
+  throw new ConsoleError('InvalidInput', why, { 'filter.state': why });
+}
+
 /** Captures the ids matching the filter now; returns the job (state queued) to confirm.
  *  Nothing is written yet, so this is not an audit entry; the start is. */
 export async function createBulk(
@@ -88,6 +101,7 @@ export async function createBulk(
     recorded: false,
     run: async (req, ctx) => {
       if (req.action === 'move') await requireMoveTarget(ctx.principal, brokerId, req.filter.to);
+      if (req.action === 'revoke') refuseOwned(brokerId, req.filter.state);
       const backend = backendFor(brokerId, req.action, req.filter);
       const snapshot = await takeSnapshot(backend);
       const job = new BulkJob({

@@ -1,6 +1,6 @@
 import 'server-only';
-import { randomUUID } from 'node:crypto';
 import type { ActionOutcome } from '@/lib/brokers/schema';
+import { processId } from '@/lib/state/process-id';
 import { BulkJob, FINISHED, type JobHooks } from './runner';
 import type { BulkJobView } from './schema';
 import type { BulkBackend } from './snapshot';
@@ -9,9 +9,8 @@ import type { BulkRow, BulkStore } from './store';
 // The glue between running jobs and the state store: a job's row, a view from a row (any
 // console instance answers for any job), taking over a job whose console stopped.
 
-const g = globalThis as unknown as { __potatoqConsoleInstance?: string };
-/** This console process, as an owner of jobs. */
-export const INSTANCE = (g.__potatoqConsoleInstance ??= randomUUID());
+/** This console process, as an owner of jobs (the state store's one process id). */
+export const INSTANCE = processId();
 /** A console that owns a job beats this often while the job is active... */
 export const HEARTBEAT_MS = 5_000;
 /** ...and is taken for gone after this long without a beat (a restart, a crash). */

@@ -1,35 +1,13 @@
 import 'server-only';
 import type { ActionOutcome } from '@/lib/brokers/schema';
+import type { SqlRunner } from '@/lib/state/sql';
 import type { BulkRow, BulkStore, ControlRequest } from './store';
 
-// The bulk-job tables, the same in SQLite and PostgreSQL (JSON as text, times as ISO text,
-// the heartbeat as epoch ms). `?` placeholders; the PostgreSQL runner renumbers them.
+export type { SqlRunner };
 
-export const BULK_DDL = [
-  `CREATE TABLE IF NOT EXISTS console_bulk_jobs (
-    id TEXT PRIMARY KEY, broker TEXT NOT NULL, created_at TEXT NOT NULL, state TEXT NOT NULL,
-    owner TEXT, heartbeat_ms BIGINT NOT NULL, control TEXT, finished_at TEXT,
-    row TEXT NOT NULL, ids TEXT NOT NULL)`,
-  `CREATE INDEX IF NOT EXISTS console_bulk_jobs_broker ON console_bulk_jobs (broker, created_at)`,
-  `CREATE TABLE IF NOT EXISTS console_bulk_outcomes (job_id TEXT NOT NULL, n INTEGER NOT NULL, id TEXT NOT NULL, outcome TEXT NOT NULL, message TEXT NOT NULL)`,
-  `CREATE INDEX IF NOT EXISTS console_bulk_outcomes_job ON console_bulk_outcomes (job_id, n)`,
-];
-
-export interface SqlRunner {
-  /** Answers how many rows the statement changed. */
-  run(sql: string, params: unknown[]): Promise<number>;
-  all<T = Record<string, unknown>>(sql: string, params: unknown[]): Promise<T[]>;
-  /**
-   * Runs the statements in one transaction. A list, not a callback: on SQLite the transaction
-   * runs synchronously, so this process never holds the file's write lock while other code of
-   * it runs. The audit trail, the trends and the limiters write the same file through
-   * connections of their own, and better-sqlite3 waits for a lock with the event loop blocked:
-   * a write of theirs between two statements of an open transaction here waited out the whole
-   * busy timeout (5 s) and then failed (a bulk resume answered after 5 s, its audit entry lost).
-   */
-  batch(statements: ReadonlyArray<readonly [sql: string, params: unknown[]]>): Promise<void>;
-  close(): Promise<void>;
-}
+// The bulk-job tables (lib/state/steps.ts), the same in SQLite and PostgreSQL (JSON as text,
+// times as ISO text, the heartbeat as epoch ms). `?` placeholders; the PostgreSQL runner
+// renumbers them.
 
 type Stored = {
   row: string;
