@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
 import type { PySeeder } from '@/tests/support/potatoq-seeder';
-import { reasonSummary } from '@/lib/potatoq';
+import { reasonSummary } from '@/lib/pyvalues';
 import { ZDeadListQuery, ZEnqueueRequest, type EnqueueResult } from '@/lib/brokers/schema';
 import type { BrokerAdapter } from '@/lib/brokers/types';
 import { createRedisAdapter } from '@/lib/brokers/potatoq/redis/adapter';
