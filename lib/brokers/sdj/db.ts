@@ -1,4 +1,5 @@
 import 'server-only';
+import type { ClientBase } from 'pg';
 import { ConsoleError } from '@/lib/brokers/errors';
 import type { SdjDialect, SdjTarget } from './url';
 
@@ -111,12 +112,20 @@ async function openPostgres(t: SdjTarget, o: SdjDbOptions): Promise<SdjDb> {
       // timestamptz, timestamp: keep the text (microseconds); everything else as pg parses it.
       oid === 1184 || oid === 1114 ? raw : pg.types.getTypeParser(oid, format as 'text'),
   };
-  const pool = new pg.Pool({ connectionString: t.url, max: 4, connectionTimeoutMillis: 5_000, types: types as never });
-  pool.on('error', () => undefined); // an idle client's session ended; the pool replaces it
   const setup = [`SET TIME ZONE 'UTC'`, ...(o.schema ? [`SET search_path TO ${quoteIdent(o.schema)}`] : [])];
-  pool.on('connect', (c) => {
-    for (const s of setup) c.query(s).catch(() => undefined);
+  // The session settings run, awaited, before the pool hands a new connection to anyone (a
+  // failure ends that connection and fails the caller's query), so no query overlaps them.
+  const onConnect = async (c: ClientBase) => {
+    for (const s of setup) await c.query(s);
+  };
+  const pool = new pg.Pool({
+    connectionString: t.url,
+    max: 4,
+    connectionTimeoutMillis: 5_000,
+    types: types as never,
+    onConnect,
   });
+  pool.on('error', () => undefined); // an idle client's session ended; the pool replaces it
   const on = (c: { query: (s: string, p?: unknown[]) => Promise<{ rows: unknown[]; rowCount: number | null }> }): SdjQuery => ({
     all: async <T extends Row>(sql: string, p: unknown[] = []) => (await c.query(numbered(sql), p)).rows as T[],
     run: async (sql: string, p: unknown[] = []) => (await c.query(numbered(sql), p)).rowCount ?? 0,

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 
 const ALLOWED = [
   /^\.\//,
-  /^@\/lib\/brokers\/(errors|types)$/,
+  /^@\/lib\/brokers\/(errors|types|model|schema|schema-edit|typed-value|parse-input)$/,
   /^@\/lib\/(text|triage)\//,
   /^(server-only|zod|pg|mysql2\/promise|node:crypto|node:fs|node:path|vitest)$/,
 ];
