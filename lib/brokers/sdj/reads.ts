@@ -1,0 +1,147 @@
+import 'server-only';
+import type {
+  DeadDetail,
+  DeadListQuery,
+  DeadSummary,
+  Page,
+  PayloadPreview,
+  ResultListQuery,
+  ResultRecordDto,
+  ResultSummary,
+  TaskDetail,
+  TaskListQuery,
+  TaskSummary,
+} from '@/lib/brokers/schema';
+import { ConsoleError } from '@/lib/brokers/errors';
+import { sdjState } from './broker-model';
+import { UUID, type SdjDb } from './db';
+import { getJob, type SdjJobDetail } from './detail';
+import { listDeadLetters, listJobs, type SdjJobSummary } from './jobs';
+import { previewOf } from './message';
+import { argsHeads, walk, type Walked } from './pages';
+import { letterFingerprint, toDeadDetail, toDeadSummary, toResult, toTaskDetail, toTaskSummary } from './views';
+import { mergeFinished } from './results';
+
+// The adapter's reads: the store's keyset lists, filtered where the contract asks for what no
+// index holds (pages.ts), with each listed row's `args` preview read by primary key.
+
+const created = (j: SdjJobSummary) => j.createdAt;
+const died = (j: SdjJobSummary) => j.deadLetteredAt;
+
+async function previews(db: SdjDb, rows: SdjJobSummary[]): Promise<Map<string, PayloadPreview>> {
+  const heads = await argsHeads(
+    db,
+    rows.map((r) => r.id),
+  );
+  return new Map(rows.map((r) => [r.id, previewOf(heads.get(r.id)?.head ?? null, heads.get(r.id)?.size ?? 0)]));
+}
+
+/** Keeps the rows whose `args` hold `needle` (case-insensitive, in the first HEAD_BYTES). */
+async function argsHold(db: SdjDb, rows: SdjJobSummary[], needle: string): Promise<Set<string>> {
+  const heads = await argsHeads(
+    db,
+    rows.map((r) => r.id),
+  );
+  const hit = new Set<string>();
+  for (const [id, h] of heads) if (h.head && h.head.toString('utf8').toLowerCase().includes(needle)) hit.add(id);
+  return hit;
+}
+
+const windowOf = (w: Walked) => (w.searchedNewest ? { searchedNewest: w.searchedNewest } : {});
+
+export async function listTasks(db: SdjDb, q: TaskListQuery): Promise<Page<TaskSummary>> {
+  const status = sdjState(q.state);
+  const needle = q.q?.toLowerCase();
+  const id = q.id?.toLowerCase();
+  const filtered = q.task !== undefined || id !== undefined || needle !== undefined;
+  const keep = filtered
+    ? async (rows: SdjJobSummary[]) => {
+        const pre = rows.filter((r) => (q.task === undefined || r.type === q.task) && (id === undefined || r.id.startsWith(id)));
+        const hit = needle === undefined ? null : await argsHold(db, pre, needle);
+        return rows.map((r) => pre.includes(r) && (hit === null || hit.has(r.id)));
+      }
+    : undefined;
+  const w = await walk(
+    (cursor, limit) => listJobs(db, { status, queue: q.queue, limit, cursor }),
+    created,
+    q.limit,
+    q.cursor ?? null,
+    keep,
+  );
+  const pv = await previews(db, w.rows);
+  return { items: w.rows.map((r) => toTaskSummary(r, pv.get(r.id))), nextCursor: w.next, ...windowOf(w) };
+}
+
+/** A job by id, or null (an id that is no UUID is no SDJ job). */
+export async function readJob(db: SdjDb, id: string): Promise<SdjJobDetail | null> {
+  return UUID.test(id) ? getJob(db, id) : null;
+}
+
+async function previewOfJob(db: SdjDb, j: SdjJobDetail): Promise<PayloadPreview> {
+  return (await previews(db, [j])).get(j.id) ?? { kind: 'native', text: '' };
+}
+
+/** A job in one of the declared states; a dead letter is `getDead`'s. */
+export async function getTask(db: SdjDb, id: string): Promise<TaskDetail | null> {
+  const j = await readJob(db, id);
+  if (!j || j.deadLetteredAt) return null;
+  return toTaskDetail(j, await previewOfJob(db, j));
+}
+
+export async function listDead(db: SdjDb, q: DeadListQuery): Promise<Page<DeadSummary>> {
+  const needle = q.q?.toLowerCase();
+  const id = q.id?.toLowerCase();
+  const inArgs = needle !== undefined && q.qIn !== 'reason';
+  const filtered = q.task !== undefined || id !== undefined || needle !== undefined || q.group !== undefined;
+  const keep = filtered
+    ? async (rows: SdjJobSummary[]) => {
+        const pre = rows.filter(
+          (r) =>
+            (q.task === undefined || r.type === q.task) &&
+            (id === undefined || r.id.startsWith(id)) &&
+            (q.group === undefined || letterFingerprint(r).key === q.group),
+        );
+        const inReason = (r: SdjJobSummary) => `${r.deadLetterReason ?? ''}\n${r.lastError ?? ''}`.toLowerCase().includes(needle!);
+        const hit = inArgs ? await argsHold(db, pre, needle) : null;
+        return rows.map((r) => pre.includes(r) && (needle === undefined || inReason(r) || (hit?.has(r.id) ?? false)));
+      }
+    : undefined;
+  const w = await walk((cursor, limit) => listDeadLetters(db, { queue: q.queue, limit, cursor }), died, q.limit, q.cursor ?? null, keep);
+  const pv = await previews(db, w.rows);
+  return { items: w.rows.map((r) => toDeadSummary(r, pv.get(r.id))), nextCursor: w.next, ...windowOf(w) };
+}
+
+export async function getDead(db: SdjDb, id: string): Promise<DeadDetail | null> {
+  const j = await readJob(db, id);
+  if (!j || !j.deadLetteredAt) return null;
+  return toDeadDetail(j, await previewOfJob(db, j));
+}
+
+/** A finished job as a result record; null while it is not finished (or there is none). */
+export async function getResult(db: SdjDb, id: string): Promise<ResultRecordDto | null> {
+  const j = await readJob(db, id);
+  return j && ['completed', 'failed', 'cancelled'].includes(j.status) ? toResult(j) : null;
+}
+
+export async function listResults(db: SdjDb, q: ResultListQuery): Promise<Page<ResultSummary>> {
+  const status = q.status?.toLowerCase();
+  if (status !== undefined && !['completed', 'failed', 'cancelled'].includes(status))
+    throw new ConsoleError('InvalidInput', 'status: a finished job is COMPLETED, FAILED or CANCELLED', { status: 'unknown status' });
+  const page = await mergeFinished(db, status ? [status as 'completed'] : ['completed', 'failed', 'cancelled'], q.limit, q.cursor ?? null);
+  return {
+    items: page.rows.map((j) => ({ id: j.id, status: j.status.toUpperCase(), name: j.type, dateDone: j.completedAt, expiresAt: null })),
+    nextCursor: page.next,
+  };
+}
+
+/** Distinct job types, read off `idx_jobs_type` one type at a time (a skip scan), at most 500. */
+export async function taskNames(db: SdjDb): Promise<string[]> {
+  const rows = await db.all(
+    `WITH RECURSIVE t (type, n) AS (
+       SELECT MIN(type), 1 FROM jobs
+       UNION ALL
+       SELECT (SELECT MIN(type) FROM jobs WHERE type > t.type), n + 1 FROM t WHERE t.type IS NOT NULL AND n < 500
+     ) SELECT type FROM t WHERE type IS NOT NULL`,
+  );
+  return [...new Set(rows.map((r) => String(r.type)))].sort();
+}
