@@ -31,9 +31,12 @@ export function sdjState(state: string): SdjState {
 export const SDJ_FINISHED = ['completed', 'failed', 'cancelled'] as const satisfies readonly SdjStatus[];
 
 const STATES: StateDecl[] = [
-  // Every list is newest first by created_at (the library's `idx_jobs_status_created`).
-  { key: 'pending', label: 'Pending', time: { field: 'createdAt', label: 'Enqueued' }, owned: false, role: 'waiting' },
-  { key: 'running', label: 'Running', time: { field: 'claimedAt', label: 'Started' }, owned: true, role: 'running' },
+  // Pending in claim order (priority, then due time: claim-order.ts); running by claim time; the
+  // others newest first by created_at (the library's `idx_jobs_status_created`).
+  { key: 'pending', label: 'Pending', time: { field: 'runAt', label: 'Runs' }, owned: false, role: 'waiting' },
+  // By claim time, oldest first (claim-order.ts); `startedAt`, not `claimedAt`: the database keeps
+  // milliseconds on MySQL, so claims within one share a time and the order among them is the id's.
+  { key: 'running', label: 'Running', time: { field: 'startedAt', label: 'Started' }, owned: true, role: 'running' },
   { key: 'waiting', label: 'Waiting on sub-jobs', time: { field: 'createdAt', label: 'Enqueued' }, owned: false },
   { key: 'paused', label: 'Paused', time: { field: 'createdAt', label: 'Enqueued' }, owned: false },
   { key: 'completed', label: 'Completed', time: { field: 'completedAt', label: 'Completed' }, owned: false },

@@ -47,12 +47,12 @@ export interface Walked {
 
 /**
  * One page of `read`'s list: as it is without `keep`; with `keep` (given a store page, which of
- * its rows stay), the kept rows of at most SEARCH_WINDOW read from `cursor` on. `time` is the
- * list's order key of a row (created_at or dead_lettered_at).
+ * its rows stay), the kept rows of at most SEARCH_WINDOW read from `cursor` on. `after` is the
+ * list's cursor just after a row (its position in the list's order).
  */
 export async function walk(
   read: ReadPage,
-  time: (j: SdjJobSummary) => string | null,
+  after: (j: SdjJobSummary) => string | null,
   limit: number,
   cursor: string | null,
   keep?: (rows: SdjJobSummary[]) => Promise<boolean[]>,
@@ -72,7 +72,7 @@ export async function walk(
       rows.push(page.items[i]!);
       if (rows.length > limit) {
         const last = rows[limit - 1]!;
-        return { rows: rows.slice(0, limit), next: cursorAt(time(last), last.id) };
+        return { rows: rows.slice(0, limit), next: after(last) };
       }
     }
     scanned += page.items.length;

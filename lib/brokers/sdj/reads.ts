@@ -13,20 +13,21 @@ import type {
   TaskSummary,
 } from '@/lib/brokers/schema';
 import { ConsoleError } from '@/lib/brokers/errors';
-import { sdjState } from './broker-model';
+import { sdjState, type SdjState } from './broker-model';
 import { UUID, type SdjDb } from './db';
 import { getJob, type SdjJobDetail } from './detail';
 import { listDeadLetters, listJobs, type SdjJobSummary } from './jobs';
 import { previewOf } from './message';
-import { argsHeads, walk, type Walked } from './pages';
+import { argsHeads, cursorAt, walk, type ReadPage, type Walked } from './pages';
+import { claimCursorAt, listPendingByClaim, listRunningByStart, startCursorAt } from './claim-order';
 import { letterFingerprint, toDeadDetail, toDeadSummary, toResult, toTaskDetail, toTaskSummary } from './views';
 import { mergeFinished } from './results';
 
 // The adapter's reads: the store's keyset lists, filtered where the contract asks for what no
 // index holds (pages.ts), with each listed row's `args` preview read by primary key.
 
-const created = (j: SdjJobSummary) => j.createdAt;
-const died = (j: SdjJobSummary) => j.deadLetteredAt;
+const created = (j: SdjJobSummary) => cursorAt(j.createdAt, j.id);
+const died = (j: SdjJobSummary) => cursorAt(j.deadLetteredAt, j.id);
 
 async function previews(db: SdjDb, rows: SdjJobSummary[]): Promise<Map<string, PayloadPreview>> {
   const heads = await argsHeads(
@@ -47,6 +48,14 @@ async function argsHold(db: SdjDb, rows: SdjJobSummary[], needle: string): Promi
   return hit;
 }
 
+/** How a state is listed: pending in claim order, running by claim time (oldest first), the
+ *  others newest first (the store's `idx_jobs_status_created`). */
+function orderOf(db: SdjDb, status: SdjState, queue: string | undefined): [ReadPage, (j: SdjJobSummary) => string | null] {
+  if (status === 'pending') return [(cursor, limit) => listPendingByClaim(db, { queue, limit, cursor }), claimCursorAt];
+  if (status === 'running') return [(cursor, limit) => listRunningByStart(db, { queue, limit, cursor }), startCursorAt];
+  return [(cursor, limit) => listJobs(db, { status, queue, limit, cursor }), created];
+}
+
 const windowOf = (w: Walked) => (w.searchedNewest ? { searchedNewest: w.searchedNewest } : {});
 
 export async function listTasks(db: SdjDb, q: TaskListQuery): Promise<Page<TaskSummary>> {
@@ -61,13 +70,7 @@ export async function listTasks(db: SdjDb, q: TaskListQuery): Promise<Page<TaskS
         return rows.map((r) => pre.includes(r) && (hit === null || hit.has(r.id)));
       }
     : undefined;
-  const w = await walk(
-    (cursor, limit) => listJobs(db, { status, queue: q.queue, limit, cursor }),
-    created,
-    q.limit,
-    q.cursor ?? null,
-    keep,
-  );
+  const w = await walk(...orderOf(db, status, q.queue), q.limit, q.cursor ?? null, keep);
   const pv = await previews(db, w.rows);
   return { items: w.rows.map((r) => toTaskSummary(r, pv.get(r.id))), nextCursor: w.next, ...windowOf(w) };
 }

@@ -7,7 +7,7 @@ import { cursorAt } from './pages';
 
 // Finished jobs newest first across statuses: one keyset list per status
 // (`idx_jobs_status_created`), merged. The cursor holds each list's own position (null: that list
-// is done), so a page reads at most `limit + 1` rows of each list wherever it is.
+// is done), so a page reads at most `limit` rows of each list wherever it is.
 
 type Positions = Record<string, string | null | undefined>;
 
@@ -54,7 +54,7 @@ export async function mergeFinished(
     statuses.map(async (status) => {
       const pos = at[status];
       if (pos === null) return { status, rows: [] as SdjJobSummary[], more: false };
-      const page = await listJobs(db, { status, limit: limit + 1, cursor: pos ?? null });
+      const page = await listJobs(db, { status, limit, cursor: pos ?? null });
       return { status, rows: page.items, more: page.next !== null };
     }),
   );

@@ -19,7 +19,8 @@ export function toTaskSummary(j: SdjJobSummary, preview: PayloadPreview = EMPTY)
     task: j.type,
     state: j.status,
     priority: String(j.priority),
-    runAt: j.runAt,
+    // A pending job is due at its run_at, else at once (the library's COALESCE(run_at, created_at)).
+    runAt: j.status === 'pending' ? (j.runAt ?? j.createdAt) : j.runAt,
     createdAt: j.createdAt,
     claimedAt: running ? j.startedAt : null,
     times: { completedAt: j.completedAt, startedAt: j.startedAt },

@@ -2,7 +2,10 @@
 // way the library writes them (rows.ts: the Go API's enqueue, a worker's claim with the
 // library's dequeue order, the terminal failure with its reason expression), never through the
 // adapter. A job's `args` is one JSON value: the seed's positional args (a list) when it has
-// them, else its keyword args (an object).
+// them, else its keyword args (an object). Ids are random (v4) UUIDs, as a raw-SQL producer
+// makes them: the Go API's UUIDv7 ids of one millisecond share their first 12 characters, and
+// the battery finds a job by the first 8.
+import { randomUUID } from 'node:crypto';
 import type { ContractSeeder, SeedMessage } from '@/tests/contract';
 import type { TestDb } from '@/tests/sdj/databases';
 import { uuidFromBytes } from '@/tests/sdj/jobs-table';
@@ -18,7 +21,7 @@ function enqueueOne(db: TestDb, m: SeedMessage): Promise<string> {
     queue: m.queue,
     args: m.args ?? m.kwargs ?? {},
     priority: m.priority ?? 0,
-    ...(m.id && UUID.test(m.id) ? { id: m.id.toLowerCase() } : {}),
+    id: m.id && UUID.test(m.id) ? m.id.toLowerCase() : randomUUID(),
     ...(m.countdown ? { delaySeconds: m.countdown } : {}),
   });
 }
