@@ -48,10 +48,11 @@ export function decodeClaimCursor(s: string | null | undefined): ClaimCursor | n
 /** The database text of a due time, from its ISO form. */
 const dbTime = (iso: string) => iso.replace('T', ' ').replace(/Z$/, '');
 
-export async function listPendingByClaim(
+/** The SQL of one claim-order page (exported so tests can count what the database reads for it). */
+export function claimPageSql(
   db: SdjDb,
   opts: { queue?: string; limit: number; cursor?: string | null },
-): Promise<SdjPage<SdjJobSummary>> {
+): { sql: string; params: unknown[]; limit: number } {
   const limit = opts.limit;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE)
     throw new ConsoleError('InvalidInput', `limit: must be 1-${MAX_PAGE}`, { limit: `must be 1-${MAX_PAGE}` });
@@ -61,15 +62,23 @@ export async function listPendingByClaim(
   const select = `SELECT ${SUMMARY_COLUMNS}, ${due} AS due FROM jobs WHERE status = 'pending'${queue}`;
   const order = `ORDER BY priority DESC, ${due}, id LIMIT ${limit + 1}`;
   const at = decodeClaimCursor(opts.cursor);
-  let rows;
-  if (!at) rows = await db.all(`${select} ${order}`, qp);
-  else {
-    const id = idParam(db.dialect, at.id);
-    const same = `${select} AND priority = ? AND (${due} > ? OR (${due} = ? AND id > ?)) ORDER BY ${due}, id LIMIT ${limit + 1}`;
-    const lower = `${select} AND priority < ? ${order}`;
-    const order2 = `ORDER BY priority DESC, due, id LIMIT ${limit + 1}`;
-    rows = await db.all(`SELECT * FROM ((${same}) UNION ALL (${lower})) page ${order2}`, [...qp, at.p, at.at, at.at, id, ...qp, at.p]);
-  }
+  if (!at) return { sql: `${select} ${order}`, params: qp, limit };
+  const id = idParam(db.dialect, at.id);
+  const same = `${select} AND priority = ? AND ${due} >= ? AND (${due} > ? OR id > ?) ORDER BY ${due}, id LIMIT ${limit + 1}`;
+  const lower = `${select} AND priority < ? ${order}`;
+  return {
+    sql: `SELECT * FROM ((${same}) UNION ALL (${lower})) page ORDER BY priority DESC, due, id LIMIT ${limit + 1}`,
+    params: [...qp, at.p, at.at, at.at, id, ...qp, at.p],
+    limit,
+  };
+}
+
+export async function listPendingByClaim(
+  db: SdjDb,
+  opts: { queue?: string; limit: number; cursor?: string | null },
+): Promise<SdjPage<SdjJobSummary>> {
+  const { sql, params, limit } = claimPageSql(db, opts);
+  const rows = await db.all(sql, params);
   const items = rows.slice(0, limit).map(toSummary);
   const last = rows.length > limit ? rows[limit - 1] : undefined;
   const next = last ? encodeClaimCursor({ p: Number(last.priority), at: dbTime(isoOf(last.due) ?? ''), id: idText(last.id) ?? '' }) : null;
