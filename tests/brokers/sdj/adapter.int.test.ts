@@ -6,6 +6,8 @@ import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ZTaskListQuery } from '@/lib/brokers/schema';
 import { createSdjAdapter } from '@/lib/brokers/sdj/adapter';
+import { deadGroups } from '@/lib/brokers/sdj/dead';
+import { openSdjStore } from '@/lib/brokers/sdj/store';
 import { adapterContext } from '@/lib/brokers/systems-context';
 import type { BrokerAdapter } from '@/lib/brokers/types';
 import { createTestDb, type Dialect, type TestDb } from '@/tests/sdj/databases';
@@ -200,6 +202,25 @@ for (const dialect of DIALECTS) {
       expect((await a.listResults({ status: 'CANCELLED', limit: 50 })).items.map((r) => r.id)).toEqual([ids[5], ids[2]]);
       expect(await a.getResult(ids[0]!)).toMatchObject({ status: 'COMPLETED', record: { t: 'dict' } });
       expect(await a.taskNames()).toEqual(['record']);
+    });
+
+    it('groups the newest letters of a window and says how many were left out', async () => {
+      const { db } = await open();
+      const qn = queueName('window');
+      for (let i = 0; i < 3; i++) await makeDeadLetter(db, { queue: qn, error: `harness: order ${i} failed` });
+      const store = await openSdjStore(db.url);
+      try {
+        const got = await deadGroups(store.db, { queue: qn }, 2);
+        expect(got.groups.map((g) => [g.pattern, g.count])).toEqual([['harness: order <n> failed', 2]]);
+        expect(got.scope).toEqual({
+          grouped: 2,
+          complete: false,
+          note: expect.stringMatching(/^Grouped the newest 2 of 3 dead letters .*the 1 older one is/),
+        });
+        expect((await deadGroups(store.db, { queue: qn })).scope).toEqual({ grouped: 3, complete: true });
+      } finally {
+        await store.close();
+      }
     });
   });
 }
