@@ -59,7 +59,8 @@ export function claimPageSql(
   const due = db.dialect === 'postgres' ? 'COALESCE(run_at, created_at)' : 'dq_eligible_at';
   const queue = opts.queue === undefined ? '' : ' AND queue = ?';
   const qp = opts.queue === undefined ? [] : [opts.queue];
-  const select = `SELECT ${SUMMARY_COLUMNS}, ${due} AS due FROM jobs WHERE status = 'pending'${queue}`;
+  // A row without a due time (created_at is nullable; every writer sets it) holds no position: not listed, still counted.
+  const select = `SELECT ${SUMMARY_COLUMNS}, ${due} AS due FROM jobs WHERE status = 'pending' AND ${due} IS NOT NULL${queue}`;
   const order = `ORDER BY priority DESC, ${due}, id LIMIT ${limit + 1}`;
   const at = decodeClaimCursor(opts.cursor);
   if (!at) return { sql: `${select} ${order}`, params: qp, limit };
