@@ -19,7 +19,7 @@ import { UUID } from './db';
 import { deadGroups, deadHistogram } from './dead';
 import { deleteJobs } from './delete';
 import { diagnoseSdj } from './diagnose';
-import { VERIFIED_LIBRARY } from './ledger';
+import { VERIFIED_LIBRARY, type SdjSchema } from './ledger';
 import type { SdjOutcome } from './model';
 import { ZSdjBrokerOptions } from './options';
 import { readOverview, type SdjQueueRow } from './overview';
@@ -55,18 +55,12 @@ export function createSdjAdapter(config: StoreConfig, _ctx: AdapterContext): Bro
   };
   const db = async () => (await store()).db;
 
-  async function capabilities(): Promise<Capabilities> {
-    const schema = await (await store()).schema();
-    const caps: Capabilities = { ...allCapabilities(SDJ_MODEL.states), enqueue: { on: false, why: ENQUEUE_WHY } };
-    return schema.verified ? caps : withoutWrites(caps, schema.reason ?? 'the schema is not the verified one');
-  }
+  const capabilities = async (): Promise<Capabilities> => capsOf(await (await store()).schema());
 
   async function overview(): Promise<BrokerOverview> {
     const s = await store();
     const [schema, ov] = [await s.schema(), await readOverview(s.db, { timeoutMs: o.countTimeoutMs })];
-    const caps = schema.verified
-      ? { ...allCapabilities(SDJ_MODEL.states), enqueue: { on: false, why: ENQUEUE_WHY } }
-      : withoutWrites(allCapabilities(SDJ_MODEL.states), schema.reason ?? '');
+    const caps = capsOf(schema);
     const queues = ov.queues.map(statsOf);
     const unknown = ov.countsUnknown;
     return {
@@ -159,6 +153,12 @@ export function createSdjAdapter(config: StoreConfig, _ctx: AdapterContext): Bro
       if (s) await (await s.catch(() => null))?.close();
     },
   };
+}
+
+/** Everything on but enqueue (not offered yet); every write off, with why, on an unverified schema. */
+function capsOf(schema: SdjSchema): Capabilities {
+  const caps: Capabilities = { ...allCapabilities(SDJ_MODEL.states), enqueue: { on: false, why: ENQUEUE_WHY } };
+  return schema.verified ? caps : withoutWrites(caps, schema.reason ?? 'the schema is not the verified one');
 }
 
 function statsOf(r: SdjQueueRow): QueueStats {
