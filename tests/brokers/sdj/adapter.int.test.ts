@@ -17,7 +17,8 @@ import { availableDialects, DIALECTS, guarded } from './support';
 
 const up = await availableDialects();
 const queueName = (p: string) => `${p}-${randomBytes(3).toString('hex')}`;
-const tasks = (a: BrokerAdapter, x: Record<string, unknown>) => a.listTasks(ZTaskListQuery.parse(x));
+const tasks = (a: BrokerAdapter, x: Record<string, unknown> & { state: string }) =>
+  a.listTasks({ ...ZTaskListQuery.parse(x), state: x.state });
 
 for (const dialect of DIALECTS) {
   describe.skipIf(!up[dialect])(`SDJ adapter on ${dialect}`, () => {
