@@ -25,7 +25,7 @@ import { ZSdjBrokerOptions } from './options';
 import { readOverview, type SdjQueueRow } from './overview';
 import { purgeJobs } from './purge';
 import { pauseQueue, resumeQueue } from './queue-pause';
-import { getDead, getResult, getTask, listDead, listResults, listTasks, taskNames } from './reads';
+import { deadIds, getDead, getResult, getTask, listDead, listResults, listTasks, taskNames } from './reads';
 import { requeueJobs } from './requeue';
 import { STALE_LOCK_MINUTES } from './stuck';
 import { openSdjStore, type SdjStore } from './store';
@@ -118,6 +118,7 @@ export function createSdjAdapter(config: StoreConfig, _ctx: AdapterContext): Bro
     getTask: async (id) => getTask(await db(), id),
     listDead: async (q) => listDead(await db(), q),
     getDead: async (id) => getDead(await db(), id),
+    deadIds: async (q, cap) => deadIds(await db(), q, cap),
     deadGroups: async (q) => deadGroups(await db(), q),
     deadHistogram: async (q) => deadHistogram(await db(), q),
     listWorkers: async () => listWorkers(await db(), staleMinutes),

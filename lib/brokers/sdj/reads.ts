@@ -1,6 +1,7 @@
 import 'server-only';
 import type {
   DeadDetail,
+  DeadFilter,
   DeadListQuery,
   DeadSummary,
   Page,
@@ -91,27 +92,49 @@ export async function getTask(db: SdjDb, id: string): Promise<TaskDetail | null>
   return toTaskDetail(j, await previewOfJob(db, j));
 }
 
-export async function listDead(db: SdjDb, q: DeadListQuery): Promise<Page<DeadSummary>> {
+/** Which dead letters of a store page match the list's filter; undefined when nothing filters. */
+function deadFilter(db: SdjDb, q: DeadFilter): ((rows: SdjJobSummary[]) => Promise<boolean[]>) | undefined {
   const needle = q.q?.toLowerCase();
   const id = q.id?.toLowerCase();
   const inArgs = needle !== undefined && q.qIn !== 'reason';
-  const filtered = q.task !== undefined || id !== undefined || needle !== undefined || q.group !== undefined;
-  const keep = filtered
-    ? async (rows: SdjJobSummary[]) => {
-        const pre = rows.filter(
-          (r) =>
-            (q.task === undefined || r.type === q.task) &&
-            (id === undefined || r.id.startsWith(id)) &&
-            (q.group === undefined || letterFingerprint(r).key === q.group),
-        );
-        const inReason = (r: SdjJobSummary) => `${r.deadLetterReason ?? ''}\n${r.lastError ?? ''}`.toLowerCase().includes(needle!);
-        const hit = inArgs ? await argsHold(db, pre, needle) : null;
-        return rows.map((r) => pre.includes(r) && (needle === undefined || inReason(r) || (hit?.has(r.id) ?? false)));
-      }
-    : undefined;
+  if (q.task === undefined && id === undefined && needle === undefined && q.group === undefined) return undefined;
+  return async (rows) => {
+    const pre = rows.filter(
+      (r) =>
+        (q.task === undefined || r.type === q.task) &&
+        (id === undefined || r.id.startsWith(id)) &&
+        (q.group === undefined || letterFingerprint(r).key === q.group),
+    );
+    const inReason = (r: SdjJobSummary) => `${r.deadLetterReason ?? ''}\n${r.lastError ?? ''}`.toLowerCase().includes(needle!);
+    const hit = inArgs ? await argsHold(db, pre, needle) : null;
+    return rows.map((r) => pre.includes(r) && (needle === undefined || inReason(r) || (hit?.has(r.id) ?? false)));
+  };
+}
+
+export async function listDead(db: SdjDb, q: DeadListQuery): Promise<Page<DeadSummary>> {
+  const keep = deadFilter(db, q);
   const w = await walk((cursor, limit) => listDeadLetters(db, { queue: q.queue, limit, cursor }), died, q.limit, q.cursor ?? null, keep);
   const pv = await previews(db, w.rows);
   return { items: w.rows.map((r) => toDeadSummary(r, pv.get(r.id))), nextCursor: w.next, ...windowOf(w) };
+}
+
+/** Every matching letter's id, newest first, at most `cap`: one pass over the dead-letter index
+ *  (a bulk job's snapshot, where the list's filtered pages stop at their window). */
+export async function deadIds(db: SdjDb, q: DeadFilter, cap: number): Promise<{ ids: string[]; capped: boolean }> {
+  const keep = deadFilter(db, q);
+  const ids: string[] = [];
+  let cursor: string | null = null;
+  for (;;) {
+    const page = await listDeadLetters(db, { queue: q.queue, limit: 500, cursor });
+    const kept = keep ? await keep(page.items) : page.items.map(() => true);
+    for (let i = 0; i < page.items.length; i++) {
+      if (!kept[i]) continue;
+      if (ids.length === cap) return { ids, capped: true };
+      ids.push(page.items[i]!.id);
+    }
+    if (!page.next) return { ids, capped: false };
+    cursor = page.next;
+  }
 }
 
 export async function getDead(db: SdjDb, id: string): Promise<DeadDetail | null> {

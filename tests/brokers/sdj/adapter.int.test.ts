@@ -223,5 +223,17 @@ for (const dialect of DIALECTS) {
         await store.close();
       }
     });
+
+    it("snapshots every matching letter's id for a bulk job, past the list's window, newest first and capped", async () => {
+      const { db, a } = await open();
+      const qn = queueName('bulk');
+      const timeout: string[] = [];
+      for (let i = 0; i < 3; i++) timeout.push(await makeDeadLetter(db, { queue: qn, error: `harness: timeout after ${i}s` }));
+      await makeDeadLetter(db, { queue: qn, error: 'harness: bad input' });
+      const group = (await a.deadGroups({ queue: qn })).groups.find((g) => g.count === 3)!.fingerprint;
+      expect(await a.deadIds!({ queue: qn, group }, 10)).toEqual({ ids: [...timeout].reverse(), capped: false });
+      expect(await a.deadIds!({ queue: qn, group }, 2)).toEqual({ ids: [timeout[2], timeout[1]], capped: true });
+      expect((await a.deadIds!({ queue: qn }, 10)).ids).toHaveLength(4);
+    });
   });
 }
