@@ -25,7 +25,7 @@ import { ZSdjBrokerOptions } from './options';
 import { readOverview, type SdjQueueRow } from './overview';
 import { purgeJobs } from './purge';
 import { pauseQueue, resumeQueue } from './queue-pause';
-import { deadIds, getDead, getResult, getTask, listDead, listResults, listTasks, taskNames } from './reads';
+import { deadIds, getDead, getResult, getTask, listDead, listResults, listTasks, taskNames, taskQueues } from './reads';
 import { requeueJobs } from './requeue';
 import { STALE_LOCK_MINUTES } from './stuck';
 import { openSdjStore, type SdjStore } from './store';
@@ -125,6 +125,7 @@ export function createSdjAdapter(config: StoreConfig, _ctx: AdapterContext): Bro
     listResults: async (q) => listResults(await db(), q),
     getResult: async (id) => getResult(await db(), id),
     taskNames: async () => taskNames(await db()),
+    taskQueues: async () => taskQueues(await db()),
     // The letter is no longer dead (another console replayed it): gone, as the contract has it.
     replayDead: (ids) =>
       act('replay', ids, requeueJobs, (x) => ({ id: x.id, outcome: 'missing', message: `not a dead letter any more: ${x.message}` })),

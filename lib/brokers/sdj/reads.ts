@@ -14,6 +14,8 @@ import type {
   TaskSummary,
 } from '@/lib/brokers/schema';
 import { ConsoleError } from '@/lib/brokers/errors';
+import { foldSightings } from '@/lib/brokers/task-queues';
+import { SDJ_STATUSES } from './model';
 import { sdjState, type SdjState } from './broker-model';
 import { UUID, type SdjDb } from './db';
 import { getJob, type SdjJobDetail } from './detail';
@@ -170,4 +172,19 @@ export async function taskNames(db: SdjDb): Promise<string[]> {
      ) SELECT type FROM t WHERE type IS NOT NULL`,
   );
   return [...new Set(rows.map((r) => String(r.type)))].sort();
+}
+
+/** Rows per status read for where each task was seen. */
+export const SIGHTINGS = 500;
+
+/** The queues each job type was seen in, most-seen first: the newest SIGHTINGS jobs of each
+ *  status on `idx_jobs_status_created` (where the library's producers put each type lately). */
+export async function taskQueues(db: SdjDb): Promise<Record<string, string[]>> {
+  const rows = await db.all(
+    SDJ_STATUSES.map(
+      () => `(SELECT type, queue FROM jobs WHERE status = ? AND created_at IS NOT NULL ORDER BY created_at DESC LIMIT ${SIGHTINGS})`,
+    ).join(' UNION ALL '),
+    [...SDJ_STATUSES],
+  );
+  return foldSightings(rows.map((r) => ({ task: String(r.type), queue: String(r.queue) })));
 }
