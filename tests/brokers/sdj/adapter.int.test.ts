@@ -237,3 +237,18 @@ for (const dialect of DIALECTS) {
     });
   });
 }
+
+describe('SDJ adapter on a database that does not answer', () => {
+  it('reports it unavailable without the password, and tries again on the next call', async () => {
+    const a = createSdjAdapter(
+      { id: 'down', name: 'Down', url: 'postgresql://console:s3cret-pw@127.0.0.1:1/app', readOnly: false, options: {} },
+      adapterContext(),
+    );
+    for (let i = 0; i < 2; i++) {
+      const err = await a.overview().catch((e: unknown) => e);
+      expect(err).toMatchObject({ code: 'BrokerUnavailable' });
+      expect((err as Error).message).not.toContain('s3cret-pw');
+    }
+    await a.close();
+  });
+});
