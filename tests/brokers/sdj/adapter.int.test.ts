@@ -115,7 +115,9 @@ for (const dialect of DIALECTS) {
         t: 'list',
         items: children.map((v) => ({ t: 'uuid', v })),
       });
+      expect(t!.related).toEqual(children.map((id) => ({ id, rel: 'Sub-jobs' })));
       const child = await a.getTask(children[0]!);
+      expect(child!.related).toEqual([{ id: parent, rel: 'Fan-out parent' }]);
       expect(child!.payload.fields.find((f) => f.name === 'parent_job_id')?.value).toEqual({ t: 'uuid', v: parent });
       const r = await a.revoke([parent]);
       expect(r.succeeded[0]?.message).toMatch(/2 live sub-job/);
