@@ -7,11 +7,12 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import pg from 'pg';
 import { createPostgresAdapter } from '@/lib/brokers/potatoq/postgres/adapter';
-import { ZDeadListQuery, ZTaskListQuery } from '@/lib/brokers/schema';
+import { ZDeadListQuery } from '@/lib/brokers/schema';
 import { encodeCursor } from '@/lib/brokers/cursor';
 import { LIVE_SIZES, seedLive, type StatsState } from '@/tests/support/pg-live-seed';
 import { runSideBySide } from './side-by-side';
 import { CHURN_QUEUE, potatoqCli, potatoqEnv } from './potatoq-side';
+import { taskQuery } from '@/tests/support/task-query';
 
 const URL = process.env.POTATOQ_BENCH_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
 const STATS = (process.env.BENCH_STATS ?? 'fresh') as StatsState;
@@ -80,7 +81,7 @@ async function main(): Promise<void> {
     const deadDeep = await one<{ k: string; id: string }>(
       `SELECT died_at::text AS k, id FROM ${T('dead')} ORDER BY died_at DESC, id OFFSET 90000 LIMIT 1`,
     );
-    const tasks = (q: Record<string, unknown>) => () => a.listTasks(ZTaskListQuery.parse({ limit: 50, ...q }));
+    const tasks = (q: Record<string, unknown>) => () => a.listTasks(taskQuery({ state: 'ready', limit: 50, ...q }));
     const dead = (q: Record<string, unknown>) => () => a.listDead(ZDeadListQuery.parse({ limit: 50, ...q }));
     await runSideBySide({
       system: 'PostgreSQL',

@@ -9,13 +9,14 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { createSqliteAdapter } from '@/lib/brokers/potatoq/sqlite/adapter';
-import { ZDeadListQuery, ZTaskListQuery } from '@/lib/brokers/schema';
+import { ZDeadListQuery } from '@/lib/brokers/schema';
 import { encodeCursor } from '@/lib/brokers/cursor';
 import { LIVE_SIZES, type StatsState } from '@/tests/support/pg-live-seed';
 import { seedSqliteLive } from '@/tests/support/sqlite-live-seed';
 import { runSideBySide } from './side-by-side';
 import { CHURN_QUEUE, potatoqCli, potatoqEnv } from './potatoq-side';
 import { measureHostileGroups } from './hostile-groups';
+import { taskQuery } from '@/tests/support/task-query';
 
 const STATS = (process.env.BENCH_STATS ?? 'none') as StatsState;
 const CHURN = 100_000;
@@ -60,7 +61,7 @@ async function main(): Promise<void> {
     db.pragma('busy_timeout = 10000');
     const beat = db.prepare(`UPDATE potatoq_workers SET heartbeat = ? WHERE id LIKE 'potatoq@bench:%'`);
     const a = createSqliteAdapter({ id: 'bench', name: 'bench', url, readOnly: false, options: {} });
-    const tasks = (q: Record<string, unknown>) => () => a.listTasks(ZTaskListQuery.parse({ limit: 50, ...q }));
+    const tasks = (q: Record<string, unknown>) => () => a.listTasks(taskQuery({ state: 'ready', limit: 50, ...q }));
     const dead = (q: Record<string, unknown>) => () => a.listDead(ZDeadListQuery.parse({ limit: 50, ...q }));
     await runSideBySide({
       system: 'SQLite',

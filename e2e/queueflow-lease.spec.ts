@@ -30,14 +30,13 @@ const paused = async (queue: string) =>
   (await api<{ queues: Array<{ queue: string; paused?: boolean }> }>('GET', '/api/v1/queues')).body.queues.find((x) => x.queue === queue)
     ?.paused ?? false;
 
-/** The console's lease table (lib/leases/store.ts), opened as another console process would. */
+/** The state store's lease table (lib/state/leases.ts; a pause hold is the lease
+ *  `pause/<broker>/<queue>`, lib/leases/store.ts), opened as another console process would. */
 function leases() {
   const db = new Database(STATE());
   db.pragma('busy_timeout = 5000');
-  db.exec(`CREATE TABLE IF NOT EXISTS console_pause_leases (
-    broker TEXT NOT NULL, queue TEXT NOT NULL, owner TEXT NOT NULL, started_at TEXT NOT NULL,
-    deadline_ms BIGINT NOT NULL, paused_by_console INTEGER NOT NULL, detail TEXT NOT NULL,
-    PRIMARY KEY (broker, queue))`);
+  db.exec(`CREATE TABLE IF NOT EXISTS console_leases (
+    name TEXT PRIMARY KEY, holder TEXT NOT NULL, expires_ms INTEGER NOT NULL, started_at TEXT, data TEXT)`);
   return db;
 }
 
@@ -50,13 +49,12 @@ test("a queue held paused by a dead console's edit-replay: shown on the overview
   const startedAt = new Date().toISOString();
   const db = leases();
   try {
-    db.prepare('INSERT INTO console_pause_leases VALUES (?, ?, ?, ?, ?, 1, ?)').run(
-      'qf',
-      queue,
+    db.prepare('INSERT INTO console_leases (name, holder, expires_ms, started_at, data) VALUES (?, ?, ?, ?, ?)').run(
+      `pause/qf/${queue}`,
       'e2e-host:4242:dead00',
-      startedAt,
       Date.now() + 120_000,
-      JSON.stringify({}),
+      startedAt,
+      JSON.stringify({ broker: 'qf', queue, pausedByConsole: true, detail: {} }),
     );
     const { pageErrors } = guardPage(page);
 
@@ -72,11 +70,11 @@ test("a queue held paused by a dead console's edit-replay: shown on the overview
     expect(await paused(queue)).toBe(true);
 
     // Its console never renews it: once the deadline passed, the next read recovers it.
-    db.prepare('UPDATE console_pause_leases SET deadline_ms = ? WHERE broker = ? AND queue = ?').run(Date.now() - 1, 'qf', queue);
+    db.prepare('UPDATE console_leases SET expires_ms = ? WHERE name = ?').run(Date.now() - 1, `pause/qf/${queue}`);
     await page.goto('/');
     await expect(card.getByTestId('broker-warning').filter({ hasText: queue })).toHaveCount(0);
     await expect.poll(() => paused(queue)).toBe(false);
-    expect(db.prepare('SELECT count(*) AS n FROM console_pause_leases WHERE broker = ? AND queue = ?').get('qf', queue)).toEqual({ n: 0 });
+    expect(db.prepare('SELECT count(*) AS n FROM console_leases WHERE name = ?').get(`pause/qf/${queue}`)).toEqual({ n: 0 });
     await card.getByRole('link', { name: queue }).click();
     await expect(page.getByTestId('queue-paused-badge')).toHaveCount(0);
 

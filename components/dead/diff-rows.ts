@@ -1,4 +1,5 @@
-import { dumpsPy, parseJson, plainPy, type JsonNode } from '@/lib/potatoq';
+import { dumpsJson } from '@/lib/pyvalues/dumps-json';
+import { parseJson, type JsonNode } from '@/lib/pyvalues';
 
 // The message before and after an edit, field by field. A field that is an object on both sides
 // (QueueFlow's payload, potatoq's kwargs, a config) is compared entry by entry, in the original
@@ -17,7 +18,7 @@ export interface DiffRow extends DiffEntry {
   entries?: DiffEntry[];
 }
 
-const text = (n: JsonNode) => dumpsPy(plainPy(n));
+const text = (n: JsonNode) => dumpsJson(n);
 
 /** Top-level fields of a message, in wire order (tolerant of NaN and big numbers). */
 function fieldsOf(json: string): Array<[string, JsonNode | string]> {

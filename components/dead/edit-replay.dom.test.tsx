@@ -157,4 +157,15 @@ describe('EditReplay', () => {
     await waitFor(() => expect(client.getQueryState(['broker', B, 'overview'])?.status).toBe('success'));
     expect(screen.queryByTestId('edit-replay')).toBeNull();
   });
+
+  it('is off with the reason the system gives for this letter', async () => {
+    mockApi({ [`/api/brokers/${B}/queues`]: overview(B) });
+    const kept = deadDetail('dl-2', {
+      unavailable: { replayEdited: 'its message is in the dead-letter queue q.dlq: replay it without edits' },
+    });
+    renderInApp(<EditReplay brokerId={B} d={kept} />);
+    const open = (await screen.findByRole('button', { name: 'Edit and replay…' })) as HTMLButtonElement;
+    expect(open.disabled).toBe(true);
+    expect(open.title).toBe('its message is in the dead-letter queue q.dlq: replay it without edits');
+  });
 });

@@ -44,7 +44,7 @@ export function EditReplay({ brokerId, d }: { brokerId: string; d: DeadDetail })
   const readable = d.payload.args?.t === 'list' || d.payload.args?.t === 'tuple' || (!!decl?.noArgs && d.payload.kwargs?.t === 'dict');
   if (!decl || d.payload.format === null || d.payload.foreign || !readable) return null;
   const words = kwargsWords(decl);
-  const off = cap && !cap.on ? (cap.why ?? 'replay is not available') : (d.unavailable?.replay ?? null);
+  const off = cap && !cap.on ? (cap.why ?? 'replay is not available') : (d.unavailable?.replay ?? d.unavailable?.replayEdited ?? null);
   const edit = (): ReplayEditInput => ({
     ...(decl.noArgs ? {} : { args }),
     kwargs,

@@ -14,7 +14,7 @@ import { Field, Fields, IdFields, RelatedFields, TimeField } from './detail-part
 import { MessageSections } from './message-sections';
 import { ResultView } from './result-view';
 import { TaskStuckFlags } from '@/components/triage/stuck-flags';
-import type { ResultRecordDto } from '@/lib/brokers/schema';
+import { defaultState, type ResultRecordDto } from '@/lib/brokers/schema';
 import { visible } from '@/lib/text/visible';
 
 /** What the server found for a task no longer waiting or running (null: it still was). */
@@ -73,7 +73,7 @@ export function TaskDetailView({ brokerId, id, after }: { brokerId: string; id: 
           }
         >
           <Badge
-            tone={owned ? 'blue' : (o.data?.model?.states.findIndex((st) => st.key === t.state) ?? 0) > 0 ? 'purple' : 'green'}
+            tone={owned ? 'blue' : decl && decl.key !== defaultState(o.data?.model?.states ?? [])?.key ? 'purple' : 'green'}
             testId="detail-state"
           >
             {t.state}

@@ -39,6 +39,15 @@ describe('queue page tabs', () => {
     expect(pickTab(tabs, undefined)).toBe('pending');
   });
 
+  it('open the state that plays `waiting` when none is asked, wherever it is declared', () => {
+    // Its own `waiting` (on child jobs) plays no role; `pending` is its waiting work.
+    const tabs = queueTabs([state('waiting', 'Waiting'), state('paused', 'Paused'), { ...state('pending', 'Pending'), role: 'waiting' }]);
+    expect(tabs.find((t) => t.key === 'pending')?.role).toBe('waiting');
+    expect(pickTab(tabs, undefined)).toBe('pending');
+    expect(pickTab(tabs, 'ready')).toBe('pending');
+    expect(pickTab(tabs, 'waiting')).toBe('waiting');
+  });
+
   it("are disabled with the broker's reason where it cannot list a state or its dead letters", () => {
     const caps = allCapabilities([state('ready', 'Ready'), state('running', 'Running')]);
     caps['list:running'] = { on: false, why: "RabbitMQ can't list queued messages without taking them" };

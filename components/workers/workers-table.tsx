@@ -6,10 +6,13 @@ import { formatAge, truncate } from '@/lib/text/format';
 import { useWorkers } from '@/lib/client/hooks';
 import { WorkerStatus } from './worker-status';
 import type { WorkersWords } from './words';
+import { workerQueueHref } from './links';
+import type { StateDecl } from '@/lib/brokers/schema';
 import { visible } from '@/lib/text/visible';
 
-/** The broker's workers as its system knows them, in its words (`words`, from its declaration). */
-export function WorkersTable({ brokerId, words }: { brokerId: string; words: WorkersWords }) {
+/** The broker's workers as its system knows them, in its words (`words`, from its declaration);
+ *  a worker's queues link to the tab of the work workers hold (`states`: the declared ones). */
+export function WorkersTable({ brokerId, words, states }: { brokerId: string; words: WorkersWords; states: readonly StateDecl[] }) {
   const q = useWorkers(brokerId);
   // A system that keeps no worker registry answers Unsupported with why: that is not a failure.
   if (q.error && !q.data && describeError(q.error).code === 'Unsupported') return <Empty>{describeError(q.error).message}</Empty>;
@@ -48,7 +51,7 @@ export function WorkersTable({ brokerId, words }: { brokerId: string; words: Wor
               <td className="num">{w.pid ?? '—'}</td>
               <td className="text-xs">
                 {w.queues.map((name) => (
-                  <Link key={name} className="link mr-2" href={`${base}/queues/${encodeURIComponent(name)}?state=running`}>
+                  <Link key={name} className="link mr-2" href={workerQueueHref(base, name, states)}>
                     {visible(name)}
                   </Link>
                 ))}

@@ -2,7 +2,8 @@
 // never a server error: nesting deeper than zod's recursion can take, an integer Python refuses.
 import { describe, expect, it } from 'vitest';
 import { ConsoleError } from '@/lib/brokers/errors';
-import { EditError, reencodeEdited } from '@/lib/potatoq';
+import { reencodeEdited } from '@/lib/potatoq';
+import { EditError } from '@/lib/pyvalues/typed-edit';
 import { ZReplayEditRequest } from '@/lib/brokers/schema-edit';
 import { MAX_INPUT_DEPTH, parseInput, tooDeepAt } from '@/lib/brokers/parse-input';
 

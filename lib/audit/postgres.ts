@@ -1,60 +1,23 @@
 import 'server-only';
-import { Pool } from 'pg';
+import { borrowOrOpen, type PostgresHandle } from '@/lib/state/handle';
 import { rowToEntry, whereOf } from './sqlite';
-import { ADDED_COLUMNS, auditSchema, bindingKey } from './schema';
+import { bindingKey } from './schema';
 import type { AuditEntry, AuditPage, AuditStore, Identity } from './types';
-import { guardPool } from '@/lib/pool-guard';
 
 // The audit trail in PostgreSQL, for several console instances sharing one trail. Same tables
 // and queries as the SQLite store; JSON columns are text so both stores map rows alike.
-
-const SCHEMA = auditSchema({ seq: 'BIGSERIAL PRIMARY KEY', bigint: 'BIGINT' });
 
 const numbered = (sql: string) => {
   let n = 0;
   return sql.replace(/\?/g, () => `$${++n}`);
 };
 
-// Every object the schema makes; when all exist (the usual start), no DDL runs at all.
-// A trail made by an older version lacks console_oidc_users, so the statements run and add the
-// newer columns too.
-const OBJECTS = ['console_audit', 'console_audit_ids', 'console_audit_ids_task', 'console_audit_broker', 'console_oidc_users'];
-const STATEMENTS = [
-  ...SCHEMA.split(';')
-    .map((s) => s.trim())
-    .filter(Boolean),
-  ...ADDED_COLUMNS.map(([name, type]) => `ALTER TABLE console_audit ADD COLUMN IF NOT EXISTS ${name} ${type}`),
-];
-
-export function createPostgresAuditStore(url: string): AuditStore {
-  const pool = guardPool(new Pool({ connectionString: url, max: 4 }), 'audit');
-  // The schema step must never deadlock with another instance that is writing entries. A
-  // multi-statement DDL script is one transaction holding every table lock it took until the
-  // end: CREATE INDEX IF NOT EXISTS takes a SHARE lock on its table even when the index exists,
-  // so holding console_audit_ids while waiting for console_audit (locked by a writer that goes
-  // on to console_audit_ids) was a cycle. So: skip DDL when everything exists; otherwise run
-  // each statement in its own transaction (one table lock at a time: no cycle is possible),
-  // serialised between instances by an advisory lock.
-  let ready: Promise<void> | null = null;
-  const ensure = () =>
-    (ready ??= (async () => {
-      const c = await pool.connect();
-      try {
-        const have = await c.query<{ n: string }>('SELECT count(to_regclass(name)) AS n FROM unnest($1::text[]) AS name', [OBJECTS]);
-        if (Number(have.rows[0]!.n) === OBJECTS.length) return;
-        await c.query('SELECT pg_advisory_lock(727274001)');
-        try {
-          for (const stmt of STATEMENTS) await c.query(stmt);
-        } finally {
-          await c.query('SELECT pg_advisory_unlock(727274001)').catch(() => {});
-        }
-      } finally {
-        c.release();
-      }
-    })().catch((e) => {
-      ready = null;
-      throw e;
-    }));
+/** The trail on the state store's pool, or on a pool of its own for `url` (ended by `close`). */
+export function createPostgresAuditStore(url: string | PostgresHandle): AuditStore {
+  const { handle, owned } = borrowOrOpen(url, 'postgres');
+  const pool = handle.pool;
+  // The schema is the state store's (lib/state/migrate.ts), brought up to date once per handle.
+  const ensure = () => handle.ready();
   return {
     async begin(e: AuditEntry) {
       await ensure();
@@ -149,7 +112,7 @@ export function createPostgresAuditStore(url: string): AuditStore {
       return { name: b.name, issuer: r.rows[0]!.issuer, subject: r.rows[0]!.subject };
     },
     async close() {
-      await pool.end();
+      if (owned) await handle.close();
     },
   };
 }

@@ -1,14 +1,10 @@
 import 'server-only';
-import fs from 'node:fs';
-import path from 'node:path';
-import Database from 'better-sqlite3';
-import { ADDED_COLUMNS, auditSchema, bindingKey } from './schema';
+import { borrowOrOpen, type SqliteHandle } from '@/lib/state/handle';
+import { bindingKey } from './schema';
 import type { AuditEntry, AuditPage, AuditQuery, AuditStore, Identity } from './types';
 
-// The audit trail in the console's own SQLite state file (one console instance). WAL so the
-// audit page reads while actions write.
-
-const SCHEMA = auditSchema({ seq: 'INTEGER PRIMARY KEY AUTOINCREMENT', bigint: 'INTEGER' });
+// The audit trail in the console's own SQLite state file (one console instance), on the state
+// store's one handle (lib/state), whose schema steps made its tables.
 
 type Row = Record<string, unknown>;
 
@@ -64,14 +60,10 @@ export function whereOf(q: AuditQuery): { sql: string; args: unknown[] } {
   return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', args };
 }
 
-export function createSqliteAuditStore(file: string): AuditStore {
-  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
-  const db = new Database(file);
-  db.pragma('journal_mode = WAL');
-  db.pragma('busy_timeout = 5000');
-  db.exec(SCHEMA);
-  const have = new Set((db.prepare('PRAGMA table_info(console_audit)').all() as Array<{ name: string }>).map((c) => c.name));
-  for (const [name, type] of ADDED_COLUMNS) if (!have.has(name)) db.exec(`ALTER TABLE console_audit ADD COLUMN ${name} ${type}`);
+/** The trail on the state store's handle, or on a file of its own (`file`, closed by `close`). */
+export function createSqliteAuditStore(file: string | SqliteHandle): AuditStore {
+  const { handle, owned } = borrowOrOpen(file, 'sqlite');
+  const db = handle.db;
   const insert = db.prepare(
     `INSERT INTO console_audit (id, at, finished_at, who, role, via, subject, issuer, action, broker, queue, ids, ids_total, filter, count, reason, outcome, code, message, results, details)
      VALUES (@id, @at, @finishedAt, @who, @role, @via, @subject, @issuer, @action, @broker, @queue, @ids, @idsTotal, @filter, @count, @reason, @outcome, @code, @message, @results, @details)`,
@@ -135,7 +127,7 @@ export function createSqliteAuditStore(file: string): AuditStore {
       return { name: b.name, issuer: row.issuer, subject: row.subject };
     },
     async close() {
-      db.close();
+      if (owned) await handle.close();
     },
   };
 }

@@ -1,24 +1,9 @@
 import 'server-only';
-import path from 'node:path';
-import { ConfigError } from '@/lib/config-error';
+import { processStateHandle } from '@/lib/state/handle';
 import type { AuditStore } from './types';
 
-/**
- * The console's own state store: `POTATOQ_CONSOLE_STATE` is a file path (SQLite, the default
- * `.data/console-state.sqlite3`) or a `postgresql://` URL when several console instances share
- * one trail. Opened lazily, once per process.
- */
-export function stateLocation(env: Record<string, string | undefined> = process.env): { kind: 'sqlite' | 'postgres'; where: string } {
-  const raw = env.POTATOQ_CONSOLE_STATE?.trim();
-  // Unit tests that reach the gate must not write into the checkout's .data/.
-  if (!raw && env.VITEST) return { kind: 'sqlite', where: ':memory:' };
-  if (!raw) return { kind: 'sqlite', where: path.resolve(process.cwd(), '.data', 'console-state.sqlite3') };
-  if (/^postgres(ql)?:\/\//i.test(raw)) return { kind: 'postgres', where: raw };
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(raw) && !raw.startsWith('sqlite://')) {
-    throw new ConfigError('POTATOQ_CONSOLE_STATE: must be a file path, sqlite:///path or postgresql:// URL');
-  }
-  return { kind: 'sqlite', where: raw === ':memory:' ? raw : path.resolve(raw.replace(/^sqlite:\/\//, '')) };
-}
+// The audit trail in the console's state store (lib/state), opened lazily, once per process.
+export { stateLocation } from '@/lib/state/location';
 
 const STORE = Symbol.for('potatoq.console.auditStore');
 type Global = typeof globalThis & { [STORE]?: Promise<AuditStore> };
@@ -26,9 +11,9 @@ type Global = typeof globalThis & { [STORE]?: Promise<AuditStore> };
 export function getAuditStore(): Promise<AuditStore> {
   const g = globalThis as Global;
   g[STORE] ??= (async () => {
-    const loc = stateLocation();
-    if (loc.kind === 'postgres') return (await import('./postgres')).createPostgresAuditStore(loc.where);
-    return (await import('./sqlite')).createSqliteAuditStore(loc.where);
+    const h = processStateHandle();
+    if (h.kind === 'postgres') return (await import('./postgres')).createPostgresAuditStore(h);
+    return (await import('./sqlite')).createSqliteAuditStore(h);
   })();
   g[STORE].catch(() => {
     delete g[STORE];

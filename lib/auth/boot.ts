@@ -1,5 +1,5 @@
 import 'server-only';
-import { stateLocation } from '@/lib/audit/store';
+import { stateLocation } from '@/lib/state/location';
 import { ConfigError } from '@/lib/config-error';
 import { checkBind, listeningAddresses, type BindVerdict } from './bind';
 import { getAuthConfig } from './config';

@@ -9,7 +9,7 @@ import type {
   Page,
   ResultRecordDto,
   TaskDetail,
-  TaskListQuery,
+  TaskListRequest,
   TaskSummary,
   TypedValue,
 } from '@/lib/brokers/schema';
@@ -57,7 +57,7 @@ const page = <T extends TaskSummary | DeadSummary>(p: Page<T>): Page<T> => ({ ..
 /** Why a text search is refused while arguments are hidden: it would tell what they hold. */
 export const SEARCH_HIDDEN = 'searching in task arguments is off while arguments are hidden (POTATOQ_CONSOLE_REDACT_ARGS)';
 
-export const readTasks = async (brokerId: string, q: TaskListQuery) => {
+export const readTasks = async (brokerId: string, q: TaskListRequest) => {
   if (!on()) return service.listTasks(brokerId, q);
   if (q.q) throw new ConsoleError('InvalidInput', SEARCH_HIDDEN, { q: SEARCH_HIDDEN });
   return page(await service.listTasks(brokerId, q));

@@ -3,7 +3,17 @@ import { listTotal } from '@/lib/client/list-total';
 import { queueSamples } from '@/lib/metrics/snapshot';
 import { renderSnapshot } from '@/lib/metrics/render';
 import { ConsoleError } from './errors';
-import { allCapabilities, countOf, DEAD, timeOf, ZTaskListQuery, type BrokerModel, type BrokerOverview, type StateDecl } from './schema';
+import {
+  allCapabilities,
+  countOf,
+  DEAD,
+  timeOf,
+  ZTaskListQuery,
+  type BrokerModel,
+  type BrokerOverview,
+  type StateDecl,
+  type StateRole,
+} from './schema';
 import type { BrokerAdapter, BrokerConfig } from './types';
 
 // A made-up adapter with Simple Durable Jobs' seven states, some listable and some not, run
@@ -26,15 +36,17 @@ vi.mock('./registry', () => ({
 
 const service = await import('./service');
 
-const state = (key: string, field: string, owned = false): StateDecl => ({
+const state = (key: string, field: string, owned = false, role?: StateRole): StateDecl => ({
   key,
   label: key[0]!.toUpperCase() + key.slice(1),
   time: { field, label: field },
   owned,
+  ...(role ? { role } : {}),
 });
+// Its `pending` plays `waiting`; its own `waiting` (on child jobs) plays no role.
 const STATES = [
-  state('pending', 'createdAt'),
-  state('running', 'claimedAt', true),
+  state('pending', 'createdAt', false, 'waiting'),
+  state('running', 'claimedAt', true, 'running'),
   state('waiting', 'runAt'),
   // A time of the system's own, not one of the common three.
   state('paused', 'pausedAt'),
@@ -162,5 +174,37 @@ describe('a system declaring seven states of its own', () => {
     expect(timeOf(t, paused.time.field)).toBe('2026-12-01T09:30:00Z');
     expect(timeOf(t, STATES[0]!.time.field)).toBe('2026-12-01T09:00:00Z');
     expect(timeOf({ ...t, times: undefined }, 'pausedAt')).toBeNull();
+  });
+});
+
+describe('a system whose waiting work is neither called ready nor declared first', () => {
+  // The same states, its own `waiting` (on child jobs, no role) and `paused` declared before
+  // `pending`, the state that plays `waiting`.
+  const LATE = [STATES[2]!, STATES[3]!, STATES[0]!, STATES[1]!];
+  beforeEach(() => {
+    adapter = { ...adapter, model: { ...MODEL, states: LATE } };
+  });
+
+  it("lists the state that plays `waiting` when a request names none, by the adapter's declaration", async () => {
+    await service.listTasks('sdj', ZTaskListQuery.parse({ queue: 'emails' }));
+    expect(adapter.listTasks).toHaveBeenCalledWith(expect.objectContaining({ state: 'pending', queue: 'emails' }));
+    // Without any role declared, the first declared state.
+    adapter = { ...adapter, model: { ...MODEL, states: LATE.map(({ role: _role, ...st }) => st) } };
+    await service.listTasks('sdj', ZTaskListQuery.parse({}));
+    expect(adapter.listTasks).toHaveBeenLastCalledWith(expect.objectContaining({ state: 'waiting' }));
+  });
+
+  it("measures the overview's oldest wait on the waiting state's count, not the first declared", async () => {
+    const counts = (pending: number) => ({ waiting: 3, paused: 1, pending, running: 0 });
+    const o: BrokerOverview = {
+      ...overview(),
+      queues: [
+        { name: 'drained', counts: counts(0), dead: 0, oldestReadyAt: null, tasks: null },
+        { name: 'unknown', counts: counts(2), dead: 0, oldestReadyAt: null, tasks: null },
+      ],
+      model: { ...MODEL, states: LATE },
+    };
+    // Nothing waits in `drained` (its children-waiting jobs are no queue wait): 0 s, not unknown.
+    expect(queueSamples(o, at).map((q) => q.oldestAgeSeconds)).toEqual([0, null]);
   });
 });

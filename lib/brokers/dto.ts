@@ -201,8 +201,9 @@ export interface DeadSummary {
   replayed?: { at: string | null; taskId: string | null } | null;
   /** Actions the system will refuse for this item although they are on for the broker, each
    *  with why (QueueFlow replays a letter once): the UI disables them with that reason, and the
-   *  adapter refuses them in the same words. Absent when none. */
-  unavailable?: { replay?: string };
+   *  adapter refuses them in the same words. Absent when none. `replayEdited` only (Celery: a
+   *  letter whose message is in its dead-letter queue replays as it is, never edited). */
+  unavailable?: { replay?: string; replayEdited?: string };
 }
 
 export interface DeadDetail extends DeadSummary {

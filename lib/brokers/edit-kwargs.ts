@@ -1,4 +1,4 @@
-import { checkKwargNames, EditError } from '@/lib/potatoq';
+import { checkKwargNames, EditError } from '@/lib/pyvalues/typed-edit';
 import { ConsoleError } from './errors';
 
 /** An edit's keyword names checked (named, none twice): a bad one is InvalidInput under its field. */

@@ -85,6 +85,11 @@ export type StateRole = (typeof STATE_ROLES)[number];
 /** The declared state that plays `role`, if one does. */
 export const stateOfRole = (states: readonly StateDecl[], role: StateRole): StateDecl | undefined => states.find((s) => s.role === role);
 
+/** The state a broker shows when none is asked for (a list query without `state`, the queue
+ *  page without `?state=`, the depth a chart plots): the one that plays `waiting`, else the
+ *  first declared. Undefined only for a model that declares no state. */
+export const defaultState = (states: readonly StateDecl[]): StateDecl | undefined => stateOfRole(states, 'waiting') ?? states[0];
+
 /** What one action does on this system, in one sentence for the confirmation dialog. */
 export interface ActionDecl {
   does: string;

@@ -1,5 +1,5 @@
 import 'server-only';
-import type { SqlRunner } from '@/lib/bulk/store-sql';
+import type { SqlRunner } from '@/lib/state/sql';
 
 /**
  * The move journal: a write-ahead record of each dead-letter move in the console's own state
@@ -10,13 +10,6 @@ import type { SqlRunner } from '@/lib/bulk/store-sql';
  * The primary key (source broker, letter id) is the arbiter between two moves of the same id:
  * only one insert wins, in one console process or in several sharing the store.
  */
-
-export const MOVE_JOURNAL_DDL = [
-  `CREATE TABLE IF NOT EXISTS console_move_journal (
-    source TEXT NOT NULL, id TEXT NOT NULL, target TEXT NOT NULL, move_id TEXT NOT NULL,
-    at TEXT NOT NULL, who TEXT NOT NULL, audit_id TEXT, until_ms BIGINT NOT NULL, note TEXT,
-    PRIMARY KEY (source, id))`,
-];
 
 export interface JournalRow {
   /** Source broker id and the letter's id (the key). */

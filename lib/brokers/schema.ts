@@ -12,6 +12,7 @@ export {
   WRITE_ACTIONS,
   allCapabilities,
   countOf,
+  defaultState,
   listCapability,
   listing,
   listingOf,
@@ -33,8 +34,10 @@ const ZText = z
   .optional()
   .transform((v) => (v ? v : undefined));
 
+/** A task list request. Without `state`, the broker's own default (`defaultState`: the state
+ *  that plays `waiting`), which the service fills in from the adapter's model. */
 export const ZTaskListQuery = z.object({
-  state: ZTaskState.default('ready'),
+  state: ZTaskState.optional(),
   queue: ZText,
   task: ZText,
   id: ZText,
@@ -42,7 +45,9 @@ export const ZTaskListQuery = z.object({
   cursor: z.string().max(2000).optional(),
   limit: ZLimit,
 });
-export type TaskListQuery = z.infer<typeof ZTaskListQuery>;
+export type TaskListRequest = z.infer<typeof ZTaskListQuery>;
+/** What an adapter's `listTasks` receives: a request with its state decided (one of its keys). */
+export type TaskListQuery = TaskListRequest & { state: TaskState };
 
 export const ZDeadListQuery = z.object({
   queue: ZText,

@@ -19,9 +19,9 @@ import type {
   FoundItem,
   HealthEntry,
   ResultListQuery,
-  TaskListQuery,
+  TaskListRequest,
 } from './schema';
-import { DEFAULT_OVERDUE_SECONDS, STUCK_CHECKS, listingOf, withoutWrites, type Diagnosis } from './dto';
+import { DEFAULT_OVERDUE_SECONDS, STUCK_CHECKS, defaultState, listingOf, withoutWrites, type Diagnosis } from './dto';
 import type { BrokerAdapter, BrokerConfig, ReplayPace } from './types';
 import type { BrokerEntry } from './naming';
 import { brokerNames } from './systems';
@@ -169,21 +169,26 @@ export async function health(): Promise<HealthEntry[]> {
   );
 }
 
-export const listTasks = (brokerId: string, q: TaskListQuery) =>
+/** One page of a declared state's tasks; without a state, the broker's own default (the state
+ *  that plays `waiting`, else its first: `defaultState`), so no state name is assumed here. */
+export const listTasks = (brokerId: string, req: TaskListRequest) =>
   read(
     brokerId,
     'task list',
     async (a) => {
-      if (a.model && !a.model.states.some((s) => s.key === q.state)) {
-        const known = a.model.states.map((s) => s.key).join(', ');
-        throw new ConsoleError('InvalidInput', `this broker has no "${q.state}" state (${known})`, { state: `one of ${known}` });
+      // (An adapter without a model is a test double: nothing to check its state against.)
+      const states = a.model ? a.model.states : null;
+      const state = req.state ?? (states && defaultState(states)?.key) ?? '';
+      if (states && !states.some((s) => s.key === state)) {
+        const known = states.map((s) => s.key).join(', ');
+        throw new ConsoleError('InvalidInput', `this broker has no "${state}" state (${known})`, { state: `one of ${known}` });
       }
       // A declared state is listed only where its own capability (`list:<key>`) is on.
-      const cap = listingOf(await a.capabilities(), q.state);
-      if (!cap.on) throw new ConsoleError('Unsupported', cap.why ?? `this broker cannot list its "${q.state}" tasks`);
-      return a.listTasks(q);
+      const cap = listingOf(await a.capabilities(), state);
+      if (!cap.on) throw new ConsoleError('Unsupported', cap.why ?? `this broker cannot list its "${state}" tasks`);
+      return a.listTasks({ ...req, state });
     },
-    q,
+    req,
   );
 export async function getTask(brokerId: string, id: string) {
   const t = await read(brokerId, 'task detail', (a) => a.getTask(id), id);

@@ -30,7 +30,7 @@ import type {
   TaskSummary,
   WorkerInfo,
 } from './schema';
-import type { PyVal } from '@/lib/potatoq/pyval';
+import type { PyVal } from '@/lib/pyvalues/pyval';
 import type { AdapterContext } from './adapter-context';
 import type { EditPreview, EditReplayResult, ReplayEditInput } from './schema-edit';
 

@@ -21,7 +21,7 @@ export function serviceBackend(brokerId: string, action: BulkAction, filter: Bul
     async listPage(cursor, limit) {
       const page =
         action === 'revoke'
-          ? await service.listTasks(brokerId, ZTaskListQuery.parse({ state: state ?? 'ready', queue, task, id, q, cursor, limit }))
+          ? await service.listTasks(brokerId, ZTaskListQuery.parse({ state, queue, task, id, q, cursor, limit }))
           : await service.listDead(brokerId, ZDeadListQuery.parse({ queue, task, id, q, group, cursor, limit }));
       return { ids: page.items.map((i) => i.id), nextCursor: page.nextCursor, searchedNewest: page.searchedNewest };
     },

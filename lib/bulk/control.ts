@@ -1,7 +1,7 @@
 import 'server-only';
 import { ConsoleError } from '@/lib/brokers/errors';
 import { serviceBackend } from './backend';
-import { INSTANCE, isActive, markInterrupted, ownerGone, restoreJob, storeHooks, viewOfRow } from './persist';
+import { acquireJob, isActive, ownerGone, restoreJob, storeHooks, viewOfRow } from './persist';
 import { findLocal, registerJob } from './registry';
 import type { BulkJob } from './runner';
 import type { BulkJobView, BulkOp } from './schema';
@@ -18,11 +18,12 @@ export const notFound = (brokerId: string, jobId: string) =>
 
 export type Target = { kind: 'local'; job: BulkJob } | { kind: 'remote'; row: BulkRow; store: BulkStore };
 
-/** The job to act on here, or the live console that runs it. Gone consoles' jobs are marked
- *  interrupted first; an ownerless job is taken over (restored as a local job). */
+/** The job to act on here, or the live console that runs it. A job no live console runs is
+ *  taken here through its lease (lib/bulk/persist.ts `acquireJob`: exactly one console wins),
+ *  marked interrupted first when its console stopped while it was active. */
 export async function targetFor(store: BulkStore | null, brokerId: string, jobId: string): Promise<Target> {
   const local = findLocal(brokerId, jobId);
-  if (local && (local.active || local.looping)) return { kind: 'local', job: local };
+  if (local && local.looping && !local.lost) return { kind: 'local', job: local };
   let row = store ? await store.get(jobId) : null;
   if (row && row.brokerId !== brokerId) row = null;
   if (!row) {
@@ -30,27 +31,20 @@ export async function targetFor(store: BulkStore | null, brokerId: string, jobId
     throw notFound(brokerId, jobId);
   }
   if (!store) throw notFound(brokerId, jobId);
-  if (local && local.state === row.state && (row.owner === INSTANCE || row.owner === null)) return { kind: 'local', job: local };
-  // A queued snapshot may be started by any instance (behind a load balancer the next request
-  // lands anywhere): it is taken over below. An active job stays with its live console.
-  if (row.owner !== INSTANCE && row.owner !== null && !ownerGone(row) && isActive(row)) {
-    return { kind: 'remote', row, store };
-  }
-  if (isActive(row) && row.owner !== null && ownerGone(row)) {
-    row = (await markInterrupted(store, row)) ?? (await store.get(jobId));
-    if (!row) throw notFound(brokerId, jobId);
-    if (row.owner !== null && row.owner !== INSTANCE) return { kind: 'remote', row, store };
-  }
-  if (row.state !== 'queued' && !isActive(row))
-    return { kind: 'local', job: await restoreJob(store, row, serviceBackend(brokerId, row.action, row.filter)) };
-  // Take it over: only one console wins the compare-and-set.
-  if (!(await store.claim(row.id, { owner: row.owner, heartbeatMs: row.heartbeatMs }, INSTANCE, Date.now()))) {
+  if (row.owner !== null && row.owner !== store.me && !ownerGone(row)) return { kind: 'remote', row, store };
+  const mine = await acquireJob(store, jobId);
+  if (!mine) {
     const now = await store.get(jobId);
     if (!now) throw notFound(brokerId, jobId);
     return { kind: 'remote', row: now, store };
   }
-  const job = await restoreJob(store, row, serviceBackend(brokerId, row.action, row.filter));
-  registerJob(job);
+  // The job this process kept, unless the store says more happened to it since.
+  if (local && !local.lost && local.state === mine.state && mine.interrupted === null) {
+    hook(local, store);
+    return { kind: 'local', job: local };
+  }
+  const job = await restoreJob(store, mine, serviceBackend(brokerId, mine.action, mine.filter));
+  if (mine.state === 'queued' || isActive(mine)) registerJob(job);
   return { kind: 'local', job };
 }
 
@@ -83,6 +77,19 @@ export async function requestRemote(
     if (applied(op, r)) break;
   }
   return viewOfRow(r, await t.store.outcomes(r.id, 2_000), 1_000);
+}
+
+/**
+ * Runs `op` on the target, then gives back the lease `targetFor` took unless the job's loop now
+ * runs here (a queued job whose start was refused, a finished or interrupted job only looked at
+ * or re-paced): otherwise another instance would find it held, by a console not running it.
+ */
+export async function releasingIdle<T>(store: BulkStore | null, t: Target, op: Promise<T>): Promise<T> {
+  try {
+    return await op;
+  } finally {
+    if (store && t.kind === 'local' && !t.job.looping) await store.release(t.job.id).catch(() => undefined);
+  }
 }
 
 /** Makes a restored job's hooks current (a job created here before the store was open has none). */

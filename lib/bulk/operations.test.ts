@@ -1,16 +1,27 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ConsoleError } from '@/lib/brokers/errors';
+import type { StateDecl, StateRole } from '@/lib/brokers/schema';
 import { setAuthConfigForTests } from '@/lib/auth/config';
 import { accountsConfig, memoryAuditStore } from '@/tests/support/auth';
 import { setAuditStoreForTests } from '@/lib/audit/store';
-import { FakeBackend, idsFrom } from '@/tests/bulk/fake-backend';
+import { FakeBackend, idsFrom, latch } from '@/tests/bulk/fake-backend';
 
 const requireCapability = vi.fn();
+const st = (key: string, owned: boolean, role?: StateRole): StateDecl => ({
+  key,
+  label: key,
+  time: { field: 'createdAt', label: 't' },
+  owned,
+  role,
+});
+/** The broker's declared states: potatoq's, unless a test declares a system of its own. */
+let declared: StateDecl[] = [];
 // A job taken over from a stopped console acts through the service: this fake is its broker.
 let serviceBroker = new FakeBackend([]);
 vi.mock('@/lib/brokers/service', () => ({
   requireCapability: (...a: unknown[]) => requireCapability(...a),
   replayDead: (_b: string, ids: string[]) => serviceBroker.act(ids),
+  brokerModel: () => ({ states: declared }),
   pacesReplay: () => false, // a broker replayed per batch (RabbitMQ's one-pass path: one-pass.test.ts)
   toConsoleError: (e: unknown) => (e instanceof ConsoleError ? e : new ConsoleError('BrokerUnavailable', String(e))),
 }));
@@ -27,6 +38,7 @@ let logs: Array<Record<string, unknown>> = [];
 let store: ReturnType<typeof memoryAuditStore>;
 
 beforeEach(async () => {
+  declared = [st('ready', false, 'waiting'), st('scheduled', false, 'scheduled'), st('running', true, 'running')];
   clearJobs();
   bulkStore = await openSqliteBulkStore(':memory:');
   setBulkStoreForTests(bulkStore);
@@ -72,6 +84,18 @@ describe('bulk operations behind the gate', () => {
     expect(started.state).toBe('running');
   });
 
+  it('gives back the lease of a queued job whose start was refused, so another console can start it', async () => {
+    const b = new FakeBackend(idsFrom('d', 10));
+    const v = await createBulk('b1', { action: 'replay', filter: {} }, h, () => b);
+    expect((await bulkStore.get(v.id))?.owner).toBeNull();
+    await expect(controlBulk('b1', { jobId: v.id, op: 'start', confirmCount: 9, reason: why }, h)).rejects.toMatchObject({
+      code: 'Conflict',
+    });
+    expect((await bulkStore.get(v.id))?.owner).toBeNull();
+    await controlBulk('b1', { jobId: v.id, op: 'start', confirmCount: 10, reason: why }, h);
+    expect((await bulkStore.get(v.id))?.owner).toBe(bulkStore.me);
+  });
+
   it('never runs two jobs on the same broker, queue and action at once', async () => {
     const b = new FakeBackend(idsFrom('d', 10));
     b.beforeAct = () => new Promise((r) => setTimeout(r, 200));
@@ -104,6 +128,26 @@ describe('bulk operations behind the gate', () => {
     expect(store.entries.map((e) => e.action)).toEqual(['bulk-revoke', 'bulk-pause', 'bulk-cancel']);
   });
 
+  it('a cancel while a batch is with the broker keeps the lease until the batch is recorded, then gives it back', async () => {
+    const b = new FakeBackend(idsFrom('d', 10));
+    const held = latch();
+    b.beforeAct = () => held.wait;
+    const v = await createBulk('b1', { action: 'replay', filter: {}, rate: 1000 }, h, () => b);
+    await controlBulk('b1', { jobId: v.id, op: 'start', reason: why }, h);
+    await vi.waitFor(() => expect(b.calls).toHaveLength(1));
+    await controlBulk('b1', { jobId: v.id, op: 'cancel' }, h);
+    expect((await bulkStore.get(v.id))?.owner).toBe(bulkStore.me);
+    held.open();
+    await vi.waitFor(async () => expect((await bulkStore.get(v.id))?.owner).toBeNull());
+    expect(await bulkStore.get(v.id)).toMatchObject({
+      state: 'cancelled',
+      done: b.calls[0]!.length,
+      inFlight: 0,
+      succeeded: b.calls[0]!.length,
+    });
+    expect(b.calls).toHaveLength(1);
+  });
+
   it('acts at once on a job this console runs: no request left for another console, none waited for', async () => {
     const b = new FakeBackend(idsFrom('d', 40));
     b.beforeAct = () => new Promise((r) => setTimeout(r, 20));
@@ -123,6 +167,28 @@ describe('bulk operations behind the gate', () => {
     });
     await expect(createBulk('b1', { action: 'purge', filter: {} }, h, () => b)).rejects.toMatchObject({ code: 'InvalidInput' });
     await expect(createBulk('b1', { action: 'replay', filter: {}, rate: 0 }, h, () => b)).rejects.toMatchObject({ code: 'InvalidInput' });
+  });
+
+  it("refuses revoking the tasks of whichever state the broker's workers own, by its declaration", async () => {
+    // A system of its own: waiting work is `queued`, a worker's is `leased`; its `running` is no worker's.
+    declared = [st('leased', true, 'running'), st('queued', false, 'waiting'), st('running', false)];
+    const backendFor = vi.fn(() => new FakeBackend(idsFrom('d', 3)));
+    await expect(createBulk('b1', { action: 'revoke', filter: { state: 'leased' } }, h, backendFor)).rejects.toMatchObject({
+      code: 'InvalidInput',
+      fields: { 'filter.state': expect.stringMatching(/owned by a worker.*queued or running/) },
+    });
+    expect(backendFor).not.toHaveBeenCalled();
+    await expect(createBulk('b1', { action: 'revoke', filter: { state: 'running', queue: 'q2' } }, h, backendFor)).resolves.toMatchObject({
+      action: 'revoke',
+    });
+    // Without a state, the state that plays `waiting` (queued): no worker owns it.
+    await expect(createBulk('b1', { action: 'revoke', filter: { queue: 'q3' } }, h, backendFor)).resolves.toMatchObject({
+      action: 'revoke',
+    });
+    declared = [st('leased', false), st('queued', true, 'waiting')];
+    await expect(createBulk('b1', { action: 'revoke', filter: { queue: 'q4' } }, h, backendFor)).rejects.toMatchObject({
+      code: 'InvalidInput',
+    });
   });
 
   it('requires a reason to start, and completes the audit entry with per-id outcomes when the job stops', async () => {

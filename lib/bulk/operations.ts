@@ -1,15 +1,17 @@
 import 'server-only';
 import { ConsoleError } from '@/lib/brokers/errors';
+import { defaultState } from '@/lib/brokers/schema';
+import { brokerModel } from '@/lib/brokers/service';
 import { gate } from '@/lib/actions/gate';
 import { resolvePrincipal } from '@/lib/actions/principal';
 import { completeAuditEntry } from '@/lib/audit/complete';
 import { MAX_IDS } from '@/lib/audit/types';
 import { serviceBackend } from './backend';
-import { hook, notFound, requestRemote, targetFor } from './control';
-import { HEARTBEAT_MS, INSTANCE, isActive, markInterrupted, ownerGone, rowOf, storeHooks, viewOfRow } from './persist';
+import { hook, notFound, releasingIdle, requestRemote, targetFor } from './control';
+import { HEARTBEAT_MS, INSTANCE, isActive, markInterrupted, ownerGone, rowOf, stoppedElsewhere, storeHooks, viewOfRow } from './persist';
 import { activeLocal, assertNoOverlap, findLocal, listJobs, registerJob } from './registry';
 import { BulkJob, VIEW_OUTCOMES } from './runner';
-import type { BulkStore } from './store';
+import { OwnershipLost, type BulkStore } from './store';
 import { getBulkStore } from './store-open';
 import { bulkCapability, ZBulkAction, ZBulkControl, ZBulkCreate, type BulkJobView } from './schema';
 import { requireMoveTarget } from './move-target';
@@ -32,12 +34,16 @@ async function storeOrNull(): Promise<BulkStore | null> {
 }
 
 const hb = globalThis as unknown as { __potatoqBulkHeartbeat?: NodeJS.Timeout };
-/** While this process runs jobs, their rows say so every HEARTBEAT_MS (other consoles take a
- *  job over only after OWNER_GONE_MS without one). */
+/** While this process runs jobs, it renews their leases every HEARTBEAT_MS (other consoles take
+ *  a job over only once its lease, OWNER_GONE_MS long, ran out; a job whose lease is lost stops). */
 function startHeartbeat(store: BulkStore): void {
   if (hb.__potatoqBulkHeartbeat) return;
   hb.__potatoqBulkHeartbeat = setInterval(() => {
-    for (const j of activeLocal()) if (j.hooks) void store.save(rowOf(j)).catch(() => undefined);
+    for (const j of activeLocal())
+      if (j.hooks)
+        void store.save(rowOf(j)).catch((e: unknown) => {
+          if (e instanceof OwnershipLost) j.lost = true;
+        });
   }, HEARTBEAT_MS);
   hb.__potatoqBulkHeartbeat.unref();
 }
@@ -68,6 +74,17 @@ function actionOf(input: unknown): BulkJob['action'] {
   return a.data;
 }
 
+/** A worker owns the tasks of some states (`StateDecl.owned`: potatoq's running): the console
+ *  never revokes those, so a revoke job over one is refused before anything is read. */
+function refuseOwned(brokerId: string, state: string | undefined): void {
+  const states = brokerModel(brokerId)?.states ?? [];
+  const st = states.find((s) => s.key === (state ?? defaultState(states)?.key));
+  if (!st?.owned) return;
+  const free = states.filter((s) => !s.owned).map((s) => s.key);
+  const why = `${st.key} tasks are owned by a worker and never revoked by the console${free.length ? `; choose ${free.join(' or ')}` : ''}`;
+  throw new ConsoleError('InvalidInput', why, { 'filter.state': why });
+}
+
 /** Captures the ids matching the filter now; returns the job (state queued) to confirm.
  *  Nothing is written yet, so this is not an audit entry; the start is. */
 export async function createBulk(
@@ -88,6 +105,7 @@ export async function createBulk(
     recorded: false,
     run: async (req, ctx) => {
       if (req.action === 'move') await requireMoveTarget(ctx.principal, brokerId, req.filter.to);
+      if (req.action === 'revoke') refuseOwned(brokerId, req.filter.state);
       const backend = backendFor(brokerId, req.action, req.filter);
       const snapshot = await takeSnapshot(backend);
       const job = new BulkJob({
@@ -116,7 +134,8 @@ export async function createBulk(
  *  whichever console runs it then). */
 function completeWhenFinished(job: BulkJob, auditId: string | null): void {
   void job.finished.then(async () => {
-    if (job.active) return; // a paused job read back from the store: its loop runs later
+    // A paused job read back from the store: its loop runs later. A lost one: another console has it.
+    if (job.active || job.lost) return;
     const v = job.view(Infinity);
     const p = v.progress;
     console.info(
@@ -156,7 +175,7 @@ export async function controlBulk(brokerId: string, input: unknown, headers: Hea
   const meta = target.kind === 'local' ? { action: target.job.action, filter: target.job.filter, total: target.job.total } : target.row;
   const op = raw.success ? raw.data.op : 'start';
   const writes = op === 'start' || op === 'resume';
-  return gate({
+  const ran = gate({
     action: op === 'start' ? `bulk-${meta.action}` : `bulk-${op}`,
     brokerId,
     capability: writes ? bulkCapability(meta.action) : null,
@@ -231,16 +250,13 @@ export async function controlBulk(brokerId: string, input: unknown, headers: Hea
     },
     audit: (c, v) => ({ bulk: c.op, jobId: v.id, count: v.progress.total, processed: v.progress.processed, rate: v.rate }),
   });
+  return releasingIdle(store, target, ran);
 }
 
 /** Jobs whose console stopped while they were active: paused, with where they stopped. */
 async function sweep(store: BulkStore, brokerId: string) {
   const rows = await store.list(brokerId, MAX_LISTED);
-  return Promise.all(
-    rows.map(async (r) =>
-      isActive(r) && r.owner !== null && r.owner !== INSTANCE && ownerGone(r) ? ((await markInterrupted(store, r)) ?? r) : r,
-    ),
-  );
+  return Promise.all(rows.map(async (r) => (stoppedElsewhere(r) ? ((await markInterrupted(store, r)) ?? r) : r)));
 }
 
 const MAX_LISTED = 200;
@@ -263,7 +279,7 @@ export async function getBulk(brokerId: string, jobId: string, full: boolean, he
     if (local) return local.view(limit);
     throw notFound(brokerId, jobId);
   }
-  if (isActive(r) && r.owner !== null && r.owner !== INSTANCE && ownerGone(r)) r = (await markInterrupted(store, r)) ?? r;
+  if (stoppedElsewhere(r)) r = (await markInterrupted(store, r)) ?? r;
   const n = full ? Number.MAX_SAFE_INTEGER : VIEW_OUTCOMES * 2;
   return viewOfRow(r, await store.outcomes(r.id, n), limit);
 }

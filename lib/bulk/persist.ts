@@ -1,21 +1,18 @@
 import 'server-only';
-import { randomUUID } from 'node:crypto';
 import type { ActionOutcome } from '@/lib/brokers/schema';
+import { processId } from '@/lib/state/process-id';
 import { BulkJob, FINISHED, type JobHooks } from './runner';
 import type { BulkJobView } from './schema';
 import type { BulkBackend } from './snapshot';
-import type { BulkRow, BulkStore } from './store';
+import { HEARTBEAT_MS, OWNER_GONE_MS, type BulkRow, type BulkStore } from './store';
+
+export { HEARTBEAT_MS, OWNER_GONE_MS };
 
 // The glue between running jobs and the state store: a job's row, a view from a row (any
 // console instance answers for any job), taking over a job whose console stopped.
 
-const g = globalThis as unknown as { __potatoqConsoleInstance?: string };
-/** This console process, as an owner of jobs. */
-export const INSTANCE = (g.__potatoqConsoleInstance ??= randomUUID());
-/** A console that owns a job beats this often while the job is active... */
-export const HEARTBEAT_MS = 5_000;
-/** ...and is taken for gone after this long without a beat (a restart, a crash). */
-export const OWNER_GONE_MS = 30_000;
+/** This console process, as an owner of jobs (the state store's one process id). */
+export const INSTANCE = processId();
 
 export const INTERRUPTED_IN_FLIGHT =
   'the console running the job stopped while this batch was with the broker: it may or may not have been applied; check before retrying';
@@ -49,7 +46,9 @@ export function rowOf(job: BulkJob, extra: { owner?: string | null; interrupted?
     failed: v.progress.failed,
     batches: v.progress.batches,
     auditId: job.auditId,
-    owner: extra.owner !== undefined ? extra.owner : FINISHED.has(job.state) ? null : INSTANCE,
+    // The lease is given back when the job stops (finished, or still queued: whoever starts it
+    // takes it), never while its loop runs here (a cancel saved here waits for the batch).
+    owner: extra.owner !== undefined ? extra.owner : !job.looping && (FINISHED.has(job.state) || job.state === 'queued') ? null : INSTANCE,
     heartbeatMs: Date.now(),
     control: null,
     interrupted: extra.interrupted ?? null,
@@ -109,14 +108,17 @@ export function storeHooks(store: BulkStore): JobHooks {
 
 export const ownerGone = (r: BulkRow, now = Date.now()) => r.owner === null || now - r.heartbeatMs > OWNER_GONE_MS;
 export const isActive = (r: BulkRow) => r.state === 'running' || r.state === 'paused';
+/** Another console ran `r` and stopped (its lease ran out, or is gone) before marking it interrupted. */
+export const stoppedElsewhere = (r: BulkRow, now = Date.now()) =>
+  isActive(r) && r.owner !== INSTANCE && ownerGone(r, now) && !(r.owner === null && r.interrupted !== null);
 
-/**
- * A job whose console stopped while it was active: made paused and ownerless, with where it
- * stopped. The batch that was with the broker is reported failed ("may have been applied"),
- * never sent again, so nothing is done twice. Only one console wins the takeover.
- */
-export async function markInterrupted(store: BulkStore, r: BulkRow, now = Date.now()): Promise<BulkRow | null> {
-  if (!(await store.claim(r.id, { owner: r.owner, heartbeatMs: r.heartbeatMs }, INSTANCE, now))) return null;
+/** A row no console's loop writes any more although it is active: its console stopped (the
+ *  last writer of an interrupted row is `interrupt`, which sets `interrupted`; a loop clears it). */
+const leftBehind = (r: BulkRow) => isActive(r) && r.interrupted === null;
+
+/** `r` (read while holding its lease) made paused, with where it stopped. The batch that was with
+ *  the broker is reported failed ("may have been applied"), never sent again. */
+async function interrupt(store: BulkStore, r: BulkRow, owner: string | null, now: number): Promise<BulkRow> {
   const ids = r.inFlight ? (await store.ids(r.id)).slice(r.done, r.done + r.inFlight) : [];
   const lost: ActionOutcome[] = ids.map((id) => ({ id, outcome: 'error', message: INTERRUPTED_IN_FLIGHT }));
   const next: BulkRow = {
@@ -125,13 +127,40 @@ export async function markInterrupted(store: BulkStore, r: BulkRow, now = Date.n
     done: r.done + ids.length,
     inFlight: 0,
     failed: r.failed + ids.length,
-    owner: null,
+    owner,
     heartbeatMs: now,
     control: null,
     interrupted: { at: new Date(now).toISOString(), processed: r.done, inFlight: ids.length },
   };
   await store.save(next, lost);
   return next;
+}
+
+/**
+ * Takes job `jobId` for this console: its lease first (of several consoles exactly one wins;
+ * null for the others), then the row read again, which no other console can write from then on,
+ * so what it says is final. A row its stopped console left active is made paused with where it
+ * stopped (`interrupt`). The lease is kept: the caller runs the job or saves it with owner null.
+ */
+export async function acquireJob(store: BulkStore, jobId: string, now = Date.now()): Promise<BulkRow | null> {
+  if (!(await store.claim(jobId))) return null;
+  const r = await store.get(jobId);
+  if (!r) return null;
+  return leftBehind(r) ? interrupt(store, r, store.me, now) : r;
+}
+
+/**
+ * A job whose console stopped while it was active (its lease ran out): made paused and
+ * ownerless, with where it stopped, by the one console that wins its lease; null for the others
+ * (or when a live console has it again).
+ */
+export async function markInterrupted(store: BulkStore, r: BulkRow, now = Date.now()): Promise<BulkRow | null> {
+  if (!(await store.claim(r.id))) return null;
+  const cur = await store.get(r.id);
+  if (!cur) return null;
+  if (leftBehind(cur)) return interrupt(store, cur, null, now);
+  await store.save({ ...cur, owner: null });
+  return { ...cur, owner: null };
 }
 
 /** Rebuilds a stored job as a local one (to start, resume or cancel it here). */

@@ -52,9 +52,9 @@ export function findLocal(brokerId: string, jobId: string): BulkJob | null {
   return j && j.brokerId === brokerId ? j : null;
 }
 
-/** Every job this process runs (for the owner's heartbeat). */
+/** Every job whose loop runs in this process (for the owner's heartbeat). */
 export function activeLocal(): BulkJob[] {
-  return [...jobs.values()].filter((j) => j.active || j.looping);
+  return [...jobs.values()].filter((j) => j.looping && !j.lost);
 }
 
 /** The job, if it belongs to this broker (ids of other brokers' jobs are not revealed). */

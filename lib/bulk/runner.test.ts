@@ -1,7 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ConsoleError } from '@/lib/brokers/errors';
 import { FakeBackend, idsFrom, latch } from '@/tests/bulk/fake-backend';
 import { BulkJob } from './runner';
+import { OwnershipLost } from './store';
 import { takeSnapshot } from './snapshot';
 
 async function jobOver(b: FakeBackend, opts: { batchSize?: number; rate?: number; cap?: number } = {}) {
@@ -237,5 +238,75 @@ describe('bulk runner', () => {
     expect(() => job.resume()).toThrow(/running/);
     await job.finished;
     expect(() => job.cancel()).toThrow(/already done/);
+  });
+});
+
+describe('a bulk job under its lease', () => {
+  /** Hooks whose saves fail while `down` says so, recording what the store has. */
+  function hooksOver(down: (call: number) => Error | null) {
+    const log: string[] = [];
+    let calls = 0;
+    const hooks = {
+      async saved(job: BulkJob) {
+        const e = down(++calls);
+        if (e) throw e;
+        log.push(`saved ${job.state} inFlight=${job.inFlight}`);
+      },
+      poll: async () => null,
+    };
+    return { hooks, log };
+  }
+
+  it('sends a batch only once the store has the row saying it is in flight (a store that fails holds it)', async () => {
+    const b = new FakeBackend(idsFrom('d', 4));
+    const job = await jobOver(b, { batchSize: 2 });
+    // The store does not answer for the 2nd to 4th saves (the first batch's in-flight save among them).
+    const { hooks, log } = hooksOver((n) => (n >= 2 && n <= 4 ? new Error('connection refused') : null));
+    job.hooks = hooks;
+    b.beforeAct = (batch) => void log.push(`act ${batch.join(',')}`);
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    job.start();
+    await job.finished;
+    expect(log).toEqual([
+      'saved running inFlight=0',
+      'saved running inFlight=2',
+      'act d-000000,d-000001',
+      'saved running inFlight=0',
+      'saved running inFlight=2',
+      'act d-000002,d-000003',
+      'saved running inFlight=0',
+      'saved done inFlight=0',
+    ]);
+    expect(b.calls).toHaveLength(2);
+  });
+
+  it('stops, sending nothing more, once its lease is lost', async () => {
+    const b = new FakeBackend(idsFrom('d', 6));
+    const job = await jobOver(b, { batchSize: 2 });
+    // The second batch's in-flight save finds the lease gone.
+    const { hooks } = hooksOver((n) => (n >= 4 ? new OwnershipLost(job.id) : null));
+    job.hooks = hooks;
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    job.start();
+    await job.finished;
+    expect(job.lost).toBe(true);
+    expect(b.calls).toEqual([['d-000000', 'd-000001']]);
+  });
+
+  it('sends nothing when cancelled while the store does not answer', async () => {
+    const b = new FakeBackend(idsFrom('d', 4));
+    const job = await jobOver(b, { batchSize: 2 });
+    let down = false;
+    const { hooks } = hooksOver(() => (down ? new Error('connection refused') : null));
+    job.hooks = hooks;
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    b.beforeAct = () => void (down = true);
+    job.start();
+    await vi.waitFor(() => expect(b.calls).toHaveLength(1));
+    job.cancel();
+    down = false;
+    await job.finished;
+    expect(b.calls).toHaveLength(1);
+    expect(job.view().progress).toMatchObject({ processed: 2 });
   });
 });

@@ -3,7 +3,7 @@ import { ConsoleError, isConsoleError } from '@/lib/brokers/errors';
 import type { ActionOutcome } from '@/lib/brokers/schema';
 import { redactSecrets } from '@/lib/text/secrets';
 import { OutcomeLog } from './outcomes';
-import type { ControlRequest } from './store';
+import { OwnershipLost, type ControlRequest } from './store';
 import { BATCH_SIZE, type BulkAction, type BulkFilter, type BulkJobView, type BulkState } from './schema';
 import type { BulkBackend, Snapshot } from './snapshot';
 
@@ -73,6 +73,11 @@ export class BulkJob {
   hooks: JobHooks | null = null;
   /** Its batch loop runs in this process (false for a job read back and not yet continued). */
   looping = false;
+  /** This console lost the job's lease (it stalled past it, and another console may have taken
+   *  the job over): it sends nothing more and writes nothing; the store's row is the job now. */
+  lost = false;
+  /** Its last save was of a finished state, which gave the lease back. */
+  private released = false;
 
   private readonly snapshot: Snapshot;
   private readonly backend: BulkBackend;
@@ -223,14 +228,35 @@ export class BulkJob {
     return Math.max(1, Math.min(this.batchSize, Math.floor(this.rate)));
   }
 
-  /** Saves through the hooks; a state store that fails is logged, never stops the job. */
-  private async save(outcomes: ActionOutcome[] = []): Promise<void> {
-    if (!this.hooks) return;
+  /** Saves through the hooks: true once the store has it. A state store that fails is logged;
+   *  a lost lease stops the job (`lost`: it sends no further batch), unless this job's own last
+   *  save released it (a finished job: its later saves have nothing to add). */
+  private async save(outcomes: ActionOutcome[] = []): Promise<boolean> {
+    if (!this.hooks || this.lost) return !this.lost;
     try {
       await this.hooks.saved(this, outcomes);
+      this.released = FINISHED.has(this.state);
+      return true;
     } catch (e) {
+      if (e instanceof OwnershipLost) {
+        if (this.released && FINISHED.has(this.state)) return false;
+        this.lost = true;
+      }
       console.error(JSON.stringify({ event: 'console.bulk-store-error', jobId: this.id, message: String(e) }));
+      return false;
     }
+  }
+
+  /** Saves until the store has it, every POLL_MS while it fails: a batch goes to the broker only
+   *  once the job's row says it is in flight, under this console's lease. False when lost, or
+   *  cancelled while the store did not answer (then nothing is sent). */
+  private async saveBeforeSend(): Promise<boolean> {
+    while (!(await this.save())) {
+      if (this.lost) return false;
+      if (this.state !== 'cancelled') await this.wait(POLL_MS);
+      if (this.state === 'cancelled') return false;
+    }
+    return true;
   }
 
   private async listen(): Promise<void> {
@@ -244,7 +270,7 @@ export class BulkJob {
     if (!this.hooks) return this.wait(ms);
     const until = ms === null ? Infinity : Date.now() + ms;
     const was = this.state;
-    while (Date.now() < until && this.state === was) {
+    while (Date.now() < until && this.state === was && !this.lost) {
       await this.wait(Math.min(POLL_MS, until - Date.now()));
       await this.listen();
       await this.save();
@@ -261,7 +287,7 @@ export class BulkJob {
     let heard = Date.now();
     this.looping = true;
     try {
-      if (this.hooks) await this.save();
+      if (this.hooks && !(await this.saveBeforeSend())) return;
       this.inFlight = ids.length;
       const result = await actAll(ids, {
         ...(this.filter.queue ? { queue: this.filter.queue } : {}),
@@ -277,8 +303,8 @@ export class BulkJob {
             await this.listen();
             await this.save(notOk.splice(0));
           }
-          while (this.state === 'paused') await this.holdFor(null);
-          if (this.state === 'cancelled') abort.abort();
+          while (this.state === 'paused' && !this.lost) await this.holdFor(null);
+          if (this.state === 'cancelled' || this.lost) abort.abort();
         },
         onProgress: (_done, _total, o) => {
           seen.add(o.id);
@@ -287,6 +313,7 @@ export class BulkJob {
         },
       });
       this.inFlight = 0;
+      if (this.lost) return;
       // Ids not reached: skipped or failed when the job ran to its end; left as they are when cancelled.
       const rest =
         this.state !== 'cancelled'
@@ -322,13 +349,17 @@ export class BulkJob {
       if (this.hooks) await this.save();
       while (this.next < ids.length) {
         if (this.hooks) await this.listen();
-        while (this.state === 'paused') await this.holdFor(null);
-        if (this.state === 'cancelled') return;
+        while (this.state === 'paused' && !this.lost) await this.holdFor(null);
+        if (this.state === 'cancelled' || this.lost) return;
         const batch = ids.slice(this.next, this.next + this.nextBatchSize());
         const began = Date.now();
         this.next += batch.length;
         this.inFlight = batch.length;
-        if (this.hooks) await this.save();
+        // The row says this batch is with the broker before it is sent, or it is not sent.
+        if (this.hooks && !(await this.saveBeforeSend())) {
+          if (!this.lost) [this.next, this.inFlight] = [this.next - batch.length, 0];
+          return;
+        }
         let notOk: ActionOutcome[];
         try {
           notOk = this.log.addBatch(batch, await this.backend.act(batch, { id: this.id, auditId: this.auditId, by: this.actor }));

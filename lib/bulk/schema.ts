@@ -62,10 +62,6 @@ export const ZBulkCreate = z
     /** Not needed to take a snapshot; the start asks for it. */
     reason: z.string().max(1000).optional(),
   })
-  .refine((r) => r.action !== 'revoke' || r.filter.state !== 'running', {
-    message: 'running tasks are never revoked by the console; choose ready or scheduled',
-    path: ['filter', 'state'],
-  })
   .refine((r) => (r.action === 'move') === (r.filter.to !== undefined), {
     message: 'a move names the broker to move to (filter.to); other actions take none',
     path: ['filter', 'to'],

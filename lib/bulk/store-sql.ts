@@ -1,41 +1,22 @@
 import 'server-only';
 import type { ActionOutcome } from '@/lib/brokers/schema';
-import type { BulkRow, BulkStore, ControlRequest } from './store';
+import { processId } from '@/lib/state/process-id';
+import type { SqlRunner } from '@/lib/state/sql';
+import { leaseName, OWNER_GONE_MS, OwnershipLost, type BulkRow, type BulkStore, type ControlRequest } from './store';
 
-// The bulk-job tables, the same in SQLite and PostgreSQL (JSON as text, times as ISO text,
-// the heartbeat as epoch ms). `?` placeholders; the PostgreSQL runner renumbers them.
+export type { SqlRunner };
 
-export const BULK_DDL = [
-  `CREATE TABLE IF NOT EXISTS console_bulk_jobs (
-    id TEXT PRIMARY KEY, broker TEXT NOT NULL, created_at TEXT NOT NULL, state TEXT NOT NULL,
-    owner TEXT, heartbeat_ms BIGINT NOT NULL, control TEXT, finished_at TEXT,
-    row TEXT NOT NULL, ids TEXT NOT NULL)`,
-  `CREATE INDEX IF NOT EXISTS console_bulk_jobs_broker ON console_bulk_jobs (broker, created_at)`,
-  `CREATE TABLE IF NOT EXISTS console_bulk_outcomes (job_id TEXT NOT NULL, n INTEGER NOT NULL, id TEXT NOT NULL, outcome TEXT NOT NULL, message TEXT NOT NULL)`,
-  `CREATE INDEX IF NOT EXISTS console_bulk_outcomes_job ON console_bulk_outcomes (job_id, n)`,
-];
-
-export interface SqlRunner {
-  /** Answers how many rows the statement changed. */
-  run(sql: string, params: unknown[]): Promise<number>;
-  all<T = Record<string, unknown>>(sql: string, params: unknown[]): Promise<T[]>;
-  /**
-   * Runs the statements in one transaction. A list, not a callback: on SQLite the transaction
-   * runs synchronously, so this process never holds the file's write lock while other code of
-   * it runs. The audit trail, the trends and the limiters write the same file through
-   * connections of their own, and better-sqlite3 waits for a lock with the event loop blocked:
-   * a write of theirs between two statements of an open transaction here waited out the whole
-   * busy timeout (5 s) and then failed (a bulk resume answered after 5 s, its audit entry lost).
-   */
-  batch(statements: ReadonlyArray<readonly [sql: string, params: unknown[]]>): Promise<void>;
-  close(): Promise<void>;
-}
+// The bulk-job tables (lib/state/steps.ts), the same in SQLite and PostgreSQL (JSON as text,
+// times as ISO text). `?` placeholders; the PostgreSQL runner renumbers them. Which console runs
+// a job is its lease `bulk/<id>` in console_leases (lib/state/leases.ts) and nothing else: the
+// job row has no owner column, and every write of it by its runner is conditioned, in the same
+// transaction, on holding that lease (the fence below).
 
 type Stored = {
   row: string;
   state: string;
   owner: string | null;
-  heartbeat_ms: number | string;
+  expires_ms: number | string | null;
   control: string | null;
   finished_at: string | null;
 };
@@ -47,27 +28,51 @@ function fromStored(r: Stored): BulkRow {
     ...row,
     state: r.state as BulkRow['state'],
     owner: r.owner,
-    heartbeatMs: Number(r.heartbeat_ms),
+    heartbeatMs: r.expires_ms === null ? 0 : Number(r.expires_ms) - OWNER_GONE_MS,
     control: r.control ? (JSON.parse(r.control) as ControlRequest) : null,
     finishedAt: r.finished_at,
   };
 }
 
-const body = (row: BulkRow) => JSON.stringify({ ...row, control: null });
+const body = (row: BulkRow) => JSON.stringify({ ...row, owner: null, heartbeatMs: 0, control: null });
+const SELECT = `SELECT j.row, j.state, l.holder AS owner, l.expires_ms, j.control, j.finished_at
+  FROM console_bulk_jobs j LEFT JOIN console_leases l ON l.name = 'bulk/' || j.id`;
+/** The caller holds the job's live lease: [name, holder, now]. */
+const FENCE = 'EXISTS (SELECT 1 FROM console_leases WHERE name = ? AND holder = ? AND expires_ms > ?)';
 
-export function createSqlBulkStore(db: SqlRunner): BulkStore {
+export interface BulkStoreOptions {
+  /** Who writes (default: this process's id); tests run two consoles in one process. */
+  me?: string;
+  /** Epoch ms (default Date.now); tests move it to let a lease run out. */
+  now?: () => number;
+}
+
+export function createSqlBulkStore(db: SqlRunner, opts: BulkStoreOptions = {}): BulkStore {
+  const me = opts.me ?? processId();
+  const clock = opts.now ?? Date.now;
   return {
+    me,
     async create(row, ids) {
       await db.run(
-        'INSERT INTO console_bulk_jobs (id, broker, created_at, state, owner, heartbeat_ms, control, finished_at, row, ids) VALUES (?, ?, ?, ?, ?, ?, NULL, ?, ?, ?)',
-        [row.id, row.brokerId, row.createdAt, row.state, row.owner, row.heartbeatMs, row.finishedAt, body(row), JSON.stringify(ids)],
+        'INSERT INTO console_bulk_jobs (id, broker, created_at, state, control, finished_at, row, ids) VALUES (?, ?, ?, ?, NULL, ?, ?, ?)',
+        [row.id, row.brokerId, row.createdAt, row.state, row.finishedAt, body(row), JSON.stringify(ids)],
       );
     },
     async save(row, outcomes = []) {
+      const now = Math.round(clock());
+      const lease = leaseName(row.id);
+      const fence = [lease, me, now];
+      const release = row.owner === null;
       const steps: Array<[string, unknown[]]> = [
+        // First the lease row: renewed (or touched, when released below), which on PostgreSQL
+        // also locks it, so no takeover commits between this and the writes that follow.
         [
-          'UPDATE console_bulk_jobs SET state = ?, owner = ?, heartbeat_ms = ?, finished_at = ?, row = ? WHERE id = ?',
-          [row.state, row.owner, row.heartbeatMs, row.finishedAt, body(row), row.id],
+          `UPDATE console_leases SET expires_ms = ${release ? 'expires_ms' : '?'} WHERE name = ? AND holder = ? AND expires_ms > ?`,
+          [...(release ? [] : [now + OWNER_GONE_MS]), ...fence],
+        ],
+        [
+          `UPDATE console_bulk_jobs SET state = ?, finished_at = ?, row = ? WHERE id = ? AND ${FENCE}`,
+          [row.state, row.finishedAt, body(row), row.id, ...fence],
         ],
       ];
       // One statement per 200 outcomes (bounded parameter counts on both stores), numbered after
@@ -77,16 +82,17 @@ export function createSqlBulkStore(db: SqlRunner): BulkStore {
         steps.push([
           `INSERT INTO console_bulk_outcomes (job_id, n, id, outcome, message)
            SELECT ?, (SELECT COALESCE(MAX(n), -1) FROM console_bulk_outcomes WHERE job_id = ?) + v.k, v.id, v.outcome, v.message
-           FROM (${part.map(() => 'SELECT CAST(? AS INTEGER) AS k, ? AS id, ? AS outcome, ? AS message').join(' UNION ALL ')}) AS v`,
-          [row.id, row.id, ...part.flatMap((o, k) => [k + 1, o.id, o.outcome, o.message])],
+           FROM (${part.map(() => 'SELECT CAST(? AS INTEGER) AS k, ? AS id, ? AS outcome, ? AS message').join(' UNION ALL ')}) AS v
+           WHERE ${FENCE}`,
+          [row.id, row.id, ...part.flatMap((o, k) => [k + 1, o.id, o.outcome, o.message]), ...fence],
         ]);
       }
-      await db.batch(steps);
+      if (release) steps.push(['DELETE FROM console_leases WHERE name = ? AND holder = ? AND expires_ms > ?', fence]);
+      const [held] = await db.batch(steps);
+      if (held !== 1) throw new OwnershipLost(row.id);
     },
     async get(id) {
-      const r = await db.all<Stored>('SELECT row, state, owner, heartbeat_ms, control, finished_at FROM console_bulk_jobs WHERE id = ?', [
-        id,
-      ]);
+      const r = await db.all<Stored>(`${SELECT} WHERE j.id = ?`, [id]);
       return r[0] ? fromStored(r[0]) : null;
     },
     async ids(id) {
@@ -101,22 +107,28 @@ export function createSqlBulkStore(db: SqlRunner): BulkStore {
       return r.map((o) => ({ id: o.id, outcome: o.outcome, message: o.message }));
     },
     async list(brokerId, limit) {
-      const r = await db.all<Stored>(
-        'SELECT row, state, owner, heartbeat_ms, control, finished_at FROM console_bulk_jobs WHERE broker = ? ORDER BY created_at DESC LIMIT ?',
-        [brokerId, limit],
-      );
+      const r = await db.all<Stored>(`${SELECT} WHERE j.broker = ? ORDER BY j.created_at DESC LIMIT ?`, [brokerId, limit]);
       return r.map(fromStored);
     },
-    async claim(id, expect, owner, nowMs) {
-      // Compare-and-set in one statement; RETURNING tells whether this caller's row changed.
-      const r = await db.all<{ id: string }>(
-        `UPDATE console_bulk_jobs SET owner = ?, heartbeat_ms = ? WHERE id = ? AND heartbeat_ms = ? AND ${expect.owner === null ? 'owner IS NULL' : 'owner = ?'} RETURNING id`,
-        [owner, nowMs, id, expect.heartbeatMs, ...(expect.owner === null ? [] : [expect.owner])],
+    async claim(id) {
+      // Take-or-renew in one upsert (as Leases.claim): the insert or the update that wins says so.
+      const now = Math.round(clock());
+      const r = await db.all<{ holder: string }>(
+        `INSERT INTO console_leases (name, holder, expires_ms, started_at, data) VALUES (?, ?, ?, ?, NULL)
+         ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, expires_ms = excluded.expires_ms, started_at = excluded.started_at
+         WHERE console_leases.holder = excluded.holder OR console_leases.expires_ms <= ?
+         RETURNING holder`,
+        [leaseName(id), me, now + OWNER_GONE_MS, new Date(now).toISOString(), now],
       );
       return r.length === 1;
     },
+    async release(id) {
+      await db.run('DELETE FROM console_leases WHERE name = ? AND holder = ?', [leaseName(id), me]);
+    },
     async request(id, req) {
-      await db.run('UPDATE console_bulk_jobs SET control = ? WHERE id = ?', [req ? JSON.stringify(req) : null, id]);
+      if (req) await db.run('UPDATE console_bulk_jobs SET control = ? WHERE id = ?', [JSON.stringify(req), id]);
+      else
+        await db.run(`UPDATE console_bulk_jobs SET control = NULL WHERE id = ? AND ${FENCE}`, [id, leaseName(id), me, Math.round(clock())]);
     },
     async prune(beforeMs, queuedBeforeMs) {
       const old = (ms: number) => new Date(ms).toISOString();
@@ -124,6 +136,11 @@ export function createSqlBulkStore(db: SqlRunner): BulkStore {
       const p = [old(beforeMs), old(queuedBeforeMs)];
       await db.batch([
         [`DELETE FROM console_bulk_outcomes WHERE job_id IN (${gone})`, p],
+        // Leases of pruned jobs that ran out (a live one is left to its holder's release).
+        [
+          `DELETE FROM console_leases WHERE expires_ms <= ? AND name IN (SELECT 'bulk/' || id FROM (${gone}) AS g)`,
+          [Math.round(clock()), ...p],
+        ],
         [`DELETE FROM console_bulk_jobs WHERE id IN (${gone})`, p],
       ]);
     },

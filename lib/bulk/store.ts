@@ -43,28 +43,55 @@ export interface BulkRow {
   failed: number;
   batches: number;
   auditId: string | null;
-  /** The console instance running it; null when none does. */
+  /** The console instance holding the job's lease (`bulk/<id>`); null when none does. Saving a
+   *  row with null releases the saver's lease; any other value renews it. */
   owner: string | null;
-  /** The owner's last sign of life (ms since the epoch). */
+  /** The owner's last sign of life (ms since the epoch): its lease's expiry less OWNER_GONE_MS. */
   heartbeatMs: number;
   control: ControlRequest | null;
   interrupted: Interruption | null;
 }
 
+/** A console owns a job it runs while it renews its lease this often... */
+export const HEARTBEAT_MS = 5_000;
+/** ...and is taken for gone once the lease is this old (a restart, a crash): the lease's length. */
+export const OWNER_GONE_MS = 30_000;
+
+/** The job's lease in `console_leases`: the one record of which console runs it. */
+export const leaseName = (jobId: string) => `bulk/${jobId}`;
+
+/** `save` by a console that no longer holds the job's lease: nothing was written; it must stop. */
+export class OwnershipLost extends Error {
+  constructor(jobId: string) {
+    super(`this console no longer holds bulk job ${jobId}: another console took it over, or its lease ran out`);
+    this.name = 'OwnershipLost';
+  }
+}
+
 export interface BulkStore {
-  /** Creates the job with its pinned ids. */
+  /** The console process this store writes as (the holder of its jobs' leases). */
+  readonly me: string;
+  /** Creates the job (no owner yet: whoever starts it takes its lease) with its pinned ids. */
   create(row: BulkRow, ids: readonly string[]): Promise<void>;
-  /** Writes progress and state (never the ids); `outcomes` are skipped/failed ones to append. */
+  /**
+   * Writes progress and state (never the ids); `outcomes` are skipped/failed ones to append.
+   * Only while `me` holds the job's live lease, checked in the same transaction as the writes;
+   * renews the lease, or releases it when `row.owner` is null. Throws OwnershipLost (and writes
+   * nothing) otherwise.
+   */
   save(row: BulkRow, outcomes?: ActionOutcome[]): Promise<void>;
   get(id: string): Promise<BulkRow | null>;
   ids(id: string): Promise<string[]>;
   /** Skipped and failed outcomes in the order they happened, up to `limit`. */
   outcomes(id: string, limit: number): Promise<ActionOutcome[]>;
   list(brokerId: string, limit: number): Promise<BulkRow[]>;
-  /** Makes `owner` the job's owner if its owner is still `expect` (and its heartbeat
-   *  `heartbeatMs`): true when this caller won, false when another console did first. */
-  claim(id: string, expect: { owner: string | null; heartbeatMs: number }, owner: string, nowMs: number): Promise<boolean>;
-  /** Asks the owner for `req`; replaces an earlier request not yet applied. */
+  /** Takes the job's lease for `me` when it is free, already `me`'s, or expired: true when this
+   *  caller holds it now (of several consoles exactly one wins). */
+  claim(id: string): Promise<boolean>;
+  /** Gives `me`'s lease on the job back (nothing when it is not `me`'s); the row is not written. */
+  release(id: string): Promise<void>;
+  /** Asks the owner for `req`; replaces an earlier request not yet applied. Clearing it (null)
+   *  is the owner's: only while `me` holds the lease. */
   request(id: string, req: ControlRequest | null): Promise<void>;
   /** Deletes finished jobs older than `beforeMs` and queued ones older than `queuedBeforeMs`. */
   prune(beforeMs: number, queuedBeforeMs: number): Promise<void>;

@@ -1,7 +1,6 @@
 import 'server-only';
-import os from 'node:os';
-import { randomBytes } from 'node:crypto';
 import { ConsoleError } from '@/lib/brokers/errors';
+import { processId } from '@/lib/state/process-id';
 import type { HeldLease, LeaseSettings, PauseLease, PauseLeaseStore, QueueLeases, Taken } from '@/lib/brokers/adapter-context';
 
 /**
@@ -15,11 +14,8 @@ import type { HeldLease, LeaseSettings, PauseLease, PauseLeaseStore, QueueLeases
 
 export type { HeldLease, LeaseSettings, QueueLeases, Taken };
 
-const OWNER = Symbol.for('potatoq.console.leaseOwner');
-type Global = typeof globalThis & { [OWNER]?: string };
-/** One id per console process (on globalThis: Next bundles route handlers and actions separately). */
-export const processOwner = (): string =>
-  ((globalThis as Global)[OWNER] ??= `${os.hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`);
+/** One id per console process: the state store's (lib/state/process-id.ts). */
+export const processOwner = processId;
 
 export const DEFAULT_LEASE = { ttlMs: 30_000, waitMs: 10_000, pollMs: 250 };
 

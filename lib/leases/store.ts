@@ -1,83 +1,71 @@
 import 'server-only';
-import { getStateDb, openStateDbForTests } from '@/lib/bulk/store-open';
-import type { SqlRunner } from '@/lib/bulk/store-sql';
+import { createLeases, type Lease } from '@/lib/state/leases';
+import { getStateDb, openStateDbForTests, type SqlRunner } from '@/lib/state/sql';
 import type { LeasePatch, PauseLease, PauseLeaseStore } from '@/lib/brokers/adapter-context';
 
-// A console's hold on a queue it paused for a moment, in the console's own state store
-// (POTATOQ_CONSOLE_STATE, next to the audit trail), so every console process sharing that store
-// sees it. The shapes are the adapters' contract (lib/brokers/adapter-context.ts). One row per
-// (broker, queue): taking a hold is one INSERT under that primary key, so of two processes
-// exactly one gets it. The holder renews `deadlineMs` while it works; a row whose deadline
-// passed belongs to a holder that is gone, and whoever takes it over (one conditional UPDATE)
-// recovers the queue. Times are epoch ms from the caller's clock: console hosts sharing one
-// store need clocks within a few seconds of each other (the deadline is tens of seconds away).
+// A console's hold on a queue it paused for a moment, as a lease of the console's state store
+// (lib/state/leases.ts, the one lease table every console process sharing the store sees),
+// named `pause/<broker>/<queue>` (broker ids have no `/`). The shapes are the adapters'
+// contract (lib/brokers/adapter-context.ts). Taking a hold is one INSERT under that name, so of
+// two processes exactly one gets it. The holder renews `deadlineMs` while it works; a hold
+// whose deadline passed belongs to a holder that is gone, and whoever takes it over (one
+// conditional UPDATE) recovers the queue. Times are epoch ms from the caller's clock: console
+// hosts sharing one store need clocks within a few seconds of each other (the deadline is tens
+// of seconds away).
 export type { LeasePatch, PauseLease, PauseLeaseStore };
 
-type Row = {
-  broker: string;
-  queue: string;
-  owner: string;
-  started_at: string;
-  deadline_ms: number | string;
-  paused_by_console: number | string;
-  detail: string;
+const nameOf = (broker: string, queue: string) => `pause/${broker}/${queue}`;
+
+/** What the lease's data holds besides the lease itself. */
+type Notes = { broker: string; queue: string; pausedByConsole: boolean | number; detail: Record<string, unknown> };
+
+const fromLease = (l: Lease): PauseLease => {
+  const n = JSON.parse(l.data ?? '{}') as Notes;
+  return {
+    broker: n.broker,
+    queue: n.queue,
+    owner: l.holder,
+    startedAt: l.startedAt ?? '',
+    deadlineMs: l.expiresMs,
+    // SQLite's json_object wrote a moved hold's flag as 0/1.
+    pausedByConsole: n.pausedByConsole === true || n.pausedByConsole === 1,
+    detail: n.detail ?? {},
+  };
 };
 
-const fromRow = (r: Row): PauseLease => ({
-  broker: r.broker,
-  queue: r.queue,
-  owner: r.owner,
-  startedAt: r.started_at,
-  deadlineMs: Number(r.deadline_ms),
-  pausedByConsole: Number(r.paused_by_console) === 1,
-  detail: JSON.parse(r.detail) as Record<string, unknown>,
-});
-
-const COLS = 'broker, queue, owner, started_at, deadline_ms, paused_by_console, detail';
+const notesOf = (l: Pick<PauseLease, 'broker' | 'queue' | 'pausedByConsole' | 'detail'>) =>
+  JSON.stringify({ broker: l.broker, queue: l.queue, pausedByConsole: l.pausedByConsole, detail: l.detail } satisfies Notes);
 
 export function createSqlLeaseStore(db: Pick<SqlRunner, 'run' | 'all' | 'close'>): PauseLeaseStore {
-  const key = (broker: string, queue: string, owner: string) => [broker, queue, owner];
+  const leases = createLeases(db);
   return {
-    async acquire(l) {
-      const n = await db.run(
-        `INSERT INTO console_pause_leases (${COLS}) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (broker, queue) DO NOTHING`,
-        [l.broker, l.queue, l.owner, l.startedAt, Math.round(l.deadlineMs), l.pausedByConsole ? 1 : 0, JSON.stringify(l.detail)],
-      );
-      return n === 1;
-    },
+    acquire: (l) =>
+      leases.acquire({
+        name: nameOf(l.broker, l.queue),
+        holder: l.owner,
+        expiresMs: l.deadlineMs,
+        startedAt: l.startedAt,
+        data: notesOf(l),
+      }),
     async update(broker, queue, owner, p) {
-      const n = await db.run(
-        `UPDATE console_pause_leases SET deadline_ms = ?, paused_by_console = COALESCE(?, paused_by_console), detail = COALESCE(?, detail)
-         WHERE broker = ? AND queue = ? AND owner = ?`,
-        [
-          Math.round(p.deadlineMs),
-          p.pausedByConsole === undefined ? null : p.pausedByConsole ? 1 : 0,
-          p.detail === undefined ? null : JSON.stringify(p.detail),
-          ...key(broker, queue, owner),
-        ],
-      );
-      return n === 1;
+      const name = nameOf(broker, queue);
+      if (p.pausedByConsole === undefined && p.detail === undefined) return leases.renew(name, owner, p.deadlineMs);
+      // Only the holder writes its notes, and the write is conditional on still holding it: a
+      // takeover between the read and the write makes it answer false (the hold is lost).
+      const cur = await leases.get(name);
+      if (!cur || cur.holder !== owner) return false;
+      const was = fromLease(cur);
+      const notes = notesOf({ ...was, pausedByConsole: p.pausedByConsole ?? was.pausedByConsole, detail: p.detail ?? was.detail });
+      return leases.renew(name, owner, p.deadlineMs, notes);
     },
-    async takeOver(broker, queue, from, to, nowMs, deadlineMs) {
-      const n = await db.run(
-        'UPDATE console_pause_leases SET owner = ?, deadline_ms = ? WHERE broker = ? AND queue = ? AND owner = ? AND deadline_ms < ?',
-        [to, Math.round(deadlineMs), ...key(broker, queue, from), Math.round(nowMs)],
-      );
-      return n === 1;
-    },
-    async release(broker, queue, owner) {
-      await db.run('DELETE FROM console_pause_leases WHERE broker = ? AND queue = ? AND owner = ?', key(broker, queue, owner));
-    },
+    takeOver: (broker, queue, from, to, nowMs, deadlineMs) => leases.takeOver(nameOf(broker, queue), from, to, nowMs, deadlineMs),
+    release: (broker, queue, owner) => leases.release(nameOf(broker, queue), owner),
     async get(broker, queue) {
-      const rows = await db.all<Row>(`SELECT ${COLS} FROM console_pause_leases WHERE broker = ? AND queue = ?`, [broker, queue]);
-      return rows[0] ? fromRow(rows[0]) : null;
+      const l = await leases.get(nameOf(broker, queue));
+      return l ? fromLease(l) : null;
     },
     async list(broker, limit = 100) {
-      const rows = await db.all<Row>(`SELECT ${COLS} FROM console_pause_leases WHERE broker = ? ORDER BY started_at, queue LIMIT ?`, [
-        broker,
-        limit,
-      ]);
-      return rows.map(fromRow);
+      return (await leases.list(nameOf(broker, ''), limit)).map(fromLease);
     },
     close: () => db.close(),
   };

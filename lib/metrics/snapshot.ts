@@ -1,5 +1,5 @@
 import 'server-only';
-import { DEAD, countOf, type BrokerOverview } from '@/lib/brokers/dto';
+import { DEAD, countOf, defaultState, type BrokerOverview } from '@/lib/brokers/dto';
 import type { BrokerEntry } from '@/lib/brokers/naming';
 import { brokerList, overview, toConsoleError } from '@/lib/brokers/service';
 
@@ -84,6 +84,9 @@ export interface QueueSample {
 /** The queues of one broker's overview in the adapter's declared states, plus dead letters. */
 export function queueSamples(o: BrokerOverview, at: number): QueueSample[] {
   const declared = o.model?.states.map((s) => s.key);
+  // The work a worker may claim now, whose oldest wait this is: the state that plays `waiting`
+  // (else the first declared; without a model, the first the adapter counted).
+  const waiting = o.model ? defaultState(o.model.states)?.key : undefined;
   return o.queues.map((q) => {
     // The declared states (without a model: the keys the adapter counted), then dead letters.
     const states = [...(declared ?? Object.keys(q.counts)), DEAD];
@@ -91,8 +94,8 @@ export function queueSamples(o: BrokerOverview, at: number): QueueSample[] {
       const value = countOf(q, state);
       return value === null ? [] : [{ state, value, capped: q.capped?.[state] !== undefined }];
     });
-    // The first declared state is the work a worker may claim now, whose oldest wait this is.
-    const ready = countOf(q, states[0] === DEAD ? '' : states[0]!);
+    const key = waiting ?? (states[0] === DEAD ? undefined : states[0]);
+    const ready = key === undefined ? null : countOf(q, key);
     const oldest = q.oldestReadyAt ? Math.max(0, (at - Date.parse(q.oldestReadyAt)) / 1000) : ready === 0 ? 0 : null;
     return { broker: o.id, queue: q.name, counts, oldestAgeSeconds: oldest !== null && Number.isFinite(oldest) ? oldest : null };
   });

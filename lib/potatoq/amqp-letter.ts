@@ -1,10 +1,12 @@
 import 'server-only';
 import type { Message } from 'amqplib';
-import { decodeCeleryMessage, decodePayload, reasonSummary } from './index';
+import { decodeCeleryMessage, decodePayload } from './index';
+import { reasonSummary } from '@/lib/pyvalues/reason';
 import type { DecodedPayload } from './types';
 import type { DeadDetail, DeadSummary, ResultRecordDto } from '@/lib/brokers/schema';
 import { RAW_LIMIT } from '@/lib/brokers/message-view';
 import { messageView, previewCeleryConversion, previewOf } from './view';
+import { compareDead, deathReason, deathTimeMs } from '@/lib/transports/amqp/death';
 
 /** One message held from a `<queue>.dlq`, mapped the way `potatoq dead list` reads it. */
 export interface Letter {
@@ -23,26 +25,11 @@ export interface Letter {
 const text = (v: unknown): string | null =>
   typeof v === 'string' ? v : Buffer.isBuffer(v) ? v.toString('utf8') : typeof v === 'number' ? String(v) : null;
 
-function timestampSeconds(v: unknown): number | null {
-  if (typeof v === 'number') return v;
-  if (v && typeof v === 'object' && typeof (v as { value?: unknown }).value === 'number') return (v as { value: number }).value;
-  return null;
-}
-
 /** potatoq's reason (`potatoq-reason`), else the broker's `x-death[0].reason` with where and when. */
 export function reasonOf(h: Record<string, unknown>): { reason: string | null; diedAtMs: number | null } {
   const own = text(h['potatoq-reason']);
   const died = typeof h['potatoq-died'] === 'number' ? (h['potatoq-died'] as number) : null;
-  const deaths = Array.isArray(h['x-death']) ? (h['x-death'] as Array<Record<string, unknown>>) : [];
-  const first = deaths[0];
-  const deathTime = first ? timestampSeconds(first.time) : null;
-  if (own !== null) return { reason: own, diedAtMs: died ?? (deathTime === null ? null : deathTime * 1000) };
-  if (!first) return { reason: null, diedAtMs: died };
-  const why = text(first.reason) ?? 'unknown';
-  const when = deathTime === null ? '' : `, at ${new Date(deathTime * 1000).toISOString()}`;
-  // Details first: the summary (last line) stays potatoq's own text, e.g. `delivery_limit`.
-  const detail = `Dead-lettered by RabbitMQ itself (x-death: count ${String(first.count ?? '?')}, queue ${text(first.queue) ?? '?'}${when})`;
-  return { reason: `${detail}\n${why}`, diedAtMs: died ?? (deathTime === null ? null : deathTime * 1000) };
+  return { reason: own ?? deathReason(h), diedAtMs: died ?? deathTimeMs(h) };
 }
 
 export function toLetter(m: Message, queue: string): Letter {
@@ -112,8 +99,4 @@ export function detailOf(l: Letter, result: ResultRecordDto | null): DeadDetail 
 }
 
 /** Newest first (died_at DESC, unknown times last), then id. */
-export function compareLetters(a: Letter, b: Letter): number {
-  const da = a.diedAtMs ?? -Infinity;
-  const db = b.diedAtMs ?? -Infinity;
-  return da !== db ? db - da : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
-}
+export const compareLetters: (a: Letter, b: Letter) => number = compareDead;

@@ -1,87 +1,17 @@
-// What the console can tell about a Celery message that landed on a potatoq queue: protocol 2
-// bodies are `[args, kwargs, embed]`, and the task name and id travel in AMQP headers (or in a
-// kombu envelope's `headers` when the message went through a non-AMQP transport).
-import { a2bBase64 } from './b64';
-import { parseJson } from './json';
-import { pyToPValue } from './pvalue';
-import { pyStr } from './pyrepr';
-import type { PyVal } from './pyval';
+// Celery messages met on potatoq's queues (a Celery producer pointed at them): read with
+// Celery's protocol (lib/celery-protocol), their bodies' JSON with potatoq's own tags, which
+// is what a potatoq worker would see.
+import {
+  decodeCeleryMessage as decodeMessage,
+  decodeKombuEnvelope,
+  type BodyDecoder,
+  type CeleryInfo,
+} from '@/lib/celery-protocol/message';
+import { parseJson } from '@/lib/pyvalues/json';
+import type { PyVal } from '@/lib/pyvalues/pyval';
 import { decodeTags } from './tags';
-import type { CeleryInfo, PValue } from './types';
-import { decodeUtf8 } from './utf8';
 
-const LIMITS = { maxDepth: 16, maxString: 10_000, maxItems: 200 };
-
-function emptyInfo(): CeleryInfo {
-  return {
-    task: null,
-    id: null,
-    eta: null,
-    expires: null,
-    retries: null,
-    rootId: null,
-    parentId: null,
-    groupId: null,
-    argsrepr: null,
-    kwargsrepr: null,
-    args: null,
-    kwargs: null,
-    callbacks: null,
-    errbacks: null,
-    chain: null,
-    chord: null,
-  };
-}
-
-function get(v: PyVal, key: string): PyVal | undefined {
-  return v.k === 'dict' ? v.entries.find((e) => e[0] === key)?.[1] : undefined;
-}
-
-const pv = (v: PyVal | undefined): PValue | null => (v === undefined || v.k === 'none' ? null : pyToPValue(v, LIMITS));
-
-/** Fills args/kwargs/callbacks/... from a decoded protocol 2 body; other shapes are left null. */
-export function fillFromBody(info: CeleryInfo, body: PyVal): CeleryInfo {
-  if (body.k !== 'list' || body.items.length !== 3) return info;
-  const [args, kwargs, embed] = body.items as [PyVal, PyVal, PyVal];
-  info.args = pv(args);
-  info.kwargs = pv(kwargs);
-  info.callbacks = pv(get(embed, 'callbacks'));
-  info.errbacks = pv(get(embed, 'errbacks'));
-  info.chain = pv(get(embed, 'chain'));
-  info.chord = pv(get(embed, 'chord'));
-  return info;
-}
-
-function headerText(v: unknown): string | null {
-  if (v === null || v === undefined) return null;
-  if (typeof v === 'string') return v;
-  if (typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean') return String(v);
-  if (v instanceof Date) return v.toISOString();
-  try {
-    return JSON.stringify(v);
-  } catch {
-    return String(v);
-  }
-}
-
-/** Celery's header fields (protocol 2) into CeleryInfo. */
-function fillFromHeaders(info: CeleryInfo, h: Record<string, unknown>): CeleryInfo {
-  info.task = headerText(h.task);
-  info.id = headerText(h.id);
-  info.eta = headerText(h.eta);
-  info.expires = headerText(h.expires);
-  info.retries = headerText(h.retries);
-  info.rootId = headerText(h.root_id);
-  info.parentId = headerText(h.parent_id);
-  info.groupId = headerText(h.group);
-  info.argsrepr = headerText(h.argsrepr);
-  info.kwargsrepr = headerText(h.kwargsrepr);
-  return info;
-}
-
-/** Decodes a body's JSON text to a Python value; null when it cannot. potatoq's tags by
- *  default; the Celery adapter passes kombu's `__type__` markers. */
-export type BodyDecoder = (text: string) => PyVal | null;
+export { emptyCeleryInfo, fillFromBody } from '@/lib/celery-protocol/message';
 
 const potatoqBody: BodyDecoder = (text) => {
   try {
@@ -91,68 +21,10 @@ const potatoqBody: BodyDecoder = (text) => {
   }
 };
 
-function bodyToPy(body: string | Uint8Array | PyVal | null, decode: BodyDecoder = potatoqBody): PyVal | null {
-  if (body === null) return null;
-  if (typeof body !== 'string' && !(body instanceof Uint8Array)) return body;
-  let text: string;
-  if (typeof body === 'string') text = body;
-  else {
-    const r = decodeUtf8(body);
-    if (!r.ok) return null;
-    text = r.text;
-  }
-  return decode(text);
-}
-
 /** A Celery message from AMQP headers (may be null) and its body (raw or already decoded). */
 export function decodeCeleryMessage(headers: Record<string, unknown> | null, body: string | Uint8Array | PyVal | null): CeleryInfo {
-  const info = emptyInfo();
-  if (headers) fillFromHeaders(info, headers);
-  const decoded = bodyToPy(body);
-  return decoded ? fillFromBody(info, decoded) : info;
+  return decodeMessage(headers, body, potatoqBody);
 }
 
-/** Celery's protocol 1 body: one dict with the task, id, args, kwargs, eta, ... (no headers). */
-export function fillFromV1Body(info: CeleryInfo, body: PyVal): CeleryInfo {
-  if (body.k !== 'dict') return info;
-  const text = (key: string) => {
-    const v = get(body, key);
-    return v === undefined || v.k === 'none' ? null : pyStr(v);
-  };
-  info.task = text('task');
-  info.id = text('id');
-  info.eta = text('eta');
-  info.expires = text('expires');
-  info.retries = text('retries');
-  info.groupId = text('taskset') ?? text('group');
-  info.args = pv(get(body, 'args'));
-  info.kwargs = pv(get(body, 'kwargs'));
-  info.callbacks = pv(get(body, 'callbacks'));
-  info.errbacks = pv(get(body, 'errbacks'));
-  info.chord = pv(get(body, 'chord'));
-  return info;
-}
-
-/** A kombu envelope `{"body", "headers", "properties": {"body_encoding"}, ...}`; protocol 1
- *  when its headers carry no task name (the body then does). */
-export function decodeKombuEnvelope(env: PyVal, decode?: BodyDecoder): CeleryInfo {
-  const info = emptyInfo();
-  const headers = get(env, 'headers');
-  if (headers?.k === 'dict') {
-    const plain: Record<string, unknown> = {};
-    for (const [k, v] of headers.entries) plain[k] = v.k === 'none' ? null : pyStr(v);
-    fillFromHeaders(info, plain);
-  }
-  const body = get(env, 'body');
-  const encoding = get(get(env, 'properties') ?? { k: 'none' }, 'body_encoding');
-  let inner: PyVal | null = null;
-  if (body?.k === 'str' && encoding?.k === 'str' && encoding.v === 'base64') {
-    const raw = /^[\x00-\x7f]*$/.test(body.v) ? a2bBase64(Uint8Array.from(body.v, (c) => c.charCodeAt(0))) : null;
-    inner = raw ? bodyToPy(raw, decode) : null;
-  } else if (body?.k === 'str') inner = bodyToPy(body.v, decode);
-  else if (body) inner = body;
-  if (!inner) return info;
-  return info.task === null && inner.k === 'dict' ? fillFromV1Body(info, inner) : fillFromBody(info, inner);
-}
-
-export { emptyInfo as emptyCeleryInfo };
+/** A kombu envelope found where a potatoq message was expected. */
+export const decodeCeleryEnvelope = (env: PyVal): CeleryInfo => decodeKombuEnvelope(env, potatoqBody);

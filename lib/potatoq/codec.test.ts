@@ -1,17 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  buildMessage,
-  BuildMessageError,
-  decodeCeleryMessage,
-  decodeJsonValue,
-  decodePayload,
-  parseJson,
-  previewPayload,
-  PyJsonError,
-  reasonSummary,
-  reasonSummaryFull,
-  toPValue,
-} from './index';
+import { buildMessage, BuildMessageError, decodeCeleryMessage, decodeJsonValue, decodePayload, previewPayload, toTyped } from './index';
+import { parseJson, PyJsonError, reasonSummary, reasonSummaryFull } from '@/lib/pyvalues';
 
 const msg = (extra: string) => `{"task":"t.boom","id":"i1","enqueued_at":1.5${extra}}`;
 
@@ -51,7 +40,7 @@ describe('hostile payloads', () => {
   });
 
   it('caps rendering depth at 64 but keeps decoding deeper data', () => {
-    const v = toPValue(`${'['.repeat(200)}1${']'.repeat(200)}`);
+    const v = toTyped(`${'['.repeat(200)}1${']'.repeat(200)}`);
     let node = v;
     let depth = 0;
     while (node.t === 'list') {
@@ -89,7 +78,7 @@ describe('decodePayload', () => {
   });
 
   it('decodes a tagged aware datetime with its instant', () => {
-    const v = toPValue('{"__potatoq__":"datetime","v":"2026-01-01T10:00:00+02:00"}');
+    const v = toTyped('{"__potatoq__":"datetime","v":"2026-01-01T10:00:00+02:00"}');
     expect(v).toEqual({ t: 'datetime', v: '2026-01-01T10:00:00+02:00', aware: true, epochMs: Date.UTC(2026, 0, 1, 8) });
   });
 

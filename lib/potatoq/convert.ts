@@ -1,8 +1,8 @@
 // Rebuilding a Celery protocol 2 message as the potatoq message `potatoq call` would send.
 import { buildMessage, type BuiltMessage } from './encode';
-import { parseJson, type JsonNode } from './json';
+import { parseJson, type JsonNode } from '@/lib/pyvalues/json';
 import type { DecodedPayload } from './types';
-import { dumpsPy } from './pyval';
+import { dumpsPy } from './dumps';
 import { decodeTags } from './tags';
 
 export class CeleryConversionError extends Error {}

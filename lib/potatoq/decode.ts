@@ -1,14 +1,15 @@
 // `Message.decode` as a classifier that never throws: the same order of checks, the same
 // reason texts (what a RabbitMQ worker writes as the dead letter's reason), plus what the
 // operator should do about it.
-import { decodeKombuEnvelope, emptyCeleryInfo, fillFromBody } from './celery';
-import { type JsonNode, parseJson, PyJsonError } from './json';
-import { pyToPValue, type PValueLimits } from './pvalue';
-import { pyStr } from './pyrepr';
-import { type PyVal, pyTypeName } from './pyval';
+import { decodeCeleryEnvelope, emptyCeleryInfo, fillFromBody } from './celery';
+import { parseJson, PyJsonError, type TagWatch } from '@/lib/pyvalues/json';
+import { pyToTyped, type TypedLimits } from '@/lib/pyvalues/typed';
+import { pyStr } from '@/lib/pyvalues/pyrepr';
+import { type PyVal, pyTypeName } from '@/lib/pyvalues/pyval';
 import { decodeTags } from './tags';
-import type { CeleryInfo, DecodedPayload, ForeignKind, ForeignMessage, PValue } from './types';
-import { decodeUtf8 } from './utf8';
+import type { CeleryInfo, DecodedPayload, ForeignKind, ForeignMessage } from './types';
+import type { TypedValue } from '@/lib/brokers/typed-value';
+import { decodeUtf8 } from '@/lib/pyvalues/utf8';
 
 /** Message's dataclass fields in declaration order (26.1a8). */
 export const MESSAGE_FIELDS = [
@@ -56,9 +57,9 @@ const ADVICE: Record<ForeignKind, string> = {
   'tag-error': `A tagged value potatoq's decoder fails on ({"__potatoq__": …}). Fix the producer. ${CRASH}`,
 };
 
-const PREVIEW_LIMITS: PValueLimits = { maxDepth: 64, maxString: 100_000, maxItems: 10_000 };
+const PREVIEW_LIMITS: TypedLimits = { maxDepth: 64, maxString: 100_000, maxItems: 10_000 };
 
-function foreign(kind: ForeignKind, reason: string, value: PValue | null, extra: Partial<ForeignMessage> = {}): ForeignMessage {
+function foreign(kind: ForeignKind, reason: string, value: TypedValue | null, extra: Partial<ForeignMessage> = {}): ForeignMessage {
   return {
     kind: 'foreign',
     foreign: kind,
@@ -83,14 +84,14 @@ function notOurs(v: PyVal): { kind: ForeignKind; reason: string; celery: CeleryI
     return { kind: 'celery-v2', reason: NOT_OURS.celery, celery: fillFromBody(emptyCeleryInfo(), v) };
   }
   if (v.k === 'dict' && field(v, 'body') !== undefined && field(v, 'headers') !== undefined) {
-    return { kind: 'kombu-envelope', reason: NOT_OURS.kombu, celery: decodeKombuEnvelope(v) };
+    return { kind: 'kombu-envelope', reason: NOT_OURS.kombu, celery: decodeCeleryEnvelope(v) };
   }
   if (v.k === 'dict' && field(v, 'task') !== undefined) return { kind: 'no-id', reason: NOT_OURS.noId, celery: null };
   return { kind: 'not-object', reason: NOT_OURS.other(pyTypeName(v)), celery: null };
 }
 
 /** Classifies and decodes a stored payload exactly as `Message.decode` would. Never throws. */
-export function decodePayload(raw: string | Uint8Array, limits: PValueLimits = PREVIEW_LIMITS): DecodedPayload {
+export function decodePayload(raw: string | Uint8Array, limits: TypedLimits = PREVIEW_LIMITS): DecodedPayload {
   let text: string;
   if (typeof raw === 'string') text = raw;
   else {
@@ -99,12 +100,12 @@ export function decodePayload(raw: string | Uint8Array, limits: PValueLimits = P
     text = r.text;
   }
   let decoded;
-  const tagLike: JsonNode[] = [];
+  const tagLike: TagWatch = { keys: ['__potatoq__', 'v'], seen: [] };
   try {
     decoded = decodeTags(parseJson(text, tagLike));
   } catch (e) {
     // Python's hook runs while parsing: a crashing tag before the syntax error raises first.
-    for (const node of tagLike) {
+    for (const node of tagLike.seen) {
       const crash = decodeTags(node).crash;
       if (crash !== null) return foreign('tag-error', crash, null);
     }
@@ -115,7 +116,7 @@ export function decodePayload(raw: string | Uint8Array, limits: PValueLimits = P
     return foreign(
       'tag-error',
       decoded.crash,
-      pyToPValue(v, limits),
+      pyToTyped(v, limits),
       v.k === 'dict' ? { task: strOf(field(v, 'task')), id: strOf(field(v, 'id')) } : {},
     );
   }
@@ -123,15 +124,15 @@ export function decodePayload(raw: string | Uint8Array, limits: PValueLimits = P
     const { kind, reason, celery } = notOurs(v);
     const task = v.k === 'dict' ? strOf(field(v, 'task')) : (celery?.task ?? null);
     const id = v.k === 'dict' ? strOf(field(v, 'id')) : (celery?.id ?? null);
-    return foreign(kind, reason, pyToPValue(v, limits), { task: task ?? celery?.task ?? null, id: id ?? celery?.id ?? null, celery });
+    return foreign(kind, reason, pyToTyped(v, limits), { task: task ?? celery?.task ?? null, id: id ?? celery?.id ?? null, celery });
   }
   const version = field(v, 'v') ?? { k: 'int', text: '1' };
   const isInt = version.k === 'int' || version.k === 'bool';
   if (!isInt || (version.k === 'int' && BigInt(version.text) > 1n)) {
     const reason = `Message ${pyStr(field(v, 'id') as PyVal)} uses protocol v${pyStr(version)}, this worker understands up to v1: upgrade potatoq on the workers first.`;
-    return foreign('newer-protocol', reason, pyToPValue(v, limits), { task: strOf(field(v, 'task')), id: strOf(field(v, 'id')) });
+    return foreign('newer-protocol', reason, pyToTyped(v, limits), { task: strOf(field(v, 'task')), id: strOf(field(v, 'id')) });
   }
-  const fields: Array<[string, PValue]> = v.entries.map(([k, x]) => [k, pyToPValue(x, limits)]);
+  const fields: Array<[string, TypedValue]> = v.entries.map(([k, x]) => [k, pyToTyped(x, limits)]);
   const get = (k: string) => fields.find((e) => e[0] === k)?.[1];
   const queue = field(v, 'queue');
   return {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { EditError, reencodeEdited, typedToWire } from './edit';
+import { reencodeEdited, typedToWire } from './edit';
+import { EditError } from '@/lib/pyvalues/typed-edit';
 
 const raw =
   '{"task":"shop.charge","args":[{"__potatoq__":"decimal","v":"12.50"},"x"],"kwargs":{"at":{"__potatoq__":"datetime","v":"2026-12-01T09:00:00+00:00"}},"id":"a1","queue":"billing","eta":1796130000.5,"enqueued_at":1796130000.25,"root_id":"a1","v":1}';

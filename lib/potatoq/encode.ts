@@ -2,10 +2,11 @@
 // `serialization.dumps` for new tasks (what `potatoq call` writes), and the SQL brokers'
 // `requeue_dead` re-encoding (decode, `eta = None`, encode) for replays.
 import { decodePayload, MESSAGE_FIELDS } from './decode';
-import { pyDatetimeFromIso } from './isodate';
-import { type JsonNode, parseJson, PyJsonError } from './json';
-import { decimalKey } from './pydecimal';
-import { dumpsPy, plainPy, type PyVal, totalSeconds } from './pyval';
+import { pyDatetimeFromIso } from '@/lib/pyvalues/isodate';
+import { type JsonNode, parseJson, PyJsonError } from '@/lib/pyvalues/json';
+import { decimalKey } from '@/lib/pyvalues/pydecimal';
+import { plainPy, type PyVal, totalSeconds } from '@/lib/pyvalues/pyval';
+import { dumpsPy } from './dumps';
 import { decodeTags } from './tags';
 import { findBadTags } from './tag-check';
 

@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import golden from './__fixtures__/golden.json';
 import { reencode } from './encode';
-import { buildMessage, decodePayload, dumpsCompact, parseJson, reasonSummary, reencodeWithoutEta } from './index';
-import { pyTypeName } from './pyval';
+import { buildMessage, decodePayload, dumpsCompact, reencodeWithoutEta } from './index';
+import { parseJson, reasonSummary } from '@/lib/pyvalues';
+import { pyTypeName } from '@/lib/pyvalues/pyval';
 import { decodeTags } from './tags';
 
 interface Outcome {

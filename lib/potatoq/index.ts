@@ -1,21 +1,18 @@
-// potatoq's wire format for the console (client-safe: no Node or server imports).
-export { parseJson, PyJsonError, PY_MAX_JSON_DEPTH, type JsonNode } from './json';
-export { pyFloatRepr, pyJsonFloat } from './pyfloat';
-export { dumpsPy, plainPy, type PyVal } from './pyval';
+// potatoq's wire format for the console (client-safe: no Node or server imports). The Python
+// values it carries are lib/pyvalues'; Celery's protocol is lib/celery-protocol's.
+export { dumpsPy } from './dumps';
 export { decodeTags, KNOWN_TAGS } from './tags';
-export { toPValue, decodeJsonValue, pyToPValue, type PValueLimits } from './pvalue';
+export { toTyped, decodeJsonValue } from './values';
 export { decodePayload, MESSAGE_FIELDS, NOT_OURS } from './decode';
 export { decodeCeleryMessage } from './celery';
 export { buildMessage, reencodeWithoutEta, BuildMessageError, type BuildMessageInput, type BuiltMessage } from './encode';
-export { reasonSummary, reasonSummaryFull } from './reason';
-export { checkKwargNames, reencodeEdited, typedToPy, typedToWire, EditError, type ReplayEdit } from './edit';
+export { reencodeEdited, typedToWire, type ReplayEdit } from './edit';
 export { celeryToPotatoq, CeleryConversionError } from './convert';
 export { previewPayload } from './preview';
-export { decodeUtf8 } from './utf8';
 export * from './types';
 
-import { parseJson, type JsonNode } from './json';
-import { dumpsPy } from './pyval';
+import { parseJson, type JsonNode } from '@/lib/pyvalues/json';
+import { dumpsPy } from './dumps';
 import { decodeTags } from './tags';
 
 /**

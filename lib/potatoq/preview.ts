@@ -1,6 +1,7 @@
 // One short, inert line per payload for lists: `boom(1, 'x', when=datetime 2026-…)`.
 // Plain text only (the UI renders it as text, never HTML); bounded work even for 10 MB input.
-import type { DecodedPayload, ForeignKind, PValue } from './types';
+import type { DecodedPayload, ForeignKind } from './types';
+import type { TypedValue } from '@/lib/brokers/typed-value';
 
 /** A short, inert line for lists; the console's bridge maps it to its neutral preview. */
 export interface PayloadPreview {
@@ -20,13 +21,16 @@ const LABEL: Record<string, string> = {
   'tag-error': 'undecodable tag',
 };
 
+const OPEN = { list: '[', tuple: '(', set: '{' } as const;
+const CLOSE = { list: ']', tuple: ')', set: '}' } as const;
+
 function quote(s: string, room: number): string {
   const cut = s.length > room ? `${s.slice(0, Math.max(room, 0))}…` : s;
   return `'${cut.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, (c) => (c === '\n' ? '\\n' : c === '\t' ? '\\t' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`)).replaceAll("'", "\\'")}'`;
 }
 
 /** Renders until about `room` characters; the caller cuts the rest. */
-function render(v: PValue, room: number): string {
+function render(v: TypedValue, room: number): string {
   if (room <= 0) return '…';
   switch (v.t) {
     case 'null':
@@ -39,11 +43,12 @@ function render(v: PValue, room: number): string {
     case 'str':
       return quote(v.v, room);
     case 'list':
+    case 'tuple':
     case 'set':
       return seq(
-        v.t === 'set' ? '{' : '[',
+        OPEN[v.t],
         v.items.map((x) => (r: number) => render(x, r)),
-        v.t === 'set' ? '}' : ']',
+        CLOSE[v.t],
         room,
       );
     case 'dict':
@@ -85,7 +90,7 @@ function seq(open: string, parts: Array<(room: number) => string>, close: string
   return out + close;
 }
 
-function call(task: string, args: PValue | null, kwargs: PValue | null, max: number): string {
+function call(task: string, args: TypedValue | null, kwargs: TypedValue | null, max: number): string {
   const parts: string[] = [];
   let used = task.length + 2;
   const items: Array<(room: number) => string> = [];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildMessage, BuildMessageError } from './index';
-import { parseJson } from './json';
+import { parseJson } from '@/lib/pyvalues/json';
 import { findBadTags } from './tag-check';
 
 const bad = (json: string) => findBadTags(parseJson(json)).map((b) => [b.path.join('.'), b.message]);

@@ -2,7 +2,7 @@
 // potatoq's decoder keeps as a plain dict (an unknown tag, a value the tag's decoder rejects,
 // e.g. a datetime "tomorrow 9am") or chokes on (`uuid` with a number). `potatoq call` writes
 // them as given and the worker's task then gets a dict; the console refuses them, naming where.
-import type { JsonNode } from './json';
+import type { JsonNode } from '@/lib/pyvalues/json';
 import { decodeTags, KNOWN_TAGS } from './tags';
 
 export interface BadTag {
@@ -36,7 +36,7 @@ const shown = (n: JsonNode | undefined): string => {
 
 function checkTag(node: Extract<JsonNode, { k: 'obj' }>): string | null {
   const decoded = decodeTags(node);
-  const bad = decoded.value.k === 'dict' && (decoded.value.flag === 'malformed-tag' || decoded.value.flag === 'unknown-tag');
+  const bad = decoded.value.k === 'dict' && (decoded.value.note?.code === 'malformed-tag' || decoded.value.note?.code === 'unknown-tag');
   if (!bad && decoded.crash === null) return null;
   const tag = node.entries.find(([k]) => k === '__potatoq__')?.[1];
   const v = node.entries.find(([k]) => k === 'v')?.[1];

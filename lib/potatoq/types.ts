@@ -1,37 +1,12 @@
 // Client-safe types of potatoq's wire format, as the console shows them. No server imports.
+import type { CeleryInfo } from '@/lib/celery-protocol/message';
+import type { TypedValue } from '@/lib/brokers/typed-value';
+
+export type { CeleryInfo };
 
 /** The eight tags potatoq's serializer writes as `{"__potatoq__": tag, "v": value}`. */
 export const TAGS = ['datetime', 'date', 'time', 'timedelta', 'uuid', 'decimal', 'bytes', 'set'] as const;
 export type Tag = (typeof TAGS)[number];
-
-/**
- * A decoded JSON value, JSON-safe for the browser. Numbers are kept as the exact text the
- * producer wrote (big integers, NaN, Infinity), never as JS numbers.
- *
- * `dict.flag` marks objects that look like tagged values but are plain data for potatoq:
- * - `unknown-tag`: `__potatoq__` with a tag this potatoq does not know (a newer producer?)
- * - `malformed-tag`: a known tag whose value potatoq's decoder rejects (kept as the dict)
- * - `legacy-tag`: `{"__type__", "__value__"}` written by an older potatoq (before the
- *   `__potatoq__` tags); today's workers receive it as a plain dict.
- */
-export type PValue =
-  | { t: 'null' }
-  | { t: 'bool'; v: boolean }
-  | { t: 'int'; v: string }
-  | { t: 'float'; v: string }
-  | { t: 'str'; v: string; truncated?: number }
-  | { t: 'list'; items: PValue[]; truncated?: number }
-  | { t: 'dict'; entries: Array<[string, PValue]>; flag?: 'unknown-tag' | 'malformed-tag' | 'legacy-tag'; truncated?: number }
-  | { t: 'datetime'; v: string; aware: boolean; epochMs: number | null }
-  | { t: 'date'; v: string }
-  | { t: 'time'; v: string }
-  | { t: 'timedelta'; seconds: string }
-  | { t: 'uuid'; v: string }
-  | { t: 'decimal'; v: string }
-  | { t: 'bytes'; base64: string; size: number }
-  | { t: 'set'; items: PValue[] }
-  /** Nesting deeper than the console renders; the raw JSON still has it. */
-  | { t: 'deep'; depth: number };
 
 /** Why a payload is not a message potatoq can run. Wording of `reason` is potatoq's own. */
 export type ForeignKind =
@@ -44,25 +19,6 @@ export type ForeignKind =
   | 'invalid-utf8'
   /** A tag potatoq's decoder itself chokes on (e.g. `{"__potatoq__":"uuid","v":1}` raises AttributeError). */
   | 'tag-error';
-
-export interface CeleryInfo {
-  task: string | null;
-  id: string | null;
-  eta: string | null;
-  expires: string | null;
-  retries: string | null;
-  rootId: string | null;
-  parentId: string | null;
-  groupId: string | null;
-  argsrepr: string | null;
-  kwargsrepr: string | null;
-  args: PValue | null;
-  kwargs: PValue | null;
-  callbacks: PValue | null;
-  errbacks: PValue | null;
-  chain: PValue | null;
-  chord: PValue | null;
-}
 
 export interface PotatoqMessage {
   kind: 'potatoq';
@@ -77,10 +33,10 @@ export interface PotatoqMessage {
   expires: number | null;
   enqueuedAt: number | null;
   retries: string | null;
-  args: PValue;
-  kwargs: PValue;
+  args: TypedValue;
+  kwargs: TypedValue;
   /** Every field in wire order, decoded, including unknown ones (potatoq drops those). */
-  fields: Array<[string, PValue]>;
+  fields: Array<[string, TypedValue]>;
   /** Fields potatoq ignores (unknown to 26.1a8's Message). */
   ignoredFields: string[];
   /** Tag anomalies found anywhere in the payload. */
@@ -99,7 +55,7 @@ export interface ForeignMessage {
   task: string | null;
   id: string | null;
   celery: CeleryInfo | null;
-  value: PValue | null;
+  value: TypedValue | null;
 }
 
 export type DecodedPayload = PotatoqMessage | ForeignMessage;

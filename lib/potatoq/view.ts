@@ -1,29 +1,12 @@
 import 'server-only';
 import { celeryToPotatoq, previewPayload } from './index';
-import type { DecodedPayload, ForeignKind, PValue } from './types';
-import type { Conversion, ForeignInfo, HeaderRow, MessageView, PayloadPreview, TypedValue, ValueNote } from '@/lib/brokers/schema';
+import { TAG_NOTES } from './tags';
+import type { DecodedPayload, ForeignKind } from './types';
+import type { Conversion, ForeignInfo, HeaderRow, MessageView, PayloadPreview } from '@/lib/brokers/schema';
 
-// potatoq's codec (this folder) mapped into the console's neutral message view. Only the codec and
-// the systems that read potatoq's wire format know its decoded types; the DTOs and the UI see
-// MessageView and TypedValue.
-
-const FLAGS: Record<'unknown-tag' | 'malformed-tag' | 'legacy-tag', ValueNote> = {
-  'unknown-tag': {
-    code: 'unknown-tag',
-    label: 'unknown tag',
-    why: 'A __potatoq__ tag this potatoq does not know (a newer producer?). Workers receive it as a plain dict.',
-  },
-  'malformed-tag': {
-    code: 'malformed-tag',
-    label: 'malformed tag',
-    why: "A known tag whose value potatoq's decoder rejects. Workers receive it as a plain dict.",
-  },
-  'legacy-tag': {
-    code: 'legacy-tag',
-    label: 'written by an older potatoq',
-    why: 'A {"__type__", "__value__"} value from an older potatoq. Today\'s workers receive it as a plain dict.',
-  },
-};
+// potatoq's decoded payload (this folder) mapped into the console's neutral message view. Its
+// values are already the console's TypedValue (lib/pyvalues/typed.ts); only the message's
+// shape is potatoq's.
 
 const FOREIGN: Record<ForeignKind, string> = {
   'celery-v2': 'Celery protocol 2 message',
@@ -36,24 +19,6 @@ const FOREIGN: Record<ForeignKind, string> = {
   'tag-error': "a tagged value potatoq's decoder fails on",
 };
 
-/** potatoq's decoded value as the neutral typed value (the same shapes; flags become notes). */
-export function toTypedValue(p: PValue): TypedValue {
-  switch (p.t) {
-    case 'list':
-      return { ...p, items: p.items.map(toTypedValue) };
-    case 'set':
-      return { t: 'set', items: p.items.map(toTypedValue) };
-    case 'dict': {
-      const { flag, ...rest } = p;
-      return { ...rest, entries: p.entries.map(([k, v]) => [k, toTypedValue(v)]), ...(flag ? { note: FLAGS[flag] } : {}) };
-    }
-    default:
-      return p;
-  }
-}
-
-const typed = (p: PValue | null): TypedValue | null => (p ? toTypedValue(p) : null);
-
 /** The neutral view of a payload potatoq decoded. */
 export function messageView(d: DecodedPayload): MessageView {
   if (d.kind === 'potatoq') {
@@ -62,16 +27,16 @@ export function messageView(d: DecodedPayload): MessageView {
       task: d.task,
       id: d.id,
       queue: d.queue,
-      args: toTypedValue(d.args),
-      kwargs: toTypedValue(d.kwargs),
+      args: d.args,
+      kwargs: d.kwargs,
       fields: d.fields.map(([name, v]) => ({
         name,
-        value: toTypedValue(v),
+        value: v,
         ...(d.ignoredFields.includes(name) ? { ignored: 'potatoq 26.1a8 drops this field' } : {}),
         ...(name === 'args' || name === 'kwargs' ? { carriesArgs: true } : {}),
       })),
       headers: [],
-      flags: [...new Set(d.flags)].map((f) => FLAGS[f]),
+      flags: [...new Set(d.flags)].map((f) => TAG_NOTES[f]),
       foreign: null,
       value: null,
     };
@@ -102,7 +67,7 @@ export function messageView(d: DecodedPayload): MessageView {
     for (const [name, text, carriesArgs] of rows) if (text !== null) headers.push({ name, text, ...(carriesArgs ? { carriesArgs } : {}) });
     for (const name of ['args', 'kwargs', 'callbacks', 'errbacks', 'chain', 'chord'] as const) {
       const v = c[name];
-      if (v) headers.push({ name, value: toTypedValue(v), ...(name === 'args' || name === 'kwargs' ? { carriesArgs: true } : {}) });
+      if (v) headers.push({ name, value: v, ...(name === 'args' || name === 'kwargs' ? { carriesArgs: true } : {}) });
     }
   }
   return {
@@ -110,14 +75,14 @@ export function messageView(d: DecodedPayload): MessageView {
     task: d.task ?? c?.task ?? null,
     id: d.id ?? c?.id ?? null,
     queue: null,
-    args: typed(c?.args ?? null),
-    kwargs: typed(c?.kwargs ?? null),
+    args: c?.args ?? null,
+    kwargs: c?.kwargs ?? null,
     fields: [],
     headers,
     ...(c ? { headersTitle: 'Celery headers (read-only)' } : {}),
     flags: [],
     foreign,
-    value: typed(d.value),
+    value: d.value,
   };
 }
 

@@ -1,7 +1,6 @@
 import 'server-only';
-import os from 'node:os';
-import { randomBytes } from 'node:crypto';
 import { ConfigError } from '@/lib/config-error';
+import { processId } from '@/lib/state/process-id';
 import { getTrendConfig } from './config';
 import { createSampler, type Sampler } from './sampler';
 import { getTrendStore } from './store';
@@ -18,7 +17,7 @@ export async function startTrendSampler(): Promise<void> {
   const store = await getTrendStore();
   const sampler = createSampler({
     store,
-    holder: `${os.hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`,
+    holder: processId(),
     intervalMs: cfg.intervalMs,
     retentionMs: cfg.retentionMs,
     take: (atMs) => takeSamples(atMs, cfg.maxQueues),

@@ -67,7 +67,9 @@ export const ZQueueTrend = z
       intervalSeconds: z.number().int().nullable(),
       why: z.string().optional().describe('why no samples are taken, when off'),
     }),
-    depth: sampled.describe("tasks waiting in the broker's first declared state (ready) — the highest sample in each bucket"),
+    depth: sampled.describe(
+      "tasks in the broker's waiting state (the one that plays `waiting`; else its first declared) — the highest sample in each bucket",
+    ),
     oldestSeconds: sampled.describe('age of the oldest waiting task — the highest sample in each bucket'),
     dead: sampled.describe('dead letters kept — the highest sample in each bucket'),
     depthAtLeast: z

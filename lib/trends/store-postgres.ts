@@ -1,7 +1,8 @@
 import 'server-only';
-import { Pool } from 'pg';
-import { ADDED_COLUMNS, cappedFlags, LEASE, SERIES_SQL, seriesArgs, seriesOf, trendSchema, type TrendStore } from './store-sql';
-import { guardPool } from '@/lib/pool-guard';
+import { borrowOrOpen, type PostgresHandle } from '@/lib/state/handle';
+import { createLeases } from '@/lib/state/leases';
+import { sqlOf } from '@/lib/state/sql';
+import { cappedFlags, LEASE, SERIES_SQL, seriesArgs, seriesOf, type TrendStore } from './store-sql';
 
 // Samples in a PostgreSQL state store shared by several console instances. The lease compares
 // against the database's clock, so instances whose clocks disagree still agree on who holds it.
@@ -10,56 +11,35 @@ const numbered = (sql: string) => {
   let n = 0;
   return sql.replace(/\?/g, () => `$${++n}`);
 };
-const NOW_MS = '(extract(epoch FROM clock_timestamp()) * 1000)::bigint';
-const TABLES = ['console_trend_samples', 'console_trend_samples_at', 'console_leases'];
 
-export function createPostgresTrendStore(url: string): TrendStore {
-  const pool = guardPool(new Pool({ connectionString: url, max: 2 }), 'trends');
-  let ready: Promise<void> | null = null;
-  // As the audit store: no DDL when every object exists; else one statement at a time under an
-  // advisory lock (two instances starting together would otherwise race on CREATE TABLE).
-  const ensure = () =>
-    (ready ??= (async () => {
-      const c = await pool.connect();
-      try {
-        const have = await c.query<{ n: string }>('SELECT count(to_regclass(name)) AS n FROM unnest($1::text[]) AS name', [TABLES]);
-        if (Number(have.rows[0]!.n) === TABLES.length) return;
-        await c.query('SELECT pg_advisory_lock(727274002)');
-        try {
-          for (const s of trendSchema('BIGINT', 'DOUBLE PRECISION')) await c.query(s);
-          for (const col of ADDED_COLUMNS) await c.query(`ALTER TABLE console_trend_samples ADD COLUMN IF NOT EXISTS ${col} BIGINT`);
-        } finally {
-          await c.query('SELECT pg_advisory_unlock(727274002)').catch(() => {});
-        }
-      } finally {
-        c.release();
-      }
-    })().catch((e) => {
-      ready = null;
-      throw e;
-    }));
+/** On the state store's pool, or on a pool of its own for `url` (ended by `close`). */
+export function createPostgresTrendStore(url: string | PostgresHandle): TrendStore {
+  const { handle, owned } = borrowOrOpen(url, 'postgres');
+  const pool = handle.pool;
+  const ensure = () => handle.ready();
   const q = async <R extends object>(sql: string, args: unknown[]) => {
     await ensure();
     return pool.query<R>(sql, args);
   };
+  const sql = sqlOf(handle);
+  // The sampler's lease is the state store's one lease primitive, on the database's clock.
+  const leases = createLeases(
+    {
+      run: async (s, p) => {
+        await ensure();
+        return sql.run(s, p);
+      },
+      all: async <T>(s: string, p: unknown[]) => {
+        await ensure();
+        return sql.all<T>(s, p);
+      },
+    },
+    'database',
+  );
   return {
-    async lease(holder, ttlMs) {
-      const r = await q(
-        `INSERT INTO console_leases (name, holder, expires_ms) VALUES ($1, $2, ${NOW_MS} + $3)
-         ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, expires_ms = excluded.expires_ms
-         WHERE console_leases.holder = excluded.holder OR console_leases.expires_ms < ${NOW_MS}
-         RETURNING holder`,
-        [LEASE, holder, Math.round(ttlMs)],
-      );
-      return r.rowCount === 1;
-    },
-    async release(holder) {
-      await q('DELETE FROM console_leases WHERE name = $1 AND holder = $2', [LEASE, holder]);
-    },
-    async leaseHolder() {
-      const r = await q<{ holder: string }>(`SELECT holder FROM console_leases WHERE name = $1 AND expires_ms >= ${NOW_MS}`, [LEASE]);
-      return r.rows[0]?.holder ?? null;
-    },
+    lease: (holder, ttlMs) => leases.claim(LEASE, holder, ttlMs),
+    release: (holder) => leases.release(LEASE, holder),
+    leaseHolder: () => leases.holder(LEASE),
     async write(rows) {
       if (!rows.length) return 0;
       const r = await q(
@@ -87,7 +67,7 @@ export function createPostgresTrendStore(url: string): TrendStore {
       return (await q('DELETE FROM console_trend_samples WHERE at_ms < $1', [beforeMs])).rowCount ?? 0;
     },
     async close() {
-      await pool.end();
+      if (owned) await handle.close();
     },
   };
 }

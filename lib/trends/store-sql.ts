@@ -54,26 +54,6 @@ export interface TrendStore {
 
 export const LEASE = 'trend-sampler';
 
-/** Both stores' tables; `int` is the 64-bit integer type. */
-export const trendSchema = (int: string, real: string) => [
-  `CREATE TABLE IF NOT EXISTS console_trend_samples (
-  broker TEXT NOT NULL,
-  queue TEXT NOT NULL,
-  at_ms ${int} NOT NULL,
-  depth ${int},
-  oldest_s ${real},
-  dead ${int},
-  depth_capped ${int},
-  dead_capped ${int},
-  PRIMARY KEY (broker, queue, at_ms)
-)`,
-  'CREATE INDEX IF NOT EXISTS console_trend_samples_at ON console_trend_samples (at_ms)',
-  `CREATE TABLE IF NOT EXISTS console_leases (name TEXT PRIMARY KEY, holder TEXT NOT NULL, expires_ms ${int} NOT NULL)`,
-];
-
-/** Columns added after the table's first release: each store adds those a table lacks. */
-export const ADDED_COLUMNS = ['depth_capped', 'dead_capped'] as const;
-
 /** `?` placeholders; PostgreSQL's store renumbers them. */
 export const SERIES_SQL = `SELECT CAST((at_ms - ?) / ? AS INTEGER) AS b, max(depth) AS depth, max(oldest_s) AS oldest, max(dead) AS dead,
   max(depth_capped) AS depth_capped, max(dead_capped) AS dead_capped

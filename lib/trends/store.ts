@@ -1,8 +1,8 @@
 import 'server-only';
-import { stateLocation } from '@/lib/audit/store';
+import { processStateHandle } from '@/lib/state/handle';
 import type { TrendStore } from './store-sql';
 
-// Opens the trend store on the console's state store; the shapes and the SQL both stores share
+// Opens the trend store on the console's state store (lib/state, one handle per process); the shapes and the SQL both stores share
 // are in store-sql.ts (a leaf: the two stores import it, not this opener that loads them).
 export * from './store-sql';
 
@@ -13,9 +13,9 @@ type Global = typeof globalThis & { [STORE]?: Promise<TrendStore> };
 export function getTrendStore(): Promise<TrendStore> {
   const g = globalThis as Global;
   g[STORE] ??= (async () => {
-    const loc = stateLocation();
-    if (loc.kind === 'postgres') return (await import('./store-postgres')).createPostgresTrendStore(loc.where);
-    return (await import('./store-sqlite')).createSqliteTrendStore(loc.where);
+    const h = processStateHandle();
+    if (h.kind === 'postgres') return (await import('./store-postgres')).createPostgresTrendStore(h);
+    return (await import('./store-sqlite')).createSqliteTrendStore(h);
   })();
   g[STORE].catch(() => {
     delete g[STORE];

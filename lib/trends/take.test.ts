@@ -87,4 +87,22 @@ describe('taking samples', () => {
       ['', 0, true, false],
     ]);
   });
+
+  it('plots the depth of the state that plays `waiting`, wherever the system declares it', async () => {
+    const st = (key: string, role?: 'waiting') => ({ key, label: key, time: { field: 'createdAt', label: 't' }, owned: false, role });
+    const model = { system: 'sdj', states: [st('waiting'), st('pending', 'waiting')] } as BrokerOverview['model'];
+    const o = overview({
+      model,
+      queues: [{ name: 'emails', counts: { waiting: 9, pending: 4 }, dead: 0, oldestReadyAt: null, tasks: null }],
+      totals: { counts: { waiting: 9, pending: 4 }, dead: 0 },
+    });
+    snap.value = {
+      takenAt: now,
+      brokers: [{ id: 'b1', name: 'b1', kind: 'postgres', ...potatoq, system: 'sdj', ok: true, seconds: 0.01, error: null, overview: o }],
+    };
+    expect((await takeSamples(60_000, 10)).map((r) => [r.queue, r.depth])).toEqual([
+      ['emails', 4],
+      ['', 4],
+    ]);
+  });
 });

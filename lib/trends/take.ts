@@ -1,5 +1,5 @@
 import 'server-only';
-import { countOf } from '@/lib/brokers/dto';
+import { countOf, defaultState } from '@/lib/brokers/dto';
 import { queueSamples, takeSnapshot } from '@/lib/metrics/snapshot';
 import type { SampleRow } from './store';
 
@@ -7,7 +7,7 @@ import type { SampleRow } from './store';
  * One sample of every configured broker: the overview's own capped counts (the read /metrics
  * and the overview page make), each broker under the service's read timeout. A broker that
  * can't be read gives no rows, so its chart shows a gap, never a 0. Depth is the count of the
- * adapter's first declared state (potatoq: ready), the work a worker claims next. Queue `''`
+ * state that plays `waiting` (else the first declared), the work a worker claims next. Queue `''`
  * holds the broker's totals.
  */
 export async function takeSamples(atMs: number, maxQueues: number): Promise<SampleRow[]> {
@@ -16,7 +16,7 @@ export async function takeSamples(atMs: number, maxQueues: number): Promise<Samp
   for (const b of snap.brokers) {
     const o = b.overview;
     if (!o) continue;
-    const first = o.model?.states[0]?.key ?? Object.keys(o.totals.counts)[0] ?? '';
+    const waiting = (o.model ? defaultState(o.model.states)?.key : undefined) ?? Object.keys(o.totals.counts)[0] ?? '';
     const queues = queueSamples(o, snap.takenAt).slice(0, maxQueues);
     const count = (q: (typeof queues)[number], state: string) => q.counts.find((c) => c.state === state);
     // A count the broker did not finish is kept as what it is: a lower bound, flagged.
@@ -25,10 +25,10 @@ export async function takeSamples(atMs: number, maxQueues: number): Promise<Samp
         broker: o.id,
         queue: q.queue,
         atMs,
-        depth: count(q, first)?.value ?? null,
+        depth: count(q, waiting)?.value ?? null,
         oldestSeconds: q.oldestAgeSeconds,
         dead: count(q, 'dead')?.value ?? null,
-        depthCapped: !!count(q, first)?.capped,
+        depthCapped: !!count(q, waiting)?.capped,
         deadCapped: !!count(q, 'dead')?.capped,
       });
     const ages = queueSamples(o, snap.takenAt).flatMap((q) => (q.oldestAgeSeconds === null ? [] : [q.oldestAgeSeconds]));
@@ -36,10 +36,10 @@ export async function takeSamples(atMs: number, maxQueues: number): Promise<Samp
       broker: o.id,
       queue: '',
       atMs,
-      depth: countOf(o.totals, first),
+      depth: countOf(o.totals, waiting),
       oldestSeconds: ages.length ? Math.max(...ages) : null,
       dead: o.totals.dead,
-      depthCapped: !!o.totalsCapped?.[first],
+      depthCapped: !!o.totalsCapped?.[waiting],
       deadCapped: !!o.totalsCapped?.dead,
     });
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pyStrip } from '@/lib/potatoq/digits';
+import { pyStrip } from '@/lib/pyvalues/digits';
 import { reasonFingerprint, reasonTriage, triageMemoSize } from '@/lib/triage/reason-fingerprint';
 
 const traceback = (message: string) =>

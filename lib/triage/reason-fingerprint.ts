@@ -1,6 +1,6 @@
 import 'server-only';
-import { reasonSummary } from '@/lib/potatoq';
-import { pyStrip } from '@/lib/potatoq/digits';
+import { reasonSummary } from '@/lib/pyvalues';
+import { pyStrip } from '@/lib/pyvalues/digits';
 import { fingerprintError, type Fingerprint } from '@/lib/triage/fingerprint';
 import { parsePythonError } from '@/lib/triage/python-traceback';
 import { textKey } from '@/lib/triage/text-key';

@@ -60,6 +60,9 @@ const row = (id: string, o: Partial<BulkRow> = {}): BulkRow => ({
 async function saveAndPrune(s: BulkStore) {
   await s.create(row('j1'), ['a', 'b', 'c']);
   await s.create(row('j2'), ['x']);
+  // Only the console holding a job's lease writes its row.
+  expect(await s.claim('j1')).toBe(true);
+  expect(await s.claim('j2')).toBe(true);
   const miss = (id: string) => ({ id, outcome: 'missing' as const, message: `${id} gone` });
   await s.save(row('j1', { done: 1 }), [miss('a')]);
   await s.save(row('j2'), [miss('x')]);

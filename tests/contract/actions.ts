@@ -4,15 +4,13 @@ import { isConsoleError } from '@/lib/brokers/errors';
 import type { ActionOutcome } from '@/lib/brokers/schema';
 import type { BrokerAdapter } from '@/lib/brokers/types';
 import { enqueueLater, enqueueNow, enqueueWrongShapes } from './enqueue-sample';
-import { contractCase, jobMessage, uniqueQueue, type Ctx } from './helpers';
+import { contractCase, jobMessage, keyOf, uniqueQueue, type Ctx } from './helpers';
 
 /** The task a replay outcome is about: the letter's own id unless the system made a new one. */
 const taskOf = (a: BrokerAdapter, o: ActionOutcome) => (a.model.actions.replay.newTask ? o.taskId! : o.id);
-/** The state new work starts in: the adapter's first declared state that no worker owns. */
-const firstWaiting = (a: BrokerAdapter) => a.model.states.find((st) => !st.owned)?.key;
 
 export function registerActions(ctx: Ctx): void {
-  contractCase(ctx, 'replays a dead letter as a waiting task without its eta', { caps: ['replay', 'list:ready'] }, async () => {
+  contractCase(ctx, 'replays a dead letter as a waiting task without its eta', { caps: ['replay'], lists: ['waiting'] }, async () => {
     const { a, s } = ctx();
     const q = uniqueQueue('replay');
     const id = await s.deadLetter({ task: 'ct.r', queue: q, reason: 'boom', countdown: 3600, args: [7] });
@@ -21,7 +19,7 @@ export function registerActions(ctx: Ctx): void {
     // Where a replay is a new task (model.actions.replay.newTask) the outcome names it.
     const task = taskOf(a, r.succeeded[0]!);
     expect(await s.isDead(id)).toBe(false);
-    expect(await s.jobState(task)).toBe(firstWaiting(a));
+    expect(await s.jobState(task)).toBe(keyOf(a, 'waiting'));
     const m = await jobMessage(s, task);
     expect(m?.eta ?? undefined).toBeUndefined();
     expect(m?.args).toEqual([7]);
@@ -38,7 +36,7 @@ export function registerActions(ctx: Ctx): void {
   contractCase(
     ctx,
     'keeps the letter when a task with the same id is already waiting (potatoq would lose it)',
-    { caps: ['replay', 'list:ready'], states: ['ready'] },
+    { caps: ['replay'], lists: ['waiting'] },
     async (skip) => {
       const { fx, a, s } = ctx();
       if (fx.sharedIds) return skip(fx.sharedIds);
@@ -88,7 +86,7 @@ export function registerActions(ctx: Ctx): void {
   contractCase(
     ctx,
     'revokes a waiting task and refuses a running one, leaving it untouched',
-    { caps: ['revoke', 'list:ready', 'list:running'], states: ['ready', 'running'] },
+    { caps: ['revoke'], lists: ['waiting', 'running'] },
     async () => {
       const { a, s } = ctx();
       const q = uniqueQueue('revoke');
@@ -105,7 +103,7 @@ export function registerActions(ctx: Ctx): void {
       expect(r.succeeded.map((o) => o.id)).toEqual([waiting]);
       expect(r.failed).toEqual([{ id: running, outcome: 'running', message: expect.any(String) }]);
       expect(await s.jobState(waiting!)).toBeNull();
-      expect(await s.jobState(running!)).toBe('running');
+      expect(await s.jobState(running!)).toBe(keyOf(a, 'running'));
       expect(await s.jobPayload(running!)).toBe(payloadBefore);
     },
   );
@@ -113,7 +111,7 @@ export function registerActions(ctx: Ctx): void {
   contractCase(
     ctx,
     'purges waiting tasks of one queue only, leaving running work and dead letters',
-    { caps: ['purge', 'list:ready', 'list:running'], states: ['ready', 'running'] },
+    { caps: ['purge'], lists: ['waiting', 'running'] },
     async () => {
       const { a, s } = ctx();
       const q = uniqueQueue('purge');
@@ -128,8 +126,8 @@ export function registerActions(ctx: Ctx): void {
       const letter = await s.deadLetter({ task: 'ct.p', queue: q, reason: 'boom' });
       const r = await a.purge(q);
       expect(r.removed).toBe(2);
-      expect(await s.jobState(running!)).toBe('running');
-      expect(await s.jobState(kept)).toBe('ready');
+      expect(await s.jobState(running!)).toBe(keyOf(a, 'running'));
+      expect(await s.jobState(kept)).toBe(keyOf(a, 'waiting'));
       expect(await s.isDead(letter)).toBe(true);
     },
   );
@@ -137,21 +135,22 @@ export function registerActions(ctx: Ctx): void {
   contractCase(
     ctx,
     'enqueues a task that a worker claims, scheduled when given a countdown',
-    { caps: ['enqueue', 'list:ready', 'list:scheduled'], states: ['ready', 'scheduled'] },
+    { caps: ['enqueue'], lists: ['waiting', 'scheduled'] },
     async () => {
       const { a, s } = ctx();
+      const [waiting, scheduled] = [keyOf(a, 'waiting'), keyOf(a, 'scheduled')];
       const q = uniqueQueue('enqueue');
       const decl = a.model.actions.enqueue;
       const now = await a.enqueue(enqueueNow(decl, 'ct.e', q));
-      expect(now).toMatchObject({ state: 'ready', queue: q, task: 'ct.e' });
-      expect(await s.jobState(now.id)).toBe('ready');
+      expect(now).toMatchObject({ state: waiting, queue: q, task: 'ct.e' });
+      expect(await s.jobState(now.id)).toBe(waiting);
       // Claimed before the later one exists: which a worker takes first is the system's order.
       expect(await s.claim(q)).toBe(now.id);
       const laterReq = enqueueLater(decl, 'ct.e', q);
       if (laterReq) {
         const later = await a.enqueue(laterReq);
-        expect(later.state).toBe('scheduled');
-        expect(await s.jobState(later.id)).toBe('scheduled');
+        expect(later.state).toBe(scheduled);
+        expect(await s.jobState(later.id)).toBe(scheduled);
       }
     },
   );

@@ -1,7 +1,16 @@
 // Helpers shared by the battery's parts (see ../contract.ts).
 import { randomUUID } from 'node:crypto';
 import { it } from 'vitest';
-import { ZDeadListQuery, ZTaskListQuery, type Capability, type TaskSummary } from '@/lib/brokers/schema';
+import {
+  listCapability,
+  stateOfRole,
+  ZDeadListQuery,
+  ZTaskListQuery,
+  type Capability,
+  type StateRole,
+  type TaskListQuery,
+  type TaskSummary,
+} from '@/lib/brokers/schema';
 import type { BrokerAdapter } from '@/lib/brokers/types';
 import type { ContractFixture, ContractSeeder } from './types';
 
@@ -9,14 +18,21 @@ export const uniqueQueue = (tag = 'q') => `ct-${tag}-${randomUUID().slice(0, 8)}
 export const TRACEBACK = (last: string) =>
   `Traceback (most recent call last):\n  File "/app/tasks.py", line 3, in boom\n    raise ValueError("x")\n${last}\n`;
 
-export const tasks = (a: BrokerAdapter, q: Partial<ReturnType<typeof ZTaskListQuery.parse>>) => a.listTasks(ZTaskListQuery.parse(q));
+/** The key of the state that plays `role` in the adapter's declared model. A case that needs it
+ *  says so (`Needs.roles`/`lists`), so it is skipped, never run, where no state plays it. */
+export function keyOf(a: BrokerAdapter, role: StateRole): string {
+  const st = stateOfRole(a.model.states, role);
+  if (!st) throw new Error(`the adapter declares no state that plays the "${role}" role`);
+  return st.key;
+}
+
+type ListQuery = Partial<Omit<TaskListQuery, 'state'>> & { state?: string };
+/** One page of the adapter's list; without a state, of the state that plays `waiting` (what the
+ *  service fills in for a request that names none). */
+export const tasks = (a: BrokerAdapter, q: ListQuery) => a.listTasks({ ...ZTaskListQuery.parse(q), state: q.state ?? keyOf(a, 'waiting') });
 export const dead = (a: BrokerAdapter, q: Partial<ReturnType<typeof ZDeadListQuery.parse>>) => a.listDead(ZDeadListQuery.parse(q));
 
-export async function collect(
-  a: BrokerAdapter,
-  q: Partial<ReturnType<typeof ZTaskListQuery.parse>>,
-  limit: number,
-): Promise<TaskSummary[]> {
+export async function collect(a: BrokerAdapter, q: ListQuery, limit: number): Promise<TaskSummary[]> {
   const out: TaskSummary[] = [];
   let cursor: string | undefined;
   for (let i = 0; i < 100; i++) {
@@ -38,26 +54,33 @@ export async function jobMessage(s: ContractSeeder, id: string): Promise<{ args:
 
 export type Ctx = () => { fx: ContractFixture; a: BrokerAdapter; s: ContractSeeder };
 
-/** What a case needs from the adapter: capabilities that must be on, states it must declare. */
+/**
+ * What a case needs from the adapter: capabilities that must be on, and states by the role they
+ * play (`waiting`, `scheduled`, `running`), never by key: each system names its own states.
+ * `lists`: roles whose state must also be listable here (its `list:<key>` capability on).
+ */
 export interface Needs {
   caps?: Capability[];
-  states?: string[];
+  roles?: StateRole[];
+  lists?: StateRole[];
 }
 
 /** Why the adapter can't take this case (its own reason when a capability is off), or null. */
 export async function unmet(a: BrokerAdapter, needs: Needs): Promise<string | null> {
-  const caps = needs.caps?.length ? await a.capabilities() : null;
-  for (const c of needs.caps ?? []) {
+  const roles = [...(needs.roles ?? []), ...(needs.lists ?? [])];
+  for (const role of roles) if (!stateOfRole(a.model.states, role)) return `no declared state plays the "${role}" role on this broker`;
+  const wanted = [...(needs.caps ?? []), ...(needs.lists ?? []).map((role) => listCapability(keyOf(a, role)))];
+  const caps = wanted.length ? await a.capabilities() : null;
+  for (const c of wanted) {
     const cap = caps?.[c] ?? { on: false, why: 'the adapter does not declare it' };
     if (!cap.on) return `${c} is off on this broker: ${cap.why ?? 'not available'}`;
   }
-  for (const st of needs.states ?? []) if (!a.model.states.some((x) => x.key === st)) return `the adapter declares no "${st}" state`;
   return null;
 }
 
 /**
  * One case of a battery, chosen by what the adapter declares: skipped with the adapter's own
- * reason when a capability it needs is off or a state it needs is not declared.
+ * reason when a capability it needs is off or no declared state plays a role it needs.
  */
 export function contractCase(ctx: Ctx, title: string, needs: Needs, run: (skip: (why: string) => void) => Promise<void>): void {
   it(title, async ({ skip }) => {

@@ -3,7 +3,7 @@ import { expect } from 'vitest';
 import { countOf, listCapability, timeOf } from '@/lib/brokers/dto';
 import type { Capability } from '@/lib/brokers/model';
 import type { BrokerAdapter } from '@/lib/brokers/types';
-import { collect, contractCase, tasks, uniqueQueue, type Ctx } from './helpers';
+import { collect, contractCase, keyOf, tasks, uniqueQueue, type Ctx } from './helpers';
 
 /** The adapter method each capability needs: one that is on must have it. */
 const METHOD_OF: Partial<Record<Capability, keyof BrokerAdapter>> = {
@@ -46,54 +46,51 @@ export function registerListing(ctx: Ctx, all: typeof collect): void {
     }
   });
 
-  contractCase(
-    ctx,
-    'lists ready tasks in the order a worker claims them',
-    { caps: ['list:ready', 'list:running'], states: ['ready', 'running'] },
-    async () => {
-      const { a, s } = ctx();
-      const q = uniqueQueue('order');
-      await s.enqueueMany([0, 5, 0, 5, -1, 9].map((priority, i) => ({ task: 'ct.order', queue: q, priority, args: [i] })));
-      const listed = (await tasks(a, { queue: q, state: 'ready' })).items.map((t) => t.id);
-      const claimed: string[] = [];
-      for (let i = 0; i < 6; i++) claimed.push((await s.claim(q))!);
-      expect(listed).toEqual(claimed);
-      const running = (await tasks(a, { queue: q, state: 'running' })).items;
-      // Running tasks are listed by the time the adapter declares for them: the claim (then the
-      // order is the claims'), or another time a worker moves (a lease deadline), then by that.
-      const field = a.model.states.find((st) => st.key === 'running')!.time.field;
-      if (field === 'claimedAt') expect(running.map((t) => t.id)).toEqual(claimed);
-      else {
-        expect(running.map((t) => t.id).sort()).toEqual([...claimed].sort());
-        const times = running.map((t) => Date.parse(timeOf(t, field) ?? ''));
-        expect(times.every((x, i) => Number.isFinite(x) && (i === 0 || x >= times[i - 1]!))).toBe(true);
-      }
-      expect(running.every((t) => t.state === 'running')).toBe(true);
-      // Where the broker records who holds a task, the list names it.
-      if (!ctx().fx.noRunningWorker) expect(running.every((t) => t.worker !== null)).toBe(true);
-    },
-  );
+  contractCase(ctx, 'lists waiting tasks in the order a worker claims them', { lists: ['waiting', 'running'] }, async () => {
+    const { fx, a, s } = ctx();
+    const [waiting, run] = [keyOf(a, 'waiting'), keyOf(a, 'running')];
+    const q = uniqueQueue('order');
+    const seeded = await s.enqueueMany([0, 5, 0, 5, -1, 9].map((priority, i) => ({ task: 'ct.order', queue: q, priority, args: [i] })));
+    const listed = (await tasks(a, { queue: q, state: waiting })).items.map((t) => t.id);
+    const claimed: string[] = [];
+    for (let i = 0; i < 6; i++) claimed.push((await s.claim(q))!);
+    // Where the broker lists by creation only (fx.newestFirst), the same tasks, newest first.
+    const newest = [...seeded].reverse();
+    expect(listed).toEqual(fx.newestFirst ? newest : claimed);
+    if (fx.newestFirst) expect([...claimed].sort()).toEqual([...seeded].sort());
+    const running = (await tasks(a, { queue: q, state: run })).items;
+    // Running tasks are listed by the time the adapter declares for them: the claim (then the
+    // order is the claims'), or another time a worker moves (a lease deadline), then by that.
+    const field = a.model.states.find((st) => st.key === run)!.time.field;
+    if (fx.newestFirst) expect(running.map((t) => t.id)).toEqual(newest);
+    else if (field === 'claimedAt') expect(running.map((t) => t.id)).toEqual(claimed);
+    else {
+      expect(running.map((t) => t.id).sort()).toEqual([...claimed].sort());
+      const times = running.map((t) => Date.parse(timeOf(t, field) ?? ''));
+      expect(times.every((x, i) => Number.isFinite(x) && (i === 0 || x >= times[i - 1]!))).toBe(true);
+    }
+    expect(running.every((t) => t.state === run)).toBe(true);
+    // Where the broker records who holds a task, the list names it.
+    if (!ctx().fx.noRunningWorker) expect(running.every((t) => t.worker !== null)).toBe(true);
+  });
 
-  contractCase(
-    ctx,
-    'lists scheduled tasks by run time with their eta',
-    { caps: ['list:scheduled', 'list:ready'], states: ['scheduled', 'ready'] },
-    async () => {
-      const { a, s } = ctx();
-      const q = uniqueQueue('sched');
-      const [late, soon, mid] = await s.enqueueMany([300, 100, 200].map((countdown) => ({ task: 'ct.later', queue: q, countdown })));
-      const items = (await tasks(a, { queue: q, state: 'scheduled' })).items;
-      expect(items.map((t) => t.id)).toEqual([soon, mid, late]);
-      expect(items[0]!.runAt! < items[1]!.runAt!).toBe(true);
-      expect(Date.parse(items[0]!.runAt!)).toBeGreaterThan(Date.now() + 90_000);
-      expect((await tasks(a, { queue: q, state: 'ready' })).items).toEqual([]);
-    },
-  );
+  contractCase(ctx, 'lists scheduled tasks by run time with their eta', { lists: ['scheduled', 'waiting'] }, async () => {
+    const { fx, a, s } = ctx();
+    const q = uniqueQueue('sched');
+    const [late, soon, mid] = await s.enqueueMany([300, 100, 200].map((countdown) => ({ task: 'ct.later', queue: q, countdown })));
+    const items = (await tasks(a, { queue: q, state: keyOf(a, 'scheduled') })).items;
+    // By run time; where the broker lists by creation only (fx.newestFirst), newest first.
+    expect(items.map((t) => t.id)).toEqual(fx.newestFirst ? [mid, soon, late] : [soon, mid, late]);
+    const eta = (id: string) => Date.parse(items.find((t) => t.id === id)!.runAt!);
+    expect(eta(soon!) < eta(mid!) && eta(mid!) < eta(late!)).toBe(true);
+    expect(eta(soon!)).toBeGreaterThan(Date.now() + 90_000);
+    expect((await tasks(a, { queue: q, state: keyOf(a, 'waiting') })).items).toEqual([]);
+  });
 
   contractCase(
     ctx,
     'pages with a keyset cursor that neither repeats nor skips, even when tasks arrive',
-    { caps: ['list:ready'], states: ['ready'] },
+    { lists: ['waiting'] },
     async () => {
       const { a, s } = ctx();
       const q = uniqueQueue('page');
@@ -116,45 +113,38 @@ export function registerListing(ctx: Ctx, all: typeof collect): void {
     },
   );
 
-  contractCase(
-    ctx,
-    'filters tasks by queue, task name, id prefix and payload text',
-    { caps: ['list:ready'], states: ['ready'] },
-    async () => {
-      const { a, s } = ctx();
-      const q = uniqueQueue('filter');
-      const other = uniqueQueue('other');
-      const [x, y] = await s.enqueueMany([
-        { task: 'ct.alpha', queue: q, kwargs: { note: 'needle-7781' } },
-        { task: 'ct.beta', queue: q },
-      ]);
-      await s.enqueue({ task: 'ct.alpha', queue: other, kwargs: { note: 'needle-7781' } });
-      expect((await tasks(a, { queue: q, task: 'ct.alpha' })).items.map((t) => t.id)).toEqual([x]);
-      expect((await tasks(a, { queue: q, id: y!.slice(0, 8) })).items.map((t) => t.id)).toEqual([y]);
-      expect((await tasks(a, { queue: q, q: 'needle-7781' })).items.map((t) => t.id)).toEqual([x]);
-      expect((await tasks(a, { queue: q, q: 'no-such-text-0042' })).items).toEqual([]);
-    },
-  );
+  contractCase(ctx, 'filters tasks by queue, task name, id prefix and payload text', { lists: ['waiting'] }, async () => {
+    const { a, s } = ctx();
+    const q = uniqueQueue('filter');
+    const other = uniqueQueue('other');
+    const [x, y] = await s.enqueueMany([
+      { task: 'ct.alpha', queue: q, kwargs: { note: 'needle-7781' } },
+      { task: 'ct.beta', queue: q },
+    ]);
+    await s.enqueue({ task: 'ct.alpha', queue: other, kwargs: { note: 'needle-7781' } });
+    expect((await tasks(a, { queue: q, task: 'ct.alpha' })).items.map((t) => t.id)).toEqual([x]);
+    expect((await tasks(a, { queue: q, id: y!.slice(0, 8) })).items.map((t) => t.id)).toEqual([y]);
+    expect((await tasks(a, { queue: q, q: 'needle-7781' })).items.map((t) => t.id)).toEqual([x]);
+    expect((await tasks(a, { queue: q, q: 'no-such-text-0042' })).items).toEqual([]);
+  });
 
-  contractCase(
-    ctx,
-    'shows a task with its decoded payload, and null for an unknown id',
-    { caps: ['list:ready'], states: ['ready'] },
-    async () => {
-      const { a, s } = ctx();
-      const q = uniqueQueue('detail');
-      const id = await s.enqueue({ task: 'ct.detail', queue: q, args: [1, 'two'], kwargs: { k: 'v' }, priority: 4 });
-      const t = await a.getTask(id);
-      expect(t).not.toBeNull();
-      expect(t!.state).toBe('ready');
-      expect(t!.priority).toBe('4');
-      expect(t!.payload.foreign).toBeNull();
-      expect(t!.payload.task).toBe('ct.detail');
-      expect(t!.raw).toBe(await s.jobPayload(id));
-      expect(t!.rawTruncated).toBe(false);
-      expect(await a.getTask(`missing-${randomUUID()}`)).toBeNull();
-    },
-  );
+  contractCase(ctx, 'shows a task with its decoded payload, and null for an unknown id', { lists: ['waiting'] }, async () => {
+    const { fx, a, s } = ctx();
+    const q = uniqueQueue('detail');
+    const id = await s.enqueue({ task: 'ct.detail', queue: q, args: [1, 'two'], kwargs: { k: 'v' }, priority: 4 });
+    const t = await a.getTask(id);
+    expect(t).not.toBeNull();
+    expect(t!.state).toBe(keyOf(a, 'waiting'));
+    expect(t!.priority).toBe('4');
+    expect(t!.payload.foreign).toBeNull();
+    expect(t!.payload.task).toBe('ct.detail');
+    const stored = await s.jobPayload(id);
+    // The stored text itself; where the broker does not keep a JSON payload's key order, its value.
+    if (fx.rawKeyOrderLost) expect(JSON.parse(t!.raw)).toEqual(JSON.parse(stored!));
+    else expect(t!.raw).toBe(stored);
+    expect(t!.rawTruncated).toBe(false);
+    expect(await a.getTask(`missing-${randomUUID()}`)).toBeNull();
+  });
 
   contractCase(ctx, 'counts each queue per state, and null only for counts the broker cannot give', {}, async () => {
     const { fx, a, s } = ctx();
@@ -170,14 +160,16 @@ export function registerListing(ctx: Ctx, all: typeof collect): void {
     const o = await a.overview();
     const stats = o.queues.find((x) => x.name === q);
     expect(stats).toBeDefined();
-    // Counts are keyed by the declared states: the first holds what a worker may claim now, a
-    // `scheduled` state the task with a countdown, the owned state the claimed one. Where a
-    // message with an ETA waits in its queue among the ready ones (Celery on RabbitMQ), or no
-    // `scheduled` state is declared, the first state's count includes it.
+    // Counts are keyed by the declared states, found by the role they play: the `waiting` state
+    // holds what a worker may claim now, the `scheduled` one the task with a countdown, the
+    // `running` one the claimed task; a state of the system's own (none of these) holds none of
+    // them. Where a message with an ETA waits in its queue among the waiting ones (Celery on
+    // RabbitMQ), or no state plays `scheduled`, the waiting state's count includes it.
     const states = a.model.states;
-    const later = states.some((st) => st.key === 'scheduled') && !fx.etaWaitsInQueue;
+    const role = (k: string) => states.find((st) => st.key === k)?.role;
+    const later = states.some((st) => st.role === 'scheduled') && !fx.etaWaitsInQueue;
     const expectedOf = (k: string): number =>
-      k === states[0]!.key ? (later ? 2 : 3) : k === 'scheduled' || k === 'dead' ? 1 : states.find((st) => st.key === k)?.owned ? 1 : 0;
+      k === 'dead' ? 1 : role(k) === 'waiting' ? (later ? 2 : 3) : role(k) === 'scheduled' || role(k) === 'running' ? 1 : 0;
     for (const k of new Set([...states.map((st) => st.key), ...(fx.unknownCounts ?? []), 'dead'])) {
       const unknown = fx.unknownCounts?.includes(k) ?? false;
       expect(countOf(stats!, k), k).toBe(unknown ? null : expectedOf(k));
@@ -224,7 +216,7 @@ export function registerListing(ctx: Ctx, all: typeof collect): void {
   contractCase(
     ctx,
     'lists task names from tasks, dead letters and registered-task records',
-    { caps: ['list:ready', 'browseDead', 'results'], states: ['ready'] },
+    { caps: ['browseDead', 'results'], lists: ['waiting'] },
     async () => {
       const { a, s } = ctx();
       const q = uniqueQueue('names');

@@ -41,7 +41,8 @@ export interface ContractSeeder {
   garbageWorker?(id: string, info: string): Promise<void>;
   /** Absent where registered task names live only in the workers (Celery's `inspect registered`). */
   storeRegistered?(digest: string, names: string[]): Promise<void>;
-  /** The task's state (one of the adapter's declared keys), null when it is not waiting or running. */
+  /** The task's state as the system itself tells it (one of the adapter's declared keys: the
+   *  battery compares it with the key of the role it expects), null when it is not waiting or running. */
   jobState(id: string): Promise<string | null>;
   jobPayload(id: string): Promise<string | null>;
   /** The waiting task's args and ETA as its workers decode them, where the payload is not the
@@ -65,10 +66,10 @@ export interface ContractFixture {
   /** The broker keeps a task's name only inside its payload (Redis), so the task of a payload
    *  that is not the system's own message is unknown (a blocked head's `task` is null). */
   taskInPayloadOnly?: boolean;
-  /** The broker can't tell when its oldest ready task was enqueued (RabbitMQ). */
+  /** The broker can't tell when its oldest waiting task was enqueued (RabbitMQ). */
   noOldestReady?: boolean;
-  /** A task with a countdown waits in its queue as a ready message (Celery on RabbitMQ: the
-   *  worker holds it until its ETA), so the broker counts it as ready. */
+  /** A task with a countdown waits in its queue among the waiting messages (Celery on RabbitMQ:
+   *  the worker holds it until its ETA), so the broker counts it in the `waiting` role's state. */
   etaWaitsInQueue?: boolean;
   /** Why a claimed task is not lost while its claim lasts (the claim is a lease that is its
    *  heartbeat): the case of a running task without a heartbeat cannot be seeded by a claim. */
@@ -78,5 +79,12 @@ export interface ContractFixture {
   heldIdsUnknown?: string;
   /** The broker does not record which worker holds a running task (kombu's unacked hash). */
   noRunningWorker?: boolean;
+  /** Why the waiting, scheduled and running lists are not in the order a worker takes their
+   *  tasks or by run time (QueueFlow's API lists by creation time only): each then holds the
+   *  same tasks, newest created first. */
+  newestFirst?: string;
+  /** Why a task's raw text is its payload re-serialised, in an object key order the broker does
+   *  not keep (QueueFlow's JSON payload): it then equals the stored payload as JSON, not as text. */
+  rawKeyOrderLost?: string;
   cleanup(): Promise<void>;
 }

@@ -62,12 +62,20 @@ async function twoInstances(a: PauseLeaseStore, b: PauseLeaseStore) {
     b.takeOver('qf', 'mail', holder, 'R2', 3_000_000, 3_100_000),
   ]);
   expect(took.filter(Boolean)).toHaveLength(1);
+  // The old holder can neither renew nor record progress on it any more.
+  expect(await mine.update('qf', 'mail', holder, { deadlineMs: 4_000_000 })).toBe(false);
+  expect(await mine.update('qf', 'mail', holder, { deadlineMs: 4_000_000, detail: { letter: '7', copy: 'late' } })).toBe(false);
+  expect((await b.get('qf', 'mail'))?.detail).toEqual({ letter: '7', copy: 'c' });
+  // A broker whose id starts with this one's is another broker.
+  expect(await a.acquire({ ...lease('Z'), broker: 'qf2' })).toBe(true);
   // The old holder's release leaves the recoverer's lease alone.
   await mine.release('qf', 'mail', holder);
   expect((await a.list('qf')).map((l) => l.owner)).toEqual([took[0] ? 'R1' : 'R2']);
   await a.release('qf', 'mail', took[0] ? 'R1' : 'R2');
   expect(await b.get('qf', 'mail')).toBeNull();
   expect(await b.list('qf')).toEqual([]);
+  expect((await b.list('qf2')).map((l) => [l.broker, l.queue, l.owner])).toEqual([['qf2', 'mail', 'Z']]);
+  await b.release('qf2', 'mail', 'Z');
 }
 
 describe('console pause leases in the state store', () => {

@@ -11,6 +11,7 @@ interface Job {
   status: string;
   task_name: string;
   payload: Record<string, unknown>;
+  scheduled_at?: string | null;
 }
 interface Letter {
   id: number;
@@ -108,10 +109,13 @@ export function queueflowSeeder(s: QueueflowServer): ContractSeeder {
       throw new Error(`QueueFlow seeder: no dead letter for job ${id}`);
     },
     deadLetterRaw: unsupported('non-JSON payloads (a payload is a JSON object)'),
-    storeRegistered: unsupported('registered-task records'),
+    // No storeRegistered: QueueFlow keeps no registered-task records (its workers are anonymous).
     async jobState(id) {
       const j = await job(id);
-      return j && ['pending', 'retrying', 'running'].includes(j.status) ? j.status : null;
+      if (!j || !['pending', 'retrying', 'running'].includes(j.status)) return null;
+      // A pending job not due yet is what QueueFlow's own /queues counts as scheduled.
+      const later = j.status === 'pending' && !!j.scheduled_at && Date.parse(j.scheduled_at) > Date.now();
+      return later ? 'scheduled' : j.status;
     },
     jobPayload: async (id) => {
       const j = await job(id);

@@ -20,11 +20,12 @@ import {
   tableOf,
   type PgTarget,
 } from '@/tests/support/postgres';
-import { ZTaskListQuery } from '@/lib/brokers/schema';
+
 import type { ActionOutcome } from '@/lib/brokers/schema';
 import type { BrokerAdapter } from '@/lib/brokers/types';
 import { POTATOQ, ROOT } from '../support/potatoq-seeder';
 import { SoloWorker, until as waitFor } from '../support/solo-worker';
+import { taskQuery } from '@/tests/support/task-query';
 
 execFileSync('bash', [path.join(ROOT, 'scripts/ensure-venv.sh')], { stdio: 'inherit' });
 const available = await pgAvailable();
@@ -128,8 +129,8 @@ describe.skipIf(!available)('PostgreSQL round trips with the real potatoq', () =
     await until(
       'the queue to drain',
       async () =>
-        (await a.listTasks(ZTaskListQuery.parse({ queue: Q, state: 'ready' }))).items.length === 0 &&
-        (await a.listTasks(ZTaskListQuery.parse({ queue: Q, state: 'running' }))).items.length === 0,
+        (await a.listTasks(taskQuery({ queue: Q, state: 'ready' }))).items.length === 0 &&
+        (await a.listTasks(taskQuery({ queue: Q, state: 'running' }))).items.length === 0,
     );
     await sleep(500);
     const by = new Map(outcomes.map((o) => [o.id, o]));

@@ -11,10 +11,11 @@ import { createSqliteAdapter } from '@/lib/brokers/potatoq/sqlite/adapter';
 import { ZEnqueueInput } from '@/lib/actions/schemas';
 import { typedSnippet } from '@/components/enqueue/typed-entry';
 import { isConsoleError } from '@/lib/brokers/errors';
-import { ZDeadListQuery, ZTaskListQuery, type TypedKind } from '@/lib/brokers/schema';
+import { ZDeadListQuery, type TypedKind } from '@/lib/brokers/schema';
 import type { BrokerAdapter } from '@/lib/brokers/types';
 import { POTATOQ, PYTHON, ROOT } from '../support/potatoq-seeder';
 import { SoloWorker, until as waitFor } from '../support/solo-worker';
+import { taskQuery } from '@/tests/support/task-query';
 
 const PY_DIR = path.join(ROOT, 'tests/py');
 let dir: string;
@@ -82,7 +83,7 @@ describe('SQLite round trips with the real potatoq', () => {
     expect(await waitingCounts()).toEqual(JSON.parse(potatoq('queues', '--json')));
     const typed = await console_.getTask(ids.typed);
     expect(typed?.payload.foreign).toBeNull();
-    const scheduled = (await console_.listTasks(ZTaskListQuery.parse({ state: 'scheduled' }))).items.map((t) => t.id);
+    const scheduled = (await console_.listTasks(taskQuery({ state: 'scheduled' }))).items.map((t) => t.id);
     expect(scheduled).toContain(ids.revoked);
   });
 

@@ -85,6 +85,20 @@ describe('check-layers', () => {
     expect(r.out).toContain('system   lib/brokers/celery/adapter.ts -> lib/brokers/potatoq/options.ts');
   });
 
+  it("fails when a system imports a block named for another system, or a shared block imports a system's code", () => {
+    const r = check({
+      'lib/potatoq/decode.ts': '',
+      'lib/pyvalues/json.ts': "import { decodePayload } from '@/lib/potatoq/decode';\n",
+      'lib/brokers/celery/letter.ts':
+        "import { decodePayload } from '@/lib/potatoq/decode';\nimport { parseJson } from '@/lib/pyvalues/json';\n",
+      'lib/brokers/potatoq/reads.ts': "import { decodePayload } from '@/lib/potatoq/decode';\n",
+    });
+    expect(r.ok).toBe(false);
+    expect(r.out).toContain('system   lib/brokers/celery/letter.ts -> lib/potatoq/decode.ts');
+    expect(r.out).toContain('block    lib/pyvalues/json.ts -> lib/potatoq/decode.ts');
+    expect(r.out).not.toContain('lib/brokers/potatoq/reads.ts');
+  });
+
   it("fails when an adapter imports one of the console's services, but not its tests", () => {
     const files = {
       'lib/leases/store.ts': '',

@@ -17,6 +17,8 @@ export interface TestDb {
   url: string;
   /** `$1` placeholders on PostgreSQL, `?` on MySQL. */
   query<R extends Row = Row>(sql: string, params?: unknown[]): Promise<R[]>;
+  /** Ends this handle's connections; the database stays. */
+  close(): Promise<void>;
   drop(): Promise<void>;
 }
 
@@ -68,12 +70,22 @@ function withDatabase(url: string, name: string): string {
   return u.toString();
 }
 
-/** A new, empty database on the dialect's server; `drop()` removes it. */
-export async function createTestDb(dialect: Dialect): Promise<TestDb> {
+const serverOf = (dialect: Dialect): string => {
   const server = dialect === 'postgres' ? PG_URL : MYSQL_URL;
   if (!server) throw new Error(`no ${dialect} URL configured`);
-  const name = `sdjt_${randomBytes(5).toString('hex')}`;
-  await withAdmin(dialect, server, (q) => q(`CREATE DATABASE ${name}`));
+  return server;
+};
+
+/** A new, empty database on the dialect's server (named `name`, else a random one); `drop()` removes it. */
+export async function createTestDb(dialect: Dialect, name = `sdjt_${randomBytes(5).toString('hex')}`): Promise<TestDb> {
+  if (!/^[a-z][a-z0-9_]{0,62}$/.test(name)) throw new Error(`not a database name: ${name}`);
+  await withAdmin(dialect, serverOf(dialect), (q) => q(`CREATE DATABASE ${name}`));
+  return testDbOf(dialect, name);
+}
+
+/** A database that exists already (created by another process of the same run). */
+export function testDbOf(dialect: Dialect, name: string): TestDb {
+  const server = serverOf(dialect);
   const url = withDatabase(server, name);
   let pool: pg.Pool | mysql.Pool | null = null;
   const query = async <R extends Row = Row>(sql: string, params: unknown[] = []): Promise<R[]> => {
@@ -96,6 +108,10 @@ export async function createTestDb(dialect: Dialect): Promise<TestDb> {
     name,
     url,
     query,
+    async close() {
+      await pool?.end().catch(() => undefined);
+      pool = null;
+    },
     async drop() {
       await pool?.end().catch(() => undefined);
       await withAdmin(dialect, server, (q) =>

@@ -21,9 +21,9 @@ export const HOSTILE = '<img src=x onerror="window.__pwned=1"><a href="javascrip
 
 /** potatoq's states, as its model declares them. */
 const STATES: StateDecl[] = [
-  { key: 'ready', label: 'Ready', time: { field: 'createdAt', label: 'Enqueued' }, owned: false },
-  { key: 'scheduled', label: 'Scheduled', time: { field: 'runAt', label: 'Runs' }, owned: false },
-  { key: 'running', label: 'Running', time: { field: 'claimedAt', label: 'Claimed' }, owned: true },
+  { key: 'ready', label: 'Ready', time: { field: 'createdAt', label: 'Enqueued' }, owned: false, role: 'waiting' },
+  { key: 'scheduled', label: 'Scheduled', time: { field: 'runAt', label: 'Runs' }, owned: false, role: 'scheduled' },
+  { key: 'running', label: 'Running', time: { field: 'claimedAt', label: 'Claimed' }, owned: true, role: 'running' },
 ];
 
 /** Every capability of the contract on (each declared state listed), except those given with

@@ -1,12 +1,12 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
-import { EditError, typedToPy } from '@/lib/potatoq';
+import { EditError, typedToPy } from '@/lib/pyvalues/typed-edit';
 import { checkEditKwargNames } from '@/lib/brokers/edit-kwargs';
 import { ConsoleError } from '@/lib/brokers/errors';
 import type { BrokerModel } from '@/lib/brokers/schema';
 import type { EditPreview, EditReplayResult, ReplayEditInput } from '@/lib/brokers/schema-edit';
-import type { PyVal } from '@/lib/potatoq/pyval';
-import { dumpsKombu, KombuEncodeError } from './kombu-json';
+import type { PyVal } from '@/lib/pyvalues/pyval';
+import { dumpsKombu, KombuEncodeError } from '@/lib/celery-protocol/kombu-json';
 import { requireBackend, type ResultCtx } from './redis/context';
 import { failureInput, replayFailures, type ReplayBroker } from './redis/failures';
 import { resolveReplayQueue } from './route';
@@ -16,7 +16,7 @@ import { buildSendTask, type BuiltCeleryMessage, type SendTaskInput } from './se
 // Replay of a FAILURE record with edits, whatever Celery's broker: the record's name, args,
 // kwargs and queue (result_extended) with the edited fields replaced, sent as `app.send_task`
 // would send it, under the same id; the record goes only after the message is written
-// (replayFailures). Typed values go through the shared typed editor (lib/potatoq/edit.ts, the
+// (replayFailures). Typed values go through the shared typed editor (lib/pyvalues/typed-edit.ts, the
 // same Python values) and kombu's JSON encoder, which has no set or timedelta.
 
 const WORKERS = "Celery's workers";

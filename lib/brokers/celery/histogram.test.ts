@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { reasonFingerprint } from '@/lib/triage/reason-fingerprint';
-import type { Letter } from '@/lib/potatoq/amqp-letter';
+import type { Letter } from './rabbitmq/letter';
 import { celeryDeadHistogram } from './histogram';
 import { RESULT_SCAN_CAP } from './redis/results';
 

@@ -1,6 +1,6 @@
 import 'server-only';
 import { reasonFingerprint } from '@/lib/triage/reason-fingerprint';
-import type { Letter } from '@/lib/potatoq/amqp-letter';
+import type { Letter } from './rabbitmq/letter';
 import type { DeadHistogram, DeadHistogramQuery } from '@/lib/brokers/schema';
 import { bucketTimes } from '@/lib/trends/ranges';
 import { requireBackend, type ResultCtx } from './redis/context';

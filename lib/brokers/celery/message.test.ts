@@ -21,6 +21,16 @@ describe('a Celery message from a kombu list', () => {
     expect(envelopeView(e, 'q').headersTitle).toMatch(/protocol 1/);
   });
 
+  it("names Celery when a message is not a Celery task, and what a Celery worker can't decode", () => {
+    const not = envelopeView(parseEnvelope(envelope('{"hello": 1}', {})), 'q').foreign;
+    expect(not).toMatchObject({ code: 'not-celery', title: 'Not a Celery message', reasonBy: 'kombu 5.7' });
+    const bad = envelopeView(
+      parseEnvelope(envelope('[[{"__type__": "nope", "__value__": 1}], {}, {}]', { task: 't', id: 'i' })),
+      'q',
+    ).foreign;
+    expect(bad).toMatchObject({ code: 'undecodable', title: 'A Celery worker cannot run this message' });
+  });
+
   it('reads protocol 2 with chain and callbacks from the embed', () => {
     const e = parseEnvelope(
       envelope('[[1], {"k": 2}, {"callbacks": [{"task": "cb"}], "errbacks": null, "chain": [{"task": "next"}], "chord": null}]', {

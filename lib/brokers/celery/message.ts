@@ -1,22 +1,22 @@
 import 'server-only';
-import { decodeKombuEnvelope, type BodyDecoder } from '@/lib/potatoq/celery';
-import { parseJson } from '@/lib/potatoq/json';
-import { pyToPValue } from '@/lib/potatoq/pvalue';
-import { plainPy, type PyVal } from '@/lib/potatoq/pyval';
-import type { CeleryInfo, PValue } from '@/lib/potatoq/types';
-import { toTypedValue } from '@/lib/potatoq/view';
+import { decodeKombuEnvelope, type BodyDecoder, type CeleryInfo } from '@/lib/celery-protocol/message';
+import { parseJson } from '@/lib/pyvalues/json';
+import { pyToTyped } from '@/lib/pyvalues/typed';
+import { plainPy, type PyVal } from '@/lib/pyvalues/pyval';
 import type { ForeignInfo, HeaderRow, MessageView, PayloadPreview, TypedValue } from '@/lib/brokers/schema';
-import { decodeKombu } from './kombu-json';
+import { decodeKombu } from '@/lib/celery-protocol/kombu-json';
 
 // A Celery task message as kombu's virtual transports store it (one Redis list item, one
 // `unacked` entry): the envelope `{"body", "content-encoding", "content-type", "headers",
 // "properties"}` with a base64 body. Protocol 2 keeps the task name and id in `headers` and
 // `[args, kwargs, embed]` in the body; protocol 1 keeps everything in a body dict. Values are
-// kombu's JSON (`__type__` markers). Lib/potatoq/celery.ts reads the headers and the body; this
+// kombu's JSON (`__type__` markers). lib/celery-protocol/message.ts reads the headers and the body; this
 // file adds what a Celery console needs on top: priority, routing, the ETA and what a worker
 // would fail on.
 
 const LIMITS = { maxDepth: 16, maxString: 10_000, maxItems: 500 };
+/** For an envelope that is not one: there is no body to read. */
+const NO_BODY: BodyDecoder = () => null;
 
 export interface CeleryEnvelope {
   raw: string;
@@ -92,7 +92,7 @@ function tooLarge(raw: string, size: number, why: string): CeleryEnvelope {
 }
 
 function blank(raw: string, size: number): CeleryEnvelope {
-  const info = decodeKombuEnvelope({ k: 'none' });
+  const info = decodeKombuEnvelope({ k: 'none' }, NO_BODY);
   return {
     raw,
     size,
@@ -161,7 +161,7 @@ export function parseEnvelope(raw: string, opts: ParseOpts = WHOLE): CeleryEnvel
       return null;
     }
   };
-  const info = env?.k === 'dict' ? decodeKombuEnvelope(env, decode) : decodeKombuEnvelope({ k: 'none' });
+  const info = env?.k === 'dict' ? decodeKombuEnvelope(env, decode) : decodeKombuEnvelope({ k: 'none' }, NO_BODY);
   const headersV = get(env ?? undefined, 'headers');
   const props = get(env ?? undefined, 'properties');
   const delivery = get(props, 'delivery_info');
@@ -191,8 +191,7 @@ export function parseEnvelope(raw: string, opts: ParseOpts = WHOLE): CeleryEnvel
   };
 }
 
-const tv = (p: PValue | null): TypedValue | null => (p ? toTypedValue(p) : null);
-const pyTyped = (v: PyVal): TypedValue => toTypedValue(pyToPValue(v, LIMITS));
+const pyTyped = (v: PyVal): TypedValue => pyToTyped(v, LIMITS);
 
 /** The neutral view of one Celery message; `extra` rows (where it waits, when it comes back) first. */
 export function envelopeView(e: CeleryEnvelope, queue: string | null, extra: HeaderRow[] = []): MessageView {
@@ -205,7 +204,7 @@ export function envelopeView(e: CeleryEnvelope, queue: string | null, extra: Hea
     ['chord', c.chord],
   ] as const) {
     // Signatures of other tasks, with their arguments.
-    if (v) fields.push({ name, value: toTypedValue(v), carriesArgs: true });
+    if (v) fields.push({ name, value: v, carriesArgs: true });
   }
   const headers: HeaderRow[] = [...extra];
   if (e.bodyNote) headers.push({ name: 'body', text: e.bodyNote });
@@ -219,7 +218,7 @@ export function envelopeView(e: CeleryEnvelope, queue: string | null, extra: Hea
   const foreign: ForeignInfo | null = e.problem
     ? {
         code: e.protocol === null ? 'not-celery' : 'undecodable',
-        title: 'A Celery worker cannot run this message',
+        title: e.protocol === null ? 'Not a Celery message' : 'A Celery worker cannot run this message',
         reasonBy: 'kombu 5.7',
         reason: e.problem,
         advice: 'Delete it (revoke) once you have kept what you need from the raw text below.',
@@ -231,8 +230,8 @@ export function envelopeView(e: CeleryEnvelope, queue: string | null, extra: Hea
     task: c.task,
     id: c.id,
     queue,
-    args: tv(c.args),
-    kwargs: tv(c.kwargs),
+    args: c.args,
+    kwargs: c.kwargs,
     fields,
     headers,
     headersTitle: e.protocol === 1 ? 'Message (Celery protocol 1)' : 'Celery headers and properties (protocol 2)',
@@ -244,7 +243,7 @@ export function envelopeView(e: CeleryEnvelope, queue: string | null, extra: Hea
 
 function argsText(c: CeleryInfo): string {
   if (c.argsrepr !== null || c.kwargsrepr !== null) return `${c.argsrepr ?? '()'} ${c.kwargsrepr ?? '{}'}`;
-  const short = (p: PValue | null) => (p ? JSON.stringify(p).slice(0, 80) : '');
+  const short = (p: TypedValue | null) => (p ? JSON.stringify(p).slice(0, 80) : '');
   return `${short(c.args)} ${short(c.kwargs)}`.trim();
 }
 

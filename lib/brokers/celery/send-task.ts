@@ -4,10 +4,10 @@ import os from 'node:os';
 import { ConsoleError } from '@/lib/brokers/errors';
 import type { EnqueueRequest } from '@/lib/brokers/schema';
 import { parseCeleryEnqueue } from './enqueue-fields';
-import { parseJson } from '@/lib/potatoq/json';
-import { pyRepr } from '@/lib/potatoq/pyrepr';
-import type { PyVal } from '@/lib/potatoq/pyval';
-import { decodeKombu, dumpsKombu, KombuEncodeError } from './kombu-json';
+import { parseJson } from '@/lib/pyvalues/json';
+import { pyRepr } from '@/lib/pyvalues/pyrepr';
+import type { PyVal } from '@/lib/pyvalues/pyval';
+import { decodeKombu, dumpsKombu, KombuEncodeError } from '@/lib/celery-protocol/kombu-json';
 
 // The message Celery 5.7's `app.send_task(name, args, kwargs, queue=..., priority=...,
 // countdown=..., eta=..., expires=..., headers=...)` writes (celery/app/amqp.py `as_task_v2` +

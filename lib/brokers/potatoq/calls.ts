@@ -1,7 +1,8 @@
 import 'server-only';
-import { buildMessage, decodePayload, decodeTags, dumpsPy, parseJson, type BuildMessageInput, type BuiltMessage } from '@/lib/potatoq';
-import type { PyVal } from '@/lib/potatoq/pyval';
-import { decimalKey } from '@/lib/potatoq/pydecimal';
+import { buildMessage, decodePayload, decodeTags, dumpsPy, type BuildMessageInput, type BuiltMessage } from '@/lib/potatoq';
+import { parseJson } from '@/lib/pyvalues';
+import type { PyVal } from '@/lib/pyvalues/pyval';
+import { decimalKey } from '@/lib/pyvalues/pydecimal';
 import { ConsoleError } from '@/lib/brokers/errors';
 import type { CallsDecl, DeadDetail } from '@/lib/brokers/schema';
 import type { TaskCall } from '@/lib/brokers/types';

@@ -1,5 +1,5 @@
 import 'server-only';
-import { parseJson, type JsonNode } from '@/lib/potatoq';
+import { parseJson, type JsonNode } from '@/lib/pyvalues';
 import { STUCK_IDS, type Diagnosis, type QueueStats, type StuckFlag, type WorkerInfo } from '@/lib/brokers/dto';
 import { formatAge } from '@/lib/text/format';
 import { shellQuote } from '@/lib/text/shell';

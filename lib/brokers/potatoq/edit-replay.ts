@@ -1,5 +1,6 @@
 import 'server-only';
-import { checkKwargNames, EditError, reencodeEdited, typedToPy } from '@/lib/potatoq';
+import { reencodeEdited } from '@/lib/potatoq';
+import { checkKwargNames, EditError, typedToPy } from '@/lib/pyvalues/typed-edit';
 import { ConsoleError } from '@/lib/brokers/errors';
 import type { ActionResult } from '@/lib/brokers/schema';
 import type { EditPreview, EditReplayResult, ReplayEditInput } from '@/lib/brokers/schema-edit';
@@ -24,10 +25,10 @@ export function editedPayload(raw: string, edit: ReplayEditInput): { before: str
  *  costly, RabbitMQ's DLQ browse, refuses a bad edit without touching it). */
 export function checkEdit(edit: ReplayEditInput): void {
   try {
-    edit.args?.forEach((a, i) => typedToPy(a, `args[${i}]`));
+    edit.args?.forEach((a, i) => typedToPy(a, `args[${i}]`, "potatoq's workers"));
     if (edit.kwargs) {
       checkKwargNames(edit.kwargs);
-      for (const [k, v] of edit.kwargs) typedToPy(v, `kwargs.${k}`);
+      for (const [k, v] of edit.kwargs) typedToPy(v, `kwargs.${k}`, "potatoq's workers");
     }
   } catch (e) {
     if (e instanceof EditError) throw new ConsoleError('InvalidInput', e.message, { [e.field]: e.message });

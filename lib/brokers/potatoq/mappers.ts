@@ -1,7 +1,8 @@
 import 'server-only';
-import type { PValue } from '@/lib/potatoq/types';
-import { decodePayload, parseJson, toPValue } from '@/lib/potatoq';
-import { previewOf, toTypedValue } from '@/lib/potatoq/view';
+import type { TypedValue } from '@/lib/brokers/typed-value';
+import { decodePayload, toTyped } from '@/lib/potatoq';
+import { parseJson } from '@/lib/pyvalues';
+import { previewOf } from '@/lib/potatoq/view';
 import { DecodeMemo } from './decode-memo';
 import type { PayloadPreview, ResultRecordDto } from '@/lib/brokers/schema';
 import { RAW_LIMIT } from '@/lib/brokers/message-view';
@@ -75,13 +76,13 @@ export function rawParts(stored: Stored): { raw: string; rawSize: number; rawTru
   return { raw: rawTruncated ? payload.slice(0, RAW_LIMIT) : payload, rawSize, rawTruncated };
 }
 
-function entry(p: PValue | null, key: string): PValue | null {
+function entry(p: TypedValue | null, key: string): TypedValue | null {
   if (!p || p.t !== 'dict') return null;
   const hit = p.entries.find(([k]) => k === key);
   return hit ? hit[1] : null;
 }
 
-function scalarText(p: PValue | null): string | null {
+function scalarText(p: TypedValue | null): string | null {
   if (!p) return null;
   switch (p.t) {
     case 'str':
@@ -97,13 +98,13 @@ function scalarText(p: PValue | null): string | null {
   }
 }
 
-function numeric(p: PValue | null): number | null {
+function numeric(p: TypedValue | null): number | null {
   const s = p && (p.t === 'int' || p.t === 'float') ? p.v : null;
   return s === null ? null : Number(s);
 }
 
 /** potatoq's dashboard joins `exc_message` (the exception's args) with ", ". */
-function excMessageText(p: PValue | null): string | null {
+function excMessageText(p: TypedValue | null): string | null {
   if (!p) return null;
   if (p.t === 'list') return p.items.map((i) => scalarText(i) ?? JSON.stringify(i)).join(', ');
   return scalarText(p);
@@ -111,9 +112,9 @@ function excMessageText(p: PValue | null): string | null {
 
 /** A stored result record (`potatoq_results` row) decoded for the detail pages. */
 export function mapResult(id: string, state: string, payload: string, expiresAt: unknown): ResultRecordDto {
-  let record: PValue | null = null;
+  let record: TypedValue | null = null;
   try {
-    record = toPValue(parseJson(payload));
+    record = toTyped(parseJson(payload));
   } catch {
     record = null;
   }
@@ -123,7 +124,7 @@ export function mapResult(id: string, state: string, payload: string, expiresAt:
   return {
     id,
     status: scalarText(entry(record, 'status')) ?? state,
-    record: record ? toTypedValue(record) : null,
+    record,
     excType: isFailure ? scalarText(entry(result, 'exc_type')) : null,
     excMessage: isFailure ? excMessageText(entry(result, 'exc_message')) : null,
     traceback: scalarText(entry(record, 'traceback')),
@@ -138,7 +139,7 @@ export function mapResult(id: string, state: string, payload: string, expiresAt:
 /** The `result` list of a `potatoq-registered-*` record: the worker's task names. */
 export function registeredNames(payload: string): string[] {
   try {
-    const result = entry(toPValue(parseJson(payload)), 'result');
+    const result = entry(toTyped(parseJson(payload)), 'result');
     if (!result || (result.t !== 'list' && result.t !== 'set')) return [];
     return result.items.flatMap((i) => (i.t === 'str' ? [i.v] : []));
   } catch {

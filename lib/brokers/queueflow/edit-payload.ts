@@ -1,8 +1,8 @@
 import 'server-only';
-import { EditError, typedToPy } from '@/lib/potatoq';
+import { EditError, typedToPy } from '@/lib/pyvalues/typed-edit';
 import { checkEditKwargNames } from '@/lib/brokers/edit-kwargs';
-import { isoDate, isoTime, uuidText, type PyVal } from '@/lib/potatoq/pyval';
-import { decimalToString } from '@/lib/potatoq/pydecimal';
+import { isoDate, isoTime, uuidText, type PyVal } from '@/lib/pyvalues/pyval';
+import { decimalToString } from '@/lib/pyvalues/pydecimal';
 import { ConsoleError } from '@/lib/brokers/errors';
 import type { ReplayEditInput } from '@/lib/brokers/schema-edit';
 import type { TypedValue } from '@/lib/brokers/typed-value';

@@ -1,4 +1,5 @@
 import 'server-only';
+import type { ClientBase } from 'pg';
 import { ConsoleError } from '@/lib/brokers/errors';
 import type { SdjDialect, SdjTarget } from './url';
 
@@ -74,6 +75,35 @@ export function unavailable(e: unknown, what: string): never {
   );
 }
 
+interface Conn {
+  query(sql: string): Promise<unknown>;
+}
+
+/** Runs `fn` between the `begin` statements and COMMIT on one connection; ROLLBACK on a throw. */
+async function inTx<T>(c: Conn, begin: string[], fn: () => Promise<T>, release: () => void): Promise<T> {
+  try {
+    for (const s of begin) await c.query(s);
+    const out = await fn();
+    await c.query('COMMIT');
+    return out;
+  } catch (e) {
+    await c.query('ROLLBACK').catch(() => undefined);
+    throw e;
+  } finally {
+    release();
+  }
+}
+
+/** The pool's first query: a database that does not answer ends the pool and reads as unavailable. */
+async function reachable(pool: Conn & { end(): Promise<void> }, what: string): Promise<void> {
+  try {
+    await pool.query('SELECT 1');
+  } catch (e) {
+    await pool.end().catch(() => undefined);
+    unavailable(e, what);
+  }
+}
+
 async function openPostgres(t: SdjTarget, o: SdjDbOptions): Promise<SdjDb> {
   const { default: pg } = await import('pg');
   const raw = (v: string) => v;
@@ -82,39 +112,40 @@ async function openPostgres(t: SdjTarget, o: SdjDbOptions): Promise<SdjDb> {
       // timestamptz, timestamp: keep the text (microseconds); everything else as pg parses it.
       oid === 1184 || oid === 1114 ? raw : pg.types.getTypeParser(oid, format as 'text'),
   };
-  const pool = new pg.Pool({ connectionString: t.url, max: 4, connectionTimeoutMillis: 5_000, types: types as never });
-  pool.on('error', () => undefined); // an idle client's session ended; the pool replaces it
   const setup = [`SET TIME ZONE 'UTC'`, ...(o.schema ? [`SET search_path TO ${quoteIdent(o.schema)}`] : [])];
-  pool.on('connect', (c) => {
-    for (const s of setup) c.query(s).catch(() => undefined);
+  // The session settings run, awaited, before the pool hands a new connection to anyone (a
+  // failure ends that connection and fails the caller's query), so no query overlaps them.
+  const onConnect = async (c: ClientBase) => {
+    for (const s of setup) await c.query(s);
+  };
+  const pool = new pg.Pool({
+    connectionString: t.url,
+    max: 4,
+    connectionTimeoutMillis: 5_000,
+    types: types as never,
+    onConnect,
   });
+  pool.on('error', () => undefined); // an idle client's session ended; the pool replaces it
   const on = (c: { query: (s: string, p?: unknown[]) => Promise<{ rows: unknown[]; rowCount: number | null }> }): SdjQuery => ({
     all: async <T extends Row>(sql: string, p: unknown[] = []) => (await c.query(numbered(sql), p)).rows as T[],
     run: async (sql: string, p: unknown[] = []) => (await c.query(numbered(sql), p)).rowCount ?? 0,
   });
-  try {
-    await pool.query('SELECT 1');
-  } catch (e) {
-    await pool.end().catch(() => undefined);
-    unavailable(e, `PostgreSQL at ${t.host}:${t.port}`);
-  }
+  await reachable(pool, `PostgreSQL at ${t.host}:${t.port}`);
   return {
     dialect: 'postgres',
     ...on(pool),
     async tx(fn, opts) {
       const c = await pool.connect();
-      try {
-        await c.query(opts?.serializable ? 'BEGIN ISOLATION LEVEL SERIALIZABLE' : 'BEGIN');
-        await c.query(`SET LOCAL lock_timeout = '${Math.max(1, Math.round(o.lockWaitMs))}ms'`);
-        const out = await fn(on(c));
-        await c.query('COMMIT');
-        return out;
-      } catch (e) {
-        await c.query('ROLLBACK').catch(() => undefined);
-        throw e;
-      } finally {
-        c.release();
-      }
+      const begin = [
+        opts?.serializable ? 'BEGIN ISOLATION LEVEL SERIALIZABLE' : 'BEGIN',
+        `SET LOCAL lock_timeout = '${Math.max(1, Math.round(o.lockWaitMs))}ms'`,
+      ];
+      return inTx(
+        c,
+        begin,
+        () => fn(on(c)),
+        () => c.release(),
+      );
     },
     close: () => pool.end(),
   };
@@ -149,29 +180,19 @@ async function openMysql(t: SdjTarget, o: SdjDbOptions): Promise<SdjDb> {
     all: async <T extends Row>(sql: string, p: unknown[] = []) => (await c.query(sql, p))[0] as T[],
     run: async (sql: string, p: unknown[] = []) => ((await c.query(sql, p))[0] as { affectedRows?: number }).affectedRows ?? 0,
   });
-  try {
-    await pool.query('SELECT 1');
-  } catch (e) {
-    await pool.end().catch(() => undefined);
-    unavailable(e, `MySQL at ${t.host}:${t.port}`);
-  }
+  await reachable(pool, `MySQL at ${t.host}:${t.port}`);
   return {
     dialect: 'mysql',
     ...on(pool as never),
     async tx(fn, opts) {
       const c = await pool.getConnection();
-      try {
-        if (opts?.serializable) await c.query('SET TRANSACTION ISOLATION LEVEL SERIALIZABLE');
-        await c.query('START TRANSACTION');
-        const out = await fn(on(c as never));
-        await c.query('COMMIT');
-        return out;
-      } catch (e) {
-        await c.query('ROLLBACK').catch(() => undefined);
-        throw e;
-      } finally {
-        c.release();
-      }
+      const begin = [...(opts?.serializable ? ['SET TRANSACTION ISOLATION LEVEL SERIALIZABLE'] : []), 'START TRANSACTION'];
+      return inTx(
+        c,
+        begin,
+        () => fn(on(c as never)),
+        () => c.release(),
+      );
     },
     close: () => pool.end(),
   };

@@ -2,7 +2,7 @@ import 'server-only';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { ConsoleError } from '@/lib/brokers/errors';
-import { idParam } from './db';
+import { idParam, type SdjQuery } from './db';
 import type { SdjStore } from './store';
 import type { SdjDialect } from './url';
 import { ENCRYPTED_PREFIX } from './payload';
@@ -36,6 +36,8 @@ export const ZSdjEnqueue = z.strictObject({
   maxRetries: z.number().int('maxRetries must be a whole number').min(0, 'maxRetries must be 0 or more').max(INT32).default(3),
   runAt: z.iso.datetime({ offset: true, error: 'runAt must be an ISO 8601 time' }).nullable().default(null),
   uniqueKey: z.string().optional(),
+  /** The args as JSON text, written byte for byte instead of `args` (keeps big integers exact). */
+  argsJson: z.string().optional(),
 });
 export type SdjEnqueue = z.input<typeof ZSdjEnqueue>;
 
@@ -46,6 +48,12 @@ export const CODEC_REFUSED =
 
 /** How many of the queue's newest rows are looked at for `sdjenc:` args (via `idx_jobs_queue_created`). */
 export const CODEC_SAMPLE = 20;
+
+/** Whether the queue's newest rows carry `sdjenc:` args: the deployment has a payload codec. */
+export async function usesPayloadCodec(db: SdjQuery, queue: string): Promise<boolean> {
+  const recent = await db.all(`SELECT args FROM jobs WHERE queue = ? ORDER BY created_at DESC LIMIT ${CODEC_SAMPLE}`, [queue]);
+  return recent.some((r) => Buffer.isBuffer(r.args) && r.args.subarray(0, ENCRYPTED_PREFIX.length).toString('latin1') === ENCRYPTED_PREFIX);
+}
 
 /** Refused as a whole (ReadOnly) unless the ledger shows the verified schema. */
 export async function enqueueJob(store: SdjStore, input: SdjEnqueue): Promise<{ id: string; sql: string }> {
@@ -65,11 +73,9 @@ export async function enqueueJob(store: SdjStore, input: SdjEnqueue): Promise<{ 
   const j = parsed.data;
   if (j.uniqueKey !== undefined && j.uniqueKey !== '')
     throw new ConsoleError('InvalidInput', UNIQUE_REFUSED, { uniqueKey: UNIQUE_REFUSED });
-  const json = JSON.stringify(j.args);
+  const json = j.argsJson ?? JSON.stringify(j.args);
   if (json === undefined) throw new ConsoleError('InvalidInput', 'args: must be a JSON value', { args: 'must be a JSON value' });
-  const recent = await db.all(`SELECT args FROM jobs WHERE queue = ? ORDER BY created_at DESC LIMIT ${CODEC_SAMPLE}`, [j.queue]);
-  if (recent.some((r) => Buffer.isBuffer(r.args) && r.args.subarray(0, ENCRYPTED_PREFIX.length).toString('latin1') === ENCRYPTED_PREFIX))
-    throw new ConsoleError('Unsupported', CODEC_REFUSED);
+  if (await usesPayloadCodec(db, j.queue)) throw new ConsoleError('Unsupported', CODEC_REFUSED);
   const id = randomUUID();
   const params = [
     idParam(db.dialect, id),

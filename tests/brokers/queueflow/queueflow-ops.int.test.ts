@@ -5,8 +5,9 @@
 import net from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isConsoleError } from '@/lib/brokers/errors';
-import { ZDeadListQuery, ZEnqueueRequest, ZTaskListQuery, type TaskListQuery } from '@/lib/brokers/schema';
+import { ZDeadListQuery, ZEnqueueRequest, type TaskListQuery } from '@/lib/brokers/schema';
 import { queueflowSeeder } from '@/tests/queueflow/seeder';
+import { taskQuery } from '@/tests/support/task-query';
 import { call, startQueueflow, uniqueQueue, until } from '@/tests/queueflow/support';
 import { createQueueflowAdapter } from '@/lib/brokers/queueflow/adapter';
 import { adapterContext } from '@/lib/brokers/systems-context';
@@ -22,7 +23,7 @@ const adapter = (token = s!.token, url = s!.url, timeoutMs?: number) =>
     { id: 'qf', name: 'QueueFlow', url, readOnly: false, options: { token, ...(timeoutMs ? { timeoutMs } : {}) } },
     adapterContext(),
   );
-const list = (q: Partial<TaskListQuery>) => adapter().listTasks(ZTaskListQuery.parse(q));
+const list = (q: Partial<TaskListQuery> & { state: string }) => adapter().listTasks(taskQuery(q));
 const failure = (p: Promise<unknown>) =>
   p.then(
     () => null,

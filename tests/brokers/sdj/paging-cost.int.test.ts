@@ -49,23 +49,19 @@ for (const dialect of DIALECTS) {
       s = await freshSdj(dialect);
       const db = s.db;
       const base = Date.UTC(2026, 0, 1);
-      for (const status of ['completed', 'pending'])
+      // `failed` rows are dead letters (dead_lettered_at set, three to a millisecond like the rest).
+      for (const status of ['completed', 'pending', 'failed'])
         for (let from = 0; from < N; from += 500) {
           const rows: unknown[] = [];
           const values: string[] = [];
           for (let i = from; i < from + 500; i++) {
             const at = new Date(base + Math.floor(i / 3) * 1000).toISOString().replace('T', ' ').replace('Z', '');
-            values.push(`(?, 'record', ?, 'q', ?, ?, ?, 2, ${i % 4})`);
-            rows.push(
-              idOf(db, uuidv7()),
-              Buffer.from('{}'),
-              status,
-              dialect === 'postgres' ? `${at}+00` : at,
-              dialect === 'postgres' ? `${at}+00` : at,
-            );
+            const ts = dialect === 'postgres' ? `${at}+00` : at;
+            values.push(`(?, 'record', ?, 'q', ?, ?, ?, ?, 2, ${i % 4})`);
+            rows.push(idOf(db, uuidv7()), Buffer.from('{}'), status, ts, ts, status === 'failed' ? ts : null);
           }
           let n = 0;
-          const sql = `INSERT INTO jobs (id, type, args, queue, status, created_at, updated_at, max_retries, priority) VALUES ${values.join(', ')}`;
+          const sql = `INSERT INTO jobs (id, type, args, queue, status, created_at, updated_at, dead_lettered_at, max_retries, priority) VALUES ${values.join(', ')}`;
           await db.query(dialect === 'postgres' ? sql.replace(/\?/g, () => `$${++n}`) : sql, rows);
         }
       await db.query(dialect === 'postgres' ? 'ANALYZE jobs' : 'ANALYZE TABLE jobs');
@@ -89,6 +85,24 @@ for (const dialect of DIALECTS) {
       expect(await rowsRead(db, offset, first.params)).toBeGreaterThan(2400);
       const got = await db.all(deep.sql, deep.params);
       expect(got).toHaveLength(51);
+    });
+
+    it('reads about as many rows for dead letters 2,400 deep as for their page 1', async () => {
+      const db = s.store.db;
+      const spec = { where: '1 = 1', params: [], key: 'dead_lettered_at' as const, tie: 'DESC' as const, limit: 50 };
+      const first = keysetSql(db, spec);
+      const [deepRow] = await db.all(
+        `SELECT id, dead_lettered_at FROM jobs WHERE dead_lettered_at IS NOT NULL ORDER BY dead_lettered_at DESC, id DESC LIMIT 1 OFFSET 2399`,
+      );
+      const cursor = encodeCursor({ at: String(deepRow!.dead_lettered_at), id: idText(deepRow!.id)! });
+      const deep = keysetSql(db, { ...spec, cursor });
+      expect(await rowsRead(db, first.sql, first.params)).toBeLessThanOrEqual(60);
+      expect(await rowsRead(db, deep.sql, deep.params)).toBeLessThanOrEqual(60);
+      const offset = first.sql.replace(/LIMIT 51$/, 'LIMIT 51 OFFSET 2400');
+      expect(await rowsRead(db, offset, first.params)).toBeGreaterThan(2400);
+      // The deep page is the one the library's OFFSET 2,400 lists.
+      const byOffset = await db.all(offset, first.params);
+      expect((await db.all(deep.sql, deep.params)).map((r) => idText(r.id))).toEqual(byOffset.map((r) => idText(r.id)));
     });
 
     // PostgreSQL only: its dequeue index holds pending jobs by priority and due time; MySQL's

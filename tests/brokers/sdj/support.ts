@@ -30,6 +30,9 @@ export function guarded(db: TestDb): TestDb {
   return {
     ...db,
     query: async <R extends Row = Row>(sql: string, params: unknown[] = []) => (await pool.query(sql, params)).rows as R[],
+    async close() {
+      await pool.end().catch(() => undefined);
+    },
     async drop() {
       await pool.end().catch(() => undefined);
       await db.drop();

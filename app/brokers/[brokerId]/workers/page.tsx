@@ -18,13 +18,14 @@ export default async function WorkersPage({ params }: { params: Promise<{ broker
   const qc = newServerQueryClient();
   await prefetchWorkers(qc, brokerId);
   // How this system's workers are known and started is its adapter's to say.
-  const words = workersWords(brokerModel(brokerId)?.workers);
+  const model = brokerModel(brokerId);
+  const words = workersWords(model?.workers);
   return (
     <>
       <PageTitle sub={words.known}>Workers</PageTitle>
       <HydrationBoundary state={dehydrate(qc)}>
         <Card>
-          <WorkersTable brokerId={brokerId} words={words} />
+          <WorkersTable brokerId={brokerId} words={words} states={model?.states ?? []} />
         </Card>
       </HydrationBoundary>
     </>

@@ -36,6 +36,7 @@ import { broadcastRevoke, checkQueues, inspect, publishTask, purgeQueue } from '
 import { workersFrom } from '../workers';
 import {
   CELERY_V3_DLQ_REFUSAL,
+  editedReplayRefusal,
   getCeleryLetter,
   letterEntries,
   letterFingerprint,
@@ -88,10 +89,7 @@ export function createCeleryRabbitAdapter(config: StoreConfig): BrokerAdapter {
    *  would then run again from there, so it is refused (replay it without edits). */
   const notInDlq = async (id: string) => {
     if (dlq && (await readCeleryLetters(dlq)).some((l) => l.id === id))
-      throw new ConsoleError(
-        'Conflict',
-        `${id}: its message is in the dead-letter queue ${dlq.name}, which an edited replay would leave there to run again: replay it without edits`,
-      );
+      throw new ConsoleError('Conflict', `${id}: ${editedReplayRefusal(dlq.name)}`);
   };
 
   async function capabilities(): Promise<Capabilities> {

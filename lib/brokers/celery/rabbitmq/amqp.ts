@@ -1,8 +1,8 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
 import type { Channel, ConfirmChannel } from 'amqplib';
-import { pyStr } from '@/lib/potatoq/pyrepr';
-import type { PyVal } from '@/lib/potatoq/pyval';
+import { pyStr } from '@/lib/pyvalues/pyrepr';
+import type { PyVal } from '@/lib/pyvalues/pyval';
 import type { AmqpLink } from '@/lib/transports/amqp/connection';
 import { isNotFound } from '@/lib/transports/amqp/connection';
 import { originNode, isoUtc, type BuiltCeleryMessage, type SendTaskInput } from '../send-task';

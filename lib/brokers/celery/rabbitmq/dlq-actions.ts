@@ -4,7 +4,7 @@ import type { ActionOutcome, ActionResult } from '@/lib/brokers/schema';
 import type { ReplayPace } from '@/lib/brokers/types';
 import { ackHeld, type Held } from '@/lib/transports/amqp/dlq';
 import { failWalk, newWalk, walkQueue, type Walk, type WalkPace } from '@/lib/transports/amqp/dlq-walk';
-import type { Letter } from '@/lib/potatoq/amqp-letter';
+import type { Letter } from './letter';
 import { compareAndDelete, discardDead, fail, ok, replayFailures, restoreRecord, type ReplayBroker } from '../redis/failures';
 import type { ResultCtx } from '../redis/context';
 import { readRecord } from '../redis/results';

@@ -1,12 +1,12 @@
 import 'server-only';
 import { ConsoleError } from '@/lib/brokers/errors';
-import { reasonSummaryFull } from '@/lib/potatoq/reason';
+import { reasonSummaryFull } from '@/lib/pyvalues/reason';
 import { fingerprintError, type Fingerprint } from '@/lib/triage/fingerprint';
 import type { GroupedLetter } from '@/lib/triage/groups';
 import type { AmqpLink } from '@/lib/transports/amqp/connection';
 import { readQueue } from '@/lib/transports/amqp/dlq-read';
 import type { DeepDlq } from '@/lib/transports/amqp/dlq-notes';
-import { compareLetters, detailOf, summaryOf, toLetter, type Letter } from '@/lib/potatoq/amqp-letter';
+import { compareLetters, detailOf, summaryOf, toLetter, type Letter } from './letter';
 import type { DeadDetail, DeadListQuery, DeadSummary, Page } from '@/lib/brokers/schema';
 
 // A user-configured dead-letter queue of a Celery app on RabbitMQ (a task queue declared with
@@ -130,12 +130,18 @@ export function mergeDead(failures: DeadSummary[], recorded: Set<string>, letter
   return { items: page, nextCursor: more && page.length ? cursorOf(page[page.length - 1]!) : null };
 }
 
+/** Why a letter whose message is in the DLQ is not replayed with edits (the adapter refuses in
+ *  these words; the detail says it beforehand). */
+export const editedReplayRefusal = (dlq: string) =>
+  `its message is in the dead-letter queue ${dlq}, which an edited replay would leave there to run again: replay it without edits`;
+
 /** A letter of the DLQ as a dead-letter detail (null when it is not there), with the task's
  *  FAILURE record when there is one: its exception is the reason, the record its result. */
 export async function getCeleryLetter(d: CeleryDlq, id: string, record: DeadDetail | null): Promise<DeadDetail | null> {
   const l = (await readCeleryLetters(d)).find((x) => x.id === id);
   if (!l) return record;
-  if (!record) return detailOf(l, null);
+  const unavailable = { replayEdited: editedReplayRefusal(d.name) };
+  if (!record) return { ...detailOf(l, null), unavailable };
   const detail = detailOf({ ...l, reason: record.reason }, record.result);
-  return { ...detail, summary: record.summary, diedAt: record.diedAt ?? detail.diedAt };
+  return { ...detail, summary: record.summary, diedAt: record.diedAt ?? detail.diedAt, unavailable };
 }

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { ConsoleError } from '@/lib/brokers/errors';
 import type { TaskCall } from '@/lib/brokers/types';
 import { buildSendTask, type SendTaskInput } from '../send-task';
-import { KombuEncodeError } from '../kombu-json';
+import { KombuEncodeError } from '@/lib/celery-protocol/kombu-json';
 import { requireBackend, type CeleryRedisCtx } from './context';
 import { readRecord, resultKeys } from './results';
 import { findMessage } from './reads-tasks';

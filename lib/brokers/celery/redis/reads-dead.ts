@@ -1,9 +1,8 @@
 import 'server-only';
 import { reasonFingerprint } from '@/lib/triage/reason-fingerprint';
 import { decodeCursor, encodeCursor } from '@/lib/brokers/cursor';
-import { reasonSummary, reasonSummaryFull } from '@/lib/potatoq/reason';
-import { pyToPValue } from '@/lib/potatoq/pvalue';
-import { toTypedValue } from '@/lib/potatoq/view';
+import { reasonSummary, reasonSummaryFull } from '@/lib/pyvalues/reason';
+import { pyToTyped } from '@/lib/pyvalues/typed';
 import type {
   DeadDetail,
   DeadGroups,
@@ -26,7 +25,7 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
 const LIMITS = { maxDepth: 16, maxString: 10_000, maxItems: 500 };
 
 function deadSummary(r: CeleryRecord): DeadSummary {
-  const argsText = r.args || r.kwargs ? `${r.args ? JSON.stringify(pyToPValue(r.args, LIMITS)).slice(0, 80) : ''}` : '';
+  const argsText = r.args || r.kwargs ? `${r.args ? JSON.stringify(pyToTyped(r.args, LIMITS)).slice(0, 80) : ''}` : '';
   return {
     id: r.id,
     queue: r.queue ?? '',
@@ -113,7 +112,7 @@ export async function deadGroups(ctx: ResultCtx, q: { queue?: string }): Promise
 }
 
 function failureView(r: CeleryRecord): MessageView {
-  const typed = (v: CeleryRecord['args']) => (v ? toTypedValue(pyToPValue(v, LIMITS)) : null);
+  const typed = (v: CeleryRecord['args']) => (v ? pyToTyped(v, LIMITS) : null);
   return {
     format: 'celery',
     task: r.name,

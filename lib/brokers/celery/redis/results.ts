@@ -1,12 +1,11 @@
 import 'server-only';
 import type { Redis } from 'ioredis';
-import { parseJson } from '@/lib/potatoq/json';
-import { pyToPValue } from '@/lib/potatoq/pvalue';
-import { pyStr, pyRepr } from '@/lib/potatoq/pyrepr';
-import type { PyVal } from '@/lib/potatoq/pyval';
-import { toTypedValue } from '@/lib/potatoq/view';
+import { parseJson } from '@/lib/pyvalues/json';
+import { pyToTyped } from '@/lib/pyvalues/typed';
+import { pyStr, pyRepr } from '@/lib/pyvalues/pyrepr';
+import type { PyVal } from '@/lib/pyvalues/pyval';
 import type { ResultRecordDto } from '@/lib/brokers/schema';
-import { decodeKombu } from '../kombu-json';
+import { decodeKombu } from '@/lib/celery-protocol/kombu-json';
 import { isoMs } from '../message';
 
 // Celery 5.7's Redis result backend (celery/backends/redis.py + base.py): one STRING per task,
@@ -87,7 +86,7 @@ export function recordDto(r: CeleryRecord, ttlSeconds: number | null): ResultRec
   return {
     id: r.id,
     status: r.status,
-    record: toTypedValue(pyToPValue(r.value, { maxDepth: 16, maxString: 100_000, maxItems: 1000 })),
+    record: pyToTyped(r.value, { maxDepth: 16, maxString: 100_000, maxItems: 1000 }),
     excType: r.excType,
     excMessage: r.excMessage,
     traceback: r.traceback,

@@ -1,5 +1,6 @@
 import 'server-only';
-import { decodePayload, reasonSummary } from '@/lib/potatoq';
+import { decodePayload } from '@/lib/potatoq';
+import { reasonSummary } from '@/lib/pyvalues';
 import type { DeadDetail, DeadGroups, DeadListQuery, DeadSummary, Page } from '@/lib/brokers/schema';
 import { decodeCursor, encodeCursor } from '@/lib/brokers/cursor';
 import { isoFromEpoch, msFromEpoch, preview, rawParts } from '../mappers';

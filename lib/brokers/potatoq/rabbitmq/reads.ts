@@ -1,6 +1,6 @@
 import 'server-only';
 import type { Message } from 'amqplib';
-import { reasonSummary } from '@/lib/potatoq';
+import { reasonSummary } from '@/lib/pyvalues';
 import { DeadGrouper } from '@/lib/triage/groups';
 import { reasonFingerprint } from '@/lib/triage/reason-fingerprint';
 import type {

@@ -1,6 +1,7 @@
 import 'server-only';
 import type { Redis } from 'ioredis';
-import { decodePayload, reasonSummary } from '@/lib/potatoq';
+import { decodePayload } from '@/lib/potatoq';
+import { reasonSummary } from '@/lib/pyvalues';
 import { ConsoleError } from '@/lib/brokers/errors';
 import type { DeadDetail, DeadListQuery, DeadSummary, Page, TaskDetail, TaskListQuery, TaskSummary } from '@/lib/brokers/schema';
 import { mapResult, preview, PREVIEW_DECODE_LIMIT, rawParts, storedText } from '../mappers';

@@ -1,5 +1,7 @@
 import 'server-only';
-import { decodePayload, type DecodedPayload, type PValue, type PValueLimits } from '@/lib/potatoq';
+import { decodePayload, type DecodedPayload } from '@/lib/potatoq';
+import { type TypedLimits } from '@/lib/pyvalues';
+import type { TypedValue } from '@/lib/brokers/typed-value';
 import { DecodeMemo } from '../decode-memo';
 
 // What the Redis reads return: plain, JSON-safe rows (ids and scores as strings, times as
@@ -13,8 +15,8 @@ export interface PayloadInfo {
   /** Unix seconds from the payload (`enqueued_at`, `eta`), display only. */
   enqueuedAt: number | null;
   eta: number | null;
-  args: PValue | null;
-  kwargs: PValue | null;
+  args: TypedValue | null;
+  kwargs: TypedValue | null;
   /** Why potatoq cannot decode it (its own wording), or null. Never thrown. */
   problem: { kind: string; reason: string } | null;
 }
@@ -44,12 +46,12 @@ export interface Page<T> {
   nextCursor: string | null;
 }
 
-export const LIST_LIMITS: PValueLimits = { maxDepth: 6, maxItems: 20, maxString: 200 };
+export const LIST_LIMITS: TypedLimits = { maxDepth: 6, maxItems: 20, maxString: 200 };
 
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
 /** Task, times and arguments of a stored payload (bytes: invalid UTF-8 is flagged as potatoq's decoder would fail on it). */
-export function payloadInfo(raw: string | Uint8Array | null, limits: PValueLimits = LIST_LIMITS): PayloadInfo {
+export function payloadInfo(raw: string | Uint8Array | null, limits: TypedLimits = LIST_LIMITS): PayloadInfo {
   if (raw === null)
     return {
       task: null,
@@ -66,7 +68,7 @@ export function payloadInfo(raw: string | Uint8Array | null, limits: PValueLimit
 
 const infoMemo = new DecodeMemo<PayloadInfo>(2000, 2048);
 
-function decodeInfo(raw: string | Uint8Array, limits: PValueLimits): PayloadInfo {
+function decodeInfo(raw: string | Uint8Array, limits: TypedLimits): PayloadInfo {
   const d: DecodedPayload = decodePayload(raw, limits);
   if (d.kind === 'foreign')
     return { task: d.task, enqueuedAt: null, eta: null, args: null, kwargs: null, problem: { kind: d.foreign, reason: d.reason } };

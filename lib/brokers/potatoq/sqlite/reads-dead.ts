@@ -1,7 +1,8 @@
 import 'server-only';
 import type Database from 'better-sqlite3';
 import type { DeadDetail, DeadGroups, DeadListQuery, DeadSummary, Page } from '@/lib/brokers/schema';
-import { decodePayload, reasonSummary } from '@/lib/potatoq';
+import { decodePayload } from '@/lib/potatoq';
+import { reasonSummary } from '@/lib/pyvalues';
 import { DeadGrouper, newestWindowNote, SCOPE_COUNT_WINDOWS } from '@/lib/triage/groups';
 import { reasonTriage } from '@/lib/triage/reason-fingerprint';
 import { decodeCursor, encodeCursor } from '@/lib/brokers/cursor';

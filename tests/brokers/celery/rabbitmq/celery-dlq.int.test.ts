@@ -89,6 +89,10 @@ if (!URL4 || !URL3 || !redisUp) {
       const detail = await a.getDead(r2.id);
       expect(detail?.reason).toContain('rejected');
       expect(detail?.raw).toContain('nope');
+      // Read as Celery reads it, in Celery's words; an edited replay is off for a letter in the DLQ.
+      expect(detail?.payload).toMatchObject({ format: 'celery', task: 'ct.reject_quiet', foreign: null });
+      expect(JSON.stringify(detail?.payload)).not.toMatch(/potatoq/i);
+      expect(detail?.unavailable?.replayEdited).toContain('replay it without edits');
       expect(await depth()).toBe(2);
       // Paging over both sources: one at a time, each once.
       const seen: string[] = [];

@@ -8,7 +8,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isConsoleError } from '@/lib/brokers/errors';
-import { ZDeadListQuery, ZTaskListQuery } from '@/lib/brokers/schema';
+import { ZDeadListQuery } from '@/lib/brokers/schema';
 import type { BrokerAdapter } from '@/lib/brokers/types';
 import { ROOT } from '@/tests/support/potatoq-seeder';
 import { createPostgresAdapter } from '@/lib/brokers/potatoq/postgres/adapter';
@@ -25,6 +25,7 @@ import {
   tableOf,
   type PgTarget,
 } from '@/tests/support/postgres';
+import { taskQuery } from '@/tests/support/task-query';
 
 execFileSync('bash', [path.join(ROOT, 'scripts/ensure-venv.sh')], { stdio: 'inherit' });
 const available = await pgAvailable();
@@ -91,7 +92,7 @@ describe.skipIf(!available)('postgres adapter: schema and permissions', () => {
     }
     expect(caps.browseDead.on && caps['list:ready']?.on && caps.workers.on).toBe(true);
     expect((await a.overview()).readOnly).toBe(true);
-    expect((await a.listTasks(ZTaskListQuery.parse({ queue: 'ro' }))).items.map((x) => x.id)).toEqual(['ro-1']);
+    expect((await a.listTasks(taskQuery({ state: 'ready', queue: 'ro' }))).items.map((x) => x.id)).toEqual(['ro-1']);
     const err = await errorOf(a.revoke(['ro-1']));
     expect(isConsoleError(err) && err.code).toBe('ReadOnly');
     expect(await sqlAdmin(`SELECT id FROM ${tableOf(t, 'jobs')}`)).toEqual([{ id: 'ro-1' }]);
@@ -109,8 +110,8 @@ describe.skipIf(!available)('postgres adapter: schema and permissions', () => {
     }
     const [ax, ay] = [adapter(x.options), adapter(y.options)];
     const [lx, ly] = await Promise.all([
-      ax.listTasks(ZTaskListQuery.parse({ queue: 'shared' })),
-      ay.listTasks(ZTaskListQuery.parse({ queue: 'shared' })),
+      ax.listTasks(taskQuery({ state: 'ready', queue: 'shared' })),
+      ay.listTasks(taskQuery({ state: 'ready', queue: 'shared' })),
     ]);
     expect([lx.items.map((i) => i.id), ly.items.map((i) => i.id)]).toEqual([['in-x'], ['in-y']]);
     expect((await ay.revoke(['in-x'])).succeeded[0]?.message).toContain('no waiting task');
@@ -260,12 +261,12 @@ describe.skipIf(!available)('postgres adapter: scale', () => {
     const seen: string[] = [];
     let cursor: string | undefined;
     do {
-      const page = await a.listTasks(ZTaskListQuery.parse({ limit: 7, cursor }));
+      const page = await a.listTasks(taskQuery({ state: 'ready', limit: 7, cursor }));
       seen.push(...page.items.map((x) => x.id));
       cursor = page.nextCursor ?? undefined;
     } while (cursor);
     expect(seen).toEqual(expected);
-    const hits = await a.listTasks(ZTaskListQuery.parse({ q: '"args":[' }));
+    const hits = await a.listTasks(taskQuery({ state: 'ready', q: '"args":[' }));
     expect(hits.searchedNewest).toBe(10);
     expect(hits.items.map((x) => x.id).sort()).toEqual(Array.from({ length: 10 }, (_, i) => `m-0${31 + i}`));
   });

@@ -8,8 +8,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
 import type { PySeeder } from '@/tests/support/potatoq-seeder';
-import { reasonSummary } from '@/lib/potatoq';
-import { ZDeadListQuery, ZEnqueueRequest, ZTaskListQuery, type EnqueueResult } from '@/lib/brokers/schema';
+import { reasonSummary } from '@/lib/pyvalues';
+import { ZDeadListQuery, ZEnqueueRequest, type EnqueueResult } from '@/lib/brokers/schema';
 import type { BrokerAdapter } from '@/lib/brokers/types';
 import { createRedisAdapter } from '@/lib/brokers/potatoq/redis/adapter';
 import { checkServer } from '@/lib/transports/redis/server';
@@ -29,6 +29,7 @@ import {
   Worker,
   type World,
 } from '@/tests/support/redis';
+import { taskQuery } from '@/tests/support/task-query';
 
 const up = await redisAvailable();
 const targets = await redisTargets();
@@ -107,7 +108,7 @@ describe.each(targets.map((t) => [t.name, t.url] as const))('%s round trips with
     expect(dead.get(ids.reject!)?.summary).toBe('not today');
     // Not the contract's "Task '…' is not registered. Did you import …" (that text is the FAILURE record's traceback).
     expect((await a.getDead(ids.unknown!))?.reason).toBe('unregistered task rt.unknown');
-    const later = (await a.listTasks(ZTaskListQuery.parse({ queue: w.queue, state: 'scheduled' }))).items;
+    const later = (await a.listTasks(taskQuery({ queue: w.queue, state: 'scheduled' }))).items;
     expect(later.map((r) => r.id)).toEqual([ids.later]);
     expect(Date.parse(later[0]!.runAt!) / 1000 - Date.now() / 1000).toBeGreaterThan(3500);
     const results = (await a.listResults({ status: undefined, limit: 100 })).items;

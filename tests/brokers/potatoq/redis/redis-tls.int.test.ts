@@ -5,12 +5,13 @@
 // the certificate, or none, fails as BrokerUnavailable naming TLS, without the password.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConsoleError } from '@/lib/brokers/errors';
-import { ZEnqueueRequest, ZTaskListQuery } from '@/lib/brokers/schema';
+import { ZEnqueueRequest } from '@/lib/brokers/schema';
 import type { BrokerAdapter } from '@/lib/brokers/types';
 import { opensslAvailable, TlsRedis } from '@/tests/support/redis-tls';
 import { newPrefix, newWorld, redisServerAvailable, runs, until, Worker } from '@/tests/support/redis';
 import { createRedisAdapter } from '@/lib/brokers/potatoq/redis/adapter';
 import { redisKeys } from '@/lib/brokers/potatoq/redis/keys';
+import { taskQuery } from '@/tests/support/task-query';
 
 const up = redisServerAvailable('the Redis TLS suite') && opensslAvailable('the Redis TLS suite');
 
@@ -58,7 +59,7 @@ describe.skipIf(!up)('Redis over TLS (rediss://, valkeys://) with a private CA',
       raw.disconnect();
     }
     expect((await a.overview()).queues.find((q) => q.name === queue)).toMatchObject({ counts: { ready: 1 } });
-    expect((await a.listTasks(ZTaskListQuery.parse({ queue, state: 'ready' }))).items.map((t) => t.id)).toEqual([id]);
+    expect((await a.listTasks(taskQuery({ queue, state: 'ready' }))).items.map((t) => t.id)).toEqual([id]);
     expect((await a.getTask(id))?.task).toBe('rt.record');
 
     const w = newWorld({ RT_PREFIX: prefix, RT_QUEUE: queue }, `${server.url('rediss')}?ssl_ca_certs=${server.caFile}`);

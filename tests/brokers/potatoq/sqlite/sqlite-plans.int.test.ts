@@ -7,13 +7,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ZDeadListQuery, ZTaskListQuery } from '@/lib/brokers/schema';
+import { ZDeadListQuery } from '@/lib/brokers/schema';
 import type { BrokerAdapter } from '@/lib/brokers/types';
 import { encodeCursor } from '@/lib/brokers/cursor';
 import type { LiveSizes, StatsState } from '@/tests/support/pg-live-seed';
 import { seedSqliteLive } from '@/tests/support/sqlite-live-seed';
 import { migratedDb } from '@/tests/support/sqlite-db';
 import { createSqliteAdapter } from '@/lib/brokers/potatoq/sqlite/adapter';
+import { taskQuery } from '@/tests/support/task-query';
 
 const SIZES: LiveSizes = { queues: 20, waiting: 20_000, running: 1_000, retried: 500, dead: 2_000 };
 
@@ -50,18 +51,18 @@ describe('sqlite reads on a live-shaped database use potatoq indexes', () => {
 
   const reads: Array<[string, (a: BrokerAdapter) => Promise<unknown>]> = [
     ['overview', (a) => a.overview()],
-    ['ready page 1, all queues', (a) => a.listTasks(ZTaskListQuery.parse({ limit: 50 }))],
+    ['ready page 1, all queues', (a) => a.listTasks(taskQuery({ state: 'ready', limit: 50 }))],
     [
       'ready, all queues, after a cursor',
-      (a) => a.listTasks(ZTaskListQuery.parse({ limit: 50, cursor: encodeCursor('tasks:ready', [2, 2, 9000]) })),
+      (a) => a.listTasks(taskQuery({ state: 'ready', limit: 50, cursor: encodeCursor('tasks:ready', [2, 2, 9000]) })),
     ],
-    ['ready page 1, one queue', (a) => a.listTasks(ZTaskListQuery.parse({ limit: 50, queue: 'bench-q03' }))],
+    ['ready page 1, one queue', (a) => a.listTasks(taskQuery({ state: 'ready', limit: 50, queue: 'bench-q03' }))],
     [
       'scheduled, after a cursor',
-      (a) => a.listTasks(ZTaskListQuery.parse({ limit: 50, state: 'scheduled', cursor: encodeCursor('tasks:scheduled', [1e12, 1e12, 5]) })),
+      (a) => a.listTasks(taskQuery({ limit: 50, state: 'scheduled', cursor: encodeCursor('tasks:scheduled', [1e12, 1e12, 5]) })),
     ],
-    ['running page 1', (a) => a.listTasks(ZTaskListQuery.parse({ limit: 50, state: 'running' }))],
-    ['task search', (a) => a.listTasks(ZTaskListQuery.parse({ limit: 50, q: 'order-7' }))],
+    ['running page 1', (a) => a.listTasks(taskQuery({ limit: 50, state: 'running' }))],
+    ['task search', (a) => a.listTasks(taskQuery({ state: 'ready', limit: 50, q: 'order-7' }))],
     ['task detail', (a) => a.getTask('r-777')],
     ['dead letters page 1', (a) => a.listDead(ZDeadListQuery.parse({ limit: 100 }))],
     [

@@ -1,4 +1,4 @@
-// Base64 as potatoq uses it: `base64.b64encode` to write, and `base64.b64decode(v)` (3.11,
+// Base64 as Python's `base64` module does it (potatoq's tags, kombu's bodies): `base64.b64encode` to write, and `base64.b64decode(v)` (3.11,
 // validate=False → `binascii.a2b_base64(strict_mode=False)`) to read. The non-strict
 // decoder skips characters outside the standard alphabet and stops at the first complete
 // pad sequence; it fails only on a dangling quantum. Pure TS so it also runs in the browser.

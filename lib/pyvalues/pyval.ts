@@ -1,12 +1,10 @@
-// The Python value `serialization.loads` returns, modelled closely enough to re-encode it
-// byte for byte with `serialization.dumps` (what potatoq does when it re-enqueues).
-import { b64encode } from './b64';
+// A Python value as a JSON decoder hands it to a worker (`json.loads` plus the type hooks of
+// potatoq's serializer or kombu's), modelled closely enough to re-encode it byte for byte
+// (potatoq's `dumps` in lib/potatoq/dumps.ts, kombu's in lib/celery-protocol).
 import type { IsoDate, IsoTime } from './isodate';
 import type { JsonNode } from './json';
-import { decimalToString, type PyDecimal } from './pydecimal';
-import { pyJsonFloat } from './pyfloat';
-
-export type DictFlag = 'unknown-tag' | 'malformed-tag' | 'legacy-tag';
+import type { PyDecimal } from './pydecimal';
+import type { ValueNote } from '@/lib/brokers/typed-value';
 
 export type PyVal =
   | { k: 'none' }
@@ -15,7 +13,9 @@ export type PyVal =
   | { k: 'float'; v: number }
   | { k: 'str'; v: string }
   | { k: 'list'; items: PyVal[] }
-  | { k: 'dict'; entries: Array<[string, PyVal]>; flag?: DictFlag }
+  /** `note`: why the decoder kept it a plain dict although it looks typed (e.g. a tag it does
+   *  not know), in the words of the system whose decoder it is. */
+  | { k: 'dict'; entries: Array<[string, PyVal]>; note?: ValueNote }
   | { k: 'datetime'; date: IsoDate; time: IsoTime }
   | { k: 'date'; date: IsoDate }
   | { k: 'time'; time: IsoTime }
@@ -98,81 +98,6 @@ const ESC = /[\u0000-\u001f"\\]/g;
 const ESC_MAP: Record<string, string> = { '"': '\\"', '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f' };
 export function pyJsonString(s: string): string {
   return `"${s.replace(ESC, (c) => ESC_MAP[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}"`;
-}
-
-function tagged(tag: string, v: string): string {
-  return `{"__potatoq__":"${tag}","v":${v}}`;
-}
-
-/** `serialization.dumps(value)`, byte for byte. */
-export function dumpsPy(v: PyVal): string {
-  const out: string[] = [];
-  write(v, out);
-  return out.join('');
-}
-
-function write(v: PyVal, out: string[]): void {
-  switch (v.k) {
-    case 'none':
-      out.push('null');
-      return;
-    case 'bool':
-      out.push(v.v ? 'true' : 'false');
-      return;
-    case 'int':
-      out.push(v.text);
-      return;
-    case 'float':
-      out.push(pyJsonFloat(v.v));
-      return;
-    case 'str':
-      out.push(pyJsonString(v.v));
-      return;
-    case 'list':
-    case 'set': {
-      if (v.k === 'set') out.push('{"__potatoq__":"set","v":');
-      out.push('[');
-      v.items.forEach((item, i) => {
-        if (i) out.push(',');
-        write(item, out);
-      });
-      out.push(v.k === 'set' ? ']}' : ']');
-      return;
-    }
-    case 'dict':
-      out.push('{');
-      v.entries.forEach(([key, item], i) => {
-        out.push(i ? ',' : '', pyJsonString(key), ':');
-        write(item, out);
-      });
-      out.push('}');
-      return;
-    case 'datetime':
-      out.push(tagged('datetime', `"${isoDate(v.date)}T${isoTime(v.time)}"`));
-      return;
-    case 'date':
-      out.push(tagged('date', `"${isoDate(v.date)}"`));
-      return;
-    case 'time':
-      out.push(tagged('time', `"${isoTime(v.time)}"`));
-      return;
-    case 'timedelta':
-      out.push(tagged('timedelta', pyJsonFloat(totalSeconds(v.us))));
-      return;
-    case 'uuid':
-      out.push(tagged('uuid', `"${uuidText(v.hex)}"`));
-      return;
-    case 'decimal':
-      out.push(tagged('decimal', `"${decimalToString(v.dec)}"`));
-      return;
-    case 'bytes':
-      out.push(tagged('bytes', `"${b64encode(v.data)}"`));
-      return;
-    default: {
-      const never: never = v;
-      throw new Error(`unreachable ${String(never)}`);
-    }
-  }
 }
 
 /**

@@ -1,4 +1,5 @@
-// The REASON column of `potatoq dead list` (cli.py 26.1a8):
+// A dead letter's one-line reason, for every system whose reasons are Python tracebacks: the
+// rule of the REASON column of `potatoq dead list` (cli.py 26.1a8), Python string semantics:
 //   reason = (e.get("reason") or "").strip().splitlines()
 //   why = reason[-1] if reason else ""
 //   why = why if len(why) <= 70 else why[:69] + "…"

@@ -20,6 +20,12 @@ export { PyJsonError };
  * calls it from a deeper stack, so its real limit is a little lower and not exact.
  */
 export const PY_MAX_JSON_DEPTH = 990;
+/** Objects with exactly these two keys, collected as they close (see parseJson). */
+export interface TagWatch {
+  keys: readonly [string, string];
+  seen: JsonNode[];
+}
+
 type Frame = { arr: JsonNode[] } | { obj: Array<[string, JsonNode]>; index: Map<string, number> | null; key: string };
 
 function addEntry(f: { obj: Array<[string, JsonNode]>; index: Map<string, number> | null }, key: string, v: JsonNode) {
@@ -40,13 +46,13 @@ function addEntry(f: { obj: Array<[string, JsonNode]>; index: Map<string, number
   }
 }
 
-/** Parses like `json.loads` (without the object hook). Throws PyJsonError with Python's text. */
 /**
- * `tagLike`, when given, receives every closed object with exactly the keys `__potatoq__`
- * and `v`, in closing order: Python runs its object hook while parsing, so a tag that makes
- * the hook raise can win over a later syntax error (see decode.ts).
+ * Parses like `json.loads` (without the object hook). Throws PyJsonError with Python's text.
+ * `tagLike`, when given, receives every closed object with exactly the two keys `tagLike.keys`,
+ * in closing order: Python runs its object hook while parsing, so a tag that makes the hook
+ * raise can win over a later syntax error (potatoq's decode.ts).
  */
-export function parseJson(s: string, tagLike?: JsonNode[]): JsonNode {
+export function parseJson(s: string, tagLike?: TagWatch): JsonNode {
   const n = s.length;
   let i = 0;
   while (i < n && isWs(s.charCodeAt(i))) i++;
@@ -130,8 +136,8 @@ export function parseJson(s: string, tagLike?: JsonNode[]): JsonNode {
       if (d === 0x7d) {
         stack.pop();
         value = { k: 'obj', entries: top.obj };
-        if (tagLike && top.obj.length === 2 && top.index === null && top.obj.some((e) => e[0] === '__potatoq__')) {
-          if (top.obj.some((e) => e[0] === 'v')) tagLike.push(value);
+        if (tagLike && top.obj.length === 2 && top.index === null && top.obj.some((e) => e[0] === tagLike.keys[0])) {
+          if (top.obj.some((e) => e[0] === tagLike.keys[1])) tagLike.seen.push(value);
         }
         i++;
         continue;

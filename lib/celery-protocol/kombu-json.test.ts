@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseJson } from '@/lib/potatoq/json';
+import { parseJson } from '@/lib/pyvalues/json';
 import { decodeKombu, dumpsKombu, loadsKombu } from './kombu-json';
 
 // Expected texts are what kombu 5.7's `dumps` writes for the same Python values (checked in

@@ -1,10 +1,10 @@
 import 'server-only';
-import { a2bBase64 } from '@/lib/potatoq/b64';
-import { pyDatetimeFromIso, pyTimeFromIso } from '@/lib/potatoq/isodate';
-import { parseJson, type JsonNode } from '@/lib/potatoq/json';
-import { decimalFromString, decimalToString } from '@/lib/potatoq/pydecimal';
-import { pyJsonFloat } from '@/lib/potatoq/pyfloat';
-import { isoDate, isoTime, toPy, type PyVal } from '@/lib/potatoq/pyval';
+import { a2bBase64 } from '@/lib/pyvalues/b64';
+import { pyDatetimeFromIso, pyTimeFromIso } from '@/lib/pyvalues/isodate';
+import { parseJson, type JsonNode } from '@/lib/pyvalues/json';
+import { decimalFromString, decimalToString } from '@/lib/pyvalues/pydecimal';
+import { pyJsonFloat } from '@/lib/pyvalues/pyfloat';
+import { isoDate, isoTime, toPy, type PyVal } from '@/lib/pyvalues/pyval';
 
 // kombu 5.7's JSON serializer (`kombu/utils/json.py`), the one Celery's messages and the Redis
 // result backend use: `{"__type__": t, "__value__": v}` markers for datetime, date, time,

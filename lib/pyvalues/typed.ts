@@ -1,15 +1,15 @@
-// Python values → PValue (types.ts), the JSON-safe shape the browser renders. Bounded: deep
-// nesting becomes `{t:'deep'}`, long strings and lists are cut (with the count cut), so a
-// hostile 10 MB payload can't become a 10 MB DTO; the raw JSON stays available separately.
-import { parseJson, type JsonNode } from './json';
+// Python values → the console's TypedValue (lib/brokers/typed-value.ts), the JSON-safe shape
+// the API and the browser get. Bounded: deep nesting becomes `{t:'deep'}`, long strings and
+// lists are cut (with the count cut), so a hostile 10 MB payload can't become a 10 MB DTO; the
+// raw JSON stays available separately. A dict's `note` (why it is plain data although it
+// looks typed) is the decoder's, carried as it is.
 import { decimalToString } from './pydecimal';
 import { pyFloatRepr, pyJsonFloat } from './pyfloat';
 import { isoDate, isoTime, type PyVal, totalSeconds, uuidText } from './pyval';
 import { b64encode } from './b64';
-import { decodeTags } from './tags';
-import type { PValue } from './types';
+import type { TypedValue } from '@/lib/brokers/typed-value';
 
-export interface PValueLimits {
+export interface TypedLimits {
   /** Containers deeper than this become `{t:'deep'}` (default 64). */
   maxDepth?: number;
   /** Characters kept per string (default 100,000). */
@@ -20,7 +20,7 @@ export interface PValueLimits {
   maxBytes?: number;
 }
 
-const DEFAULTS: Required<PValueLimits> = { maxDepth: 64, maxString: 100_000, maxItems: 10_000, maxBytes: 65_536 };
+const DEFAULTS: Required<TypedLimits> = { maxDepth: 64, maxString: 100_000, maxItems: 10_000, maxBytes: 65_536 };
 
 /** Epoch milliseconds of a datetime; naive ones are read as UTC (the console says "naive"). */
 function epochMs(v: Extract<PyVal, { k: 'datetime' }>): number | null {
@@ -30,7 +30,7 @@ function epochMs(v: Extract<PyVal, { k: 'datetime' }>): number | null {
   return t.tz === null ? null : dt.getTime() - Math.trunc(t.tz / 1000);
 }
 
-export function pyToPValue(v: PyVal, limits: PValueLimits = {}, depth = 0): PValue {
+export function pyToTyped(v: PyVal, limits: TypedLimits = {}, depth = 0): TypedValue {
   const l = { ...DEFAULTS, ...limits };
   const cut = <T>(xs: T[]): [T[], number | undefined] =>
     xs.length > l.maxItems ? [xs.slice(0, l.maxItems), xs.length - l.maxItems] : [xs, undefined];
@@ -51,15 +51,15 @@ export function pyToPValue(v: PyVal, limits: PValueLimits = {}, depth = 0): PVal
     case 'set': {
       if (depth >= l.maxDepth) return { t: 'deep', depth };
       const [items, truncated] = cut(v.items);
-      const out = items.map((x) => pyToPValue(x, l, depth + 1));
+      const out = items.map((x) => pyToTyped(x, l, depth + 1));
       if (v.k === 'set') return { t: 'set', items: out };
       return truncated ? { t: 'list', items: out, truncated } : { t: 'list', items: out };
     }
     case 'dict': {
       if (depth >= l.maxDepth) return { t: 'deep', depth };
       const [entries, truncated] = cut(v.entries);
-      const out: PValue = { t: 'dict', entries: entries.map(([k, x]) => [k, pyToPValue(x, l, depth + 1)]) };
-      if (v.flag) out.flag = v.flag;
+      const out: TypedValue = { t: 'dict', entries: entries.map(([k, x]) => [k, pyToTyped(x, l, depth + 1)]) };
+      if (v.note) out.note = v.note;
       if (truncated) out.truncated = truncated;
       return out;
     }
@@ -81,20 +81,5 @@ export function pyToPValue(v: PyVal, limits: PValueLimits = {}, depth = 0): PVal
       const never: never = v;
       return never;
     }
-  }
-}
-
-/** JSON text (or an already parsed tree) → PValue, decoding tags as potatoq does. Throws PyJsonError. */
-export function toPValue(input: string | JsonNode, limits?: PValueLimits): PValue {
-  const node = typeof input === 'string' ? parseJson(input) : input;
-  return pyToPValue(decodeTags(node).value, limits);
-}
-
-/** Like toPValue but never throws: for result records and other stored JSON. */
-export function decodeJsonValue(text: string, limits?: PValueLimits): { ok: true; value: PValue } | { ok: false; error: string } {
-  try {
-    return { ok: true, value: toPValue(text, limits) };
-  } catch (e) {
-    return { ok: false, error: e instanceof Error ? e.message : String(e) };
   }
 }

@@ -1,0 +1,150 @@
+import 'server-only';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+/**
+ * One step of the console's own schema. Its id is recorded in the ledger once it ran and is
+ * never renamed or reused; a later change is a new step appended to STEPS. Every statement is
+ * idempotent (`IF NOT EXISTS`), and so is adding a column (only where the table lacks it): a
+ * state store made by a release before the ledger existed runs every step once, over tables it
+ * already has, and keeps its rows. Columns are added after the step's statements.
+ */
+export interface SchemaStep {
+  id: string;
+  statements(d: Dialect): readonly string[];
+  /** Columns added to a table after its first release: [table, column, type]. */
+  columns?(d: Dialect): ReadonlyArray<readonly [table: string, column: string, type: string]>;
+}
+
+// The tables are the same in SQLite and PostgreSQL but for the key and number types; JSON is
+// text and times are ISO text or epoch ms, so both stores map rows alike.
+const int = (d: Dialect) => (d === 'sqlite' ? 'INTEGER' : 'BIGINT');
+
+const AUDIT = (d: Dialect) => [
+  `CREATE TABLE IF NOT EXISTS console_audit (
+    seq ${d === 'sqlite' ? 'INTEGER PRIMARY KEY AUTOINCREMENT' : 'BIGSERIAL PRIMARY KEY'},
+    id TEXT NOT NULL UNIQUE, at TEXT NOT NULL, finished_at TEXT, who TEXT NOT NULL, role TEXT, via TEXT,
+    action TEXT NOT NULL, broker TEXT NOT NULL, queue TEXT, ids TEXT NOT NULL, ids_total INTEGER NOT NULL,
+    filter TEXT, count INTEGER, reason TEXT, outcome TEXT NOT NULL, code TEXT, message TEXT,
+    results TEXT NOT NULL, details TEXT NOT NULL, subject TEXT, issuer TEXT)`,
+  `CREATE TABLE IF NOT EXISTS console_audit_ids (audit_seq ${int(d)} NOT NULL, broker TEXT NOT NULL, task_id TEXT NOT NULL)`,
+  'CREATE INDEX IF NOT EXISTS console_audit_ids_task ON console_audit_ids (broker, task_id, audit_seq)',
+  'CREATE INDEX IF NOT EXISTS console_audit_broker ON console_audit (broker, seq)',
+  `CREATE TABLE IF NOT EXISTS console_oidc_users (
+    name TEXT PRIMARY KEY, issuer TEXT NOT NULL, subject TEXT NOT NULL, bound_at TEXT NOT NULL)`,
+];
+
+const BULK = [
+  `CREATE TABLE IF NOT EXISTS console_bulk_jobs (
+    id TEXT PRIMARY KEY, broker TEXT NOT NULL, created_at TEXT NOT NULL, state TEXT NOT NULL,
+    owner TEXT, heartbeat_ms BIGINT NOT NULL, control TEXT, finished_at TEXT,
+    row TEXT NOT NULL, ids TEXT NOT NULL)`,
+  'CREATE INDEX IF NOT EXISTS console_bulk_jobs_broker ON console_bulk_jobs (broker, created_at)',
+  `CREATE TABLE IF NOT EXISTS console_bulk_outcomes (
+    job_id TEXT NOT NULL, n INTEGER NOT NULL, id TEXT NOT NULL, outcome TEXT NOT NULL, message TEXT NOT NULL)`,
+  'CREATE INDEX IF NOT EXISTS console_bulk_outcomes_job ON console_bulk_outcomes (job_id, n)',
+];
+
+// The primary key (source broker, letter id) is the arbiter between two moves of one letter.
+const MOVE_JOURNAL = [
+  `CREATE TABLE IF NOT EXISTS console_move_journal (
+    source TEXT NOT NULL, id TEXT NOT NULL, target TEXT NOT NULL, move_id TEXT NOT NULL,
+    at TEXT NOT NULL, who TEXT NOT NULL, audit_id TEXT, until_ms BIGINT NOT NULL, note TEXT,
+    PRIMARY KEY (source, id))`,
+];
+
+// Before the one lease table: pause holds had their own (moved into console_leases by
+// `pause-leases-2`, which drops it).
+const PAUSE_LEASES = [
+  `CREATE TABLE IF NOT EXISTS console_pause_leases (
+    broker TEXT NOT NULL, queue TEXT NOT NULL, owner TEXT NOT NULL, started_at TEXT NOT NULL,
+    deadline_ms BIGINT NOT NULL, paused_by_console INTEGER NOT NULL, detail TEXT NOT NULL,
+    PRIMARY KEY (broker, queue))`,
+];
+
+const TRENDS = (d: Dialect) => [
+  `CREATE TABLE IF NOT EXISTS console_trend_samples (
+    broker TEXT NOT NULL, queue TEXT NOT NULL, at_ms ${int(d)} NOT NULL, depth ${int(d)},
+    oldest_s ${d === 'sqlite' ? 'REAL' : 'DOUBLE PRECISION'}, dead ${int(d)}, depth_capped ${int(d)}, dead_capped ${int(d)},
+    PRIMARY KEY (broker, queue, at_ms))`,
+  'CREATE INDEX IF NOT EXISTS console_trend_samples_at ON console_trend_samples (at_ms)',
+  // The one lease table (lib/state/leases.ts); first made for the trend sampler.
+  `CREATE TABLE IF NOT EXISTS console_leases (name TEXT PRIMARY KEY, holder TEXT NOT NULL, expires_ms ${int(d)} NOT NULL)`,
+];
+
+// Each pause hold becomes the lease `pause/<broker>/<queue>` (broker ids have no `/`), its
+// flags and notes the lease's data. One statement on PostgreSQL (copy and drop in one
+// transaction, also when it runs again after a start cut off before the ledger recorded it).
+// (`WHERE true`: SQLite would read the ON of ON CONFLICT as a join's.)
+const PAUSE_INTO_LEASES = (d: Dialect) => {
+  const copy = (data: string) =>
+    `INSERT INTO console_leases (name, holder, expires_ms, started_at, data)
+     SELECT 'pause/' || broker || '/' || queue, owner, deadline_ms, started_at, ${data} FROM console_pause_leases
+     WHERE true ON CONFLICT (name) DO NOTHING`;
+  if (d === 'sqlite')
+    return [
+      copy("json_object('broker', broker, 'queue', queue, 'pausedByConsole', paused_by_console = 1, 'detail', json(detail))"),
+      'DROP TABLE console_pause_leases',
+    ];
+  return [
+    `DO $$ BEGIN IF to_regclass('console_pause_leases') IS NOT NULL THEN
+       ${copy("json_build_object('broker', broker, 'queue', queue, 'pausedByConsole', paused_by_console = 1, 'detail', detail::json)::text")};
+       DROP TABLE console_pause_leases;
+     END IF; END $$`,
+  ];
+};
+
+// A bulk job's owner becomes its lease `bulk/<id>` (lib/bulk/store-sql.ts), expiring when the
+// owner's heartbeat would have been taken for gone (30 s after it); then the row's owner and
+// heartbeat columns go, so nothing can read or write ownership but through the lease (and a still
+// running console of an older release fails to save a job instead of running it beside this one).
+// Only running and paused jobs had a live owner; a queued job's is taken by whoever starts it.
+// One statement on PostgreSQL, as pause-leases-2.
+const BULK_INTO_LEASES = (d: Dialect) => {
+  const copy = `INSERT INTO console_leases (name, holder, expires_ms, started_at, data)
+     SELECT 'bulk/' || id, owner, heartbeat_ms + 30000, NULL, NULL FROM console_bulk_jobs
+     WHERE owner IS NOT NULL AND state IN ('running', 'paused') ON CONFLICT (name) DO NOTHING`;
+  const drop = 'ALTER TABLE console_bulk_jobs DROP COLUMN owner';
+  const drop2 = 'ALTER TABLE console_bulk_jobs DROP COLUMN heartbeat_ms';
+  if (d === 'sqlite') return [copy, drop, drop2];
+  return [
+    `DO $$ BEGIN IF EXISTS (SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema()
+       AND table_name = 'console_bulk_jobs' AND column_name = 'owner') THEN
+       ${copy};
+       ${drop}, DROP COLUMN heartbeat_ms;
+     END IF; END $$`,
+  ];
+};
+
+/** The console's schema, in order. Append only. */
+export const STEPS: readonly SchemaStep[] = [
+  {
+    id: 'audit-1',
+    statements: AUDIT,
+    columns: () => [
+      ['console_audit', 'subject', 'TEXT'],
+      ['console_audit', 'issuer', 'TEXT'],
+    ],
+  },
+  { id: 'bulk-1', statements: () => BULK },
+  { id: 'move-journal-1', statements: () => MOVE_JOURNAL },
+  { id: 'pause-leases-1', statements: () => PAUSE_LEASES },
+  {
+    id: 'trends-1',
+    statements: TRENDS,
+    columns: (d) => [
+      ['console_trend_samples', 'depth_capped', int(d)],
+      ['console_trend_samples', 'dead_capped', int(d)],
+    ],
+  },
+  {
+    id: 'leases-2',
+    statements: () => [],
+    columns: () => [
+      ['console_leases', 'started_at', 'TEXT'],
+      ['console_leases', 'data', 'TEXT'],
+    ],
+  },
+  { id: 'pause-leases-2', statements: PAUSE_INTO_LEASES },
+  { id: 'bulk-leases-2', statements: BULK_INTO_LEASES },
+];
