@@ -13,11 +13,13 @@ import {
 } from '@/lib/brokers/schema';
 import type { AdapterContext } from '@/lib/brokers/adapter-context';
 import type { BrokerAdapter, StoreConfig } from '@/lib/brokers/types';
-import { ENQUEUE_WHY, SDJ_MODEL, SDJ_STATES } from './broker-model';
+import { SDJ_MODEL, SDJ_STATES } from './broker-model';
 import { cancelJobs } from './cancel';
 import { UUID } from './db';
 import { deadGroups, deadHistogram } from './dead';
 import { deleteJobs } from './delete';
+import { previewReplayEditedSdj, replayEditedSdj } from './edit-replay';
+import { enqueueSdj, previewEnqueueSdj } from './enqueue-contract';
 import { diagnoseSdj } from './diagnose';
 import { VERIFIED_LIBRARY, type SdjSchema } from './ledger';
 import type { SdjOutcome } from './model';
@@ -137,8 +139,10 @@ export function createSdjAdapter(config: StoreConfig, _ctx: AdapterContext): Bro
       for (const status of ['pending', 'paused']) removed += (await purgeJobs(s, { queue, status })).deleted;
       return { brokerId: config.id, queue, removed };
     },
-    enqueue: () => Promise.reject(new ConsoleError('Unsupported', ENQUEUE_WHY)),
-    previewEnqueue: () => Promise.reject(new ConsoleError('Unsupported', ENQUEUE_WHY)),
+    enqueue: async (req) => enqueueSdj(await store(), config.id, req),
+    previewEnqueue: async (req) => previewEnqueueSdj(await store(), config.id, req),
+    previewReplayEdited: async (id, edit) => previewReplayEditedSdj(await store(), config.id, id, edit),
+    replayEdited: async (id, edit) => replayEditedSdj(await store(), config.id, id, edit),
     diagnose: async (q) => {
       const s = await store();
       return diagnoseSdj(s.db, config.id, (await readOverview(s.db, { timeoutMs: o.countTimeoutMs })).queues, q, staleMinutes);
@@ -157,9 +161,9 @@ export function createSdjAdapter(config: StoreConfig, _ctx: AdapterContext): Bro
   };
 }
 
-/** Everything on but enqueue (not offered yet); every write off, with why, on an unverified schema. */
+/** Everything on; every write off, with why, on an unverified schema. */
 function capsOf(schema: SdjSchema): Capabilities {
-  const caps: Capabilities = { ...allCapabilities(SDJ_MODEL.states), enqueue: { on: false, why: ENQUEUE_WHY } };
+  const caps: Capabilities = allCapabilities(SDJ_MODEL.states);
   return schema.verified ? caps : withoutWrites(caps, schema.reason ?? 'the schema is not the verified one');
 }
 

@@ -1,7 +1,9 @@
 import 'server-only';
 import { ConsoleError } from '@/lib/brokers/errors';
-import type { BrokerModel, EnqueueDecl, StateDecl } from '@/lib/brokers/schema';
+import type { BrokerModel, StateDecl } from '@/lib/brokers/schema';
 import type { SdjStatus } from './model';
+import { SDJ_REPLAY_EDITED } from './edit-replay';
+import { SDJ_ENQUEUE } from './enqueue-fields';
 
 // What the console declares about Simple Durable Jobs (v4.5.1): its statuses as the states, and
 // each action in the library's own terms (docs/systems/simple-durable-jobs.md, "Writes").
@@ -43,13 +45,6 @@ const STATES: StateDecl[] = [
   { key: 'cancelled', label: 'Cancelled', time: { field: 'completedAt', label: 'Cancelled' }, owned: false },
 ];
 
-/** Enqueue is declared here so the model is whole; the console does not offer it yet (capability off). */
-const ENQUEUE: EnqueueDecl = {
-  does: "Simple Durable Jobs' raw-SQL enqueue: one pending row with the job's type, queue and JSON arguments.",
-  fields: [],
-  defaultQueue: 'default',
-};
-
 export const SDJ_MODEL: BrokerModel = {
   system: 'sdj',
   states: STATES,
@@ -86,9 +81,7 @@ export const SDJ_MODEL: BrokerModel = {
       does: "The library's PauseQueue (queue_states): workers claim no new job from the queue; running jobs finish and pending ones wait.",
       resume: "The library's UnpauseQueue: workers claim from the queue again at their next poll.",
     },
-    enqueue: ENQUEUE,
+    enqueue: SDJ_ENQUEUE,
+    replayEdited: SDJ_REPLAY_EDITED,
   },
 };
-
-/** Why enqueue is off for now. */
-export const ENQUEUE_WHY = 'enqueueing Simple Durable Jobs from the console is not available in this version yet';

@@ -59,7 +59,9 @@ export function sdjSeeder(db: TestDb): ContractSeeder {
       return id;
     },
     async deadLetter(m) {
-      const id = await enqueueOne(db, m);
+      // A letter with keyword args keeps them as its args object: the one JSON value SDJ's
+      // edit-and-replay edits key by key (a list cannot be).
+      const id = await enqueueOne(db, m.kwargs && Object.keys(m.kwargs).length ? { ...m, args: undefined } : m);
       await claim(db, id);
       await deadLetter(db, id, m.reason);
       if (m.diedAgo)
