@@ -129,7 +129,7 @@ describe('parseConfig', () => {
       POTATOQ_CONSOLE_BROKERS: JSON.stringify([
         { id: 'pq', kind: 'potatoq', url: 'sqlite:///a.db' },
         { id: 'plain', url: 'amqp://h//' },
-        { id: 'jobs', kind: 'sdj', url: 'mysql://u@h/app', tables: 'x' },
+        { id: 'jobs', kind: 'sdj', url: 'mysql://u@h/app', schema: 'x' },
         { id: 'flow', kind: 'queueflow', url: 'https://flow.example', token: 'k' },
         { id: 'cel', kind: 'celery', url: 'redis://h/0' },
       ]),
@@ -141,7 +141,7 @@ describe('parseConfig', () => {
       ['flow', 'queueflow'],
       ['cel', 'celery'],
     ]);
-    expect(config.brokers[2]?.options).toEqual({ tables: 'x' });
+    expect(config.brokers[2]?.options).toEqual({ schema: 'x' });
   });
 
   it('refuses an unknown kind, listing the known ones', () => {

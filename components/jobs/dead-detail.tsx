@@ -13,7 +13,7 @@ import { afterReplay } from '@/lib/client/after-replay';
 import { describeError } from '@/lib/client/api';
 import { fillCommand } from '@/lib/client/cli';
 import { useDead, useOverview } from '@/lib/client/hooks';
-import { Field, Fields, IdFields, Section, TimeField } from './detail-parts';
+import { Field, Fields, IdFields, RelatedFields, Section, TimeField } from './detail-parts';
 import { MessageSections } from './message-sections';
 import { EditReplay } from '@/components/dead/edit-replay';
 import { visible } from '@/lib/text/visible';
@@ -119,6 +119,7 @@ export function DeadDetailView({ brokerId, id }: { brokerId: string; id: string 
             </Link>
           </Field>
           <TimeField label="Died" iso={d.diedAt} />
+          <RelatedFields brokerId={brokerId} related={d.related} more={d.relatedMore} />
           <Field label="Reason" testId="detail-summary">
             {visible(d.summary)}
           </Field>

@@ -166,7 +166,18 @@ export interface ResultRecordDto {
   raw: string;
 }
 
+/** Another task this one is linked to in its system (a fan-out's parent and its sub-jobs), for
+ *  the detail page's links: `rel` says what it is to this one, in the system's words. */
+export interface RelatedTask {
+  id: string;
+  rel: string;
+}
+
 export interface TaskDetail extends TaskSummary {
+  /** The tasks it is linked to (at most a page of them; `relatedMore`: there are more than
+   *  listed); absent where the system links none. */
+  related?: RelatedTask[];
+  relatedMore?: boolean;
   payload: MessageView;
   raw: string;
   rawSize: number;
@@ -196,6 +207,9 @@ export interface DeadSummary {
 }
 
 export interface DeadDetail extends DeadSummary {
+  /** As `TaskDetail.related`. */
+  related?: RelatedTask[];
+  relatedMore?: boolean;
   reason: string | null;
   payload: MessageView;
   raw: string;

@@ -14,15 +14,24 @@ const errorOf = (fn: () => unknown) => {
 };
 
 describe('the table of systems', () => {
-  it.each([['sdj', 'postgresql://h/db']] as const)('accepts %s (%s) and says it is not supported yet', (kind, url) => {
-    const err = errorOf(() => createAdapter(entry(kind, url)));
-    expect(isConsoleError(err) && err.code).toBe('Unsupported');
-    expect((err as Error).message).toMatch(/not supported by this version of the console yet$/);
+  it('shows brokers by their store', () => {
+    expect(storeOf(entry('potatoq', 'postgres+psycopg://h/db'))).toBe('postgres');
+    expect(storeOf(entry('sdj', 'mysql://h/db'))).toBe('mysql');
+    expect(storeOf(entry('sdj', 'postgres://h/db'))).toBe('postgres');
   });
 
-  it('shows potatoq brokers by their store and planned systems by their kind', () => {
-    expect(storeOf(entry('potatoq', 'postgres+psycopg://h/db'))).toBe('postgres');
-    expect(storeOf(entry('sdj', 'mysql://h/db'))).toBe('sdj');
+  it('creates a Simple Durable Jobs adapter without connecting, and refuses a misspelt option by name', async () => {
+    for (const [url, kind] of [
+      ['postgresql://u:p@127.0.0.1:1/app', 'postgres'],
+      ['mysql://u:p@127.0.0.1:1/app', 'mysql'],
+    ] as const) {
+      const a = createAdapter(entry('sdj', url));
+      expect([a.kind, a.model.system]).toEqual([kind, 'sdj']);
+      await a.close();
+    }
+    const err = errorOf(() => createAdapter({ ...entry('sdj', 'postgresql://h/db'), options: { tablePrefix: 'x' } }));
+    expect(isConsoleError(err) && err.code).toBe('InvalidInput');
+    expect((err as Error).message).toContain('tablePrefix');
   });
 
   it('names the system apart from its store, so two systems on one store read differently', () => {

@@ -1,10 +1,10 @@
 import 'server-only';
-import { z } from 'zod';
 import { ConsoleError } from './errors';
 import type { BrokerKind, SystemKind } from './schema';
 import { celerySystem } from './celery/system';
 import { potatoqSystem } from './potatoq/system';
 import { queueflowSystem } from './queueflow/system';
+import { sdjSystem } from './sdj/system';
 import { adapterContext } from './systems-context';
 import type { BrokerAdapter, BrokerConfig, SystemModule } from './types';
 
@@ -14,25 +14,10 @@ import type { BrokerAdapter, BrokerConfig, SystemModule } from './types';
  * (docs/adding-a-system.md). Read by lib/config.ts at boot and by the registry.
  */
 
-/** A system the configuration accepts and the overview shows as "not supported yet". */
-function plannedSystem(kind: SystemKind, label: string, schemes: Record<string, string>): SystemModule {
-  const scheme = (url: string) => url.split('://', 1)[0]!.split('+', 1)[0]!.toLowerCase();
-  return {
-    kind,
-    label,
-    checkUrl: (url) => (schemes[scheme(url)] ? null : `a ${label} broker's scheme must be one of ${Object.keys(schemes).join(', ')}`),
-    storeOf: () => kind,
-    storeLabel: (url) => schemes[scheme(url)] ?? 'unknown',
-    // Its options are not known yet: accepted as they are.
-    optionsFor: () => z.record(z.string(), z.unknown()),
-    factoryFor: () => null,
-  };
-}
-
 export const SYSTEMS: Record<SystemKind, SystemModule> = {
   potatoq: potatoqSystem,
   celery: celerySystem,
-  sdj: plannedSystem('sdj', 'Simple Durable Jobs', { postgresql: 'PostgreSQL', postgres: 'PostgreSQL', mysql: 'MySQL' }),
+  sdj: sdjSystem,
   queueflow: queueflowSystem,
 };
 

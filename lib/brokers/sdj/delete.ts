@@ -10,14 +10,21 @@ import { inList, outcome, perId, Refusal } from './tx';
 // workflow parent is deleted only with its subtree, and a sub-job only once its parent is
 // terminal, so no checkpoints or children are orphaned. The library has no status check; the
 // console refuses a job a worker is running (and a subtree with one), like every other write.
+// `deadOnly` (a discard): a job that is not a dead letter (replayed meanwhile) is left alone.
 
-export async function deleteJobs(store: SdjStore, ids: readonly string[], opts: { subtree?: boolean } = {}): Promise<SdjOutcome[]> {
+export async function deleteJobs(
+  store: SdjStore,
+  ids: readonly string[],
+  opts: { subtree?: boolean; deadOnly?: boolean } = {},
+): Promise<SdjOutcome[]> {
   await store.requireWritable();
   const db = store.db;
   return perId(db, ids, async (q, id) => {
     const p = idParam(db.dialect, id);
-    const [row] = await q.all('SELECT status, locked_by FROM jobs WHERE id = ? FOR UPDATE', [p]);
+    const [row] = await q.all('SELECT status, locked_by, dead_lettered_at FROM jobs WHERE id = ? FOR UPDATE', [p]);
     if (!row) return outcome(id, 'missing', 'no job with this id: nothing to delete');
+    if (opts.deadOnly && (row.dead_lettered_at === null || row.dead_lettered_at === undefined))
+      return outcome(id, 'missing', `not a dead letter (the job is ${String(row.status)}): nothing deleted`);
     if (row.status === 'running') return outcome(id, 'running', 'a worker is running it: not deleted');
     const [fo] = await q.all('SELECT COUNT(*) AS n FROM fan_outs WHERE parent_job_id = ?', [p]);
     const isParent = Number(fo?.n ?? 0) > 0;

@@ -32,6 +32,8 @@ export interface SdjFanOut {
 
 export interface SdjJobDetail extends SdjJobSummary {
   args: SdjPayload | null;
+  /** `args` as stored (the raw text the detail page shows), null when NULL. */
+  argsBytes: Buffer | null;
   result: SdjPayload | null;
   reasonError: string | null;
   tenant: string | null;
@@ -69,6 +71,7 @@ export async function getJob(db: SdjDb, rawId: string): Promise<SdjJobDetail | n
   return {
     ...toSummary(r),
     args: decodePayload(r.args),
+    argsBytes: r.args === null || r.args === undefined ? null : Buffer.isBuffer(r.args) ? r.args : Buffer.from(String(r.args), 'utf8'),
     result: decodePayload(r.result),
     reasonError: splitReason(reason).error,
     tenant: unset(r.tenant),

@@ -11,6 +11,8 @@ import { isSdjStatus, SDJ_STATUSES, type SdjStatus } from './model';
 export interface SdjQueueRow {
   queue: string;
   counts: Record<SdjStatus, number> | null;
+  /** Dead letters (`dead_lettered_at` set), counted in the same pass; null with the counts. */
+  dead: number | null;
   /** Rows in a status outside the seven (`retrying` is allowed by the CHECK, never written). */
   other: Record<string, number>;
   /** `MIN(created_at)` of pending rows, as the library's dashboard measures it. */
@@ -54,7 +56,7 @@ export async function readOverview(db: SdjDb, opts: { timeoutMs?: number } = {})
   let oldest: Record<string, unknown>[] | null = null;
   let countsUnknown: string | null = null;
   try {
-    counts = await bounded(db, 'SELECT queue, status, COUNT(*) AS n FROM jobs GROUP BY queue, status', ms);
+    counts = await bounded(db, 'SELECT queue, status, COUNT(*) AS n, COUNT(dead_lettered_at) AS dead FROM jobs GROUP BY queue, status', ms);
     oldest = await bounded(
       db,
       `SELECT queue, MIN(created_at) AS oldest, ${db.dialect === 'postgres' ? 'EXTRACT(EPOCH FROM (NOW() - MIN(created_at)))' : 'TIMESTAMPDIFF(MICROSECOND, MIN(created_at), NOW(6)) / 1000000'} AS age FROM jobs WHERE status = 'pending' GROUP BY queue`,
@@ -74,6 +76,7 @@ export async function readOverview(db: SdjDb, opts: { timeoutMs?: number } = {})
       r = {
         queue,
         counts: counts ? zero() : null,
+        dead: counts ? 0 : null,
         other: {},
         oldestPendingAt: null,
         oldestPendingAgeSeconds: null,
@@ -88,6 +91,7 @@ export async function readOverview(db: SdjDb, opts: { timeoutMs?: number } = {})
   for (const c of counts ?? []) {
     const r = row(String(c.queue));
     const status = String(c.status);
+    if (r.dead !== null) r.dead += Number(c.dead ?? 0);
     if (isSdjStatus(status) && r.counts) r.counts[status] = Number(c.n);
     else r.other[status] = Number(c.n);
   }

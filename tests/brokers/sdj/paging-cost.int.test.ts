@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeCursor } from '@/lib/brokers/sdj/cursor';
 import { idText, type SdjDb } from '@/lib/brokers/sdj/db';
 import { keysetSql, statusPage } from '@/lib/brokers/sdj/jobs';
+import { claimPageSql, listPendingByClaim } from '@/lib/brokers/sdj/claim-order';
 import { uuidv7, idOf } from './rows';
 import { availableDialects, DIALECTS, freshSdj, type Sdj } from './support';
 
@@ -56,11 +57,11 @@ for (const dialect of DIALECTS) {
           for (let i = from; i < from + 500; i++) {
             const at = new Date(base + Math.floor(i / 3) * 1000).toISOString().replace('T', ' ').replace('Z', '');
             const ts = dialect === 'postgres' ? `${at}+00` : at;
-            values.push(`(?, 'record', ?, 'q', ?, ?, ?, ?, 2)`);
+            values.push(`(?, 'record', ?, 'q', ?, ?, ?, ?, 2, ${i % 4})`);
             rows.push(idOf(db, uuidv7()), Buffer.from('{}'), status, ts, ts, status === 'failed' ? ts : null);
           }
           let n = 0;
-          const sql = `INSERT INTO jobs (id, type, args, queue, status, created_at, updated_at, dead_lettered_at, max_retries) VALUES ${values.join(', ')}`;
+          const sql = `INSERT INTO jobs (id, type, args, queue, status, created_at, updated_at, dead_lettered_at, max_retries, priority) VALUES ${values.join(', ')}`;
           await db.query(dialect === 'postgres' ? sql.replace(/\?/g, () => `$${++n}`) : sql, rows);
         }
       await db.query(dialect === 'postgres' ? 'ANALYZE jobs' : 'ANALYZE TABLE jobs');
@@ -102,6 +103,23 @@ for (const dialect of DIALECTS) {
       // The deep page is the one the library's OFFSET 2,400 lists.
       const byOffset = await db.all(offset, first.params);
       expect((await db.all(deep.sql, deep.params)).map((r) => idText(r.id))).toEqual(byOffset.map((r) => idText(r.id)));
+    });
+
+    // PostgreSQL only: its dequeue index holds pending jobs by priority and due time; MySQL's
+    // indexes split them by dq_ready first, so MySQL sorts the range (claim-order.ts says so).
+    it.skipIf(dialect !== 'postgres')('reads about as many pending rows for a claim-order page 2,400 deep as for page 1', async () => {
+      const db = s.store.db;
+      let cursor: string | null = null;
+      for (let i = 0; i < 48; i++) cursor = (await listPendingByClaim(db, { limit: 50, cursor })).next;
+      const first = claimPageSql(db, { limit: 50 });
+      const deep = claimPageSql(db, { limit: 50, cursor });
+      expect(await rowsRead(db, first.sql, first.params)).toBeLessThanOrEqual(60);
+      // Index ranges that start at the position: the rest of its priority (a table this small gets a
+      // bitmap read of that range, at most the 750 rows of one priority) and the next priority's
+      // first page, never the 2,400 rows before it, which the same page by OFFSET reads.
+      expect(await rowsRead(db, deep.sql, deep.params)).toBeLessThanOrEqual(750 + 51);
+      expect(await rowsRead(db, first.sql.replace(/LIMIT 51$/, 'LIMIT 51 OFFSET 2400'), first.params)).toBeGreaterThan(2400);
+      expect(await db.all(deep.sql, deep.params)).toHaveLength(51);
     });
   });
 }

@@ -40,18 +40,28 @@ export interface GoEnqueue {
   createdAt?: string;
   status?: string;
   parent?: { parentId: string; rootId: string; fanOutId: string; index: number };
+  /** The id to use (else a new UUIDv7). */
+  id?: string;
+  /** `Delay(d)`: `run_at` this many seconds ahead and `dq_ready = false` until due. */
+  delaySeconds?: number;
 }
 
 /** `Queue.EnqueueRemote`: every column the Go API writes, '' where it leaves text unset. */
 export async function goEnqueue(db: TestDb, j: GoEnqueue): Promise<string> {
-  const id = uuidv7();
+  const id = j.id ?? uuidv7();
   const created = j.createdAt ? '?' : now(db);
   const p = j.parent;
+  const delayed = j.delaySeconds !== undefined && j.delaySeconds > 0;
+  const runAt = !delayed
+    ? 'NULL'
+    : db.dialect === 'postgres'
+      ? `NOW() + make_interval(secs => ${Number(j.delaySeconds)})`
+      : `NOW(6) + INTERVAL ${Math.round(Number(j.delaySeconds) * 1e6)} MICROSECOND`;
   await q(
     db,
     `INSERT INTO jobs (id, type, args, queue, tenant, priority, status, previous_status, attempt, max_retries, timeout, determinism,
-       last_error, dead_letter_reason, created_at, updated_at, locked_by, unique_key, dq_ready, parent_job_id, root_job_id, fan_out_id, fan_out_index)
-     VALUES (?, ?, ?, ?, '', ?, ?, '', 0, ?, 0, 0, '', '', ${created}, ${created}, '', ?, true, ?, ?, ?, ?)`,
+       last_error, dead_letter_reason, created_at, updated_at, locked_by, unique_key, dq_ready, parent_job_id, root_job_id, fan_out_id, fan_out_index, run_at)
+     VALUES (?, ?, ?, ?, '', ?, ?, '', 0, ?, 0, 0, '', '', ${created}, ${created}, '', ?, ${delayed ? 'false' : 'true'}, ?, ?, ?, ?, ${runAt})`,
     [
       idOf(db, id),
       j.type ?? 'record',
