@@ -109,7 +109,9 @@ for (const b of sdjBrokers(process.env.POTATOQ_E2E_DIR ?? '')) {
       await page.getByTestId('action-pause').click();
       await expect(page.getByTestId('queue-paused-badge')).toBeVisible();
       const paused = async () =>
-        (await q(db, 'SELECT paused FROM queue_states WHERE queue = ?', [queue])).map((x) => Boolean(Number(x.paused) || x.paused === true))[0] ?? false;
+        (await q(db, 'SELECT paused FROM queue_states WHERE queue = ?', [queue])).map((x) =>
+          Boolean(Number(x.paused) || x.paused === true),
+        )[0] ?? false;
       expect(await paused()).toBe(true);
       await page.getByTestId('action-pause').click();
       await expect(page.getByTestId('queue-paused-badge')).toHaveCount(0);
@@ -117,12 +119,43 @@ for (const b of sdjBrokers(process.env.POTATOQ_E2E_DIR ?? '')) {
 
       await page.getByTestId('action-purge').click();
       const dialog = page.getByTestId('purge-dialog');
+      // It says what goes, counted by the states SDJ's purge takes, before anything is typed.
+      await expect(dialog.getByTestId('purge-count')).toHaveText('2 pending and 0 paused right now');
       await dialog.getByTestId('purge-confirm-input').fill(queue);
+      await dialog.getByTestId('confirm-reason').fill('e2e: drop a test queue');
       await dialog.getByTestId('confirm-submit').click();
-      await expect(dialog.getByTestId('outcome-succeeded')).toBeVisible();
+      await expect(dialog.getByTestId('action-outcome')).toContainText('Removed 2');
       for (const id of purged) expect(await row(db, id)).toEqual({});
       // A worker's job stays where it is.
       expect((await row(db, running)).status).toBe('running');
+      expect(pageErrors).toEqual([]);
+    });
+
+    test('enqueue writes the previewed statement; a letter opens with its args', async ({ page }) => {
+      test.skip(!requireService(sdjStatus(dir(), b.id), `SDJ on ${b.label}`), `SDJ on ${b.label}: ${sdjStatus(dir(), b.id)}`);
+      const queue = queueName('enq');
+      const { pageErrors } = guardPage(page);
+
+      await page.goto(`/brokers/${b.id}/enqueue`);
+      await page.getByLabel('Task name', { exact: true }).fill('report.build');
+      await page.getByLabel('Queue', { exact: true }).fill(queue);
+      await page.getByLabel('Args (JSON object)', { exact: true }).fill('[1, 2]');
+      await page.getByTestId('enqueue-submit').click();
+      await expect(page.getByTestId('error-args')).toBeVisible();
+      await page.getByLabel('Args (JSON object)', { exact: true }).fill('{"month": "2026-11", "big": 12345678901234567890123}');
+      await expect(page.getByTestId('enqueue-preview')).toContainText('INSERT INTO');
+      await page.getByTestId('enqueue-submit').click();
+      await expect(page.getByTestId('enqueue-success')).toBeVisible();
+      const id = (await page.getByTestId('enqueue-new-id').textContent())?.trim() ?? '';
+      const r = await row(db, id);
+      expect(r).toMatchObject({ status: 'pending', attempt: 0, queue });
+      // The big number stays exact: the args are the JSON's bytes as written.
+      const raw = Buffer.isBuffer(r.args) ? r.args.toString('utf8') : String(r.args);
+      expect(raw).toContain('12345678901234567890123');
+
+      const dead = await makeDeadLetter(db, { queue, type: 'report.build', args: { month: '2026-10' }, maxRetries: 0, error: 'no data' });
+      await page.goto(`/brokers/${b.id}/dead/${dead}`);
+      await expect(page.getByTestId('dead-detail')).toBeVisible();
       expect(pageErrors).toEqual([]);
     });
   });
