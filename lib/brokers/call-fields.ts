@@ -1,5 +1,6 @@
 import 'server-only';
 import { z } from 'zod';
+import { given } from '@/lib/brokers/form-values';
 import { parseInput } from '@/lib/brokers/parse-input';
 import { ConsoleError } from './errors';
 
@@ -7,8 +8,6 @@ import { ConsoleError } from './errors';
 // JSON, priority, a countdown or an eta, expires, headers): potatoq and Celery. Each declares
 // its own priority range and names itself in refusals.
 
-/** Empty text (an untouched form input) and null mean "not given". */
-const given = (v: unknown) => (v === '' || v === null ? undefined : v);
 /** JSON fields may arrive as JSON text (exact: big integers and NaN survive) or as JSON values
  *  (convenient for scripts; numbers beyond 2^53 are rounded by the client's JSON parser). */
 const jsonText = (v: unknown) => (v === undefined || v === null || typeof v === 'string' ? (v ?? undefined) : JSON.stringify(v));

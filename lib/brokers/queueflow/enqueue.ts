@@ -1,5 +1,6 @@
 import 'server-only';
 import { z } from 'zod';
+import { given, wholeNumber } from '@/lib/brokers/form-values';
 import { parseInput } from '@/lib/brokers/parse-input';
 import { ConsoleError, isConsoleError } from '@/lib/brokers/errors';
 import type { EnqueueDecl, EnqueuePreview, EnqueueRequest, EnqueueResult } from '@/lib/brokers/schema';
@@ -12,18 +13,7 @@ const ZHealthTime = z.looseObject({ timestamp: z.string() });
 // own schema: a payload object, when to run, its priority and retry settings, and an
 // idempotency key (sent as the Idempotency-Key header). Bounds are QueueFlow 0.6.0's.
 
-/** Empty text (an untouched form input) and null mean "not given". */
-const given = (v: unknown) => (v === '' || v === null ? undefined : v);
-const int = (what: string, min: number, max: number) =>
-  z.preprocess(
-    given,
-    z.coerce
-      .number({ error: `${what} must be a whole number` })
-      .int(`${what} must be a whole number`)
-      .min(min, `${what} must be at least ${min}`)
-      .max(max, `${what} must be at most ${max}`)
-      .optional(),
-  );
+const int = wholeNumber;
 
 const ZPayload = z.preprocess(
   (v) => {

@@ -1,30 +1,10 @@
 import 'server-only';
-import type { MessageView, PayloadPreview, TypedValue } from '@/lib/brokers/schema';
+import { jsonToTyped } from '@/lib/brokers/json-typed';
+import type { MessageView, PayloadPreview } from '@/lib/brokers/schema';
 import type { QfJob } from './wire';
 
 // QueueFlow's job JSON -> the console's neutral views. A job's input is one JSON object (its
 // payload): shown as the keyword arguments; QueueFlow has no positional arguments.
-
-const MAX_DEPTH = 32;
-const MAX_ITEMS = 1000;
-const MAX_STR = 100_000;
-
-/** Plain JSON (as the API answered it) as a typed value. */
-export function jsonToTyped(v: unknown, depth = 0): TypedValue {
-  if (depth > MAX_DEPTH) return { t: 'deep', depth };
-  if (v === null || v === undefined) return { t: 'null' };
-  if (typeof v === 'boolean') return { t: 'bool', v };
-  if (typeof v === 'number') return Number.isInteger(v) ? { t: 'int', v: String(v) } : { t: 'float', v: String(v) };
-  if (typeof v === 'string')
-    return v.length > MAX_STR ? { t: 'str', v: v.slice(0, MAX_STR), truncated: v.length - MAX_STR } : { t: 'str', v };
-  if (Array.isArray(v)) {
-    const items = v.slice(0, MAX_ITEMS).map((x) => jsonToTyped(x, depth + 1));
-    return v.length > MAX_ITEMS ? { t: 'list', items, truncated: v.length - MAX_ITEMS } : { t: 'list', items };
-  }
-  const all = Object.entries(v as Record<string, unknown>);
-  const entries = all.slice(0, MAX_ITEMS).map(([k, x]): [string, TypedValue] => [k, jsonToTyped(x, depth + 1)]);
-  return all.length > MAX_ITEMS ? { t: 'dict', entries, truncated: all.length - MAX_ITEMS } : { t: 'dict', entries };
-}
 
 /** The payload as the job detail's raw text: exactly the JSON the server holds (re-serialised). */
 export const payloadText = (job: Pick<QfJob, 'payload'>): string => JSON.stringify(job.payload ?? {});

@@ -1,5 +1,6 @@
 import 'server-only';
 import { z } from 'zod';
+import { given, wholeNumber } from '@/lib/brokers/form-values';
 import { ConsoleError } from '@/lib/brokers/errors';
 import { parseInput } from '@/lib/brokers/parse-input';
 import type { EnqueueDecl, EnqueueRequest } from '@/lib/brokers/schema';
@@ -16,18 +17,7 @@ const INT32 = 2_147_483_647;
 /** Ten years, in seconds: the longest delay the form takes. */
 const MAX_DELAY = 10 * 365 * 86_400;
 
-/** Empty text (an untouched form input) and null mean "not given". */
-const given = (v: unknown) => (v === '' || v === null ? undefined : v);
-const int = (what: string, min: number, max: number) =>
-  z.preprocess(
-    given,
-    z.coerce
-      .number({ error: `${what} must be a whole number` })
-      .int(`${what} must be a whole number`)
-      .min(min, `${what} must be at least ${min}`)
-      .max(max, `${what} must be at most ${max}`)
-      .optional(),
-  );
+const int = wholeNumber;
 
 /** The args' JSON text (kept as written), checked to be one JSON object. */
 const ZArgs = z.preprocess(

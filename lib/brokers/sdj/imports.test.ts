@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 
 const ALLOWED = [
   /^\.\//,
-  /^@\/lib\/brokers\/(errors|types|model|schema|schema-edit|typed-value|parse-input|options|adapter-context|diagnosis|message-view|task-queues)$/,
+  /^@\/lib\/brokers\/(errors|types|model|schema|schema-edit|typed-value|parse-input|options|adapter-context|diagnosis|message-view|task-queues|form-values|json-typed)$/,
   /^@\/lib\/(text|triage)\//,
   /^@\/lib\/trends\/ranges$/,
   /^(server-only|zod|pg|mysql2\/promise|node:crypto|node:fs|node:path|vitest)$/,

@@ -1,4 +1,5 @@
 import 'server-only';
+import { jsonToTyped } from '@/lib/brokers/json-typed';
 import { RAW_LIMIT } from '@/lib/brokers/message-view';
 import type { MessageView, PayloadPreview, TypedValue, ValueNote } from '@/lib/brokers/schema';
 import type { SdjJobDetail } from './detail';
@@ -8,27 +9,6 @@ import { ENCRYPTED_PREFIX, type SdjPayload } from './payload';
 // handler's argument, usually a struct: an object), shown as the keyword arguments when it is an
 // object and as the positional ones when it is a list; anything else (a scalar, ciphertext of a
 // payload codec, bytes that are not JSON) is shown as the `args` field, bytes as bytes.
-
-const MAX_DEPTH = 32;
-const MAX_ITEMS = 1000;
-const MAX_STR = 100_000;
-
-/** Plain JSON as a typed value (numbers as the text JSON.parse gives back). */
-export function jsonToTyped(v: unknown, depth = 0): TypedValue {
-  if (depth > MAX_DEPTH) return { t: 'deep', depth };
-  if (v === null || v === undefined) return { t: 'null' };
-  if (typeof v === 'boolean') return { t: 'bool', v };
-  if (typeof v === 'number') return Number.isInteger(v) ? { t: 'int', v: String(v) } : { t: 'float', v: String(v) };
-  if (typeof v === 'string')
-    return v.length > MAX_STR ? { t: 'str', v: v.slice(0, MAX_STR), truncated: v.length - MAX_STR } : { t: 'str', v };
-  if (Array.isArray(v)) {
-    const items = v.slice(0, MAX_ITEMS).map((x) => jsonToTyped(x, depth + 1));
-    return v.length > MAX_ITEMS ? { t: 'list', items, truncated: v.length - MAX_ITEMS } : { t: 'list', items };
-  }
-  const all = Object.entries(v as Record<string, unknown>);
-  const entries = all.slice(0, MAX_ITEMS).map(([k, x]): [string, TypedValue] => [k, jsonToTyped(x, depth + 1)]);
-  return all.length > MAX_ITEMS ? { t: 'dict', entries, truncated: all.length - MAX_ITEMS } : { t: 'dict', entries };
-}
 
 const ENCRYPTED: ValueNote = {
   code: 'encrypted',
