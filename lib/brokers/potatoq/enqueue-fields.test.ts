@@ -1,18 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ZEnqueueInput } from '@/lib/brokers/enqueue-input';
-import { isConsoleError } from '@/lib/brokers/errors';
+import { fieldsOfError } from '@/tests/support/invalid-fields';
 import { POTATOQ_ENQUEUE, parsePotatoqEnqueue } from './enqueue-fields';
 
 const parse = (body: Record<string, unknown>) => parsePotatoqEnqueue(ZEnqueueInput.parse(body));
-const fieldsOfError = (f: () => unknown): Record<string, string> | undefined => {
-  try {
-    f();
-  } catch (e) {
-    if (isConsoleError(e) && e.code === 'InvalidInput') return e.fields;
-    throw e;
-  }
-  return undefined;
-};
 
 describe("potatoq's enqueue fields", () => {
   it('keeps JSON text exactly as given, so big integers survive', () => {

@@ -1,18 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { isConsoleError } from '@/lib/brokers/errors';
+import { fieldsOfError } from '@/tests/support/invalid-fields';
 import type { TypedValue } from '@/lib/brokers/typed-value';
 import { argsShown, editedArgs, NO_ARGS, replayView, typedToJson } from './edit-args';
 
 const bytes = (s: string) => Buffer.from(s, 'utf8');
-const fieldsOfError = (f: () => unknown): Record<string, string> | undefined => {
-  try {
-    f();
-  } catch (e) {
-    if (isConsoleError(e) && e.code === 'InvalidInput') return e.fields;
-    throw e;
-  }
-  return undefined;
-};
 
 describe('SDJ edited args', () => {
   it("writes the edited keys as the JSON object's text, numbers exact", () => {

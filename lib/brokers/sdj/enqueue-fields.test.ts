@@ -1,20 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { ZEnqueueRequest } from '@/lib/brokers/schema';
-import { isConsoleError } from '@/lib/brokers/errors';
+import { fieldsOfError } from '@/tests/support/invalid-fields';
 import { UNIQUE_REFUSED } from './enqueue';
 import { parseSdjEnqueue, SDJ_ENQUEUE } from './enqueue-fields';
 
 const NOW = Date.parse('2026-01-02T03:04:05.000Z');
 const parse = (body: Record<string, unknown>) => parseSdjEnqueue(ZEnqueueRequest.parse(body), NOW);
-const fieldsOfError = (f: () => unknown): Record<string, string> | undefined => {
-  try {
-    f();
-  } catch (e) {
-    if (isConsoleError(e) && e.code === 'InvalidInput') return e.fields;
-    throw e;
-  }
-  return undefined;
-};
 
 describe("SDJ's enqueue fields", () => {
   it("reads the form's text into the contract's values, with the library's defaults", () => {

@@ -10,6 +10,8 @@ const ALLOWED = [
   /^@\/lib\/brokers\/(errors|types|model|schema|schema-edit|typed-value|parse-input|options|adapter-context|diagnosis|message-view|task-queues|form-values|json-typed)$/,
   /^@\/lib\/(text|triage)\//,
   /^@\/lib\/trends\/ranges$/,
+  // Unit tests' own support (tests/layout.test.ts keeps it out of shipped code).
+  /^@\/tests\/support\//,
   /^(server-only|zod|pg|mysql2\/promise|node:crypto|node:fs|node:path|vitest)$/,
 ];
 const SPEC = /(?:\bfrom\s*|\bimport\s*\(\s*)['"]([^'"\n]+)['"]/g;
