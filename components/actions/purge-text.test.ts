@@ -8,7 +8,7 @@ const RABBITMQ = POTATOQ_RABBITMQ_MODEL.actions.purge;
 
 const stats = (over: Partial<QueueStats> & { ready?: number; scheduled?: number | null }): QueueStats => {
   const { ready = 12, scheduled = 3, counts, ...rest } = over;
-  return { name: 'mail', counts: counts ?? { ready, scheduled, running: 1 }, dead: 0, oldestReadyAt: null, tasks: null, ...rest };
+  return { name: 'mail', counts: counts ?? { ready, scheduled, running: 1 }, dead: 0, oldestWaitingAt: null, tasks: null, ...rest };
 };
 
 describe('purge dialog text', () => {

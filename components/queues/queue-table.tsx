@@ -73,7 +73,7 @@ export function QueueTable({ overview, workers }: { overview: BrokerOverview; wo
                   )}
                 </td>
                 <td className="num" data-testid="oldest-age" suppressHydrationWarning>
-                  {q.oldestReadyAt ? formatAge(secondsSince(q.oldestReadyAt, now)) : '—'}
+                  {q.oldestWaitingAt ? formatAge(secondsSince(q.oldestWaitingAt, now)) : '—'}
                 </td>
                 <td className="num" data-testid="queue-workers">
                   {workersOf(q.name, workers)}

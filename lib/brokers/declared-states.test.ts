@@ -82,8 +82,8 @@ const overview = (): BrokerOverview => ({
   readOnly: false,
   capabilities: caps(),
   queues: [
-    { name: 'emails', counts: counts([5, 1, 3, 2, 7, 0, 40]), dead: 4, oldestReadyAt: '2026-12-01T09:58:00Z', tasks: null },
-    { name: 'idle', counts: { ...counts([0, 0, 0, 0, 0, 0, 0]), completed: null }, dead: 0, oldestReadyAt: null, tasks: null },
+    { name: 'emails', counts: counts([5, 1, 3, 2, 7, 0, 40]), dead: 4, oldestWaitingAt: '2026-12-01T09:58:00Z', tasks: null },
+    { name: 'idle', counts: { ...counts([0, 0, 0, 0, 0, 0, 0]), completed: null }, dead: 0, oldestWaitingAt: null, tasks: null },
   ],
   totals: { counts: { ...counts([5, 1, 3, 2, 7, 0, 40]), completed: null }, dead: 4 },
   workers: null,
@@ -199,8 +199,8 @@ describe('a system whose waiting work is neither called ready nor declared first
     const o: BrokerOverview = {
       ...overview(),
       queues: [
-        { name: 'drained', counts: counts(0), dead: 0, oldestReadyAt: null, tasks: null },
-        { name: 'unknown', counts: counts(2), dead: 0, oldestReadyAt: null, tasks: null },
+        { name: 'drained', counts: counts(0), dead: 0, oldestWaitingAt: null, tasks: null },
+        { name: 'unknown', counts: counts(2), dead: 0, oldestWaitingAt: null, tasks: null },
       ],
       model: { ...MODEL, states: LATE },
     };

@@ -1,43 +1,57 @@
 // Stuck-work diagnosis: what an adapter found holding work up, each flag naming its cause, what
-// the console can do about it and what it cannot. Client-safe; re-exported by dto.ts.
+// the console can do about it and what it cannot. Client-safe; re-exported by dto.ts. One zod
+// definition per shape, the type inferred from it (docs/architecture.md).
+import { z } from 'zod';
 
 /** The checks, in the order the console shows them. */
 export const STUCK_CHECKS = ['worker-lost', 'over-time-limit', 'no-consumer', 'overdue', 'poison'] as const;
-export type StuckCheck = (typeof STUCK_CHECKS)[number];
+export const ZStuckCheck = z.enum(STUCK_CHECKS);
+export type StuckCheck = z.infer<typeof ZStuckCheck>;
 
 /** Where a flag's link goes: a task's page, a queue's tab of one declared state, the workers. */
-export type StuckLink = { page: 'task'; id: string } | { page: 'queue'; queue: string; state: string } | { page: 'workers' };
+export const ZStuckLink = z.discriminatedUnion('page', [
+  z.strictObject({ page: z.literal('task'), id: z.string() }),
+  z.strictObject({ page: z.literal('queue'), queue: z.string(), state: z.string() }),
+  z.strictObject({ page: z.literal('workers') }),
+]);
+export type StuckLink = z.infer<typeof ZStuckLink>;
 
-export interface StuckFlag {
-  check: StuckCheck;
-  /** The queue it concerns; null when it spans queues. */
-  queue: string | null;
-  /** The tasks concerned (the first ones, at most STUCK_IDS); `count` says how many in all. */
-  ids: string[];
-  /** How many tasks are concerned; null when the broker cannot count them. */
-  count: number | null;
-  /** One sentence naming the cause, in the system's words. */
-  cause: string;
-  /** What the console can do about it (links, actions, where to look). */
-  can: string;
-  /** What it cannot: running work is its worker's, never changed by the console. */
-  cannot: string;
-  link: StuckLink;
-  /** Seconds the condition has lasted (heartbeat age, run time, overdue by), when known. */
-  seconds: number | null;
-}
+export const ZStuckFlag = z
+  .strictObject({
+    check: ZStuckCheck,
+    /** The queue it concerns; null when it spans queues. */
+    queue: z.string().nullable(),
+    /** The tasks concerned (the first ones, at most STUCK_IDS); `count` says how many in all. */
+    ids: z.array(z.string()).describe('the first tasks concerned (at most 20)'),
+    /** How many tasks are concerned; null when the broker cannot count them. */
+    count: z.number().int().min(0).nullable().describe('how many tasks are concerned; null when the broker cannot count them'),
+    /** One sentence naming the cause, in the system's words. */
+    cause: z.string().describe('names the cause, in the system’s words'),
+    /** What the console can do about it (links, actions, where to look). */
+    can: z.string().describe('what the console can do about it'),
+    /** What it cannot: running work is its worker's, never changed by the console. */
+    cannot: z.string().describe('what it cannot (it never changes running tasks)'),
+    link: ZStuckLink,
+    /** Seconds the condition has lasted (heartbeat age, run time, overdue by), when known. */
+    seconds: z.number().nullable(),
+  })
+  .meta({ id: 'StuckFlag' });
+export type StuckFlag = z.infer<typeof ZStuckFlag>;
 
-export interface Diagnosis {
-  brokerId: string;
-  flags: StuckFlag[];
-  /** Checks this broker cannot run, with why: unknown, never "nothing found". */
-  unknown: Array<{ check: StuckCheck; why: string }>;
-  /** What a check that ran did not cover (e.g. limits that are not in the message). */
-  notes: Array<{ check: StuckCheck; text: string }>;
-  /** Scheduled tasks count as overdue past this many seconds. */
-  overdueSeconds: number;
-  readAt: string;
-}
+export const ZDiagnosis = z
+  .strictObject({
+    brokerId: z.string(),
+    flags: z.array(ZStuckFlag),
+    /** Checks this broker cannot run, with why: unknown, never "nothing found". */
+    unknown: z.array(z.strictObject({ check: ZStuckCheck, why: z.string() })).describe('checks this broker cannot run, with why'),
+    /** What a check that ran did not cover (e.g. limits that are not in the message). */
+    notes: z.array(z.strictObject({ check: ZStuckCheck, text: z.string() })),
+    /** Scheduled tasks count as overdue past this many seconds. */
+    overdueSeconds: z.number().int(),
+    readAt: z.string().describe('ISO 8601 time'),
+  })
+  .meta({ id: 'Diagnosis', description: 'Stuck work named with its cause, and the checks this broker cannot run.' });
+export type Diagnosis = z.infer<typeof ZDiagnosis>;
 
 export const STUCK_IDS = 20;
 /** The default overdue threshold (seconds past their due time). */

@@ -3,7 +3,7 @@ import type { BrokerOverview } from '@/lib/brokers/schema';
 import { listTotal } from './list-total';
 
 const o = {
-  queues: [{ name: 'mail', counts: { ready: 1241, scheduled: null, running: 2 }, dead: 7, oldestReadyAt: null, tasks: null }],
+  queues: [{ name: 'mail', counts: { ready: 1241, scheduled: null, running: 2 }, dead: 7, oldestWaitingAt: null, tasks: null }],
   totals: { counts: { ready: 1300, scheduled: 4, running: 2 }, dead: 9 },
 } as unknown as BrokerOverview;
 

@@ -77,7 +77,7 @@ export interface QueueSample {
   queue: string;
   /** Declared state key (and `dead`) -> count; unknown counts are left out, never 0. */
   counts: Array<{ state: string; value: number; capped: boolean }>;
-  /** Seconds the oldest ready task has waited; 0 when nothing is ready; null when unknown. */
+  /** Seconds the oldest task in the waiting state has waited; 0 when none waits; null when unknown. */
   oldestAgeSeconds: number | null;
 }
 
@@ -96,7 +96,7 @@ export function queueSamples(o: BrokerOverview, at: number): QueueSample[] {
     });
     const key = waiting ?? (states[0] === DEAD ? undefined : states[0]);
     const ready = key === undefined ? null : countOf(q, key);
-    const oldest = q.oldestReadyAt ? Math.max(0, (at - Date.parse(q.oldestReadyAt)) / 1000) : ready === 0 ? 0 : null;
+    const oldest = q.oldestWaitingAt ? Math.max(0, (at - Date.parse(q.oldestWaitingAt)) / 1000) : ready === 0 ? 0 : null;
     return { broker: o.id, queue: q.name, counts, oldestAgeSeconds: oldest !== null && Number.isFinite(oldest) ? oldest : null };
   });
 }

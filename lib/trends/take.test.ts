@@ -14,7 +14,7 @@ const queue = (name: string, ready: number | null, oldestAgo: number | null, dea
   name,
   counts: { ready, scheduled: 0, running: 0 },
   dead,
-  oldestReadyAt: oldestAgo === null ? null : new Date(now - oldestAgo * 1000).toISOString(),
+  oldestWaitingAt: oldestAgo === null ? null : new Date(now - oldestAgo * 1000).toISOString(),
   tasks: null,
 });
 const overview = (o: Partial<BrokerOverview>): BrokerOverview =>
@@ -93,7 +93,7 @@ describe('taking samples', () => {
     const model = { system: 'sdj', states: [st('waiting'), st('pending', 'waiting')] } as BrokerOverview['model'];
     const o = overview({
       model,
-      queues: [{ name: 'emails', counts: { waiting: 9, pending: 4 }, dead: 0, oldestReadyAt: null, tasks: null }],
+      queues: [{ name: 'emails', counts: { waiting: 9, pending: 4 }, dead: 0, oldestWaitingAt: null, tasks: null }],
       totals: { counts: { waiting: 9, pending: 4 }, dead: 0 },
     });
     snap.value = {

@@ -68,7 +68,7 @@ export function overview(
       name: q.name,
       dead: 0,
       counts: { ready: q.ready, scheduled: q.scheduled, running: 0 },
-      oldestReadyAt: null,
+      oldestWaitingAt: null,
       tasks: null,
     })),
     totals: { counts: { ready: 0, scheduled: 0, running: 0 }, dead: 0 },

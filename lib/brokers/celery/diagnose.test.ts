@@ -8,7 +8,7 @@ const queue = (name: string, ready: number, extra: Partial<QueueStats> = {}): Qu
   name,
   counts: { ready, scheduled: 0, running: null },
   dead: null,
-  oldestReadyAt: null,
+  oldestWaitingAt: null,
   tasks: null,
   ...extra,
 });

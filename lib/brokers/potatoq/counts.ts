@@ -28,7 +28,7 @@ export const emptyQueue = (name: string): QueueStats => ({
   name,
   counts: pqCounts(0, 0, 0),
   dead: 0,
-  oldestReadyAt: null,
+  oldestWaitingAt: null,
   tasks: null,
 });
 

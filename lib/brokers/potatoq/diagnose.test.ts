@@ -19,7 +19,7 @@ const queue = (name: string, ready: number, extra: Partial<QueueStats> = {}): Qu
   name,
   counts: { ready, scheduled: 0, running: 0 },
   dead: 0,
-  oldestReadyAt: null,
+  oldestWaitingAt: null,
   tasks: [],
   ...extra,
 });

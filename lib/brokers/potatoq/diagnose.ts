@@ -142,7 +142,7 @@ function noConsumerFlags(f: PotatoqFacts): { flags: StuckFlag[]; why: string | n
       queue: q.name,
       ids: [],
       count: ready,
-      seconds: q.oldestReadyAt ? Math.max(0, (Date.now() - Date.parse(q.oldestReadyAt)) / 1000) : null,
+      seconds: q.oldestWaitingAt ? Math.max(0, (Date.now() - Date.parse(q.oldestWaitingAt)) / 1000) : null,
       cause: `${plural(ready, 'task')} ${ready === 1 ? 'waits' : 'wait'} in queue ${q.name} and no live worker consumes it.`,
       can: `Start a worker for it (potatoq worker -Q ${shellQuote(q.name)}). Meanwhile the console can revoke or purge what waits.`,
       cannot: 'The console does not run tasks: only a worker consuming the queue does.',

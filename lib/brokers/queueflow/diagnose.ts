@@ -160,7 +160,7 @@ export async function diagnoseQueueflow(
   let capped = false;
   const per = await mapLimit(queues, 4, async (s) => {
     const out: StuckFlag[] = [];
-    const waitedS = s.oldestReadyAt ? (now - Date.parse(s.oldestReadyAt)) / 1000 : null;
+    const waitedS = s.oldestWaitingAt ? (now - Date.parse(s.oldestWaitingAt)) / 1000 : null;
     const retrying = s.counts.retrying ? await oldest(client, 'retrying', s.name) : { rows: [], next: null };
     const running = s.counts.running ? await oldest(client, 'running', s.name) : { rows: [], next: null };
     const pending = waitedS !== null && waitedS > thr ? await oldest(client, 'pending', s.name) : { rows: [], next: null };

@@ -133,7 +133,7 @@ export async function queueStats(client: QfClient, retryTallyMax = RETRY_TALLY_M
       name: q.queue,
       dead,
       claimable: q.pending,
-      oldestReadyAt: age === undefined ? null : new Date(now - age * 1000).toISOString(),
+      oldestWaitingAt: age === undefined ? null : new Date(now - age * 1000).toISOString(),
       tasks: null,
       ...(q.paused !== undefined ? { paused: q.paused } : {}),
     };

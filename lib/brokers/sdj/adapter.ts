@@ -172,7 +172,7 @@ function statsOf(r: SdjQueueRow): QueueStats {
     name: r.queue,
     counts: Object.fromEntries(SDJ_STATES.map((k) => [k, r.counts ? r.counts[k] : null])),
     dead: r.dead,
-    oldestReadyAt: r.oldestPendingAt,
+    oldestWaitingAt: r.oldestPendingAt,
     tasks: null,
     paused: r.paused,
   };

@@ -155,7 +155,7 @@ export function createCeleryRabbitAdapter(config: StoreConfig): BrokerAdapter {
         name,
         counts: celeryCounts(passive.get(name)?.messages ?? 0, null, stats ? (byName.get(name)?.unacked ?? 0) : null),
         dead: dead ? (dead.byQueue.get(name) ?? 0) : null,
-        oldestReadyAt: null,
+        oldestWaitingAt: null,
         tasks: null,
         consumers: passive.get(name)?.consumers ?? null,
       }));

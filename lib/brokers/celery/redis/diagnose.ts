@@ -50,7 +50,7 @@ export async function diagnoseRedis(
   const late: LateFact[] = [];
   for (const name of names) {
     const total = (sizes.get(name) ?? []).reduce((a, b) => a + b, 0);
-    queues.push({ name, counts: celeryCounts(total, 0, null), dead: null, oldestReadyAt: null, tasks: null });
+    queues.push({ name, counts: celeryCounts(total, 0, null), dead: null, oldestWaitingAt: null, tasks: null });
     if (!total) continue;
     const l: LateFact = { queue: name, count: 0, capped: total > LATE_SCAN, oldestSeconds: 0, ids: [] };
     let read = 0;

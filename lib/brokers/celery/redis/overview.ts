@@ -69,7 +69,7 @@ export async function overviewOf(
       // Read in part: what was read, a lower bound (with an estimate in `capped`).
       counts: celeryCounts((all ? total : read) - future, future, running),
       dead: dead ? (dead.byQueue.get(q) ?? 0) : null,
-      oldestReadyAt: null,
+      oldestWaitingAt: null,
       tasks: all ? [...tasks].sort() : null,
     };
     if (!all) {

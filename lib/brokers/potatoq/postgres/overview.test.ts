@@ -5,7 +5,7 @@ import { selectivity } from './stats';
 
 const q = (name: string, over: Partial<QueueStats> & { ready?: number; scheduled?: number } = {}): QueueStats => {
   const { ready = 0, scheduled = 0, ...rest } = over;
-  return { name, counts: { ready, scheduled, running: 0 }, dead: 0, oldestReadyAt: null, tasks: null, ...rest };
+  return { name, counts: { ready, scheduled, running: 0 }, dead: 0, oldestWaitingAt: null, tasks: null, ...rest };
 };
 
 describe('PostgreSQL overview arithmetic', () => {

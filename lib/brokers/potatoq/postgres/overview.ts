@@ -155,7 +155,7 @@ async function readyCounts(sql: Sql, n: PgNames, cap: number, queues: string[]):
 function readyStats(ready: ReadyRow[], cap: number, estimateOf: (key: CountKey, queue: string) => number | null): QueueStats[] {
   return ready.map((r) => {
     const s = emptyQueue(r.queue);
-    s.oldestReadyAt = isoFromEpoch(r.oldest);
+    s.oldestWaitingAt = isoFromEpoch(r.oldest);
     s.blockedBy = r.blockedBy;
     s.counts.ready = Math.min(r.n, cap);
     if (r.n > cap) {

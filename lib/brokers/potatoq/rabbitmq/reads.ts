@@ -172,7 +172,7 @@ export async function overview(ctx: RabbitCtx, capabilities: Capabilities): Prom
       // message's routing key, which can't be read without taking the message: scheduled null.
       counts: pqCounts(main ? main.messages : null, null, mgmt ? (mgmt.get(name)?.unacked ?? null) : null),
       dead: dead ? dead.messages : null,
-      oldestReadyAt: null,
+      oldestWaitingAt: null,
       tasks: null,
       consumers: main ? main.consumers : null,
     });

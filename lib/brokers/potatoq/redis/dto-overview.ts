@@ -46,7 +46,7 @@ export async function overviewQueues(client: Redis, prefix: string, tally?: Dead
       name: q.name,
       counts: pqCounts(q.ready, q.scheduled, q.running),
       dead: q.dead,
-      oldestReadyAt: q.oldestWaitingSeconds === null ? null : new Date(o.nowMs - q.oldestWaitingSeconds * 1000).toISOString(),
+      oldestWaitingAt: q.oldestWaitingSeconds === null ? null : new Date(o.nowMs - q.oldestWaitingSeconds * 1000).toISOString(),
       tasks: null,
       ...(o.deadExact ? {} : { capped: { dead: { atLeast: q.dead, estimate: null } } }),
       blockedBy,

@@ -70,7 +70,7 @@ export function overviewQueues(db: Database.Database, workers: WorkerInfo[], lim
       below = r.priority;
       r = first.get(name, below) as typeof r;
     }
-    s.oldestReadyAt = isoFromEpoch(oldest?.created_at ?? null);
+    s.oldestWaitingAt = isoFromEpoch(oldest?.created_at ?? null);
     s.blockedBy = headBlock(head.get(name) as { id: string; task: string; payload: string | Buffer | null } | undefined);
   }
   const samples: Array<[StateScan['key'], string]> = [
