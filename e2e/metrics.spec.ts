@@ -96,6 +96,8 @@ test.describe('Prometheus metrics', () => {
         if (q.counts.ready !== null) expect(value(q.name, 'ready'), q.name).toBe(String(q.counts.ready));
         if (q.dead !== null) expect(value(q.name, 'dead'), q.name).toBe(String(q.dead));
       }
+      expect(await query('potatoq_console_queue_oldest_waiting_age_seconds{broker="main"} > 0')).not.toHaveLength(0);
+      // The former name, a deprecated alias for one release (docs/metrics.md).
       expect(await query('potatoq_console_queue_oldest_ready_age_seconds{broker="main"} > 0')).not.toHaveLength(0);
       expect((await query('potatoq_console_workers{broker="main",status="alive"}'))[0]?.value[1]).toMatch(/^\d+$/);
       expect((await query('potatoq_console_broker_up'))!.map((s) => [s.metric.broker, s.value[1]]).sort()).toEqual([

@@ -28,12 +28,12 @@ function overview(over: Partial<BrokerOverview> = {}): BrokerOverview {
         // `scheduled` and `running` are not declared by this model.
         counts: { ready: 12000, scheduled: 3, running: 2, paused: 5 },
         dead: 4,
-        oldestReadyAt: '2026-12-01T09:59:00Z',
+        oldestWaitingAt: '2026-12-01T09:59:00Z',
         tasks: null,
         capped: { ready: { atLeast: 12000, estimate: null } },
       },
-      { name: 'idle', counts: { ready: 0, scheduled: null, running: null }, dead: null, oldestReadyAt: null, tasks: null },
-      { name: 'unknown-age', counts: { ready: null, scheduled: 0, running: 0 }, dead: 0, oldestReadyAt: null, tasks: null },
+      { name: 'idle', counts: { ready: 0, scheduled: null, running: null }, dead: null, oldestWaitingAt: null, tasks: null },
+      { name: 'unknown-age', counts: { ready: null, scheduled: 0, running: 0 }, dead: 0, oldestWaitingAt: null, tasks: null },
     ],
     totals: { counts: { ready: 12000, scheduled: 3, running: 2 }, dead: 4 },
     workers: { alive: 0, stale: 1 },
@@ -53,7 +53,7 @@ describe('queueSamples', () => {
     ]);
     expect(idle!.counts).toEqual([{ state: 'ready', value: 0, capped: false }]);
   });
-  it('gives the oldest ready task’s age, 0 when nothing is ready, and nothing when it cannot know', () => {
+  it('gives the oldest waiting task’s age, 0 when nothing waits, and nothing when it cannot know', () => {
     const ages = queueSamples(overview(), at).map((q) => q.oldestAgeSeconds);
     expect(ages).toEqual([60, 0, null]);
   });
@@ -82,13 +82,26 @@ describe('renderSnapshot', () => {
     expect(text).toContain('potatoq_console_queue_tasks{broker="shop",queue="emails",state="paused"} 5');
     expect(text).toContain('potatoq_console_queue_tasks{broker="shop",queue="emails",state="dead"} 4');
     expect(text).toContain('potatoq_console_queue_tasks_capped{broker="shop",queue="emails",state="ready"} 1');
-    expect(text).toContain('potatoq_console_queue_oldest_ready_age_seconds{broker="shop",queue="emails"} 60');
+    expect(text).toContain('potatoq_console_queue_oldest_waiting_age_seconds{broker="shop",queue="emails"} 60');
     expect(text).not.toContain('queue="unknown-age"}');
     expect(text).toContain('potatoq_console_workers{broker="shop",status="alive"} 0');
     expect(text).toContain('potatoq_console_broker_up{broker="shop"} 1');
     expect(text).toContain('potatoq_console_broker_scrape_duration_seconds{broker="shop"} 0.25');
     expect(text).toContain('potatoq_console_broker_info{broker="shop",name="Shop",kind="sqlite",system="sdj"} 1');
     expect(text).toMatch(/^# TYPE potatoq_console_queue_tasks gauge$/m);
+  });
+
+  it('keeps the oldest age under its former name, oldest_ready, as a deprecated alias with the same series', async () => {
+    const text = await renderSnapshot(snapshot);
+    const series = (name: string) =>
+      text
+        .split('\n')
+        .filter((l) => l.startsWith(`${name}{`))
+        .map((l) => l.slice(name.length));
+    const current = series('potatoq_console_queue_oldest_waiting_age_seconds');
+    expect(current).toEqual(['{broker="shop",queue="emails"} 60', '{broker="shop",queue="idle"} 0']);
+    expect(series('potatoq_console_queue_oldest_ready_age_seconds')).toEqual(current);
+    expect(text).toMatch(/^# HELP potatoq_console_queue_oldest_ready_age_seconds Deprecated: .*oldest_waiting_age_seconds/m);
   });
 
   it('names the system of a broker that never answered, from its configuration', async () => {
@@ -114,7 +127,7 @@ describe('renderSnapshot', () => {
           name: 'emails',
           counts: { ready: 1, scheduled: 0, running: 0 },
           dead: 0,
-          oldestReadyAt: null,
+          oldestWaitingAt: null,
           tasks: null,
           capped: { dead: { atLeast: 0, estimate: 150 } },
         },

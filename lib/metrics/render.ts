@@ -57,8 +57,15 @@ export async function renderSnapshot(s: Snapshot, maxQueues = getMetricsConfig()
     ['broker', 'queue', 'state'],
   );
   const oldest = gauge(
+    'potatoq_console_queue_oldest_waiting_age_seconds',
+    "How long the oldest task of the queue in the broker's waiting state (the one that plays `waiting`) has waited (0 when none waits; absent when unknown).",
+    ['broker', 'queue'],
+  );
+  // The same value under the name it had before the waiting role: kept for one release so
+  // dashboards and alert rules can move over (docs/metrics.md); remove it in the next one.
+  const oldestAlias = gauge(
     'potatoq_console_queue_oldest_ready_age_seconds',
-    'How long the oldest ready task of the queue has waited (0 when none is ready; absent when unknown).',
+    'Deprecated: the same as potatoq_console_queue_oldest_waiting_age_seconds, removed in the next release.',
     ['broker', 'queue'],
   );
   const omitted = gauge(
@@ -95,7 +102,10 @@ export async function renderSnapshot(s: Snapshot, maxQueues = getMetricsConfig()
         tasks.set({ broker: q.broker, queue: q.queue, state: c.state }, c.value);
         if (c.capped) capped.set({ broker: q.broker, queue: q.queue, state: c.state }, 1);
       }
-      if (q.oldestAgeSeconds !== null) oldest.set({ broker: q.broker, queue: q.queue }, q.oldestAgeSeconds);
+      if (q.oldestAgeSeconds !== null) {
+        oldest.set({ broker: q.broker, queue: q.queue }, q.oldestAgeSeconds);
+        oldestAlias.set({ broker: q.broker, queue: q.queue }, q.oldestAgeSeconds);
+      }
     }
   }
   return r.metrics();
