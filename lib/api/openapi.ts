@@ -15,7 +15,8 @@ import { ZReplayEdit } from '@/lib/brokers/schema-edit';
 
 // The OpenAPI 3.1 description of the console's HTTP API, served at /api/openapi.json. Request
 // parameters and bodies are the zod schemas the routes validate with (converted by zod's own
-// z.toJSONSchema, JSON Schema 2020-12 as OpenAPI 3.1 uses); responses are lib/api/responses.ts.
+// z.toJSONSchema, JSON Schema 2020-12 as OpenAPI 3.1 uses); responses are the DTOs' own zod
+// definitions (lib/brokers/dto*.ts, ...), in the envelopes of lib/api/responses.ts.
 // Every route file under app/api is here (lib/api/openapi.test.ts checks).
 
 type Method = 'get' | 'post';
@@ -499,9 +500,19 @@ const STATUS_TEXT: Record<number, string> = {
 type Json = Record<string, unknown>;
 
 /** A zod schema as JSON Schema 2020-12 (OpenAPI 3.1's dialect); named schemas (`.meta({id})`)
- *  move from `$defs` to the components. */
+ *  move from `$defs` to the components. An answer's objects are open: the DTOs are exact (the
+ *  shared battery parses every adapter's answers strictly), but the description promises only
+ *  the fields it names, so a field added in a later release does not fail a client validating
+ *  against it (docs/api.md). A request body stays as strict as the route's own schema. */
 function collect(schema: z.ZodType, io: 'input' | 'output', components: Json): Json {
-  const json = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any' });
+  const json = z.toJSONSchema(schema, {
+    io,
+    target: 'draft-2020-12',
+    unrepresentable: 'any',
+    override: ({ jsonSchema }) => {
+      if (io === 'output' && jsonSchema.additionalProperties === false) delete jsonSchema.additionalProperties;
+    },
+  });
   const {
     $schema: _s,
     $defs,
