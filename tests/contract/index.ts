@@ -4,8 +4,10 @@
 import { afterEach, beforeEach, describe } from 'vitest';
 import { registerActions } from './actions';
 import { registerDead } from './dead';
+import { checkedAdapter } from './dto-check';
 import { collect, type Ctx } from './helpers';
 import { registerListing } from './listing';
+import { registerDtoShapes } from './shapes';
 import { registerEditReplay, registerStuck } from './stuck';
 import { registerTrends } from './trends';
 import type { BrokerAdapter } from '@/lib/brokers/types';
@@ -17,7 +19,8 @@ import type { ContractFixture, ContractSeeder } from './types';
 
 /**
  * A battery over fresh fixtures: each case gets its own (seeded per test, cleaned after).
- * `register` adds the cases (`contractCase`), given the current fixture.
+ * `register` adds the cases (`contractCase`), given the current fixture. The adapters a case
+ * gets check each answer against its DTO definition, exactly (dto-check.ts).
  */
 export function runBattery(title: string, makeFixture: () => Promise<ContractFixture>, register: Array<(ctx: Ctx) => void>): void {
   describe(title, () => {
@@ -26,7 +29,8 @@ export function runBattery(title: string, makeFixture: () => Promise<ContractFix
     let s: ContractSeeder;
     beforeEach(async () => {
       fx = undefined;
-      fx = await makeFixture();
+      const made = await makeFixture();
+      fx = { ...made, adapter: checkedAdapter(made.adapter), makeSecond: () => checkedAdapter(made.makeSecond()) };
       a = fx.adapter;
       s = fx.seeder;
     });
@@ -46,6 +50,7 @@ export function runBattery(title: string, makeFixture: () => Promise<ContractFix
 export function runAdapterContract(name: string, makeFixture: () => Promise<ContractFixture>): void {
   runBattery(`${name} adapter contract`, makeFixture, [
     (ctx) => registerListing(ctx, collect),
+    registerDtoShapes,
     registerDead,
     registerActions,
     registerStuck,

@@ -176,8 +176,8 @@ export function registerListing(ctx: Ctx, all: typeof collect): void {
       // A column the broker can't give is explained to the operator, and only such a column.
       expect(!!o.unknownWhy?.[k], `unknownWhy.${k}`).toBe(unknown);
     }
-    if (!fx.noOldestReady) expect(stats!.oldestReadyAt).not.toBeNull();
-    expect(!!o.unknownWhy?.oldest, 'unknownWhy.oldest').toBe(!!fx.noOldestReady);
+    if (!fx.noOldestWaiting) expect(stats!.oldestWaitingAt).not.toBeNull();
+    expect(!!o.unknownWhy?.oldest, 'unknownWhy.oldest').toBe(!!fx.noOldestWaiting);
     if (stats!.tasks) expect(stats!.tasks).toEqual(expect.arrayContaining(['ct.c1', 'ct.c2']));
     const sizes = await s.queueSizes();
     // What waits (every state no worker owns) is what the broker says its queue holds.

@@ -67,7 +67,7 @@ export interface ContractFixture {
    *  that is not the system's own message is unknown (a blocked head's `task` is null). */
   taskInPayloadOnly?: boolean;
   /** The broker can't tell when its oldest waiting task was enqueued (RabbitMQ). */
-  noOldestReady?: boolean;
+  noOldestWaiting?: boolean;
   /** A task with a countdown waits in its queue among the waiting messages (Celery on RabbitMQ:
    *  the worker holds it until its ETA), so the broker counts it in the `waiting` role's state. */
   etaWaitsInQueue?: boolean;

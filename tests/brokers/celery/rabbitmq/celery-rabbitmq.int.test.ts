@@ -95,7 +95,7 @@ for (const server of SERVERS) {
           },
         },
         unknownCounts: ['scheduled'],
-        noOldestReady: true,
+        noOldestWaiting: true,
         noRunningWorker: true,
         heldIdsUnknown: "RabbitMQ counts a queue's unacknowledged messages but does not say which ones a consumer holds",
         etaWaitsInQueue: true,

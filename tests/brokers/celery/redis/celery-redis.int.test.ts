@@ -32,7 +32,7 @@ async function makeFixture(): Promise<ContractFixture> {
       return b;
     },
     seeder: contractSeeder(py),
-    noOldestReady: true,
+    noOldestWaiting: true,
     noRunningWorker: true,
     async cleanup() {
       await py.call('ack_all');

@@ -71,7 +71,7 @@ function fixture() {
       },
       seeder,
       unknownCounts: ['scheduled'],
-      noOldestReady: true,
+      noOldestWaiting: true,
       async cleanup() {
         await Promise.all(adapters.map((a) => a.close()));
         await py.call('cleanup').catch(() => undefined);
