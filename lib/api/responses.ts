@@ -10,19 +10,20 @@ import {
   ZTaskSummary,
   ZWorkerInfo,
 } from '@/lib/brokers/dto';
+import { ZMoveTargetView } from '@/lib/brokers/move-pairing';
+import { ZBrokerEntry } from '@/lib/brokers/naming';
+import { ZBulkJobView } from '@/lib/bulk/schema';
 
 // What the API answers, for the OpenAPI description (lib/api/openapi.ts). The DTOs are not
 // copied here: each is one zod definition next to its type (lib/brokers/dto*.ts, message-view,
-// diagnosis, model, schema-edit, lib/trends/schema.ts), re-exported below; this file adds only
-// the envelopes the routes wrap them in and the answers of the console's own services. The
+// diagnosis, model, schema-edit, naming, move-pairing, lib/bulk/schema.ts, lib/audit/types.ts,
+// lib/trends/schema.ts), re-exported below; this file adds only
+// the envelopes the routes wrap them in (and the two answers typed in server-only modules). The
 // definitions are exact; the description lets further fields through (openapi.ts, `collect`),
 // so a field added later does not break clients validating against it (docs/api.md).
 export { ZActionResult, ZDeadDetail, ZDeadGroups, ZEnqueuePreview, ZEnqueueResult, ZTaskDetail } from '@/lib/brokers/dto';
 export { ZDiagnosis, ZPurgeResult, ZQueuePauseResult } from '@/lib/brokers/dto';
 export { ZEditPreview, ZEditReplayResult as ZEditReplay } from '@/lib/brokers/schema-edit';
-
-const iso = z.string().describe('ISO 8601 time');
-const isoOrNull = iso.nullable();
 
 export const ERROR_CODES = [
   'InvalidInput',
@@ -54,18 +55,7 @@ export const ZErrorBody = z
     description: 'Every error of the JSON API: a code (its HTTP status is fixed per code) and a message that never holds credentials.',
   });
 
-export const ZBrokerList = z.object({
-  brokers: z.array(
-    z.looseObject({
-      id: z.string(),
-      name: z.string(),
-      kind: z.string(),
-      system: z.string(),
-      systemLabel: z.string(),
-      storeLabel: z.string(),
-    }),
-  ),
-});
+export const ZBrokerList = z.object({ brokers: z.array(ZBrokerEntry) });
 
 // The routes' envelopes around the DTOs.
 export const ZOverview = ZBrokerOverview;
@@ -73,56 +63,14 @@ export const ZTaskPage = ZPage(ZTaskSummary);
 export const ZDeadPage = ZPage(ZDeadSummary);
 export const ZResultPage = ZPage(ZResultSummary);
 export const ZWorkers = z.object({ workers: z.array(ZWorkerInfo) });
+// A move's result is an action's with its target (lib/brokers/move.ts, server-only, types it
+// as `ActionResult & { to }`); task names are `TaskSightings` (lib/brokers/enqueue-names.ts,
+// server-only): both are held to their types by responses.test.ts.
 export const ZTaskNames = z.object({ names: z.array(z.string()), seenIn: z.record(z.string(), z.array(z.string())).nullable() });
-// The console's own answers (moves, bulk jobs, the audit trail), still written here: their
-// types live with their services (lib/brokers/move.ts, lib/bulk/schema.ts, lib/audit/types.ts)
-// and responses.test.ts holds these to them at type-check time.
 export const ZMoveResult = ZActionResult.extend({ to: z.string() }).meta({ id: 'MoveResult' });
-export const ZMoveTargets = z.array(
-  z.looseObject({
-    id: z.string(),
-    name: z.string(),
-    pairing: z.looseObject({ on: z.boolean(), does: z.string().optional(), why: z.string().optional() }),
-  }),
-);
-export const ZBulkJob = z
-  .looseObject({
-    id: z.string(),
-    brokerId: z.string(),
-    action: z.enum(['replay', 'discard', 'revoke']),
-    state: z.enum(['queued', 'running', 'paused', 'cancelled', 'done', 'failed']),
-    snapshotAt: iso,
-    capped: z.boolean(),
-    rate: z.number().nullable(),
-    progress: z.looseObject({
-      total: z.number().int(),
-      processed: z.number().int(),
-      succeeded: z.number().int(),
-      skipped: z.number().int(),
-      failed: z.number().int(),
-    }),
-    error: z.looseObject({ code: z.string(), message: z.string() }).nullable(),
-    stoppedAt: z.looseObject({ index: z.number().int(), id: z.string().nullable() }).nullable(),
-  })
-  .meta({ id: 'BulkJob' });
-
-export const ZAuditPage = z.object({
-  entries: z.array(
-    z.looseObject({
-      id: z.string(),
-      at: iso,
-      finishedAt: isoOrNull,
-      who: z.string(),
-      action: z.string(),
-      broker: z.string(),
-      queue: z.string().nullable(),
-      ids: z.array(z.string()),
-      reason: z.string().nullable(),
-      outcome: z.enum(['pending', 'done', 'partial', 'failed', 'refused']),
-    }),
-  ),
-  nextCursor: z.string().nullable(),
-});
+export const ZMoveTargets = z.array(ZMoveTargetView);
+export const ZBulkJob = ZBulkJobView;
+export { ZAuditPage } from '@/lib/audit/types';
 
 export const ZHealth = z.object({
   status: z.enum(['ok', 'degraded', 'down']),

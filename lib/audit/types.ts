@@ -1,42 +1,44 @@
 // The audit trail's shapes, shared by the store, the API and the audit page. Client-safe.
 import { z } from 'zod';
 
-export type AuditOutcome = 'pending' | 'done' | 'partial' | 'failed' | 'refused';
+// One zod definition per answer, the type inferred (docs/architecture.md).
+export const ZAuditOutcome = z.enum(['pending', 'done', 'partial', 'failed', 'refused']);
+export type AuditOutcome = z.infer<typeof ZAuditOutcome>;
 
-export interface AuditIdOutcome {
-  id: string;
-  outcome: string;
-  message: string;
-}
+export const ZAuditIdOutcome = z.strictObject({ id: z.string(), outcome: z.string(), message: z.string() });
+export type AuditIdOutcome = z.infer<typeof ZAuditIdOutcome>;
 
-export interface AuditEntry {
-  id: string;
-  /** When the action was asked for (ISO). */
-  at: string;
-  finishedAt: string | null;
-  who: string;
-  role: string | null;
-  via: string | null;
-  /** An OIDC user's `sub` and `iss` (the identity behind `who`); null or absent for other modes. */
-  subject?: string | null;
-  issuer?: string | null;
-  action: string;
-  broker: string;
-  queue: string | null;
-  /** The ids asked for (the first MAX_IDS; idsTotal says how many in all). */
-  ids: string[];
-  idsTotal: number;
-  /** Bulk-by-filter actions: the filter and how many ids its snapshot held. */
-  filter: Record<string, unknown> | null;
-  count: number | null;
-  reason: string | null;
-  outcome: AuditOutcome;
-  code: string | null;
-  message: string | null;
-  /** Outcome per id (first MAX_IDS). */
-  results: AuditIdOutcome[];
-  details: Record<string, unknown>;
-}
+export const ZAuditEntry = z
+  .strictObject({
+    id: z.string(),
+    /** When the action was asked for (ISO). */
+    at: z.string().describe('ISO 8601 time the action was asked for'),
+    finishedAt: z.string().nullable(),
+    who: z.string(),
+    role: z.string().nullable(),
+    via: z.string().nullable(),
+    /** An OIDC user's `sub` and `iss` (the identity behind `who`); null or absent for other modes. */
+    subject: z.string().nullable().optional(),
+    issuer: z.string().nullable().optional(),
+    action: z.string(),
+    broker: z.string(),
+    queue: z.string().nullable(),
+    /** The ids asked for (the first MAX_IDS; idsTotal says how many in all). */
+    ids: z.array(z.string()),
+    idsTotal: z.number().int(),
+    /** Bulk-by-filter actions: the filter and how many ids its snapshot held. */
+    filter: z.record(z.string(), z.unknown()).nullable(),
+    count: z.number().int().nullable(),
+    reason: z.string().nullable(),
+    outcome: ZAuditOutcome,
+    code: z.string().nullable(),
+    message: z.string().nullable(),
+    /** Outcome per id (first MAX_IDS). */
+    results: z.array(ZAuditIdOutcome),
+    details: z.record(z.string(), z.unknown()),
+  })
+  .meta({ id: 'AuditEntry' });
+export type AuditEntry = z.infer<typeof ZAuditEntry>;
 
 export const MAX_IDS = 10_000;
 
@@ -46,16 +48,14 @@ export const ZAuditQuery = z.object({
   who: z.string().max(200).optional(),
   task: z.string().max(200).optional(),
   queue: z.string().max(200).optional(),
-  outcome: z.enum(['pending', 'done', 'partial', 'failed', 'refused']).optional(),
+  outcome: ZAuditOutcome.optional(),
   cursor: z.coerce.number().int().positive().optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
 export type AuditQuery = z.infer<typeof ZAuditQuery>;
 
-export interface AuditPage {
-  entries: AuditEntry[];
-  nextCursor: string | null;
-}
+export const ZAuditPage = z.strictObject({ entries: z.array(ZAuditEntry), nextCursor: z.string().nullable() }).meta({ id: 'AuditPage' });
+export type AuditPage = z.infer<typeof ZAuditPage>;
 
 export interface AuditStore {
   /** Writes the entry (outcome pending until finish). Throws when the store is unavailable. */

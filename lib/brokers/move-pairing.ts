@@ -1,6 +1,7 @@
 // Which brokers a dead letter may move between (lib/brokers/move.ts), from what each adapter
 // declares (`model.calls`, its capabilities) and configuration (read-only). Pure: unit-tested
 // without brokers. Client-safe: no server imports.
+import { z } from 'zod';
 import type { BrokerModel, Capabilities } from './model';
 
 /** One broker as the pairing sees it. */
@@ -18,14 +19,16 @@ export interface MoveSide {
   down?: string;
 }
 
-export type Pairing = { on: true; does: string } | { on: false; why: string };
+export const ZPairing = z.discriminatedUnion('on', [
+  z.strictObject({ on: z.literal(true), does: z.string() }),
+  z.strictObject({ on: z.literal(false), why: z.string() }),
+]);
+export type Pairing = z.infer<typeof ZPairing>;
 
-/** One other broker as the move's target picker shows it (GET /move-targets). */
-export interface MoveTargetView {
-  id: string;
-  name: string;
-  pairing: Pairing;
-}
+/** One other broker as the move's target picker shows it (GET /move-targets). One zod
+ *  definition, the type inferred (docs/architecture.md). */
+export const ZMoveTargetView = z.strictObject({ id: z.string(), name: z.string(), pairing: ZPairing }).meta({ id: 'MoveTarget' });
+export type MoveTargetView = z.infer<typeof ZMoveTargetView>;
 
 const off = (why: string): Pairing => ({ on: false, why });
 

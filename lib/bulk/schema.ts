@@ -1,15 +1,17 @@
 // Inputs and DTOs of bulk jobs ("everything matching the filter"), shared by the server, the
 // HTTP API and the browser. Client-safe: no server imports.
 import { z } from 'zod';
-import { ZTaskState, type ActionOutcome } from '@/lib/brokers/schema';
+import { ZActionOutcome } from '@/lib/brokers/dto-actions';
+import { ZTaskState } from '@/lib/brokers/schema';
 
-export type BulkAction = 'replay' | 'discard' | 'revoke' | 'move';
 export const ZBulkAction = z.enum(['replay', 'discard', 'revoke', 'move']);
+export type BulkAction = z.infer<typeof ZBulkAction>;
 
 /** The capability a bulk action needs on its own broker (a move removes letters here). */
 export const bulkCapability = (a: BulkAction) => (a === 'move' ? 'discard' : a);
 
-export type BulkState = 'queued' | 'running' | 'paused' | 'cancelled' | 'done' | 'failed';
+export const ZBulkState = z.enum(['queued', 'running', 'paused', 'cancelled', 'done', 'failed']);
+export type BulkState = z.infer<typeof ZBulkState>;
 
 /** Most ids one snapshot captures; beyond it the job says so (`capped`) instead of growing. */
 export const SNAPSHOT_CAP = 100_000;
@@ -40,17 +42,19 @@ export const ZBulkFilter = z.object({
   /** move: the broker the letters go to. */
   to: ZText,
 });
-export interface BulkFilter {
-  queue?: string;
-  task?: string;
-  id?: string;
-  q?: string;
-  group?: string;
+/** The filter as a job keeps and answers it (the request's, parsed by `ZBulkFilter`). */
+export const ZBulkFilterView = z.strictObject({
+  queue: z.string().optional(),
+  task: z.string().optional(),
+  id: z.string().optional(),
+  q: z.string().optional(),
+  group: z.string().optional(),
   /** One of the broker's declared states. */
-  state?: string;
+  state: z.string().optional(),
   /** move: the broker the letters go to (kept with the filter, so the state store has it). */
-  to?: string;
-}
+  to: z.string().optional(),
+});
+export type BulkFilter = z.infer<typeof ZBulkFilterView>;
 
 export const ZBulkCreate = z
   .object({
@@ -88,55 +92,62 @@ export const ZBulkControl = z.object({
 });
 export type BulkControl = z.infer<typeof ZBulkControl>;
 
-export interface BulkProgress {
-  total: number;
+// A job's answer: one zod definition per shape, the type inferred (docs/architecture.md).
+const count = z.number().int().min(0);
+export const ZBulkProgress = z.strictObject({
+  total: count,
   /** Ids handed to the broker so far (succeeded + skipped + failed). */
-  processed: number;
-  succeeded: number;
+  processed: count,
+  succeeded: count,
   /** Changed since the snapshot (gone, or now running): nothing was done to them. */
-  skipped: number;
-  failed: number;
-  batches: number;
-}
+  skipped: count,
+  failed: count,
+  batches: count,
+});
+export type BulkProgress = z.infer<typeof ZBulkProgress>;
 
 /** Where a job stopped when the console running it went away (restart, crash). */
-export interface Interruption {
-  at: string;
+export const ZInterruption = z.strictObject({
+  at: z.string(),
   /** Ids handed to the broker before it stopped (their outcomes are known). */
-  processed: number;
+  processed: count,
   /** Ids of the batch that was with the broker when it stopped: reported failed, maybe applied. */
-  inFlight: number;
-}
+  inFlight: count,
+});
+export type Interruption = z.infer<typeof ZInterruption>;
 
-export interface BulkJobView {
-  id: string;
-  brokerId: string;
-  action: BulkAction;
-  filter: BulkFilter;
-  state: BulkState;
-  /** When the ids were captured; the job acts on exactly these ids. */
-  snapshotAt: string;
-  /** More ids matched than SNAPSHOT_CAP: only the first SNAPSHOT_CAP were captured. */
-  capped: boolean;
-  /** A text search only looked at the newest N rows (the broker bounds searches). */
-  searchedNewest: number | null;
-  expectedCount: number | null;
-  rate: number | null;
-  batchSize: number;
-  progress: BulkProgress;
-  startedAt: string | null;
-  finishedAt: string | null;
-  /** Why the job failed (a batch the broker refused as a whole); null otherwise. */
-  error: { code: string; message: string } | null;
-  /** Where a failed job stopped: the position in the snapshot and the first id of the batch that
-   *  failed (resume starts there again); null unless failed. */
-  stoppedAt: { index: number; id: string | null } | null;
-  /** The first successful ids (a sample; the count is in progress.succeeded). */
-  succeededSample: string[];
-  skippedOutcomes: ActionOutcome[];
-  failedOutcomes: ActionOutcome[];
-  /** Outcome lists were cut for the response; the counts are exact. */
-  outcomesTruncated: boolean;
-  /** Set when the console running it stopped: it waits, paused, for a resume or a cancel. */
-  interrupted?: Interruption | null;
-}
+export const ZBulkJobView = z
+  .strictObject({
+    id: z.string(),
+    brokerId: z.string(),
+    action: ZBulkAction,
+    filter: ZBulkFilterView,
+    state: ZBulkState,
+    /** When the ids were captured; the job acts on exactly these ids. */
+    snapshotAt: z.string().describe('ISO 8601 time the ids were captured; the job acts on exactly these ids'),
+    /** More ids matched than SNAPSHOT_CAP: only the first SNAPSHOT_CAP were captured. */
+    capped: z.boolean(),
+    /** A text search only looked at the newest N rows (the broker bounds searches). */
+    searchedNewest: z.number().int().nullable(),
+    expectedCount: z.number().int().nullable(),
+    rate: z.number().nullable(),
+    batchSize: z.number().int(),
+    progress: ZBulkProgress,
+    startedAt: z.string().nullable(),
+    finishedAt: z.string().nullable(),
+    /** Why the job failed (a batch the broker refused as a whole); null otherwise. */
+    error: z.strictObject({ code: z.string(), message: z.string() }).nullable(),
+    /** Where a failed job stopped: the position in the snapshot and the first id of the batch that
+     *  failed (resume starts there again); null unless failed. */
+    stoppedAt: z.strictObject({ index: z.number().int(), id: z.string().nullable() }).nullable(),
+    /** The first successful ids (a sample; the count is in progress.succeeded). */
+    succeededSample: z.array(z.string()),
+    skippedOutcomes: z.array(ZActionOutcome),
+    failedOutcomes: z.array(ZActionOutcome),
+    /** Outcome lists were cut for the response; the counts are exact. */
+    outcomesTruncated: z.boolean(),
+    /** Set when the console running it stopped: it waits, paused, for a resume or a cancel. */
+    interrupted: ZInterruption.nullable().optional(),
+  })
+  .meta({ id: 'BulkJob' });
+export type BulkJobView = z.infer<typeof ZBulkJobView>;
