@@ -8,6 +8,9 @@ import { startPySeeder, type PySeeder } from '@/tests/support/potatoq-seeder';
 import { migratedDb } from '@/tests/support/sqlite-db';
 import { latch } from '@/tests/bulk/fake-backend';
 import type { BulkBackend } from '@/lib/bulk/snapshot';
+import { ZAuditPage } from '@/lib/audit/types';
+import { ZBulkJobView } from '@/lib/bulk/schema';
+import { assertDto } from '@/tests/contract/dto-check';
 
 const file = migratedDb();
 process.env.POTATOQ_CONSOLE_BROKERS = JSON.stringify([{ id: 'bulk', name: 'Bulk SQLite', url: `sqlite:///${file}` }]);
@@ -70,6 +73,8 @@ describe('bulk replay on SQLite', () => {
     job.start();
     await job.finished;
     const v = job.view();
+    // The answer of GET /bulk/{jobId}, exactly as its definition names it (docs/architecture.md).
+    assertDto('bulk job', ZBulkJobView, v);
     expect(v).toMatchObject({
       state: 'done',
       progress: { total: 1200, processed: 1200, succeeded: 1200, skipped: 0, failed: 0, batches: 3 },
@@ -131,6 +136,7 @@ describe('bulk replay on SQLite', () => {
     await seed('bulk.ctl', 'bulk-d', 60);
     const h = new Headers({ host: 'localhost:3000', origin: 'http://localhost:3000' });
     const v = await createBulk('bulk', { action: 'replay', filter: { task: 'bulk.ctl' }, rate: 2 }, h);
+    assertDto('bulk job', ZBulkJobView, v);
     const ops = ['start', 'pause', 'resume', 'cancel'] as const;
     const answers: string[] = [];
     for (const op of ops) {
@@ -141,7 +147,9 @@ describe('bulk replay on SQLite', () => {
     // the state store used to hold its lock while the audit entry waited for it (5 s, then lost).
     expect(answers).toEqual(['running', 'paused', 'running', 'cancelled']);
     const controls = new Set(['bulk-pause', 'bulk-resume', 'bulk-cancel']);
-    const entries = (await (await getAuditStore()).list({ broker: 'bulk', limit: 50 })).entries.filter((e) => controls.has(e.action));
+    const page = await (await getAuditStore()).list({ broker: 'bulk', limit: 50 });
+    assertDto('audit page', ZAuditPage, page);
+    const entries = page.entries.filter((e) => controls.has(e.action));
     expect(entries.map((e) => [e.action, e.outcome]).reverse()).toEqual([
       ['bulk-pause', 'done'],
       ['bulk-resume', 'done'],
