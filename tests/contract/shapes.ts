@@ -3,7 +3,7 @@
 // exactly (dto-check.ts), so a system whose other cases are skipped is still checked.
 import { expect } from 'vitest';
 import { listingOf } from '@/lib/brokers/dto';
-import { contractCase, dead, tasks, TRACEBACK, uniqueQueue, type Ctx } from './helpers';
+import { contractCase, dead, keyOf, tasks, TRACEBACK, uniqueQueue, type Ctx } from './helpers';
 import { enqueueNow } from './enqueue-sample';
 
 export function registerDtoShapes(ctx: Ctx): void {
@@ -18,7 +18,8 @@ export function registerDtoShapes(ctx: Ctx): void {
       if (!listingOf(caps, st.key).on) continue;
       await tasks(a, { queue: q, state: st.key });
     }
-    expect(await a.getTask(id)).toMatchObject({ id, queue: q });
+    // A waiting task is read by id where its state can be listed (RabbitMQ cannot without taking it).
+    if (listingOf(caps, keyOf(a, 'waiting')).on) expect(await a.getTask(id)).toMatchObject({ id, queue: q });
     if (caps.browseDead.on) {
       const letter = await s.deadLetter({ task: 'ct.dto', queue: q, args: [2], reason: TRACEBACK('ValueError: dto') });
       expect((await dead(a, { queue: q })).items.map((d) => d.id)).toContain(letter);
