@@ -1,6 +1,7 @@
 // DTOs shared by adapters, the HTTP API and the client. Inputs are the zod schemas here;
-// outputs are the plain JSON-safe interfaces in dto.ts (ids and big numbers as strings,
-// timestamps as ISO strings), re-exported below. Client-safe: no server imports.
+// outputs are the JSON-safe types of dto.ts (ids and big numbers as strings, timestamps as ISO
+// strings), each inferred from its zod definition there, re-exported below as types (import
+// a definition itself, `ZQueueStats`, from dto.ts). Client-safe: no server imports.
 import { z } from 'zod';
 import type { TaskState } from './dto';
 
