@@ -38,9 +38,9 @@ describe('outcomesInOrder', () => {
     expect(out).toEqual([ok('AB-1')]);
   });
 
-  it('answers every copy of a repeated id, and keeps the first report of an id', () => {
-    const out = outcomesInOrder(['a', 'a'], [ok('a'), gone('a')], gone);
-    expect(out).toEqual([ok('a'), ok('a')]);
+  it('answers every copy of a repeated id with its last report (where the id ended)', () => {
+    const out = outcomesInOrder(['a', 'a'], [ok('a'), gone('a')], () => ok('never'));
+    expect(out).toEqual([gone('a'), gone('a')]);
   });
 });
 

@@ -26,6 +26,7 @@ export function actionResult(
  * One outcome per requested id, in the ids' order, from what a write reported (in any order,
  * under the system's spelling of the id: `key`, e.g. lower-cased UUIDs). An id the write did
  * not report is `missing(id)`, never dropped; a reported outcome carries the id as requested.
+ * An id reported twice (a write given it twice) answers with its last report: where it ended.
  */
 export function outcomesInOrder(
   ids: readonly string[],
@@ -34,7 +35,7 @@ export function outcomesInOrder(
   key: (id: string) => string = (id) => id,
 ): ActionOutcome[] {
   const byId = new Map<string, ActionOutcome>();
-  for (const o of reported) if (!byId.has(o.id)) byId.set(o.id, o);
+  for (const o of reported) byId.set(o.id, o);
   return ids.map((id) => {
     const o = byId.get(key(id));
     return o ? { ...o, id } : missing(id);
