@@ -6,6 +6,7 @@ import type { AdapterContext } from '@/lib/brokers/adapter-context';
 import type { BrokerAdapter, StoreConfig } from '@/lib/brokers/types';
 import { requireOn, unsupported } from '@/lib/brokers/kit/capabilities';
 import { cachedFor } from '@/lib/brokers/kit/connections';
+import { totalsOver } from '@/lib/brokers/kit/overview';
 import { createQfClient, type QfClient } from './client';
 import { deadGroups, getDead, listDead } from './dead';
 import { foldSightings } from '@/lib/brokers/task-queues';
@@ -13,9 +14,9 @@ import { createJob, previewCreate } from './enqueue';
 import { getResult, getTask, jobPager, listTasks } from './jobs';
 import { listResults } from './results';
 import { deadHistogramQf } from './histogram';
-import { QUEUEFLOW_MODEL } from './model';
+import { QF_STATES, QUEUEFLOW_MODEL } from './model';
 import { ZQueueflowOptions } from './options';
-import { probe, publicStats, queueStats, totalsOf, WORKERS_WHY, type QfProbe } from './overview';
+import { probe, publicStats, queueStats, WORKERS_WHY, type QfProbe } from './overview';
 import { previewEditedQf, replayEditedQf } from './edit-replay';
 import { createHolds, holdText, holdWarnings } from './holds';
 import { cancelJobs, cancelQueue, replayDead, setPaused } from './writes';
@@ -73,7 +74,7 @@ export function createQueueflowAdapter(config: StoreConfig, ctx: AdapterContext)
       readOnly: p.readOnly,
       capabilities: p.capabilities,
       queues: publicStats(queues),
-      totals: totalsOf(queues),
+      totals: totalsOver(queues, QF_STATES),
       workers: null,
       unknownWhy: { workers: p.capabilities.workers.why ?? '' },
       ...(warnings.length ? { warnings } : {}),

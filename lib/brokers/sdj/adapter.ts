@@ -7,13 +7,13 @@ import {
   type ActionResult,
   type BrokerOverview,
   type Capabilities,
-  type Counted,
   type QueueStats,
 } from '@/lib/brokers/schema';
 import type { AdapterContext } from '@/lib/brokers/adapter-context';
 import type { BrokerAdapter, StoreConfig } from '@/lib/brokers/types';
 import { capabilitiesOf } from '@/lib/brokers/kit/capabilities';
 import { openOnce } from '@/lib/brokers/kit/connections';
+import { totalsOver } from '@/lib/brokers/kit/overview';
 import { actionResult, outcomesInOrder } from '@/lib/brokers/kit/results';
 import { SDJ_MODEL, SDJ_STATES } from './broker-model';
 import { cancelJobs } from './cancel';
@@ -72,7 +72,7 @@ export function createSdjAdapter(config: StoreConfig, _ctx: AdapterContext): Bro
       readOnly: !schema.verified,
       capabilities: caps,
       queues,
-      totals: totalsOf(queues),
+      totals: totalsOver(queues, SDJ_STATES),
       workers: null,
       unknownWhy: {
         workers: WORKERS_WHY,
@@ -166,15 +166,6 @@ function statsOf(r: SdjQueueRow): QueueStats {
     tasks: null,
     paused: r.paused,
   };
-}
-
-function totalsOf(queues: QueueStats[]): Counted {
-  const sum = (get: (q: QueueStats) => number | null | undefined): number | null =>
-    queues.reduce<number | null>((acc, q) => {
-      const v = get(q);
-      return acc === null || v === null || v === undefined ? null : acc + v;
-    }, 0);
-  return { counts: Object.fromEntries(SDJ_STATES.map((k) => [k, sum((q) => q.counts[k])])), dead: sum((q) => q.dead) };
 }
 
 /** What the card says besides the counts: an unverified schema, rows the states do not show. */

@@ -1,4 +1,5 @@
 import 'server-only';
+import { workerTally } from '@/lib/brokers/kit/overview';
 import { ConsoleError } from '@/lib/brokers/errors';
 import type { BrokerOverview } from '@/lib/brokers/schema';
 import type { BrokerAdapter, StoreConfig } from '@/lib/brokers/types';
@@ -113,7 +114,7 @@ export function createPostgresAdapter(config: StoreConfig): BrokerAdapter {
       queues,
       totals,
       ...(capped ? { totalsCapped: capped } : {}),
-      workers: { alive: workers.filter((w) => w.status === 'alive').length, stale: workers.filter((w) => w.status === 'stale').length },
+      workers: workerTally(workers),
       readAt: new Date().toISOString(),
     };
   }

@@ -1,4 +1,5 @@
 import 'server-only';
+import { workerTally } from '@/lib/brokers/kit/overview';
 import { readFileSync } from 'node:fs';
 import { ConsoleError, isConsoleError } from '@/lib/brokers/errors';
 import { type ActionResult, type BrokerOverview, type Capabilities, type EnqueueRequest } from '@/lib/brokers/schema';
@@ -141,7 +142,7 @@ export function createRedisAdapter(config: StoreConfig): BrokerAdapter {
       capabilities: caps(),
       queues: found.queues,
       totals: found.totals,
-      workers: { alive: workers.filter((w) => w.status === 'alive').length, stale: workers.filter((w) => w.status === 'stale').length },
+      workers: workerTally(workers),
       ...(warnings.length ? { warnings } : {}),
       readAt: new Date().toISOString(),
     };

@@ -1,4 +1,5 @@
 import 'server-only';
+import { workerTally } from '@/lib/brokers/kit/overview';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { ConsoleError } from '@/lib/brokers/errors';
@@ -112,7 +113,7 @@ export function createSqliteAdapter(config: StoreConfig): BrokerAdapter {
           queues,
           totals,
           ...(capped ? { totalsCapped: capped } : {}),
-          workers: { alive: workers.filter((w) => w.status === 'alive').length, stale: workers.filter((w) => w.status === 'stale').length },
+          workers: workerTally(workers),
           readAt: new Date().toISOString(),
         };
       }),
