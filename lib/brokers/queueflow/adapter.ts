@@ -4,6 +4,9 @@ import { parseOptions } from '@/lib/brokers/options';
 import { ZDeadListQuery, type BrokerOverview, type WriteAction } from '@/lib/brokers/schema';
 import type { AdapterContext } from '@/lib/brokers/adapter-context';
 import type { BrokerAdapter, StoreConfig } from '@/lib/brokers/types';
+import { requireOn, unsupported } from '@/lib/brokers/kit/capabilities';
+import { cachedFor } from '@/lib/brokers/kit/connections';
+import { totalsOver } from '@/lib/brokers/kit/overview';
 import { createQfClient, type QfClient } from './client';
 import { deadGroups, getDead, listDead } from './dead';
 import { foldSightings } from '@/lib/brokers/task-queues';
@@ -11,9 +14,9 @@ import { createJob, previewCreate } from './enqueue';
 import { getResult, getTask, jobPager, listTasks } from './jobs';
 import { listResults } from './results';
 import { deadHistogramQf } from './histogram';
-import { QUEUEFLOW_MODEL } from './model';
+import { QF_STATES, QUEUEFLOW_MODEL } from './model';
 import { ZQueueflowOptions } from './options';
-import { probe, publicStats, queueStats, totalsOf, WORKERS_WHY, type QfProbe } from './overview';
+import { probe, publicStats, queueStats, WORKERS_WHY, type QfProbe } from './overview';
 import { previewEditedQf, replayEditedQf } from './edit-replay';
 import { createHolds, holdText, holdWarnings } from './holds';
 import { cancelJobs, cancelQueue, replayDead, setPaused } from './writes';
@@ -42,18 +45,14 @@ export function createQueueflowAdapter(config: StoreConfig, ctx: AdapterContext)
   // Recovery writes (a resume, a cancel): never from a read-only console or token.
   const holds = createHolds(client, config.id, ctx, async () => !config.readOnly && (await who()).capabilities.pause.on);
 
-  let probed: { at: number; value: Promise<QfProbe> } | null = null;
-  function who(): Promise<QfProbe> {
-    if (!probed || Date.now() - probed.at > PROBE_TTL_MS) {
-      const value = probe(client);
-      probed = { at: Date.now(), value };
-      value.catch(() => (probed = null));
-    }
-    return probed.value;
-  }
+  const probed = cachedFor(PROBE_TTL_MS, () => probe(client));
+  const who = (): Promise<QfProbe> => probed.get();
   async function writable(action: WriteAction): Promise<void> {
-    const cap = (await who()).capabilities[action];
-    if (!cap.on) throw new ConsoleError(cap.code ?? 'Unsupported', cap.why ?? `QueueFlow cannot ${action} here`);
+    requireOn(
+      (await who()).capabilities,
+      action,
+      (cap) => new ConsoleError(cap.code ?? 'Unsupported', cap.why ?? `QueueFlow cannot ${action} here`),
+    );
   }
 
   async function overview(): Promise<BrokerOverview> {
@@ -75,7 +74,7 @@ export function createQueueflowAdapter(config: StoreConfig, ctx: AdapterContext)
       readOnly: p.readOnly,
       capabilities: p.capabilities,
       queues: publicStats(queues),
-      totals: totalsOf(queues),
+      totals: totalsOver(queues, QF_STATES),
       workers: null,
       unknownWhy: { workers: p.capabilities.workers.why ?? '' },
       ...(warnings.length ? { warnings } : {}),
@@ -121,7 +120,7 @@ export function createQueueflowAdapter(config: StoreConfig, ctx: AdapterContext)
     deadGroups: (q) => deadGroups(client, q),
     deadHistogram: (q) => deadHistogramQf(client, q),
     getDead: (id) => getDead(client, id, links),
-    listWorkers: () => Promise.reject(new ConsoleError('Unsupported', WORKERS_WHY)),
+    listWorkers: unsupported(WORKERS_WHY),
     listResults: (q) => listResults(client, q),
     getResult: (id) => getResult(client, id),
     taskNames,
@@ -129,7 +128,7 @@ export function createQueueflowAdapter(config: StoreConfig, ctx: AdapterContext)
     replayDead: async (ids) => (await writable('replay'), replayDead(client, config.id, ids, links)),
     previewReplayEdited: (id, edit) => previewEditedQf(client, config.id, id, edit),
     replayEdited: async (id, edit) => (await writable('replay'), await writable('pause'), replayEditedQf(client, config.id, id, edit, ctx)),
-    discardDead: () => Promise.reject(new ConsoleError('Unsupported', QUEUEFLOW_MODEL.actions.discard.does)),
+    discardDead: unsupported(QUEUEFLOW_MODEL.actions.discard.does),
     revoke: async (ids) => (await writable('revoke'), cancelJobs(client, config.id, ids)),
     purge: async (queue) => (await writable('purge'), { brokerId: config.id, queue, removed: await cancelQueue(client, queue) }),
     enqueue: async (req) => (await writable('enqueue'), createJob(client, config.id, req)),

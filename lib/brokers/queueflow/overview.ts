@@ -1,5 +1,5 @@
 import 'server-only';
-import { listing, type CappedCount, type Capabilities, type Counted, type QueueStats } from '@/lib/brokers/schema';
+import { listing, type CappedCount, type Capabilities, type QueueStats } from '@/lib/brokers/schema';
 import { QUEUEFLOW_MODEL } from './model';
 import type { QfClient } from './client';
 import { mapLimit, SERVER_PAGE } from './pages';
@@ -160,15 +160,4 @@ export async function queueStats(client: QfClient, retryTallyMax = RETRY_TALLY_M
       ...(exact ? {} : { capped: { pending: bound(pending), scheduled: bound(scheduled) } }),
     };
   });
-}
-
-/** The queues' counts summed; a total over an unknown count is unknown. */
-export function totalsOf(queues: QueueStats[]): Counted {
-  const sum = (get: (q: QueueStats) => number | null | undefined): number | null =>
-    queues.reduce<number | null>((acc, q) => {
-      const v = get(q);
-      return acc === null || v === null || v === undefined ? null : acc + v;
-    }, 0);
-  const keys = ['pending', 'scheduled', 'retrying', 'running'];
-  return { counts: Object.fromEntries(keys.map((k) => [k, sum((q) => q.counts[k])])), dead: sum((q) => q.dead) };
 }

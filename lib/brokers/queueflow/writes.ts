@@ -1,6 +1,7 @@
 import 'server-only';
 import { isConsoleError } from '@/lib/brokers/errors';
 import type { ActionOutcome, ActionResult, QueuePauseResult } from '@/lib/brokers/schema';
+import { actionResult, reasonOf } from '@/lib/brokers/kit/results';
 import type { QfClient } from './client';
 import { readLetter } from './dead';
 import { readJob } from './jobs';
@@ -10,18 +11,6 @@ import { parseWire, ZCancelled, ZCreated, ZPaused } from './wire';
 
 /** Calls in flight at once for one action over many ids (QueueFlow has one POST per id). */
 const PARALLEL = 4;
-
-function resultOf(action: ActionResult['action'], brokerId: string, ids: string[], outcomes: ActionOutcome[]): ActionResult {
-  return {
-    action,
-    brokerId,
-    requested: ids.length,
-    succeeded: outcomes.filter((o) => o.outcome === 'ok'),
-    failed: outcomes.filter((o) => o.outcome !== 'ok'),
-  };
-}
-
-const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /** "…already replayed as job <id>" in QueueFlow's 409: the earlier replay's job. */
 export function replayedAs(message: string): string | null {
@@ -37,7 +26,7 @@ export async function replayOne(client: QfClient, id: string, links?: ReplayLink
     const { job_id } = parseWire(ZCreated, await client.post(`/api/v1/dlq/${id}/replay`, {}), 'a replay');
     return { id, outcome: 'ok', message: `replayed as job ${job_id}`, taskId: job_id };
   } catch (e) {
-    if (!isConsoleError(e)) return { id, outcome: 'error', message: messageOf(e) };
+    if (!isConsoleError(e)) return { id, outcome: 'error', message: reasonOf(e) };
     switch (e.code) {
       case 'Conflict': {
         // Said as the letter's declared `unavailable.replay` says it (dead.ts), naming the job
@@ -61,7 +50,7 @@ export async function replayOne(client: QfClient, id: string, links?: ReplayLink
 
 export async function replayDead(client: QfClient, brokerId: string, ids: string[], links?: ReplayLinks): Promise<ActionResult> {
   const unique = [...new Set(ids)];
-  return resultOf('replay', brokerId, unique, await mapLimit(unique, PARALLEL, (id) => replayOne(client, id, links)));
+  return actionResult('replay', brokerId, unique, await mapLimit(unique, PARALLEL, (id) => replayOne(client, id, links)));
 }
 
 /**
@@ -83,13 +72,13 @@ export async function cancelOne(client: QfClient, id: string): Promise<ActionOut
   } catch (e) {
     if (isConsoleError(e) && e.code === 'Conflict') return { id, outcome: 'missing', message: e.message };
     if (isConsoleError(e) && e.code === 'NotFound') return { id, outcome: 'missing', message: e.message };
-    return { id, outcome: 'error', message: messageOf(e) };
+    return { id, outcome: 'error', message: reasonOf(e) };
   }
 }
 
 export async function cancelJobs(client: QfClient, brokerId: string, ids: string[]): Promise<ActionResult> {
   const unique = [...new Set(ids)];
-  return resultOf('revoke', brokerId, unique, await mapLimit(unique, PARALLEL, (id) => cancelOne(client, id)));
+  return actionResult('revoke', brokerId, unique, await mapLimit(unique, PARALLEL, (id) => cancelOne(client, id)));
 }
 
 /** `POST /api/v1/queues/{queue}/pause` or `/resume`: idempotent, per tenant. */

@@ -2,17 +2,19 @@ import 'server-only';
 import { ConsoleError } from '@/lib/brokers/errors';
 import { parseOptions } from '@/lib/brokers/options';
 import {
-  allCapabilities,
   withoutWrites,
   type ActionOutcome,
   type ActionResult,
   type BrokerOverview,
   type Capabilities,
-  type Counted,
   type QueueStats,
 } from '@/lib/brokers/schema';
 import type { AdapterContext } from '@/lib/brokers/adapter-context';
 import type { BrokerAdapter, StoreConfig } from '@/lib/brokers/types';
+import { capabilitiesOf } from '@/lib/brokers/kit/capabilities';
+import { openOnce } from '@/lib/brokers/kit/connections';
+import { totalsOver } from '@/lib/brokers/kit/overview';
+import { actionResult, outcomesInOrder } from '@/lib/brokers/kit/results';
 import { SDJ_MODEL, SDJ_STATES } from './broker-model';
 import { cancelJobs } from './cancel';
 import { UUID } from './db';
@@ -47,14 +49,11 @@ export function createSdjAdapter(config: StoreConfig, _ctx: AdapterContext): Bro
   const o = parseOptions(ZSdjBrokerOptions, config.options);
   const target = parseSdjUrl(config.url);
   const staleMinutes = o.staleLockMinutes ?? STALE_LOCK_MINUTES;
-  let opened: Promise<SdjStore> | null = null;
-  const store = (): Promise<SdjStore> => {
-    if (!opened) {
-      opened = openSdjStore(config.url, { schema: o.schema, lockWaitMs: o.lockWaitMs });
-      opened.catch(() => (opened = null));
-    }
-    return opened;
-  };
+  const opened = openOnce(
+    () => openSdjStore(config.url, { schema: o.schema, lockWaitMs: o.lockWaitMs }),
+    (s) => s.close(),
+  );
+  const store = () => opened.get();
   const db = async () => (await store()).db;
 
   const capabilities = async (): Promise<Capabilities> => capsOf(await (await store()).schema());
@@ -73,7 +72,7 @@ export function createSdjAdapter(config: StoreConfig, _ctx: AdapterContext): Bro
       readOnly: !schema.verified,
       capabilities: caps,
       queues,
-      totals: totalsOf(queues),
+      totals: totalsOver(queues, SDJ_STATES),
       workers: null,
       unknownWhy: {
         workers: WORKERS_WHY,
@@ -93,20 +92,9 @@ export function createSdjAdapter(config: StoreConfig, _ctx: AdapterContext): Bro
   ): Promise<ActionResult> {
     const valid = ids.filter((id) => UUID.test(id));
     const done = valid.length ? await write(await store(), valid) : [];
-    const byId = new Map(done.map((x) => [x.id, x]));
-    const outcomes = ids.map((id): ActionOutcome => {
-      const x = byId.get(id.toLowerCase());
-      if (!x) return { id, outcome: 'missing', message: 'no job with this id (Simple Durable Jobs ids are UUIDs)' };
-      const out = { ...x, id };
-      return x.outcome === 'already' && already ? { ...already(x), id } : out;
-    });
-    return {
-      action,
-      brokerId: config.id,
-      requested: ids.length,
-      succeeded: outcomes.filter((x) => x.outcome === 'ok'),
-      failed: outcomes.filter((x) => x.outcome !== 'ok'),
-    };
+    const reported = done.map((x) => (x.outcome === 'already' && already ? { ...already(x), id: x.id } : x));
+    const outcomes = outcomesInOrder(ids, reported, NO_JOB, (id) => id.toLowerCase());
+    return actionResult(action, config.id, ids, outcomes);
   }
 
   return {
@@ -153,17 +141,19 @@ export function createSdjAdapter(config: StoreConfig, _ctx: AdapterContext): Bro
       if (r.outcome !== 'ok' && r.outcome !== 'already') throw new ConsoleError('Conflict', r.message);
       return { brokerId: config.id, queue, paused, pending: null, running: null };
     },
-    async close() {
-      const s = opened;
-      opened = null;
-      if (s) await (await s.catch(() => null))?.close();
-    },
+    close: () => opened.close(),
   };
 }
 
+const NO_JOB = (id: string): ActionOutcome => ({
+  id,
+  outcome: 'missing',
+  message: 'no job with this id (Simple Durable Jobs ids are UUIDs)',
+});
+
 /** Everything on; every write off, with why, on an unverified schema. */
 function capsOf(schema: SdjSchema): Capabilities {
-  const caps: Capabilities = allCapabilities(SDJ_MODEL.states);
+  const caps = capabilitiesOf(SDJ_MODEL.states);
   return schema.verified ? caps : withoutWrites(caps, schema.reason ?? 'the schema is not the verified one');
 }
 
@@ -176,15 +166,6 @@ function statsOf(r: SdjQueueRow): QueueStats {
     tasks: null,
     paused: r.paused,
   };
-}
-
-function totalsOf(queues: QueueStats[]): Counted {
-  const sum = (get: (q: QueueStats) => number | null | undefined): number | null =>
-    queues.reduce<number | null>((acc, q) => {
-      const v = get(q);
-      return acc === null || v === null || v === undefined ? null : acc + v;
-    }, 0);
-  return { counts: Object.fromEntries(SDJ_STATES.map((k) => [k, sum((q) => q.counts[k])])), dead: sum((q) => q.dead) };
 }
 
 /** What the card says besides the counts: an unverified schema, rows the states do not show. */

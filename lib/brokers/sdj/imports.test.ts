@@ -9,6 +9,8 @@ const ALLOWED = [
   /^\.\//,
   /^@\/lib\/brokers\/(errors|types|model|schema|schema-edit|typed-value|parse-input|options|adapter-context|diagnosis|message-view|task-queues|form-values|json-typed)$/,
   /^@\/lib\/(text|triage)\//,
+  // The adapter kit: result assembly, capabilities, lazy opens (shared by every adapter).
+  /^@\/lib\/brokers\/kit\/[\w-]+$/,
   /^@\/lib\/trends\/ranges$/,
   // Unit tests' own support (tests/layout.test.ts keeps it out of shipped code).
   /^@\/tests\/support\//,

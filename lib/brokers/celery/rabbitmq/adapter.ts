@@ -8,7 +8,9 @@ import { Management, type MgmtQueue } from '@/lib/transports/amqp/management';
 import { groupsNote, windowNote, type DeepDlq } from '@/lib/transports/amqp/dlq-notes';
 import { parseAmqpUrl, parseManagement } from '@/lib/transports/amqp/url';
 import { connectRedis } from '@/lib/transports/redis/server';
-import { allCapabilities, listing, type ActionResult, type BrokerOverview, type Capabilities, type QueueStats } from '@/lib/brokers/schema';
+import { listing, type ActionResult, type BrokerOverview, type Capabilities, type QueueStats } from '@/lib/brokers/schema';
+import { capabilitiesOf, off, on, unsupported } from '@/lib/brokers/kit/capabilities';
+import { actionResult } from '@/lib/brokers/kit/results';
 import type { BrokerAdapter, ReplayPace, StoreConfig } from '@/lib/brokers/types';
 import { CELERY_NO_PAUSE, CELERY_RABBITMQ_MODEL } from '../model';
 import { ZCeleryOptions } from '../options';
@@ -93,17 +95,17 @@ export function createCeleryRabbitAdapter(config: StoreConfig): BrokerAdapter {
   };
 
   async function capabilities(): Promise<Capabilities> {
-    await link.serverInfo();
-    const caps = allCapabilities(CELERY_RABBITMQ_MODEL.states);
-    caps.pause = { ...CELERY_NO_PAUSE };
-    // Celery on RabbitMQ declares no scheduled state (its ETAs wait among the ready ones).
-    Object.assign(caps, listing(CELERY_RABBITMQ_MODEL.states, { on: false, why: NO_BROWSE }));
-    if (!backend) for (const k of ['browseDead', 'replay', 'discard', 'results'] as const) caps[k] = { on: false, why: NO_BACKEND };
-    // The DLQ's letters are shown, replayed and discarded without a result backend too (they are
-    // messages, not records).
-    if (dlq && (await link.serverInfo()).major < 4) caps.browseDead = { on: false, why: CELERY_V3_DLQ_REFUSAL };
-    else if (dlq) for (const k of ['browseDead', 'replay', 'discard'] as const) caps[k] = { on: true };
-    return caps;
+    const server = await link.serverInfo();
+    return capabilitiesOf(
+      CELERY_RABBITMQ_MODEL.states,
+      { pause: CELERY_NO_PAUSE },
+      // Celery on RabbitMQ declares no scheduled state (its ETAs wait among the ready ones).
+      listing(CELERY_RABBITMQ_MODEL.states, { on: false, why: NO_BROWSE }),
+      !backend && off(['browseDead', 'replay', 'discard', 'results'], NO_BACKEND),
+      // The DLQ's letters are shown, replayed and discarded without a result backend too (they
+      // are messages, not records).
+      dlq && (server.major < 4 ? off(['browseDead'], CELERY_V3_DLQ_REFUSAL) : on(['browseDead', 'replay', 'discard'])),
+    );
   }
 
   /** The app's work queues (queues.ts has the rule), with what was read to find them. */
@@ -182,21 +184,17 @@ export function createCeleryRabbitAdapter(config: StoreConfig): BrokerAdapter {
     };
   }
 
-  const refuse = async (): Promise<never> => {
-    throw new ConsoleError('Unsupported', NO_BROWSE);
-  };
+  const refuse = unsupported(NO_BROWSE);
 
   async function revoke(ids: string[]): Promise<ActionResult> {
     await broadcastRevoke(link, ids);
-    return {
-      action: 'revoke',
-      brokerId: config.id,
-      requested: ids.length,
-      succeeded: ids.map((id) =>
-        ok(id, 'revoke broadcast to live workers (the message stays in RabbitMQ; a worker that knows the id drops it when it gets it)'),
-      ),
-      failed: [],
-    };
+    const sent = 'revoke broadcast to live workers (the message stays in RabbitMQ; a worker that knows the id drops it when it gets it)';
+    return actionResult(
+      'revoke',
+      config.id,
+      ids,
+      ids.map((id) => ok(id, sent)),
+    );
   }
 
   return {

@@ -1,4 +1,5 @@
 import 'server-only';
+import { actionResult } from '@/lib/brokers/kit/results';
 import type { ConfirmChannel, Message, Options } from 'amqplib';
 import type { ActionOutcome, ActionResult } from '@/lib/brokers/schema';
 import type { ReplayPace } from '@/lib/brokers/types';
@@ -200,12 +201,10 @@ export async function actOnCeleryDead(
     pace.onProgress?.(w.outcomes.size, w.total, w.outcomes.get(id)!);
   }
   w.wanted.clear();
-  const all = [...new Set(ids)].map((id) => w.outcomes.get(id)!);
-  return {
-    action: kind,
-    brokerId: rctx.brokerId,
-    requested: ids.length,
-    succeeded: all.filter((o) => o.outcome === 'ok'),
-    failed: all.filter((o) => o.outcome !== 'ok'),
-  };
+  return actionResult(
+    kind,
+    rctx.brokerId,
+    ids,
+    [...new Set(ids)].map((id) => w.outcomes.get(id)!),
+  );
 }

@@ -4,7 +4,8 @@ import { ConsoleError } from '@/lib/brokers/errors';
 import { parseOptions } from '@/lib/brokers/options';
 import { parseRedisUrl } from '@/lib/transports/redis/url';
 import { connectRedis } from '@/lib/transports/redis/server';
-import { allCapabilities, type Capabilities, type EnqueuePreview } from '@/lib/brokers/schema';
+import type { Capabilities, EnqueuePreview } from '@/lib/brokers/schema';
+import { capabilitiesOf, off } from '@/lib/brokers/kit/capabilities';
 import type { BrokerAdapter, StoreConfig } from '@/lib/brokers/types';
 import { celeryCall } from '../command';
 import { celeryDeadHistogram } from '../histogram';
@@ -77,10 +78,11 @@ export function createCeleryRedisAdapter(
       const info = await client.info('server');
       serverInfo = `Redis ${/redis_version:([^\r\n]+)/.exec(info)?.[1] ?? '?'} (kombu transport, db ${ctx.db})`;
     }
-    const caps = allCapabilities(CELERY_REDIS_MODEL.states);
-    caps.pause = { ...CELERY_NO_PAUSE };
-    if (!backend) for (const k of ['browseDead', 'replay', 'discard', 'results'] as const) caps[k] = { on: false, why: NO_BACKEND };
-    return caps;
+    return capabilitiesOf(
+      CELERY_REDIS_MODEL.states,
+      { pause: CELERY_NO_PAUSE },
+      !backend && off(['browseDead', 'replay', 'discard', 'results'], NO_BACKEND),
+    );
   }
 
   async function taskNames(): Promise<string[]> {

@@ -1,5 +1,6 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
+import { actionResult } from '@/lib/brokers/kit/results';
 import type { ActionOutcome, ActionResult } from '@/lib/brokers/schema';
 import { buildSendTask, isoUtc, type BuiltCeleryMessage, type SendTaskInput } from '../send-task';
 import { NO_ROUTES, resolveReplayQueue, type QueueRoutes } from '../route';
@@ -26,18 +27,17 @@ export async function storeRevoked(ctx: ResultCtx, id: string, task: string | nu
 /** Deletes FAILURE records (only those: a record that changed meanwhile is kept). */
 export async function discardDead(ctx: ResultCtx, ids: string[]): Promise<ActionResult> {
   const backend = requireBackend(ctx);
-  const succeeded: ActionOutcome[] = [];
-  const failed: ActionOutcome[] = [];
+  const outcomes: ActionOutcome[] = [];
   for (const id of ids) {
     const found = await readRecord(backend, ctx.resultPrefix, id);
     if (!found || found.record.status !== 'FAILURE') {
-      failed.push(fail(id, 'missing', 'no FAILURE record with this id'));
+      outcomes.push(fail(id, 'missing', 'no FAILURE record with this id'));
       continue;
     }
     const gone = await compareAndDelete(ctx, id, found.record.raw);
-    (gone ? succeeded : failed).push(gone ? ok(id, 'FAILURE record deleted') : fail(id, 'missing', 'the record changed meanwhile'));
+    outcomes.push(gone ? ok(id, 'FAILURE record deleted') : fail(id, 'missing', 'the record changed meanwhile'));
   }
-  return { action: 'discard', brokerId: ctx.brokerId, requested: ids.length, succeeded, failed };
+  return actionResult('discard', ctx.brokerId, ids, outcomes);
 }
 
 const CAS_DEL = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
@@ -104,8 +104,7 @@ export interface ReplayHooks {
 
 export async function replayFailures(ctx: ResultCtx, ids: string[], broker: ReplayBroker, hooks: ReplayHooks = {}): Promise<ActionResult> {
   const backend = requireBackend(ctx);
-  const succeeded: ActionOutcome[] = [];
-  const failed: ActionOutcome[] = [];
+  const outcomes: ActionOutcome[] = [];
   const k = resultKeys(ctx.resultPrefix);
   let routes: Promise<QueueRoutes> | null = null;
   const readRoutes = () => (routes ??= broker.routes ? broker.routes() : Promise.resolve(NO_ROUTES));
@@ -113,16 +112,16 @@ export async function replayFailures(ctx: ResultCtx, ids: string[], broker: Repl
     const found = await readRecord(backend, ctx.resultPrefix, id);
     const r = found?.record;
     if (!r || r.status !== 'FAILURE') {
-      failed.push(fail(id, 'missing', 'no FAILURE record with this id'));
+      outcomes.push(fail(id, 'missing', 'no FAILURE record with this id'));
       continue;
     }
     if (!r.name || !r.queue) {
-      failed.push(fail(id, 'invalid', 'the record has no task name or queue: the app stores them only with result_extended = True'));
+      outcomes.push(fail(id, 'invalid', 'the record has no task name or queue: the app stores them only with result_extended = True'));
       continue;
     }
     const claim = randomUUID();
     if ((await backend.set(k.replayClaim(id), claim, 'PX', 60_000, 'NX')) !== 'OK') {
-      failed.push(fail(id, 'missing', 'another console is replaying it right now'));
+      outcomes.push(fail(id, 'missing', 'another console is replaying it right now'));
       continue;
     }
     try {
@@ -135,7 +134,7 @@ export async function replayFailures(ctx: ResultCtx, ids: string[], broker: Repl
         const gone = await compareAndDelete(ctx, id, r.raw);
         if (gone) await broker.forget?.(id);
         const when = new Date(sentAt).toISOString();
-        failed.push(
+        outcomes.push(
           fail(
             id,
             'already',
@@ -148,7 +147,7 @@ export async function replayFailures(ctx: ResultCtx, ids: string[], broker: Repl
       }
       const live = await broker.live(id);
       if (live) {
-        failed.push(fail(id, 'conflict', `a message with this id is already ${live}: the failure is kept`));
+        outcomes.push(fail(id, 'conflict', `a message with this id is already ${live}: the failure is kept`));
         continue;
       }
       const plain = failureInput({ name: r.name, queue: r.queue, args: r.args, kwargs: r.kwargs }, id);
@@ -158,7 +157,7 @@ export async function replayFailures(ctx: ResultCtx, ids: string[], broker: Repl
         // The record's own queue (not an edited one): resolved through the bindings.
         const to = await resolveReplayQueue(r.queue, await readRoutes());
         if (to.kind === 'several') {
-          failed.push(fail(id, 'invalid', to.why));
+          outcomes.push(fail(id, 'invalid', to.why));
           continue;
         }
         input = { ...input, queue: to.queue };
@@ -169,10 +168,10 @@ export async function replayFailures(ctx: ResultCtx, ids: string[], broker: Repl
       await broker.send(input, built);
       hooks.sent?.(id, input, built);
       if (await compareAndDelete(ctx, id, r.raw)) await broker.forget?.(id);
-      succeeded.push(ok(id, `sent again to ${input.queue}${note}`));
+      outcomes.push(ok(id, `sent again to ${input.queue}${note}`));
     } finally {
       await backend.del(k.replayClaim(id));
     }
   }
-  return { action: 'replay', brokerId: ctx.brokerId, requested: ids.length, succeeded, failed };
+  return actionResult('replay', ctx.brokerId, ids, outcomes);
 }

@@ -1,4 +1,5 @@
 import 'server-only';
+import { actionResult } from '@/lib/brokers/kit/results';
 import type { ActionOutcome, ActionResult, EnqueueRequest, EnqueueResult, PurgeResult } from '@/lib/brokers/schema';
 import { buildSendTask, sendTaskInput, type BuiltCeleryMessage, type SendTaskInput } from '../send-task';
 import type { CeleryRedisCtx } from './context';
@@ -58,8 +59,7 @@ async function exactItem(ctx: CeleryRedisCtx, id: string, w: WaitingItem): Promi
 }
 
 export async function revoke(ctx: CeleryRedisCtx, ids: string[]): Promise<ActionResult> {
-  const succeeded: ActionOutcome[] = [];
-  const failed: ActionOutcome[] = [];
+  const outcomes: ActionOutcome[] = [];
   const broadcastIds: string[] = [];
   for (const id of ids) {
     const { found, complete } = await locateMessage(ctx, id);
@@ -67,7 +67,7 @@ export async function revoke(ctx: CeleryRedisCtx, ids: string[]): Promise<Action
     if (found && 'reserved' in found) {
       // Not touched in Redis; the broadcast still makes the worker drop it if it has not started it.
       if (!anonymous) broadcastIds.push(id);
-      failed.push(
+      outcomes.push(
         fail(
           id,
           'running',
@@ -80,7 +80,7 @@ export async function revoke(ctx: CeleryRedisCtx, ids: string[]): Promise<Action
       // Nothing is stored for an id that was not found: no REVOKED result.
       if (!anonymous) broadcastIds.push(id);
       const where = complete ? 'not waiting in any queue the console knows' : PARTIAL_FIND;
-      failed.push(
+      outcomes.push(
         fail(id, 'missing', anonymous ? `${where}; nothing removed` : `${where}; the revoke was still broadcast to live workers`),
       );
       continue;
@@ -90,20 +90,20 @@ export async function revoke(ctx: CeleryRedisCtx, ids: string[]): Promise<Action
     const item = await exactItem(ctx, id, w);
     const removed = item ? await ctx.client.lrem(key, 1, item) : 0;
     if (removed !== 1) {
-      failed.push(fail(id, 'missing', 'a worker took it while the console was revoking it'));
+      outcomes.push(fail(id, 'missing', 'a worker took it while the console was revoking it'));
       continue;
     }
     if (w.env.info.id === null) {
       // No task id: no worker can be told about it and no result can be stored under it.
-      succeeded.push(ok(id, 'removed from its queue; it carries no task id, so no REVOKED result was stored and nothing was broadcast'));
+      outcomes.push(ok(id, 'removed from its queue; it carries no task id, so no REVOKED result was stored and nothing was broadcast'));
       continue;
     }
     await storeRevoked(ctx, w.env.info.id, w.env.info.task, w.queue);
     broadcastIds.push(w.env.info.id);
-    succeeded.push(ok(id, 'removed from its queue; REVOKED stored and the revoke broadcast to workers'));
+    outcomes.push(ok(id, 'removed from its queue; REVOKED stored and the revoke broadcast to workers'));
   }
   if (broadcastIds.length) await broadcastRevoke(ctx, broadcastIds);
-  return { action: 'revoke', brokerId: ctx.brokerId, requested: ids.length, succeeded, failed };
+  return actionResult('revoke', ctx.brokerId, ids, outcomes);
 }
 
 /** `celery purge -Q`: LLEN + DEL of every bucket, in one transaction. */

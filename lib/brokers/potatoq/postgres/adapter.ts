@@ -1,7 +1,11 @@
 import 'server-only';
+import { workerTally } from '@/lib/brokers/kit/overview';
 import { ConsoleError } from '@/lib/brokers/errors';
 import type { BrokerOverview } from '@/lib/brokers/schema';
 import type { BrokerAdapter, StoreConfig } from '@/lib/brokers/types';
+import { requireOn } from '@/lib/brokers/kit/capabilities';
+import { cachedFor } from '@/lib/brokers/kit/connections';
+import { guarded } from '@/lib/brokers/kit/guard';
 import { parseOptions } from '@/lib/brokers/options';
 import { ZPostgresOptions } from '../options';
 import { mapPgError } from './errors';
@@ -9,8 +13,8 @@ import { normalizeUrl, pgNames } from './names';
 import { overviewQueues, totalsOf, type QueueMemo } from './overview';
 import { DEFAULT_COUNT_CAP, DEFAULT_COUNT_SCAN } from '../counts';
 import { createPgDb } from './pool';
-import { probe, type Probe } from './probe';
-import { loadEstimator, type Estimator } from './stats';
+import { probe } from './probe';
+import { loadEstimator } from './stats';
 import { deadGroups, getDead, listDead } from './reads-dead';
 import { deadHistogram } from './histogram';
 import { listResults, listWorkers, taskNames, taskQueues, type Liveness } from './reads-misc';
@@ -62,41 +66,35 @@ export function createPostgresAdapter(config: StoreConfig): BrokerAdapter {
   const resultExpires = o.resultExpires ?? 86400;
   const live: Liveness = { staleAfter: 3 * (o.workerHeartbeatInterval ?? 5), deadAfter: o.workerDeadAfter ?? 60 };
   const db = createPgDb(settings, names);
-  const describe = (e: unknown) => {
-    const m = mapPgError(e, names, { statementMs: settings.writeStatementTimeoutMs, lockMs: settings.lockTimeoutMs });
-    return m instanceof Error ? m.message : String(m);
-  };
+  const { describe } = guarded((e) =>
+    mapPgError(e, names, { statementMs: settings.writeStatementTimeoutMs, lockMs: settings.lockTimeoutMs }),
+  );
 
   // Planner statistics change only on ANALYZE: one pg_stats read per minute is plenty.
-  let stats: { at: number; value: Promise<Estimator | null> } | null = null;
-  const estimator = (): Promise<Estimator | null> => {
-    if (!stats || Date.now() - stats.at > STATS_TTL_MS) {
-      stats = { at: Date.now(), value: db.read((sql) => loadEstimator(sql, names)).catch(() => null) };
-    }
-    return stats.value;
-  };
+  const stats = cachedFor(STATS_TTL_MS, () => db.read((sql) => loadEstimator(sql, names)).catch(() => null));
+  const estimator = () => stats.get();
 
-  let probed: { at: number; value: Promise<Probe> } | null = null;
-  function capabilitiesProbe(): Promise<Probe> {
-    if (!probed || Date.now() - probed.at > PROBE_TTL_MS) {
-      const value = db.read((sql) => probe(sql, names, config.readOnly));
-      probed = { at: Date.now(), value };
-      // A failed probe (server down, not migrated) is retried on the next call.
-      value.catch(() => (probed = null));
-    }
-    return probed.value;
-  }
+  // A failed probe (server down, not migrated) is retried on the next call.
+  const probed = cachedFor(PROBE_TTL_MS, () => db.read((sql) => probe(sql, names, config.readOnly)));
+  const capabilitiesProbe = () => probed.get();
   async function writable(action: 'replay' | 'discard' | 'revoke' | 'purge' | 'enqueue'): Promise<void> {
     const p = await capabilitiesProbe();
-    const cap = p.capabilities[action];
-    if (!cap.on) throw new ConsoleError('ReadOnly', `this PostgreSQL broker cannot ${action}: ${cap.why ?? 'read-only'}`);
+    requireOn(
+      p.capabilities,
+      action,
+      (cap) => new ConsoleError('ReadOnly', `this PostgreSQL broker cannot ${action}: ${cap.why ?? 'read-only'}`),
+    );
   }
   // After a ReadOnly error from the server (a REVOKE since the probe), probe again.
   const reprobeOn = <T>(p: Promise<T>): Promise<T> =>
     p.catch((e: unknown) => {
-      if (e instanceof ConsoleError && e.code === 'ReadOnly') probed = null;
+      if (e instanceof ConsoleError && e.code === 'ReadOnly') probed.forget();
       throw e;
     });
+
+  /** A dead letter's payload; null when there is no such letter. */
+  const letterText = async (id: string): Promise<string | null> =>
+    (await db.read((sql) => sql<{ payload: string }>(`SELECT payload FROM ${names.dead} WHERE id = $1`, [id])))[0]?.payload ?? null;
 
   async function overview(): Promise<BrokerOverview> {
     const workersP = db.read((sql) => listWorkers(sql, names, live));
@@ -116,7 +114,7 @@ export function createPostgresAdapter(config: StoreConfig): BrokerAdapter {
       queues,
       totals,
       ...(capped ? { totalsCapped: capped } : {}),
-      workers: { alive: workers.filter((w) => w.status === 'alive').length, stale: workers.filter((w) => w.status === 'stale').length },
+      workers: workerTally(workers),
       readAt: new Date().toISOString(),
     };
   }
@@ -175,14 +173,10 @@ export function createPostgresAdapter(config: StoreConfig): BrokerAdapter {
       await writable('revoke'),
       reprobeOn(runBatches(db, 'revoke', config.id, ids, revokeBatch(names, resultExpires), describe, settings.writePoolSize))
     ),
-    previewReplayEdited: async (id, edit) => {
-      const raw = await db.read((sql) => sql<{ payload: string }>(`SELECT payload FROM ${names.dead} WHERE id = $1`, [id]));
-      return previewOf(config.id, id, raw[0]?.payload ?? null, edit);
-    },
+    previewReplayEdited: async (id, edit) => previewOf(config.id, id, await letterText(id), edit),
     replayEdited: async (id, edit) => {
       await writable('replay');
-      const raw = await db.read((sql) => sql<{ payload: string }>(`SELECT payload FROM ${names.dead} WHERE id = $1`, [id]));
-      const p = previewOf(config.id, id, raw[0]?.payload ?? null, edit);
+      const p = previewOf(config.id, id, await letterText(id), edit);
       const batch = replayBatch(names, (payload) => editedPayload(payload, edit).after);
       return resultOf(p, await reprobeOn(runBatches(db, 'replay', config.id, [id], batch, describe, 1)));
     },

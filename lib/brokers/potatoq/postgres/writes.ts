@@ -1,6 +1,7 @@
 import 'server-only';
 import { decodePayload, reencodeWithoutEta } from '@/lib/potatoq';
 import type { ActionOutcome, ActionResult } from '@/lib/brokers/schema';
+import { actionResult } from '@/lib/brokers/kit/results';
 import { channelFor, type PgNames } from './names';
 import type { PgDb, Sql } from './pool';
 import { transformed } from '../edit-replay';
@@ -52,14 +53,7 @@ export async function runBatches(
     }
   }
   await Promise.all(Array.from({ length: Math.max(1, Math.min(parallel, parts.length)) }, worker));
-  const outcomes = results.flat();
-  return {
-    action,
-    brokerId,
-    requested: unique.length,
-    succeeded: outcomes.filter((o) => o.outcome === 'ok'),
-    failed: outcomes.filter((o) => o.outcome !== 'ok'),
-  };
+  return actionResult(action, brokerId, unique, results.flat());
 }
 
 /**

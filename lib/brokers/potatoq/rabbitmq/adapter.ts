@@ -1,7 +1,8 @@
 import 'server-only';
 import { ConsoleError } from '@/lib/brokers/errors';
-import { allCapabilities, type ActionResult, type Capabilities } from '@/lib/brokers/schema';
+import type { ActionResult, Capabilities } from '@/lib/brokers/schema';
 import type { BrokerAdapter, StoreConfig } from '@/lib/brokers/types';
+import { capabilitiesOf, off, unsupported } from '@/lib/brokers/kit/capabilities';
 import { AmqpLink } from '@/lib/transports/amqp/connection';
 import type { RabbitCtx } from './context';
 import type { PaceOptions } from './letter-actions';
@@ -29,6 +30,13 @@ const NO_DELAYED_VIEW =
 const NO_LISTING = "RabbitMQ can't list queued messages without taking them from the workers: counts only";
 const NO_SCHEDULED =
   "RabbitMQ: delayed tasks wait in potatoq's 28 potatoq.delay.Lnn queues; their total is shown, but their target queues are only in each message's routing key, which can't be read without taking the message";
+
+/** What a broker without `resultBackend` cannot do: its marks, results and heartbeats live there. */
+const NO_BACKEND_CAPS = {
+  ...off(['revoke'], 'Revoking tasks with RabbitMQ needs a result backend: set resultBackend to the result_backend potatoq uses'),
+  ...off(['results'], 'RabbitMQ stores no results: set resultBackend to the result_backend potatoq uses'),
+  ...off(['workers'], "potatoq's workers write heartbeats to the result backend: set resultBackend"),
+};
 
 export interface RabbitmqAdapter extends BrokerAdapter {
   /** Replay with pacing, progress and cancellation in one pass over the DLQs (bulk redrive). */
@@ -67,27 +75,16 @@ export function createRabbitmqAdapter(config: StoreConfig): RabbitmqAdapter {
 
   async function capabilities(): Promise<Capabilities> {
     const server = await ctx.link.serverInfo();
-    const caps = allCapabilities(POTATOQ_RABBITMQ_MODEL.states);
-    caps.pause = { ...POTATOQ_NO_PAUSE };
-    caps['list:ready'] = { on: false, why: NO_LISTING };
-    caps['list:running'] = { on: false, why: NO_LISTING };
-    caps['list:scheduled'] = { on: false, why: NO_SCHEDULED };
-    if (server.major < 4) {
-      for (const k of ['browseDead', 'replay', 'discard'] as const) caps[k] = { on: false, why: V3_BROWSE_REFUSAL };
-    }
-    if (!ctx.backend) {
-      caps.revoke = {
-        on: false,
-        why: 'Revoking tasks with RabbitMQ needs a result backend: set resultBackend to the result_backend potatoq uses',
-      };
-      caps.results = { on: false, why: 'RabbitMQ stores no results: set resultBackend to the result_backend potatoq uses' };
-      caps.workers = { on: false, why: "potatoq's workers write heartbeats to the result backend: set resultBackend" };
-    }
-    return caps;
+    return capabilitiesOf(
+      POTATOQ_RABBITMQ_MODEL.states,
+      { pause: POTATOQ_NO_PAUSE },
+      off(['list:ready', 'list:running'], NO_LISTING),
+      off(['list:scheduled'], NO_SCHEDULED),
+      server.major < 4 && off(['browseDead', 'replay', 'discard'], V3_BROWSE_REFUSAL),
+      !ctx.backend && NO_BACKEND_CAPS,
+    );
   }
-  const refuse = async (): Promise<never> => {
-    throw new ConsoleError('Unsupported', NO_LISTING);
-  };
+  const refuse = unsupported(NO_LISTING);
   const needBackend = () => {
     if (!ctx.backend) throw new ConsoleError('Unsupported', 'RabbitMQ stores no results or heartbeats: set resultBackend');
     return ctx.backend;

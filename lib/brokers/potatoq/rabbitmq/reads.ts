@@ -1,4 +1,5 @@
 import 'server-only';
+import { workerTally } from '@/lib/brokers/kit/overview';
 import type { Message } from 'amqplib';
 import { reasonSummary } from '@/lib/pyvalues';
 import { DeadGrouper } from '@/lib/triage/groups';
@@ -196,7 +197,7 @@ export async function overview(ctx: RabbitCtx, capabilities: Capabilities): Prom
       ),
       dead: sum('dead'),
     },
-    workers: { alive: workers.filter((w) => w.status === 'alive').length, stale: workers.filter((w) => w.status === 'stale').length },
+    workers: workerTally(workers),
     unknownWhy: {
       scheduled:
         `delayed tasks wait in potatoq's ${DELAY_QUEUES.length} potatoq.delay.Lnn queues (the scheduled total above counts them all); ` +

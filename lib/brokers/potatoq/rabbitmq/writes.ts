@@ -4,6 +4,7 @@ import { ConsoleError } from '@/lib/brokers/errors';
 import type { ActionOutcome, ActionResult, EnqueueRequest, EnqueueResult, PurgeResult } from '@/lib/brokers/schema';
 import { parsePotatoqEnqueue } from '../enqueue-fields';
 import { buildFromFields } from '../records';
+import { actionResult } from '@/lib/brokers/kit/results';
 import type { RabbitCtx } from './context';
 import { ackHeld, publishConfirmed } from '@/lib/transports/amqp/dlq';
 import { potatoqProperties } from './dlq';
@@ -12,10 +13,6 @@ import { redriveLetters, type RedriveOptions } from './redrive';
 import { checkQueueName, DELAY_REFUSAL } from './topology';
 
 const missingQueue = (q: string) => `RabbitMQ queue "${q}" does not exist yet: start a potatoq worker for it or run \`potatoq migrate\``;
-
-export function actionResult(action: ActionResult['action'], brokerId: string, requested: number, all: ActionOutcome[]): ActionResult {
-  return { action, brokerId, requested, succeeded: all.filter((o) => o.outcome === 'ok'), failed: all.filter((o) => o.outcome !== 'ok') };
-}
 
 /** Publishes `json` to `queue` and acks the letter only after its own confirm (no return). */
 export async function republish(
@@ -90,20 +87,20 @@ export const convertStep =
   };
 
 export async function replayDead(ctx: RabbitCtx, ids: string[]): Promise<ActionResult> {
-  return actionResult('replay', ctx.config.id, ids.length, await runOnLetters(ctx, ids, replayStep(ctx)));
+  return actionResult('replay', ctx.config.id, ids, await runOnLetters(ctx, ids, replayStep(ctx)));
 }
 
 /** The bulk redrive: one pass over the DLQs, publishes pipelined (see redriveLetters). */
 export async function replayDeadPaced(ctx: RabbitCtx, ids: string[], pace: RedriveOptions): Promise<ActionResult> {
-  return actionResult('replay', ctx.config.id, ids.length, await redriveLetters(ctx, ids, replayStep(ctx), pace));
+  return actionResult('replay', ctx.config.id, ids, await redriveLetters(ctx, ids, replayStep(ctx), pace));
 }
 
 export async function discardDead(ctx: RabbitCtx, ids: string[]): Promise<ActionResult> {
-  return actionResult('discard', ctx.config.id, ids.length, await runOnLetters(ctx, ids, discardStep));
+  return actionResult('discard', ctx.config.id, ids, await runOnLetters(ctx, ids, discardStep));
 }
 
 export async function convertCelery(ctx: RabbitCtx, ids: string[], pace?: PaceOptions): Promise<ActionResult> {
-  return actionResult('replay', ctx.config.id, ids.length, await runOnLetters(ctx, ids, convertStep(ctx), pace));
+  return actionResult('replay', ctx.config.id, ids, await runOnLetters(ctx, ids, convertStep(ctx), pace));
 }
 
 /** potatoq's RabbitMQ `revoke`: nothing is removed; a REVOKED mark goes into the result backend. */
@@ -114,7 +111,7 @@ export async function revoke(ctx: RabbitCtx, ids: string[]): Promise<ActionResul
   return actionResult(
     'revoke',
     ctx.config.id,
-    ids.length,
+    ids,
     [...new Set(ids)].map((id) => ({ id, outcome: 'ok' as const, message: msg })),
   );
 }

@@ -1,8 +1,13 @@
 import 'server-only';
+import { workerTally } from '@/lib/brokers/kit/overview';
 import { readFileSync } from 'node:fs';
 import { ConsoleError, isConsoleError } from '@/lib/brokers/errors';
-import { allCapabilities, type ActionResult, type BrokerOverview, type Capabilities, type EnqueueRequest } from '@/lib/brokers/schema';
+import { type ActionResult, type BrokerOverview, type Capabilities, type EnqueueRequest } from '@/lib/brokers/schema';
 import type { BrokerAdapter, StoreConfig, TaskCall } from '@/lib/brokers/types';
+import { capabilitiesOf } from '@/lib/brokers/kit/capabilities';
+import { cachedFor } from '@/lib/brokers/kit/connections';
+import { guarded } from '@/lib/brokers/kit/guard';
+import { actionResult } from '@/lib/brokers/kit/results';
 import { previewPotatoqEnqueue } from '../enqueue-preview';
 import { buildInputOfCall, callOfLetter, messageOfCall } from '../calls';
 import type { Liveness } from '../heartbeats';
@@ -79,65 +84,40 @@ export function createRedisAdapter(config: StoreConfig): BrokerAdapter {
     );
   }
 
-  let checked: { at: number; value: Promise<ServerCheck> } | null = null;
-  function server(): Promise<ServerCheck> {
-    if (!checked || Date.now() - checked.at > CHECK_TTL_MS) {
-      const value = checkServer(client);
-      checked = { at: Date.now(), value };
-      value.catch(() => (checked = null));
-    }
-    return checked.value;
-  }
+  const checked = cachedFor(CHECK_TTL_MS, () => checkServer(client));
   // Dead counts per queue kept between polls, re-read where the server reports a change (dead-tally.ts).
   const tally = createDeadTally(client, prefix, { scan: DEAD_SCAN });
   /** Every call starts here: a refused server (Cluster, too old) answers nothing else. */
   async function usable(): Promise<ServerCheck> {
     let s: ServerCheck;
     try {
-      s = await server();
+      s = await checked.get();
     } catch (e) {
       throw mapError(e, false);
     }
     if (s.refusal) throw new ConsoleError('Unsupported', s.refusal);
     return s;
   }
-  const read = async <T>(fn: () => Promise<T>): Promise<T> => {
-    await usable();
-    try {
-      return await fn();
-    } catch (e) {
-      throw mapError(e, false);
-    }
-  };
+  const sys = guarded(mapError, { ready: usable });
+  const read = sys.read;
 
   /** Per-id outcomes; a call where Redis failed before any id was settled fails as a whole. */
-  async function act(action: ActionResult['action'], ids: string[], run: () => Promise<RedisOutcome[]>): Promise<ActionResult> {
-    await usable();
-    let out: RedisOutcome[];
-    try {
-      out = await run();
-    } catch (e) {
-      throw mapError(e, true);
-    }
+  async function perId(action: ActionResult['action'], ids: string[], run: () => Promise<RedisOutcome[]>): Promise<ActionResult> {
+    const out = await sys.act(run);
     const first = out[0];
     if (first && first.detail === 'error' && out.every((x) => x.detail === 'error' || x.detail === 'not-attempted')) {
       throw mapError(new Error(first.message.replace(/^Redis failed: /, '')), true);
     }
-    const pick = (x: RedisOutcome) => ({ id: x.id, outcome: x.outcome, message: x.message });
-    return {
+    return actionResult(
       action,
-      brokerId: config.id,
-      requested: ids.length,
-      succeeded: out.filter((x) => x.outcome === 'ok').map(pick),
-      failed: out.filter((x) => x.outcome !== 'ok').map(pick),
-    };
+      config.id,
+      ids,
+      out.map((x) => ({ id: x.id, outcome: x.outcome, message: x.message })),
+    );
   }
 
   /** Every capability potatoq's Redis layout allows; potatoq has no queue pause. */
-  const caps = (): Capabilities => ({
-    ...allCapabilities(POTATOQ_REDIS_MODEL.states),
-    pause: { ...POTATOQ_NO_PAUSE },
-  });
+  const caps = (): Capabilities => capabilitiesOf(POTATOQ_REDIS_MODEL.states, { pause: POTATOQ_NO_PAUSE });
   async function capabilities(): Promise<Capabilities> {
     await usable();
     return caps();
@@ -162,7 +142,7 @@ export function createRedisAdapter(config: StoreConfig): BrokerAdapter {
       capabilities: caps(),
       queues: found.queues,
       totals: found.totals,
-      workers: { alive: workers.filter((w) => w.status === 'alive').length, stale: workers.filter((w) => w.status === 'stale').length },
+      workers: workerTally(workers),
       ...(warnings.length ? { warnings } : {}),
       readAt: new Date().toISOString(),
     };
@@ -173,14 +153,7 @@ export function createRedisAdapter(config: StoreConfig): BrokerAdapter {
     const now = Date.now() / 1000;
     const fields = parsePotatoqEnqueue(req);
     buildFromFields(fields, now);
-    await usable();
-    let out;
-    try {
-      out = await enqueueTasks(client, prefix, [{ ...potatoqBuildInput(fields), now }]);
-    } catch (e) {
-      throw mapError(e, true);
-    }
-    const r = out[0]!;
+    const r = (await sys.act(() => enqueueTasks(client, prefix, [{ ...potatoqBuildInput(fields), now }])))[0]!;
     if (r.outcome === 'error') throw mapError(new Error(r.message), true);
     if (r.outcome !== 'ok') throw new ConsoleError('Conflict', r.message);
     return { brokerId: config.id, id: r.id, queue: r.queue, task: req.task, state: r.state, payload: r.payload };
@@ -193,13 +166,7 @@ export function createRedisAdapter(config: StoreConfig): BrokerAdapter {
     await usable();
     const done = await read(() => results.getResult(call.id)).catch(() => null);
     if (done) return { outcome: 'already', message: `a task with this id already finished here (${done.status})` };
-    let out;
-    try {
-      out = await enqueueTasks(client, prefix, [buildInputOfCall(call)]);
-    } catch (e) {
-      throw mapError(e, true);
-    }
-    const r = out[0]!;
+    const r = (await sys.act(() => enqueueTasks(client, prefix, [buildInputOfCall(call)])))[0]!;
     if (r.outcome === 'error') throw mapError(new Error(r.message), true);
     if (r.outcome !== 'ok') return { outcome: 'already', message: 'a task with this id is already waiting, running or dead here' };
     return { outcome: 'ok', message: `enqueued on ${r.queue} as ${call.task}` };
@@ -254,30 +221,20 @@ export function createRedisAdapter(config: StoreConfig): BrokerAdapter {
     getResult: (id) => read(() => results.getResult(id)),
     taskNames: () => read(async () => taskNames(client, prefix, await client.smembers(redisKeys(prefix).queues))),
     taskQueues: () => read(async () => taskQueues(client, prefix, await client.smembers(redisKeys(prefix).queues))),
-    replayDead: (ids) => act('replay', ids, () => replayDead(client, prefix, ids)),
+    replayDead: (ids) => perId('replay', ids, () => replayDead(client, prefix, ids)),
     previewReplayEdited: (id, edit) => read(() => previewEditedRedis(client, prefix, config.id, id, edit)),
     replayEdited: async (id, edit) => {
-      await usable();
-      const { preview, outcome } = await replayEditedRedis(client, prefix, config.id, id, edit).catch((e: unknown) => {
-        throw mapError(e, true);
-      });
+      const { preview, outcome } = await sys.act(() => replayEditedRedis(client, prefix, config.id, id, edit));
       if (outcome.outcome === 'missing') throw new ConsoleError('NotFound', `dead letter ${id}: ${outcome.message}`);
       return { ...preview, outcome: { id, outcome: outcome.outcome, message: outcome.message } };
     },
-    discardDead: (ids) => act('discard', ids, () => discardDead(client, prefix, ids)),
-    removeMoved: (ids) => act('discard', ids, () => discardMoved(client, prefix, ids)),
-    revoke: (ids) => act('revoke', ids, () => revokeTasks(client, prefix, ids, resultExpires)),
+    discardDead: (ids) => perId('discard', ids, () => discardDead(client, prefix, ids)),
+    removeMoved: (ids) => perId('discard', ids, () => discardMoved(client, prefix, ids)),
+    revoke: (ids) => perId('revoke', ids, () => revokeTasks(client, prefix, ids, resultExpires)),
     exportCall: (id) => read(() => getDead(client, prefix, id)).then((d) => d && callOfLetter(d)),
     importCall,
     findCall: (id) => read(() => findCall(client, prefix, id, results)),
-    purge: async (queue) => {
-      await usable();
-      try {
-        return { brokerId: config.id, queue, removed: (await purgeQueue(client, prefix, queue)).purged };
-      } catch (e) {
-        throw mapError(e, true);
-      }
-    },
+    purge: async (queue) => ({ brokerId: config.id, queue, removed: (await sys.act(() => purgeQueue(client, prefix, queue))).purged }),
     enqueue,
     previewEnqueue: async (req) => previewPotatoqEnqueue(config.id, req),
     close: async () => {

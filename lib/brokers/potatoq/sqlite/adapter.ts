@@ -1,8 +1,12 @@
 import 'server-only';
+import { workerTally } from '@/lib/brokers/kit/overview';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { ConsoleError } from '@/lib/brokers/errors';
-import { allCapabilities, withoutWrites, type Capabilities, type EnqueueRequest } from '@/lib/brokers/schema';
+import { withoutWrites, type Capabilities, type EnqueueRequest } from '@/lib/brokers/schema';
+import { capabilitiesOf } from '@/lib/brokers/kit/capabilities';
+import { openOnce } from '@/lib/brokers/kit/connections';
+import { guarded } from '@/lib/brokers/kit/guard';
 import type { BrokerAdapter, StoreConfig } from '@/lib/brokers/types';
 import { DEFAULT_BUSY_TIMEOUT_MS, mapSqliteError, openConnections, type Connections } from './connection';
 import { deadGroups, getDead, listDead } from './reads-dead';
@@ -57,44 +61,32 @@ export function createSqliteAdapter(config: StoreConfig): BrokerAdapter {
   const window = o.searchWindow ?? 10_000;
   const live: Liveness = { staleAfter: 3 * (o.workerHeartbeatInterval ?? 5), deadAfter: o.workerDeadAfter ?? 60 };
   let file: string | null = null;
-  let conns: Connections | null = null;
-
   const base = () => (file ? path.basename(file) : 'database');
-  function reset(): void {
-    conns?.read.close();
-    conns?.write?.close();
-    conns = null;
-  }
-  function open(): Connections {
-    file ??= pathFromUrl(config.url);
-    conns ??= openConnections(file, { readOnly: config.readOnly, busyTimeoutMs });
-    return conns;
-  }
-  function guard<T>(fn: () => T): Promise<T> {
-    try {
-      return Promise.resolve(fn());
-    } catch (e) {
-      const mapped = mapSqliteError(e, base(), busyTimeoutMs);
-      // A deleted/replaced file or dropped tables: reopen (and re-check) on the next call.
-      if (mapped instanceof ConsoleError && ['BrokerUnavailable', 'NotMigrated'].includes(mapped.code)) reset();
-      return Promise.reject(mapped);
-    }
-  }
-  const read = <T>(fn: (db: Database.Database) => T) => guard(() => fn(open().read));
+  const conns = openOnce(
+    () => openConnections((file ??= pathFromUrl(config.url)), { readOnly: config.readOnly, busyTimeoutMs }),
+    (c: Connections) => {
+      c.read.close();
+      c.write?.close();
+    },
+  );
+  const open = () => conns.get();
+  const sys = guarded((e) => mapSqliteError(e, base(), busyTimeoutMs), {
+    // A deleted/replaced file or dropped tables: reopen (and re-check) on the next call.
+    failed: (m) => {
+      if (m instanceof ConsoleError && ['BrokerUnavailable', 'NotMigrated'].includes(m.code)) void conns.close().catch(() => undefined);
+    },
+  });
+  const read = <T>(fn: (db: Database.Database) => T) => sys.read(() => fn(open().read));
+  const { act, describe } = sys;
   function writer(): Database.Database {
     const c = open();
     if (!c.write) throw new ConsoleError('ReadOnly', `this SQLite broker is read-only: ${c.readOnlyWhy ?? 'no write access'}`);
     return c.write;
   }
-  const describe = (e: unknown) => {
-    const m = mapSqliteError(e, base(), busyTimeoutMs);
-    return m instanceof Error ? m.message : String(m);
-  };
 
   function capabilities(): Capabilities {
     const c = open();
-    const caps = allCapabilities(POTATOQ_TABLE_MODEL.states);
-    caps.pause = { ...POTATOQ_NO_PAUSE };
+    const caps = capabilitiesOf(POTATOQ_TABLE_MODEL.states, { pause: POTATOQ_NO_PAUSE });
     return c.write ? caps : withoutWrites(caps, c.readOnlyWhy ?? 'read-only');
   }
 
@@ -103,7 +95,7 @@ export function createSqliteAdapter(config: StoreConfig): BrokerAdapter {
     name: config.name,
     kind: 'sqlite',
     model: POTATOQ_TABLE_MODEL,
-    capabilities: () => guard(capabilities),
+    capabilities: () => sys.read(capabilities),
     overview: () =>
       read((db) => {
         const workers = listWorkers(db, live);
@@ -121,7 +113,7 @@ export function createSqliteAdapter(config: StoreConfig): BrokerAdapter {
           queues,
           totals,
           ...(capped ? { totalsCapped: capped } : {}),
-          workers: { alive: workers.filter((w) => w.status === 'alive').length, stale: workers.filter((w) => w.status === 'stale').length },
+          workers: workerTally(workers),
           readAt: new Date().toISOString(),
         };
       }),
@@ -152,31 +144,31 @@ export function createSqliteAdapter(config: StoreConfig): BrokerAdapter {
       }),
 
     replayDead: (ids) =>
-      guard(() => {
+      act(() => {
         const db = writer();
         return runPerId(db, 'replay', config.id, ids, replayStep(db), describe);
       }),
     exportCall: (id) => read((db) => getDead(db, id)).then((d) => d && callOfLetter(d)),
-    importCall: (call) => guard(() => importCall(writer(), call)),
+    importCall: (call) => act(() => importCall(writer(), call)),
     findCall: (id) => read((db) => findCall(db, id)),
     discardDead: (ids) =>
-      guard(() => {
+      act(() => {
         const db = writer();
         return runPerId(db, 'discard', config.id, ids, discardStep(db), describe);
       }),
     removeMoved: (ids) =>
-      guard(() => {
+      act(() => {
         const db = writer();
         return runPerId(db, 'discard', config.id, ids, discardStep(db, true), describe);
       }),
     revoke: (ids) =>
-      guard(() => {
+      act(() => {
         const db = writer();
         return runPerId(db, 'revoke', config.id, ids, revokeStep(db, resultExpires), describe);
       }),
     previewReplayEdited: (id, edit) => read((db) => previewOf(config.id, id, letterText(db, id), edit)),
     replayEdited: (id, edit) =>
-      guard(() => {
+      act(() => {
         const db = writer();
         const p = previewOf(config.id, id, letterText(db, id), edit);
         return resultOf(
@@ -192,15 +184,15 @@ export function createSqliteAdapter(config: StoreConfig): BrokerAdapter {
         );
       }),
     purge: (queue) =>
-      guard(() => {
+      act(() => {
         const db = writer();
         const removed = db
           .transaction(() => db.prepare('DELETE FROM potatoq_jobs WHERE queue = ? AND state IN (0, 1)').run(queue).changes)
           .immediate();
         return { brokerId: config.id, queue, removed };
       }),
-    enqueue: (req: EnqueueRequest) => guard(() => enqueueMessage(writer(), config.id, req)),
+    enqueue: (req: EnqueueRequest) => act(() => enqueueMessage(writer(), config.id, req)),
     previewEnqueue: async (req: EnqueueRequest) => previewPotatoqEnqueue(config.id, req),
-    close: async () => reset(),
+    close: () => conns.close(),
   };
 }

@@ -2,6 +2,7 @@ import 'server-only';
 import type Database from 'better-sqlite3';
 import { decodePayload, reencodeWithoutEta } from '@/lib/potatoq';
 import type { ActionOutcome, ActionResult } from '@/lib/brokers/schema';
+import { actionResult } from '@/lib/brokers/kit/results';
 import { transformed } from '../edit-replay';
 
 /** potatoq's `_INSERT`: the one statement every producer uses. */
@@ -73,13 +74,7 @@ export function runPerId(
       outcomes.push(...part.map((id) => ({ id, outcome: 'error' as const, message })));
     }
   }
-  return {
-    action,
-    brokerId,
-    requested: unique.length,
-    succeeded: outcomes.filter((o) => o.outcome === 'ok'),
-    failed: outcomes.filter((o) => o.outcome !== 'ok'),
-  };
+  return actionResult(action, brokerId, unique, outcomes);
 }
 
 /** A message priority bound as potatoq would bind the Python value (an int when it is one). */
