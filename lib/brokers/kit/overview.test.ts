@@ -6,7 +6,7 @@ const queue = (name: string, counts: Record<string, number | null>, dead: number
   name,
   counts,
   dead,
-  oldestReadyAt: null,
+  oldestWaitingAt: null,
   tasks: null,
 });
 
