@@ -5,10 +5,12 @@ import { Card, CardHeader } from '@/components/ui/card';
 import { FullTime } from '@/components/ui/time';
 import type { RelatedTask } from '@/lib/brokers/schema';
 
-export function Field({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
+export function Field({ label, children, testId, title }: { label: string; children: ReactNode; testId?: string; title?: string }) {
   return (
     <>
-      <dt className="text-zinc-500 dark:text-zinc-400">{label}</dt>
+      <dt className="text-zinc-500 dark:text-zinc-400" title={title}>
+        {label}
+      </dt>
       <dd className="min-w-0 break-all" data-testid={testId}>
         {children}
       </dd>

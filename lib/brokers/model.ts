@@ -64,10 +64,14 @@ export interface StateDecl {
   /** In URLs (`?state=`), list queries, counts and its listing capability (`list:<key>`). */
   key: string;
   label: string;
-  /** The task time that orders this state's list and heads its time column ("Enqueued",
+  /** The task time this state's time column shows, and its header ("Enqueued",
    *  "Runs", ...): a key of the task's times (`timeOf`: `createdAt`, `runAt`, `claimedAt`, or
    *  one the adapter adds to `TaskSummary.times`, e.g. `pausedAt`). */
   time: { field: string; label: string };
+  /** The order the system lists this state's tasks in, which is not always the order of
+   *  `time` (QueueFlow lists every status newest created first, whatever its run time). The
+   *  queue page says it ("newest enqueued first"); the shared battery checks it. */
+  order: ListOrder;
   /** A worker owns tasks in this state: shown with their worker, never revoked or changed. */
   owned: boolean;
   /** The part this state plays in every queue system's life of a task, when it plays one:
@@ -78,6 +82,11 @@ export interface StateDecl {
    *  battery find a state by its role, never by its key. */
   role?: StateRole;
 }
+
+/** How a state's list is ordered. `claim`: the order a worker takes them (the system's own rule,
+ *  priority first on most); `time`: by one of the task's times (`timeOf` key), ascending or
+ *  descending. `label` says it in the operator's words ("soonest run time first"). */
+export type ListOrder = { label: string } & ({ by: 'claim' } | { by: 'time'; field: string; dir: 'asc' | 'desc' });
 
 export const STATE_ROLES = ['waiting', 'scheduled', 'running'] as const;
 export type StateRole = (typeof STATE_ROLES)[number];
@@ -93,6 +102,10 @@ export const defaultState = (states: readonly StateDecl[]): StateDecl | undefine
 /** What one action does on this system, in one sentence for the confirmation dialog. */
 export interface ActionDecl {
   does: string;
+  /** The button's verb and an outcome's past tense where the system has a name of its own for
+   *  the action (SDJ's and QueueFlow's revoke is their cancel): `{verb: 'Cancel', past:
+   *  'cancelled'}`. Absent: the console's ("Revoke", "revoked"). */
+  words?: { verb: string; past: string };
   /** The system's own command that does the same, for copy-paste: `{ids}` / `{queue}` are
    *  filled in shell-quoted (`potatoq dead retry {ids}`). Absent when it has none. */
   cli?: string;
@@ -154,9 +167,29 @@ export interface BrokerModel {
   results?: { does: string; statuses: string[]; all: string };
   /** How this system's workers are known, in the Workers page's words. Absent: neutral words. */
   workers?: WorkersDecl;
+  /** What this system calls a task and its parts, on every page and dialog. Absent: potatoq's
+   *  and Celery's words: a "task", positional and keyword arguments, a count of deliveries. */
+  task?: TaskDecl;
   /** Present where dead letters can move between this broker and brokers of another system
    *  that shares its call model (lib/brokers/move.ts pairs them). */
   calls?: CallsDecl;
+}
+
+/** A task in its system's words (`BrokerModel.task`). */
+export interface TaskDecl {
+  /** One and several of them: "job", "jobs". */
+  noun: string;
+  nouns: string;
+  /** What its name is called where that is not "Task" (SDJ's `type`: "Type"). */
+  name?: string;
+  /** How its arguments are shaped. `call`: positional and keyword arguments (Celery's call
+   *  model). `value`: one value handed to the handler whole (SDJ's `args`, QueueFlow's `payload`
+   *  object), shown as one section named `label`, `help` saying what it is; an adapter may carry
+   *  it as `args` (a list), `kwargs` (an object) or its `args` field (anything else). */
+  payload: { shape: 'call' } | { shape: 'value'; label: string; help: string };
+  /** What `TaskSummary.deliveries` counts on this system: the column's and field's name
+   *  ("Attempt") and one sentence (the header's title) naming the system's own field. */
+  deliveries: { label: string; help: string };
 }
 
 /** How an operator learns about this system's workers, in its own words (never another system's). */
