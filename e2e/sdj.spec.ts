@@ -139,7 +139,7 @@ for (const b of sdjBrokers(process.env.POTATOQ_E2E_DIR ?? '')) {
       const { pageErrors } = guardPage(page);
 
       await page.goto(`/brokers/${b.id}/enqueue`);
-      await page.getByLabel('Task name', { exact: true }).fill('report.build');
+      await page.getByLabel('Type', { exact: true }).fill('report.build');
       await page.getByLabel('Queue', { exact: true }).fill(queue);
       await page.getByLabel('Args (JSON object)', { exact: true }).fill('[1, 2]');
       await page.getByTestId('enqueue-submit').click();

@@ -18,8 +18,9 @@ export function Field({ label, children, testId, title }: { label: string; child
   );
 }
 
-/** The id and the link to its audit trail, first on every task or letter page. */
-export function IdFields({ brokerId, id }: { brokerId: string; id: string }) {
+/** The id and the link to its audit trail, first on every task or letter page; `noun` is the
+ *  system's word for a task ("job"). */
+export function IdFields({ brokerId, id, noun = 'task' }: { brokerId: string; id: string; noun?: string }) {
   return (
     <>
       <Field label="Id" testId="detail-id">
@@ -31,7 +32,7 @@ export function IdFields({ brokerId, id }: { brokerId: string; id: string }) {
           data-testid="detail-history"
           href={`/audit?${new URLSearchParams({ broker: brokerId, task: id }).toString()}`}
         >
-          Audit trail of this task
+          Audit trail of this {noun}
         </Link>
       </Field>
     </>

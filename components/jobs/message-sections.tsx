@@ -13,7 +13,8 @@ import { taskWords } from './task-words';
  *  payload (with the audited reveal when arguments are hidden), the raw JSON and the result. */
 export function MessageSections({ brokerId, kind, item }: { brokerId: string; kind: 'task' | 'dead'; item: TaskDetail | DeadDetail }) {
   // The arguments as this system shapes and names them (its adapter's `model.task`).
-  const shape = taskWords(useOverview(brokerId).data?.model).payload;
+  const words = taskWords(useOverview(brokerId).data?.model);
+  const shape = words.payload;
   return (
     <>
       <Section title="Payload" testId="payload-section">
@@ -24,7 +25,7 @@ export function MessageSections({ brokerId, kind, item }: { brokerId: string; ki
         <RawView raw={item.raw} size={item.rawSize} truncated={item.rawTruncated} />
       </Section>
       <Section title="Stored result" testId="result-section">
-        <ResultView result={item.result} />
+        <ResultView result={item.result} nameLabel={words.name} />
       </Section>
     </>
   );

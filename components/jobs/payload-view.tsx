@@ -86,7 +86,7 @@ export function PayloadView({ payload, shape = DEFAULT_TASK.payload }: { payload
         </section>
       ) : null}
       <section>
-        <h3 className={H3}>Message fields</h3>
+        <h3 className={H3}>Other fields</h3>
         <table className="table-base">
           <tbody>
             {other.map((f) => (

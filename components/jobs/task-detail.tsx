@@ -102,7 +102,7 @@ export function TaskDetailView({ brokerId, id, after }: { brokerId: string; id: 
           </div>
         ) : null}
         <Fields>
-          <IdFields brokerId={brokerId} id={t.id} />
+          <IdFields brokerId={brokerId} id={t.id} noun={words.noun} />
           <Field label="Queue">
             <Link className="link" href={`${qBase}?state=${t.state}`}>
               {visible(t.queue)}
@@ -135,7 +135,7 @@ export function TaskDetailView({ brokerId, id, after }: { brokerId: string; id: 
             <CommandLine command={cli} />
           </div>
         ) : null}
-        <TaskStuckFlags brokerId={brokerId} task={t} />
+        <TaskStuckFlags brokerId={brokerId} task={t} noun={words.noun} />
       </Card>
       <MessageSections brokerId={brokerId} kind="task" item={t} />
     </div>

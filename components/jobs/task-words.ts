@@ -29,3 +29,17 @@ export function payloadValue(m: MessageView): { value: TypedValue; field: string
   const f = m.fields.find((x) => x.name === 'args');
   return f ? { value: f.value, field: f.name } : null;
 }
+
+const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** The filter bars' and headings' words: what the name and id inputs are called, and what a
+ *  text search looks in ("arguments", SDJ's "args", QueueFlow's "payload"). */
+export function listWords(model: BrokerModel | undefined | null): { title: string; name: string; id: string; args: string } {
+  const t = taskWords(model);
+  return {
+    title: capital(t.noun),
+    name: t.name ?? `${capital(t.noun)} name`,
+    id: `${capital(t.noun)} id`,
+    args: t.payload.shape === 'value' ? t.payload.label.toLowerCase() : 'arguments',
+  };
+}

@@ -130,7 +130,16 @@ export function StuckPanel({ brokerId }: { brokerId: string }) {
 }
 
 /** The flags that concern one task (its own, and its queue's when it waits there). */
-export function TaskStuckFlags({ brokerId, task }: { brokerId: string; task: { id: string; queue: string; state: string } }) {
+export function TaskStuckFlags({
+  brokerId,
+  task,
+  noun = 'task',
+}: {
+  brokerId: string;
+  task: { id: string; queue: string; state: string };
+  /** The system's word for a task ("job"). */
+  noun?: string;
+}) {
   const q = useDiagnosis(brokerId);
   const flags = q.data ? flagsForTask(q.data, task) : [];
   if (!flags.length) return null;
@@ -138,9 +147,9 @@ export function TaskStuckFlags({ brokerId, task }: { brokerId: string; task: { i
     <section
       className="border-t border-amber-200 bg-amber-50/50 dark:border-amber-900 dark:bg-amber-950/20"
       data-testid="task-stuck"
-      aria-label="Why this task is stuck"
+      aria-label={`Why this ${noun} is stuck`}
     >
-      <h3 className="px-4 pt-3 text-sm font-semibold">Why this task may be stuck</h3>
+      <h3 className="px-4 pt-3 text-sm font-semibold">Why this {noun} may be stuck</h3>
       <ul>
         {flags.map((f, i) => (
           <Flag key={`${f.check}-${i}`} brokerId={brokerId} f={f} here />
