@@ -93,6 +93,7 @@ export function EnqueueForm({ brokerId, decl }: { brokerId: string; decl: Enqueu
         <TaskFields
           decl={decl}
           nameLabel={taskWords(o.data?.model).name ?? 'Task name'}
+          namePlaceholder={taskWords(o.data?.model).payload.shape === 'call' ? 'app.tasks.send_email' : undefined}
           task={v.task}
           queue={queue}
           follows={v.queueFollows}

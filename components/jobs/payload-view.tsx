@@ -85,23 +85,25 @@ export function PayloadView({ payload, shape = DEFAULT_TASK.payload }: { payload
           <HeadersTable m={payload} testId="message-headers" />
         </section>
       ) : null}
-      <section>
-        <h3 className={H3}>Other fields</h3>
-        <table className="table-base">
-          <tbody>
-            {other.map((f) => (
-              <tr key={f.name}>
-                <th className="w-40 font-mono normal-case">
-                  {visible(f.name)} {f.ignored ? <Badge title={f.ignored}>ignored by {payload.format ?? 'the system'}</Badge> : null}
-                </th>
-                <td>
-                  <PValueView value={f.value} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </section>
+      {other.length ? (
+        <section>
+          <h3 className={H3}>Other fields</h3>
+          <table className="table-base">
+            <tbody>
+              {other.map((f) => (
+                <tr key={f.name}>
+                  <th className="w-40 font-mono normal-case">
+                    {visible(f.name)} {f.ignored ? <Badge title={f.ignored}>ignored by {payload.format ?? 'the system'}</Badge> : null}
+                  </th>
+                  <td>
+                    <PValueView value={f.value} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      ) : null}
     </div>
   );
 }
