@@ -96,10 +96,14 @@ test('QueueFlow: jobs with a payload, Cancel, and lists newest enqueued first as
   await expect(page.getByTestId('task-row')).toHaveCount(2);
   expect(await page.getByTestId('task-row').evaluateAll((els) => els.map((e) => e.getAttribute('data-id')))).toEqual([second, first]);
   await expect(page.getByTestId('task-table').locator('th', { hasText: 'Payload' })).toBeVisible();
+  await expect(page.getByLabel('Job id', { exact: true })).toBeVisible();
+  await expect(page.getByLabel('Text in payload', { exact: true })).toBeVisible();
   await expect(page.getByTestId('action-revoke')).toHaveText('Cancel');
   await expect(page.getByTestId('bulk-all-revoke')).toHaveText('Cancel all matching…');
   await shot(page, 'queueflow-queue');
   await page.goto(`/brokers/qf/jobs/${first}`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Job');
+  await expect(page.getByTestId('detail-history')).toHaveText('Audit trail of this job');
   await expect(page.getByTestId('payload-value').getByRole('heading')).toHaveText('Payload');
   await expect(page.getByTestId('payload-section')).not.toContainText(/positional|Keyword arguments/);
   await expect(page.getByTestId('action-revoke')).toHaveText('Cancel');
@@ -126,19 +130,31 @@ test('Simple Durable Jobs on PostgreSQL: jobs with one args value, their attempt
     await expect(page.getByTestId('list-order')).toContainText('in the order workers claim them');
     const table = page.getByTestId('task-table');
     for (const head of ['Type', 'Attempt', 'Args']) await expect(table.locator('th', { hasText: head })).toBeVisible();
+    await expect(page.getByLabel('Type', { exact: true })).toBeVisible();
+    await expect(page.getByLabel('Text in args', { exact: true })).toBeVisible();
     await expect(page.getByTestId('action-revoke')).toHaveText('Cancel');
     await shot(page, 'sdj-queue');
     await page.goto(`/brokers/${pg!.id}/queues/${queue}?state=completed`);
     await expect(page.getByTestId('list-order')).toHaveText('Listed newest enqueued first.');
     await page.goto(`/brokers/${pg!.id}/jobs/${id}`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Job');
     await expect(page.getByTestId('payload-value').getByRole('heading')).toHaveText('Args');
     await expect(page.getByTestId('task-detail')).toContainText('Attempt');
     await shot(page, 'sdj-job');
     // A scalar args value is that one value too, not hidden among the row's columns.
     await page.goto(`/brokers/${pg!.id}/dead/${dead}`);
     await expect(page.getByTestId('payload-value')).toContainText('7');
+    // Its stored result is SDJ's finished row: named by its type, its status one of SDJ's.
+    await expect(page.getByTestId('result-view')).toContainText('Type');
+    await expect(page.getByTestId('result-status')).toHaveText('FAILED');
     await shot(page, 'sdj-dead');
+    await page.goto(`/brokers/${pg!.id}/enqueue`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Enqueue a job');
+    expect(await page.getByLabel('Type', { exact: true }).getAttribute('placeholder')).toBeNull();
     await tourRest(page, pg!.id, 'sdj');
+    // SDJ has no scheduled state: the stuck-work summary speaks of its jobs, not scheduled tasks.
+    await page.goto(`/brokers/${pg!.id}`);
+    await expect(page.getByTestId('stuck-panel')).toContainText('jobs held for a later time count as overdue');
     expect(pageErrors).toEqual([]);
   } finally {
     await db.close();
