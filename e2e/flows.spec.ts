@@ -115,7 +115,7 @@ test('"Revoke it to unblock" is offered only where the console can revoke', asyn
   await page.goto(`${c.url}/`);
   const advice = (b: string) => page.locator(`[data-broker="${b}"]`).getByTestId('queue-blocked-advice');
   await expect(advice('rw')).toHaveText('Revoke it to unblock the queue.');
-  await expect(advice('ro')).toHaveText('Revoking it would unblock the queue; the console cannot here (configured read-only).');
+  await expect(advice('ro')).toHaveText('Revoke it to unblock the queue: the console cannot here (configured read-only).');
   await page.screenshot({ path: 'test-results/flows-blocked-advice.png', fullPage: true });
 
   const viewer = await (await browser.newContext()).newPage();
@@ -124,7 +124,7 @@ test('"Revoke it to unblock" is offered only where the console can revoke', asyn
   await viewer.getByTestId('login-password').fill(SECRETS.viewerPassword);
   await viewer.getByTestId('login-submit').click();
   await expect(viewer.locator('[data-broker="rw"]').getByTestId('queue-blocked-advice')).toHaveText(
-    'Revoking it would unblock the queue; the console cannot here (vic is a viewer).',
+    'Revoke it to unblock the queue: the console cannot here (vic is a viewer).',
   );
   await viewer.context().close();
 });

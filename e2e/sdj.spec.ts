@@ -15,7 +15,9 @@ const dir = () => e2eBrokers().dir;
 const queueName = (what: string) => `e2esdj${what}${randomBytes(3).toString('hex')}`;
 
 async function row(db: TestDb, id: string): Promise<Record<string, unknown>> {
-  const [r] = await q(db, 'SELECT status, attempt, queue, args, dead_lettered_at, locked_by FROM jobs WHERE id = ?', [idOf(db, id)]);
+  const [r] = await q(db, 'SELECT status, attempt, queue, priority, args, dead_lettered_at, locked_by FROM jobs WHERE id = ?', [
+    idOf(db, id),
+  ]);
   return r ?? {};
 }
 
@@ -137,7 +139,7 @@ for (const b of sdjBrokers(process.env.POTATOQ_E2E_DIR ?? '')) {
       const { pageErrors } = guardPage(page);
 
       await page.goto(`/brokers/${b.id}/enqueue`);
-      await page.getByLabel('Task name', { exact: true }).fill('report.build');
+      await page.getByLabel('Type', { exact: true }).fill('report.build');
       await page.getByLabel('Queue', { exact: true }).fill(queue);
       await page.getByLabel('Args (JSON object)', { exact: true }).fill('[1, 2]');
       await page.getByTestId('enqueue-submit').click();
@@ -156,6 +158,61 @@ for (const b of sdjBrokers(process.env.POTATOQ_E2E_DIR ?? '')) {
       const dead = await makeDeadLetter(db, { queue, type: 'report.build', args: { month: '2026-10' }, maxRetries: 0, error: 'no data' });
       await page.goto(`/brokers/${b.id}/dead/${dead}`);
       await expect(page.getByTestId('dead-detail')).toBeVisible();
+      expect(pageErrors).toEqual([]);
+    });
+
+    test('edit and replay: the letter goes back under its id with the edited args, queue and priority', async ({ page }, info) => {
+      test.skip(!requireService(sdjStatus(dir(), b.id), `SDJ on ${b.label}`), `SDJ on ${b.label}: ${sdjStatus(dir(), b.id)}`);
+      const queue = queueName('edit');
+      const to = queueName('edited');
+      const dead = await makeDeadLetter(db, {
+        queue,
+        type: 'billing.charge',
+        args: { order: 9, card: 'tok_expired' },
+        maxRetries: 0,
+        error: 'card expired',
+      });
+      const { pageErrors } = guardPage(page);
+
+      await page.goto(`/brokers/${b.id}/dead/${dead}`);
+      // The letter's args are SDJ's one value, under its own name: no positional or keyword arguments.
+      await expect(page.getByTestId('payload-value')).toContainText('tok_expired');
+      await expect(page.getByTestId('payload-value').getByRole('heading')).toHaveText('Args');
+      await expect(page.getByTestId('payload-section')).not.toContainText(/positional|Keyword arguments/);
+      const panel = page.getByTestId('edit-replay');
+      await panel.getByTestId('edit-open').click();
+      await expect(panel.getByTestId('edit-does')).toContainText(`It runs as ${dead} (same id).`);
+      // Args are one JSON object, edited key by key; JSON's own kinds only.
+      await expect(panel).toContainText('Args (a JSON object)');
+      await panel.getByTestId('edit-kwargs.card').fill('tok_renewed');
+      await panel.getByTestId('edit-kwargs.order').fill('10');
+      await panel.getByTestId('edit-queue').fill(to);
+      await panel.getByTestId('edit-priority').fill('3');
+      await panel.getByTestId('edit-preview').click();
+      const diff = panel.getByTestId('edit-diff');
+      await expect(diff.locator('[data-field="queue"]')).toHaveAttribute('data-changed', 'yes');
+      await expect(diff.locator('[data-field="args"]')).toContainText('tok_renewed');
+      // Nothing is written by the preview.
+      expect(await row(db, dead)).toMatchObject({ status: 'failed', queue });
+      await page.screenshot({ path: info.outputPath(`sdj-${b.dialect}-edit-preview.png`), fullPage: true });
+      await panel.getByTestId('confirm-reason').fill('e2e: the customer renewed the card');
+      await panel.getByTestId('edit-confirm').click();
+      await expect(panel.getByTestId('edit-outcome')).toHaveAttribute('data-outcome', 'ok');
+
+      // In the database: the same row, pending on the new queue with the edited args, as Requeue leaves it.
+      const r = await row(db, dead);
+      expect(r).toMatchObject({ status: 'pending', attempt: 0, queue: to, priority: 3 });
+      expect(r.dead_lettered_at ?? null).toBeNull();
+      expect(argsOf(r)).toEqual({ order: 10, card: 'tok_renewed' });
+      // In the page: the console moves on to the job, pending, with the edit, in SDJ's words.
+      await expect(page).toHaveURL(new RegExp(`/brokers/${b.id}/jobs/${dead}$`));
+      await expect(page.getByTestId('detail-state')).toHaveText('pending');
+      await expect(page.getByTestId('payload-value')).toContainText('tok_renewed');
+      await expect(page.getByTestId('task-detail')).toContainText('Attempt');
+      await expect(page.getByTestId('action-revoke')).toHaveText('Cancel');
+      await page.screenshot({ path: info.outputPath(`sdj-${b.dialect}-edit-replayed.png`), fullPage: true });
+      await page.goto(`/brokers/${b.id}/dead?queue=${queue}`);
+      await expect(page.locator(`[data-testid="dead-row"][data-id="${dead}"]`)).toHaveCount(0);
       expect(pageErrors).toEqual([]);
     });
   });

@@ -109,4 +109,28 @@ describe('ConfirmAction', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Discard' }), { force: true });
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
+
+  it("names the action and what it acts on in the system's words: SDJ's and QueueFlow's Cancel of jobs", async () => {
+    const o = overview(B);
+    const model = o.model!;
+    o.model = {
+      ...model,
+      task: {
+        noun: 'job',
+        nouns: 'jobs',
+        payload: { shape: 'value', label: 'Args', help: 'one JSON value' },
+        deliveries: { label: 'Attempt', help: 'h' },
+      },
+      actions: { ...model.actions, revoke: { ...model.actions.revoke, words: { verb: 'Cancel', past: 'cancelled' } } },
+    };
+    mockApi({ [`/api/brokers/${B}/queues`]: o });
+    actions.revokeAction.mockResolvedValue({ ok: true, data: actionResult('revoke', B, ['j-1', 'j-2']) });
+    renderInApp(<ConfirmAction kind="revoke" brokerId={B} queue="billing" ids={['j-1', 'j-2']} />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Cancel 2' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Cancel 2 jobs?' });
+    expect(within(dialog).getByTestId('confirm-summary').textContent).toBe('Cancel 2 jobs on broker b1 in queue billing.');
+    await userEvent.fill(within(dialog).getByRole('textbox', { name: 'Reason' }), 'OPS-9 duplicate charges');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel 2 jobs' }));
+    expect((await within(dialog).findByTestId('outcome-succeeded')).textContent).toBe('2 of 2 cancelled');
+  });
 });

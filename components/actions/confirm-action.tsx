@@ -10,6 +10,7 @@ import type { ActionResult } from '@/lib/brokers/schema';
 import { fillCommand } from '@/lib/client/cli';
 import { TOKEN_PLACEHOLDER, curlCommand } from '@/lib/client/curl';
 import { useOverview } from '@/lib/client/hooks';
+import { revokeWords, taskNoun, taskWords } from '@/components/jobs/task-words';
 import { OutcomePanel } from './outcome-panel';
 import { useBrokerAction } from './use-broker-action';
 
@@ -17,7 +18,8 @@ export type BulkKind = 'replay' | 'discard' | 'revoke' | 'convert';
 
 const RUN = { replay: replayDeadAction, discard: discardDeadAction, revoke: revokeAction, convert: convertAction } as const;
 
-// What each action does on this broker is the adapter's sentence (overview.model.actions).
+// What each action does on this broker is the adapter's sentence (overview.model.actions); a
+// revoke's verb and noun are the system's (SDJ and QueueFlow cancel jobs).
 const TEXT: Record<BulkKind, { verb: string; what: string; danger: boolean }> = {
   replay: { verb: 'Replay', what: 'dead letter', danger: false },
   discard: { verb: 'Discard', what: 'dead letter', danger: true },
@@ -58,16 +60,19 @@ export function ConfirmAction({
   const [frozen, setFrozen] = useState<string[]>([]);
   const [frozenQueue, setFrozenQueue] = useState<string | undefined>(undefined);
   const [reason, setReason] = useState('');
-  const declared = useOverview(brokerId).data?.model?.actions;
-  const t = { ...TEXT[kind], ...(kind === 'convert' && declared?.convert ? { what: declared.convert.what } : {}) };
+  const model = useOverview(brokerId).data?.model;
+  const declared = model?.actions;
+  const tw = taskWords(model);
+  const t = {
+    ...TEXT[kind],
+    ...(kind === 'convert' && declared?.convert ? { what: declared.convert.what } : {}),
+    ...(kind === 'revoke' ? { verb: revokeWords(model).verb, what: tw.noun } : {}),
+  };
   const explain = declared?.[kind]?.does;
-  const m = useBrokerAction(
-    brokerId,
-    (list: string[]) => RUN[kind](brokerId, list, reason.trim() || undefined, frozenQueue),
-    kind === 'convert' ? 'converted and replayed' : undefined,
-  );
+  const past = kind === 'convert' ? 'converted and replayed' : kind === 'revoke' ? revokeWords(model).past : undefined;
+  const m = useBrokerAction(brokerId, (list: string[]) => RUN[kind](brokerId, list, reason.trim() || undefined, frozenQueue), past);
   const count = frozen.length;
-  const noun = `${t.what}${count === 1 ? '' : 's'}`;
+  const noun = kind === 'revoke' ? taskNoun(tw, count) : `${t.what}${count === 1 ? '' : 's'}`;
   const cli = fillCommand(declared?.[kind]?.cli, { ids: frozen });
   // Rendered only once the dialog is open (after a click): window exists then.
   const curl = open
@@ -133,7 +138,7 @@ export function ConfirmAction({
             copyLabel="Copy as curl"
           />
           <ReasonField value={reason} onChange={setReason} required={t.danger} error={reasonError} disabled={!!m.data?.ok} />
-          {m.data?.ok ? <OutcomePanel result={m.data.data} /> : null}
+          {m.data?.ok ? <OutcomePanel result={m.data.data} past={kind === 'revoke' ? past : undefined} /> : null}
           {m.data && !m.data.ok && !reasonError ? <ErrorBox code={m.data.error.code} message={m.data.error.message} /> : null}
           {m.error ? <ErrorBox code="Error" message={m.error.message} /> : null}
           <div className="flex justify-end gap-2">

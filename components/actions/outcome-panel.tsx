@@ -3,8 +3,9 @@ import { PAST } from '@/lib/client/outcome-toasts';
 import { visible } from '@/lib/text/visible';
 
 /** Per-id outcome of a bulk action: how many succeeded, what had been done before (nothing to
- *  retry), and each failure with its reason. */
-export function OutcomePanel({ result }: { result: ActionResult }) {
+ *  retry), and each failure with its reason. `past`: the system's word for what was done
+ *  ("cancelled"), where it has its own. */
+export function OutcomePanel({ result, past }: { result: ActionResult; past?: string }) {
   const ok = result.succeeded.length;
   const before = result.failed.filter((f) => f.outcome === 'already');
   const failed = result.failed.filter((f) => f.outcome !== 'already');
@@ -12,7 +13,7 @@ export function OutcomePanel({ result }: { result: ActionResult }) {
     <div data-testid="action-outcome" role="status" className="grid gap-2 text-sm">
       <p>
         <span data-testid="outcome-succeeded" className="font-semibold text-emerald-700 dark:text-emerald-400">
-          {ok} of {result.requested} {PAST[result.action]}
+          {ok} of {result.requested} {past ?? PAST[result.action]}
         </span>
         {before.length ? (
           <span data-testid="outcome-already-count" className="ml-2 font-semibold text-zinc-600 dark:text-zinc-300">

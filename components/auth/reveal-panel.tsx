@@ -6,17 +6,28 @@ import { Button } from '@/components/ui/button';
 import { ErrorBox } from '@/components/ui/states';
 import type { ActionResponse } from '@/lib/actions/response';
 import { revealArgsAction } from '@/lib/actions/reveal-action';
-import type { DeadDetail, TaskDetail } from '@/lib/brokers/schema';
+import type { DeadDetail, TaskDecl, TaskDetail } from '@/lib/brokers/schema';
 
 /** Argument values are hidden on this console; an operator may reveal one task's (audited). */
-export function RevealPanel({ brokerId, kind, id }: { brokerId: string; kind: 'task' | 'dead'; id: string }) {
+export function RevealPanel({
+  brokerId,
+  kind,
+  id,
+  shape,
+}: {
+  brokerId: string;
+  kind: 'task' | 'dead';
+  id: string;
+  /** How the system shapes and names the arguments (`TaskDecl.payload`). */
+  shape?: TaskDecl['payload'];
+}) {
   const [state, setState] = useState<ActionResponse<TaskDetail | DeadDetail> | null>(null);
   const [busy, setBusy] = useState(false);
   if (state?.ok) {
     return (
       <div className="grid gap-3" data-testid="revealed">
         <p className="text-xs text-zinc-500 dark:text-zinc-400">Revealed for you; the reveal is in the audit trail.</p>
-        <PayloadView payload={state.data.payload} />
+        <PayloadView payload={state.data.payload} shape={shape} />
         <RawView raw={state.data.raw} size={state.data.rawSize} truncated={state.data.rawTruncated} testId="revealed-raw" />
       </div>
     );

@@ -12,10 +12,11 @@ import { controlBulkAction, createBulkAction } from '@/lib/bulk/actions';
 import type { BulkAction, BulkFilter, BulkJobView, BulkOp } from '@/lib/bulk/schema';
 import { formatUtc } from '@/lib/text/format';
 import { useOverview } from '@/lib/client/hooks';
+import { taskWords } from '@/components/jobs/task-words';
 import { BulkOutcome } from './bulk-outcome';
 import { BulkMoveTarget } from './bulk-move-target';
 import { BulkProgress } from './bulk-progress';
-import { BULK_TEXT, describeFilter, noun, STATE_LABEL } from './bulk-text';
+import { bulkText, describeFilter, noun, STATE_LABEL } from './bulk-text';
 import { useBulkJob, useBulkJobs } from './use-bulk-job';
 
 /**
@@ -43,7 +44,7 @@ export function BulkAllButton({
   groupLabel?: string;
 }) {
   const [open, setOpen] = useState<{ existing: BulkJobView | null } | null>(null);
-  const t = BULK_TEXT[action];
+  const t = bulkText(action, useOverview(brokerId).data?.model);
   const jobs = useBulkJobs(brokerId).data ?? [];
   // Jobs of this action still running here (on this queue, or spanning every queue).
   const live = jobs.filter(
@@ -101,10 +102,11 @@ function BulkDialog({
   existing: BulkJobView | null;
   onClose: () => void;
 }) {
-  const t = BULK_TEXT[action];
   const qc = useQueryClient();
   // What the action does and a bulk replay's default rate are the adapter's declarations.
-  const actions = useOverview(brokerId).data?.model?.actions;
+  const model = useOverview(brokerId).data?.model;
+  const actions = model?.actions;
+  const t = bulkText(action, model);
   // Every job can be paced, on every system; a system that declares a default rate for replays
   // (RabbitMQ) starts there, the others at "max" (as fast as the broker takes them).
   const bulkRate = action === 'replay' ? (actions?.replay.bulkRate ?? null) : null;
@@ -157,7 +159,7 @@ function BulkDialog({
   };
 
   const total = job?.progress.total ?? 0;
-  const count = `${t.verb} ${total.toLocaleString()} ${noun(action, total)}`;
+  const count = `${t.verb} ${total.toLocaleString()} ${noun(t, total)}`;
   const title = !job ? `${t.verb} all matching ${t.whats}` : job.state === 'queued' ? `${count}?` : `${count}: ${STATE_LABEL[job.state]}`;
   return (
     <Dialog open onClose={close} title={title} testId="bulk-dialog">
@@ -177,13 +179,13 @@ function BulkDialog({
         {job ? (
           <>
             <p data-testid="bulk-snapshot">
-              <strong data-testid="bulk-count">{total.toLocaleString()}</strong> {noun(action, total)} match
+              <strong data-testid="bulk-count">{total.toLocaleString()}</strong> {noun(t, total)} match
               {job.capped ? ' (the first ones only: more match than one job takes)' : ''} (snapshot taken at{' '}
               <time dateTime={job.snapshotAt}>{formatUtc(job.snapshotAt)}</time>).
             </p>
             <p data-testid="bulk-summary">
-              {t.verb} <strong>{total.toLocaleString()}</strong> {noun(action, total)} on broker <strong>{brokerId}</strong>,{' '}
-              {describeFilter(job.filter)}
+              {t.verb} <strong>{total.toLocaleString()}</strong> {noun(t, total)} on broker <strong>{brokerId}</strong>,{' '}
+              {describeFilter(job.filter, taskWords(model).nouns)}
               {groupLabel && job.filter.group ? (
                 <>
                   {' '}
@@ -246,10 +248,10 @@ function BulkDialog({
         {job && job.state === 'queued' ? <ReasonField value={reason} onChange={setReason} required error={error?.fields?.reason} /> : null}
         {job && job.state !== 'queued' ? (
           job.state === 'running' || job.state === 'paused' ? (
-            <BulkProgress job={job} busy={busy} onControl={control} />
+            <BulkProgress job={job} text={t} busy={busy} onControl={control} />
           ) : (
             <>
-              <BulkOutcome job={job} />
+              <BulkOutcome job={job} text={t} />
               {job.state === 'failed' && job.stoppedAt ? (
                 <div className="flex items-center gap-2 text-xs" data-testid="bulk-stopped-at">
                   <span>
@@ -283,7 +285,7 @@ function BulkDialog({
                 })
               }
             >
-              {busy ? 'Starting…' : `${t.verb} ${total.toLocaleString()} ${noun(action, total)}`}
+              {busy ? 'Starting…' : `${t.verb} ${total.toLocaleString()} ${noun(t, total)}`}
             </Button>
           ) : null}
         </div>

@@ -1,6 +1,6 @@
 import type { ActionOutcome } from '@/lib/brokers/schema';
 import type { BulkJobView } from '@/lib/bulk/schema';
-import { BULK_TEXT } from './bulk-text';
+import type { BulkText } from './bulk-text';
 import { visible } from '@/lib/text/visible';
 
 function OutcomeList({ items, tone, testId }: { items: ActionOutcome[]; tone: 'amber' | 'red'; testId: string }) {
@@ -25,10 +25,9 @@ function OutcomeList({ items, tone, testId }: { items: ActionOutcome[]; tone: 'a
 }
 
 /** The end of a job: how many were done, skipped (changed since the snapshot), failed, not reached. */
-export function BulkOutcome({ job }: { job: BulkJobView }) {
+export function BulkOutcome({ job, text: t }: { job: BulkJobView; text: BulkText }) {
   const p = job.progress;
   const notReached = p.total - p.processed;
-  const t = BULK_TEXT[job.action];
   return (
     <div className="grid gap-2 text-sm" role="status" data-testid="bulk-outcome" data-state={job.state}>
       <p>

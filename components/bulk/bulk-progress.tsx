@@ -2,15 +2,18 @@
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import type { BulkJobView, BulkOp } from '@/lib/bulk/schema';
-import { BULK_TEXT, STATE_LABEL } from './bulk-text';
+import { STATE_LABEL, type BulkText } from './bulk-text';
 
 /** Progress bar, counts and the pause/resume/cancel and rate controls of a running job (every system). */
 export function BulkProgress({
   job,
+  text,
   busy,
   onControl,
 }: {
   job: BulkJobView;
+  /** The action's words on this system (`bulkText`). */
+  text: BulkText;
   busy: boolean;
   onControl: (op: BulkOp, extra?: { rate?: number | null }) => void;
 }) {
@@ -31,14 +34,14 @@ export function BulkProgress({
         aria-valuemin={0}
         aria-valuemax={p.total}
         aria-valuenow={p.processed}
-        aria-label={`${BULK_TEXT[job.action].verb} progress`}
+        aria-label={`${text.verb} progress`}
         className="h-2 overflow-hidden rounded bg-zinc-200 dark:bg-zinc-800"
       >
         <div className="h-full bg-sky-600 transition-[width]" style={{ width: `${pct}%` }} />
       </div>
       <p className="text-xs text-zinc-600 dark:text-zinc-400">
-        {p.succeeded.toLocaleString()} {BULK_TEXT[job.action].past} · {p.skipped.toLocaleString()} skipped · {p.failed.toLocaleString()}{' '}
-        failed · batches of {job.rate === null ? job.batchSize : `up to ${Math.max(1, Math.min(job.batchSize, Math.floor(job.rate)))}`}
+        {p.succeeded.toLocaleString()} {text.past} · {p.skipped.toLocaleString()} skipped · {p.failed.toLocaleString()} failed · batches of{' '}
+        {job.rate === null ? job.batchSize : `up to ${Math.max(1, Math.min(job.batchSize, Math.floor(job.rate)))}`}
         {job.rate !== null ? ` at ${job.rate}/s` : ''}
       </p>
       {live ? (

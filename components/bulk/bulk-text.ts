@@ -1,7 +1,18 @@
 import type { BulkAction, BulkFilter, BulkJobView, BulkState } from '@/lib/bulk/schema';
+import type { BrokerModel } from '@/lib/brokers/schema';
 import type { ToastSpec } from '@/lib/client/outcome-toasts';
+import { revokeWords, taskWords } from '@/components/jobs/task-words';
 
-export const BULK_TEXT: Record<BulkAction, { verb: string; past: string; what: string; whats: string; danger: boolean }> = {
+export interface BulkText {
+  verb: string;
+  past: string;
+  what: string;
+  whats: string;
+  danger: boolean;
+}
+
+/** The console's words for each bulk action; `bulkText` puts the system's own in. */
+export const BULK_TEXT: Record<BulkAction, BulkText> = {
   replay: {
     verb: 'Replay',
     past: 'replayed',
@@ -20,7 +31,14 @@ export const BULK_TEXT: Record<BulkAction, { verb: string; past: string; what: s
   },
 };
 
-export const noun = (a: BulkAction, n: number) => (n === 1 ? BULK_TEXT[a].what : BULK_TEXT[a].whats);
+/** A bulk action's words on this system: a revoke is SDJ's and QueueFlow's cancel of jobs. */
+export function bulkText(a: BulkAction, model: BrokerModel | undefined | null): BulkText {
+  if (a !== 'revoke') return BULK_TEXT[a];
+  const t = taskWords(model);
+  return { ...BULK_TEXT.revoke, ...revokeWords(model), what: t.noun, whats: t.nouns };
+}
+
+export const noun = (t: BulkText, n: number) => (n === 1 ? t.what : t.whats);
 
 export const STATE_LABEL: Record<BulkState, string> = {
   queued: 'waiting for confirmation',
@@ -32,9 +50,9 @@ export const STATE_LABEL: Record<BulkState, string> = {
 };
 
 /** "queue bulk-a, task x.y, search "boom"": the filter as the operator set it (text only). */
-export function describeFilter(f: BulkFilter): string {
+export function describeFilter(f: BulkFilter, nouns = 'tasks'): string {
   const parts: string[] = [];
-  if (f.state) parts.push(`${f.state} tasks`);
+  if (f.state) parts.push(`${f.state} ${nouns}`);
   if (f.queue) parts.push(`queue ${f.queue}`);
   if (f.task) parts.push(`task ${f.task}`);
   if (f.id) parts.push(`id starting ${f.id}`);
@@ -45,9 +63,9 @@ export function describeFilter(f: BulkFilter): string {
 }
 
 /** The toast when a job stops: what was done, and what was not, in one line. */
-export function toastForBulkEnd(job: BulkJobView): ToastSpec {
+export function toastForBulkEnd(job: BulkJobView, model?: BrokerModel | null): ToastSpec {
   const p = job.progress;
-  const t = BULK_TEXT[job.action];
+  const t = bulkText(job.action, model);
   const rest = [
     p.skipped ? `${p.skipped.toLocaleString('en-US')} skipped (changed since the snapshot)` : '',
     p.failed ? `${p.failed.toLocaleString('en-US')} failed` : '',

@@ -5,6 +5,7 @@ import { useToasts } from '@/components/ui/toasts';
 import type { BulkJobView } from '@/lib/bulk/schema';
 import { toastForBulkEnd } from './bulk-text';
 import { brokerPath, getJson } from '@/lib/client/api';
+import { useOverview } from '@/lib/client/hooks';
 
 const LIVE = new Set(['running', 'paused']);
 
@@ -12,6 +13,7 @@ const LIVE = new Set(['running', 'paused']);
 export function useBulkJob(brokerId: string, initial: BulkJobView | null) {
   const qc = useQueryClient();
   const toast = useToasts();
+  const model = useOverview(brokerId).data?.model;
   const jobId = initial?.id ?? '';
   const q = useQuery({
     queryKey: ['bulk', brokerId, jobId],
@@ -25,10 +27,10 @@ export function useBulkJob(brokerId: string, initial: BulkJobView | null) {
   useEffect(() => {
     if (seen.current && LIVE.has(seen.current) && state && !LIVE.has(state) && q.data) {
       void qc.invalidateQueries({ queryKey: ['broker', brokerId] });
-      toast([toastForBulkEnd(q.data)]);
+      toast([toastForBulkEnd(q.data, model)]);
     }
     seen.current = state;
-  }, [state, brokerId, qc, q.data, toast]);
+  }, [state, brokerId, qc, q.data, toast, model]);
   return q;
 }
 

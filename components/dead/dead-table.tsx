@@ -15,6 +15,7 @@ import type { Capabilities } from '@/lib/brokers/schema';
 import { describeError } from '@/lib/client/api';
 import { truncate } from '@/lib/text/format';
 import { useDeadGroups, useDeadList, useOverview } from '@/lib/client/hooks';
+import { taskWords } from '@/components/jobs/task-words';
 import { listTotal } from '@/lib/client/list-total';
 import type { DeadFilters } from '@/lib/client/query-keys';
 import { visible } from '@/lib/text/visible';
@@ -157,7 +158,7 @@ export function DeadTable({ brokerId, filters }: { brokerId: string; filters: De
                   />
                 </th>
                 <th>Id</th>
-                <th>Task</th>
+                <th>{taskWords(o.data?.model).name ?? 'Task'}</th>
                 <th>Queue</th>
                 <th>Died</th>
                 <th>Reason</th>

@@ -7,9 +7,9 @@ import { TOKEN_PLACEHOLDER } from '@/lib/client/curl';
 export function EnqueueAside({ fields, current, curl }: { fields: Record<string, string>; current?: EnqueuePreview; curl: string }) {
   return (
     <aside className="grid content-start gap-3 text-sm">
-      <h2 className="font-semibold">Message preview</h2>
+      <h2 className="font-semibold">Preview</h2>
       <p className="text-xs text-zinc-500 dark:text-zinc-400">
-        The exact message that will be written; the id and enqueue time are set again at write time.
+        Exactly what will be written; the id and enqueue time are set again at write time.
       </p>
       <pre
         data-testid="enqueue-preview"

@@ -16,6 +16,7 @@ import { EnqueueAside } from './enqueue-aside';
 import { checkForm, errorFor, initialValues, toRequest, unplaced, type FormValues } from './form-model';
 import { followedQueue, nameWarnings, routeWithSightings } from './routes';
 import { TaskFields } from './task-fields';
+import { taskWords } from '@/components/jobs/task-words';
 
 const noSubscribe = () => () => {};
 
@@ -91,6 +92,8 @@ export function EnqueueForm({ brokerId, decl }: { brokerId: string; decl: Enqueu
         {blocked ? <ErrorBox code={cap?.code ?? 'Unsupported'} message={blocked} /> : null}
         <TaskFields
           decl={decl}
+          nameLabel={taskWords(o.data?.model).name ?? 'Task name'}
+          namePlaceholder={taskWords(o.data?.model).payload.shape === 'call' ? 'app.tasks.send_email' : undefined}
           task={v.task}
           queue={queue}
           follows={v.queueFollows}

@@ -28,6 +28,10 @@ function Unseen({ kind, name, check, testId }: { kind: 'task' | 'queue'; name: s
  *  a likely misspelt one (or a task no live worker registered) needs the confirmation below. */
 export function TaskFields(props: {
   decl: EnqueueDecl;
+  /** The task name's label in the system's words (SDJ's "Type"), and an example name where
+   *  the system's names look like one (a Python call's dotted path). */
+  nameLabel: string;
+  namePlaceholder?: string;
   task: string;
   queue: string;
   follows: boolean;
@@ -56,14 +60,14 @@ export function TaskFields(props: {
   return (
     <>
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field label="Task name" name="task" error={props.err('task')}>
+        <Field label={props.nameLabel} name="task" error={props.err('task')}>
           <input
             id="f-task"
             name="task"
             className="input"
             list="task-names"
             autoComplete="off"
-            placeholder="app.tasks.send_email"
+            placeholder={props.namePlaceholder}
             data-shortcut="search"
             value={task}
             onChange={(e) => props.onTask(e.target.value)}

@@ -15,6 +15,7 @@ import { fillCommand } from '@/lib/client/cli';
 import { useDead, useOverview } from '@/lib/client/hooks';
 import { Field, Fields, IdFields, RelatedFields, Section, TimeField } from './detail-parts';
 import { MessageSections } from './message-sections';
+import { taskWords } from './task-words';
 import { EditReplay } from '@/components/dead/edit-replay';
 import { visible } from '@/lib/text/visible';
 
@@ -112,7 +113,7 @@ export function DeadDetailView({ brokerId, id }: { brokerId: string; id: string 
           </div>
         ) : null}
         <Fields>
-          <IdFields brokerId={brokerId} id={d.id} />
+          <IdFields brokerId={brokerId} id={d.id} noun={taskWords(o.data?.model).noun} />
           <Field label="Queue">
             <Link className="link" href={`${base}/dead?queue=${encodeURIComponent(d.queue)}`}>
               {visible(d.queue)}

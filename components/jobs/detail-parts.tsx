@@ -5,10 +5,12 @@ import { Card, CardHeader } from '@/components/ui/card';
 import { FullTime } from '@/components/ui/time';
 import type { RelatedTask } from '@/lib/brokers/schema';
 
-export function Field({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
+export function Field({ label, children, testId, title }: { label: string; children: ReactNode; testId?: string; title?: string }) {
   return (
     <>
-      <dt className="text-zinc-500 dark:text-zinc-400">{label}</dt>
+      <dt className="text-zinc-500 dark:text-zinc-400" title={title}>
+        {label}
+      </dt>
       <dd className="min-w-0 break-all" data-testid={testId}>
         {children}
       </dd>
@@ -16,8 +18,9 @@ export function Field({ label, children, testId }: { label: string; children: Re
   );
 }
 
-/** The id and the link to its audit trail, first on every task or letter page. */
-export function IdFields({ brokerId, id }: { brokerId: string; id: string }) {
+/** The id and the link to its audit trail, first on every task or letter page; `noun` is the
+ *  system's word for a task ("job"). */
+export function IdFields({ brokerId, id, noun = 'task' }: { brokerId: string; id: string; noun?: string }) {
   return (
     <>
       <Field label="Id" testId="detail-id">
@@ -29,7 +32,7 @@ export function IdFields({ brokerId, id }: { brokerId: string; id: string }) {
           data-testid="detail-history"
           href={`/audit?${new URLSearchParams({ broker: brokerId, task: id }).toString()}`}
         >
-          Audit trail of this task
+          Audit trail of this {noun}
         </Link>
       </Field>
     </>

@@ -1,8 +1,9 @@
 import { Badge } from '@/components/ui/badge';
-import type { MessageView, TypedValue } from '@/lib/brokers/schema';
+import type { MessageView, TaskDecl, TypedValue } from '@/lib/brokers/schema';
 import { ForeignBanner, HeadersTable } from './foreign-banner';
 import { PValueView } from './pvalue-view';
 import { visible } from '@/lib/text/visible';
+import { DEFAULT_TASK, payloadValue } from './task-words';
 
 const SHOWN_ELSEWHERE = new Set(['task', 'id', 'args', 'kwargs']);
 
@@ -21,15 +22,45 @@ function Args({ args }: { args: TypedValue }) {
   );
 }
 
-/** Arguments, keyword arguments and the other message fields, typed; or the foreign banner. */
-export function PayloadView({ payload }: { payload: MessageView }) {
+const H3 = 'mb-1 text-xs font-semibold text-zinc-500 dark:text-zinc-400 uppercase';
+
+/** The arguments as the system shapes them (`TaskDecl.payload`): positional and keyword
+ *  arguments, or one value under the system's name for it (SDJ's args, QueueFlow's payload). */
+function Arguments({ payload, shape }: { payload: MessageView; shape: TaskDecl['payload'] }) {
+  if (shape.shape === 'value') {
+    const one = payloadValue(payload);
+    return (
+      <section data-testid="payload-value">
+        <h3 className={H3} title={shape.help}>
+          {shape.label}
+        </h3>
+        {one ? <PValueView value={one.value} /> : <p className="text-sm text-zinc-500 dark:text-zinc-400">None.</p>}
+      </section>
+    );
+  }
+  return (
+    <>
+      <section>
+        <h3 className={H3}>Arguments</h3>
+        {payload.args ? <Args args={payload.args} /> : <p className="text-sm text-zinc-500 dark:text-zinc-400">No positional arguments.</p>}
+      </section>
+      <section>
+        <h3 className={H3}>Keyword arguments</h3>
+        <div data-testid="payload-kwargs">{payload.kwargs ? <PValueView value={payload.kwargs} /> : null}</div>
+      </section>
+    </>
+  );
+}
+
+/** Arguments and the other message fields, typed, in the system's words; or the foreign banner. */
+export function PayloadView({ payload, shape = DEFAULT_TASK.payload }: { payload: MessageView; shape?: TaskDecl['payload'] }) {
   if (payload.foreign) {
     return (
       <div className="grid gap-3">
         <ForeignBanner m={payload} foreign={payload.foreign} />
         {payload.value ? (
           <section>
-            <h3 className="mb-1 text-xs font-semibold text-zinc-500 dark:text-zinc-400 uppercase">Decoded value</h3>
+            <h3 className={H3}>Decoded value</h3>
             <PValueView value={payload.value} />
           </section>
         ) : null}
@@ -48,36 +79,31 @@ export function PayloadView({ payload }: { payload: MessageView }) {
           ))}
         </p>
       ) : null}
-      <section>
-        <h3 className="mb-1 text-xs font-semibold text-zinc-500 dark:text-zinc-400 uppercase">Arguments</h3>
-        {payload.args ? <Args args={payload.args} /> : <p className="text-sm text-zinc-500 dark:text-zinc-400">No positional arguments.</p>}
-      </section>
-      <section>
-        <h3 className="mb-1 text-xs font-semibold text-zinc-500 dark:text-zinc-400 uppercase">Keyword arguments</h3>
-        <div data-testid="payload-kwargs">{payload.kwargs ? <PValueView value={payload.kwargs} /> : null}</div>
-      </section>
+      <Arguments payload={payload} shape={shape} />
       {payload.headers.length ? (
         <section>
           <HeadersTable m={payload} testId="message-headers" />
         </section>
       ) : null}
-      <section>
-        <h3 className="mb-1 text-xs font-semibold text-zinc-500 dark:text-zinc-400 uppercase">Message fields</h3>
-        <table className="table-base">
-          <tbody>
-            {other.map((f) => (
-              <tr key={f.name}>
-                <th className="w-40 font-mono normal-case">
-                  {visible(f.name)} {f.ignored ? <Badge title={f.ignored}>ignored by {payload.format ?? 'the system'}</Badge> : null}
-                </th>
-                <td>
-                  <PValueView value={f.value} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </section>
+      {other.length ? (
+        <section>
+          <h3 className={H3}>Other fields</h3>
+          <table className="table-base">
+            <tbody>
+              {other.map((f) => (
+                <tr key={f.name}>
+                  <th className="w-40 font-mono normal-case">
+                    {visible(f.name)} {f.ignored ? <Badge title={f.ignored}>ignored by {payload.format ?? 'the system'}</Badge> : null}
+                  </th>
+                  <td>
+                    <PValueView value={f.value} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      ) : null}
     </div>
   );
 }

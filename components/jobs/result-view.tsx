@@ -5,10 +5,19 @@ import { PValueView } from './pvalue-view';
 import { RawView } from './raw-view';
 import { visible } from '@/lib/text/visible';
 
-const TONE: Record<string, Tone> = { SUCCESS: 'green', FAILURE: 'red', RETRY: 'yellow', REVOKED: 'neutral' };
+// potatoq's and Celery's statuses, and SDJ's and QueueFlow's finished ones (as results-table.tsx).
+const TONE: Record<string, Tone> = {
+  SUCCESS: 'green',
+  COMPLETED: 'green',
+  FAILURE: 'red',
+  FAILED: 'red',
+  RETRY: 'yellow',
+  REVOKED: 'neutral',
+  CANCELLED: 'neutral',
+};
 
 /** The stored result record of a task (FAILURE/RETRY/REVOKED ...), if any. */
-export function ResultView({ result }: { result: ResultRecordDto | null }) {
+export function ResultView({ result, nameLabel = 'Task' }: { result: ResultRecordDto | null; nameLabel?: string }) {
   if (!result)
     return (
       <p className="text-sm text-zinc-500 dark:text-zinc-400" data-testid="no-result">
@@ -26,7 +35,7 @@ export function ResultView({ result }: { result: ResultRecordDto | null }) {
         </dd>
         {result.name ? (
           <>
-            <dt className="text-zinc-500 dark:text-zinc-400">Task</dt>
+            <dt className="text-zinc-500 dark:text-zinc-400">{nameLabel}</dt>
             <dd className="break-all">{visible(result.name)}</dd>
           </>
         ) : null}
@@ -46,7 +55,7 @@ export function ResultView({ result }: { result: ResultRecordDto | null }) {
         </dd>
         {result.excType ? (
           <>
-            <dt className="text-zinc-500 dark:text-zinc-400">Exception</dt>
+            <dt className="text-zinc-500 dark:text-zinc-400">Error</dt>
             <dd className="font-mono text-xs break-all">
               {visible(result.excType)}: {visible(result.excMessage ?? '')}
             </dd>

@@ -14,6 +14,7 @@ import { Field, Fields, IdFields, RelatedFields, TimeField } from './detail-part
 import { MessageSections } from './message-sections';
 import { ResultView } from './result-view';
 import { TaskStuckFlags } from '@/components/triage/stuck-flags';
+import { revokeWords, taskWords } from './task-words';
 import { defaultState, type ResultRecordDto } from '@/lib/brokers/schema';
 import { visible } from '@/lib/text/visible';
 
@@ -45,7 +46,7 @@ export function TaskDetailView({ brokerId, id, after }: { brokerId: string; id: 
       <ErrorBox {...err}>
         {gone ? (
           <p className="mt-2 text-sm">
-            It may have finished, been revoked or dead-lettered, and no result is stored for it.{' '}
+            It may have finished, been {revokeWords(o.data?.model).past} or dead-lettered, and no result is stored for it.{' '}
             <Link className="link" href={`/brokers/${encodeURIComponent(brokerId)}/dead/${encodeURIComponent(id)}`}>
               Look in the dead letters
             </Link>
@@ -61,6 +62,11 @@ export function TaskDetailView({ brokerId, id, after }: { brokerId: string; id: 
   // A worker owns tasks in some states (potatoq: running): the console never changes those.
   const decl = o.data?.model?.states.find((st) => st.key === t.state);
   const owned = decl?.owned ?? false;
+  const words = taskWords(o.data?.model);
+  const states = o.data?.model?.states ?? [];
+  // A time is headed as the column of the system's state that shows it ("ETA", "Reserved"); a
+  // claim is SDJ's start (its running state shows `startedAt`, the same time).
+  const timeLabel = (fields: string[], fallback: string) => states.find((st) => fields.includes(st.time.field))?.time.label ?? fallback;
   const qBase = `/brokers/${encodeURIComponent(brokerId)}/queues/${encodeURIComponent(t.queue)}`;
   return (
     <div className="grid gap-6" data-testid="task-detail">
@@ -96,14 +102,16 @@ export function TaskDetailView({ brokerId, id, after }: { brokerId: string; id: 
           </div>
         ) : null}
         <Fields>
-          <IdFields brokerId={brokerId} id={t.id} />
+          <IdFields brokerId={brokerId} id={t.id} noun={words.noun} />
           <Field label="Queue">
             <Link className="link" href={`${qBase}?state=${t.state}`}>
               {visible(t.queue)}
             </Link>
           </Field>
           <Field label="Priority">{t.priority}</Field>
-          <Field label="Deliveries">{t.deliveries}</Field>
+          <Field label={words.deliveries.label} title={words.deliveries.help}>
+            {t.deliveries}
+          </Field>
           {t.worker ? (
             <Field label="Worker">
               <span className="font-mono text-xs">
@@ -112,21 +120,22 @@ export function TaskDetailView({ brokerId, id, after }: { brokerId: string; id: 
               </span>
             </Field>
           ) : null}
-          <TimeField label="Enqueued" iso={t.createdAt} />
-          <TimeField label="Runs at" iso={t.runAt} />
-          {t.claimedAt ? <TimeField label="Claimed" iso={t.claimedAt} /> : null}
+          <TimeField label={timeLabel(['createdAt'], 'Enqueued')} iso={t.createdAt} />
+          <TimeField label={timeLabel(['runAt'], 'Runs at')} iso={t.runAt} />
+          {t.claimedAt ? <TimeField label={timeLabel(['claimedAt', 'startedAt'], 'Claimed')} iso={t.claimedAt} /> : null}
           <RelatedFields brokerId={brokerId} related={t.related} more={t.relatedMore} />
         </Fields>
         {owned ? (
           <p className="px-4 pb-4 text-xs text-zinc-500 dark:text-zinc-400">
-            {decl?.label ?? t.state}: its worker owns it. The console does not change {(decl?.label ?? t.state).toLowerCase()} tasks.
+            {decl?.label ?? t.state}: its worker owns it. The console does not change {(decl?.label ?? t.state).toLowerCase()} {words.nouns}
+            .
           </p>
         ) : cli ? (
           <div className="px-4 pb-4">
             <CommandLine command={cli} />
           </div>
         ) : null}
-        <TaskStuckFlags brokerId={brokerId} task={t} />
+        <TaskStuckFlags brokerId={brokerId} task={t} noun={words.noun} />
       </Card>
       <MessageSections brokerId={brokerId} kind="task" item={t} />
     </div>

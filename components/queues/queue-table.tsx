@@ -1,5 +1,6 @@
 'use client';
 import Link from 'next/link';
+import { revokeWords, taskWords } from '@/components/jobs/task-words';
 import { Fragment } from 'react';
 import { countOf, type BrokerOverview, type Capabilities, type HeadBlock, type WorkerInfo } from '@/lib/brokers/schema';
 import { countTitle, formatAge, formatCount, secondsSince, truncate } from '@/lib/text/format';
@@ -23,7 +24,7 @@ export function QueueTable({ overview, workers }: { overview: BrokerOverview; wo
   const why = overview.unknownWhy ?? {};
   // The columns follow the states the broker's adapter declares.
   const states = overview.model?.states ?? [];
-  if (overview.queues.length === 0) return <Empty>No queues have tasks or dead letters.</Empty>;
+  if (overview.queues.length === 0) return <Empty>No queues have {taskWords(overview.model).nouns} or dead letters.</Empty>;
   return (
     <div className="overflow-x-auto">
       <table className="table-base min-w-[44rem]" data-testid="queue-table">
@@ -80,7 +81,13 @@ export function QueueTable({ overview, workers }: { overview: BrokerOverview; wo
                 </td>
               </tr>
               {q.blockedBy ? (
-                <BlockedRow base={base} block={q.blockedBy} columns={states.length + 4} revoke={overview.capabilities.revoke} />
+                <BlockedRow
+                  base={base}
+                  block={q.blockedBy}
+                  columns={states.length + 4}
+                  revoke={overview.capabilities.revoke}
+                  model={overview.model}
+                />
               ) : null}
             </Fragment>
           ))}
@@ -124,21 +131,35 @@ function UnknownNotes({ why, labels }: { why: Partial<Record<string, string>>; l
 }
 
 /** The queue's next claim is undecodable: every worker that takes it crashes, so say so loudly. */
-function BlockedRow({ base, block, columns, revoke }: { base: string; block: HeadBlock; columns: number; revoke: Capabilities['revoke'] }) {
+function BlockedRow({
+  base,
+  block,
+  columns,
+  revoke,
+  model,
+}: {
+  base: string;
+  block: HeadBlock;
+  columns: number;
+  revoke: Capabilities['revoke'];
+  model: BrokerOverview['model'];
+}) {
+  const verb = revokeWords(model).verb;
+  const noun = taskWords(model).noun;
   return (
     <tr data-testid="queue-blocked">
       <td colSpan={columns} className="bg-red-50 text-sm text-red-800 dark:bg-red-950/40 dark:text-red-200">
-        <span className="font-semibold">Workers on this queue crash:</span> the next task (
+        <span className="font-semibold">Workers on this queue crash:</span> the next {noun} (
         <Link className="link font-mono" href={`${base}/jobs/${encodeURIComponent(block.id)}`}>
           {truncate(block.id, 40)}
         </Link>
-        , {block.task === null ? 'task name unknown' : truncate(block.task, 60)}) cannot be decoded by {block.system}:{' '}
+        , {block.task === null ? `${noun} name unknown` : truncate(block.task, 60)}) cannot be decoded by {block.system}:{' '}
         <span className="font-mono text-xs">{truncate(block.reason, 160)}</span>.{' '}
         {revoke.on ? (
-          <span data-testid="queue-blocked-advice">Revoke it to unblock the queue.</span>
+          <span data-testid="queue-blocked-advice">{verb} it to unblock the queue.</span>
         ) : (
           <span data-testid="queue-blocked-advice">
-            Revoking it would unblock the queue; the console cannot here ({revoke.why ?? 'revoke is off'}).
+            {verb} it to unblock the queue: the console cannot here ({revoke.why ?? `${verb.toLowerCase()} is off`}).
           </span>
         )}
       </td>

@@ -7,6 +7,7 @@ const state = (key: string, label: string): StateDecl => ({
   key,
   label,
   time: { field: 'createdAt', label: 'Enqueued' },
+  order: { by: 'claim', label: 'claim order' },
   owned: false,
 });
 

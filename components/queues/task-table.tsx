@@ -11,6 +11,7 @@ import { useHydrated } from '@/components/ui/use-hydrated';
 import { Empty, ErrorBox, Loading } from '@/components/ui/states';
 import { Ago } from '@/components/ui/time';
 import { timeOf, type StateDecl, type TaskSummary } from '@/lib/brokers/schema';
+import { taskWords } from '@/components/jobs/task-words';
 import { describeError } from '@/lib/client/api';
 import { truncate } from '@/lib/text/format';
 import { useOverview, useTasks } from '@/lib/client/hooks';
@@ -37,6 +38,7 @@ export function TaskTable({ brokerId, filters }: { brokerId: string; filters: Ta
   const decl = o.data?.model?.states.find((st) => st.key === filters.state);
   const when = decl?.time ?? WHEN_DEFAULT;
   const owned = decl?.owned ?? false;
+  const words = taskWords(o.data?.model);
   const canRevoke = !owned;
   const revokeCap = o.data?.capabilities.revoke;
   const base = `/brokers/${encodeURIComponent(brokerId)}`;
@@ -69,7 +71,7 @@ export function TaskTable({ brokerId, filters }: { brokerId: string; filters: Ta
         </div>
       ) : (
         <p className="border-b border-zinc-200 px-4 py-2 text-xs text-zinc-500 dark:text-zinc-400 dark:border-zinc-800">
-          Running tasks are never changed by the console: their worker owns them until it settles them.
+          These {words.nouns} are never changed by the console: their worker owns them until it settles them.
         </p>
       )}
       {q.error ? (
@@ -77,9 +79,16 @@ export function TaskTable({ brokerId, filters }: { brokerId: string; filters: Ta
           <ErrorBox {...describeError(q.error)} />
         </div>
       ) : null}
-      <ListScope pages={q.data?.pages} noun="tasks" />
+      {decl ? (
+        <p className="px-4 pt-2 text-xs text-zinc-500 dark:text-zinc-400" data-testid="list-order">
+          Listed {decl.order.label}.
+        </p>
+      ) : null}
+      <ListScope pages={q.data?.pages} noun={words.nouns} />
       {items.length === 0 ? (
-        <Empty>No {filters.state} tasks match.</Empty>
+        <Empty>
+          No {filters.state} {words.nouns} match.
+        </Empty>
       ) : (
         <div className="overflow-x-auto">
           <table className="table-base min-w-[56rem]" data-testid="task-table">
@@ -98,12 +107,14 @@ export function TaskTable({ brokerId, filters }: { brokerId: string; filters: Ta
                   </th>
                 ) : null}
                 <th>Id</th>
-                <th>Task</th>
+                <th>{words.name ?? 'Task'}</th>
                 <th className="num">Priority</th>
                 <th>{when.label}</th>
                 {owned ? <th>Worker</th> : null}
-                <th className="num">Deliveries</th>
-                <th>Arguments</th>
+                <th className="num" title={words.deliveries.help}>
+                  {words.deliveries.label}
+                </th>
+                <th>{words.payload.shape === 'value' ? words.payload.label : 'Arguments'}</th>
               </tr>
             </thead>
             <tbody>

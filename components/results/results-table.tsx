@@ -6,7 +6,8 @@ import { Empty, ErrorBox, Loading } from '@/components/ui/states';
 import { Ago } from '@/components/ui/time';
 import { describeError } from '@/lib/client/api';
 import { truncate } from '@/lib/text/format';
-import { useResults } from '@/lib/client/hooks';
+import { useOverview, useResults } from '@/lib/client/hooks';
+import { taskWords } from '@/components/jobs/task-words';
 import { visible } from '@/lib/text/visible';
 
 const TONE: Record<string, Tone> = {
@@ -22,6 +23,7 @@ const TONE: Record<string, Tone> = {
 /** Stored results, without potatoq's internal records (registered names, groups). */
 export function ResultsTable({ brokerId, status }: { brokerId: string; status?: string }) {
   const q = useResults(brokerId, status);
+  const words = taskWords(useOverview(brokerId).data?.model);
   const items = useMemo(() => q.data?.pages.flatMap((p) => p.items) ?? [], [q.data]);
   if (q.error && !q.data)
     return (
@@ -41,7 +43,7 @@ export function ResultsTable({ brokerId, status }: { brokerId: string; status?: 
               <tr>
                 <th>Id</th>
                 <th>Status</th>
-                <th>Task</th>
+                <th>{words.name ?? 'Task'}</th>
                 <th>Done</th>
                 <th>Expires</th>
               </tr>

@@ -1,4 +1,6 @@
 'use client';
+import { taskWords } from '@/components/jobs/task-words';
+import { useOverview } from '@/lib/client/hooks';
 import Link from 'next/link';
 import { describeError } from '@/lib/client/api';
 import { formatCount } from '@/lib/text/format';
@@ -23,6 +25,7 @@ const Why = ({ e }: { e: unknown }) => (
 /** The overview's last day at a glance: waiting tasks (sampled) and dead letters (died times). */
 export function BrokerSparklines({ brokerId }: { brokerId: string }) {
   const depth = useQueueTrend(brokerId, 'day');
+  const nouns = taskWords(useOverview(brokerId).data?.model).nouns;
   const dead = useDeadTrend(brokerId, 'day');
   const total = dead.data?.total;
   return (
@@ -36,8 +39,8 @@ export function BrokerSparklines({ brokerId }: { brokerId: string }) {
               bucketSeconds={depth.data.bucketSeconds}
               label={
                 depth.data.depthAtLeast.some(Boolean)
-                  ? "Waiting tasks, last 24 hours (some samples are lower bounds: the console stopped counting at the broker's cap)"
-                  : 'Waiting tasks, last 24 hours'
+                  ? `Waiting ${nouns}, last 24 hours (some samples are lower bounds: the console stopped counting at the broker's cap)`
+                  : `Waiting ${nouns}, last 24 hours`
               }
             />
             {depth.data.depthAtLeast.some(Boolean) ? (

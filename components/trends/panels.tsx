@@ -1,4 +1,6 @@
 'use client';
+import { taskWords } from '@/components/jobs/task-words';
+import { useOverview } from '@/lib/client/hooks';
 import { useState } from 'react';
 import { ErrorBox, Loading } from '@/components/ui/states';
 import { describeError } from '@/lib/client/api';
@@ -61,6 +63,7 @@ export function DeadTrendChart({
 /** Depth and oldest-waiting age, from the console's samples. */
 export function QueueTrendCharts({ brokerId, range, queue }: { brokerId: string; range: TrendRange; queue?: string }) {
   const q = useQueueTrend(brokerId, range, queue);
+  const words = taskWords(useOverview(brokerId).data?.model);
   if (q.error && !q.data) return <Failed error={q.error} />;
   if (!q.data) return <Loading label="Reading samples…" />;
   const t = q.data;
@@ -77,7 +80,7 @@ export function QueueTrendCharts({ brokerId, range, queue }: { brokerId: string;
     <>
       <TrendChart
         testId="trend-depth"
-        title="Waiting tasks"
+        title={`Waiting ${words.nouns}`}
         from={t.from}
         bucketSeconds={t.bucketSeconds}
         note={note && `${note}${boundNote}`}
@@ -88,7 +91,7 @@ export function QueueTrendCharts({ brokerId, range, queue }: { brokerId: string;
       />
       <TrendChart
         testId="trend-oldest"
-        title="Oldest waiting task's age"
+        title={`Oldest waiting ${words.noun}'s age`}
         from={t.from}
         bucketSeconds={t.bucketSeconds}
         series={[{ label: 'Oldest waiting', values: t.oldestSeconds, kind: 'line', format: age }]}

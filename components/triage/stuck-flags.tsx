@@ -1,10 +1,11 @@
 'use client';
+import { taskWords } from '@/components/jobs/task-words';
 import Link from 'next/link';
 import { Badge } from '@/components/ui/badge';
 import { ErrorBox } from '@/components/ui/states';
 import { flagsForTask, STUCK_CHECKS, type Diagnosis, type StuckCheck, type StuckFlag, type StuckLink } from '@/lib/brokers/dto';
 import { describeError } from '@/lib/client/api';
-import { useDiagnosis } from '@/lib/client/hooks';
+import { useDiagnosis, useOverview } from '@/lib/client/hooks';
 import { visible } from '@/lib/text/visible';
 
 // Stuck work as the broker's adapter diagnosed it: each flag names its cause, what the console
@@ -85,6 +86,8 @@ function Unknown({ d }: { d: Diagnosis }) {
  *  there is none (the unknown checks are then said in one line). */
 export function StuckPanel({ brokerId }: { brokerId: string }) {
   const q = useDiagnosis(brokerId);
+  // A scheduled task is potatoq's word; SDJ's is a delayed job: the system's noun, neutrally.
+  const nouns = taskWords(useOverview(brokerId).data?.model).nouns;
   if (q.error && !q.data) {
     const e = describeError(q.error);
     return (
@@ -121,7 +124,7 @@ export function StuckPanel({ brokerId }: { brokerId: string }) {
             : d.unknown.length >= STUCK_CHECKS.length
               ? 'Stuck work is not checked on this broker'
               : 'No stuck work found'}{' '}
-          (scheduled tasks count as overdue after {d.overdueSeconds} s)
+          ({nouns} held for a later time count as overdue {d.overdueSeconds} s past it)
         </summary>
         <Unknown d={d} />
       </details>
@@ -130,7 +133,16 @@ export function StuckPanel({ brokerId }: { brokerId: string }) {
 }
 
 /** The flags that concern one task (its own, and its queue's when it waits there). */
-export function TaskStuckFlags({ brokerId, task }: { brokerId: string; task: { id: string; queue: string; state: string } }) {
+export function TaskStuckFlags({
+  brokerId,
+  task,
+  noun = 'task',
+}: {
+  brokerId: string;
+  task: { id: string; queue: string; state: string };
+  /** The system's word for a task ("job"). */
+  noun?: string;
+}) {
   const q = useDiagnosis(brokerId);
   const flags = q.data ? flagsForTask(q.data, task) : [];
   if (!flags.length) return null;
@@ -138,9 +150,9 @@ export function TaskStuckFlags({ brokerId, task }: { brokerId: string; task: { i
     <section
       className="border-t border-amber-200 bg-amber-50/50 dark:border-amber-900 dark:bg-amber-950/20"
       data-testid="task-stuck"
-      aria-label="Why this task is stuck"
+      aria-label={`Why this ${noun} is stuck`}
     >
-      <h3 className="px-4 pt-3 text-sm font-semibold">Why this task may be stuck</h3>
+      <h3 className="px-4 pt-3 text-sm font-semibold">Why this {noun} may be stuck</h3>
       <ul>
         {flags.map((f, i) => (
           <Flag key={`${f.check}-${i}`} brokerId={brokerId} f={f} here />

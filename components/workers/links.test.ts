@@ -6,6 +6,7 @@ const st = (key: string, owned: boolean, role?: StateRole): StateDecl => ({
   key,
   label: key,
   time: { field: 'claimedAt', label: 't' },
+  order: { by: 'claim', label: 'claim order' },
   owned,
   ...(role ? { role } : {}),
 });

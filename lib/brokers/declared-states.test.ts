@@ -40,6 +40,7 @@ const state = (key: string, field: string, owned = false, role?: StateRole): Sta
   key,
   label: key[0]!.toUpperCase() + key.slice(1),
   time: { field, label: field },
+  order: { by: 'time', field, dir: 'asc', label: field },
   owned,
   ...(role ? { role } : {}),
 });

@@ -7,6 +7,10 @@ import { z } from 'zod';
 /** What one action does on this system, in one sentence for the confirmation dialog. */
 export const ZActionDecl = z.strictObject({
   does: z.string().describe('what the action does on this system, one sentence'),
+  /** The button's verb and an outcome's past tense where the system has a name of its own for
+   *  the action (SDJ's and QueueFlow's revoke is their cancel): `{verb: 'Cancel', past:
+   *  'cancelled'}`. Absent: the console's ("Revoke", "revoked"). */
+  words: z.strictObject({ verb: z.string(), past: z.string() }).optional(),
   /** The system's own command that does the same, for copy-paste: `{ids}` / `{queue}` are
    *  filled in shell-quoted (`potatoq dead retry {ids}`). Absent when it has none. */
   cli: z.string().optional().describe("the system's own command that does the same ({ids}/{queue} filled in)"),

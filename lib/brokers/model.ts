@@ -80,6 +80,17 @@ export function withoutWrites(caps: Capabilities, why: string, code?: 'Forbidden
 /** A state of waiting or running work, one of the adapter's declared `model.states` keys. */
 export type TaskState = string;
 
+/** How a state's list is ordered. `claim`: the order a worker takes them (the system's own rule,
+ *  priority first on most); `time`: by one of the task's times (`timeOf` key), ascending or
+ *  descending. `label` says it in the operator's words ("soonest run time first"). */
+export const ZListOrder = z
+  .discriminatedUnion('by', [
+    z.strictObject({ label: z.string(), by: z.literal('claim') }),
+    z.strictObject({ label: z.string(), by: z.literal('time'), field: z.string(), dir: z.enum(['asc', 'desc']) }),
+  ])
+  .meta({ id: 'ListOrder' });
+export type ListOrder = z.infer<typeof ZListOrder>;
+
 export const STATE_ROLES = ['waiting', 'scheduled', 'running'] as const;
 export const ZStateRole = z.enum(STATE_ROLES);
 export type StateRole = z.infer<typeof ZStateRole>;
@@ -90,10 +101,14 @@ export const ZStateDecl = z
     /** In URLs (`?state=`), list queries, counts and its listing capability (`list:<key>`). */
     key: z.string(),
     label: z.string(),
-    /** The task time that orders this state's list and heads its time column ("Enqueued",
+    /** The task time this state's time column shows, and its header ("Enqueued",
      *  "Runs", ...): a key of the task's times (`timeOf`: `createdAt`, `runAt`, `claimedAt`, or
      *  one the adapter adds to `TaskSummary.times`, e.g. `pausedAt`). */
     time: z.strictObject({ field: z.string(), label: z.string() }),
+    /** The order the system lists this state's tasks in, which is not always the order of
+     *  `time` (QueueFlow lists every status newest created first, whatever its run time). The
+     *  queue page says it ("newest enqueued first"); the shared battery checks it. */
+    order: ZListOrder,
     /** A worker owns tasks in this state: shown with their worker, never revoked or changed. */
     owned: z.boolean(),
     /** The part this state plays in every queue system's life of a task, when it plays one:
@@ -120,6 +135,29 @@ export const defaultState = (states: readonly StateDecl[]): StateDecl | undefine
  * tab and column order; dead letters are always a tab of their own when `browseDead` is on),
  * and each action's effect in words. Capabilities (on/off with a reason) stay per call.
  */
+/** A task in its system's words (`BrokerModel.task`). */
+export const ZTaskDecl = z
+  .strictObject({
+    /** One and several of them: "job", "jobs". */
+    noun: z.string(),
+    nouns: z.string(),
+    /** What its name is called where that is not "Task" (SDJ's `type`: "Type"). */
+    name: z.string().optional(),
+    /** How its arguments are shaped. `call`: positional and keyword arguments (Celery's call
+     *  model). `value`: one value handed to the handler whole (SDJ's `args`, QueueFlow's `payload`
+     *  object), shown as one section named `label`, `help` saying what it is; an adapter may carry
+     *  it as `args` (a list), `kwargs` (an object) or its `args` field (anything else). */
+    payload: z.discriminatedUnion('shape', [
+      z.strictObject({ shape: z.literal('call') }),
+      z.strictObject({ shape: z.literal('value'), label: z.string(), help: z.string() }),
+    ]),
+    /** What `TaskSummary.deliveries` counts on this system: the column's and field's name
+     *  ("Attempt") and one sentence (the header's title) naming the system's own field. */
+    deliveries: z.strictObject({ label: z.string(), help: z.string() }),
+  })
+  .meta({ id: 'TaskDecl' });
+export type TaskDecl = z.infer<typeof ZTaskDecl>;
+
 export const ZBrokerModel = z
   .strictObject({
     system: ZSystemKind,
@@ -164,6 +202,9 @@ export const ZBrokerModel = z
     results: z.strictObject({ does: z.string(), statuses: z.array(z.string()), all: z.string() }).optional(),
     /** How this system's workers are known, in the Workers page's words. Absent: neutral words. */
     workers: ZWorkersDecl.optional(),
+    /** What this system calls a task and its parts, on every page and dialog. Absent: potatoq's
+     *  and Celery's words: a "task", positional and keyword arguments, a count of deliveries. */
+    task: ZTaskDecl.optional(),
     /** Present where dead letters can move between this broker and brokers of another system
      *  that shares its call model (lib/brokers/move.ts pairs them). */
     calls: ZCallsDecl.optional(),

@@ -146,7 +146,15 @@ describe('boot check', () => {
 describe('declared model', () => {
   const model: BrokerAdapter['model'] = {
     system: 'sdj',
-    states: [{ key: 'pending', label: 'Pending', time: { field: 'createdAt', label: 'Enqueued' }, owned: false }],
+    states: [
+      {
+        key: 'pending',
+        label: 'Pending',
+        time: { field: 'createdAt', label: 'Enqueued' },
+        order: { by: 'claim', label: 'claim order' },
+        owned: false,
+      },
+    ],
     actions: {
       replay: { does: 'r', bulkRate: null },
       discard: { does: 'd' },

@@ -7,8 +7,20 @@ import { renderSnapshot } from './render';
 
 const caps = Object.fromEntries(CAPABILITIES.map((c) => [c, { on: true }])) as Capabilities;
 const states = [
-  { key: 'ready', label: 'Ready', time: { field: 'createdAt' as const, label: 'Enqueued' }, owned: false },
-  { key: 'paused', label: 'Paused', time: { field: 'createdAt' as const, label: 'Enqueued' }, owned: false },
+  {
+    key: 'ready',
+    label: 'Ready',
+    time: { field: 'createdAt' as const, label: 'Enqueued' },
+    order: { by: 'claim' as const, label: 'claim order' },
+    owned: false,
+  },
+  {
+    key: 'paused',
+    label: 'Paused',
+    time: { field: 'createdAt' as const, label: 'Enqueued' },
+    order: { by: 'claim' as const, label: 'claim order' },
+    owned: false,
+  },
 ];
 const names = (system: SystemKind, kind: string) => ({ kind, system, systemLabel: system, storeLabel: kind });
 const at = Date.parse('2026-12-01T10:00:00Z');

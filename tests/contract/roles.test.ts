@@ -11,6 +11,7 @@ const st = (key: string, owned: boolean, role?: StateRole): StateDecl => ({
   key,
   label: key,
   time: { field: 'createdAt', label: 't' },
+  order: { by: 'claim', label: 'claim order' },
   owned,
   ...(role ? { role } : {}),
 });

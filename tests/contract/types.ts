@@ -79,10 +79,6 @@ export interface ContractFixture {
   heldIdsUnknown?: string;
   /** The broker does not record which worker holds a running task (kombu's unacked hash). */
   noRunningWorker?: boolean;
-  /** Why the waiting, scheduled and running lists are not in the order a worker takes their
-   *  tasks or by run time (QueueFlow's API lists by creation time only): each then holds the
-   *  same tasks, newest created first. */
-  newestFirst?: string;
   /** Why a task's raw text is its payload re-serialised, in an object key order the broker does
    *  not keep (QueueFlow's JSON payload): it then equals the stored payload as JSON, not as text. */
   rawKeyOrderLost?: string;

@@ -21,9 +21,30 @@ export const HOSTILE = '<img src=x onerror="window.__pwned=1"><a href="javascrip
 
 /** potatoq's states, as its model declares them. */
 const STATES: StateDecl[] = [
-  { key: 'ready', label: 'Ready', time: { field: 'createdAt', label: 'Enqueued' }, owned: false, role: 'waiting' },
-  { key: 'scheduled', label: 'Scheduled', time: { field: 'runAt', label: 'Runs' }, owned: false, role: 'scheduled' },
-  { key: 'running', label: 'Running', time: { field: 'claimedAt', label: 'Claimed' }, owned: true, role: 'running' },
+  {
+    key: 'ready',
+    label: 'Ready',
+    time: { field: 'createdAt', label: 'Enqueued' },
+    order: { by: 'claim', label: 'in the order workers claim them' },
+    owned: false,
+    role: 'waiting',
+  },
+  {
+    key: 'scheduled',
+    label: 'Scheduled',
+    time: { field: 'runAt', label: 'Runs' },
+    order: { by: 'time', field: 'runAt', dir: 'asc', label: 'soonest run time first' },
+    owned: false,
+    role: 'scheduled',
+  },
+  {
+    key: 'running',
+    label: 'Running',
+    time: { field: 'claimedAt', label: 'Claimed' },
+    order: { by: 'time', field: 'claimedAt', dir: 'asc', label: 'oldest claim first' },
+    owned: true,
+    role: 'running',
+  },
 ];
 
 /** Every capability of the contract on (each declared state listed), except those given with

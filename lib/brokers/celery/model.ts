@@ -1,5 +1,5 @@
 import 'server-only';
-import type { BrokerModel, StateDecl, TypedKind } from '@/lib/brokers/schema';
+import type { BrokerModel, ListOrder, StateDecl, TypedKind } from '@/lib/brokers/schema';
 import { CELERY_ENQUEUE } from './enqueue-fields';
 import { CELERY_RABBITMQ_CALLS, CELERY_REDIS_CALLS } from './calls';
 
@@ -8,11 +8,45 @@ import { CELERY_RABBITMQ_CALLS, CELERY_REDIS_CALLS } from './calls';
 export const CELERY_STATES = ['ready', 'scheduled', 'running'] as const;
 export type CeleryState = (typeof CELERY_STATES)[number];
 
+const RESERVED_ORDER: ListOrder = { by: 'time', field: 'claimedAt', dir: 'asc', label: 'oldest reservation first' };
+
 const STATES: StateDecl[] = [
-  { key: 'ready', label: 'Waiting', time: { field: 'runAt', label: 'ETA' }, owned: false, role: 'waiting' },
-  { key: 'scheduled', label: 'Waiting (future ETA)', time: { field: 'runAt', label: 'ETA' }, owned: false, role: 'scheduled' },
-  { key: 'running', label: 'Reserved by a worker', time: { field: 'claimedAt', label: 'Reserved' }, owned: true, role: 'running' },
+  {
+    key: 'ready',
+    label: 'Waiting',
+    time: { field: 'runAt', label: 'ETA' },
+    order: { by: 'claim', label: 'in the order workers receive them: by priority, then oldest' },
+    owned: false,
+    role: 'waiting',
+  },
+  {
+    key: 'scheduled',
+    label: 'Waiting (future ETA)',
+    time: { field: 'runAt', label: 'ETA' },
+    order: { by: 'time', field: 'runAt', dir: 'asc', label: 'soonest ETA first' },
+    owned: false,
+    role: 'scheduled',
+  },
+  {
+    key: 'running',
+    label: 'Reserved by a worker',
+    time: { field: 'claimedAt', label: 'Reserved' },
+    order: RESERVED_ORDER,
+    owned: true,
+    role: 'running',
+  },
 ];
+
+/** Celery's tasks are calls (args, kwargs); the count a message carries is its `retries` header. */
+const TASK: NonNullable<BrokerModel['task']> = {
+  noun: 'task',
+  nouns: 'tasks',
+  payload: { shape: 'call' },
+  deliveries: {
+    label: 'Retries',
+    help: "Celery's `retries` header: how many times the task called retry() before this message (0 on its first run)",
+  },
+};
 
 /** Celery on Redis: kombu's lists per queue and priority bucket, failures in the result backend. */
 /** Celery's `celery-task-meta-*` records (STARTED only with `task_track_started`). */
@@ -38,6 +72,7 @@ export const CELERY_REDIS_MODEL: BrokerModel = {
   system: 'celery',
   results: RESULTS,
   workers: WORKERS,
+  task: TASK,
   states: STATES,
   actions: {
     replay: {
@@ -72,12 +107,21 @@ export const CELERY_RABBITMQ_MODEL: BrokerModel = {
   system: 'celery',
   results: RESULTS,
   workers: WORKERS,
+  task: TASK,
   states: [
-    { key: 'ready', label: 'Ready (ETAs included)', time: { field: 'runAt', label: 'ETA' }, owned: false, role: 'waiting' },
+    {
+      key: 'ready',
+      label: 'Ready (ETAs included)',
+      time: { field: 'runAt', label: 'ETA' },
+      order: { by: 'claim', label: 'in the order RabbitMQ delivers them' },
+      owned: false,
+      role: 'waiting',
+    },
     {
       key: 'running',
       label: 'Unacknowledged (reserved)',
       time: { field: 'claimedAt', label: 'Reserved' },
+      order: RESERVED_ORDER,
       owned: true,
       role: 'running',
     },

@@ -17,9 +17,30 @@ export function potatoqState(state: string): PotatoqState {
 }
 
 const STATES: StateDecl[] = [
-  { key: 'ready', label: 'Ready', time: { field: 'createdAt', label: 'Enqueued' }, owned: false, role: 'waiting' },
-  { key: 'scheduled', label: 'Scheduled', time: { field: 'runAt', label: 'Runs' }, owned: false, role: 'scheduled' },
-  { key: 'running', label: 'Running', time: { field: 'claimedAt', label: 'Claimed' }, owned: true, role: 'running' },
+  {
+    key: 'ready',
+    label: 'Ready',
+    time: { field: 'createdAt', label: 'Enqueued' },
+    order: { by: 'claim', label: 'in the order workers claim them: highest priority first, then oldest' },
+    owned: false,
+    role: 'waiting',
+  },
+  {
+    key: 'scheduled',
+    label: 'Scheduled',
+    time: { field: 'runAt', label: 'Runs' },
+    order: { by: 'time', field: 'runAt', dir: 'asc', label: 'soonest run time first' },
+    owned: false,
+    role: 'scheduled',
+  },
+  {
+    key: 'running',
+    label: 'Running',
+    time: { field: 'claimedAt', label: 'Claimed' },
+    order: { by: 'time', field: 'claimedAt', dir: 'asc', label: 'oldest claim first' },
+    owned: true,
+    role: 'running',
+  },
 ];
 
 // potatoq's CLI has no discard.
@@ -35,6 +56,14 @@ export const POTATOQ_NO_PAUSE = {
   on: false,
   why: "potatoq has no queue pause: stop the queue's workers (or leave it out of their -Q) instead",
 } as const;
+
+/** potatoq's tasks are Celery-shaped calls; `deliveries` is its own column (and message field). */
+const TASK: NonNullable<BrokerModel['task']> = {
+  noun: 'task',
+  nouns: 'tasks',
+  payload: { shape: 'call' },
+  deliveries: { label: 'Deliveries', help: "potatoq's `deliveries`: how many times a worker claimed it (0 again after a retry)" },
+};
 
 /** potatoq on SQLite or PostgreSQL: one table of jobs, one of dead letters. */
 /** potatoq's stored result records (states.py: the states a record is stored in). */
@@ -57,6 +86,7 @@ export const POTATOQ_TABLE_MODEL: BrokerModel = {
   states: STATES,
   results: RESULTS,
   workers: WORKERS,
+  task: TASK,
   actions: {
     replay: {
       does: 'Each letter goes back to its queue as a ready task (like `potatoq dead retry`); its stored result is removed.',
@@ -87,6 +117,7 @@ export const POTATOQ_RABBITMQ_MODEL: BrokerModel = {
   states: STATES,
   results: RESULTS,
   workers: WORKERS,
+  task: TASK,
   actions: {
     // Publishing thousands of letters at once floods the queue its workers read: paced by default.
     replay: {
@@ -121,9 +152,18 @@ export const POTATOQ_REDIS_MODEL: BrokerModel = {
   system: 'potatoq',
   // A running task's time on Redis is its lease deadline (claim + worker_dead_after, extended by
   // each heartbeat); potatoq stores no claim time. A deadline in the past: its worker is gone.
-  states: STATES.map((s) => (s.key === 'running' ? { ...s, time: { field: 'runAt', label: 'Lease ends' } } : s)),
+  states: STATES.map((s) =>
+    s.key === 'running'
+      ? {
+          ...s,
+          time: { field: 'runAt', label: 'Lease ends' },
+          order: { by: 'time', field: 'runAt', dir: 'asc', label: 'soonest lease end first' },
+        }
+      : s,
+  ),
   results: RESULTS,
   workers: WORKERS,
+  task: TASK,
   actions: {
     replay: {
       does: 'Each letter goes back to the end of its queue as a ready task (like `potatoq dead retry`), its stored result is removed and its eta dropped. Letters potatoq cannot decode are kept.',

@@ -1,6 +1,6 @@
 import 'server-only';
 import { ConsoleError } from '@/lib/brokers/errors';
-import type { BrokerModel, StateDecl } from '@/lib/brokers/schema';
+import type { BrokerModel, ListOrder, StateDecl } from '@/lib/brokers/schema';
 import { QUEUEFLOW_ENQUEUE } from './enqueue';
 
 /** QueueFlow's job statuses that are waiting or running work, as its API names them; the
@@ -27,17 +27,29 @@ export function stateOf(j: { status: string; scheduled_at?: string | null }, now
   return Date.parse(j.scheduled_at) > now ? 'scheduled' : 'pending';
 }
 
+/** Every list of QueueFlow's API is by `created_at`, newest first (its only order), never by
+ *  priority or run time: not the order its workers lease jobs in. */
+const NEWEST: ListOrder = { by: 'time', field: 'createdAt', dir: 'desc', label: 'newest enqueued first' };
+
 const STATES: StateDecl[] = [
-  // Newest first (the API's order), not claim order: QueueFlow lists by created_at only.
-  { key: 'pending', label: 'Pending', time: { field: 'runAt', label: 'Runs' }, owned: false, role: 'waiting' },
-  { key: 'scheduled', label: 'Scheduled', time: { field: 'runAt', label: 'Runs at' }, owned: false, role: 'scheduled' },
-  { key: 'retrying', label: 'Retrying', time: { field: 'runAt', label: 'Retries' }, owned: false },
-  { key: 'running', label: 'Running', time: { field: 'claimedAt', label: 'Started' }, owned: true, role: 'running' },
+  { key: 'pending', label: 'Pending', time: { field: 'runAt', label: 'Runs' }, order: NEWEST, owned: false, role: 'waiting' },
+  { key: 'scheduled', label: 'Scheduled', time: { field: 'runAt', label: 'Runs at' }, order: NEWEST, owned: false, role: 'scheduled' },
+  { key: 'retrying', label: 'Retrying', time: { field: 'runAt', label: 'Retries' }, order: NEWEST, owned: false },
+  { key: 'running', label: 'Running', time: { field: 'claimedAt', label: 'Started' }, order: NEWEST, owned: true, role: 'running' },
 ];
 
 export const QUEUEFLOW_MODEL: BrokerModel = {
   system: 'queueflow',
   states: STATES,
+  task: {
+    noun: 'job',
+    nouns: 'jobs',
+    payload: { shape: 'value', label: 'Payload', help: "The job's payload: one JSON object, handed to its handler as it was created." },
+    deliveries: {
+      label: 'Deliveries',
+      help: "QueueFlow's `delivery_count`: how many times a worker leased the job (its retries are `retry_count`)",
+    },
+  },
   workers: {
     known:
       "QueueFlow's API has no worker registry: its remote workers are anonymous lease holders. A running job's Started time is when a worker leased it.",
@@ -58,6 +70,7 @@ export const QUEUEFLOW_MODEL: BrokerModel = {
     },
     discard: { does: 'QueueFlow has no way to delete a dead letter: they leave only by its retention.' },
     revoke: {
+      words: { verb: 'Cancel', past: 'cancelled' },
       does: 'Pending and retrying jobs are cancelled (QueueFlow keeps them as cancelled, with "cancelled by user"); they never run. Running jobs are refused and keep running.',
       bulk: 'Pending and retrying jobs are cancelled. Jobs a worker started since the snapshot are refused and keep running.',
     },

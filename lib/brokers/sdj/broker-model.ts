@@ -1,6 +1,6 @@
 import 'server-only';
 import { ConsoleError } from '@/lib/brokers/errors';
-import type { BrokerModel, StateDecl } from '@/lib/brokers/schema';
+import type { BrokerModel, ListOrder, StateDecl } from '@/lib/brokers/schema';
 import type { SdjStatus } from './model';
 import { SDJ_REPLAY_EDITED } from './edit-replay';
 import { SDJ_ENQUEUE } from './enqueue-fields';
@@ -32,22 +32,50 @@ export function sdjState(state: string): SdjState {
 /** Finished jobs, the results page's statuses. */
 export const SDJ_FINISHED = ['completed', 'failed', 'cancelled'] as const satisfies readonly SdjStatus[];
 
+/** The other statuses' order: `idx_jobs_status_created (status, created_at DESC)`. */
+const NEWEST: ListOrder = { by: 'time', field: 'createdAt', dir: 'desc', label: 'newest enqueued first' };
+
 const STATES: StateDecl[] = [
   // Pending in claim order (priority, then due time: claim-order.ts); running by claim time; the
   // others newest first by created_at (the library's `idx_jobs_status_created`).
-  { key: 'pending', label: 'Pending', time: { field: 'runAt', label: 'Runs' }, owned: false, role: 'waiting' },
+  {
+    key: 'pending',
+    label: 'Pending',
+    time: { field: 'runAt', label: 'Runs' },
+    order: { by: 'claim', label: 'in the order workers claim them: highest priority first, then soonest due' },
+    owned: false,
+    role: 'waiting',
+  },
   // By claim time, oldest first (claim-order.ts); `startedAt`, not `claimedAt`: the database keeps
   // milliseconds on MySQL, so claims within one share a time and the order among them is the id's.
-  { key: 'running', label: 'Running', time: { field: 'startedAt', label: 'Started' }, owned: true, role: 'running' },
-  { key: 'waiting', label: 'Waiting on sub-jobs', time: { field: 'createdAt', label: 'Enqueued' }, owned: false },
-  { key: 'paused', label: 'Paused', time: { field: 'createdAt', label: 'Enqueued' }, owned: false },
-  { key: 'completed', label: 'Completed', time: { field: 'completedAt', label: 'Completed' }, owned: false },
-  { key: 'cancelled', label: 'Cancelled', time: { field: 'completedAt', label: 'Cancelled' }, owned: false },
+  {
+    key: 'running',
+    label: 'Running',
+    time: { field: 'startedAt', label: 'Started' },
+    order: { by: 'time', field: 'startedAt', dir: 'asc', label: 'oldest start first' },
+    owned: true,
+    role: 'running',
+  },
+  { key: 'waiting', label: 'Waiting on sub-jobs', time: { field: 'createdAt', label: 'Enqueued' }, order: NEWEST, owned: false },
+  { key: 'paused', label: 'Paused', time: { field: 'createdAt', label: 'Enqueued' }, order: NEWEST, owned: false },
+  { key: 'completed', label: 'Completed', time: { field: 'completedAt', label: 'Completed' }, order: NEWEST, owned: false },
+  { key: 'cancelled', label: 'Cancelled', time: { field: 'completedAt', label: 'Cancelled' }, order: NEWEST, owned: false },
 ];
 
 export const SDJ_MODEL: BrokerModel = {
   system: 'sdj',
   states: STATES,
+  task: {
+    noun: 'job',
+    nouns: 'jobs',
+    name: 'Type',
+    payload: {
+      shape: 'value',
+      label: 'Args',
+      help: "The job's args: one JSON value (usually an object) the Go handler's argument is unmarshalled from.",
+    },
+    deliveries: { label: 'Attempt', help: "SDJ's `attempt`: +1 each time a worker claims the job; a requeue sets it to 0" },
+  },
   workers: {
     known:
       'Simple Durable Jobs keeps no worker registry: the workers listed are the lock holders (locked_by) of running jobs, derived from those jobs. An idle worker holds no job and is not listed. The time is its newest heartbeat, else its newest claim.',
@@ -68,6 +96,7 @@ export const SDJ_MODEL: BrokerModel = {
       does: "The library's DeleteJob: the dead letter's row, checkpoints and signals are deleted. A workflow parent with sub-jobs is refused (the library deletes it only with its subtree), and so is a sub-job whose parent is still running.",
     },
     revoke: {
+      words: { verb: 'Cancel', past: 'cancelled' },
       does: "The library's CancelJob: pending and waiting jobs become cancelled ('cancelled by user'), with the live sub-jobs of their fan-outs; they never run. Running jobs are refused and keep running.",
       bulk: 'Pending and waiting jobs are cancelled. Jobs a worker claimed since the snapshot are refused and keep running.',
     },

@@ -25,7 +25,6 @@ if (!s) {
     claimIsLease:
       "a claim is a QueueFlow lease, and the lease is the job's heartbeat: the job is lost only once it expires, when QueueFlow's janitor reclaims it (queueflow-stuck.int.test.ts kills a real worker holding one)",
     noRunningWorker: true,
-    newestFirst: "QueueFlow's job list is ordered by created_at only (newest first by default), never by priority or run time",
     rawKeyOrderLost:
       'QueueFlow stores a payload as PostgreSQL jsonb: the same job read twice may list its keys in the order it was sent, then in jsonb order',
     cleanup: async () => undefined,

@@ -1,3 +1,5 @@
+import { brokerModel } from '@/lib/brokers/service';
+import { listWords } from '@/components/jobs/task-words';
 import { HydrationBoundary, dehydrate } from '@tanstack/react-query';
 import Link from 'next/link';
 import { ActiveGroup } from '@/components/dead/active-group';
@@ -22,6 +24,7 @@ export default async function DeadPage({ params, searchParams }: { params: Promi
   const brokerId = segment((await params).brokerId);
   const sp = await searchParams;
   const sg = Array.isArray(sp.group) ? sp.group[0] : sp.group;
+  const words = listWords(brokerModel(brokerId));
   const filters = { queue: one(sp.queue), task: one(sp.task), id: one(sp.id), q: one(sp.q), group: sg || undefined };
   const qc = newServerQueryClient();
   await Promise.all([prefetchOverview(qc, brokerId), prefetchDeadGroups(qc, brokerId, filters.queue), prefetchDead(qc, brokerId, filters)]);
@@ -74,12 +77,12 @@ export default async function DeadPage({ params, searchParams }: { params: Promi
                 keep={{ group: filters.group }}
                 fields={[
                   { name: 'queue', label: 'Queue', value: filters.queue },
-                  { name: 'task', label: 'Task name', value: filters.task },
+                  { name: 'task', label: words.name, value: filters.task },
                   { name: 'id', label: 'Id', value: filters.id },
                   // With arguments hidden the search looks at reasons only (lib/auth/redact.ts).
                   {
                     name: 'q',
-                    label: getAuthConfig().redactArgs ? 'Text in reason' : 'Text in reason or arguments',
+                    label: getAuthConfig().redactArgs ? 'Text in reason' : `Text in reason or ${words.args}`,
                     value: filters.q,
                     placeholder: 'search…',
                   },

@@ -1,3 +1,4 @@
+import { taskWords } from '@/components/jobs/task-words';
 import { HydrationBoundary, dehydrate } from '@tanstack/react-query';
 import { EnqueueForm } from '@/components/enqueue/enqueue-form';
 import { ErrorBox, PageTitle } from '@/components/ui/states';
@@ -20,10 +21,11 @@ export default async function EnqueuePage({ params }: { params: Promise<{ broker
     qc.prefetchQuery({ queryKey: qk.taskNames(brokerId), queryFn: () => taskSightings(brokerId) }),
   ]);
   // The form's fields are the adapter's declaration (constant for its life, no broker call).
-  const decl = brokerModel(brokerId)?.actions.enqueue ?? null;
+  const model = brokerModel(brokerId);
+  const decl = model?.actions.enqueue ?? null;
   return (
     <>
-      <PageTitle sub={decl?.does}>Enqueue a task</PageTitle>
+      <PageTitle sub={decl?.does}>Enqueue a {taskWords(model).noun}</PageTitle>
       {decl ? (
         <HydrationBoundary state={dehydrate(qc)}>
           <EnqueueForm brokerId={brokerId} decl={decl} />

@@ -1,3 +1,5 @@
+import { brokerModel } from '@/lib/brokers/service';
+import { listWords } from '@/components/jobs/task-words';
 import { HydrationBoundary, dehydrate } from '@tanstack/react-query';
 import { TaskDetailView, type AfterWaiting } from '@/components/jobs/task-detail';
 import { PageTitle } from '@/components/ui/states';
@@ -37,7 +39,9 @@ export default async function JobPage({ params }: { params: Promise<{ brokerId: 
   const after = isConsoleError(err) && err.code === 'NotFound' ? await afterWaiting(brokerId, id) : null;
   return (
     <>
-      <PageTitle sub={<span className="font-mono text-xs break-all">{visible(id)}</span>}>Task</PageTitle>
+      <PageTitle sub={<span className="font-mono text-xs break-all">{visible(id)}</span>}>
+        {listWords(brokerModel(brokerId)).title}
+      </PageTitle>
       <HydrationBoundary state={dehydrate(qc)}>
         <TaskDetailView brokerId={brokerId} id={id} after={after} />
       </HydrationBoundary>

@@ -1,3 +1,4 @@
+import { listWords } from '@/components/jobs/task-words';
 import { HydrationBoundary, dehydrate } from '@tanstack/react-query';
 import Link from 'next/link';
 import { PauseButton } from '@/components/actions/pause-button';
@@ -36,7 +37,9 @@ export default async function QueuePage({
   const sp = await searchParams;
   const stateParam = one(sp.state);
   // The tabs follow the states the broker's adapter declares; an unknown one shows the first.
-  const tabs = queueTabs(brokerModel(brokerId)?.states ?? []);
+  const model = brokerModel(brokerId);
+  const tabs = queueTabs(model?.states ?? []);
+  const words = listWords(model);
   const state = pickTab(tabs, stateParam);
   const redacted = getAuthConfig().redactArgs;
   // A search in hidden arguments would tell what they hold: dropped from the URL's filters.
@@ -69,14 +72,14 @@ export default async function QueuePage({
               action={base}
               keep={{ state }}
               fields={[
-                { name: 'task', label: 'Task name', value: filters.task, placeholder: 'app.tasks.send' },
-                { name: 'id', label: 'Task id', value: filters.id, placeholder: 'id or prefix' },
+                { name: 'task', label: words.name, value: filters.task },
+                { name: 'id', label: words.id, value: filters.id, placeholder: 'id or prefix' },
                 // With arguments hidden, tasks can't be searched by them and letters by their reason only.
                 ...(!redacted
                   ? [
                       {
                         name: 'q',
-                        label: state === 'dead' ? 'Text in reason or arguments' : 'Text in arguments',
+                        label: state === 'dead' ? `Text in reason or ${words.args}` : `Text in ${words.args}`,
                         value: filters.q,
                         placeholder: 'search…',
                       },
