@@ -1,6 +1,7 @@
 // What an adapter declares about its system (the contract's vocabulary): the systems, the
 // capabilities and the write actions among them, the states it lists and what each action does.
 // Client-safe: no server imports. Re-exported by dto.ts and schema.ts.
+import type { SchedulesModel } from './schedule-model';
 
 /** The queue systems a broker entry may name (`"kind"`); the registry says which are supported. */
 export const SYSTEM_KINDS = ['potatoq', 'celery', 'sdj', 'queueflow'] as const;
@@ -16,7 +17,12 @@ export const CAPABILITIES = ['browseDead', 'replay', 'discard', 'revoke', 'purge
 export type FixedCapability = (typeof CAPABILITIES)[number];
 /** Whether the tasks of one declared state can be listed here: `list:` and the state's key. */
 export type ListCapability = `list:${string}`;
-export type Capability = FixedCapability | ListCapability;
+export type Capability = FixedCapability | ListCapability | ScheduleCapability;
+/** Whether schedules can be read (`schedules`) and changed (`schedules:write`) here: derived
+ *  from the model's `schedules` declaration (lib/brokers/schedule-model.ts), per call where an
+ *  adapter says more (a read-only token). Absent from an adapter's answer: the declaration's. */
+export const SCHEDULE_CAPABILITIES = ['schedules', 'schedules:write'] as const;
+export type ScheduleCapability = (typeof SCHEDULE_CAPABILITIES)[number];
 /** `code`, when off: the error the server answers for it (`Forbidden`: not for this user;
  *  `ReadOnly`: configured read-only); absent means the system cannot (`Unsupported`). */
 export interface Cap {
@@ -25,7 +31,7 @@ export interface Cap {
   code?: 'Forbidden' | 'ReadOnly';
 }
 /** The fixed capabilities, and `list:<key>` for each declared state (absent: not listed). */
-export type Capabilities = Record<FixedCapability, Cap> & { [k: ListCapability]: Cap };
+export type Capabilities = Record<FixedCapability, Cap> & { [k: ListCapability]: Cap } & Partial<Record<ScheduleCapability, Cap>>;
 
 /** The capability that says whether a declared state's tasks can be listed. */
 export const listCapability = (state: string): ListCapability => `list:${state}`;
@@ -53,6 +59,8 @@ export type WriteAction = (typeof WRITE_ACTIONS)[number];
 export function withoutWrites(caps: Capabilities, why: string, code?: 'Forbidden' | 'ReadOnly'): Capabilities {
   const out = { ...caps };
   for (const k of WRITE_ACTIONS) out[k] = code ? { on: false, why, code } : { on: false, why };
+  // Changing a schedule is a write too (kept out of WRITE_ACTIONS: its capability is optional).
+  if (out['schedules:write']?.on) out['schedules:write'] = code ? { on: false, why, code } : { on: false, why };
   return out;
 }
 
@@ -154,6 +162,10 @@ export interface BrokerModel {
   results?: { does: string; statuses: string[]; all: string };
   /** How this system's workers are known, in the Workers page's words. Absent: neutral words. */
   workers?: WorkersDecl;
+  /** Whether this system keeps schedules (cron, periodic tasks) the console can read, what the
+   *  Schedules tab shows and which actions it offers; `{off}` says why not. Absent: the system
+   *  declares nothing (treated as off). lib/brokers/schedule-model.ts. */
+  schedules?: SchedulesModel;
   /** Present where dead letters can move between this broker and brokers of another system
    *  that shares its call model (lib/brokers/move.ts pairs them). */
   calls?: CallsDecl;

@@ -2,6 +2,7 @@ import 'server-only';
 import { ConsoleError } from '@/lib/brokers/errors';
 import type { BrokerModel, StateDecl } from '@/lib/brokers/schema';
 import { QUEUEFLOW_ENQUEUE } from './enqueue';
+import { QUEUEFLOW_SCHEDULES } from './schedules-model';
 
 /** QueueFlow's job statuses that are waiting or running work, as its API names them; the
  *  finished ones (completed, failed, cancelled) are the console's results. */
@@ -38,6 +39,7 @@ const STATES: StateDecl[] = [
 export const QUEUEFLOW_MODEL: BrokerModel = {
   system: 'queueflow',
   states: STATES,
+  schedules: QUEUEFLOW_SCHEDULES,
   workers: {
     known:
       "QueueFlow's API has no worker registry: its remote workers are anonymous lease holders. A running job's Started time is when a worker leased it.",
