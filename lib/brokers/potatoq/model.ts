@@ -1,4 +1,5 @@
 import 'server-only';
+import { POTATOQ_RABBITMQ_SCHEDULES_OFF, POTATOQ_REDIS_SCHEDULES, POTATOQ_SQL_SCHEDULES } from './schedules';
 import { ConsoleError } from '@/lib/brokers/errors';
 import { POTATOQ_ENQUEUE } from './enqueue-fields';
 import { POTATOQ_CALLS, POTATOQ_RABBITMQ_CALLS } from './calls';
@@ -55,6 +56,7 @@ const WORKERS: NonNullable<BrokerModel['workers']> = {
 export const POTATOQ_TABLE_MODEL: BrokerModel = {
   system: 'potatoq',
   states: STATES,
+  schedules: POTATOQ_SQL_SCHEDULES,
   results: RESULTS,
   workers: WORKERS,
   actions: {
@@ -85,6 +87,7 @@ export const POTATOQ_TABLE_MODEL: BrokerModel = {
 export const POTATOQ_RABBITMQ_MODEL: BrokerModel = {
   system: 'potatoq',
   states: STATES,
+  schedules: { off: POTATOQ_RABBITMQ_SCHEDULES_OFF },
   results: RESULTS,
   workers: WORKERS,
   actions: {
@@ -122,6 +125,7 @@ export const POTATOQ_REDIS_MODEL: BrokerModel = {
   // A running task's time on Redis is its lease deadline (claim + worker_dead_after, extended by
   // each heartbeat); potatoq stores no claim time. A deadline in the past: its worker is gone.
   states: STATES.map((s) => (s.key === 'running' ? { ...s, time: { field: 'runAt', label: 'Lease ends' } } : s)),
+  schedules: POTATOQ_REDIS_SCHEDULES,
   results: RESULTS,
   workers: WORKERS,
   actions: {
