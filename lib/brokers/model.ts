@@ -1,7 +1,6 @@
 // What an adapter declares about its system (the contract's vocabulary): the systems, the
 // capabilities and the write actions among them, the states it lists and what each action does.
 // Client-safe: no server imports. Re-exported by dto.ts and schema.ts.
-import type { SchedulesModel } from './schedule-model';
 
 /** The queue systems a broker entry may name (`"kind"`); the registry says which are supported. */
 export const SYSTEM_KINDS = ['potatoq', 'celery', 'sdj', 'queueflow'] as const;
@@ -271,3 +270,35 @@ export interface EnqueueDecl extends ActionDecl {
    *  and the form neither picks a queue nor warns about unknown task names. */
   routes?: string;
 }
+
+// What an adapter declares about its system's schedules (the Schedules tab): where they come
+// from, what the console cannot see, and which actions the system has, each in one sentence.
+
+/** How an edit happens on this system: in place, or as a delete followed by a create (said to
+ *  the operator before it runs: between the two the schedule does not exist). */
+export type ScheduleEditDecl = ActionDecl & { how: 'in-place' | 'replace' };
+
+/** The Schedules tab of a system that keeps schedules. */
+export interface SchedulesDecl {
+  /** Where the schedules the tab lists come from, one sentence (the tab's subtitle). */
+  source: string;
+  /** What the console cannot see on this system and why, one sentence each. */
+  cannotSee: string[];
+  /** The time zones the system evaluates expressions in (QueueFlow: UTC only); null where the
+   *  schedule lives in the application and the console cannot know. */
+  timeZones: string[] | null;
+  /** The actions this system has; an absent one is not offered. */
+  actions: {
+    pause?: ActionDecl;
+    resume?: ActionDecl;
+    delete?: ActionDecl;
+    /** One firing now, outside the schedule, under an idempotency key of its own. */
+    runNow?: ActionDecl;
+    /** `fields`: the inputs besides name, expression, time zone and task (the enqueue form's kinds). */
+    create?: ActionDecl & { fields: EnqueueFieldDecl[]; minSeconds: number };
+    edit?: ScheduleEditDecl;
+  };
+}
+
+/** A system's schedules: declared, or off with why (Celery: beat's schedule lives in the app). */
+export type SchedulesModel = SchedulesDecl | { off: string };
