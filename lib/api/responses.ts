@@ -1,5 +1,6 @@
 import 'server-only';
 import { z } from 'zod';
+import { ZSchedule, ZScheduleList, ZScheduleOutcome, ZSchedulePreview } from '@/lib/brokers/schedule';
 
 // What the API answers, as zod schemas for the OpenAPI description (lib/api/openapi.ts). The
 // DTOs themselves are TypeScript interfaces (lib/brokers/dto.ts); these name their required
@@ -355,3 +356,18 @@ export const ZEditPreview = z
 export const ZEditReplay = ZEditPreview.extend({
   outcome: z.object({ id: z.string(), outcome: z.string(), message: z.string() }),
 }).meta({ id: 'EditReplay' });
+
+// Schedules (lib/brokers/schedule.ts): the DTOs are zod schemas already; registered here by id.
+export const ZScheduleListBody = ZScheduleList.meta({
+  id: 'ScheduleList',
+  description: "A broker's schedules with their last firing and problems",
+});
+export const ZScheduleBody = ZSchedule.meta({ id: 'Schedule' });
+export const ZSchedulePreviewBody = ZSchedulePreview.meta({
+  id: 'SchedulePreview',
+  description: 'The exact calls a create or edit makes, in order; nothing sent',
+});
+export const ZScheduleResultBody = ZScheduleOutcome.extend({ succeeded: z.array(ZScheduleOutcome), failed: z.array(z.never()) }).meta({
+  id: 'ScheduleResult',
+  description: "One schedule action's outcome (`jobId`: the job a run-now made)",
+});
