@@ -11,6 +11,7 @@ import type { ActionDecl } from '@/lib/brokers/model';
 import { visible } from '@/lib/text/visible';
 
 const LABEL: Record<ScheduleAction, string> = { pause: 'Pause', resume: 'Resume', delete: 'Delete', 'run-now': 'Run now' };
+const DONE: Record<ScheduleAction, string> = { pause: 'paused', resume: 'resumed', delete: 'deleted', 'run-now': 'ran now' };
 
 /** A fresh idempotency key per dialog: a retried submit of the same dialog makes one job. */
 const newKey = () =>
@@ -34,13 +35,16 @@ export function ScheduleActionButton({
   const [typed, setTyped] = useState('');
   const [reason, setReason] = useState('');
   const [key, setKey] = useState(newKey);
-  const m = useBrokerAction(brokerId, () =>
-    scheduleAction(brokerId, action, {
-      id: schedule.id,
-      confirm: typed,
-      reason: reason.trim() || undefined,
-      ...(action === 'run-now' ? { key } : {}),
-    }),
+  const m = useBrokerAction(
+    brokerId,
+    () =>
+      scheduleAction(brokerId, action, {
+        id: schedule.id,
+        confirm: typed,
+        reason: reason.trim() || undefined,
+        ...(action === 'run-now' ? { key } : {}),
+      }),
+    DONE[action],
   );
   const close = () => {
     setOpen(false);

@@ -45,8 +45,10 @@ export function ScheduleFormButton({
   const [reason, setReason] = useState('');
   const [preview, setPreview] = useState<ActionResponse<SchedulePreview> | null>(null);
   const body = () => ({ ...v, queue: v.queue || undefined, reason: reason.trim() || undefined });
-  const m = useBrokerAction(brokerId, () =>
-    editing ? editScheduleAction(brokerId, { ...body(), id: editing.id, confirm }) : createScheduleAction(brokerId, body()),
+  const m = useBrokerAction(
+    brokerId,
+    () => (editing ? editScheduleAction(brokerId, { ...body(), id: editing.id, confirm }) : createScheduleAction(brokerId, body())),
+    editing ? 'replaced' : 'created',
   );
   if (!create) return null;
   const err = (m.data && !m.data.ok ? m.data.error : null) ?? (preview && !preview.ok ? preview.error : null);

@@ -4,8 +4,7 @@ import type { ScheduleList } from '@/lib/brokers/schedule';
 import { brokerPath, getJson } from '@/lib/client/api';
 import { usePollInterval } from '@/lib/client/refresh';
 
-/** Under the broker's key, so every action's refetch (use-broker-action) reads them again. */
-export const schedulesKey = (b: string) => ['broker', b, 'schedules'] as const;
+import { schedulesKey } from './keys';
 
 export function useSchedules(b: string) {
   const refetchInterval = usePollInterval();

@@ -14,8 +14,8 @@ import { gate } from './gate';
 // server actions (./schedule-actions.ts) and POST routes both call these.
 
 /** A schedule write as the audit trail reads it: one id, its outcome. */
-export type ScheduleResult = ScheduleOutcome & { succeeded: ScheduleOutcome[]; failed: [] };
-const asResult = (o: ScheduleOutcome): ScheduleResult => ({ ...o, succeeded: [o], failed: [] });
+export type ScheduleResult = ScheduleOutcome & { requested: 1; succeeded: ScheduleOutcome[]; failed: [] };
+const asResult = (o: ScheduleOutcome): ScheduleResult => ({ ...o, requested: 1, succeeded: [o], failed: [] });
 
 /** Pause, resume, delete or run one schedule now; a delete needs a reason. */
 export const scheduleActionOp = (brokerId: string, action: ScheduleAction, input: unknown, headers: Headers) =>

@@ -367,7 +367,11 @@ export const ZSchedulePreviewBody = ZSchedulePreview.meta({
   id: 'SchedulePreview',
   description: 'The exact calls a create or edit makes, in order; nothing sent',
 });
-export const ZScheduleResultBody = ZScheduleOutcome.extend({ succeeded: z.array(ZScheduleOutcome), failed: z.array(z.never()) }).meta({
+export const ZScheduleResultBody = ZScheduleOutcome.extend({
+  requested: z.literal(1),
+  succeeded: z.array(ZScheduleOutcome),
+  failed: z.array(z.never()),
+}).meta({
   id: 'ScheduleResult',
   description: "One schedule action's outcome (`jobId`: the job a run-now made)",
 });

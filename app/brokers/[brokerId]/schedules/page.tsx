@@ -2,7 +2,7 @@ import { HydrationBoundary, dehydrate } from '@tanstack/react-query';
 import { Card } from '@/components/ui/card';
 import { PageTitle } from '@/components/ui/states';
 import { SchedulesView } from '@/components/schedules/schedules-view';
-import { schedulesKey } from '@/components/schedules/use-schedules';
+import { schedulesKey } from '@/components/schedules/keys';
 import { segment } from '../../../_lib/params';
 import { newServerQueryClient, prefetchOverview } from '../../../_lib/prefetch';
 import { requireReader } from '@/lib/auth/current';
