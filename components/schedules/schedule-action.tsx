@@ -17,24 +17,51 @@ const DONE: Record<ScheduleAction, string> = { pause: 'paused', resume: 'resumed
 const newKey = () =>
   typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`.replace('.', '');
 
-/** One schedule action: what it does (the adapter's sentence), the name typed to confirm, a reason. */
+/** A row's button for one action: opens the dialog the view holds (outside the row, so a row
+ *  that changes or goes after the action keeps the dialog and its outcome on screen). */
 export function ScheduleActionButton({
+  action,
+  decl,
+  disabledReason,
+  onOpen,
+}: {
+  action: ScheduleAction;
+  decl: ActionDecl;
+  disabledReason?: string;
+  onOpen: () => void;
+}) {
+  return (
+    <Button
+      size="sm"
+      variant={action === 'delete' ? 'danger' : 'secondary'}
+      disabled={!!disabledReason}
+      title={disabledReason ?? decl.does}
+      data-testid={`schedule-${action}`}
+      onClick={onOpen}
+    >
+      {LABEL[action]}
+    </Button>
+  );
+}
+
+/** One schedule action: what it does (the adapter's sentence), the name typed to confirm, a reason. */
+export function ScheduleActionDialog({
   brokerId,
   schedule,
   action,
   decl,
-  disabledReason,
+  onClose,
 }: {
   brokerId: string;
   schedule: Schedule;
   action: ScheduleAction;
   decl: ActionDecl;
-  disabledReason?: string;
+  onClose: () => void;
 }) {
-  const [open, setOpen] = useState(false);
   const [typed, setTyped] = useState('');
   const [reason, setReason] = useState('');
-  const [key, setKey] = useState(newKey);
+  // One key per dialog: a retried submit of this dialog makes one job.
+  const [key] = useState(newKey);
   const m = useBrokerAction(
     brokerId,
     () =>
@@ -47,27 +74,14 @@ export function ScheduleActionButton({
     DONE[action],
   );
   const close = () => {
-    setOpen(false);
-    setTyped('');
-    setReason('');
-    setKey(newKey());
     m.reset();
+    onClose();
   };
   const err = m.data && !m.data.ok ? m.data.error : null;
   const danger = action === 'delete';
   return (
     <>
-      <Button
-        size="sm"
-        variant={danger ? 'danger' : 'secondary'}
-        disabled={!!disabledReason}
-        title={disabledReason ?? decl.does}
-        data-testid={`schedule-${action}`}
-        onClick={() => setOpen(true)}
-      >
-        {LABEL[action]}
-      </Button>
-      <Dialog open={open} onClose={close} title={`${LABEL[action]} schedule ${schedule.name}?`} testId="schedule-action-dialog">
+      <Dialog open onClose={close} title={`${LABEL[action]} schedule ${schedule.name}?`} testId="schedule-action-dialog">
         <form
           className="grid gap-3 text-sm"
           onSubmit={(e) => {

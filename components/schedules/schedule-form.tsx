@@ -26,20 +26,43 @@ function initial(decl: SchedulesDecl, s?: Schedule): Values {
   };
 }
 
-/** Create a schedule, or edit one (`editing`) as the system does it; typed fields, a preview of the exact calls. */
+/** A button that opens the dialog the view holds (outside the rows: an edit replaces the row). */
 export function ScheduleFormButton({
+  editing,
+  disabledReason,
+  onOpen,
+}: {
+  editing?: Schedule;
+  disabledReason?: string;
+  onOpen: () => void;
+}) {
+  return (
+    <Button
+      size="sm"
+      variant={editing ? 'secondary' : 'primary'}
+      disabled={!!disabledReason}
+      title={disabledReason}
+      data-testid={editing ? 'schedule-edit' : 'schedule-create'}
+      onClick={onOpen}
+    >
+      {editing ? 'Edit' : 'New schedule'}
+    </Button>
+  );
+}
+
+/** Create a schedule, or edit one (`editing`) as the system does it; typed fields, a preview of the exact calls. */
+export function ScheduleFormDialog({
   brokerId,
   decl,
   editing,
-  disabledReason,
+  onClose,
 }: {
   brokerId: string;
   decl: SchedulesDecl;
   editing?: Schedule;
-  disabledReason?: string;
+  onClose: () => void;
 }) {
   const create = decl.actions.create;
-  const [open, setOpen] = useState(false);
   const [v, setV] = useState<Values>(() => initial(decl, editing));
   const [confirm, setConfirm] = useState('');
   const [reason, setReason] = useState('');
@@ -54,12 +77,8 @@ export function ScheduleFormButton({
   const err = (m.data && !m.data.ok ? m.data.error : null) ?? (preview && !preview.ok ? preview.error : null);
   const fieldErr = (k: string) => err?.fields?.[k];
   const close = () => {
-    setOpen(false);
-    setV(initial(decl, editing));
-    setConfirm('');
-    setReason('');
-    setPreview(null);
     m.reset();
+    onClose();
   };
   const set = (k: keyof Omit<Values, 'fields'>) => (e: { target: { value: string } }) => (
     setV({ ...v, [k]: e.target.value }),
@@ -89,17 +108,7 @@ export function ScheduleFormButton({
   const known = ['name', 'cron', 'timeZone', 'task', 'queue', 'confirm', 'reason', ...create.fields.map((f) => `fields.${f.key}`)];
   return (
     <>
-      <Button
-        size="sm"
-        variant={editing ? 'secondary' : 'primary'}
-        disabled={!!disabledReason}
-        title={disabledReason}
-        data-testid={editing ? 'schedule-edit' : 'schedule-create'}
-        onClick={() => setOpen(true)}
-      >
-        {editing ? 'Edit' : 'New schedule'}
-      </Button>
-      <Dialog open={open} onClose={close} title={editing ? `Edit schedule ${editing.name}` : 'New schedule'} testId="schedule-form">
+      <Dialog open onClose={close} title={editing ? `Edit schedule ${editing.name}` : 'New schedule'} testId="schedule-form">
         <form className="grid gap-3 text-sm" onSubmit={(e) => (e.preventDefault(), m.mutate(undefined))}>
           <p className="text-zinc-600 dark:text-zinc-400" data-testid="schedule-form-does">
             {editing ? decl.actions.edit?.does : create.does}

@@ -9,8 +9,12 @@ import type { SchedulesDecl } from '@/lib/brokers/schedule-model';
 import { describeError } from '@/lib/client/api';
 import { useOverview } from '@/lib/client/hooks';
 import { visible } from '@/lib/text/visible';
-import { ScheduleActionButton } from './schedule-action';
-import { ScheduleFormButton } from './schedule-form';
+import { useState } from 'react';
+import { ScheduleActionButton, ScheduleActionDialog } from './schedule-action';
+import { ScheduleFormButton, ScheduleFormDialog } from './schedule-form';
+
+/** The open dialog: held here, not in a row, so it outlives the row it acts on. */
+type Open = { kind: 'action'; action: ScheduleAction; schedule: Schedule } | { kind: 'form'; schedule?: Schedule } | null;
 import { useSchedules } from './use-schedules';
 
 const ACTIONS: Array<[ScheduleAction, keyof SchedulesDecl['actions']]> = [
@@ -58,13 +62,15 @@ function Last({ brokerId, s }: { brokerId: string; s: Schedule }) {
 export function SchedulesView({ brokerId, decl }: { brokerId: string; decl: SchedulesDecl }) {
   const q = useSchedules(brokerId);
   const o = useOverview(brokerId);
+  const [open, setOpen] = useState<Open>(null);
+  const shut = () => setOpen(null);
   const write = o.data?.capabilities['schedules:write'];
   const off = write && !write.on ? (write.why ?? 'not allowed') : !write ? 'loading…' : undefined;
   return (
     <div className="grid gap-4">
       <Card testId="schedules">
         <CardHeader title="Schedules">
-          {decl.actions.create ? <ScheduleFormButton brokerId={brokerId} decl={decl} disabledReason={off} /> : null}
+          {decl.actions.create ? <ScheduleFormButton disabledReason={off} onOpen={() => setOpen({ kind: 'form' })} /> : null}
         </CardHeader>
         {q.error && !q.data ? (
           <div className="p-4">
@@ -123,19 +129,21 @@ export function SchedulesView({ brokerId, decl }: { brokerId: string; decl: Sche
                     </td>
                     <td className="px-3 py-2">
                       <div className="flex flex-wrap justify-end gap-1">
-                        {ACTIONS.filter(([a, k]) => decl.actions[k] && !(a === 'pause' && s.paused) && !(a === 'resume' && !s.paused)).map(
-                          ([a, k]) => (
-                            <ScheduleActionButton
-                              key={a}
-                              brokerId={brokerId}
-                              schedule={s}
-                              action={a}
-                              decl={decl.actions[k]!}
-                              disabledReason={off}
-                            />
-                          ),
-                        )}
-                        {decl.actions.edit ? <ScheduleFormButton brokerId={brokerId} decl={decl} editing={s} disabledReason={off} /> : null}
+                        {ACTIONS.filter(([, k]) => decl.actions[k]).map(([a, k]) => (
+                          <ScheduleActionButton
+                            key={a}
+                            action={a}
+                            decl={decl.actions[k]!}
+                            // Pause on a paused schedule (or resume on a running one) says so instead of vanishing.
+                            disabledReason={
+                              off ?? (a === 'pause' && s.paused ? 'already paused' : a === 'resume' && !s.paused ? 'not paused' : undefined)
+                            }
+                            onOpen={() => setOpen({ kind: 'action', action: a, schedule: s })}
+                          />
+                        ))}
+                        {decl.actions.edit ? (
+                          <ScheduleFormButton editing={s} disabledReason={off} onOpen={() => setOpen({ kind: 'form', schedule: s })} />
+                        ) : null}
                       </div>
                     </td>
                   </tr>
@@ -152,6 +160,16 @@ export function SchedulesView({ brokerId, decl }: { brokerId: string; decl: Sche
           </ul>
         ) : null}
       </Card>
+      {open?.kind === 'action' ? (
+        <ScheduleActionDialog
+          brokerId={brokerId}
+          schedule={open.schedule}
+          action={open.action}
+          decl={decl.actions[ACTIONS.find(([a]) => a === open.action)![1]]!}
+          onClose={shut}
+        />
+      ) : null}
+      {open?.kind === 'form' ? <ScheduleFormDialog brokerId={brokerId} decl={decl} editing={open.schedule} onClose={shut} /> : null}
       <Card testId="schedules-cannot-see">
         <CardHeader title="What the console cannot see here" />
         <ul className="grid list-disc gap-1 p-4 pl-8 text-sm text-zinc-600 dark:text-zinc-400">
