@@ -26,7 +26,20 @@ export type CronParse = { ok: true; fields: CronFields } | { ok: false; error: s
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 const DAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
 export const DAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
-const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTH_NAMES = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 
 interface Unit {
   name: string;
@@ -184,10 +197,16 @@ const list = (xs: string[]) => (xs.length <= 1 ? (xs[0] ?? '') : `${xs.slice(0, 
 /** `values` as a run or a list, in words: "Sunday through Thursday", "1, 15 and 28". */
 function spans(values: number[], name: (v: number) => string): string {
   const runs: string[] = [];
-  for (let i = 0; i < values.length; ) {
+  for (let i = 0; i < values.length;) {
     let j = i;
     while (j + 1 < values.length && values[j + 1] === values[j]! + 1) j++;
-    runs.push(j - i >= 2 ? `${name(values[i]!)} through ${name(values[j]!)}` : range(i, j).map((k) => name(values[k]!)).join(', '));
+    runs.push(
+      j - i >= 2
+        ? `${name(values[i]!)} through ${name(values[j]!)}`
+        : range(i, j)
+            .map((k) => name(values[k]!))
+            .join(', '),
+    );
     i = j + 1;
   }
   return list(runs.join(', ').split(', '));

@@ -19,7 +19,8 @@ async function withSchedules(brokerId: string): Promise<{ a: BrokerAdapter; decl
   const caps = { ...scheduleCaps(a.model), ...(await a.capabilities()) };
   const cap = caps.schedules ?? { on: false };
   const decl = schedulesDecl(a.model);
-  if (!cap.on || !decl || !a.listSchedules) throw new ConsoleError('Unsupported', cap.why ?? 'this broker has no schedules the console can read');
+  if (!cap.on || !decl || !a.listSchedules)
+    throw new ConsoleError('Unsupported', cap.why ?? 'this broker has no schedules the console can read');
   return { a, decl };
 }
 
@@ -83,7 +84,8 @@ export async function createSchedule(brokerId: string, input: ScheduleInput): Pr
   if (hasNul(input)) throw NUL();
   return withTimeout('schedule create', writeMs(), async () => {
     const a = await requireCapability(brokerId, 'schedules:write');
-    if (!schedulesDecl(a.model)?.actions.create || !a.createSchedule) throw new ConsoleError('Unsupported', "this broker's schedules cannot be created here");
+    if (!schedulesDecl(a.model)?.actions.create || !a.createSchedule)
+      throw new ConsoleError('Unsupported', "this broker's schedules cannot be created here");
     return a.createSchedule(input);
   });
 }
@@ -93,10 +95,13 @@ export async function editSchedule(brokerId: string, id: string, confirm: string
   if (hasNul({ id, input })) throw NUL();
   return withTimeout('schedule edit', writeMs(), async () => {
     const a = await requireCapability(brokerId, 'schedules:write');
-    if (!schedulesDecl(a.model)?.actions.edit || !a.editSchedule) throw new ConsoleError('Unsupported', "this broker's schedules cannot be edited here");
+    if (!schedulesDecl(a.model)?.actions.edit || !a.editSchedule)
+      throw new ConsoleError('Unsupported', "this broker's schedules cannot be edited here");
     const s = await getSchedule(brokerId, id);
     if (confirm !== s.name)
-      throw new ConsoleError('InvalidInput', `confirm: type the schedule's name "${s.name}" to confirm`, { confirm: `type "${s.name}" to confirm` });
+      throw new ConsoleError('InvalidInput', `confirm: type the schedule's name "${s.name}" to confirm`, {
+        confirm: `type "${s.name}" to confirm`,
+      });
     return a.editSchedule(id, input);
   });
 }

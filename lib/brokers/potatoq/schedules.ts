@@ -31,7 +31,7 @@ export const POTATOQ_REDIS_SCHEDULES: SchedulesDecl = {
   actions: {},
 };
 export const POTATOQ_RABBITMQ_SCHEDULES_OFF =
-  "potatoq on RabbitMQ keeps no periodic claims: one single-active-consumer leader sends the periodic tasks and remembers what it sent only in its memory";
+  'potatoq on RabbitMQ keeps no periodic claims: one single-active-consumer leader sends the periodic tasks and remembers what it sent only in its memory';
 
 /** One beat_schedule entry's recorded fire times (epoch seconds), newest first. */
 export interface PeriodicFires {

@@ -157,7 +157,8 @@ export function createQueueflowAdapter(config: StoreConfig, ctx: AdapterContext)
     scheduleAction: async (id, action, key) => (await writableSchedules(), qfScheduleAction(client, id, action, key)),
     previewSchedule: async (input, replaces) => {
       const old = replaces ? await readCron(client, replaces) : null;
-      if (replaces && !old) throw new ConsoleError('NotFound', `QueueFlow has no cron schedule "${replaces.slice(0, 100)}" for this tenant`);
+      if (replaces && !old)
+        throw new ConsoleError('NotFound', `QueueFlow has no cron schedule "${replaces.slice(0, 100)}" for this tenant`);
       return previewCron(input, old ? { id: old.id, name: old.name } : undefined);
     },
     createSchedule: async (input) => (await writableSchedules(), qfCreateSchedule(client, input)),

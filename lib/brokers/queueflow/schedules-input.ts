@@ -59,7 +59,10 @@ export function buildCron(input: ScheduleInput, now = new Date()): { body: QfCro
   const tz = input.timeZone.trim() || 'UTC';
   if (!UTC_NAMES.has(tz)) {
     if (!knownZone(tz)) throw refuse('timeZone', `"${tz.slice(0, 60)}" is not a time zone (an IANA name such as Europe/Paris, or UTC)`);
-    throw refuse('timeZone', `QueueFlow evaluates every schedule in UTC and has no time zone setting: write the expression in UTC and choose UTC (${tz} is not UTC)`);
+    throw refuse(
+      'timeZone',
+      `QueueFlow evaluates every schedule in UTC and has no time zone setting: write the expression in UTC and choose UTC (${tz} is not UTC)`,
+    );
   }
   const parsed = parseCron(input.cron);
   if (!parsed.ok) throw refuse('cron', parsed.error);
@@ -76,7 +79,8 @@ export function buildCron(input: ScheduleInput, now = new Date()): { body: QfCro
   if (input.queue !== undefined && input.queue !== '' && /[\s\p{Cc}]/u.test(input.queue))
     throw refuse('queue', 'queue names must not contain whitespace or control characters');
   const stray = Object.keys(input.fields).find((k) => !['payload', 'priority', 'max_retries', 'timeout_secs'].includes(k));
-  if (stray !== undefined) throw refuse(`fields.${stray.slice(0, 100)}`, 'QueueFlow schedules have no such field (payload, priority, max_retries, timeout_secs)');
+  if (stray !== undefined)
+    throw refuse(`fields.${stray.slice(0, 100)}`, 'QueueFlow schedules have no such field (payload, priority, max_retries, timeout_secs)');
   let f: z.output<typeof ZFields>;
   try {
     f = parseInput(ZFields, input.fields);

@@ -13,7 +13,7 @@ export const QUEUEFLOW_SCHEDULES: SchedulesDecl = {
     "QueueFlow's cron schedules (GET /api/v1/cron), each with the job its last firing made (found by the firing's cron_id in the job's metadata). Expressions are evaluated in UTC; days of the week count from Sunday = 1.",
   cannotSee: [
     'Firings before the last one: QueueFlow keeps only the last firing time on a schedule; older jobs are found on the Results page by task name.',
-    "When a paused schedule was paused or resumed: QueueFlow records neither, so firings skipped while paused are not flagged as missed.",
+    'When a paused schedule was paused or resumed: QueueFlow records neither, so firings skipped while paused are not flagged as missed.',
     'Schedules of other tenants: the configured token sees its own tenant only.',
   ],
   timeZones: ['UTC'],
@@ -30,7 +30,13 @@ export const QUEUEFLOW_SCHEDULES: SchedulesDecl = {
       does: 'QueueFlow creates the schedule (POST /api/v1/cron); its first firing is the next occurrence after now, in UTC. Names are unique per tenant.',
       minSeconds: QF_MIN_SCHEDULE_SECONDS,
       fields: [
-        { key: 'payload', kind: 'json-object', label: 'Payload (JSON object)', default: '{}', help: 'Sent as the payload of every job a firing makes.' },
+        {
+          key: 'payload',
+          kind: 'json-object',
+          label: 'Payload (JSON object)',
+          default: '{}',
+          help: 'Sent as the payload of every job a firing makes.',
+        },
         { key: 'priority', kind: 'integer', label: 'Priority', min: -1000, max: 1000, advanced: true },
         { key: 'max_retries', kind: 'integer', label: 'Max retries', min: 0, max: 1000, advanced: true, help: 'QueueFlow default 3.' },
         { key: 'timeout_secs', kind: 'integer', label: 'Timeout (s)', min: 1, max: 86400, advanced: true, help: 'QueueFlow default 300.' },

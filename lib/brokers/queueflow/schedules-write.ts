@@ -21,7 +21,8 @@ function del(client: QfClient, route: string): Promise<unknown> {
 
 async function mustRead(client: QfClient, id: string): Promise<QfCron> {
   const c = await readCron(client, id);
-  if (!c) throw new ConsoleError('NotFound', `QueueFlow has no cron schedule "${id.slice(0, 100)}" for this tenant`, { id: 'no such schedule' });
+  if (!c)
+    throw new ConsoleError('NotFound', `QueueFlow has no cron schedule "${id.slice(0, 100)}" for this tenant`, { id: 'no such schedule' });
   return c;
 }
 
@@ -52,7 +53,12 @@ async function runNow(client: QfClient, c: QfCron, key: string): Promise<Schedul
   );
   const at = job ? micros(job.created_at) : null;
   if (before !== null && at !== null && at < before)
-    return { id: c.id, outcome: 'already', jobId: created.job_id, message: `already ran as job ${created.job_id} (idempotency key ${idem})` };
+    return {
+      id: c.id,
+      outcome: 'already',
+      jobId: created.job_id,
+      message: `already ran as job ${created.job_id} (idempotency key ${idem})`,
+    };
   return { id: c.id, outcome: 'ok', jobId: created.job_id, message: `job ${created.job_id} created (idempotency key ${idem})` };
 }
 
@@ -89,7 +95,8 @@ async function post(client: QfClient, body: QfCronBody): Promise<string> {
       const fields = Object.fromEntries(Object.entries(e.fields).map(([k, v]) => [FORM[k] ?? k, v]));
       throw new ConsoleError('InvalidInput', e.message, fields);
     }
-    if (e instanceof ConsoleError && e.code === 'Conflict') throw new ConsoleError('InvalidInput', e.message, { name: 'a schedule with this name already exists' });
+    if (e instanceof ConsoleError && e.code === 'Conflict')
+      throw new ConsoleError('InvalidInput', e.message, { name: 'a schedule with this name already exists' });
     throw e;
   }
 }
@@ -121,7 +128,9 @@ export async function qfEditSchedule(client: QfClient, id: string, input: Schedu
   } catch (e) {
     const back = await post(client, bodyOf(old)).catch(() => null);
     const err = e instanceof ConsoleError ? e : new ConsoleError('BrokerUnavailable', String(e));
-    const what = back ? `the old schedule was created again as ${back}` : `the old schedule could NOT be created again: it was ${JSON.stringify(bodyOf(old))}`;
+    const what = back
+      ? `the old schedule was created again as ${back}`
+      : `the old schedule could NOT be created again: it was ${JSON.stringify(bodyOf(old))}`;
     throw new ConsoleError(err.code, `${err.message} (${what})`, err.fields);
   }
 }

@@ -168,7 +168,8 @@ export async function listQfSchedules(client: QfClient): Promise<ScheduleList> {
   const todo = ordered.filter((c) => c.last_enqueued_at).slice(0, LOOKUPS);
   for (let i = 0; i < todo.length; i += 8)
     await Promise.all(todo.slice(i, i + 8).map(async (c) => jobs.set(c.id, await lastJob(client, c).catch(() => null))));
-  if (ordered.filter((c) => c.last_enqueued_at).length > LOOKUPS) notes.push(`last firings are looked up for the newest ${LOOKUPS} schedules only`);
+  if (ordered.filter((c) => c.last_enqueued_at).length > LOOKUPS)
+    notes.push(`last firings are looked up for the newest ${LOOKUPS} schedules only`);
   const now = Date.now();
   return {
     schedules: ordered.map((c) => scheduleOf(c, jobs.get(c.id) ?? null, jobs.has(c.id), now)),

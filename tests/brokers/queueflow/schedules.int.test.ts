@@ -23,7 +23,8 @@ const failure = (p: Promise<unknown>) =>
     (e: unknown) => e,
   );
 const cron = (id: string) => call<Record<string, unknown>>(s!, 'GET', `/api/v1/cron/${id}`);
-const names = async () => (await call<{ crons: Array<{ name: string }> }>(s!, 'GET', '/api/v1/cron?limit=100')).body.crons.map((c) => c.name);
+const names = async () =>
+  (await call<{ crons: Array<{ name: string }> }>(s!, 'GET', '/api/v1/cron?limit=100')).body.crons.map((c) => c.name);
 const input = (over: Partial<ScheduleInput> = {}): ScheduleInput => ({
   name: uniqueQueue('sch'),
   cron: '*/5 * * * *',
@@ -136,7 +137,13 @@ run('QueueFlow cron schedules on the real server', () => {
     const { id } = await a.createSchedule!(first);
     const p = await a.previewSchedule!(input({ name: first.name, cron: '0 9 * * 2' }), id);
     expect(p.calls.map((c) => `${c.method} ${c.path}`)).toEqual([`DELETE /api/v1/cron/${id}`, 'POST /api/v1/cron']);
-    expect(JSON.parse(p.calls[1]!.body!)).toEqual({ name: first.name, cron_expr: '0 9 * * 2', task_name: 'echo', payload: { n: 1 }, queue: s!.inprocQueue });
+    expect(JSON.parse(p.calls[1]!.body!)).toEqual({
+      name: first.name,
+      cron_expr: '0 9 * * 2',
+      task_name: 'echo',
+      payload: { n: 1 },
+      queue: s!.inprocQueue,
+    });
     expect(p.words).toBe('at 09:00 on Monday UTC');
     const bad = await failure(a.editSchedule!(id, input({ name: first.name, cron: 'nope' })));
     expect(isConsoleError(bad) && bad.fields).toHaveProperty('cron');
@@ -151,10 +158,16 @@ run('QueueFlow cron schedules on the real server', () => {
     const a = adapter();
     // Every firing's enqueue fails (a config the engine refuses), so next_run_at stays in the past.
     const stuck = await a.createSchedule!(input());
-    await sql(s!, `UPDATE queueflow.cron_schedules SET config = '{"max_retries": 5000}', next_run_at = now() - interval '10 minutes' WHERE id = $1`, [stuck.id]);
+    await sql(
+      s!,
+      `UPDATE queueflow.cron_schedules SET config = '{"max_retries": 5000}', next_run_at = now() - interval '10 minutes' WHERE id = $1`,
+      [stuck.id],
+    );
     // The server was down for 20 minutes: its next firing is one catch-up for four occurrences.
     const late = await a.createSchedule!(input());
-    await sql(s!, `UPDATE queueflow.cron_schedules SET next_run_at = date_trunc('hour', now()) - interval '1 hour' WHERE id = $1`, [late.id]);
+    await sql(s!, `UPDATE queueflow.cron_schedules SET next_run_at = date_trunc('hour', now()) - interval '1 hour' WHERE id = $1`, [
+      late.id,
+    ]);
     const list = await until('the catch-up firing', async () => {
       const l = await a.listSchedules!();
       return l.schedules.find((x) => x.id === late.id)?.last?.jobId ? l : null;

@@ -10,7 +10,10 @@ const MAX_ROWS = 4000;
 export async function listPeriodic(sql: Sql, n: PgNames): Promise<ScheduleList> {
   const [found] = await sql<{ t: string | null }>('SELECT to_regclass($1)::text AS t', [n.periodic]);
   if (!found?.t)
-    return periodicSchedules([], { history: true, notes: [`there is no periodic table in ${n.where} (a potatoq before 26.1a8, or no worker has run here yet)`] });
+    return periodicSchedules([], {
+      history: true,
+      notes: [`there is no periodic table in ${n.where} (a potatoq before 26.1a8, or no worker has run here yet)`],
+    });
   const rows = await sql<{ name: string; fire_at: number }>(
     `SELECT name, fire_at FROM (
        SELECT name, fire_at, row_number() OVER (PARTITION BY name ORDER BY fire_at DESC) AS rn FROM ${n.periodic}

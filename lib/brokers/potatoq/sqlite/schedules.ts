@@ -10,7 +10,10 @@ const MAX_ROWS = 4000;
 export function listPeriodic(db: Database.Database): ScheduleList {
   const exists = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'potatoq_periodic'").get();
   if (!exists)
-    return periodicSchedules([], { history: true, notes: ['this database has no potatoq_periodic table (a potatoq before 26.1a8, or no worker has run here yet)'] });
+    return periodicSchedules([], {
+      history: true,
+      notes: ['this database has no potatoq_periodic table (a potatoq before 26.1a8, or no worker has run here yet)'],
+    });
   const rows = db
     .prepare(
       `SELECT name, fire_at FROM (
