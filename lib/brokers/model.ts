@@ -271,11 +271,7 @@ export interface EnqueueDecl extends ActionDecl {
   routes?: string;
 }
 
-// What an adapter declares about its system's schedules (the Schedules tab): where they come
-// from, what the console cannot see, and which actions the system has, each in one sentence.
-
-/** How an edit happens on this system: in place, or as a delete followed by a create (said to
- *  the operator before it runs: between the two the schedule does not exist). */
+/** How an edit happens: in place, or as a delete followed by a create (said before it runs). */
 export type ScheduleEditDecl = ActionDecl & { how: 'in-place' | 'replace' };
 
 /** The Schedules tab of a system that keeps schedules. */
@@ -284,8 +280,7 @@ export interface SchedulesDecl {
   source: string;
   /** What the console cannot see on this system and why, one sentence each. */
   cannotSee: string[];
-  /** The time zones the system evaluates expressions in (QueueFlow: UTC only); null where the
-   *  schedule lives in the application and the console cannot know. */
+  /** The time zones the system evaluates expressions in; null where the console cannot know. */
   timeZones: string[] | null;
   /** The actions this system has; an absent one is not offered. */
   actions: {
