@@ -7,7 +7,8 @@ import { Header } from '@/components/layout/header';
 import { Providers } from '@/components/providers';
 import { insecureBanner } from '@/lib/auth/boot';
 import { currentNonce, currentPrincipal } from '@/lib/auth/current';
-import { brokerList } from '@/lib/brokers/service';
+import { brokerList, brokerModel } from '@/lib/brokers/service';
+import { schedulesDecl } from '@/lib/brokers/schedule-model';
 import './globals.css';
 
 export const dynamic = 'force-dynamic';
@@ -20,7 +21,8 @@ export const metadata: Metadata = {
 export default async function RootLayout({ children }: { children: ReactNode }) {
   // Signed-out visitors (the login page) see no header: broker names are not public.
   const [principal, nonce] = await Promise.all([currentPrincipal(), currentNonce()]);
-  const brokers = principal ? brokerList() : [];
+  // The Schedules tab only where the broker's system declares schedules (its model, no I/O).
+  const brokers = principal ? brokerList().map((b) => ({ ...b, schedules: !!schedulesDecl(brokerModel(b.id)) })) : [];
   const banner = insecureBanner();
   return (
     <html lang="en" suppressHydrationWarning>

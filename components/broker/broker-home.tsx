@@ -5,6 +5,8 @@ import { Card, CardHeader } from '@/components/ui/card';
 import { ErrorBox, Loading } from '@/components/ui/states';
 import { QueueTable } from '@/components/queues/queue-table';
 import { StuckPanel } from '@/components/triage/stuck-flags';
+import { ScheduleProblems } from '@/components/schedules/schedule-problems';
+import { schedulesDecl } from '@/lib/brokers/schedule-model';
 import { WorkerStatus } from '@/components/workers/worker-status';
 import { workersWords } from '@/components/workers/words';
 import { DEAD, countOf } from '@/lib/brokers/schema';
@@ -39,6 +41,8 @@ export function BrokerHome({ brokerId }: { brokerId: string }) {
         <QueueTable overview={o.data} workers={w.data} />
         <StuckPanel brokerId={brokerId} />
       </Card>
+      {/* Missed and failing schedules, where the system declares schedules the console can read. */}
+      {schedulesDecl(o.data.model) && o.data.capabilities.schedules?.on ? <ScheduleProblems brokerId={brokerId} /> : null}
       <Card testId="broker-workers">
         <CardHeader title="Workers">
           <Link className="link text-sm" href={`${base}/workers`}>

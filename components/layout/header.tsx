@@ -7,7 +7,10 @@ import { RefreshIndicator } from './refresh-indicator';
 import { Shortcuts } from './shortcuts';
 import { ThemeToggle } from './theme-toggle';
 
-export type BrokerLink = Pick<BrokerEntry, 'id' | 'name' | 'systemLabel' | 'storeLabel'>;
+export type BrokerLink = Pick<BrokerEntry, 'id' | 'name' | 'systemLabel' | 'storeLabel'> & {
+  /** The system declares schedules (model.schedules): the Schedules tab is offered. */
+  schedules?: boolean;
+};
 
 const SECTIONS: Array<[string, string, string]> = [
   ['Queues', '', 'nav-queues'],
@@ -15,6 +18,7 @@ const SECTIONS: Array<[string, string, string]> = [
   ['Workers', '/workers', 'nav-workers'],
   ['Results', '/results', 'nav-results'],
   ['Enqueue', '/enqueue', 'nav-enqueue'],
+  ['Schedules', '/schedules', 'nav-schedules'],
 ];
 
 function currentBroker(pathname: string): { id: string | null; rest: string } {
@@ -61,11 +65,13 @@ export function Header({ brokers, account }: { brokers: BrokerLink[]; account?: 
             Overview
           </Link>
           {base
-            ? SECTIONS.map(([label, path, testId]) => (
-                <Link key={testId} href={`${base}${path}`} className={linkClass(isActive(path))} data-testid={testId}>
-                  {label}
-                </Link>
-              ))
+            ? SECTIONS.filter(([, path]) => path !== '/schedules' || brokers.find((b) => b.id === active)?.schedules).map(
+                ([label, path, testId]) => (
+                  <Link key={testId} href={`${base}${path}`} className={linkClass(isActive(path))} data-testid={testId}>
+                    {label}
+                  </Link>
+                ),
+              )
             : null}
           <Link href="/audit" className={linkClass(pathname.startsWith('/audit'))} data-testid="nav-audit">
             Audit

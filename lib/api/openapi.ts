@@ -12,6 +12,13 @@ import { ZBulkControl, ZBulkCreate, ZBulkOp, ZJobId } from '@/lib/bulk/schema';
 import { ZDeadTrend, ZDeadTrendQuery, ZQueueTrend, ZQueueTrendQuery } from '@/lib/trends/schema';
 import * as R from './responses';
 import { ZReplayEdit } from '@/lib/brokers/schema-edit';
+import {
+  SCHEDULE_ACTIONS,
+  ZScheduleActionRequest,
+  ZScheduleCreateRequest,
+  ZScheduleEditRequest,
+  ZScheduleId,
+} from '@/lib/brokers/schedule';
 
 // The OpenAPI 3.1 description of the console's HTTP API, served at /api/openapi.json. Request
 // parameters and bodies are the zod schemas the routes validate with (converted by zod's own
@@ -348,6 +355,71 @@ export const ROUTES: Route[] = [
     summary: 'Workers and their heartbeats',
     ok: R.ZWorkers,
     errors: readerOfBroker,
+  },
+  {
+    method: 'get',
+    path: '/api/brokers/{broker}/schedules',
+    tag: 'schedules',
+    access: 'reader',
+    summary:
+      "The broker's schedules: expression in words and cron, time zone, next and last firing (its job), paused, missed or failing with the cause",
+    description:
+      'Only where the system declares schedules (capability `schedules`); otherwise 501 with why (Celery: beat keeps them in the app).',
+    ok: R.ZScheduleListBody,
+    errors: readerOfBroker,
+  },
+  {
+    method: 'post',
+    path: '/api/brokers/{broker}/schedules',
+    tag: 'schedules',
+    access: 'operator',
+    summary: 'Create a schedule (capability `schedules:write`); bad input is 400 with the field (`cron`, `timeZone`, `fields.payload`)',
+    body: ZScheduleCreateRequest,
+    ok: R.ZScheduleResultBody,
+    errors: writer,
+  },
+  {
+    method: 'post',
+    path: '/api/brokers/{broker}/schedules/preview',
+    tag: 'schedules',
+    access: 'operator',
+    summary: 'The exact calls a create (or, with `replaces`, an edit) would make; nothing is sent',
+    body: ZScheduleCreateRequest.extend({ replaces: z.string().max(256).optional() }),
+    ok: R.ZSchedulePreviewBody,
+    errors: writer,
+  },
+  {
+    method: 'get',
+    path: '/api/brokers/{broker}/schedules/preview',
+    tag: 'schedules',
+    access: 'reader',
+    summary: 'The schedule whose id is literally `preview`',
+    ok: R.ZScheduleBody,
+    errors: readerOfBroker,
+  },
+  {
+    method: 'get',
+    path: '/api/brokers/{broker}/schedules/{id}',
+    tag: 'schedules',
+    access: 'reader',
+    summary: 'One schedule',
+    params: { id: ZScheduleId },
+    ok: R.ZScheduleBody,
+    errors: readerOfBroker,
+  },
+  {
+    method: 'post',
+    path: '/api/brokers/{broker}/schedules/{id}/{op}',
+    tag: 'schedules',
+    access: 'operator',
+    summary:
+      'Pause, resume, delete (reason required) or run now (`key`: its idempotency key) one schedule, `confirm` repeating its name; or edit it',
+    description:
+      '`edit` takes the create body with `confirm` and `reason`, and changes the schedule as the system can (QueueFlow: delete, then create).',
+    params: { id: ZScheduleId, op: z.enum([...SCHEDULE_ACTIONS, 'edit']) },
+    body: z.union([ZScheduleActionRequest.omit({ id: true }), ZScheduleEditRequest.omit({ id: true })]),
+    ok: R.ZScheduleResultBody,
+    errors: writer,
   },
   {
     method: 'get',

@@ -13,6 +13,7 @@ import {
 import { ZMoveTargetView } from '@/lib/brokers/move-pairing';
 import { ZBrokerEntry } from '@/lib/brokers/naming';
 import { ZBulkJobView } from '@/lib/bulk/schema';
+import { ZSchedule, ZScheduleList, ZScheduleOutcome, ZSchedulePreview } from '@/lib/brokers/schedule';
 
 // What the API answers, for the OpenAPI description (lib/api/openapi.ts). The DTOs are not
 // copied here: each is one zod definition next to its type (lib/brokers/dto*.ts, message-view,
@@ -78,3 +79,22 @@ export const ZHealth = z.object({
 });
 export const ZLive = z.object({ status: z.literal('live') });
 export const ZSignedIn = z.object({ user: z.string() });
+
+// Schedules (lib/brokers/schedule.ts): the DTOs are zod schemas already; registered here by id.
+export const ZScheduleListBody = ZScheduleList.meta({
+  id: 'ScheduleList',
+  description: "A broker's schedules with their last firing and problems",
+});
+export const ZScheduleBody = ZSchedule.meta({ id: 'Schedule' });
+export const ZSchedulePreviewBody = ZSchedulePreview.meta({
+  id: 'SchedulePreview',
+  description: 'The exact calls a create or edit makes, in order; nothing sent',
+});
+export const ZScheduleResultBody = ZScheduleOutcome.extend({
+  requested: z.literal(1),
+  succeeded: z.array(ZScheduleOutcome),
+  failed: z.array(z.never()),
+}).meta({
+  id: 'ScheduleResult',
+  description: "One schedule action's outcome (`jobId`: the job a run-now made)",
+});

@@ -12,5 +12,6 @@ export function overviewFor(o: BrokerOverview, p: Principal | null): BrokerOverv
   const why = !p ? 'sign in first' : p.role === 'viewer' ? `${p.user} is a viewer` : `broker "${o.id}" is read-only for ${p.user}`;
   const capabilities = { ...o.capabilities };
   for (const k of WRITE_ACTIONS) if (capabilities[k]?.on) capabilities[k] = { on: false, why, code: 'Forbidden' };
+  if (capabilities['schedules:write']?.on) capabilities['schedules:write'] = { on: false, why, code: 'Forbidden' };
   return { ...o, capabilities };
 }

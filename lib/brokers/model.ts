@@ -3,7 +3,7 @@
 // (model-actions.ts). Client-safe: no server imports. Re-exported by dto.ts and schema.ts. One
 // zod definition per shape, the type inferred from it (docs/architecture.md).
 import { z } from 'zod';
-import { ZActionDecl, ZCallsDecl, ZEnqueueDecl, ZPurgeDecl, ZTypedKind, ZWorkersDecl } from './model-actions';
+import { ZActionDecl, ZCallsDecl, ZEnqueueDecl, ZEnqueueFieldDecl, ZPurgeDecl, ZTypedKind, ZWorkersDecl } from './model-actions';
 
 export * from './model-actions';
 
@@ -22,7 +22,12 @@ export const CAPABILITIES = ['browseDead', 'replay', 'discard', 'revoke', 'purge
 export type FixedCapability = (typeof CAPABILITIES)[number];
 /** Whether the tasks of one declared state can be listed here: `list:` and the state's key. */
 export type ListCapability = `list:${string}`;
-export type Capability = FixedCapability | ListCapability;
+export type Capability = FixedCapability | ListCapability | ScheduleCapability;
+/** Whether schedules can be read (`schedules`) and changed (`schedules:write`) here: derived
+ *  from the model's `schedules` declaration (lib/brokers/schedule-model.ts), per call where an
+ *  adapter says more (a read-only token). Absent from an adapter's answer: the declaration's. */
+export const SCHEDULE_CAPABILITIES = ['schedules', 'schedules:write'] as const;
+export type ScheduleCapability = (typeof SCHEDULE_CAPABILITIES)[number];
 /** `code`, when off: the error the server answers for it (`Forbidden`: not for this user;
  *  `ReadOnly`: configured read-only); absent means the system cannot (`Unsupported`). */
 export const ZCap = z
@@ -36,11 +41,15 @@ export type Cap = z.infer<typeof ZCap>;
 /** The fixed capabilities, and `list:<key>` for each declared state (absent: not listed). A key
  *  that is neither is refused (the DTO is exact; the OpenAPI description lets more through). */
 export const ZCapabilities = z
-  .strictObject(Object.fromEntries(CAPABILITIES.map((k) => [k, ZCap])) as Record<FixedCapability, typeof ZCap>)
+  .strictObject({
+    ...(Object.fromEntries(CAPABILITIES.map((k) => [k, ZCap])) as Record<FixedCapability, typeof ZCap>),
+    ...(Object.fromEntries(SCHEDULE_CAPABILITIES.map((k) => [k, ZCap.optional()])) as Record<ScheduleCapability, z.ZodOptional<typeof ZCap>>),
+  })
   .catchall(ZCap)
   .check((ctx) => {
+    const known: readonly string[] = [...CAPABILITIES, ...SCHEDULE_CAPABILITIES];
     for (const k of Object.keys(ctx.value))
-      if (!(CAPABILITIES as readonly string[]).includes(k) && !k.startsWith('list:'))
+      if (!known.includes(k) && !k.startsWith('list:'))
         ctx.issues.push({ code: 'custom', message: `not a capability: ${k}`, input: k, path: [k] });
   })
   .describe(
@@ -74,6 +83,8 @@ export type WriteAction = (typeof WRITE_ACTIONS)[number];
 export function withoutWrites(caps: Capabilities, why: string, code?: 'Forbidden' | 'ReadOnly'): Capabilities {
   const out = { ...caps };
   for (const k of WRITE_ACTIONS) out[k] = code ? { on: false, why, code } : { on: false, why };
+  // Changing a schedule is a write too (kept out of WRITE_ACTIONS: its capability is optional).
+  if (out['schedules:write']?.on) out['schedules:write'] = code ? { on: false, why, code } : { on: false, why };
   return out;
 }
 
@@ -135,6 +146,38 @@ export const defaultState = (states: readonly StateDecl[]): StateDecl | undefine
  * tab and column order; dead letters are always a tab of their own when `browseDead` is on),
  * and each action's effect in words. Capabilities (on/off with a reason) stay per call.
  */
+/** How a schedule edit happens: in place, or as a delete followed by a create (said before it runs). */
+export const ZScheduleEditDecl = ZActionDecl.extend({ how: z.enum(['in-place', 'replace']) });
+export type ScheduleEditDecl = z.infer<typeof ZScheduleEditDecl>;
+
+/** The Schedules tab of a system that keeps schedules. */
+export const ZSchedulesDecl = z
+  .strictObject({
+    /** Where the schedules the tab lists come from, one sentence (the tab's subtitle). */
+    source: z.string(),
+    /** What the console cannot see on this system and why, one sentence each. */
+    cannotSee: z.array(z.string()),
+    /** The time zones the system evaluates expressions in; null where the console cannot know. */
+    timeZones: z.array(z.string()).nullable(),
+    /** The actions this system has; an absent one is not offered. */
+    actions: z.strictObject({
+      pause: ZActionDecl.optional(),
+      resume: ZActionDecl.optional(),
+      delete: ZActionDecl.optional(),
+      /** One firing now, outside the schedule, under an idempotency key of its own. */
+      runNow: ZActionDecl.optional(),
+      /** `fields`: the inputs besides name, expression, time zone and task (the enqueue form's kinds). */
+      create: ZActionDecl.extend({ fields: z.array(ZEnqueueFieldDecl), minSeconds: z.number() }).optional(),
+      edit: ZScheduleEditDecl.optional(),
+    }),
+  })
+  .meta({ id: 'SchedulesDecl' });
+export type SchedulesDecl = z.infer<typeof ZSchedulesDecl>;
+
+/** A system's schedules: declared, or off with why (Celery: beat's schedule lives in the app). */
+export const ZSchedulesModel = z.union([ZSchedulesDecl, z.strictObject({ off: z.string() })]);
+export type SchedulesModel = z.infer<typeof ZSchedulesModel>;
+
 /** A task in its system's words (`BrokerModel.task`). */
 export const ZTaskDecl = z
   .strictObject({
@@ -208,6 +251,10 @@ export const ZBrokerModel = z
     /** Present where dead letters can move between this broker and brokers of another system
      *  that shares its call model (lib/brokers/move.ts pairs them). */
     calls: ZCallsDecl.optional(),
+    /** Whether this system keeps schedules (cron, periodic tasks) the console can read, what the
+     *  Schedules tab shows and which actions it offers; `{off}` says why not. Absent: the system
+     *  declares nothing (treated as off). lib/brokers/schedule-model.ts. */
+    schedules: ZSchedulesModel.optional(),
   })
   .meta({ id: 'BrokerModel', description: "The adapter's declaration: its states, what each action does, the enqueue fields." });
 export type BrokerModel = z.infer<typeof ZBrokerModel>;

@@ -27,6 +27,10 @@ import type { BrokerEntry } from './naming';
 import { brokerNames } from './systems';
 import type { ReplayEditInput } from './schema-edit';
 import { forgettingMoves, leftIds } from './move-journal-forget';
+import { scheduleCaps } from './schedule-model';
+import { SCHEDULE_CAPABILITIES, type ScheduleCapability } from './model';
+
+const isScheduleCapability = (c: Capability): c is ScheduleCapability => (SCHEDULE_CAPABILITIES as readonly string[]).includes(c);
 
 /** Why an action is off on a broker configured read-only. */
 export const READ_ONLY_WHY = 'configured read-only';
@@ -96,7 +100,8 @@ export async function requireCapability(brokerId: string, capability: Capability
   if (config.readOnly) throw new ConsoleError('ReadOnly', `broker "${brokerId}" is configured read-only`);
   const adapter = getAdapter(brokerId);
   const caps = await withTimeout('capability probe', readTimeoutMs(), () => adapter.capabilities());
-  const cap = caps[capability] ?? { on: false };
+  // A schedule capability the adapter does not answer is its model's (lib/brokers/schedule-model.ts).
+  const cap = caps[capability] ?? (isScheduleCapability(capability) ? scheduleCaps(adapter.model)[capability] : undefined) ?? { on: false };
   if (!cap.on) throw new ConsoleError('Unsupported', cap.why ?? `${capability} is not available on this broker`);
   return adapter;
 }
@@ -132,7 +137,11 @@ export function brokerModel(brokerId: string): BrokerModel | null {
 
 export async function overview(brokerId: string): Promise<BrokerOverview> {
   const config = findBrokerConfig(brokerId);
-  const raw = await read(brokerId, 'overview', async (a) => ({ ...(await a.overview()), model: a.model }));
+  const raw = await read(brokerId, 'overview', async (a) => {
+    const o = await a.overview();
+    // Schedules are declared by the model; the adapter's own answer (a read-only token) wins.
+    return { ...o, capabilities: { ...scheduleCaps(a.model), ...o.capabilities }, model: a.model };
+  });
   // Workers the adapter declares it cannot see are unknown, never "0 alive" (a false page).
   const result = raw.capabilities.workers.on ? raw : { ...raw, workers: null };
   if (!config.readOnly) return result;

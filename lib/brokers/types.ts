@@ -33,6 +33,7 @@ import type {
 import type { PyVal } from '@/lib/pyvalues/pyval';
 import type { AdapterContext } from './adapter-context';
 import type { EditPreview, EditReplayResult, ReplayEditInput } from './schema-edit';
+import type { Schedule, ScheduleAction, ScheduleInput, ScheduleList, ScheduleOutcome, SchedulePreview } from './schedule';
 
 /**
  * The one contract every broker implements. Created by a factory (`createSqliteAdapter`),
@@ -150,6 +151,22 @@ export interface BrokerAdapter {
    *  this after an earlier move of the id did not finish (lib/brokers/move-one.ts); without it
    *  such a move is left to the operator. */
   findCall?(id: string): Promise<string | null>;
+
+  /** The system's schedules with their last firing and problems (present with
+   *  `model.schedules` declared; lib/brokers/schedule-model.ts). Bounded reads. */
+  listSchedules?(): Promise<ScheduleList>;
+  /** One schedule by id; null when there is none (the typed confirmation reads its name). */
+  getSchedule?(id: string): Promise<Schedule | null>;
+  /** Pause, resume, delete or run one schedule now (each present where the model declares it).
+   *  `key`: a run-now's idempotency key (the same key again returns the first firing's job).
+   *  NotFound for an id the system does not have. */
+  scheduleAction?(id: string, action: ScheduleAction, key?: string): Promise<ScheduleOutcome>;
+  /** The exact calls a create (or, with `replaces`, an edit) would make; nothing sent. Bad input
+   *  is InvalidInput keyed by field (`cron`, `timeZone`, `fields.payload`). */
+  previewSchedule?(input: ScheduleInput, replaces?: string): Promise<SchedulePreview>;
+  createSchedule?(input: ScheduleInput): Promise<ScheduleOutcome>;
+  /** Changes schedule `id` as `model.schedules.actions.edit.how` says (in place, or replaced). */
+  editSchedule?(id: string, input: ScheduleInput): Promise<ScheduleOutcome>;
 
   close(): Promise<void>;
 }

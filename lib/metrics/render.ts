@@ -3,6 +3,7 @@ import { Counter, Gauge, Registry } from 'prom-client';
 import { actionRegistry } from './actions';
 import { getMetricsConfig, OTHER_QUEUE } from './config';
 import { uncaughtRegistry } from './uncaught';
+import { scheduleMetricsText } from './schedules';
 import { CACHE_MS, cached, limitQueues, queueSamples, takeSnapshot, type Snapshot } from './snapshot';
 
 // The /metrics text: broker gauges from the cached snapshot (lib/metrics/snapshot.ts), the
@@ -124,6 +125,8 @@ function snapshotText(): Promise<string> {
 export async function renderMetrics(): Promise<string> {
   const parts = await Promise.all([
     snapshotText(),
+    // A failed read of schedules never fails the scrape: its brokers read 0 in potatoq_console_schedules_read.
+    scheduleMetricsText().catch(() => ''),
     scrapeErrors().registry.metrics(),
     actionRegistry().metrics(),
     uncaughtRegistry().metrics(),

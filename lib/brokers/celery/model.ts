@@ -68,8 +68,14 @@ const WORKERS: NonNullable<BrokerModel['workers']> = {
   seen: 'Answered',
 };
 
+/** Why the console shows no schedules for Celery (the Schedules tab is not offered). */
+const SCHEDULES_OFF = {
+  off: "Celery beat's schedule lives in the application (beat_schedule, or django-celery-beat's tables in the app's own database) and its last runs in beat's own state file; the broker holds neither, and a firing is an ordinary task message",
+};
+
 export const CELERY_REDIS_MODEL: BrokerModel = {
   system: 'celery',
+  schedules: SCHEDULES_OFF,
   results: RESULTS,
   workers: WORKERS,
   task: TASK,
@@ -105,6 +111,7 @@ export const CELERY_REDIS_MODEL: BrokerModel = {
 /** Celery on RabbitMQ: counts only (no browse), failures in the result backend. */
 export const CELERY_RABBITMQ_MODEL: BrokerModel = {
   system: 'celery',
+  schedules: SCHEDULES_OFF,
   results: RESULTS,
   workers: WORKERS,
   task: TASK,

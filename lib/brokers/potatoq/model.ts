@@ -1,4 +1,5 @@
 import 'server-only';
+import { POTATOQ_RABBITMQ_SCHEDULES_OFF, POTATOQ_REDIS_SCHEDULES, POTATOQ_SQL_SCHEDULES } from './schedules';
 import { ConsoleError } from '@/lib/brokers/errors';
 import { POTATOQ_ENQUEUE } from './enqueue-fields';
 import { POTATOQ_CALLS, POTATOQ_RABBITMQ_CALLS } from './calls';
@@ -84,6 +85,7 @@ const WORKERS: NonNullable<BrokerModel['workers']> = {
 export const POTATOQ_TABLE_MODEL: BrokerModel = {
   system: 'potatoq',
   states: STATES,
+  schedules: POTATOQ_SQL_SCHEDULES,
   results: RESULTS,
   workers: WORKERS,
   task: TASK,
@@ -115,6 +117,7 @@ export const POTATOQ_TABLE_MODEL: BrokerModel = {
 export const POTATOQ_RABBITMQ_MODEL: BrokerModel = {
   system: 'potatoq',
   states: STATES,
+  schedules: { off: POTATOQ_RABBITMQ_SCHEDULES_OFF },
   results: RESULTS,
   workers: WORKERS,
   task: TASK,
@@ -161,6 +164,7 @@ export const POTATOQ_REDIS_MODEL: BrokerModel = {
         }
       : s,
   ),
+  schedules: POTATOQ_REDIS_SCHEDULES,
   results: RESULTS,
   workers: WORKERS,
   task: TASK,

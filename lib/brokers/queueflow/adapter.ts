@@ -24,6 +24,9 @@ import { createReplayLinks } from './replayed';
 import { collectRows } from './pages';
 import { cursorAfter } from './wire';
 import { diagnoseQueueflow } from './diagnose';
+import { listQfSchedules, readCron, scheduleOf } from './schedules';
+import { previewCron } from './schedules-input';
+import { qfCreateSchedule, qfEditSchedule, qfScheduleAction } from './schedules-write';
 
 /** How long a `/whoami` answer is trusted (a key's access changes only with the server's config). */
 const PROBE_TTL_MS = 30_000;
@@ -53,6 +56,11 @@ export function createQueueflowAdapter(config: StoreConfig, ctx: AdapterContext)
       action,
       (cap) => new ConsoleError(cap.code ?? 'Unsupported', cap.why ?? `QueueFlow cannot ${action} here`),
     );
+  }
+
+  async function writableSchedules(): Promise<void> {
+    const cap = (await who()).capabilities['schedules:write'];
+    if (cap && !cap.on) throw new ConsoleError(cap.code ?? 'Unsupported', cap.why ?? 'QueueFlow cannot change schedules here');
   }
 
   async function overview(): Promise<BrokerOverview> {
@@ -139,6 +147,21 @@ export function createQueueflowAdapter(config: StoreConfig, ctx: AdapterContext)
       await holds.guard(queue),
       setPaused(client, config.id, queue, paused)
     ),
+    // Cron schedules (./schedules*.ts): writes refused for a read-only token.
+    listSchedules: () => listQfSchedules(client),
+    getSchedule: async (id) => {
+      const c = await readCron(client, id);
+      return c ? scheduleOf(c, null, false) : null;
+    },
+    scheduleAction: async (id, action, key) => (await writableSchedules(), qfScheduleAction(client, id, action, key)),
+    previewSchedule: async (input, replaces) => {
+      const old = replaces ? await readCron(client, replaces) : null;
+      if (replaces && !old)
+        throw new ConsoleError('NotFound', `QueueFlow has no cron schedule "${replaces.slice(0, 100)}" for this tenant`);
+      return previewCron(input, old ? { id: old.id, name: old.name } : undefined);
+    },
+    createSchedule: async (input) => (await writableSchedules(), qfCreateSchedule(client, input)),
+    editSchedule: async (id, input) => (await writableSchedules(), qfEditSchedule(client, id, input)),
     close: async () => undefined,
   };
 }

@@ -11,6 +11,8 @@ export interface QfClient {
   get<T>(route: string, query?: Record<string, string | number | boolean | undefined>): Promise<T>;
   /** `body` is always sent as JSON (QueueFlow answers 415 to a POST without a JSON body). */
   post<T>(route: string, body: unknown, headers?: Record<string, string>): Promise<T>;
+  /** DELETE (cron schedules: 204, empty body). Optional so test doubles need not have it. */
+  del?<T>(route: string): Promise<T>;
   /** Where the server is, for messages: host and port, never credentials. */
   readonly where: string;
 }
@@ -115,7 +117,7 @@ export function createQfClient(s: QfClientSettings): QfClient {
   const prefix = base.pathname.replace(/\/+$/, '');
 
   async function send<T>(
-    method: 'GET' | 'POST',
+    method: 'GET' | 'POST' | 'DELETE',
     route: string,
     init: { query?: Record<string, unknown>; body?: unknown; headers?: Record<string, string> },
   ): Promise<T> {
@@ -165,5 +167,6 @@ export function createQfClient(s: QfClientSettings): QfClient {
     where,
     get: (route, query) => send('GET', route, { query }),
     post: (route, body, headers) => send('POST', route, { body, headers }),
+    del: (route) => send('DELETE', route, {}),
   };
 }

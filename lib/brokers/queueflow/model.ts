@@ -2,6 +2,7 @@ import 'server-only';
 import { ConsoleError } from '@/lib/brokers/errors';
 import type { BrokerModel, ListOrder, StateDecl } from '@/lib/brokers/schema';
 import { QUEUEFLOW_ENQUEUE } from './enqueue';
+import { QUEUEFLOW_SCHEDULES } from './schedules-model';
 
 /** QueueFlow's job statuses that are waiting or running work, as its API names them; the
  *  finished ones (completed, failed, cancelled) are the console's results. */
@@ -50,6 +51,7 @@ export const QUEUEFLOW_MODEL: BrokerModel = {
       help: "QueueFlow's `delivery_count`: how many times a worker leased the job (its retries are `retry_count`)",
     },
   },
+  schedules: QUEUEFLOW_SCHEDULES,
   workers: {
     known:
       "QueueFlow's API has no worker registry: its remote workers are anonymous lease holders. A running job's Started time is when a worker leased it.",

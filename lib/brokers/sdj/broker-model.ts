@@ -76,6 +76,10 @@ export const SDJ_MODEL: BrokerModel = {
     },
     deliveries: { label: 'Attempt', help: "SDJ's `attempt`: +1 each time a worker claims the job; a requeue sets it to 0" },
   },
+  // (docs/systems/simple-durable-jobs.md: the scheduler's table scheduled_fires holds name, last_fire_at, last_fired_at)
+  schedules: {
+    off: "Simple Durable Jobs' scheduler registers its recurring jobs in the application's code, not in the database; the database keeps only each scheduled name's last fire (scheduled_fires), which this console does not read yet",
+  },
   workers: {
     known:
       'Simple Durable Jobs keeps no worker registry: the workers listed are the lock holders (locked_by) of running jobs, derived from those jobs. An idle worker holds no job and is not listed. The time is its newest heartbeat, else its newest claim.',

@@ -18,6 +18,7 @@ import { loadEstimator } from './stats';
 import { deadGroups, getDead, listDead } from './reads-dead';
 import { deadHistogram } from './histogram';
 import { listResults, listWorkers, taskNames, taskQueues, type Liveness } from './reads-misc';
+import { listPeriodic } from './schedules';
 import { getTask, listTasks, readResult } from './reads-tasks';
 import { discardBatch, replayBatch, runBatches } from './writes';
 import { enqueueMessage, purgeQueue, revokeBatch } from './writes-more';
@@ -128,6 +129,7 @@ export function createPostgresAdapter(config: StoreConfig): BrokerAdapter {
     overview,
     listTasks: (q) => db.read((sql) => listTasks(sql, names, q, { searchWindow: window })),
     getTask: (id) => db.read((sql) => getTask(sql, names, id)),
+    listSchedules: () => db.read((sql) => listPeriodic(sql, names)),
     listDead: (q) => db.read((sql) => listDead(sql, names, q, window)),
     deadGroups: (q) => db.read((sql) => deadGroups(sql, names, q, window)),
     getDead: (id) => db.read((sql) => getDead(sql, names, id)),

@@ -10,6 +10,8 @@ export interface PgNames {
   results: string;
   dead: string;
   workers: string;
+  /** potatoq's periodic claims (name, fire_at): the Schedules tab reads them. */
+  periodic: string;
   /** For messages: `"schema"."potatoq_"` or `search_path, prefix "potatoq_"`. */
   where: string;
 }
@@ -46,6 +48,7 @@ export function pgNames(options: Record<string, unknown>): PgNames {
     results: table('results'),
     dead: table('dead'),
     workers: table('workers'),
+    periodic: table('periodic'),
     where: schema ? `schema "${schema}", table prefix "${prefix}"` : `the search_path, table prefix "${prefix}"`,
   };
 }

@@ -1,5 +1,6 @@
 import 'server-only';
 import { workerTally } from '@/lib/brokers/kit/overview';
+import { listPeriodic } from './schedules';
 import { readFileSync } from 'node:fs';
 import { ConsoleError, isConsoleError } from '@/lib/brokers/errors';
 import { type ActionResult, type BrokerOverview, type Capabilities, type EnqueueRequest } from '@/lib/brokers/schema';
@@ -181,6 +182,7 @@ export function createRedisAdapter(config: StoreConfig): BrokerAdapter {
     overview,
     listTasks: (q) => read(() => listTasks(client, prefix, q, window)),
     getTask: (id) => read(() => getTask(client, prefix, id)),
+    listSchedules: () => read(() => listPeriodic(client, prefix)),
     listDead: (q) => read(() => listDead(client, prefix, q, window, (n) => tally.newest(n))),
     deadGroups: (q) => read(() => deadGroups(client, prefix, q)),
     getDead: (id) => read(() => getDead(client, prefix, id)),

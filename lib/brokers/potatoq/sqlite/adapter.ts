@@ -15,6 +15,7 @@ import type { Liveness } from '../heartbeats';
 import { parseOptions } from '@/lib/brokers/options';
 import { ZSqliteOptions } from '../options';
 import { listResults, listWorkers, taskNames, taskQueues } from './reads-misc';
+import { listPeriodic } from './schedules';
 import { overviewQueues } from './reads-overview';
 import { DEFAULT_COUNT_CAP, DEFAULT_COUNT_SCAN, totalsOf } from '../counts';
 import { getTask, listTasks, readResult } from './reads-tasks';
@@ -124,6 +125,7 @@ export function createSqliteAdapter(config: StoreConfig): BrokerAdapter {
     getDead: (id) => read((db) => getDead(db, id)),
     deadHistogram: (q) => read((db) => deadHistogram(db, q)),
     listWorkers: () => read((db) => listWorkers(db, live)),
+    listSchedules: () => read((db) => listPeriodic(db)),
     listResults: (q) => read((db) => listResults(db, q)),
     getResult: (id) => read((db) => readResult(db, id)),
     taskNames: () => read((db) => taskNames(db, window)),

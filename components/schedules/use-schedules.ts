@@ -1,0 +1,16 @@
+'use client';
+import { useQuery } from '@tanstack/react-query';
+import type { ScheduleList } from '@/lib/brokers/schedule';
+import { brokerPath, getJson } from '@/lib/client/api';
+import { usePollInterval } from '@/lib/client/refresh';
+
+import { schedulesKey } from './keys';
+
+export function useSchedules(b: string) {
+  const refetchInterval = usePollInterval();
+  return useQuery({
+    queryKey: schedulesKey(b),
+    queryFn: ({ signal }) => getJson<ScheduleList>(brokerPath(b, '/schedules'), signal),
+    refetchInterval,
+  });
+}
