@@ -3,6 +3,7 @@
 // Re-exported by schema.ts, which keeps the zod input schemas.
 import type { Conversion, MessageView, PayloadPreview } from './message-view';
 import type { BrokerKind, BrokerModel, Capabilities, TaskState } from './model';
+import type { WorkflowHealth } from './workflow-schema';
 import type { TypedValue } from './typed-value';
 
 export * from './model';
@@ -108,6 +109,8 @@ export interface BrokerOverview {
   warnings?: string[];
   /** Why a column is unknown ("—") on every queue of this broker, in the operator's words. */
   unknownWhy?: Partial<Record<string, string>>;
+  /** Failed workflow runs and the newest with their cause, where capability `workflows` is on. */
+  workflows?: WorkflowHealth;
   readAt: string;
 }
 

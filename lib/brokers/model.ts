@@ -1,6 +1,7 @@
 // What an adapter declares about its system (the contract's vocabulary): the systems, the
 // capabilities and the write actions among them, the states it lists and what each action does.
 // Client-safe: no server imports. Re-exported by dto.ts and schema.ts.
+import type { WorkflowsDecl } from './workflow-schema';
 
 /** The queue systems a broker entry may name (`"kind"`); the registry says which are supported. */
 export const SYSTEM_KINDS = ['potatoq', 'celery', 'sdj', 'queueflow'] as const;
@@ -12,7 +13,20 @@ export type BrokerKind = string;
 
 /** The closed set of things an adapter may be able to do besides listing its states (one
  *  `list:<state key>` capability per declared state: `listCapability`). */
-export const CAPABILITIES = ['browseDead', 'replay', 'discard', 'revoke', 'purge', 'enqueue', 'results', 'workers', 'pause'] as const;
+export const CAPABILITIES = [
+  'browseDead',
+  'replay',
+  'discard',
+  'revoke',
+  'purge',
+  'enqueue',
+  'results',
+  'workers',
+  'pause',
+  // The Workflows view (runs of a DAG of steps) and the system's retry of a failed run.
+  'workflows',
+  'retryWorkflow',
+] as const;
 export type FixedCapability = (typeof CAPABILITIES)[number];
 /** Whether the tasks of one declared state can be listed here: `list:` and the state's key. */
 export type ListCapability = `list:${string}`;
@@ -46,8 +60,14 @@ export const allCapabilities = (states: Pick<StateDecl, 'key'>[]): Capabilities 
 });
 
 /** The capabilities that change a broker: what read-only takes away. The one list of them. */
-export const WRITE_ACTIONS = ['replay', 'discard', 'revoke', 'purge', 'enqueue', 'pause'] as const satisfies readonly Capability[];
+export const WRITE_ACTIONS = ['replay', 'discard', 'revoke', 'purge', 'enqueue', 'pause', 'retryWorkflow'] as const satisfies readonly Capability[];
 export type WriteAction = (typeof WRITE_ACTIONS)[number];
+
+/** The Workflows view and its retry, off on a system without workflows, for `why` (its words). */
+export const noWorkflows = (why: string): Pick<Capabilities, 'workflows' | 'retryWorkflow'> => ({
+  workflows: { on: false, why },
+  retryWorkflow: { on: false, why },
+});
 
 /** `caps` with every write turned off for `why` (read-only configuration, a standby, ...). */
 export function withoutWrites(caps: Capabilities, why: string, code?: 'Forbidden' | 'ReadOnly'): Capabilities {
@@ -154,6 +174,8 @@ export interface BrokerModel {
   results?: { does: string; statuses: string[]; all: string };
   /** How this system's workers are known, in the Workers page's words. Absent: neutral words. */
   workers?: WorkersDecl;
+  /** Its workflow runs' statuses and retry, in its words; present with capability `workflows`. */
+  workflows?: WorkflowsDecl;
   /** Present where dead letters can move between this broker and brokers of another system
    *  that shares its call model (lib/brokers/move.ts pairs them). */
   calls?: CallsDecl;

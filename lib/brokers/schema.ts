@@ -16,6 +16,7 @@ export {
   listCapability,
   listing,
   listingOf,
+  noWorkflows,
   stateOfRole,
   timeOf,
   withoutWrites,

@@ -21,6 +21,7 @@ import { createReplayLinks } from './replayed';
 import { collectRows } from './pages';
 import { cursorAfter } from './wire';
 import { diagnoseQueueflow } from './diagnose';
+import { failedRunWarning, qfWorkflows } from './workflows';
 
 /** How long a `/whoami` answer is trusted (a key's access changes only with the server's config). */
 const PROBE_TTL_MS = 30_000;
@@ -39,6 +40,7 @@ export function createQueueflowAdapter(config: StoreConfig, ctx: AdapterContext)
   const client: QfClient = createQfClient({ url: config.url, token: o.token, timeoutMs: o.timeoutMs ?? 8000 });
   const { leases } = ctx;
   const links = createReplayLinks(client);
+  const workflows = qfWorkflows(client);
   // Recovery writes (a resume, a cancel): never from a read-only console or token.
   const holds = createHolds(client, config.id, ctx, async () => !config.readOnly && (await who()).capabilities.pause.on);
 
@@ -59,8 +61,8 @@ export function createQueueflowAdapter(config: StoreConfig, ctx: AdapterContext)
   async function overview(): Promise<BrokerOverview> {
     // Before the counts, so a queue a recovery resumes reads as resumed.
     const held = await holds.read();
-    const [p, queues] = await Promise.all([who(), queueStats(client)]);
-    const warnings = holdWarnings(held, leases.now());
+    const [p, queues, flows] = await Promise.all([who(), queueStats(client), workflowHealth()]);
+    const warnings = [...holdWarnings(held, leases.now()), ...failedRunWarning(flows)];
     return {
       id: config.id,
       name: config.name,
@@ -78,10 +80,15 @@ export function createQueueflowAdapter(config: StoreConfig, ctx: AdapterContext)
       totals: totalsOf(queues),
       workers: null,
       unknownWhy: { workers: p.capabilities.workers.why ?? '' },
+      workflows: flows,
       ...(warnings.length ? { warnings } : {}),
       readAt: new Date().toISOString(),
     };
   }
+
+  /** Failed runs for the overview and /metrics; a failing read is "not counted", never 0 and
+   *  never a failed overview. */
+  const workflowHealth = () => workflows.health().catch(() => ({ failed: null, recent: [] }));
 
   async function diagnose(q: Parameters<NonNullable<BrokerAdapter['diagnose']>>[0]) {
     const held = await holds.read();
@@ -140,6 +147,10 @@ export function createQueueflowAdapter(config: StoreConfig, ctx: AdapterContext)
       await holds.guard(queue),
       setPaused(client, config.id, queue, paused)
     ),
+    workflows: {
+      ...workflows,
+      retry: async (id) => (await writable('retryWorkflow'), workflows.retry(id)),
+    },
     close: async () => undefined,
   };
 }

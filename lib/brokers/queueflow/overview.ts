@@ -39,6 +39,8 @@ export async function probe(client: QfClient): Promise<QfProbe> {
       results: { on: true },
       workers: { on: false, why: WORKERS_WHY },
       pause: write,
+      workflows: { on: true },
+      retryWorkflow: write,
     },
   };
 }

@@ -3,6 +3,7 @@ import { ConsoleError } from '@/lib/brokers/errors';
 import { parseOptions } from '@/lib/brokers/options';
 import {
   allCapabilities,
+  noWorkflows,
   withoutWrites,
   type ActionOutcome,
   type ActionResult,
@@ -161,9 +162,13 @@ export function createSdjAdapter(config: StoreConfig, _ctx: AdapterContext): Bro
   };
 }
 
+/** Why Simple Durable Jobs has no Workflows view (its fan-out tree is shown per job). */
+const SDJ_NO_WORKFLOWS =
+  'Simple Durable Jobs keeps no workflow DAG with step states: its fan-out parents and children are linked job by job (shown on each job page)';
+
 /** Everything on; every write off, with why, on an unverified schema. */
 function capsOf(schema: SdjSchema): Capabilities {
-  const caps: Capabilities = allCapabilities(SDJ_MODEL.states);
+  const caps: Capabilities = { ...allCapabilities(SDJ_MODEL.states), ...noWorkflows(SDJ_NO_WORKFLOWS) };
   return schema.verified ? caps : withoutWrites(caps, schema.reason ?? 'the schema is not the verified one');
 }
 

@@ -8,9 +8,9 @@ import { Management, type MgmtQueue } from '@/lib/transports/amqp/management';
 import { groupsNote, windowNote, type DeepDlq } from '@/lib/transports/amqp/dlq-notes';
 import { parseAmqpUrl, parseManagement } from '@/lib/transports/amqp/url';
 import { connectRedis } from '@/lib/transports/redis/server';
-import { allCapabilities, listing, type ActionResult, type BrokerOverview, type Capabilities, type QueueStats } from '@/lib/brokers/schema';
+import { allCapabilities, listing, noWorkflows, type ActionResult, type BrokerOverview, type Capabilities, type QueueStats } from '@/lib/brokers/schema';
 import type { BrokerAdapter, ReplayPace, StoreConfig } from '@/lib/brokers/types';
-import { CELERY_NO_PAUSE, CELERY_RABBITMQ_MODEL } from '../model';
+import { CELERY_NO_PAUSE, CELERY_NO_WORKFLOWS, CELERY_RABBITMQ_MODEL } from '../model';
 import { ZCeleryOptions } from '../options';
 import { NO_BACKEND, type ResultCtx } from '../redis/context';
 import { callOfFailure } from '../calls';
@@ -96,6 +96,7 @@ export function createCeleryRabbitAdapter(config: StoreConfig): BrokerAdapter {
     await link.serverInfo();
     const caps = allCapabilities(CELERY_RABBITMQ_MODEL.states);
     caps.pause = { ...CELERY_NO_PAUSE };
+    Object.assign(caps, noWorkflows(CELERY_NO_WORKFLOWS));
     // Celery on RabbitMQ declares no scheduled state (its ETAs wait among the ready ones).
     Object.assign(caps, listing(CELERY_RABBITMQ_MODEL.states, { on: false, why: NO_BROWSE }));
     if (!backend) for (const k of ['browseDead', 'replay', 'discard', 'results'] as const) caps[k] = { on: false, why: NO_BACKEND };

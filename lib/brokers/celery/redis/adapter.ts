@@ -4,11 +4,11 @@ import { ConsoleError } from '@/lib/brokers/errors';
 import { parseOptions } from '@/lib/brokers/options';
 import { parseRedisUrl } from '@/lib/transports/redis/url';
 import { connectRedis } from '@/lib/transports/redis/server';
-import { allCapabilities, type Capabilities, type EnqueuePreview } from '@/lib/brokers/schema';
+import { allCapabilities, noWorkflows, type Capabilities, type EnqueuePreview } from '@/lib/brokers/schema';
 import type { BrokerAdapter, StoreConfig } from '@/lib/brokers/types';
 import { celeryCall } from '../command';
 import { celeryDeadHistogram } from '../histogram';
-import { CELERY_NO_PAUSE, CELERY_REDIS_MODEL } from '../model';
+import { CELERY_NO_PAUSE, CELERY_NO_WORKFLOWS, CELERY_REDIS_MODEL } from '../model';
 import { ZCeleryOptions } from '../options';
 import { NO_BACKEND, type CeleryRedisCtx } from './context';
 import { celeryRedisKeys } from './keys';
@@ -79,6 +79,7 @@ export function createCeleryRedisAdapter(
     }
     const caps = allCapabilities(CELERY_REDIS_MODEL.states);
     caps.pause = { ...CELERY_NO_PAUSE };
+    Object.assign(caps, noWorkflows(CELERY_NO_WORKFLOWS));
     if (!backend) for (const k of ['browseDead', 'replay', 'discard', 'results'] as const) caps[k] = { on: false, why: NO_BACKEND };
     return caps;
   }

@@ -1,6 +1,6 @@
 import 'server-only';
 import { ConsoleError } from '@/lib/brokers/errors';
-import { allCapabilities, type ActionResult, type Capabilities } from '@/lib/brokers/schema';
+import { allCapabilities, noWorkflows, type ActionResult, type Capabilities } from '@/lib/brokers/schema';
 import type { BrokerAdapter, StoreConfig } from '@/lib/brokers/types';
 import { AmqpLink } from '@/lib/transports/amqp/connection';
 import type { RabbitCtx } from './context';
@@ -17,7 +17,7 @@ import { V3_BROWSE_REFUSAL } from './topology';
 import { parseAmqpUrl, parseManagement } from '@/lib/transports/amqp/url';
 import { convertCelery, discardDead, enqueue, purge, replayDead, replayDeadPaced, revoke } from './writes';
 import { previewPotatoqEnqueue } from '../enqueue-preview';
-import { POTATOQ_NO_PAUSE, POTATOQ_RABBITMQ_MODEL } from '../model';
+import { POTATOQ_NO_PAUSE, POTATOQ_NO_WORKFLOWS, POTATOQ_RABBITMQ_MODEL } from '../model';
 import { callOfLetter } from '../calls';
 import { diagnosePotatoq } from '../diagnose';
 
@@ -69,6 +69,7 @@ export function createRabbitmqAdapter(config: StoreConfig): RabbitmqAdapter {
     const server = await ctx.link.serverInfo();
     const caps = allCapabilities(POTATOQ_RABBITMQ_MODEL.states);
     caps.pause = { ...POTATOQ_NO_PAUSE };
+    Object.assign(caps, noWorkflows(POTATOQ_NO_WORKFLOWS));
     caps['list:ready'] = { on: false, why: NO_LISTING };
     caps['list:running'] = { on: false, why: NO_LISTING };
     caps['list:scheduled'] = { on: false, why: NO_SCHEDULED };

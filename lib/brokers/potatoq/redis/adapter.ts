@@ -1,12 +1,12 @@
 import 'server-only';
 import { readFileSync } from 'node:fs';
 import { ConsoleError, isConsoleError } from '@/lib/brokers/errors';
-import { allCapabilities, type ActionResult, type BrokerOverview, type Capabilities, type EnqueueRequest } from '@/lib/brokers/schema';
+import { allCapabilities, noWorkflows, type ActionResult, type BrokerOverview, type Capabilities, type EnqueueRequest } from '@/lib/brokers/schema';
 import type { BrokerAdapter, StoreConfig, TaskCall } from '@/lib/brokers/types';
 import { previewPotatoqEnqueue } from '../enqueue-preview';
 import { buildInputOfCall, callOfLetter, messageOfCall } from '../calls';
 import type { Liveness } from '../heartbeats';
-import { POTATOQ_NO_PAUSE, POTATOQ_REDIS_MODEL } from '../model';
+import { POTATOQ_NO_PAUSE, POTATOQ_NO_WORKFLOWS, POTATOQ_REDIS_MODEL } from '../model';
 import { parseOptions } from '@/lib/brokers/options';
 import { ZRedisOptions } from '../options';
 import { parsePotatoqEnqueue } from '../enqueue-fields';
@@ -137,6 +137,7 @@ export function createRedisAdapter(config: StoreConfig): BrokerAdapter {
   const caps = (): Capabilities => ({
     ...allCapabilities(POTATOQ_REDIS_MODEL.states),
     pause: { ...POTATOQ_NO_PAUSE },
+    ...noWorkflows(POTATOQ_NO_WORKFLOWS),
   });
   async function capabilities(): Promise<Capabilities> {
     await usable();

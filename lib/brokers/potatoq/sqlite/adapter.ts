@@ -2,7 +2,7 @@ import 'server-only';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { ConsoleError } from '@/lib/brokers/errors';
-import { allCapabilities, withoutWrites, type Capabilities, type EnqueueRequest } from '@/lib/brokers/schema';
+import { allCapabilities, noWorkflows, withoutWrites, type Capabilities, type EnqueueRequest } from '@/lib/brokers/schema';
 import type { BrokerAdapter, StoreConfig } from '@/lib/brokers/types';
 import { DEFAULT_BUSY_TIMEOUT_MS, mapSqliteError, openConnections, type Connections } from './connection';
 import { deadGroups, getDead, listDead } from './reads-dead';
@@ -21,7 +21,7 @@ import { callOfLetter } from '../calls';
 import { previewPotatoqEnqueue } from '../enqueue-preview';
 import { revokeStep } from './writes-revoke';
 import { discardStep, replayStep, runPerId } from './writes';
-import { POTATOQ_NO_PAUSE, POTATOQ_TABLE_MODEL } from '../model';
+import { POTATOQ_NO_PAUSE, POTATOQ_NO_WORKFLOWS, POTATOQ_TABLE_MODEL } from '../model';
 import { diagnosePotatoq } from '../diagnose';
 import { editedPayload, previewOf, resultOf } from '../edit-replay';
 import { overdueFacts, runningFacts } from './reads-stuck';
@@ -95,6 +95,7 @@ export function createSqliteAdapter(config: StoreConfig): BrokerAdapter {
     const c = open();
     const caps = allCapabilities(POTATOQ_TABLE_MODEL.states);
     caps.pause = { ...POTATOQ_NO_PAUSE };
+    Object.assign(caps, noWorkflows(POTATOQ_NO_WORKFLOWS));
     return c.write ? caps : withoutWrites(caps, c.readOnlyWhy ?? 'read-only');
   }
 
