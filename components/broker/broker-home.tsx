@@ -7,6 +7,7 @@ import { QueueTable } from '@/components/queues/queue-table';
 import { StuckPanel } from '@/components/triage/stuck-flags';
 import { WorkerStatus } from '@/components/workers/worker-status';
 import { workersWords } from '@/components/workers/words';
+import { WorkflowHealthCard } from '@/components/workflows/workflow-health-card';
 import { DEAD, countOf } from '@/lib/brokers/schema';
 import { describeError } from '@/lib/client/api';
 import { countTitle, formatAge, formatCount } from '@/lib/text/format';
@@ -64,6 +65,7 @@ export function BrokerHome({ brokerId }: { brokerId: string }) {
           ))}
         </ul>
       </Card>
+      <WorkflowHealthCard overview={o.data} />
       {off.length ? (
         <Card testId="broker-capabilities">
           <CardHeader title="Not available on this broker" />

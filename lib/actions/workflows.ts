@@ -20,5 +20,11 @@ export const retryWorkflow = (brokerId: string, input: unknown, headers: Headers
     reasonRequired: true,
     target: (r) => ({ ids: [r.id] }),
     run: (r) => flows.retryWorkflow(brokerId, { id: r.id, confirm: r.confirm }),
-    audit: (_r, res) => ({ id: res.id, name: res.name, before: res.before, resets: res.resets.slice(0, 100), resetCount: res.resets.length }),
+    audit: (_r, res) => ({
+      id: res.id,
+      name: res.name,
+      before: res.before,
+      resets: res.resets.slice(0, 100),
+      resetCount: res.resets.length,
+    }),
   });

@@ -60,7 +60,15 @@ export const allCapabilities = (states: Pick<StateDecl, 'key'>[]): Capabilities 
 });
 
 /** The capabilities that change a broker: what read-only takes away. The one list of them. */
-export const WRITE_ACTIONS = ['replay', 'discard', 'revoke', 'purge', 'enqueue', 'pause', 'retryWorkflow'] as const satisfies readonly Capability[];
+export const WRITE_ACTIONS = [
+  'replay',
+  'discard',
+  'revoke',
+  'purge',
+  'enqueue',
+  'pause',
+  'retryWorkflow',
+] as const satisfies readonly Capability[];
 export type WriteAction = (typeof WRITE_ACTIONS)[number];
 
 /** The Workflows view and its retry, off on a system without workflows, for `why` (its words). */

@@ -46,7 +46,10 @@ export async function retryWorkflow(brokerId: string, input: { id: string; confi
     const a = await requireCapability(brokerId, 'retryWorkflow');
     const w = await workflowsOf(a);
     const run = await w.get(input.id);
-    if (!run) throw new ConsoleError('NotFound', `workflow ${input.id.slice(0, 200)} is not in this broker; nothing was changed`, { id: 'no such workflow here' });
+    if (!run)
+      throw new ConsoleError('NotFound', `workflow ${input.id.slice(0, 200)} is not in this broker; nothing was changed`, {
+        id: 'no such workflow here',
+      });
     if (input.confirm !== run.name)
       throw new ConsoleError('InvalidInput', `type the workflow's name exactly to confirm; nothing was changed`, {
         confirm: `type ${JSON.stringify(run.name.slice(0, 200))} to confirm`,
@@ -60,7 +63,13 @@ export async function retryWorkflow(brokerId: string, input: { id: string; confi
       name: run.name,
       before: run.status,
       resets: run.retry.resets,
-      succeeded: [{ id: run.id, outcome: 'ok', message: `retried: ${n} step${n === 1 ? '' : 's'} back to pending (${run.retry.resets.slice(0, 20).join(', ')}${n > 20 ? ', …' : ''})` }],
+      succeeded: [
+        {
+          id: run.id,
+          outcome: 'ok',
+          message: `retried: ${n} step${n === 1 ? '' : 's'} back to pending (${run.retry.resets.slice(0, 20).join(', ')}${n > 20 ? ', …' : ''})`,
+        },
+      ],
       failed: [],
     };
   });

@@ -65,7 +65,11 @@ export function layoutSteps(steps: readonly GraphStep[]): Map<string, Placed> {
  * order, that reaches it). A dependent that `finished` (completed, or settled another way the
  * caller counts as done) is not blocked: it ran before the failure or without it.
  */
-export function blockedSteps(steps: readonly GraphStep[], failed: readonly string[], finished: (name: string) => boolean): Map<string, string> {
+export function blockedSteps(
+  steps: readonly GraphStep[],
+  failed: readonly string[],
+  finished: (name: string) => boolean,
+): Map<string, string> {
   const dependents = new Map<string, string[]>();
   for (const s of steps)
     for (const d of new Set(s.dependsOn)) {

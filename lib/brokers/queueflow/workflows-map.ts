@@ -36,7 +36,8 @@ const secondsBetween = (from: string | undefined, to: string | undefined, now: D
 
 /** Done for what depends on it: completed, or skipped by its own condition (QueueFlow's
  *  `satisfies_dependents`): its dependents run. */
-const satisfies = (s: QfStepState | undefined) => !!s && (s.status === 'completed' || (s.status === 'skipped' && s.error === CONDITION_NOT_MET));
+const satisfies = (s: QfStepState | undefined) =>
+  !!s && (s.status === 'completed' || (s.status === 'skipped' && s.error === CONDITION_NOT_MET));
 
 /**
  * A run as the Workflows view draws it: QueueFlow's step definitions (declaration order) with

@@ -26,7 +26,6 @@ function checkId(id: string): string {
   return id.toLowerCase();
 }
 
-
 async function list(client: QfClient, q: WorkflowListQuery): Promise<WorkflowRunPage> {
   if (q.status && !QF_WORKFLOWS.runStatuses.some((s) => s.key === q.status)) {
     const known = QF_WORKFLOWS.runStatuses.map((s) => s.key).join(', ');
@@ -87,7 +86,9 @@ export function failedRunWarning(h: WorkflowHealth): string[] {
   if (!newest) return [];
   const n = h.failed ?? h.recent.length;
   const cause = newest.error ? `: ${newest.error.slice(0, 300)}` : '';
-  return [`${n} failed workflow run${n === 1 ? '' : 's'}; newest "${newest.name.slice(0, 100)}" (${newest.id}) is ${newest.status}${cause}`];
+  return [
+    `${n} failed workflow run${n === 1 ? '' : 's'}; newest "${newest.name.slice(0, 100)}" (${newest.id}) is ${newest.status}${cause}`,
+  ];
 }
 
 export function qfWorkflows(client: QfClient): WorkflowsAdapter {

@@ -61,7 +61,10 @@ run('QueueFlow workflows: runs, DAG, failure and retry with the real server and 
   });
 
   it('pages the list with the server cursor, no run twice', async () => {
-    createWorkflows(s!, [1, 2, 3].map((i) => ({ name: `page-${i}-${Q}`, steps: [{ name: 'only', task: 'qf.ok', queue: IDLE }] })));
+    createWorkflows(
+      s!,
+      [1, 2, 3].map((i) => ({ name: `page-${i}-${Q}`, steps: [{ name: 'only', task: 'qf.ok', queue: IDLE }] })),
+    );
     const first = await flows().list(ZWorkflowListQuery.parse({ limit: 2 }));
     expect(first.items).toHaveLength(2);
     expect(first.nextCursor).toMatch(/^\d+:/);

@@ -8,7 +8,15 @@ import { Management, type MgmtQueue } from '@/lib/transports/amqp/management';
 import { groupsNote, windowNote, type DeepDlq } from '@/lib/transports/amqp/dlq-notes';
 import { parseAmqpUrl, parseManagement } from '@/lib/transports/amqp/url';
 import { connectRedis } from '@/lib/transports/redis/server';
-import { allCapabilities, listing, noWorkflows, type ActionResult, type BrokerOverview, type Capabilities, type QueueStats } from '@/lib/brokers/schema';
+import {
+  allCapabilities,
+  listing,
+  noWorkflows,
+  type ActionResult,
+  type BrokerOverview,
+  type Capabilities,
+  type QueueStats,
+} from '@/lib/brokers/schema';
 import type { BrokerAdapter, ReplayPace, StoreConfig } from '@/lib/brokers/types';
 import { CELERY_NO_PAUSE, CELERY_NO_WORKFLOWS, CELERY_RABBITMQ_MODEL } from '../model';
 import { ZCeleryOptions } from '../options';

@@ -1,7 +1,14 @@
 import 'server-only';
 import { readFileSync } from 'node:fs';
 import { ConsoleError, isConsoleError } from '@/lib/brokers/errors';
-import { allCapabilities, noWorkflows, type ActionResult, type BrokerOverview, type Capabilities, type EnqueueRequest } from '@/lib/brokers/schema';
+import {
+  allCapabilities,
+  noWorkflows,
+  type ActionResult,
+  type BrokerOverview,
+  type Capabilities,
+  type EnqueueRequest,
+} from '@/lib/brokers/schema';
 import type { BrokerAdapter, StoreConfig, TaskCall } from '@/lib/brokers/types';
 import { previewPotatoqEnqueue } from '../enqueue-preview';
 import { buildInputOfCall, callOfLetter, messageOfCall } from '../calls';
