@@ -1,5 +1,6 @@
 import 'server-only';
 import { z } from 'zod';
+import { ZWorkflowDetail, ZWorkflowRetryResult, ZWorkflowRunPage } from '@/lib/brokers/workflow-schema';
 
 // What the API answers, as zod schemas for the OpenAPI description (lib/api/openapi.ts). The
 // DTOs themselves are TypeScript interfaces (lib/brokers/dto.ts); these name their required
@@ -355,3 +356,8 @@ export const ZEditPreview = z
 export const ZEditReplay = ZEditPreview.extend({
   outcome: z.object({ id: z.string(), outcome: z.string(), message: z.string() }),
 }).meta({ id: 'EditReplay' });
+
+// The Workflows view (lib/brokers/workflow-schema.ts: the DTOs are zod schemas themselves).
+export const ZWorkflowRunPageResponse = ZWorkflowRunPage.meta({ id: 'WorkflowRunPage' });
+export const ZWorkflowDetailResponse = ZWorkflowDetail.meta({ id: 'WorkflowDetail' });
+export const ZWorkflowRetryResponse = ZWorkflowRetryResult.meta({ id: 'WorkflowRetryResult' });
