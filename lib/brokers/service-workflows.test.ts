@@ -7,7 +7,7 @@ import type { WorkflowDetail } from './workflow-schema';
 // The Workflows service's own rules against a fake adapter (the QueueFlow adapter is tested
 // with the real server in tests/brokers/queueflow/queueflow-workflows.int.test.ts).
 const configs: BrokerConfig[] = [];
-let adapter: Partial<BrokerAdapter>;
+let adapter: { -readonly [K in keyof BrokerAdapter]?: BrokerAdapter[K] };
 let retried: string[];
 
 vi.mock('./registry', () => ({
@@ -56,7 +56,7 @@ beforeEach(() => {
   adapter = {
     capabilities: async () => allOn(),
     workflows: fake(run('failed', true)),
-    model: { workflows: decl } as BrokerAdapter['model'],
+    model: { workflows: decl } as unknown as BrokerAdapter['model'],
   };
 });
 
