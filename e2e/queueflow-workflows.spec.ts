@@ -134,6 +134,12 @@ test('workflow ids that are malformed or unknown say so; a 300-step run is drawn
   });
   expect(r.status()).toBe(404);
 
+  // A system without workflows says why, in its own words, on the page and through the API.
+  await page.goto('/brokers/main/workflows');
+  await expect(page.getByTestId('workflows-off')).toContainText('potatoq keeps no workflow runs');
+  const off = await page.request.get('/api/brokers/main/workflows');
+  expect(off.status()).toBe(501);
+
   const idle = `e2ewfbig${randomBytes(3).toString('hex')}`;
   const [big] = createWorkflows(server(), [bigWorkflow(`big-${idle}`, idle)]);
   const t = Date.now();
