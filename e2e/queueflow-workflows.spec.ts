@@ -92,7 +92,8 @@ test('a failed QueueFlow workflow: its DAG, the failed step and what it blocks, 
   await expect(page.getByTestId('step-blocks')).toContainText('ship, notify');
   // Results render as text: the markup in prepare's result is shown, never run.
   await step('prepare').click();
-  await expect(page.getByTestId('step-result')).toContainText(XSS);
+  await expect(page.getByTestId('step-result')).toContainText(JSON.stringify(XSS));
+  await expect(page.getByTestId('step-result').locator('img')).toHaveCount(0);
   expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
   await expect(page.getByTestId('step-job')).toBeVisible();
   await page.screenshot({ path: info.outputPath('queueflow-workflow-failed.png'), fullPage: true });

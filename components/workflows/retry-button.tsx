@@ -26,7 +26,7 @@ export function RetryWorkflowButton({
   const [typed, setTyped] = useState('');
   const [reason, setReason] = useState('');
   const [resets, setResets] = useState<string[]>([]);
-  const m = useBrokerAction(brokerId, () => retryWorkflowAction(brokerId, run.id, typed, reason.trim() || undefined));
+  const m = useBrokerAction(brokerId, () => retryWorkflowAction(brokerId, run.id, typed, reason.trim() || undefined), 'retried');
   const close = () => {
     setOpen(false);
     setTyped('');

@@ -63,6 +63,7 @@ export async function retryWorkflow(brokerId: string, input: { id: string; confi
       name: run.name,
       before: run.status,
       resets: run.retry.resets,
+      requested: 1,
       succeeded: [
         {
           id: run.id,

@@ -137,6 +137,8 @@ export const ZWorkflowRetryResult = z.object({
   /** The status before the retry, and the steps it sent back to pending. */
   before: z.string(),
   resets: z.array(z.string()),
+  /** Runs asked for (one): the per-id outcome shape every action answers in. */
+  requested: z.number().int(),
   succeeded: z.array(z.object({ id: z.string(), outcome: z.literal('ok'), message: z.string() })),
   failed: z.array(z.object({ id: z.string(), outcome: z.string(), message: z.string() })),
 });
