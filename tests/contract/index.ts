@@ -8,6 +8,7 @@ import { collect, type Ctx } from './helpers';
 import { registerListing } from './listing';
 import { registerEditReplay, registerStuck } from './stuck';
 import { registerTrends } from './trends';
+import { registerWorkflows } from './workflows';
 import type { BrokerAdapter } from '@/lib/brokers/types';
 
 export { contractCase, TRACEBACK, uniqueQueue, type Ctx, type Needs } from './helpers';
@@ -51,5 +52,6 @@ export function runAdapterContract(name: string, makeFixture: () => Promise<Cont
     registerStuck,
     registerEditReplay,
     registerTrends,
+    registerWorkflows,
   ]);
 }
