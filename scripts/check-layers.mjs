@@ -47,6 +47,7 @@ const SERVICE_PREFIXES = [
 const SERVICE_FILES = new Set([
   'lib/config.ts',
   'lib/brokers/service.ts',
+  'lib/brokers/service-workflows.ts',
   'lib/brokers/registry.ts',
   'lib/brokers/systems.ts',
   'lib/brokers/systems-context.ts',

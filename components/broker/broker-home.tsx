@@ -9,6 +9,7 @@ import { ScheduleProblems } from '@/components/schedules/schedule-problems';
 import { schedulesDecl } from '@/lib/brokers/schedule-model';
 import { WorkerStatus } from '@/components/workers/worker-status';
 import { workersWords } from '@/components/workers/words';
+import { WorkflowHealthCard } from '@/components/workflows/workflow-health-card';
 import { DEAD, countOf } from '@/lib/brokers/schema';
 import { describeError } from '@/lib/client/api';
 import { countTitle, formatAge, formatCount } from '@/lib/text/format';
@@ -68,6 +69,7 @@ export function BrokerHome({ brokerId }: { brokerId: string }) {
           ))}
         </ul>
       </Card>
+      <WorkflowHealthCard overview={o.data} />
       {off.length ? (
         <Card testId="broker-capabilities">
           <CardHeader title="Not available on this broker" />

@@ -19,6 +19,7 @@ import {
   ZScheduleEditRequest,
   ZScheduleId,
 } from '@/lib/brokers/schedule';
+import { ZWorkflowId, ZWorkflowListQuery } from '@/lib/brokers/workflow-schema';
 
 // The OpenAPI 3.1 description of the console's HTTP API, served at /api/openapi.json. Request
 // parameters and bodies are the zod schemas the routes validate with (converted by zod's own
@@ -535,6 +536,38 @@ export const ROUTES: Route[] = [
     access: 'reader',
     summary: 'This description',
     other: { '200': { description: 'OpenAPI 3.1', content: { 'application/json': { schema: { type: 'object' } } } } },
+  },
+  {
+    method: 'get',
+    path: '/api/brokers/{broker}/workflows',
+    tag: 'workflows',
+    access: 'reader',
+    summary: "Workflow runs newest first, one status at a time (a key of the adapter's `model.workflows.runStatuses`), paged by `cursor`",
+    query: ZWorkflowListQuery,
+    ok: R.ZWorkflowRunPageResponse,
+    errors: readerOfBroker,
+    description: "Where the adapter declares capability `workflows` (QueueFlow); elsewhere 501 Unsupported with the system's reason.",
+  },
+  {
+    method: 'get',
+    path: '/api/brokers/{broker}/workflows/{id}',
+    tag: 'workflows',
+    access: 'reader',
+    summary: 'One run: its steps with state, duration, job, error and result, laid out in layers, and what each failed step blocks',
+    params: { id: ZWorkflowId },
+    ok: R.ZWorkflowDetailResponse,
+    errors: readerOfBroker,
+  },
+  {
+    method: 'post',
+    path: '/api/brokers/{broker}/workflows/{id}/retry',
+    tag: 'workflows',
+    access: 'operator',
+    summary: "The system's retry of a failed run; `confirm` repeats the run's name, `reason` required",
+    params: { id: ZWorkflowId },
+    body: z.object({ confirm: z.string().describe("the run's name"), reason: ZReason.min(1).describe('why (required)') }),
+    ok: R.ZWorkflowRetryResponse,
+    errors: writer,
   },
 ];
 

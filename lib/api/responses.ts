@@ -14,6 +14,7 @@ import { ZMoveTargetView } from '@/lib/brokers/move-pairing';
 import { ZBrokerEntry } from '@/lib/brokers/naming';
 import { ZBulkJobView } from '@/lib/bulk/schema';
 import { ZSchedule, ZScheduleList, ZScheduleOutcome, ZSchedulePreview } from '@/lib/brokers/schedule';
+import { ZWorkflowDetail, ZWorkflowRetryResult, ZWorkflowRunPage } from '@/lib/brokers/workflow-schema';
 
 // What the API answers, for the OpenAPI description (lib/api/openapi.ts). The DTOs are not
 // copied here: each is one zod definition next to its type (lib/brokers/dto*.ts, message-view,
@@ -98,3 +99,8 @@ export const ZScheduleResultBody = ZScheduleOutcome.extend({
   id: 'ScheduleResult',
   description: "One schedule action's outcome (`jobId`: the job a run-now made)",
 });
+
+// The Workflows view (lib/brokers/workflow-schema.ts: the DTOs are zod schemas themselves).
+export const ZWorkflowRunPageResponse = ZWorkflowRunPage.meta({ id: 'WorkflowRunPage' });
+export const ZWorkflowDetailResponse = ZWorkflowDetail.meta({ id: 'WorkflowDetail' });
+export const ZWorkflowRetryResponse = ZWorkflowRetryResult.meta({ id: 'WorkflowRetryResult' });

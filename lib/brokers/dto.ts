@@ -5,6 +5,7 @@
 // which keeps the zod input schemas.
 import { z } from 'zod';
 import { ZBrokerModel, ZCapabilities } from './model';
+import { ZWorkflowHealth } from './workflow-schema';
 
 export * from './model';
 export * from './message-view';
@@ -140,6 +141,8 @@ export const ZBrokerOverview = z
       .partialRecord(z.string(), z.string())
       .optional()
       .describe('why a column (a state key, `dead`, `oldest`) is unknown on every queue, in words'),
+    /** Failed workflow runs and the newest with their cause, where capability `workflows` is on. */
+    workflows: ZWorkflowHealth.optional(),
     readAt: iso,
   })
   .meta({ id: 'BrokerOverview' });

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { ZActionDecl, ZCallsDecl, ZEnqueueDecl, ZEnqueueFieldDecl, ZPurgeDecl, ZTypedKind, ZWorkersDecl } from './model-actions';
 
 export * from './model-actions';
+import { ZWorkflowsDecl } from './workflow-schema';
 
 /** The queue systems a broker entry may name (`"kind"`); the registry says which are supported. */
 export const SYSTEM_KINDS = ['potatoq', 'celery', 'sdj', 'queueflow'] as const;
@@ -18,7 +19,20 @@ export type BrokerKind = string;
 
 /** The closed set of things an adapter may be able to do besides listing its states (one
  *  `list:<state key>` capability per declared state: `listCapability`). */
-export const CAPABILITIES = ['browseDead', 'replay', 'discard', 'revoke', 'purge', 'enqueue', 'results', 'workers', 'pause'] as const;
+export const CAPABILITIES = [
+  'browseDead',
+  'replay',
+  'discard',
+  'revoke',
+  'purge',
+  'enqueue',
+  'results',
+  'workers',
+  'pause',
+  // The Workflows view (runs of a DAG of steps) and the system's retry of a failed run.
+  'workflows',
+  'retryWorkflow',
+] as const;
 export type FixedCapability = (typeof CAPABILITIES)[number];
 /** Whether the tasks of one declared state can be listed here: `list:` and the state's key. */
 export type ListCapability = `list:${string}`;
@@ -43,7 +57,10 @@ export type Cap = z.infer<typeof ZCap>;
 export const ZCapabilities = z
   .strictObject({
     ...(Object.fromEntries(CAPABILITIES.map((k) => [k, ZCap])) as Record<FixedCapability, typeof ZCap>),
-    ...(Object.fromEntries(SCHEDULE_CAPABILITIES.map((k) => [k, ZCap.optional()])) as Record<ScheduleCapability, z.ZodOptional<typeof ZCap>>),
+    ...(Object.fromEntries(SCHEDULE_CAPABILITIES.map((k) => [k, ZCap.optional()])) as Record<
+      ScheduleCapability,
+      z.ZodOptional<typeof ZCap>
+    >),
   })
   .catchall(ZCap)
   .check((ctx) => {
@@ -76,8 +93,22 @@ export const allCapabilities = (states: Pick<StateDecl, 'key'>[]): Capabilities 
 });
 
 /** The capabilities that change a broker: what read-only takes away. The one list of them. */
-export const WRITE_ACTIONS = ['replay', 'discard', 'revoke', 'purge', 'enqueue', 'pause'] as const satisfies readonly Capability[];
+export const WRITE_ACTIONS = [
+  'replay',
+  'discard',
+  'revoke',
+  'purge',
+  'enqueue',
+  'pause',
+  'retryWorkflow',
+] as const satisfies readonly Capability[];
 export type WriteAction = (typeof WRITE_ACTIONS)[number];
+
+/** The Workflows view and its retry, off on a system without workflows, for `why` (its words). */
+export const noWorkflows = (why: string): Pick<Capabilities, 'workflows' | 'retryWorkflow'> => ({
+  workflows: { on: false, why },
+  retryWorkflow: { on: false, why },
+});
 
 /** `caps` with every write turned off for `why` (read-only configuration, a standby, ...). */
 export function withoutWrites(caps: Capabilities, why: string, code?: 'Forbidden' | 'ReadOnly'): Capabilities {
@@ -255,6 +286,8 @@ export const ZBrokerModel = z
      *  Schedules tab shows and which actions it offers; `{off}` says why not. Absent: the system
      *  declares nothing (treated as off). lib/brokers/schedule-model.ts. */
     schedules: ZSchedulesModel.optional(),
+    /** Its workflow runs' statuses and retry, in its words; present with capability `workflows`. */
+    workflows: ZWorkflowsDecl.optional(),
   })
   .meta({ id: 'BrokerModel', description: "The adapter's declaration: its states, what each action does, the enqueue fields." });
 export type BrokerModel = z.infer<typeof ZBrokerModel>;

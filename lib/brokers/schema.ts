@@ -17,6 +17,7 @@ export {
   listCapability,
   listing,
   listingOf,
+  noWorkflows,
   stateOfRole,
   timeOf,
   withoutWrites,

@@ -34,6 +34,7 @@ import type { PyVal } from '@/lib/pyvalues/pyval';
 import type { AdapterContext } from './adapter-context';
 import type { EditPreview, EditReplayResult, ReplayEditInput } from './schema-edit';
 import type { Schedule, ScheduleAction, ScheduleInput, ScheduleList, ScheduleOutcome, SchedulePreview } from './schedule';
+import type { WorkflowDetail, WorkflowHealth, WorkflowListQuery, WorkflowRunPage } from './workflow-schema';
 
 /**
  * The one contract every broker implements. Created by a factory (`createSqliteAdapter`),
@@ -167,8 +168,25 @@ export interface BrokerAdapter {
   createSchedule?(input: ScheduleInput): Promise<ScheduleOutcome>;
   /** Changes schedule `id` as `model.schedules.actions.edit.how` says (in place, or replaced). */
   editSchedule?(id: string, input: ScheduleInput): Promise<ScheduleOutcome>;
+  /** Workflow runs (a DAG of steps, each a task) and the system's retry of a failed run,
+   *  present with capability `workflows` and `model.workflows`. */
+  readonly workflows?: WorkflowsAdapter;
 
   close(): Promise<void>;
+}
+
+/** A system's workflow runs (lib/brokers/workflow-schema.ts has the DTOs). */
+export interface WorkflowsAdapter {
+  /** One status's runs (every run without one), newest first, by the system's cursor. */
+  list(q: WorkflowListQuery): Promise<WorkflowRunPage>;
+  /** A run with its steps laid out; null when no such run is visible here. A malformed id is
+   *  InvalidInput naming `id`, before the system is asked. */
+  get(id: string): Promise<WorkflowDetail | null>;
+  /** The system's own retry of a failed run (nothing else is changed); Conflict in the
+   *  system's words where it refuses (a running or completed run). */
+  retry(id: string): Promise<void>;
+  /** How many runs are failed now and the newest of them with their cause. */
+  health(): Promise<WorkflowHealth>;
 }
 
 /**

@@ -132,6 +132,27 @@ describe('renderSnapshot', () => {
     expect(text).not.toMatch(/^potatoq_console_workers\{/m);
   });
 
+  it('exports failed workflow runs where the adapter declares workflows, and nothing where it does not or could not count', async () => {
+    const qf = (failed: number | null, on = true) =>
+      overview({
+        id: 'qf',
+        capabilities: { ...caps, workflows: on ? { on: true } : { on: false, why: 'none' } },
+        workflows: { failed, recent: [] },
+      });
+    const sample = (id: string, o: ReturnType<typeof overview>) => ({
+      ...names('queueflow', 'queueflow'),
+      id,
+      name: id,
+      ok: true,
+      seconds: 0.1,
+      error: null,
+      overview: { ...o, id },
+    });
+    const text = await renderSnapshot({ takenAt: at, brokers: [sample('a', qf(3)), sample('b', qf(null)), sample('c', qf(2, false))] });
+    expect(text).toContain('potatoq_console_workflows_failed{broker="a"} 3');
+    expect(text).not.toMatch(/^potatoq_console_workflows_failed\{broker="[bc]"\}/m);
+  });
+
   it('exports a count the console did not finish with the capped marker, "at least 0" included', async () => {
     const o = overview({
       queues: [

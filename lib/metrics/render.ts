@@ -79,6 +79,11 @@ export async function renderSnapshot(s: Snapshot, maxQueues = getMetricsConfig()
     'Workers by heartbeat status (alive, stale) as the broker reports them; absent where the system keeps no worker registry.',
     ['broker', 'status'],
   );
+  const failedRuns = gauge(
+    'potatoq_console_workflows_failed',
+    "Workflow runs in a failed status now (QueueFlow: failed and partially_failed), where the broker's adapter declares workflows; absent where it does not or could not count them.",
+    ['broker'],
+  );
   const snapshotAge = gauge(
     'potatoq_console_metrics_snapshot_timestamp_seconds',
     `When the brokers were read for these numbers (reads are shared for ${CACHE_MS / 1000} s).`,
@@ -96,6 +101,8 @@ export async function renderSnapshot(s: Snapshot, maxQueues = getMetricsConfig()
       workers.set({ broker: b.id, status: 'alive' }, o.workers.alive);
       workers.set({ broker: b.id, status: 'stale' }, o.workers.stale);
     }
+    // Absent, never 0, where the system has no workflows or did not count them.
+    if (o.capabilities.workflows?.on && typeof o.workflows?.failed === 'number') failedRuns.set({ broker: b.id }, o.workflows.failed);
     const { kept, omitted: n } = limitQueues(queueSamples(o, s.takenAt), maxQueues, OTHER_QUEUE);
     omitted.set({ broker: b.id }, n);
     for (const q of kept) {

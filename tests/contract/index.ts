@@ -10,6 +10,7 @@ import { registerListing } from './listing';
 import { registerDtoShapes } from './shapes';
 import { registerEditReplay, registerStuck } from './stuck';
 import { registerTrends } from './trends';
+import { registerWorkflows } from './workflows';
 import type { BrokerAdapter } from '@/lib/brokers/types';
 
 export { contractCase, TRACEBACK, uniqueQueue, type Ctx, type Needs } from './helpers';
@@ -56,5 +57,6 @@ export function runAdapterContract(name: string, makeFixture: () => Promise<Cont
     registerStuck,
     registerEditReplay,
     registerTrends,
+    registerWorkflows,
   ]);
 }

@@ -165,6 +165,10 @@ export const CELERY_RABBITMQ_MODEL: BrokerModel = {
 };
 
 /** Celery's brokers hold no paused state: every Celery adapter's `pause` capability is off with this. */
+/** Why Celery has no Workflows view: a canvas is messages linked by ids, with no stored run. */
+export const CELERY_NO_WORKFLOWS =
+  'Celery keeps no workflow runs: a chain, group or chord is messages linked by their ids (root_id, parent_id, group) and chord counters, not a stored DAG with step states';
+
 export const CELERY_NO_PAUSE = {
   on: false,
   why: 'Celery has no queue pause in its broker: workers stop taking a queue with `celery control cancel_consumer <queue>` (and `add_consumer` to resume), which the console does not send',

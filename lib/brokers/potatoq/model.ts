@@ -53,6 +53,10 @@ const REVOKE = {
 };
 
 /** potatoq cannot hold a queue back: every store's `pause` capability is off with this. */
+/** Why potatoq has no Workflows view: it keeps no run of a DAG, only tasks linked by ids. */
+export const POTATOQ_NO_WORKFLOWS =
+  'potatoq keeps no workflow runs: a chord or chain is tasks linked by their canvas ids (root, parent), not a stored DAG with step states';
+
 export const POTATOQ_NO_PAUSE = {
   on: false,
   why: "potatoq has no queue pause: stop the queue's workers (or leave it out of their -Q) instead",

@@ -27,6 +27,7 @@ import { diagnoseQueueflow } from './diagnose';
 import { listQfSchedules, readCron, scheduleOf } from './schedules';
 import { previewCron } from './schedules-input';
 import { qfCreateSchedule, qfEditSchedule, qfScheduleAction } from './schedules-write';
+import { failedRunWarning, qfWorkflows } from './workflows';
 
 /** How long a `/whoami` answer is trusted (a key's access changes only with the server's config). */
 const PROBE_TTL_MS = 30_000;
@@ -45,6 +46,7 @@ export function createQueueflowAdapter(config: StoreConfig, ctx: AdapterContext)
   const client: QfClient = createQfClient({ url: config.url, token: o.token, timeoutMs: o.timeoutMs ?? 8000 });
   const { leases } = ctx;
   const links = createReplayLinks(client);
+  const workflows = qfWorkflows(client);
   // Recovery writes (a resume, a cancel): never from a read-only console or token.
   const holds = createHolds(client, config.id, ctx, async () => !config.readOnly && (await who()).capabilities.pause.on);
 
@@ -66,8 +68,8 @@ export function createQueueflowAdapter(config: StoreConfig, ctx: AdapterContext)
   async function overview(): Promise<BrokerOverview> {
     // Before the counts, so a queue a recovery resumes reads as resumed.
     const held = await holds.read();
-    const [p, queues] = await Promise.all([who(), queueStats(client)]);
-    const warnings = holdWarnings(held, leases.now());
+    const [p, queues, flows] = await Promise.all([who(), queueStats(client), workflowHealth()]);
+    const warnings = [...holdWarnings(held, leases.now()), ...failedRunWarning(flows)];
     return {
       id: config.id,
       name: config.name,
@@ -85,10 +87,15 @@ export function createQueueflowAdapter(config: StoreConfig, ctx: AdapterContext)
       totals: totalsOver(queues, QF_STATES),
       workers: null,
       unknownWhy: { workers: p.capabilities.workers.why ?? '' },
+      workflows: flows,
       ...(warnings.length ? { warnings } : {}),
       readAt: new Date().toISOString(),
     };
   }
+
+  /** Failed runs for the overview and /metrics; a failing read is "not counted", never 0 and
+   *  never a failed overview. */
+  const workflowHealth = () => workflows.health().catch(() => ({ failed: null, recent: [] }));
 
   async function diagnose(q: Parameters<NonNullable<BrokerAdapter['diagnose']>>[0]) {
     const held = await holds.read();
@@ -162,6 +169,10 @@ export function createQueueflowAdapter(config: StoreConfig, ctx: AdapterContext)
     },
     createSchedule: async (input) => (await writableSchedules(), qfCreateSchedule(client, input)),
     editSchedule: async (id, input) => (await writableSchedules(), qfEditSchedule(client, id, input)),
+    workflows: {
+      ...workflows,
+      retry: async (id) => (await writable('retryWorkflow'), workflows.retry(id)),
+    },
     close: async () => undefined,
   };
 }

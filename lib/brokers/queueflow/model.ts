@@ -3,6 +3,7 @@ import { ConsoleError } from '@/lib/brokers/errors';
 import type { BrokerModel, ListOrder, StateDecl } from '@/lib/brokers/schema';
 import { QUEUEFLOW_ENQUEUE } from './enqueue';
 import { QUEUEFLOW_SCHEDULES } from './schedules-model';
+import { QF_WORKFLOWS } from './workflows-model';
 
 /** QueueFlow's job statuses that are waiting or running work, as its API names them; the
  *  finished ones (completed, failed, cancelled) are the console's results. */
@@ -58,6 +59,7 @@ export const QUEUEFLOW_MODEL: BrokerModel = {
     none: 'QueueFlow keeps no worker registry: the console cannot list its workers.',
     seen: 'Heartbeat',
   },
+  workflows: QF_WORKFLOWS,
   results: {
     does: "QueueFlow's finished jobs (completed, failed, cancelled) with their result or error; they go by its retention.",
     statuses: QF_FINISHED.map((x) => x.toUpperCase()),

@@ -41,6 +41,8 @@ export async function probe(client: QfClient): Promise<QfProbe> {
       pause: write,
       schedules: { on: true },
       'schedules:write': write,
+      workflows: { on: true },
+      retryWorkflow: write,
     },
   };
 }

@@ -2,6 +2,7 @@ import 'server-only';
 import { ConsoleError } from '@/lib/brokers/errors';
 import { parseOptions } from '@/lib/brokers/options';
 import {
+  noWorkflows,
   withoutWrites,
   type ActionOutcome,
   type ActionResult,
@@ -145,6 +146,10 @@ export function createSdjAdapter(config: StoreConfig, _ctx: AdapterContext): Bro
   };
 }
 
+/** Why Simple Durable Jobs has no Workflows view (its fan-out tree is shown per job). */
+const SDJ_NO_WORKFLOWS =
+  'Simple Durable Jobs keeps no workflow DAG with step states: its fan-out parents and children are linked job by job (shown on each job page)';
+
 const NO_JOB = (id: string): ActionOutcome => ({
   id,
   outcome: 'missing',
@@ -153,7 +158,7 @@ const NO_JOB = (id: string): ActionOutcome => ({
 
 /** Everything on; every write off, with why, on an unverified schema. */
 function capsOf(schema: SdjSchema): Capabilities {
-  const caps = capabilitiesOf(SDJ_MODEL.states);
+  const caps = capabilitiesOf(SDJ_MODEL.states, noWorkflows(SDJ_NO_WORKFLOWS));
   return schema.verified ? caps : withoutWrites(caps, schema.reason ?? 'the schema is not the verified one');
 }
 

@@ -62,15 +62,23 @@ describe('QueueFlow: a server that answers badly', () => {
       );
       try {
         const escaped = await escapedDuring(async () => {
-          const e = await a.overview().then(
-            () => expect.fail('the call succeeded'),
-            (x: unknown) => x,
-          );
-          expect(e).toBeInstanceOf(ConsoleError);
-          expect(['BrokerUnavailable', 'BrokerTimeout']).toContain((e as ConsoleError).code);
-          expect((e as ConsoleError).message).toMatch(expected);
-          expect((e as ConsoleError).message).not.toContain('secret-token-1');
-          expect((e as ConsoleError).message).not.toContain('<html>');
+          // The overview, and the Workflows view's reads and retry.
+          for (const call of [
+            () => a.overview(),
+            () => a.workflows!.list({ limit: 5 }),
+            () => a.workflows!.get('00000000-0000-4000-8000-000000000000'),
+            () => a.workflows!.retry('00000000-0000-4000-8000-000000000000'),
+          ]) {
+            const e = await call().then(
+              () => expect.fail('the call succeeded'),
+              (x: unknown) => x,
+            );
+            expect(e).toBeInstanceOf(ConsoleError);
+            expect(['BrokerUnavailable', 'BrokerTimeout']).toContain((e as ConsoleError).code);
+            expect((e as ConsoleError).message).toMatch(expected);
+            expect((e as ConsoleError).message).not.toContain('secret-token-1');
+            expect((e as ConsoleError).message).not.toContain('<html>');
+          }
         });
         expect(escaped).toEqual([]);
       } finally {

@@ -8,11 +8,11 @@ import { Management, type MgmtQueue } from '@/lib/transports/amqp/management';
 import { groupsNote, windowNote, type DeepDlq } from '@/lib/transports/amqp/dlq-notes';
 import { parseAmqpUrl, parseManagement } from '@/lib/transports/amqp/url';
 import { connectRedis } from '@/lib/transports/redis/server';
-import { listing, type ActionResult, type BrokerOverview, type Capabilities, type QueueStats } from '@/lib/brokers/schema';
+import { noWorkflows, listing, type ActionResult, type BrokerOverview, type Capabilities, type QueueStats } from '@/lib/brokers/schema';
 import { capabilitiesOf, off, on, unsupported } from '@/lib/brokers/kit/capabilities';
 import { actionResult } from '@/lib/brokers/kit/results';
 import type { BrokerAdapter, ReplayPace, StoreConfig } from '@/lib/brokers/types';
-import { CELERY_NO_PAUSE, CELERY_RABBITMQ_MODEL } from '../model';
+import { CELERY_NO_PAUSE, CELERY_NO_WORKFLOWS, CELERY_RABBITMQ_MODEL } from '../model';
 import { ZCeleryOptions } from '../options';
 import { NO_BACKEND, type ResultCtx } from '../redis/context';
 import { callOfFailure } from '../calls';
@@ -99,6 +99,7 @@ export function createCeleryRabbitAdapter(config: StoreConfig): BrokerAdapter {
     return capabilitiesOf(
       CELERY_RABBITMQ_MODEL.states,
       { pause: CELERY_NO_PAUSE },
+      noWorkflows(CELERY_NO_WORKFLOWS),
       // Celery on RabbitMQ declares no scheduled state (its ETAs wait among the ready ones).
       listing(CELERY_RABBITMQ_MODEL.states, { on: false, why: NO_BROWSE }),
       !backend && off(['browseDead', 'replay', 'discard', 'results'], NO_BACKEND),

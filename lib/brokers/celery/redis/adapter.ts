@@ -4,12 +4,12 @@ import { ConsoleError } from '@/lib/brokers/errors';
 import { parseOptions } from '@/lib/brokers/options';
 import { parseRedisUrl } from '@/lib/transports/redis/url';
 import { connectRedis } from '@/lib/transports/redis/server';
-import type { Capabilities, EnqueuePreview } from '@/lib/brokers/schema';
+import { noWorkflows, type Capabilities, type EnqueuePreview } from '@/lib/brokers/schema';
 import { capabilitiesOf, off } from '@/lib/brokers/kit/capabilities';
 import type { BrokerAdapter, StoreConfig } from '@/lib/brokers/types';
 import { celeryCall } from '../command';
 import { celeryDeadHistogram } from '../histogram';
-import { CELERY_NO_PAUSE, CELERY_REDIS_MODEL } from '../model';
+import { CELERY_NO_PAUSE, CELERY_NO_WORKFLOWS, CELERY_REDIS_MODEL } from '../model';
 import { ZCeleryOptions } from '../options';
 import { NO_BACKEND, type CeleryRedisCtx } from './context';
 import { celeryRedisKeys } from './keys';
@@ -81,6 +81,7 @@ export function createCeleryRedisAdapter(
     return capabilitiesOf(
       CELERY_REDIS_MODEL.states,
       { pause: CELERY_NO_PAUSE },
+      noWorkflows(CELERY_NO_WORKFLOWS),
       !backend && off(['browseDead', 'replay', 'discard', 'results'], NO_BACKEND),
     );
   }

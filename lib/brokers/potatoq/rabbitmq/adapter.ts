@@ -1,6 +1,6 @@
 import 'server-only';
 import { ConsoleError } from '@/lib/brokers/errors';
-import type { ActionResult, Capabilities } from '@/lib/brokers/schema';
+import { noWorkflows, type ActionResult, type Capabilities } from '@/lib/brokers/schema';
 import type { BrokerAdapter, StoreConfig } from '@/lib/brokers/types';
 import { capabilitiesOf, off, unsupported } from '@/lib/brokers/kit/capabilities';
 import { AmqpLink } from '@/lib/transports/amqp/connection';
@@ -18,7 +18,7 @@ import { V3_BROWSE_REFUSAL } from './topology';
 import { parseAmqpUrl, parseManagement } from '@/lib/transports/amqp/url';
 import { convertCelery, discardDead, enqueue, purge, replayDead, replayDeadPaced, revoke } from './writes';
 import { previewPotatoqEnqueue } from '../enqueue-preview';
-import { POTATOQ_NO_PAUSE, POTATOQ_RABBITMQ_MODEL } from '../model';
+import { POTATOQ_NO_PAUSE, POTATOQ_NO_WORKFLOWS, POTATOQ_RABBITMQ_MODEL } from '../model';
 import { callOfLetter } from '../calls';
 import { diagnosePotatoq } from '../diagnose';
 
@@ -78,6 +78,7 @@ export function createRabbitmqAdapter(config: StoreConfig): RabbitmqAdapter {
     return capabilitiesOf(
       POTATOQ_RABBITMQ_MODEL.states,
       { pause: POTATOQ_NO_PAUSE },
+      noWorkflows(POTATOQ_NO_WORKFLOWS),
       off(['list:ready', 'list:running'], NO_LISTING),
       off(['list:scheduled'], NO_SCHEDULED),
       server.major < 4 && off(['browseDead', 'replay', 'discard'], V3_BROWSE_REFUSAL),

@@ -3,7 +3,7 @@ import { workerTally } from '@/lib/brokers/kit/overview';
 import { listPeriodic } from './schedules';
 import { readFileSync } from 'node:fs';
 import { ConsoleError, isConsoleError } from '@/lib/brokers/errors';
-import { type ActionResult, type BrokerOverview, type Capabilities, type EnqueueRequest } from '@/lib/brokers/schema';
+import { noWorkflows, type ActionResult, type BrokerOverview, type Capabilities, type EnqueueRequest } from '@/lib/brokers/schema';
 import type { BrokerAdapter, StoreConfig, TaskCall } from '@/lib/brokers/types';
 import { capabilitiesOf } from '@/lib/brokers/kit/capabilities';
 import { cachedFor } from '@/lib/brokers/kit/connections';
@@ -12,7 +12,7 @@ import { actionResult } from '@/lib/brokers/kit/results';
 import { previewPotatoqEnqueue } from '../enqueue-preview';
 import { buildInputOfCall, callOfLetter, messageOfCall } from '../calls';
 import type { Liveness } from '../heartbeats';
-import { POTATOQ_NO_PAUSE, POTATOQ_REDIS_MODEL } from '../model';
+import { POTATOQ_NO_PAUSE, POTATOQ_NO_WORKFLOWS, POTATOQ_REDIS_MODEL } from '../model';
 import { parseOptions } from '@/lib/brokers/options';
 import { ZRedisOptions } from '../options';
 import { parsePotatoqEnqueue } from '../enqueue-fields';
@@ -118,7 +118,8 @@ export function createRedisAdapter(config: StoreConfig): BrokerAdapter {
   }
 
   /** Every capability potatoq's Redis layout allows; potatoq has no queue pause. */
-  const caps = (): Capabilities => capabilitiesOf(POTATOQ_REDIS_MODEL.states, { pause: POTATOQ_NO_PAUSE });
+  const caps = (): Capabilities =>
+    capabilitiesOf(POTATOQ_REDIS_MODEL.states, { pause: POTATOQ_NO_PAUSE }, noWorkflows(POTATOQ_NO_WORKFLOWS));
   async function capabilities(): Promise<Capabilities> {
     await usable();
     return caps();

@@ -3,7 +3,7 @@ import { workerTally } from '@/lib/brokers/kit/overview';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { ConsoleError } from '@/lib/brokers/errors';
-import { withoutWrites, type Capabilities, type EnqueueRequest } from '@/lib/brokers/schema';
+import { noWorkflows, withoutWrites, type Capabilities, type EnqueueRequest } from '@/lib/brokers/schema';
 import { capabilitiesOf } from '@/lib/brokers/kit/capabilities';
 import { openOnce } from '@/lib/brokers/kit/connections';
 import { guarded } from '@/lib/brokers/kit/guard';
@@ -26,7 +26,7 @@ import { callOfLetter } from '../calls';
 import { previewPotatoqEnqueue } from '../enqueue-preview';
 import { revokeStep } from './writes-revoke';
 import { discardStep, replayStep, runPerId } from './writes';
-import { POTATOQ_NO_PAUSE, POTATOQ_TABLE_MODEL } from '../model';
+import { POTATOQ_NO_PAUSE, POTATOQ_NO_WORKFLOWS, POTATOQ_TABLE_MODEL } from '../model';
 import { diagnosePotatoq } from '../diagnose';
 import { editedPayload, previewOf, resultOf } from '../edit-replay';
 import { overdueFacts, runningFacts } from './reads-stuck';
@@ -87,7 +87,7 @@ export function createSqliteAdapter(config: StoreConfig): BrokerAdapter {
 
   function capabilities(): Capabilities {
     const c = open();
-    const caps = capabilitiesOf(POTATOQ_TABLE_MODEL.states, { pause: POTATOQ_NO_PAUSE });
+    const caps = capabilitiesOf(POTATOQ_TABLE_MODEL.states, { pause: POTATOQ_NO_PAUSE }, noWorkflows(POTATOQ_NO_WORKFLOWS));
     return c.write ? caps : withoutWrites(caps, c.readOnlyWhy ?? 'read-only');
   }
 
