@@ -12,6 +12,7 @@ import { ZBulkControl, ZBulkCreate, ZBulkOp, ZJobId } from '@/lib/bulk/schema';
 import { ZDeadTrend, ZDeadTrendQuery, ZQueueTrend, ZQueueTrendQuery } from '@/lib/trends/schema';
 import * as R from './responses';
 import { ZReplayEdit } from '@/lib/brokers/schema-edit';
+import { ZFamilyQuery } from '@/lib/brokers/family/schema';
 
 // The OpenAPI 3.1 description of the console's HTTP API, served at /api/openapi.json. Request
 // parameters and bodies are the zod schemas the routes validate with (converted by zod's own
@@ -128,6 +129,20 @@ export const ROUTES: Route[] = [
     access: 'reader',
     summary: 'The task whose id is literally `revoke`',
     ok: R.ZTaskDetail,
+    errors: readerOfBroker,
+  },
+  {
+    method: 'get',
+    path: '/api/brokers/{broker}/family/{id}',
+    tag: 'tasks',
+    access: 'reader',
+    summary:
+      "A task's family from any member: root, parent, children, group or chord with parts done/total, the work a failed member blocks",
+    description:
+      'Off (Unsupported, with why) where the system links no tasks this way; at most `limit` members, `capped` when the family has more; `unseen` lists what this broker does not let the console see.',
+    params: { id: z.string() },
+    query: ZFamilyQuery,
+    ok: R.ZTaskFamilyResponse,
     errors: readerOfBroker,
   },
   {

@@ -1,5 +1,6 @@
 import 'server-only';
 import { z } from 'zod';
+import { ZTaskFamily } from '@/lib/brokers/family/schema';
 
 // What the API answers, as zod schemas for the OpenAPI description (lib/api/openapi.ts). The
 // DTOs themselves are TypeScript interfaces (lib/brokers/dto.ts); these name their required
@@ -180,6 +181,9 @@ export const ZTaskDetail = ZTaskSummary.extend({
   rawSize: z.number().int(),
   rawTruncated: z.boolean(),
 }).meta({ id: 'TaskDetail' });
+/** A task's family (lib/brokers/family/schema.ts is the one definition). */
+export const ZTaskFamilyResponse = ZTaskFamily.meta({ id: 'TaskFamily' });
+
 export const ZDeadDetail = ZDeadSummary.extend({
   reason: z.string().nullable(),
   payload: z.looseObject({}),

@@ -12,7 +12,18 @@ export type BrokerKind = string;
 
 /** The closed set of things an adapter may be able to do besides listing its states (one
  *  `list:<state key>` capability per declared state: `listCapability`). */
-export const CAPABILITIES = ['browseDead', 'replay', 'discard', 'revoke', 'purge', 'enqueue', 'results', 'workers', 'pause'] as const;
+export const CAPABILITIES = [
+  'browseDead',
+  'replay',
+  'discard',
+  'revoke',
+  'purge',
+  'enqueue',
+  'results',
+  'workers',
+  'pause',
+  'family',
+] as const;
 export type FixedCapability = (typeof CAPABILITIES)[number];
 /** Whether the tasks of one declared state can be listed here: `list:` and the state's key. */
 export type ListCapability = `list:${string}`;

@@ -33,6 +33,7 @@ import type {
 import type { PyVal } from '@/lib/pyvalues/pyval';
 import type { AdapterContext } from './adapter-context';
 import type { EditPreview, EditReplayResult, ReplayEditInput } from './schema-edit';
+import type { FamilyQuery, TaskFamily } from './family/schema';
 
 /**
  * The one contract every broker implements. Created by a factory (`createSqliteAdapter`),
@@ -150,6 +151,11 @@ export interface BrokerAdapter {
    *  this after an earlier move of the id did not finish (lib/brokers/move-one.ts); without it
    *  such a move is left to the operator. */
   findCall?(id: string): Promise<string | null>;
+
+  /** Task `id`'s family (root, parent, children, group or chord, the work a failed member
+   *  blocks), from any member, bounded by `q.limit`; null when no task with this id is here
+   *  and none names it. Present with capability `family` on (lib/brokers/family/). */
+  family?(id: string, q: FamilyQuery): Promise<TaskFamily | null>;
 
   close(): Promise<void>;
 }

@@ -25,6 +25,7 @@ import { POTATOQ_NO_PAUSE, POTATOQ_TABLE_MODEL } from '../model';
 import { diagnosePotatoq } from '../diagnose';
 import { editedPayload, previewOf, resultOf } from '../edit-replay';
 import { overdueFacts, runningFacts } from './reads-stuck';
+import { sqliteFamily } from './family';
 
 /** A dead letter's payload as text; null when there is no such letter. */
 function letterText(db: Database.Database, id: string): string | null {
@@ -130,6 +131,7 @@ export function createSqliteAdapter(config: StoreConfig): BrokerAdapter {
     listDead: (q) => read((db) => listDead(db, q, window)),
     deadGroups: (q) => read((db) => deadGroups(db, q, window)),
     getDead: (id) => read((db) => getDead(db, id)),
+    family: async (id, q) => sqliteFamily(await read((db) => db), id, q.limit),
     deadHistogram: (q) => read((db) => deadHistogram(db, q)),
     listWorkers: () => read((db) => listWorkers(db, live)),
     listResults: (q) => read((db) => listResults(db, q)),
