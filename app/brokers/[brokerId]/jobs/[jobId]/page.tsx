@@ -1,5 +1,6 @@
 import { HydrationBoundary, dehydrate } from '@tanstack/react-query';
 import { TaskDetailView, type AfterWaiting } from '@/components/jobs/task-detail';
+import { FamilyPanel } from '@/components/family/family-panel';
 import { PageTitle } from '@/components/ui/states';
 import { segment } from '../../../../_lib/params';
 import { newServerQueryClient, prefetchOverview, prefetchTask } from '../../../../_lib/prefetch';
@@ -40,6 +41,7 @@ export default async function JobPage({ params }: { params: Promise<{ brokerId: 
       <PageTitle sub={<span className="font-mono text-xs break-all">{visible(id)}</span>}>Task</PageTitle>
       <HydrationBoundary state={dehydrate(qc)}>
         <TaskDetailView brokerId={brokerId} id={id} after={after} />
+        <FamilyPanel brokerId={brokerId} id={id} />
       </HydrationBoundary>
     </>
   );
