@@ -32,6 +32,8 @@ export interface FamilyNode {
 export interface ChordProgress {
   done: number | null;
   failed: number | null;
+  /** The chord's size where the system keeps it (else the parts' messages say). */
+  total?: number | null;
   note?: string;
 }
 
@@ -253,18 +255,21 @@ async function groupsOf(src: FamilySource, known: Map<string, FamilyNode>): Prom
     const cbId = chordPart?.chord?.callbackId ?? null;
     // Finished parts leave the broker: count the ones still found as a floor, not as "done".
     const failedSeen = parts.filter((p) => FAILED.has(p.status)).length;
-    if (chordPart) {
-      const p = await src.chord(gid);
-      const cb = cbId ? (known.get(cbId) ?? referenced(cbId, chordPart.chord?.callbackTask ?? null)) : null;
+    // A chord is known by a part's message or by the counters the system keeps for it.
+    const p = await src.chord(gid);
+    if (chordPart || p) {
+      const cb = cbId ? (known.get(cbId) ?? referenced(cbId, chordPart?.chord?.callbackTask ?? null)) : null;
       out.push({
         id: gid,
         kind: 'chord',
-        total: chordPart.chord?.size ?? null,
+        total: chordPart?.chord?.size ?? p?.total ?? null,
         done: p?.done ?? null,
         failed: p?.failed ?? (p ? null : failedSeen || null),
         members: parts.map((x) => x.id),
         callback: cb ? member(cb) : null,
-        note: p?.note ?? (p ? null : 'no chord counter is stored yet: no part has finished, or its counter expired'),
+        note:
+          p?.note ??
+          (p ? (cbId ? null : "the chord's callback is named only in its parts' messages, and none is waiting any more") : 'no chord counter is stored yet: no part has finished, or its counter expired'),
       });
     } else {
       const done = parts.filter((x) => ['succeeded', 'failed', 'dead', 'revoked'].includes(x.status)).length;
@@ -285,9 +290,12 @@ async function groupsOf(src: FamilySource, known: Map<string, FamilyNode>): Prom
 
 function blocksOf(src: FamilySource, known: Map<string, FamilyNode>): FamilyBlock[] {
   const out: FamilyBlock[] = [];
+  // A part's own record may not name its chord's callback; another part's message does.
+  const callbackOf = new Map<string, string>();
+  for (const n of known.values()) if (n.groupId !== null && n.chord?.callbackId) callbackOf.set(n.groupId, n.chord.callbackId);
   for (const n of known.values()) {
     if (!FAILED.has(n.status)) continue;
-    const cb = n.chord?.callbackId;
+    const cb = n.chord?.callbackId ?? (n.groupId !== null ? callbackOf.get(n.groupId) : undefined);
     if (cb) out.push({ by: n.id, waiting: member(known.get(cb) ?? referenced(cb)), why: src.words.chordBlocked });
     for (const s of n.next)
       out.push({ by: n.id, waiting: member(known.get(s.id) ?? referenced(s.id, s.task)), why: src.words.chainBlocked });
