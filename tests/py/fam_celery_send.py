@@ -1,4 +1,5 @@
-"""Sends a chord (three parts, the middle one failing), a group and a chain; prints ids."""
+"""Sends a chord (three parts: one failing, one held on a queue no worker takes yet), a group
+and a chain, each step on the queue given; prints their ids as JSON."""
 
 from __future__ import annotations
 
@@ -8,11 +9,11 @@ import sys
 from celery import chain, chord, group
 from fam_celery_app import add, collect, flaky
 
-queue = sys.argv[1] if len(sys.argv) > 1 else "celery"
-c = chord([add.s(1, 1), flaky.s(2), add.s(3, 3)], collect.s()).set(queue=queue)
-cres = c.apply_async(queue=queue)
-g = group(add.s(5, 5), add.s(6, 6)).apply_async(queue=queue)
-ch = chain(add.s(1, 2), add.s(3), add.s(4)).apply_async(queue=queue)
+queue, held = sys.argv[1], sys.argv[2]
+c = chord([add.s(1, 1).set(queue=queue), flaky.s(2).set(queue=queue), add.s(3, 3).set(queue=held)], collect.s().set(queue=queue))
+cres = c.apply_async()
+g = group(add.s(5, 5).set(queue=queue), add.s(6, 6).set(queue=queue)).apply_async()
+ch = chain(add.s(1, 2).set(queue=queue), add.s(3).set(queue=queue), add.s(4).set(queue=queue)).apply_async()
 chain_ids = []
 r = ch
 while r is not None:

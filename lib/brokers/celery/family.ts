@@ -88,7 +88,7 @@ export const CELERY_FAMILY_WORDS: FamilySource['words'] = {
   chordBlocked:
     "Celery's result backend counts each part once: once every part is in, the callback fails with ChordError and never runs. Replaying the failed part runs it again, but the chord has already counted it, so the callback stays failed: send the callback again yourself if it must run",
   chainBlocked:
-    "a failed task stops its chain: Celery never sends the next step (it has no message and no result). Replaying the failed task sends it again with its chain, so the rest runs once it succeeds",
+    'a failed task stops its chain: Celery never sends the next step (it has no message and no result). Replaying the failed task sends it again with its chain, so the rest runs once it succeeds',
 };
 
 export const CELERY_FAMILY_UNSEEN = [

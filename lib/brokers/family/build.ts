@@ -145,7 +145,11 @@ export async function buildFamily(src: FamilySource, id: string, limit: number):
     chain.push(pid);
     at = await lookup(pid, () => referenced(pid));
   }
-  const root = rootId !== null ? await lookup(rootId, () => referenced(rootId)) : null;
+  // Where no message names the root (Celery's results keep only `parent_id`), the top of the
+  // parent chain is the root, unless the chain looped or was cut at MAX_DEPTH.
+  const top = known.get(chain[chain.length - 1]!);
+  const rootAt = rootId ?? (cycle.length === 0 && top && top.parentId === null ? top.id : null);
+  const root = rootAt !== null ? await lookup(rootAt, () => referenced(rootAt)) : null;
 
   // Children the system recorded (Celery), breadth first from the root and from this task.
   const seen = new Set<string>();
@@ -269,7 +273,11 @@ async function groupsOf(src: FamilySource, known: Map<string, FamilyNode>): Prom
         callback: cb ? member(cb) : null,
         note:
           p?.note ??
-          (p ? (cbId ? null : "the chord's callback is named only in its parts' messages, and none is waiting any more") : 'no chord counter is stored yet: no part has finished, or its counter expired'),
+          (p
+            ? cbId
+              ? null
+              : "the chord's callback is named only in its parts' messages, and none is waiting any more"
+            : 'no chord counter is stored yet: no part has finished, or its counter expired'),
       });
     } else {
       const done = parts.filter((x) => ['succeeded', 'failed', 'dead', 'revoked'].includes(x.status)).length;
