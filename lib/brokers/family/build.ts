@@ -34,6 +34,8 @@ export interface ChordProgress {
   failed: number | null;
   /** The chord's size where the system keeps it (else the parts' messages say). */
   total?: number | null;
+  /** `fan-out`: a join the system names so (its parent waits); absent: a chord. */
+  kind?: 'chord' | 'fan-out';
   note?: string;
 }
 
@@ -225,6 +227,8 @@ function ordered(known: Map<string, FamilyNode>, rootId: string | null): FamilyN
     list.push(n);
     kids.set(n.parentId, list);
   }
+  // Siblings in their group's order (a fan-out's index, a chord's part number), else as found.
+  for (const list of kids.values()) list.sort((a, b) => (a.groupIndex ?? Infinity) - (b.groupIndex ?? Infinity));
   const out: FamilyNode[] = [];
   const done = new Set<string>();
   const visit = (start: FamilyNode) => {
@@ -265,7 +269,7 @@ async function groupsOf(src: FamilySource, known: Map<string, FamilyNode>): Prom
       const cb = cbId ? (known.get(cbId) ?? referenced(cbId, chordPart?.chord?.callbackTask ?? null)) : null;
       out.push({
         id: gid,
-        kind: 'chord',
+        kind: p?.kind ?? 'chord',
         total: chordPart?.chord?.size ?? p?.total ?? null,
         done: p?.done ?? null,
         failed: p?.failed ?? (p ? null : failedSeen || null),

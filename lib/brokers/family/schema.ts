@@ -33,7 +33,8 @@ export type FamilyMember = z.infer<typeof ZFamilyMember>;
  *  done). Counts the system cannot give are null (shown as "—", with `note`). */
 export const ZFamilyGroup = z.object({
   id: z.string(),
-  kind: z.enum(['group', 'chord']),
+  /** `fan-out`: sub-jobs whose parent waits for them (the parent is the `callback`). */
+  kind: z.enum(['group', 'chord', 'fan-out']),
   /** Parts in the group, as the messages say (the chord's size); null: not known. */
   total: z.number().int().min(0).nullable(),
   /** Parts finished (succeeded or failed), as the system counts them; null: not known. */

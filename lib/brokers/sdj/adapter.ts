@@ -18,6 +18,7 @@ import { cancelJobs } from './cancel';
 import { UUID } from './db';
 import { deadGroups, deadHistogram } from './dead';
 import { deleteJobs } from './delete';
+import { sdjFamily } from './family';
 import { previewReplayEditedSdj, replayEditedSdj } from './edit-replay';
 import { enqueueSdj, previewEnqueueSdj } from './enqueue-contract';
 import { diagnoseSdj } from './diagnose';
@@ -120,6 +121,7 @@ export function createSdjAdapter(config: StoreConfig, _ctx: AdapterContext): Bro
     getTask: async (id) => getTask(await db(), id),
     listDead: async (q) => listDead(await db(), q),
     getDead: async (id) => getDead(await db(), id),
+    family: async (id, q) => sdjFamily(await db(), id, q.limit),
     deadIds: async (q, cap) => deadIds(await db(), q, cap),
     deadGroups: async (q) => deadGroups(await db(), q),
     deadHistogram: async (q) => deadHistogram(await db(), q),

@@ -9,6 +9,8 @@ const ALLOWED = [
   /^\.\//,
   /^@\/lib\/brokers\/(errors|types|model|schema|schema-edit|typed-value|parse-input|options|adapter-context|diagnosis|message-view|task-queues|form-values|json-typed)$/,
   /^@\/lib\/(text|triage)\//,
+  // The task family's contract and its one builder (system-neutral).
+  /^@\/lib\/brokers\/family\/(schema|build)$/,
   /^@\/lib\/trends\/ranges$/,
   // Unit tests' own support (tests/layout.test.ts keeps it out of shipped code).
   /^@\/tests\/support\//,
