@@ -9,7 +9,7 @@ import { extraBrokers, extraStatus, requireService } from './brokers-extra';
 import { guardPage } from './helpers';
 import { SoloWorker, until } from '../tests/support/solo-worker';
 import { spawnCeleryWorker } from '../tests/support/celery-worker';
-import { connectRedis } from '../lib/transports/redis/server';
+import { Redis } from 'ioredis';
 
 // The task family panel, with real workers: potatoq (the main SQLite broker) and Celery (the
 // Redis broker and backend) each run a chord whose middle part fails. The dead letter's page
@@ -34,7 +34,9 @@ test('potatoq: the failed chord part shows its chord and the callback it blocks;
   const queue = tag();
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'fam-e2e-'));
   const env = { ...process.env, RT_BROKER: `sqlite:///${main}`, FAM_OUT: out, PYTHONUNBUFFERED: '1' };
-  const { callback } = JSON.parse(execFileSync(path.join(ROOT, '.venv/bin/python'), ['fam_produce.py', queue], { cwd: PY, env }).toString()) as {
+  const { callback } = JSON.parse(
+    execFileSync(path.join(ROOT, '.venv/bin/python'), ['fam_produce.py', queue], { cwd: PY, env }).toString(),
+  ) as {
     callback: string;
   };
   const [flaky] = sqlite<{ id: string }>(main, "SELECT id FROM potatoq_jobs WHERE queue = ? AND task = 'fam.flaky'", queue);
@@ -42,8 +44,16 @@ test('potatoq: the failed chord part shows its chord and the callback it blocks;
   worker.start([queue]);
   const { pageErrors } = guardPage(page);
   try {
-    await until('the flaky part to die', () => sqlite(main, 'SELECT 1 FROM potatoq_dead WHERE id = ?', flaky!.id).length > 0, 30_000, () => worker.log);
-    await until('the callback to fail', () => sqlite(main, "SELECT 1 FROM potatoq_results WHERE id = ? AND state = 'FAILURE'", callback).length > 0);
+    await until(
+      'the flaky part to die',
+      () => sqlite(main, 'SELECT 1 FROM potatoq_dead WHERE id = ?', flaky!.id).length > 0,
+      30_000,
+      () => worker.log,
+    );
+    await until(
+      'the callback to fail',
+      () => sqlite(main, "SELECT 1 FROM potatoq_results WHERE id = ? AND state = 'FAILURE'", callback).length > 0,
+    );
 
     await page.goto(`/brokers/main/dead/${flaky!.id}`);
     const panel = page.getByTestId('family-panel');
@@ -58,7 +68,10 @@ test('potatoq: the failed chord part shows its chord and the callback it blocks;
     await dialog.getByTestId('confirm-submit').click();
     await expect(dialog.getByTestId('outcome-succeeded')).toBeVisible();
     // In the broker: the letter is gone and the worker ran the part.
-    await until('the replayed part to succeed', () => sqlite(main, "SELECT 1 FROM potatoq_results WHERE id = ? AND state = 'SUCCESS'", flaky!.id).length > 0);
+    await until(
+      'the replayed part to succeed',
+      () => sqlite(main, "SELECT 1 FROM potatoq_results WHERE id = ? AND state = 'SUCCESS'", flaky!.id).length > 0,
+    );
     expect(sqlite(main, 'SELECT 1 FROM potatoq_dead WHERE id = ?', flaky!.id)).toEqual([]);
 
     // The family again, from the task's page: the part succeeded, nothing blocked by it any more.
@@ -74,7 +87,9 @@ test('potatoq: the failed chord part shows its chord and the callback it blocks;
   }
 });
 
-test('Celery: a waiting chord part shows the failed part and the callback it blocks; replayed from the family, it runs', async ({ page }) => {
+test('Celery: a waiting chord part shows the failed part and the callback it blocks; replayed from the family, it runs', async ({
+  page,
+}) => {
   const why = extraStatus().celery;
   test.skip(!requireService(why === undefined ? 'global setup did not run' : why, 'Redis (Celery broker)'), 'Redis is not available');
   const x = extraBrokers().celery;
@@ -87,7 +102,7 @@ test('Celery: a waiting chord part shows the failed part and the callback it blo
   ) as { chord: { callback: string; parts: string[] } };
   const [, flaky, waiting] = ids.chord.parts as [string, string, string];
   const worker = spawnCeleryWorker(env, [queue], `fam-${queue}`, ['-P', 'solo'], 'fam_celery_app');
-  const backend = connectRedis(x.backend);
+  const backend = new Redis(x.backend);
   const status = async (id: string) => {
     const raw = await backend.get(`celery-task-meta-${id}`);
     return raw ? (JSON.parse(raw) as { status: string }).status : null;

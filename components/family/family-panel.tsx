@@ -1,5 +1,6 @@
 'use client';
 import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { ConfirmAction } from '@/components/actions/confirm-action';
 import { Card, CardHeader } from '@/components/ui/card';
 import { ErrorBox, Loading } from '@/components/ui/states';
@@ -9,13 +10,20 @@ import { familyKey, useFamily } from '@/lib/client/family';
 import { useOverview } from '@/lib/client/hooks';
 import { FamilyGroups, FamilyTree } from './family-tree';
 import { FamilyMemberRow } from './family-member';
+import { DeleteFamilyButton } from './delete-family-button';
 
 /** The task family on a task or dead-letter page: shown where the broker declares it
  *  (capability `family`), its reason where it does not. */
 export function FamilyPanel({ brokerId, id }: { brokerId: string; id: string }) {
-  const caps = useOverview(brokerId).data?.capabilities;
+  const o = useOverview(brokerId).data;
+  const caps = o?.capabilities;
+  const deleteDecl = o?.model?.actions.deleteFamily;
   const cap = caps?.family;
   const q = useFamily(brokerId, id, cap?.on === true);
+  // While a replay dialog is open the family it was opened from stays on screen: the replay
+  // refreshes the family, and the failed member leaving it must not take its outcome away.
+  const [held, setHeld] = useState<TaskFamily | null>(null);
+  const shown = held ?? q.data;
   if (!cap) return null;
   if (!cap.on)
     return (
@@ -36,13 +44,39 @@ export function FamilyPanel({ brokerId, id }: { brokerId: string; id: string }) 
         ) : null}
       </CardHeader>
       <div className="space-y-4 p-4 text-sm">
-        {err ? <ErrorBox {...err} /> : !q.data ? <Loading /> : <FamilyBody brokerId={brokerId} f={q.data} replay={caps.replay} />}
+        {err && !held ? (
+          <ErrorBox {...err} />
+        ) : !shown ? (
+          <Loading />
+        ) : (
+          <FamilyBody brokerId={brokerId} f={shown} replay={caps.replay} onDialog={(open) => setHeld(open && q.data ? q.data : null)} />
+        )}
+        {shown && deleteDecl && shown.parent === null && shown.children.length > 0 ? (
+          <DeleteFamilyButton
+            brokerId={brokerId}
+            id={shown.id}
+            members={shown.members.length}
+            capped={shown.capped}
+            decl={deleteDecl}
+            disabledReason={caps.discard.on ? undefined : (caps.discard.why ?? 'delete unavailable')}
+          />
+        ) : null}
       </div>
     </Card>
   );
 }
 
-function FamilyBody({ brokerId, f, replay }: { brokerId: string; f: TaskFamily; replay: { on: boolean; why?: string } }) {
+function FamilyBody({
+  brokerId,
+  f,
+  replay,
+  onDialog,
+}: {
+  brokerId: string;
+  f: TaskFamily;
+  replay: { on: boolean; why?: string };
+  onDialog: (open: boolean) => void;
+}) {
   const qc = useQueryClient();
   return (
     <>
@@ -85,6 +119,7 @@ function FamilyBody({ brokerId, f, replay }: { brokerId: string; f: TaskFamily; 
                     brokerId={brokerId}
                     ids={[by.id]}
                     disabledReason={replay.on ? undefined : (replay.why ?? 'replay unavailable')}
+                    onOpenChange={onDialog}
                     onDone={() => void qc.invalidateQueries({ queryKey: familyKey(brokerId, f.id) })}
                   />
                 ) : null}

@@ -146,6 +146,20 @@ export const ROUTES: Route[] = [
     errors: readerOfBroker,
   },
   {
+    method: 'post',
+    path: '/api/brokers/{broker}/family/{id}/delete',
+    tag: 'tasks',
+    access: 'operator',
+    summary:
+      "Delete a workflow with its whole subtree where the system offers it (Simple Durable Jobs' DeleteWorkflowSubtree); `confirm` repeats the id, `reason` required",
+    description:
+      "Under the system's own guard (`model.actions.deleteFamily.guard`): a refused workflow is one failed outcome with why, nothing deleted.",
+    params: { id: z.string() },
+    body: z.object({ confirm: z.string().describe("the workflow's id, typed again"), reason: ZReason.min(1).describe('why (required)') }),
+    ok: R.ZActionResult,
+    errors: writer,
+  },
+  {
     method: 'get',
     path: '/api/brokers/{broker}/dead',
     tag: 'dead letters',

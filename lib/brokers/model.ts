@@ -155,6 +155,9 @@ export interface BrokerModel {
        *  payload is JSON). Absent: every kind the editor knows. */
       kinds?: TypedKind[];
     };
+    /** Present where the system can delete a workflow with its whole subtree (the adapter's
+     *  `deleteFamily`, gated by `discard`); `guard` says what the system refuses. */
+    deleteFamily?: ActionDecl & { guard: string };
     /** Present where the adapter can turn another system's message into one of its own;
      *  `what` names such a letter ("Celery letter"). */
     convert?: ActionDecl & { what: string };

@@ -137,7 +137,7 @@ export async function overview(brokerId: string): Promise<BrokerOverview> {
   // Workers the adapter declares it cannot see are unknown, never "0 alive" (a false page).
   const known = raw.capabilities.workers.on ? raw : { ...raw, workers: null };
   // An adapter that reads no family cannot have one, whatever its defaults say.
-  const hasFamily = getAdapter(brokerId).family !== undefined;
+  const hasFamily = getAdapter(brokerId).family !== undefined || !known.capabilities.family.on;
   const result = hasFamily ? known : { ...known, capabilities: { ...known.capabilities, family: { on: false, why: NO_FAMILY_WHY } } };
   if (!config.readOnly) return result;
   // Configuration can only take capabilities away.
@@ -237,8 +237,10 @@ export async function getFamily(brokerId: string, id: string, q: FamilyQuery): P
     brokerId,
     'task family',
     async (a) => {
-      const cap = a.family ? ((await a.capabilities()).family ?? { on: false }) : { on: false, why: NO_FAMILY_WHY };
-      if (!cap.on || !a.family) throw new ConsoleError('Unsupported', cap.why ?? NO_FAMILY_WHY);
+      // The adapter's own reason first (QueueFlow's), the console's where it reads none.
+      const cap = (await a.capabilities()).family ?? { on: false };
+      if (!cap.on) throw new ConsoleError('Unsupported', cap.why ?? NO_FAMILY_WHY);
+      if (!a.family) throw new ConsoleError('Unsupported', NO_FAMILY_WHY);
       return a.family(id, q);
     },
     id,
@@ -246,6 +248,21 @@ export async function getFamily(brokerId: string, id: string, q: FamilyQuery): P
   if (!f) throw new ConsoleError('NotFound', `no task ${id} is in this broker, and no task names it as its root`);
   return f;
 }
+
+/** Workflow `id` deleted with its subtree where the adapter declares it; the `discard`
+ *  capability (and read-only) decides as for every delete. */
+export const deleteFamily = (brokerId: string, id: string): Promise<ActionResult> =>
+  write(
+    brokerId,
+    'discard',
+    'workflow delete',
+    (a) => {
+      if (!a.deleteFamily || !a.model.actions.deleteFamily)
+        throw new ConsoleError('Unsupported', "this system's adapter does not delete a workflow with its subtree");
+      return a.deleteFamily(id);
+    },
+    id,
+  );
 
 /** A task's stored result record (finished, failed, revoked); null when none is stored. */
 export const getResult = (brokerId: string, id: string) => read(brokerId, 'result', (a) => a.getResult(id), id);

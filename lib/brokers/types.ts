@@ -156,6 +156,9 @@ export interface BrokerAdapter {
    *  blocks), from any member, bounded by `q.limit`; null when no task with this id is here
    *  and none names it. Present with capability `family` on (lib/brokers/family/). */
   family?(id: string, q: FamilyQuery): Promise<TaskFamily | null>;
+  /** Deletes workflow `id` with its whole subtree, under the system's own guard (present with
+   *  `model.actions.deleteFamily`); one outcome for the id. */
+  deleteFamily?(id: string): Promise<ActionResult>;
 
   close(): Promise<void>;
 }

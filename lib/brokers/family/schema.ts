@@ -92,3 +92,13 @@ export const ZFamilyQuery = z.object({
   limit: z.coerce.number().int().min(1).max(FAMILY_LIMIT_MAX).default(FAMILY_LIMIT_DEFAULT),
 });
 export type FamilyQuery = z.infer<typeof ZFamilyQuery>;
+
+/** Deleting a workflow with its whole subtree (where the adapter declares
+ *  `model.actions.deleteFamily`): typed confirmation, the root's id typed again. */
+export const ZDeleteFamilyRequest = z
+  .object({
+    id: z.string().trim().min(1, 'id is required').max(1000, 'id longer than 1,000 characters'),
+    confirm: z.string({ error: "type the workflow's id to confirm" }),
+  })
+  .refine((r) => r.confirm.trim() === r.id, { message: "type the workflow's exact id to confirm", path: ['confirm'] });
+export type DeleteFamilyRequest = z.infer<typeof ZDeleteFamilyRequest>;

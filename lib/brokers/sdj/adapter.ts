@@ -134,6 +134,7 @@ export function createSdjAdapter(config: StoreConfig, _ctx: AdapterContext): Bro
     replayDead: (ids) =>
       act('replay', ids, requeueJobs, (x) => ({ id: x.id, outcome: 'missing', message: `not a dead letter any more: ${x.message}` })),
     discardDead: (ids) => act('discard', ids, (s, v) => deleteJobs(s, v, { deadOnly: true })),
+    deleteFamily: (id) => act('discard', [id], (s, v) => deleteJobs(s, v, { subtree: true })),
     revoke: (ids) => act('revoke', ids, cancelJobs),
     async purge(queue) {
       const s = await store();
