@@ -5,8 +5,7 @@ import Database from 'better-sqlite3';
 import { seedDemoDatabase } from '../lib/demo/seed';
 import { freePortSync } from '../tests/support/free-port';
 import { extraBrokerEntries, extraBrokers, prepareExtraBrokers } from './brokers-extra';
-import { queueflowEntries, startE2eQueueflow } from './queueflow-server';
-import { prepareSdjBrokers, sdjEntries } from './sdj-dbs';
+import { E2E_SYSTEMS } from './systems';
 
 // The brokers the e2e server is configured with. Created once per `playwright test` run by
 // the config (main process only); workers find them through POTATOQ_E2E_DIR.
@@ -18,8 +17,9 @@ import { prepareSdjBrokers, sdjEntries } from './sdj-dbs';
 //   demo file at boot, as `npm run demo` does.
 // - `pg` and `rmq`: PostgreSQL and RabbitMQ 4 brokers (e2e/brokers-extra.ts), created and
 //   seeded with the real potatoq by e2e/global-setup.ts.
-// - `qf`: the real QueueFlow server (e2e/queueflow-server.ts), started here, seeded by its spec.
-// - `sdj-pg`, `sdj-my`: Simple Durable Jobs databases (e2e/sdj-dbs.ts), made by global setup.
+// - the brokers each system brings (e2e/systems.ts): `qf`, the real QueueFlow server
+//   (e2e/queueflow-server.ts), started here and seeded by its spec; `sdj-pg`, `sdj-my`, Simple
+//   Durable Jobs databases (e2e/sdj-dbs.ts), made by global setup.
 
 // The two shared servers' ports: chosen free once per run by the config (main process) and
 // handed to workers through the environment, so a busy port on the machine never fails a run.
@@ -59,8 +59,7 @@ export function prepareE2eBrokers(): E2eBrokers {
       db.close();
     }
     prepareExtraBrokers(brokers.dir);
-    prepareSdjBrokers(brokers.dir);
-    startE2eQueueflow(brokers.dir);
+    for (const sys of E2E_SYSTEMS) sys.prepare(brokers.dir);
     return brokers;
   }
   return e2eBrokers();
@@ -71,7 +70,6 @@ export function brokersEnv(b: E2eBrokers): string {
     { id: 'main', name: 'Main (SQLite)', url: `sqlite:///${b.main}` },
     { id: 'gone', name: 'Gone (missing file)', url: `sqlite:///${b.gone}` },
     ...extraBrokerEntries(extraBrokers(b.dir)),
-    ...queueflowEntries(b.dir),
-    ...sdjEntries(b.dir),
+    ...E2E_SYSTEMS.flatMap((sys) => sys.entries(b.dir)),
   ]);
 }

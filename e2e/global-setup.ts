@@ -20,7 +20,7 @@ import {
 } from './brokers-extra';
 import { mgmtQueueExists, pgProblem, queueCount, rabbitProblem, until } from './services';
 import { redisProblem } from '../tests/support/redis-ping';
-import { setupSdjBrokers } from './sdj-dbs';
+import { E2E_SYSTEMS } from './systems';
 
 // Creates and seeds the service-backed brokers once per run, with the REAL potatoq (runs after
 // the web servers started; the console opens brokers per request, so that is fine).
@@ -159,7 +159,7 @@ export default async function globalSetup(): Promise<void> {
     status.pg === null ? Promise.resolve().then(() => setupPostgres(x)) : null,
     status.rmq === null ? setupRabbit(x).then((seed) => (status.rmqSeed = seed)) : null,
     status.redis === null ? Promise.resolve().then(() => setupRedis(x)) : null,
-    setupSdjBrokers(process.env.POTATOQ_E2E_DIR!),
+    ...E2E_SYSTEMS.map((sys) => sys.setup?.(process.env.POTATOQ_E2E_DIR!)),
   ]);
   writeExtraStatus(status);
   console.log(

@@ -1,24 +1,26 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { celerySeed, extraBrokers, extraStatus } from './brokers-extra';
-import { stopE2eQueueflow } from './queueflow-server';
-import { dropSdjBrokers } from './sdj-dbs';
 import { cleanupRabbit, dropRedisPrefix, pgRows } from './services';
+import { E2E_SYSTEMS } from './systems';
 
 // Removes the run's temp broker files, the PostgreSQL schema, and the RabbitMQ queues and
 // Redis keys of the run; POTATOQ_E2E_KEEP=1 keeps them all for a post-mortem.
 export default async function globalTeardown(): Promise<void> {
   const dir = process.env.POTATOQ_E2E_DIR;
   if (!dir) return;
-  // The QueueFlow server is a process of the run: stopped (its database dropped) even with KEEP.
-  try {
-    stopE2eQueueflow(dir);
-  } catch (e) {
-    console.warn(`e2e teardown (QueueFlow): ${(e as Error).message}`);
+  // A system's servers are processes of the run: stopped (QueueFlow's database dropped) even with KEEP.
+  for (const sys of E2E_SYSTEMS) {
+    try {
+      sys.stop?.(dir);
+    } catch (e) {
+      console.warn(`e2e teardown (${sys.label}): ${(e as Error).message}`);
+    }
   }
   if (process.env.POTATOQ_E2E_KEEP === '1') return;
   await dropServiceBrokers(dir).catch((e: unknown) => console.warn(`e2e teardown: ${(e as Error).message}`));
-  await dropSdjBrokers(dir);
+  for (const sys of E2E_SYSTEMS)
+    await sys.drop?.(dir).catch((e: unknown) => console.warn(`e2e teardown (${sys.label}): ${(e as Error).message}`));
   fs.rmSync(dir, { recursive: true, force: true });
 }
 
