@@ -1,95 +1,16 @@
-import type { FamilyBlock, FamilyGroup, FamilyMember, FamilyStatus, TaskFamily } from './schema';
+import { blocksOf, groupsOf } from './groups';
+import { MAX_GROUPS, member, referenced, type FamilyNode, type FamilySource } from './node';
+import type { TaskFamily } from './schema';
+
+export { referenced, type ChordProgress, type FamilyNode, type FamilySource } from './node';
+
+export const MAX_DEPTH = 64;
 
 // One family builder for every system with parent/root/group ids: a system hands over a
 // `FamilySource` (its reads, mapped to neutral nodes) and the words for what it cannot see;
 // the walk, the bounds and the cycle guard are here once. Every read is bounded: at most
 // `limit` members, at most `limit` lookups by id, a parent chain followed at most
 // MAX_DEPTH steps and never twice through the same id.
-
-/** One task as a system's messages or results describe it. */
-export interface FamilyNode {
-  id: string;
-  task: string | null;
-  status: FamilyStatus;
-  state: string | null;
-  link: 'task' | 'dead' | null;
-  rootId: string | null;
-  parentId: string | null;
-  groupId: string | null;
-  groupIndex: number | null;
-  /** A chord's part: the chord's size and its callback (what waits for every part). */
-  chord: { size: number | null; callbackId: string | null; callbackTask: string | null } | null;
-  /** What it starts once it succeeds (a chain's next step), where the ids are fixed. */
-  next: { id: string; task: string | null }[];
-  /** Children the system itself recorded (Celery's `children` in a stored result). */
-  children?: string[];
-  /** Tasks its message describes before they exist (a chain's later steps inside its links):
-   *  used for an id the store no longer (or not yet) has. */
-  implied?: FamilyNode[];
-}
-
-/** A chord's progress as the system counts it; null counts: not known (`note` says why). */
-export interface ChordProgress {
-  done: number | null;
-  failed: number | null;
-  /** The chord's size where the system keeps it (else the parts' messages say). */
-  total?: number | null;
-  /** `fan-out`: a join the system names so (its parent waits); absent: a chord. */
-  kind?: 'chord' | 'fan-out';
-  note?: string;
-}
-
-export interface FamilySource {
-  /** One task by id (its message waiting, running or dead, or its stored result); null: not here. */
-  node(id: string): Promise<FamilyNode | null>;
-  /** Tasks whose root is `rootId`, at most `cap` (`more`: there are others). Null where this
-   *  store cannot search by root (then only links are followed; `unseen` says so). */
-  byRoot(rootId: string, cap: number): Promise<{ nodes: FamilyNode[]; more: boolean } | null>;
-  /** Tasks of group `groupId` (a group's parts need not share a root), at most `cap`. Null
-   *  where this store cannot search by group. */
-  byGroup(groupId: string, cap: number): Promise<{ nodes: FamilyNode[]; more: boolean } | null>;
-  /** A chord's counters; null: none stored (not started, expired, or not kept here). */
-  chord(groupId: string): Promise<ChordProgress | null>;
-  words: {
-    /** What a failed part does to its chord's callback, and what replaying the part does. */
-    chordBlocked: string;
-    /** What a failed task does to the rest of its chain. */
-    chainBlocked: string;
-  };
-  /** What this store does not let the console see, in the system's words. */
-  unseen: string[];
-}
-
-export const MAX_DEPTH = 64;
-const MAX_GROUPS = 20;
-
-const member = (n: FamilyNode): FamilyMember => ({
-  id: n.id,
-  task: n.task,
-  status: n.status,
-  state: n.state,
-  link: n.link,
-  parentId: n.parentId,
-  groupId: n.groupId,
-  groupIndex: n.groupIndex,
-});
-
-/** A member known only because another one names it (a callback, a parent, a chain step). */
-export const referenced = (id: string, task: string | null = null, parentId: string | null = null): FamilyNode => ({
-  id,
-  task,
-  status: 'unknown',
-  state: null,
-  link: null,
-  rootId: null,
-  parentId,
-  groupId: null,
-  groupIndex: null,
-  chord: null,
-  next: [],
-});
-
-const FAILED: ReadonlySet<FamilyStatus> = new Set(['failed', 'dead']);
 
 /** The family of task `id`, or null when the store knows no task with that id and none
  *  names it as its root. */
@@ -245,72 +166,5 @@ function ordered(known: Map<string, FamilyNode>, rootId: string | null): FamilyN
   if (root) visit(root);
   for (const n of known.values()) if (!done.has(n.id) && (n.parentId === null || !known.has(n.parentId))) visit(n);
   for (const n of known.values()) if (!done.has(n.id)) visit(n);
-  return out;
-}
-
-async function groupsOf(src: FamilySource, known: Map<string, FamilyNode>): Promise<FamilyGroup[]> {
-  const byGroup = new Map<string, FamilyNode[]>();
-  for (const n of known.values()) {
-    if (n.groupId === null) continue;
-    const list = byGroup.get(n.groupId) ?? [];
-    list.push(n);
-    byGroup.set(n.groupId, list);
-  }
-  const out: FamilyGroup[] = [];
-  for (const [gid, parts] of [...byGroup].slice(0, MAX_GROUPS)) {
-    const chordPart = parts.find((p) => p.chord !== null);
-    parts.sort((a, b) => (a.groupIndex ?? 0) - (b.groupIndex ?? 0));
-    const cbId = chordPart?.chord?.callbackId ?? null;
-    // Finished parts leave the broker: count the ones still found as a floor, not as "done".
-    const failedSeen = parts.filter((p) => FAILED.has(p.status)).length;
-    // A chord is known by a part's message or by the counters the system keeps for it.
-    const p = await src.chord(gid);
-    if (chordPart || p) {
-      const cb = cbId ? (known.get(cbId) ?? referenced(cbId, chordPart?.chord?.callbackTask ?? null)) : null;
-      out.push({
-        id: gid,
-        kind: p?.kind ?? 'chord',
-        total: chordPart?.chord?.size ?? p?.total ?? null,
-        done: p?.done ?? null,
-        failed: p?.failed ?? (p ? null : failedSeen || null),
-        members: parts.map((x) => x.id),
-        callback: cb ? member(cb) : null,
-        note:
-          p?.note ??
-          (p
-            ? cbId
-              ? null
-              : "the chord's callback is named only in its parts' messages, and none is waiting any more"
-            : 'no chord counter is stored yet: no part has finished, or its counter expired'),
-      });
-    } else {
-      const done = parts.filter((x) => ['succeeded', 'failed', 'dead', 'revoked'].includes(x.status)).length;
-      out.push({
-        id: gid,
-        kind: 'group',
-        total: null,
-        done: null,
-        failed: failedSeen,
-        members: parts.map((x) => x.id),
-        callback: null,
-        note: `a group without a chord keeps no counter: ${parts.length} part(s) found, ${done} of them finished`,
-      });
-    }
-  }
-  return out;
-}
-
-function blocksOf(src: FamilySource, known: Map<string, FamilyNode>): FamilyBlock[] {
-  const out: FamilyBlock[] = [];
-  // A part's own record may not name its chord's callback; another part's message does.
-  const callbackOf = new Map<string, string>();
-  for (const n of known.values()) if (n.groupId !== null && n.chord?.callbackId) callbackOf.set(n.groupId, n.chord.callbackId);
-  for (const n of known.values()) {
-    if (!FAILED.has(n.status)) continue;
-    const cb = n.chord?.callbackId ?? (n.groupId !== null ? callbackOf.get(n.groupId) : undefined);
-    if (cb) out.push({ by: n.id, waiting: member(known.get(cb) ?? referenced(cb)), why: src.words.chordBlocked });
-    for (const s of n.next)
-      out.push({ by: n.id, waiting: member(known.get(s.id) ?? referenced(s.id, s.task)), why: src.words.chainBlocked });
-  }
   return out;
 }
