@@ -7,7 +7,9 @@ import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sdjFamily } from '@/lib/brokers/sdj/family';
 import { isConsoleError } from '@/lib/brokers/errors';
-import { deadLetter, fanOut, goEnqueue, idOf, q, uuidv7 } from './rows';
+import { claim, deadLetter, fanOut, goEnqueue, idOf, q, uuidv7 } from './rows';
+import { createSdjAdapter } from '@/lib/brokers/sdj/adapter';
+import { adapterContext } from '@/lib/brokers/systems-context';
 import { availableDialects, DIALECTS, freshSdj, type Sdj } from './support';
 
 const up = await availableDialects();
@@ -79,6 +81,41 @@ for (const dialect of DIALECTS) {
       expect(await sdjFamily(s.store.db, uuidv7(), 10)).toBeNull();
       const err = await sdjFamily(s.store.db, "x' OR 1=1 --", 10).catch((e: unknown) => e);
       expect(isConsoleError(err) && err.code).toBe('InvalidInput');
+    });
+  });
+}
+
+for (const dialect of DIALECTS) {
+  describe.skipIf(!up[dialect])(`SDJ delete a workflow with its subtree on ${dialect}`, () => {
+    let s: Sdj | undefined;
+    afterEach(async () => {
+      await s?.done();
+      s = undefined;
+    });
+
+    it("deletes the workflow and every sub-job through the adapter, and keeps the library's guard", async () => {
+      s = await freshSdj(dialect);
+      const { db } = s;
+      const a = createSdjAdapter({ id: 'sdj', name: 'SDJ', url: db.url, readOnly: false, options: { lockWaitMs: 300 } }, adapterContext());
+      try {
+        const qn = queueName();
+        const parent = await goEnqueue(db, { queue: qn, type: 'fan-out' });
+        const { children } = await fanOut(db, parent, 3, qn);
+        // A sub-job a worker holds: the whole delete is refused, nothing goes.
+        await claim(db, children[0]!);
+        const refused = await a.deleteFamily!(parent);
+        expect(refused.failed).toEqual([expect.objectContaining({ id: parent, outcome: 'running' })]);
+        expect(await q(db, 'SELECT id FROM jobs WHERE parent_job_id = ?', [idOf(db, parent)])).toHaveLength(3);
+        // Once nothing runs: the workflow, its sub-jobs and its fan-out go, one outcome for the id.
+        await q(db, "UPDATE jobs SET status = 'cancelled', locked_by = NULL");
+        const r = await a.deleteFamily!(parent);
+        expect(r.succeeded).toEqual([expect.objectContaining({ id: parent, message: 'deleted with 3 sub-job(s) of its workflow' })]);
+        expect(await q(db, 'SELECT id FROM jobs')).toEqual([]);
+        expect(await q(db, 'SELECT id FROM fan_outs')).toEqual([]);
+        expect((await a.deleteFamily!(parent)).failed[0]).toMatchObject({ outcome: 'missing' });
+      } finally {
+        await a.close();
+      }
     });
   });
 }
