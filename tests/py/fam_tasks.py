@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from typing import Any
@@ -10,6 +11,8 @@ from typing import Any
 from potatoq import Potatoq
 
 app = Potatoq("fam", broker=os.environ["RT_BROKER"])
+# PostgreSQL: the test's own schema and table prefix (as rt_pg_tasks.py takes them).
+app.conf.broker_transport_options = json.loads(os.environ.get("PQ_PG_OPTIONS") or "{}")
 OUT = Path(os.environ.get("FAM_OUT", "."))
 
 
