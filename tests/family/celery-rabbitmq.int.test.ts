@@ -19,7 +19,8 @@ const SERVERS = [
   { label: 'rabbitmq 3.10', url: process.env.POTATOQ_TEST_RABBITMQ3_URL, mgmt: process.env.POTATOQ_TEST_RABBITMQ3_MGMT },
 ];
 const redisUp = await redisAvailable();
-const BACKEND = redisDb(0);
+// Database 7 holds only keys under per-run prefixes (docs/systems/celery.md): nothing flushes it.
+const BACKEND = redisDb(7);
 
 async function deleteQueue(mgmt: string, amqpUrl: string, queue: string): Promise<void> {
   const u = new URL(amqpUrl);

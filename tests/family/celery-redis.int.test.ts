@@ -2,7 +2,7 @@
 // `celery worker`: a chord with one failing part and one part held on a queue no worker takes
 // yet, a group and a chain. The console reads each family from its members, sees the failed
 // part and the callback it blocks, replays the part, and checks in the backend what Celery
-// does with the chord afterwards. Keys live under this file's own prefixes on db 0.
+// does with the chord afterwards. Keys live under this file's own prefixes on db 7.
 import { execFileSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -17,7 +17,8 @@ import { dropKeysAt, newPrefix } from '@/tests/support/redis';
 import { redisAvailable, redisDb, stopWorker, until } from '../brokers/celery/redis/support';
 
 const up = await redisAvailable();
-const URL = redisDb(0);
+// Database 7 holds only keys under per-run prefixes (docs/systems/celery.md): nothing flushes it.
+const URL = redisDb(7);
 const P = newPrefix();
 const BP = `${P}b:`;
 const RP = `${P}r:`;
