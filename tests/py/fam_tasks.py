@@ -13,6 +13,9 @@ from potatoq import Potatoq
 app = Potatoq("fam", broker=os.environ["RT_BROKER"])
 # PostgreSQL: the test's own schema and table prefix (as rt_pg_tasks.py takes them).
 app.conf.broker_transport_options = json.loads(os.environ.get("PQ_PG_OPTIONS") or "{}")
+if os.environ.get("FAM_RESULT_BACKEND"):
+    # Redis stores results (and so chords) only with an explicit result_backend.
+    app.conf.result_backend = os.environ["FAM_RESULT_BACKEND"]
 OUT = Path(os.environ.get("FAM_OUT", "."))
 
 
