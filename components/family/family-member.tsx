@@ -34,7 +34,9 @@ export function FamilyMemberRow({ brokerId, m, current }: { brokerId: string; m:
           {visible(short(m.id))}
         </Link>
       )}
-      <span className="text-xs">{m.task === null ? <em className="text-zinc-500">name not known</em> : visible(m.task)}</span>
+      <span className="text-xs">
+        {m.task === null ? <em className="text-zinc-500 dark:text-zinc-400">name not known</em> : visible(m.task)}
+      </span>
       <Badge tone={TONE[m.status]} title={m.state ?? undefined}>
         {m.status === 'unknown' ? 'state not known' : m.status}
       </Badge>

@@ -27,7 +27,7 @@ export function FamilyPanel({ brokerId, id }: { brokerId: string; id: string }) 
   if (!cap) return null;
   if (!cap.on)
     return (
-      <p className="mt-4 text-sm text-zinc-500" data-testid="family-off">
+      <p className="mt-4 text-sm text-zinc-500 dark:text-zinc-400" data-testid="family-off">
         Task family: not shown on this broker: {cap.why ?? 'not available'}.
       </p>
     );
@@ -36,7 +36,7 @@ export function FamilyPanel({ brokerId, id }: { brokerId: string; id: string }) 
     <Card className="mt-4" testId="family-panel">
       <CardHeader title="Task family">
         {q.data ? (
-          <span className="text-xs text-zinc-500" data-testid="family-count">
+          <span className="text-xs text-zinc-500 dark:text-zinc-400" data-testid="family-count">
             {q.data.capped
               ? `at least ${q.data.members.length} members (showing the first ${q.data.members.length})`
               : `${q.data.members.length} member(s)`}
@@ -81,11 +81,11 @@ function FamilyBody({
   return (
     <>
       <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1">
-        <dt className="text-zinc-500">Root</dt>
+        <dt className="text-zinc-500 dark:text-zinc-400">Root</dt>
         <dd>{f.root ? <FamilyMemberRow brokerId={brokerId} m={f.root} /> : 'this task'}</dd>
-        <dt className="text-zinc-500">Parent</dt>
+        <dt className="text-zinc-500 dark:text-zinc-400">Parent</dt>
         <dd>{f.parent ? <FamilyMemberRow brokerId={brokerId} m={f.parent} /> : 'none known'}</dd>
-        <dt className="text-zinc-500">Children</dt>
+        <dt className="text-zinc-500 dark:text-zinc-400">Children</dt>
         <dd data-testid="family-children">
           {f.children.length === 0
             ? 'none known'
@@ -131,7 +131,7 @@ function FamilyBody({
       <FamilyGroups brokerId={brokerId} groups={f.groups} />
       <FamilyTree brokerId={brokerId} f={f} />
       {f.unseen.length > 0 ? (
-        <details className="text-xs text-zinc-500" data-testid="family-unseen">
+        <details className="text-xs text-zinc-500 dark:text-zinc-400" data-testid="family-unseen">
           <summary>What the console cannot see here</summary>
           <ul className="mt-1 list-disc pl-5">
             {f.unseen.map((u) => (

@@ -25,7 +25,7 @@ export function FamilyGroups({ brokerId, groups }: { brokerId: string; groups: F
               Callback: <FamilyMemberRow brokerId={brokerId} m={g.callback} />
             </div>
           ) : null}
-          {g.note ? <p className="pl-4 text-xs text-zinc-500">{g.note}</p> : null}
+          {g.note ? <p className="pl-4 text-xs text-zinc-500 dark:text-zinc-400">{g.note}</p> : null}
         </div>
       ))}
     </div>
