@@ -60,6 +60,15 @@ export async function revokeAction(
   return respond((h) => ops.revoke(brokerId, { ids, reason, queue }, h));
 }
 
+export async function deleteFamilyAction(
+  brokerId: string,
+  id: string,
+  confirm: string,
+  reason?: string,
+): Promise<ActionResponse<ActionResult>> {
+  return respond((h) => ops.deleteFamily(brokerId, { id, confirm, reason }, h));
+}
+
 export async function purgeAction(brokerId: string, queue: string, confirm: string, reason?: string): Promise<ActionResponse<PurgeResult>> {
   return respond((h) => ops.purge(brokerId, { queue, confirm, reason }, h));
 }

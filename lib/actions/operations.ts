@@ -5,6 +5,7 @@ import * as service from '@/lib/brokers/service';
 import { gate, logIds } from './gate';
 import { ZEnqueueInput, ZPauseRequest, ZPurgeRequest } from './schemas';
 import { ZReplayEditRequest } from '@/lib/brokers/schema-edit';
+import { ZDeleteFamilyRequest } from '@/lib/brokers/family/schema';
 import { z } from 'zod';
 import { getAuthConfig } from '@/lib/auth/config';
 
@@ -90,6 +91,26 @@ export const discardDead = (brokerId: string, input: unknown, headers: Headers) 
     headers,
     run: ({ ids }) => service.discardDead(brokerId, ids),
     audit: ({ ids }, r) => ({ ...logIds(ids), succeeded: r.succeeded.length, failed: r.failed.length }),
+  });
+
+/** A workflow deleted with its whole subtree (`{ id, confirm, reason }`: the id typed again). */
+export const deleteFamily = (brokerId: string, input: unknown, headers: Headers) =>
+  gate({
+    action: 'delete-subtree',
+    brokerId,
+    capability: 'discard',
+    schema: ZDeleteFamilyRequest,
+    input,
+    headers,
+    reasonRequired: true,
+    target: ({ id }) => ({ ids: [id] }),
+    run: ({ id }) => service.deleteFamily(brokerId, id),
+    audit: ({ id }, r) => ({
+      ids: [id],
+      succeeded: r.succeeded.length,
+      failed: r.failed.length,
+      outcome: (r.succeeded[0] ?? r.failed[0])?.message,
+    }),
   });
 
 export const revoke = (brokerId: string, input: unknown, headers: Headers) =>

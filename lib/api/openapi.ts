@@ -20,6 +20,7 @@ import {
   ZScheduleId,
 } from '@/lib/brokers/schedule';
 import { ZWorkflowId, ZWorkflowListQuery } from '@/lib/brokers/workflow-schema';
+import { ZFamilyQuery } from '@/lib/brokers/family/schema';
 
 // The OpenAPI 3.1 description of the console's HTTP API, served at /api/openapi.json. Request
 // parameters and bodies are the zod schemas the routes validate with (converted by zod's own
@@ -138,6 +139,34 @@ export const ROUTES: Route[] = [
     summary: 'The task whose id is literally `revoke`',
     ok: R.ZTaskDetail,
     errors: readerOfBroker,
+  },
+  {
+    method: 'get',
+    path: '/api/brokers/{broker}/family/{id}',
+    tag: 'tasks',
+    access: 'reader',
+    summary:
+      "A task's family from any member: root, parent, children, group or chord with parts done/total, the work a failed member blocks",
+    description:
+      'Off (Unsupported, with why) where the system links no tasks this way; at most `limit` members, `capped` when the family has more; `unseen` lists what this broker does not let the console see.',
+    params: { id: z.string() },
+    query: ZFamilyQuery,
+    ok: R.ZTaskFamilyResponse,
+    errors: readerOfBroker,
+  },
+  {
+    method: 'post',
+    path: '/api/brokers/{broker}/family/{id}/delete',
+    tag: 'tasks',
+    access: 'operator',
+    summary:
+      "Delete a workflow with its whole subtree where the system offers it (Simple Durable Jobs' DeleteWorkflowSubtree); `confirm` repeats the id, `reason` required",
+    description:
+      "Under the system's own guard (`model.actions.deleteFamily.guard`): a refused workflow is one failed outcome with why, nothing deleted.",
+    params: { id: z.string() },
+    body: z.object({ confirm: z.string().describe("the workflow's id, typed again"), reason: ZReason.min(1).describe('why (required)') }),
+    ok: R.ZActionResult,
+    errors: writer,
   },
   {
     method: 'get',

@@ -15,6 +15,7 @@ import { ZBrokerEntry } from '@/lib/brokers/naming';
 import { ZBulkJobView } from '@/lib/bulk/schema';
 import { ZSchedule, ZScheduleList, ZScheduleOutcome, ZSchedulePreview } from '@/lib/brokers/schedule';
 import { ZWorkflowDetail, ZWorkflowRetryResult, ZWorkflowRunPage } from '@/lib/brokers/workflow-schema';
+import { ZTaskFamily } from '@/lib/brokers/family/schema';
 
 // What the API answers, for the OpenAPI description (lib/api/openapi.ts). The DTOs are not
 // copied here: each is one zod definition next to its type (lib/brokers/dto*.ts, message-view,
@@ -68,6 +69,8 @@ export const ZWorkers = z.object({ workers: z.array(ZWorkerInfo) });
 // A move's result is an action's with its target (lib/brokers/move.ts, server-only, types it
 // as `ActionResult & { to }`); task names are `TaskSightings` (lib/brokers/enqueue-names.ts,
 // server-only): both are held to their types by responses.test.ts.
+/** A task's family (lib/brokers/family/schema.ts is the one definition). */
+export const ZTaskFamilyResponse = ZTaskFamily.meta({ id: 'TaskFamily' });
 export const ZTaskNames = z.object({ names: z.array(z.string()), seenIn: z.record(z.string(), z.array(z.string())).nullable() });
 export const ZMoveResult = ZActionResult.extend({ to: z.string() }).meta({ id: 'MoveResult' });
 export const ZMoveTargets = z.array(ZMoveTargetView);

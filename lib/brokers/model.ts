@@ -32,6 +32,7 @@ export const CAPABILITIES = [
   // The Workflows view (runs of a DAG of steps) and the system's retry of a failed run.
   'workflows',
   'retryWorkflow',
+  'family',
 ] as const;
 export type FixedCapability = (typeof CAPABILITIES)[number];
 /** Whether the tasks of one declared state can be listed here: `list:` and the state's key. */
@@ -266,6 +267,9 @@ export const ZBrokerModel = z
          *  payload is JSON). Absent: every kind the editor knows. */
         kinds: z.array(ZTypedKind).optional(),
       }).optional(),
+      /** Present where the system can delete a workflow with its whole subtree (the adapter's
+       *  `deleteFamily`, gated by `discard`); `guard` says what the system refuses. */
+      deleteFamily: ZActionDecl.extend({ guard: z.string() }).optional(),
       /** Present where the adapter can turn another system's message into one of its own;
        *  `what` names such a letter ("Celery letter"). */
       convert: ZActionDecl.extend({ what: z.string() }).optional(),

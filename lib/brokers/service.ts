@@ -31,6 +31,7 @@ import { scheduleCaps } from './schedule-model';
 import { SCHEDULE_CAPABILITIES, type ScheduleCapability } from './model';
 
 const isScheduleCapability = (c: Capability): c is ScheduleCapability => (SCHEDULE_CAPABILITIES as readonly string[]).includes(c);
+import type { FamilyQuery, TaskFamily } from './family/schema';
 
 /** Why an action is off on a broker configured read-only. */
 export const READ_ONLY_WHY = 'configured read-only';
@@ -143,7 +144,10 @@ export async function overview(brokerId: string): Promise<BrokerOverview> {
     return { ...o, capabilities: { ...scheduleCaps(a.model), ...o.capabilities }, model: a.model };
   });
   // Workers the adapter declares it cannot see are unknown, never "0 alive" (a false page).
-  const result = raw.capabilities.workers.on ? raw : { ...raw, workers: null };
+  const known = raw.capabilities.workers.on ? raw : { ...raw, workers: null };
+  // An adapter that reads no family cannot have one, whatever its defaults say.
+  const hasFamily = getAdapter(brokerId).family !== undefined || !known.capabilities.family.on;
+  const result = hasFamily ? known : { ...known, capabilities: { ...known.capabilities, family: { on: false, why: NO_FAMILY_WHY } } };
   if (!config.readOnly) return result;
   // Configuration can only take capabilities away.
   return { ...result, readOnly: true, capabilities: withoutWrites(result.capabilities, READ_ONLY_WHY, 'ReadOnly') };
@@ -232,6 +236,43 @@ export const deadHistogram = (brokerId: string, q: DeadHistogramQuery): Promise<
     },
     q,
   );
+/** Why the family is off where an adapter does not read one (its capability is on by default). */
+export const NO_FAMILY_WHY = "this system's adapter does not read task families";
+
+/** Task `id`'s family from any member; Unsupported (with the adapter's why) where the system
+ *  has none, NotFound when no task with this id is here and none names it. */
+export async function getFamily(brokerId: string, id: string, q: FamilyQuery): Promise<TaskFamily> {
+  const f = await read(
+    brokerId,
+    'task family',
+    async (a) => {
+      // The adapter's own reason first (QueueFlow's), the console's where it reads none.
+      const cap = (await a.capabilities()).family ?? { on: false };
+      if (!cap.on) throw new ConsoleError('Unsupported', cap.why ?? NO_FAMILY_WHY);
+      if (!a.family) throw new ConsoleError('Unsupported', NO_FAMILY_WHY);
+      return a.family(id, q);
+    },
+    id,
+  );
+  if (!f) throw new ConsoleError('NotFound', `no task ${id} is in this broker, and no task names it as its root`);
+  return f;
+}
+
+/** Workflow `id` deleted with its subtree where the adapter declares it; the `discard`
+ *  capability (and read-only) decides as for every delete. */
+export const deleteFamily = (brokerId: string, id: string): Promise<ActionResult> =>
+  write(
+    brokerId,
+    'discard',
+    'workflow delete',
+    (a) => {
+      if (!a.deleteFamily || !a.model.actions.deleteFamily)
+        throw new ConsoleError('Unsupported', "this system's adapter does not delete a workflow with its subtree");
+      return a.deleteFamily(id);
+    },
+    id,
+  );
+
 /** A task's stored result record (finished, failed, revoked); null when none is stored. */
 export const getResult = (brokerId: string, id: string) => read(brokerId, 'result', (a) => a.getResult(id), id);
 

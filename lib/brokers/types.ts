@@ -35,6 +35,7 @@ import type { AdapterContext } from './adapter-context';
 import type { EditPreview, EditReplayResult, ReplayEditInput } from './schema-edit';
 import type { Schedule, ScheduleAction, ScheduleInput, ScheduleList, ScheduleOutcome, SchedulePreview } from './schedule';
 import type { WorkflowDetail, WorkflowHealth, WorkflowListQuery, WorkflowRunPage } from './workflow-schema';
+import type { FamilyQuery, TaskFamily } from './family/schema';
 
 /**
  * The one contract every broker implements. Created by a factory (`createSqliteAdapter`),
@@ -171,6 +172,13 @@ export interface BrokerAdapter {
   /** Workflow runs (a DAG of steps, each a task) and the system's retry of a failed run,
    *  present with capability `workflows` and `model.workflows`. */
   readonly workflows?: WorkflowsAdapter;
+  /** Task `id`'s family (root, parent, children, group or chord, the work a failed member
+   *  blocks), from any member, bounded by `q.limit`; null when no task with this id is here
+   *  and none names it. Present with capability `family` on (lib/brokers/family/). */
+  family?(id: string, q: FamilyQuery): Promise<TaskFamily | null>;
+  /** Deletes workflow `id` with its whole subtree, under the system's own guard (present with
+   *  `model.actions.deleteFamily`); one outcome for the id. */
+  deleteFamily?(id: string): Promise<ActionResult>;
 
   close(): Promise<void>;
 }

@@ -130,7 +130,7 @@ for (const dialect of ['postgres', 'mysql'] as const) {
       expect(children).toHaveLength(2);
       const t = (await a.getTask(parent))!;
       expect(t).toMatchObject({ id: parent, queue: 'wf', task: 'fan-out', state: 'waiting' });
-      expect(t.related).toEqual(children.map((id) => ({ id, rel: 'Sub-jobs' })));
+      expect((await a.family!(parent, { limit: 50 }))!.children.map((c) => c.id)).toEqual(children);
       expect(t.payload.fields.find((f) => f.name === 'sub_jobs')?.value).toEqual({
         t: 'list',
         items: children.map((v) => ({ t: 'uuid', v })),
@@ -138,7 +138,7 @@ for (const dialect of ['postgres', 'mysql'] as const) {
       for (const [i, child] of children.entries()) {
         const c = (await a.getTask(child))!;
         expect(c).toMatchObject({ id: child, queue: 'kids', task: 'record', state: 'pending' });
-        expect(c.related).toEqual([{ id: parent, rel: 'Fan-out parent' }]);
+        expect((await a.family!(child, { limit: 50 }))!.parent?.id).toBe(parent);
         expect(JSON.parse(c.raw)).toEqual(ITEMS[i]);
       }
       expect(await tasks('waiting', 'wf')).toEqual([parent]);

@@ -18,6 +18,7 @@ const names = vi.hoisted(() => ({
     'discardDeadAction',
     'revokeAction',
     'purgeAction',
+    'deleteFamilyAction',
     'setQueuePausedAction',
     'enqueueAction',
     'previewReplayEditedAction',

@@ -13,6 +13,10 @@ export interface QfProbe {
 }
 
 const DISCARD_WHY = 'QueueFlow has no endpoint to delete a dead letter: they leave only by its retention (--retention-hours)';
+/** QueueFlow links jobs through its workflows (static DAGs with their own runs and steps), not
+ *  through parent ids on each job: the Workflows view shows them. */
+export const FAMILY_WHY =
+  "QueueFlow's jobs carry no parent or group ids: the jobs of one workflow are linked by its run, shown in the Workflows view, not as a task family";
 export const WORKERS_WHY = "QueueFlow's API has no worker registry: its remote workers are anonymous lease holders";
 
 /** Who the token is (`/whoami`) and the server's version (`/health`): what the console may do. */
@@ -43,6 +47,7 @@ export async function probe(client: QfClient): Promise<QfProbe> {
       'schedules:write': write,
       workflows: { on: true },
       retryWorkflow: write,
+      family: { on: false, why: FAMILY_WHY },
     },
   };
 }

@@ -21,6 +21,7 @@ import { cancelJobs } from './cancel';
 import { UUID } from './db';
 import { deadGroups, deadHistogram } from './dead';
 import { deleteJobs } from './delete';
+import { sdjFamily } from './family';
 import { previewReplayEditedSdj, replayEditedSdj } from './edit-replay';
 import { enqueueSdj, previewEnqueueSdj } from './enqueue-contract';
 import { diagnoseSdj } from './diagnose';
@@ -109,6 +110,7 @@ export function createSdjAdapter(config: StoreConfig, _ctx: AdapterContext): Bro
     getTask: async (id) => getTask(await db(), id),
     listDead: async (q) => listDead(await db(), q),
     getDead: async (id) => getDead(await db(), id),
+    family: async (id, q) => sdjFamily(await db(), id, q.limit),
     deadIds: async (q, cap) => deadIds(await db(), q, cap),
     deadGroups: async (q) => deadGroups(await db(), q),
     deadHistogram: async (q) => deadHistogram(await db(), q),
@@ -121,6 +123,7 @@ export function createSdjAdapter(config: StoreConfig, _ctx: AdapterContext): Bro
     replayDead: (ids) =>
       act('replay', ids, requeueJobs, (x) => ({ id: x.id, outcome: 'missing', message: `not a dead letter any more: ${x.message}` })),
     discardDead: (ids) => act('discard', ids, (s, v) => deleteJobs(s, v, { deadOnly: true })),
+    deleteFamily: (id) => act('discard', [id], (s, v) => deleteJobs(s, v, { subtree: true })),
     revoke: (ids) => act('revoke', ids, cancelJobs),
     async purge(queue) {
       const s = await store();

@@ -99,6 +99,11 @@ export const SDJ_MODEL: BrokerModel = {
     discard: {
       does: "The library's DeleteJob: the dead letter's row, checkpoints and signals are deleted. A workflow parent with sub-jobs is refused (the library deletes it only with its subtree), and so is a sub-job whose parent is still running.",
     },
+    deleteFamily: {
+      does: "The library's DeleteWorkflowSubtree (the dashboard's delete_subtree): the workflow's parent, every sub-job of its fan-outs at every level, their checkpoints and signals, and the fan-outs themselves are deleted, in the library's order, in one transaction.",
+      guard:
+        'Refused while a worker runs the parent or any job of its subtree, for a sub-job whose fan-out parent is not finished, and for a subtree deeper than 256 levels (the library refuses it too): nothing is deleted then.',
+    },
     revoke: {
       words: { verb: 'Cancel', past: 'cancelled' },
       does: "The library's CancelJob: pending and waiting jobs become cancelled ('cancelled by user'), with the live sub-jobs of their fan-outs; they never run. Running jobs are refused and keep running.",

@@ -11,6 +11,8 @@ const ALLOWED = [
   /^@\/lib\/(text|triage)\//,
   // The adapter kit: result assembly, capabilities, lazy opens (shared by every adapter).
   /^@\/lib\/brokers\/kit\/[\w-]+$/,
+  // The task family's contract and its one builder (system-neutral).
+  /^@\/lib\/brokers\/family\/(schema|build)$/,
   /^@\/lib\/trends\/ranges$/,
   // Unit tests' own support (tests/layout.test.ts keeps it out of shipped code).
   /^@\/tests\/support\//,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { SdjJobDetail } from './detail';
 import { jobView, previewOf, rawOf } from './message';
 import { decodePayload } from './payload';
-import { letterFingerprint, RELATED_LINKS, summaryOf, toDeadDetail, toResult, toTaskDetail, toTaskSummary } from './views';
+import { letterFingerprint, summaryOf, toDeadDetail, toResult, toTaskDetail, toTaskSummary } from './views';
 
 const ID = '0190f1d2-0000-7000-8000-000000000001';
 const KID = '0190f1d2-0000-7000-8000-000000000002';
@@ -179,12 +179,7 @@ describe('SDJ jobs as the console shows them', () => {
     expect(previewOf(null, 0).text).toBe('');
   });
 
-  it("links a job's fan-out parent and its first sub-jobs, saying when there are more", () => {
-    expect(toTaskDetail(job()).related).toBeUndefined();
-    const kids = Array.from({ length: RELATED_LINKS + 1 }, (_, i) => `${KID.slice(0, -3)}${String(i).padStart(3, '0')}`);
-    const d = toTaskDetail(job({ status: 'waiting', parentJobId: ID, childIds: kids }));
-    expect(d.related?.[0]).toEqual({ id: ID, rel: 'Fan-out parent' });
-    expect(d.related).toHaveLength(1 + RELATED_LINKS);
-    expect(d.relatedMore).toBe(true);
+  it('leaves parent and sub-job links to the task family (no related links on the detail)', () => {
+    expect(toTaskDetail(job({ status: 'waiting', parentJobId: ID, childIds: [KID] })).related).toBeUndefined();
   });
 });

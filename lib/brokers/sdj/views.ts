@@ -1,5 +1,5 @@
 import 'server-only';
-import type { DeadDetail, DeadSummary, PayloadPreview, RelatedTask, ResultRecordDto, TaskDetail, TaskSummary } from '@/lib/brokers/schema';
+import type { DeadDetail, DeadSummary, PayloadPreview, ResultRecordDto, TaskDetail, TaskSummary } from '@/lib/brokers/schema';
 import { fingerprintError, type Fingerprint } from '@/lib/triage/fingerprint';
 import { parsePythonError } from '@/lib/triage/python-traceback';
 import type { SdjJobDetail } from './detail';
@@ -88,24 +88,9 @@ export function toResult(j: SdjJobDetail): ResultRecordDto {
 
 const FINISHED = new Set(['completed', 'failed', 'cancelled']);
 
-/** Sub-jobs linked from a detail page at most (the job's fields list up to 1,000 ids). */
-export const RELATED_LINKS = 50;
-
-/** A fan-out's parent and sub-jobs as the detail page's links. */
-function relatedOf(j: SdjJobDetail): { related?: RelatedTask[]; relatedMore?: boolean } {
-  const related: RelatedTask[] = [
-    ...(j.parentJobId ? [{ id: j.parentJobId, rel: 'Fan-out parent' }] : []),
-    ...j.childIds.slice(0, RELATED_LINKS).map((id) => ({ id, rel: 'Sub-jobs' })),
-  ];
-  if (!related.length) return {};
-  const more = j.childrenTruncated || j.childIds.length > RELATED_LINKS;
-  return more ? { related, relatedMore: true } : { related };
-}
-
 export function toTaskDetail(j: SdjJobDetail, preview: PayloadPreview = EMPTY): TaskDetail {
   return {
     ...toTaskSummary(j, preview),
-    ...relatedOf(j),
     payload: jobView(j),
     ...rawOf(j.argsBytes),
     result: FINISHED.has(j.status) ? toResult(j) : null,
@@ -115,7 +100,6 @@ export function toTaskDetail(j: SdjJobDetail, preview: PayloadPreview = EMPTY): 
 export function toDeadDetail(j: SdjJobDetail, preview: PayloadPreview = EMPTY): DeadDetail {
   return {
     ...toDeadSummary(j, preview),
-    ...relatedOf(j),
     reason: errorOf(j) || null,
     payload: jobView(j),
     ...rawOf(j.argsBytes),

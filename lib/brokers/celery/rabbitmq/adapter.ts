@@ -15,6 +15,11 @@ import type { BrokerAdapter, ReplayPace, StoreConfig } from '@/lib/brokers/types
 import { CELERY_NO_PAUSE, CELERY_NO_WORKFLOWS, CELERY_RABBITMQ_MODEL } from '../model';
 import { ZCeleryOptions } from '../options';
 import { NO_BACKEND, type ResultCtx } from '../redis/context';
+import { celeryFamily } from '../redis/family';
+
+/** AMQP hands a queued message only to a consumer that takes it: none is read by id. */
+const RABBITMQ_FAMILY_WHY =
+  'RabbitMQ lets a queued message be read only by taking it off its queue, so waiting members are not read: the family is what the result backend stores (finished and failed tasks, their children, chord counters)';
 import { callOfFailure } from '../calls';
 import { celeryCall } from '../command';
 import { celeryDeadHistogram } from '../histogram';
@@ -103,6 +108,7 @@ export function createCeleryRabbitAdapter(config: StoreConfig): BrokerAdapter {
       // Celery on RabbitMQ declares no scheduled state (its ETAs wait among the ready ones).
       listing(CELERY_RABBITMQ_MODEL.states, { on: false, why: NO_BROWSE }),
       !backend && off(['browseDead', 'replay', 'discard', 'results'], NO_BACKEND),
+      !backend && off(['family'], `${RABBITMQ_FAMILY_WHY}, and ${NO_BACKEND}`),
       // The DLQ's letters are shown, replayed and discarded without a result backend too (they
       // are messages, not records).
       dlq && (server.major < 4 ? off(['browseDead'], CELERY_V3_DLQ_REFUSAL) : on(['browseDead', 'replay', 'discard'])),
@@ -237,6 +243,7 @@ export function createCeleryRabbitAdapter(config: StoreConfig): BrokerAdapter {
     listWorkers: async () => workersFrom((m) => inspect(link, m, inspectMs)),
     listResults: (q) => listResults(rctx, q),
     getResult: (id) => getResult(rctx, id),
+    family: (id, q) => celeryFamily(rctx, { why: RABBITMQ_FAMILY_WHY }, id, q.limit),
     taskNames: async () => {
       const names = new Set(backend ? (await deadCounts(rctx)).names : []);
       for (const w of await workersFrom((m) => inspect(link, m, inspectMs), ['registered']))

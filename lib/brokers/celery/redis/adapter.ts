@@ -17,6 +17,7 @@ import { listWorkers, overviewOf } from './overview';
 import { inspect } from './pidbox';
 import { deadCounts, deadGroups, getDead, getResult, listDead, listResults } from './reads-dead';
 import { getTask, listTasks } from './reads-tasks';
+import { celeryRedisFamily } from './family';
 import { discardDead } from './failures';
 import { enqueue, previewMessage, purge, redisReplayBroker, replayDead, revoke } from './writes';
 import { previewEditedCelery, replayEditedCelery } from '../edit-replay';
@@ -127,6 +128,7 @@ export function createCeleryRedisAdapter(
     deadGroups: (q) => deadGroups(ctx, q),
     deadHistogram: (q) => celeryDeadHistogram(ctx, q),
     getDead: (id) => getDead(ctx, id),
+    family: (id, q) => celeryRedisFamily(ctx, id, q.limit),
     listWorkers: () => listWorkers(ctx),
     listResults: (q) => listResults(ctx, q),
     getResult: (id) => getResult(ctx, id),

@@ -236,3 +236,12 @@ export async function getTask(ctx: CeleryRedisCtx, id: string): Promise<TaskDeta
     result: stored ? recordDto(stored.record, stored.ttl) : null,
   };
 }
+
+/** Task `id`'s message with its body (the family reads its canvas ids and embed), waiting or
+ *  reserved; null when the queues read do not hold it. */
+export async function messageOf(ctx: CeleryRedisCtx, id: string): Promise<{ env: CeleryEnvelope; reserved: boolean } | null> {
+  const located = await locateMessage(ctx, id);
+  if (!located.found) return null;
+  const f = await detailOf(ctx, id, located.found);
+  return 'waiting' in f ? { env: f.waiting.env, reserved: false } : { env: f.reserved.env, reserved: true };
+}

@@ -13,6 +13,7 @@ import { normalizeUrl, pgNames } from './names';
 import { overviewQueues, totalsOf, type QueueMemo } from './overview';
 import { DEFAULT_COUNT_CAP, DEFAULT_COUNT_SCAN } from '../counts';
 import { createPgDb } from './pool';
+import { pgFamily } from './family';
 import { probe } from './probe';
 import { loadEstimator } from './stats';
 import { deadGroups, getDead, listDead } from './reads-dead';
@@ -133,6 +134,7 @@ export function createPostgresAdapter(config: StoreConfig): BrokerAdapter {
     listDead: (q) => db.read((sql) => listDead(sql, names, q, window)),
     deadGroups: (q) => db.read((sql) => deadGroups(sql, names, q, window)),
     getDead: (id) => db.read((sql) => getDead(sql, names, id)),
+    family: (id, q) => db.read((sql) => pgFamily(sql, names, id, q.limit)),
     deadHistogram: (q) => db.read((sql) => deadHistogram(sql, names, q, window)),
     listWorkers: () => db.read((sql) => listWorkers(sql, names, live)),
     listResults: (q) => db.read((sql) => listResults(sql, names, q)),

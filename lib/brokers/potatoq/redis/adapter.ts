@@ -27,6 +27,7 @@ import { diagnosePotatoq } from '../diagnose';
 import { potatoqPrefix, redisKeys } from './keys';
 import { parseRedisUrl, RedisUrlError, type RedisTarget } from '@/lib/transports/redis/url';
 import { redisResultsOn } from './results';
+import { redisFamily } from './family';
 import { checkServer, connectRedis, isTlsFailure, redisFailure, type ServerCheck } from '@/lib/transports/redis/server';
 import { previewEditedRedis, replayEditedRedis } from './edit-replay';
 import { findCall } from './reads-misc';
@@ -187,6 +188,7 @@ export function createRedisAdapter(config: StoreConfig): BrokerAdapter {
     listDead: (q) => read(() => listDead(client, prefix, q, window, (n) => tally.newest(n))),
     deadGroups: (q) => read(() => deadGroups(client, prefix, q)),
     getDead: (id) => read(() => getDead(client, prefix, id)),
+    family: (id, q) => read(() => redisFamily(client, prefix, results, id, q.limit)),
     deadHistogram: (q) => read(() => deadHistogram(client, prefix, q, window)),
     diagnose: (q) =>
       read(async () => {

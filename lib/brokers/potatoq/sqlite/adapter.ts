@@ -30,6 +30,7 @@ import { POTATOQ_NO_PAUSE, POTATOQ_NO_WORKFLOWS, POTATOQ_TABLE_MODEL } from '../
 import { diagnosePotatoq } from '../diagnose';
 import { editedPayload, previewOf, resultOf } from '../edit-replay';
 import { overdueFacts, runningFacts } from './reads-stuck';
+import { sqliteFamily } from './family';
 
 /** A dead letter's payload as text; null when there is no such letter. */
 function letterText(db: Database.Database, id: string): string | null {
@@ -123,6 +124,7 @@ export function createSqliteAdapter(config: StoreConfig): BrokerAdapter {
     listDead: (q) => read((db) => listDead(db, q, window)),
     deadGroups: (q) => read((db) => deadGroups(db, q, window)),
     getDead: (id) => read((db) => getDead(db, id)),
+    family: async (id, q) => sqliteFamily(await read((db) => db), id, q.limit),
     deadHistogram: (q) => read((db) => deadHistogram(db, q)),
     listWorkers: () => read((db) => listWorkers(db, live)),
     listSchedules: () => read((db) => listPeriodic(db)),

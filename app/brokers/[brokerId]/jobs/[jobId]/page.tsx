@@ -2,6 +2,7 @@ import { brokerModel } from '@/lib/brokers/service';
 import { listWords } from '@/components/jobs/task-words';
 import { HydrationBoundary, dehydrate } from '@tanstack/react-query';
 import { TaskDetailView, type AfterWaiting } from '@/components/jobs/task-detail';
+import { FamilyPanel } from '@/components/family/family-panel';
 import { PageTitle } from '@/components/ui/states';
 import { segment } from '../../../../_lib/params';
 import { newServerQueryClient, prefetchOverview, prefetchTask } from '../../../../_lib/prefetch';
@@ -44,6 +45,7 @@ export default async function JobPage({ params }: { params: Promise<{ brokerId: 
       </PageTitle>
       <HydrationBoundary state={dehydrate(qc)}>
         <TaskDetailView brokerId={brokerId} id={id} after={after} />
+        <FamilyPanel brokerId={brokerId} id={id} />
       </HydrationBoundary>
     </>
   );
