@@ -339,6 +339,7 @@ export const ZHealth = z.object({
   ),
 });
 export const ZLive = z.object({ status: z.literal('live') });
+export const ZReady = z.object({ status: z.literal('ready') });
 export const ZSignedIn = z.object({ user: z.string() });
 
 export const ZEditPreview = z

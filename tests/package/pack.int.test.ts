@@ -87,6 +87,8 @@ describe('the npm package', () => {
       expect((await script.arrayBuffer()).byteLength).toBeGreaterThan(0);
       const live = await fetch(`${base}/api/health/live`);
       expect(await live.json()).toEqual({ status: 'live' });
+      const ready = await fetch(`${base}/api/health/ready`);
+      expect(await ready.json()).toEqual({ status: 'ready' });
       // Relative files stay where the command was started, not inside the package.
       expect(fs.existsSync(path.join(cwd, '.data/demo.sqlite3'))).toBe(true);
       expect(fs.existsSync(path.join(cwd, '.data/console-state.sqlite3'))).toBe(true);
