@@ -63,7 +63,7 @@ const rows = [
 ];
 console.log(`node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), ${runs} runs each`);
 console.log(
-  `tarball ${mb(fs.statSync(tarball).size)}${process.argv[2] ? '' : ` (npm pack with the build: ${packS.toFixed(0)} s)`}, install ${installS.toFixed(0)} s`,
+  `tarball ${mb(fs.statSync(tarball).size)}${process.argv[2] ? '' : ` (npm pack${process.env.POTATOQ_PACK_REUSE_BUILD === '1' ? ', reusing the build' : ' with the build'}: ${packS.toFixed(0)} s)`}, install ${installS.toFixed(0)} s`,
 );
 console.log(
   `installed: ${mb(folderBytes(prefix))} in the prefix = package ${mb(folderBytes(path.join(pkg, 'dist')))} (dist/: server and command) + dependencies ${mb(folderBytes(path.join(pkg, 'node_modules')))}`,

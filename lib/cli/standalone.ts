@@ -28,4 +28,6 @@ export async function startStandaloneServer(serverDir: string, { host, port }: S
   };
   // 65 s idle keep-alive, as `npm start`: longer than the usual proxy idle timeout (docs/operations.md).
   await startServer({ dir: serverDir, isDev: false, config, hostname: host, port, allowRetry: false, keepAliveTimeout: 65_000 });
+  // Next names the process "next-server"; ps and top should show the command the operator ran.
+  process.title = 'potatoq-console';
 }
