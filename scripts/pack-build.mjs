@@ -91,6 +91,13 @@ fs.writeFileSync(
   '// Anchor for module resolution (lib/cli/standalone.ts); start with bin/potatoq-console.mjs.\n',
 );
 
+// npm packs no symlinks: one left would be a file missing from the installed server.
+const links = fs
+  .readdirSync(server, { recursive: true, withFileTypes: true })
+  .filter((e) => e.isSymbolicLink())
+  .map((e) => path.relative(server, path.join(e.parentPath, e.name)));
+if (links.length) throw new Error(`pack-build: symlinks npm would drop: ${links.slice(0, 5).join(', ')}`);
+
 step('bundling the command (dist/cli.mjs)');
 const esbuild = await import('esbuild');
 await esbuild.build({
