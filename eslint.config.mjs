@@ -19,6 +19,8 @@ export default defineConfig([
   globalIgnores([
     '.next/**',
     '.next-*/**',
+    // The npm package's build (scripts/pack-build.mjs).
+    'dist/**',
     'node_modules/**',
     '.venv/**',
     'test-results/**',

@@ -4,6 +4,9 @@ const nextConfig = {
   poweredByHeader: false,
   // Separate build folders let a dev server and an e2e build coexist in one checkout.
   distDir: process.env.NEXT_DIST_DIR || '.next',
+  // The npm package (scripts/pack-build.mjs) serves a standalone build: the server and only
+  // the files it needs, traced from this folder. Other builds (demo, e2e, CI) stay as they were.
+  ...(process.env.POTATOQ_CONSOLE_STANDALONE === '1' ? { output: 'standalone', outputFileTracingRoot: import.meta.dirname } : {}),
   // Native drivers (and the limiter that drives them) stay on the server, loaded from
   // node_modules at run time.
   serverExternalPackages: ['better-sqlite3', 'rate-limiter-flexible'],

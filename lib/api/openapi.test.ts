@@ -84,7 +84,7 @@ describe('the OpenAPI description', () => {
   it('gives every operation its auth and the console’s error shape for each error status', () => {
     for (const [p, ops] of Object.entries(doc.paths)) {
       for (const [m, op] of Object.entries(ops)) {
-        const isPublic = p === '/api/health/live' || p.startsWith('/api/auth/');
+        const isPublic = p === '/api/health/live' || p === '/api/health/ready' || p.startsWith('/api/auth/');
         expect(op.security, `${m} ${p}`).toEqual(isPublic ? [] : p === '/metrics' ? undefined : [{ bearer: [] }, { session: [] }]);
         for (const [status, r] of Object.entries(op.responses)) {
           const json = r.content?.['application/json']?.schema;

@@ -85,6 +85,15 @@ export const ROUTES: Route[] = [
   },
   {
     method: 'get',
+    path: '/api/health/ready',
+    tag: 'health',
+    access: 'public',
+    summary: "Readiness: this instance's state store answers (no sign-in, no detail); 503 while it does not",
+    ok: R.ZReady,
+    errors: [503],
+  },
+  {
+    method: 'get',
     path: '/api/health',
     tag: 'health',
     access: 'reader',

@@ -82,6 +82,7 @@ export const ZHealth = z.object({
   brokers: z.array(ZHealthEntry),
 });
 export const ZLive = z.object({ status: z.literal('live') });
+export const ZReady = z.object({ status: z.literal('ready') });
 export const ZSignedIn = z.object({ user: z.string() });
 
 // Schedules (lib/brokers/schedule.ts): the DTOs are zod schemas already; registered here by id.

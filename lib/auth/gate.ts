@@ -19,6 +19,7 @@ export const PUBLIC_PATHS = [
   '/api/auth/oidc/start',
   '/api/auth/oidc/callback',
   '/api/health/live',
+  '/api/health/ready',
   '/theme-init.js',
   '/icon.svg',
   '/favicon.ico',
