@@ -20,24 +20,37 @@ export function settingsEnv(env: Env): Env {
     setSettingOrigins(null);
     return env;
   }
+  return withFile(env, fileSettings(file, env));
+}
+
+/** The file's variables, read once per path for the process (the environment is read live). */
+function fileSettings(file: string, env: Env): Map<string, string> {
   const fields = new Map(FILE_FIELDS.map((f) => [f.env, f.path]));
   const fromEnv = new Set(FILE_FIELDS.filter((f) => env[f.env]?.trim()).map((f) => f.env));
   // Recorded first: an error in the file's values names the file's field.
   setSettingOrigins({ file, fields, fromEnv });
   const tree = readConfigTree(file);
   rememberInlineSecrets(tree);
-  const values = fileToEnv(resolveSecrets(tree, file, env) as Record<string, unknown>, file);
+  return fileToEnv(resolveSecrets(tree, file, env) as Record<string, unknown>, file);
+}
+
+function withFile(env: Env, values: Map<string, string>): Env {
   const merged: Env = { ...env };
-  for (const [name, value] of values) if (!fromEnv.has(name)) merged[name] = value;
+  for (const [name, value] of values) if (!env[name]?.trim()) merged[name] = value;
   return merged;
 }
 
-const SETTINGS = Symbol.for('potatoq-console.settingsEnv');
-type Global = typeof globalThis & { [SETTINGS]?: Env };
+const SETTINGS = Symbol.for('potatoq-console.fileSettings');
+type Global = typeof globalThis & { [SETTINGS]?: { file: string; values: Map<string, string> } };
 
-/** The process's settings (file and environment), read once; a bad file throws ConfigError. */
+/**
+ * The process's settings: the environment as it is now, over the config file's values (the
+ * file read once; a bad file throws ConfigError, and boot stops).
+ */
 export function consoleEnv(): Env {
+  const file = process.env.POTATOQ_CONSOLE_CONFIG?.trim();
+  if (!file) return process.env;
   const g = globalThis as Global;
-  g[SETTINGS] ??= settingsEnv(process.env);
-  return g[SETTINGS];
+  if (g[SETTINGS]?.file !== file) g[SETTINGS] = { file, values: fileSettings(file, process.env) };
+  return withFile(process.env, g[SETTINGS].values);
 }
