@@ -33,6 +33,7 @@ import {
 import { DeadGrouper } from '@/lib/triage/groups';
 import { buildSendTask, sendTaskInput, type BuiltCeleryMessage, type SendTaskInput } from '../send-task';
 import { broadcastRevoke, checkQueues, inspect, publishTask, purgeQueue } from './amqp';
+import { checkCeleryRabbitAccess } from './access';
 import { workersFrom } from '../workers';
 import {
   CELERY_V3_DLQ_REFUSAL,
@@ -206,6 +207,7 @@ export function createCeleryRabbitAdapter(config: StoreConfig): BrokerAdapter {
     model: dlq ? withDeadLetterQueue(CELERY_RABBITMQ_MODEL, dlq.name) : CELERY_RABBITMQ_MODEL,
     capabilities,
     overview,
+    checkAccess: () => checkCeleryRabbitAccess(link, target.vhost, mgmt),
     listTasks: refuse,
     getTask: refuse,
     listDead: async (q) => {

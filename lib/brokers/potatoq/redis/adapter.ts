@@ -21,7 +21,7 @@ import { diagnosePotatoq } from '../diagnose';
 import { potatoqPrefix, redisKeys } from './keys';
 import { parseRedisUrl, RedisUrlError, type RedisTarget } from '@/lib/transports/redis/url';
 import { redisResultsOn } from './results';
-import { checkServer, connectRedis, isTlsFailure, redisFailure, type ServerCheck } from '@/lib/transports/redis/server';
+import { checkServer, connectRedis, evictionCheck, isTlsFailure, redisFailure, type ServerCheck } from '@/lib/transports/redis/server';
 import { previewEditedRedis, replayEditedRedis } from './edit-replay';
 import { findCall } from './reads-misc';
 import { discardDead, discardMoved, enqueueTasks, purgeQueue, replayDead, revokeTasks, type RedisOutcome } from './writes';
@@ -212,6 +212,7 @@ export function createRedisAdapter(config: StoreConfig): BrokerAdapter {
     model: POTATOQ_REDIS_MODEL,
     capabilities,
     overview,
+    checkAccess: async () => [evictionCheck(await usable())],
     listTasks: (q) => read(() => listTasks(client, prefix, q, window)),
     getTask: (id) => read(() => getTask(client, prefix, id)),
     listDead: (q) => read(() => listDead(client, prefix, q, window, (n) => tally.newest(n))),
