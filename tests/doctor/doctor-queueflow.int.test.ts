@@ -43,6 +43,9 @@ describe.skipIf(!s)('doctor against a real QueueFlow server', () => {
     expect(rw!.off.map((o) => o.capability)).not.toContain('replay');
 
     expect(ro!.version).toContain('read-only token');
+    // The token's scope is the operator's choice: usable, with every write off and why.
+    expect(ro!.verdict).toBe('usable');
+    expect(ro!.checks.map((c) => c.check)).toContain('read-only');
     const off = Object.fromEntries(ro!.off.map((o) => [o.capability, o.why]));
     for (const k of ['replay', 'revoke', 'purge', 'enqueue']) expect(off[k], k).toBeTruthy();
 

@@ -60,6 +60,13 @@ describe.skipIf(!up)('doctor against real brokers', () => {
         managementUser: decodeURIComponent(admin.username),
         managementPasswordFile: path.join(dir, 'mgmt-password'),
       },
+      {
+        id: 'celery-rabbit',
+        kind: 'celery',
+        urlFile: path.join(dir, 'rabbit-url'),
+        queues: [`doctor_${tag}`],
+        resultBackend: 'none',
+      },
       { id: 'gone', url: `redis://127.0.0.1:${await freePort()}/0` },
     ];
     config = path.join(dir, 'console.yaml');
@@ -85,7 +92,7 @@ describe.skipIf(!up)('doctor against real brokers', () => {
   const one = (id: string) => brokers.find((b) => b.id === id)!;
 
   it('finds healthy potatoq SQLite, PostgreSQL and Redis brokers usable, naming each system and version', () => {
-    expect(brokers.map((b) => b.id)).toEqual(['sqlite', 'pg', 'redis', 'rabbit', 'gone']);
+    expect(brokers.map((b) => b.id)).toEqual(['sqlite', 'pg', 'redis', 'rabbit', 'celery-rabbit', 'gone']);
     expect(['sqlite', 'pg', 'redis'].map((id) => [id, one(id).verdict, one(id).why])).toEqual([
       ['sqlite', 'usable', []],
       ['pg', 'usable', []],
@@ -113,6 +120,17 @@ describe.skipIf(!up)('doctor against real brokers', () => {
     expect(b.why).toEqual([expect.stringMatching(/^AMQP write permission .*refused.*\(switches off replay, enqueue\)$/)]);
   });
 
+  it('checks the same login for a Celery app, with what Celery loses without write and without the management API', () => {
+    const b = one('celery-rabbit');
+    expect(b.system).toBe('Celery · RabbitMQ');
+    expect(b.verdict).toBe('degraded');
+    const failed = b.checks.filter((c) => c.ok === false).map((c) => [c.check.replace(/ on vhost .*/, ''), c.switchesOff]);
+    expect(failed).toEqual([
+      ['AMQP write permission', ['enqueue', 'replay', 'revoke', 'workers']],
+      ['RabbitMQ management API', []],
+    ]);
+  });
+
   it('finds an address nobody listens on unusable, with why', () => {
     expect(one('gone')).toMatchObject({ verdict: 'unusable', version: null });
     expect(one('gone').why[0]).toMatch(/ECONNREFUSED|not reachable|refused/i);
@@ -132,7 +150,7 @@ describe.skipIf(!up)('doctor against real brokers', () => {
     const out = `${failed?.stdout ?? ''}${failed?.stderr ?? ''}`;
     expect(out).toMatch(/^rabbit \(potatoq · RabbitMQ\): degraded$/m);
     expect(out).toMatch(/^gone \(potatoq · Redis\): UNUSABLE$/m);
-    expect(out).toMatch(/5 broker\(s\): 3 usable, 1 degraded, 1 unusable/);
+    expect(out).toMatch(/6 broker\(s\): 3 usable, 2 degraded, 1 unusable/);
     expect(out).not.toContain(password);
     expect(out).not.toContain(`:${decodeURIComponent(admin.password)}@`);
     expect(JSON.stringify(brokers)).not.toContain(password);
