@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DoctorBroker } from '@/lib/doctor/types';
 import { freePort } from '@/tests/support/free-port';
@@ -49,6 +50,9 @@ describe.skipIf(!up)('doctor against real brokers', () => {
     fs.writeFileSync(path.join(dir, 'rabbit-url'), `${limitedUrl.toString()}\n`);
     fs.writeFileSync(path.join(dir, 'mgmt-password'), decodeURIComponent(admin.password));
     pgTarget = migratedSchema();
+    // A SQLite file potatoq never migrated.
+    const bare = path.join(dir, 'bare.sqlite3');
+    new Database(bare).close();
     const entries = [
       { id: 'sqlite', url: `sqlite:///${migratedDb()}` },
       { id: 'pg', url: PG_URL, ...pgTarget.options },
@@ -67,6 +71,7 @@ describe.skipIf(!up)('doctor against real brokers', () => {
         queues: [`doctor_${tag}`],
         resultBackend: 'none',
       },
+      { id: 'bare', url: `sqlite:///${bare}` },
       { id: 'gone', url: `redis://127.0.0.1:${await freePort()}/0` },
     ];
     config = path.join(dir, 'console.yaml');
@@ -92,7 +97,7 @@ describe.skipIf(!up)('doctor against real brokers', () => {
   const one = (id: string) => brokers.find((b) => b.id === id)!;
 
   it('finds healthy potatoq SQLite, PostgreSQL and Redis brokers usable, naming each system and version', () => {
-    expect(brokers.map((b) => b.id)).toEqual(['sqlite', 'pg', 'redis', 'rabbit', 'celery-rabbit', 'gone']);
+    expect(brokers.map((b) => b.id)).toEqual(['sqlite', 'pg', 'redis', 'rabbit', 'celery-rabbit', 'bare', 'gone']);
     expect(['sqlite', 'pg', 'redis'].map((id) => [id, one(id).verdict, one(id).why])).toEqual([
       ['sqlite', 'usable', []],
       ['pg', 'usable', []],
@@ -131,6 +136,11 @@ describe.skipIf(!up)('doctor against real brokers', () => {
     ]);
   });
 
+  it('finds a SQLite file potatoq never migrated unusable, saying so', () => {
+    expect(one('bare')).toMatchObject({ verdict: 'unusable', version: null });
+    expect(one('bare').why.join(' ')).toMatch(/migrat/i);
+  });
+
   it('finds an address nobody listens on unusable, with why', () => {
     expect(one('gone')).toMatchObject({ verdict: 'unusable', version: null });
     expect(one('gone').why[0]).toMatch(/ECONNREFUSED|not reachable|refused/i);
@@ -150,7 +160,7 @@ describe.skipIf(!up)('doctor against real brokers', () => {
     const out = `${failed?.stdout ?? ''}${failed?.stderr ?? ''}`;
     expect(out).toMatch(/^rabbit \(potatoq · RabbitMQ\): degraded$/m);
     expect(out).toMatch(/^gone \(potatoq · Redis\): UNUSABLE$/m);
-    expect(out).toMatch(/6 broker\(s\): 3 usable, 2 degraded, 1 unusable/);
+    expect(out).toMatch(/7 broker\(s\): 3 usable, 2 degraded, 2 unusable/);
     expect(out).not.toContain(password);
     expect(out).not.toContain(`:${decodeURIComponent(admin.password)}@`);
     expect(JSON.stringify(brokers)).not.toContain(password);
