@@ -5,6 +5,7 @@ import { SYSTEM_KINDS } from '@/lib/brokers/dto';
 import { SYSTEMS } from '@/lib/brokers/systems';
 import type { BrokerConfig } from '@/lib/brokers/types';
 import { ConfigError } from '@/lib/config-error';
+import { consoleEnv } from '@/lib/config-file/env';
 import { rememberSecret, rememberSecretsOf } from '@/lib/text/secrets';
 
 /**
@@ -162,6 +163,6 @@ let cached: ConsoleConfig | null = null;
 
 /** The process's configuration, parsed once. */
 export function getConfig(): ConsoleConfig {
-  cached ??= parseConfig(process.env);
+  cached ??= parseConfig(consoleEnv());
   return cached;
 }

@@ -43,6 +43,8 @@ const SERVICE_PREFIXES = [
   'lib/metrics/',
   'lib/api/',
   'lib/demo/',
+  'lib/config-file/',
+  'lib/doctor/',
 ];
 const SERVICE_FILES = new Set([
   'lib/config.ts',

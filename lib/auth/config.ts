@@ -1,6 +1,7 @@
 import 'server-only';
 import { z } from 'zod';
 import { ConfigError } from '@/lib/config-error';
+import { consoleEnv } from '@/lib/config-file/env';
 import { rememberSecret } from '@/lib/text/secrets';
 import { PASSWORD_HASH_RE, TOKEN_DIGEST_RE } from './password';
 import { parseAddressList, type AddressMatcher } from './address';
@@ -168,7 +169,7 @@ export function parseAuthConfig(env: Record<string, string | undefined>): AuthCo
 let cached: AuthConfig | null = null;
 
 export function getAuthConfig(): AuthConfig {
-  cached ??= parseAuthConfig(process.env);
+  cached ??= parseAuthConfig(consoleEnv());
   return cached;
 }
 

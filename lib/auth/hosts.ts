@@ -1,6 +1,7 @@
 import 'server-only';
 import { isIP } from 'node:net';
 import { ConfigError } from '@/lib/config-error';
+import { consoleEnv } from '@/lib/config-file/env';
 
 /**
  * Which Host names this console answers (DNS rebinding: a page on `evil.example`, re-pointed at
@@ -52,7 +53,7 @@ const RULE = Symbol.for('potatoq.console.hostRule');
 type Global = typeof globalThis & { [RULE]?: HostRule };
 
 /** Parsed once per process (boot validates it, so a bad value stops startup). */
-export function getHostRule(mode: string, env: Record<string, string | undefined> = process.env): HostRule {
+export function getHostRule(mode: string, env: Record<string, string | undefined> = consoleEnv()): HostRule {
   const g = globalThis as Global;
   g[RULE] ??= parseAllowedHosts(env.POTATOQ_CONSOLE_ALLOWED_HOSTS, mode);
   return g[RULE];

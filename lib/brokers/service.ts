@@ -327,6 +327,8 @@ export async function diagnose(brokerId: string, overdue?: number): Promise<Diag
   });
 }
 
+/** The adapter's checks of what the console needs from its login (doctor); [] where it declares none. */
+export const checkAccess = (brokerId: string) => read(brokerId, 'access check', async (a) => (a.checkAccess ? a.checkAccess() : []));
 export const listWorkers = (brokerId: string) => read(brokerId, 'workers', (a) => a.listWorkers());
 export const listResults = (brokerId: string, q: ResultListQuery) => read(brokerId, 'results', (a) => a.listResults(q), q);
 export const taskNames = (brokerId: string) => read(brokerId, 'task names', (a) => a.taskNames());

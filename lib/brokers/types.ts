@@ -32,6 +32,7 @@ import type {
 } from './schema';
 import type { PyVal } from '@/lib/pyvalues/pyval';
 import type { AdapterContext } from './adapter-context';
+import type { Capability } from './model';
 import type { EditPreview, EditReplayResult, ReplayEditInput } from './schema-edit';
 import type { Schedule, ScheduleAction, ScheduleInput, ScheduleList, ScheduleOutcome, SchedulePreview } from './schedule';
 import type { WorkflowDetail, WorkflowHealth, WorkflowListQuery, WorkflowRunPage } from './workflow-schema';
@@ -129,6 +130,10 @@ export interface BrokerAdapter {
    *  system cannot run is in `unknown` with why. `revoke` is the service's decision (read-only
    *  included), for the words of what the console can do. Absent: every check is unknown. */
   diagnose?(q: { overdueSeconds: number; revoke: { on: boolean; why?: string } }): Promise<Diagnosis>;
+  /** What the console needs from this broker's login that the overview cannot show, each
+   *  checked without changing anything (the doctor: `potatoq-console doctor`, the admin page):
+   *  a permission, a management API. Absent: the overview and capabilities say all there is. */
+  checkAccess?(): Promise<AccessCheck[]>;
 
   /** The message a replay of letter `id` with `edit` would write, beside a plain replay's;
    *  nothing written. Bad edits are InvalidInput naming the field (`kwargs.at`). Present with
@@ -280,4 +285,17 @@ export interface SystemModule {
   /** Null while the console cannot show this system (or this store of it) yet. The factory
    *  gets the console's services it may use (leases, audit) in its context, never by import. */
   factoryFor(url: string): AdapterFactory | null;
+}
+
+/**
+ * One check of the doctor, in the system's words: `check` names what was checked ("AMQP write
+ * permission"), `detail` what was found, `switchesOff` what a failed check turns off in the
+ * console. `ok: null`: could not be told. `fatal`: the console cannot use the broker at all.
+ */
+export interface AccessCheck {
+  check: string;
+  ok: boolean | null;
+  detail: string;
+  switchesOff?: Capability[];
+  fatal?: boolean;
 }

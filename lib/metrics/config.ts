@@ -1,5 +1,6 @@
 import 'server-only';
 import { ConfigError } from '@/lib/config-error';
+import { consoleEnv } from '@/lib/config-file/env';
 
 /**
  * `POTATOQ_CONSOLE_METRICS_MAX_QUEUES`: queues per broker exported one by one in /metrics
@@ -24,7 +25,7 @@ export function parseMetricsConfig(env: Record<string, string | undefined>): Met
 
 let cached: MetricsConfig | null = null;
 export function getMetricsConfig(): MetricsConfig {
-  cached ??= parseMetricsConfig(process.env);
+  cached ??= parseMetricsConfig(consoleEnv());
   return cached;
 }
 

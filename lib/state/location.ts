@@ -1,6 +1,7 @@
 import 'server-only';
 import path from 'node:path';
 import { ConfigError } from '@/lib/config-error';
+import { consoleEnv } from '@/lib/config-file/env';
 
 export interface StateLocation {
   kind: 'sqlite' | 'postgres';
@@ -12,7 +13,7 @@ export interface StateLocation {
  * default `.data/console-state.sqlite3`) or a `postgresql://` URL when several console
  * instances share one store.
  */
-export function stateLocation(env: Record<string, string | undefined> = process.env): StateLocation {
+export function stateLocation(env: Record<string, string | undefined> = consoleEnv()): StateLocation {
   const raw = env.POTATOQ_CONSOLE_STATE?.trim();
   // Unit tests that reach the gate must not write into the checkout's .data/.
   if (!raw && env.VITEST) return { kind: 'sqlite', where: ':memory:' };

@@ -1,5 +1,6 @@
 import 'server-only';
 import { ConfigError } from '@/lib/config-error';
+import { consoleEnv } from '@/lib/config-file/env';
 
 /**
  * `POTATOQ_CONSOLE_TRENDS_INTERVAL_S`: seconds between samples (default 60; 0 turns sampling
@@ -33,6 +34,6 @@ export function parseTrendConfig(env: Record<string, string | undefined>): Trend
 
 let cached: TrendConfig | null = null;
 export function getTrendConfig(): TrendConfig {
-  cached ??= parseTrendConfig(process.env);
+  cached ??= parseTrendConfig(consoleEnv());
   return cached;
 }

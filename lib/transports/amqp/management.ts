@@ -66,6 +66,13 @@ export class Management {
     return typeof o.rabbitmq_version === 'string' ? o.rabbitmq_version : null;
   }
 
+  /** The management login's user and tags (`/api/whoami`: any user the API lets in). */
+  async whoami(): Promise<{ name: string; tags: string[] }> {
+    const o = (await this.get('/api/whoami')) as { name?: unknown; tags?: unknown };
+    const tags = Array.isArray(o.tags) ? o.tags.map(String) : typeof o.tags === 'string' ? o.tags.split(',').filter(Boolean) : [];
+    return { name: typeof o.name === 'string' ? o.name : '?', tags };
+  }
+
   /** Every queue of the vhost (paged by the API, 500 per page). */
   async queues(vhost: string): Promise<MgmtQueue[]> {
     const out: MgmtQueue[] = [];

@@ -1,4 +1,5 @@
 import 'server-only';
+import type { AccessCheck } from '@/lib/brokers/types';
 import { Redis } from 'ioredis';
 import { parseRedisUrl } from './url';
 import { GuardedConnector } from './socket-guard';
@@ -116,4 +117,13 @@ export async function checkServer(client: Redis): Promise<ServerCheck> {
   const cfg = res[2]?.[0] ? null : (res[2]?.[1] as string[] | undefined);
   const policy = cfg && cfg.length >= 2 ? (cfg[1] ?? null) : null;
   return judgeServer(parseInfo(text), policy);
+}
+
+/** The doctor's row for the eviction policy: `noeviction` is what a queue needs. */
+export function evictionCheck(s: ServerCheck): AccessCheck {
+  const check = `${s.server === 'valkey' ? 'Valkey' : 'Redis'} maxmemory-policy`;
+  if (s.maxmemoryPolicy === null)
+    return { check, ok: null, detail: 'unknown: CONFIG GET is disabled on this server (a managed service); make sure it is noeviction' };
+  if (s.maxmemoryPolicy === 'noeviction') return { check, ok: true, detail: 'noeviction: queued tasks are never evicted' };
+  return { check, ok: false, detail: s.evictionWarning ?? `'${s.maxmemoryPolicy}'` };
 }

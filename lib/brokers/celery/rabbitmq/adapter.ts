@@ -40,6 +40,7 @@ import {
 import { DeadGrouper } from '@/lib/triage/groups';
 import { buildSendTask, sendTaskInput, type BuiltCeleryMessage, type SendTaskInput } from '../send-task';
 import { broadcastRevoke, checkQueues, inspect, publishTask, purgeQueue } from './amqp';
+import { INSPECT_REFUSED, accessRefused, checkCeleryRabbitAccess } from './access';
 import { workersFrom } from '../workers';
 import {
   CELERY_V3_DLQ_REFUSAL,
@@ -147,7 +148,11 @@ export function createCeleryRabbitAdapter(config: StoreConfig): BrokerAdapter {
     const { names, stats, dead } = await queueNames();
     const [passive, pings, letters] = await Promise.all([
       checkQueues(link, names),
-      inspect(link, 'ping', Math.min(500, inspectMs)),
+      // A login that may not bind the reply queue (no write permission) still sees the queues.
+      inspect(link, 'ping', Math.min(500, inspectMs)).catch((e: unknown) => {
+        if (accessRefused(e)) return null;
+        throw e;
+      }),
       dlq ? link.checkQueue(dlq.name) : Promise.resolve(null),
     ]);
     // The DLQ's messages count as dead in the totals (which queue each came from needs a browse).
@@ -180,10 +185,11 @@ export function createCeleryRabbitAdapter(config: StoreConfig): BrokerAdapter {
       queues,
       totals: { counts: celeryCounts(sum('ready'), null, sum('running')), dead: deadTotal },
       ...(overlap && deadTotal !== null ? { totalsCapped: { dead: { atLeast: deadTotal, estimate: null } } } : {}),
-      workers: { alive: pings.size, stale: 0 },
+      workers: pings ? { alive: pings.size, stale: 0 } : null,
       unknownWhy: {
         scheduled: NO_SCHEDULED,
         oldest: NO_OLDEST,
+        ...(pings ? {} : { workers: INSPECT_REFUSED }),
         ...(mgmt ? {} : { running: 'no management API is configured (managementUrl): unacknowledged counts are unknown' }),
         ...(backend ? {} : { dead: NO_BACKEND }),
       },
@@ -211,6 +217,7 @@ export function createCeleryRabbitAdapter(config: StoreConfig): BrokerAdapter {
     model: dlq ? withDeadLetterQueue(CELERY_RABBITMQ_MODEL, dlq.name) : CELERY_RABBITMQ_MODEL,
     capabilities,
     overview,
+    checkAccess: () => checkCeleryRabbitAccess(link, target.vhost, mgmt),
     listTasks: refuse,
     getTask: refuse,
     listDead: async (q) => {

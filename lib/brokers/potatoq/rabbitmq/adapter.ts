@@ -11,6 +11,7 @@ import { Management } from '@/lib/transports/amqp/management';
 import { previewEditedRabbit, replayEditedRabbit } from './edit-replay';
 import { deadGroups, deadHistogram, getDead, listDead, overview, taskNames } from './reads';
 import { deadIds } from './scan';
+import { checkRabbitAccess } from './access';
 import { parseOptions } from '@/lib/brokers/options';
 import { ZRabbitmqOptions } from '../options';
 import { createResultBackend } from '../result-backend';
@@ -98,6 +99,7 @@ export function createRabbitmqAdapter(config: StoreConfig): RabbitmqAdapter {
     model: POTATOQ_RABBITMQ_MODEL,
     capabilities,
     overview: async () => overview(ctx, await capabilities()),
+    checkAccess: () => checkRabbitAccess(ctx),
     listTasks: refuse,
     getTask: refuse,
     listDead: (q) => listDead(ctx, q),

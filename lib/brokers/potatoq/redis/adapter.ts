@@ -28,7 +28,7 @@ import { potatoqPrefix, redisKeys } from './keys';
 import { parseRedisUrl, RedisUrlError, type RedisTarget } from '@/lib/transports/redis/url';
 import { redisResultsOn } from './results';
 import { redisFamily } from './family';
-import { checkServer, connectRedis, isTlsFailure, redisFailure, type ServerCheck } from '@/lib/transports/redis/server';
+import { checkServer, connectRedis, evictionCheck, isTlsFailure, redisFailure, type ServerCheck } from '@/lib/transports/redis/server';
 import { previewEditedRedis, replayEditedRedis } from './edit-replay';
 import { findCall } from './reads-misc';
 import { discardDead, discardMoved, enqueueTasks, purgeQueue, replayDead, revokeTasks, type RedisOutcome } from './writes';
@@ -182,6 +182,7 @@ export function createRedisAdapter(config: StoreConfig): BrokerAdapter {
     model: POTATOQ_REDIS_MODEL,
     capabilities,
     overview,
+    checkAccess: async () => [evictionCheck(await usable())],
     listTasks: (q) => read(() => listTasks(client, prefix, q, window)),
     getTask: (id) => read(() => getTask(client, prefix, id)),
     listSchedules: () => read(() => listPeriodic(client, prefix)),

@@ -1,0 +1,94 @@
+import 'server-only';
+import { randomBytes } from 'node:crypto';
+import type { Channel } from 'amqplib';
+import type { AccessCheck } from '@/lib/brokers/types';
+import type { Capability } from '@/lib/brokers/model';
+import type { AmqpLink } from './connection';
+import type { Management } from './management';
+
+/** The AMQP permissions of the link's user on its vhost, as RabbitMQ enforces them. */
+export interface AmqpAccess {
+  configure: boolean;
+  write: boolean;
+  read: boolean;
+}
+
+const refused = (e: unknown): boolean => (e as { code?: unknown })?.code === 403;
+
+/**
+ * Each permission probed by a command that changes nothing, on a queue name nobody uses (the
+ * server checks the permission before it looks the queue up): `queue.delete` of an absent
+ * queue (configure; deleting nothing is answered delete-ok), `basic.get` from it (read; 404
+ * when allowed), a confirmed publish to it through the default exchange (write; unroutable,
+ * so dropped). A refusal (403) closes only that probe's channel.
+ */
+export async function probeAmqpAccess(link: AmqpLink): Promise<AmqpAccess> {
+  const name = `potatoq-console.doctor.${randomBytes(6).toString('hex')}`;
+  const probe = async (fn: (ch: Channel) => Promise<unknown>, allowedIf: (e: unknown) => boolean): Promise<boolean> => {
+    try {
+      await link.withChannel(fn);
+      return true;
+    } catch (e) {
+      if (refused(e)) return false;
+      if (allowedIf(e)) return true;
+      throw e;
+    }
+  };
+  const configure = await probe(
+    (ch) => ch.deleteQueue(name),
+    () => false,
+  );
+  const read = await probe(
+    (ch) => ch.get(name, { noAck: true }),
+    (e) => (e as { code?: unknown })?.code === 404,
+  );
+  const write = await probeWrite(link, name);
+  return { configure, write, read };
+}
+
+/** A refused publish closes the channel asynchronously: the error event carries the 403. */
+async function probeWrite(link: AmqpLink, name: string): Promise<boolean> {
+  let closedWith: unknown = null;
+  try {
+    await link.withConfirmChannel(async (ch) => {
+      ch.on('error', (e: unknown) => (closedWith = e));
+      ch.publish('', name, Buffer.alloc(0));
+      await ch.waitForConfirms();
+    });
+    return closedWith === null || !refused(closedWith);
+  } catch (e) {
+    if (refused(e) || refused(closedWith)) return false;
+    throw e;
+  }
+}
+
+/** What each AMQP permission is for on one system: the capabilities its absence turns off. */
+export interface AmqpNeeds {
+  configure: { for: string; off: Capability[] };
+  read: { for: string; off: Capability[] };
+  write: { for: string; off: Capability[] };
+}
+
+/** The doctor's rows for the three permissions, each saying what its absence switches off. */
+export async function amqpAccessChecks(link: AmqpLink, vhost: string, needs: AmqpNeeds): Promise<AccessCheck[]> {
+  const access = await probeAmqpAccess(link);
+  return (['configure', 'read', 'write'] as const).map((p) => ({
+    check: `AMQP ${p} permission on vhost ${JSON.stringify(vhost)}`,
+    ok: access[p],
+    detail: access[p] ? `granted (${needs[p].for})` : `refused: the console cannot ${needs[p].for}`,
+    ...(access[p] ? {} : { switchesOff: needs[p].off }),
+  }));
+}
+
+/** The management API's row: its version and the login's tags, or why it is not there. */
+export async function managementCheck(mgmt: Management | null, without: string): Promise<AccessCheck> {
+  const check = 'RabbitMQ management API';
+  if (!mgmt) return { check, ok: false, detail: `not configured (managementUrl): ${without}` };
+  try {
+    const [version, me] = await Promise.all([mgmt.version(), mgmt.whoami()]);
+    const tags = me.tags.length ? me.tags.join(', ') : 'none';
+    return { check, ok: true, detail: `management plugin ${version ?? '(version unknown)'}, user ${me.name} (tags: ${tags})` };
+  } catch (e) {
+    return { check, ok: false, detail: `${(e as Error).message}: ${without}` };
+  }
+}
