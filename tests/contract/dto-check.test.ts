@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ZBrokerOverview, ZQueueStats, ZTaskDetail, type QueueStats, type TypedValue } from '@/lib/brokers/dto';
+import { CAPABILITIES, ZBrokerOverview, ZQueueStats, ZTaskDetail, type QueueStats, type TypedValue } from '@/lib/brokers/dto';
 import type { BrokerAdapter } from '@/lib/brokers/types';
 import { assertDto, checkedAdapter } from './dto-check';
 
@@ -27,9 +27,7 @@ describe('the DTO check of the shared battery', () => {
   });
 
   it('refuses a capability that is neither fixed nor a state listing', () => {
-    const caps = Object.fromEntries(
-      ['browseDead', 'replay', 'discard', 'revoke', 'purge', 'enqueue', 'results', 'workers', 'pause'].map((k) => [k, { on: true }]),
-    );
+    const caps = Object.fromEntries(CAPABILITIES.map((k) => [k, { on: true }]));
     const overview = {
       id: 'b',
       name: 'b',
