@@ -2,6 +2,10 @@
 //   dist/server/  Next's standalone server (POTATOQ_CONSOLE_STANDALONE=1 in next.config.mjs,
 //                 built into .next-pack so a dev or e2e build in .next is left alone), with its
 //                 static files, public/ and next-config.json (what its server.js would pass)
+//   dist/server/doctor.cjs  lib/doctor/command.ts bundled for `potatoq-console doctor`: the npm
+//                 packages the server carries in dist/server/node_modules (its drivers) stay
+//                 external and resolve from there, better-sqlite3 from the package's dependency;
+//                 the rest (zod, js-yaml) is bundled in, so the command adds no dependency
 //   dist/cli.mjs  lib/cli/ bundled for bin/potatoq-console.mjs
 // Native modules are not shipped: better-sqlite3 is the package's one dependency, installed
 // (prebuilt or compiled) for the platform by npm; sharp (Next's image optimiser, unused: images
@@ -9,6 +13,7 @@
 // has a standalone build already (to iterate on the packaging itself).
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import { createRequire, isBuiltin } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -98,8 +103,10 @@ const links = fs
   .map((e) => path.relative(server, path.join(e.parentPath, e.name)));
 if (links.length) throw new Error(`pack-build: symlinks npm would drop: ${links.slice(0, 5).join(', ')}`);
 
-step('bundling the command (dist/cli.mjs)');
 const esbuild = await import('esbuild');
+step('bundling the doctor (dist/server/doctor.cjs)');
+await bundleDoctor();
+step('bundling the command (dist/cli.mjs)');
 await esbuild.build({
   entryPoints: [path.join(root, 'lib/cli/index.ts')],
   outfile: path.join(dist, 'cli.mjs'),
@@ -117,3 +124,49 @@ await esbuild.build({
   logLevel: 'warning',
 });
 step('done');
+
+/** Top-level package names in a node_modules folder (`pg`, `@scope/name`). */
+function packagesIn(dir) {
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    if (e.name.startsWith('.')) return [];
+    if (!e.name.startsWith('@')) return [e.name];
+    return fs.readdirSync(path.join(dir, e.name)).map((n) => `${e.name}/${n}`);
+  });
+}
+
+async function bundleDoctor() {
+  const outfile = path.join(server, 'doctor.cjs');
+  const result = await esbuild.build({
+    entryPoints: [path.join(root, 'lib/doctor/command.ts')],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    // CommonJS: the server's packages are CommonJS, required as the server requires them.
+    format: 'cjs',
+    target: 'node20',
+    tsconfig: path.join(root, 'tsconfig.json'),
+    alias: { 'server-only': path.join(root, 'node_modules/server-only/empty.js') },
+    // esbuild takes `pg` to cover `pg/lib/...` too.
+    external: ['better-sqlite3', ...packagesIn(path.join(server, 'node_modules'))],
+    metafile: true,
+    logLevel: 'warning',
+  });
+  // Every package left external (but the dependency) must resolve inside dist/server, or the
+  // installed command would fail on the first broker of that kind: stop the build instead.
+  // (Here Node would also look up into the checkout's node_modules, which no user has.)
+  const load = createRequire(outfile);
+  const inside = path.join(server, 'node_modules') + path.sep;
+  const missing = [];
+  for (const out of Object.values(result.metafile.outputs))
+    for (const i of out.imports) {
+      if (!i.external || isBuiltin(i.path) || i.path === 'better-sqlite3') continue;
+      let at = '';
+      try {
+        at = load.resolve(i.path);
+      } catch {}
+      if (!at.startsWith(inside)) missing.push(i.path);
+    }
+  if (missing.length) throw new Error(`pack-build: the doctor needs ${missing.join(', ')}, not in dist/server/node_modules`);
+  if (typeof load(outfile).runDoctorCommand !== 'function') throw new Error('pack-build: dist/server/doctor.cjs has no runDoctorCommand');
+}

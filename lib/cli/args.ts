@@ -10,15 +10,16 @@ export class UsageError extends Error {
 
 /** A flag that takes a value; `check` turns the text into the value or says why not. */
 export interface FlagSpec {
-  /** Shown in the help: `--port P`. */
-  placeholder: string;
+  /** Shown in the help: `--port P`; `null` for a switch (`--json`), which takes no value. */
+  placeholder: string | null;
   help: string;
   check?: (raw: string) => string | null;
 }
 
 export type Flags = Record<string, FlagSpec>;
 
-/** Parses the words after the command against its flags; repeats and unknown flags are refused. */
+/** Parses the words after the command against its flags; repeats and unknown flags are refused.
+ *  A switch given is `'true'`; one not given is absent. */
 export function parseFlags(command: string, words: readonly string[], flags: Flags): Record<string, string> {
   const out: Record<string, string> = {};
   for (let i = 0; i < words.length; i++) {
@@ -29,7 +30,10 @@ export function parseFlags(command: string, words: readonly string[], flags: Fla
     const spec = Object.hasOwn(flags, name) ? flags[name] : undefined;
     if (!spec) throw new UsageError(`${command}: unknown option --${name}${knownFlags(flags)}`);
     let value: string | undefined;
-    if (eq >= 0) value = word.slice(eq + 1);
+    if (spec.placeholder === null) {
+      if (eq >= 0) throw new UsageError(`${command}: --${name} takes no value`);
+      value = 'true';
+    } else if (eq >= 0) value = word.slice(eq + 1);
     else {
       value = words[i + 1];
       if (value === undefined || value.startsWith('--')) throw new UsageError(`${command}: --${name} needs a value (${spec.placeholder})`);

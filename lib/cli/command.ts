@@ -20,6 +20,8 @@ export interface CliContext {
   err: (text: string) => void;
   /** Resolves once the server listens; the process then lives as long as the server. */
   startServer: (options: ServerOptions) => Promise<void>;
+  /** Runs the package's doctor (dist/server/doctor.cjs) on the configuration in `env`; resolves to its exit code. */
+  runDoctor: (options: { json: boolean }) => Promise<number>;
 }
 
 /** One entry of the command table (lib/cli/commands.ts). `run` resolves to the exit code. */

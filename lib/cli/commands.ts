@@ -1,4 +1,5 @@
 import type { Command } from './command';
+import { doctorCommand } from './doctor';
 import { demoCommand, serveCommand } from './serve';
 
 /**
@@ -8,4 +9,5 @@ import { demoCommand, serveCommand } from './serve';
 export const COMMANDS: Readonly<Record<string, Command>> = {
   serve: serveCommand,
   demo: demoCommand,
+  doctor: doctorCommand,
 };

@@ -1,4 +1,5 @@
 import type { CliContext } from './command';
+import { runPackagedDoctor } from './doctor';
 import { main } from './main';
 import { startStandaloneServer } from './standalone';
 
@@ -12,6 +13,7 @@ export function run(argv: readonly string[], where: { version: string; serverDir
     out: (text) => void process.stdout.write(text),
     err: (text) => void process.stderr.write(text),
     startServer: (options) => startStandaloneServer(where.serverDir, options),
+    runDoctor: ({ json }) => runPackagedDoctor(where.serverDir, json),
   };
   return main(argv, ctx);
 }

@@ -18,6 +18,7 @@ function context(env: Env = {}) {
     out: (t) => void out.push(t),
     err: (t) => void err.push(t),
     startServer: async (o) => void started.push(o),
+    runDoctor: () => Promise.reject(new Error('not the doctor')),
   };
   return { ctx, out, err, started, env };
 }
@@ -38,7 +39,7 @@ describe('potatoq-console command line', () => {
 
   it.each([
     [[], /missing command/],
-    [['start'], /unknown command "start" \(commands: serve, demo/],
+    [['start'], /unknown command "start" \(commands: serve, demo, doctor\)/],
     [['--verbose'], /unknown option --verbose/],
     [['serve', '--prot', '80'], /serve: unknown option --prot \(known: --config, --host, --port\)/],
     [['demo', '--config', 'x.json'], /demo: unknown option --config/],

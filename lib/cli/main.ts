@@ -64,7 +64,9 @@ function overview(commands: Readonly<Record<string, Command>>): string {
 }
 
 function commandHelp(name: string, command: Command): string {
-  const flags = Object.entries(command.flags).map(([flag, spec]) => [`--${flag} ${spec.placeholder}`, spec.help] as const);
+  const flags = Object.entries(command.flags).map(
+    ([flag, spec]) => [spec.placeholder === null ? `--${flag}` : `--${flag} ${spec.placeholder}`, spec.help] as const,
+  );
   const width = Math.max(0, ...flags.map(([f]) => f.length));
   return [
     `Usage: potatoq-console ${name}${flags.length ? ' [options]' : ''}`,

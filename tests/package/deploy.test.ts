@@ -54,6 +54,7 @@ describe('docs/deploy/potatoq-console.service', () => {
       out: () => undefined,
       err: (t) => void err.push(t),
       startServer: async (o) => void started.push(o),
+      runDoctor: () => Promise.reject(new Error('the unit starts the server, not the doctor')),
     };
     expect(await main(args, ctx), err.join('')).toBe(0);
     expect(started).toEqual([{ host: '127.0.0.1', port: 3000 }]);

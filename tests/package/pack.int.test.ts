@@ -2,7 +2,9 @@
 // `npm install -g` of the tarball into an empty prefix (its one dependency, better-sqlite3,
 // from the registry the machine reaches; the checkout's own binary offered as a local prebuild
 // so SQLite is not compiled again), then the installed `potatoq-console demo` on a free port:
-// a page and /api/health answer, and SIGTERM stops it. Cost: one `next build` (~2-3 min on 2
+// a page and /api/health answer, and SIGTERM stops it; the installed `potatoq-console doctor`
+// finds a migrated SQLite broker usable (exit 0) and a missing file and closed ports unusable
+// (exit 1), through the drivers the package carries, printing no password. Cost: one `next build` (~2-3 min on 2
 // cores) plus the install (~15 s; ~3 min more when SQLite has to be compiled).
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -11,6 +13,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../support/free-port';
+import { migratedDb } from '../support/sqlite-db';
 import { ROOT, cleanEnv, folderBytes, installTarball, localPrebuildEnv, packTarball, startAndWait, stop } from '../support/package';
 
 const run = promisify(execFile);
@@ -98,4 +101,55 @@ describe('the npm package', () => {
     }
     await expect(fetch(`${base}/api/health/live`)).rejects.toThrow();
   });
+
+  it('runs the doctor from the installed command: usable is exit 0, unusable exit 1, no password printed', async () => {
+    const cwd = fs.mkdtempSync(path.join(work, 'doctor-'));
+    const db = migratedDb();
+    const config = (name: string, brokers: object[]) => {
+      const file = path.join(cwd, name);
+      fs.writeFileSync(file, `state: ${path.join(cwd, 'state.sqlite3')}\nbrokers: ${JSON.stringify(brokers)}\n`);
+      return file;
+    };
+    const doctor = (args: string[]) =>
+      run(bin, ['doctor', ...args], { cwd, env: cleanEnv(), timeout: 60_000 }).then(
+        ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+        (e: { code: number; stdout: string; stderr: string }) => e,
+      );
+
+    const good = await doctor(['--config', config('good.yaml', [{ id: 'jobs', url: `sqlite:///${db}` }])]);
+    expect(good.code, good.stderr).toBe(0);
+    expect(good.stdout).toMatch(/^jobs \(potatoq · SQLite\): usable$/m);
+    expect(good.stdout).toMatch(/^ {2}version {4}SQLite \d+\.\d+/m);
+    expect(good.stdout).toMatch(/1 broker\(s\): 1 usable, 0 degraded, 0 unusable\n$/);
+
+    // The network drivers come from dist/server/node_modules: ports nobody listens on.
+    const password = 'Pw-Doctor-NotForLogs';
+    const missing = path.join(cwd, 'missing.sqlite3');
+    const bad = await doctor([
+      '--json',
+      `--config=${config('bad.yaml', [
+        { id: 'jobs', url: `sqlite:///${db}` },
+        { id: 'gone', url: `sqlite:///${missing}` },
+        { id: 'redis', url: `redis://:${password}@127.0.0.1:${await freePort()}/0` },
+        { id: 'pg', url: `postgresql://console:${password}@127.0.0.1:${await freePort()}/jobs` },
+        { id: 'rabbit', url: `amqp://console:${password}@127.0.0.1:${await freePort()}/` },
+      ])}`,
+    ]);
+    expect(bad.code, bad.stderr).toBe(1);
+    const { brokers } = JSON.parse(bad.stdout) as { brokers: Array<{ id: string; verdict: string; why: string[] }> };
+    expect(brokers.map((b) => [b.id, b.verdict])).toEqual([
+      ['jobs', 'usable'],
+      ['gone', 'unusable'],
+      ['redis', 'unusable'],
+      ['pg', 'unusable'],
+      ['rabbit', 'unusable'],
+    ]);
+    expect(brokers[1]!.why.join(' ')).toContain('not found');
+    expect(fs.existsSync(missing)).toBe(false);
+    expect(`${bad.stdout}${bad.stderr}${good.stdout}${good.stderr}`).not.toContain(password);
+
+    const wrong = await doctor(['--config', path.join(cwd, 'nope.yaml')]);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain('--config: no such file');
+  }, 120_000);
 });
