@@ -39,6 +39,7 @@ describe('the npm package', () => {
     expect(files).toContain('package/bin/potatoq-console.mjs');
     expect(files).toContain('package/dist/cli.mjs');
     expect(files).toContain('package/dist/server/next-config.json');
+    expect(files).toContain('package/dist/server/doctor.cjs');
     expect(files.some((f) => f.startsWith('package/dist/server/node_modules/next/'))).toBe(true);
     expect(files.some((f) => f.startsWith('package/dist/server/.next-pack/static/'))).toBe(true);
     // Built for one platform: those come from the install instead (or are not needed).
