@@ -167,6 +167,6 @@ async function bundleDoctor() {
       } catch {}
       if (!at.startsWith(inside)) missing.push(i.path);
     }
-  if (missing.length) throw new Error(`pack-build: the doctor needs ${missing.join(', ')}, not in dist/server/node_modules`);
+  if (missing.length) throw new Error(`pack-build: the doctor needs ${[...new Set(missing)].join(', ')}, not in dist/server/node_modules`);
   if (typeof load(outfile).runDoctorCommand !== 'function') throw new Error('pack-build: dist/server/doctor.cjs has no runDoctorCommand');
 }

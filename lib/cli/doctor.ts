@@ -48,8 +48,8 @@ export async function runPackagedDoctor(serverDir: string, json: boolean): Promi
     });
   } finally {
     // The brokers' pools and sockets stay open after the checks: end the process once the
-    // answer is written (stdout to a pipe or file is synchronous on Linux), with the exit code
+    // answer is written out (a pipe is asynchronous on some systems), with the exit code
     // bin/potatoq-console.mjs set by then.
-    setTimeout(() => process.exit(), 100).unref();
+    process.stdout.write('', () => process.stderr.write('', () => setTimeout(() => process.exit(), 100).unref()));
   }
 }
