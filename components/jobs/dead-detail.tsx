@@ -13,7 +13,7 @@ import { afterReplay } from '@/lib/client/after-replay';
 import { describeError } from '@/lib/client/api';
 import { fillCommand } from '@/lib/client/cli';
 import { useDead, useOverview } from '@/lib/client/hooks';
-import { Field, Fields, IdFields, RelatedFields, Section, TimeField } from './detail-parts';
+import { Field, Fields, IdFields, Section, TimeField } from './detail-parts';
 import { MessageSections } from './message-sections';
 import { taskWords } from './task-words';
 import { EditReplay } from '@/components/dead/edit-replay';
@@ -120,7 +120,6 @@ export function DeadDetailView({ brokerId, id }: { brokerId: string; id: string 
             </Link>
           </Field>
           <TimeField label="Died" iso={d.diedAt} />
-          <RelatedFields brokerId={brokerId} related={d.related} more={d.relatedMore} />
           <Field label="Reason" testId="detail-summary">
             {visible(d.summary)}
           </Field>

@@ -3,7 +3,6 @@ import type { ReactNode } from 'react';
 import { visible } from '@/lib/text/visible';
 import { Card, CardHeader } from '@/components/ui/card';
 import { FullTime } from '@/components/ui/time';
-import type { RelatedTask } from '@/lib/brokers/schema';
 
 export function Field({ label, children, testId, title }: { label: string; children: ReactNode; testId?: string; title?: string }) {
   return (
@@ -35,33 +34,6 @@ export function IdFields({ brokerId, id, noun = 'task' }: { brokerId: string; id
           Audit trail of this {noun}
         </Link>
       </Field>
-    </>
-  );
-}
-
-/** The tasks this one is linked to in its system (a fan-out's parent, its sub-jobs), each a link
- *  to its page; nothing when there are none. */
-export function RelatedFields({ brokerId, related, more }: { brokerId: string; related?: RelatedTask[]; more?: boolean }) {
-  if (!related?.length) return null;
-  const base = `/brokers/${encodeURIComponent(brokerId)}/jobs/`;
-  const rels = [...new Set(related.map((r) => r.rel))];
-  return (
-    <>
-      {rels.map((rel) => (
-        <Field key={rel} label={rel} testId="detail-related">
-          {related
-            .filter((r) => r.rel === rel)
-            .map((r, i) => (
-              <span key={r.id}>
-                {i > 0 ? ', ' : ''}
-                <Link className="link font-mono text-xs" href={`${base}${encodeURIComponent(r.id)}`}>
-                  {visible(r.id)}
-                </Link>
-              </span>
-            ))}
-          {more ? <span className="text-xs text-zinc-500 dark:text-zinc-400"> (and more)</span> : null}
-        </Field>
-      ))}
     </>
   );
 }

@@ -10,7 +10,7 @@ import { ErrorBox, Loading } from '@/components/ui/states';
 import { describeError } from '@/lib/client/api';
 import { fillCommand } from '@/lib/client/cli';
 import { useOverview, useTask } from '@/lib/client/hooks';
-import { Field, Fields, IdFields, RelatedFields, TimeField } from './detail-parts';
+import { Field, Fields, IdFields, TimeField } from './detail-parts';
 import { MessageSections } from './message-sections';
 import { ResultView } from './result-view';
 import { TaskStuckFlags } from '@/components/triage/stuck-flags';
@@ -123,7 +123,6 @@ export function TaskDetailView({ brokerId, id, after }: { brokerId: string; id: 
           <TimeField label={timeLabel(['createdAt'], 'Enqueued')} iso={t.createdAt} />
           <TimeField label={timeLabel(['runAt'], 'Runs at')} iso={t.runAt} />
           {t.claimedAt ? <TimeField label={timeLabel(['claimedAt', 'startedAt'], 'Claimed')} iso={t.claimedAt} /> : null}
-          <RelatedFields brokerId={brokerId} related={t.related} more={t.relatedMore} />
         </Fields>
         {owned ? (
           <p className="px-4 pb-4 text-xs text-zinc-500 dark:text-zinc-400">

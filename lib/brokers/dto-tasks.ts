@@ -74,17 +74,9 @@ export const ZResultRecord = z
   .meta({ id: 'ResultRecord' });
 export type ResultRecordDto = z.infer<typeof ZResultRecord>;
 
-/** Another task this one is linked to in its system (a fan-out's parent and its sub-jobs), for
- *  the detail page's links: `rel` says what it is to this one, in the system's words. */
-export const ZRelatedTask = z.strictObject({ id: z.string(), rel: z.string() });
-export type RelatedTask = z.infer<typeof ZRelatedTask>;
-
-/** What a detail adds to its summary: the links, the whole message and the stored result. */
+/** What a detail adds to its summary: the whole message and the stored result. Tasks it is
+ *  linked to (parent, children, group) are its family (lib/brokers/family/), read apart. */
 const detail = {
-  /** The tasks it is linked to (at most a page of them; `relatedMore`: there are more than
-   *  listed); absent where the system links none. */
-  related: z.array(ZRelatedTask).optional(),
-  relatedMore: z.boolean().optional(),
   payload: ZMessageView,
   raw: z.string(),
   rawSize: z.number().int(),
