@@ -5,7 +5,8 @@
 //   dist/server/doctor.cjs  lib/doctor/command.ts bundled for `potatoq-console doctor`: the npm
 //                 packages the server carries in dist/server/node_modules (its drivers) stay
 //                 external and resolve from there, better-sqlite3 from the package's dependency;
-//                 the rest (zod, js-yaml) is bundled in, so the command adds no dependency
+//                 the rest (zod, js-yaml, and the drivers Next bundled into its chunks: ioredis,
+//                 amqplib, mysql2 with Next 16.4) is bundled in, so the command adds no dependency
 //   dist/cli.mjs  lib/cli/ bundled for bin/potatoq-console.mjs
 // Native modules are not shipped: better-sqlite3 is the package's one dependency, installed
 // (prebuilt or compiled) for the platform by npm; sharp (Next's image optimiser, unused: images
