@@ -126,6 +126,9 @@ test.describe('Prometheus metrics', () => {
           'PotatoqDeadLettersUncounted:ok',
           'PotatoqNoWorkers:ok',
           'PotatoqOldestTaskWaiting:ok',
+          'PotatoqScheduleMissed:ok',
+          'PotatoqSchedulesUnreadable:ok',
+          'PotatoqWorkflowFailed:ok',
         ]);
       expect(rules.groups).toHaveLength(1);
       // secretpg is down: its alert is pending (`for: 2m`) already.

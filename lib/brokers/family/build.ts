@@ -6,7 +6,7 @@ export { referenced, type ChordProgress, type FamilyNode, type FamilySource } fr
 
 export const MAX_DEPTH = 64;
 
-// One family builder for every system with parent/root/group ids: a system hands over a
+// One family builder for every system with parent, root or group ids: a system hands over a
 // `FamilySource` (its reads, mapped to neutral nodes) and the words for what it cannot see;
 // the walk, the bounds and the cycle guard are here once. Every read is bounded: at most
 // `limit` members, at most `limit` lookups by id, a parent chain followed at most
