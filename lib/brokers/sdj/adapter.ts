@@ -33,6 +33,7 @@ import { purgeJobs } from './purge';
 import { pauseQueue, resumeQueue } from './queue-pause';
 import { deadIds, getDead, getResult, getTask, listDead, listResults, listTasks, taskNames, taskQueues } from './reads';
 import { requeueJobs } from './requeue';
+import { getSdjSchedule, listSdjSchedules } from './schedules';
 import { STALE_LOCK_MINUTES } from './stuck';
 import { openSdjStore, type SdjStore } from './store';
 import { parseSdjUrl } from './url';
@@ -119,6 +120,9 @@ export function createSdjAdapter(config: StoreConfig, _ctx: AdapterContext): Bro
     getResult: async (id) => getResult(await db(), id),
     taskNames: async () => taskNames(await db()),
     taskQueues: async () => taskQueues(await db()),
+    // Reads: on whatever the ledger says, like every other read (ledger.ts).
+    listSchedules: async () => listSdjSchedules(await db()),
+    getSchedule: async (id) => getSdjSchedule(await db(), id),
     // The letter is no longer dead (another console replayed it): gone, as the contract has it.
     replayDead: (ids) =>
       act('replay', ids, requeueJobs, (x) => ({ id: x.id, outcome: 'missing', message: `not a dead letter any more: ${x.message}` })),

@@ -4,6 +4,7 @@ import type { BrokerModel, ListOrder, StateDecl } from '@/lib/brokers/schema';
 import type { SdjStatus } from './model';
 import { SDJ_REPLAY_EDITED } from './edit-replay';
 import { SDJ_ENQUEUE } from './enqueue-fields';
+import { SDJ_SCHEDULES } from './schedules';
 
 // What the console declares about Simple Durable Jobs (v4.5.1): its statuses as the states, and
 // each action in the library's own terms (docs/systems/simple-durable-jobs.md, "Writes").
@@ -76,10 +77,8 @@ export const SDJ_MODEL: BrokerModel = {
     },
     deliveries: { label: 'Attempt', help: "SDJ's `attempt`: +1 each time a worker claims the job; a requeue sets it to 0" },
   },
-  // (docs/systems/simple-durable-jobs.md: the scheduler's table scheduled_fires holds name, last_fire_at, last_fired_at)
-  schedules: {
-    off: "Simple Durable Jobs' scheduler registers its recurring jobs in the application's code, not in the database; the database keeps only each scheduled name's last fire (scheduled_fires), which this console does not read yet",
-  },
+  // Each schedule name's last firing, read only (schedules.ts): the schedules are in the app's code.
+  schedules: SDJ_SCHEDULES,
   workers: {
     known:
       'Simple Durable Jobs keeps no worker registry: the workers listed are the lock holders (locked_by) of running jobs, derived from those jobs. An idle worker holds no job and is not listed. The time is its newest heartbeat, else its newest claim.',
