@@ -27,7 +27,7 @@ export function FamilyMemberRow({ brokerId, m, current }: { brokerId: string; m:
     <span className="inline-flex flex-wrap items-center gap-1.5" data-testid="family-member" data-id={m.id} data-status={m.status}>
       {current ? (
         <span className="font-mono text-xs font-semibold" title={m.id}>
-          {visible(short(m.id))} (this task)
+          {visible(short(m.id))} (this one)
         </span>
       ) : (
         <Link className="link font-mono text-xs" href={memberHref(brokerId, m)} title={m.id}>

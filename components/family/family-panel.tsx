@@ -11,6 +11,7 @@ import { useOverview } from '@/lib/client/hooks';
 import { FamilyGroups, FamilyTree } from './family-tree';
 import { FamilyMemberRow } from './family-member';
 import { DeleteFamilyButton } from './delete-family-button';
+import { taskWords } from '@/components/jobs/task-words';
 
 /** The task family on a task or dead-letter page: shown where the broker declares it
  *  (capability `family`), its reason where it does not. */
@@ -19,6 +20,9 @@ export function FamilyPanel({ brokerId, id }: { brokerId: string; id: string }) 
   const caps = o?.capabilities;
   const deleteDecl = o?.model?.actions.deleteFamily;
   const cap = caps?.family;
+  // The system's own word for its work ("job" on SDJ and QueueFlow, "task" elsewhere).
+  const noun = taskWords(o?.model).noun;
+  const title = `${noun.charAt(0).toUpperCase()}${noun.slice(1)} family`;
   const q = useFamily(brokerId, id, cap?.on === true);
   // While a replay dialog is open the family it was opened from stays on screen: the replay
   // refreshes the family, and the failed member leaving it must not take its outcome away.
@@ -28,13 +32,13 @@ export function FamilyPanel({ brokerId, id }: { brokerId: string; id: string }) 
   if (!cap.on)
     return (
       <p className="mt-4 text-sm text-zinc-500 dark:text-zinc-400" data-testid="family-off">
-        Task family: not shown on this broker: {cap.why ?? 'not available'}.
+        {title}: not shown on this broker: {cap.why ?? 'not available'}.
       </p>
     );
   const err = q.error ? describeError(q.error) : null;
   return (
     <Card className="mt-4" testId="family-panel">
-      <CardHeader title="Task family">
+      <CardHeader title={title}>
         {q.data ? (
           <span className="text-xs text-zinc-500 dark:text-zinc-400" data-testid="family-count">
             {q.data.capped
@@ -49,7 +53,13 @@ export function FamilyPanel({ brokerId, id }: { brokerId: string; id: string }) 
         ) : !shown ? (
           <Loading />
         ) : (
-          <FamilyBody brokerId={brokerId} f={shown} replay={caps.replay} onDialog={(open) => setHeld(open && q.data ? q.data : null)} />
+          <FamilyBody
+            brokerId={brokerId}
+            noun={noun}
+            f={shown}
+            replay={caps.replay}
+            onDialog={(open) => setHeld(open && q.data ? q.data : null)}
+          />
         )}
         {shown && deleteDecl && shown.parent === null && shown.children.length > 0 ? (
           <DeleteFamilyButton
@@ -68,11 +78,13 @@ export function FamilyPanel({ brokerId, id }: { brokerId: string; id: string }) 
 
 function FamilyBody({
   brokerId,
+  noun,
   f,
   replay,
   onDialog,
 }: {
   brokerId: string;
+  noun: string;
   f: TaskFamily;
   replay: { on: boolean; why?: string };
   onDialog: (open: boolean) => void;
@@ -82,7 +94,7 @@ function FamilyBody({
     <>
       <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1">
         <dt className="text-zinc-500 dark:text-zinc-400">Root</dt>
-        <dd>{f.root ? <FamilyMemberRow brokerId={brokerId} m={f.root} /> : 'this task'}</dd>
+        <dd>{f.root ? <FamilyMemberRow brokerId={brokerId} m={f.root} /> : `this ${noun}`}</dd>
         <dt className="text-zinc-500 dark:text-zinc-400">Parent</dt>
         <dd>{f.parent ? <FamilyMemberRow brokerId={brokerId} m={f.parent} /> : 'none known'}</dd>
         <dt className="text-zinc-500 dark:text-zinc-400">Children</dt>
