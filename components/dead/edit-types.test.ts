@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CELERY_RABBITMQ_MODEL, CELERY_REDIS_MODEL } from '@/lib/brokers/celery/model';
 import { POTATOQ_REDIS_MODEL, POTATOQ_TABLE_MODEL } from '@/lib/brokers/potatoq/model';
 import { QUEUEFLOW_MODEL } from '@/lib/brokers/queueflow/model';
-import { editTypesFor, kwargsWords } from './edit-types';
+import { editTypesFor, kwargsWords, typeLabel, type EditType } from './edit-types';
 
 const JSON_ONLY = ['str', 'int', 'float', 'bool', 'null', 'list', 'dict'];
 
@@ -27,5 +27,22 @@ describe('the edit-and-replay editor, as each system declares it', () => {
 
   it('still shows the type a value already has where the system does not offer it', () => {
     expect(editTypesFor([], 'decimal')).toEqual([...JSON_ONLY.slice(0, 5), 'decimal', ...JSON_ONLY.slice(5)]);
+  });
+});
+
+describe('typeLabel', () => {
+  it("names JSON's types in JSON's words where the payload is JSON only, and keeps Python's elsewhere", () => {
+    expect(['str', 'int', 'float', 'bool', 'list', 'dict'].map((t) => typeLabel(t as EditType, []))).toEqual([
+      'string',
+      'integer',
+      'number',
+      'true/false',
+      'array',
+      'object',
+    ]);
+    expect(typeLabel('null', [])).toBe('null');
+    expect(typeLabel('str', undefined)).toBe('str');
+    expect(typeLabel('decimal', undefined)).toBe('Decimal');
+    expect(typeLabel('int', ['datetime'])).toBe('int');
   });
 });

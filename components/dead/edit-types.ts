@@ -21,6 +21,23 @@ export function editTypesFor(kinds: readonly TypedKind[] | undefined, current: E
   return EDIT_TYPES.filter((t) => !(TYPED as readonly string[]).includes(t) || allowed.has(t) || t === current);
 }
 
+/** JSON's own names for its types, for a system whose payload is JSON only (`kinds: []`:
+ *  QueueFlow, Simple Durable Jobs); elsewhere the editor keeps Python's (its workers' words). */
+const JSON_NAMES: Partial<Record<EditType, string>> = {
+  str: 'string',
+  int: 'integer',
+  float: 'number',
+  bool: 'true/false',
+  list: 'array',
+  dict: 'object',
+};
+
+/** How the type picker names type `t`: `kinds` is the declaration's (absent: every kind). */
+export function typeLabel(t: EditType, kinds: readonly TypedKind[] | undefined): string {
+  if (kinds?.length === 0 && JSON_NAMES[t]) return JSON_NAMES[t];
+  return t === 'decimal' ? 'Decimal' : t === 'uuid' ? 'UUID' : t;
+}
+
 /** The editor's words for the keyword arguments, from the declaration. */
 export function kwargsWords(decl: { kwargs?: { label: string; entry: string } } | undefined): { label: string; entry: string } {
   return decl?.kwargs ?? { label: 'Keyword arguments', entry: 'keyword argument' };

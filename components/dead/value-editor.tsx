@@ -1,6 +1,6 @@
 'use client';
 import type { TypedKind, TypedValue } from '@/lib/brokers/schema';
-import { editTypesFor, typeOf, type EditType } from './edit-types';
+import { editTypesFor, typeLabel, typeOf, type EditType } from './edit-types';
 
 // A type-aware editor of one argument: the type is chosen from a list (datetime, Decimal, UUID,
 // bytes, set, ...) and the value typed as text in that type's own form, never as tagged JSON.
@@ -111,7 +111,7 @@ export function ValueEditor({
         >
           {editTypesFor(kinds, t).map((x) => (
             <option key={x} value={x}>
-              {x === 'decimal' ? 'Decimal' : x === 'uuid' ? 'UUID' : x}
+              {typeLabel(x, kinds)}
             </option>
           ))}
         </select>
