@@ -139,7 +139,8 @@ def when(self, *args, **kwargs):
     appends its queue to <id>.runs, so a test can count runs and see where the task came from."""
     if not hasattr(kwargs.get("at"), "tzinfo"):
         raise TypeError(f"at must be a datetime, got {type(kwargs.get('at')).__name__}")
+    # What it was called with first, then the run: a test that sees the run can read the record.
+    _record(self.request.id, args, kwargs)
     with open(OUT / f"{self.request.id}.runs", "a") as f:
         f.write(f"{(self.request.delivery_info or {}).get('routing_key')}\n")
-    _record(self.request.id, args, kwargs)
     return "ok"
