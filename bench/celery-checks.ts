@@ -72,13 +72,22 @@ export async function showWhatFlowerMisses(o: {
     log(`  the last waiting message sent (the tail of its queue): the console says "${(e as Error).message}"`);
   }
   const page = await a.listTasks({ ...ZTaskListQuery.parse({ queue: 'bench.wait09', limit: 50 }), state: 'ready' });
-  const listed = page.items.at(-1)?.id ?? seen.waitingId;
+  const item = page.items.at(-1);
+  const listed = item?.id ?? seen.waitingId;
   const waitInFlower = await status(`${flower.url}/api/task/info/${listed}`);
-  const task = await a.getTask(listed).then(JSON.stringify, (e: unknown) => String(e));
-  const decoded = /order-\d+/.test(task);
+  const decoded = /order-\d+/.test(JSON.stringify(item ?? null));
   log(
-    `  a waiting task (the 50th of bench.wait09's first page, ${page.items.length} listed): Flower /api/task/info → HTTP ${waitInFlower} (no event until a worker receives it); console task detail → ${decoded ? 'decoded (task, args, kwargs, headers)' : `NOT decoded: ${task.slice(0, 200)}`}: ${verdict(waitInFlower === 404 && decoded)}`,
+    `  a waiting task (the 50th of bench.wait09's first page, ${page.items.length} listed): Flower /api/task/info → HTTP ${waitInFlower} (no event until a worker receives it); console list → ${decoded ? 'decoded (task, args, kwargs)' : 'NOT decoded'}: ${verdict(waitInFlower === 404 && decoded)}`,
   );
+  for (const queue of ['bench.wait00', 'bench.wait09']) {
+    const first = await a.listTasks({ ...ZTaskListQuery.parse({ queue, limit: 50 }), state: 'ready' });
+    const id = first.items.at(-1)?.id ?? '';
+    const detail = await a.getTask(id).then(
+      (t) => (/order-\d+/.test(JSON.stringify(t)) ? 'opens, decoded' : 'opens, NOT decoded'),
+      (e: unknown) => `does not open: ${(e as Error).message}`,
+    );
+    log(`    the console's detail of the 50th waiting task of ${queue}: ${detail}`);
+  }
   log(`    Flower has no list of waiting tasks; the console lists them page by page`);
 
   const lengths = (await json<{ active_queues: Array<{ name: string; messages: number }> }>(`${flower.url}/api/queues/length`))

@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createCeleryRedisAdapter } from '@/lib/brokers/celery/redis/adapter';
 import type { CeleryRedisCtx } from '@/lib/brokers/celery/redis/context';
+import type { BrokerAdapter } from '@/lib/brokers/types';
 import { bucketSizes } from '@/lib/brokers/celery/redis/lists';
 import { deadCounts } from '@/lib/brokers/celery/redis/reads-dead';
 import { inspect } from '@/lib/brokers/celery/redis/pidbox';
@@ -56,7 +57,9 @@ async function main(): Promise<void> {
   const procs: Proc[] = [];
   let server: Dashboard | null = null;
   let flower: Flower | null = null;
+  let adapter: BrokerAdapter | null = null;
   const cleanup = async () => {
+    await adapter?.close().catch(() => undefined);
     await server?.stop();
     for (const p of procs.splice(0).reverse()) await p.stop();
     await redis.stop();
@@ -111,6 +114,7 @@ async function main(): Promise<void> {
       { id: 'bench', name: 'bench', url: broker, readOnly: false, options: { resultBackend: backend } },
       (x) => (ctx = x),
     );
+    adapter = a;
     server = await startConsole(entry);
     if (!server)
       log('  no production build (.next/BUILD_ID): the console over HTTP and its memory are not measured; run `npx next build` first');
@@ -203,7 +207,11 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((e: unknown) => {
-  console.error(e);
-  process.exitCode = 1;
-});
+// Exits when done: nothing of the run may keep the process (or its connections) alive.
+main().then(
+  () => process.exit(0),
+  (e: unknown) => {
+    console.error(e);
+    process.exit(1);
+  },
+);
