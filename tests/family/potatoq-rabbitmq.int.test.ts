@@ -68,6 +68,7 @@ for (const rb of BACKENDS)
     const family = async (id: string, limit = 200): Promise<TaskFamily> => (await a.family!(id, { limit }))!;
 
     beforeAll(async () => {
+      fs.mkdirSync(dir);
       env = {
         ...process.env,
         RT_BROKER: potatoqUrl(RMQ4_URL),
