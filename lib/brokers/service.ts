@@ -122,9 +122,19 @@ export function brokerList(): BrokerEntry[] {
   return listBrokerConfigs().map(brokerEntry);
 }
 
+/** The console's own environment ("production"; each broker's may differ), null when unnamed. */
+export const consoleEnvironment = (): string | null => getConfig().environment;
+
 /** A configured broker's id, name, system and store, from its configuration alone. */
 function brokerEntry(b: BrokerConfig): BrokerEntry {
-  return { id: b.id, name: b.name, kind: brokerKindOf(b), system: b.kind, ...brokerNames(b) };
+  return {
+    id: b.id,
+    name: b.name,
+    kind: brokerKindOf(b),
+    system: b.kind,
+    ...brokerNames(b),
+    ...(b.environment ? { environment: b.environment } : {}),
+  };
 }
 
 /** The adapter's declared model (states, what each action does); null while it cannot be created. */
