@@ -57,7 +57,7 @@ export function LiveStatusLine() {
           key={s.brokerId}
           role="status"
           data-testid="stale-mark"
-          data-broker={s.brokerId}
+          data-stale-broker={s.brokerId}
           title={`${s.error.code}: ${s.error.message}`}
           className="max-w-[28rem] truncate rounded bg-red-100 px-1.5 py-0.5 font-medium text-red-800 dark:bg-red-950 dark:text-red-300"
         >

@@ -148,11 +148,14 @@ export function brokerModel(brokerId: string): BrokerModel | null {
 
 export async function overview(brokerId: string): Promise<BrokerOverview> {
   const config = findBrokerConfig(brokerId);
+  const started = performance.now();
   const raw = await read(brokerId, 'overview', async (a) => {
     const o = await a.overview();
     // Schedules are declared by the model; the adapter's own answer (a read-only token) wins.
     return { ...o, capabilities: { ...scheduleCaps(a.model), ...o.capabilities }, model: a.model };
   });
+  // How long the broker took to answer: the overview ranks slow brokers before healthy ones.
+  raw.readMs = Math.round(performance.now() - started);
   // Workers the adapter declares it cannot see are unknown, never "0 alive" (a false page).
   const known = raw.capabilities.workers.on ? raw : { ...raw, workers: null };
   // An adapter that reads no family cannot have one, whatever its defaults say.
