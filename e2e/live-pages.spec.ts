@@ -168,3 +168,52 @@ test('names the environment on headers and cards, and a production purge asks fo
   await expect(dialog.getByTestId('action-outcome')).toHaveText(`Removed ${before} waiting task${before === 1 ? '' : 's'} from emails.`);
   expect(waiting()).toBe(0);
 });
+
+test('a saved view survives a reload and its link brings the filter back; export downloads the filtered letters', async ({ page }) => {
+  test.setTimeout(60_000);
+  const queueOf = () => {
+    const db = new Database(prodFile, { readonly: true });
+    try {
+      return db.prepare('SELECT queue, count(*) AS n FROM potatoq_dead GROUP BY queue ORDER BY n DESC LIMIT 1').get() as {
+        queue: string;
+        n: number;
+      };
+    } finally {
+      db.close();
+    }
+  };
+  const { queue } = queueOf();
+  const idsIn = () => {
+    const db = new Database(prodFile, { readonly: true });
+    try {
+      return (db.prepare('SELECT id FROM potatoq_dead WHERE queue = ?').pluck().all(queue) as string[]).sort();
+    } finally {
+      db.close();
+    }
+  };
+
+  await page.goto(`${c.url}/brokers/prod/dead?queue=${encodeURIComponent(queue)}`);
+  await page.getByTestId('saved-view-new').click();
+  await page.getByTestId('saved-view-name').fill(`Only ${queue}`);
+  await page.getByTestId('saved-view-save').click();
+  await expect(page.getByTestId('saved-view-link')).toHaveText(`Only ${queue}`);
+
+  await page.goto(`${c.url}/brokers/prod/dead`);
+  await expect(page.getByTestId('filter-queue')).toHaveValue('');
+  await page.getByTestId('saved-view-link').click();
+  await expect(page).toHaveURL(new RegExp(`/brokers/prod/dead\\?queue=${encodeURIComponent(queue)}$`));
+  await expect(page.getByTestId('filter-queue')).toHaveValue(queue);
+
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-csv').click()]);
+  expect(download.suggestedFilename()).toMatch(/^dead-prod-\d{8}T\d{6}\.csv$/);
+  const text = fs.readFileSync((await download.path())!, 'utf8');
+  const lines = text.split('\r\n').filter(Boolean);
+  expect(lines[0]).toBe('id,queue,task,diedAt,summary,cause,preview');
+  const ids = lines.slice(1).map((l) => l.split(',')[0]!);
+  expect(ids.sort()).toEqual(idsIn());
+
+  const audit = (await (await page.request.get(`${c.url}/api/audit?action=export&broker=prod`)).json()) as {
+    entries: Array<{ outcome: string; count: number; filter: Record<string, unknown> }>;
+  };
+  expect(audit.entries[0]).toMatchObject({ outcome: 'done', count: ids.length, filter: { queue, format: 'csv' } });
+});
