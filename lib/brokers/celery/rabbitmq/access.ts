@@ -28,6 +28,9 @@ const NEEDS: AmqpNeeds = {
 export async function checkCeleryRabbitAccess(link: AmqpLink, vhost: string, mgmt: Management | null): Promise<AccessCheck[]> {
   return [
     ...(await amqpAccessChecks(link, vhost, NEEDS)),
-    ...(await managementChecks(mgmt, 'queues are found only by name (the queues option, else "celery") and consumer counts come from AMQP')),
+    ...(await managementChecks(
+      mgmt,
+      'queues are found only by name (the queues option, else "celery") and consumer counts come from AMQP',
+    )),
   ];
 }
