@@ -1,6 +1,6 @@
 import { NextResponse } from 'next/server';
 import { getAuthConfig } from '@/lib/auth/config';
-import { resolveScraper } from '@/lib/auth/resolve';
+import { resolveFromHeaders } from '@/lib/auth/resolve';
 import { getAlertSettings } from '@/lib/alerts/config';
 import { alertRules } from '@/lib/alerts/rules';
 
@@ -11,10 +11,11 @@ const text = (status: number, body: string, type = 'text/plain; charset=utf-8') 
 
 /**
  * Prometheus alert rules for the configured queue-health targets (YAML), each with the
- * console's link to its filtered view. Readable by whoever may read /metrics.
+ * console's link to its filtered view. Any viewer or operator (not a metrics-only token: the
+ * gate refuses it every path but /metrics); asked again here, as every route does.
  */
 export async function GET(req: Request) {
-  const who = resolveScraper(getAuthConfig(), req.headers);
+  const who = resolveFromHeaders(getAuthConfig(), req.headers);
   if (!who.ok) return text(who.code === 'Forbidden' ? 403 : 401, `${who.reason}\n`);
   const s = await getAlertSettings();
   return text(200, alertRules(s.targets, s.publicUrl), 'application/yaml; charset=utf-8');
