@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ZReason } from '@/lib/actions/gate';
 import { ZIds, ZPurgeRequest } from '@/lib/actions/schemas';
 import { ZReveal } from '@/lib/actions/reveal';
+import { ZDeadExportQuery } from '@/lib/actions/export';
 import { ZAuditQuery } from '@/lib/audit/types';
 import type { AuthMode } from '@/lib/auth/config';
 import { ZLogin } from '@/lib/auth/login';
@@ -195,6 +196,21 @@ export const ROUTES: Route[] = [
     summary: 'Dead letters grouped by the last line of their reason',
     query: ZDeadGroupsQuery,
     ok: R.ZDeadGroups,
+    errors: readerOfBroker,
+  },
+  {
+    method: 'get',
+    path: '/api/brokers/{broker}/dead/export',
+    tag: 'dead letters',
+    access: 'reader',
+    summary: 'The dead letters matching a filter as CSV or JSON lines: streamed, at most `max` rows, redacted like the list, audited',
+    query: ZDeadExportQuery,
+    other: {
+      '200': {
+        description: 'CSV (a header row, then one row per letter) or JSON lines; a last line says when the export stopped at `max`',
+        content: { 'text/csv': { schema: { type: 'string' } }, 'application/x-ndjson': { schema: { type: 'string' } } },
+      },
+    },
     errors: readerOfBroker,
   },
   {
@@ -626,6 +642,21 @@ const METRICS_PATH = {
   },
 };
 
+/** Prometheus alert rules for the configured queue-health targets (docs/alerts.md). */
+const ALERT_RULES_PATH = {
+  get: {
+    tags: ['metrics'],
+    summary: 'Prometheus alert rules (YAML) for the queue-health targets, each annotated with the console link to its filtered view',
+    operationId: 'getAlertRules',
+    responses: {
+      '200': { description: 'A Prometheus rule file', content: { 'application/yaml': { schema: { type: 'string' } } } },
+      '401': METRICS_PATH.get.responses['401'],
+      '403': METRICS_PATH.get.responses['403'],
+    },
+    security: [{ bearer: [] }, { session: [] }],
+  },
+};
+
 const STATUS_TEXT: Record<number, string> = {
   400: 'Invalid input (`InvalidInput`, with `fields`)',
   401: 'Not signed in, unknown token (`Unauthorized`)',
@@ -715,6 +746,7 @@ export function openApiDocument(opts: { brokers: string[]; mode: AuthMode; versi
     (paths[r.path] ??= {})[r.method] = op;
   }
   paths['/metrics'] = METRICS_PATH;
+  paths['/api/alerts/rules'] = ALERT_RULES_PATH;
   for (const v of Object.values(components)) if (v && typeof v === 'object') delete (v as Json).id;
   return {
     openapi: '3.1.0',
