@@ -3,10 +3,17 @@
 import fs from 'node:fs';
 import { cpuMs } from './potatoq-side';
 
-/** Each open page's polled GETs (paths with their query). */
-export type ViewerPaths = Record<string, string[]>;
+/** One open page's polled GETs (paths with their query), asked together every `everyMs`. */
+export interface Poller {
+  paths: string[];
+  everyMs: number;
+  /** When it first asks, from the start (ms). */
+  offsetMs: number;
+}
 
-/** mulberry32: the viewers' start offsets are the same in every run. */
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** mulberry32. */
 function seeded(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
@@ -18,24 +25,17 @@ function seeded(seed: number): () => number {
   };
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** A seeded random in [0, 1): the same offsets and intervals in every run (BENCH_SEED). */
+export const benchRandom = () => seeded(Number(process.env.BENCH_SEED ?? 1));
 
 /**
- * `n` viewers for `seconds`, each with every page of `pages` open: every `pollMs` each page asks
- * its GETs at once, as react-query's refetchInterval does. Viewers opened the console at
- * different moments, so each starts at its own offset within the first interval. Bodies are
- * read in full. Returns the requests made and those that failed (not 200).
+ * Every poller for `seconds`, as react-query's refetchInterval polls an open page: its GETs at
+ * once, then again every `everyMs`. Bodies are read in full. Returns the requests made and those
+ * that failed (not 200).
  */
-export async function pollingViewers(
-  url: string,
-  pages: ViewerPaths,
-  n: number,
-  seconds: number,
-  pollMs: number,
-): Promise<{ requests: number; errors: number }> {
-  const end = Date.now() + seconds * 1000;
-  const random = seeded(Number(process.env.BENCH_SEED ?? 1));
-  const paths = Object.values(pages).flat();
+export async function polling(url: string, pollers: Poller[], seconds: number): Promise<{ requests: number; errors: number }> {
+  const t0 = Date.now();
+  const end = t0 + seconds * 1000;
   let requests = 0;
   let errors = 0;
   const get = async (p: string) => {
@@ -49,12 +49,10 @@ export async function pollingViewers(
     }
   };
   await Promise.all(
-    Array.from({ length: n }, async () => {
-      let next = Date.now() + (n > 1 ? random() * pollMs : 0);
-      while (next < end) {
+    pollers.map(async (p) => {
+      for (let next = t0 + p.offsetMs; next < end; next += p.everyMs) {
         await sleep(next - Date.now());
-        await Promise.all(paths.map(get));
-        next += pollMs;
+        await Promise.all(p.paths.map(get));
       }
     }),
   );
