@@ -154,19 +154,21 @@ export function brokerModel(brokerId: string): BrokerModel | null {
 
 export async function overview(brokerId: string): Promise<BrokerOverview> {
   const config = findBrokerConfig(brokerId);
-  const raw = await shared(brokerId, 'overview', undefined, async (a) => {
+  // All of it shared: what follows the adapter's answer depends on the broker's configuration
+  // and adapter only, so every caller gets the same object (and the fast reads its JSON once).
+  return shared(brokerId, 'overview', undefined, async (a) => {
     const o = await a.overview();
     // Schedules are declared by the model; the adapter's own answer (a read-only token) wins.
-    return { ...o, capabilities: { ...scheduleCaps(a.model), ...o.capabilities }, model: a.model };
+    const raw = { ...o, capabilities: { ...scheduleCaps(a.model), ...o.capabilities }, model: a.model };
+    // Workers the adapter declares it cannot see are unknown, never "0 alive" (a false page).
+    const known = raw.capabilities.workers.on ? raw : { ...raw, workers: null };
+    // An adapter that reads no family cannot have one, whatever its defaults say.
+    const hasFamily = a.family !== undefined || !known.capabilities.family.on;
+    const result = hasFamily ? known : { ...known, capabilities: { ...known.capabilities, family: { on: false, why: NO_FAMILY_WHY } } };
+    if (!config.readOnly) return result;
+    // Configuration can only take capabilities away.
+    return { ...result, readOnly: true, capabilities: withoutWrites(result.capabilities, READ_ONLY_WHY, 'ReadOnly') };
   });
-  // Workers the adapter declares it cannot see are unknown, never "0 alive" (a false page).
-  const known = raw.capabilities.workers.on ? raw : { ...raw, workers: null };
-  // An adapter that reads no family cannot have one, whatever its defaults say.
-  const hasFamily = getAdapter(brokerId).family !== undefined || !known.capabilities.family.on;
-  const result = hasFamily ? known : { ...known, capabilities: { ...known.capabilities, family: { on: false, why: NO_FAMILY_WHY } } };
-  if (!config.readOnly) return result;
-  // Configuration can only take capabilities away.
-  return { ...result, readOnly: true, capabilities: withoutWrites(result.capabilities, READ_ONLY_WHY, 'ReadOnly') };
 }
 
 export type OverviewOutcome =
