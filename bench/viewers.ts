@@ -23,6 +23,7 @@ const POLL_MS = num('BENCH_POLL_MS', POLL_DEFAULT);
 const COUNTS = (process.env.BENCH_VIEWERS ?? '0,1,10,50').split(',').map(Number);
 const MODES = (process.env.BENCH_MODES ?? 'shared,unshared').split(',') as Array<'shared' | 'unshared'>;
 const BROKERS = num('BENCH_BROKERS', 50);
+const BROKER_POOL = num('BENCH_BROKER_POOL', 1);
 const SIZES = {
   queues: num('BENCH_QUEUES', 8),
   waiting: num('BENCH_WAITING', 50_000),
@@ -138,7 +139,11 @@ async function main(): Promise<void> {
     // Brokers: the same tables configured once and BROKERS times (each entry its own adapter and pool).
     for (const k of BROKERS > 0 ? [1, BROKERS] : []) {
       const ids = Array.from({ length: k }, (_, i) => `b${String(i).padStart(2, '0')}`);
-      const server = await serve(ids.map(entry), process.env.BENCH_READ_CACHE_MS);
+      // One read connection each (`poolSize`), so fifty pools fit in one server's connections.
+      const server = await serve(
+        ids.map((id) => ({ ...entry(id), poolSize: BROKER_POOL })),
+        process.env.BENCH_READ_CACHE_MS,
+      );
       try {
         await polling(server.url, homePollers(ids), 0.1);
         rows.push(await measure(db, server, 'brokers', k, homePollers(ids)));
