@@ -28,6 +28,7 @@ export const FILE_FIELDS: readonly FileField[] = [
   row('readCacheMb', 'READ_CACHE_MB', 'number'),
   row('overdueSeconds', 'OVERDUE_SECONDS', 'number'),
   row('demoPath', 'DEMO_PATH', 'text'),
+  row('environment', 'ENVIRONMENT', 'text'),
   row('state', 'STATE', 'text'),
   row('allowedHosts', 'ALLOWED_HOSTS', 'list'),
   row('publicUrl', 'PUBLIC_URL', 'text'),
