@@ -7,6 +7,7 @@ import { pairMove, type MoveSide, type MoveTargetView } from './move-pairing';
 import { findBrokerConfig, getAdapter, listBrokerConfigs } from './registry';
 import type { ActionOutcome, ActionResult } from './schema';
 import { hasNul, toConsoleError, withTimeout } from './service';
+import { forgetReads } from './shared-reads';
 
 /**
  * Dead letters moved to a broker of another system that shares their call model (potatoq and
@@ -91,8 +92,8 @@ function stepsOf(fromId: string, toId: string): MoveSteps {
     from: { id: fromId, name: from.name },
     to: { id: toId, name: to.name, drops: to.model.calls?.drops },
     read: (id) => withTimeout('letter read', readMs(), () => exportCall(id)),
-    enqueue: (call) => withTimeout('enqueue', writeMs(), () => importCall(call)),
-    remove: (id) => removeFromSource(fromId, id),
+    enqueue: (call) => withTimeout('enqueue', writeMs(), () => importCall(call)).finally(() => forgetReads(toId)),
+    remove: (id) => removeFromSource(fromId, id).finally(() => forgetReads(fromId)),
     async seen(brokerId, id) {
       let a;
       try {
