@@ -143,7 +143,7 @@ describe.skipIf(!up)('moving dead letters into QueueFlow through call mappings, 
 
   it('offers QueueFlow as a target through call mappings, and says why not with a read-only token or a server that is down', async () => {
     const by = Object.fromEntries((await move.moveTargets('celery')).map((t) => [t.id, t.pairing]));
-    expect(by.qf).toEqual({ on: true, does: expect.stringMatching(/through the call mapping of its name/) });
+    expect(by.qf).toEqual({ on: true, mapped: true, does: expect.stringMatching(/through the call mapping of its name/) });
     expect(by.qfro).toEqual({ on: false, why: expect.stringMatching(/^QueueFlow RO cannot take new tasks: /) });
     expect(by.qfdown).toEqual({ on: false, why: expect.stringMatching(/^QueueFlow down cannot be reached/) });
     for (const to of ['qfro', 'qfdown'])

@@ -22,7 +22,8 @@ export interface MoveSide {
 }
 
 export const ZPairing = z.discriminatedUnion('on', [
-  z.strictObject({ on: z.literal(true), does: z.string() }),
+  /** `mapped`: the brokers' call models differ, so each letter goes through its task's call mapping. */
+  z.strictObject({ on: z.literal(true), does: z.string(), mapped: z.boolean().optional() }),
   z.strictObject({ on: z.literal(false), why: z.string() }),
 ]);
 export type Pairing = z.infer<typeof ZPairing>;
@@ -65,7 +66,9 @@ export function pairMove(from: MoveSide, to: MoveSide): Pairing {
   const through = mapped
     ? ' Each task goes through the call mapping of its name (positional arguments to payload keys, kwargs by name, values JSON cannot hold encoded or refused); a task with no mapping is refused, nothing moved.'
     : '';
-  return { on: true, does: `${a.export.does} ${b.import.does}${through}` };
+  return mapped
+    ? { on: true, does: `${a.export.does} ${b.import.does}${through}`, mapped }
+    : { on: true, does: `${a.export.does} ${b.import.does}` };
 }
 
 /** Why letters of one call model cannot go to a broker of another, or null: positional calls

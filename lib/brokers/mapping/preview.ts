@@ -5,19 +5,7 @@ import { getAdapter } from '@/lib/brokers/registry';
 import { toConsoleError, withTimeout } from '@/lib/brokers/service';
 import { requirePairing } from '@/lib/brokers/move';
 import { mappedJob, sourceView } from './enqueue';
-import type { ValueJob } from '@/lib/brokers/types';
-
-/** One letter's preview: the source call beside the exact job it becomes, or why it cannot. */
-export interface MovePreviewItem {
-  id: string;
-  source: ReturnType<typeof sourceView> | null;
-  job: ValueJob | null;
-  /** Problems keyed by where they are (`args[2]`, `kwargs.when`, `task`); empty: it can move. */
-  problems: Record<string, string>;
-  /** What the job cannot carry of the call, each in words; and the encodings applied. */
-  notCarried: string[];
-  notes: string[];
-}
+import type { MovePreviewItem } from './schema';
 
 export const MAX_PREVIEW = 50;
 

@@ -102,3 +102,25 @@ export const ZMappingExport = z.strictObject({
   mappings: z.array(ZCallMapping).max(5000, 'at most 5,000 mappings'),
 });
 export type MappingExport = z.infer<typeof ZMappingExport>;
+
+/** One letter of a move preview (POST /move-preview): its call beside the exact job it becomes. */
+export interface MovePreviewItem {
+  id: string;
+  /** The call as Python reprs; null when the letter could not be read. */
+  source: { id: string; task: string; queue: string; args: string; kwargs: string; priority: number | null; eta: string | null } | null;
+  job: {
+    sourceId: string;
+    key: string;
+    task: string;
+    queue: string;
+    payload: Record<string, unknown>;
+    priority: number | null;
+    runAt: string | null;
+    retry: { maxRetries?: number; backoff?: string; delaySecs?: number };
+  } | null;
+  /** Problems keyed by where they are (`args[2]`, `kwargs.when`, `task`); empty: it can move. */
+  problems: Record<string, string>;
+  /** What the job cannot carry of the call, each in words; and the encodings applied. */
+  notCarried: string[];
+  notes: string[];
+}
