@@ -52,6 +52,9 @@ const { previewMove } = await import('@/lib/brokers/mapping/preview');
 const { jobOf, moveKey } = await import('@/lib/brokers/mapping/job');
 const { getMoveJournal } = await import('@/lib/brokers/move-journal-open');
 const { ZCallMapping } = await import('@/lib/brokers/mapping/schema');
+const { serviceBackend } = await import('@/lib/bulk/backend');
+const { BulkJob } = await import('@/lib/bulk/runner');
+const { takeSnapshot } = await import('@/lib/bulk/snapshot');
 const BY = { by: 'test' };
 
 let celery: { proc: import('node:child_process').ChildProcess; log: () => string } | undefined;
@@ -275,5 +278,23 @@ describe.skipIf(!up)('moving dead letters into QueueFlow through call mappings, 
     expect(qfw.runs(jobs[0]!)).toEqual([expect.objectContaining({ payload: { n: 1, s: 'a', k: true } })]);
     expect(await service.getDead('sq', id).catch((e: { code: string }) => e.code)).toBe('NotFound');
     expect(runsIn(outP, id)).toBe(0);
+  }, 120_000);
+  it('moves all matching Celery failures into QueueFlow as a bulk job, one job each, each run once', async () => {
+    await save(MAPPING);
+    const ids = [await celeryFailure(), await celeryFailure()];
+    const filter = { queue: Q, task: 'mv.fail', to: 'qf' };
+    const backend = serviceBackend('celery', 'move', filter);
+    const job = new BulkJob({ brokerId: 'celery', action: 'move', filter, snapshot: await takeSnapshot(backend), backend });
+    expect(new Set(job.snapshotIds())).toEqual(new Set(ids));
+    job.start();
+    await job.finished;
+    expect(job.view()).toMatchObject({ state: 'done', progress: { total: 2, succeeded: 2, skipped: 0, failed: 0 } });
+    for (const id of ids) {
+      const [jobId] = await jobsWithKey(moveKey(id));
+      expect(await jobsWithKey(moveKey(id))).toHaveLength(1);
+      await until('the QueueFlow worker to run it', async () => qfw.runs(jobId!).length > 0, 40_000, logs);
+      expect(qfw.runs(jobId!)).toEqual([expect.objectContaining({ payload: PAYLOAD })]);
+      expect(await service.getDead('celery', id).catch((e: { code: string }) => e.code)).toBe('NotFound');
+    }
   }, 120_000);
 });
