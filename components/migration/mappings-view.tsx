@@ -9,6 +9,7 @@ import type { StoredMapping } from '@/lib/brokers/mapping/schema';
 import { brokerPath, describeError, getJson, postJson } from '@/lib/client/api';
 import { draftOf, emptyDraft, type MappingDraft } from './mapping-fields';
 import { MappingForm } from './mapping-form';
+import { TaskCoverage } from './task-coverage';
 
 const argsText = (m: StoredMapping['mapping']) =>
   m.args.length ? m.args.map((k, i) => `args[${i}] → ${k}`).join(', ') : 'no positional arguments';
@@ -81,6 +82,11 @@ export function MappingsView({ brokerId }: { brokerId: string }) {
           </ul>
         </div>
       </Card>
+      <TaskCoverage
+        names={names.data?.names ?? []}
+        mappings={list.data ?? []}
+        onMap={(task) => setDraft({ ...emptyDraft(mapped[0]?.id ?? ''), task })}
+      />
       <Card testId="mapping-editor">
         <CardHeader title="Map a task to a broker of another call model" />
         {targets.data && !mapped.length ? (
