@@ -3,7 +3,7 @@ import type { PyVal } from '@/lib/pyvalues/pyval';
 import { decimalFromString } from '@/lib/pyvalues/pydecimal';
 import type { TaskCall } from '@/lib/brokers/types';
 import { callToPayload, payloadToCall } from './convert';
-import { jobOf, moveKey } from './job';
+import { jobOf, moveKey, movedFrom } from './job';
 import { ZCallMapping, type CallMappingInput } from './schema';
 
 const map = (over: Partial<CallMappingInput> = {}) =>
@@ -109,5 +109,13 @@ describe('the job a letter becomes', () => {
       },
       notCarried: [expect.stringMatching(/^its expiry/), expect.stringMatching(/workflow links \(parent p\)/)],
     });
+  });
+});
+
+describe('where a job came from', () => {
+  it("reads the letter id back from a move's key, and nothing from any other key", () => {
+    expect(movedFrom(moveKey('abc'))).toBe('abc');
+    expect(movedFrom('console-edit-dlq-5')).toBeNull();
+    expect(movedFrom(undefined)).toBeNull();
   });
 });

@@ -8,6 +8,10 @@ import type { CallMapping } from './schema';
  *  so a second move (a retry, another console) gets the first job back. */
 export const moveKey = (id: string) => `console-move-${id}`;
 
+/** The letter id a job's idempotency key says it was moved from, or null (not a move's key). */
+export const movedFrom = (key: string | null | undefined): string | null =>
+  key?.startsWith('console-move-') ? key.slice('console-move-'.length) || null : null;
+
 export type MappedJob =
   { ok: true; job: ValueJob; notes: string[]; notCarried: string[] } | { ok: false; problems: Record<string, string> };
 
