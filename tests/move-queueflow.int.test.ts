@@ -5,144 +5,47 @@
 // that stopped between the steps, and under two console processes moving the same letter. Redis
 // dbs 11 (Celery broker) and 12 (backend), a SQLite broker file, a state store file and a
 // QueueFlow server of this file's own.
-import { execFileSync, spawn } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { redisAvailable, redisDb, stopWorker } from '@/tests/brokers/celery/redis/support';
-import { spawnCeleryWorker } from '@/tests/support/celery-worker';
 import { PY_DIR } from '@/tests/support/postgres';
 import { PYTHON } from '@/tests/support/potatoq-seeder';
 import { runsIn } from '@/tests/support/runs-log';
-import { SoloWorker } from '@/tests/support/solo-worker';
-import { migratedDb } from '@/tests/support/sqlite-db';
-import { call, PyWorker, ROOT, startQueueflow, uniqueQueue, until } from '@/tests/queueflow/support';
-
-const s = (await redisAvailable()) ? startQueueflow() : null;
-const up = s !== null;
-const Q = `mvqf-${process.pid}`;
-const TQ = uniqueQueue('mvqf');
-const C_BROKER = redisDb(11);
-const C_BACKEND = redisDb(12);
-const outC = fs.mkdtempSync(path.join(os.tmpdir(), 'mvqf-celery-'));
-const outP = fs.mkdtempSync(path.join(os.tmpdir(), 'mvqf-potatoq-'));
-const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mvqf-state-'));
-const sqliteFile = up ? migratedDb() : '';
-const celeryEnv = { ...process.env, CT_BROKER: C_BROKER, CT_BACKEND: C_BACKEND, CT_OUT: outC, PYTHONUNBUFFERED: '1' };
-const sqEnv = { ...process.env, MV_BROKER: `sqlite:///${sqliteFile}`, MV_OPTIONS: '{}', MV_OUT: outP, PYTHONUNBUFFERED: '1' };
-if (s)
-  Object.assign(process.env, {
-    POTATOQ_CONSOLE_BROKERS: JSON.stringify([
-      { id: 'celery', name: 'Celery', kind: 'celery', url: C_BROKER, resultBackend: C_BACKEND, inspectTimeoutMs: 300 },
-      { id: 'sq', name: 'potatoq SQLite', url: `sqlite:///${sqliteFile}`, busyTimeoutMs: 2000 },
-      { id: 'qf', name: 'QueueFlow', kind: 'queueflow', url: s.url, token: s.token },
-      { id: 'qfro', name: 'QueueFlow RO', kind: 'queueflow', url: s.url, token: s.tokenRo },
-      { id: 'qfdown', name: 'QueueFlow down', kind: 'queueflow', url: 'http://127.0.0.1:9', token: s.token, timeoutMs: 1000 },
-    ]),
-    POTATOQ_CONSOLE_STATE: path.join(stateDir, 'state.sqlite3'),
-    POTATOQ_CONSOLE_READ_TIMEOUT_MS: '3000',
-    POTATOQ_CONSOLE_WRITE_TIMEOUT_MS: '6000',
-  });
-const move = await import('@/lib/brokers/move');
-const service = await import('@/lib/brokers/service');
-const { getAdapter, resetAdapters } = await import('@/lib/brokers/registry');
-const { getMappingStore } = await import('@/lib/brokers/mapping/store');
-const { previewMove } = await import('@/lib/brokers/mapping/preview');
-const { jobOf, moveKey } = await import('@/lib/brokers/mapping/job');
-const { getMoveJournal } = await import('@/lib/brokers/move-journal-open');
-const { ZCallMapping } = await import('@/lib/brokers/mapping/schema');
-const { serviceBackend } = await import('@/lib/bulk/backend');
-const { BulkJob } = await import('@/lib/bulk/runner');
-const { takeSnapshot } = await import('@/lib/bulk/snapshot');
-const BY = { by: 'test' };
-
-let celery: { proc: import('node:child_process').ChildProcess; log: () => string } | undefined;
-const pq = new SoloWorker('mv_potatoq_app', PY_DIR, sqEnv);
-let qfw: PyWorker;
-const logs = () =>
-  `celery:\n${celery?.log().slice(-1500)}\npotatoq:\n${pq.log.slice(-1500)}\nqueueflow worker:\n${qfw?.log.slice(-1500)}\nserver:\n${s?.log().slice(-1500)}`;
-
-/** Celery's mv.fail with typed values, sent by Celery's own apply_async; its FAILURE id. */
-async function celeryFailure(): Promise<string> {
-  const id = execFileSync(
-    PYTHON,
-    [
-      '-c',
-      `import decimal, datetime, uuid, mv_celery_app as m
-r = m.fail.apply_async(args=[7, "x", decimal.Decimal("1.50"), datetime.datetime(2026, 1, 2, 3, 4, 5, tzinfo=datetime.timezone.utc)],
-                       kwargs={"u": uuid.UUID(int=5), "f": 2.5, "n": None}, queue=${JSON.stringify(Q)})
-print(r.id)`,
-    ],
-    { cwd: PY_DIR, env: celeryEnv },
-  )
-    .toString()
-    .trim();
-  await until('the Celery failure', async () => (await service.getDead('celery', id).catch(() => null)) !== null, 30_000, logs);
-  return id;
-}
-
-const MAPPING = {
-  source: 'celery',
-  target: 'qf',
-  task: 'mv.fail',
-  targetTask: 'qf.ok',
-  queue: TQ,
-  args: ['order', 'label', 'amount', 'at'],
-  encodings: { decimal: 'text', datetime: 'iso8601', uuid: 'text' },
-  retry: { maxRetries: 2 },
-};
-const PAYLOAD = {
-  order: 7,
-  label: 'x',
-  amount: '1.50',
-  at: '2026-01-02T03:04:05+00:00',
-  u: '00000000-0000-0000-0000-000000000005',
-  f: 2.5,
-  n: null,
-};
-const save = async (m: Record<string, unknown>) => (await getMappingStore()).put(ZCallMapping.parse(m), 'test');
-
-/** The jobs of the target queue created under `key` (read one by one: the list has no key filter). */
-async function jobsWithKey(key: string): Promise<string[]> {
-  const list = await call<{ jobs: Array<{ id: string }> }>(s!, 'GET', `/api/v1/jobs?queue=${TQ}&limit=100`);
-  const out: string[] = [];
-  for (const j of list.body.jobs) {
-    const d = await call<{ idempotency_key?: string }>(s!, 'GET', `/api/v1/jobs/${j.id}`);
-    if (d.body.idempotency_key === key) out.push(j.id);
-  }
-  return out;
-}
-
-/** A console process of its own moving `id` (tests/support/move-child.ts). */
-function otherConsole(from: string, id: string, by: string): Promise<string> {
-  const child = spawn(path.join(ROOT, 'node_modules/.bin/vite-node'), ['--config', 'vitest.config.ts', 'tests/support/move-child.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, MOVE_FROM: from, MOVE_TO: 'qf', MOVE_IDS: id, MOVE_BY: by },
-  });
-  let out = '';
-  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-  return new Promise((res) => child.on('exit', () => res(out)));
-}
+import { call, until } from '@/tests/queueflow/support';
+import {
+  BulkJob,
+  BY,
+  celeryFailure,
+  getAdapter,
+  getMoveJournal,
+  jobOf,
+  jobsWithKey,
+  logs,
+  MAPPING,
+  move,
+  moveKey,
+  otherConsole,
+  outC,
+  outP,
+  PAYLOAD,
+  previewMove,
+  Q,
+  qfw,
+  s,
+  save,
+  service,
+  serviceBackend,
+  sqEnv,
+  startWorkers,
+  stopWorkers,
+  takeSnapshot,
+  TQ,
+  up,
+  ZCallMapping,
+} from '@/tests/support/move-qf-rig';
 
 describe.skipIf(!up)('moving dead letters into QueueFlow through call mappings, with real workers on both sides', () => {
-  beforeAll(async () => {
-    celery = spawnCeleryWorker(celeryEnv, [Q], `mvqf-${Q}`, ['-P', 'solo'], 'mv_celery_app');
-    pq.start([Q]);
-    qfw = new PyWorker(s!, TQ);
-    qfw.start();
-    await until('the Celery worker', async () => (await service.listWorkers('celery')).length > 0, 60_000, logs);
-  }, 90_000);
-
-  afterAll(async () => {
-    if (celery) await stopWorker(celery.proc);
-    await pq.stop();
-    await qfw?.stop();
-    await resetAdapters();
-    s?.stop();
-    for (const d of [outC, outP, stateDir, path.dirname(sqliteFile)]) if (d) fs.rmSync(d, { recursive: true, force: true });
-  }, 60_000);
+  beforeAll(startWorkers, 90_000);
+  afterAll(stopWorkers, 60_000);
 
   it('offers QueueFlow as a target through call mappings, and says why not with a read-only token or a server that is down', async () => {
     const by = Object.fromEntries((await move.moveTargets('celery')).map((t) => [t.id, t.pairing]));
