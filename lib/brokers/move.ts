@@ -23,6 +23,11 @@ import type { TaskCall } from './types';
  * ran there without storing a result leaves no trace, though, so each id's move is written
  * ahead in the move journal, and a retry after a crash between (1) and (2) never sends again
  * (lib/brokers/move-one.ts).
+ *
+ * Between call models (positional calls into a named-payload system) each letter goes through
+ * its task's call mapping (lib/brokers/mapping/) and the target's `importValue`, under an
+ * idempotency key derived from the letter's id (`model.calls.keyed`): such a move that stopped
+ * between its steps is simply sent again, and the target answers with the first job.
  */
 
 export type MoveTarget = MoveTargetView;
