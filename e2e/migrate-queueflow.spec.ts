@@ -60,7 +60,8 @@ test('a mapping made in the editor, previewed and used to move a Celery failure 
   await expect(dialog.getByTestId('move-preview-job')).toContainText(`key console-move-${id}`);
   await dialog.getByTestId('confirm-reason').fill('OPS-7: charges run on QueueFlow now');
   await dialog.getByTestId('move-submit').click();
-  await expect(dialog.getByTestId('outcome-succeeded')).toContainText('enqueued on Flows (QueueFlow) (as job');
+  await expect(dialog.getByTestId('outcome-succeeded')).toHaveText('1 of 1 moved');
+  await expect(dialog.getByTestId('outcome-new-task')).toContainText('enqueued on Flows (QueueFlow) (as job');
   await page.screenshot({ path: test.info().outputPath('migrate-queueflow.png'), fullPage: true });
 
   const list = await fetch(`${qf().url!}/api/v1/jobs?queue=${queue}&limit=10`, { headers: { authorization: `Bearer ${qf().token!}` } });
