@@ -14,10 +14,11 @@ import { ZCeleryOptions } from '../options';
 import { NO_BACKEND, type CeleryRedisCtx } from './context';
 import { celeryRedisKeys } from './keys';
 import { listWorkers, overviewOf } from './overview';
-import { inspect } from './pidbox';
+import { inspect, isNoPerm, PIDBOX_REFUSED } from './pidbox';
 import { deadCounts, deadGroups, getDead, getResult, listDead, listResults } from './reads-dead';
 import { getTask, listTasks } from './reads-tasks';
 import { celeryRedisFamily } from './family';
+import { checkCeleryRedisAccess } from './access';
 import { discardDead } from './failures';
 import { enqueue, previewMessage, purge, redisReplayBroker, replayDead, revoke } from './writes';
 import { previewEditedCelery, replayEditedCelery } from '../edit-replay';
@@ -93,7 +94,11 @@ export function createCeleryRedisAdapter(
     for (const q of await discoverQueues(client, ctx.keys, ctx.queues))
       for await (const it of walkQueue(ctx, q, HEADS, budget, undefined, 2000)) if (it.env.info.task) names.add(it.env.info.task);
     if (backend) for (const n of (await deadCounts(ctx)).names) names.add(n);
-    for (const reply of (await inspect(ctx, 'registered')).values())
+    const registered = await inspect(ctx, 'registered').catch((e: unknown) => {
+      if (isNoPerm(e)) return new Map<string, unknown>();
+      throw e;
+    });
+    for (const reply of registered.values())
       if (Array.isArray(reply)) for (const n of reply) if (typeof n === 'string') names.add(n.split(' ')[0]!);
     return [...names].sort();
   }
@@ -118,10 +123,21 @@ export function createCeleryRedisAdapter(
         const caps = await capabilities();
         const [o2, pings] = await Promise.all([
           overviewOf(ctx, { id: config.id, name: config.name, serverInfo }),
-          inspect(ctx, 'ping', Math.min(500, ctx.inspectTimeoutMs)),
+          // A login the ACL keeps off the pidbox still sees the queues; the workers are unknown.
+          inspect(ctx, 'ping', Math.min(500, ctx.inspectTimeoutMs)).catch((e: unknown) => {
+            if (isNoPerm(e)) return null;
+            throw e;
+          }),
         ]);
+        if (!pings) return { ...o2, capabilities: caps, workers: null, unknownWhy: { ...o2.unknownWhy, workers: PIDBOX_REFUSED } };
         return { ...o2, capabilities: caps, workers: { alive: pings.size, stale: 0 } };
       }),
+    checkAccess: () =>
+      checkCeleryRedisAccess(
+        ctx,
+        parseRedisUrl(config.url).username ?? 'default',
+        backendUrl ? (parseRedisUrl(backendUrl).username ?? 'default') : null,
+      ),
     listTasks: (q) => shared(`tasks ${JSON.stringify(q)}`, () => listTasks(ctx, q)),
     getTask: (id) => shared(`task ${id}`, () => getTask(ctx, id)),
     listDead: (q) => listDead(ctx, q),

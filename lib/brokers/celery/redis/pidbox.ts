@@ -43,6 +43,13 @@ export async function broadcastRevoke(ctx: CeleryRedisCtx, ids: string[]): Promi
   return broadcast(ctx, 'revoke', { task_id: ids.length === 1 ? ids[0] : ids, terminate: false, signal: 'SIGTERM' });
 }
 
+/** Said where the login's ACL keeps the console off the pidbox (no PUBLISH on its channel). */
+export const PIDBOX_REFUSED =
+  "the broker login's ACL refuses the pidbox (PUBLISH on Celery's control channel, its reply queue): the console cannot ask the workers; grant the channel (&…celery.pidbox) to see them";
+
+/** A Redis ACL refusal (NOPERM), as opposed to a server that is down or slow. */
+export const isNoPerm = (e: unknown): boolean => e instanceof Error && /^NOPERM/.test(e.message);
+
 /** `app.control.inspect().<method>()` / `ping()`: hostname -> reply, collected for `timeoutMs`. */
 export async function inspect(ctx: CeleryRedisCtx, method: string, timeoutMs = ctx.inspectTimeoutMs): Promise<Map<string, unknown>> {
   const oid = randomUUID();
