@@ -11,6 +11,7 @@ import { ZDeadGroupsQuery, ZDeadListQuery, ZDiagnosisQuery, ZEnqueueRequest, ZRe
 import { ZBulkControl, ZBulkCreate, ZBulkOp, ZJobId } from '@/lib/bulk/schema';
 import { ZDeadTrend, ZDeadTrendQuery, ZQueueTrend, ZQueueTrendQuery } from '@/lib/trends/schema';
 import * as R from './responses';
+import { CAMPAIGN_ROUTES } from './openapi-campaigns';
 import { ZReplayEdit } from '@/lib/brokers/schema-edit';
 import {
   SCHEDULE_ACTIONS,
@@ -75,6 +76,7 @@ const deadLiteral = (path: string, id: string): Route => ({
 });
 
 export const ROUTES: Route[] = [
+  ...CAMPAIGN_ROUTES,
   {
     method: 'get',
     path: '/api/health/live',
