@@ -24,9 +24,10 @@ export interface ResultSeen {
 export interface FateReads {
   /** The system's declared states: a task in an owned one runs, in any other it waits. */
   states: readonly StateDecl[];
-  /** Where a replay gives the work another id (QueueFlow's `replay_job_id`): that id, or why it
-   *  cannot be told. Absent: the replayed task keeps its id. */
-  follow?(id: string): Promise<{ id: string } | { unknown: string }>;
+  /** Where a replay gives the work another id (QueueFlow's `replay_job_id`): that id, the letter
+   *  itself where it was not replayed (yet: the error it died of, read before a replay), or why
+   *  it cannot be told. Absent: the replayed task keeps its id. */
+  follow?(id: string): Promise<{ id: string } | { unknown: string } | { dead: DeadSeen }>;
   /** The task waiting or running under `id`: its declared state's key; null when none; why not
    *  where the system could not look everywhere (a queue longer than one read). */
   live(id: string): Promise<string | null | { unknown: string }>;
@@ -53,6 +54,7 @@ async function fateOf(id: string, r: FateReads): Promise<TaskFate> {
   if (r.follow) {
     const f = await r.follow(id);
     if ('unknown' in f) return unknown(f.unknown);
+    if ('dead' in f) return fate(id, null, { fate: 'dead', state: null, ...f.dead });
     at = f.id;
     followed = f.id === id ? null : f.id;
   }
