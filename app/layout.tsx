@@ -7,7 +7,7 @@ import { Header } from '@/components/layout/header';
 import { Providers } from '@/components/providers';
 import { insecureBanner } from '@/lib/auth/boot';
 import { currentNonce, currentPrincipal } from '@/lib/auth/current';
-import { brokerList, brokerModel } from '@/lib/brokers/service';
+import { brokerList, brokerModel, consoleEnvironment } from '@/lib/brokers/service';
 import { schedulesDecl } from '@/lib/brokers/schedule-model';
 import './globals.css';
 
@@ -24,6 +24,10 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   // The Schedules tab only where the broker's system declares schedules (its model, no I/O).
   const brokers = principal ? brokerList().map((b) => ({ ...b, schedules: !!schedulesDecl(brokerModel(b.id)) })) : [];
   const banner = insecureBanner();
+  // Broker names and environments are for signed-in readers only, like the header.
+  const environments = principal
+    ? { console: consoleEnvironment(), brokers: Object.fromEntries(brokers.flatMap((b) => (b.environment ? [[b.id, b.environment]] : []))) }
+    : undefined;
   return (
     <html lang="en" suppressHydrationWarning>
       <head>
@@ -31,7 +35,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
         <Script src="/theme-init.js" strategy="beforeInteractive" nonce={nonce} />
       </head>
       <body className="min-h-screen font-sans">
-        <Providers>
+        <Providers environments={environments}>
           {banner ? <InsecureBanner message={banner} /> : null}
           {principal ? (
             <Header brokers={brokers} account={principal.via === 'none' ? undefined : <AccountBadge principal={principal} />} />

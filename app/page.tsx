@@ -1,6 +1,7 @@
 import { Suspense } from 'react';
 import { HydrationBoundary, dehydrate } from '@tanstack/react-query';
 import { BrokerCard, PendingBrokerCard } from '@/components/overview/broker-card';
+import { OverviewBoard, RankedSlot } from '@/components/overview/overview-board';
 import { PageTitle } from '@/components/ui/states';
 import { currentPrincipal, requireReader } from '@/lib/auth/current';
 import { overviewFor } from '@/lib/auth/mask';
@@ -29,16 +30,19 @@ async function StreamedBrokerCard({ broker }: { broker: BrokerEntry }) {
 
 export default async function OverviewPage() {
   await requireReader();
+  const brokers = brokerList();
   return (
     <>
-      <PageTitle sub="Every configured broker; counts refresh every 5 seconds.">Overview</PageTitle>
-      <div className="grid gap-6">
-        {brokerList().map((b) => (
-          <Suspense key={b.id} fallback={<PendingBrokerCard brokerId={b.id} name={b.name} badge={brokerBadge(b)} />}>
-            <StreamedBrokerCard broker={b} />
-          </Suspense>
+      <PageTitle sub="Every configured broker, troubled ones first; counts refresh every 5 seconds.">Overview</PageTitle>
+      <OverviewBoard brokers={brokers.map((b) => b.id)}>
+        {brokers.map((b) => (
+          <RankedSlot key={b.id} brokerId={b.id}>
+            <Suspense fallback={<PendingBrokerCard brokerId={b.id} name={b.name} badge={brokerBadge(b)} />}>
+              <StreamedBrokerCard broker={b} />
+            </Suspense>
+          </RankedSlot>
         ))}
-      </div>
+      </OverviewBoard>
     </>
   );
 }

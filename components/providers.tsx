@@ -2,9 +2,10 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { ToastProvider } from '@/components/ui/toasts';
+import { EnvironmentProvider, type Environments } from '@/lib/client/environment';
 import { RefreshProvider } from '@/lib/client/refresh';
 
-export function Providers({ children }: { children: ReactNode }) {
+export function Providers({ children, environments }: { children: ReactNode; environments?: Environments }) {
   const [client] = useState(
     () =>
       new QueryClient({
@@ -18,9 +19,11 @@ export function Providers({ children }: { children: ReactNode }) {
   );
   return (
     <QueryClientProvider client={client}>
-      <RefreshProvider>
-        <ToastProvider>{children}</ToastProvider>
-      </RefreshProvider>
+      <EnvironmentProvider value={environments}>
+        <RefreshProvider>
+          <ToastProvider>{children}</ToastProvider>
+        </RefreshProvider>
+      </EnvironmentProvider>
     </QueryClientProvider>
   );
 }

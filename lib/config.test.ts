@@ -195,4 +195,26 @@ describe('parseConfig', () => {
       );
     }
   });
+
+  it("names each broker's environment: its own over the console's, none when neither is set", () => {
+    const brokers = JSON.stringify([
+      { id: 'a', url: 'sqlite:///a.db' },
+      { id: 'b', url: 'sqlite:///b.db', environment: 'staging' },
+    ]);
+    const config = parseConfig({ POTATOQ_CONSOLE_BROKERS: brokers, POTATOQ_CONSOLE_ENVIRONMENT: 'production' });
+    expect(config.environment).toBe('production');
+    expect(config.brokers.map((b) => [b.id, b.environment, b.options])).toEqual([
+      ['a', 'production', {}],
+      ['b', 'staging', {}],
+    ]);
+    const plain = parseConfig({ POTATOQ_CONSOLE_BROKERS: brokers });
+    expect(plain.environment).toBeNull();
+    expect(plain.brokers.map((b) => b.environment)).toEqual([undefined, 'staging']);
+  });
+
+  it('refuses an environment name nobody could type, naming the field', () => {
+    expect(errorOf({ POTATOQ_CONSOLE_ENVIRONMENT: 'prod uction' }).message).toMatch(/^POTATOQ_CONSOLE_ENVIRONMENT: must be 1-32 letters/);
+    const e = errorOf({ POTATOQ_CONSOLE_BROKERS: '[{"id":"a","url":"sqlite:///a.db","environment":"<b>prod</b>"}]' });
+    expect(e.message).toMatch(/^POTATOQ_CONSOLE_BROKERS\[0\]\.environment: must be 1-32 letters/);
+  });
 });

@@ -6,6 +6,7 @@ import { SYSTEMS } from '@/lib/brokers/systems';
 import type { BrokerConfig } from '@/lib/brokers/types';
 import { ConfigError } from '@/lib/config-error';
 import { consoleEnv } from '@/lib/config-file/env';
+import { ZEnvironmentName } from '@/lib/environment/name';
 import { rememberSecret, rememberSecretsOf } from '@/lib/text/secrets';
 
 /**
@@ -34,13 +35,15 @@ const ZBrokerEntry = z
     kind: z.enum(SYSTEM_KINDS, { error: `must be one of ${SYSTEM_KINDS.join(', ')}` }).optional(),
     url: ZUrl,
     readOnly: z.boolean({ error: 'must be true or false' }).optional(),
+    /** This broker's environment, over the console's (POTATOQ_CONSOLE_ENVIRONMENT). */
+    environment: ZEnvironmentName.optional(),
   })
   .catchall(z.unknown())
   .superRefine((entry, ctx) => {
     const system = SYSTEMS[entry.kind ?? 'potatoq'];
     const why = system.checkUrl(entry.url);
     if (why) return ctx.addIssue({ code: 'custom', path: ['url'], message: why });
-    const { id: _id, name: _name, kind: _kind, url, readOnly: _readOnly, ...options } = entry;
+    const { id: _id, name: _name, kind: _kind, url, readOnly: _readOnly, environment: _environment, ...options } = entry;
     const parsed = system.optionsFor(url).safeParse(options);
     if (!parsed.success) for (const issue of parsed.error.issues) ctx.addIssue({ ...issue, message: optionMessage(issue) });
   });
@@ -60,6 +63,9 @@ export interface ConsoleConfig {
   timeouts: { readMs: number; writeMs: number };
   /** Scheduled tasks this many seconds past due are flagged as stuck (POTATOQ_CONSOLE_OVERDUE_SECONDS, default 120). */
   overdueSeconds: number;
+  /** The console's environment ("production"), shown on every page and confirmation; each
+   *  broker's own `environment` wins over it. Null: none is named (POTATOQ_CONSOLE_ENVIRONMENT). */
+  environment: string | null;
   /** True when no broker was configured and the embedded demo is served. */
   demo: boolean;
   demoPath: string | null;
@@ -77,6 +83,7 @@ export function parseConfig(env: Record<string, string | undefined>): ConsoleCon
     readMs: timeout(env, 'POTATOQ_CONSOLE_READ_TIMEOUT_MS', 10_000),
     writeMs: timeout(env, 'POTATOQ_CONSOLE_WRITE_TIMEOUT_MS', 120_000),
   };
+  const environment = environmentName(env);
   const raw = env.POTATOQ_CONSOLE_BROKERS?.trim();
   if (!raw) {
     const demoPath = path.resolve(
@@ -88,7 +95,18 @@ export function parseConfig(env: Record<string, string | undefined>): ConsoleCon
       demoPath,
       timeouts,
       overdueSeconds,
-      brokers: [{ id: 'demo', name: 'Demo', kind: 'potatoq', url: `sqlite:///${demoPath}`, readOnly: false, options: { demo: true } }],
+      environment,
+      brokers: [
+        {
+          id: 'demo',
+          name: 'Demo',
+          kind: 'potatoq',
+          url: `sqlite:///${demoPath}`,
+          readOnly: false,
+          options: { demo: true },
+          ...(environment ? { environment } : {}),
+        },
+      ],
     };
   }
   let entries: unknown;
@@ -119,10 +137,19 @@ export function parseConfig(env: Record<string, string | undefined>): ConsoleCon
   const brokers = parsed.data.map((entry, i) => {
     if (seen.has(entry.id)) throw new ConfigError(`POTATOQ_CONSOLE_BROKERS[${i}].id: duplicate id "${entry.id}"`);
     seen.add(entry.id);
-    const { id, name, kind, url, readOnly, ...options } = entry;
-    return { id, name: name ?? id, kind: kind ?? 'potatoq', url, readOnly: readOnly ?? false, options };
+    const { id, name, kind, url, readOnly, environment: own, ...options } = entry;
+    const env = own ?? environment;
+    return {
+      id,
+      name: name ?? id,
+      kind: kind ?? 'potatoq',
+      url,
+      readOnly: readOnly ?? false,
+      options,
+      ...(env ? { environment: env } : {}),
+    };
   });
-  return { demo: false, demoPath: null, timeouts, overdueSeconds, brokers };
+  return { demo: false, demoPath: null, timeouts, overdueSeconds, environment, brokers };
 }
 
 /** Every credential in the broker entries (URLs, secret-named options such as `token` or
@@ -157,6 +184,14 @@ function wholeSeconds(env: Record<string, string | undefined>, name: string, fal
   if (!/^\d+$/.test(raw) || !Number.isSafeInteger(n) || n < 1 || n > 30 * 86400)
     throw new ConfigError(`${name}: must be a whole number of seconds from 1 to 2592000, not "${raw.slice(0, 40)}"`);
   return n;
+}
+
+function environmentName(env: Record<string, string | undefined>): string | null {
+  const raw = env.POTATOQ_CONSOLE_ENVIRONMENT?.trim();
+  if (!raw) return null;
+  const parsed = ZEnvironmentName.safeParse(raw);
+  if (!parsed.success) throw new ConfigError(`POTATOQ_CONSOLE_ENVIRONMENT: ${parsed.error.issues[0]?.message ?? 'invalid name'}`);
+  return parsed.data;
 }
 
 let cached: ConsoleConfig | null = null;

@@ -2,15 +2,14 @@
 import { useState, type ReactNode } from 'react';
 import { Button } from '@/components/ui/button';
 import { CommandLine } from '@/components/ui/copy-button';
-import { Dialog } from '@/components/ui/dialog';
-import { ReasonField } from '@/components/audit/reason-field';
-import { ErrorBox } from '@/components/ui/states';
 import { convertAction, discardDeadAction, replayDeadAction, revokeAction } from '@/lib/actions/broker-actions';
 import type { ActionResult } from '@/lib/brokers/schema';
 import { fillCommand } from '@/lib/client/cli';
 import { TOKEN_PLACEHOLDER, curlCommand } from '@/lib/client/curl';
 import { useOverview } from '@/lib/client/hooks';
 import { revokeWords, taskNoun, taskWords } from '@/components/jobs/task-words';
+import { ConfirmDialog } from './confirm-dialog';
+import { confirmState } from './confirm-state';
 import { OutcomePanel } from './outcome-panel';
 import { useBrokerAction } from './use-broker-action';
 
@@ -91,7 +90,7 @@ export function ConfirmAction({
     setReason('');
     m.reset();
   };
-  const reasonError = m.data && !m.data.ok ? m.data.error.fields?.reason : undefined;
+  const st = confirmState(m);
   return (
     <>
       <Button
@@ -109,61 +108,55 @@ export function ConfirmAction({
         {t.verb}
         {ids.length > 1 ? ` ${ids.length}` : ''}
       </Button>
-      <Dialog open={open} onClose={close} title={`${t.verb} ${count} ${noun}?`} testId="confirm-dialog">
-        <div className="grid gap-3 text-sm">
-          <p data-testid="confirm-summary">
-            {t.verb} <strong>{count}</strong> {noun} on broker <strong>{brokerId}</strong>
-            {frozenQueue ? (
-              <>
-                {' '}
-                in {frozenQueue.includes(', ') ? 'queues' : 'queue'} <strong>{frozenQueue}</strong>
-              </>
-            ) : null}
-            .
-          </p>
-          {explain ? <p className="text-zinc-600 dark:text-zinc-400">{explain}</p> : null}
-          {count <= 5 ? (
-            <ul className="font-mono text-xs break-all">
-              {frozen.map((id) => (
-                <li key={id}>{id}</li>
-              ))}
-            </ul>
+      <ConfirmDialog
+        open={open}
+        onClose={close}
+        brokerId={brokerId}
+        title={`${t.verb} ${count} ${noun}?`}
+        testId="confirm-dialog"
+        danger={t.danger}
+        reason={{ value: reason, onChange: setReason, required: t.danger, error: st.reasonError }}
+        submitLabel={`${t.verb} ${count} ${noun}`}
+        pendingLabel="Working…"
+        pending={st.pending}
+        onSubmit={() =>
+          m.mutate(frozen, {
+            onSuccess: (r) => {
+              if (r.ok) onDone?.(r.data);
+            },
+          })
+        }
+        done={st.done}
+        error={st.error}
+        outcome={m.data?.ok ? <OutcomePanel result={m.data.data} past={kind === 'revoke' ? past : undefined} /> : null}
+      >
+        <p data-testid="confirm-summary">
+          {t.verb} <strong>{count}</strong> {noun} on broker <strong>{brokerId}</strong>
+          {frozenQueue ? (
+            <>
+              {' '}
+              in {frozenQueue.includes(', ') ? 'queues' : 'queue'} <strong>{frozenQueue}</strong>
+            </>
           ) : null}
-          {details}
-          {cli ? <CommandLine command={cli} caption="The same with the broker's CLI" copyLabel="Copy as CLI" /> : null}
-          <CommandLine
-            command={curl}
-            testId="curl-command"
-            caption={`The same through the console's API (an API token in ${TOKEN_PLACEHOLDER})`}
-            copyLabel="Copy as curl"
-          />
-          <ReasonField value={reason} onChange={setReason} required={t.danger} error={reasonError} disabled={!!m.data?.ok} />
-          {m.data?.ok ? <OutcomePanel result={m.data.data} past={kind === 'revoke' ? past : undefined} /> : null}
-          {m.data && !m.data.ok && !reasonError ? <ErrorBox code={m.data.error.code} message={m.data.error.message} /> : null}
-          {m.error ? <ErrorBox code="Error" message={m.error.message} /> : null}
-          <div className="flex justify-end gap-2">
-            <Button onClick={close} data-testid="confirm-cancel">
-              {m.data?.ok ? 'Close' : 'Cancel'}
-            </Button>
-            {!m.data?.ok ? (
-              <Button
-                variant={t.danger ? 'danger' : 'primary'}
-                disabled={m.isPending || (t.danger && !reason.trim())}
-                data-testid="confirm-submit"
-                onClick={() =>
-                  m.mutate(frozen, {
-                    onSuccess: (r) => {
-                      if (r.ok) onDone?.(r.data);
-                    },
-                  })
-                }
-              >
-                {m.isPending ? 'Working…' : `${t.verb} ${count} ${noun}`}
-              </Button>
-            ) : null}
-          </div>
-        </div>
-      </Dialog>
+          .
+        </p>
+        {explain ? <p className="text-zinc-600 dark:text-zinc-400">{explain}</p> : null}
+        {count <= 5 ? (
+          <ul className="font-mono text-xs break-all">
+            {frozen.map((id) => (
+              <li key={id}>{id}</li>
+            ))}
+          </ul>
+        ) : null}
+        {details}
+        {cli ? <CommandLine command={cli} caption="The same with the broker's CLI" copyLabel="Copy as CLI" /> : null}
+        <CommandLine
+          command={curl}
+          testId="curl-command"
+          caption={`The same through the console's API (an API token in ${TOKEN_PLACEHOLDER})`}
+          copyLabel="Copy as curl"
+        />
+      </ConfirmDialog>
     </>
   );
 }

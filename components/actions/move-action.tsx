@@ -68,7 +68,7 @@ export function MoveAction({
       >
         Move to broker…{ids.length > 1 ? ` ${ids.length}` : ''}
       </Button>
-      <Dialog open={open} onClose={close} title={`Move ${count} ${noun} to another broker?`} testId="move-dialog">
+      <Dialog open={open} onClose={close} title={`Move ${count} ${noun} to another broker?`} testId="move-dialog" brokerId={brokerId}>
         <div className="grid gap-3 text-sm">
           {targets.isPending ? <p>Asking the other brokers…</p> : null}
           {targets.error ? <ErrorBox code="Error" message={targets.error.message} /> : null}

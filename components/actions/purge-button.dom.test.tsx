@@ -55,3 +55,39 @@ describe('PurgeButton', () => {
     expect(button.title).toBe('read-only: configured so');
   });
 });
+
+describe('PurgeButton in a named environment', () => {
+  const production = { console: null, brokers: { [B]: 'production' } };
+
+  it('names the environment in red and asks for "production/<queue>", sending the bare name', async () => {
+    mockApi({ [`/api/brokers/${B}/queues`]: overview(B, { queues: [{ name: 'emails', ready: 2, scheduled: 0 }] }) });
+    actions.purgeAction.mockResolvedValue({ ok: true, data: { brokerId: B, queue: 'emails', removed: 2 } });
+    renderInApp(<PurgeButton brokerId={B} queue="emails" />, undefined, production);
+
+    await userEvent.click(screen.getByRole('button', { name: 'Purge queue' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Purge queue emails?' });
+    expect(within(dialog).getByTestId('confirm-environment').textContent).toBe('productionBroker b1 is in production.');
+    expect(within(dialog).getByTestId('confirm-environment-badge').className).toMatch(/bg-red-100/);
+    const submit = within(dialog).getByRole('button', { name: 'Purge' }) as HTMLButtonElement;
+    const typed = within(dialog).getByRole('textbox', { name: 'Queue name to confirm' });
+    await userEvent.fill(within(dialog).getByRole('textbox', { name: 'Reason' }), 'OPS-5');
+    // The bare name, typed by habit, is not enough where an environment is named.
+    await userEvent.fill(typed, 'emails');
+    expect(submit.disabled).toBe(true);
+    await userEvent.fill(typed, 'staging/emails');
+    expect(submit.disabled).toBe(true);
+    await userEvent.fill(typed, 'production/emails');
+    expect(submit.disabled).toBe(false);
+    await userEvent.click(submit);
+    expect(actions.purgeAction).toHaveBeenCalledWith(B, 'emails', 'emails', 'OPS-5');
+    await within(dialog).findByTestId('action-outcome');
+  });
+
+  it('says nothing of an environment where none is configured', async () => {
+    mockApi({ [`/api/brokers/${B}/queues`]: overview(B) });
+    renderInApp(<PurgeButton brokerId={B} queue="emails" />, undefined, { console: null, brokers: { other: 'production' } });
+    await userEvent.click(screen.getByRole('button', { name: 'Purge queue' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Purge queue emails?' });
+    expect(within(dialog).queryByTestId('confirm-environment')).toBeNull();
+  });
+});

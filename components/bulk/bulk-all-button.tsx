@@ -162,7 +162,7 @@ function BulkDialog({
   const count = `${t.verb} ${total.toLocaleString()} ${noun(t, total)}`;
   const title = !job ? `${t.verb} all matching ${t.whats}` : job.state === 'queued' ? `${count}?` : `${count}: ${STATE_LABEL[job.state]}`;
   return (
-    <Dialog open onClose={close} title={title} testId="bulk-dialog">
+    <Dialog open onClose={close} title={title} testId="bulk-dialog" brokerId={brokerId}>
       <div className="grid gap-3 text-sm">
         {needsTarget && !job ? (
           <BulkMoveTarget

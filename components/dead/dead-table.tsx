@@ -4,6 +4,7 @@ import { useMemo } from 'react';
 import { ConfirmAction } from '@/components/actions/confirm-action';
 import { MoveAction } from '@/components/actions/move-action';
 import { BulkAllButton } from '@/components/bulk/bulk-all-button';
+import { ExportLinks } from './export-links';
 import { Badge } from '@/components/ui/badge';
 import { ListScope } from '@/components/ui/list-scope';
 import { LoadMore } from '@/components/ui/load-more';
@@ -132,6 +133,7 @@ export function DeadTable({ brokerId, filters }: { brokerId: string; filters: De
               {...groupProps('Move')}
             />
           ) : null}
+          <ExportLinks brokerId={brokerId} filters={filters} />
         </span>
       </div>
       <ListScope pages={q.data.pages} noun="letters" />

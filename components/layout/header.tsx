@@ -3,6 +3,8 @@ import Link from 'next/link';
 import { usePathname, useRouter } from 'next/navigation';
 import type { ReactNode } from 'react';
 import { brokerBadge, type BrokerEntry } from '@/lib/brokers/naming';
+import { EnvironmentBadge } from './environment-badge';
+import { LiveStatusLine } from './live-status';
 import { RefreshIndicator } from './refresh-indicator';
 import { Shortcuts } from './shortcuts';
 import { ThemeToggle } from './theme-toggle';
@@ -44,6 +46,7 @@ export function Header({ brokers, account }: { brokers: BrokerLink[]; account?: 
         <Link href="/" className="font-semibold whitespace-nowrap" data-testid="brand">
           potatoq console
         </Link>
+        <EnvironmentBadge brokerId={id} />
         <label className="flex items-center gap-1.5 text-sm">
           <span className="sr-only">Broker</span>
           <select
@@ -100,6 +103,7 @@ export function Header({ brokers, account }: { brokers: BrokerLink[]; account?: 
             />
           </form>
           {account}
+          <LiveStatusLine />
           <RefreshIndicator />
           <ThemeToggle />
           <Shortcuts />

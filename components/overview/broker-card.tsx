@@ -1,5 +1,6 @@
 'use client';
 import Link from 'next/link';
+import { EnvironmentBadge } from '@/components/layout/environment-badge';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardHeader } from '@/components/ui/card';
 import { ErrorBox, Loading } from '@/components/ui/states';
@@ -11,6 +12,7 @@ import { countOf, type BrokerOverview } from '@/lib/brokers/schema';
 import { countTitle, formatCount } from '@/lib/text/format';
 import { visible } from '@/lib/text/visible';
 import { useOverview, useWorkers } from '@/lib/client/hooks';
+import { clockUtc } from '@/lib/client/live-status';
 
 export interface BrokerCardProps {
   brokerId: string;
@@ -73,6 +75,7 @@ function CardTitle({ brokerId, name, badge }: { brokerId: string; name: string; 
         {name}
       </Link>
       <Badge testId="broker-badge">{badge}</Badge>
+      <EnvironmentBadge brokerId={brokerId} testId="card-environment" />
     </span>
   );
 }
@@ -148,7 +151,9 @@ export function BrokerCard({ brokerId, name, badge, initialError }: BrokerCardPr
         {q.error ? (
           <div className="px-4 pb-2">
             <ErrorBox {...describeError(q.error)}>
-              <p className="mt-1 text-xs">Showing the last data read.</p>
+              <p className="mt-1 text-xs" data-testid="card-stale">
+                Stale: showing the last data read, as of {clockUtc(q.dataUpdatedAt)} UTC.
+              </p>
             </ErrorBox>
           </div>
         ) : null}

@@ -2,7 +2,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ScheduleList } from '@/lib/brokers/schedule';
 import { brokerPath, getJson } from '@/lib/client/api';
-import { usePollInterval } from '@/lib/client/refresh';
+import { LIVE, usePollInterval } from '@/lib/client/refresh';
 
 import { schedulesKey } from './keys';
 
@@ -12,5 +12,6 @@ export function useSchedules(b: string) {
     queryKey: schedulesKey(b),
     queryFn: ({ signal }) => getJson<ScheduleList>(brokerPath(b, '/schedules'), signal),
     refetchInterval,
+    meta: LIVE,
   });
 }

@@ -1,33 +1,27 @@
 'use client';
 import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { EnvironmentNote } from '@/components/layout/environment-badge';
 import { useToastOutlet } from './toasts';
+
+interface DialogProps {
+  onClose: () => void;
+  title: string;
+  children: ReactNode;
+  testId?: string;
+  /** The broker the dialog acts on: its environment ("production") is named under the title. */
+  brokerId?: string;
+}
 
 /**
  * A modal on the native <dialog>: focus trapping, Esc to close and the dialog role come from
  * the browser. Mounted only while open, so a page holds at most one of each test id.
  */
-export function Dialog({
-  open,
-  onClose,
-  title,
-  children,
-  testId,
-}: {
-  open: boolean;
-  onClose: () => void;
-  title: string;
-  children: ReactNode;
-  testId?: string;
-}) {
+export function Dialog({ open, ...props }: DialogProps & { open: boolean }) {
   if (!open) return null;
-  return (
-    <OpenDialog onClose={onClose} title={title} testId={testId}>
-      {children}
-    </OpenDialog>
-  );
+  return <OpenDialog {...props} />;
 }
 
-function OpenDialog({ onClose, title, children, testId }: { onClose: () => void; title: string; children: ReactNode; testId?: string }) {
+function OpenDialog({ onClose, title, children, testId, brokerId }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   useToastOutlet(ref);
@@ -52,6 +46,7 @@ function OpenDialog({ onClose, title, children, testId }: { onClose: () => void;
         <h2 id={titleId} className="mb-3 text-lg font-semibold">
           {title}
         </h2>
+        {brokerId ? <EnvironmentNote brokerId={brokerId} /> : null}
         {children}
       </div>
     </dialog>

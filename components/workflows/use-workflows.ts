@@ -2,7 +2,7 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import type { RunRole, WorkflowDetail, WorkflowRunPage, WorkflowsDecl } from '@/lib/brokers/workflow-schema';
 import { apiUrl, brokerPath, getJson } from '@/lib/client/api';
-import { usePollInterval } from '@/lib/client/refresh';
+import { LIVE, usePollInterval } from '@/lib/client/refresh';
 
 // The Workflows view's live queries over its GET routes. A run that is still running is polled
 // every 2 s (its DAG changes step by step); a settled one at the console's usual pace.
@@ -25,6 +25,7 @@ export function useWorkflowRuns(b: string, status: string) {
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.nextCursor ?? undefined,
     refetchInterval,
+    meta: LIVE,
   });
 }
 
@@ -37,6 +38,7 @@ export function useWorkflow(b: string, id: string, decl: WorkflowsDecl | undefin
       const role = q.state.data ? roleOf(decl?.runStatuses, q.state.data.status) : null;
       return base !== false && (role === 'running' || role === 'waiting') ? 2000 : base;
     },
+    meta: LIVE,
     retry: false,
   });
 }

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ZReason } from '@/lib/actions/gate';
 import { ZIds, ZPurgeRequest } from '@/lib/actions/schemas';
 import { ZReveal } from '@/lib/actions/reveal';
+import { ZDeadExportQuery } from '@/lib/actions/export';
 import { ZAuditQuery } from '@/lib/audit/types';
 import type { AuthMode } from '@/lib/auth/config';
 import { ZLogin } from '@/lib/auth/login';
@@ -197,6 +198,21 @@ export const ROUTES: Route[] = [
     summary: 'Dead letters grouped by the last line of their reason',
     query: ZDeadGroupsQuery,
     ok: R.ZDeadGroups,
+    errors: readerOfBroker,
+  },
+  {
+    method: 'get',
+    path: '/api/brokers/{broker}/dead/export',
+    tag: 'dead letters',
+    access: 'reader',
+    summary: 'The dead letters matching a filter as CSV or JSON lines: streamed, at most `max` rows, redacted like the list, audited',
+    query: ZDeadExportQuery,
+    other: {
+      '200': {
+        description: 'CSV (a header row, then one row per letter) or JSON lines; a last line says when the export stopped at `max`',
+        content: { 'text/csv': { schema: { type: 'string' } }, 'application/x-ndjson': { schema: { type: 'string' } } },
+      },
+    },
     errors: readerOfBroker,
   },
   {

@@ -145,6 +145,8 @@ export const ZBrokerOverview = z
     /** Failed workflow runs and the newest with their cause, where capability `workflows` is on. */
     workflows: ZWorkflowHealth.optional(),
     readAt: iso,
+    /** How long the broker took to answer this overview, in milliseconds (set by the service). */
+    readMs: z.number().int().min(0).optional().describe('how long the broker took to answer this overview, in milliseconds'),
   })
   .meta({ id: 'BrokerOverview' });
 export type BrokerOverview = z.infer<typeof ZBrokerOverview>;

@@ -18,6 +18,8 @@ export const ZBrokerEntry = z
     systemLabel: z.string(),
     /** The store's name ("SQLite", "Redis", "PostgreSQL"). */
     storeLabel: z.string(),
+    /** Its environment ("production") as configured; absent when none is named. */
+    environment: z.string().optional().describe('the environment configured for it (production, staging, ...); absent when none'),
   })
   .meta({ id: 'BrokerEntry' });
 export type BrokerEntry = z.infer<typeof ZBrokerEntry>;

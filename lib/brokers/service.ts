@@ -122,9 +122,19 @@ export function brokerList(): BrokerEntry[] {
   return listBrokerConfigs().map(brokerEntry);
 }
 
+/** The console's own environment ("production"; each broker's may differ), null when unnamed. */
+export const consoleEnvironment = (): string | null => getConfig().environment;
+
 /** A configured broker's id, name, system and store, from its configuration alone. */
 function brokerEntry(b: BrokerConfig): BrokerEntry {
-  return { id: b.id, name: b.name, kind: brokerKindOf(b), system: b.kind, ...brokerNames(b) };
+  return {
+    id: b.id,
+    name: b.name,
+    kind: brokerKindOf(b),
+    system: b.kind,
+    ...brokerNames(b),
+    ...(b.environment ? { environment: b.environment } : {}),
+  };
 }
 
 /** The adapter's declared model (states, what each action does); null while it cannot be created. */
@@ -138,11 +148,14 @@ export function brokerModel(brokerId: string): BrokerModel | null {
 
 export async function overview(brokerId: string): Promise<BrokerOverview> {
   const config = findBrokerConfig(brokerId);
+  const started = performance.now();
   const raw = await read(brokerId, 'overview', async (a) => {
     const o = await a.overview();
     // Schedules are declared by the model; the adapter's own answer (a read-only token) wins.
     return { ...o, capabilities: { ...scheduleCaps(a.model), ...o.capabilities }, model: a.model };
   });
+  // How long the broker took to answer: the overview ranks slow brokers before healthy ones.
+  raw.readMs = Math.round(performance.now() - started);
   // Workers the adapter declares it cannot see are unknown, never "0 alive" (a false page).
   const known = raw.capabilities.workers.on ? raw : { ...raw, workers: null };
   // An adapter that reads no family cannot have one, whatever its defaults say.

@@ -259,6 +259,8 @@ export interface BrokerConfig {
   /** Decided in the service (actions refused, capabilities off); adapters may also open
    *  read-only connections for it, never more. */
   readOnly: boolean;
+  /** Its environment ("production"): its own `environment`, else the console's; absent when none is named. */
+  environment?: string;
   /** The entry's other keys, checked at boot by the system module's option schema. */
   options: Record<string, unknown>;
 }

@@ -2,7 +2,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { TaskFamily } from '@/lib/brokers/family/schema';
 import { apiUrl, brokerPath, getJson } from './api';
-import { usePollInterval } from './refresh';
+import { LIVE, usePollInterval } from './refresh';
 
 /** The family's query key: its own, so a replay from the panel refreshes it alone. */
 export const familyKey = (b: string, id: string) => ['broker', b, 'family', id] as const;
@@ -14,6 +14,7 @@ export function useFamily(b: string, id: string, enabled: boolean) {
     queryKey: familyKey(b, id),
     queryFn: ({ signal }) => getJson<TaskFamily>(apiUrl(brokerPath(b, `/family/${encodeURIComponent(id)}`), {}), signal),
     refetchInterval,
+    meta: LIVE,
     retry: false,
     enabled,
   });

@@ -15,7 +15,7 @@ import type {
 } from '@/lib/brokers/schema';
 import { apiUrl, brokerPath, getJson, postJson } from './api';
 import { PAGE_SIZE, qk, type DeadFilters, type TaskFilters } from './query-keys';
-import { usePollInterval } from './refresh';
+import { LIVE, usePollInterval } from './refresh';
 
 // Live queries over the GET routes, keyed like the server prefetch (app/_lib/prefetch.ts).
 
@@ -25,6 +25,7 @@ export function useOverview(b: string) {
     queryKey: qk.overview(b),
     queryFn: ({ signal }) => getJson<BrokerOverview>(brokerPath(b, '/queues'), signal),
     refetchInterval,
+    meta: LIVE,
   });
 }
 
@@ -39,6 +40,7 @@ export function useTasks(b: string, f: TaskFilters) {
     initialPageParam: undefined as string | undefined,
     getNextPageParam: nextCursor,
     refetchInterval,
+    meta: LIVE,
   });
 }
 
@@ -48,6 +50,7 @@ export function useTask(b: string, id: string) {
     queryKey: qk.task(b, id),
     queryFn: ({ signal }) => getJson<TaskDetail>(brokerPath(b, `/tasks/${encodeURIComponent(id)}`), signal),
     refetchInterval,
+    meta: LIVE,
     retry: false,
   });
 }
@@ -61,6 +64,7 @@ export function useDeadList(b: string, f: DeadFilters) {
     initialPageParam: undefined as string | undefined,
     getNextPageParam: nextCursor,
     refetchInterval,
+    meta: LIVE,
   });
 }
 
@@ -70,6 +74,7 @@ export function useDeadGroups(b: string, queue?: string) {
     queryKey: qk.deadGroups(b, queue),
     queryFn: ({ signal }) => getJson<DeadGroups>(apiUrl(brokerPath(b, '/dead/groups'), { queue }), signal),
     refetchInterval,
+    meta: LIVE,
   });
 }
 
@@ -79,6 +84,7 @@ export function useDead(b: string, id: string) {
     queryKey: qk.deadOne(b, id),
     queryFn: ({ signal }) => getJson<DeadDetail>(brokerPath(b, `/dead/${encodeURIComponent(id)}`), signal),
     refetchInterval,
+    meta: LIVE,
     retry: false,
   });
 }
@@ -90,6 +96,7 @@ export function useWorkers(b: string, enabled = true) {
     queryKey: qk.workers(b),
     queryFn: ({ signal }) => getJson<{ workers: WorkerInfo[] }>(brokerPath(b, '/workers'), signal).then((r) => r.workers),
     refetchInterval,
+    meta: LIVE,
   });
 }
 
@@ -102,6 +109,7 @@ export function useResults(b: string, status?: string) {
     initialPageParam: undefined as string | undefined,
     getNextPageParam: nextCursor,
     refetchInterval,
+    meta: LIVE,
   });
 }
 
@@ -134,5 +142,6 @@ export function useDiagnosis(b: string) {
     queryKey: qk.diagnosis(b),
     queryFn: ({ signal }) => getJson<Diagnosis>(brokerPath(b, '/diagnosis'), signal),
     refetchInterval,
+    meta: LIVE,
   });
 }

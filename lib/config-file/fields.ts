@@ -26,6 +26,7 @@ export const FILE_FIELDS: readonly FileField[] = [
   row('writeTimeoutMs', 'WRITE_TIMEOUT_MS', 'number'),
   row('overdueSeconds', 'OVERDUE_SECONDS', 'number'),
   row('demoPath', 'DEMO_PATH', 'text'),
+  row('environment', 'ENVIRONMENT', 'text'),
   row('state', 'STATE', 'text'),
   row('allowedHosts', 'ALLOWED_HOSTS', 'list'),
   row('publicUrl', 'PUBLIC_URL', 'text'),

@@ -8,6 +8,7 @@ import { AppRouterContext, type AppRouterInstance } from 'next/dist/shared/lib/a
 import type { ReactElement, ReactNode } from 'react';
 import { vi } from 'vitest';
 import { ToastProvider } from '@/components/ui/toasts';
+import { EnvironmentProvider, type Environments } from '@/lib/client/environment';
 import { RefreshProvider } from '@/lib/client/refresh';
 
 /** A route's answer: a JSON body (status 200), or a status with the API's error body. */
@@ -46,16 +47,23 @@ export function fakeRouter(): AppRouterInstance & { push: ReturnType<typeof vi.f
   } as unknown as AppRouterInstance & { push: ReturnType<typeof vi.fn> };
 }
 
-/** Renders `ui` inside the console's providers (react-query without retries, toasts, refresh);
+/** Renders `ui` inside the console's providers (react-query without retries, toasts, refresh,
+ *  the environments configured: none unless given);
  *  `rerender` keeps them, as a page re-rendering with new props would. */
-export function renderInApp(ui: ReactElement, router: AppRouterInstance = fakeRouter()): RenderResult & { client: QueryClient } {
+export function renderInApp(
+  ui: ReactElement,
+  router: AppRouterInstance = fakeRouter(),
+  environments?: Environments,
+): RenderResult & { client: QueryClient } {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
   const wrapper = ({ children }: { children: ReactNode }) => (
     <AppRouterContext.Provider value={router}>
       <QueryClientProvider client={client}>
-        <RefreshProvider>
-          <ToastProvider>{children}</ToastProvider>
-        </RefreshProvider>
+        <EnvironmentProvider value={environments}>
+          <RefreshProvider>
+            <ToastProvider>{children}</ToastProvider>
+          </RefreshProvider>
+        </EnvironmentProvider>
       </QueryClientProvider>
     </AppRouterContext.Provider>
   );

@@ -1,0 +1,113 @@
+'use client';
+import Link from 'next/link';
+import { usePathname, useSearchParams } from 'next/navigation';
+import { useState, useSyncExternalStore } from 'react';
+import { MAX_NAME, VIEWS_KEY, nameProblem, readViews, removeView, saveView, writeViews, type SavedView } from '@/lib/client/saved-views';
+
+const CHANGED = 'potatoq-console:views';
+const NONE: SavedView[] = [];
+let cache: { raw: string | null; list: SavedView[] } = { raw: null, list: NONE };
+
+function snapshot(): SavedView[] {
+  let raw: string | null = null;
+  try {
+    raw = window.localStorage.getItem(VIEWS_KEY);
+  } catch {
+    return NONE;
+  }
+  if (raw !== cache.raw) cache = { raw, list: readViews({ getItem: () => raw }) };
+  return cache.list;
+}
+
+function subscribe(onChange: () => void): () => void {
+  window.addEventListener('storage', onChange);
+  window.addEventListener(CHANGED, onChange);
+  return () => {
+    window.removeEventListener('storage', onChange);
+    window.removeEventListener(CHANGED, onChange);
+  };
+}
+
+function store(list: SavedView[]): boolean {
+  const ok = writeViews(window.localStorage, list);
+  window.dispatchEvent(new Event(CHANGED));
+  return ok;
+}
+
+/**
+ * This list's saved views (kept in this browser) and "Save view": the filter is the page's URL,
+ * so a saved view is that link under a name, and the link itself shares it with anyone.
+ */
+export function SavedViews() {
+  const pathname = usePathname();
+  const search = useSearchParams().toString();
+  const href = search ? `${pathname}?${search}` : pathname;
+  const views = useSyncExternalStore(subscribe, snapshot, () => NONE).filter((v) => v.href.split('?')[0] === pathname);
+  const [naming, setNaming] = useState(false);
+  const [name, setName] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const save = () => {
+    const why = nameProblem(name);
+    if (why) return setProblem(why);
+    if (!store(saveView(snapshot(), name, href, Date.now()))) return setProblem('this browser refused to store it');
+    setNaming(false);
+    setName('');
+    setProblem(null);
+  };
+  return (
+    <div className="mt-2 flex flex-wrap items-center gap-2 text-xs" data-testid="saved-views">
+      <span className="text-zinc-500 dark:text-zinc-400">My views:</span>
+      {views.length === 0 ? <span className="text-zinc-500 dark:text-zinc-400">none saved for this list</span> : null}
+      {views.map((v) => (
+        <span key={v.name} className="inline-flex items-center rounded bg-zinc-100 dark:bg-zinc-800" data-testid="saved-view">
+          <Link href={v.href} className="link px-1.5 py-0.5" data-testid="saved-view-link">
+            {v.name}
+          </Link>
+          <button
+            type="button"
+            className="px-1 text-zinc-500 hover:text-red-600"
+            aria-label={`Forget view ${v.name}`}
+            data-testid="saved-view-remove"
+            onClick={() => store(removeView(snapshot(), v.name))}
+          >
+            ×
+          </button>
+        </span>
+      ))}
+      {naming ? (
+        <form
+          className="inline-flex items-center gap-1"
+          onSubmit={(e) => {
+            e.preventDefault();
+            save();
+          }}
+        >
+          <input
+            className="input w-40 py-0.5 text-xs"
+            value={name}
+            maxLength={MAX_NAME + 1}
+            onChange={(e) => setName(e.target.value)}
+            aria-label="Name of the view"
+            data-testid="saved-view-name"
+            autoFocus
+          />
+          <button type="submit" className="link" data-testid="saved-view-save">
+            Save
+          </button>
+          <button type="button" className="link" onClick={() => setNaming(false)}>
+            Cancel
+          </button>
+          {problem ? (
+            <span className="text-red-600" data-testid="saved-view-problem">
+              {problem}
+            </span>
+          ) : null}
+        </form>
+      ) : (
+        <button type="button" className="link" data-testid="saved-view-new" onClick={() => setNaming(true)}>
+          Save this view
+        </button>
+      )}
+    </div>
+  );
+}
