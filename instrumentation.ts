@@ -27,6 +27,8 @@ export async function register(): Promise<void> {
     });
     const { bootMetrics } = await import('@/lib/metrics/config');
     bootMetrics();
+    const { bootAlerts } = await import('@/lib/alerts/config');
+    await bootAlerts();
     const { bootTrends } = await import('@/lib/trends/boot');
     bootTrends();
   }

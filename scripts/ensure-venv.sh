@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# `.venv`: the pinned real potatoq (the package our round-trip tests run against), Celery and
-# QueueFlow's Python client.
+# `.venv`: the pinned real potatoq (the package our round-trip tests run against), Celery,
+# QueueFlow's Python client and Flower (for the Celery benchmark).
 # The virtualenv itself lives in a cache outside the checkout, keyed by the Python version and
 # the pins, and `.venv` is a link to it, so fresh clones reuse it. A `.venv` that is a real
 # directory (made by hand) is used as it is when it has the pinned versions.
@@ -12,7 +12,9 @@ POTATOQ_VERSION="$(cat scripts/potatoq-version)"
 CELERY_VERSION=5.7.0
 # QueueFlow's Python client (producer and run_worker) for tests/queueflow; it talks to the server
 # pinned in scripts/queueflow.sh (0.6.0, the OpenAPI version this client was generated from).
-PINS=("potatoq[all]==$POTATOQ_VERSION" "celery[redis]==$CELERY_VERSION" "queueflow==0.5.0")
+# Flower, Celery's own monitor, side by side with the console in `npm run bench:celery`.
+FLOWER_VERSION=2.2.0
+PINS=("potatoq[all]==$POTATOQ_VERSION" "celery[redis]==$CELERY_VERSION" "queueflow==0.5.0" "flower==$FLOWER_VERSION")
 
 has_pins() { # python: exit 0 when it has exactly the pinned version of every pin
   "$1" - "${PINS[@]}" <<'PY' 2>/dev/null

@@ -644,6 +644,21 @@ const METRICS_PATH = {
   },
 };
 
+/** Prometheus alert rules for the configured queue-health targets (docs/alerts.md). */
+const ALERT_RULES_PATH = {
+  get: {
+    tags: ['metrics'],
+    summary: 'Prometheus alert rules (YAML) for the queue-health targets, each annotated with the console link to its filtered view',
+    operationId: 'getAlertRules',
+    responses: {
+      '200': { description: 'A Prometheus rule file', content: { 'application/yaml': { schema: { type: 'string' } } } },
+      '401': METRICS_PATH.get.responses['401'],
+      '403': METRICS_PATH.get.responses['403'],
+    },
+    security: [{ bearer: [] }, { session: [] }],
+  },
+};
+
 const STATUS_TEXT: Record<number, string> = {
   400: 'Invalid input (`InvalidInput`, with `fields`)',
   401: 'Not signed in, unknown token (`Unauthorized`)',
@@ -733,6 +748,7 @@ export function openApiDocument(opts: { brokers: string[]; mode: AuthMode; versi
     (paths[r.path] ??= {})[r.method] = op;
   }
   paths['/metrics'] = METRICS_PATH;
+  paths['/api/alerts/rules'] = ALERT_RULES_PATH;
   for (const v of Object.values(components)) if (v && typeof v === 'object') delete (v as Json).id;
   return {
     openapi: '3.1.0',

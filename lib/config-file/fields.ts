@@ -54,6 +54,7 @@ export const FILE_FIELDS: readonly FileField[] = [
   row('auth.oidc.rolesClaim', 'OIDC_ROLES_CLAIM', 'text'),
   row('auth.oidc.roles', 'OIDC_ROLES', 'json'),
   row('metrics.maxQueues', 'METRICS_MAX_QUEUES', 'number'),
+  row('alerts', 'ALERTS', 'json'),
   row('trends.intervalSeconds', 'TRENDS_INTERVAL_S', 'number'),
   row('trends.retentionHours', 'TRENDS_RETENTION_HOURS', 'number'),
   row('trends.maxQueues', 'TRENDS_MAX_QUEUES', 'number'),

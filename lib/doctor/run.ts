@@ -30,7 +30,17 @@ async function examine(b: BrokerEntry): Promise<DoctorBroker> {
       detail: `${err.code}: ${err.message}`,
       switchesOff: [],
     };
-    return { ...base, verdict: 'unusable', why: [err.message], version: null, checks: [connect], off: [] };
+    // The access checks may say why (a login that may not read the system's keys or tables).
+    const access = await checkAccess(b.id).catch(() => [] as AccessCheck[]);
+    const failed = access.filter((a) => a.ok === false);
+    return {
+      ...base,
+      verdict: 'unusable',
+      why: [err.message, ...failed.filter((a) => a.fatal).map((a) => `${a.check}: ${a.detail}`)],
+      version: null,
+      checks: [connect, ...failed.map(toCheck)],
+      off: [],
+    };
   }
   let access: AccessCheck[];
   try {
@@ -41,7 +51,7 @@ async function examine(b: BrokerEntry): Promise<DoctorBroker> {
   }
   const checks: DoctorCheck[] = [
     { check: 'connect and read the overview', ok: true, detail: ov.serverInfo ?? 'connected', switchesOff: [] },
-    ...access.map((a) => ({ check: a.check, ok: a.ok, detail: a.detail, switchesOff: [...(a.switchesOff ?? [])] })),
+    ...access.map(toCheck),
     // A warning an access check already made (the eviction policy) is said once.
     ...(ov.warnings ?? [])
       .filter((w) => !access.some((a) => a.detail === w))
@@ -60,3 +70,5 @@ async function examine(b: BrokerEntry): Promise<DoctorBroker> {
   if (!listsSomething && !ov.queues.length) why.push('the console can list none of its tasks and sees no queue');
   return { ...base, verdict: why.length ? 'degraded' : 'usable', why, version: ov.serverInfo, checks, off };
 }
+
+const toCheck = (a: AccessCheck): DoctorCheck => ({ check: a.check, ok: a.ok, detail: a.detail, switchesOff: [...(a.switchesOff ?? [])] });

@@ -1,5 +1,6 @@
 import 'server-only';
 import { Counter, Gauge, Registry } from 'prom-client';
+import { alertsText } from '@/lib/alerts/watch';
 import { actionRegistry } from './actions';
 import { getMetricsConfig, OTHER_QUEUE } from './config';
 import { uncaughtRegistry } from './uncaught';
@@ -123,7 +124,9 @@ function snapshotText(): Promise<string> {
   g.__potatoqSnapshot ??= cached(async () => {
     const s = await takeSnapshot();
     for (const b of s.brokers) if (b.error) scrapeErrors().errors.inc({ broker: b.id, code: b.error.code });
-    return renderSnapshot(s);
+    // The queue-health targets read the same snapshot (lib/alerts); a failure there never fails the scrape.
+    const [brokers, alerts] = await Promise.all([renderSnapshot(s), alertsText(s).catch(() => '')]);
+    return alerts ? `${brokers.trimEnd()}\n${alerts}` : brokers;
   }, CACHE_MS);
   return g.__potatoqSnapshot();
 }

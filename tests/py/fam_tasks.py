@@ -16,6 +16,9 @@ app.conf.broker_transport_options = json.loads(os.environ.get("PQ_PG_OPTIONS") o
 if os.environ.get("FAM_RESULT_BACKEND"):
     # Redis stores results (and so chords) only with an explicit result_backend.
     app.conf.result_backend = os.environ["FAM_RESULT_BACKEND"]
+if os.environ.get("FAM_RESULT_OPTIONS"):
+    # A result backend shared by several runs: this run's key prefix (Redis) or schema (PostgreSQL).
+    app.conf.result_backend_transport_options = json.loads(os.environ["FAM_RESULT_OPTIONS"])
 OUT = Path(os.environ.get("FAM_OUT", "."))
 
 

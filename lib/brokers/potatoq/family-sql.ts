@@ -1,5 +1,5 @@
 import 'server-only';
-import type { FamilyNode, FamilySource } from '@/lib/brokers/family/build';
+import type { ChordProgress, FamilyNode, FamilySource } from '@/lib/brokers/family/build';
 import {
   CHORD_ERROR_PATTERN,
   groupPattern,
@@ -60,21 +60,31 @@ export function sqlFamilySource(db: FamilySql): FamilySource {
     },
     byRoot: (rootId, cap) => matching(rootPattern(rootId), (n) => n.rootId === rootId, cap),
     byGroup: (groupId, cap) => matching(groupPattern(groupId), (n) => n.groupId === groupId, cap),
-    async chord(groupId) {
-      const [c] = await db.all(`SELECT remaining FROM ${t.chords} WHERE group_id = ?`, [groupId]);
-      const [p] = await db.all(
-        `SELECT count(*) AS done, sum(CASE WHEN result LIKE ? ESCAPE '\\' THEN 1 ELSE 0 END) AS failed FROM ${t.chordParts} WHERE group_id = ?`,
-        [CHORD_ERROR_PATTERN, groupId],
-      );
-      if (!c && Number(p?.done ?? 0) === 0) return null;
-      return { done: Number(p?.done ?? 0), failed: Number(p?.failed ?? 0) };
-    },
+    chord: (groupId) => readSqlChord(db, groupId),
     words: POTATOQ_FAMILY_WORDS,
     unseen: [
       ...POTATOQ_FAMILY_UNSEEN,
       "Members are found by their root id in the payloads of waiting, running and dead tasks (no index: a scan that stops at the family's limit); a group's parts are counted only for chords (a plain group keeps no counter).",
     ],
   };
+}
+
+/** A chord's counters in potatoq's SQL store (the broker's tables, or a RabbitMQ broker's SQL
+ *  result backend): parts done from `chord_parts` (one row per part: a part counts once), failed
+ *  ones stored as `__chord_error__`; null when neither table has the group (not started, or
+ *  older than 7 days). */
+export async function readSqlChord(
+  db: { all: FamilySql['all']; tables: Pick<FamilySql['tables'], 'chordParts' | 'chords'> },
+  groupId: string,
+): Promise<ChordProgress | null> {
+  const t = db.tables;
+  const [c] = await db.all(`SELECT remaining FROM ${t.chords} WHERE group_id = ?`, [groupId]);
+  const [p] = await db.all(
+    `SELECT count(*) AS done, sum(CASE WHEN result LIKE ? ESCAPE '\\' THEN 1 ELSE 0 END) AS failed FROM ${t.chordParts} WHERE group_id = ?`,
+    [CHORD_ERROR_PATTERN, groupId],
+  );
+  if (!c && Number(p?.done ?? 0) === 0) return null;
+  return { done: Number(p?.done ?? 0), failed: Number(p?.failed ?? 0) };
 }
 
 /** `?` placeholders numbered for PostgreSQL (`$1`, `$2`, ...); the statements above hold no

@@ -1,4 +1,5 @@
 import 'server-only';
+import type { ChordProgress } from '@/lib/brokers/family/build';
 import type { Page, ResultListQuery, ResultRecordDto, ResultSummary, WorkerInfo } from '@/lib/brokers/schema';
 import { isoFromEpoch } from './mappers';
 import { type Liveness, parseHeartbeatInfo, registeredDigest, toWorkerInfo } from './heartbeats';
@@ -16,6 +17,9 @@ export interface ResultBackend {
   storeRevoked(ids: string[], expiresSeconds: number): Promise<void>;
   workers(live: Liveness): Promise<WorkerInfo[]>;
   listResults(q: ResultListQuery): Promise<Page<ResultSummary>>;
+  /** A chord's counters as potatoq keeps them in this backend (Redis `P:chord:<group>`, SQL
+   *  `chord_parts`/`chords`); null: none stored (not started, expired after 7 days). */
+  chord(groupId: string): Promise<ChordProgress | null>;
   /** Task names from the `potatoq-registered-*` records. */
   registeredNames(): Promise<string[]>;
   close(): Promise<void>;

@@ -39,6 +39,7 @@ import { STALE_LOCK_MINUTES } from './stuck';
 import { openSdjStore, type SdjStore } from './store';
 import { parseSdjUrl } from './url';
 import { listWorkers } from './workers';
+import { checkSdjAccess } from './access';
 
 const WORKERS_WHY = 'Simple Durable Jobs keeps no worker registry: the Workers page derives workers from the lock holders of running jobs';
 
@@ -108,6 +109,7 @@ export function createSdjAdapter(config: StoreConfig, _ctx: AdapterContext): Bro
     model: SDJ_MODEL,
     capabilities,
     overview,
+    checkAccess: async () => checkSdjAccess(await db()),
     listTasks: async (q) => listTasks(await db(), q),
     getTask: async (id) => getTask(await db(), id),
     listDead: async (q) => listDead(await db(), q),

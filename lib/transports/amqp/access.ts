@@ -80,15 +80,40 @@ export async function amqpAccessChecks(link: AmqpLink, vhost: string, needs: Amq
   }));
 }
 
-/** The management API's row: its version and the login's tags, or why it is not there. */
-export async function managementCheck(mgmt: Management | null, without: string): Promise<AccessCheck> {
+/**
+ * The management API's rows: its version and the login's tags, or why it is not there; then
+ * the plugins enabled on the nodes (the console needs only the management plugin itself; the
+ * rest is said so an operator sees what runs there), or why they cannot be listed.
+ */
+export async function managementChecks(mgmt: Management | null, without: string): Promise<AccessCheck[]> {
   const check = 'RabbitMQ management API';
-  if (!mgmt) return { check, ok: false, detail: `not configured (managementUrl): ${without}` };
+  if (!mgmt) return [{ check, ok: false, detail: `not configured (managementUrl): ${without}` }];
+  let tags: string[];
   try {
     const [version, me] = await Promise.all([mgmt.version(), mgmt.whoami()]);
-    const tags = me.tags.length ? me.tags.join(', ') : 'none';
-    return { check, ok: true, detail: `management plugin ${version ?? '(version unknown)'}, user ${me.name} (tags: ${tags})` };
+    tags = me.tags;
+    const said = me.tags.length ? me.tags.join(', ') : 'none';
+    const api: AccessCheck = {
+      check,
+      ok: true,
+      detail: `management plugin ${version ?? '(version unknown)'}, user ${me.name} (tags: ${said})`,
+    };
+    return [api, await pluginsCheck(mgmt, tags)];
   } catch (e) {
-    return { check, ok: false, detail: `${(e as Error).message}: ${without}` };
+    return [{ check, ok: false, detail: `${(e as Error).message}: ${without}` }];
+  }
+}
+
+const SEES_NODES = ['administrator', 'monitoring'];
+
+async function pluginsCheck(mgmt: Management, tags: string[]): Promise<AccessCheck> {
+  const check = 'RabbitMQ plugins';
+  if (!tags.some((t) => SEES_NODES.includes(t)))
+    return { check, ok: null, detail: 'unknown: the management login needs the monitoring tag to list the nodes and their plugins' };
+  try {
+    const plugins = await mgmt.plugins();
+    return { check, ok: true, detail: plugins.length ? `enabled: ${plugins.join(', ')}` : 'none listed' };
+  } catch (e) {
+    return { check, ok: null, detail: `could not list: ${(e as Error).message}` };
   }
 }

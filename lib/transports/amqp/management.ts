@@ -73,6 +73,18 @@ export class Management {
     return { name: typeof o.name === 'string' ? o.name : '?', tags };
   }
 
+  /** The plugins enabled on every node (`/api/nodes`: the login needs the monitoring tag). */
+  async plugins(): Promise<string[]> {
+    const nodes = (await this.get('/api/nodes?columns=name,enabled_plugins')) as unknown;
+    const names = new Set<string>();
+    for (const n of Array.isArray(nodes) ? nodes : [])
+      for (const p of Array.isArray((n as { enabled_plugins?: unknown }).enabled_plugins)
+        ? (n as { enabled_plugins: unknown[] }).enabled_plugins
+        : [])
+        names.add(String(p));
+    return [...names].sort();
+  }
+
   /** Every queue of the vhost (paged by the API, 500 per page). */
   async queues(vhost: string): Promise<MgmtQueue[]> {
     const out: MgmtQueue[] = [];

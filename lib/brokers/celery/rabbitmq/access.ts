@@ -2,7 +2,7 @@ import 'server-only';
 import type { AccessCheck } from '@/lib/brokers/types';
 import type { AmqpLink } from '@/lib/transports/amqp/connection';
 import type { Management } from '@/lib/transports/amqp/management';
-import { amqpAccessChecks, managementCheck, type AmqpNeeds } from '@/lib/transports/amqp/access';
+import { amqpAccessChecks, managementChecks, type AmqpNeeds } from '@/lib/transports/amqp/access';
 
 /** RabbitMQ refused an operation for a missing permission (403 ACCESS_REFUSED). */
 export const accessRefused = (e: unknown): boolean =>
@@ -28,6 +28,9 @@ const NEEDS: AmqpNeeds = {
 export async function checkCeleryRabbitAccess(link: AmqpLink, vhost: string, mgmt: Management | null): Promise<AccessCheck[]> {
   return [
     ...(await amqpAccessChecks(link, vhost, NEEDS)),
-    await managementCheck(mgmt, 'queues are found only by name (the queues option, else "celery") and consumer counts come from AMQP'),
+    ...(await managementChecks(
+      mgmt,
+      'queues are found only by name (the queues option, else "celery") and consumer counts come from AMQP',
+    )),
   ];
 }

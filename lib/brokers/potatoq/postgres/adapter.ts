@@ -16,6 +16,7 @@ import { DEFAULT_COUNT_CAP, DEFAULT_COUNT_SCAN } from '../counts';
 import { createPgDb } from './pool';
 import { pgFamily } from './family';
 import { probe } from './probe';
+import { checkPgAccess } from './access';
 import { loadEstimator } from './stats';
 import { deadGroups, getDead, listDead } from './reads-dead';
 import { deadHistogram } from './histogram';
@@ -129,6 +130,7 @@ export function createPostgresAdapter(config: StoreConfig): BrokerAdapter {
     model: POTATOQ_TABLE_MODEL,
     capabilities: async () => (await capabilitiesProbe()).capabilities,
     overview,
+    checkAccess: () => db.read((sql) => checkPgAccess(sql, names)),
     listTasks: (q) => db.read((sql) => listTasks(sql, names, q, { searchWindow: window })),
     getTask: (id) => db.read((sql) => getTask(sql, names, id)),
     listSchedules: () => db.read((sql) => listPeriodic(sql, names)),

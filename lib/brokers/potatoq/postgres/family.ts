@@ -2,13 +2,11 @@ import 'server-only';
 import { buildFamily } from '@/lib/brokers/family/build';
 import type { TaskFamily } from '@/lib/brokers/family/schema';
 import { numbered, sqlFamilySource } from '../family-sql';
-import { quoteIdent, type PgNames } from './names';
+import type { PgNames } from './names';
 import type { Sql } from './pool';
 
 /** The family of `id` on a PostgreSQL broker (one read connection's statements). */
 export function pgFamily(sql: Sql, names: PgNames, id: string, limit: number): Promise<TaskFamily | null> {
-  const table = (t: string) =>
-    names.schema ? `${quoteIdent(names.schema)}.${quoteIdent(names.prefix + t)}` : quoteIdent(names.prefix + t);
-  const tables = { jobs: names.jobs, dead: names.dead, results: names.results, chordParts: table('chord_parts'), chords: table('chords') };
+  const tables = { jobs: names.jobs, dead: names.dead, results: names.results, chordParts: names.chordParts, chords: names.chords };
   return buildFamily(sqlFamilySource({ all: (text, params) => sql(numbered(text), params), tables }), id, limit);
 }

@@ -12,6 +12,9 @@ export interface PgNames {
   workers: string;
   /** potatoq's periodic claims (name, fire_at): the Schedules tab reads them. */
   periodic: string;
+  /** A chord's parts (group_id, idx, result) and its remaining count. */
+  chordParts: string;
+  chords: string;
   /** For messages: `"schema"."potatoq_"` or `search_path, prefix "potatoq_"`. */
   where: string;
 }
@@ -49,6 +52,8 @@ export function pgNames(options: Record<string, unknown>): PgNames {
     dead: table('dead'),
     workers: table('workers'),
     periodic: table('periodic'),
+    chordParts: table('chord_parts'),
+    chords: table('chords'),
     where: schema ? `schema "${schema}", table prefix "${prefix}"` : `the search_path, table prefix "${prefix}"`,
   };
 }

@@ -17,7 +17,7 @@ const TABLES = ['jobs', 'results', 'dead', 'workers'] as const;
 type Table = (typeof TABLES)[number];
 
 /** What each action needs, as potatoq's own statements need it. */
-const NEEDS: Record<'replay' | 'discard' | 'revoke' | 'purge' | 'enqueue', Array<[Table, Priv]>> = {
+export const NEEDS: Record<'replay' | 'discard' | 'revoke' | 'purge' | 'enqueue', Array<[Table, Priv]>> = {
   replay: [
     ['dead', 'SELECT'],
     ['dead', 'UPDATE'],

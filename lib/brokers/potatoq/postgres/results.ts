@@ -1,4 +1,5 @@
 import 'server-only';
+import { numbered, readSqlChord } from '../family-sql';
 import { registeredNames } from '../mappers';
 import { REGISTERED_PREFIX, revokedRecord, type ResultBackend } from '../results';
 import { pgNames, normalizeUrl } from './names';
@@ -37,6 +38,7 @@ export function createPostgresResults(url: string, options: Record<string, unkno
       }),
     workers: (live) => db.read((sql) => pgListWorkers(sql, names, live)),
     listResults: (q) => db.read((sql) => pgListResults(sql, names, q)),
+    chord: (groupId) => db.read((sql) => readSqlChord({ all: (text, params) => sql(numbered(text), params), tables: names }, groupId)),
     registeredNames: () =>
       db.read(async (sql) => {
         const rows = await sql<{ payload: string }>(`SELECT payload FROM ${names.results} WHERE starts_with(id, $1)`, [REGISTERED_PREFIX]);

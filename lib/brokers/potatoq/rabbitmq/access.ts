@@ -1,6 +1,6 @@
 import 'server-only';
 import type { AccessCheck } from '@/lib/brokers/types';
-import { amqpAccessChecks, managementCheck, type AmqpNeeds } from '@/lib/transports/amqp/access';
+import { amqpAccessChecks, managementChecks, type AmqpNeeds } from '@/lib/transports/amqp/access';
 import type { RabbitCtx } from './context';
 
 /** What the console does with each AMQP permission on potatoq's queues. */
@@ -17,6 +17,6 @@ const NEEDS: AmqpNeeds = {
 export async function checkRabbitAccess(ctx: RabbitCtx): Promise<AccessCheck[]> {
   return [
     ...(await amqpAccessChecks(ctx.link, ctx.target.vhost, NEEDS)),
-    await managementCheck(ctx.mgmt, 'running counts are unknown and only the configured queues are listed'),
+    ...(await managementChecks(ctx.mgmt, 'running counts are unknown and only the configured queues are listed')),
   ];
 }

@@ -11,6 +11,7 @@ import { Management } from '@/lib/transports/amqp/management';
 import { previewEditedRabbit, replayEditedRabbit } from './edit-replay';
 import { deadGroups, deadHistogram, getDead, listDead, overview, taskNames } from './reads';
 import { deadIds } from './scan';
+import { rabbitFamily, RABBITMQ_NO_FAMILY } from './family';
 import { checkRabbitAccess } from './access';
 import { parseOptions } from '@/lib/brokers/options';
 import { ZRabbitmqOptions } from '../options';
@@ -84,6 +85,8 @@ export function createRabbitmqAdapter(config: StoreConfig): RabbitmqAdapter {
       off(['list:scheduled'], NO_SCHEDULED),
       server.major < 4 && off(['browseDead', 'replay', 'discard'], V3_BROWSE_REFUSAL),
       !ctx.backend && NO_BACKEND_CAPS,
+      // The family reads the DLQs (4.x only) and the result backend: off only with neither.
+      !ctx.backend && server.major < 4 && off(['family'], RABBITMQ_NO_FAMILY),
     );
   }
   const refuse = unsupported(NO_LISTING);
@@ -137,6 +140,7 @@ export function createRabbitmqAdapter(config: StoreConfig): RabbitmqAdapter {
       const d = await getDead(ctx, id);
       return d && callOfLetter(d);
     },
+    family: (id, q) => rabbitFamily(ctx, id, q.limit),
     revoke: async (ids) => revoke(ctx, ids),
     purge: async (queue) => purge(ctx, queue),
     enqueue: async (req) => enqueue(ctx, req),

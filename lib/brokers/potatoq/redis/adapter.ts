@@ -29,6 +29,7 @@ import { potatoqPrefix, redisKeys } from './keys';
 import { parseRedisUrl, RedisUrlError, type RedisTarget } from '@/lib/transports/redis/url';
 import { redisResultsOn } from './results';
 import { redisFamily } from './family';
+import { checkPotatoqRedisAccess } from './access';
 import { checkServer, connectRedis, evictionCheck, isTlsFailure, redisFailure, type ServerCheck } from '@/lib/transports/redis/server';
 import { previewEditedRedis, replayEditedRedis } from './edit-replay';
 import { findCall } from './reads-misc';
@@ -183,7 +184,10 @@ export function createRedisAdapter(config: StoreConfig): BrokerAdapter {
     model: POTATOQ_REDIS_MODEL,
     capabilities,
     overview,
-    checkAccess: async () => [evictionCheck(await usable())],
+    checkAccess: async () => {
+      const server = await usable();
+      return [evictionCheck(server), ...(await read(() => checkPotatoqRedisAccess(client, prefix, target.username ?? 'default')))];
+    },
     listTasks: (q) => read(() => listTasks(client, prefix, q, window)),
     getTask: (id) => read(() => getTask(client, prefix, id)),
     listSchedules: () => read(() => listPeriodic(client, prefix)),

@@ -18,9 +18,6 @@ const ST = {
   dead: { status: 'dead', state: 'dead', link: 'dead' },
 } as const;
 
-/** Chords larger than this are counted (HLEN) but their failed parts are not read. */
-const CHORD_READ_MAX = 10_000;
-
 export function redisFamily(client: Redis, prefix: string, results: ResultBackend, id: string, limit: number): Promise<TaskFamily | null> {
   const k = redisKeys(prefix);
   const src: FamilySource = {
@@ -32,15 +29,7 @@ export function redisFamily(client: Redis, prefix: string, results: ResultBacken
     },
     byRoot: async () => null,
     byGroup: async () => null,
-    async chord(gid) {
-      const key = `${k.prefix}:chord:${gid}`;
-      const done = await client.hlen(key);
-      if (done === 0) return null;
-      if (done > CHORD_READ_MAX)
-        return { done, failed: null, note: `more than ${CHORD_READ_MAX.toLocaleString('en-US')} parts: failed ones not counted` };
-      const values = await client.hvals(key);
-      return { done, failed: values.filter((v) => v.includes('"__chord_error__"')).length };
-    },
+    chord: (gid) => results.chord(gid),
     words: POTATOQ_FAMILY_WORDS,
     unseen: [
       ...POTATOQ_FAMILY_UNSEEN,

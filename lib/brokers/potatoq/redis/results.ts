@@ -10,9 +10,13 @@ import { connectRedis } from '@/lib/transports/redis/server';
 /** Result keys read for a listing: SCAN is unordered, so the newest-first page is built from at most this many. */
 const SCAN_CAP = 10_000;
 
+/** Chords larger than this are counted (HLEN) but their failed parts are not read. */
+const CHORD_READ_MAX = 10_000;
+
 /**
- * potatoq's Redis result backend: `<prefix>:result:<id>` (SET with PX = result_expires) and
- * the `<prefix>:workers` hash. `options` are the backend's transport options (`global_keyprefix`,
+ * potatoq's Redis result backend: `<prefix>:result:<id>` (SET with PX = result_expires), the
+ * `<prefix>:workers` hash and a chord's parts in `<prefix>:chord:<group>` (index -> result,
+ * 7 days). `options` are the backend's transport options (`global_keyprefix`,
  * else `prefix`, default `potatoq`, read by `potatoqPrefix` exactly as potatoq does); the URL
  * is any potatoq Redis URL (`redis://`, `rediss://`, `valkey://`, `valkeys://`, `unix://`).
  */
@@ -109,6 +113,16 @@ export function redisResultsOn(client: Redis, p: string, close: () => Promise<vo
         const page = rows.slice(start, start + q.limit);
         const next = start + q.limit < rows.length ? String(start + q.limit) : null;
         return { items: page, nextCursor: next };
+      }),
+    chord: (gid) =>
+      wrap(async () => {
+        const key = `${p}:chord:${gid}`;
+        const done = await client.hlen(key);
+        if (done === 0) return null;
+        if (done > CHORD_READ_MAX)
+          return { done, failed: null, note: `more than ${CHORD_READ_MAX.toLocaleString('en-US')} parts: failed ones not counted` };
+        const values = await client.hvals(key);
+        return { done, failed: values.filter((v) => v.includes('"__chord_error__"')).length };
       }),
     registeredNames: () =>
       wrap(async () => {

@@ -1,11 +1,14 @@
 import 'server-only';
 import Database from 'better-sqlite3';
 import { ConsoleError } from '@/lib/brokers/errors';
+import { readSqlChord } from '../family-sql';
 import { mapResult, registeredNames } from '../mappers';
 import { REGISTERED_PREFIX, revokedRecord, type ResultBackend } from '../results';
 import { listResults as liteListResults, listWorkers as liteListWorkers } from './reads-misc';
 import { pathFromUrl } from './url';
 import { STORE_RESULT } from './writes-revoke';
+
+const SQLITE_CHORDS = { chordParts: 'potatoq_chord_parts', chords: 'potatoq_chords' };
 
 /** potatoq's SQLite result backend (`potatoq_results`, `potatoq_workers` in the file). */
 export function createSqliteResults(url: string, busyTimeoutMs: number): ResultBackend {
@@ -51,6 +54,11 @@ export function createSqliteResults(url: string, busyTimeoutMs: number): ResultB
       }),
     workers: (live) => run((d) => liteListWorkers(d, live)),
     listResults: (q) => run((d) => liteListResults(d, q)),
+    chord: (groupId) =>
+      readSqlChord(
+        { all: (sql, params) => run((d) => d.prepare(sql).all(...params) as Record<string, unknown>[]), tables: SQLITE_CHORDS },
+        groupId,
+      ),
     registeredNames: () =>
       run((d) => {
         const rows = d
