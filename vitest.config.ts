@@ -14,6 +14,9 @@ export default defineConfig({
   test: {
     // An uncaught exception or unhandled rejection fails the test it happened in.
     setupFiles: ['tests/support/no-escapes.ts'],
+    // Tests change a broker from outside and read it at once: shared reads (a 2 s reuse by
+    // default, lib/brokers/read-cache.ts) are off unless a test turns them on itself.
+    env: { POTATOQ_CONSOLE_READ_CACHE_MS: '0' },
     projects: [
       {
         extends: true,

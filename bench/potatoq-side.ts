@@ -108,9 +108,9 @@ export async function startDashboard(env: NodeJS.ProcessEnv): Promise<Dashboard>
   throw new Error(`potatoq dashboard did not answer: ${d.log()}`);
 }
 
-/** The console's production build (`next build`) serving `broker` on a free loopback port
+/** The console's production build (`next build`) serving `broker` (or several) on a free loopback port
  *  (authentication off, as on loopback), once it answers; null without a build. */
-export async function startConsole(broker: Record<string, unknown>): Promise<Dashboard | null> {
+export async function startConsole(broker: Record<string, unknown> | Array<Record<string, unknown>>): Promise<Dashboard | null> {
   const dist = process.env.NEXT_DIST_DIR || '.next';
   if (!fs.existsSync(path.join(ROOT, dist, 'BUILD_ID'))) return null;
   const port = await freePort();
@@ -125,7 +125,7 @@ export async function startConsole(broker: Record<string, unknown>): Promise<Das
         ...process.env,
         NEXT_DIST_DIR: dist,
         NEXT_TELEMETRY_DISABLED: '1',
-        POTATOQ_CONSOLE_BROKERS: JSON.stringify([broker]),
+        POTATOQ_CONSOLE_BROKERS: JSON.stringify(Array.isArray(broker) ? broker : [broker]),
         POTATOQ_CONSOLE_STATE: path.join(state, 'state.sqlite3'),
       },
     },

@@ -5,7 +5,7 @@ import { raw, type RawResponse } from './auth-probes';
 import { SECRETS, scryptHash, startConsole, tokenHash, type RunningConsole } from './auth-server';
 import { addDead, uniqueQueue } from './seed';
 
-// The two polled reads (GET /api/brokers/:id/dead and /queues) are answered before Next's
+// The polled reads (GET /api/brokers/:id/dead, /queues, /tasks, /workers, /dead/groups) are answered before Next's
 // routing (lib/http/fast-reads.ts). A request that declares a body (here `Content-Length: 0`)
 // still goes through Next's proxy and route handler, so the same request can be asked of both
 // paths on one production server: every answer must be the same, refusals included.
@@ -61,6 +61,13 @@ test.describe.serial('fast reads answer exactly as Next does', () => {
       [`/api/brokers/main/dead?cursor=not-a-cursor`, operator, 400],
       [`/api/brokers/nope/dead`, operator, 404],
       [`/api/brokers/nope/queues`, viewer, 404],
+      [`/api/brokers/main/tasks?queue=${queue}`, {}, 401],
+      [`/api/brokers/main/tasks?queue=${queue}&limit=5`, viewer, 200],
+      [`/api/brokers/main/tasks?limit=abc`, operator, 400],
+      [`/api/brokers/main/workers`, viewer, 200],
+      [`/api/brokers/nope/workers`, operator, 404],
+      [`/api/brokers/main/dead/groups?queue=${queue}`, operator, 200],
+      [`/api/brokers/main/dead/groups`, { ...viewer, host: 'evil.example' }, 421],
       // Its URL names a password; the answer never does.
       [`/api/brokers/secretpg/dead`, operator, 503],
     ];

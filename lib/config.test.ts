@@ -186,6 +186,19 @@ describe('parseConfig', () => {
     expect(e.message).toBe('POTATOQ_CONSOLE_BROKERS[0]: unknown option "poolSize" for this broker');
   });
 
+  it('shares reads for 2 s in at most 64 MB by default; 0 turns sharing off; past the poll is refused', () => {
+    expect(parseConfig({}).readCache).toEqual({ ttlMs: 2000, maxBytes: 64 * 1024 * 1024 });
+    expect(parseConfig({ POTATOQ_CONSOLE_READ_CACHE_MS: '0', POTATOQ_CONSOLE_READ_CACHE_MB: '8' }).readCache).toEqual({
+      ttlMs: 0,
+      maxBytes: 8 * 1024 * 1024,
+    });
+    for (const bad of ['5000', '-1', '2s', '1.5'])
+      expect(errorOf({ POTATOQ_CONSOLE_READ_CACHE_MS: bad }).message).toMatch(
+        /^POTATOQ_CONSOLE_READ_CACHE_MS: must be a whole number of milliseconds from 0 to 4000/,
+      );
+    expect(errorOf({ POTATOQ_CONSOLE_READ_CACHE_MB: '0' }).message).toMatch(/^POTATOQ_CONSOLE_READ_CACHE_MB: must be a whole number/);
+  });
+
   it('keeps the default time limits and refuses a bad one, naming the variable', () => {
     expect(parseConfig({}).timeouts).toEqual({ readMs: 10_000, writeMs: 120_000 });
     expect(parseConfig({ POTATOQ_CONSOLE_READ_TIMEOUT_MS: '2500' }).timeouts.readMs).toBe(2500);

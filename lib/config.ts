@@ -14,7 +14,8 @@ import { rememberSecret, rememberSecretsOf } from '@/lib/text/secrets';
  * (`kind`: potatoq, celery, sdj or queueflow; potatoq when absent), or a single potatoq broker URL.
  * Unset or empty: the embedded demo SQLite broker. Each system's module checks the URL and the
  * options (lib/brokers/systems.ts). `POTATOQ_CONSOLE_READ_TIMEOUT_MS` / `_WRITE_TIMEOUT_MS`:
- * the service's time limits per call.
+ * the service's time limits per call. `POTATOQ_CONSOLE_READ_CACHE_MS` / `_READ_CACHE_MB`: how long
+ * identical reads are shared across viewers, and the memory they may hold (read-cache.ts).
  * Parsed once; a bad value throws `ConfigError` naming the field, and boot stops.
  */
 
@@ -61,6 +62,9 @@ export interface ConsoleConfig {
   brokers: BrokerConfig[];
   /** The service's limits per call: reads (10 s) and writes (120 s). */
   timeouts: { readMs: number; writeMs: number };
+  /** Shared reads (lib/brokers/read-cache.ts): answers reused for `ttlMs` (0: off, default 2 s,
+   *  below the pages' 5 s poll), in at most `maxBytes` of memory (default 64 MB). */
+  readCache: { ttlMs: number; maxBytes: number };
   /** Scheduled tasks this many seconds past due are flagged as stuck (POTATOQ_CONSOLE_OVERDUE_SECONDS, default 120). */
   overdueSeconds: number;
   /** The console's environment ("production"), shown on every page and confirmation; each
@@ -83,6 +87,10 @@ export function parseConfig(env: Record<string, string | undefined>): ConsoleCon
     readMs: timeout(env, 'POTATOQ_CONSOLE_READ_TIMEOUT_MS', 10_000),
     writeMs: timeout(env, 'POTATOQ_CONSOLE_WRITE_TIMEOUT_MS', 120_000),
   };
+  const readCache = {
+    ttlMs: bounded(env, 'POTATOQ_CONSOLE_READ_CACHE_MS', 2000, 0, READ_CACHE_MAX_MS, 'milliseconds'),
+    maxBytes: bounded(env, 'POTATOQ_CONSOLE_READ_CACHE_MB', 64, 1, 4096, 'megabytes') * 1024 * 1024,
+  };
   const environment = environmentName(env);
   const raw = env.POTATOQ_CONSOLE_BROKERS?.trim();
   if (!raw) {
@@ -94,6 +102,7 @@ export function parseConfig(env: Record<string, string | undefined>): ConsoleCon
       demo: true,
       demoPath,
       timeouts,
+      readCache,
       overdueSeconds,
       environment,
       brokers: [
@@ -149,7 +158,7 @@ export function parseConfig(env: Record<string, string | undefined>): ConsoleCon
       ...(env ? { environment: env } : {}),
     };
   });
-  return { demo: false, demoPath: null, timeouts, overdueSeconds, environment, brokers };
+  return { demo: false, demoPath: null, timeouts, readCache, overdueSeconds, environment, brokers };
 }
 
 /** Every credential in the broker entries (URLs, secret-named options such as `token` or
@@ -174,6 +183,19 @@ function timeout(env: Record<string, string | undefined>, name: string, fallback
   const n = Number(raw);
   if (!/^\d+$/.test(raw) || !Number.isSafeInteger(n) || n < 1)
     throw new ConfigError(`${name}: must be a whole number of milliseconds above 0, not "${raw.slice(0, 40)}"`);
+  return n;
+}
+
+/** The longest a shared read may be reused: below the pages' poll (lib/client/refresh.tsx, 5 s),
+ *  so each poll asks at most one read old. */
+export const READ_CACHE_MAX_MS = 4000;
+
+function bounded(env: Record<string, string | undefined>, name: string, fallback: number, min: number, max: number, unit: string): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(n) || n < min || n > max)
+    throw new ConfigError(`${name}: must be a whole number of ${unit} from ${min} to ${max}, not "${raw.slice(0, 40)}"`);
   return n;
 }
 

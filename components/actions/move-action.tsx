@@ -9,6 +9,7 @@ import { moveDeadAction } from '@/lib/actions/broker-actions';
 import type { ActionResult } from '@/lib/brokers/schema';
 import type { MoveTargetView } from '@/lib/brokers/move-pairing';
 import { brokerPath, getJson } from '@/lib/client/api';
+import { MovePreview } from '@/components/migration/move-preview';
 import { MoveAnyway } from './move-anyway';
 import { OutcomePanel } from './outcome-panel';
 import { useBrokerAction } from './use-broker-action';
@@ -84,9 +85,15 @@ export function MoveAction({
                     (from {queue.includes(', ') ? 'queues' : 'queue'} <strong>{queue}</strong>)
                   </>
                 ) : null}
-                : each is enqueued there under its own id, then removed here.
+                :{' '}
+                {chosen.pairing.on && chosen.pairing.mapped
+                  ? "each is converted through its task's call mapping and created there under a key derived from its id, then removed here."
+                  : 'each is enqueued there under its own id, then removed here.'}
               </p>
               {chosen.pairing.on ? <p className="text-zinc-600 dark:text-zinc-400">{chosen.pairing.does}</p> : null}
+              {chosen.pairing.on && chosen.pairing.mapped && !m.data?.ok ? (
+                <MovePreview brokerId={brokerId} to={chosen.id} ids={frozen} />
+              ) : null}
             </>
           ) : null}
           {count <= 5 ? (

@@ -10,12 +10,34 @@ export function OutcomePanel({ result, past }: { result: ActionResult; past?: st
   const ok = result.succeeded.length;
   const before = result.failed.filter((f) => f.outcome === 'already');
   const failed = result.failed.filter((f) => f.outcome !== 'already');
+  // Done under another id (a job the target system numbered itself): which, and how.
+  const renamed = result.succeeded.filter((o) => o.taskId && o.taskId !== o.id).slice(0, 50);
   return (
     <div data-testid="action-outcome" role="status" className="grid gap-2 text-sm">
       <p>
         <span data-testid="outcome-succeeded" className="font-semibold text-emerald-700 dark:text-emerald-400">
           {ok} of {result.requested} {past ?? PAST[result.action]}
         </span>
+        {renamed.length ? (
+          <ul
+            className="max-h-40 overflow-auto rounded-md border border-zinc-200 text-xs dark:border-zinc-800"
+            data-testid="outcome-new-tasks"
+          >
+            {renamed.map((o) => (
+              <li
+                key={o.id}
+                className="grid gap-0.5 border-b border-zinc-100 px-3 py-1.5 last:border-0 dark:border-zinc-900"
+                data-testid="outcome-new-task"
+                data-id={o.id}
+              >
+                <span className="font-mono break-all">
+                  {visible(o.id)} → {visible(o.taskId ?? '')}
+                </span>
+                <span className="text-zinc-600 dark:text-zinc-300">{visible(o.message)}</span>
+              </li>
+            ))}
+          </ul>
+        ) : null}
         {before.length ? (
           <span data-testid="outcome-already-count" className="ml-2 font-semibold text-zinc-600 dark:text-zinc-300">
             {before.length} done before

@@ -21,6 +21,7 @@ const SECTIONS: Array<[string, string, string]> = [
   ['Results', '/results', 'nav-results'],
   ['Enqueue', '/enqueue', 'nav-enqueue'],
   ['Schedules', '/schedules', 'nav-schedules'],
+  ['Mappings', '/mappings', 'nav-mappings'],
 ];
 
 function currentBroker(pathname: string): { id: string | null; rest: string } {

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { ConsoleError } from '@/lib/brokers/errors';
 import type { Capability } from '@/lib/brokers/schema';
 import { requireCapability, toConsoleError } from '@/lib/brokers/service';
+import { forgetReads } from '@/lib/brokers/shared-reads';
 import { mayWrite, type Principal } from '@/lib/auth/resolve';
 import { newEntry, resultsOf } from '@/lib/audit/record';
 import { getAuditStore } from '@/lib/audit/store';
@@ -140,7 +141,9 @@ export async function gate<S extends z.ZodType, R>(spec: GateSpec<S, R>): Promis
       });
     }
     ran = true;
-    const result = await spec.run(input, { principal, auditId: entry?.id ?? null, reason });
+    // Shared reads of this broker from before the write are not answered after it (whatever
+    // the action: schedules and workflows write outside the service's own write door).
+    const result = await spec.run(input, { principal, auditId: entry?.id ?? null, reason }).finally(() => forgetReads(spec.brokerId));
     const details = spec.audit?.(input, result) ?? {};
     if (entry && store) {
       const { results, outcome } = resultsOf(result);

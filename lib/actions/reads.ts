@@ -1,14 +1,15 @@
 import 'server-only';
 import { getAuthConfig } from '@/lib/auth/config';
 import { overviewFor } from '@/lib/auth/mask';
-import { readDead } from '@/lib/auth/redact';
+import { readDead, readTasks } from '@/lib/auth/redact';
 import { resolveFromHeaders } from '@/lib/auth/resolve';
-import { ZDeadListQuery } from '@/lib/brokers/schema';
-import { overview } from '@/lib/brokers/service';
+import { ZDeadGroupsQuery, ZDeadListQuery, ZTaskListQuery, type WorkerInfo } from '@/lib/brokers/schema';
+import { deadGroups, listWorkers, overview } from '@/lib/brokers/service';
 import { parseParams } from './http';
 
-// The two reads the pages poll, shared by their route handlers (app/api/brokers/[broker]/dead
-// and /queues) and the fast reads (lib/http/fast-reads.ts), so both answer exactly alike.
+// The reads the pages poll, shared by their route handlers (app/api/brokers/[broker]/dead,
+// /queues, /tasks, /workers, /dead/groups) and the fast reads (lib/http/fast-reads.ts), so both
+// answer exactly alike.
 
 /** GET /api/brokers/:broker/dead: a page of dead letters (arguments redacted when configured). */
 export const deadListRead = (broker: string, params: URLSearchParams) => readDead(broker, parseParams(ZDeadListQuery, params));
@@ -18,3 +19,20 @@ export async function overviewRead(broker: string, headers: Headers) {
   const who = resolveFromHeaders(getAuthConfig(), headers);
   return overviewFor(await overview(broker), who.ok ? who.principal : null);
 }
+
+/** GET /api/brokers/:broker/tasks: a page of one state's tasks (arguments redacted when configured). */
+export const tasksRead = (broker: string, params: URLSearchParams) => readTasks(broker, parseParams(ZTaskListQuery, params));
+
+// One wrapper per shared answer, so the fast reads serialise it once (lib/http/fast-reads.ts).
+const wrapped = new WeakMap<object, { workers: WorkerInfo[] }>();
+
+/** GET /api/brokers/:broker/workers. */
+export async function workersRead(broker: string): Promise<{ workers: WorkerInfo[] }> {
+  const workers = await listWorkers(broker);
+  let out = wrapped.get(workers);
+  if (!out) wrapped.set(workers, (out = { workers }));
+  return out;
+}
+
+/** GET /api/brokers/:broker/dead/groups: the dead letters grouped by reason. */
+export const deadGroupsRead = (broker: string, params: URLSearchParams) => deadGroups(broker, parseParams(ZDeadGroupsQuery, params));

@@ -13,6 +13,7 @@ import { ZBulkControl, ZBulkCreate, ZBulkOp, ZJobId } from '@/lib/bulk/schema';
 import { ZDeadTrend, ZDeadTrendQuery, ZQueueTrend, ZQueueTrendQuery } from '@/lib/trends/schema';
 import * as R from './responses';
 import { CAMPAIGN_ROUTES } from './openapi-campaigns';
+import { mappingRoutes } from './openapi-mappings';
 import { ZReplayEdit } from '@/lib/brokers/schema-edit';
 import {
   SCHEDULE_ACTIONS,
@@ -30,10 +31,10 @@ import { ZFamilyQuery } from '@/lib/brokers/family/schema';
 // definitions (lib/brokers/dto*.ts, ...), in the envelopes of lib/api/responses.ts.
 // Every route file under app/api is here (lib/api/openapi.test.ts checks).
 
-type Method = 'get' | 'post';
-type Access = 'public' | 'reader' | 'operator';
+export type Method = 'get' | 'post';
+export type Access = 'public' | 'reader' | 'operator';
 
-interface Route {
+export interface Route {
   method: Method;
   path: string;
   summary: string;
@@ -625,6 +626,7 @@ export const ROUTES: Route[] = [
     ok: R.ZWorkflowRetryResponse,
     errors: writer,
   },
+  ...mappingRoutes({ writer, readerOfBroker, readerOfState }),
 ];
 
 /** Outside /api: Prometheus metrics (docs/metrics.md). */

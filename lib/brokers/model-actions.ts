@@ -128,5 +128,9 @@ export const ZCallsDecl = z.strictObject({
   /** Call attributes a call cannot keep when this broker takes it, each with why: the outcome
    *  of a move of a call that has one says so (absent: it keeps them all, `TaskCall`). */
   drops: z.strictObject({ ignoreResult: z.string().optional() }).optional(),
+  /** Present where the import is idempotent by a key derived from the letter's id (a second
+   *  send returns the first task and creates nothing): how, in the system's words. A move
+   *  that stopped between its steps then simply sends again instead of asking the operator. */
+  keyed: z.string().optional(),
 });
 export type CallsDecl = z.infer<typeof ZCallsDecl>;

@@ -181,3 +181,34 @@ describe('a move under the journal', () => {
     expect(b.sent).toEqual([]);
   });
 });
+
+describe('a move to a keyed target (its import returns the first task for the same key)', () => {
+  it('after a crash, sends again without asking the target, gets the first task back and removes the letter', async () => {
+    const b = brokers();
+    b.steps.to = { id: 'dst', name: 'Target', keyed: 'the same key returns the first job' };
+    await crashAfterEnqueue(b, { ...olga, leaseMs: 30 });
+    await new Promise((r) => setTimeout(r, 40));
+    const o = await moveOne(t.journal, b.steps, 'a', { by: 'bob', leaseMs: 60_000 });
+    expect(o).toEqual({
+      id: 'a',
+      outcome: 'already',
+      message: expect.stringMatching(/^sent again after a move at .* by olga .*\(the same key returns the first job\): already on Target/),
+    });
+    expect(b.steps.seen).not.toHaveBeenCalled();
+    expect(b.steps.enqueue).toHaveBeenCalledTimes(2);
+    expect(b.sent).toEqual(['a']);
+    expect(b.letters.has('a')).toBe(false);
+    expect(await rows()).toEqual([]);
+  });
+
+  it('passes the job id the target gave on to the outcome', async () => {
+    const b = brokers();
+    b.steps.enqueue.mockImplementationOnce(async () => ({ outcome: 'ok', message: 'as job J', taskId: 'J' }));
+    expect(await moveOne(t.journal, b.steps, 'a', olga)).toEqual({
+      id: 'a',
+      outcome: 'ok',
+      taskId: 'J',
+      message: 'enqueued on Target (as job J); removed from Source',
+    });
+  });
+});

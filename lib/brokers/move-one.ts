@@ -21,10 +21,11 @@ import type { TaskCall } from './types';
 export interface MoveSteps {
   from: { id: string; name: string };
   /** `drops`: what a call cannot keep there, with why (its `model.calls.drops`). */
-  to: { id: string; name: string; drops?: { ignoreResult?: string } };
+  to: { id: string; name: string; drops?: { ignoreResult?: string }; keyed?: string };
   /** The letter as a call; null when it is not a dead letter here. */
   read(id: string): Promise<TaskCall | null>;
-  enqueue(call: TaskCall): Promise<{ outcome: 'ok' | 'already'; message: string }>;
+  /** `keyed` targets: a second enqueue of the id returns the first task (`already`). */
+  enqueue(call: TaskCall): Promise<{ outcome: 'ok' | 'already'; message: string; taskId?: string }>;
   /** The letter removed here (discard semantics): its per-id outcome. */
   remove(id: string): Promise<ActionOutcome>;
   /** Whether broker `brokerId` reports a task with this id (the words why), null when it
@@ -117,7 +118,7 @@ async function fresh(journal: MoveJournal, s: MoveSteps, row: JournalRow): Promi
 /** Steps (1) and (2) under `row`; the row goes once the letter has left the source. */
 async function deliver(journal: MoveJournal, s: MoveSteps, row: JournalRow, call: TaskCall): Promise<ActionOutcome> {
   const id = row.id;
-  let sent: { outcome: 'ok' | 'already'; message: string };
+  let sent: { outcome: 'ok' | 'already'; message: string; taskId?: string };
   try {
     sent = await s.enqueue(call);
   } catch (e) {
@@ -141,6 +142,7 @@ async function deliver(journal: MoveJournal, s: MoveSteps, row: JournalRow, call
     row,
     sent.outcome === 'ok' ? `enqueued on ${s.to.name} (${sent.message})${dropped(s, call)}` : `already on ${s.to.name} (${sent.message})`,
     sent.outcome,
+    sent.taskId,
   );
 }
 
@@ -151,7 +153,14 @@ const dropped = (s: MoveSteps, call: TaskCall) =>
     : '';
 
 /** Step (2) once the task is on the target (`on` says how it got there). */
-async function removeHere(journal: MoveJournal, s: MoveSteps, row: JournalRow, on: string, code: 'ok' | 'already'): Promise<ActionOutcome> {
+async function removeHere(
+  journal: MoveJournal,
+  s: MoveSteps,
+  row: JournalRow,
+  on: string,
+  code: 'ok' | 'already',
+  taskId?: string,
+): Promise<ActionOutcome> {
   const id = row.id;
   let removed: ActionOutcome;
   try {
@@ -161,7 +170,7 @@ async function removeHere(journal: MoveJournal, s: MoveSteps, row: JournalRow, o
   }
   if (removed.outcome === 'ok') {
     await quietly('clear', journal.clear(row));
-    return outcome(id, code, `${on}; removed from ${s.from.name}`);
+    return outcome(id, code, `${on}; removed from ${s.from.name}`, taskId ? { taskId } : {});
   }
   if (removed.outcome === 'missing') {
     await quietly('clear', journal.clear(row));
@@ -206,7 +215,9 @@ async function afterEarlier(
     );
   }
   let there: string | null = null;
-  if (!force) {
+  // A keyed target (same key, same task) is simply sent again: it answers with the first task.
+  const resend = !force && !!s.to.keyed && prev.target === s.to.id;
+  if (!force && !resend) {
     try {
       there = await s.seen(prev.target, id);
     } catch (e) {
@@ -224,6 +235,7 @@ async function afterEarlier(
   if (there)
     return removeHere(journal, s, next, `already on ${s.nameOf(prev.target)} (${there}), sent there by ${describe(s, prev)}`, 'already');
   const r = await deliver(journal, s, next, call);
+  if (resend) return { ...r, message: `sent again after ${describe(s, prev)} that did not finish (${s.to.keyed}): ${r.message}` };
   return { ...r, message: `moved anyway over ${describe(s, prev)} that did not finish: ${r.message}` };
 }
 

@@ -83,3 +83,26 @@ describe('which brokers a dead letter may move between', () => {
     expect(why(pairMove(side('a'), side('b', { caps: null, down: 'connection refused' })))).toBe('b cannot be reached: connection refused');
   });
 });
+
+describe('moves between call models', () => {
+  const valueModel = (c: Partial<CallsDecl> = {}): BrokerModel => ({
+    ...model(calls({ model: 'named-payload', ...c })),
+    task: { noun: 'job', nouns: 'jobs', payload: { shape: 'value', label: 'Payload', help: '' }, deliveries: { label: 'D', help: '' } },
+  });
+  const callModel = (): BrokerModel => ({
+    ...model(calls()),
+    task: { noun: 'task', nouns: 'tasks', payload: { shape: 'call' }, deliveries: { label: 'D', help: '' } },
+  });
+
+  it('pairs positional calls with a named-payload system whose adapter creates mapped jobs, saying a mapping is needed', () => {
+    const p = pairMove(side('celery', { model: callModel() }), side('qf', { model: valueModel(), imports: false, importsValue: true }));
+    expect(p).toEqual({ on: true, mapped: true, does: expect.stringMatching(/through the call mapping of its name/) });
+  });
+
+  it('refuses the way back (not offered yet) and a target that cannot create mapped jobs', () => {
+    const back = pairMove(side('qf', { model: valueModel() }), side('celery', { model: callModel() }));
+    expect(why(back)).toMatch(/named-payload jobs into positional calls is not offered yet/);
+    const noImport = pairMove(side('celery', { model: callModel() }), side('qf', { model: valueModel(), importsValue: false }));
+    expect(why(noImport)).toMatch(/does not create jobs converted through a call mapping$/);
+  });
+});

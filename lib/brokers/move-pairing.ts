@@ -13,6 +13,8 @@ export interface MoveSide {
   /** The adapter has `exportCall` / `importCall`. */
   exports: boolean;
   imports: boolean;
+  /** The adapter has `importValue` (jobs of a named payload, through a call mapping). */
+  importsValue?: boolean;
   readOnly: boolean;
   /** Null with `down` when the broker could not be asked. */
   caps: Capabilities | null;
@@ -20,7 +22,8 @@ export interface MoveSide {
 }
 
 export const ZPairing = z.discriminatedUnion('on', [
-  z.strictObject({ on: z.literal(true), does: z.string() }),
+  /** `mapped`: the brokers' call models differ, so each letter goes through its task's call mapping. */
+  z.strictObject({ on: z.literal(true), does: z.string(), mapped: z.boolean().optional() }),
   z.strictObject({ on: z.literal(false), why: z.string() }),
 ]);
 export type Pairing = z.infer<typeof ZPairing>;
@@ -45,9 +48,13 @@ export function pairMove(from: MoveSide, to: MoveSide): Pairing {
   if ('why' in a.export) return off(`${from.name} cannot hand its letters over as calls: ${a.export.why}`);
   if (!from.exports) return off(`${from.name}'s adapter does not read its letters as calls`);
   if (!b) return off(`${to.name}'s system declares no call model it could take tasks in`);
-  if (a.model !== b.model) return off(`${from.name}'s tasks are ${a.model} calls, ${to.name}'s are ${b.model} calls`);
+  const mapped = a.model !== b.model;
+  if (mapped) {
+    const why = acrossModels(from, to, a.model, b.model);
+    if (why) return off(why);
+  }
   if ('why' in b.import) return off(`${to.name} cannot take calls from another broker: ${b.import.why}`);
-  if (!to.imports) return off(`${to.name}'s adapter does not enqueue calls from other brokers`);
+  if (!mapped && !to.imports) return off(`${to.name}'s adapter does not enqueue calls from other brokers`);
   if (from.readOnly) return off(`${from.name} is configured read-only, so its letters cannot be removed there`);
   if (to.readOnly) return off(`${to.name} is configured read-only, so nothing can be enqueued there`);
   if (!from.caps) return off(`${from.name} cannot be reached: ${from.down ?? 'no answer'}`);
@@ -56,5 +63,23 @@ export function pairMove(from: MoveSide, to: MoveSide): Pairing {
     if (!from.caps[cap].on)
       return off(`${from.name} cannot ${cap === 'discard' ? 'remove' : 'read'} its letters: ${from.caps[cap].why ?? 'off'}`);
   if (!to.caps.enqueue.on) return off(`${to.name} cannot take new tasks: ${to.caps.enqueue.why ?? 'off'}`);
-  return { on: true, does: `${a.export.does} ${b.import.does}` };
+  const through = mapped
+    ? ' Each task goes through the call mapping of its name (positional arguments to payload keys, kwargs by name, values JSON cannot hold encoded or refused); a task with no mapping is refused, nothing moved.'
+    : '';
+  return mapped
+    ? { on: true, does: `${a.export.does} ${b.import.does}${through}`, mapped }
+    : { on: true, does: `${a.export.does} ${b.import.does}` };
+}
+
+/** Why letters of one call model cannot go to a broker of another, or null: positional calls
+ *  go to a named-payload system through a call mapping (lib/brokers/mapping/). */
+function acrossModels(from: MoveSide, to: MoveSide, a: string, b: string): string | null {
+  const differ = `${from.name}'s tasks are ${a} calls, ${to.name}'s are ${b} calls`;
+  const sa = from.model?.task?.payload.shape;
+  const sb = to.model?.task?.payload.shape;
+  if (sa === sb) return differ;
+  if (sa === 'value')
+    return `${differ}: moving ${from.name}'s named-payload jobs into positional calls is not offered yet (replay them there, or enqueue them on ${to.name})`;
+  if (!to.importsValue) return `${differ}, and ${to.name}'s adapter does not create jobs converted through a call mapping`;
+  return null;
 }

@@ -7,6 +7,9 @@ import { pairMove, type MoveSide, type MoveTargetView } from './move-pairing';
 import { findBrokerConfig, getAdapter, listBrokerConfigs } from './registry';
 import type { ActionOutcome, ActionResult } from './schema';
 import { hasNul, toConsoleError, withTimeout } from './service';
+import { forgetReads } from './shared-reads';
+import { mappedEnqueue } from './mapping/enqueue';
+import type { TaskCall } from './types';
 
 /**
  * Dead letters moved to a broker of another system that shares their call model (potatoq and
@@ -21,6 +24,11 @@ import { hasNul, toConsoleError, withTimeout } from './service';
  * ran there without storing a result leaves no trace, though, so each id's move is written
  * ahead in the move journal, and a retry after a crash between (1) and (2) never sends again
  * (lib/brokers/move-one.ts).
+ *
+ * Between call models (positional calls into a named-payload system) each letter goes through
+ * its task's call mapping (lib/brokers/mapping/) and the target's `importValue`, under an
+ * idempotency key derived from the letter's id (`model.calls.keyed`): such a move that stopped
+ * between its steps is simply sent again, and the target answers with the first job.
  */
 
 export type MoveTarget = MoveTargetView;
@@ -40,7 +48,13 @@ async function sideOf(id: string): Promise<MoveSide> {
     const why = toConsoleError(e).message;
     return { ...base, model: null, exports: false, imports: false, caps: null, down: why };
   }
-  const side = { ...base, model: adapter.model, exports: !!adapter.exportCall, imports: !!adapter.importCall };
+  const side = {
+    ...base,
+    model: adapter.model,
+    exports: !!adapter.exportCall,
+    imports: !!adapter.importCall,
+    importsValue: !!adapter.importValue,
+  };
   try {
     return { ...side, caps: await withTimeout('capability probe', readMs(), () => adapter.capabilities()) };
   } catch (e) {
@@ -84,15 +98,20 @@ export async function removeFromSource(fromId: string, id: string): Promise<Acti
 function stepsOf(fromId: string, toId: string): MoveSteps {
   const from = getAdapter(fromId);
   const to = getAdapter(toId);
-  if (!from.exportCall || !to.importCall) throw new ConsoleError('Unsupported', 'these brokers cannot move letters');
+  // Between call models the letter goes through its task's call mapping (lib/brokers/mapping/).
+  const mapped = from.model.calls?.model !== to.model.calls?.model;
+  const importCall = to.importCall?.bind(to);
+  const importValue = to.importValue?.bind(to);
+  if (!from.exportCall || (mapped ? !importValue : !importCall)) throw new ConsoleError('Unsupported', 'these brokers cannot move letters');
   const exportCall = from.exportCall.bind(from);
-  const importCall = to.importCall.bind(to);
+  const sides = { from: { id: fromId, name: from.name }, to: { id: toId, name: to.name } };
+  const send = mapped ? mappedEnqueue(sides, (job) => importValue!(job)) : (call: TaskCall) => importCall!(call);
   return {
-    from: { id: fromId, name: from.name },
-    to: { id: toId, name: to.name, drops: to.model.calls?.drops },
+    from: sides.from,
+    to: { ...sides.to, drops: to.model.calls?.drops, keyed: mapped ? to.model.calls?.keyed : undefined },
     read: (id) => withTimeout('letter read', readMs(), () => exportCall(id)),
-    enqueue: (call) => withTimeout('enqueue', writeMs(), () => importCall(call)),
-    remove: (id) => removeFromSource(fromId, id),
+    enqueue: (call) => withTimeout('enqueue', writeMs(), () => send(call)).finally(() => forgetReads(toId)),
+    remove: (id) => removeFromSource(fromId, id).finally(() => forgetReads(fromId)),
     async seen(brokerId, id) {
       let a;
       try {

@@ -4,6 +4,8 @@ import { ConsoleError, isConsoleError } from './errors';
 import { getConfig } from '@/lib/config';
 import { redactSecrets } from '@/lib/text/secrets';
 import { brokerKindOf, findBrokerConfig, getAdapter, listBrokerConfigs } from './registry';
+import { paramsKey } from './read-cache';
+import { forgetReads, sharedReads } from './shared-reads';
 import type {
   ActionResult,
   BrokerFind,
@@ -95,6 +97,17 @@ function read<T>(brokerId: string, what: string, fn: (a: BrokerAdapter) => Promi
   return withTimeout(what, readTimeoutMs(), async () => fn(getAdapter(brokerId)));
 }
 
+/** A read that identical requests share while it is fresh (lib/brokers/read-cache.ts: in
+ *  flight, then for the configured few seconds). `params` is everything the read depends on
+ *  besides the broker; the answer is broker data, and what a caller may see of it is decided
+ *  above (lib/auth). */
+function shared<T>(brokerId: string, what: string, params: unknown, fn: (a: BrokerAdapter) => Promise<T>): Promise<T> {
+  if (hasNul(params)) return Promise.reject(NUL());
+  return sharedReads().read(brokerId, `${what}\u0000${paramsKey(params)}`, () =>
+    withTimeout(what, readTimeoutMs(), async () => fn(getAdapter(brokerId))),
+  );
+}
+
 /** Refuses an action the configuration or the broker does not allow. */
 export async function requireCapability(brokerId: string, capability: Capability): Promise<BrokerAdapter> {
   const config = findBrokerConfig(brokerId);
@@ -115,7 +128,10 @@ function write<T>(
   input?: unknown,
 ): Promise<T> {
   if (hasNul(input)) return Promise.reject(NUL());
-  return withTimeout(what, writeTimeoutMs(), async () => fn(await requireCapability(brokerId, capability)));
+  // What was read of the broker before the write (or during it) is not shared after it.
+  return withTimeout(what, writeTimeoutMs(), async () => fn(await requireCapability(brokerId, capability))).finally(() =>
+    forgetReads(brokerId),
+  );
 }
 
 export function brokerList(): BrokerEntry[] {
@@ -148,27 +164,29 @@ export function brokerModel(brokerId: string): BrokerModel | null {
 
 export async function overview(brokerId: string): Promise<BrokerOverview> {
   const config = findBrokerConfig(brokerId);
-  const started = performance.now();
-  const raw = await read(brokerId, 'overview', async (a) => {
+  // All of it shared: what follows the adapter's answer depends on the broker's configuration
+  // and adapter only, so every caller gets the same object (and the fast reads its JSON once).
+  return shared(brokerId, 'overview', undefined, async (a) => {
+    const started = performance.now();
     const o = await a.overview();
     // Schedules are declared by the model; the adapter's own answer (a read-only token) wins.
-    return { ...o, capabilities: { ...scheduleCaps(a.model), ...o.capabilities }, model: a.model };
+    const raw = { ...o, capabilities: { ...scheduleCaps(a.model), ...o.capabilities }, model: a.model };
+    // How long the broker took to answer: the overview ranks slow brokers before healthy ones.
+    raw.readMs = Math.round(performance.now() - started);
+    // Workers the adapter declares it cannot see are unknown, never "0 alive" (a false page).
+    const known = raw.capabilities.workers.on ? raw : { ...raw, workers: null };
+    // An adapter that reads no family cannot have one, whatever its defaults say.
+    const hasFamily = a.family !== undefined || !known.capabilities.family.on;
+    const withFamily = hasFamily ? known : { ...known, capabilities: { ...known.capabilities, family: { on: false, why: NO_FAMILY_WHY } } };
+    // Likewise an adapter that tells no replayed task's fate (lib/brokers/service-fate.ts).
+    const hasFate = a.fate !== undefined || !withFamily.capabilities.fate.on;
+    const result = hasFate
+      ? withFamily
+      : { ...withFamily, capabilities: { ...withFamily.capabilities, fate: { on: false, why: NO_FATE_WHY } } };
+    if (!config.readOnly) return result;
+    // Configuration can only take capabilities away.
+    return { ...result, readOnly: true, capabilities: withoutWrites(result.capabilities, READ_ONLY_WHY, 'ReadOnly') };
   });
-  // How long the broker took to answer: the overview ranks slow brokers before healthy ones.
-  raw.readMs = Math.round(performance.now() - started);
-  // Workers the adapter declares it cannot see are unknown, never "0 alive" (a false page).
-  const known = raw.capabilities.workers.on ? raw : { ...raw, workers: null };
-  // An adapter that reads no family cannot have one, whatever its defaults say.
-  const hasFamily = getAdapter(brokerId).family !== undefined || !known.capabilities.family.on;
-  const withFamily = hasFamily ? known : { ...known, capabilities: { ...known.capabilities, family: { on: false, why: NO_FAMILY_WHY } } };
-  // Likewise an adapter that tells no replayed task's fate (lib/brokers/service-fate.ts).
-  const hasFate = getAdapter(brokerId).fate !== undefined || !withFamily.capabilities.fate.on;
-  const result = hasFate
-    ? withFamily
-    : { ...withFamily, capabilities: { ...withFamily.capabilities, fate: { on: false, why: NO_FATE_WHY } } };
-  if (!config.readOnly) return result;
-  // Configuration can only take capabilities away.
-  return { ...result, readOnly: true, capabilities: withoutWrites(result.capabilities, READ_ONLY_WHY, 'ReadOnly') };
 }
 
 export type OverviewOutcome =
@@ -203,30 +221,25 @@ export async function health(): Promise<HealthEntry[]> {
 /** One page of a declared state's tasks; without a state, the broker's own default (the state
  *  that plays `waiting`, else its first: `defaultState`), so no state name is assumed here. */
 export const listTasks = (brokerId: string, req: TaskListRequest) =>
-  read(
-    brokerId,
-    'task list',
-    async (a) => {
-      // (An adapter without a model is a test double: nothing to check its state against.)
-      const states = a.model ? a.model.states : null;
-      const state = req.state ?? (states && defaultState(states)?.key) ?? '';
-      if (states && !states.some((s) => s.key === state)) {
-        const known = states.map((s) => s.key).join(', ');
-        throw new ConsoleError('InvalidInput', `this broker has no "${state}" state (${known})`, { state: `one of ${known}` });
-      }
-      // A declared state is listed only where its own capability (`list:<key>`) is on.
-      const cap = listingOf(await a.capabilities(), state);
-      if (!cap.on) throw new ConsoleError('Unsupported', cap.why ?? `this broker cannot list its "${state}" tasks`);
-      return a.listTasks({ ...req, state });
-    },
-    req,
-  );
+  shared(brokerId, 'task list', req, async (a) => {
+    // (An adapter without a model is a test double: nothing to check its state against.)
+    const states = a.model ? a.model.states : null;
+    const state = req.state ?? (states && defaultState(states)?.key) ?? '';
+    if (states && !states.some((s) => s.key === state)) {
+      const known = states.map((s) => s.key).join(', ');
+      throw new ConsoleError('InvalidInput', `this broker has no "${state}" state (${known})`, { state: `one of ${known}` });
+    }
+    // A declared state is listed only where its own capability (`list:<key>`) is on.
+    const cap = listingOf(await a.capabilities(), state);
+    if (!cap.on) throw new ConsoleError('Unsupported', cap.why ?? `this broker cannot list its "${state}" tasks`);
+    return a.listTasks({ ...req, state });
+  });
 export async function getTask(brokerId: string, id: string) {
-  const t = await read(brokerId, 'task detail', (a) => a.getTask(id), id);
+  const t = await shared(brokerId, 'task detail', id, (a) => a.getTask(id));
   if (!t) throw new ConsoleError('NotFound', `task ${id} is not waiting or running in this broker`);
   return t;
 }
-export const listDead = (brokerId: string, q: DeadListQuery) => read(brokerId, 'dead-letter list', (a) => a.listDead(q), q);
+export const listDead = (brokerId: string, q: DeadListQuery) => shared(brokerId, 'dead-letter list', q, (a) => a.listDead(q));
 /** Every matching dead letter's id in one pass where the adapter has one (`deadIds`), else null
  *  (page `listDead`). A bulk job's snapshot: it may walk a whole DLQ, so the write timeout bounds it. */
 export function deadIds(brokerId: string, q: DeadFilter, cap: number): Promise<{ ids: string[]; capped: boolean } | null> {
@@ -236,24 +249,19 @@ export function deadIds(brokerId: string, q: DeadFilter, cap: number): Promise<{
     return a.deadIds ? a.deadIds(q, cap) : null;
   });
 }
-export const deadGroups = (brokerId: string, q: { queue?: string }) => read(brokerId, 'dead-letter groups', (a) => a.deadGroups(q), q);
+export const deadGroups = (brokerId: string, q: { queue?: string }) => shared(brokerId, 'dead-letter groups', q, (a) => a.deadGroups(q));
 export async function getDead(brokerId: string, id: string): Promise<DeadDetail> {
-  const d = await read(brokerId, 'dead letter', (a) => a.getDead(id), id);
+  const d = await shared(brokerId, 'dead letter', id, (a) => a.getDead(id));
   if (!d) throw new ConsoleError('NotFound', `dead letter ${id} is not in this broker`);
   return d;
 }
 /** Dead letters per time bucket by their died time (trend charts); Unsupported, with why, where
  *  the adapter can't say when its letters died. */
 export const deadHistogram = (brokerId: string, q: DeadHistogramQuery): Promise<DeadHistogram> =>
-  read(
-    brokerId,
-    'dead-letter trend',
-    (a) => {
-      if (!a.deadHistogram) throw new ConsoleError('Unsupported', "this system's adapter does not report when its dead letters died");
-      return a.deadHistogram(q);
-    },
-    q,
-  );
+  shared(brokerId, 'dead-letter trend', q, (a) => {
+    if (!a.deadHistogram) throw new ConsoleError('Unsupported', "this system's adapter does not report when its dead letters died");
+    return a.deadHistogram(q);
+  });
 /** Why following replayed tasks is off where an adapter tells no fate (on by default). */
 export const NO_FATE_WHY = "this system's adapter does not say how to find what became of a replayed task";
 
@@ -263,18 +271,13 @@ export const NO_FAMILY_WHY = "this system's adapter does not read task families"
 /** Task `id`'s family from any member; Unsupported (with the adapter's why) where the system
  *  has none, NotFound when no task with this id is here and none names it. */
 export async function getFamily(brokerId: string, id: string, q: FamilyQuery): Promise<TaskFamily> {
-  const f = await read(
-    brokerId,
-    'task family',
-    async (a) => {
-      // The adapter's own reason first (QueueFlow's), the console's where it reads none.
-      const cap = (await a.capabilities()).family ?? { on: false };
-      if (!cap.on) throw new ConsoleError('Unsupported', cap.why ?? NO_FAMILY_WHY);
-      if (!a.family) throw new ConsoleError('Unsupported', NO_FAMILY_WHY);
-      return a.family(id, q);
-    },
-    id,
-  );
+  const f = await shared(brokerId, 'task family', { id, q }, async (a) => {
+    // The adapter's own reason first (QueueFlow's), the console's where it reads none.
+    const cap = (await a.capabilities()).family ?? { on: false };
+    if (!cap.on) throw new ConsoleError('Unsupported', cap.why ?? NO_FAMILY_WHY);
+    if (!a.family) throw new ConsoleError('Unsupported', NO_FAMILY_WHY);
+    return a.family(id, q);
+  });
   if (!f) throw new ConsoleError('NotFound', `no task ${id} is in this broker, and no task names it as its root`);
   return f;
 }
@@ -295,7 +298,7 @@ export const deleteFamily = (brokerId: string, id: string): Promise<ActionResult
   );
 
 /** A task's stored result record (finished, failed, revoked); null when none is stored. */
-export const getResult = (brokerId: string, id: string) => read(brokerId, 'result', (a) => a.getResult(id), id);
+export const getResult = (brokerId: string, id: string) => shared(brokerId, 'result', id, (a) => a.getResult(id));
 
 /**
  * Where an id is in one broker: waiting or running, dead, or finished (its result). The three
@@ -331,7 +334,7 @@ export async function findInBroker(brokerId: string, id: string): Promise<Broker
 export async function diagnose(brokerId: string, overdue?: number): Promise<Diagnosis> {
   const overdueSeconds = overdue ?? getConfig().overdueSeconds ?? DEFAULT_OVERDUE_SECONDS;
   const config = findBrokerConfig(brokerId);
-  return read(brokerId, 'stuck-work diagnosis', async (a) => {
+  return shared(brokerId, 'stuck-work diagnosis', overdueSeconds, async (a) => {
     if (!a.diagnose) {
       const why = "this system's adapter does not diagnose stuck work yet";
       return {
@@ -350,11 +353,11 @@ export async function diagnose(brokerId: string, overdue?: number): Promise<Diag
 
 /** The adapter's checks of what the console needs from its login (doctor); [] where it declares none. */
 export const checkAccess = (brokerId: string) => read(brokerId, 'access check', async (a) => (a.checkAccess ? a.checkAccess() : []));
-export const listWorkers = (brokerId: string) => read(brokerId, 'workers', (a) => a.listWorkers());
-export const listResults = (brokerId: string, q: ResultListQuery) => read(brokerId, 'results', (a) => a.listResults(q), q);
-export const taskNames = (brokerId: string) => read(brokerId, 'task names', (a) => a.taskNames());
+export const listWorkers = (brokerId: string) => shared(brokerId, 'workers', undefined, (a) => a.listWorkers());
+export const listResults = (brokerId: string, q: ResultListQuery) => shared(brokerId, 'results', q, (a) => a.listResults(q));
+export const taskNames = (brokerId: string) => shared(brokerId, 'task names', undefined, (a) => a.taskNames());
 /** Task names seen, and each one's queues where the system shows them (the enqueue form's routing). */
-export const taskSightings = (brokerId: string) => read(brokerId, 'task names', (a) => sightingsOf(a));
+export const taskSightings = (brokerId: string) => shared(brokerId, 'task names', 'sightings', (a) => sightingsOf(a));
 
 // Replays and discards forget the move journal's rows of the letters that left (./move-journal-forget.ts).
 export const replayDead = (brokerId: string, ids: string[]): Promise<ActionResult> =>
@@ -364,7 +367,8 @@ export const replayDead = (brokerId: string, ids: string[]): Promise<ActionResul
 export async function replayDeadPaced(brokerId: string, ids: string[], pace: ReplayPace): Promise<ActionResult> {
   if (hasNul(ids)) throw NUL();
   const a = await requireCapability(brokerId, 'replay');
-  return forgettingMoves(brokerId, () => (a.replayDeadPaced ? a.replayDeadPaced(ids, pace) : a.replayDead(ids)), leftIds);
+  const run = () => (a.replayDeadPaced ? a.replayDeadPaced(ids, pace) : a.replayDead(ids));
+  return forgettingMoves(brokerId, () => run().finally(() => forgetReads(brokerId)), leftIds);
 }
 /** Whether the broker's adapter replays a whole snapshot in one pass (`replayDeadPaced`). */
 export const pacesReplay = (brokerId: string): boolean => typeof getAdapter(brokerId).replayDeadPaced === 'function';

@@ -154,6 +154,13 @@ export interface BrokerAdapter {
    *  with this id is already here (waiting, running, dead or finished) and nothing was written;
    *  InvalidInput where a value can't be written in this system's format. */
   importCall?(call: TaskCall): Promise<{ outcome: 'ok' | 'already'; message: string }>;
+  /** Creates `job` (present where `model.task.payload.shape` is 'value' and
+   *  `model.calls.import` is on): a job of a named payload, converted from another call model
+   *  through a call mapping (lib/brokers/mapping/). Under `job.key`, the system's idempotency
+   *  key: the same key again returns the first job (`already`) and creates nothing, which is
+   *  what makes a retried move safe here (`model.calls.keyed`). InvalidInput where the system
+   *  refuses the job (nothing created). */
+  importValue?(job: ValueJob): Promise<{ outcome: 'ok' | 'already'; message: string; taskId: string }>;
   /** Whether a task with this id is here (waiting, running, dead or finished), as `importCall`
    *  checks it: the words it would say with `already`, or null. Nothing changes. A move asks
    *  this after an earlier move of the id did not finish (lib/brokers/move-one.ts); without it
@@ -225,6 +232,9 @@ export interface TaskCall {
   priority: number | null;
   /** Epoch ms; null: no expiry. The letter's eta is not carried (a move runs it now, as a replay). */
   expiresMs: number | null;
+  /** Epoch ms the task was to run at (its eta or countdown), where the letter says; a move
+   *  between brokers of one call model runs it now, as a replay; a mapped job keeps one ahead. */
+  etaMs?: number | null;
   /** The producer asked for no stored result (potatoq's `ignore_result` message field, Celery's
    *  `ignore_result` header: the worker decides by it alone, whatever its task says); null: the
    *  letter does not say, and the target's default applies (potatoq stores the result, Celery
@@ -234,6 +244,23 @@ export interface TaskCall {
    *  sent it), kept so traces and logs still link it; null where the letter has none. */
   rootId: string | null;
   parentId: string | null;
+}
+
+/** A job of a named-payload call model, as a move through a call mapping sends it. */
+export interface ValueJob {
+  /** The source letter's id, and the idempotency key derived from it. */
+  sourceId: string;
+  key: string;
+  task: string;
+  queue: string;
+  /** JSON only (the mapping encoded or refused every value JSON cannot hold). */
+  payload: Record<string, unknown>;
+  /** Null: the target's default. */
+  priority: number | null;
+  /** ISO time to run at; null: now. */
+  runAt: string | null;
+  /** The operator's retry settings; each absent: the target's default. */
+  retry: { maxRetries?: number; backoff?: 'fixed' | 'linear' | 'exponential'; delaySecs?: number };
 }
 
 /** How a long replay is steered while it runs (`replayDeadPaced`). */

@@ -1,5 +1,5 @@
 'use client';
-import { createContext, useCallback, useContext, useMemo, useSyncExternalStore, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
 
 /** Live data polls every 5 s unless the operator pauses it (e.g. to read a long list). */
 export const POLL_MS = 5000;
@@ -58,7 +58,19 @@ export function RefreshProvider({ children }: { children: ReactNode }) {
 
 export const useRefresh = (): RefreshState => useContext(RefreshContext);
 
-/** The refetchInterval every live query uses. */
+/** How far a live query's interval is from POLL_MS, at most (a fraction of it). */
+export const POLL_JITTER = 0.1;
+
+/** POLL_MS give or take POLL_JITTER of it. */
+export const jitteredPoll = (random: () => number = Math.random): number =>
+  Math.round(POLL_MS * (1 - POLL_JITTER + 2 * POLL_JITTER * random()));
+
+/** The refetchInterval every live query uses: 5 s give or take up to 0.5 s, fixed per query.
+ *  Queries that start together (the overview's card per broker, fifty of them on a large
+ *  console) drift apart within a few polls instead of asking every broker in the same
+ *  millisecond for as long as the page is open. Stays above the server's shared-read time
+ *  (at most 4 s), so each poll still asks for fresh data. */
 export function usePollInterval(): number | false {
-  return useContext(RefreshContext).paused ? false : POLL_MS;
+  const [interval] = useState(() => jitteredPoll());
+  return useContext(RefreshContext).paused ? false : interval;
 }

@@ -24,6 +24,8 @@ export const FILE_FIELDS: readonly FileField[] = [
   row('brokers', 'BROKERS', 'json'),
   row('readTimeoutMs', 'READ_TIMEOUT_MS', 'number'),
   row('writeTimeoutMs', 'WRITE_TIMEOUT_MS', 'number'),
+  row('readCacheMs', 'READ_CACHE_MS', 'number'),
+  row('readCacheMb', 'READ_CACHE_MB', 'number'),
   row('overdueSeconds', 'OVERDUE_SECONDS', 'number'),
   row('demoPath', 'DEMO_PATH', 'text'),
   row('environment', 'ENVIRONMENT', 'text'),

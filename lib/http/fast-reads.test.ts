@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { matchFastRead } from './fast-reads';
 
 describe('matchFastRead: which requests are answered before Next', () => {
-  it('takes GET of the two polled reads, with or without a query string', () => {
+  it('takes GET of the polled reads, with or without a query string', () => {
     expect(matchFastRead('GET', '/api/brokers/main/dead', {})).toEqual({
       read: 'dead',
       broker: 'main',
@@ -14,6 +14,12 @@ describe('matchFastRead: which requests are answered before Next', () => {
       search: '?limit=100&queue=a',
     });
     expect(matchFastRead('GET', '/api/brokers/pg-1/queues', {})).toMatchObject({ read: 'queues', broker: 'pg-1' });
+    expect(matchFastRead('GET', '/api/brokers/b/tasks?state=ready&queue=q', {})).toMatchObject({
+      read: 'tasks',
+      search: '?state=ready&queue=q',
+    });
+    expect(matchFastRead('GET', '/api/brokers/b/workers', {})).toMatchObject({ read: 'workers', broker: 'b' });
+    expect(matchFastRead('GET', '/api/brokers/b/dead/groups?queue=q', {})).toMatchObject({ read: 'dead/groups', broker: 'b' });
   });
 
   it('decodes the broker id as Next decodes a route segment', () => {
@@ -28,7 +34,10 @@ describe('matchFastRead: which requests are answered before Next', () => {
       ['get', '/api/brokers/main/dead', {}],
       ['GET', '/api/brokers/main/dead/', {}],
       ['GET', '/api/brokers/main/dead/d-1', {}],
-      ['GET', '/api/brokers/main/dead/groups', {}],
+      ['GET', '/api/brokers/main/dead/groups/', {}],
+      ['GET', '/api/brokers/main/tasks/t-1', {}],
+      ['GET', '/api/brokers/main/tasks/revoke', {}],
+      ['GET', '/api/brokers/main/workers/w', {}],
       ['GET', '/api/brokers/main/queues/q1/purge', {}],
       ['GET', '/api/brokers//dead', {}],
       ['GET', '//api/brokers/main/dead', {}],

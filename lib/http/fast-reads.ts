@@ -2,11 +2,12 @@ import 'server-only';
 import type http from 'node:http';
 import { gzip } from 'node:zlib';
 import { UNCOMPRESSED_JSON_BYTES, errorParts, jsonParts, type JsonParts } from '@/lib/actions/http';
-import { deadListRead, overviewRead } from '@/lib/actions/reads';
+import { deadGroupsRead, deadListRead, overviewRead, tasksRead, workersRead } from '@/lib/actions/reads';
 import { gate } from '@/lib/auth/gate';
 import { setRequestHook } from '@/lib/auth/peer';
 
-// The two JSON reads every open page polls, GET /api/brokers/:broker/dead and /queues, answered
+// The JSON reads the open pages poll, GET /api/brokers/:broker/dead, /queues, /tasks, /workers
+// and /dead/groups, answered
 // as soon as the request arrives, before Next's routing: Next's own handling of a request costs
 // more CPU than the read itself (docs/performance.md, "The polled reads"). They pass the same
 // gate as every other request (lib/auth/gate.ts: Host allow-list, sign-in) and call the same
@@ -15,10 +16,21 @@ import { setRequestHook } from '@/lib/auth/peer';
 // declares a body (Content-Length, even 0, or Transfer-Encoding), an absolute-form target — goes
 // to Next as before. Production servers only: `next dev` reloads modules this hook would keep.
 
-const ROUTE = /^\/api\/brokers\/([^/]+)\/(dead|queues)$/;
+const ROUTE = /^\/api\/brokers\/([^/]+)\/(dead|queues|tasks|workers|dead\/groups)$/;
+
+type ReadName = 'dead' | 'queues' | 'tasks' | 'workers' | 'dead/groups';
+
+/** Each fast read's function: the one its route handler calls. */
+const READS: Record<ReadName, (broker: string, params: URLSearchParams, headers: Headers) => Promise<unknown>> = {
+  dead: deadListRead,
+  queues: (broker, _params, headers) => overviewRead(broker, headers),
+  tasks: tasksRead,
+  workers: (broker) => workersRead(broker),
+  'dead/groups': deadGroupsRead,
+};
 
 export interface FastRead {
-  read: 'dead' | 'queues';
+  read: ReadName;
   broker: string;
   pathname: string;
   search: string;
@@ -71,6 +83,16 @@ function send(req: http.IncomingMessage, res: http.ServerResponse, p: JsonParts,
   });
 }
 
+// A shared read's answer is one object for every viewer who asks it within its reuse time
+// (lib/brokers/read-cache.ts; never changed once made): its JSON is written once, not per request.
+const written = new WeakMap<object, JsonParts>();
+function partsOf(data: unknown): JsonParts {
+  if (data === null || typeof data !== 'object') return jsonParts(data);
+  let parts = written.get(data);
+  if (!parts) written.set(data, (parts = jsonParts(data)));
+  return parts;
+}
+
 async function answer(req: http.IncomingMessage, res: http.ServerResponse, m: FastRead): Promise<void> {
   let security: Record<string, string> = {};
   let parts: JsonParts;
@@ -86,8 +108,7 @@ async function answer(req: http.IncomingMessage, res: http.ServerResponse, m: Fa
       parts = { ...jsonParts(verdict.body, verdict.status), headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } };
     else if (verdict.kind === 'login') parts = jsonParts({ error: { code: 'Unauthorized', message: 'sign in first' } }, 401);
     else {
-      const data = m.read === 'dead' ? await deadListRead(m.broker, new URLSearchParams(m.search)) : await overviewRead(m.broker, headers);
-      parts = jsonParts(data);
+      parts = partsOf(await READS[m.read](m.broker, new URLSearchParams(m.search), headers));
     }
   } catch (e) {
     parts = errorParts(e);

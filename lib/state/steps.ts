@@ -53,6 +53,14 @@ const MOVE_JOURNAL = [
     PRIMARY KEY (source, id))`,
 ];
 
+// Call mappings between call models (lib/brokers/mapping/store.ts): one row per (source broker,
+// target broker, source task name), the mapping as JSON.
+const CALL_MAPPINGS = [
+  `CREATE TABLE IF NOT EXISTS console_call_mappings (
+    source TEXT NOT NULL, target TEXT NOT NULL, task TEXT NOT NULL, body TEXT NOT NULL,
+    updated_at TEXT NOT NULL, updated_by TEXT NOT NULL, PRIMARY KEY (source, target, task))`,
+];
+
 // Before the one lease table: pause holds had their own (moved into console_leases by
 // `pause-leases-2`, which drops it).
 const PAUSE_LEASES = [
@@ -164,5 +172,6 @@ export const STEPS: readonly SchemaStep[] = [
   },
   { id: 'pause-leases-2', statements: PAUSE_INTO_LEASES },
   { id: 'bulk-leases-2', statements: BULK_INTO_LEASES },
+  { id: 'call-mappings-1', statements: () => CALL_MAPPINGS },
   { id: 'campaigns-1', statements: CAMPAIGNS },
 ];

@@ -62,11 +62,13 @@ export function registerListing(ctx: Ctx, all: typeof collect): void {
   contractCase(ctx, 'declares each side of a cross-broker move it can take with the method it needs, and says why not', {}, async () => {
     const { a } = ctx();
     const calls = a.model.calls;
-    if (!calls) return expect(a.exportCall ?? a.importCall, 'methods without a declared call model').toBeUndefined();
+    if (!calls) return expect(a.exportCall ?? a.importCall ?? a.importValue, 'methods without a declared call model').toBeUndefined();
     expect(calls.model.length).toBeGreaterThan(0);
+    // A named-payload system takes jobs converted through a call mapping (`importValue`).
+    const importMethod = a.model.task?.payload.shape === 'value' ? 'importValue' : 'importCall';
     for (const [side, method] of [
       ['export', 'exportCall'],
-      ['import', 'importCall'],
+      ['import', importMethod],
     ] as const) {
       const d = calls[side];
       if ('does' in d) expect(typeof a[method], `calls.${side} is on, so the adapter needs ${method}()`).toBe('function');

@@ -35,13 +35,14 @@ export interface PgTarget {
   env: NodeJS.ProcessEnv;
 }
 
-/** A new schema with potatoq's tables, created by the real `potatoq migrate`. */
-export function migratedSchema(prefix = 'potatoq_', extra: Record<string, unknown> = {}): PgTarget {
+/** A new schema with potatoq's tables, created by the real `potatoq migrate` (in `url`'s
+ *  database: the test database unless a test made its own). */
+export function migratedSchema(prefix = 'potatoq_', extra: Record<string, unknown> = {}, url = PG_URL): PgTarget {
   const schema = newSchemaName();
   const options = { schema, table_prefix: prefix, ...extra };
   const env = {
     ...process.env,
-    PQ_PG_URL: PG_URL,
+    PQ_PG_URL: url,
     PQ_PG_OPTIONS: JSON.stringify(options),
     POTATOQ_NO_EMOJI: '1',
     NO_COLOR: '1',

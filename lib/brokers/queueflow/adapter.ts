@@ -12,6 +12,7 @@ import { deadGroups, getDead, listDead } from './dead';
 import { foldSightings } from '@/lib/brokers/task-queues';
 import { createJob, previewCreate } from './enqueue';
 import { queueflowFates } from './fate';
+import { importValueQf } from './import-value';
 import { getResult, getTask, jobPager, listTasks } from './jobs';
 import { listResults } from './results';
 import { deadHistogramQf } from './histogram';
@@ -150,6 +151,7 @@ export function createQueueflowAdapter(config: StoreConfig, ctx: AdapterContext)
     purge: async (queue) => (await writable('purge'), { brokerId: config.id, queue, removed: await cancelQueue(client, queue) }),
     enqueue: async (req) => (await writable('enqueue'), createJob(client, config.id, req)),
     previewEnqueue: async (req) => previewCreate(config.id, req),
+    importValue: async (job) => (await writable('enqueue'), importValueQf(client, job)),
     diagnose,
     setQueuePaused: async (queue, paused) => (
       await writable('pause'),

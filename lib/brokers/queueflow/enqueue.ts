@@ -138,7 +138,7 @@ function inForm(e: unknown): unknown {
 }
 
 /** QueueFlow's clock now (`/health`'s timestamp, from the server's own clock as `created_at` is). */
-async function serverNow(client: QfClient): Promise<bigint | null> {
+export async function serverNow(client: QfClient): Promise<bigint | null> {
   const health = ZHealthTime.safeParse(await client.get('/health'));
   return health.success ? micros(health.data.timestamp) : null;
 }
@@ -149,7 +149,7 @@ async function serverNow(client: QfClient): Promise<bigint | null> {
  * them apart (both come from the server's clock). Null when the key is new, or when it cannot
  * be told (then the write is reported as made, as QueueFlow does).
  */
-async function earlierJob(client: QfClient, id: string, before: bigint | null): Promise<QfJob | null> {
+export async function earlierJob(client: QfClient, id: string, before: bigint | null): Promise<QfJob | null> {
   if (before === null) return null;
   // (not jobs.ts's readJob: the model imports this file, and jobs.ts the model)
   const job = await client.get(`/api/v1/jobs/${encodeURIComponent(id)}`).then(

@@ -1,5 +1,6 @@
 import 'server-only';
 import { jsonToTyped } from '@/lib/brokers/json-typed';
+import { movedFrom } from '@/lib/brokers/mapping/job';
 import type { MessageView, PayloadPreview } from '@/lib/brokers/schema';
 import type { QfJob } from './wire';
 
@@ -20,6 +21,10 @@ function fieldsOf(job: QfJob): MessageView['fields'] {
   const out: MessageView['fields'] = [];
   for (const [k, v] of Object.entries(job.config ?? {})) out.push({ name: k, value: jsonToTyped(v) });
   if (job.idempotency_key !== undefined) out.push({ name: 'idempotency_key', value: { t: 'str', v: job.idempotency_key } });
+  // A job a console move created says which letter it came from (its key is derived from it).
+  const from = movedFrom(job.idempotency_key);
+  if (from)
+    out.push({ name: 'moved_from', value: { t: 'str', v: `letter ${from}, moved here by the console (its audit trail has the move)` } });
   out.push({ name: 'retry_count', value: { t: 'int', v: String(job.retry_count) } });
   if (job.error_message !== undefined) out.push({ name: 'error_message', value: { t: 'str', v: job.error_message } });
   if (job.workflow_id !== undefined) out.push({ name: 'workflow_id', value: { t: 'str', v: job.workflow_id } });

@@ -2,6 +2,7 @@ import 'server-only';
 import { ConsoleError } from '@/lib/brokers/errors';
 import type { BrokerModel, ListOrder, StateDecl } from '@/lib/brokers/schema';
 import { QUEUEFLOW_ENQUEUE } from './enqueue';
+import { QUEUEFLOW_CALLS } from './import-value';
 import { QUEUEFLOW_SCHEDULES } from './schedules-model';
 import { QF_WORKFLOWS } from './workflows-model';
 
@@ -53,6 +54,7 @@ export const QUEUEFLOW_MODEL: BrokerModel = {
     },
   },
   schedules: QUEUEFLOW_SCHEDULES,
+  calls: QUEUEFLOW_CALLS,
   workers: {
     known:
       "QueueFlow's API has no worker registry: its remote workers are anonymous lease holders. A running job's Started time is when a worker leased it.",

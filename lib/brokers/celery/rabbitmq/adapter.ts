@@ -28,6 +28,7 @@ import { memoRoutes, type QueueRoutes } from '../route';
 import { previewEditedCelery, replayEditedCelery } from '../edit-replay';
 import {
   CAPPED_NOTE,
+  DEAD_COUNT_CAPPED_WHY,
   deadCounts,
   deadGroups,
   failureEntries,
@@ -172,6 +173,7 @@ export function createCeleryRabbitAdapter(config: StoreConfig): BrokerAdapter {
         oldestWaitingAt: null,
         tasks: null,
         consumers: passive.get(name)?.consumers ?? null,
+        ...(dead?.capped ? { capped: { dead: { atLeast: dead.byQueue.get(name) ?? 0, estimate: null, why: DEAD_COUNT_CAPPED_WHY } } } : {}),
       }));
     const sum = (k: CeleryCountKey) =>
       queues.some((q) => countIn(q, k) === null) ? null : queues.reduce((n, q) => n + (countIn(q, k) ?? 0), 0);
@@ -184,7 +186,9 @@ export function createCeleryRabbitAdapter(config: StoreConfig): BrokerAdapter {
       capabilities: caps,
       queues,
       totals: { counts: celeryCounts(sum('ready'), null, sum('running')), dead: deadTotal },
-      ...(overlap && deadTotal !== null ? { totalsCapped: { dead: { atLeast: deadTotal, estimate: null } } } : {}),
+      ...((overlap || dead?.capped) && deadTotal !== null
+        ? { totalsCapped: { dead: { atLeast: deadTotal, estimate: null, ...(dead?.capped ? { why: DEAD_COUNT_CAPPED_WHY } : {}) } } }
+        : {}),
       workers: pings ? { alive: pings.size, stale: 0 } : null,
       unknownWhy: {
         scheduled: NO_SCHEDULED,

@@ -6,7 +6,7 @@ import { workersFrom } from '../workers';
 import type { CeleryRedisCtx } from './context';
 import { bucketSizes, discoverQueues, isFuture, readReserved, walkQueue } from './lists';
 import { inspect } from './pidbox';
-import { deadCounts } from './reads-dead';
+import { DEAD_COUNT_CAPPED_WHY, deadCounts } from './reads-dead';
 import { HEADS, ReadBudget, SCAN_BYTES } from './read-profile';
 
 /** Messages of one queue read at most per poll to split waiting from future-ETA ones. */
@@ -77,6 +77,7 @@ export async function overviewOf(
       s.capped = { ready: bounded(read - future, read, total), scheduled: bounded(future, read, total) };
     }
     if (reserved.cut) s.capped = { ...s.capped, running: { atLeast: running, estimate: null } };
+    if (dead?.capped) s.capped = { ...s.capped, dead: { atLeast: s.dead ?? 0, estimate: null, why: DEAD_COUNT_CAPPED_WHY } };
     stats.set(q, s);
   }
   const warnings: string[] = [];
@@ -98,7 +99,14 @@ export async function overviewOf(
     readOnly: false,
     queues: queues.map((q) => stats.get(q)!),
     totals: { counts: celeryCounts(sum('ready'), sum('scheduled'), reserved.total), dead: dead ? dead.total : null },
-    ...(partial.length ? { totalsCapped: { ready: sumCapped(list, 'ready'), scheduled: sumCapped(list, 'scheduled') } } : {}),
+    ...(partial.length || dead?.capped
+      ? {
+          totalsCapped: {
+            ...(partial.length ? { ready: sumCapped(list, 'ready'), scheduled: sumCapped(list, 'scheduled') } : {}),
+            ...(dead?.capped ? { dead: { atLeast: dead.total, estimate: null, why: DEAD_COUNT_CAPPED_WHY } } : {}),
+          },
+        }
+      : {}),
     workers: { alive: 0, stale: 0 },
     ...(warnings.length ? { warnings } : {}),
     unknownWhy,

@@ -178,15 +178,22 @@ export async function getResult(ctx: ResultCtx, id: string) {
   return found ? recordDto(found.record, found.ttl) : null;
 }
 
-/** Failure counts per queue (records without a stored queue are counted under ""). */
-export async function deadCounts(ctx: ResultCtx): Promise<{ byQueue: Map<string, number>; total: number; names: Set<string> }> {
+/** Why a failure count is a lower bound: one read takes at most RESULT_SCAN_CAP records. */
+export const DEAD_COUNT_CAPPED_WHY = `the result backend holds more than ${RESULT_SCAN_CAP.toLocaleString('en-US')} records and one read counts the FAILURE records among that many (in SCAN order): there are at least this many failures`;
+
+/** Failure counts per queue (records without a stored queue are counted under ""); `capped`
+ *  when the backend held more records than one scan reads, so every count is a lower bound. */
+export async function deadCounts(
+  ctx: ResultCtx,
+): Promise<{ byQueue: Map<string, number>; total: number; names: Set<string>; capped: boolean }> {
   const byQueue = new Map<string, number>();
   const names = new Set<string>();
   let total = 0;
-  for (const r of await failures(ctx)) {
+  const { records, capped } = await scanFailures(ctx);
+  for (const r of records) {
     total += 1;
     byQueue.set(r.queue ?? '', (byQueue.get(r.queue ?? '') ?? 0) + 1);
     if (r.name) names.add(r.name);
   }
-  return { byQueue, total, names };
+  return { byQueue, total, names, capped };
 }

@@ -11,6 +11,7 @@ import { dropKeysAt } from '@/tests/support/redis';
 import { createCeleryRedisAdapter } from '@/lib/brokers/celery/redis/adapter';
 import type { CeleryRedisCtx } from '@/lib/brokers/celery/redis/context';
 import { SCAN_BYTES } from '@/lib/brokers/celery/redis/read-profile';
+import { RESULT_SCAN_CAP } from '@/lib/brokers/celery/redis/results';
 import { celeryConfig, newCeleryWorld, redisAvailable, redisDb, spawnCelerySeeder } from './support';
 import { taskQuery } from '@/tests/support/task-query';
 
@@ -168,6 +169,49 @@ if (up) {
         await a.close();
       }
     });
+
+    it('says a failure count is a lower bound, with why, when the backend holds more records than one read takes', async () => {
+      // RESULT_SCAN_CAP + 500 FAILURE records as the Redis backend stores them (result_extended),
+      // under a result prefix of this case's own: every count the overview shows is "at least".
+      const capPrefix = `ctbc-${tag}:`;
+      const q = `capq-${tag}`;
+      const c = connectRedis(redisDb(DB));
+      const total = RESULT_SCAN_CAP + 500;
+      const record = (id: string) =>
+        JSON.stringify({
+          status: 'FAILURE',
+          result: { exc_type: 'ValueError', exc_message: ['boom'], exc_module: 'builtins' },
+          traceback: null,
+          children: [],
+          date_done: '2026-12-04T10:00:00.000000+00:00',
+          task_id: id,
+          name: 'ct.fail',
+          args: [],
+          kwargs: {},
+          queue: q,
+        });
+      const a = createCeleryRedisAdapter(
+        celeryConfig(w, 'bounds-capped', { globalKeyprefix: brokerPrefix, resultKeyprefix: capPrefix, queues: [q] }),
+      );
+      try {
+        for (let i = 0; i < total; i += 2000) {
+          const p = c.pipeline();
+          for (let j = i; j < Math.min(total, i + 2000); j++) p.set(`${capPrefix}celery-task-meta-f${j}`, record(`f${j}`), 'EX', 600);
+          await p.exec();
+        }
+        const o = await a.overview();
+        const capped = o.totalsCapped?.dead;
+        expect(capped).toMatchObject({ atLeast: o.totals.dead, estimate: null, why: expect.stringMatching(/at least/) });
+        expect(o.totals.dead).toBeLessThan(total);
+        expect(o.totals.dead).toBeGreaterThanOrEqual(RESULT_SCAN_CAP - 1000);
+        const row = o.queues.find((x) => x.name === q)!;
+        expect(row.capped?.dead).toMatchObject({ atLeast: row.dead, estimate: null });
+      } finally {
+        await a.close();
+        await dropKeysAt(redisDb(DB), capPrefix);
+        c.disconnect();
+      }
+    }, 60_000);
   });
 } else {
   it.skip('celery on redis: bounded reads (Redis unavailable)', () => undefined);

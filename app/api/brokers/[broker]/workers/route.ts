@@ -1,8 +1,9 @@
 import { handle, type Params } from '@/lib/actions/http';
-import { listWorkers } from '@/lib/brokers/service';
+import { workersRead } from '@/lib/actions/reads';
 
 export const dynamic = 'force-dynamic';
 
+// Answered by lib/http/fast-reads.ts before Next's routing in a production server (see dead/route.ts).
 export function GET(_req: Request, { params }: Params<{ broker: string }>) {
-  return handle(async () => ({ workers: await listWorkers((await params).broker) }));
+  return handle(async () => workersRead((await params).broker));
 }

@@ -1,9 +1,9 @@
-import { handle, parseQuery, type Params } from '@/lib/actions/http';
-import { ZDeadGroupsQuery } from '@/lib/brokers/schema';
-import { deadGroups } from '@/lib/brokers/service';
+import { handle, type Params } from '@/lib/actions/http';
+import { deadGroupsRead } from '@/lib/actions/reads';
 
 export const dynamic = 'force-dynamic';
 
+// Answered by lib/http/fast-reads.ts before Next's routing in a production server (see dead/route.ts).
 export function GET(req: Request, { params }: Params<{ broker: string }>) {
-  return handle(async () => deadGroups((await params).broker, parseQuery(ZDeadGroupsQuery, req)));
+  return handle(async () => deadGroupsRead((await params).broker, new URL(req.url).searchParams));
 }

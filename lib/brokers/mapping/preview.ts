@@ -1,0 +1,52 @@
+import 'server-only';
+import { getConfig } from '@/lib/config';
+import { ConsoleError, isConsoleError } from '@/lib/brokers/errors';
+import { getAdapter } from '@/lib/brokers/registry';
+import { toConsoleError, withTimeout } from '@/lib/brokers/service';
+import { requirePairing } from '@/lib/brokers/move';
+import { mappedJob, sourceView } from './enqueue';
+import type { MovePreviewItem } from './schema';
+
+export const MAX_PREVIEW = 50;
+
+/**
+ * The jobs a move of letters `ids` from `fromId` to `toId` would create through their task's
+ * call mapping; nothing sent, nothing changed. `keyed`: what the target's key does.
+ */
+export async function previewMove(
+  fromId: string,
+  toId: string,
+  ids: string[],
+): Promise<{ keyed: string | null; items: MovePreviewItem[] }> {
+  if (ids.length > MAX_PREVIEW)
+    throw new ConsoleError('InvalidInput', `ids: at most ${MAX_PREVIEW} letters a preview`, { ids: 'too many' });
+  await requirePairing(fromId, toId);
+  const from = getAdapter(fromId);
+  const to = getAdapter(toId);
+  if (from.model.calls?.model === to.model.calls?.model || !from.exportCall)
+    throw new ConsoleError(
+      'Unsupported',
+      `${from.name} and ${to.name} share a call model: a move keeps each call as it is (no mapping to preview)`,
+    );
+  const exportCall = from.exportCall.bind(from);
+  const sides = { from: { id: fromId, name: from.name }, to: { id: toId, name: to.name } };
+  const items: MovePreviewItem[] = [];
+  for (const id of [...new Set(ids)]) {
+    const item: MovePreviewItem = { id, source: null, job: null, problems: {}, notCarried: [], notes: [] };
+    items.push(item);
+    try {
+      const call = await withTimeout('letter read', getConfig().timeouts.readMs, () => exportCall(id));
+      if (!call) {
+        item.problems.id = `not a dead letter on ${from.name}`;
+        continue;
+      }
+      item.source = sourceView(call);
+      const r = await mappedJob(sides, call);
+      Object.assign(item, { job: r.job, notCarried: r.notCarried, notes: r.notes });
+    } catch (e) {
+      const err = isConsoleError(e) ? e : toConsoleError(e);
+      item.problems = err.fields && Object.keys(err.fields).length ? { ...err.fields } : { id: err.message };
+    }
+  }
+  return { keyed: to.model.calls?.keyed ?? null, items };
+}

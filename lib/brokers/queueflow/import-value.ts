@@ -1,0 +1,48 @@
+import 'server-only';
+import type { CallsDecl } from '@/lib/brokers/schema';
+import type { ValueJob } from '@/lib/brokers/types';
+import type { QfClient } from './client';
+import { earlierJob, serverNow } from './enqueue';
+import { parseWire, ZCreated } from './wire';
+
+// A job converted from another call model (a move through a call mapping) created here with
+// `POST /api/v1/jobs` and the move's Idempotency-Key: QueueFlow answers a key it has seen with
+// the first job, so a move sent twice (a console crash between its steps, two consoles) leaves
+// one job.
+
+export const QUEUEFLOW_CALLS: CallsDecl = {
+  model: 'named-payload',
+  export: { why: "moving QueueFlow's dead letters out as positional calls is not offered yet" },
+  import: {
+    does: "QueueFlow creates one pending job (POST /api/v1/jobs) with the mapped task name, queue and payload, the letter's priority and the mapping's retry settings, under an Idempotency-Key derived from the letter's id.",
+  },
+  keyed: 'QueueFlow returns the first job for an Idempotency-Key it has seen (tenant-scoped), so sending a move again creates nothing',
+};
+
+/** The request QueueFlow gets for `job` (the preview shows the same). */
+export function valueCreate(job: ValueJob): { body: Record<string, unknown>; headers: Record<string, string> } {
+  const config: Record<string, unknown> = { queue: job.queue };
+  if (job.priority !== null) config.priority = job.priority;
+  if (job.retry.maxRetries !== undefined) config.max_retries = job.retry.maxRetries;
+  if (job.retry.backoff !== undefined) config.retry_backoff = job.retry.backoff;
+  if (job.retry.delaySecs !== undefined) config.retry_delay_secs = job.retry.delaySecs;
+  const body = { task_name: job.task, payload: job.payload, config, ...(job.runAt ? { run_at: job.runAt } : {}) };
+  return { body, headers: { 'idempotency-key': job.key } };
+}
+
+export async function importValueQf(
+  client: QfClient,
+  job: ValueJob,
+): Promise<{ outcome: 'ok' | 'already'; message: string; taskId: string }> {
+  const { body, headers } = valueCreate(job);
+  const before = await serverNow(client).catch(() => null);
+  const created = parseWire(ZCreated, await client.post('/api/v1/jobs', body, headers), 'a new job');
+  const earlier = await earlierJob(client, created.job_id, before);
+  if (earlier)
+    return {
+      outcome: 'already',
+      message: `already there as job ${earlier.id} (Idempotency-Key "${job.key}", created ${earlier.created_at}); nothing created`,
+      taskId: earlier.id,
+    };
+  return { outcome: 'ok', message: `as job ${created.job_id}`, taskId: created.job_id };
+}
