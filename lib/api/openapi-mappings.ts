@@ -1,7 +1,7 @@
 import 'server-only';
 import { z } from 'zod';
 import { ZCallMapping, ZMappingExport, ZStoredMapping } from '@/lib/brokers/mapping/schema';
-import type { Route } from './openapi';
+import type { Route } from './openapi-route';
 
 // Call mappings between call models and the move preview (docs/migrating-to-queueflow.md).
 

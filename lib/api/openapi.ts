@@ -31,26 +31,8 @@ import { ZFamilyQuery } from '@/lib/brokers/family/schema';
 // definitions (lib/brokers/dto*.ts, ...), in the envelopes of lib/api/responses.ts.
 // Every route file under app/api is here (lib/api/openapi.test.ts checks).
 
-export type Method = 'get' | 'post';
-export type Access = 'public' | 'reader' | 'operator';
-
-export interface Route {
-  method: Method;
-  path: string;
-  summary: string;
-  tag: string;
-  access: Access;
-  query?: z.ZodObject;
-  body?: z.ZodType;
-  /** Path parameters beyond `broker` (always the configured ids). */
-  params?: Record<string, z.ZodType>;
-  /** 200 JSON body; or another answer of the route. */
-  ok?: z.ZodType;
-  other?: Record<string, { description: string; content?: Record<string, unknown> }>;
-  /** Error statuses besides the defaults of its access level. */
-  errors?: number[];
-  description?: string;
-}
+export type { Access, Method, Route } from './openapi-route';
+import type { Route } from './openapi-route';
 
 const ids = ZIds.extend({
   reason: ZReason.optional().describe('why; recorded in the audit trail'),
