@@ -1,3 +1,4 @@
+import Link from 'next/link';
 import type { ActionResult } from '@/lib/brokers/schema';
 import { PAST } from '@/lib/client/outcome-toasts';
 import { visible } from '@/lib/text/visible';
@@ -48,6 +49,14 @@ export function OutcomePanel({ result, past }: { result: ActionResult; past?: st
           </span>
         ) : null}
       </p>
+      {result.campaign ? (
+        <p>
+          <Link className="link" href={`/campaigns/${encodeURIComponent(result.campaign)}`} data-testid="outcome-campaign">
+            Follow what becomes of them
+          </Link>{' '}
+          <span className="text-zinc-600 dark:text-zinc-400">(succeeded, died again, still waiting: the campaign page)</span>
+        </p>
+      ) : null}
       {before.length ? (
         <ul className="max-h-40 overflow-auto rounded-md border border-zinc-200 text-xs dark:border-zinc-800" data-testid="outcome-already">
           {before.map((f) => (

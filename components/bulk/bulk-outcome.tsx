@@ -1,3 +1,4 @@
+import Link from 'next/link';
 import type { ActionOutcome } from '@/lib/brokers/schema';
 import type { BulkJobView } from '@/lib/bulk/schema';
 import type { BulkText } from './bulk-text';
@@ -50,6 +51,14 @@ export function BulkOutcome({ job, text: t }: { job: BulkJobView; text: BulkText
           </span>
         ) : null}
       </p>
+      {(job.action === 'replay' || job.action === 'move') && p.succeeded > 0 ? (
+        <p>
+          <Link className="link" href={`/campaigns?${new URLSearchParams({ job: job.id }).toString()}`} data-testid="bulk-campaign">
+            Follow what becomes of them
+          </Link>{' '}
+          <span className="text-zinc-600 dark:text-zinc-400">(the campaign is made when the job stops)</span>
+        </p>
+      ) : null}
       {job.error ? (
         <p className="text-xs text-red-700 dark:text-red-300" data-testid="bulk-error">
           Stopped: {job.error.code}: {job.error.message}

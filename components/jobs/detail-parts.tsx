@@ -32,6 +32,14 @@ export function IdFields({ brokerId, id, noun = 'task' }: { brokerId: string; id
           href={`/audit?${new URLSearchParams({ broker: brokerId, task: id }).toString()}`}
         >
           Audit trail of this {noun}
+        </Link>{' '}
+        ·{' '}
+        <Link
+          className="link"
+          data-testid="detail-campaigns"
+          href={`/campaigns?${new URLSearchParams({ broker: brokerId, task: id }).toString()}`}
+        >
+          Campaigns that replayed it
         </Link>
       </Field>
     </>

@@ -177,6 +177,14 @@ function FinishedTask({ brokerId, id, after }: { brokerId: string; id: string; a
             data-testid="detail-history"
           >
             Audit trail of this task
+          </Link>{' '}
+          ·{' '}
+          <Link
+            className="link"
+            href={`/campaigns?${new URLSearchParams({ broker: brokerId, task: id }).toString()}`}
+            data-testid="task-campaigns"
+          >
+            Campaigns that replayed it
           </Link>
         </p>
         <div className="p-4">

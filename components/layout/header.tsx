@@ -77,6 +77,9 @@ export function Header({ brokers, account }: { brokers: BrokerLink[]; account?: 
                 ),
               )
             : null}
+          <Link href="/campaigns" className={linkClass(pathname.startsWith('/campaigns'))} data-testid="nav-campaigns">
+            Campaigns
+          </Link>
           <Link href="/audit" className={linkClass(pathname.startsWith('/audit'))} data-testid="nav-audit">
             Audit
           </Link>

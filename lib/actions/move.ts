@@ -6,6 +6,7 @@ import { ConsoleError } from '@/lib/brokers/errors';
 import { brokerList } from '@/lib/brokers/service';
 import { gate, logIds } from './gate';
 import { resolvePrincipal } from './principal';
+import { fingerprintsBefore, recordCampaign } from '@/lib/campaigns/record';
 
 export const ZMoveRequest = ZIds.extend({
   /** The broker the letters go to. */
@@ -41,9 +42,11 @@ export const moveDeadOp = (brokerId: string, input: unknown, headers: Headers) =
     headers,
     reasonRequired: true,
     target: (m) => ({ to: m.to }),
-    run: ({ to }, outer) => {
+    run: async ({ to, ids }, outer) => {
       known(to);
-      return gate({
+      // The letters' errors are read here, where they died; the tasks are followed on `to`.
+      const before = await fingerprintsBefore(brokerId, ids);
+      const r = await gate({
         action: 'move-in',
         brokerId: to,
         capability: 'enqueue',
@@ -61,6 +64,9 @@ export const moveDeadOp = (brokerId: string, input: unknown, headers: Headers) =
           failed: r.failed.length,
         }),
       });
+      const by = { who: outer.principal.user, reason: outer.reason, auditId: outer.auditId, parent: null, filter: null };
+      const campaign = await recordCampaign({ broker: to, action: 'move', ...by }, r.succeeded, before);
+      return campaign ? { ...r, campaign } : r;
     },
     audit: ({ ids, to, force }, r) => ({ to, ...forced(force), ...logIds(ids), succeeded: r.succeeded.length, failed: r.failed.length }),
   });

@@ -1,13 +1,33 @@
 import 'server-only';
 import { ConsoleError } from '@/lib/brokers/errors';
-import { ZIds } from '@/lib/brokers/schema';
+import { MAX_IDS_PER_CALL, ZIds } from '@/lib/brokers/schema';
 import * as service from '@/lib/brokers/service';
-import { gate, logIds } from './gate';
+import { ZReason, gate, logIds } from './gate';
 import { ZEnqueueInput, ZPauseRequest, ZPurgeRequest } from './schemas';
 import { ZReplayEditRequest } from '@/lib/brokers/schema-edit';
 import { ZDeleteFamilyRequest } from '@/lib/brokers/family/schema';
 import { z } from 'zod';
 import { getAuthConfig } from '@/lib/auth/config';
+import { fingerprintsBefore, recordCampaign } from '@/lib/campaigns/record';
+import { found as campaignOf } from '@/lib/campaigns/service';
+import { getCampaignStore } from '@/lib/campaigns/open';
+import type { GateContext } from './gate';
+import type { ActionResult } from '@/lib/brokers/schema';
+
+/** A write that replays `ids` on `broker`, followed as a campaign (lib/campaigns). */
+async function followed(
+  broker: string,
+  action: string,
+  ids: string[],
+  ctx: GateContext,
+  run: () => Promise<ActionResult>,
+): Promise<ActionResult> {
+  const before = await fingerprintsBefore(broker, ids);
+  const r = await run();
+  const who = { who: ctx.principal.user, reason: ctx.reason, auditId: ctx.auditId, parent: null, filter: null };
+  const campaign = await recordCampaign({ broker, action, ...who }, r.succeeded, before);
+  return campaign ? { ...r, campaign } : r;
+}
 
 const ZEditWithId = ZReplayEditRequest.extend({ id: z.string().min(1, 'id is required').max(1000) });
 const editOf = ({ args, kwargs, queue, priority }: z.output<typeof ZEditWithId>) => {
@@ -45,9 +65,28 @@ export const replayEdited = (brokerId: string, input: unknown, headers: Headers)
     headers,
     reasonRequired: true,
     target: (e) => ({ ids: [e.id] }),
-    run: async (e) => {
+    run: async (e, ctx) => {
+      const before = await fingerprintsBefore(brokerId, [e.id]);
       const r = await service.replayEdited(brokerId, e.id, editOf(e));
-      return { ...r, succeeded: r.outcome.outcome === 'ok' ? [r.outcome] : [], failed: r.outcome.outcome === 'ok' ? [] : [r.outcome] };
+      const ok = r.outcome.outcome === 'ok';
+      // The task to follow is the one the replay wrote (a new id where the system gives one).
+      const task = r.newId ?? e.id;
+      const campaign = ok
+        ? await recordCampaign(
+            {
+              broker: brokerId,
+              action: 'replay-edited',
+              who: ctx.principal.user,
+              reason: ctx.reason,
+              auditId: ctx.auditId,
+              parent: null,
+              filter: null,
+            },
+            [{ id: task }],
+            new Map([[task, before.get(e.id) ?? null]]),
+          )
+        : null;
+      return { ...r, succeeded: ok ? [r.outcome] : [], failed: ok ? [] : [r.outcome], ...(campaign ? { campaign } : {}) };
     },
     audit: (e, r) => ({ id: e.id, edit: editOf(e), before: r.before, after: r.after, sameId: r.sameId, newId: r.newId }),
   });
@@ -62,7 +101,7 @@ export const replayDead = (brokerId: string, input: unknown, headers: Headers) =
     schema: ZIds,
     input,
     headers,
-    run: ({ ids }) => service.replayDead(brokerId, ids),
+    run: ({ ids }, ctx) => followed(brokerId, 'replay', ids, ctx, () => service.replayDead(brokerId, ids)),
     audit: ({ ids }, r) => ({ ...logIds(ids), succeeded: r.succeeded.length, failed: r.failed.length }),
   });
 
@@ -77,7 +116,7 @@ export const convert = (brokerId: string, input: unknown, headers: Headers) =>
     schema: ZIds,
     input,
     headers,
-    run: ({ ids }) => service.convert(brokerId, ids),
+    run: ({ ids }, ctx) => followed(brokerId, 'convert-celery', ids, ctx, () => service.convert(brokerId, ids)),
     audit: ({ ids }, r) => ({ ...logIds(ids), succeeded: r.succeeded.length, failed: r.failed.length }),
   });
 
@@ -189,3 +228,42 @@ export const previewEnqueue = (brokerId: string, input: unknown, headers: Header
       return service.previewEnqueue(brokerId, req);
     },
   });
+
+const ZReplayAgain = z.object({ reason: ZReason.optional() });
+
+/**
+ * "Replay the ones that died again": the campaign's dead-again tasks (the first
+ * MAX_IDS_PER_CALL) replayed on its broker, as a new campaign linked to this one. Same gate,
+ * capability and audit as any replay; the error each died of now is the new campaign's before.
+ */
+export async function replayDeadAgain(id: string, input: unknown, headers: Headers): Promise<ActionResult> {
+  const c = await campaignOf(id);
+  return gate({
+    action: 'replay-again',
+    brokerId: c.broker,
+    capability: 'replay',
+    schema: ZReplayAgain,
+    input,
+    headers,
+    reasonRequired: true,
+    target: () => ({ campaign: c.id }),
+    run: async (_i, ctx) => {
+      const dead = await (await getCampaignStore()).deadAgain(c.id, MAX_IDS_PER_CALL);
+      if (!dead.length) throw new ConsoleError('Conflict', 'no task of this campaign died again (as last looked at)');
+      const r = await service.replayDead(
+        c.broker,
+        dead.map((d) => d.id),
+      );
+      const before = new Map(dead.map((d) => [d.id, d.before]));
+      const by = { who: ctx.principal.user, reason: ctx.reason, auditId: ctx.auditId, parent: c.id, filter: null };
+      const campaign = await recordCampaign({ broker: c.broker, action: 'replay-again', ...by }, r.succeeded, before);
+      return campaign ? { ...r, campaign } : r;
+    },
+    audit: (_i, r) => ({
+      campaign: c.id,
+      ids: r.succeeded.slice(0, 100).map((o) => o.id),
+      succeeded: r.succeeded.length,
+      failed: r.failed.length,
+    }),
+  });
+}

@@ -12,6 +12,7 @@ import { ZDeadGroupsQuery, ZDeadListQuery, ZDiagnosisQuery, ZEnqueueRequest, ZRe
 import { ZBulkControl, ZBulkCreate, ZBulkOp, ZJobId } from '@/lib/bulk/schema';
 import { ZDeadTrend, ZDeadTrendQuery, ZQueueTrend, ZQueueTrendQuery } from '@/lib/trends/schema';
 import * as R from './responses';
+import { CAMPAIGN_ROUTES } from './openapi-campaigns';
 import { mappingRoutes } from './openapi-mappings';
 import { ZReplayEdit } from '@/lib/brokers/schema-edit';
 import {
@@ -59,6 +60,7 @@ const deadLiteral = (path: string, id: string): Route => ({
 });
 
 export const ROUTES: Route[] = [
+  ...CAMPAIGN_ROUTES,
   {
     method: 'get',
     path: '/api/health/live',

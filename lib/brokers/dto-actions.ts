@@ -36,6 +36,8 @@ export const ZActionResult = z
     requested: z.number().int(),
     succeeded: z.array(ZActionOutcome),
     failed: z.array(ZActionOutcome),
+    /** The campaign following what became of the replayed tasks (/campaigns/<id>); absent when none was made. */
+    campaign: z.string().optional().describe('the campaign following the replayed tasks, where one was made'),
   })
   .meta({ id: 'ActionResult' });
 export type ActionResult = z.infer<typeof ZActionResult>;

@@ -13,6 +13,7 @@ export * from './typed-value';
 export * from './diagnosis';
 export * from './dto-tasks';
 export * from './dto-actions';
+export * from './dto-fate';
 
 const iso = z.string().describe('ISO 8601 time');
 const isoOrNull = iso.nullable();

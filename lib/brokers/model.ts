@@ -33,6 +33,8 @@ export const CAPABILITIES = [
   'workflows',
   'retryWorkflow',
   'family',
+  // A campaign's follow-up: where a replayed task is now (succeeded, dead again, waiting, gone).
+  'fate',
 ] as const;
 export type FixedCapability = (typeof CAPABILITIES)[number];
 /** Whether the tasks of one declared state can be listed here: `list:` and the state's key. */

@@ -177,7 +177,12 @@ export async function overview(brokerId: string): Promise<BrokerOverview> {
     const known = raw.capabilities.workers.on ? raw : { ...raw, workers: null };
     // An adapter that reads no family cannot have one, whatever its defaults say.
     const hasFamily = a.family !== undefined || !known.capabilities.family.on;
-    const result = hasFamily ? known : { ...known, capabilities: { ...known.capabilities, family: { on: false, why: NO_FAMILY_WHY } } };
+    const withFamily = hasFamily ? known : { ...known, capabilities: { ...known.capabilities, family: { on: false, why: NO_FAMILY_WHY } } };
+    // Likewise an adapter that tells no replayed task's fate (lib/brokers/service-fate.ts).
+    const hasFate = a.fate !== undefined || !withFamily.capabilities.fate.on;
+    const result = hasFate
+      ? withFamily
+      : { ...withFamily, capabilities: { ...withFamily.capabilities, fate: { on: false, why: NO_FATE_WHY } } };
     if (!config.readOnly) return result;
     // Configuration can only take capabilities away.
     return { ...result, readOnly: true, capabilities: withoutWrites(result.capabilities, READ_ONLY_WHY, 'ReadOnly') };
@@ -257,6 +262,9 @@ export const deadHistogram = (brokerId: string, q: DeadHistogramQuery): Promise<
     if (!a.deadHistogram) throw new ConsoleError('Unsupported', "this system's adapter does not report when its dead letters died");
     return a.deadHistogram(q);
   });
+/** Why following replayed tasks is off where an adapter tells no fate (on by default). */
+export const NO_FATE_WHY = "this system's adapter does not say how to find what became of a replayed task";
+
 /** Why the family is off where an adapter does not read one (its capability is on by default). */
 export const NO_FAMILY_WHY = "this system's adapter does not read task families";
 

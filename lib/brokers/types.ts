@@ -22,6 +22,7 @@ import type {
   Page,
   QueuePauseResult,
   PurgeResult,
+  TaskFate,
   ResultListQuery,
   ResultRecordDto,
   ResultSummary,
@@ -188,6 +189,11 @@ export interface BrokerAdapter {
    *  blocks), from any member, bounded by `q.limit`; null when no task with this id is here
    *  and none names it. Present with capability `family` on (lib/brokers/family/). */
   family?(id: string, q: FamilyQuery): Promise<TaskFamily | null>;
+  /** Where each replayed task is now (a campaign's follow-up, lib/campaigns/): one fate per id in
+   *  the ids' order, at most FATE_BATCH ids, at most READS_PER_ID reads each (lib/brokers/kit/fate.ts
+   *  says how a system declares where to look). Present with capability `fate` on; what the
+   *  system cannot tell is `unknown` with why. */
+  fate?(ids: string[]): Promise<TaskFate[]>;
   /** Deletes workflow `id` with its whole subtree, under the system's own guard (present with
    *  `model.actions.deleteFamily`); one outcome for the id. */
   deleteFamily?(id: string): Promise<ActionResult>;

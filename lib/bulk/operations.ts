@@ -5,6 +5,7 @@ import { brokerModel } from '@/lib/brokers/service';
 import { gate } from '@/lib/actions/gate';
 import { resolvePrincipal } from '@/lib/actions/principal';
 import { completeAuditEntry } from '@/lib/audit/complete';
+import { followBulk } from './follow';
 import { MAX_IDS } from '@/lib/audit/types';
 import { serviceBackend } from './backend';
 import { hook, notFound, releasingIdle, requestRemote, targetFor } from './control';
@@ -132,7 +133,7 @@ export async function createBulk(
 
 /** The audit entry of a start is completed with the per-id outcomes once the job stops (by
  *  whichever console runs it then). */
-function completeWhenFinished(job: BulkJob, auditId: string | null): void {
+function completeWhenFinished(job: BulkJob, auditId: string | null, reason: string | null = null): void {
   void job.finished.then(async () => {
     // A paused job read back from the store: its loop runs later. A lost one: another console has it.
     if (job.active || job.lost) return;
@@ -149,6 +150,7 @@ function completeWhenFinished(job: BulkJob, auditId: string | null): void {
         ...p,
       }),
     );
+    await followBulk(job, v, auditId, reason);
     if (!auditId) return;
     const details = { jobId: job.id, state: v.state, ...p, notReached: p.total - p.processed, error: v.error };
     // The entry began with the first MAX_IDS snapshot ids; the ids acted on beyond them join it.
@@ -206,7 +208,7 @@ export async function controlBulk(brokerId: string, input: unknown, headers: Hea
           job.auditId = ctx.auditId;
           job.actor = ctx.principal.user;
           job.start();
-          completeWhenFinished(job, ctx.auditId);
+          completeWhenFinished(job, ctx.auditId, ctx.reason);
           break;
         case 'pause':
           job.pause();

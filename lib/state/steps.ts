@@ -124,6 +124,23 @@ const BULK_INTO_LEASES = (d: Dialect) => {
   ];
 };
 
+// Campaigns (lib/campaigns/): a replay and the follow-up of each task it replayed. An item's
+// `settled` and `checked_ms` pick the follow-up's next batch off an index, whatever the size.
+const CAMPAIGNS = (d: Dialect) => [
+  `CREATE TABLE IF NOT EXISTS console_campaigns (
+    id TEXT PRIMARY KEY, broker TEXT NOT NULL, action TEXT NOT NULL, created_at TEXT NOT NULL, who TEXT NOT NULL,
+    reason TEXT, audit_id TEXT, parent TEXT, scope TEXT NOT NULL, total ${int(d)} NOT NULL,
+    follow_state TEXT NOT NULL, follow_why TEXT, followed_ms ${int(d)} NOT NULL)`,
+  'CREATE INDEX IF NOT EXISTS console_campaigns_created ON console_campaigns (created_at, id)',
+  `CREATE TABLE IF NOT EXISTS console_campaign_items (
+    campaign TEXT NOT NULL, n ${int(d)} NOT NULL, task_id TEXT NOT NULL, before_fp TEXT, fate TEXT NOT NULL,
+    same INTEGER, fp TEXT, state TEXT, detail TEXT NOT NULL, followed TEXT, at TEXT,
+    checked_ms ${int(d)} NOT NULL, settled INTEGER NOT NULL, PRIMARY KEY (campaign, n))`,
+  'CREATE INDEX IF NOT EXISTS console_campaign_items_due ON console_campaign_items (campaign, settled, checked_ms, n)',
+  'CREATE INDEX IF NOT EXISTS console_campaign_items_fate ON console_campaign_items (campaign, fate, n)',
+  'CREATE INDEX IF NOT EXISTS console_campaign_items_task ON console_campaign_items (task_id, campaign)',
+];
+
 /** The console's schema, in order. Append only. */
 export const STEPS: readonly SchemaStep[] = [
   {
@@ -156,4 +173,5 @@ export const STEPS: readonly SchemaStep[] = [
   { id: 'pause-leases-2', statements: PAUSE_INTO_LEASES },
   { id: 'bulk-leases-2', statements: BULK_INTO_LEASES },
   { id: 'call-mappings-1', statements: () => CALL_MAPPINGS },
+  { id: 'campaigns-1', statements: CAMPAIGNS },
 ];

@@ -27,6 +27,7 @@ import {
   ZWorkerInfo,
 } from '@/lib/brokers/dto';
 import { ZEditPreview, ZEditReplayResult } from '@/lib/brokers/schema-edit';
+import { ZTaskFate } from '@/lib/brokers/dto-fate';
 import type { BrokerAdapter } from '@/lib/brokers/types';
 
 /** Each adapter method that answers a DTO, and its definition. */
@@ -57,6 +58,7 @@ export const ANSWERS = {
   previewReplayEdited: ZEditPreview,
   replayEdited: ZEditReplayResult,
   setQueuePaused: ZQueuePauseResult,
+  fate: z.array(ZTaskFate),
 } satisfies Partial<Record<keyof BrokerAdapter, z.ZodType>>;
 
 /** Throws naming the method and each field that does not match its definition. */

@@ -35,6 +35,9 @@ elif os.environ.get("CT_VISIBILITY"):
 if os.environ.get("CT_FAILURE_EXPIRES"):
     # FAILURE records get their own TTL (Celery 5.7's result_failure_expires).
     app.conf.result_failure_expires = int(os.environ["CT_FAILURE_EXPIRES"])
+if os.environ.get("CT_RESULT_EXPIRES"):
+    # Results expire this soon (Redis drops the key itself): a campaign's "gone".
+    app.conf.result_expires = int(os.environ["CT_RESULT_EXPIRES"])
 OUT = Path(os.environ.get("CT_OUT", "/tmp"))
 
 
@@ -144,3 +147,14 @@ def when(self, *args, **kwargs):
     with open(OUT / f"{self.request.id}.runs", "a") as f:
         f.write(f"{(self.request.delivery_info or {}).get('routing_key')}\n")
     return "ok"
+
+
+@app.task(name="cp.half")
+def cp_half(n: int) -> int:
+    """Fails until the file `fixed` exists in CT_OUT; then a quarter of the calls still fail with
+    the same error and a quarter with a new one (a campaign where half die again)."""
+    if not (OUT / "fixed").exists() or n % 4 == 1:
+        raise ValueError(f"card {n} declined")
+    if n % 4 == 3:
+        raise KeyError(f"account {n} closed")
+    return n * 2

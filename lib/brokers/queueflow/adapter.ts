@@ -11,6 +11,7 @@ import { createQfClient, type QfClient } from './client';
 import { deadGroups, getDead, listDead } from './dead';
 import { foldSightings } from '@/lib/brokers/task-queues';
 import { createJob, previewCreate } from './enqueue';
+import { queueflowFates } from './fate';
 import { importValueQf } from './import-value';
 import { getResult, getTask, jobPager, listTasks } from './jobs';
 import { listResults } from './results';
@@ -139,6 +140,7 @@ export function createQueueflowAdapter(config: StoreConfig, ctx: AdapterContext)
     listWorkers: unsupported(WORKERS_WHY),
     listResults: (q) => listResults(client, q),
     getResult: (id) => getResult(client, id),
+    fate: (ids) => queueflowFates(ids, client, links, QUEUEFLOW_MODEL.states),
     taskNames,
     taskQueues: async () => foldSightings(await sightings()),
     replayDead: async (ids) => (await writable('replay'), replayDead(client, config.id, ids, links)),

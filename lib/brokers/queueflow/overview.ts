@@ -48,6 +48,7 @@ export async function probe(client: QfClient): Promise<QfProbe> {
       workflows: { on: true },
       retryWorkflow: write,
       family: { on: false, why: FAMILY_WHY },
+      fate: { on: true },
     },
   };
 }

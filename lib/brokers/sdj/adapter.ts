@@ -31,6 +31,7 @@ import { ZSdjBrokerOptions } from './options';
 import { readOverview, type SdjQueueRow } from './overview';
 import { purgeJobs } from './purge';
 import { pauseQueue, resumeQueue } from './queue-pause';
+import { sdjFates } from './fate';
 import { deadIds, getDead, getResult, getTask, listDead, listResults, listTasks, taskNames, taskQueues } from './reads';
 import { requeueJobs } from './requeue';
 import { getSdjSchedule, listSdjSchedules } from './schedules';
@@ -120,6 +121,7 @@ export function createSdjAdapter(config: StoreConfig, _ctx: AdapterContext): Bro
     listWorkers: async () => listWorkers(await db(), staleMinutes),
     listResults: async (q) => listResults(await db(), q),
     getResult: async (id) => getResult(await db(), id),
+    fate: async (ids) => sdjFates(ids, await db(), SDJ_MODEL.states),
     taskNames: async () => taskNames(await db()),
     taskQueues: async () => taskQueues(await db()),
     // Reads: on whatever the ledger says, like every other read (ledger.ts).

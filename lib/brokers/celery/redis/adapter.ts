@@ -6,6 +6,7 @@ import { parseRedisUrl } from '@/lib/transports/redis/url';
 import { connectRedis } from '@/lib/transports/redis/server';
 import { noWorkflows, type Capabilities, type EnqueuePreview } from '@/lib/brokers/schema';
 import { capabilitiesOf, off } from '@/lib/brokers/kit/capabilities';
+import { celeryFates } from '../fate';
 import type { BrokerAdapter, StoreConfig } from '@/lib/brokers/types';
 import { celeryCall } from '../command';
 import { celeryDeadHistogram } from '../histogram';
@@ -84,7 +85,7 @@ export function createCeleryRedisAdapter(
       CELERY_REDIS_MODEL.states,
       { pause: CELERY_NO_PAUSE },
       noWorkflows(CELERY_NO_WORKFLOWS),
-      !backend && off(['browseDead', 'replay', 'discard', 'results'], NO_BACKEND),
+      !backend && off(['browseDead', 'replay', 'discard', 'results', 'fate'], NO_BACKEND),
     );
   }
 
@@ -148,6 +149,17 @@ export function createCeleryRedisAdapter(
     listWorkers: () => listWorkers(ctx),
     listResults: (q) => listResults(ctx, q),
     getResult: (id) => getResult(ctx, id),
+    fate: (ids) =>
+      celeryFates(
+        ids,
+        {
+          getTask: (id) => shared(`task ${id}`, () => getTask(ctx, id)),
+          getDead: (id) => getDead(ctx, id),
+          getResult: (id) => getResult(ctx, id),
+          resultExpires: ctx.resultExpires,
+        },
+        CELERY_REDIS_MODEL.states,
+      ),
     taskNames: () => shared('task names', taskNames),
     taskQueues: () => shared('task queues', taskQueues),
     diagnose: (q) => diagnoseRedis(ctx, q),

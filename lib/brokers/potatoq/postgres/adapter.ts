@@ -2,6 +2,7 @@ import 'server-only';
 import { workerTally } from '@/lib/brokers/kit/overview';
 import { ConsoleError } from '@/lib/brokers/errors';
 import type { BrokerOverview } from '@/lib/brokers/schema';
+import { potatoqFates } from '../fate';
 import type { BrokerAdapter, StoreConfig } from '@/lib/brokers/types';
 import { requireOn } from '@/lib/brokers/kit/capabilities';
 import { cachedFor } from '@/lib/brokers/kit/connections';
@@ -141,6 +142,17 @@ export function createPostgresAdapter(config: StoreConfig): BrokerAdapter {
     listWorkers: () => db.read((sql) => listWorkers(sql, names, live)),
     listResults: (q) => db.read((sql) => listResults(sql, names, q)),
     getResult: (id) => db.read((sql) => readResult(sql, names, id)),
+    fate: (ids) =>
+      potatoqFates(
+        ids,
+        {
+          getTask: (id) => db.read((sql) => getTask(sql, names, id)),
+          getDead: (id) => db.read((sql) => getDead(sql, names, id)),
+          getResult: (id) => db.read((sql) => readResult(sql, names, id)),
+        },
+        POTATOQ_TABLE_MODEL.states,
+        resultExpires,
+      ),
     taskNames: () => db.read((sql) => taskNames(sql, names, window)),
     taskQueues: () => db.read((sql) => taskQueues(sql, names, window)),
     diagnose: async (q) => {

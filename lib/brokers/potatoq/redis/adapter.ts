@@ -4,6 +4,7 @@ import { listPeriodic } from './schedules';
 import { readFileSync } from 'node:fs';
 import { ConsoleError, isConsoleError } from '@/lib/brokers/errors';
 import { noWorkflows, type ActionResult, type BrokerOverview, type Capabilities, type EnqueueRequest } from '@/lib/brokers/schema';
+import { potatoqFates } from '../fate';
 import type { BrokerAdapter, StoreConfig, TaskCall } from '@/lib/brokers/types';
 import { capabilitiesOf } from '@/lib/brokers/kit/capabilities';
 import { cachedFor } from '@/lib/brokers/kit/connections';
@@ -229,6 +230,17 @@ export function createRedisAdapter(config: StoreConfig): BrokerAdapter {
     listWorkers: () => read(() => results.workers(live)),
     listResults: (q) => read(() => results.listResults(q)),
     getResult: (id) => read(() => results.getResult(id)),
+    fate: (ids) =>
+      potatoqFates(
+        ids,
+        {
+          getTask: (id) => read(() => getTask(client, prefix, id)),
+          getDead: (id) => read(() => getDead(client, prefix, id)),
+          getResult: (id) => read(() => results.getResult(id)),
+        },
+        POTATOQ_REDIS_MODEL.states,
+        resultExpires,
+      ),
     taskNames: () => read(async () => taskNames(client, prefix, await client.smembers(redisKeys(prefix).queues))),
     taskQueues: () => read(async () => taskQueues(client, prefix, await client.smembers(redisKeys(prefix).queues))),
     replayDead: (ids) => perId('replay', ids, () => replayDead(client, prefix, ids)),

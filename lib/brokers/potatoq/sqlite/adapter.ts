@@ -7,6 +7,7 @@ import { noWorkflows, withoutWrites, type Capabilities, type EnqueueRequest } fr
 import { capabilitiesOf } from '@/lib/brokers/kit/capabilities';
 import { openOnce } from '@/lib/brokers/kit/connections';
 import { guarded } from '@/lib/brokers/kit/guard';
+import { potatoqFates } from '../fate';
 import type { BrokerAdapter, StoreConfig } from '@/lib/brokers/types';
 import { DEFAULT_BUSY_TIMEOUT_MS, mapSqliteError, openConnections, type Connections } from './connection';
 import { deadGroups, getDead, listDead } from './reads-dead';
@@ -130,6 +131,17 @@ export function createSqliteAdapter(config: StoreConfig): BrokerAdapter {
     listSchedules: () => read((db) => listPeriodic(db)),
     listResults: (q) => read((db) => listResults(db, q)),
     getResult: (id) => read((db) => readResult(db, id)),
+    fate: (ids) =>
+      potatoqFates(
+        ids,
+        {
+          getTask: (id) => read((db) => getTask(db, id)),
+          getDead: (id) => read((db) => getDead(db, id)),
+          getResult: (id) => read((db) => readResult(db, id)),
+        },
+        POTATOQ_TABLE_MODEL.states,
+        resultExpires,
+      ),
     taskNames: () => read((db) => taskNames(db, window)),
     taskQueues: () => read((db) => taskQueues(db, window)),
     diagnose: (q) =>

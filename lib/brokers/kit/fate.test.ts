@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { FATE_BATCH } from '@/lib/brokers/dto-fate';
+import { fatesFrom, type FateReads } from './fate';
+
+const states = [
+  { key: 'ready', label: 'Ready', time: { field: 'createdAt', label: 'Enqueued' }, order: 'oldest', owned: false },
+  { key: 'running', label: 'Running', time: { field: 'claimedAt', label: 'Claimed' }, order: 'oldest', owned: true },
+] as unknown as FateReads['states'];
+
+// A system's rows in memory: what each read finds per id.
+function reads(rows: {
+  live?: Record<string, string>;
+  dead?: Record<string, string>;
+  ok?: string[];
+  failed?: Record<string, string>;
+}): FateReads & { n: number } {
+  const r = {
+    n: 0,
+    states,
+    live: async (id: string) => (r.n++, rows.live?.[id] ?? null),
+    dead: async (id: string) => (r.n++, rows.dead?.[id] ? { fingerprint: rows.dead[id]!, detail: 'ValueError: x', at: null } : null),
+    result: async (id: string) => {
+      r.n++;
+      if (rows.ok?.includes(id)) return { ok: true, detail: 'SUCCESS', at: null };
+      const f = rows.failed?.[id];
+      return f ? { ok: false, detail: 'KeyError', at: null, fingerprint: f } : null;
+    },
+    nothing: { fate: 'gone' as const, detail: 'result expired' },
+  };
+  return r;
+}
+
+describe('fatesFrom', () => {
+  it('tells each fate in the ids order: success, dead letter, failed result, waiting, running, gone', async () => {
+    const f = await fatesFrom(
+      ['ok', 'died', 'failed', 'waits', 'runs', 'none'],
+      reads({ ok: ['ok'], dead: { died: 'fp-a' }, failed: { failed: 'fp-b' }, live: { waits: 'ready', runs: 'running' } }),
+    );
+    expect(f.map((x) => [x.id, x.fate, x.fingerprint])).toEqual([
+      ['ok', 'succeeded', null],
+      ['died', 'dead', 'fp-a'],
+      ['failed', 'dead', 'fp-b'],
+      ['waits', 'waiting', null],
+      ['runs', 'running', null],
+      ['none', 'gone', null],
+    ]);
+    expect(f[5]!.detail).toBe('result expired');
+  });
+
+  it("prefers the dead letter's fingerprint to the failed result's", async () => {
+    const [f] = await fatesFrom(['x'], reads({ dead: { x: 'fp-letter' }, failed: { x: 'fp-result' } }));
+    expect(f).toMatchObject({ fate: 'dead', fingerprint: 'fp-letter' });
+  });
+
+  it('follows the id the replay gave the work, and says why when it cannot', async () => {
+    const r = {
+      ...reads({ ok: ['job-2'] }),
+      follow: async (id: string) => (id === 'a' ? { id: 'job-2' } : { unknown: 'no replay recorded' }),
+    };
+    const [a, b] = await fatesFrom(['a', 'b'], r);
+    expect(a).toMatchObject({ fate: 'succeeded', followed: 'job-2' });
+    expect(b).toMatchObject({ fate: 'unknown', detail: 'no replay recorded' });
+  });
+
+  it('costs at most four reads an id and refuses more than a batch', async () => {
+    const r = reads({});
+    await fatesFrom(
+      Array.from({ length: FATE_BATCH }, (_, i) => `t${i}`),
+      r,
+    );
+    expect(r.n).toBeLessThanOrEqual(FATE_BATCH * 4);
+    await expect(
+      fatesFrom(
+        Array.from({ length: FATE_BATCH + 1 }, (_, i) => `t${i}`),
+        r,
+      ),
+    ).rejects.toThrow(/ids: at most/);
+  });
+});

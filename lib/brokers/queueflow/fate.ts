@@ -1,0 +1,67 @@
+import 'server-only';
+import { fatesFrom } from '@/lib/brokers/kit/fate';
+import type { StateDecl, TaskFate } from '@/lib/brokers/schema';
+import type { QfClient } from './client';
+import { letterFingerprint, readLetter, summaryOf } from './dead';
+import { readJob } from './jobs';
+import { QF_STATUSES, stateOf } from './model';
+import type { ReplayLinks } from './replayed';
+import { parseWire, ZDeadPage, type QfJob } from './wire';
+
+/** Letters of the job's task created from the job's start on, read to find the job's own letter. */
+const LETTER_SEARCH = 50;
+
+/**
+ * QueueFlow keeps a replayed letter, marked with `replay_job_id`, and runs the replay as a new
+ * job: a campaign's id is the letter's (or, after an edited replay, the job's), followed to the
+ * job (ReplayLinks: the edited job after an edit-replay). The job's status tells the rest:
+ * completed (its result), failed (its own new dead letter, found among the letters of its task
+ * created since it was, for the fingerprint), pending/retrying/running. A job or letter gone by
+ * retention (`--retention-hours`) cannot be followed: said so.
+ */
+export function queueflowFates(ids: string[], client: QfClient, links: ReplayLinks, states: readonly StateDecl[]): Promise<TaskFate[]> {
+  // One read of each job per call, shared by the result, dead and live questions.
+  const jobs = new Map<string, Promise<QfJob | null>>();
+  const job = (id: string) => {
+    let j = jobs.get(id);
+    if (!j) jobs.set(id, (j = readJob(client, id)));
+    return j;
+  };
+  return fatesFrom(ids, {
+    states,
+    follow: async (id) => {
+      if (!/^\d{1,18}$/.test(id)) return { id };
+      const letter = await readLetter(client, id);
+      if (!letter) return { unknown: `dead letter ${id} is gone (QueueFlow's retention), and with it the job its replay made` };
+      const replay = await links.jobOf(letter);
+      // Not replayed: the letter is what there is (its error, read before a replay).
+      if (!replay) return { dead: { fingerprint: letterFingerprint(letter).key, detail: summaryOf(letter), at: letter.created_at } };
+      return { id: replay };
+    },
+    result: async (id) => {
+      const j = await job(id);
+      if (j?.status === 'completed')
+        return {
+          ok: true,
+          detail: `completed${j.completed_at ? ` at ${j.completed_at}` : ''}; result kept with the job`,
+          at: j.completed_at ?? null,
+        };
+      if (j?.status === 'cancelled') return { ok: false, detail: 'cancelled', at: j.completed_at ?? null, fingerprint: null };
+      return null;
+    },
+    dead: async (id) => {
+      const j = await job(id);
+      if (j?.status !== 'failed') return null;
+      const raw = await client.get('/api/v1/dlq', { task_name: j.task_name, created_after: j.created_at, limit: LETTER_SEARCH });
+      const letter = parseWire(ZDeadPage, raw, 'the dead-letter list').dead_letters.find((d) => d.job_id === j.id);
+      if (!letter)
+        return { fingerprint: null, detail: j.error_message ?? 'failed (its dead letter was not found)', at: j.completed_at ?? null };
+      return { fingerprint: letterFingerprint(letter).key, detail: summaryOf(letter), at: letter.created_at };
+    },
+    live: async (id) => {
+      const j = await job(id);
+      return j && (QF_STATUSES as readonly string[]).includes(j.status) ? stateOf(j) : null;
+    },
+    nothing: { fate: 'gone', detail: "the replay's job is gone (QueueFlow's retention removed it), so its outcome is no longer known" },
+  });
+}

@@ -1,0 +1,83 @@
+import 'server-only';
+import { FATE_BATCH } from '@/lib/brokers/dto-fate';
+import type { ActionOutcome } from '@/lib/brokers/schema';
+import { fateCapability, taskFates } from '@/lib/brokers/service-fate';
+import { getCampaignStore } from './open';
+import type { NewCampaign, NewItem } from './store';
+
+// Every replay, edited replay, move and bulk job becomes a campaign: the ids the system took,
+// with the error each died of before, so the follow-up can tell "died again, same error". The
+// action has happened when this runs: a campaign that cannot be written is logged, never a
+// failure of the action.
+
+/** A budget for reading the fingerprints before a replay: past it the rest are unknown. */
+const BEFORE_MS = 5_000;
+
+function logError(what: string, e: unknown): void {
+  console.error(JSON.stringify({ at: new Date().toISOString(), event: 'console.campaign-error', what, message: String(e) }));
+}
+
+/**
+ * The fingerprint each letter dies of now, read before it is replayed (the broker's `fate`, a
+ * batch at a time, within BEFORE_MS). Empty where the broker tells no fates or fails: then
+ * "same error or new" is unknown for those tasks, and the campaign says so.
+ */
+export async function fingerprintsBefore(broker: string, ids: readonly string[]): Promise<Map<string, string | null>> {
+  const out = new Map<string, string | null>();
+  const until = Date.now() + BEFORE_MS;
+  try {
+    if (!(await fateCapability(broker)).on) return out;
+    for (let i = 0; i < ids.length && Date.now() < until; i += FATE_BATCH)
+      for (const f of await taskFates(broker, ids.slice(i, i + FATE_BATCH))) if (f.fate === 'dead') out.set(f.id, f.fingerprint);
+  } catch (e) {
+    logError('fingerprints before replay', e);
+  }
+  return out;
+}
+
+/** Whether the follow-up can run on `broker`, as the reason to show when it cannot. */
+async function offWhy(broker: string): Promise<string | null> {
+  const cap = await fateCapability(broker).catch((e: unknown) => ({ on: false, why: `the broker did not answer: ${String(e)}` }));
+  return cap.on ? null : (cap.why ?? 'this broker does not tell what became of a replayed task');
+}
+
+/** A campaign over the ids an action replayed (its `ok` outcomes, or `ids` given); its id, or
+ *  null when there was nothing to follow or the store failed (logged). */
+export async function recordCampaign(
+  c: NewCampaign,
+  replayed: ReadonlyArray<Pick<ActionOutcome, 'id'>>,
+  before: ReadonlyMap<string, string | null>,
+): Promise<string | null> {
+  const seen = new Set<string>();
+  const items: NewItem[] = [];
+  for (const o of replayed) {
+    if (seen.has(o.id)) continue;
+    seen.add(o.id);
+    items.push({ id: o.id, before: before.get(o.id) ?? null });
+  }
+  if (!items.length) return null;
+  try {
+    return await (await getCampaignStore()).create(c, items, await offWhy(c.broker));
+  } catch (e) {
+    logError('record campaign', e);
+    return null;
+  }
+}
+
+/** A bulk job's campaign once it stopped: the snapshot ids it processed without a refusal. The
+ *  error before is the filter's group where the job replayed one group, else unknown. */
+export async function recordBulkCampaign(
+  c: NewCampaign,
+  snapshot: readonly string[],
+  processed: number,
+  notOk: ReadonlyArray<Pick<ActionOutcome, 'id'>>,
+): Promise<string | null> {
+  const refused = new Set(notOk.map((o) => o.id));
+  const group = typeof c.filter?.group === 'string' ? c.filter.group : null;
+  const done = snapshot.slice(0, processed).filter((id) => !refused.has(id));
+  return recordCampaign(
+    c,
+    done.map((id) => ({ id })),
+    new Map(done.map((id) => [id, group])),
+  );
+}

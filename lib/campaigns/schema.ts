@@ -1,0 +1,137 @@
+// A campaign: one replay, edited replay, move or bulk job with the follow-up of what became of
+// each task it replayed (lib/campaigns/follow.ts). Its shapes, shared by the store, the API and
+// the pages. One zod definition per answer (docs/architecture.md). Client-safe.
+import { z } from 'zod';
+import { ZFateKind } from '@/lib/brokers/dto-fate';
+
+/** An item's fate, or `pending` before its first look. */
+export const ZItemFate = z.union([ZFateKind, z.literal('pending')]);
+export type ItemFate = z.infer<typeof ZItemFate>;
+
+/** How the follow-up stands: still looking, every task settled, stopped after FOLLOW_DAYS with
+ *  tasks unsettled, or off because the broker tells no fates (`why`). */
+export const ZFollowState = z.enum(['following', 'settled', 'stopped', 'off']);
+export type FollowState = z.infer<typeof ZFollowState>;
+
+/** How many tasks are in each fate; `dead` split by whether the error is the one they died of before. */
+export const ZRollup = z
+  .strictObject({
+    total: z.number().int(),
+    succeeded: z.number().int(),
+    /** Died again with the fingerprint they had before the replay. */
+    deadSame: z.number().int(),
+    /** Died again with another error. */
+    deadNew: z.number().int(),
+    /** Died again; the error before or now has no fingerprint, so same or new cannot be told. */
+    deadUnlinked: z.number().int(),
+    waiting: z.number().int(),
+    running: z.number().int(),
+    gone: z.number().int(),
+    unknown: z.number().int(),
+    pending: z.number().int(),
+  })
+  .meta({ id: 'CampaignRollup' });
+export type Rollup = z.infer<typeof ZRollup>;
+
+export const ZCampaignScope = z.strictObject({
+  /** The first ids replayed (all of them up to 20); `count` says how many in all. */
+  ids: z.array(z.string()),
+  /** A bulk job's frozen filter; null for ids picked by hand. */
+  filter: z.record(z.string(), z.unknown()).nullable(),
+  count: z.number().int(),
+});
+
+export const ZCampaign = z
+  .strictObject({
+    id: z.string(),
+    /** The broker the replayed tasks run on (a move's target). */
+    broker: z.string(),
+    /** The action that made it: replay, replay-edited, move, bulk-replay, bulk-move, replay-again. */
+    action: z.string(),
+    createdAt: z.string(),
+    who: z.string(),
+    reason: z.string().nullable(),
+    /** The audit entry of the action. */
+    auditId: z.string().nullable(),
+    /** The campaign whose dead-again tasks this one replays. */
+    parent: z.string().nullable(),
+    scope: ZCampaignScope,
+    follow: z.strictObject({ state: ZFollowState, why: z.string().nullable(), lastAt: z.string().nullable() }),
+    rollup: ZRollup,
+  })
+  .meta({ id: 'Campaign' });
+export type Campaign = z.infer<typeof ZCampaign>;
+
+/** A campaign as its page reads it: with what the poll this view drove ran into (null: nothing). */
+export const ZCampaignView = ZCampaign.extend({
+  lastPoll: z
+    .string()
+    .nullable()
+    .describe("why this view's poll of the follow-up did not look (the broker down, slow); null when it looked or was not due"),
+}).meta({ id: 'CampaignView' });
+export type CampaignView = z.infer<typeof ZCampaignView>;
+
+export const ZCampaignItem = z
+  .strictObject({
+    /** The task's id as replayed. */
+    id: z.string(),
+    fate: ZItemFate,
+    state: z.string().nullable(),
+    /** The error's fingerprint before the replay (the dead list's `group`), null when unknown. */
+    before: z.string().nullable(),
+    /** Dead again: the fingerprint now. */
+    fingerprint: z.string().nullable(),
+    /** Dead again: whether the error is the one it died of before; null when that cannot be told. */
+    same: z.boolean().nullable(),
+    detail: z.string(),
+    followed: z.string().nullable(),
+    at: z.string().nullable(),
+    checkedAt: z.string().nullable(),
+  })
+  .meta({ id: 'CampaignItem' });
+export type CampaignItem = z.infer<typeof ZCampaignItem>;
+
+export const ZCampaignList = z.strictObject({ items: z.array(ZCampaign), nextCursor: z.string().nullable() }).meta({ id: 'CampaignList' });
+export type CampaignList = z.infer<typeof ZCampaignList>;
+
+export const ZCampaignItems = z
+  .strictObject({ items: z.array(ZCampaignItem), nextCursor: z.string().nullable() })
+  .meta({ id: 'CampaignItems' });
+export type CampaignItems = z.infer<typeof ZCampaignItems>;
+
+/** The drill-down's filter: one fate, `dead-same`/`dead-new` for the split, or all. */
+export const ITEM_FILTERS = [
+  'all',
+  'succeeded',
+  'dead',
+  'dead-same',
+  'dead-new',
+  'waiting',
+  'running',
+  'gone',
+  'unknown',
+  'pending',
+] as const;
+export const ZItemQuery = z.object({
+  fate: z.enum(ITEM_FILTERS).default('all'),
+  cursor: z
+    .string()
+    .regex(/^\d{1,12}$/, 'cursor: not a cursor')
+    .optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+});
+export type ItemQuery = z.infer<typeof ZItemQuery>;
+
+export const ZCampaignListQuery = z.object({
+  broker: z.string().max(200).optional(),
+  /** Campaigns that replayed this task id (the task's history). */
+  task: z.string().max(1000).optional(),
+  /** The campaign of this bulk job. */
+  job: z
+    .string()
+    .regex(/^[a-z0-9-]{8,64}$/, 'job: not a bulk job id')
+    .optional(),
+  cursor: z.string().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+export type CampaignListQuery = z.infer<typeof ZCampaignListQuery>;
