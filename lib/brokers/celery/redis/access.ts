@@ -64,12 +64,7 @@ export function celeryBackendNeeds(resultPrefix: string): RedisNeed[] {
   return [
     {
       for: "read the result backend's records (GET, SCAN, MULTI/EXEC)",
-      commands: [
-        ['GET', r.meta(PROBE)],
-        ['TTL', r.meta(PROBE)],
-        ['SCAN', '0', 'MATCH', r.pattern, 'COUNT', '1'],
-        ['EXEC'],
-      ],
+      commands: [['GET', r.meta(PROBE)], ['TTL', r.meta(PROBE)], ['SCAN', '0', 'MATCH', r.pattern, 'COUNT', '1'], ['EXEC']],
       off: ['browseDead', 'replay', 'discard', 'results'],
     },
     {
