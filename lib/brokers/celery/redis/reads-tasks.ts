@@ -6,7 +6,7 @@ import { envelopeView, type CeleryEnvelope } from '../message';
 import { CELERY_STATES, type CeleryState } from '../model';
 import { summaryOf, type CeleryRedisCtx } from './context';
 import { PRIORITY_STEPS } from './keys';
-import { discoverQueues, isFuture, readAt, readReserved, resumeAt, walkQueue, type ReservedItem, type WaitingItem } from './lists';
+import { CHUNK, discoverQueues, isFuture, readAt, readReserved, resumeAt, walkQueue, type ReservedItem, type WaitingItem } from './lists';
 import { anonymousId, DETAIL, HEADS, PAGE, RAW_LIMIT, ReadBudget, reservedEntry, SCAN_BYTES } from './read-profile';
 import { readHashItems } from './read-script';
 import { readRecord, recordDto } from './results';
@@ -153,20 +153,43 @@ export type Found = { waiting: WaitingItem } | { reserved: ReservedItem };
 
 /** Where the message with this id is: waiting (which list, where) or reserved; headers only,
  *  at most SCAN_BYTES of messages and SCAN_LIMIT per queue. `complete`: everything was read. */
+/** What one queue may take of the search's byte budget before the next queue's turn. */
+const ROUND_BYTES = 8 * 1024 * 1024;
+
 export async function locateMessage(ctx: CeleryRedisCtx, id: string): Promise<{ found: Found | null; complete: boolean }> {
   const budget = new ReadBudget(SCAN_BYTES);
   const reserved = (await readReserved(ctx, undefined, budget)).items.find((r) => isIt(id, r));
   if (reserved) return { found: { reserved }, complete: true };
   let complete = !budget.cut;
-  for (const queue of await discoverQueues(ctx.client, ctx.keys, ctx.queues)) {
-    let n = 0;
-    for await (const it of walkQueue(ctx, queue, HEADS, budget, undefined, SCAN_LIMIT)) {
-      n += 1;
-      if (isIt(id, it)) return { found: { waiting: it }, complete: true };
+  // Every queue a round at a time (CHUNK messages, ROUND_BYTES at most), from the end workers take: a message near
+  // the head of any queue (what a list's first page shows) is found before the byte budget is
+  // spent on the depths of the queues named before it.
+  const walks = (await discoverQueues(ctx.client, ctx.keys, ctx.queues)).map((queue) => ({
+    it: walkQueue(ctx, queue, HEADS, budget, undefined, SCAN_LIMIT),
+    n: 0,
+    done: false,
+  }));
+  try {
+    while (walks.some((w) => !w.done) && !budget.cut) {
+      for (const w of walks) {
+        for (let k = 0, bytes = 0; k < CHUNK && bytes < ROUND_BYTES && !w.done; k++) {
+          const next = await w.it.next();
+          if (next.done) {
+            w.done = true;
+            if (w.n >= SCAN_LIMIT || budget.cut) complete = false;
+          } else {
+            w.n += 1;
+            bytes += next.value.env.size;
+            if (isIt(id, next.value)) return { found: { waiting: next.value }, complete: true };
+          }
+        }
+        if (budget.cut) break;
+      }
     }
-    if (n >= SCAN_LIMIT || budget.cut) complete = false;
-    if (budget.cut) break;
+  } finally {
+    await Promise.all(walks.map((w) => w.it.return(undefined)));
   }
+  if (budget.cut) complete = false;
   return { found: null, complete };
 }
 
