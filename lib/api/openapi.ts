@@ -628,6 +628,22 @@ const METRICS_PATH = {
   },
 };
 
+/** A Prometheus rule file as YAML: `groups`, each with its `name` and `rules`. */
+const RULE_FILE = {
+  type: 'object',
+  required: ['groups'],
+  properties: {
+    groups: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['name', 'rules'],
+        properties: { name: { type: 'string' }, rules: { type: 'array', items: { type: 'object' } } },
+      },
+    },
+  },
+};
+
 /** Prometheus alert rules for the configured queue-health targets (docs/alerts.md). */
 const ALERT_RULES_PATH = {
   get: {
@@ -635,7 +651,8 @@ const ALERT_RULES_PATH = {
     summary: 'Prometheus alert rules (YAML) for the queue-health targets, each annotated with the console link to its filtered view',
     operationId: 'getAlertRules',
     responses: {
-      '200': { description: 'A Prometheus rule file', content: { 'application/yaml': { schema: { type: 'string' } } } },
+      // The schema describes the YAML document (what a client gets after parsing it).
+      '200': { description: 'A Prometheus rule file', content: { 'application/yaml': { schema: RULE_FILE } } },
       '401': METRICS_PATH.get.responses['401'],
       '403': METRICS_PATH.get.responses['403'],
     },
