@@ -9,15 +9,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DoctorBroker } from '@/lib/doctor/types';
 import { newPrefix, redisAvailable, testClient } from '@/tests/support/redis';
 import { redisDb } from '@/tests/brokers/celery/redis/support';
+import { runDoctorOn, withLogin } from '@/tests/support/doctor';
 
 const up = await redisAvailable();
-
-const withLogin = (url: string, user: string, password: string) => {
-  const u = new URL(url);
-  u.username = encodeURIComponent(user);
-  u.password = encodeURIComponent(password);
-  return u.toString();
-};
 
 describe.skipIf(!up)('doctor permission checks for Celery on Redis, with restricted ACL users', () => {
   const P = newPrefix();
@@ -55,12 +49,7 @@ describe.skipIf(!up)('doctor permission checks for Celery on Redis, with restric
       entry('ro', users.ro, users.backendRo),
       entry('noscript', users.noscript, users.full),
     ];
-    const config = path.join(dir, 'console.yaml');
-    fs.writeFileSync(config, `readTimeoutMs: 8000\nstate: ${path.join(dir, 'state.sqlite3')}\nbrokers: ${JSON.stringify(entries)}\n`);
-    vi.stubEnv('POTATOQ_CONSOLE_BROKERS', '');
-    vi.stubEnv('POTATOQ_CONSOLE_CONFIG', config);
-    const { runDoctor } = await import('@/lib/doctor/run');
-    brokers = await runDoctor();
+    brokers = await runDoctorOn(dir, entries);
   }, 120_000);
 
   afterAll(async () => {

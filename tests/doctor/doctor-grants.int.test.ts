@@ -10,6 +10,7 @@ import type { DoctorBroker } from '@/lib/doctor/types';
 import { PG_URL, dropSchema, migratedSchema, pgAvailable, sqlAdmin, type PgTarget } from '@/tests/support/postgres';
 import { RMQ4_MGMT, RMQ4_URL, newTag, rabbitVersion } from '@/tests/support/rabbitmq';
 import { newPrefix, redisTargets, testClient } from '@/tests/support/redis';
+import { runDoctorOn, withLogin } from '@/tests/support/doctor';
 
 const targets = await redisTargets();
 const up = targets.length > 0 && (await pgAvailable()) && (await rabbitVersion(RMQ4_URL, 'doctor grants (RabbitMQ 4)')) !== null;
@@ -24,13 +25,6 @@ async function mgmt(method: string, route: string, body?: unknown): Promise<void
   });
   if (!res.ok && !(method === 'DELETE' && res.status === 404)) throw new Error(`${method} ${route}: HTTP ${res.status}`);
 }
-
-const withLogin = (url: string, user: string, password: string) => {
-  const u = new URL(url);
-  u.username = encodeURIComponent(user);
-  u.password = encodeURIComponent(password);
-  return u.toString();
-};
 
 describe.skipIf(!up)('doctor permission checks with restricted logins', () => {
   const tag = newTag();
@@ -91,12 +85,7 @@ describe.skipIf(!up)('doctor permission checks with restricted logins', () => {
       managementUser: rabbitUser,
       managementPassword: password,
     });
-    const config = path.join(dir, 'console.yaml');
-    fs.writeFileSync(config, `readTimeoutMs: 8000\nstate: ${path.join(dir, 'state.sqlite3')}\nbrokers: ${JSON.stringify(entries)}\n`);
-    vi.stubEnv('POTATOQ_CONSOLE_BROKERS', '');
-    vi.stubEnv('POTATOQ_CONSOLE_CONFIG', config);
-    const { runDoctor } = await import('@/lib/doctor/run');
-    brokers = await runDoctor();
+    brokers = await runDoctorOn(dir, entries);
   }, 120_000);
 
   afterAll(async () => {

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DoctorBroker } from '@/lib/doctor/types';
 import { createTestDb, serverAvailable, type Dialect, type TestDb } from '@/tests/sdj/databases';
 import { BUILD_TIMEOUT_MS, buildHarness, harness, removeHarness, sdjAvailability, type Harness } from '@/tests/sdj/harness';
+import { runDoctorOn, withLogin } from '@/tests/support/doctor';
 
 const sdj = sdjAvailability();
 const dialects = ['postgres', 'mysql'] as const;
@@ -97,13 +98,6 @@ for (const d of dialects)
     }, 60_000);
   });
 
-const withLogin = (url: string, user: string, password: string) => {
-  const u = new URL(url);
-  u.username = encodeURIComponent(user);
-  u.password = encodeURIComponent(password);
-  return u.toString();
-};
-
 describe.skipIf(!up)('doctor on Simple Durable Jobs schemas the library migrated', () => {
   const tag = Math.random().toString(36).slice(2, 10);
   const user = `sdj_ro_${tag}`;
@@ -125,12 +119,7 @@ describe.skipIf(!up)('doctor on Simple Durable Jobs schemas the library migrated
       entries.push({ id: `${d}-owner`, kind: 'sdj', url: db.url });
       entries.push({ id: `${d}-ro`, kind: 'sdj', url: withLogin(db.url, user, password) });
     }
-    const config = path.join(dir, 'console.yaml');
-    fs.writeFileSync(config, `readTimeoutMs: 8000\nstate: ${path.join(dir, 'state.sqlite3')}\nbrokers: ${JSON.stringify(entries)}\n`);
-    vi.stubEnv('POTATOQ_CONSOLE_BROKERS', '');
-    vi.stubEnv('POTATOQ_CONSOLE_CONFIG', config);
-    const { runDoctor } = await import('@/lib/doctor/run');
-    brokers = await runDoctor();
+    brokers = await runDoctorOn(dir, entries);
   }, BUILD_TIMEOUT_MS + 60_000);
 
   afterAll(async () => {
