@@ -141,6 +141,13 @@ const CAMPAIGNS = (d: Dialect) => [
   'CREATE INDEX IF NOT EXISTS console_campaign_items_task ON console_campaign_items (task_id, campaign)',
 ];
 
+// Team saved views (lib/views/store.ts): a list's link under a name, per broker.
+const SAVED_VIEWS = [
+  `CREATE TABLE IF NOT EXISTS console_saved_views (
+    broker TEXT NOT NULL, name TEXT NOT NULL, href TEXT NOT NULL, created_at TEXT NOT NULL,
+    created_by TEXT NOT NULL, PRIMARY KEY (broker, name))`,
+];
+
 /** The console's schema, in order. Append only. */
 export const STEPS: readonly SchemaStep[] = [
   {
@@ -174,4 +181,5 @@ export const STEPS: readonly SchemaStep[] = [
   { id: 'bulk-leases-2', statements: BULK_INTO_LEASES },
   { id: 'call-mappings-1', statements: () => CALL_MAPPINGS },
   { id: 'campaigns-1', statements: CAMPAIGNS },
+  { id: 'saved-views-1', statements: () => SAVED_VIEWS },
 ];
