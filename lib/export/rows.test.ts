@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DeadSummary, ResultSummary, TaskSummary } from '@/lib/brokers/schema';
+import { parseCsv } from '@/tests/support/csv';
 import { DEAD_SHAPE, RESULT_SHAPE, TASK_SHAPE, csvCell, csvHeader, exportRow, truncatedLine } from './rows';
 
 const letter = (over: Partial<DeadSummary> = {}): DeadSummary => ({
@@ -29,26 +30,6 @@ const task = (over: Partial<TaskSummary> = {}): TaskSummary => ({
   seq: '1',
   ...over,
 });
-
-/** Splits CSV text into rows of cells the way a spreadsheet reads it (quotes, doubled quotes, line breaks in cells). */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (cell += '"'), i++;
-      else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') row.push(cell), (cell = '');
-    else if (c === '\r' && text[i + 1] === '\n') row.push(cell), rows.push(row), (row = []), (cell = ''), i++;
-    else cell += c;
-  }
-  return rows;
-}
 
 describe('export rows', () => {
   it('writes RFC 4180 CSV, quoting commas, quotes and line breaks', () => {
@@ -93,8 +74,13 @@ describe('export rows', () => {
   });
 
   it("exports a task's own times as one JSON cell and a result's fields with null as empty", () => {
-    expect(csvHeader(TASK_SHAPE)).toBe('id,queue,task,state,priority,createdAt,runAt,claimedAt,otherTimes,worker,pid,deliveries,preview\r\n');
-    const row = JSON.parse(exportRow(TASK_SHAPE, task({ times: { leaseUntil: '2026-12-04T15:00:00.000Z' } }), 'jsonl')) as Record<string, unknown>;
+    expect(csvHeader(TASK_SHAPE)).toBe(
+      'id,queue,task,state,priority,createdAt,runAt,claimedAt,otherTimes,worker,pid,deliveries,preview\r\n',
+    );
+    const row = JSON.parse(exportRow(TASK_SHAPE, task({ times: { leaseUntil: '2026-12-04T15:00:00.000Z' } }), 'jsonl')) as Record<
+      string,
+      unknown
+    >;
     expect(JSON.parse(row.otherTimes as string)).toEqual({ leaseUntil: '2026-12-04T15:00:00.000Z' });
     expect(JSON.parse(exportRow(TASK_SHAPE, task(), 'jsonl'))).toMatchObject({ otherTimes: null, worker: null });
     const r: ResultSummary = { id: 'r-1', status: 'SUCCESS', name: null, dateDone: '2026-12-04T14:01:00.000Z', expiresAt: null };
