@@ -84,6 +84,7 @@ export function SavedViews() {
           </button>
         </span>
       ))}
+      {brokerId ? <TeamViewList brokerId={brokerId} pathname={pathname} /> : null}
       {naming ? (
         <form
           className="inline-flex items-center gap-1"

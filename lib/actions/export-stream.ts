@@ -82,8 +82,9 @@ export async function streamExport<T>(spec: ExportSpec<T>): Promise<Response> {
           const truncated = rows >= max && (more || page.items.length > items.length);
           if (truncated) controller.enqueue(encoder.encode(truncatedLine(format, max, shape.noun)));
           done = true;
-          controller.close();
+          // The audit entry is complete before the file is: whoever has the whole file can find it.
           await finish('done', null, truncated);
+          controller.close();
           return;
         }
         page = await spec.read(page.nextCursor!, Math.min(PAGE, max - rows));

@@ -25,6 +25,7 @@ const env = { ...process.env, CT_BROKER: URL, CT_BACKEND: URL, CT_BROKER_PREFIX:
 process.env.POTATOQ_CONSOLE_BROKERS = JSON.stringify([
   {
     id: 'excel',
+    kind: 'celery',
     name: 'Export Celery',
     url: URL,
     resultBackend: URL,

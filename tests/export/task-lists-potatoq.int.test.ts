@@ -109,7 +109,12 @@ describe.skipIf(!up).each(targets)('exports of the task lists on potatoq ($name)
       expect(r).toMatchObject({ queue: Q, state: 'ready', task: `'${TASK}`, preview: HIDDEN_TEXT });
     }
     const [entry] = await exportsAudited();
-    expect(entry).toMatchObject({ outcome: 'done', who: 'export-reader', count: 3, details: { list: 'tasks', rows: 3, truncated: true } });
+    expect(entry).toMatchObject({
+      outcome: 'done',
+      who: 'token:export-reader',
+      count: 3,
+      details: { list: 'tasks', rows: 3, truncated: true },
+    });
     expect(entry!.filter).toMatchObject({ list: 'tasks', state: 'ready', queue: Q, format: 'csv', max: 3 });
   });
 
