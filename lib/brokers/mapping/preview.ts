@@ -23,6 +23,11 @@ export async function previewMove(
   await requirePairing(fromId, toId);
   const from = getAdapter(fromId);
   const to = getAdapter(toId);
+  if (!from.exportCall && from.exportValue)
+    throw new ConsoleError(
+      'Unsupported',
+      `a preview of moves from ${from.name} back to ${to.name} is not offered yet: the move converts each letter and refuses one it cannot convert, naming the field, with nothing sent`,
+    );
   if (from.model.calls?.model === to.model.calls?.model || !from.exportCall)
     throw new ConsoleError(
       'Unsupported',
