@@ -120,7 +120,7 @@ function stepsOf(fromId: string, toId: string): MoveSteps {
   const exportCall = back ? back.read : from.exportCall!.bind(from);
   const send = back ? back.enqueue : mapped ? mappedEnqueue(sides, (job) => importValue!(job)) : (call: TaskCall) => importCall!(call);
   return {
-    from: sides.from,
+    from: { ...sides.from, marks: from.model.calls?.leaves === 'replay' },
     to: { ...sides.to, drops: to.model.calls?.drops, keyed: mapped && !back ? to.model.calls?.keyed : undefined },
     read: (id) => withTimeout('letter read', readMs(), () => exportCall(id)),
     enqueue: (call) => withTimeout('enqueue', writeMs(), () => send(call)).finally(() => forgetReads(toId)),

@@ -110,11 +110,11 @@ export async function jobsWithKey(key: string): Promise<string[]> {
   return out;
 }
 
-/** A console process of its own moving `id` (tests/support/move-child.ts). */
-export function otherConsole(from: string, id: string, by: string): Promise<string> {
+/** A console process of its own moving `id` to `to` (tests/support/move-child.ts). */
+export function otherConsole(from: string, id: string, by: string, to = 'qf'): Promise<string> {
   const child = spawn(path.join(ROOT, 'node_modules/.bin/vite-node'), ['--config', 'vitest.config.ts', 'tests/support/move-child.ts'], {
     cwd: ROOT,
-    env: { ...process.env, MOVE_FROM: from, MOVE_TO: 'qf', MOVE_IDS: id, MOVE_BY: by },
+    env: { ...process.env, MOVE_FROM: from, MOVE_TO: to, MOVE_IDS: id, MOVE_BY: by },
   });
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
