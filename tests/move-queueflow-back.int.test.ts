@@ -23,6 +23,7 @@ import {
   s,
   save,
   startWorkers,
+  stoppedMove,
   stopWorkers,
   up,
   logs as rigLogs,
@@ -64,6 +65,13 @@ async function qfLetter(): Promise<{ id: string; job: string; payload: Record<st
     logs,
   );
   return { id, job, payload };
+}
+
+/** A stopped console's first step, as it made it: the letter's task enqueued on Celery. */
+async function sentByHand(id: string): Promise<string> {
+  const c = callOfLetter(ZCallMapping.parse(BACK), (await getAdapter('qf').exportValue!(id))!);
+  if (!c.ok) throw new Error(JSON.stringify(c.problems));
+  return (await getAdapter('celery').importCall!(c.value)).outcome;
 }
 
 /** The letter let go: replayed, its copy cancelled and never run on QueueFlow; the job ran once there. */
@@ -151,21 +159,9 @@ describe.skipIf(!up)('moving QueueFlow dead letters back to Celery and potatoq t
     await save(BACK);
     const { id, job } = await qfLetter();
     const journal = await getMoveJournal();
-    const row = {
-      source: 'qf',
-      id,
-      target: 'celery',
-      moveId: 'crashed',
-      at: new Date().toISOString(),
-      who: 'olga',
-      auditId: null,
-      untilMs: 1,
-      note: null,
-    };
+    const row = stoppedMove('qf', id, 'celery');
     expect(await journal.begin(row)).toEqual({ won: true });
-    const letter = (await getAdapter('qf').exportValue!(id))!;
-    const c = callOfLetter(ZCallMapping.parse(BACK), letter);
-    expect((await getAdapter('celery').importCall!(c.ok ? c.value : (undefined as never))).outcome).toBe('ok');
+    expect(await sentByHand(id)).toBe('ok');
     await until('the Celery worker to run it', () => runsIn(outC, job) > 0, 40_000, logs);
 
     const r = await move.moveDead('qf', 'celery', [id], BY);
@@ -186,9 +182,7 @@ describe.skipIf(!up)('moving QueueFlow dead letters back to Celery and potatoq t
   it('a console killed while letting the letter go: its queue stays paused, so the copy never runs, and the next read recovers it', async () => {
     await save(BACK);
     const { id, job } = await qfLetter();
-    const letter = (await getAdapter('qf').exportValue!(id))!;
-    const c = callOfLetter(ZCallMapping.parse(BACK), letter);
-    await getAdapter('celery').importCall!(c.ok ? c.value : (undefined as never));
+    expect(await sentByHand(id)).toBe('ok');
     const child = spawn(
       path.join(ROOT, 'node_modules/.bin/vite-node'),
       ['--config', 'vitest.config.ts', 'tests/support/move-back-child.ts', id],
