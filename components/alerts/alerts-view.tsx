@@ -36,6 +36,7 @@ export function AlertsView() {
   });
   const [editing, setEditing] = useState<AlertTarget | null | 'new'>(null);
   const [removing, setRemoving] = useState<string | null>(null);
+  const [reason, setReason] = useState('');
   const [removeState, setRemoveState] = useState<{ pending: boolean; done: boolean; error: { code: string; message: string } | null }>({
     pending: false,
     done: false,
@@ -48,7 +49,7 @@ export function AlertsView() {
   async function remove(id: string) {
     setRemoveState({ pending: true, done: false, error: null });
     try {
-      await postJson('/api/alerts/targets/remove', { id });
+      await postJson('/api/alerts/targets/remove', { id, ...(reason.trim() ? { reason } : {}) });
       setRemoveState({ pending: false, done: true, error: null });
       refresh();
     } catch (e) {
@@ -121,7 +122,11 @@ export function AlertsView() {
                           <Button
                             size="sm"
                             variant="danger"
-                            onClick={() => (setRemoving(row.id), setRemoveState({ pending: false, done: false, error: null }))}
+                            onClick={() => (
+                              setRemoving(row.id),
+                              setReason(''),
+                              setRemoveState({ pending: false, done: false, error: null })
+                            )}
                             data-testid={`alert-remove-${row.id}`}
                           >
                             Remove
@@ -146,7 +151,7 @@ export function AlertsView() {
         title={`Remove target ${removing ?? ''}`}
         testId="alert-remove-dialog"
         danger
-        reason={{ value: '', onChange: () => undefined, required: false }}
+        reason={{ value: reason, onChange: setReason, required: false }}
         submitLabel="Remove target"
         pendingLabel="Removing…"
         pending={removeState.pending}

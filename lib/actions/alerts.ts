@@ -10,7 +10,7 @@ import { ZWebhookSettings } from '@/lib/alerts/webhook-schema';
 import { ConsoleError } from '@/lib/brokers/errors';
 import { brokerList } from '@/lib/brokers/service';
 import { rememberSecret } from '@/lib/text/secrets';
-import { gate } from './gate';
+import { gate, ZReason } from './gate';
 import { resolvePrincipal } from './principal';
 
 // Queue-health targets and the webhook edited in the console (lib/alerts/store.ts): changed
@@ -72,7 +72,7 @@ export const saveTargetOp = (input: unknown, headers: Headers) =>
     audit: ({ target }, r) => ({ target: target.id, after: target, before: r.before }),
   });
 
-const ZRemove = z.strictObject({ id: z.string({ error: 'id is required' }).min(1, 'id is required').max(63) });
+const ZRemove = z.strictObject({ id: z.string({ error: 'id is required' }).min(1, 'id is required').max(63), reason: ZReason.optional() });
 
 export async function removeTargetOp(input: unknown, headers: Headers) {
   const id = input && typeof input === 'object' ? (input as { id?: unknown }).id : undefined;

@@ -43,7 +43,7 @@ export const alertRoutes = (e: { writer: number[]; readerOfState: number[] }): R
     tag: 'metrics',
     access: 'operator',
     summary: "Remove a console target; a config file's is refused; audited",
-    body: z.object({ id: z.string() }),
+    body: z.object({ id: z.string(), reason: z.string().optional().describe('why; recorded in the audit trail') }),
     ok: z.object({ removed: z.string(), before: ZAlertTarget.nullable() }),
     errors: e.writer,
   },
