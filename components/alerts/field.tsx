@@ -14,3 +14,26 @@ export function Field({ label, error, name, children }: { label: string; error?:
     </label>
   );
 }
+
+/** A text input in a Field (`alert-webhook-<name>`); `secret`: masked and never autofilled. */
+export function TextField(p: {
+  label: string;
+  error?: string;
+  name: string;
+  value: string;
+  onChange: (v: string) => void;
+  secret?: boolean;
+}) {
+  return (
+    <Field label={p.label} error={p.error} name={p.name}>
+      <input
+        className="input"
+        type={p.secret ? 'password' : 'text'}
+        autoComplete="off"
+        value={p.value}
+        onChange={(e) => p.onChange(e.target.value)}
+        data-testid={`alert-webhook-${p.name}`}
+      />
+    </Field>
+  );
+}

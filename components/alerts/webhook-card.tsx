@@ -6,7 +6,7 @@ import { ErrorBox } from '@/components/ui/states';
 import type { WebhookStatus } from '@/lib/alerts/webhook-schema';
 import { ApiError, describeError, postJson } from '@/lib/client/api';
 import { formFields } from './alerts-types';
-import { Field } from './field';
+import { TextField } from './field';
 
 const ORIGIN: Record<WebhookStatus['origin'], string> = {
   console: 'set in the console',
@@ -61,35 +61,29 @@ export function WebhookCard({ status, canEdit, onChanged }: { status: WebhookSta
         </p>
         {canEdit ? (
           <form className="grid gap-3 sm:grid-cols-2" onSubmit={(e) => (e.preventDefault(), void save())} data-testid="alert-webhook-form">
-            <Field label={status.configured ? 'New address (the current one stays hidden)' : 'Address'} error={fields.url} name="url">
-              <input
-                className="input"
-                type="password"
-                autoComplete="off"
-                value={url}
-                onChange={(e) => setUrl(e.target.value)}
-                data-testid="alert-webhook-url"
-              />
-            </Field>
-            <Field label="Signing secret (optional, write-only)" error={fields.secret} name="secret">
-              <input
-                className="input"
-                type="password"
-                autoComplete="off"
-                value={secret}
-                onChange={(e) => setSecret(e.target.value)}
-                data-testid="alert-webhook-secret"
-              />
-            </Field>
-            <Field label="At most one message per target every … seconds" error={fields.minIntervalSeconds} name="minIntervalSeconds">
-              <input
-                className="input"
-                inputMode="numeric"
-                value={interval}
-                onChange={(e) => setEvery(e.target.value)}
-                data-testid="alert-webhook-interval"
-              />
-            </Field>
+            <TextField
+              label={status.configured ? 'New address (the current one stays hidden)' : 'Address'}
+              error={fields.url}
+              name="url"
+              secret
+              value={url}
+              onChange={setUrl}
+            />
+            <TextField
+              label="Signing secret (optional, write-only)"
+              error={fields.secret}
+              name="secret"
+              secret
+              value={secret}
+              onChange={setSecret}
+            />
+            <TextField
+              label="At most one message per target every … seconds"
+              error={fields.minIntervalSeconds}
+              name="minIntervalSeconds"
+              value={interval}
+              onChange={setEvery}
+            />
             <label className="flex items-center gap-2 self-end">
               <input
                 type="checkbox"

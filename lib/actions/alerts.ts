@@ -10,7 +10,7 @@ import { ZWebhookSettings } from '@/lib/alerts/webhook-schema';
 import { ConsoleError } from '@/lib/brokers/errors';
 import { brokerList } from '@/lib/brokers/service';
 import { rememberSecret } from '@/lib/text/secrets';
-import { gate, ZReason } from './gate';
+import { gate, ZReason, type GateContext } from './gate';
 import { resolvePrincipal } from './principal';
 
 // Queue-health targets and the webhook edited in the console (lib/alerts/store.ts): changed
@@ -119,40 +119,37 @@ export const saveWebhookOp = (input: unknown, headers: Headers) =>
     audit: (_w, r) => r,
   }).then(async () => (await effectiveWebhook())?.status ?? NO_WEBHOOK);
 
-export const removeWebhookOp = (input: unknown, headers: Headers) =>
+/** A webhook action that takes no input (`{}`), on the console itself rather than a broker. */
+const webhookGate = <R>(action: string, input: unknown, headers: Headers, recorded: boolean, run: (ctx: GateContext) => Promise<R>) =>
   gate({
-    action: 'alert-webhook-remove',
+    action,
     brokerId: WEBHOOK_BROKER,
     capability: null,
     schema: z.strictObject({}),
     input: input ?? {},
     headers,
     reasonRequired: false,
-    run: async () => ({ removed: await (await getAlertStore()).removeWebhook() }),
-  }).then(async (r) => ({ ...r, webhook: (await effectiveWebhook())?.status ?? NO_WEBHOOK }));
+    recorded,
+    run: (_i, ctx) => run(ctx),
+  });
+
+export const removeWebhookOp = (input: unknown, headers: Headers) =>
+  webhookGate('alert-webhook-remove', input, headers, true, async () => ({
+    removed: await (await getAlertStore()).removeWebhook(),
+  })).then(async (r) => ({ ...r, webhook: (await effectiveWebhook())?.status ?? NO_WEBHOOK }));
 
 const TEST_EVERY_MS = 5_000;
 let lastTest = 0;
 
 /** A test message sent now to the webhook in effect; answers how it went (audited as a delivery). */
 export const testWebhookOp = (input: unknown, headers: Headers) =>
-  gate({
-    action: 'alert-webhook-test',
-    brokerId: WEBHOOK_BROKER,
-    capability: null,
-    schema: z.strictObject({}),
-    input: input ?? {},
-    headers,
-    reasonRequired: false,
-    recorded: false,
-    run: async (_i, ctx) => {
-      if (Date.now() - lastTest < TEST_EVERY_MS) throw new ConsoleError('Conflict', 'one test message every 5 seconds: wait a moment');
-      lastTest = Date.now();
-      const hook = await effectiveWebhook();
-      if (!hook) throw new ConsoleError('InvalidInput', 'no webhook is configured: save one first', { url: 'no webhook is configured' });
-      const { publicUrl } = await getAlertSettings();
-      const who = { user: ctx.principal.user, role: ctx.principal.role, via: ctx.principal.via };
-      const d = await sendAndAudit(hook.settings, 'test', null, null, publicUrl, { who, attempts: 1 });
-      return { ok: d.ok, status: d.status, attempts: d.attempts, error: d.error };
-    },
+  webhookGate('alert-webhook-test', input, headers, false, async (ctx) => {
+    if (Date.now() - lastTest < TEST_EVERY_MS) throw new ConsoleError('Conflict', 'one test message every 5 seconds: wait a moment');
+    lastTest = Date.now();
+    const hook = await effectiveWebhook();
+    if (!hook) throw new ConsoleError('InvalidInput', 'no webhook is configured: save one first', { url: 'no webhook is configured' });
+    const { publicUrl } = await getAlertSettings();
+    const who = { user: ctx.principal.user, role: ctx.principal.role, via: ctx.principal.via };
+    const d = await sendAndAudit(hook.settings, 'test', null, null, publicUrl, { who, attempts: 1 });
+    return { ok: d.ok, status: d.status, attempts: d.attempts, error: d.error };
   });
