@@ -14,6 +14,7 @@ import { ZDeadTrend, ZDeadTrendQuery, ZQueueTrend, ZQueueTrendQuery } from '@/li
 import * as R from './responses';
 import { CAMPAIGN_ROUTES } from './openapi-campaigns';
 import { mappingRoutes } from './openapi-mappings';
+import { alertRoutes } from './openapi-alerts';
 import { ZReplayEdit } from '@/lib/brokers/schema-edit';
 import {
   SCHEDULE_ACTIONS,
@@ -609,6 +610,7 @@ export const ROUTES: Route[] = [
     errors: writer,
   },
   ...mappingRoutes({ writer, readerOfBroker, readerOfState }),
+  ...alertRoutes({ writer, readerOfState }),
 ];
 
 /** Outside /api: Prometheus metrics (docs/metrics.md). */

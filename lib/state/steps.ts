@@ -61,6 +61,18 @@ const CALL_MAPPINGS = [
     updated_at TEXT NOT NULL, updated_by TEXT NOT NULL, PRIMARY KEY (source, target, task))`,
 ];
 
+// Queue-health targets edited in the console, the webhook settings (one row per key), and per
+// target the last transition a webhook was sent for: every console instance on the store
+// claims a transition with one conditional upsert, so only one of them sends it.
+const ALERTS = [
+  `CREATE TABLE IF NOT EXISTS console_alert_targets (
+    id TEXT PRIMARY KEY, body TEXT NOT NULL, updated_at TEXT NOT NULL, updated_by TEXT NOT NULL)`,
+  `CREATE TABLE IF NOT EXISTS console_alert_settings (
+    key TEXT PRIMARY KEY, body TEXT NOT NULL, updated_at TEXT NOT NULL, updated_by TEXT NOT NULL)`,
+  `CREATE TABLE IF NOT EXISTS console_alert_sends (
+    target TEXT PRIMARY KEY, state TEXT NOT NULL, changed_at TEXT NOT NULL, sent_at TEXT)`,
+];
+
 // Before the one lease table: pause holds had their own (moved into console_leases by
 // `pause-leases-2`, which drops it).
 const PAUSE_LEASES = [
@@ -174,4 +186,5 @@ export const STEPS: readonly SchemaStep[] = [
   { id: 'bulk-leases-2', statements: BULK_INTO_LEASES },
   { id: 'call-mappings-1', statements: () => CALL_MAPPINGS },
   { id: 'campaigns-1', statements: CAMPAIGNS },
+  { id: 'alerts-1', statements: () => ALERTS },
 ];
