@@ -88,7 +88,7 @@ export async function peekWaiting(ctx: CeleryRedisCtx, id: string): Promise<{ ca
 
 export async function takeWaiting(ctx: CeleryRedisCtx, id: string, claim: string): Promise<boolean> {
   const c = JSON.parse(claim) as Claim;
-  const r = await ctx.client.eval(TAKE, 2, c.key, takenKey(ctx, id), String(Date.now()), String(TAKEN_TTL_SECONDS));
+  const r = await ctx.client.eval(TAKE, 2, c.key, takenKey(ctx, id), c.raw, String(Date.now()), String(TAKEN_TTL_SECONDS));
   return Number(r) === 1;
 }
 
