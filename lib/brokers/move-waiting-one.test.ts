@@ -150,3 +150,23 @@ describe('a waiting task moved under the journal', () => {
     expect(b.jobs.get('a')).toBe(1);
   });
 });
+
+describe('the held call', () => {
+  it('comes back as it went in, values JSON cannot hold included', async () => {
+    const call: TaskCall = {
+      ...callOf('z'),
+      args: {
+        k: 'list',
+        items: [
+          { k: 'timedelta', us: 12345678901234567890n },
+          { k: 'bytes', data: new Uint8Array([0, 255, 7]) },
+          { k: 'float', v: Number.NaN },
+          { k: 'float', v: -Infinity },
+          { k: 'dict', entries: [['$big', { k: 'str', v: 'x' }]] },
+        ],
+      },
+    };
+    await held().hold('src', { moveId: 'm', call, claim: 'c' });
+    expect(await held().get('src', 'z')).toEqual({ moveId: 'm', call, claim: 'c' });
+  });
+});

@@ -57,7 +57,7 @@ const MOVE_JOURNAL = [
 // the target (lib/brokers/move-held.ts): keyed like the journal, tied to one attempt (move_id).
 const MOVE_HELD = [
   `CREATE TABLE IF NOT EXISTS console_move_held (
-    source TEXT NOT NULL, id TEXT NOT NULL, move_id TEXT NOT NULL, call TEXT NOT NULL, claim TEXT NOT NULL,
+    source TEXT NOT NULL, id TEXT NOT NULL, move_id TEXT NOT NULL, call_json TEXT NOT NULL, claim TEXT NOT NULL,
     PRIMARY KEY (source, id))`,
 ];
 
