@@ -8,7 +8,7 @@ import { plainPy, type PyVal } from '@/lib/pyvalues/pyval';
 import { isoMs } from '../message';
 import type { CeleryRedisCtx } from './context';
 import { PRIORITY_STEPS } from './keys';
-import { locateMessage } from './reads-tasks';
+import { locateMessage, PARTIAL_FIND } from './reads-tasks';
 import { exactItem } from './writes';
 
 // Waiting Celery messages leaving the broker as calls (lib/brokers/move-waiting.ts): read whole,
@@ -76,7 +76,9 @@ export function callOfMessage(raw: string, queue: string): TaskCall {
 }
 
 export async function peekWaiting(ctx: CeleryRedisCtx, id: string): Promise<{ call: TaskCall; claim: string } | null> {
-  const { found } = await locateMessage(ctx, id);
+  const { found, complete } = await locateMessage(ctx, id);
+  // Not found in a scan that stopped early is not "not waiting": say so, take nothing.
+  if (!found && !complete) throw invalid(`${PARTIAL_FIND}: it may still wait deeper in a queue`);
   if (!found || !('waiting' in found)) return null;
   const w = found.waiting;
   const item = await exactItem(ctx, id, w);
