@@ -22,6 +22,7 @@ import {
   moveKey,
   outC,
   outP,
+  previewMove,
   Q,
   qfw,
   s,
@@ -93,6 +94,14 @@ describe.skipIf(!up)('moving waiting Celery tasks into QueueFlow, with real work
     expect((await waiting(id!))?.call).toMatchObject({ task: 'mv.record', etaMs: eta.getTime() });
 
     await save(MAP);
+    // The preview reads it without taking it: the exact job, its eta as run_at.
+    const p = await previewMove('celery', 'qf', [id!, 'no-such-task'], 'waiting');
+    expect(p.items[0]).toMatchObject({
+      problems: {},
+      job: { task: 'qf.ok', payload: { n: 3, s: 'w3' }, key: moveKey(id!), runAt: eta.toISOString() },
+    });
+    expect(p.items[1]?.problems).toEqual({ id: 'not a waiting task on Celery' });
+    expect(await waiting(id!)).not.toBeNull();
     const r = await mw!.moveWaiting('celery', 'qf', [id!], BY);
     expect(r.failed).toEqual([]);
     expect(r.succeeded).toEqual([
