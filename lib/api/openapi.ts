@@ -137,6 +137,26 @@ export const ROUTES: Route[] = [
     errors: readerOfBroker,
   },
   {
+    method: 'post',
+    path: '/api/brokers/{broker}/tasks/move',
+    tag: 'tasks',
+    access: 'operator',
+    summary:
+      'Move waiting tasks to broker `to` of another call model through their call mappings (each taken from its queue atomically, then created there under an idempotency key); operator on both brokers, `reason` required',
+    body: idsWithReason.extend({ to: z.string().min(1).describe('the broker the tasks go to') }),
+    ok: R.ZMoveResult,
+    errors: writer,
+  },
+  {
+    method: 'get',
+    path: '/api/brokers/{broker}/tasks/move',
+    tag: 'tasks',
+    access: 'reader',
+    summary: 'The task whose id is literally `move`',
+    ok: R.ZTaskDetail,
+    errors: readerOfBroker,
+  },
+  {
     method: 'get',
     path: '/api/brokers/{broker}/family/{id}',
     tag: 'tasks',

@@ -53,6 +53,14 @@ const MOVE_JOURNAL = [
     PRIMARY KEY (source, id))`,
 ];
 
+// A waiting task's call held by its move between taking it from the source and its arrival on
+// the target (lib/brokers/move-held.ts): keyed like the journal, tied to one attempt (move_id).
+const MOVE_HELD = [
+  `CREATE TABLE IF NOT EXISTS console_move_held (
+    source TEXT NOT NULL, id TEXT NOT NULL, move_id TEXT NOT NULL, call_json TEXT NOT NULL, claim TEXT NOT NULL,
+    PRIMARY KEY (source, id))`,
+];
+
 // Call mappings between call models (lib/brokers/mapping/store.ts): one row per (source broker,
 // target broker, source task name), the mapping as JSON.
 const CALL_MAPPINGS = [
@@ -187,4 +195,5 @@ export const STEPS: readonly SchemaStep[] = [
   { id: 'call-mappings-1', statements: () => CALL_MAPPINGS },
   { id: 'campaigns-1', statements: CAMPAIGNS },
   { id: 'alerts-1', statements: () => ALERTS },
+  { id: 'move-held-1', statements: () => MOVE_HELD },
 ];
