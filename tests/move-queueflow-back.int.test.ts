@@ -216,7 +216,10 @@ describe.skipIf(!up)('moving QueueFlow dead letters back to Celery and potatoq t
   it('two console processes moving the same letter: one task on Celery, run once, never on QueueFlow', async () => {
     await save(BACK);
     const { id, job } = await qfLetter();
-    const outs = await Promise.all([otherConsole('qf', id, 'ann', 'celery'), otherConsole('qf', id, 'ben', 'celery')]);
+    const outs = await Promise.all([
+      otherConsole('qf', id, 'ann', { MOVE_TO: 'celery' }),
+      otherConsole('qf', id, 'ben', { MOVE_TO: 'celery' }),
+    ]);
     const results = outs.map(
       (o) =>
         JSON.parse(/RESULT (.*)/.exec(o)?.[1] ?? 'null') as {

@@ -136,5 +136,9 @@ export const ZCallsDecl = z.strictObject({
    *  where the system cannot delete a letter: it is replayed and the copy cancelled before any
    *  worker can take it (the letter then reads as replayed), which needs `replay` and `pause`. */
   leaves: z.enum(['discard', 'replay']).optional(),
+  /** Whether waiting work (not only dead letters) can leave as calls (lib/brokers/move-waiting.ts):
+   *  what taking a waiting task does here (removed from where workers take it, in the step that
+   *  claims it), or why not. Absent: only dead letters move. */
+  waiting: ZCallSide.optional(),
 });
 export type CallsDecl = z.infer<typeof ZCallsDecl>;
