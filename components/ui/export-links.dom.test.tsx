@@ -4,7 +4,14 @@ import { ExportLinks } from './export-links';
 
 describe('ExportLinks', () => {
   it("links both formats to the export of the list's own filter, empty fields left out", () => {
-    render(<ExportLinks brokerId="b 1" list="dead" noun="letters" filters={{ queue: 'emails', task: '', group: 'fp-0123456789abcdef', q: 'card & co' }} />);
+    render(
+      <ExportLinks
+        brokerId="b 1"
+        list="dead"
+        noun="letters"
+        filters={{ queue: 'emails', task: '', group: 'fp-0123456789abcdef', q: 'card & co' }}
+      />,
+    );
     const csv = new URL((screen.getByTestId('export-csv') as HTMLAnchorElement).href);
     expect(csv.pathname).toBe('/api/brokers/b%201/dead/export');
     expect(Object.fromEntries(csv.searchParams)).toEqual({ queue: 'emails', group: 'fp-0123456789abcdef', q: 'card & co', format: 'csv' });

@@ -40,7 +40,10 @@ export function useSaveTeamView(brokerId: string) {
 /** This list's team views, each a link, with "remove" (refused by the server for viewers, said here). */
 export function TeamViewList({ brokerId, pathname }: { brokerId: string; pathname: string }) {
   const qc = useQueryClient();
-  const q = useQuery({ queryKey: key(brokerId), queryFn: ({ signal }) => getJson<{ views: TeamView[] }>(brokerPath(brokerId, '/views'), signal) });
+  const q = useQuery({
+    queryKey: key(brokerId),
+    queryFn: ({ signal }) => getJson<{ views: TeamView[] }>(brokerPath(brokerId, '/views'), signal),
+  });
   const remove = useMutation({
     mutationFn: (name: string) => postJson(brokerPath(brokerId, '/views/remove'), { name }),
     onSettled: () => qc.invalidateQueries({ queryKey: key(brokerId) }),

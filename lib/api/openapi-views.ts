@@ -20,7 +20,8 @@ export const viewExportRoutes = (e: { writer: number[]; readerOfBroker: number[]
     path: '/api/brokers/{broker}/tasks/export',
     tag: 'tasks',
     access: 'reader',
-    summary: "One state's tasks matching the list's filter as CSV or JSON lines: streamed, at most `max` rows, redacted like the list, audited",
+    summary:
+      "One state's tasks matching the list's filter as CSV or JSON lines: streamed, at most `max` rows, redacted like the list, audited",
     query: ZTaskExportQuery,
     other: file('task'),
     errors: e.readerOfBroker,
@@ -49,10 +50,14 @@ export const viewExportRoutes = (e: { writer: number[]; readerOfBroker: number[]
     path: '/api/brokers/{broker}/views',
     tag: 'views',
     access: 'operator',
-    summary: 'Save a team view: a list page of this broker with its filter; a name in use is refused (field `name`) unless `replace`; audited',
+    summary:
+      'Save a team view: a list page of this broker with its filter; a name in use is refused (field `name`) unless `replace`; audited',
     body: z.object({
       name,
-      href: z.string().max(2000).describe('the list page and its filter: `/brokers/{broker}/dead?queue=…`, `/queues/{queue}?state=…`, `/results?status=…`'),
+      href: z
+        .string()
+        .max(2000)
+        .describe('the list page and its filter: `/brokers/{broker}/dead?queue=…`, `/queues/{queue}?state=…`, `/results?status=…`'),
       replace: z.boolean().optional().describe('overwrite the view of the same name'),
     }),
     ok: z.object({ saved: z.object({ name: z.string(), href: z.string() }), replaced: z.boolean() }),

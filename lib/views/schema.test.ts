@@ -14,7 +14,13 @@ describe('team view validation', () => {
   });
 
   it('refuses links that leave the console or name another broker', () => {
-    for (const href of ['https://evil.example/brokers/shop/dead', '//evil.example/brokers/shop/dead', 'javascript:alert(1)', '/\\evil', 'brokers/shop/dead'])
+    for (const href of [
+      'https://evil.example/brokers/shop/dead',
+      '//evil.example/brokers/shop/dead',
+      'javascript:alert(1)',
+      '/\\evil',
+      'brokers/shop/dead',
+    ])
       expect(problem(href)).toMatch(/path of this console/);
     expect(problem('/brokers/other/dead')).toMatch(/list of broker "shop"/);
     expect(problem('/brokers/shop/dead#x')).toMatch(/path of this console/);
@@ -41,7 +47,10 @@ describe('team view validation', () => {
     expect(bad({ name: 'ok', href: '/brokers/x/dead' })).toMatchObject({ href: expect.stringMatching(/broker "shop"/) });
     expect(bad({ name: 'ok' })).toMatchObject({ href: expect.any(String) });
     expect(bad({ name: 'ok', href: '/brokers/shop/dead', extra: 1 })).toMatchObject({ _: expect.any(String) });
-    expect(schema.parse({ name: '  Card declines ', href: '/brokers/shop/dead?q=card' })).toEqual({ name: 'Card declines', href: '/brokers/shop/dead?q=card' });
+    expect(schema.parse({ name: '  Card declines ', href: '/brokers/shop/dead?q=card' })).toEqual({
+      name: 'Card declines',
+      href: '/brokers/shop/dead?q=card',
+    });
     expect(ZTeamViewRemove.safeParse({ name: '' }).success).toBe(false);
   });
 });

@@ -21,7 +21,8 @@ const LIST_FILTERS: ReadonlyArray<readonly [RegExp, readonly string[], string]> 
  */
 export function viewHrefProblem(href: string, broker: string): string | null {
   if (href.length > MAX_HREF) return `at most ${MAX_HREF} characters`;
-  if (!href.startsWith('/') || href.startsWith('//') || /[\\#\s]/.test(href)) return 'must be a path of this console, such as /brokers/b/dead?queue=q';
+  if (!href.startsWith('/') || href.startsWith('//') || /[\\#\s]/.test(href))
+    return 'must be a path of this console, such as /brokers/b/dead?queue=q';
   const [path = '', query = ''] = href.split('?', 2);
   const prefix = `/brokers/${encodeURIComponent(broker)}/`;
   if (!path.startsWith(prefix)) return `must be a list of broker "${broker}" (start with ${prefix})`;
@@ -53,12 +54,10 @@ export const ZViewName = z
 export const teamViewInput = (broker: string) =>
   z.strictObject({
     name: ZViewName,
-    href: z
-      .string({ error: 'the view needs the link of a list' })
-      .superRefine((href, ctx) => {
-        const why = viewHrefProblem(href, broker);
-        if (why) ctx.addIssue({ code: 'custom', message: why });
-      }),
+    href: z.string({ error: 'the view needs the link of a list' }).superRefine((href, ctx) => {
+      const why = viewHrefProblem(href, broker);
+      if (why) ctx.addIssue({ code: 'custom', message: why });
+    }),
     replace: z.boolean().optional(),
   });
 export type TeamViewInput = z.output<ReturnType<typeof teamViewInput>>;

@@ -22,7 +22,10 @@ const fromRow = (r: Row): TeamView => ({ name: r.name, href: r.href, createdAt: 
 
 export function createSqlTeamViewStore(db: Pick<SqlRunner, 'run' | 'all'>): TeamViewStore {
   const get = async (broker: string, name: string) => {
-    const rows = await db.all<Row>('SELECT name, href, created_at, created_by FROM console_saved_views WHERE broker = ? AND name = ?', [broker, name]);
+    const rows = await db.all<Row>('SELECT name, href, created_at, created_by FROM console_saved_views WHERE broker = ? AND name = ?', [
+      broker,
+      name,
+    ]);
     return rows[0] ? fromRow(rows[0]) : null;
   };
   return {
@@ -51,7 +54,9 @@ export function createSqlTeamViewStore(db: Pick<SqlRunner, 'run' | 'all'>): Team
       const values = [broker, view.name, view.href, new Date().toISOString(), by.slice(0, 500)];
       const insert = 'INSERT INTO console_saved_views (broker, name, href, created_at, created_by) VALUES (?, ?, ?, ?, ?)';
       await db.run(
-        was ? `${insert} ON CONFLICT (broker, name) DO UPDATE SET href = excluded.href, created_at = excluded.created_at, created_by = excluded.created_by` : insert,
+        was
+          ? `${insert} ON CONFLICT (broker, name) DO UPDATE SET href = excluded.href, created_at = excluded.created_at, created_by = excluded.created_by`
+          : insert,
         values,
       );
       return was;
