@@ -93,6 +93,7 @@ test('an operator saves a team view; a viewer sees it, opens it by its link, and
   };
   expect(audit.entries.map((e) => [e.who, e.outcome, e.details.replaced])).toEqual([
     ['olga', 'done', true],
+    ['olga', 'failed', undefined], // the clash: recorded, nothing saved
     ['olga', 'done', false],
   ]);
 
