@@ -15,6 +15,7 @@ import type { BrokerAdapter, ReplayPace, StoreConfig } from '@/lib/brokers/types
 import { CELERY_NO_PAUSE, CELERY_NO_WORKFLOWS, CELERY_RABBITMQ_MODEL } from '../model';
 import { ZCeleryOptions } from '../options';
 import { NO_BACKEND, type ResultCtx } from '../redis/context';
+import { closeResultIndex } from '../redis/indexed';
 import { celeryFamily } from '../redis/family';
 
 /** AMQP hands a queued message only to a consumer that takes it: none is read by id. */
@@ -300,6 +301,7 @@ export function createCeleryRabbitAdapter(config: StoreConfig): BrokerAdapter {
       };
     },
     close: async () => {
+      closeResultIndex(rctx);
       await link.close();
       backend?.disconnect();
     },

@@ -13,6 +13,8 @@ export interface ResultCtx {
   backend: Redis | null;
   resultPrefix: string;
   resultExpires: number;
+  /** At most this many records are indexed (./result-index.ts); tests lower it. */
+  resultCap?: number;
 }
 
 /** What every read and write of one Celery-on-Redis adapter shares. */
