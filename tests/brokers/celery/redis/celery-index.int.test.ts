@@ -26,7 +26,7 @@ const w = newCeleryWorld(DB, DB);
 w.env = { ...w.env, CT_BROKER_PREFIX: brokerPrefix, CT_RESULT_PREFIX: resultPrefix, CT_FAILURE_EXPIRES: String(FAILURE_EXPIRES_S) };
 let ctx: CeleryRedisCtx;
 const a = createCeleryRedisAdapter(
-  celeryConfig(w, 'celery-index', { globalKeyprefix: brokerPrefix, resultKeyprefix: resultPrefix, queues: [Q] }),
+  celeryConfig(w, 'celery-index', { globalKeyprefix: brokerPrefix, resultKeyprefix: resultPrefix, queues: [Q, `split-${tag}`] }),
   (c) => (ctx = c),
 );
 let worker: { proc: ChildProcess; log: () => string };
@@ -104,6 +104,43 @@ if (up) {
       expect(await listed()).toEqual([]);
       expect((await a.overview()).totals.dead).toBe(0);
     }, 90_000);
+  });
+
+  describe('celery on redis: the waiting/future split kept between polls', () => {
+    const Q2 = `split-${tag}`; // no worker consumes it
+    const send = async (n: number, fields: Record<string, string> = {}) => {
+      const ids: string[] = [];
+      for (let i = 0; i < n; i++)
+        ids.push((await a.enqueue(ZEnqueueRequest.parse({ task: 'ct.record', queue: Q2, fields: { args: '[1]', ...fields } }))).id);
+      return ids;
+    };
+    const countsOf = async () => (await a.overview()).queues.find((q) => q.name === Q2)?.counts;
+    const key = () => ctx.keys.bucket(Q2, 0);
+
+    it('stays right as a worker would take from the right end and producers push at the left, walking only the new part', async () => {
+      await send(4);
+      const later = await send(3, { countdown: '3600' }); // future ETAs
+      await send(3);
+      expect(await countsOf()).toMatchObject({ ready: 7, scheduled: 3 });
+      const splits = ctx.splits!;
+      const walked = splits.stats.walked;
+      // Taken as a worker takes them (BRPOP of the right end), then more sent.
+      expect(await ctx.client.rpop(key(), 5)).toHaveLength(5); // 4 ready, 1 future
+      await send(2, { countdown: '3600' });
+      expect(await countsOf()).toMatchObject({ ready: 3, scheduled: 4 });
+      expect(splits.stats.walked).toBe(walked); // the kept walk was continued, not redone
+      expect(splits.stats.reused).toBeGreaterThan(0);
+      // Revoked from the middle by the console: the kept walk is dropped and counts stay right.
+      expect((await a.revoke([later[2]!])).succeeded).toHaveLength(1);
+      expect(await countsOf()).toMatchObject({ ready: 3, scheduled: 3 });
+      // Taken, then restored to the right end (kombu's restore of an unacked message): walked again.
+      const taken = (await ctx.client.rpop(key()))!;
+      expect(await countsOf()).toMatchObject({ ready: 3, scheduled: 2 });
+      const before = splits.stats.walked;
+      await ctx.client.rpush(key(), taken);
+      expect(await countsOf()).toMatchObject({ ready: 3, scheduled: 3 });
+      expect(splits.stats.walked).toBeGreaterThan(before);
+    });
   });
 } else {
   it.skip('celery on redis: the failure index (Redis unavailable)', () => undefined);
