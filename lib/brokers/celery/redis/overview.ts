@@ -37,9 +37,13 @@ export async function overviewOf(
 ): Promise<Omit<BrokerOverview, 'capabilities'>> {
   // One poll reads at most SCAN_BYTES of messages (and ships back headers only past 64 KB each).
   const budget = new ReadBudget(SCAN_BYTES);
-  const reserved = await readReserved(ctx, undefined, budget);
-  const dead = ctx.backend ? await deadCounts(ctx) : null;
-  const names = new Set(await discoverQueues(ctx.client, ctx.keys, ctx.queues));
+  // Independent reads, at once: the reserved messages, the failure tally, the queues' names.
+  const [reserved, dead, found] = await Promise.all([
+    readReserved(ctx, undefined, budget),
+    ctx.backend ? deadCounts(ctx) : null,
+    discoverQueues(ctx.client, ctx.keys, ctx.queues),
+  ]);
+  const names = new Set(found);
   if (!ctx.queues?.length) {
     for (const r of reserved.items) if (r.queue) names.add(r.queue);
     for (const q of dead?.byQueue.keys() ?? []) if (q) names.add(q);
@@ -48,6 +52,7 @@ export async function overviewOf(
   const sizes = await bucketSizes(ctx.client, ctx.keys, queues);
   const now = Date.now();
   const splits = (ctx.splits ??= new QueueSplits());
+  await splits.readHeads(ctx, sizes, now);
   const unknownWhy: Record<string, string> = { oldest: OLDEST_WHY };
   const stats = new Map<string, QueueStats>();
   const partial: string[] = [];

@@ -12,8 +12,10 @@ import { HEADS, type ReadBudget } from './read-profile';
  * first `k` are dropped and the walk goes on from where the kept part ends, up to `cap` — in a
  * steady backlog, the `k` messages taken since. Anything else (a restore pushed to the right end,
  * a list emptied and refilled, the message not among those kept) walks the bucket again, and so
- * does every poll once a walk is REWALK_MS old (what a removal from the middle, say by LREM, can
- * leave wrong until then). The console's own removals forget the queue (`forget`).
+ * does a walk REWALK_MS old (what a removal from the middle, say by LREM, can
+ * leave wrong until then; one bucket per poll, the oldest, so that no poll walks them all). The
+ * console's own removals forget the queue (`forget`). The right ends are read for all buckets at
+ * once (`readHeads`) before the walks, which go queue by queue under the poll's byte budget.
  */
 
 export const REWALK_MS = 30_000;
@@ -33,7 +35,29 @@ export interface Split {
 
 export class QueueSplits {
   private kept = new Map<string, Kept>();
+  /** The id at the right end of each kept bucket, read for this poll by `readHeads`. */
+  private heads = new Map<string, string | null>();
+  /** Past REWALK_MS one bucket is walked again per poll (the oldest), not all at once. */
+  private rewalk: string | null = null;
   readonly stats = { walked: 0, reused: 0 };
+
+  /** Reads the message at the right end of every kept bucket, all at once (one round trip's
+   *  worth of pipelined reads), for the `split` calls of this poll. */
+  async readHeads(r: ListReader, sizes: Map<string, number[]>, now: number): Promise<void> {
+    this.heads.clear();
+    let oldest: [string, number] | null = null;
+    const reads: Promise<void>[] = [];
+    for (const [queue, bs] of sizes)
+      PRIORITY_STEPS.forEach((step, b) => {
+        const key = `${step}\n${queue}`;
+        const k = this.kept.get(key);
+        if (!k || !bs[b]) return;
+        if (now - k.at >= REWALK_MS && (!oldest || k.at < oldest[1])) oldest = [key, k.at];
+        reads.push(readAt(r, queue, { bucket: b, pos: 0 }, HEADS).then((h) => void this.heads.set(key, h?.id ?? null)));
+      });
+    this.rewalk = oldest?.[0] ?? null;
+    await Promise.all(reads);
+  }
 
   /** Forgets what was kept of `queue` (after the console removed messages from it). */
   forget(queue: string): void {
@@ -72,9 +96,9 @@ export class QueueSplits {
     const { queue, b, key, size } = at;
     const old = this.kept.get(key);
     let base: Kept = { ids: [], etas: [], tasks: [], at: now };
-    if (old && now - old.at < REWALK_MS) {
-      const head = await readAt(r, queue, { bucket: b, pos: 0 }, HEADS);
-      const k = head ? old.ids.indexOf(head.id) : -1;
+    if (old && key !== this.rewalk) {
+      const head = this.heads.has(key) ? this.heads.get(key) : (await readAt(r, queue, { bucket: b, pos: 0 }, HEADS))?.id;
+      const k = head ? old.ids.indexOf(head) : -1;
       // More kept than the list now holds: something left from the middle; walk again.
       if (k >= 0 && old.ids.length - k <= size) {
         base = { ids: old.ids.slice(k), etas: old.etas.slice(k), tasks: old.tasks.slice(k), at: old.at };
