@@ -19,7 +19,7 @@ import { failureReason, parseRecord, resultKeys } from './results';
  *   count that differs from what the index expects (a record deleted by `forget()`, a FLUSHDB, a
  *   record written without PUBLISH) runs a keys-only reconcile: SCAN, drop what is gone, read
  *   only the keys not known yet.
- * - Every RECONCILE_MS a full reconcile (every record read again) runs in the background.
+ * - Every RECONCILE_MS (5 min) a full reconcile (every record read again) runs in the background.
  * - Without a subscription (an ACL refusing PSUBSCRIBE, a lost connection) every read is a full
  *   reconcile, as before the index.
  *
@@ -27,7 +27,7 @@ import { failureReason, parseRecord, resultKeys } from './results';
  */
 
 export const RESULT_INDEX_CAP = 200_000;
-export const RECONCILE_MS = 60_000;
+export const RECONCILE_MS = 300_000;
 const CHUNK = 500;
 
 export interface IndexedResult {
@@ -92,7 +92,12 @@ export class ResultIndex {
       else this.expireAt(e, ttl >= 0 ? now + ttl : null);
     });
     this.dropExpired(now);
-    if (Number(res?.[0]?.[1]) !== this.entries.size + this.others) await this.reconcile(false);
+    if (Number(res?.[0]?.[1]) !== this.entries.size + this.others) {
+      // A record written between the PING and DBSIZE is counted before it is heard: ask again
+      // after one more PING before reading the keys.
+      await this.sub!.ping();
+      if ((await this.backend.dbsize()) !== this.entries.size + this.others) await this.reconcile(false);
+    }
     if (Date.now() - this.fullAt > RECONCILE_MS && !this.reconciling) void this.reconcile(true).catch(() => undefined);
   }
 

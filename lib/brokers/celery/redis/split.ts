@@ -18,7 +18,7 @@ import { HEADS, type ReadBudget } from './read-profile';
  * once (`readHeads`) before the walks, which go queue by queue under the poll's byte budget.
  */
 
-export const REWALK_MS = 30_000;
+export const REWALK_MS = 300_000;
 
 interface Kept {
   ids: string[];
