@@ -43,6 +43,13 @@ function Totals({ o }: { o: BrokerOverview }) {
   );
 }
 
+/** Where the worker count predates the rest of the overview: how much older it is, in words. */
+function workersAge(o: BrokerOverview): string | undefined {
+  if (!o.workersReadAt) return undefined;
+  const s = Math.max(0, Math.round((Date.parse(o.readAt) - Date.parse(o.workersReadAt)) / 1000));
+  return `workers counted ${s} s before the rest of this overview (the workers' last answer is reused for a few seconds)`;
+}
+
 /** Live and stale workers; where the system keeps no worker registry, the adapter's words why. */
 function WorkerBadges({ o }: { o: BrokerOverview }) {
   const w = o.workers;
@@ -56,7 +63,7 @@ function WorkerBadges({ o }: { o: BrokerOverview }) {
   }
   return (
     <>
-      <Badge tone={w.alive > 0 ? 'green' : 'neutral'} testId="workers-alive">
+      <Badge tone={w.alive > 0 ? 'green' : 'neutral'} testId="workers-alive" title={workersAge(o)}>
         {w.alive} live worker{w.alive === 1 ? '' : 's'}
       </Badge>
       {w.stale > 0 ? (

@@ -134,6 +134,9 @@ export const ZBrokerOverview = z
       .strictObject({ alive: z.number().int(), stale: z.number().int() })
       .nullable()
       .describe('null where the system keeps no worker registry (capabilities.workers.why says so)'),
+    /** When the worker count was read, where it comes from an earlier read than the rest of the
+     *  overview (a kept answer of the workers, so no overview waits for them); absent: read with it. */
+    workersReadAt: iso.optional().describe('when the worker count was read, where it predates the rest of the overview'),
     /** What the operator should know about this broker's setup, in their words (a Redis that
      *  may evict tasks, ...); shown on its card. Absent when there is nothing to say. */
     warnings: z.array(z.string()).optional(),
