@@ -11,7 +11,7 @@ const many = (n: number) =>
 describe('pageQueues', () => {
   it('cuts one page in the adapter order and says how many there are; totals stay whole', () => {
     const o = many(5000);
-    const p = pageQueues(o, { offset: 4990, limit: 50 });
+    const p = pageQueues(o, { search: undefined, offset: 4990, limit: 50 });
     expect(p.queues.map((q) => q.name)).toEqual(Array.from({ length: 10 }, (_, i) => `tenant-${4990 + i}`));
     expect(p.queuePage).toEqual({ offset: 4990, limit: 50, matched: 5000, total: 5000 });
     expect(p.totals).toBe(o.totals);
