@@ -50,7 +50,7 @@ const ready = (o: BrokerOverview) => o.queues.reduce((n, q) => n + (q.counts.rea
 describe.each([
   { id: 'manypg', up: pgUp },
   { id: 'manyrd', up: redisUp },
-])('$id: $up', ({ id, up }) => {
+])('$id', ({ id, up }) => {
   it.skipIf(!up)(`lists all ${N} queues with their counts, paged and searched without losing or repeating one`, async () => {
     const { pageQueues } = await import('@/lib/brokers/queue-page');
     const o = await overview(id);
