@@ -4,7 +4,7 @@ import { EnvironmentBadge } from '@/components/layout/environment-badge';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardHeader } from '@/components/ui/card';
 import { ErrorBox, Loading } from '@/components/ui/states';
-import { QueueTable } from '@/components/queues/queue-table';
+import { PagedQueueTable } from '@/components/queues/paged-queue-table';
 import { StuckPanel } from '@/components/triage/stuck-flags';
 import { BrokerSparklines } from '@/components/trends/broker-sparklines';
 import { describeError } from '@/lib/client/api';
@@ -164,7 +164,7 @@ export function BrokerCard({ brokerId, name, badge, initialError }: BrokerCardPr
             </ErrorBox>
           </div>
         ) : null}
-        <QueueTable overview={o} workers={workers.data} />
+        <PagedQueueTable overview={o} workers={workers.data} />
         <StuckPanel brokerId={brokerId} />
       </div>
     </Card>

@@ -112,6 +112,18 @@ export const ZWorkerInfo = z
   .meta({ id: 'WorkerInfo' });
 export type WorkerInfo = z.infer<typeof ZWorkerInfo>;
 
+/** Which queues a paged overview holds: `matched` of `total` hold the search, from `offset`. */
+export const ZQueuePage = z
+  .strictObject({
+    offset: z.number().int().min(0),
+    limit: z.number().int().min(1),
+    matched: z.number().int().min(0),
+    total: z.number().int().min(0),
+    search: z.string().optional(),
+  })
+  .meta({ id: 'QueuePage' });
+export type QueuePage = z.infer<typeof ZQueuePage>;
+
 export const ZBrokerOverview = z
   .strictObject({
     id: z.string(),
@@ -150,6 +162,8 @@ export const ZBrokerOverview = z
     readAt: iso,
     /** How long the broker took to answer this overview, in milliseconds (set by the service). */
     readMs: z.number().int().min(0).optional().describe('how long the broker took to answer this overview, in milliseconds'),
+    /** Present when a page of the queues was asked for (lib/brokers/queue-page.ts): `queues` is that page. */
+    queuePage: ZQueuePage.optional(),
   })
   .meta({ id: 'BrokerOverview' });
 export type BrokerOverview = z.infer<typeof ZBrokerOverview>;
