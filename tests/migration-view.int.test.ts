@@ -48,8 +48,11 @@ describe.skipIf(!up)('the migration view of a pair of brokers, and where moved w
       target: { waiting: { n: 1, atLeast: false }, dead: { n: 0, atLeast: false }, noHandler: { n: 0, atLeast: false } },
       moved: { ok: 0, already: 0 },
     });
-    // Celery's adapter does not tell "no handler" letters apart: said, not zero.
-    expect(before.source.notes).toContain('its system does not tell letters that found no handler from other failures');
+    // QueueFlow's adapter tells "no handler" letters apart; Celery's (the other way round) does not: said, not zero.
+    expect(before.target.notes.join()).not.toMatch(/no handler/);
+    const back = await migrationView('qf', 'celery');
+    expect(back.target.notes).toContain('its system does not tell letters that found no handler from other failures');
+    expect(back.rows.find((x) => x.task === 'qf.ok')?.target.noHandler).toBeNull();
 
     const r = await move.moveDead('celery', 'qf', [f1!], { ...BY, auditId: 'audit-1' });
     const jobId = r.succeeded[0]?.taskId;

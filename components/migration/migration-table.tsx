@@ -12,6 +12,12 @@ const td = 'px-3 py-1.5 tabular-nums';
 
 function Row({ r, mappingsHref }: { r: MigrationRow; mappingsHref: string }) {
   const lacking = r.target.noHandler?.n ? r.target.noHandler : null;
+  const counts: Array<[string, BoundedCount]> = [
+    ['source-waiting', r.source.waiting],
+    ['source-dead', r.source.dead],
+    ['target-waiting', r.target.waiting],
+    ['target-dead', r.target.dead],
+  ];
   return (
     <tr className="border-t border-zinc-200 dark:border-zinc-800" data-testid={`migration-row-${r.task ?? `target:${r.targetTask}`}`}>
       <td className={`${td} font-mono break-all`}>{r.task ?? <span className="text-zinc-500">(only on the target)</span>}</td>
@@ -27,18 +33,11 @@ function Row({ r, mappingsHref }: { r: MigrationRow; mappingsHref: string }) {
           ''
         )}
       </td>
-      <td className={td} data-testid="source-waiting">
-        {countText(r.source.waiting)}
-      </td>
-      <td className={td} data-testid="source-dead">
-        {countText(r.source.dead)}
-      </td>
-      <td className={td} data-testid="target-waiting">
-        {countText(r.target.waiting)}
-      </td>
-      <td className={td} data-testid="target-dead">
-        {countText(r.target.dead)}
-      </td>
+      {counts.map(([testId, c]) => (
+        <td key={testId} className={td} data-testid={testId}>
+          {countText(c)}
+        </td>
+      ))}
       <td className={td} data-testid="no-handler">
         {lacking ? (
           <strong className="text-red-700 dark:text-red-400">{countText(lacking)} without a handler</strong>

@@ -38,12 +38,13 @@ async function walk<T>(page: Pager<T>, each: (item: T) => void, notes: string[])
   }
 }
 
-async function tallySide(brokerId: string, notes: string[]): Promise<SideTally> {
+/** One side's counts; `target`: also its dead letters no worker had a handler for. */
+async function tallySide(brokerId: string, notes: string[], target: boolean): Promise<SideTally> {
   const adapter = getAdapter(brokerId);
   const out: SideTally = { waiting: new Map(), dead: new Map(), noHandler: null, waitingCapped: false, deadCapped: false };
-  const lacks = adapter.lacksHandler?.bind(adapter);
+  const lacks = target ? adapter.lacksHandler?.bind(adapter) : undefined;
   if (lacks) out.noHandler = new Map();
-  else notes.push('its system does not tell letters that found no handler from other failures');
+  else if (target) notes.push('its system does not tell letters that found no handler from other failures');
   const states = [stateOfRole(adapter.model.states, 'waiting'), stateOfRole(adapter.model.states, 'scheduled')].flatMap((s) =>
     s ? [s] : [],
   );
@@ -108,8 +109,8 @@ export async function migrationView(fromId: string, toId: string): Promise<Migra
   const targetNotes: string[] = [];
   const [pairing, source, target, mappings, ledger, actions] = await Promise.all([
     moveTargets(fromId).then((ts) => ts.find((t) => t.id === toId)?.pairing),
-    tallySide(fromId, sourceNotes),
-    tallySide(toId, targetNotes),
+    tallySide(fromId, sourceNotes, false),
+    tallySide(toId, targetNotes, true),
     getMappingStore().then((s) => s.list({ source: fromId, target: toId })),
     getMovesLedger().then((l) => l.pair(fromId, toId, MOVES)),
     moveActions(fromId, toId),
