@@ -1,12 +1,12 @@
 // The migration view and the moves ledger with real components on both sides: a Celery 5.7
-// worker on Redis (dbs 9 and 10) and a potatoq worker on SQLite make the failures, the real
+// worker on Redis (dbs 1 and 6, used by no other suite, emptied first) and a potatoq worker on SQLite make the failures, the real
 // QueueFlow 0.6.0 server takes the moved jobs and its Python client's worker runs them (and
 // dead-letters a task it has no handler for, in its own words). Nothing here is mocked.
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 vi.hoisted(() => {
-  process.env.MVQF_REDIS_DBS = '9,10';
+  process.env.MVQF_REDIS_DBS = '1,6';
 });
 
 const rig = await import('@/tests/support/move-qf-rig');
@@ -16,6 +16,7 @@ const { PYTHON } = await import('@/tests/support/potatoq-seeder');
 const { PY_DIR } = await import('@/tests/support/postgres');
 const { migrationView } = await import('@/lib/brokers/migration-read');
 const { taskMoves } = await import('@/lib/actions/migration');
+const { connectRedis } = await import('@/lib/transports/redis/server');
 
 const IDLE = `${Q}-idle`;
 const py = (code: string, env: NodeJS.ProcessEnv) => execFileSync(PYTHON, ['-c', code], { cwd: PY_DIR, env }).toString().trim();
@@ -28,7 +29,15 @@ async function potatoqFailure(): Promise<string> {
 }
 
 describe.skipIf(!up)('the migration view of a pair of brokers, and where moved work went', () => {
-  beforeAll(rig.startWorkers, 90_000);
+  beforeAll(async () => {
+    // The counts below are exact: nothing of an earlier run may be left in these two dbs.
+    for (const url of [rig.C_BROKER, rig.C_BACKEND]) {
+      const c = connectRedis(url);
+      await c.flushdb();
+      c.disconnect();
+    }
+    await rig.startWorkers();
+  }, 90_000);
   afterAll(rig.stopWorkers, 60_000);
 
   it('counts waiting and failed tasks per name on both sides, with mappings and moves', async () => {
