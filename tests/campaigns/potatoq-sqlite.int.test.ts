@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteAdapter } from '@/lib/brokers/potatoq/sqlite/adapter';
 import type { BrokerAdapter } from '@/lib/brokers/types';
+import { createFollower } from '@/lib/campaigns/background';
 import { MIN_POLL_MS, pollCampaign } from '@/lib/campaigns/follow';
 import { openSqliteCampaignStore } from '@/lib/campaigns/open';
 import type { CampaignStore } from '@/lib/campaigns/store';
@@ -109,5 +110,35 @@ describe('campaign follow-up on potatoq SQLite with its real worker', () => {
     const c = (await store.get(id))!;
     expect(c.rollup).toMatchObject({ gone: 2, succeeded: 0 });
     expect((await store.items(id, { fate: 'gone', limit: 10 })).items[0]!.detail).toMatch(/result expired/);
+  });
+
+  it('is followed to the end with nobody viewing it, by the background follower, across a restart', async () => {
+    const id = await replayAsCampaign([ids[21]!, ids[23]!]);
+    const follower = (s: CampaignStore) =>
+      createFollower({ store: async () => s, fates: async (_b, batch) => adapter.fate!(batch), intervalMs: 200 });
+    let f = follower(store);
+    f.start();
+    // No page view polls it: the follower alone looks (the worker is stopped, so both wait).
+    await until('the follower to look', async () => (await store.get(id))!.rollup.waiting === 2);
+    await f.stop();
+
+    // The console restarts mid-follow-up: a new store handle, adapter and follower.
+    await adapter.close();
+    adapter = open();
+    store = await openSqliteCampaignStore(stateFile());
+    f = follower(store);
+    f.start();
+    worker.start([QUEUE]);
+    try {
+      const c = await until('the campaign to settle unviewed', async () => {
+        const now = (await store.get(id))!;
+        return now.follow.state === 'settled' ? now : null;
+      });
+      // With the fix in place, odd tasks still die (test one's rule): both died again.
+      expect(c.rollup).toMatchObject({ total: 2, deadSame: 1, deadNew: 1, waiting: 0, pending: 0 });
+    } finally {
+      await f.stop();
+      await worker.stop();
+    }
   });
 });
