@@ -6,12 +6,17 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ZDeadListQuery } from '@/lib/brokers/schema';
 import { createSqliteAdapter } from '@/lib/brokers/potatoq/sqlite/adapter';
 import type { BrokerAdapter } from '@/lib/brokers/types';
 import { createFollower } from '@/lib/campaigns/background';
 import { MIN_POLL_MS, pollCampaign } from '@/lib/campaigns/follow';
 import { openSqliteCampaignStore } from '@/lib/campaigns/open';
 import type { CampaignStore } from '@/lib/campaigns/store';
+import { openStateDbForTests } from '@/lib/state/sql';
+import { createDeathStore } from '@/lib/trends/deaths-store';
+import { recordDeaths } from '@/lib/trends/deaths';
+import { trendWindow } from '@/lib/trends/ranges';
 import { POTATOQ, PYTHON, ROOT } from '../support/potatoq-seeder';
 import { SoloWorker, until as waitFor } from '../support/solo-worker';
 
@@ -24,6 +29,7 @@ let adapter: BrokerAdapter;
 let store: CampaignStore;
 let ids: string[];
 let worker: SoloWorker;
+let firstFp: string;
 
 const until = <T>(what: string, fn: () => Promise<T | null | false | undefined>, ms = 90_000) =>
   waitFor(what, fn, ms, () => `worker log:\n${worker?.log ?? ''}`);
@@ -36,6 +42,25 @@ const poll = (id: string) => {
   return pollCampaign(store, id, { fates: async (_b, batch) => adapter.fate!(batch), now: () => clock });
 };
 const base = { broker: 'cp', action: 'replay', who: 'olga', reason: 'card check fixed', auditId: null, parent: null, filter: null };
+
+/** One tick of the death record, as the trend sampler's holder makes it, on the same state file. */
+async function recordTick(): Promise<number> {
+  const db = await openStateDbForTests(stateFile());
+  try {
+    const got = await recordDeaths(
+      createDeathStore(db),
+      {
+        brokers: () => ['cp'],
+        newest: async (_b, limit) => (await adapter.listDead(ZDeadListQuery.parse({ limit }))).items,
+        fingerprints: async (_b, batch) => new Map((await adapter.fate!(batch)).map((f) => [f.id, f.fingerprint])),
+      },
+      Date.now(),
+    );
+    return got.cp ?? -1;
+  } finally {
+    await db.close();
+  }
+}
 
 /** Replays `replay` as the console does: each letter's error read first, then a campaign. */
 async function replayAsCampaign(replay: string[]): Promise<string> {
@@ -62,6 +87,9 @@ beforeAll(async () => {
   worker.start([QUEUE]);
   await until('every task to die', async () => (await Promise.all(ids.map((i) => adapter.getDead(i)))).every(Boolean));
   await worker.stop();
+  // The incident as the console's sampler sees it, before anyone replays anything.
+  expect(await recordTick()).toBe(24);
+  firstFp = (await adapter.fate!([ids[0]!]))[0]!.fingerprint!;
 });
 
 afterAll(async () => {
@@ -139,6 +167,26 @@ describe('campaign follow-up on potatoq SQLite with its real worker', () => {
     } finally {
       await f.stop();
       await worker.stop();
+    }
+  });
+
+  it('keeps the incident in the death record after its letters were replayed (and adds the deaths since)', async () => {
+    const w = trendWindow('hour', Date.now());
+    const sum = (c: number[]) => c.reduce((n, x) => n + x, 0);
+    // The broker now keeps only the letters that died again (tests above: 10 of 20, then 2 of 2).
+    const kept = sum((await adapter.deadHistogram!(w)).counts);
+    expect(kept).toBe(12);
+    expect(await recordTick()).toBe(12);
+    const db = await openStateDbForTests(stateFile());
+    try {
+      const deaths = createDeathStore(db);
+      expect(sum(await deaths.read({ broker: 'cp', ...w }))).toBe(24 + 12);
+      // The first error: all 24 first deaths, and the 6 that died of it again.
+      expect(sum(await deaths.read({ broker: 'cp', ...w, group: firstFp }))).toBe(30);
+      // A second look records nothing twice.
+      expect(await recordTick()).toBe(0);
+    } finally {
+      await db.close();
     }
   });
 });
