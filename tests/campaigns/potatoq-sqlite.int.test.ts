@@ -19,6 +19,7 @@ import { recordDeaths } from '@/lib/trends/deaths';
 import { trendWindow } from '@/lib/trends/ranges';
 import { POTATOQ, PYTHON, ROOT } from '../support/potatoq-seeder';
 import { SoloWorker, until as waitFor } from '../support/solo-worker';
+import { replayAsCampaign, untilSettled } from './support';
 
 const PY_DIR = path.join(ROOT, 'tests/py');
 const QUEUE = `cp-${process.pid}`;
@@ -41,7 +42,6 @@ const poll = (id: string) => {
   clock += MIN_POLL_MS;
   return pollCampaign(store, id, { fates: async (_b, batch) => adapter.fate!(batch), now: () => clock });
 };
-const base = { broker: 'cp', action: 'replay', who: 'olga', reason: 'card check fixed', auditId: null, parent: null, filter: null };
 
 /** One tick of the death record, as the trend sampler's holder makes it, on the same state file. */
 async function recordTick(): Promise<number> {
@@ -62,17 +62,7 @@ async function recordTick(): Promise<number> {
   }
 }
 
-/** Replays `replay` as the console does: each letter's error read first, then a campaign. */
-async function replayAsCampaign(replay: string[]): Promise<string> {
-  const before = await adapter.fate!(replay);
-  expect(before.every((f) => f.fate === 'dead' && f.fingerprint)).toBe(true);
-  const r = await adapter.replayDead(replay);
-  expect(r.failed).toEqual([]);
-  return store.create(
-    base,
-    r.succeeded.map((o) => ({ id: o.id, before: before.find((f) => f.id === o.id)!.fingerprint })),
-  );
-}
+const replay = (ids: string[]) => replayAsCampaign(adapter, store, ids);
 
 beforeAll(async () => {
   execFileSync('bash', [path.join(ROOT, 'scripts/ensure-venv.sh')], { stdio: 'inherit' });
@@ -101,7 +91,7 @@ afterAll(async () => {
 describe('campaign follow-up on potatoq SQLite with its real worker', () => {
   it('tells half died again (same error or new), half succeeded, across a console restart', async () => {
     fs.writeFileSync(path.join(dir, 'fixed'), '');
-    const id = await replayAsCampaign(ids.slice(0, 20));
+    const id = await replay(ids.slice(0, 20));
     // The worker is stopped: every replayed task waits.
     expect(await poll(id)).toMatchObject({ polled: true, looked: 20, settled: false });
     expect((await store.get(id))!.rollup).toMatchObject({ waiting: 20, pending: 0 });
@@ -111,11 +101,13 @@ describe('campaign follow-up on potatoq SQLite with its real worker', () => {
     adapter = open();
     store = await openSqliteCampaignStore(stateFile());
     worker.start([QUEUE]);
-    const c = await until('the campaign to settle', async () => {
-      await poll(id);
-      const now = (await store.get(id))!;
-      return now.follow.state === 'settled' ? now : null;
-    });
+    const c = await untilSettled(
+      () => store,
+      id,
+      poll,
+      90_000,
+      () => `worker log:\n${worker?.log ?? ''}`,
+    );
     expect(c.rollup).toMatchObject({ total: 20, succeeded: 10, deadSame: 5, deadNew: 5, waiting: 0, gone: 0 });
     const same = await store.items(id, { fate: 'dead-same', limit: 100 });
     expect(same.items.map((i) => i.id).sort()).toEqual([1, 5, 9, 13, 17].map((n) => ids[n]).sort());
@@ -127,7 +119,7 @@ describe('campaign follow-up on potatoq SQLite with its real worker', () => {
   });
 
   it('says gone, not succeeded, for a task whose result expired before anyone looked', async () => {
-    const id = await replayAsCampaign([ids[20]!, ids[22]!]);
+    const id = await replay([ids[20]!, ids[22]!]);
     worker.start([QUEUE], { CP_RESULT_EXPIRES: '1' });
     await until('both to finish', async () => (await Promise.all([ids[20]!, ids[22]!].map((i) => adapter.getResult(i)))).every(Boolean));
     await worker.stop();
@@ -141,7 +133,7 @@ describe('campaign follow-up on potatoq SQLite with its real worker', () => {
   });
 
   it('is followed to the end with nobody viewing it, by the background follower, across a restart', async () => {
-    const id = await replayAsCampaign([ids[21]!, ids[23]!]);
+    const id = await replay([ids[21]!, ids[23]!]);
     const follower = (s: CampaignStore) =>
       createFollower({ store: async () => s, fates: async (_b, batch) => adapter.fate!(batch), intervalMs: 200 });
     let f = follower(store);
