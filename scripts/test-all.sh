@@ -43,7 +43,31 @@ VT_REPORT=(--reporter=default --reporter=json --reporter=./scripts/vitest-unhand
 REPORT=$reports/unit.json VITEST_UNHANDLED_REPORT=$reports/unit.unhandled.json run_step unit npx vitest run --project unit "${VT_REPORT[@]}" --outputFile.json="$reports/unit.json"
 # Components in a real DOM (Debian's Chromium, as e2e uses): dialogs and tables that carry state.
 REPORT=$reports/component.json VITEST_UNHANDLED_REPORT=$reports/component.unhandled.json run_step component npx vitest run --project component "${VT_REPORT[@]}" --outputFile.json="$reports/component.json"
-REPORT=$reports/int.json VITEST_UNHANDLED_REPORT=$reports/int.unhandled.json run_step integration npx vitest run --project int --no-file-parallelism "${VT_REPORT[@]}" --outputFile.json="$reports/int.json"
+# Integration in two lanes side by side (scripts/int-lanes.mjs says which file goes where and
+# why): the shared lane (Redis, Valkey, RabbitMQ, Celery) streams here; the isolated lane's log
+# is printed when both are done. POTATOQ_INT_LANES=1 runs every file in one process instead.
+int_lanes() {
+  local vt=(npx vitest run --project int --no-file-parallelism "${VT_REPORT[@]}")
+  if [ "${POTATOQ_INT_LANES:-2}" = 1 ]; then
+    VITEST_UNHANDLED_REPORT=$reports/int.unhandled.json "${vt[@]}" --outputFile.json="$reports/int.json"
+    return
+  fi
+  local shared isolated pid s_rc=0 i_rc=0 t0=$SECONDS
+  mapfile -t shared < <(node scripts/int-lanes.mjs shared)
+  mapfile -t isolated < <(node scripts/int-lanes.mjs isolated)
+  echo "integration lanes: ${#shared[@]} shared files, ${#isolated[@]} isolated files"
+  VITEST_UNHANDLED_REPORT=$reports/int-isolated.unhandled.json "${vt[@]}" \
+    --outputFile.json="$reports/int-isolated.json" "${isolated[@]}" > "$reports/int-isolated.log" 2>&1 &
+  pid=$!
+  VITEST_UNHANDLED_REPORT=$reports/int.unhandled.json "${vt[@]}" --outputFile.json="$reports/int.json" "${shared[@]}" || s_rc=$?
+  echo "integration: shared lane done after $((SECONDS - t0))s (exit $s_rc)"
+  wait "$pid" || i_rc=$?
+  printf '\n=== integration, isolated lane (ran beside the shared lane; done after %ss, exit %s)\n' "$((SECONDS - t0))" "$i_rc"
+  cat "$reports/int-isolated.log"
+  [ "$i_rc" -ne 0 ] && failed_reports+=("integration (isolated lane)=$reports/int-isolated.json")
+  [ "$s_rc" -eq 0 ] && [ "$i_rc" -eq 0 ]
+}
+REPORT=$reports/int.json run_step integration int_lanes
 if run_step build npx next build; then
   REPORT=$reports/e2e.json PLAYWRIGHT_JSON_OUTPUT_NAME=$reports/e2e.json run_step e2e npx playwright test --reporter=list,json
 else

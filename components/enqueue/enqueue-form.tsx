@@ -16,6 +16,7 @@ import { EnqueueAside } from './enqueue-aside';
 import { checkForm, errorFor, initialValues, toRequest, unplaced, type FormValues } from './form-model';
 import { followedQueue, nameWarnings, routeWithSightings } from './routes';
 import { TaskFields } from './task-fields';
+import { useRecheckUnknownName } from './use-recheck-name';
 import { taskWords } from '@/components/jobs/task-words';
 
 const noSubscribe = () => () => {};
@@ -27,6 +28,7 @@ export function EnqueueForm({ brokerId, decl }: { brokerId: string; decl: Enqueu
   const [touched, setTouched] = useState(false);
   const [ack, setAck] = useState(false);
   const names = useTaskNames(brokerId);
+  useRecheckUnknownName(v.task, names.data?.names, names.refetch);
   const o = useOverview(brokerId);
   const workersOn = !!decl.routes && o.data?.capabilities.workers.on === true;
   const workers = useWorkers(brokerId, workersOn);

@@ -6,6 +6,7 @@
 // finds a migrated SQLite broker usable (exit 0) and a missing file and closed ports unusable
 // (exit 1), through the drivers the package carries, printing no password. Cost: one `next build` (~2-3 min on 2
 // cores) plus the install (~15 s; ~3 min more when SQLite has to be compiled).
+// int-lane: isolated (its Redis and RabbitMQ brokers are closed ports, never reached)
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';

@@ -1,6 +1,7 @@
 // The shared adapter battery on real PostgreSQL 15: every test gets its own schema created by
 // the real `potatoq migrate` and seeded by the real potatoq (tests/py/seeder_pg.py); one run
 // uses the default prefix, one a non-default prefix with an awkward schema name.
+// int-lane: isolated (the battery names Celery only as a task name and a message format)
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { describe } from 'vitest';

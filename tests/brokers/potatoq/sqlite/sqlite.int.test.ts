@@ -1,5 +1,6 @@
 // The shared adapter battery on real SQLite files created by the real `potatoq migrate`,
 // seeded by the real potatoq (tests/py/seeder.py).
+// int-lane: isolated (the battery names Celery only as a task name and a message format)
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
