@@ -2,6 +2,7 @@
 // file) and PostgreSQL (int: the real server). `open()` makes another console instance's SQL on
 // the same store (its own handle or pool, as another process would have).
 import { afterEach, expect, it } from 'vitest';
+import { ConsoleError } from '@/lib/brokers/errors';
 import type { SqlRunner } from '@/lib/state/sql';
 import { createDeathStore, MINUTE_MS } from '@/lib/trends/deaths-store';
 import { recordDeaths, RECORD_WINDOW_MS, SEEN_KEEP_MS, type DeathReads } from '@/lib/trends/deaths';
@@ -66,16 +67,17 @@ export function deathStoreCases(open: () => Promise<SqlRunner>, broker: () => st
     expect(await s.read(w)).toEqual([0]);
   });
 
-  it('logs a broker that cannot be read and records the others', async () => {
+  it('logs a broker that cannot be read, skips one that cannot list quietly, and records the others', async () => {
     const s = await make();
-    const [down, up] = [broker(), broker()];
+    const [down, up, v3] = [broker(), broker(), broker()];
     const logged: unknown[] = [];
     const got = await recordDeaths(
       s,
       {
-        brokers: () => [down, up],
+        brokers: () => [down, up, v3],
         newest: async (b) => {
           if (b === down) throw new Error('connection refused');
+          if (b === v3) throw new ConsoleError('Unsupported', 'browsing would delete the letters');
           return [{ id: 'a', queue: 'q', diedAt: new Date().toISOString() }];
         },
         fingerprints: async () => new Map(),
