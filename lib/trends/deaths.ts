@@ -49,7 +49,7 @@ export async function recordDeaths(store: DeathStore, reads: DeathReads, now: nu
       const deaths: Death[] = fresh.map((l) => ({ ...l, fp: fps.get(l.id) ?? '' }));
       out[broker] = await store.record(broker, deaths);
     } catch (e) {
-      // A broker that cannot list its letters (RabbitMQ 3.x: browsing would delete them) is
+      // A broker that cannot list its letters (its adapter says why: a browse that would delete them) is
       // skipped quietly every tick; its chart counts what the broker itself says, if anything.
       if (isConsoleError(e) && e.code === 'Unsupported') continue;
       log({ event: 'console.trends.deaths-failed', broker, message: e instanceof Error ? e.message : String(e) });
