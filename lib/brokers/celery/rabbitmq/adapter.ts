@@ -12,7 +12,6 @@ import { noWorkflows, listing, type ActionResult, type BrokerOverview, type Capa
 import { capabilitiesOf, off, on, unsupported } from '@/lib/brokers/kit/capabilities';
 import { actionResult } from '@/lib/brokers/kit/results';
 import type { BrokerAdapter, ReplayPace, StoreConfig } from '@/lib/brokers/types';
-import { celeryFates } from '../fate';
 import { CELERY_NO_PAUSE, CELERY_NO_WORKFLOWS, CELERY_RABBITMQ_MODEL } from '../model';
 import { ZCeleryOptions } from '../options';
 import { NO_BACKEND, type ResultCtx } from '../redis/context';
@@ -58,12 +57,12 @@ import { actOnCeleryDead } from './dlq-actions';
 import { withDeadLetterQueue } from './dlq-model';
 import { diagnoseRabbit } from './diagnose';
 import { celeryWorkQueues } from './queues';
+import { rabbitCeleryFates } from './fate';
 
 export const NO_BROWSE =
   "RabbitMQ can't show queued messages without taking them from the workers (no browse; a get-and-requeue reorders and redelivers them): counts only";
 const NO_SCHEDULED =
   "RabbitMQ: a Celery ETA message waits in its queue among the ready ones until a worker reserves it (then it is unacknowledged); the broker can't tell them apart without taking them";
-const NO_FIND = 'RabbitMQ cannot find a message by id without taking messages off its queue';
 const NO_OLDEST = 'RabbitMQ does not say when its oldest ready message was enqueued without taking it';
 
 /**
@@ -256,13 +255,7 @@ export function createCeleryRabbitAdapter(config: StoreConfig): BrokerAdapter {
     listWorkers: async () => workersFrom((m) => inspect(link, m, inspectMs)),
     listResults: (q) => listResults(rctx, q),
     getResult: (id) => getResult(rctx, id),
-    // A replay's fate from the result backend alone (a DLQ browse per id would cost too much).
-    fate: (ids) =>
-      celeryFates(
-        ids,
-        { getTask: NO_FIND, getDead: (id) => getDead(rctx, id), getResult: (id) => getResult(rctx, id), resultExpires: rctx.resultExpires },
-        CELERY_RABBITMQ_MODEL.states,
-      ),
+    fate: (ids) => rabbitCeleryFates(rctx, ids),
     family: (id, q) => celeryFamily(rctx, { why: RABBITMQ_FAMILY_WHY }, id, q.limit),
     taskNames: async () => {
       const names = new Set(backend ? (await deadCounts(rctx)).names : []);
