@@ -15,7 +15,7 @@ const redisUp = await redisAvailable();
 const tag = randomBytes(4).toString('hex');
 const QUEUE = `cp-${tag}`;
 const prefix = `cprmq-${tag}-`;
-const base = newCeleryWorld(0, 3);
+const base = newCeleryWorld(0, 9);
 const w = { ...base, broker: url ?? '', env: { ...base.env, CT_BROKER: url ?? '', CT_RESULT_PREFIX: prefix } };
 
 async function deleteQueue(): Promise<void> {
@@ -47,7 +47,7 @@ if (!url || !mgmt || !redisUp) {
       expired: { fate: 'unknown', detail: /its record expired; RabbitMQ cannot find/ },
       async cleanup() {
         await deleteQueue().catch(() => undefined);
-        const c = connectRedis(redisDb(3));
+        const c = connectRedis(redisDb(9));
         const keys = await c.keys(`${prefix}*`);
         if (keys.length) await c.del(...keys);
         c.disconnect();
