@@ -29,6 +29,9 @@ export async function register(): Promise<void> {
     bootMetrics();
     const { bootAlerts } = await import('@/lib/alerts/config');
     await bootAlerts();
+    // Targets are evaluated (and the webhook sent) with nobody viewing: one evaluator per process.
+    const { startAlertEvaluator } = await import('@/lib/alerts/evaluator');
+    startAlertEvaluator();
     const { bootTrends } = await import('@/lib/trends/boot');
     bootTrends();
     // Open campaigns are followed whether or not anyone looks (lib/campaigns/background.ts).

@@ -80,6 +80,9 @@ export function Header({ brokers, account }: { brokers: BrokerLink[]; account?: 
           <Link href="/campaigns" className={linkClass(pathname.startsWith('/campaigns'))} data-testid="nav-campaigns">
             Campaigns
           </Link>
+          <Link href="/alerts" className={linkClass(pathname.startsWith('/alerts'))} data-testid="nav-alerts">
+            Alerts
+          </Link>
           <Link href="/audit" className={linkClass(pathname.startsWith('/audit'))} data-testid="nav-audit">
             Audit
           </Link>

@@ -117,7 +117,11 @@ export async function importMappingsOp(input: unknown, headers: Headers) {
   return { saved };
 }
 
-const ZPreview = ZIds.extend({ to: z.string().trim().min(1, 'to: name the broker to move to').max(200) });
+const ZPreview = ZIds.extend({
+  to: z.string().trim().min(1, 'to: name the broker to move to').max(200),
+  /** `waiting`: the ids are waiting tasks (their eta becomes `run_at`), not dead letters. */
+  from: z.enum(['dead', 'waiting'], { error: 'from: "dead" or "waiting"' }).optional(),
+});
 
 /** The jobs a move would create, beside the letters' calls; a read (no audit entry). */
 export const previewMoveOp = (brokerId: string, input: unknown, headers: Headers) =>
@@ -130,13 +134,13 @@ export const previewMoveOp = (brokerId: string, input: unknown, headers: Headers
     headers,
     reasonRequired: false,
     recorded: false,
-    run: ({ to, ids }) => {
+    run: ({ to, ids, from }) => {
       if (getAuthConfig().redactArgs)
         throw new ConsoleError(
           'Forbidden',
           'arguments are hidden on this console (POTATOQ_CONSOLE_REDACT_ARGS), so a move cannot be previewed here',
         );
       known(to, 'to');
-      return previewMove(brokerId, to, ids);
+      return previewMove(brokerId, to, ids, from);
     },
   });

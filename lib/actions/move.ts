@@ -19,7 +19,7 @@ export const ZMoveRequest = ZIds.extend({
 
 const forced = (force: boolean | undefined) => (force ? { force: true } : {});
 
-function known(id: string): void {
+export function known(id: string): void {
   if (!brokerList().some((b) => b.id === id)) throw new ConsoleError('NotFound', `no broker "${id}" is configured`);
 }
 

@@ -1,6 +1,7 @@
 import 'server-only';
 import { ConfigError } from '@/lib/config-error';
 import { consoleEnv } from '@/lib/config-file/env';
+import { rememberSecret } from '@/lib/text/secrets';
 import { ZAlertsConfig, type AlertsConfig } from './schema';
 
 // POTATOQ_CONSOLE_ALERTS (the config file's `alerts`): queue-health targets, checked by the
@@ -54,6 +55,9 @@ export async function getAlertSettings(): Promise<AlertSettings> {
     consoleEnv(),
     brokerList().map((b) => b.id),
   );
+  // The webhook's address and secret are hidden in every log line from now on.
+  rememberSecret(cached.webhook?.url);
+  rememberSecret(cached.webhook?.secret);
   return cached;
 }
 

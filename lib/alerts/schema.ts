@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZWebhookSettings } from './webhook-schema';
 
 // Queue-health targets ("alert when …"), as the config file's `alerts.targets` and the
 // POTATOQ_CONSOLE_ALERTS variable hold them. Client-safe: the targets page shows these words.
@@ -61,5 +62,6 @@ export const ZAlertTargets = z
 
 export const ZAlertsConfig = z.strictObject({
   targets: ZAlertTargets.default([]),
+  webhook: ZWebhookSettings.optional(),
 });
 export type AlertsConfig = z.infer<typeof ZAlertsConfig>;

@@ -3,9 +3,9 @@ import { Gauge, Registry } from 'prom-client';
 import { deadGroups } from '@/lib/brokers/service';
 import { listSchedules } from '@/lib/brokers/schedules-service';
 import type { Snapshot } from '@/lib/metrics/snapshot';
-import { getAlertSettings } from './config';
 import { evaluateTarget, newAlertMemory, type AlertMemory, type AlertReading } from './evaluate';
 import type { AlertTarget } from './schema';
+import { watchedTargets } from './targets';
 
 // The targets read from each /metrics snapshot (one broker read serves both), plus the reads
 // only some kinds need: dead-letter groups for newFingerprint, schedules for missedSchedule,
@@ -62,7 +62,7 @@ export async function renderAlerts(readings: AlertReading[]): Promise<string> {
 
 /** The alert series of one snapshot: '' when no target is configured. */
 export async function alertsText(s: Snapshot): Promise<string> {
-  const { targets } = await getAlertSettings();
+  const targets = await watchedTargets();
   if (!targets.length) return '';
   return renderAlerts(await evaluateSnapshot(s, targets));
 }

@@ -61,8 +61,8 @@ export const mappingRoutes = (e: { writer: number[]; readerOfBroker: number[]; r
     tag: 'migration',
     access: 'operator',
     summary:
-      'The exact jobs a move of dead letters `ids` to `to` would create through their call mappings, beside their calls; nothing sent',
-    body: z.object({ to: z.string(), ids: z.array(z.string()) }),
+      'The exact jobs a move of dead letters (or, with `from: "waiting"`, waiting tasks) `ids` to `to` would create through their call mappings, beside their calls; nothing sent',
+    body: z.object({ to: z.string(), ids: z.array(z.string()), from: z.enum(['dead', 'waiting']).optional() }),
     ok: z.object({ keyed: z.string().nullable(), items: z.array(ZPreviewItem) }),
     errors: e.writer,
   },

@@ -14,6 +14,7 @@ import { ZDeadTrend, ZDeadTrendQuery, ZQueueTrend, ZQueueTrendQuery } from '@/li
 import * as R from './responses';
 import { CAMPAIGN_ROUTES } from './openapi-campaigns';
 import { mappingRoutes } from './openapi-mappings';
+import { alertRoutes } from './openapi-alerts';
 import { ZReplayEdit } from '@/lib/brokers/schema-edit';
 import {
   SCHEDULE_ACTIONS,
@@ -132,6 +133,26 @@ export const ROUTES: Route[] = [
     tag: 'tasks',
     access: 'reader',
     summary: 'The task whose id is literally `revoke`',
+    ok: R.ZTaskDetail,
+    errors: readerOfBroker,
+  },
+  {
+    method: 'post',
+    path: '/api/brokers/{broker}/tasks/move',
+    tag: 'tasks',
+    access: 'operator',
+    summary:
+      'Move waiting tasks to broker `to` of another call model through their call mappings (each taken from its queue atomically, then created there under an idempotency key); operator on both brokers, `reason` required',
+    body: idsWithReason.extend({ to: z.string().min(1).describe('the broker the tasks go to') }),
+    ok: R.ZMoveResult,
+    errors: writer,
+  },
+  {
+    method: 'get',
+    path: '/api/brokers/{broker}/tasks/move',
+    tag: 'tasks',
+    access: 'reader',
+    summary: 'The task whose id is literally `move`',
     ok: R.ZTaskDetail,
     errors: readerOfBroker,
   },
@@ -609,6 +630,7 @@ export const ROUTES: Route[] = [
     errors: writer,
   },
   ...mappingRoutes({ writer, readerOfBroker, readerOfState }),
+  ...alertRoutes({ writer, readerOfState }),
 ];
 
 /** Outside /api: Prometheus metrics (docs/metrics.md). */

@@ -132,5 +132,9 @@ export const ZCallsDecl = z.strictObject({
    *  send returns the first task and creates nothing): how, in the system's words. A move
    *  that stopped between its steps then simply sends again instead of asking the operator. */
   keyed: z.string().optional(),
+  /** Whether waiting work (not only dead letters) can leave as calls (lib/brokers/move-waiting.ts):
+   *  what taking a waiting task does here (removed from where workers take it, in the step that
+   *  claims it), or why not. Absent: only dead letters move. */
+  waiting: ZCallSide.optional(),
 });
 export type CallsDecl = z.infer<typeof ZCallsDecl>;

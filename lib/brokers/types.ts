@@ -161,6 +161,18 @@ export interface BrokerAdapter {
    *  what makes a retried move safe here (`model.calls.keyed`). InvalidInput where the system
    *  refuses the job (nothing created). */
   importValue?(job: ValueJob): Promise<{ outcome: 'ok' | 'already'; message: string; taskId: string }>;
+  /** Waiting task `id` as a call (present with `model.calls.waiting` on), with `claim`: what
+   *  `takeWaiting` needs to remove exactly this message (opaque, JSON text). Null when no such
+   *  task waits here (a worker took it, or it never was). Nothing changes. */
+  peekWaiting?(id: string): Promise<{ call: TaskCall; claim: string } | null>;
+  /** Removes the waiting message `claim` names, atomically: in the step that claims it, so no
+   *  worker can also get it. False when it was no longer waiting (a worker took it, another
+   *  move did): nothing removed. */
+  takeWaiting?(id: string, claim: string): Promise<boolean>;
+  /** Whether a `takeWaiting` of `id` removed it here (a mark the take leaves in the same step):
+   *  a move that stopped after its take then sends the held call; without it, the task gone
+   *  means a worker took it. Nothing changes. */
+  tookWaiting?(id: string): Promise<boolean>;
   /** Whether a task with this id is here (waiting, running, dead or finished), as `importCall`
    *  checks it: the words it would say with `already`, or null. Nothing changes. A move asks
    *  this after an earlier move of the id did not finish (lib/brokers/move-one.ts); without it

@@ -53,12 +53,32 @@ const MOVE_JOURNAL = [
     PRIMARY KEY (source, id))`,
 ];
 
+// A waiting task's call held by its move between taking it from the source and its arrival on
+// the target (lib/brokers/move-held.ts): keyed like the journal, tied to one attempt (move_id).
+const MOVE_HELD = [
+  `CREATE TABLE IF NOT EXISTS console_move_held (
+    source TEXT NOT NULL, id TEXT NOT NULL, move_id TEXT NOT NULL, call_json TEXT NOT NULL, claim TEXT NOT NULL,
+    PRIMARY KEY (source, id))`,
+];
+
 // Call mappings between call models (lib/brokers/mapping/store.ts): one row per (source broker,
 // target broker, source task name), the mapping as JSON.
 const CALL_MAPPINGS = [
   `CREATE TABLE IF NOT EXISTS console_call_mappings (
     source TEXT NOT NULL, target TEXT NOT NULL, task TEXT NOT NULL, body TEXT NOT NULL,
     updated_at TEXT NOT NULL, updated_by TEXT NOT NULL, PRIMARY KEY (source, target, task))`,
+];
+
+// Queue-health targets edited in the console, the webhook settings (one row per key), and per
+// target the last transition a webhook was sent for: every console instance on the store
+// claims a transition with one conditional upsert, so only one of them sends it.
+const ALERTS = [
+  `CREATE TABLE IF NOT EXISTS console_alert_targets (
+    id TEXT PRIMARY KEY, body TEXT NOT NULL, updated_at TEXT NOT NULL, updated_by TEXT NOT NULL)`,
+  `CREATE TABLE IF NOT EXISTS console_alert_settings (
+    key TEXT PRIMARY KEY, body TEXT NOT NULL, updated_at TEXT NOT NULL, updated_by TEXT NOT NULL)`,
+  `CREATE TABLE IF NOT EXISTS console_alert_sends (
+    target TEXT PRIMARY KEY, state TEXT NOT NULL, changed_at TEXT NOT NULL, sent_at TEXT)`,
 ];
 
 // Before the one lease table: pause holds had their own (moved into console_leases by
@@ -196,6 +216,8 @@ export const STEPS: readonly SchemaStep[] = [
   { id: 'bulk-leases-2', statements: BULK_INTO_LEASES },
   { id: 'call-mappings-1', statements: () => CALL_MAPPINGS },
   { id: 'campaigns-1', statements: CAMPAIGNS },
+  { id: 'alerts-1', statements: () => ALERTS },
+  { id: 'move-held-1', statements: () => MOVE_HELD },
   { id: 'campaigns-2', statements: () => CAMPAIGNS_2 },
   { id: 'deaths-1', statements: DEATHS },
 ];

@@ -111,15 +111,20 @@ export async function jobsWithKey(key: string): Promise<string[]> {
 }
 
 /** A console process of its own moving `id` (tests/support/move-child.ts). */
-export function otherConsole(from: string, id: string, by: string): Promise<string> {
+export function otherConsole(from: string, id: string, by: string, env: Record<string, string> = {}): Promise<string> {
+  return spawnConsole(from, id, by, env).done;
+}
+
+/** `otherConsole`'s process itself (a test kills it mid-move): its output so far, and at exit. */
+export function spawnConsole(from: string, ids: string, by: string, env: Record<string, string> = {}) {
   const child = spawn(path.join(ROOT, 'node_modules/.bin/vite-node'), ['--config', 'vitest.config.ts', 'tests/support/move-child.ts'], {
     cwd: ROOT,
-    env: { ...process.env, MOVE_FROM: from, MOVE_TO: 'qf', MOVE_IDS: id, MOVE_BY: by },
+    env: { ...process.env, MOVE_FROM: from, MOVE_TO: 'qf', MOVE_IDS: ids, MOVE_BY: by, ...env },
   });
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-  return new Promise((res) => child.on('exit', () => res(out)));
+  return { child, out: () => out, done: new Promise<string>((res) => child.on('exit', () => res(out))) };
 }
 
 export async function startWorkers(): Promise<void> {

@@ -24,6 +24,9 @@ export const CELERY_REDIS_CALLS: CallsDecl = {
   import: {
     does: "Sends the message `app.send_task` would send for the same task, args and kwargs, under the letter's own id, ready now; nothing is sent when a message with that id is waiting or reserved here, or a result with that id is stored.",
   },
+  waiting: {
+    does: "A waiting message (protocol 2: task, id, args, kwargs, eta, priority from its headers and body) is removed from its queue's list in one atomic step (LREM of the exact message, with a mark that the move took it), so a worker that took it first keeps it and nothing is sent; a message a worker has reserved (running, or held until its eta) is refused.",
+  },
 };
 
 export const CELERY_RABBITMQ_CALLS: CallsDecl = {
@@ -31,6 +34,9 @@ export const CELERY_RABBITMQ_CALLS: CallsDecl = {
   export: EXPORT,
   import: {
     why: 'RabbitMQ cannot look a queued message up by its id, so a move retried after a crash could not tell that the task is already here and would run it twice',
+  },
+  waiting: {
+    why: 'RabbitMQ hands out a queued message only by consuming from the head (basic.get), and a message taken that way goes back to the queue, where a worker may get it, if the console stops before the ack: the exact message cannot be taken in one step, so waiting tasks are not offered (dead letters are)',
   },
 };
 

@@ -4,6 +4,7 @@ import { ConsoleError, isConsoleError } from '@/lib/brokers/errors';
 import { getAdapter } from '@/lib/brokers/registry';
 import { toConsoleError, withTimeout } from '@/lib/brokers/service';
 import { requirePairing } from '@/lib/brokers/move';
+import { waitingPairing } from '@/lib/brokers/move-waiting';
 import { mappedJob, sourceView } from './enqueue';
 import type { MovePreviewItem } from './schema';
 
@@ -17,18 +18,24 @@ export async function previewMove(
   fromId: string,
   toId: string,
   ids: string[],
+  /** `waiting`: waiting tasks (lib/brokers/move-waiting.ts), read without taking them. */
+  state: 'dead' | 'waiting' = 'dead',
 ): Promise<{ keyed: string | null; items: MovePreviewItem[] }> {
   if (ids.length > MAX_PREVIEW)
     throw new ConsoleError('InvalidInput', `ids: at most ${MAX_PREVIEW} letters a preview`, { ids: 'too many' });
-  await requirePairing(fromId, toId);
   const from = getAdapter(fromId);
   const to = getAdapter(toId);
+  if (state === 'waiting') {
+    const p = await waitingPairing(fromId, toId);
+    if (!p.on) throw new ConsoleError('Unsupported', p.why);
+  } else await requirePairing(fromId, toId);
   if (from.model.calls?.model === to.model.calls?.model || !from.exportCall)
     throw new ConsoleError(
       'Unsupported',
       `${from.name} and ${to.name} share a call model: a move keeps each call as it is (no mapping to preview)`,
     );
-  const exportCall = from.exportCall.bind(from);
+  const exportCall = state === 'waiting' ? (id: string) => from.peekWaiting!(id).then((w) => w && w.call) : from.exportCall.bind(from);
+  const what = state === 'waiting' ? 'a waiting task' : 'a dead letter';
   const sides = { from: { id: fromId, name: from.name }, to: { id: toId, name: to.name } };
   const items: MovePreviewItem[] = [];
   for (const id of [...new Set(ids)]) {
@@ -37,7 +44,7 @@ export async function previewMove(
     try {
       const call = await withTimeout('letter read', getConfig().timeouts.readMs, () => exportCall(id));
       if (!call) {
-        item.problems.id = `not a dead letter on ${from.name}`;
+        item.problems.id = `not ${what} on ${from.name}`;
         continue;
       }
       item.source = sourceView(call);

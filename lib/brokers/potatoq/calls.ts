@@ -77,6 +77,17 @@ function truthy(v: PyVal | undefined): boolean {
  *  (another system's message, a truncated read, callbacks the other system can't run). */
 export function callOfLetter(d: DeadDetail): TaskCall {
   if (d.rawTruncated) throw invalid(`the message is ${d.rawSize} bytes, more than the console reads whole; replay it here instead`);
+  return callOfMessage(d.id, d.raw, d.queue);
+}
+
+/** What a waiting task's move does on a potatoq SQL store (lib/brokers/potatoq/sqlite/waiting.ts). */
+export const POTATOQ_SQL_WAITING = {
+  does: "A waiting task's message (ready or scheduled; its run time becomes the job's run_at) is deleted in one transaction that checks it is still the same waiting row and stores REVOKED for its id, as `potatoq revoke` does, marked as the console's move: a worker that claimed it first keeps it and nothing is sent; a running task is refused.",
+};
+
+/** A potatoq message (its JSON text) as a call; InvalidInput with why when it isn't one. */
+export function callOfMessage(id: string, raw: string, fallbackQueue: string | null): TaskCall {
+  const d = { id, raw, queue: fallbackQueue };
   const decoded = decodePayload(d.raw, { maxDepth: 1, maxItems: 1, maxString: 1 });
   if (decoded.kind === 'foreign') throw invalid(`not a potatoq message (${decoded.reason})`);
   const m = decodeTags(parseJson(d.raw)).value;

@@ -14,9 +14,9 @@ export function pyFloat(n: number): string {
 
 /** The REVOKED record potatoq's `revoke` stores: all 13 keys of `ResultRecord.to_dict()`,
  *  in its order, compact. */
-export function revokedRecord(id: string, now: number, name: string | null): string {
+export function revokedRecord(id: string, now: number, name: string | null, meta = 'null'): string {
   return (
-    `{"task_id":${JSON.stringify(id)},"status":"REVOKED","result":null,"traceback":null,"meta":null,` +
+    `{"task_id":${JSON.stringify(id)},"status":"REVOKED","result":null,"traceback":null,"meta":${meta},` +
     `"date_done":${pyFloat(now)},"name":${name === null ? 'null' : JSON.stringify(name)},"args":null,"kwargs":null,` +
     `"retries":0,"worker":null,"date_started":null,"enqueued_at":null}`
   );
@@ -47,3 +47,6 @@ export function asInvalidInput<T>(build: () => T): T {
 export function buildFromFields(p: PotatoqEnqueue, now: number) {
   return asInvalidInput(() => buildMessage({ ...potatoqBuildInput(p), now }));
 }
+
+/** The `meta` of the REVOKED record a console move leaves for a waiting task it took. */
+export const MOVED_META = '{"potatoq_console":"moved"}';

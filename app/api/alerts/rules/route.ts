@@ -3,6 +3,7 @@ import { getAuthConfig } from '@/lib/auth/config';
 import { resolveFromHeaders } from '@/lib/auth/resolve';
 import { getAlertSettings } from '@/lib/alerts/config';
 import { alertRules } from '@/lib/alerts/rules';
+import { watchedTargets } from '@/lib/alerts/targets';
 
 export const dynamic = 'force-dynamic';
 
@@ -18,5 +19,5 @@ export async function GET(req: Request) {
   const who = resolveFromHeaders(getAuthConfig(), req.headers);
   if (!who.ok) return text(who.code === 'Forbidden' ? 403 : 401, `${who.reason}\n`);
   const s = await getAlertSettings();
-  return text(200, alertRules(s.targets, s.publicUrl), 'application/yaml; charset=utf-8');
+  return text(200, alertRules(await watchedTargets(), s.publicUrl), 'application/yaml; charset=utf-8');
 }

@@ -30,6 +30,7 @@ import { singleFlight } from './flight';
 import { diagnoseRedis } from './diagnose';
 import { findCall, importCall } from './import';
 import { callOfFailure } from '../calls';
+import { peekWaiting, takeWaiting, tookWaiting } from './waiting';
 import { memoRoutes } from '../route';
 import { readRedisRoutes } from './routes';
 import { foldSightings } from '@/lib/brokers/task-queues';
@@ -168,6 +169,9 @@ export function createCeleryRedisAdapter(
     replayEdited: (id, edit) => replayEditedCelery(ctx, CELERY_REDIS_MODEL, id, edit, redisReplayBroker(ctx)),
     discardDead: (ids) => discardDead(ctx, ids),
     exportCall: (id) => callOfFailure(ctx, id, moveRoutes),
+    peekWaiting: (id) => peekWaiting(ctx, id),
+    takeWaiting: (id, claim) => takeWaiting(ctx, id, claim),
+    tookWaiting: (id) => tookWaiting(ctx, id),
     importCall: (call) => importCall(ctx, call),
     findCall: (id) => findCall(ctx, id),
     revoke: (ids) => revoke(ctx, ids),

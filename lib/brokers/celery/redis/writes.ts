@@ -48,7 +48,7 @@ export async function enqueue(ctx: CeleryRedisCtx, req: EnqueueRequest): Promise
 
 /** The exact item a scan found (read whole, or fetched again by position when only its
  *  envelope was read), null when it is no longer there. */
-async function exactItem(ctx: CeleryRedisCtx, id: string, w: WaitingItem): Promise<Buffer | null> {
+export async function exactItem(ctx: CeleryRedisCtx, id: string, w: WaitingItem): Promise<Buffer | null> {
   if (w.raw) return w.raw;
   const key = ctx.keys.bucket(w.queue, PRIORITY_STEPS[w.bucket]!);
   const item = await ctx.client.lindexBuffer(key, -(w.pos + 1));

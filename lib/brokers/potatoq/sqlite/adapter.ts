@@ -23,10 +23,11 @@ import { getTask, listTasks, readResult } from './reads-tasks';
 import { pathFromUrl } from './url';
 import { enqueueMessage } from './writes-enqueue';
 import { findCall, importCall } from './writes-import';
-import { callOfLetter } from '../calls';
+import { callOfLetter, POTATOQ_CALLS, POTATOQ_SQL_WAITING } from '../calls';
 import { previewPotatoqEnqueue } from '../enqueue-preview';
 import { revokeStep } from './writes-revoke';
 import { discardStep, replayStep, runPerId } from './writes';
+import { peekWaiting, takeWaiting, tookWaiting } from './waiting';
 import { POTATOQ_NO_PAUSE, POTATOQ_NO_WORKFLOWS, POTATOQ_TABLE_MODEL } from '../model';
 import { diagnosePotatoq } from '../diagnose';
 import { editedPayload, previewOf, resultOf } from '../edit-replay';
@@ -56,6 +57,9 @@ function letterText(db: Database.Database, id: string): string | null {
  * plans); where potatoq has no index (claimed_at, the dead letters' queue) the work is bounded
  * by the running rows or the dead-letter table (potatoq's dead_letter_max).
  */
+// Waiting tasks leave as calls here (./waiting.ts); the PostgreSQL store shares the rest.
+const SQLITE_MODEL = { ...POTATOQ_TABLE_MODEL, calls: { ...POTATOQ_CALLS, waiting: POTATOQ_SQL_WAITING } };
+
 export function createSqliteAdapter(config: StoreConfig): BrokerAdapter {
   const o = parseOptions(ZSqliteOptions, config.options);
   const busyTimeoutMs = o.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
@@ -97,7 +101,7 @@ export function createSqliteAdapter(config: StoreConfig): BrokerAdapter {
     id: config.id,
     name: config.name,
     kind: 'sqlite',
-    model: POTATOQ_TABLE_MODEL,
+    model: SQLITE_MODEL,
     capabilities: () => sys.read(capabilities),
     overview: () =>
       read((db) => {
@@ -167,6 +171,9 @@ export function createSqliteAdapter(config: StoreConfig): BrokerAdapter {
     exportCall: (id) => read((db) => getDead(db, id)).then((d) => d && callOfLetter(d)),
     importCall: (call) => act(() => importCall(writer(), call)),
     findCall: (id) => read((db) => findCall(db, id)),
+    peekWaiting: (id) => read((db) => peekWaiting(db, id)),
+    takeWaiting: (id, claim) => act(() => takeWaiting(writer(), id, claim, resultExpires)),
+    tookWaiting: (id) => read((db) => tookWaiting(db, id)),
     discardDead: (ids) =>
       act(() => {
         const db = writer();

@@ -1,0 +1,219 @@
+// Waiting Celery tasks (Redis) moved into QueueFlow through call mappings, with real components:
+// Celery 5.7's own apply_async writes the messages (to a queue no Celery worker consumes, and to
+// one a worker does), the real QueueFlow 0.6.0 server takes the jobs, its Python client's worker
+// runs them. Exactly once: a console process killed with SIGKILL mid-move and a second pass, and
+// two console processes moving the same task. Shares tests/support/move-qf-rig.ts (its brokers,
+// state store and workers) with tests/move-queueflow.int.test.ts.
+import { execFileSync } from 'node:child_process';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PY_DIR } from '@/tests/support/postgres';
+import { PYTHON } from '@/tests/support/potatoq-seeder';
+import { runsIn } from '@/tests/support/runs-log';
+import { call, until } from '@/tests/queueflow/support';
+import {
+  BY,
+  C_BROKER,
+  celeryEnv,
+  getAdapter,
+  getMoveJournal,
+  jobsWithKey,
+  logs,
+  moveKey,
+  outC,
+  outP,
+  previewMove,
+  Q,
+  qfw,
+  s,
+  save,
+  sqEnv,
+  spawnConsole,
+  startWorkers,
+  stopWorkers,
+  TQ,
+  up,
+} from '@/tests/support/move-qf-rig';
+
+const mw = up ? await import('@/lib/brokers/move-waiting') : null;
+/** A queue no Celery worker consumes: its tasks wait. */
+const W = `${Q}-waiting`;
+const MAP = { source: 'celery', target: 'qf', task: 'mv.record', targetTask: 'qf.ok', queue: TQ, args: ['n', 's'] };
+type Result = {
+  succeeded: Array<{ id: string; outcome: string; message: string; taskId?: string }>;
+  failed: Array<{ id: string; outcome: string }>;
+};
+
+/** Celery's apply_async of mv.record(n, "w<n>") to `queue`, `extra` its options; the ids. */
+function sendCelery(queue: string, ns: number[], extra = ''): string[] {
+  const py = `import mv_celery_app as m\nfor n in ${JSON.stringify(ns)}:\n    print(m.record.apply_async(args=[n, f"w{n}"], queue=${JSON.stringify(queue)}${extra}).id)`;
+  return execFileSync(PYTHON, ['-c', py], { cwd: PY_DIR, env: celeryEnv }).toString().trim().split('\n');
+}
+
+const waiting = (id: string) => getAdapter('celery').peekWaiting!(id);
+const result = (out: string) => JSON.parse(/RESULT (.*)/.exec(out)?.[1] ?? 'null') as Result | null;
+
+/** Each id: one job under its key, run once by QueueFlow's worker with the mapped payload, not
+ *  waiting on Celery, never run there, no move journal row left. */
+async function expectMovedOnce(ids: string[], ns: number[]) {
+  const journal = await getMoveJournal();
+  for (const [i, id] of ids.entries()) {
+    const jobs = await jobsWithKey(moveKey(id));
+    expect(jobs, id).toHaveLength(1);
+    await until('the QueueFlow worker to run it', async () => qfw.runs(jobs[0]!).length > 0, 40_000, logs);
+    expect(qfw.runs(jobs[0]!)).toEqual([expect.objectContaining({ task: 'qf.ok', payload: { n: ns[i], s: `w${ns[i]}` } })]);
+    expect(await waiting(id)).toBeNull();
+    expect(await journal.get('celery', id)).toBeNull();
+    expect(runsIn(outC, id)).toBe(0);
+  }
+}
+
+describe.skipIf(!up)('moving waiting Celery tasks into QueueFlow, with real workers on both sides', () => {
+  beforeAll(startWorkers, 90_000);
+  afterAll(stopWorkers, 60_000);
+
+  it('says which pairs move waiting tasks, and why not', async () => {
+    expect(await mw!.waitingPairing('celery', 'qf')).toEqual({ on: true, does: expect.stringMatching(/atomic step.*run_at/s) });
+    expect(await mw!.waitingPairing('sq', 'qf')).toEqual({ on: true, does: expect.stringMatching(/one transaction/) });
+    expect(await mw!.waitingPairing('qf', 'celery')).toEqual({ on: false, why: expect.stringMatching(/moves dead letters only/) });
+    expect(await mw!.waitingPairing('celery', 'sq')).toMatchObject({ on: false });
+    await expect(mw!.moveWaiting('celery', 'qfro', ['x'], BY)).rejects.toMatchObject({ code: 'Unsupported' });
+  });
+
+  it('moves a waiting task with a future eta: the job runs once at its run_at with the mapped payload; no mapping: refused, left waiting', async () => {
+    const eta = new Date(Date.now() + 15_000);
+    const [id] = sendCelery(
+      W,
+      [3],
+      `, eta=__import__("datetime").datetime.fromtimestamp(${eta.getTime() / 1000}, __import__("datetime").timezone.utc)`,
+    );
+    const none = await mw!.moveWaiting('celery', 'qf', [id!], BY);
+    expect(none.failed).toEqual([
+      { id, outcome: 'invalid', message: expect.stringMatching(/task "mv.record" has no call mapping.*nothing was taken/) },
+    ]);
+    expect((await waiting(id!))?.call).toMatchObject({ task: 'mv.record', etaMs: eta.getTime() });
+
+    await save(MAP);
+    // The preview reads it without taking it: the exact job, its eta as run_at.
+    const p = await previewMove('celery', 'qf', [id!, 'no-such-task'], 'waiting');
+    expect(p.items[0]).toMatchObject({
+      problems: {},
+      job: { task: 'qf.ok', payload: { n: 3, s: 'w3' }, key: moveKey(id!), runAt: eta.toISOString() },
+    });
+    expect(p.items[1]?.problems).toEqual({ id: 'not a waiting task on Celery' });
+    expect(await waiting(id!)).not.toBeNull();
+    const r = await mw!.moveWaiting('celery', 'qf', [id!], BY);
+    expect(r.failed).toEqual([]);
+    expect(r.succeeded).toEqual([
+      { id, outcome: 'ok', taskId: expect.any(String), message: expect.stringMatching(/^created on QueueFlow .*; taken from Celery$/) },
+    ]);
+    const job = (await call<{ scheduled_at: string; idempotency_key: string }>(s!, 'GET', `/api/v1/jobs/${r.succeeded[0]!.taskId}`)).body;
+    expect(job.idempotency_key).toBe(moveKey(id!));
+    expect(Math.abs(Date.parse(job.scheduled_at) - eta.getTime())).toBeLessThan(1000);
+    await expectMovedOnce([id!], [3]);
+    expect(Date.now()).toBeGreaterThanOrEqual(eta.getTime() - 1000);
+    // Moved: no longer waiting here.
+    expect((await mw!.moveWaiting('celery', 'qf', [id!], BY)).failed[0]?.outcome).toBe('missing');
+  }, 120_000);
+
+  it('refuses a task a Celery worker already took (reserved until its eta), sending nothing', async () => {
+    await save(MAP);
+    const [id] = sendCelery(Q, [4], ', countdown=300');
+    await until('the Celery worker to reserve it', async () => (await waiting(id!)) === null, 30_000, logs);
+    const r = await mw!.moveWaiting('celery', 'qf', [id!], BY);
+    expect(r.failed).toEqual([{ id, outcome: 'missing', message: expect.stringMatching(/not waiting on Celery \(a worker took it/) }]);
+    expect(await jobsWithKey(moveKey(id!))).toEqual([]);
+    await getAdapter('celery').revoke([id!]);
+  }, 60_000);
+
+  it('a console killed with SIGKILL mid-move, then a second pass: every task on QueueFlow once, none left on Celery', async () => {
+    await save(MAP);
+    const ns = Array.from({ length: 40 }, (_, i) => 100 + i);
+    const ids = sendCelery(W, ns);
+    // Short timeouts in the child: its journal rows' lease passes soon after the kill.
+    const c = spawnConsole('celery', ids.join(','), 'killed', {
+      MOVE_STATE: 'waiting',
+      POTATOQ_CONSOLE_READ_TIMEOUT_MS: '1000',
+      POTATOQ_CONSOLE_WRITE_TIMEOUT_MS: '1000',
+    });
+    await until('the child to start moving', async () => c.out().includes('moving'), 60_000, c.out);
+    // Killed as soon as it has taken a task (the queue got shorter): the rest wait, some may be
+    // taken and held, or sent and not yet recorded as sent.
+    const redis = new Redis(C_BROKER);
+    try {
+      for (const end = Date.now() + 30_000; (await redis.llen(W)) === ids.length && c.child.exitCode === null;)
+        if (Date.now() > end) throw new Error(`the child took nothing\n${c.out()}`);
+      c.child.kill('SIGKILL');
+      expect(await redis.llen(W)).toBeGreaterThan(0);
+    } finally {
+      redis.disconnect();
+    }
+    await c.done;
+    await new Promise((res) => setTimeout(res, 8_500));
+    const r = await mw!.moveWaiting('celery', 'qf', ids, BY);
+    const moved = new Set([...r.succeeded.map((o) => o.id)]);
+    // Those the killed console finished are no longer waiting ('missing'); every other one moves now.
+    for (const o of r.failed) expect(o.outcome, JSON.stringify(o)).toBe('missing');
+    expect(moved.size + r.failed.length).toBe(ids.length);
+    // The kill left at least one move unfinished (its row, perhaps its held call): this pass finished it.
+    expect(
+      r.succeeded.some((o) => o.message.startsWith('after an earlier move')),
+      JSON.stringify(r),
+    ).toBe(true);
+    await expectMovedOnce(ids, ns);
+  }, 180_000);
+
+  it('moves potatoq (SQLite) waiting tasks, ready and scheduled: each runs once on QueueFlow, the scheduled one at its run_at, never on potatoq', async () => {
+    await save({ ...MAP, source: 'sq' });
+    const py = (queue: string, n: number, extra: string) =>
+      `print(m.record.apply_async(args=[${n}, "w${n}"], queue=${JSON.stringify(queue)}${extra}).id)`;
+    const [ready, later] = execFileSync(PYTHON, ['-c', `import mv_potatoq_app as m\n${py(W, 30, '')}\n${py(Q, 31, ', countdown=12')}`], {
+      cwd: PY_DIR,
+      env: sqEnv,
+    })
+      .toString()
+      .trim()
+      .split('\n') as [string, string];
+    const before = Date.now();
+    const r = await mw!.moveWaiting('sq', 'qf', [ready, later], BY);
+    expect(r.failed).toEqual([]);
+    expect(r.succeeded.map((o) => o.message)).toEqual([
+      expect.stringMatching(/^created on QueueFlow .*; taken from potatoq SQLite$/),
+      expect.stringMatching(/^created on QueueFlow /),
+    ]);
+    const job = (await call<{ scheduled_at: string }>(s!, 'GET', `/api/v1/jobs/${r.succeeded[1]!.taskId}`)).body;
+    expect(Date.parse(job.scheduled_at)).toBeGreaterThan(before + 5_000);
+    for (const [id, n] of [
+      [ready, 30],
+      [later, 31],
+    ] as const) {
+      const jobs = await jobsWithKey(moveKey(id));
+      expect(jobs).toHaveLength(1);
+      await until('the QueueFlow worker to run it', async () => qfw.runs(jobs[0]!).length > 0, 40_000, logs);
+      expect(qfw.runs(jobs[0]!)).toEqual([expect.objectContaining({ payload: { n, s: `w${n}` } })]);
+      expect(await getAdapter('sq').peekWaiting!(id)).toBeNull();
+    }
+    // Past its eta, and the potatoq worker on its queue still never ran it.
+    await new Promise((res) => setTimeout(res, 3_000));
+    expect(runsIn(outP, later)).toBe(0);
+    expect(await getAdapter('sq').tookWaiting!(later)).toBe(true);
+  }, 120_000);
+
+  it('two console processes moving the same waiting task: one job, run once, never on Celery', async () => {
+    await save(MAP);
+    const [id] = sendCelery(W, [20]);
+    const outs = await Promise.all(['ann', 'ben'].map((by) => spawnConsole('celery', id!, by, { MOVE_STATE: 'waiting' }).done));
+    const results = outs.map(result);
+    expect(results.every(Boolean), outs.join('\n')).toBe(true);
+    const outcomes = results.flatMap((x) => [...x!.succeeded, ...x!.failed].map((o) => o.outcome)).sort();
+    expect(
+      outcomes.filter((o) => o === 'ok'),
+      outcomes.join(),
+    ).toHaveLength(1);
+    expect(
+      outcomes.every((o) => ['ok', 'conflict', 'missing', 'already'].includes(o)),
+      outcomes.join(),
+    ).toBe(true);
+    await expectMovedOnce([id!], [20]);
+  }, 120_000);
+});
