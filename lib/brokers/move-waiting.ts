@@ -11,6 +11,7 @@ import type { ActionOutcome } from './schema';
 import { hasNul, toConsoleError, withTimeout } from './service';
 import { forgetReads } from './shared-reads';
 import { mappedEnqueue, mappedJob } from './mapping/enqueue';
+import { movesOf, recordMoves } from './moves-ledger';
 
 /**
  * Waiting tasks (not yet run) moved to a broker of another call model through their task's call
@@ -81,6 +82,14 @@ export async function moveWaiting(fromId: string, toId: string, ids: string[], b
   if (!p.on) throw new ConsoleError(findBrokerConfig(fromId).readOnly ? 'ReadOnly' : 'Unsupported', p.why);
   const [journal, held] = [await getMoveJournal(), await getMoveHeld()];
   const steps = stepsOf(fromId, toId);
+  // Each task's name kept for the moves ledger (lib/brokers/moves-ledger.ts).
+  const tasks = new Map<string, string>();
+  const peek = steps.peek;
+  steps.peek = async (id) => {
+    const p = await peek(id);
+    if (p) tasks.set(id, p.call.task);
+    return p;
+  };
   const succeeded: ActionOutcome[] = [];
   const failed: ActionOutcome[] = [];
   for (const id of [...new Set(ids)]) {
@@ -92,5 +101,6 @@ export async function moveWaiting(fromId: string, toId: string, ids: string[], b
     }
     (o.outcome === 'ok' || o.outcome === 'already' ? succeeded : failed).push(o);
   }
+  await recordMoves(movesOf({ source: fromId, target: toId }, succeeded, { who: by.by, auditId: by.auditId ?? null, tasks }));
   return { action: 'move', brokerId: fromId, to: toId, requested: ids.length, succeeded, failed };
 }

@@ -72,6 +72,10 @@ export interface BrokerAdapter {
    *  what was read and what was left out (a window of the newest, one read of a deep queue). */
   deadGroups(q: { queue?: string }): Promise<DeadGroups>;
   getDead(id: string): Promise<DeadDetail | null>;
+  /** Whether a dead letter died because no worker of this system had a handler for its task
+   *  (the migration view's "no handler" column), read from what `listDead` gives. Absent where
+   *  the system does not tell such letters apart; the view says so. */
+  lacksHandler?(letter: DeadSummary): boolean;
   /**
    * Dead letters per time bucket by the died time the system itself keeps (trend charts), at a
    * bounded cost (an index range or at most the letters `deadGroups` would read). Optional:

@@ -183,6 +183,19 @@ const DEATHS = (d: Dialect) => [
   'CREATE INDEX IF NOT EXISTS console_dead_series_minute ON console_dead_series (minute_ms)',
 ];
 
+// The moves ledger (lib/brokers/moves-ledger.ts): each finished move of a task, kept after the
+// journal row goes, so either side's task page says where the work went or came from. One row
+// per (source broker, source id, target broker, target id); pruned by `at` (its retention).
+const MOVES_LEDGER = [
+  `CREATE TABLE IF NOT EXISTS console_moves (
+    source TEXT NOT NULL, source_id TEXT NOT NULL, target TEXT NOT NULL, target_id TEXT NOT NULL,
+    outcome TEXT NOT NULL, task TEXT, at TEXT NOT NULL, who TEXT NOT NULL, audit_id TEXT, message TEXT NOT NULL,
+    PRIMARY KEY (source, source_id, target, target_id))`,
+  'CREATE INDEX IF NOT EXISTS console_moves_target ON console_moves (target, target_id)',
+  'CREATE INDEX IF NOT EXISTS console_moves_pair ON console_moves (source, target, at)',
+  'CREATE INDEX IF NOT EXISTS console_moves_at ON console_moves (at)',
+];
+
 /** The console's schema, in order. Append only. */
 export const STEPS: readonly SchemaStep[] = [
   {
@@ -218,6 +231,7 @@ export const STEPS: readonly SchemaStep[] = [
   { id: 'campaigns-1', statements: CAMPAIGNS },
   { id: 'alerts-1', statements: () => ALERTS },
   { id: 'move-held-1', statements: () => MOVE_HELD },
+  { id: 'moves-ledger-1', statements: () => MOVES_LEDGER },
   { id: 'campaigns-2', statements: () => CAMPAIGNS_2 },
   { id: 'deaths-1', statements: DEATHS },
 ];

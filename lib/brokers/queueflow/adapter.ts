@@ -8,7 +8,7 @@ import { requireOn, unsupported } from '@/lib/brokers/kit/capabilities';
 import { cachedFor } from '@/lib/brokers/kit/connections';
 import { totalsOver } from '@/lib/brokers/kit/overview';
 import { createQfClient, type QfClient } from './client';
-import { deadGroups, getDead, listDead } from './dead';
+import { deadGroups, getDead, lacksHandler, listDead } from './dead';
 import { foldSightings } from '@/lib/brokers/task-queues';
 import { createJob, previewCreate } from './enqueue';
 import { queueflowFates } from './fate';
@@ -138,6 +138,7 @@ export function createQueueflowAdapter(config: StoreConfig, ctx: AdapterContext)
     deadGroups: (q) => deadGroups(client, q),
     deadHistogram: (q) => deadHistogramQf(client, q),
     getDead: (id) => getDead(client, id, links),
+    lacksHandler,
     listWorkers: unsupported(WORKERS_WHY),
     listResults: (q) => listResults(client, q),
     getResult: (id) => getResult(client, id),
