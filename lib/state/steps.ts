@@ -196,6 +196,13 @@ const MOVES_LEDGER = [
   'CREATE INDEX IF NOT EXISTS console_moves_at ON console_moves (at)',
 ];
 
+// Team saved views (lib/views/store.ts): a list's link under a name, per broker.
+const SAVED_VIEWS = [
+  `CREATE TABLE IF NOT EXISTS console_saved_views (
+    broker TEXT NOT NULL, name TEXT NOT NULL, href TEXT NOT NULL, created_at TEXT NOT NULL,
+    created_by TEXT NOT NULL, PRIMARY KEY (broker, name))`,
+];
+
 /** The console's schema, in order. Append only. */
 export const STEPS: readonly SchemaStep[] = [
   {
@@ -234,4 +241,5 @@ export const STEPS: readonly SchemaStep[] = [
   { id: 'moves-ledger-1', statements: () => MOVES_LEDGER },
   { id: 'campaigns-2', statements: () => CAMPAIGNS_2 },
   { id: 'deaths-1', statements: DEATHS },
+  { id: 'saved-views-1', statements: () => SAVED_VIEWS },
 ];
