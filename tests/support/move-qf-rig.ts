@@ -20,7 +20,9 @@ export const Q = `mvqf-${process.pid}`;
 export const TQ = uniqueQueue('mvqf');
 // Another suite on this rig (run beside it) sets MVQF_REDIS_DBS ("broker,backend") first.
 const [cBroker = 11, cBackend = 12] = (process.env.MVQF_REDIS_DBS ?? '').split(',').filter(Boolean).map(Number);
-export const C_BROKER = redisDb(cBroker);
+// Or Celery on RabbitMQ (MVQF_CELERY_AMQP and MVQF_CELERY_MGMT), results still in Redis.
+const amqp = process.env.MVQF_CELERY_AMQP;
+export const C_BROKER = amqp ?? redisDb(cBroker);
 export const C_BACKEND = redisDb(cBackend);
 export const outC = fs.mkdtempSync(path.join(os.tmpdir(), 'mvqf-celery-'));
 export const outP = fs.mkdtempSync(path.join(os.tmpdir(), 'mvqf-potatoq-'));
@@ -31,7 +33,15 @@ export const sqEnv = { ...process.env, MV_BROKER: `sqlite:///${sqliteFile}`, MV_
 if (s)
   Object.assign(process.env, {
     POTATOQ_CONSOLE_BROKERS: JSON.stringify([
-      { id: 'celery', name: 'Celery', kind: 'celery', url: C_BROKER, resultBackend: C_BACKEND, inspectTimeoutMs: 300 },
+      {
+        id: 'celery',
+        name: 'Celery',
+        kind: 'celery',
+        url: C_BROKER,
+        resultBackend: C_BACKEND,
+        inspectTimeoutMs: amqp ? 1000 : 300,
+        ...(amqp ? { managementUrl: process.env.MVQF_CELERY_MGMT } : {}),
+      },
       { id: 'sq', name: 'potatoq SQLite', url: `sqlite:///${sqliteFile}`, busyTimeoutMs: 2000 },
       { id: 'qf', name: 'QueueFlow', kind: 'queueflow', url: s.url, token: s.token },
       { id: 'qfro', name: 'QueueFlow RO', kind: 'queueflow', url: s.url, token: s.tokenRo },
