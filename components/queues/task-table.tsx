@@ -2,6 +2,7 @@
 import Link from 'next/link';
 import { useMemo } from 'react';
 import { ConfirmAction } from '@/components/actions/confirm-action';
+import { MoveAction, waitingMoveOff } from '@/components/actions/move-action';
 import { BulkAllButton } from '@/components/bulk/bulk-all-button';
 import { Badge } from '@/components/ui/badge';
 import { ListScope } from '@/components/ui/list-scope';
@@ -41,6 +42,7 @@ export function TaskTable({ brokerId, filters }: { brokerId: string; filters: Ta
   const words = taskWords(o.data?.model);
   const canRevoke = !owned;
   const revokeCap = o.data?.capabilities.revoke;
+  const moveOff = waitingMoveOff(o.data?.model);
   const base = `/brokers/${encodeURIComponent(brokerId)}`;
   if (q.error && !q.data)
     return (
@@ -62,6 +64,16 @@ export function TaskTable({ brokerId, filters }: { brokerId: string; filters: Ta
             disabledReason={revokeCap && !revokeCap.on ? (revokeCap.why ?? 'revoke is not available') : undefined}
             onDone={sel.clear}
           />
+          {moveOff !== null ? (
+            <MoveAction
+              from="waiting"
+              brokerId={brokerId}
+              queue={filters.queue}
+              ids={sel.selected}
+              disabledReason={moveOff || undefined}
+              onDone={sel.clear}
+            />
+          ) : null}
           <BulkAllButton
             brokerId={brokerId}
             action="revoke"
