@@ -152,7 +152,7 @@ async function main(): Promise<void> {
       [L.aDetail, async () => JSON.stringify(await a.getDead(id))],
       // Parts of the overview, to say where its time goes: Flower's whole read, the failures, the ping.
       [L.aLlen, () => bucketSizes(ctx!.client, ctx!.keys, queueNames)],
-      ['  part: every result record read to count failures', () => deadCounts(ctx!)],
+      ['  part: failure counts from the kept result index (PING + DBSIZE)', () => deadCounts(ctx!)],
       ['  part: broadcast ping, replies awaited 500 ms (workers alive)', () => inspect(ctx!, 'ping', 500)],
       ...(server
         ? ([

@@ -36,6 +36,7 @@ import {
   serviceBackend,
   sqEnv,
   startWorkers,
+  stoppedMove,
   stopWorkers,
   takeSnapshot,
   TQ,
@@ -111,17 +112,7 @@ describe.skipIf(!up)('moving dead letters into QueueFlow through call mappings, 
     const id = await celeryFailure();
     // The stopped console's steps, as it made them: the journal row first, then the job.
     const journal = await getMoveJournal();
-    const row = {
-      source: 'celery',
-      id,
-      target: 'qf',
-      moveId: 'crashed',
-      at: new Date().toISOString(),
-      who: 'olga',
-      auditId: null,
-      untilMs: 1,
-      note: null,
-    };
+    const row = stoppedMove('celery', id, 'qf');
     expect(await journal.begin(row)).toEqual({ won: true });
     const mapped = jobOf(ZCallMapping.parse(MAPPING), (await getAdapter('celery').exportCall!(id))!);
     const first = await getAdapter('qf').importValue!(mapped.ok ? mapped.job : (undefined as never));

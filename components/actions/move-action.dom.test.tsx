@@ -116,4 +116,19 @@ describe('MoveAction', () => {
     expect(within(outcome).getByTestId('outcome-succeeded').textContent).toBe('1 of 2 moved');
     expect(within(outcome).getByTestId('outcome-failed-item').dataset.id).toBe('w-2');
   });
+
+  it('moving back through a mapping says how, and asks for no preview of that direction', async () => {
+    const back = { id: 'c1', name: 'c1 (Celery)', pairing: { on: true as const, mapped: true, back: true, does: 'Read the other way.' } };
+    const fetchMock = mockApi({
+      [`/api/brokers/${B}/queues`]: overview(B, { movable: true }),
+      [`/api/brokers/${B}/move-targets`]: [back],
+    });
+    const dialog = await openDialog(['17']);
+    await userEvent.selectOptions(await within(dialog).findByRole('combobox', { name: 'Move to' }), 'c1');
+    expect(within(dialog).getByTestId('move-summary').textContent).toBe(
+      "Move 1 dead letter from broker b1 to broker c1 (from queue emails): each is converted through the call mapping whose target task is its name and enqueued there under its job's id, then marked moved here.",
+    );
+    expect(within(dialog).queryByTestId('move-preview')).toBeNull();
+    expect(fetchMock.mock.calls.some(([u]) => String(u).includes('/move-preview'))).toBe(false);
+  });
 });

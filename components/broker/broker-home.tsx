@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardHeader } from '@/components/ui/card';
 import { ErrorBox, Loading } from '@/components/ui/states';
-import { QueueTable } from '@/components/queues/queue-table';
+import { PagedQueueTable } from '@/components/queues/paged-queue-table';
 import { StuckPanel } from '@/components/triage/stuck-flags';
 import { ScheduleProblems } from '@/components/schedules/schedule-problems';
 import { schedulesDecl } from '@/lib/brokers/schedule-model';
@@ -39,7 +39,7 @@ export function BrokerHome({ brokerId }: { brokerId: string }) {
             ))}
           </span>
         </CardHeader>
-        <QueueTable overview={o.data} workers={w.data} />
+        <PagedQueueTable overview={o.data} workers={w.data} />
         <StuckPanel brokerId={brokerId} />
       </Card>
       {/* Missed and failing schedules, where the system declares schedules the console can read. */}

@@ -4,7 +4,7 @@ import { EnvironmentBadge } from '@/components/layout/environment-badge';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardHeader } from '@/components/ui/card';
 import { ErrorBox, Loading } from '@/components/ui/states';
-import { QueueTable } from '@/components/queues/queue-table';
+import { PagedQueueTable } from '@/components/queues/paged-queue-table';
 import { StuckPanel } from '@/components/triage/stuck-flags';
 import { BrokerSparklines } from '@/components/trends/broker-sparklines';
 import { describeError } from '@/lib/client/api';
@@ -43,6 +43,13 @@ function Totals({ o }: { o: BrokerOverview }) {
   );
 }
 
+/** Where the worker count predates the rest of the overview: how much older it is, in words. */
+function workersAge(o: BrokerOverview): string | undefined {
+  if (!o.workersReadAt) return undefined;
+  const s = Math.max(0, Math.round((Date.parse(o.readAt) - Date.parse(o.workersReadAt)) / 1000));
+  return `workers counted ${s} s before the rest of this overview (the workers' last answer is reused for a few seconds)`;
+}
+
 /** Live and stale workers; where the system keeps no worker registry, the adapter's words why. */
 function WorkerBadges({ o }: { o: BrokerOverview }) {
   const w = o.workers;
@@ -56,7 +63,7 @@ function WorkerBadges({ o }: { o: BrokerOverview }) {
   }
   return (
     <>
-      <Badge tone={w.alive > 0 ? 'green' : 'neutral'} testId="workers-alive">
+      <Badge tone={w.alive > 0 ? 'green' : 'neutral'} testId="workers-alive" title={workersAge(o)}>
         {w.alive} live worker{w.alive === 1 ? '' : 's'}
       </Badge>
       {w.stale > 0 ? (
@@ -157,7 +164,7 @@ export function BrokerCard({ brokerId, name, badge, initialError }: BrokerCardPr
             </ErrorBox>
           </div>
         ) : null}
-        <QueueTable overview={o} workers={workers.data} />
+        <PagedQueueTable overview={o} workers={workers.data} />
         <StuckPanel brokerId={brokerId} />
       </div>
     </Card>

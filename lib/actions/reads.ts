@@ -5,6 +5,7 @@ import { readDead, readTasks } from '@/lib/auth/redact';
 import { resolveFromHeaders } from '@/lib/auth/resolve';
 import { ZDeadGroupsQuery, ZDeadListQuery, ZTaskListQuery, type WorkerInfo } from '@/lib/brokers/schema';
 import { deadGroups, listWorkers, overview } from '@/lib/brokers/service';
+import { asksForPage, pageQueues, ZQueuePageQuery } from '@/lib/brokers/queue-page';
 import { parseParams } from './http';
 
 // The reads the pages poll, shared by their route handlers (app/api/brokers/[broker]/dead,
@@ -14,10 +15,14 @@ import { parseParams } from './http';
 /** GET /api/brokers/:broker/dead: a page of dead letters (arguments redacted when configured). */
 export const deadListRead = (broker: string, params: URLSearchParams) => readDead(broker, parseParams(ZDeadListQuery, params));
 
-/** GET /api/brokers/:broker/queues: the overview, masked for the asking principal. */
-export async function overviewRead(broker: string, headers: Headers) {
+/** GET /api/brokers/:broker/queues: the overview, masked for the asking principal; with
+ *  `search`, `offset` or `limit`, one page of its queues (lib/brokers/queue-page.ts). Bad
+ *  paging input is InvalidInput naming the field, checked before the broker is read. */
+export async function overviewRead(broker: string, headers: Headers, params?: URLSearchParams) {
+  const page = params && asksForPage(params) ? parseParams(ZQueuePageQuery, params) : null;
   const who = resolveFromHeaders(getAuthConfig(), headers);
-  return overviewFor(await overview(broker), who.ok ? who.principal : null);
+  const o = overviewFor(await overview(broker), who.ok ? who.principal : null);
+  return page ? pageQueues(o, page) : o;
 }
 
 /** GET /api/brokers/:broker/tasks: a page of one state's tasks (arguments redacted when configured). */

@@ -56,7 +56,7 @@ export async function runAlertTick(o: DeliveryOptions = {}, now: () => number = 
   const s = state();
   const targets = await watchedTargets();
   if (!targets.length) return [];
-  const readings = await evaluateSnapshot(await takeSnapshot(now), targets);
+  const readings = await evaluateSnapshot(await takeSnapshot({ now }), targets);
   const at = now();
   for (const r of readings) {
     const step = stepFiring(s.since.get(r.target.id), r, at);

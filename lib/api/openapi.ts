@@ -9,6 +9,7 @@ import type { AuthMode } from '@/lib/auth/config';
 import { ZLogin } from '@/lib/auth/login';
 import { SESSION_COOKIE } from '@/lib/auth/session';
 import { ZDeadGroupsQuery, ZDeadListQuery, ZDiagnosisQuery, ZEnqueueRequest, ZResultListQuery, ZTaskListQuery } from '@/lib/brokers/schema';
+import { ZQueuePageQuery } from '@/lib/brokers/queue-page';
 import { ZBulkControl, ZBulkCreate, ZBulkOp, ZJobId } from '@/lib/bulk/schema';
 import { ZDeadTrend, ZDeadTrendQuery, ZQueueTrend, ZQueueTrendQuery } from '@/lib/trends/schema';
 import * as R from './responses';
@@ -93,7 +94,9 @@ export const ROUTES: Route[] = [
     path: '/api/brokers/{broker}/queues',
     tag: 'brokers',
     access: 'reader',
-    summary: 'Overview: per-queue counts in the declared states, totals, workers, capabilities',
+    summary:
+      'Overview: per-queue counts in the declared states, totals, workers, capabilities; with search/offset/limit, one page of the queues',
+    query: ZQueuePageQuery,
     ok: R.ZOverview,
     errors: readerOfBroker,
   },

@@ -112,6 +112,18 @@ export const ZWorkerInfo = z
   .meta({ id: 'WorkerInfo' });
 export type WorkerInfo = z.infer<typeof ZWorkerInfo>;
 
+/** Which queues a paged overview holds: `matched` of `total` hold the search, from `offset`. */
+export const ZQueuePage = z
+  .strictObject({
+    offset: z.number().int().min(0),
+    limit: z.number().int().min(1),
+    matched: z.number().int().min(0),
+    total: z.number().int().min(0),
+    search: z.string().optional(),
+  })
+  .meta({ id: 'QueuePage' });
+export type QueuePage = z.infer<typeof ZQueuePage>;
+
 export const ZBrokerOverview = z
   .strictObject({
     id: z.string(),
@@ -134,6 +146,9 @@ export const ZBrokerOverview = z
       .strictObject({ alive: z.number().int(), stale: z.number().int() })
       .nullable()
       .describe('null where the system keeps no worker registry (capabilities.workers.why says so)'),
+    /** When the worker count was read, where it comes from an earlier read than the rest of the
+     *  overview (a kept answer of the workers, so no overview waits for them); absent: read with it. */
+    workersReadAt: iso.optional().describe('when the worker count was read, where it predates the rest of the overview'),
     /** What the operator should know about this broker's setup, in their words (a Redis that
      *  may evict tasks, ...); shown on its card. Absent when there is nothing to say. */
     warnings: z.array(z.string()).optional(),
@@ -147,6 +162,8 @@ export const ZBrokerOverview = z
     readAt: iso,
     /** How long the broker took to answer this overview, in milliseconds (set by the service). */
     readMs: z.number().int().min(0).optional().describe('how long the broker took to answer this overview, in milliseconds'),
+    /** Present when a page of the queues was asked for (lib/brokers/queue-page.ts): `queues` is that page. */
+    queuePage: ZQueuePage.optional(),
   })
   .meta({ id: 'BrokerOverview' });
 export type BrokerOverview = z.infer<typeof ZBrokerOverview>;

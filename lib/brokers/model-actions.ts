@@ -132,6 +132,10 @@ export const ZCallsDecl = z.strictObject({
    *  send returns the first task and creates nothing): how, in the system's words. A move
    *  that stopped between its steps then simply sends again instead of asking the operator. */
   keyed: z.string().optional(),
+  /** How a letter that moved away leaves this broker: `discard` (absent) deletes it; `replay`
+   *  where the system cannot delete a letter: it is replayed and the copy cancelled before any
+   *  worker can take it (the letter then reads as replayed), which needs `replay` and `pause`. */
+  leaves: z.enum(['discard', 'replay']).optional(),
   /** Whether waiting work (not only dead letters) can leave as calls (lib/brokers/move-waiting.ts):
    *  what taking a waiting task does here (removed from where workers take it, in the step that
    *  claims it), or why not. Absent: only dead letters move. */

@@ -19,7 +19,8 @@ import type { TaskCall } from './types';
 
 /** What a move does on the two brokers, with timeouts (lib/brokers/move.ts). */
 export interface MoveSteps {
-  from: { id: string; name: string };
+  /** `marks`: the source cannot delete a letter; `remove` marks it, its outcome says how. */
+  from: { id: string; name: string; marks?: boolean };
   /** `drops`: what a call cannot keep there, with why (its `model.calls.drops`). */
   to: { id: string; name: string; drops?: { ignoreResult?: string }; keyed?: string };
   /** The letter as a call; null when it is not a dead letter here. */
@@ -170,7 +171,8 @@ async function removeHere(
   }
   if (removed.outcome === 'ok') {
     await quietly('clear', journal.clear(row));
-    return outcome(id, code, `${on}; removed from ${s.from.name}`, taskId ? { taskId } : {});
+    const left = s.from.marks ? `on ${s.from.name}: ${removed.message}` : `removed from ${s.from.name}`;
+    return outcome(id, code, `${on}; ${left}`, taskId ? { taskId } : {});
   }
   if (removed.outcome === 'missing') {
     await quietly('clear', journal.clear(row));

@@ -99,10 +99,31 @@ describe('moves between call models', () => {
     expect(p).toEqual({ on: true, mapped: true, does: expect.stringMatching(/through the call mapping of its name/) });
   });
 
-  it('refuses the way back (not offered yet) and a target that cannot create mapped jobs', () => {
-    const back = pairMove(side('qf', { model: valueModel() }), side('celery', { model: callModel() }));
-    expect(why(back)).toMatch(/named-payload jobs into positional calls is not offered yet/);
+  it('refuses a target that cannot create mapped jobs', () => {
     const noImport = pairMove(side('celery', { model: callModel() }), side('qf', { model: valueModel(), importsValue: false }));
     expect(why(noImport)).toMatch(/does not create jobs converted through a call mapping$/);
+  });
+
+  it('pairs the way back (named-payload letters into positional calls) when the target enqueues calls, saying how', () => {
+    const qf = (leaves?: 'replay') => side('qf', { model: valueModel(leaves ? { leaves } : {}) });
+    const back = pairMove(qf('replay'), side('celery', { model: callModel() }));
+    expect(back).toEqual({ on: true, mapped: true, back: true, does: expect.stringMatching(/payload keys back to positional arguments/) });
+    expect(why(pairMove(qf('replay'), side('celery', { model: callModel(), imports: false })))).toMatch(
+      /celery's adapter does not enqueue calls from other brokers$/,
+    );
+    // The target's own reason comes first (RabbitMQ can't look an id up).
+    const rmq = side('rmq', { model: { ...callModel(), calls: calls({ import: { why: 'no lookup by id' } }) }, imports: false });
+    expect(why(pairMove(qf('replay'), rmq))).toBe('rmq cannot take calls from another broker: no lookup by id');
+  });
+
+  it('asks a source that leaves letters by replay for replay and pause, not discard', () => {
+    const src = (caps: Partial<Capabilities>) =>
+      side('qf', { model: valueModel({ leaves: 'replay' }), caps: { ...allOn(), discard: { on: false, why: 'no delete' }, ...caps } });
+    const to = side('celery', { model: callModel() });
+    expect(pairMove(src({}), to).on).toBe(true);
+    expect(why(pairMove(src({ pause: { on: false, why: 'read-only token' } }), to))).toBe(
+      'qf cannot pause the queues of its letters: read-only token',
+    );
+    expect(why(pairMove(src({ replay: { on: false, why: 'no' } }), to))).toBe('qf cannot replay (and so remove) its letters: no');
   });
 });

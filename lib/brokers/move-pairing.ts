@@ -10,7 +10,7 @@ export interface MoveSide {
   name: string;
   /** Null when its adapter cannot be created (a system not supported yet). */
   model: BrokerModel | null;
-  /** The adapter has `exportCall` / `importCall`. */
+  /** The adapter has `exportCall` (or `exportValue`) / `importCall`. */
   exports: boolean;
   imports: boolean;
   /** The adapter has `importValue` (jobs of a named payload, through a call mapping). */
@@ -23,7 +23,8 @@ export interface MoveSide {
 
 export const ZPairing = z.discriminatedUnion('on', [
   /** `mapped`: the brokers' call models differ, so each letter goes through its task's call mapping. */
-  z.strictObject({ on: z.literal(true), does: z.string(), mapped: z.boolean().optional() }),
+  /** `back`: named-payload letters into positional calls (the mapping read the other way). */
+  z.strictObject({ on: z.literal(true), does: z.string(), mapped: z.boolean().optional(), back: z.boolean().optional() }),
   z.strictObject({ on: z.literal(false), why: z.string() }),
 ]);
 export type Pairing = z.infer<typeof ZPairing>;
@@ -34,6 +35,7 @@ export const ZMoveTargetView = z.strictObject({ id: z.string(), name: z.string()
 export type MoveTargetView = z.infer<typeof ZMoveTargetView>;
 
 const off = (why: string): Pairing => ({ on: false, why });
+const VERB = { browseDead: 'read', discard: 'remove', replay: 'replay (and so remove)', pause: 'pause the queues of' } as const;
 
 /**
  * Whether letters of `from` can move to `to`, and why not. The order of the checks is the order
@@ -48,38 +50,41 @@ export function pairMove(from: MoveSide, to: MoveSide): Pairing {
   if ('why' in a.export) return off(`${from.name} cannot hand its letters over as calls: ${a.export.why}`);
   if (!from.exports) return off(`${from.name}'s adapter does not read its letters as calls`);
   if (!b) return off(`${to.name}'s system declares no call model it could take tasks in`);
+  if ('why' in b.import) return off(`${to.name} cannot take calls from another broker: ${b.import.why}`);
   const mapped = a.model !== b.model;
   if (mapped) {
     const why = acrossModels(from, to, a.model, b.model);
     if (why) return off(why);
   }
-  if ('why' in b.import) return off(`${to.name} cannot take calls from another broker: ${b.import.why}`);
   if (!mapped && !to.imports) return off(`${to.name}'s adapter does not enqueue calls from other brokers`);
   if (from.readOnly) return off(`${from.name} is configured read-only, so its letters cannot be removed there`);
   if (to.readOnly) return off(`${to.name} is configured read-only, so nothing can be enqueued there`);
   if (!from.caps) return off(`${from.name} cannot be reached: ${from.down ?? 'no answer'}`);
   if (!to.caps) return off(`${to.name} cannot be reached: ${to.down ?? 'no answer'}`);
-  for (const cap of ['browseDead', 'discard'] as const)
-    if (!from.caps[cap].on)
-      return off(`${from.name} cannot ${cap === 'discard' ? 'remove' : 'read'} its letters: ${from.caps[cap].why ?? 'off'}`);
+  // A system that cannot delete a letter lets it go by its replay, the copy cancelled while its queue is paused.
+  const leave = a.leaves === 'replay' ? (['browseDead', 'replay', 'pause'] as const) : (['browseDead', 'discard'] as const);
+  for (const cap of leave)
+    if (!from.caps[cap].on) return off(`${from.name} cannot ${VERB[cap]} its letters: ${from.caps[cap].why ?? 'off'}`);
   if (!to.caps.enqueue.on) return off(`${to.name} cannot take new tasks: ${to.caps.enqueue.why ?? 'off'}`);
-  const through = mapped
-    ? ' Each task goes through the call mapping of its name (positional arguments to payload keys, kwargs by name, values JSON cannot hold encoded or refused); a task with no mapping is refused, nothing moved.'
-    : '';
+  const back = from.model?.task?.payload.shape === 'value';
+  const through = !mapped
+    ? ''
+    : back
+      ? " Each job goes through the call mapping whose target task is its name (the mapping's payload keys back to positional arguments, every other key a kwarg); a job with no mapping is refused, nothing moved."
+      : ' Each task goes through the call mapping of its name (positional arguments to payload keys, kwargs by name, values JSON cannot hold encoded or refused); a task with no mapping is refused, nothing moved.';
   return mapped
-    ? { on: true, does: `${a.export.does} ${b.import.does}${through}`, mapped }
+    ? { on: true, does: `${a.export.does} ${b.import.does}${through}`, mapped, ...(back ? { back } : {}) }
     : { on: true, does: `${a.export.does} ${b.import.does}` };
 }
 
 /** Why letters of one call model cannot go to a broker of another, or null: positional calls
- *  go to a named-payload system through a call mapping (lib/brokers/mapping/). */
+ *  go to a named-payload system through a call mapping (lib/brokers/mapping/), and back. */
 function acrossModels(from: MoveSide, to: MoveSide, a: string, b: string): string | null {
   const differ = `${from.name}'s tasks are ${a} calls, ${to.name}'s are ${b} calls`;
   const sa = from.model?.task?.payload.shape;
   const sb = to.model?.task?.payload.shape;
   if (sa === sb) return differ;
-  if (sa === 'value')
-    return `${differ}: moving ${from.name}'s named-payload jobs into positional calls is not offered yet (replay them there, or enqueue them on ${to.name})`;
+  if (sa === 'value') return to.imports ? null : `${differ}, and ${to.name}'s adapter does not enqueue calls from other brokers`;
   if (!to.importsValue) return `${differ}, and ${to.name}'s adapter does not create jobs converted through a call mapping`;
   return null;
 }

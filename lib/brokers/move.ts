@@ -9,6 +9,7 @@ import type { ActionOutcome, ActionResult } from './schema';
 import { hasNul, toConsoleError, withTimeout } from './service';
 import { forgetReads } from './shared-reads';
 import { mappedEnqueue } from './mapping/enqueue';
+import { backSteps } from './move-back';
 import type { TaskCall } from './types';
 
 /**
@@ -51,7 +52,7 @@ async function sideOf(id: string): Promise<MoveSide> {
   const side = {
     ...base,
     model: adapter.model,
-    exports: !!adapter.exportCall,
+    exports: !!adapter.exportCall || !!adapter.exportValue,
     imports: !!adapter.importCall,
     importsValue: !!adapter.importValue,
   };
@@ -86,9 +87,10 @@ const outcome = (id: string, code: ActionOutcome['outcome'], message: string): A
 
 /** Step 2: the letter removed from the source as its replay leaves it (`removeMoved`: its
  *  FAILURE result goes in the same step), else with discard semantics. */
-export async function removeFromSource(fromId: string, id: string): Promise<ActionOutcome> {
+export async function removeFromSource(fromId: string, id: string, to?: { id: string; name: string }): Promise<ActionOutcome> {
   const from = getAdapter(fromId);
-  const remove = from.removeMoved?.bind(from) ?? from.discardDead.bind(from);
+  const removeMoved = from.removeMoved?.bind(from);
+  const remove = removeMoved ? (ids: string[]) => removeMoved(ids, to) : from.discardDead.bind(from);
   const r = await withTimeout('discard', writeMs(), () => remove([id]));
   const o = r.succeeded.find((x) => x.id === id) ?? r.failed.find((x) => x.id === id);
   return o ?? outcome(id, 'error', 'the broker did not say what happened to the letter');
@@ -102,28 +104,28 @@ function stepsOf(fromId: string, toId: string): MoveSteps {
   const mapped = from.model.calls?.model !== to.model.calls?.model;
   const importCall = to.importCall?.bind(to);
   const importValue = to.importValue?.bind(to);
-  if (!from.exportCall || (mapped ? !importValue : !importCall)) throw new ConsoleError('Unsupported', 'these brokers cannot move letters');
-  const exportCall = from.exportCall.bind(from);
   const sides = { from: { id: fromId, name: from.name }, to: { id: toId, name: to.name } };
-  const send = mapped ? mappedEnqueue(sides, (job) => importValue!(job)) : (call: TaskCall) => importCall!(call);
+  // Named-payload letters back into positional calls (./move-back.ts).
+  const back =
+    mapped && from.exportValue && importCall
+      ? backSteps(
+          sides,
+          { exportValue: from.exportValue.bind(from) },
+          { importCall, taskQueues: to.taskQueues?.bind(to) },
+          { seen: seenOn },
+        )
+      : null;
+  if (!back && (!from.exportCall || (mapped ? !importValue : !importCall)))
+    throw new ConsoleError('Unsupported', 'these brokers cannot move letters');
+  const exportCall = back ? back.read : from.exportCall!.bind(from);
+  const send = back ? back.enqueue : mapped ? mappedEnqueue(sides, (job) => importValue!(job)) : (call: TaskCall) => importCall!(call);
   return {
-    from: sides.from,
-    to: { ...sides.to, drops: to.model.calls?.drops, keyed: mapped ? to.model.calls?.keyed : undefined },
+    from: { ...sides.from, marks: from.model.calls?.leaves === 'replay' },
+    to: { ...sides.to, drops: to.model.calls?.drops, keyed: mapped && !back ? to.model.calls?.keyed : undefined },
     read: (id) => withTimeout('letter read', readMs(), () => exportCall(id)),
     enqueue: (call) => withTimeout('enqueue', writeMs(), () => send(call)).finally(() => forgetReads(toId)),
-    remove: (id) => removeFromSource(fromId, id).finally(() => forgetReads(fromId)),
-    async seen(brokerId, id) {
-      let a;
-      try {
-        a = getAdapter(brokerId);
-      } catch (e) {
-        // A broker no longer configured (or its system gone) cannot tell.
-        if (isConsoleError(e) && e.code === 'NotFound') return null;
-        throw e;
-      }
-      const find = a.findCall?.bind(a);
-      return find ? withTimeout('lookup', readMs(), () => find(id)) : null;
-    },
+    remove: (id) => removeFromSource(fromId, id, sides.to).finally(() => forgetReads(fromId)),
+    seen: back ? (brokerId, id) => withTimeout('lookup', readMs(), () => back.seen(brokerId, id)) : seenOn,
     nameOf(brokerId) {
       try {
         return findBrokerConfig(brokerId).name;
@@ -132,6 +134,20 @@ function stepsOf(fromId: string, toId: string): MoveSteps {
       }
     },
   };
+}
+
+/** Whether broker `brokerId` reports a task with this id (`findCall`), null when it cannot tell. */
+async function seenOn(brokerId: string, id: string): Promise<string | null> {
+  let a;
+  try {
+    a = getAdapter(brokerId);
+  } catch (e) {
+    // A broker no longer configured (or its system gone) cannot tell.
+    if (isConsoleError(e) && e.code === 'NotFound') return null;
+    throw e;
+  }
+  const find = a.findCall?.bind(a);
+  return find ? withTimeout('lookup', readMs(), () => find(id)) : null;
 }
 
 /** How long one id's move may take (its three steps' timeouts, and a margin): an unfinished

@@ -45,7 +45,8 @@ describe('a broker password in a URL the adapter refuses', () => {
     expect(body).toContain('whole number');
     expect(body).not.toContain(MARK);
     expect(logged.join('\n')).not.toContain(MARK);
-  });
+    // The first import of the route transforms much of the app: seconds on a loaded machine.
+  }, 30_000);
 
   it("is in no broker's overview card, per-broker read or /find entry", async () => {
     const service = await import('./service');

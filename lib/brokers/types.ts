@@ -110,8 +110,10 @@ export interface BrokerAdapter {
   /** Removes dead letters that moved to another broker as this system's replay leaves them:
    *  the letter and, in the same step, the result record its replay forgets (potatoq's SQL and
    *  Redis stores: the FAILURE), so the id is not found here too. Absent: a move removes the
-   *  letter with `discardDead` (the system's replay keeps the result, or it has none). */
-  removeMoved?(ids: string[]): Promise<ActionResult>;
+   *  letter with `discardDead` (the system's replay keeps the result, or it has none). Where
+   *  the system cannot delete a letter (`model.calls.leaves` 'replay'), the letter is marked
+   *  instead, in words naming `to`, the broker it went to. */
+  removeMoved?(ids: string[], to?: { id: string; name: string }): Promise<ActionResult>;
   /** potatoq's `revoke`: removes waiting work, writes REVOKED; running ones are refused. */
   revoke(ids: string[]): Promise<ActionResult>;
   /** potatoq's `purge`: removes a queue's waiting (ready + scheduled) tasks only; RabbitMQ's `queue.purge` takes its ready messages (delayed ones wait in the delay queues). */
@@ -161,6 +163,10 @@ export interface BrokerAdapter {
    *  what makes a retried move safe here (`model.calls.keyed`). InvalidInput where the system
    *  refuses the job (nothing created). */
   importValue?(job: ValueJob): Promise<{ outcome: 'ok' | 'already'; message: string; taskId: string }>;
+  /** Dead letter `id` as a job of a named payload (present where `model.task.payload.shape` is
+   *  'value' and `model.calls.export` is on): the way back through a call mapping. Null when no
+   *  such letter is here (or it was replayed already); nothing changes. */
+  exportValue?(id: string): Promise<ValueLetter | null>;
   /** Waiting task `id` as a call (present with `model.calls.waiting` on), with `claim`: what
    *  `takeWaiting` needs to remove exactly this message (opaque, JSON text). Null when no such
    *  task waits here (a worker took it, or it never was). Nothing changes. */
@@ -273,6 +279,19 @@ export interface ValueJob {
   runAt: string | null;
   /** The operator's retry settings; each absent: the target's default. */
   retry: { maxRetries?: number; backoff?: 'fixed' | 'linear' | 'exponential'; delaySecs?: number };
+}
+
+/** A dead letter of a named-payload call model, as a move back through a call mapping reads it. */
+export interface ValueLetter {
+  /** The letter's id here (the move's id). */
+  id: string;
+  /** The id of the job that died: the moved task's id on the target derives from it. */
+  jobId: string;
+  task: string;
+  queue: string;
+  payload: unknown;
+  /** Null: the target's default. */
+  priority: number | null;
 }
 
 /** How a long replay is steered while it runs (`replayDeadPaced`). */

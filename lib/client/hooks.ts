@@ -1,5 +1,6 @@
 'use client';
-import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { QUEUE_PAGE_SIZE } from '@/lib/brokers/queue-page';
 import type {
   BrokerOverview,
   DeadDetail,
@@ -25,6 +26,20 @@ export function useOverview(b: string) {
     queryKey: qk.overview(b),
     queryFn: ({ signal }) => getJson<BrokerOverview>(brokerPath(b, '/queues'), signal),
     refetchInterval,
+    meta: LIVE,
+  });
+}
+
+/** One page of a broker's queues searched by name (lib/brokers/queue-page.ts), polled like the
+ *  overview; the previous page stays on screen while the next one loads. */
+export function useQueuePage(b: string, search: string, offset: number, enabled: boolean) {
+  const refetchInterval = usePollInterval();
+  return useQuery({
+    queryKey: qk.queuePage(b, search, offset),
+    queryFn: ({ signal }) => getJson<BrokerOverview>(apiUrl(brokerPath(b, '/queues'), { search, offset, limit: QUEUE_PAGE_SIZE }), signal),
+    refetchInterval,
+    placeholderData: keepPreviousData,
+    enabled,
     meta: LIVE,
   });
 }

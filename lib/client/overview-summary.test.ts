@@ -31,6 +31,16 @@ describe('overview summary', () => {
     expect([s.up, s.slow, s.down, s.unknown]).toEqual([3, 1, 1, 1]);
   });
 
+  it('says "47 up · 2 slow · 1 down" for fifty brokers, the troubled three first', () => {
+    const ids = Array.from({ length: 50 }, (_, i) => `b${String(i).padStart(2, '0')}`);
+    const s = summarise(
+      ids.map((id, i) => b(id, { down: i === 31, readMs: i === 7 || i === 44 ? SLOW_MS + 1000 : 15 })),
+      null,
+    );
+    expect([s.up, s.slow, s.down, s.unknown]).toEqual([47, 2, 1, 0]);
+    expect(['b31', 'b07', 'b44', 'b00', 'b49'].map((id) => s.order[id])).toEqual([0, 1, 2, 3, 49]);
+  });
+
   it('sums stuck work and last-hour deaths over brokers that said, null when none did', () => {
     const s = summarise([b('a', { stuck: 2, deadLastHour: 4 }), b('b', { stuck: undefined }), b('c', { down: true, stuck: 9 })], null);
     expect(s.stuck).toBe(2);

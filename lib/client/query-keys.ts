@@ -29,6 +29,7 @@ export const qk = {
   brokers: () => ['brokers'] as const,
   overviewAll: () => ['overview-all'] as const,
   overview: (b: string) => ['broker', b, 'overview'] as const,
+  queuePage: (b: string, search: string, offset: number) => ['broker', b, 'queue-page', search, offset] as const,
   tasks: (b: string, f: TaskFilters) => ['broker', b, 'tasks', clean(f)] as const,
   task: (b: string, id: string) => ['broker', b, 'task', id] as const,
   dead: (b: string, f: DeadFilters) => ['broker', b, 'dead', clean(f)] as const,

@@ -23,7 +23,7 @@ type ReadName = 'dead' | 'queues' | 'tasks' | 'workers' | 'dead/groups';
 /** Each fast read's function: the one its route handler calls. */
 const READS: Record<ReadName, (broker: string, params: URLSearchParams, headers: Headers) => Promise<unknown>> = {
   dead: deadListRead,
-  queues: (broker, _params, headers) => overviewRead(broker, headers),
+  queues: (broker, params, headers) => overviewRead(broker, headers, params),
   tasks: tasksRead,
   workers: (broker) => workersRead(broker),
   'dead/groups': deadGroupsRead,

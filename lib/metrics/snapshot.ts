@@ -24,11 +24,31 @@ export interface Snapshot {
   brokers: BrokerSample[];
 }
 
-/** Reads every configured broker, each on its own: one that is down is a sample with its error. */
-export async function takeSnapshot(now: () => number = Date.now): Promise<Snapshot> {
+/** Each broker's read starts this much after the one before it, the spread kept within
+ *  `SPREAD_MAX_MS`: fifty brokers are asked over one second, not in the same millisecond. */
+export const SPREAD_STEP_MS = 20;
+export const SPREAD_MAX_MS = 1000;
+
+/** When the read of broker `i` of `n` starts, in ms after the first (0 for one broker). */
+export const spreadDelay = (i: number, n: number, maxMs = SPREAD_MAX_MS) =>
+  n <= 1 ? 0 : Math.round((i * Math.min(maxMs, SPREAD_STEP_MS * n)) / n);
+
+export interface SnapshotOptions {
+  now?: () => number;
+  /** The longest spread of the reads' starts (`spreadDelay`); 0 asks every broker at once. */
+  spreadMs?: number;
+}
+
+/** Reads every configured broker, each on its own and their starts spread (`spreadDelay`): one
+ *  that is down is a sample with its error. */
+export async function takeSnapshot(o: SnapshotOptions = {}): Promise<Snapshot> {
+  const now = o.now ?? Date.now;
   const takenAt = now();
+  const list = brokerList();
   const brokers = await Promise.all(
-    brokerList().map(async (b): Promise<BrokerSample> => {
+    list.map(async (b, i): Promise<BrokerSample> => {
+      const delay = spreadDelay(i, list.length, o.spreadMs);
+      if (delay > 0) await new Promise((r) => setTimeout(r, delay));
       const start = performance.now();
       try {
         const o = await overview(b.id);
@@ -104,17 +124,25 @@ export function queueSamples(o: BrokerOverview, at: number): QueueSample[] {
   });
 }
 
+/** The sum of a queue's known counts, dead letters included: its backlog. */
+const weight = (q: QueueSample) => q.counts.reduce((t, c) => t + c.value, 0);
+
+/** At most `max` queues, the ones with the most work first (the sum of their known counts, then
+ *  by name); `rest` holds the others. One sort of the broker's queues, whatever their number. */
+export function topQueues(samples: QueueSample[], max: number): { kept: QueueSample[]; rest: QueueSample[] } {
+  if (samples.length <= max) return { kept: samples, rest: [] };
+  const sorted = [...samples].sort((a, b) => weight(b) - weight(a) || (a.queue < b.queue ? -1 : a.queue > b.queue ? 1 : 0));
+  return { kept: sorted.slice(0, max), rest: sorted.slice(max) };
+}
+
 /**
- * At most `max` queues of one broker, the ones with the most work first (the sum of their
- * counts, then by name), and the rest summed into one `other` sample: per state the sum (a
- * lower bound when any part is), the longest wait. `omitted` is how many queues it holds.
+ * At most `max` queues of one broker (`topQueues`), and the rest summed into one `other`
+ * sample: per state the sum (a lower bound when any part is), the longest wait. `omitted` is
+ * how many queues it holds.
  */
 export function limitQueues(samples: QueueSample[], max: number, other: string): { kept: QueueSample[]; omitted: number } {
-  if (samples.length <= max) return { kept: samples, omitted: 0 };
-  const weight = (q: QueueSample) => q.counts.reduce((t, c) => t + c.value, 0);
-  const sorted = [...samples].sort((a, b) => weight(b) - weight(a) || (a.queue < b.queue ? -1 : a.queue > b.queue ? 1 : 0));
-  const kept = sorted.slice(0, max);
-  const rest = sorted.slice(max);
+  const { kept, rest } = topQueues(samples, max);
+  if (!rest.length) return { kept, omitted: 0 };
   const counts = new Map<string, { state: string; value: number; capped: boolean }>();
   let oldest: number | null = null;
   for (const q of rest) {

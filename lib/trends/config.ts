@@ -6,7 +6,8 @@ import { consoleEnv } from '@/lib/config-file/env';
  * `POTATOQ_CONSOLE_TRENDS_INTERVAL_S`: seconds between samples (default 60; 0 turns sampling
  * off). `POTATOQ_CONSOLE_TRENDS_RETENTION_HOURS`: how long samples are kept (default 168, the
  * week the longest chart shows; at most 2160). `POTATOQ_CONSOLE_TRENDS_MAX_QUEUES`: queues
- * sampled per broker (default 200, the busiest-named first as the overview lists them).
+ * sampled per broker (default 200: the busiest, their known counts and dead letters summed;
+ * the broker's totals are sampled whatever the number).
  * A bad value stops startup naming the variable.
  */
 export interface TrendConfig {

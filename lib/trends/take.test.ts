@@ -106,3 +106,27 @@ describe('taking samples', () => {
     ]);
   });
 });
+
+/** Broker b1 of potatoq on SQLite, read with overview `o`. */
+const answered = (o: BrokerOverview) => ({
+  ...{ id: 'b1', name: 'b1', kind: 'sqlite', system: 'potatoq' as const, systemLabel: 'potatoq', storeLabel: 'SQLite' },
+  ...{ ok: true, seconds: 0.01, error: null, overview: o },
+});
+
+describe('sampling thousands of queues', () => {
+  it('keeps the busiest queues (waiting and dead summed), whatever order the overview lists them in, and the whole totals', async () => {
+    const queues = Array.from({ length: 5000 }, (_, i) => queue(`t${String(i).padStart(4, '0')}`, i % 1000 === 7 ? 500 : 1, null, 0));
+    queues[4321] = queue('t4321', 0, 3600, 900);
+    const o = overview({ queues, totals: { counts: { ready: 9999, scheduled: 0, running: 0 }, dead: 900 } });
+    snap.value = { takenAt: now, brokers: [answered(o)] };
+    const rows = await takeSamples(60_000, 3);
+    expect(rows.map((r) => [r.queue, r.depth, r.dead])).toEqual([
+      ['t4321', 0, 900],
+      ['t0007', 500, 0],
+      ['t1007', 500, 0],
+      ['', 9999, 900],
+    ]);
+    // The totals' oldest wait is the longest of every queue, sampled or not.
+    expect(rows.at(-1)?.oldestSeconds).toBe(3600);
+  });
+});

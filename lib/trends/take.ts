@@ -1,6 +1,6 @@
 import 'server-only';
 import { countOf, defaultState } from '@/lib/brokers/dto';
-import { queueSamples, takeSnapshot } from '@/lib/metrics/snapshot';
+import { queueSamples, takeSnapshot, topQueues } from '@/lib/metrics/snapshot';
 import type { SampleRow } from './store';
 
 /**
@@ -17,7 +17,9 @@ export async function takeSamples(atMs: number, maxQueues: number): Promise<Samp
     const o = b.overview;
     if (!o) continue;
     const waiting = (o.model ? defaultState(o.model.states)?.key : undefined) ?? Object.keys(o.totals.counts)[0] ?? '';
-    const queues = queueSamples(o, snap.takenAt).slice(0, maxQueues);
+    const all = queueSamples(o, snap.takenAt);
+    // The busiest `maxQueues` (their known counts summed, dead letters included), as /metrics keeps.
+    const queues = topQueues(all, maxQueues).kept;
     const count = (q: (typeof queues)[number], state: string) => q.counts.find((c) => c.state === state);
     // A count the broker did not finish is kept as what it is: a lower bound, flagged.
     for (const q of queues)
@@ -31,13 +33,14 @@ export async function takeSamples(atMs: number, maxQueues: number): Promise<Samp
         depthCapped: !!count(q, waiting)?.capped,
         deadCapped: !!count(q, 'dead')?.capped,
       });
-    const ages = queueSamples(o, snap.takenAt).flatMap((q) => (q.oldestAgeSeconds === null ? [] : [q.oldestAgeSeconds]));
+    let oldest: number | null = null;
+    for (const q of all) if (q.oldestAgeSeconds !== null) oldest = Math.max(oldest ?? 0, q.oldestAgeSeconds);
     rows.push({
       broker: o.id,
       queue: '',
       atMs,
       depth: countOf(o.totals, waiting),
-      oldestSeconds: ages.length ? Math.max(...ages) : null,
+      oldestSeconds: oldest,
       dead: o.totals.dead,
       depthCapped: !!o.totalsCapped?.[waiting],
       deadCapped: !!o.totalsCapped?.dead,

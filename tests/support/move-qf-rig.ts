@@ -121,6 +121,19 @@ export async function jobsWithKey(key: string): Promise<string[]> {
   return out;
 }
 
+/** The journal row of a move by olga that stopped (its lease long over). */
+export const stoppedMove = (source: string, id: string, target: string) => ({
+  source,
+  id,
+  target,
+  moveId: 'crashed',
+  at: new Date().toISOString(),
+  who: 'olga',
+  auditId: null,
+  untilMs: 1,
+  note: null,
+});
+
 /** A console process of its own moving `id` (tests/support/move-child.ts). */
 export function otherConsole(from: string, id: string, by: string, env: Record<string, string> = {}): Promise<string> {
   return spawnConsole(from, id, by, env).done;

@@ -28,7 +28,8 @@ export interface LiveTables {
 /** When ANALYZE runs: never, before the state changes (stale: no running rows), or at the end. */
 export type StatsState = 'none' | 'stale' | 'fresh';
 
-const QUEUE = (q: number) => `'bench-q' || lpad((i % ${q})::text, 2, '0')`;
+// Two digits up to 100 queues (bench-q00…), more past that (bench-q0000… for 5,000).
+const QUEUE = (q: number) => `'bench-q' || lpad((i % ${q})::text, ${Math.max(2, String(q - 1).length)}, '0')`;
 const TASK = `'bench.task' || (i % 7)`;
 // potatoq's compact message for `bench.taskN.delay(i, "order-i", note=...)`, key order as potatoq's.
 const payload = (id: string, queue: string, retries = '') =>

@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import { reasonFingerprint } from '@/lib/triage/reason-fingerprint';
 import type { Letter } from './rabbitmq/letter';
 import { celeryDeadHistogram } from './histogram';
-import { RESULT_SCAN_CAP } from './redis/results';
 
 const MIN = 60_000;
 const T0 = Date.UTC(2026, 11, 1, 12, 0);
@@ -28,12 +27,21 @@ function backend(records: Array<{ id: string; status: string; queue?: string; do
     ]),
   );
   const keys = [...values.keys()];
+  const ops: Array<[unknown, unknown]> = [];
+  const pipe = {
+    get: (k: string) => (ops.push([null, values.get(k) ?? null]), pipe),
+    pttl: () => (ops.push([null, -1]), pipe),
+    exec: async () => ops.splice(0),
+  };
   const fake = {
     // Two SCAN pages, as a real SCAN may split them.
     scan: async (cursor: string) => (cursor === '0' ? ['1', keys.slice(0, 7)] : ['0', keys.slice(7)]),
-    mget: async (...ks: string[]) => ks.map((k) => values.get(k) ?? null),
+    pipeline: () => pipe,
+    dbsize: async () => keys.length,
+    // A login refused the subscription: every read reads every record again.
+    duplicate: () => ({ on: () => undefined, psubscribe: async () => Promise.reject(new Error('NOPERM')), disconnect: () => undefined }),
   };
-  return { brokerId: 'c', backend: fake as unknown as Redis, resultPrefix: 'p:', resultExpires: 86400 };
+  return { brokerId: 'c', backend: fake as unknown as Redis, resultPrefix: 'p:', resultExpires: 86400, resultCap: 20 };
 }
 
 const letter = (id: string, queue: string, diedAtMs: number | null, reason = 'rejected in q'): Letter =>
@@ -78,10 +86,11 @@ describe("Celery's dead-letter histogram", () => {
   });
 
   it('says how many records it read when the backend holds more than it reads, and refuses without a backend or DLQ', async () => {
-    const many = Array.from({ length: RESULT_SCAN_CAP + 5 }, (_, i) => ({ id: `r${i}`, status: 'FAILURE', doneMs: T0 }));
+    // The index keeps at most `resultCap` records (20 here).
+    const many = Array.from({ length: 25 }, (_, i) => ({ id: `r${i}`, status: 'FAILURE', doneMs: T0 }));
     const h = await celeryDeadHistogram(backend(many), w);
-    expect(h.scannedNewest).toBe(RESULT_SCAN_CAP);
-    expect(h.counts[0]).toBe(RESULT_SCAN_CAP);
+    expect(h.scannedNewest).toBe(20);
+    expect(h.counts[0]).toBe(20);
     await expect(celeryDeadHistogram({ ...backend([]), backend: null }, w)).rejects.toMatchObject({ code: 'Unsupported' });
   });
 });

@@ -1,17 +1,17 @@
 import 'server-only';
-import { reasonFingerprint } from '@/lib/triage/reason-fingerprint';
 import type { Letter } from './rabbitmq/letter';
 import type { DeadHistogram, DeadHistogramQuery } from '@/lib/brokers/schema';
 import { bucketTimes } from '@/lib/trends/ranges';
 import { requireBackend, type ResultCtx } from './redis/context';
-import { failureReason, RESULT_SCAN_CAP, scanRecords } from './redis/results';
+import { freshIndex } from './redis/indexed';
+import { RESULT_INDEX_CAP } from './redis/result-index';
 
 // Celery's dead letters per bucket of when they died: a FAILURE record's `date_done` (the worker's
 // clock when it stored the failure), and on RabbitMQ a `deadLetterQueue` message's x-death time.
-// Celery keeps no index by time, so this is the same bounded read the failure list makes: a SCAN
-// of the backend's `celery-task-meta-*` keys, at most RESULT_SCAN_CAP (20,000) records of any
-// status per answer, in SCAN order (not the newest: nothing orders them); `scannedNewest` is set to
-// the number read when there were more. A DLQ browse holds at most `deadBrowseLimit` messages.
+// Celery keeps no index by time, so this reads the console's own index of the backend's
+// `celery-task-meta-*` records (./redis/result-index.ts), as the failure list does: at most
+// RESULT_INDEX_CAP records of any status, in SCAN order (not the newest: nothing orders them);
+// `scannedNewest` is set to the number kept when there were more. A DLQ browse holds at most `deadBrowseLimit` messages.
 
 interface Failures {
   /** `date_done` (ms; null: none stored) of the FAILURE records that match the query, by id. */
@@ -22,17 +22,16 @@ interface Failures {
 }
 
 async function failureTimes(ctx: ResultCtx, q: DeadHistogramQuery): Promise<Failures> {
-  const { records, capped } = await scanRecords(requireBackend(ctx), ctx.resultPrefix);
+  const index = await freshIndex(ctx);
   const times = new Map<string, number | null>();
   const recorded = new Set<string>();
-  for (const r of records) {
-    if (r.status !== 'FAILURE') continue;
+  for (const r of index.failures()) {
     recorded.add(r.id);
     if (q.queue !== undefined && r.queue !== q.queue) continue;
-    if (q.group !== undefined && reasonFingerprint(failureReason(r)).key !== q.group) continue;
-    times.set(r.id, r.dateDoneMs);
+    if (q.group !== undefined && r.fail?.fp.key !== q.group) continue;
+    times.set(r.id, r.doneMs);
   }
-  return { times, recorded, capped: capped ? RESULT_SCAN_CAP : null };
+  return { times, recorded, capped: index.capped ? (ctx.resultCap ?? RESULT_INDEX_CAP) : null };
 }
 
 /**

@@ -29,6 +29,11 @@ export async function previewMove(
     const p = await waitingPairing(fromId, toId);
     if (!p.on) throw new ConsoleError('Unsupported', p.why);
   } else await requirePairing(fromId, toId);
+  if (!from.exportCall && from.exportValue)
+    throw new ConsoleError(
+      'Unsupported',
+      `a preview of moves from ${from.name} back to ${to.name} is not offered yet: the move converts each letter and refuses one it cannot convert, naming the field, with nothing sent`,
+    );
   if (from.model.calls?.model === to.model.calls?.model || !from.exportCall)
     throw new ConsoleError(
       'Unsupported',

@@ -13,6 +13,7 @@ import { foldSightings } from '@/lib/brokers/task-queues';
 import { createJob, previewCreate } from './enqueue';
 import { queueflowFates } from './fate';
 import { importValueQf } from './import-value';
+import { exportValueQf, removeMovedQf } from './move-out';
 import { getResult, getTask, jobPager, listTasks } from './jobs';
 import { listResults } from './results';
 import { deadHistogramQf } from './histogram';
@@ -152,6 +153,8 @@ export function createQueueflowAdapter(config: StoreConfig, ctx: AdapterContext)
     enqueue: async (req) => (await writable('enqueue'), createJob(client, config.id, req)),
     previewEnqueue: async (req) => previewCreate(config.id, req),
     importValue: async (job) => (await writable('enqueue'), importValueQf(client, job)),
+    exportValue: (id) => exportValueQf(client, id),
+    removeMoved: async (ids, to) => (await writable('replay'), await writable('pause'), removeMovedQf(client, config.id, ids, ctx, to)),
     diagnose,
     setQueuePaused: async (queue, paused) => (
       await writable('pause'),

@@ -20,6 +20,8 @@ export const ZEditDetail = z.object({
   create: z.object({ task_name: z.string(), payload: z.unknown(), config: z.record(z.string(), z.unknown()) }).optional(),
   copy: z.string().optional(),
   edited: z.string().optional(),
+  /** The letter moved to another broker (move-out.ts): its copy is cancelled, nothing created. */
+  moved: z.string().optional(),
 });
 export type EditDetail = z.infer<typeof ZEditDetail>;
 
@@ -80,18 +82,20 @@ export async function recoverQfLease(
           steps.push(`the edited job could not be created (${(e as Error).message}): the letter runs unedited as QueueFlow's copy ${copy}`);
         }
       }
-      if (edited) {
-        ids.add(edited);
+      if (edited || d.moved) {
+        if (edited) ids.add(edited);
         try {
           await client.post(`/api/v1/jobs/${encodeURIComponent(copy)}/cancel`, {});
           steps.push(
-            `finished the edit: the edited job is ${edited}; QueueFlow's unedited copy ${copy} was cancelled before any worker took it`,
+            edited
+              ? `finished the edit: the edited job is ${edited}; QueueFlow's unedited copy ${copy} was cancelled before any worker took it`
+              : `finished the move of dead letter ${d.letter ?? '?'} to ${d.moved}: QueueFlow's copy ${copy} of it was cancelled before any worker took it`,
           );
         } catch (e) {
           if (!refused(e)) throw e;
           keptPaused = true;
           steps.push(
-            `the edited job is ${edited}, but QueueFlow's unedited copy ${copy} could not be cancelled (${(e as Error).message}): queue ${q} stays paused; cancel job ${copy}, then resume it`,
+            `${edited ? `the edited job is ${edited}` : `the letter moved to ${d.moved}`}, but QueueFlow's unedited copy ${copy} could not be cancelled (${(e as Error).message}): queue ${q} stays paused; cancel job ${copy}, then resume it`,
           );
         }
       }

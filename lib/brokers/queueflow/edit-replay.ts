@@ -64,7 +64,7 @@ const why = (e: unknown) => (e instanceof Error ? e.message : String(e));
 const LOCKS = Symbol.for('potatoq.console.queueflowEditLocks');
 type Global = typeof globalThis & { [LOCKS]?: Map<string, Promise<void>> };
 
-async function oneAtATime<T>(key: string, fn: () => Promise<T>): Promise<T> {
+export async function oneAtATime<T>(key: string, fn: () => Promise<T>): Promise<T> {
   const locks = ((globalThis as Global)[LOCKS] ??= new Map());
   const before = locks.get(key) ?? Promise.resolve();
   const run = before.then(fn);
@@ -130,7 +130,7 @@ async function replayEditedHeld(
   return note ? { ...r, outcome: { ...r.outcome, message: `${r.outcome.message}; ${note}` } } : r;
 }
 
-interface Steps {
+export interface Steps {
   /** Read once the lease is held (null: not read yet, nothing was done). */
   wasPaused: boolean | null;
   /** The unedited copy could not be cancelled: the queue stays paused on purpose. */
@@ -147,22 +147,7 @@ async function steps(
   state: Steps,
   done: Done,
 ): Promise<EditReplayResult> {
-  const q = encodeURIComponent(queue);
-  state.wasPaused = await isPaused(client, queue);
-  if (!state.wasPaused) {
-    // Recorded before the pause: a console dying right after it leaves a lease that says so.
-    await held.mark({ pausedByConsole: true });
-    await post(client, `/api/v1/queues/${q}/pause`, {});
-  }
-  let copy: string;
-  try {
-    copy = parseWire(ZCreated, await post(client, `/api/v1/dlq/${id}/replay`, {}), 'a replay').job_id;
-  } catch (e) {
-    if (isConsoleError(e) && (e.code === 'Conflict' || e.code === 'NotFound'))
-      throw new ConsoleError('NotFound', `dead letter ${id}: ${e.message}`);
-    throw e;
-  }
-  await held.mark({ detail: { ...detail, copy } });
+  const copy = await pauseAndReplay(client, id, queue, held, detail, state);
   let edited: string;
   try {
     edited = parseWire(ZCreated, await post(client, '/api/v1/jobs', after, { 'idempotency-key': editKey(id) }), 'a new job').job_id;
@@ -185,13 +170,44 @@ async function steps(
   return done({ id, outcome: 'ok', message, taskId: edited }, edited);
 }
 
+/** Pauses `queue` (recorded first, unless it was paused already) and replays letter `id` under
+ *  `held`: QueueFlow's copy of the letter's job, pending in the paused queue, recorded in the
+ *  hold before anything else happens (a recovery finishes from there). A letter replayed
+ *  meanwhile is NotFound. */
+export async function pauseAndReplay(
+  client: QfClient,
+  id: string,
+  queue: string,
+  held: HeldLease,
+  detail: EditDetail,
+  state: Steps,
+): Promise<string> {
+  const q = encodeURIComponent(queue);
+  state.wasPaused = await isPaused(client, queue);
+  if (!state.wasPaused) {
+    // Recorded before the pause: a console dying right after it leaves a lease that says so.
+    await held.mark({ pausedByConsole: true });
+    await post(client, `/api/v1/queues/${q}/pause`, {});
+  }
+  let copy: string;
+  try {
+    copy = parseWire(ZCreated, await post(client, `/api/v1/dlq/${id}/replay`, {}), 'a replay').job_id;
+  } catch (e) {
+    if (isConsoleError(e) && (e.code === 'Conflict' || e.code === 'NotFound'))
+      throw new ConsoleError('NotFound', `dead letter ${id}: ${e.message}`);
+    throw e;
+  }
+  await held.mark({ detail: { ...detail, copy } });
+  return copy;
+}
+
 /**
  * Resumes the queue if the console paused it and gives the lease up. A queue kept paused on
  * purpose gives the lease up too (nothing for a recovery to undo: the outcome says what to do).
  * A resume that fails (QueueFlow gone) keeps the lease, so a recovery resumes the queue once
  * QueueFlow answers; the returned note says so.
  */
-async function letGo(client: QfClient, queue: string, held: HeldLease, state: Steps): Promise<string | null> {
+export async function letGo(client: QfClient, queue: string, held: HeldLease, state: Steps): Promise<string | null> {
   if (held.lost) return (held.abandon(), null);
   if (state.wasPaused !== false || state.keepPaused) return release(held);
   try {

@@ -12,7 +12,10 @@ import { parseWire, ZCreated } from './wire';
 
 export const QUEUEFLOW_CALLS: CallsDecl = {
   model: 'named-payload',
-  export: { why: "moving QueueFlow's dead letters out as positional calls is not offered yet" },
+  export: {
+    does: "The letter's job (task name, queue, payload, priority) is read and converted through the call mapping whose target task is its name; once the task is on the other broker under the job's id, the letter is replayed with its queue paused and QueueFlow's copy cancelled before any worker can take it (QueueFlow cannot delete a letter), so it reads as replayed, its copy cancelled.",
+  },
+  leaves: 'replay',
   import: {
     does: "QueueFlow creates one pending job (POST /api/v1/jobs) with the mapped task name, queue and payload, the letter's priority and the mapping's retry settings, under an Idempotency-Key derived from the letter's id.",
   },

@@ -15,6 +15,8 @@ import type { BrokerAdapter, ReplayPace, StoreConfig } from '@/lib/brokers/types
 import { CELERY_NO_PAUSE, CELERY_NO_WORKFLOWS, CELERY_RABBITMQ_MODEL } from '../model';
 import { ZCeleryOptions } from '../options';
 import { NO_BACKEND, type ResultCtx } from '../redis/context';
+import { closeResultIndex } from '../redis/indexed';
+import { keptPings } from '../pings';
 import { celeryFamily } from '../redis/family';
 
 /** AMQP hands a queued message only to a consumer that takes it: none is read by id. */
@@ -143,19 +145,25 @@ export function createCeleryRabbitAdapter(config: StoreConfig): BrokerAdapter {
     };
   }
 
+  // The workers answer a broadcast ping within its window (500 ms): kept between overviews.
+  const workersSeen = keptPings(() =>
+    // A login that may not bind the reply queue (no write permission) still sees the queues.
+    inspect(link, 'ping', Math.min(500, inspectMs)).catch((e: unknown) => {
+      if (accessRefused(e)) return null;
+      throw e;
+    }),
+  );
+
   async function overview(): Promise<BrokerOverview> {
     const caps = await capabilities();
     const server = await link.serverInfo();
     const { names, stats, dead } = await queueNames();
-    const [passive, pings, letters] = await Promise.all([
+    const [passive, seen, letters] = await Promise.all([
       checkQueues(link, names),
-      // A login that may not bind the reply queue (no write permission) still sees the queues.
-      inspect(link, 'ping', Math.min(500, inspectMs)).catch((e: unknown) => {
-        if (accessRefused(e)) return null;
-        throw e;
-      }),
+      workersSeen(),
       dlq ? link.checkQueue(dlq.name) : Promise.resolve(null),
     ]);
+    const pings = seen.value;
     // The DLQ's messages count as dead in the totals (which queue each came from needs a browse).
     // A task rejected into the DLQ after failing has a FAILURE record too, and how many are in
     // both takes a browse: with both sources non-empty the total is a lower bound, the larger.
@@ -190,6 +198,7 @@ export function createCeleryRabbitAdapter(config: StoreConfig): BrokerAdapter {
         ? { totalsCapped: { dead: { atLeast: deadTotal, estimate: null, ...(dead?.capped ? { why: DEAD_COUNT_CAPPED_WHY } : {}) } } }
         : {}),
       workers: pings ? { alive: pings.size, stale: 0 } : null,
+      ...(pings ? { workersReadAt: new Date(seen.at).toISOString() } : {}),
       unknownWhy: {
         scheduled: NO_SCHEDULED,
         oldest: NO_OLDEST,
@@ -300,6 +309,7 @@ export function createCeleryRabbitAdapter(config: StoreConfig): BrokerAdapter {
       };
     },
     close: async () => {
+      closeResultIndex(rctx);
       await link.close();
       backend?.disconnect();
     },

@@ -27,6 +27,8 @@ import { discoverQueues, walkQueue } from './lists';
 import { HEADS, ReadBudget, SCAN_BYTES } from './read-profile';
 import { newReadStats } from './read-script';
 import { singleFlight } from './flight';
+import { closeResultIndex } from './indexed';
+import { keptPings } from '../pings';
 import { diagnoseRedis } from './diagnose';
 import { findCall, importCall } from './import';
 import { callOfFailure } from '../calls';
@@ -76,6 +78,14 @@ export function createCeleryRedisAdapter(
   const moveRoutes = memoRoutes(() => readRedisRoutes(ctx.client, ctx.keys));
   let serverInfo: string | null = null;
   const shared = singleFlight();
+  // The workers answer a broadcast ping within its window (500 ms): kept between overviews.
+  const workersSeen = keptPings(() =>
+    // A login the ACL keeps off the pidbox still sees the queues; the workers are unknown.
+    inspect(ctx, 'ping', Math.min(500, ctx.inspectTimeoutMs)).catch((e: unknown) => {
+      if (isNoPerm(e)) return null;
+      throw e;
+    }),
+  );
 
   async function capabilities(): Promise<Capabilities> {
     if (serverInfo === null) {
@@ -123,16 +133,14 @@ export function createCeleryRedisAdapter(
     overview: () =>
       shared('overview', async () => {
         const caps = await capabilities();
-        const [o2, pings] = await Promise.all([
-          overviewOf(ctx, { id: config.id, name: config.name, serverInfo }),
-          // A login the ACL keeps off the pidbox still sees the queues; the workers are unknown.
-          inspect(ctx, 'ping', Math.min(500, ctx.inspectTimeoutMs)).catch((e: unknown) => {
-            if (isNoPerm(e)) return null;
-            throw e;
-          }),
-        ]);
-        if (!pings) return { ...o2, capabilities: caps, workers: null, unknownWhy: { ...o2.unknownWhy, workers: PIDBOX_REFUSED } };
-        return { ...o2, capabilities: caps, workers: { alive: pings.size, stale: 0 } };
+        const [o2, pings] = await Promise.all([overviewOf(ctx, { id: config.id, name: config.name, serverInfo }), workersSeen()]);
+        if (!pings.value) return { ...o2, capabilities: caps, workers: null, unknownWhy: { ...o2.unknownWhy, workers: PIDBOX_REFUSED } };
+        return {
+          ...o2,
+          capabilities: caps,
+          workers: { alive: pings.value.size, stale: 0 },
+          workersReadAt: new Date(pings.at).toISOString(),
+        };
       }),
     checkAccess: () =>
       checkCeleryRedisAccess(
@@ -191,6 +199,7 @@ export function createCeleryRedisAdapter(
       };
     },
     close: async () => {
+      closeResultIndex(ctx);
       client.disconnect();
       backend?.disconnect();
     },

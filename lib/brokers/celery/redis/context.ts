@@ -5,6 +5,7 @@ import type { PayloadPreview, TaskSummary } from '@/lib/brokers/schema';
 import { envelopePreview, type CeleryEnvelope } from '../message';
 import type { CeleryRedisKeys } from './keys';
 import type { ReadStats } from './read-script';
+import type { QueueSplits } from './split';
 
 /** The Redis result backend, whatever the broker: failures, results, replay's claim. */
 export interface ResultCtx {
@@ -13,6 +14,8 @@ export interface ResultCtx {
   backend: Redis | null;
   resultPrefix: string;
   resultExpires: number;
+  /** At most this many records are indexed (./result-index.ts); tests lower it. */
+  resultCap?: number;
 }
 
 /** What every read and write of one Celery-on-Redis adapter shares. */
@@ -26,6 +29,8 @@ export interface CeleryRedisCtx extends ResultCtx {
   inspectTimeoutMs: number;
   /** What this adapter's reads of kombu's keys cost so far (./read-script.ts). */
   stats: ReadStats;
+  /** The overview's waiting/future split kept between polls (./split.ts), made by the first. */
+  splits?: QueueSplits;
 }
 
 export const NO_BACKEND =

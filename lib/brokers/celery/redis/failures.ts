@@ -6,6 +6,7 @@ import { buildSendTask, isoUtc, type BuiltCeleryMessage, type SendTaskInput } fr
 import { NO_ROUTES, resolveReplayQueue, type QueueRoutes } from '../route';
 import { requireBackend, type ResultCtx } from './context';
 import { readRecord, resultKeys } from './results';
+import { noteDeleted } from './indexed';
 
 // Writes to the Redis result backend, whatever the broker: REVOKED records, deleting FAILURE
 // records, and replay (the broker's part is passed in: where a live message is, how to send).
@@ -44,7 +45,9 @@ const CAS_DEL = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call
 
 /** Deletes the record of `id` only if it is still exactly `raw`. */
 export async function compareAndDelete(ctx: ResultCtx, id: string, raw: string): Promise<boolean> {
-  return Number(await requireBackend(ctx).eval(CAS_DEL, 1, resultKeys(ctx.resultPrefix).meta(id), raw)) === 1;
+  const gone = Number(await requireBackend(ctx).eval(CAS_DEL, 1, resultKeys(ctx.resultPrefix).meta(id), raw)) === 1;
+  if (gone) noteDeleted(ctx, id);
+  return gone;
 }
 
 /** Puts back a record `compareAndDelete` took (unless a new one was written meanwhile), with its TTL. */

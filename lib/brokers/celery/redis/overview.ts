@@ -4,10 +4,11 @@ import type { CappedCount } from '@/lib/brokers/dto';
 import type { BrokerOverview, QueueStats, WorkerInfo } from '@/lib/brokers/schema';
 import { workersFrom } from '../workers';
 import type { CeleryRedisCtx } from './context';
-import { bucketSizes, discoverQueues, isFuture, readReserved, walkQueue } from './lists';
+import { bucketSizes, discoverQueues, readReserved } from './lists';
+import { QueueSplits } from './split';
 import { inspect } from './pidbox';
 import { DEAD_COUNT_CAPPED_WHY, deadCounts } from './reads-dead';
-import { HEADS, ReadBudget, SCAN_BYTES } from './read-profile';
+import { ReadBudget, SCAN_BYTES } from './read-profile';
 
 /** Messages of one queue read at most per poll to split waiting from future-ETA ones. */
 export const SPLIT_CAP = 5_000;
@@ -36,9 +37,13 @@ export async function overviewOf(
 ): Promise<Omit<BrokerOverview, 'capabilities'>> {
   // One poll reads at most SCAN_BYTES of messages (and ships back headers only past 64 KB each).
   const budget = new ReadBudget(SCAN_BYTES);
-  const reserved = await readReserved(ctx, undefined, budget);
-  const dead = ctx.backend ? await deadCounts(ctx) : null;
-  const names = new Set(await discoverQueues(ctx.client, ctx.keys, ctx.queues));
+  // Independent reads, at once: the reserved messages, the failure tally, the queues' names.
+  const [reserved, dead, found] = await Promise.all([
+    readReserved(ctx, undefined, budget),
+    ctx.backend ? deadCounts(ctx) : null,
+    discoverQueues(ctx.client, ctx.keys, ctx.queues),
+  ]);
+  const names = new Set(found);
   if (!ctx.queues?.length) {
     for (const r of reserved.items) if (r.queue) names.add(r.queue);
     for (const q of dead?.byQueue.keys() ?? []) if (q) names.add(q);
@@ -46,6 +51,8 @@ export async function overviewOf(
   const queues = [...names].sort();
   const sizes = await bucketSizes(ctx.client, ctx.keys, queues);
   const now = Date.now();
+  const splits = (ctx.splits ??= new QueueSplits());
+  await splits.readHeads(ctx, sizes, now);
   const unknownWhy: Record<string, string> = { oldest: OLDEST_WHY };
   const stats = new Map<string, QueueStats>();
   const partial: string[] = [];
@@ -53,15 +60,8 @@ export async function overviewOf(
   // Shortest queues first: a poll's budget runs out on the longest ones, not on every queue.
   for (const q of [...queues].sort((a, b) => totalOf(a) - totalOf(b))) {
     const total = totalOf(q);
-    let future = 0;
-    let read = 0;
-    const tasks = new Set<string>();
-    if (total > 0)
-      for await (const it of walkQueue(ctx, q, HEADS, budget, undefined, SPLIT_CAP)) {
-        read += 1;
-        if (isFuture(it.env, now)) future += 1;
-        if (it.env.info.task) tasks.add(it.env.info.task);
-      }
+    const { read, future, tasks } =
+      total > 0 ? await splits.split(ctx, q, sizes.get(q) ?? [], SPLIT_CAP, budget, now) : { read: 0, future: 0, tasks: new Set<string>() };
     const all = read >= total;
     const running = reserved.items.filter((r) => r.queue === q).length;
     const s: QueueStats = {

@@ -1,7 +1,6 @@
 import 'server-only';
-import { reasonFingerprint } from '@/lib/triage/reason-fingerprint';
 import { decodeCursor, encodeCursor } from '@/lib/brokers/cursor';
-import { reasonSummary, reasonSummaryFull } from '@/lib/pyvalues/reason';
+import { reasonSummary } from '@/lib/pyvalues/reason';
 import { pyToTyped } from '@/lib/pyvalues/typed';
 import type {
   DeadDetail,
@@ -15,7 +14,9 @@ import type {
 } from '@/lib/brokers/schema';
 import { DeadGrouper, type GroupedLetter } from '@/lib/triage/groups';
 import { requireBackend, type ResultCtx } from './context';
-import { failureReason, readRecord, recordDto, RESULT_SCAN_CAP, scanRecords, type CeleryRecord } from './results';
+import { failureReason, readRecord, recordDto, type CeleryRecord } from './results';
+import { freshIndex, recordsOf } from './indexed';
+import { RESULT_INDEX_CAP, type IndexedResult } from './result-index';
 
 // Celery has no dead-letter store: a failed task leaves a FAILURE record in the result backend.
 // Those are the console's dead letters; with `result_extended` they carry the task's name,
@@ -36,72 +37,69 @@ function deadSummary(r: CeleryRecord): DeadSummary {
   };
 }
 
-/** The FAILURE records among the records one scan reads (at most RESULT_SCAN_CAP, `capped`
- *  when there were more), newest first (date_done DESC, id). */
-async function scanFailures(ctx: ResultCtx): Promise<{ records: CeleryRecord[]; capped: boolean }> {
-  const { records, capped } = await scanRecords(requireBackend(ctx), ctx.resultPrefix);
-  const failed = records
-    .filter((r) => r.status === 'FAILURE')
-    .sort((a, b) => (b.dateDoneMs ?? 0) - (a.dateDoneMs ?? 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  return { records: failed, capped };
-}
-const failures = async (ctx: ResultCtx) => (await scanFailures(ctx)).records;
-
-/** What the groups leave out when the backend holds more records than one scan reads. */
+/** What the lists and counts leave out when the backend holds more records than the index keeps. */
 export const CAPPED_NOTE =
-  `The result backend holds more than ${RESULT_SCAN_CAP.toLocaleString('en-US')} records: a read takes that many in SCAN order ` +
-  "(not the newest: nothing orders them), so these groups count the FAILURE records among them; the others are in no group's count.";
+  `The result backend holds more than ${RESULT_INDEX_CAP.toLocaleString('en-US')} records and the console keeps that many of them ` +
+  "(in SCAN order, not the newest: nothing orders them), so these groups count the FAILURE records among them; the others are in no group's count.";
 
-/** The ids of every FAILURE record. */
+/** The ids of every FAILURE record (of those the index keeps). */
 export async function failureIds(ctx: ResultCtx): Promise<Set<string>> {
-  return new Set((await failures(ctx)).map((r) => r.id));
+  return new Set((await freshIndex(ctx)).failures().map((r) => r.id));
 }
 
-function deadMatches(r: CeleryRecord, q: DeadListQuery): boolean {
+/** What the index knows is enough to filter by queue, task, id prefix and group. */
+function indexMatches(r: IndexedResult, q: DeadListQuery): boolean {
   if (q.queue && r.queue !== q.queue) return false;
   if (q.task && r.name !== q.task) return false;
   if (q.id && !r.id.startsWith(q.id)) return false;
-  if (q.group && reasonFingerprint(failureReason(r)).key !== q.group) return false;
-  if (q.q) {
-    const inReason = failureReason(r).includes(q.q);
-    if (q.qIn === 'reason' ? !inReason : !(inReason || r.raw.includes(q.q))) return false;
-  }
+  if (q.group && r.fail?.fp.key !== q.group) return false;
   return true;
 }
 
+/** Text search needs the record itself (its reason, or its whole text). */
+function textMatches(r: CeleryRecord, q: DeadListQuery): boolean {
+  if (!q.q) return true;
+  const inReason = failureReason(r).includes(q.q);
+  return q.qIn === 'reason' ? inReason : inReason || r.raw.includes(q.q);
+}
+
+/** The newest failures first (date_done DESC, id): filtered on the index, then only the page's
+ *  records read (one MGET of `limit + 1` keys without a text search; chunks until the page is
+ *  full with one). */
 export async function listDead(ctx: ResultCtx, q: DeadListQuery): Promise<Page<DeadSummary>> {
-  const all = (await failures(ctx)).filter((r) => deadMatches(r, q));
+  const index = await freshIndex(ctx);
+  let rest = index.failures().filter((r) => indexMatches(r, q));
   const c = decodeCursor('celery-dead', q.cursor, 2);
-  let rest = all;
   if (c) {
     const [ms, id] = [Number(c[0]), String(c[1])];
-    rest = all.filter((r) => (r.dateDoneMs ?? 0) < ms || ((r.dateDoneMs ?? 0) === ms && r.id > id));
+    rest = rest.filter((r) => (r.doneMs ?? 0) < ms || ((r.doneMs ?? 0) === ms && r.id > id));
   }
-  const page = rest.slice(0, q.limit);
+  const page: CeleryRecord[] = [];
+  let more = false;
+  for await (const r of recordsOf(ctx, index, rest, q.limit + 1, 'FAILURE')) {
+    if (!textMatches(r, q)) continue;
+    if (page.length === q.limit) {
+      more = true;
+      break;
+    }
+    page.push(r);
+  }
   const last = page[page.length - 1];
   return {
     items: page.map(deadSummary),
-    nextCursor: rest.length > q.limit && last ? encodeCursor('celery-dead', [last.dateDoneMs ?? 0, last.id]) : null,
+    nextCursor: more && last ? encodeCursor('celery-dead', [last.dateDoneMs ?? 0, last.id]) : null,
   };
 }
 
-/** The FAILURE records as entries of the error groups (lib/triage/groups.ts); `capped` as scanFailures'. */
+/** The FAILURE records as entries of the error groups (lib/triage/groups.ts), from the index. */
 export async function failureEntries(ctx: ResultCtx, q: { queue?: string }): Promise<{ entries: GroupedLetter[]; capped: boolean }> {
+  const index = await freshIndex(ctx);
   const entries: GroupedLetter[] = [];
-  const { records, capped } = await scanFailures(ctx);
-  for (const r of records) {
-    if (q.queue && r.queue !== q.queue) continue;
-    const reason = failureReason(r);
-    entries.push({
-      id: r.id,
-      task: r.name ?? '?',
-      queue: r.queue ?? '',
-      diedAtMs: r.dateDoneMs,
-      summary: reasonSummaryFull(reason),
-      fp: reasonFingerprint(reason),
-    });
+  for (const r of index.failures()) {
+    if ((q.queue && r.queue !== q.queue) || !r.fail) continue;
+    entries.push({ id: r.id, task: r.name ?? '?', queue: r.queue ?? '', diedAtMs: r.doneMs, summary: r.fail.summary, fp: r.fail.fp });
   }
-  return { entries, capped };
+  return { entries, capped: index.capped };
 }
 
 export async function deadGroups(ctx: ResultCtx, q: { queue?: string }): Promise<DeadGroups> {
@@ -157,19 +155,14 @@ export async function getDead(ctx: ResultCtx, id: string): Promise<DeadDetail | 
 }
 
 export async function listResults(ctx: ResultCtx, q: ResultListQuery): Promise<Page<ResultSummary>> {
-  const { records } = await scanRecords(requireBackend(ctx), ctx.resultPrefix);
-  const all = records
-    .filter((r) => !q.status || r.status === q.status)
-    .sort((a, b) => (b.dateDoneMs ?? 0) - (a.dateDoneMs ?? 0) || (a.id < b.id ? -1 : 1));
+  const all = (await freshIndex(ctx)).all().filter((r) => !q.status || r.status === q.status);
   const c = decodeCursor('celery-results', q.cursor, 2);
-  const rest = c
-    ? all.filter((r) => (r.dateDoneMs ?? 0) < Number(c[0]) || ((r.dateDoneMs ?? 0) === Number(c[0]) && r.id > String(c[1])))
-    : all;
+  const rest = c ? all.filter((r) => (r.doneMs ?? 0) < Number(c[0]) || ((r.doneMs ?? 0) === Number(c[0]) && r.id > String(c[1]))) : all;
   const page = rest.slice(0, q.limit);
   const last = page[page.length - 1];
   return {
-    items: page.map((r) => ({ id: r.id, status: r.status, name: r.name, dateDone: iso(r.dateDoneMs), expiresAt: null })),
-    nextCursor: rest.length > q.limit && last ? encodeCursor('celery-results', [last.dateDoneMs ?? 0, last.id]) : null,
+    items: page.map((r) => ({ id: r.id, status: r.status, name: r.name, dateDone: iso(r.doneMs), expiresAt: null })),
+    nextCursor: rest.length > q.limit && last ? encodeCursor('celery-results', [last.doneMs ?? 0, last.id]) : null,
   };
 }
 
@@ -178,22 +171,21 @@ export async function getResult(ctx: ResultCtx, id: string) {
   return found ? recordDto(found.record, found.ttl) : null;
 }
 
-/** Why a failure count is a lower bound: one read takes at most RESULT_SCAN_CAP records. */
-export const DEAD_COUNT_CAPPED_WHY = `the result backend holds more than ${RESULT_SCAN_CAP.toLocaleString('en-US')} records and one read counts the FAILURE records among that many (in SCAN order): there are at least this many failures`;
+/** Why a failure count is a lower bound: the index keeps at most RESULT_INDEX_CAP records. */
+export const DEAD_COUNT_CAPPED_WHY = `the result backend holds more than ${RESULT_INDEX_CAP.toLocaleString('en-US')} records and the console keeps that many (in SCAN order) to count the FAILURE records among them: there are at least this many failures`;
 
 /** Failure counts per queue (records without a stored queue are counted under ""); `capped`
- *  when the backend held more records than one scan reads, so every count is a lower bound. */
+ *  when the backend held more records than the index keeps, so every count is a lower bound. */
 export async function deadCounts(
   ctx: ResultCtx,
 ): Promise<{ byQueue: Map<string, number>; total: number; names: Set<string>; capped: boolean }> {
+  const index = await freshIndex(ctx);
   const byQueue = new Map<string, number>();
   const names = new Set<string>();
-  let total = 0;
-  const { records, capped } = await scanFailures(ctx);
-  for (const r of records) {
-    total += 1;
+  const failures = index.failures();
+  for (const r of failures) {
     byQueue.set(r.queue ?? '', (byQueue.get(r.queue ?? '') ?? 0) + 1);
     if (r.name) names.add(r.name);
   }
-  return { byQueue, total, names, capped };
+  return { byQueue, total: failures.length, names, capped: index.capped };
 }

@@ -16,8 +16,6 @@ import { isoMs } from '../message';
 // `{"exc_type", "exc_message": [...], "exc_module"}`.
 
 export const META = 'celery-task-meta-';
-/** Result keys read per scan, at most (a bigger backend is read in part, newest unknown). */
-export const RESULT_SCAN_CAP = 20_000;
 
 export interface CeleryRecord {
   id: string;
@@ -110,41 +108,6 @@ export function resultKeys(global: string) {
     /** The console's replay claim: one replay of a failure at a time, across consoles. */
     replayClaim: (id: string) => `${prefix}celery-console-replay-${id}`,
   };
-}
-
-/** Every result record (up to the cap), in no particular order; `capped` when there were more. */
-export async function scanRecords(
-  client: Redis,
-  prefix: string,
-  cap = RESULT_SCAN_CAP,
-): Promise<{ records: CeleryRecord[]; capped: boolean }> {
-  const k = resultKeys(prefix);
-  const keys: string[] = [];
-  let cursor = '0';
-  let capped = false;
-  do {
-    const [next, batch] = await client.scan(cursor, 'MATCH', k.pattern, 'COUNT', 1000);
-    cursor = next;
-    for (const key of batch) {
-      if (keys.length >= cap) {
-        capped = true;
-        break;
-      }
-      keys.push(key);
-    }
-  } while (cursor !== '0' && !capped);
-  const records: CeleryRecord[] = [];
-  for (let i = 0; i < keys.length; i += 500) {
-    const chunk = keys.slice(i, i + 500);
-    const values = await client.mget(...chunk);
-    chunk.forEach((key, j) => {
-      const raw = values[j];
-      if (raw === null || raw === undefined) return;
-      const r = parseRecord(k.idOf(key), raw);
-      if (r) records.push(r);
-    });
-  }
-  return { records, capped };
 }
 
 export async function readRecord(client: Redis, prefix: string, id: string): Promise<{ record: CeleryRecord; ttl: number } | null> {

@@ -89,6 +89,7 @@ export async function revoke(ctx: CeleryRedisCtx, ids: string[]): Promise<Action
     const key = ctx.keys.bucket(w.queue, PRIORITY_STEPS[w.bucket]!);
     const item = await exactItem(ctx, id, w);
     const removed = item ? await ctx.client.lrem(key, 1, item) : 0;
+    if (removed) ctx.splits?.forget(w.queue); // taken from the middle: the kept split is off
     if (removed !== 1) {
       outcomes.push(fail(id, 'missing', 'a worker took it while the console was revoking it'));
       continue;
@@ -111,6 +112,7 @@ export async function purge(ctx: CeleryRedisCtx, queue: string): Promise<PurgeRe
   const m = ctx.client.multi();
   for (const k of ctx.keys.buckets(queue)) m.llen(k).del(k);
   const res = (await m.exec()) ?? [];
+  ctx.splits?.forget(queue);
   const removed = res.filter((_, i) => i % 2 === 0).reduce((n, [, v]) => n + Number(v ?? 0), 0);
   return { brokerId: ctx.brokerId, queue, removed };
 }

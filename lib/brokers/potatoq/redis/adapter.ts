@@ -19,7 +19,7 @@ import { ZRedisOptions } from '../options';
 import { parsePotatoqEnqueue } from '../enqueue-fields';
 import { buildFromFields, potatoqBuildInput } from '../records';
 import { createDeadTally } from './dead-tally';
-import { DEAD_SCAN } from './reads-queues';
+import { DEAD_SCAN, MAX_QUEUES } from './reads-queues';
 import { deadGroups, overviewQueues, taskNames, taskQueues } from './dto-overview';
 import { getDead, getTask, listDead, listTasks } from './dto-pages';
 import { deadHistogram } from './histogram';
@@ -134,7 +134,8 @@ export function createRedisAdapter(config: StoreConfig): BrokerAdapter {
     const [found, workers] = await read(() => Promise.all([overviewQueues(client, prefix, tally), results.workers(live)]));
     const warnings: string[] = [];
     if (s.evictionWarning) warnings.push(s.evictionWarning);
-    if (found.queuesCapped) warnings.push(`${prefix}:queues lists more queues than the console shows (the first 1,000 by name)`);
+    if (found.queuesCapped)
+      warnings.push(`${prefix}:queues lists more queues than the console shows (the first ${MAX_QUEUES.toLocaleString('en-US')} by name)`);
     if (found.deadOrphans)
       warnings.push(
         `${found.deadOrphans} dead-letter entries have no task left (potatoq's revoke deletes the task and leaves its entry); discard them from the dead letters`,

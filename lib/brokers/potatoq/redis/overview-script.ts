@@ -12,6 +12,8 @@ import type { RawOverview, RawQueue } from './overview-raw';
 
 /** Queues one script call reads. */
 export const ONE_CALL = 50;
+/** Calls sent before the first reply is read, past ONE_CALL queues. */
+export const IN_FLIGHT = 4;
 
 /**
  * ARGV: P, max queues for the call to list them itself, bands, then queue names (none: the
@@ -121,9 +123,16 @@ export async function overviewByScript(
   const names = await listQueues(first.card);
   const queues: RawQueue[] = [];
   let last = first;
-  for (let i = 0; i < names.length; i += ONE_CALL) {
-    last = await call(client, prefix, bands, names.slice(i, i + ONE_CALL));
-    queues.push(...last.queues);
+  // IN_FLIGHT calls at a time on the connection: no wait for each reply before sending the next,
+  // and Redis still runs one call (ONE_CALL queues) at a time between other clients' commands.
+  for (let i = 0; i < names.length; i += ONE_CALL * IN_FLIGHT) {
+    const wave = [];
+    for (let j = i; j < Math.min(names.length, i + ONE_CALL * IN_FLIGHT); j += ONE_CALL)
+      wave.push(call(client, prefix, bands, names.slice(j, j + ONE_CALL)));
+    for (const c of await Promise.all(wave)) {
+      last = c;
+      queues.push(...c.queues);
+    }
   }
   // The last call's time is the latest read, as the pipelined path's one TIME precedes its reads.
   return { nowMs: last.nowMs, card: first.card, deadTotal: first.deadTotal, queues };

@@ -14,8 +14,9 @@ import { SCRIPTS } from './scripts';
 // DEAD_SCAN / DEAD_SLICE calls in turn (SCRIPTS.deadByQueue); where scripts are refused (an ACL
 // without EVALSHA), by pipelined HGETs.
 
-/** Queues listed at most (`P:queues` is never pruned by potatoq). */
-export const MAX_QUEUES = 1000;
+/** Queues listed at most (`P:queues` is never pruned by potatoq): 10,000 queues are 200 script
+ *  calls of ONE_CALL queues, IN_FLIGHT at a time (overview-script.ts). */
+export const MAX_QUEUES = 10_000;
 /** Newest dead letters read to count dead letters per queue (the queue is only in each hash's `q`). */
 export const DEAD_SCAN = 10_000;
 /** Priority bands visited per queue for the oldest waiting task. */
