@@ -34,5 +34,8 @@ export async function register(): Promise<void> {
     startAlertEvaluator();
     const { bootTrends } = await import('@/lib/trends/boot');
     bootTrends();
+    // Open campaigns are followed whether or not anyone looks (lib/campaigns/background.ts).
+    const { bootCampaignFollower } = await import('@/lib/campaigns/boot');
+    bootCampaignFollower();
   }
 }

@@ -4,7 +4,7 @@ import { useMemo } from 'react';
 import { ConfirmAction } from '@/components/actions/confirm-action';
 import { MoveAction } from '@/components/actions/move-action';
 import { BulkAllButton } from '@/components/bulk/bulk-all-button';
-import { ExportLinks } from './export-links';
+import { ExportLinks } from '@/components/ui/export-links';
 import { Badge } from '@/components/ui/badge';
 import { ListScope } from '@/components/ui/list-scope';
 import { LoadMore } from '@/components/ui/load-more';
@@ -133,7 +133,7 @@ export function DeadTable({ brokerId, filters }: { brokerId: string; filters: De
               {...groupProps('Move')}
             />
           ) : null}
-          <ExportLinks brokerId={brokerId} filters={filters} />
+          <ExportLinks brokerId={brokerId} list="dead" noun="letters" filters={{ ...filters }} />
         </span>
       </div>
       <ListScope pages={q.data.pages} noun="letters" />

@@ -22,6 +22,7 @@ const SECTIONS: Array<[string, string, string]> = [
   ['Enqueue', '/enqueue', 'nav-enqueue'],
   ['Schedules', '/schedules', 'nav-schedules'],
   ['Mappings', '/mappings', 'nav-mappings'],
+  ['Migration', '/migrate', 'nav-migrate'],
 ];
 
 function currentBroker(pathname: string): { id: string | null; rest: string } {

@@ -16,6 +16,7 @@ import { taskWords } from '@/components/jobs/task-words';
 import { describeError } from '@/lib/client/api';
 import { truncate } from '@/lib/text/format';
 import { useOverview, useTasks } from '@/lib/client/hooks';
+import { ExportLinks } from '@/components/ui/export-links';
 import type { TaskFilters } from '@/lib/client/query-keys';
 import { listTotal } from '@/lib/client/list-total';
 import { visible } from '@/lib/text/visible';
@@ -44,6 +45,7 @@ export function TaskTable({ brokerId, filters }: { brokerId: string; filters: Ta
   const revokeCap = o.data?.capabilities.revoke;
   const moveOff = waitingMoveOff(o.data?.model);
   const base = `/brokers/${encodeURIComponent(brokerId)}`;
+  const exportLinks = <ExportLinks brokerId={brokerId} list="tasks" noun={words.nouns} filters={{ ...filters }} />;
   if (q.error && !q.data)
     return (
       <div className="p-4">
@@ -80,11 +82,15 @@ export function TaskTable({ brokerId, filters }: { brokerId: string; filters: Ta
             filter={filters}
             disabledReason={revokeCap && !revokeCap.on ? (revokeCap.why ?? 'revoke is not available') : undefined}
           />
+          <span className="ml-auto">{exportLinks}</span>
         </div>
       ) : (
-        <p className="border-b border-zinc-200 px-4 py-2 text-xs text-zinc-500 dark:text-zinc-400 dark:border-zinc-800">
-          These {words.nouns} are never changed by the console: their worker owns them until it settles them.
-        </p>
+        <div className="flex items-center gap-3 border-b border-zinc-200 px-4 py-2 dark:border-zinc-800">
+          <p className="text-xs text-zinc-500 dark:text-zinc-400">
+            These {words.nouns} are never changed by the console: their worker owns them until it settles them.
+          </p>
+          <span className="ml-auto">{exportLinks}</span>
+        </div>
       )}
       {q.error ? (
         <div className="px-4 pt-2">

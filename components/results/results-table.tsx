@@ -1,6 +1,7 @@
 'use client';
 import { useMemo } from 'react';
 import { Badge, type Tone } from '@/components/ui/badge';
+import { ExportLinks } from '@/components/ui/export-links';
 import { LoadMore } from '@/components/ui/load-more';
 import { Empty, ErrorBox, Loading } from '@/components/ui/states';
 import { Ago } from '@/components/ui/time';
@@ -34,6 +35,9 @@ export function ResultsTable({ brokerId, status }: { brokerId: string; status?: 
   if (!q.data) return <Loading />;
   return (
     <div>
+      <div className="flex justify-end border-b border-zinc-200 px-4 py-2 dark:border-zinc-800">
+        <ExportLinks brokerId={brokerId} list="results" noun="results" filters={{ status }} />
+      </div>
       {items.length === 0 ? (
         <Empty>No stored results{status ? ` with status ${status}` : ''}.</Empty>
       ) : (

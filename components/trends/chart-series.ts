@@ -8,3 +8,12 @@ export interface ChartSeries {
   /** Whole numbers (counts): whole-number ticks. */
   integer?: boolean;
 }
+
+/** A moment marked on a chart (a campaign began): a vertical line there, and a link under it. */
+export interface ChartMark {
+  /** ISO time. */
+  at: string;
+  /** What happened, in words ("replay of 40"). */
+  label: string;
+  href: string;
+}

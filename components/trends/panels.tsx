@@ -26,6 +26,9 @@ function deadNote(t: DeadTrend): string | undefined {
   const parts = [
     t.undated ? `${t.undated.toLocaleString('en-US')} matching letters have no died time and are in no bucket.` : '',
     t.scannedNewest ? `Only ${t.scannedNewest.toLocaleString('en-US')} letters were looked at; the rest are not counted.` : '',
+    t.recorded === null
+      ? "The console's record of deaths could not be read: only the letters the broker still keeps are counted."
+      : 'Counted from the deaths the console recorded as it saw them and the letters the broker keeps, so replayed or discarded letters still count.',
   ].filter(Boolean);
   return parts.length ? parts.join(' ') : undefined;
 }
@@ -56,6 +59,11 @@ export function DeadTrendChart({
       bucketSeconds={t.bucketSeconds}
       note={deadNote(t)}
       series={[{ label: 'Letters died', values: t.counts, kind: 'bars', format: count, integer: true }]}
+      marks={t.campaigns.map((c) => ({
+        at: c.at,
+        label: `${c.action} of ${count(c.count)}`,
+        href: `/campaigns/${encodeURIComponent(c.id)}`,
+      }))}
     />
   );
 }

@@ -1,11 +1,12 @@
 'use client';
 import dynamic from 'next/dynamic';
 import { useMemo } from 'react';
-import type { ChartSeries } from './chart-series';
+import { ChartMarks } from './chart-marks';
+import type { ChartMark, ChartSeries } from './chart-series';
 import { SERIES_DASH_WORDS } from './palette';
 import { useDark } from './use-dark';
 
-export type { ChartSeries };
+export type { ChartMark, ChartSeries };
 
 const HEIGHT = 160;
 
@@ -35,6 +36,7 @@ export function TrendChart({
   series,
   testId,
   note,
+  marks = [],
 }: {
   title: string;
   from: string;
@@ -42,6 +44,8 @@ export function TrendChart({
   series: ChartSeries[];
   testId: string;
   note?: string;
+  /** Moments marked on the chart (campaigns begun), listed under it as links too. */
+  marks?: readonly ChartMark[];
 }) {
   const dark = useDark();
   const n = series[0]?.values.length ?? 0;
@@ -57,8 +61,9 @@ export function TrendChart({
       </p>
       {note ? <p className="text-xs text-zinc-600 dark:text-zinc-400">{note}</p> : null}
       <div aria-hidden="true" className="mt-1">
-        <UplotCanvas xs={xs} series={series} dark={dark} height={HEIGHT} />
+        <UplotCanvas xs={xs} series={series} dark={dark} height={HEIGHT} marks={marks} />
       </div>
+      <ChartMarks marks={marks} />
       <details className="mt-1 text-xs" data-testid="trend-table">
         <summary className="cursor-pointer text-zinc-700 dark:text-zinc-300">Numbers as a table</summary>
         {/* Scrollable, so reachable by keyboard (focusable, named). */}

@@ -3,7 +3,7 @@ import { useEffect, useLayoutEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { axisColours, SERIES_DASH, seriesColour } from './palette';
-import type { ChartSeries } from './chart-series';
+import type { ChartMark, ChartSeries } from './chart-series';
 
 // The only module that imports uPlot: loaded lazily (next/dynamic) by TrendChart, so pages
 // without a chart, and the first paint of those with one, never carry it.
@@ -11,16 +11,54 @@ import type { ChartSeries } from './chart-series';
 const clock = (s: number) =>
   new Date(s * 1000).toLocaleString('en-GB', { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
 
-export default function UplotCanvas({ xs, series, dark, height }: { xs: number[]; series: ChartSeries[]; dark: boolean; height: number }) {
+/** Draws each mark as a dashed vertical line across the plot (uPlot's draw hook). */
+function drawMarks(u: uPlot, marks: readonly ChartMark[], colour: string): void {
+  const ctx = u.ctx;
+  ctx.save();
+  ctx.strokeStyle = colour;
+  ctx.lineWidth = 2 * uPlot.pxRatio;
+  ctx.setLineDash([4 * uPlot.pxRatio, 3 * uPlot.pxRatio]);
+  for (const m of marks) {
+    const x = u.valToPos(Date.parse(m.at) / 1000, 'x', true);
+    if (!(x >= u.bbox.left && x <= u.bbox.left + u.bbox.width)) continue;
+    ctx.beginPath();
+    ctx.moveTo(x, u.bbox.top);
+    ctx.lineTo(x, u.bbox.top + u.bbox.height);
+    ctx.stroke();
+  }
+  ctx.restore();
+}
+
+export default function UplotCanvas({
+  xs,
+  series,
+  dark,
+  height,
+  marks = [],
+}: {
+  xs: number[];
+  series: ChartSeries[];
+  dark: boolean;
+  height: number;
+  marks?: readonly ChartMark[];
+}) {
   const ref = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
-  const latest = useRef<{ data: uPlot.AlignedData; formats: Array<(n: number) => string> }>({ data: [[]], formats: [] });
+  const latest = useRef<{ data: uPlot.AlignedData; formats: Array<(n: number) => string>; marks: readonly ChartMark[] }>({
+    data: [[]],
+    formats: [],
+    marks: [],
+  });
   // The chart is made again only when what it looks like changes (theme, size, series); new
   // numbers are set into it, so a poll never resets the cursor under the reader's mouse.
   const look = JSON.stringify([dark, height, series.map((s) => [s.label, s.kind, s.integer ?? false])]);
 
   useLayoutEffect(() => {
-    latest.current = { data: [xs, ...series.map((s) => s.values)] as uPlot.AlignedData, formats: series.map((s) => s.format) };
+    latest.current = {
+      data: [xs, ...series.map((s) => s.values)] as uPlot.AlignedData,
+      formats: series.map((s) => s.format),
+      marks,
+    };
     plot.current?.setData(latest.current.data);
   });
 
@@ -40,6 +78,7 @@ export default function UplotCanvas({ xs, series, dark, height }: { xs: number[]
       axes: [axis, { ...axis, ...whole, size: 60, values: (_u, ticks) => ticks.map(fmt(0)) }],
       legend: { live: true },
       cursor: { drag: { x: false, y: false } },
+      hooks: { draw: [(u) => drawMarks(u, latest.current.marks, c.text)] },
       series: [
         { label: 'Time', value: (_u, v) => (v === null || v === undefined ? '—' : clock(v)) },
         ...kinds.map(([label, kind], i): uPlot.Series => ({

@@ -2,6 +2,7 @@
 import Link from 'next/link';
 import { usePathname, useSearchParams } from 'next/navigation';
 import { useState, useSyncExternalStore } from 'react';
+import { TeamViewList, brokerOfPath, problemOf, useSaveTeamView } from './team-views';
 import { MAX_NAME, VIEWS_KEY, nameProblem, readViews, removeView, saveView, writeViews, type SavedView } from '@/lib/client/saved-views';
 
 const CHANGED = 'potatoq-console:views';
@@ -35,8 +36,9 @@ function store(list: SavedView[]): boolean {
 }
 
 /**
- * This list's saved views (kept in this browser) and "Save view": the filter is the page's URL,
- * so a saved view is that link under a name, and the link itself shares it with anyone.
+ * This list's saved views and "Save view": the filter is the page's URL, so a saved view is that
+ * link under a name, kept in this browser ("for me") or in the console for everyone ("for the
+ * team", operators only), and the link itself shares it with anyone.
  */
 export function SavedViews() {
   const pathname = usePathname();
@@ -45,14 +47,22 @@ export function SavedViews() {
   const views = useSyncExternalStore(subscribe, snapshot, () => NONE).filter((v) => v.href.split('?')[0] === pathname);
   const [naming, setNaming] = useState(false);
   const [name, setName] = useState('');
-  const [problem, setProblem] = useState<string | null>(null);
-  const save = () => {
-    const why = nameProblem(name);
-    if (why) return setProblem(why);
-    if (!store(saveView(snapshot(), name, href, Date.now()))) return setProblem('this browser refused to store it');
+  const [scope, setScope] = useState<'me' | 'team'>('me');
+  const [problem, setProblem] = useState<{ text: string; clash: boolean } | null>(null);
+  const brokerId = brokerOfPath(pathname);
+  const team = useSaveTeamView(brokerId ?? '');
+  const done = () => {
     setNaming(false);
     setName('');
     setProblem(null);
+  };
+  const save = (replace = false) => {
+    const why = nameProblem(name);
+    if (why) return setProblem({ text: why, clash: false });
+    if (scope === 'team')
+      return team.mutate({ name: name.trim(), href, replace }, { onSuccess: done, onError: (e) => setProblem(problemOf(e)) });
+    if (!store(saveView(snapshot(), name, href, Date.now()))) return setProblem({ text: 'this browser refused to store it', clash: false });
+    done();
   };
   return (
     <div className="mt-2 flex flex-wrap items-center gap-2 text-xs" data-testid="saved-views">
@@ -74,6 +84,7 @@ export function SavedViews() {
           </button>
         </span>
       ))}
+      {brokerId ? <TeamViewList brokerId={brokerId} pathname={pathname} /> : null}
       {naming ? (
         <form
           className="inline-flex items-center gap-1"
@@ -91,16 +102,33 @@ export function SavedViews() {
             data-testid="saved-view-name"
             autoFocus
           />
-          <button type="submit" className="link" data-testid="saved-view-save">
+          {brokerId ? (
+            <select
+              className="input py-0.5 text-xs"
+              value={scope}
+              onChange={(e) => setScope(e.target.value === 'team' ? 'team' : 'me')}
+              aria-label="Who sees the view"
+              data-testid="saved-view-scope"
+            >
+              <option value="me">for me (this browser)</option>
+              <option value="team">for the team</option>
+            </select>
+          ) : null}
+          <button type="submit" className="link" data-testid="saved-view-save" disabled={team.isPending}>
             Save
           </button>
-          <button type="button" className="link" onClick={() => setNaming(false)}>
+          <button type="button" className="link" onClick={() => (setNaming(false), setProblem(null))}>
             Cancel
           </button>
           {problem ? (
             <span className="text-red-600" data-testid="saved-view-problem">
-              {problem}
+              {problem.text}
             </span>
+          ) : null}
+          {problem?.clash ? (
+            <button type="button" className="link" data-testid="saved-view-replace" onClick={() => save(true)}>
+              Replace it
+            </button>
           ) : null}
         </form>
       ) : (

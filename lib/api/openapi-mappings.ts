@@ -1,6 +1,7 @@
 import 'server-only';
 import { z } from 'zod';
 import { ZCallMapping, ZMappingExport, ZStoredMapping } from '@/lib/brokers/mapping/schema';
+import { ZMigrationView } from '@/lib/brokers/migration-schema';
 import type { Route } from './openapi-route';
 
 // Call mappings between call models and the move preview (docs/migrating-to-queueflow.md).
@@ -25,6 +26,17 @@ const ZPreviewItem = z.object({
 });
 
 export const mappingRoutes = (e: { writer: number[]; readerOfBroker: number[]; readerOfState: number[] }): Route[] => [
+  {
+    method: 'get',
+    path: '/api/brokers/{broker}/migration',
+    tag: 'migration',
+    access: 'reader',
+    summary:
+      'The migration view of this broker and `to`: per task name, waiting and dead counts on each side (bounded reads: `atLeast` where capped), mapped names, dead letters no target worker had a handler for, and the moves done',
+    query: z.object({ to: z.string() }),
+    ok: ZMigrationView,
+    errors: e.readerOfState,
+  },
   {
     method: 'get',
     path: '/api/brokers/{broker}/mappings',

@@ -16,6 +16,7 @@ import * as R from './responses';
 import { CAMPAIGN_ROUTES } from './openapi-campaigns';
 import { mappingRoutes } from './openapi-mappings';
 import { alertRoutes } from './openapi-alerts';
+import { viewExportRoutes } from './openapi-views';
 import { ZReplayEdit } from '@/lib/brokers/schema-edit';
 import {
   SCHEDULE_ACTIONS,
@@ -635,6 +636,7 @@ export const ROUTES: Route[] = [
   },
   ...mappingRoutes({ writer, readerOfBroker, readerOfState }),
   ...alertRoutes({ writer, readerOfState }),
+  ...viewExportRoutes({ writer, readerOfBroker, readerOfState }),
 ];
 
 /** Outside /api: Prometheus metrics (docs/metrics.md). */

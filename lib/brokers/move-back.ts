@@ -35,7 +35,8 @@ export function backSteps(
   };
 }
 
-async function callBack(
+/** `letter` as the call of its mapping back; InvalidInput (nothing sent) without one. */
+export async function callBack(
   s: { from: { id: string; name: string }; to: { id: string; name: string } },
   letter: ValueLetter,
   to: Pick<BrokerAdapter, 'taskQueues'>,

@@ -9,6 +9,7 @@ import type { ActionOutcome, ActionResult } from './schema';
 import { hasNul, toConsoleError, withTimeout } from './service';
 import { forgetReads } from './shared-reads';
 import { mappedEnqueue } from './mapping/enqueue';
+import { movesOf, recordMoves } from './moves-ledger';
 import { backSteps } from './move-back';
 import type { TaskCall } from './types';
 
@@ -97,7 +98,7 @@ export async function removeFromSource(fromId: string, id: string, to?: { id: st
 }
 
 /** The two brokers' steps, each with its timeout; errors mapped to ConsoleErrors. */
-function stepsOf(fromId: string, toId: string): MoveSteps {
+function stepsOf(fromId: string, toId: string, tasks: Map<string, string>): MoveSteps {
   const from = getAdapter(fromId);
   const to = getAdapter(toId);
   // Between call models the letter goes through its task's call mapping (lib/brokers/mapping/).
@@ -122,7 +123,12 @@ function stepsOf(fromId: string, toId: string): MoveSteps {
   return {
     from: { ...sides.from, marks: from.model.calls?.leaves === 'replay' },
     to: { ...sides.to, drops: to.model.calls?.drops, keyed: mapped && !back ? to.model.calls?.keyed : undefined },
-    read: (id) => withTimeout('letter read', readMs(), () => exportCall(id)),
+    // (Each letter's task name kept for the moves ledger.)
+    read: async (id) => {
+      const c = await withTimeout('letter read', readMs(), () => exportCall(id));
+      if (c) tasks.set(id, c.task);
+      return c;
+    },
     enqueue: (call) => withTimeout('enqueue', writeMs(), () => send(call)).finally(() => forgetReads(toId)),
     remove: (id) => removeFromSource(fromId, id, sides.to).finally(() => forgetReads(fromId)),
     seen: back ? (brokerId, id) => withTimeout('lookup', readMs(), () => back.seen(brokerId, id)) : seenOn,
@@ -165,7 +171,8 @@ export async function moveDead(fromId: string, toId: string, ids: string[], by: 
   if (config.readOnly) throw new ConsoleError('ReadOnly', `broker "${fromId}" is configured read-only`);
   await requirePairing(fromId, toId);
   const journal = await getMoveJournal();
-  const steps = stepsOf(fromId, toId);
+  const tasks = new Map<string, string>();
+  const steps = stepsOf(fromId, toId, tasks);
   const succeeded: ActionOutcome[] = [];
   const failed: ActionOutcome[] = [];
   for (const id of [...new Set(ids)]) {
@@ -177,5 +184,6 @@ export async function moveDead(fromId: string, toId: string, ids: string[], by: 
     }
     (o.outcome === 'ok' || o.outcome === 'already' ? succeeded : failed).push(o);
   }
+  await recordMoves(movesOf({ source: fromId, target: toId }, succeeded, { who: by.by, auditId: by.auditId ?? null, tasks }));
   return { action: 'move', brokerId: fromId, to: toId, requested: ids.length, succeeded, failed };
 }

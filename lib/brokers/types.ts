@@ -72,6 +72,10 @@ export interface BrokerAdapter {
    *  what was read and what was left out (a window of the newest, one read of a deep queue). */
   deadGroups(q: { queue?: string }): Promise<DeadGroups>;
   getDead(id: string): Promise<DeadDetail | null>;
+  /** Whether a dead letter died because no worker of this system had a handler for its task
+   *  (the migration view's "no handler" column), read from what `listDead` gives. Absent where
+   *  the system does not tell such letters apart; the view says so. */
+  lacksHandler?(letter: DeadSummary): boolean;
   /**
    * Dead letters per time bucket by the died time the system itself keeps (trend charts), at a
    * bounded cost (an index range or at most the letters `deadGroups` would read). Optional:
@@ -171,6 +175,11 @@ export interface BrokerAdapter {
    *  `takeWaiting` needs to remove exactly this message (opaque, JSON text). Null when no such
    *  task waits here (a worker took it, or it never was). Nothing changes. */
   peekWaiting?(id: string): Promise<{ call: TaskCall; claim: string } | null>;
+  /** Waiting job `id` of a named payload (present where `model.task.payload.shape` is 'value'
+   *  and `model.calls.waiting` is on), as a letter the call mapping converts back, with `claim`
+   *  as in `peekWaiting`. Null when no such job waits here; InvalidInput with why when it cannot
+   *  move (scheduled for later). Nothing changes. */
+  peekWaitingValue?(id: string): Promise<{ letter: ValueLetter; claim: string } | null>;
   /** Removes the waiting message `claim` names, atomically: in the step that claims it, so no
    *  worker can also get it. False when it was no longer waiting (a worker took it, another
    *  move did): nothing removed. */

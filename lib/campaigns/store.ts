@@ -261,6 +261,15 @@ export function createCampaignStore(db: SqlRunner) {
       );
     },
 
+    /** Campaigns still following, polled longest ago first, at most `limit` (the background follower's round). */
+    async following(limit: number): Promise<string[]> {
+      const rows = await db.all<{ id: string }>(
+        "SELECT id FROM console_campaigns WHERE follow_state = 'following' ORDER BY followed_ms, id LIMIT ?",
+        [limit],
+      );
+      return rows.map((r) => r.id);
+    },
+
     async setFollow(id: string, state: FollowState, why: string | null): Promise<void> {
       await db.run('UPDATE console_campaigns SET follow_state = ?, follow_why = ? WHERE id = ?', [state, why, id]);
     },

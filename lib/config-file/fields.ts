@@ -60,6 +60,7 @@ export const FILE_FIELDS: readonly FileField[] = [
   row('trends.intervalSeconds', 'TRENDS_INTERVAL_S', 'number'),
   row('trends.retentionHours', 'TRENDS_RETENTION_HOURS', 'number'),
   row('trends.maxQueues', 'TRENDS_MAX_QUEUES', 'number'),
+  row('campaigns.followSeconds', 'CAMPAIGN_FOLLOW_S', 'number'),
 ];
 
 /** Variables that are no setting of the file: where the file is, and the test harness's own. */

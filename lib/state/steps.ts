@@ -161,6 +161,48 @@ const CAMPAIGNS = (d: Dialect) => [
   'CREATE INDEX IF NOT EXISTS console_campaign_items_task ON console_campaign_items (task_id, campaign)',
 ];
 
+// The background follower picks the open campaigns polled longest ago; the trend chart marks
+// a broker's campaigns in its window.
+const CAMPAIGNS_2 = [
+  'CREATE INDEX IF NOT EXISTS console_campaigns_following ON console_campaigns (follow_state, followed_ms)',
+  'CREATE INDEX IF NOT EXISTS console_campaigns_broker ON console_campaigns (broker, created_at)',
+];
+
+// The recorded deaths (lib/trends/deaths-store.ts): every letter the console saw die, once
+// (`console_dead_seen`, kept a few hours: the dedupe across ticks and instances), counted into
+// minute buckets per (broker, queue, fingerprint) that outlive the letters (`console_dead_series`).
+const DEATHS = (d: Dialect) => [
+  `CREATE TABLE IF NOT EXISTS console_dead_seen (
+    broker TEXT NOT NULL, letter_id TEXT NOT NULL, died_ms ${int(d)} NOT NULL, queue TEXT NOT NULL, fp TEXT NOT NULL,
+    counted INTEGER NOT NULL, PRIMARY KEY (broker, letter_id, died_ms))`,
+  'CREATE INDEX IF NOT EXISTS console_dead_seen_counted ON console_dead_seen (broker, counted)',
+  'CREATE INDEX IF NOT EXISTS console_dead_seen_died ON console_dead_seen (died_ms)',
+  `CREATE TABLE IF NOT EXISTS console_dead_series (
+    broker TEXT NOT NULL, queue TEXT NOT NULL, fp TEXT NOT NULL, minute_ms ${int(d)} NOT NULL, n ${int(d)} NOT NULL,
+    PRIMARY KEY (broker, minute_ms, queue, fp))`,
+  'CREATE INDEX IF NOT EXISTS console_dead_series_minute ON console_dead_series (minute_ms)',
+];
+
+// The moves ledger (lib/brokers/moves-ledger.ts): each finished move of a task, kept after the
+// journal row goes, so either side's task page says where the work went or came from. One row
+// per (source broker, source id, target broker, target id); pruned by `at` (its retention).
+const MOVES_LEDGER = [
+  `CREATE TABLE IF NOT EXISTS console_moves (
+    source TEXT NOT NULL, source_id TEXT NOT NULL, target TEXT NOT NULL, target_id TEXT NOT NULL,
+    outcome TEXT NOT NULL, task TEXT, at TEXT NOT NULL, who TEXT NOT NULL, audit_id TEXT, message TEXT NOT NULL,
+    PRIMARY KEY (source, source_id, target, target_id))`,
+  'CREATE INDEX IF NOT EXISTS console_moves_target ON console_moves (target, target_id)',
+  'CREATE INDEX IF NOT EXISTS console_moves_pair ON console_moves (source, target, at)',
+  'CREATE INDEX IF NOT EXISTS console_moves_at ON console_moves (at)',
+];
+
+// Team saved views (lib/views/store.ts): a list's link under a name, per broker.
+const SAVED_VIEWS = [
+  `CREATE TABLE IF NOT EXISTS console_saved_views (
+    broker TEXT NOT NULL, name TEXT NOT NULL, href TEXT NOT NULL, created_at TEXT NOT NULL,
+    created_by TEXT NOT NULL, PRIMARY KEY (broker, name))`,
+];
+
 /** The console's schema, in order. Append only. */
 export const STEPS: readonly SchemaStep[] = [
   {
@@ -196,4 +238,8 @@ export const STEPS: readonly SchemaStep[] = [
   { id: 'campaigns-1', statements: CAMPAIGNS },
   { id: 'alerts-1', statements: () => ALERTS },
   { id: 'move-held-1', statements: () => MOVE_HELD },
+  { id: 'moves-ledger-1', statements: () => MOVES_LEDGER },
+  { id: 'campaigns-2', statements: () => CAMPAIGNS_2 },
+  { id: 'deaths-1', statements: DEATHS },
+  { id: 'saved-views-1', statements: () => SAVED_VIEWS },
 ];

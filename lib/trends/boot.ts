@@ -2,6 +2,8 @@ import 'server-only';
 import { ConfigError } from '@/lib/config-error';
 import { processId } from '@/lib/state/process-id';
 import { getTrendConfig } from './config';
+import { getDeathStore } from './deaths-open';
+import { serviceDeathReads, tickDeaths } from './deaths';
 import { createSampler, type Sampler } from './sampler';
 import { getTrendStore } from './store';
 import { takeSamples } from './take';
@@ -20,7 +22,15 @@ export async function startTrendSampler(): Promise<void> {
     holder: processId(),
     intervalMs: cfg.intervalMs,
     retentionMs: cfg.retentionMs,
-    take: (atMs) => takeSamples(atMs, cfg.maxQueues),
+    // The holder also records the deaths it sees (lib/trends/deaths.ts), so the dead-letter
+    // chart keeps what died after the letters are replayed or discarded.
+    take: async (atMs) => {
+      const rows = await takeSamples(atMs, cfg.maxQueues);
+      await Promise.all([getDeathStore(), serviceDeathReads()])
+        .then(([deaths, reads]) => tickDeaths(deaths, reads, Date.now(), cfg.retentionMs))
+        .catch((e: unknown) => console.error(JSON.stringify({ event: 'console.trends.deaths-failed', message: String(e) })));
+      return rows;
+    },
   });
   g[KEY] = sampler;
   sampler.start();

@@ -43,7 +43,20 @@ const window = {
 export const ZDeadTrend = z
   .object({
     ...window,
-    counts: z.array(bucketCount).describe('letters that died in each bucket, oldest bucket first'),
+    counts: z
+      .array(bucketCount)
+      .describe(
+        "letters that died in each bucket, oldest bucket first: the higher of the broker's own count of the letters it keeps and the deaths the console recorded",
+      ),
+    recorded: z
+      .array(bucketCount)
+      .nullable()
+      .describe(
+        'deaths the console recorded in each bucket as it saw them (kept after the letters are replayed or discarded); null when the state store could not be read',
+      ),
+    campaigns: z
+      .array(z.object({ id: z.string(), at: iso, action: z.string(), count: z.number().int().min(0) }))
+      .describe("this broker's campaigns (replays, moves, bulk jobs) that began in the window, oldest first, at most 50"),
     total: bucketCount.describe('sum of counts'),
     undated: bucketCount.describe('matching letters the broker keeps no died time for (in no bucket)'),
     scannedNewest: z

@@ -18,6 +18,17 @@ vi.mock('@/lib/brokers/registry', () => ({
   listBrokerConfigs: () => [config],
 }));
 vi.mock('./store', () => ({ getTrendStore: async () => (store instanceof Error ? Promise.reject(store) : store) }));
+// The recorded deaths and the campaigns' marks: what the console's state store answers.
+let recorded: ((q: { buckets: number }) => number[]) | Error = (q) => new Array<number>(q.buckets).fill(0);
+let marks: Array<Record<string, unknown>> = [];
+vi.mock('./deaths-open', () => ({
+  getDeathStore: async () => ({
+    read: async (q: { buckets: number }) => (recorded instanceof Error ? Promise.reject(recorded) : recorded(q)),
+  }),
+}));
+vi.mock('@/lib/state/sql', () => ({
+  getStateDb: async () => ({ all: async () => marks }),
+}));
 
 const service = await import('./service');
 const { ZDeadTrendQuery, ZQueueTrendQuery } = await import('./schema');
@@ -28,6 +39,8 @@ const now = Date.parse('2026-12-01T12:07:30Z');
 beforeEach(() => {
   adapter = {};
   store = {};
+  recorded = (q) => new Array<number>(q.buckets).fill(0);
+  marks = [];
 });
 
 describe('dead-letter trends', () => {
@@ -71,6 +84,32 @@ describe('dead-letter trends', () => {
     await expect(deadTrend('b', { range: 'day', queue: 'q-fail' }, now)).rejects.toMatchObject({ code: 'BrokerUnavailable' });
     (adapter.deadHistogram as ReturnType<typeof vi.fn>).mockResolvedValueOnce({ counts: [], undated: 0, scannedNewest: null });
     await expect(deadTrend('b', { range: 'day', queue: 'q-fail' }, now)).resolves.toMatchObject({ total: 0 });
+  });
+});
+
+describe('dead-letter trends with the recorded deaths', () => {
+  const kept = (q: { buckets: number }) => ({
+    counts: new Array<number>(q.buckets).fill(0).map((_, i) => (i === 5 ? 2 : 0)),
+    undated: 0,
+    scannedNewest: null,
+  });
+
+  it("counts the higher of the broker's kept letters and the recorded deaths per bucket, and marks the campaigns", async () => {
+    adapter = { deadHistogram: vi.fn(async (q: { buckets: number }) => kept(q)) };
+    // Seven died in bucket 3 and were replayed (the broker keeps none of them); bucket 5: two kept, one recorded.
+    recorded = (q) => new Array<number>(q.buckets).fill(0).map((_, i) => (i === 3 ? 7 : i === 5 ? 1 : 0));
+    marks = [{ id: 'cmp-1', created_at: '2026-12-01T11:30:00.000Z', action: 'replay', total: '7' }];
+    const t = await deadTrend('b', { range: 'hour', queue: 'q-rec' }, now);
+    expect(t.counts.slice(0, 7)).toEqual([0, 0, 0, 7, 0, 2, 0]);
+    expect(t).toMatchObject({ total: 9, campaigns: [{ id: 'cmp-1', at: '2026-12-01T11:30:00.000Z', action: 'replay', count: 7 }] });
+    expect(t.recorded?.[3]).toBe(7);
+  });
+
+  it("keeps the broker's count when the state store cannot be read, and says so (recorded: null)", async () => {
+    adapter = { deadHistogram: vi.fn(async (q: { buckets: number }) => kept(q)) };
+    recorded = new Error('state store down');
+    const t = await deadTrend('b', { range: 'hour', queue: 'q-down' }, now);
+    expect(t).toMatchObject({ total: 2, recorded: null, campaigns: [] });
   });
 });
 

@@ -4,6 +4,9 @@ import { brokerList, deadHistogram } from '@/lib/brokers/service';
 import { getTrendConfig } from './config';
 import { trendWindow, type DeadTrend, type DeadTrendQuery, type QueueTrend, type QueueTrendQuery } from './schema';
 import { getTrendStore } from './store';
+import { getDeathStore } from './deaths-open';
+import { campaignMarks, type CampaignMark } from './marks';
+import { getStateDb } from '@/lib/state/sql';
 
 /** A dead-letter trend answers every caller for this long (charts poll; a RabbitMQ count browses DLQs). */
 export const DEAD_TREND_CACHE_MS = 30_000;
@@ -17,23 +20,48 @@ function requireBroker(id: string): void {
   if (!brokerList().some((b) => b.id === id)) throw new ConsoleError('NotFound', `no broker "${id}" is configured`);
 }
 
-/** Dead letters per bucket from the broker's own died times (never sampled: the broker keeps them). */
+/** What the console recorded for the window: deaths per bucket and the campaigns begun in it.
+ *  A state store that cannot be read leaves the broker's own count alone (logged). */
+async function recordedOf(brokerId: string, q: DeadTrendQuery, w: ReturnType<typeof trendWindow>) {
+  try {
+    const [recorded, campaigns] = await Promise.all([
+      getDeathStore().then((d) => d.read({ broker: brokerId, ...w, queue: q.queue, group: q.group })),
+      getStateDb().then((db) => campaignMarks(db, brokerId, w.fromMs, w.toMs)),
+    ]);
+    return { recorded, campaigns };
+  } catch (e) {
+    console.error(JSON.stringify({ event: 'console.trends.read-failed', message: e instanceof Error ? e.message : String(e) }));
+    return { recorded: null, campaigns: [] as CampaignMark[] };
+  }
+}
+
+/**
+ * Dead letters per bucket: the higher of the broker's own count (the died times of the letters
+ * it keeps) and the deaths the console recorded as it saw them (lib/trends/deaths.ts), so a
+ * replay or a discard does not erase an incident, and deaths the console never saw (before it
+ * ran, or a burst past one read) still count while their letters are kept.
+ */
 export async function deadTrend(brokerId: string, q: DeadTrendQuery, now = Date.now()): Promise<DeadTrend> {
   requireBroker(brokerId);
   const key = JSON.stringify([brokerId, q.range, q.queue ?? null, q.group ?? null]);
   const hit = deadCache.get(key);
   if (hit && now - hit.at < DEAD_TREND_CACHE_MS) return hit.v;
   const w = trendWindow(q.range, now);
-  const v = deadHistogram(brokerId, { ...w, queue: q.queue, group: q.group }).then((h) => ({
-    range: q.range,
-    from: isoOf(w.fromMs),
-    to: isoOf(w.toMs),
-    bucketSeconds: w.bucketMs / 1000,
-    counts: h.counts,
-    total: h.counts.reduce((n, c) => n + c, 0),
-    undated: h.undated,
-    scannedNewest: h.scannedNewest,
-  }));
+  const v = Promise.all([deadHistogram(brokerId, { ...w, queue: q.queue, group: q.group }), recordedOf(brokerId, q, w)]).then(([h, r]) => {
+    const counts = h.counts.map((c, i) => Math.max(c, r.recorded?.[i] ?? 0));
+    return {
+      range: q.range,
+      from: isoOf(w.fromMs),
+      to: isoOf(w.toMs),
+      bucketSeconds: w.bucketMs / 1000,
+      counts,
+      total: counts.reduce((n, c) => n + c, 0),
+      undated: h.undated,
+      scannedNewest: h.scannedNewest,
+      recorded: r.recorded,
+      campaigns: r.campaigns,
+    };
+  });
   if (deadCache.size >= MAX_CACHED) deadCache.clear();
   deadCache.set(key, { at: now, v });
   v.catch(() => deadCache.delete(key));

@@ -1,6 +1,7 @@
 """Tasks for the console's campaign follow-up tests: `cp.half` fails until CP_OUT/fixed exists;
 then a quarter of the tasks still fail with the same error and a quarter with a new one.
-CP_RESULT_EXPIRES sets potatoq's result_expires (a result that expires: gone)."""
+CP_RESULT_EXPIRES sets potatoq's result_expires (a result that expires: gone). CP_BACKEND (with
+CP_PREFIX, its key prefix) is the result backend where the broker keeps none (RabbitMQ)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,11 @@ from pathlib import Path
 
 from potatoq import Potatoq
 
-app = Potatoq("cp", broker=os.environ["CP_BROKER"])
+if os.environ.get("CP_BACKEND"):
+    app = Potatoq("cp", broker=os.environ["CP_BROKER"], backend=os.environ["CP_BACKEND"])
+    app.conf.result_backend_transport_options = {"prefix": os.environ["CP_PREFIX"]}
+else:
+    app = Potatoq("cp", broker=os.environ["CP_BROKER"])
 app.conf["result_expires"] = float(os.environ.get("CP_RESULT_EXPIRES", "86400"))
 OUT = Path(os.environ.get("CP_OUT", "."))
 

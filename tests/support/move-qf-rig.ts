@@ -19,8 +19,10 @@ export const s = (await redisAvailable()) ? startQueueflow() : null;
 export const up = s !== null;
 export const Q = `mvqf-${process.pid}`;
 export const TQ = uniqueQueue('mvqf');
-export const C_BROKER = redisDb(11);
-export const C_BACKEND = redisDb(12);
+// Another suite on this rig (run beside it) sets MVQF_REDIS_DBS ("broker,backend") first.
+const [cBroker = 11, cBackend = 12] = (process.env.MVQF_REDIS_DBS ?? '').split(',').filter(Boolean).map(Number);
+export const C_BROKER = redisDb(cBroker);
+export const C_BACKEND = redisDb(cBackend);
 export const outC = fs.mkdtempSync(path.join(os.tmpdir(), 'mvqf-celery-'));
 export const outP = fs.mkdtempSync(path.join(os.tmpdir(), 'mvqf-potatoq-'));
 export const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mvqf-state-'));

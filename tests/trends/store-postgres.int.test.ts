@@ -2,6 +2,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { pgAvailable, searchPathUrl, sqlAdmin } from '@/tests/support/postgres';
 import { createPostgresTrendStore } from '@/lib/trends/store-postgres';
+import { openStateDbForTests } from '@/lib/state/sql';
+import { deathStoreCases } from './death-cases';
 import { trendStoreCases } from './store-cases';
 
 // Two console instances on one PostgreSQL state store: each store here has its own pool, as two
@@ -20,6 +22,13 @@ afterAll(async () => {
 describe.skipIf(!ok)('PostgreSQL trend store (two instances on one state store)', () => {
   trendStoreCases(
     async () => createPostgresTrendStore(searchPathUrl(schema)),
+    () => `b-${randomUUID().slice(0, 8)}`,
+  );
+});
+
+describe.skipIf(!ok)('PostgreSQL recorded deaths (two instances on one state store)', () => {
+  deathStoreCases(
+    () => openStateDbForTests(searchPathUrl(schema)),
     () => `b-${randomUUID().slice(0, 8)}`,
   );
 });

@@ -7,7 +7,9 @@ import { reasonFingerprint } from '@/lib/triage/reason-fingerprint';
 
 /** The reads a Celery broker already has, by id. */
 export interface CeleryFateReads {
-  getTask(id: string): Promise<TaskDetail | null>;
+  /** The message waiting or reserved under `id`; a string where the broker cannot look (RabbitMQ
+   *  finds no message by id without taking messages off the queue): why, in words. */
+  getTask: ((id: string) => Promise<TaskDetail | null>) | string;
   getDead(id: string): Promise<DeadDetail | null>;
   getResult(id: string): Promise<ResultRecordDto | null>;
   /** Seconds the result backend keeps a record (`result_expires`). */
@@ -20,6 +22,8 @@ export interface CeleryFateReads {
  * fingerprint, as the dead list groups it); before it runs, by its message waiting in the
  * queue or reserved by a worker. A queue longer than one read leaves a waiting task unknown.
  * No record and no message: the record expired (`result_expires`) or the task ignores results.
+ * Where the broker cannot look for the message (RabbitMQ), no record yet is unknown: waiting,
+ * running, or expired cannot be told apart.
  */
 export function celeryFates(ids: string[], r: CeleryFateReads, states: readonly StateDecl[]): Promise<TaskFate[]> {
   const fp = (text: string) => reasonFingerprint(text).key;
@@ -31,8 +35,11 @@ export function celeryFates(ids: string[], r: CeleryFateReads, states: readonly 
       return d ? { fingerprint: d.reason === null ? null : fp(d.reason), detail: d.summary, at: d.diedAt } : null;
     },
     live: async (id) => {
+      const getTask = r.getTask;
+      if (typeof getTask === 'string')
+        return { unknown: `no result record (yet): still waiting, running, or its record expired; ${getTask}` };
       try {
-        return (await r.getTask(id))?.state ?? null;
+        return (await getTask(id))?.state ?? null;
       } catch (e) {
         // The queues were longer than one read: the message may still wait beyond it.
         if (isConsoleError(e) && e.code === 'NotFound') return { unknown: `no result yet, and ${e.message.replace(/^task \S+ /, '')}` };

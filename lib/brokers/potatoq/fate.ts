@@ -6,7 +6,9 @@ import { reasonFingerprint } from '@/lib/triage/reason-fingerprint';
 
 /** The reads a potatoq store already has, by id. */
 export interface PotatoqFateReads {
-  getTask(id: string): Promise<TaskDetail | null>;
+  /** The task waiting or running under `id`; a string where the broker cannot look (RabbitMQ
+   *  finds no message by id without taking messages off the queue): why, in words. */
+  getTask: ((id: string) => Promise<TaskDetail | null>) | string;
   getDead(id: string): Promise<DeadDetail | null>;
   /** Null where results are off (the result backend is not this store). */
   getResult: ((id: string) => Promise<ResultRecordDto | null>) | null;
@@ -17,7 +19,8 @@ export interface PotatoqFateReads {
  * under its own id: its result record (SUCCESS, or FAILURE with the worker's traceback), its
  * dead letter when it failed for good again (fingerprinted as the dead list groups it), or the
  * task row waiting or running. Nothing at all: the result expired after `result_expires`
- * seconds, or the task asked for none (`ignore_result`).
+ * seconds, or the task asked for none (`ignore_result`). Where the broker cannot look for the
+ * task (RabbitMQ), no result and no letter yet is unknown: waiting, running or expired alike.
  */
 export function potatoqFates(ids: string[], r: PotatoqFateReads, states: readonly StateDecl[], resultExpires: number): Promise<TaskFate[]> {
   const fp = (text: string) => reasonFingerprint(text).key;
@@ -29,7 +32,12 @@ export function potatoqFates(ids: string[], r: PotatoqFateReads, states: readonl
       const d = await r.getDead(id);
       return d ? { fingerprint: d.reason === null ? null : fp(d.reason), detail: d.summary, at: d.diedAt } : null;
     },
-    live: async (id) => (await r.getTask(id))?.state ?? null,
+    live: async (id) => {
+      const getTask = r.getTask;
+      if (typeof getTask === 'string')
+        return { unknown: `no result or dead letter (yet): still waiting, running, or its result expired; ${getTask}` };
+      return (await getTask(id))?.state ?? null;
+    },
     nothing: getResult
       ? {
           fate: 'gone',

@@ -8,12 +8,13 @@ import { requireOn, unsupported } from '@/lib/brokers/kit/capabilities';
 import { cachedFor } from '@/lib/brokers/kit/connections';
 import { totalsOver } from '@/lib/brokers/kit/overview';
 import { createQfClient, type QfClient } from './client';
-import { deadGroups, getDead, listDead } from './dead';
+import { deadGroups, getDead, lacksHandler, listDead } from './dead';
 import { foldSightings } from '@/lib/brokers/task-queues';
 import { createJob, previewCreate } from './enqueue';
 import { queueflowFates } from './fate';
 import { importValueQf } from './import-value';
 import { exportValueQf, removeMovedQf } from './move-out';
+import { peekPendingQf, takePendingQf, tookPendingQf } from './pending-out';
 import { getResult, getTask, jobPager, listTasks } from './jobs';
 import { listResults } from './results';
 import { deadHistogramQf } from './histogram';
@@ -138,6 +139,7 @@ export function createQueueflowAdapter(config: StoreConfig, ctx: AdapterContext)
     deadGroups: (q) => deadGroups(client, q),
     deadHistogram: (q) => deadHistogramQf(client, q),
     getDead: (id) => getDead(client, id, links),
+    lacksHandler,
     listWorkers: unsupported(WORKERS_WHY),
     listResults: (q) => listResults(client, q),
     getResult: (id) => getResult(client, id),
@@ -155,6 +157,10 @@ export function createQueueflowAdapter(config: StoreConfig, ctx: AdapterContext)
     importValue: async (job) => (await writable('enqueue'), importValueQf(client, job)),
     exportValue: (id) => exportValueQf(client, id),
     removeMoved: async (ids, to) => (await writable('replay'), await writable('pause'), removeMovedQf(client, config.id, ids, ctx, to)),
+    // Pending jobs moved back through a call mapping (./pending-out.ts).
+    peekWaitingValue: (id) => peekPendingQf(client, id),
+    takeWaiting: async (id, claim) => (await writable('revoke'), await writable('pause'), takePendingQf(client, config.id, id, claim, ctx)),
+    tookWaiting: (id) => tookPendingQf(client, id),
     diagnose,
     setQueuePaused: async (queue, paused) => (
       await writable('pause'),

@@ -39,6 +39,15 @@ export function summaryOf(d: QfDeadLetter): string {
   return lines.at(-1) ?? d.reason;
 }
 
+/**
+ * A letter no worker had a handler for, in QueueFlow 0.6.0's two wordings: the server's own
+ * in-process workers record the reason `handler_not_found` ("no handler registered for task
+ * 'T'"); the Python client's `run_worker` reports a failure that is not retried, so the reason is
+ * `non_retryable` and the error "no worker handler for task 'T'".
+ */
+export const lacksHandler = (d: Pick<DeadSummary, 'cause' | 'summary'>): boolean =>
+  d.cause === 'handler_not_found' || /^no worker handler for task '/.test(d.summary);
+
 /** The triage fingerprint of a letter: its error as Python prints it; without an exception type
  *  (the Python worker sends `str(exc)`), QueueFlow's reason code stands in for the type. */
 export function letterFingerprint(d: QfDeadLetter): Fingerprint {

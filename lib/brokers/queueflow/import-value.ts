@@ -10,6 +10,11 @@ import { parseWire, ZCreated } from './wire';
 // the first job, so a move sent twice (a console crash between its steps, two consoles) leaves
 // one job.
 
+/** A pending job's move back (./pending-out.ts). */
+const QF_WAITING = {
+  does: "A pending job (due now; a job scheduled for later is refused, as the target's import enqueues ready now) is read as its task, payload, queue and priority; to take it, its queue is paused for a moment under the console's hold, the job read again and cancelled only if it is still pending and no worker leased it meanwhile (QueueFlow keeps it as cancelled), then the queue is resumed; a job a worker already leased is refused and runs here.",
+};
+
 export const QUEUEFLOW_CALLS: CallsDecl = {
   model: 'named-payload',
   export: {
@@ -19,6 +24,7 @@ export const QUEUEFLOW_CALLS: CallsDecl = {
   import: {
     does: "QueueFlow creates one pending job (POST /api/v1/jobs) with the mapped task name, queue and payload, the letter's priority and the mapping's retry settings, under an Idempotency-Key derived from the letter's id.",
   },
+  waiting: QF_WAITING,
   keyed: 'QueueFlow returns the first job for an Idempotency-Key it has seen (tenant-scoped), so sending a move again creates nothing',
 };
 

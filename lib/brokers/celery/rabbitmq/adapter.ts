@@ -59,6 +59,7 @@ import { actOnCeleryDead } from './dlq-actions';
 import { withDeadLetterQueue } from './dlq-model';
 import { diagnoseRabbit } from './diagnose';
 import { celeryWorkQueues } from './queues';
+import { rabbitCeleryFates } from './fate';
 
 export const NO_BROWSE =
   "RabbitMQ can't show queued messages without taking them from the workers (no browse; a get-and-requeue reorders and redelivers them): counts only";
@@ -111,7 +112,7 @@ export function createCeleryRabbitAdapter(config: StoreConfig): BrokerAdapter {
       noWorkflows(CELERY_NO_WORKFLOWS),
       // Celery on RabbitMQ declares no scheduled state (its ETAs wait among the ready ones).
       listing(CELERY_RABBITMQ_MODEL.states, { on: false, why: NO_BROWSE }),
-      !backend && off(['browseDead', 'replay', 'discard', 'results'], NO_BACKEND),
+      !backend && off(['browseDead', 'replay', 'discard', 'results', 'fate'], NO_BACKEND),
       !backend && off(['family'], `${RABBITMQ_FAMILY_WHY}, and ${NO_BACKEND}`),
       // The DLQ's letters are shown, replayed and discarded without a result backend too (they
       // are messages, not records).
@@ -263,6 +264,7 @@ export function createCeleryRabbitAdapter(config: StoreConfig): BrokerAdapter {
     listWorkers: async () => workersFrom((m) => inspect(link, m, inspectMs)),
     listResults: (q) => listResults(rctx, q),
     getResult: (id) => getResult(rctx, id),
+    fate: (ids) => rabbitCeleryFates(rctx, ids),
     family: (id, q) => celeryFamily(rctx, { why: RABBITMQ_FAMILY_WHY }, id, q.limit),
     taskNames: async () => {
       const names = new Set(backend ? (await deadCounts(rctx)).names : []);

@@ -11,6 +11,7 @@ import { Management } from '@/lib/transports/amqp/management';
 import { previewEditedRabbit, replayEditedRabbit } from './edit-replay';
 import { deadGroups, deadHistogram, getDead, listDead, overview, taskNames } from './reads';
 import { deadIds } from './scan';
+import { rabbitFates } from './fate';
 import { rabbitFamily, RABBITMQ_NO_FAMILY } from './family';
 import { checkRabbitAccess } from './access';
 import { parseOptions } from '@/lib/brokers/options';
@@ -38,6 +39,10 @@ const NO_BACKEND_CAPS = {
   ...off(['revoke'], 'Revoking tasks with RabbitMQ needs a result backend: set resultBackend to the result_backend potatoq uses'),
   ...off(['results'], 'RabbitMQ stores no results: set resultBackend to the result_backend potatoq uses'),
   ...off(['workers'], "potatoq's workers write heartbeats to the result backend: set resultBackend"),
+  ...off(
+    ['fate'],
+    "RabbitMQ keeps no results, so a replayed task's fate can't be told: set resultBackend to the result_backend potatoq uses",
+  ),
 };
 
 export interface RabbitmqAdapter extends BrokerAdapter {
@@ -83,7 +88,7 @@ export function createRabbitmqAdapter(config: StoreConfig): RabbitmqAdapter {
       noWorkflows(POTATOQ_NO_WORKFLOWS),
       off(['list:ready', 'list:running'], NO_LISTING),
       off(['list:scheduled'], NO_SCHEDULED),
-      server.major < 4 && off(['browseDead', 'replay', 'discard'], V3_BROWSE_REFUSAL),
+      server.major < 4 && off(['browseDead', 'replay', 'discard', 'fate'], V3_BROWSE_REFUSAL),
       !ctx.backend && NO_BACKEND_CAPS,
       // The family reads the DLQs (4.x only) and the result backend: off only with neither.
       !ctx.backend && server.major < 4 && off(['family'], RABBITMQ_NO_FAMILY),
@@ -113,6 +118,7 @@ export function createRabbitmqAdapter(config: StoreConfig): RabbitmqAdapter {
     listWorkers: async () => (ctx.backend ? ctx.backend.workers(ctx.live) : []),
     listResults: async (q) => needBackend().listResults(q),
     getResult: async (id) => needBackend().getResult(id),
+    fate: async (ids) => rabbitFates(ctx, ids),
     taskNames: () => taskNames(ctx),
     diagnose: async (q) => {
       const ov = await overview(ctx, await capabilities());

@@ -1,6 +1,7 @@
 import { HydrationBoundary, dehydrate } from '@tanstack/react-query';
 import { DeadDetailView } from '@/components/jobs/dead-detail';
 import { FamilyPanel } from '@/components/family/family-panel';
+import { MovedPanel } from '@/components/migration/moved-panel';
 import { PageTitle } from '@/components/ui/states';
 import { segment } from '../../../../_lib/params';
 import { newServerQueryClient, prefetchDeadOne, prefetchOverview } from '../../../../_lib/prefetch';
@@ -21,6 +22,7 @@ export default async function DeadLetterPage({ params }: { params: Promise<{ bro
   return (
     <>
       <PageTitle sub={<span className="font-mono text-xs break-all">{visible(id)}</span>}>Dead letter</PageTitle>
+      <MovedPanel brokerId={brokerId} id={id} />
       <HydrationBoundary state={dehydrate(qc)}>
         <DeadDetailView brokerId={brokerId} id={id} />
         <FamilyPanel brokerId={brokerId} id={id} />

@@ -3,6 +3,7 @@ import { listWords } from '@/components/jobs/task-words';
 import { HydrationBoundary, dehydrate } from '@tanstack/react-query';
 import { TaskDetailView, type AfterWaiting } from '@/components/jobs/task-detail';
 import { FamilyPanel } from '@/components/family/family-panel';
+import { MovedPanel } from '@/components/migration/moved-panel';
 import { PageTitle } from '@/components/ui/states';
 import { segment } from '../../../../_lib/params';
 import { newServerQueryClient, prefetchOverview, prefetchTask } from '../../../../_lib/prefetch';
@@ -43,6 +44,7 @@ export default async function JobPage({ params }: { params: Promise<{ brokerId: 
       <PageTitle sub={<span className="font-mono text-xs break-all">{visible(id)}</span>}>
         {listWords(brokerModel(brokerId)).title}
       </PageTitle>
+      <MovedPanel brokerId={brokerId} id={id} />
       <HydrationBoundary state={dehydrate(qc)}>
         <TaskDetailView brokerId={brokerId} id={id} after={after} />
         <FamilyPanel brokerId={brokerId} id={id} />

@@ -1,0 +1,9 @@
+import type { Params } from '@/lib/actions/http';
+import { exportResults, exportRoute } from '@/lib/actions/export';
+
+export const dynamic = 'force-dynamic';
+
+/** The results list as CSV or JSON lines (lib/actions/export.ts): streamed, bounded, audited. */
+export function GET(req: Request, ctx: Params<{ broker: string }>) {
+  return exportRoute(exportResults, req, ctx);
+}

@@ -1,0 +1,125 @@
+import fs from 'node:fs';
+import Database from 'better-sqlite3';
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { csvObjects } from '../tests/support/csv';
+import { SECRETS, scryptHash, startConsole, type RunningConsole } from './auth-server';
+
+// Team saved views and list exports end to end, on a console of its own with two accounts: an
+// operator saves a filtered view for the team (a clash is said under the name, then replaced), a
+// viewer on another browser sees it, opens it by its link, cannot remove it; the operator exports
+// a queue's ready tasks and the download holds exactly the broker's rows, audited.
+
+test.describe.configure({ mode: 'serial' });
+
+let c: RunningConsole;
+
+test.beforeAll(async () => {
+  c = await startConsole({
+    POTATOQ_CONSOLE_AUTH: 'accounts',
+    POTATOQ_CONSOLE_SESSION_SECRET: SECRETS.sessionSecret,
+    POTATOQ_CONSOLE_USERS: JSON.stringify([
+      { user: 'olga', hash: scryptHash(SECRETS.operatorPassword), role: 'operator' },
+      { user: 'vic', hash: scryptHash(SECRETS.viewerPassword), role: 'viewer' },
+    ]),
+  });
+});
+test.afterAll(async () => c?.stop());
+
+async function signedIn(browser: Browser, user: string, password: string, next: string): Promise<Page> {
+  const page = await (await browser.newContext()).newPage();
+  await page.goto(`${c.url}${next}`);
+  await page.getByTestId('login-user').fill(user);
+  await page.getByTestId('login-password').fill(password);
+  await page.getByTestId('login-submit').click();
+  await expect(page.getByTestId('account-user')).toHaveText(user);
+  return page;
+}
+
+/** The broker's busiest queue by state (potatoq's SQLite: 1 ready), read from the broker itself. */
+function busiest(table: string, where = '1 = 1'): { queue: string; ids: string[] } {
+  const db = new Database(c.broker, { readonly: true });
+  try {
+    const { queue } = db
+      .prepare(`SELECT queue, count(*) AS n FROM ${table} WHERE ${where} GROUP BY queue ORDER BY n DESC LIMIT 1`)
+      .get() as { queue: string };
+    const ids = db.prepare(`SELECT id FROM ${table} WHERE ${where} AND queue = ?`).pluck().all(queue) as string[];
+    return { queue, ids: ids.sort() };
+  } finally {
+    db.close();
+  }
+}
+
+test('an operator saves a team view; a viewer sees it, opens it by its link, and cannot remove it', async ({ browser }) => {
+  test.setTimeout(90_000);
+  const { queue } = busiest('potatoq_dead');
+  const name = `Team: ${queue}`;
+  const olga = await signedIn(browser, 'olga', SECRETS.operatorPassword, `/brokers/main/dead?queue=${encodeURIComponent(queue)}`);
+  await expect(olga.getByTestId('filter-queue')).toHaveValue(queue);
+  const saveAs = async (n: string) => {
+    await olga.getByTestId('saved-view-new').click();
+    await olga.getByTestId('saved-view-name').fill(n);
+    await olga.getByTestId('saved-view-scope').selectOption('team');
+    await olga.getByTestId('saved-view-save').click();
+  };
+  await saveAs(name);
+  await expect(olga.getByTestId('team-view-link')).toHaveText(name);
+  await expect(olga.getByTestId('saved-view')).toHaveCount(0); // kept for the team, not in this browser
+
+  // The same name again: said under the name, and replaced only when asked.
+  await saveAs(name);
+  await expect(olga.getByTestId('saved-view-problem')).toContainText(`a team view named "${name}" already exists (saved by olga)`);
+  await olga.getByTestId('saved-view-replace').click();
+  await expect(olga.getByTestId('saved-view-problem')).toHaveCount(0);
+  await expect(olga.getByTestId('team-view-link')).toHaveCount(1);
+
+  const vic = await signedIn(browser, 'vic', SECRETS.viewerPassword, '/brokers/main/dead');
+  await expect(vic.getByTestId('filter-queue')).toHaveValue('');
+  await vic.getByTestId('team-view-link').click();
+  await expect(vic).toHaveURL(new RegExp(`/brokers/main/dead\\?queue=${encodeURIComponent(queue)}$`));
+  await expect(vic.getByTestId('filter-queue')).toHaveValue(queue);
+
+  // The view's own link, as shared in a chat: opens the list with the view's filter.
+  await vic.goto(`${c.url}/brokers/main/views/${encodeURIComponent(name)}`);
+  await expect(vic).toHaveURL(new RegExp(`/brokers/main/dead\\?queue=${encodeURIComponent(queue)}$`));
+  await expect(vic.getByTestId('filter-queue')).toHaveValue(queue);
+
+  await vic.getByRole('button', { name: `Remove team view ${name}` }).click();
+  await expect(vic.getByTestId('team-view-problem')).toContainText('vic is a viewer and may not view-remove');
+  await vic.reload();
+  await expect(vic.getByTestId('team-view-link')).toHaveText(name);
+
+  const audit = (await (await olga.request.get(`${c.url}/api/audit?broker=main&action=view-save`)).json()) as {
+    entries: Array<{ who: string; outcome: string; details: Record<string, unknown> }>;
+  };
+  expect(audit.entries.map((e) => [e.who, e.outcome, e.details.replaced])).toEqual([
+    ['olga', 'done', true],
+    ['olga', 'failed', undefined], // the clash: recorded, nothing saved
+    ['olga', 'done', false],
+  ]);
+
+  // A link that is no list of this broker is refused with the field named; nothing is stored.
+  const bad = await olga.request.post(`${c.url}/api/brokers/main/views`, {
+    data: { name: 'elsewhere', href: 'https://example.com/brokers/main/dead' },
+    headers: { origin: c.url },
+  });
+  expect(bad.status()).toBe(400);
+  expect(((await bad.json()) as { error: { fields: Record<string, string> } }).error.fields.href).toMatch(/path of this console/);
+});
+
+test("a queue's ready tasks export downloads exactly the broker's rows, audited", async ({ browser }) => {
+  const { queue, ids } = busiest('potatoq_jobs', 'state = 1');
+  const olga = await signedIn(browser, 'olga', SECRETS.operatorPassword, `/brokers/main/queues/${encodeURIComponent(queue)}?state=ready`);
+  const [download] = await Promise.all([olga.waitForEvent('download'), olga.getByTestId('export-csv').click()]);
+  expect(download.suggestedFilename()).toMatch(/^tasks-main-\d{8}T\d{6}\.csv$/);
+  const rows = csvObjects(fs.readFileSync((await download.path())!, 'utf8'));
+  expect(rows.map((r) => r.id).sort()).toEqual(ids);
+  expect(rows.every((r) => r.queue === queue && r.state === 'ready')).toBe(true);
+  const audit = (await (await olga.request.get(`${c.url}/api/audit?action=export&broker=main`)).json()) as {
+    entries: Array<{ who: string; count: number; filter: Record<string, unknown> }>;
+  };
+  expect(audit.entries[0]).toMatchObject({
+    who: 'olga',
+    count: ids.length,
+    filter: { list: 'tasks', state: 'ready', queue, format: 'csv' },
+  });
+});

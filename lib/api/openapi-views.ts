@@ -1,0 +1,76 @@
+import 'server-only';
+import { z } from 'zod';
+import { ZResultExportQuery, ZTaskExportQuery } from '@/lib/actions/export';
+import { MAX_VIEW_NAME, ZTeamViews } from '@/lib/views/schema';
+import type { Route } from './openapi-route';
+
+// The exports of the task and result lists, and the team saved views (lib/api/openapi.ts spreads them in).
+
+const file = (rows: string) => ({
+  '200': {
+    description: `CSV (a header row, then one row per ${rows}) or JSON lines; a last line says when the export stopped at \`max\``,
+    content: { 'text/csv': { schema: { type: 'string' } }, 'application/x-ndjson': { schema: { type: 'string' } } },
+  },
+});
+const name = z.string().min(1).max(MAX_VIEW_NAME).describe('unique per broker');
+
+export const viewExportRoutes = (e: { writer: number[]; readerOfBroker: number[]; readerOfState: number[] }): Route[] => [
+  {
+    method: 'get',
+    path: '/api/brokers/{broker}/tasks/export',
+    tag: 'tasks',
+    access: 'reader',
+    summary:
+      "One state's tasks matching the list's filter as CSV or JSON lines: streamed, at most `max` rows, redacted like the list, audited",
+    query: ZTaskExportQuery,
+    other: file('task'),
+    errors: e.readerOfBroker,
+  },
+  {
+    method: 'get',
+    path: '/api/brokers/{broker}/results/export',
+    tag: 'results',
+    access: 'reader',
+    summary: 'The stored results matching the status filter as CSV or JSON lines: streamed, at most `max` rows, audited',
+    query: ZResultExportQuery,
+    other: file('result'),
+    errors: e.readerOfBroker,
+  },
+  {
+    method: 'get',
+    path: '/api/brokers/{broker}/views',
+    tag: 'views',
+    access: 'reader',
+    summary: "The broker's team saved views (a list page's link under a name), by name",
+    ok: ZTeamViews,
+    errors: e.readerOfState,
+  },
+  {
+    method: 'post',
+    path: '/api/brokers/{broker}/views',
+    tag: 'views',
+    access: 'operator',
+    summary:
+      'Save a team view: a list page of this broker with its filter; a name in use is refused (field `name`) unless `replace`; audited',
+    body: z.object({
+      name,
+      href: z
+        .string()
+        .max(2000)
+        .describe('the list page and its filter: `/brokers/{broker}/dead?queue=…`, `/queues/{queue}?state=…`, `/results?status=…`'),
+      replace: z.boolean().optional().describe('overwrite the view of the same name'),
+    }),
+    ok: z.object({ saved: z.object({ name: z.string(), href: z.string() }), replaced: z.boolean() }),
+    errors: e.writer,
+  },
+  {
+    method: 'post',
+    path: '/api/brokers/{broker}/views/remove',
+    tag: 'views',
+    access: 'operator',
+    summary: 'Remove a team view by name (404 when there is none); audited',
+    body: z.object({ name }),
+    ok: z.object({ removed: z.string() }),
+    errors: e.writer,
+  },
+];
