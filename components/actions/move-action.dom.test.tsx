@@ -117,6 +117,20 @@ describe('MoveAction', () => {
     expect(within(outcome).getByTestId('outcome-failed-item').dataset.id).toBe('w-2');
   });
 
+  it('waiting jobs going back as calls say how and ask for no preview', async () => {
+    const back = { id: 'c1', name: 'c1 (Celery)', pairing: { on: true as const, mapped: true, back: true, does: 'Read the other way.' } };
+    const fetchMock = mockApi({
+      [`/api/brokers/${B}/queues`]: overview(B, { movable: true }),
+      [`/api/brokers/${B}/move-targets`]: [back],
+    });
+    renderInApp(<MoveAction from="waiting" brokerId={B} ids={['17']} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Move to broker…' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Move 1 waiting task to another broker?' });
+    await userEvent.selectOptions(await within(dialog).findByRole('combobox', { name: 'Move to' }), 'c1');
+    expect(within(dialog).getByTestId('move-summary').textContent).toContain('call mapping whose target task is its name');
+    expect(fetchMock.mock.calls.some(([u]) => String(u).includes('/move-preview'))).toBe(false);
+  });
+
   it('moving back through a mapping says how, and asks for no preview of that direction', async () => {
     const back = { id: 'c1', name: 'c1 (Celery)', pairing: { on: true as const, mapped: true, back: true, does: 'Read the other way.' } };
     const fetchMock = mockApi({

@@ -100,13 +100,15 @@ export function MoveAction({
                   </>
                 ) : null}
                 :{' '}
-                {from === 'waiting'
-                  ? "each is taken from its queue here (a task a worker got first stays with it), converted through its task's call mapping and created there under a key derived from its id."
-                  : chosen.pairing.on && chosen.pairing.back
-                    ? "each is converted through the call mapping whose target task is its name and enqueued there under its job's id, then marked moved here."
-                    : chosen.pairing.on && chosen.pairing.mapped
-                      ? "each is converted through its task's call mapping and created there under a key derived from its id, then removed here."
-                      : 'each is enqueued there under its own id, then removed here.'}
+                {from === 'waiting' && chosen.pairing.on && chosen.pairing.back
+                  ? "each is taken from its queue here, converted through the call mapping whose target task is its name and enqueued there under its job's id."
+                  : from === 'waiting'
+                    ? "each is taken from its queue here (a task a worker got first stays with it), converted through its task's call mapping and created there under a key derived from its id."
+                    : chosen.pairing.on && chosen.pairing.back
+                      ? "each is converted through the call mapping whose target task is its name and enqueued there under its job's id, then marked moved here."
+                      : chosen.pairing.on && chosen.pairing.mapped
+                        ? "each is converted through its task's call mapping and created there under a key derived from its id, then removed here."
+                        : 'each is enqueued there under its own id, then removed here.'}
               </p>
               {chosen.pairing.on ? <p className="text-zinc-600 dark:text-zinc-400">{chosen.pairing.does}</p> : null}
               {chosen.pairing.on && chosen.pairing.mapped && !chosen.pairing.back && !m.data?.ok ? (

@@ -61,13 +61,21 @@ export async function waitingPairing(fromId: string, toId: string): Promise<{ on
   };
 }
 
-/** Every other broker, each with whether this broker's waiting tasks can move there, and why not. */
+/** Every other broker, each with whether this broker's waiting tasks can move there, and why not
+ *  (`back`: named-payload jobs going back as calls, which the move preview does not show yet). */
 export async function waitingTargets(fromId: string): Promise<MoveTargetView[]> {
   const others = listBrokerConfigs().filter((b) => b.id !== fromId);
+  const back = (() => {
+    try {
+      return !!getAdapter(fromId).peekWaitingValue;
+    } catch {
+      return false;
+    }
+  })();
   return Promise.all(
     others.map(async (b) => {
       const p = await waitingPairing(fromId, b.id).catch((e: unknown) => ({ on: false as const, why: toConsoleError(e).message }));
-      return { id: b.id, name: b.name, pairing: p.on ? { on: true as const, does: p.does, mapped: true } : p };
+      return { id: b.id, name: b.name, pairing: p.on ? { on: true as const, does: p.does, mapped: true, ...(back ? { back } : {}) } : p };
     }),
   );
 }
