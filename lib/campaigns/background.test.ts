@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TaskFate } from '@/lib/brokers/dto-fate';
-import { createFollower, parseFollowInterval, ROUND_CAMPAIGNS } from './background';
+import { createFollower, parseFollowInterval, ROUND_CAMPAIGNS, SAY_AGAIN_MS } from './background';
 import { MIN_POLL_MS } from './follow';
 import { openSqliteCampaignStore } from './open';
 
@@ -65,6 +65,34 @@ describe('the background follower', () => {
     expect((await store.get(b))!.follow.state).toBe('settled');
     expect((await store.get(a))!.follow.state).toBe('following');
     expect(logged).toEqual([{ event: 'console.campaigns.follow-failed', campaign: a, message: 'connection refused' }]);
+    expect(await store.following(10)).toEqual([a]);
+  });
+
+  it('logs a broker that stays down once per campaign, again when the failure changes or after a while', async () => {
+    const store = await openSqliteCampaignStore(tempFile());
+    const a = await store.create({ ...base, broker: 'down' }, [{ id: 'x', before: null }]);
+    const logged: string[] = [];
+    let now = Date.now();
+    let why = 'connection refused';
+    const f = createFollower({
+      store: async () => store,
+      fates: async () => {
+        throw new Error(why);
+      },
+      intervalMs: 1000,
+      now: () => now,
+      log: (e) => logged.push(String(e.message)),
+    });
+    for (let i = 0; i < 5; i++) {
+      expect(await f.round()).toMatchObject({ polled: 1 });
+      now += MIN_POLL_MS + 1;
+    }
+    expect(logged).toEqual(['connection refused']);
+    why = 'timed out after 5000 ms';
+    await f.round();
+    now += SAY_AGAIN_MS;
+    await f.round();
+    expect(logged).toEqual(['connection refused', 'timed out after 5000 ms', 'timed out after 5000 ms']);
     expect(await store.following(10)).toEqual([a]);
   });
 

@@ -14,6 +14,9 @@ import type { CampaignStore } from './store';
 /** Campaigns polled per round at most. */
 export const ROUND_CAMPAIGNS = 10;
 
+/** A campaign's same failure (its broker down, say) is logged again after this long at most. */
+export const SAY_AGAIN_MS = 5 * 60_000;
+
 /** `POTATOQ_CONSOLE_CAMPAIGN_FOLLOW_S`: seconds between rounds (default 5; 0 turns it off, 1–3600). */
 export function parseFollowInterval(env: Record<string, string | undefined>): number {
   const name = 'POTATOQ_CONSOLE_CAMPAIGN_FOLLOW_S';
@@ -45,6 +48,17 @@ export function createFollower(o: FollowerOptions) {
   let stopped = true;
   // Set by stop(): a round under way polls no further campaign.
   let halted = false;
+  // The failure last logged per campaign: a broker that stays down is one line per campaign
+  // every SAY_AGAIN_MS, not one a round. Bounded by the campaigns still following.
+  const said = new Map<string, { message: string; at: number }>();
+  const failed = (id: string, message: string) => {
+    const prev = said.get(id);
+    const now = (o.now ?? Date.now)();
+    if (prev && prev.message === message && now - prev.at < SAY_AGAIN_MS) return;
+    if (said.size >= 1000) said.clear();
+    said.set(id, { message, at: now });
+    log({ event: 'console.campaigns.follow-failed', campaign: id, message });
+  };
 
   async function round(): Promise<RoundOutcome> {
     const out: RoundOutcome = { polled: 0, looked: 0, settled: 0 };
@@ -57,7 +71,8 @@ export function createFollower(o: FollowerOptions) {
         out.polled++;
         out.looked += p.looked;
         if ('settled' in p && p.settled) out.settled++;
-        if ('error' in p) log({ event: 'console.campaigns.follow-failed', campaign: id, message: p.error });
+        if ('error' in p) failed(id, p.error);
+        else said.delete(id);
       }
     } catch (e) {
       log({ event: 'console.campaigns.follow-failed', message: e instanceof Error ? e.message : String(e) });
