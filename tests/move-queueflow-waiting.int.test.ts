@@ -11,6 +11,7 @@ import { PY_DIR } from '@/tests/support/postgres';
 import { PYTHON } from '@/tests/support/potatoq-seeder';
 import { runsIn } from '@/tests/support/runs-log';
 import { call, until } from '@/tests/queueflow/support';
+import { SoloWorker } from '@/tests/support/solo-worker';
 import {
   BY,
   C_BROKER,
@@ -22,6 +23,9 @@ import {
   moveKey,
   outC,
   outP,
+  pgEnv,
+  pgT,
+  prEnv,
   previewMove,
   Q,
   qfw,
@@ -66,6 +70,49 @@ async function expectMovedOnce(ids: string[], ns: number[]) {
     expect(await journal.get('celery', id)).toBeNull();
     expect(runsIn(outC, id)).toBe(0);
   }
+}
+
+/** potatoq's apply_async of mv.record(n, "w<n>") per [queue, n, extra options], on `env`'s broker; the ids. */
+function sendPotatoq(env: NodeJS.ProcessEnv, sends: Array<[string, number, string]>): string[] {
+  const py = sends.map(([q, n, extra]) => `print(m.record.apply_async(args=[${n}, "w${n}"], queue=${JSON.stringify(q)}${extra}).id)`);
+  return execFileSync(PYTHON, ['-c', `import mv_potatoq_app as m\n${py.join('\n')}`], { cwd: PY_DIR, env })
+    .toString()
+    .trim()
+    .split('\n');
+}
+
+/** A ready task (to W, no worker) and one scheduled 12 s ahead (to Q, where `from`'s worker
+ *  listens) moved: each one job run once on QueueFlow with the mapped payload, the scheduled one
+ *  at its run_at; gone from `from`, taken by the move, never run there. */
+async function movesPotatoqWaiting(from: string, name: string, env: NodeJS.ProcessEnv, n: number) {
+  await save({ ...MAP, source: from });
+  const [ready, later] = sendPotatoq(env, [
+    [W, n, ''],
+    [Q, n + 1, ', countdown=12'],
+  ]) as [string, string];
+  const before = Date.now();
+  const r = await mw!.moveWaiting(from, 'qf', [ready, later], BY);
+  expect(r.failed).toEqual([]);
+  expect(r.succeeded.map((o) => o.message)).toEqual([
+    expect.stringMatching(new RegExp(`^created on QueueFlow .*; taken from ${name}$`)),
+    expect.stringMatching(/^created on QueueFlow /),
+  ]);
+  const job = (await call<{ scheduled_at: string }>(s!, 'GET', `/api/v1/jobs/${r.succeeded[1]!.taskId}`)).body;
+  expect(Date.parse(job.scheduled_at)).toBeGreaterThan(before + 5_000);
+  for (const [id, k] of [
+    [ready, n],
+    [later, n + 1],
+  ] as const) {
+    const jobs = await jobsWithKey(moveKey(id));
+    expect(jobs).toHaveLength(1);
+    await until('the QueueFlow worker to run it', async () => qfw.runs(jobs[0]!).length > 0, 40_000, logs);
+    expect(qfw.runs(jobs[0]!)).toEqual([expect.objectContaining({ payload: { n: k, s: `w${k}` } })]);
+    expect(await getAdapter(from).peekWaiting!(id)).toBeNull();
+  }
+  // Past its eta, and the potatoq worker on its queue still never ran it.
+  await new Promise((res) => setTimeout(res, 3_000));
+  expect(runsIn(outP, later)).toBe(0);
+  expect(await getAdapter(from).tookWaiting!(later)).toBe(true);
 }
 
 describe.skipIf(!up)('moving waiting Celery tasks into QueueFlow, with real workers on both sides', () => {
@@ -165,40 +212,49 @@ describe.skipIf(!up)('moving waiting Celery tasks into QueueFlow, with real work
   }, 180_000);
 
   it('moves potatoq (SQLite) waiting tasks, ready and scheduled: each runs once on QueueFlow, the scheduled one at its run_at, never on potatoq', async () => {
-    await save({ ...MAP, source: 'sq' });
-    const py = (queue: string, n: number, extra: string) =>
-      `print(m.record.apply_async(args=[${n}, "w${n}"], queue=${JSON.stringify(queue)}${extra}).id)`;
-    const [ready, later] = execFileSync(PYTHON, ['-c', `import mv_potatoq_app as m\n${py(W, 30, '')}\n${py(Q, 31, ', countdown=12')}`], {
-      cwd: PY_DIR,
-      env: sqEnv,
-    })
-      .toString()
-      .trim()
-      .split('\n') as [string, string];
-    const before = Date.now();
-    const r = await mw!.moveWaiting('sq', 'qf', [ready, later], BY);
-    expect(r.failed).toEqual([]);
-    expect(r.succeeded.map((o) => o.message)).toEqual([
-      expect.stringMatching(/^created on QueueFlow .*; taken from potatoq SQLite$/),
-      expect.stringMatching(/^created on QueueFlow /),
-    ]);
-    const job = (await call<{ scheduled_at: string }>(s!, 'GET', `/api/v1/jobs/${r.succeeded[1]!.taskId}`)).body;
-    expect(Date.parse(job.scheduled_at)).toBeGreaterThan(before + 5_000);
-    for (const [id, n] of [
-      [ready, 30],
-      [later, 31],
-    ] as const) {
-      const jobs = await jobsWithKey(moveKey(id));
-      expect(jobs).toHaveLength(1);
-      await until('the QueueFlow worker to run it', async () => qfw.runs(jobs[0]!).length > 0, 40_000, logs);
-      expect(qfw.runs(jobs[0]!)).toEqual([expect.objectContaining({ payload: { n, s: `w${n}` } })]);
-      expect(await getAdapter('sq').peekWaiting!(id)).toBeNull();
-    }
-    // Past its eta, and the potatoq worker on its queue still never ran it.
-    await new Promise((res) => setTimeout(res, 3_000));
-    expect(runsIn(outP, later)).toBe(0);
-    expect(await getAdapter('sq').tookWaiting!(later)).toBe(true);
+    await movesPotatoqWaiting('sq', 'potatoq SQLite', sqEnv, 30);
   }, 120_000);
+
+  // PostgreSQL and Redis: the same, with a potatoq worker of their own on the queue; a task that
+  // worker already took is refused per id, nothing created on QueueFlow.
+  for (const [id, name, env, n] of [
+    ['pg', 'potatoq PG', pgEnv, 40],
+    ['pr', 'potatoq Redis', prEnv, 50],
+  ] as const)
+    it.skipIf(id === 'pg' && !pgT)(
+      `moves ${name} waiting tasks once, never run there; a task its worker took is refused`,
+      async () => {
+        const w = new SoloWorker('mv_potatoq_app', PY_DIR, env);
+        w.start([Q]);
+        try {
+          const [taken] = sendPotatoq(env, [[Q, n + 2, '']]);
+          await until(
+            `the ${name} worker to run it`,
+            async () => runsIn(outP, taken!) === 1,
+            40_000,
+            () => w.log,
+          );
+          await movesPotatoqWaiting(id, name, env, n);
+          const r = await mw!.moveWaiting(id, 'qf', [taken!], BY);
+          expect(r.failed).toEqual([
+            expect.objectContaining({ id: taken, outcome: 'missing', message: expect.stringMatching(/not waiting/) }),
+          ]);
+          expect(await jobsWithKey(moveKey(taken!))).toEqual([]);
+          expect(await getAdapter(id).tookWaiting!(taken!)).toBe(false);
+        } finally {
+          await w.stop();
+        }
+      },
+      150_000,
+    );
+
+  it('potatoq on RabbitMQ does not offer waiting moves, and says why', async () => {
+    expect(await mw!.waitingPairing('pmq', 'qf')).toEqual({
+      on: false,
+      why: expect.stringMatching(/basic\.get.*exact task cannot be taken/s),
+    });
+    await expect(mw!.moveWaiting('pmq', 'qf', ['x'], BY)).rejects.toMatchObject({ code: 'Unsupported' });
+  });
 
   it('two console processes moving the same waiting task: one job, run once, never on Celery', async () => {
     await save(MAP);

@@ -87,6 +87,50 @@ describe('MoveAction', () => {
     expect((within(dialog).getByTestId('move-submit') as HTMLButtonElement).disabled).toBe(true);
   });
 
+  it('moves waiting tasks with the waiting targets and action, per-id outcomes shown', async () => {
+    const mapped = { id: 'qf1', name: 'Flows', pairing: { on: true as const, does: 'Created on Flows under a key.', mapped: true } };
+    mockApi({
+      [`/api/brokers/${B}/queues`]: overview(B, { movable: true }),
+      // The dead letters' pairing is not the waiting tasks': only `?from=waiting` offers qf1.
+      [`/api/brokers/${B}/move-targets`]: (u: URL) => (u.searchParams.get('from') === 'waiting' ? [mapped] : [moveTarget('c1')]),
+      [`/api/brokers/${B}/move-preview`]: { keyed: null, items: [] },
+    });
+    actions.moveWaitingAction.mockResolvedValue({
+      ok: true,
+      data: actionResult('move', B, ['w-1'], [{ id: 'w-2', outcome: 'missing', message: 'not waiting (a worker took it)' }]),
+    });
+    renderInApp(<MoveAction from="waiting" brokerId={B} queue="emails" ids={['w-1', 'w-2']} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Move to broker… 2' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Move 2 waiting tasks to another broker?' });
+    const select = (await within(dialog).findByRole('combobox', { name: 'Move to' })) as HTMLSelectElement;
+    expect([...select.options].map((o) => o.value)).toEqual(['', 'qf1']);
+    await userEvent.selectOptions(select, 'qf1');
+    expect(within(dialog).getByTestId('move-summary').textContent).toContain(
+      'taken from its queue here (a task a worker got first stays with it)',
+    );
+    await userEvent.fill(within(dialog).getByRole('textbox', { name: 'Reason' }), 'OPS-10 drain');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Move 2 waiting tasks to qf1' }));
+    expect(actions.moveWaitingAction).toHaveBeenCalledWith(B, 'qf1', ['w-1', 'w-2'], 'OPS-10 drain', 'emails');
+    expect(actions.moveDeadAction.mock.calls.filter((c) => c[1] === 'qf1')).toEqual([]);
+    const outcome = await within(dialog).findByTestId('action-outcome');
+    expect(within(outcome).getByTestId('outcome-succeeded').textContent).toBe('1 of 2 moved');
+    expect(within(outcome).getByTestId('outcome-failed-item').dataset.id).toBe('w-2');
+  });
+
+  it('waiting jobs going back as calls say how and ask for no preview', async () => {
+    const back = { id: 'c1', name: 'c1 (Celery)', pairing: { on: true as const, mapped: true, back: true, does: 'Read the other way.' } };
+    const fetchMock = mockApi({
+      [`/api/brokers/${B}/queues`]: overview(B, { movable: true }),
+      [`/api/brokers/${B}/move-targets`]: [back],
+    });
+    renderInApp(<MoveAction from="waiting" brokerId={B} ids={['17']} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Move to broker…' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Move 1 waiting task to another broker?' });
+    await userEvent.selectOptions(await within(dialog).findByRole('combobox', { name: 'Move to' }), 'c1');
+    expect(within(dialog).getByTestId('move-summary').textContent).toContain('call mapping whose target task is its name');
+    expect(fetchMock.mock.calls.some(([u]) => String(u).includes('/move-preview'))).toBe(false);
+  });
+
   it('moving back through a mapping says how, and asks for no preview of that direction', async () => {
     const back = { id: 'c1', name: 'c1 (Celery)', pairing: { on: true as const, mapped: true, back: true, does: 'Read the other way.' } };
     const fetchMock = mockApi({

@@ -5,8 +5,9 @@ import { ReasonField } from '@/components/audit/reason-field';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { ErrorBox } from '@/components/ui/states';
-import { moveDeadAction } from '@/lib/actions/broker-actions';
+import { moveDeadAction, moveWaitingAction } from '@/lib/actions/broker-actions';
 import type { ActionResult } from '@/lib/brokers/schema';
+import type { BrokerModel } from '@/lib/brokers/model';
 import type { MoveTargetView } from '@/lib/brokers/move-pairing';
 import { brokerPath, getJson } from '@/lib/client/api';
 import { MovePreview } from '@/components/migration/move-preview';
@@ -16,7 +17,8 @@ import { useBrokerAction } from './use-broker-action';
 
 /**
  * "Move to broker…": dead letters enqueued on another broker whose system shares their call
- * model, then removed here. The picker offers only the brokers the server pairs with this one;
+ * model, then removed here; with `from="waiting"`, waiting tasks taken from their queue here and
+ * created there through their call mapping (where this system declares `model.calls.waiting`). The picker offers only the brokers the server pairs with this one;
  * the others are listed with why not. Ids are frozen when the dialog opens. No target is
  * preselected: the operator chooses one, and the move is disabled until then.
  */
@@ -27,6 +29,8 @@ export function MoveAction({
   disabledReason,
   onDone,
   size = 'sm',
+  from = 'dead',
+  onOpenChange,
 }: {
   brokerId: string;
   ids: string[];
@@ -34,20 +38,28 @@ export function MoveAction({
   disabledReason?: string;
   onDone?: (result: ActionResult) => void;
   size?: 'sm' | 'md';
+  from?: MoveFrom;
+  /** Told when the dialog opens or closes (a page can keep its outcome on screen meanwhile). */
+  onOpenChange?: (open: boolean) => void;
 }) {
-  const [open, setOpen] = useState(false);
+  const [open, setOpenState] = useState(false);
+  const setOpen = (v: boolean) => {
+    setOpenState(v);
+    onOpenChange?.(v);
+  };
   const [frozen, setFrozen] = useState<string[]>([]);
   const [to, setTo] = useState('');
   const [reason, setReason] = useState('');
-  const { targets, offered, refused } = useMoveTargets(brokerId, open);
+  const { targets, offered, refused } = useMoveTargets(brokerId, open, from);
   const chosen = offered.find((t) => t.id === to);
   const m = useBrokerAction(
     brokerId,
-    (list: string[]) => moveDeadAction(brokerId, chosen?.id ?? '', list, reason.trim() || undefined, queue),
+    (list: string[]) =>
+      (from === 'waiting' ? moveWaitingAction : moveDeadAction)(brokerId, chosen?.id ?? '', list, reason.trim() || undefined, queue),
     'moved',
   );
   const count = frozen.length;
-  const noun = `dead letter${count === 1 ? '' : 's'}`;
+  const noun = `${from === 'waiting' ? 'waiting task' : 'dead letter'}${count === 1 ? '' : 's'}`;
   const close = () => {
     setOpen(false);
     setTo('');
@@ -73,7 +85,9 @@ export function MoveAction({
         <div className="grid gap-3 text-sm">
           {targets.isPending ? <p>Asking the other brokers…</p> : null}
           {targets.error ? <ErrorBox code="Error" message={targets.error.message} /> : null}
-          {targets.data && !offered.length ? <p data-testid="move-none">No configured broker can take these letters.</p> : null}
+          {targets.data && !offered.length ? (
+            <p data-testid="move-none">No configured broker can take these {from === 'waiting' ? 'tasks' : 'letters'}.</p>
+          ) : null}
           {offered.length ? <MoveTargetSelect offered={offered} value={chosen?.id ?? ''} onChange={setTo} disabled={!!m.data?.ok} /> : null}
           {chosen ? (
             <>
@@ -86,15 +100,19 @@ export function MoveAction({
                   </>
                 ) : null}
                 :{' '}
-                {chosen.pairing.on && chosen.pairing.back
-                  ? "each is converted through the call mapping whose target task is its name and enqueued there under its job's id, then marked moved here."
-                  : chosen.pairing.on && chosen.pairing.mapped
-                    ? "each is converted through its task's call mapping and created there under a key derived from its id, then removed here."
-                    : 'each is enqueued there under its own id, then removed here.'}
+                {from === 'waiting' && chosen.pairing.on && chosen.pairing.back
+                  ? "each is taken from its queue here, converted through the call mapping whose target task is its name and enqueued there under its job's id."
+                  : from === 'waiting'
+                    ? "each is taken from its queue here (a task a worker got first stays with it), converted through its task's call mapping and created there under a key derived from its id."
+                    : chosen.pairing.on && chosen.pairing.back
+                      ? "each is converted through the call mapping whose target task is its name and enqueued there under its job's id, then marked moved here."
+                      : chosen.pairing.on && chosen.pairing.mapped
+                        ? "each is converted through its task's call mapping and created there under a key derived from its id, then removed here."
+                        : 'each is enqueued there under its own id, then removed here.'}
               </p>
               {chosen.pairing.on ? <p className="text-zinc-600 dark:text-zinc-400">{chosen.pairing.does}</p> : null}
               {chosen.pairing.on && chosen.pairing.mapped && !chosen.pairing.back && !m.data?.ok ? (
-                <MovePreview brokerId={brokerId} to={chosen.id} ids={frozen} />
+                <MovePreview brokerId={brokerId} to={chosen.id} ids={frozen} from={from} />
               ) : null}
             </>
           ) : null}
@@ -108,7 +126,7 @@ export function MoveAction({
           <RefusedTargets refused={refused} />
           <ReasonField value={reason} onChange={setReason} required error={reasonError} disabled={!!m.data?.ok} />
           {m.data?.ok ? <OutcomePanel result={m.data.data} /> : null}
-          {m.data?.ok && chosen ? (
+          {m.data?.ok && chosen && from === 'dead' ? (
             <MoveAnyway brokerId={brokerId} to={chosen.id} result={m.data.data} reason={reason.trim()} queue={queue} />
           ) : null}
           {m.data && !m.data.ok && !reasonError ? <ErrorBox code={m.data.error.code} message={m.data.error.message} /> : null}
@@ -135,11 +153,23 @@ export function MoveAction({
   );
 }
 
-/** The other brokers and whether this broker's letters can move there (asked when `enabled`). */
-export function useMoveTargets(brokerId: string, enabled: boolean) {
+/** What moves: dead letters, or waiting tasks (not yet run). */
+export type MoveFrom = 'dead' | 'waiting';
+
+/** Whether this system's waiting tasks can be moved, as its adapter declares (`model.calls.waiting`):
+ *  null when it does not say (no button), else the reason it is off ('' when on). */
+export function waitingMoveOff(model: BrokerModel | undefined): string | null {
+  const w = model?.calls?.waiting;
+  if (!w) return null;
+  return 'why' in w ? `waiting tasks cannot move from here: ${w.why}` : '';
+}
+
+/** The other brokers and whether this broker's letters (or waiting tasks) can move there (asked when `enabled`). */
+export function useMoveTargets(brokerId: string, enabled: boolean, from: MoveFrom = 'dead') {
   const targets = useQuery({
-    queryKey: ['broker', brokerId, 'move-targets'],
-    queryFn: ({ signal }) => getJson<MoveTargetView[]>(brokerPath(brokerId, '/move-targets'), signal),
+    queryKey: ['broker', brokerId, 'move-targets', from],
+    queryFn: ({ signal }) =>
+      getJson<MoveTargetView[]>(brokerPath(brokerId, from === 'waiting' ? '/move-targets?from=waiting' : '/move-targets'), signal),
     enabled,
   });
   const all = targets.data ?? [];

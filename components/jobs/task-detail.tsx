@@ -3,6 +3,7 @@ import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useEffect, useState } from 'react';
 import { ConfirmAction } from '@/components/actions/confirm-action';
+import { MoveAction, waitingMoveOff } from '@/components/actions/move-action';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardHeader } from '@/components/ui/card';
 import { CommandLine } from '@/components/ui/copy-button';
@@ -62,6 +63,7 @@ export function TaskDetailView({ brokerId, id, after }: { brokerId: string; id: 
   // A worker owns tasks in some states (potatoq: running): the console never changes those.
   const decl = o.data?.model?.states.find((st) => st.key === t.state);
   const owned = decl?.owned ?? false;
+  const moveOff = waitingMoveOff(o.data?.model);
   const words = taskWords(o.data?.model);
   const states = o.data?.model?.states ?? [];
   // A time is headed as the column of the system's state that shows it ("ETA", "Reserved"); a
@@ -92,6 +94,17 @@ export function TaskDetailView({ brokerId, id, after }: { brokerId: string; id: 
               ids={[t.id]}
               size="md"
               disabledReason={cap && !cap.on ? (cap.why ?? 'revoke unavailable') : undefined}
+              onOpenChange={setDialogOpen}
+            />
+          ) : null}
+          {!owned && moveOff !== null ? (
+            <MoveAction
+              from="waiting"
+              brokerId={brokerId}
+              queue={t.queue}
+              ids={[t.id]}
+              size="md"
+              disabledReason={moveOff || undefined}
               onOpenChange={setDialogOpen}
             />
           ) : null}

@@ -8,12 +8,26 @@ const MAX = 50;
 
 /** The exact jobs a move through call mappings would create, beside each letter's call, with
  *  what cannot be carried and each problem under its field. Text only: payloads never markup. */
-export function MovePreview({ brokerId, to, ids }: { brokerId: string; to: string; ids: string[] }) {
+export function MovePreview({
+  brokerId,
+  to,
+  ids,
+  from = 'dead',
+}: {
+  brokerId: string;
+  to: string;
+  ids: string[];
+  from?: 'dead' | 'waiting';
+}) {
   const shown = ids.slice(0, MAX);
   const q = useQuery({
-    queryKey: ['broker', brokerId, 'move-preview', to, shown],
+    queryKey: ['broker', brokerId, 'move-preview', to, from, shown],
     queryFn: ({ signal }) =>
-      postJson<{ keyed: string | null; items: MovePreviewItem[] }>(brokerPath(brokerId, '/move-preview'), { to, ids: shown }, signal),
+      postJson<{ keyed: string | null; items: MovePreviewItem[] }>(
+        brokerPath(brokerId, '/move-preview'),
+        { to, ids: shown, ...(from === 'waiting' ? { from } : {}) },
+        signal,
+      ),
   });
   if (q.isPending) return <Loading label="Converting the letters…" />;
   if (q.error) return <ErrorBox {...describeError(q.error)} />;

@@ -2,6 +2,7 @@
 import Link from 'next/link';
 import { useMemo } from 'react';
 import { ConfirmAction } from '@/components/actions/confirm-action';
+import { MoveAction, waitingMoveOff } from '@/components/actions/move-action';
 import { BulkAllButton } from '@/components/bulk/bulk-all-button';
 import { Badge } from '@/components/ui/badge';
 import { ListScope } from '@/components/ui/list-scope';
@@ -42,6 +43,7 @@ export function TaskTable({ brokerId, filters }: { brokerId: string; filters: Ta
   const words = taskWords(o.data?.model);
   const canRevoke = !owned;
   const revokeCap = o.data?.capabilities.revoke;
+  const moveOff = waitingMoveOff(o.data?.model);
   const base = `/brokers/${encodeURIComponent(brokerId)}`;
   const exportLinks = <ExportLinks brokerId={brokerId} list="tasks" noun={words.nouns} filters={{ ...filters }} />;
   if (q.error && !q.data)
@@ -64,6 +66,16 @@ export function TaskTable({ brokerId, filters }: { brokerId: string; filters: Ta
             disabledReason={revokeCap && !revokeCap.on ? (revokeCap.why ?? 'revoke is not available') : undefined}
             onDone={sel.clear}
           />
+          {moveOff !== null ? (
+            <MoveAction
+              from="waiting"
+              brokerId={brokerId}
+              queue={filters.queue}
+              ids={sel.selected}
+              disabledReason={moveOff || undefined}
+              onDone={sel.clear}
+            />
+          ) : null}
           <BulkAllButton
             brokerId={brokerId}
             action="revoke"

@@ -4,6 +4,7 @@ import type { EditPreview, EditReplayResult, ReplayEditInput } from '@/lib/broke
 import { respond } from './respond';
 import * as ops from './operations';
 import { moveDeadOp } from './move';
+import { moveWaitingOp } from './move-waiting';
 import type { ActionResponse } from './response';
 
 // Server actions for the UI: thin wrappers over the same gated operations as the POST routes.
@@ -40,6 +41,17 @@ export async function moveDeadAction(
   force?: boolean,
 ): Promise<ActionResponse<ActionResult>> {
   return respond((h) => moveDeadOp(brokerId, { to, ids, reason, queue, ...(force ? { force: true } : {}) }, h));
+}
+
+/** Waiting tasks moved to broker `to` through call mappings; operator on both, reason required. */
+export async function moveWaitingAction(
+  brokerId: string,
+  to: string,
+  ids: string[],
+  reason?: string,
+  queue?: string,
+): Promise<ActionResponse<ActionResult>> {
+  return respond((h) => moveWaitingOp(brokerId, { to, ids, reason, queue }, h));
 }
 
 export async function discardDeadAction(

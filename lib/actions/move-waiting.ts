@@ -1,7 +1,8 @@
 import 'server-only';
-import { moveWaiting } from '@/lib/brokers/move-waiting';
+import { moveWaiting, waitingTargets } from '@/lib/brokers/move-waiting';
 import { gate, logIds } from './gate';
 import { known, ZMoveRequest } from './move';
+import { resolvePrincipal } from './principal';
 
 /**
  * Waiting tasks moved to another broker (lib/brokers/move-waiting.ts), behind the same two
@@ -36,3 +37,10 @@ export const moveWaitingOp = (brokerId: string, input: unknown, headers: Headers
     },
     audit: ({ ids, to }, r) => ({ to, waiting: true, ...logIds(ids), succeeded: r.succeeded.length, failed: r.failed.length }),
   });
+
+/** The other brokers, each with whether this broker's waiting tasks can move there, and why not. */
+export async function waitingTargetsOp(brokerId: string, headers: Headers) {
+  await resolvePrincipal(headers);
+  known(brokerId);
+  return waitingTargets(brokerId);
+}

@@ -6,7 +6,8 @@ import { getMoveJournal } from './move-journal-open';
 import type { MoveBy } from './move-one';
 import { moveWaitingOne, type WaitingSteps } from './move-waiting-one';
 import { leaseMs, type MoveResult } from './move';
-import { findBrokerConfig, getAdapter } from './registry';
+import type { MoveTargetView } from './move-pairing';
+import { findBrokerConfig, getAdapter, listBrokerConfigs } from './registry';
 import type { ActionOutcome } from './schema';
 import { hasNul, toConsoleError, withTimeout } from './service';
 import { forgetReads } from './shared-reads';
@@ -58,6 +59,25 @@ export async function waitingPairing(fromId: string, toId: string): Promise<{ on
     on: true,
     does: `${w.does} ${tcalls.import.does} Each task goes through the call mapping of its name; its eta becomes the job's run_at. ${tcalls.keyed}`,
   };
+}
+
+/** Every other broker, each with whether this broker's waiting tasks can move there, and why not
+ *  (`back`: named-payload jobs going back as calls, which the move preview does not show yet). */
+export async function waitingTargets(fromId: string): Promise<MoveTargetView[]> {
+  const others = listBrokerConfigs().filter((b) => b.id !== fromId);
+  const back = (() => {
+    try {
+      return !!getAdapter(fromId).peekWaitingValue;
+    } catch {
+      return false;
+    }
+  })();
+  return Promise.all(
+    others.map(async (b) => {
+      const p = await waitingPairing(fromId, b.id).catch((e: unknown) => ({ on: false as const, why: toConsoleError(e).message }));
+      return { id: b.id, name: b.name, pairing: p.on ? { on: true as const, does: p.does, mapped: true, ...(back ? { back } : {}) } : p };
+    }),
+  );
 }
 
 function stepsOf(fromId: string, toId: string): WaitingSteps {

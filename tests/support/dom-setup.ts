@@ -15,6 +15,7 @@ const names = vi.hoisted(() => ({
     'replayDeadAction',
     'convertAction',
     'moveDeadAction',
+    'moveWaitingAction',
     'discardDeadAction',
     'revokeAction',
     'purgeAction',

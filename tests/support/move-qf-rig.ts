@@ -8,7 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { redisAvailable, redisDb, stopWorker } from '@/tests/brokers/celery/redis/support';
 import { spawnCeleryWorker } from '@/tests/support/celery-worker';
-import { PY_DIR } from '@/tests/support/postgres';
+import { dropSchema, migratedSchema, PG_URL, pgAvailable, PY_DIR } from '@/tests/support/postgres';
+import { dropKeysAt } from '@/tests/support/redis';
 import { PYTHON } from '@/tests/support/potatoq-seeder';
 import { SoloWorker } from '@/tests/support/solo-worker';
 import { migratedDb } from '@/tests/support/sqlite-db';
@@ -30,6 +31,12 @@ export const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mvqf-state-'));
 export const sqliteFile = up ? migratedDb() : '';
 export const celeryEnv = { ...process.env, CT_BROKER: C_BROKER, CT_BACKEND: C_BACKEND, CT_OUT: outC, PYTHONUNBUFFERED: '1' };
 export const sqEnv = { ...process.env, MV_BROKER: `sqlite:///${sqliteFile}`, MV_OPTIONS: '{}', MV_OUT: outP, PYTHONUNBUFFERED: '1' };
+/** potatoq on PostgreSQL (a schema of its own, when PostgreSQL is up) and on Redis (db 13, a prefix of its own). */
+export const pgT = up && (await pgAvailable()) ? migratedSchema('mvw_') : null;
+export const P_REDIS = redisDb(13);
+export const P_PREFIX = `mvw${process.pid}`;
+export const pgEnv = { ...sqEnv, MV_BROKER: PG_URL, MV_OPTIONS: JSON.stringify(pgT?.options ?? {}) };
+export const prEnv = { ...sqEnv, MV_BROKER: P_REDIS, MV_OPTIONS: JSON.stringify({ global_keyprefix: P_PREFIX }) };
 if (s)
   Object.assign(process.env, {
     POTATOQ_CONSOLE_BROKERS: JSON.stringify([
@@ -43,6 +50,10 @@ if (s)
         ...(amqp ? { managementUrl: process.env.MVQF_CELERY_MGMT } : {}),
       },
       { id: 'sq', name: 'potatoq SQLite', url: `sqlite:///${sqliteFile}`, busyTimeoutMs: 2000 },
+      ...(pgT ? [{ id: 'pg', name: 'potatoq PG', url: PG_URL, ...pgT.options }] : []),
+      { id: 'pr', name: 'potatoq Redis', url: P_REDIS, global_keyprefix: P_PREFIX },
+      // Never connected to for a waiting move: its model refuses first.
+      { id: 'pmq', name: 'potatoq RMQ', url: 'amqp://guest:guest@127.0.0.1:5672/' },
       { id: 'qf', name: 'QueueFlow', kind: 'queueflow', url: s.url, token: s.token },
       { id: 'qfro', name: 'QueueFlow RO', kind: 'queueflow', url: s.url, token: s.tokenRo },
       { id: 'qfdown', name: 'QueueFlow down', kind: 'queueflow', url: 'http://127.0.0.1:9', token: s.token, timeoutMs: 1000 },
@@ -165,5 +176,7 @@ export async function stopWorkers(): Promise<void> {
   await qfw?.stop();
   await resetAdapters();
   s?.stop();
+  if (pgT) await dropSchema(pgT.schema);
+  if (up) await dropKeysAt(P_REDIS, `${P_PREFIX}:`);
   for (const d of [outC, outP, stateDir, path.dirname(sqliteFile)]) if (d) fs.rmSync(d, { recursive: true, force: true });
 }

@@ -35,6 +35,9 @@ export const POTATOQ_RABBITMQ_CALLS: CallsDecl = {
   import: {
     why: 'RabbitMQ cannot look a queued message up by its id, so a move retried after a crash could not tell that the task is already here and would run it twice',
   },
+  waiting: {
+    why: "RabbitMQ hands a queued message out only from the head of its queue (basic.get), and one taken that way goes back to the queue, where a worker may get it, if the console stops before the ack; potatoq's delayed tasks wait in per-delay queues the same way: the exact task cannot be taken in one step, so waiting tasks are not offered (dead letters are)",
+  },
 };
 
 const get = (v: PyVal, key: string): PyVal | undefined => (v.k === 'dict' ? v.entries.find((e) => e[0] === key)?.[1] : undefined);
@@ -83,6 +86,11 @@ export function callOfLetter(d: DeadDetail): TaskCall {
 /** What a waiting task's move does on a potatoq SQL store (lib/brokers/potatoq/sqlite/waiting.ts). */
 export const POTATOQ_SQL_WAITING = {
   does: "A waiting task's message (ready or scheduled; its run time becomes the job's run_at) is deleted in one transaction that checks it is still the same waiting row and stores REVOKED for its id, as `potatoq revoke` does, marked as the console's move: a worker that claimed it first keeps it and nothing is sent; a running task is refused.",
+};
+
+/** What a waiting task's move does on potatoq's Redis broker (lib/brokers/potatoq/redis/waiting.ts). */
+export const POTATOQ_REDIS_WAITING = {
+  does: "A waiting task (ready, or delayed: its due time becomes the job's run_at) is removed in one script, which runs between workers' claims, after checking it is still the same waiting task with no worker's token: it leaves its queue's ready or delayed set, its hash is deleted and REVOKED is stored for its id, as potatoq's revoke does, marked as the console's move. A worker that claimed it first keeps it and nothing is sent; a running task is refused.",
 };
 
 /** A potatoq message (its JSON text) as a call; InvalidInput with why when it isn't one. */

@@ -2,7 +2,7 @@ import 'server-only';
 import { POTATOQ_RABBITMQ_SCHEDULES_OFF, POTATOQ_REDIS_SCHEDULES, POTATOQ_SQL_SCHEDULES } from './schedules';
 import { ConsoleError } from '@/lib/brokers/errors';
 import { POTATOQ_ENQUEUE } from './enqueue-fields';
-import { POTATOQ_CALLS, POTATOQ_RABBITMQ_CALLS } from './calls';
+import { POTATOQ_CALLS, POTATOQ_RABBITMQ_CALLS, POTATOQ_REDIS_WAITING, POTATOQ_SQL_WAITING } from './calls';
 import type { ActionDecl, BrokerModel, StateDecl } from '@/lib/brokers/schema';
 
 /** potatoq's job states (`state` 0, 1, 2 in its tables), as the console names them. */
@@ -114,7 +114,7 @@ export const POTATOQ_TABLE_MODEL: BrokerModel = {
     },
     enqueue: POTATOQ_ENQUEUE,
   },
-  calls: POTATOQ_CALLS,
+  calls: { ...POTATOQ_CALLS, waiting: POTATOQ_SQL_WAITING },
 };
 
 /** potatoq on RabbitMQ: messages in queues, dead letters in `<queue>.dlq`, delays in potatoq's delay queues. */
@@ -197,5 +197,5 @@ export const POTATOQ_REDIS_MODEL: BrokerModel = {
       sameId: true,
     },
   },
-  calls: POTATOQ_CALLS,
+  calls: { ...POTATOQ_CALLS, waiting: POTATOQ_REDIS_WAITING },
 };

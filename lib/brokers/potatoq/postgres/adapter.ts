@@ -26,6 +26,7 @@ import { getTask, listTasks, readResult } from './reads-tasks';
 import { discardBatch, replayBatch, runBatches } from './writes';
 import { enqueueMessage, purgeQueue, revokeBatch } from './writes-more';
 import { findCall, importCall } from './writes-import';
+import { peekWaiting, takeWaiting, tookWaiting } from './waiting';
 import { callOfLetter } from '../calls';
 import { previewPotatoqEnqueue } from '../enqueue-preview';
 import { POTATOQ_TABLE_MODEL } from '../model';
@@ -206,6 +207,9 @@ export function createPostgresAdapter(config: StoreConfig): BrokerAdapter {
     exportCall: (id) => db.read((sql) => getDead(sql, names, id)).then((d) => d && callOfLetter(d)),
     importCall: async (call) => (await writable('enqueue'), reprobeOn(importCall(db, names, call))),
     findCall: (id) => db.read((sql) => findCall(sql, names, id)),
+    peekWaiting: (id) => db.read((sql) => peekWaiting(sql, names, id)),
+    takeWaiting: async (id, claim) => (await writable('revoke'), reprobeOn(takeWaiting(db, names, id, claim, resultExpires))),
+    tookWaiting: (id) => db.read((sql) => tookWaiting(sql, names, id)),
     previewEnqueue: async (req) => previewPotatoqEnqueue(config.id, req),
     close: () => db.close(),
   };

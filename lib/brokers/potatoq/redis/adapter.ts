@@ -33,6 +33,7 @@ import { checkPotatoqRedisAccess } from './access';
 import { checkServer, connectRedis, evictionCheck, isTlsFailure, redisFailure, type ServerCheck } from '@/lib/transports/redis/server';
 import { previewEditedRedis, replayEditedRedis } from './edit-replay';
 import { findCall } from './reads-misc';
+import { peekWaiting, takeWaiting, tookWaiting } from './waiting';
 import { discardDead, discardMoved, enqueueTasks, purgeQueue, replayDead, revokeTasks, type RedisOutcome } from './writes';
 
 /** How long a server check (version, Cluster, eviction policy) is trusted. */
@@ -257,6 +258,9 @@ export function createRedisAdapter(config: StoreConfig): BrokerAdapter {
     exportCall: (id) => read(() => getDead(client, prefix, id)).then((d) => d && callOfLetter(d)),
     importCall,
     findCall: (id) => read(() => findCall(client, prefix, id, results)),
+    peekWaiting: (id) => read(() => peekWaiting(client, prefix, id)),
+    takeWaiting: (id, claim) => sys.act(() => takeWaiting(client, prefix, id, claim, resultExpires)),
+    tookWaiting: (id) => read(() => tookWaiting(client, prefix, id)),
     purge: async (queue) => ({ brokerId: config.id, queue, removed: (await sys.act(() => purgeQueue(client, prefix, queue))).purged }),
     enqueue,
     previewEnqueue: async (req) => previewPotatoqEnqueue(config.id, req),

@@ -10,7 +10,7 @@ import { script } from '@/lib/transports/redis/scripts';
 // The fence: a hash with `tok` (or `st = active`) belongs to a worker and is never modified.
 // Every per-id script returns one code per id, in order; writes.ts turns them into outcomes.
 
-const COMMON = `
+export const COMMON = `
 local P = ARGV[1]
 local PRIO = 1099511627776
 local function jkey(id) return P .. ':job:' .. id end

@@ -23,7 +23,7 @@ import { getTask, listTasks, readResult } from './reads-tasks';
 import { pathFromUrl } from './url';
 import { enqueueMessage } from './writes-enqueue';
 import { findCall, importCall } from './writes-import';
-import { callOfLetter, POTATOQ_CALLS, POTATOQ_SQL_WAITING } from '../calls';
+import { callOfLetter } from '../calls';
 import { previewPotatoqEnqueue } from '../enqueue-preview';
 import { revokeStep } from './writes-revoke';
 import { discardStep, replayStep, runPerId } from './writes';
@@ -57,9 +57,6 @@ function letterText(db: Database.Database, id: string): string | null {
  * plans); where potatoq has no index (claimed_at, the dead letters' queue) the work is bounded
  * by the running rows or the dead-letter table (potatoq's dead_letter_max).
  */
-// Waiting tasks leave as calls here (./waiting.ts); the PostgreSQL store shares the rest.
-const SQLITE_MODEL = { ...POTATOQ_TABLE_MODEL, calls: { ...POTATOQ_CALLS, waiting: POTATOQ_SQL_WAITING } };
-
 export function createSqliteAdapter(config: StoreConfig): BrokerAdapter {
   const o = parseOptions(ZSqliteOptions, config.options);
   const busyTimeoutMs = o.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
@@ -101,7 +98,7 @@ export function createSqliteAdapter(config: StoreConfig): BrokerAdapter {
     id: config.id,
     name: config.name,
     kind: 'sqlite',
-    model: SQLITE_MODEL,
+    model: POTATOQ_TABLE_MODEL,
     capabilities: () => sys.read(capabilities),
     overview: () =>
       read((db) => {

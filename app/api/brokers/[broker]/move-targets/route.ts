@@ -1,9 +1,12 @@
 import { handle, type Params } from '@/lib/actions/http';
 import { moveTargetsOp } from '@/lib/actions/move';
+import { waitingTargetsOp } from '@/lib/actions/move-waiting';
 
 export const dynamic = 'force-dynamic';
 
-/** Every other broker, each with whether this broker's dead letters can move there (and why not). */
+/** Every other broker, each with whether this broker's dead letters (`?from=waiting`: waiting
+ *  tasks) can move there, and why not. */
 export function GET(req: Request, { params }: Params<{ broker: string }>) {
-  return handle(async () => moveTargetsOp((await params).broker, req.headers));
+  const waiting = new URL(req.url).searchParams.get('from') === 'waiting';
+  return handle(async () => (waiting ? waitingTargetsOp : moveTargetsOp)((await params).broker, req.headers));
 }
