@@ -6,6 +6,7 @@ import { toConsoleError, withTimeout } from '@/lib/brokers/service';
 import { requirePairing } from '@/lib/brokers/move';
 import { waitingPairing } from '@/lib/brokers/move-waiting';
 import { mappedJob, sourceView } from './enqueue';
+import { previewBack } from './preview-back';
 import type { MovePreviewItem } from './schema';
 
 export const MAX_PREVIEW = 50;
@@ -29,11 +30,8 @@ export async function previewMove(
     const p = await waitingPairing(fromId, toId);
     if (!p.on) throw new ConsoleError('Unsupported', p.why);
   } else await requirePairing(fromId, toId);
-  if (!from.exportCall && from.exportValue)
-    throw new ConsoleError(
-      'Unsupported',
-      `a preview of moves from ${from.name} back to ${to.name} is not offered yet: the move converts each letter and refuses one it cannot convert, naming the field, with nothing sent`,
-    );
+  const sides = { from: { id: fromId, name: from.name }, to: { id: toId, name: to.name } };
+  if (!from.exportCall && from.exportValue) return previewBack(sides, from, to, ids, state);
   if (from.model.calls?.model === to.model.calls?.model || !from.exportCall)
     throw new ConsoleError(
       'Unsupported',
@@ -41,7 +39,6 @@ export async function previewMove(
     );
   const exportCall = state === 'waiting' ? (id: string) => from.peekWaiting!(id).then((w) => w && w.call) : from.exportCall.bind(from);
   const what = state === 'waiting' ? 'a waiting task' : 'a dead letter';
-  const sides = { from: { id: fromId, name: from.name }, to: { id: toId, name: to.name } };
   const items: MovePreviewItem[] = [];
   for (const id of [...new Set(ids)]) {
     const item: MovePreviewItem = { id, source: null, job: null, problems: {}, notCarried: [], notes: [] };
