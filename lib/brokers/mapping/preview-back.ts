@@ -1,9 +1,7 @@
 import 'server-only';
-import { getConfig } from '@/lib/config';
-import { isConsoleError } from '@/lib/brokers/errors';
 import { convertBack } from '@/lib/brokers/move-back';
-import { toConsoleError, withTimeout } from '@/lib/brokers/service';
 import type { BrokerAdapter, ValueLetter } from '@/lib/brokers/types';
+import { previewItems } from './preview-items';
 import { backPreview, letterView } from './reverse';
 import type { MovePreviewItem } from './schema';
 
@@ -22,22 +20,9 @@ export async function previewBack(
   const read = async (id: string): Promise<ValueLetter | null> =>
     state === 'waiting' ? ((await from.peekWaitingValue!(id))?.letter ?? null) : from.exportValue!(id);
   const what = state === 'waiting' ? 'a pending job' : 'a dead letter';
-  const items: MovePreviewItem[] = [];
-  for (const id of [...new Set(ids)]) {
-    const item: MovePreviewItem = { id, source: null, job: null, letter: null, call: null, problems: {}, notCarried: [], notes: [] };
-    items.push(item);
-    try {
-      const letter = await withTimeout('letter read', getConfig().timeouts.readMs, () => read(id));
-      if (!letter) {
-        item.problems.id = `not ${what} on ${from.name}`;
-        continue;
-      }
-      item.letter = letterView(letter);
-      Object.assign(item, backPreview(letter, await convertBack(sides, letter, to)));
-    } catch (e) {
-      const err = isConsoleError(e) ? e : toConsoleError(e);
-      item.problems = err.fields && Object.keys(err.fields).length ? { ...err.fields } : { id: err.message };
-    }
-  }
+  const items = await previewItems(ids, `not ${what} on ${from.name}`, read, async (item, letter) => {
+    Object.assign(item, { letter: letterView(letter), call: null });
+    Object.assign(item, backPreview(letter, await convertBack(sides, letter, to)));
+  });
   return { keyed: `Each task is enqueued on ${to.name} under its ${from.name} job's id, so a move sent again finds it there`, items };
 }

@@ -1,12 +1,11 @@
 import 'server-only';
-import { getConfig } from '@/lib/config';
-import { ConsoleError, isConsoleError } from '@/lib/brokers/errors';
+import { ConsoleError } from '@/lib/brokers/errors';
 import { getAdapter } from '@/lib/brokers/registry';
-import { toConsoleError, withTimeout } from '@/lib/brokers/service';
 import { requirePairing } from '@/lib/brokers/move';
 import { waitingPairing } from '@/lib/brokers/move-waiting';
 import { mappedJob, sourceView } from './enqueue';
 import { previewBack } from './preview-back';
+import { previewItems } from './preview-items';
 import type { MovePreviewItem } from './schema';
 
 export const MAX_PREVIEW = 50;
@@ -39,23 +38,10 @@ export async function previewMove(
     );
   const exportCall = state === 'waiting' ? (id: string) => from.peekWaiting!(id).then((w) => w && w.call) : from.exportCall.bind(from);
   const what = state === 'waiting' ? 'a waiting task' : 'a dead letter';
-  const items: MovePreviewItem[] = [];
-  for (const id of [...new Set(ids)]) {
-    const item: MovePreviewItem = { id, source: null, job: null, problems: {}, notCarried: [], notes: [] };
-    items.push(item);
-    try {
-      const call = await withTimeout('letter read', getConfig().timeouts.readMs, () => exportCall(id));
-      if (!call) {
-        item.problems.id = `not ${what} on ${from.name}`;
-        continue;
-      }
-      item.source = sourceView(call);
-      const r = await mappedJob(sides, call);
-      Object.assign(item, { job: r.job, notCarried: r.notCarried, notes: r.notes });
-    } catch (e) {
-      const err = isConsoleError(e) ? e : toConsoleError(e);
-      item.problems = err.fields && Object.keys(err.fields).length ? { ...err.fields } : { id: err.message };
-    }
-  }
+  const items = await previewItems(ids, `not ${what} on ${from.name}`, exportCall, async (item, call) => {
+    item.source = sourceView(call);
+    const r = await mappedJob(sides, call);
+    Object.assign(item, { job: r.job, notCarried: r.notCarried, notes: r.notes });
+  });
   return { keyed: to.model.calls?.keyed ?? null, items };
 }
