@@ -166,15 +166,8 @@ describe.skipIf(!up)('moving QueueFlow dead letters back to Celery and potatoq t
           id,
           source: null,
           job: null,
-          letter: { jobId: job, task: 'qf.fatal', queue: Q, payload, priority: expect.anything() },
-          call: {
-            id: job,
-            task: 'mv.record',
-            queue: Q,
-            args: `[${payload.n}, 'x']`,
-            kwargs: "{'extra': True}",
-            priority: expect.anything(),
-          },
+          letter: { jobId: job, task: 'qf.fatal', queue: Q, payload, priority: 0 },
+          call: { id: job, task: 'mv.record', queue: Q, args: `[${payload.n}, 'x']`, kwargs: "{'extra': True}", priority: 0 },
           problems: {},
           notCarried: [expect.stringMatching(/retry settings/)],
           notes: [],
@@ -191,8 +184,7 @@ describe.skipIf(!up)('moving QueueFlow dead letters back to Celery and potatoq t
       // Nothing written: the letter not replayed, the jobs still pending, nothing on Celery.
       expect((await letterOf(id)).replayed_at).toBeUndefined();
       expect([await statusOf(ok), await statusOf(lacks), await statusOf(later)]).toEqual(['pending', 'pending', 'pending']);
-      expect(await getAdapter('celery').findCall!(job)).toBeNull();
-      expect(await getAdapter('celery').findCall!(ok)).toBeNull();
+      expect([await getAdapter('celery').findCall!(job), await getAdapter('celery').findCall!(ok)]).toEqual([null, null]);
       expect(runsIn(outC, job) + runsIn(outC, ok)).toBe(0);
     } finally {
       await getAdapter('qf').revoke([ok, lacks, later]);
