@@ -17,6 +17,7 @@ import {
   getMoveJournal,
   move,
   otherConsole,
+  previewMove,
   outC,
   outP,
   Q,
@@ -139,6 +140,55 @@ describe.skipIf(!up)('moving QueueFlow dead letters back to Celery and potatoq t
     // Gone from the dead letters (replayed); moving it again sends nothing.
     expect((await move.moveDead('qf', 'celery', [id], BY)).failed[0]?.outcome).toBe('missing');
     expect(runsIn(outC, job)).toBe(1);
+  }, 120_000);
+
+  it('previews a dead letter and pending jobs beside the Celery calls they become, changing nothing', async () => {
+    await save(BACK);
+    const { id, job, payload } = await qfLetter();
+    // Pending on a queue no QueueFlow worker leases: one the mapping converts, one lacking `label`.
+    const idle = `${Q}-idle`;
+    const pend = async (p: Record<string, unknown>, at?: number) =>
+      (
+        await call<{ job_id: string }>(s!, 'POST', '/api/v1/jobs', {
+          body: { task_name: 'qf.fatal', payload: p, config: { queue: idle }, ...(at ? { run_at: new Date(at).toISOString() } : {}) },
+        })
+      ).body.job_id;
+    const [ok, lacks, later] = [
+      await pend({ n: 41, label: 'p', extra: null }),
+      await pend({ n: 42 }),
+      await pend({ n: 43, label: 'l' }, Date.now() + 3600_000),
+    ];
+    try {
+      const dead = await previewMove('qf', 'celery', [id], 'dead');
+      expect(dead.keyed).toMatch(/under its QueueFlow job's id/);
+      expect(dead.items).toEqual([
+        {
+          id,
+          source: null,
+          job: null,
+          letter: { jobId: job, task: 'qf.fatal', queue: Q, payload, priority: 0 },
+          call: { id: job, task: 'mv.record', queue: Q, args: `[${payload.n}, 'x']`, kwargs: "{'extra': True}", priority: 0 },
+          problems: {},
+          notCarried: [expect.stringMatching(/retry settings/)],
+          notes: [],
+        },
+      ]);
+      const waiting = await previewMove('qf', 'celery', [ok, lacks, later, 'no-such-job'], 'waiting');
+      expect(waiting.items.map((i) => [i.id, i.call?.args ?? null, i.call?.kwargs ?? null, i.call?.queue ?? null, i.problems])).toEqual([
+        [ok, "[41, 'p']", "{'extra': None}", idle, {}],
+        [lacks, null, null, null, { 'payload.label': expect.stringMatching(/no payload key "label" for positional argument 1/) }],
+        [later, null, null, null, { id: 'scheduled for later' }],
+        ['no-such-job', null, null, null, { id: 'not a pending job on QueueFlow' }],
+      ]);
+      expect(waiting.items[0]?.call?.id).toBe(ok);
+      // Nothing written: the letter not replayed, the jobs still pending, nothing on Celery.
+      expect((await letterOf(id)).replayed_at).toBeUndefined();
+      expect([await statusOf(ok), await statusOf(lacks), await statusOf(later)]).toEqual(['pending', 'pending', 'pending']);
+      expect([await getAdapter('celery').findCall!(job), await getAdapter('celery').findCall!(ok)]).toEqual([null, null]);
+      expect(runsIn(outC, job) + runsIn(outC, ok)).toBe(0);
+    } finally {
+      await getAdapter('qf').revoke([ok, lacks, later]);
+    }
   }, 120_000);
 
   it('moves a letter to potatoq with its own mapping, run once there', async () => {

@@ -117,32 +117,73 @@ describe('MoveAction', () => {
     expect(within(outcome).getByTestId('outcome-failed-item').dataset.id).toBe('w-2');
   });
 
-  it('waiting jobs going back as calls say how and ask for no preview', async () => {
-    const back = { id: 'c1', name: 'c1 (Celery)', pairing: { on: true as const, mapped: true, back: true, does: 'Read the other way.' } };
-    const fetchMock = mockApi({
+  const back = { id: 'c1', name: 'c1 (Celery)', pairing: { on: true as const, mapped: true, back: true, does: 'Read the other way.' } };
+  const JOB = '6f1c2a3e-0000-4000-8000-000000000001';
+  const backPreview = {
+    keyed: "Each task is enqueued on c1 under its b1 job's id",
+    items: [
+      {
+        id: '17',
+        source: null,
+        job: null,
+        letter: { jobId: JOB, task: 'charge', queue: 'billing', payload: { order: 7, note: HOSTILE }, priority: null },
+        call: { id: JOB, task: 'billing.charge', queue: 'billing', args: '[7]', kwargs: `{'note': '${HOSTILE}'}`, priority: null },
+        problems: {},
+        notCarried: ["the job's retry settings"],
+        notes: [],
+      },
+      {
+        id: '18',
+        source: null,
+        job: null,
+        letter: null,
+        call: null,
+        problems: { 'payload.order': 'no key "order"' },
+        notCarried: [],
+        notes: [],
+      },
+    ],
+  };
+  const backRoutes = () =>
+    mockApi({
       [`/api/brokers/${B}/queues`]: overview(B, { movable: true }),
       [`/api/brokers/${B}/move-targets`]: [back],
+      [`/api/brokers/${B}/move-preview`]: backPreview,
     });
-    renderInApp(<MoveAction from="waiting" brokerId={B} ids={['17']} />);
-    await userEvent.click(screen.getByRole('button', { name: 'Move to broker…' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Move 1 waiting task to another broker?' });
+  const previewBodies = (fetchMock: ReturnType<typeof mockApi>) =>
+    (fetchMock.mock.calls as unknown as [string, RequestInit?][])
+      .filter(([u]) => String(u).includes('/move-preview'))
+      .map(([, init]) => JSON.parse(String(init?.body)));
+
+  it('waiting jobs going back as calls say how and preview each call they become', async () => {
+    const fetchMock = backRoutes();
+    renderInApp(<MoveAction from="waiting" brokerId={B} ids={['17', '18']} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Move to broker… 2' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Move 2 waiting tasks to another broker?' });
     await userEvent.selectOptions(await within(dialog).findByRole('combobox', { name: 'Move to' }), 'c1');
     expect(within(dialog).getByTestId('move-summary').textContent).toContain('call mapping whose target task is its name');
-    expect(fetchMock.mock.calls.some(([u]) => String(u).includes('/move-preview'))).toBe(false);
+    await within(dialog).findByTestId('move-preview');
+    expect(previewBodies(fetchMock)).toEqual([{ to: 'c1', ids: ['17', '18'], from: 'waiting' }]);
   });
 
-  it('moving back through a mapping says how, and asks for no preview of that direction', async () => {
-    const back = { id: 'c1', name: 'c1 (Celery)', pairing: { on: true as const, mapped: true, back: true, does: 'Read the other way.' } };
-    const fetchMock = mockApi({
-      [`/api/brokers/${B}/queues`]: overview(B, { movable: true }),
-      [`/api/brokers/${B}/move-targets`]: [back],
-    });
-    const dialog = await openDialog(['17']);
+  it('moving back through a mapping says how and previews the job beside its call, problems by field', async () => {
+    const fetchMock = backRoutes();
+    const dialog = await openDialog(['17', '18']);
     await userEvent.selectOptions(await within(dialog).findByRole('combobox', { name: 'Move to' }), 'c1');
     expect(within(dialog).getByTestId('move-summary').textContent).toBe(
-      "Move 1 dead letter from broker b1 to broker c1 (from queue emails): each is converted through the call mapping whose target task is its name and enqueued there under its job's id, then marked moved here.",
+      "Move 2 dead letters from broker b1 to broker c1 (from queue emails): each is converted through the call mapping whose target task is its name and enqueued there under its job's id, then marked moved here.",
     );
-    expect(within(dialog).queryByTestId('move-preview')).toBeNull();
-    expect(fetchMock.mock.calls.some(([u]) => String(u).includes('/move-preview'))).toBe(false);
+    const preview = await within(dialog).findByTestId('move-preview');
+    expect(preview.textContent).toContain(
+      "1 of 2 can move; 1 would be refused, nothing moved for it. Each task is enqueued on c1 under its b1 job's id.",
+    );
+    expect(within(preview).getByTestId('move-preview-call').textContent).toBe(
+      `→ billing.charge([7], **{'note': '${HOSTILE}'}) on billing · task id ${JOB}`,
+    );
+    expect(preview.textContent).toContain('charge on billing: {"order":7');
+    expect(preview.textContent).toContain("not carried: the job's retry settings");
+    expect(within(preview).getByTestId('move-preview-problem').textContent).toBe('payload.order: no key "order"');
+    expect(preview.querySelector('img, a, script')).toBeNull();
+    expect(previewBodies(fetchMock)).toEqual([{ to: 'c1', ids: ['17', '18'] }]);
   });
 });

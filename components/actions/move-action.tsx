@@ -111,7 +111,7 @@ export function MoveAction({
                         : 'each is enqueued there under its own id, then removed here.'}
               </p>
               {chosen.pairing.on ? <p className="text-zinc-600 dark:text-zinc-400">{chosen.pairing.does}</p> : null}
-              {chosen.pairing.on && chosen.pairing.mapped && !chosen.pairing.back && !m.data?.ok ? (
+              {chosen.pairing.on && chosen.pairing.mapped && !m.data?.ok ? (
                 <MovePreview brokerId={brokerId} to={chosen.id} ids={frozen} from={from} />
               ) : null}
             </>

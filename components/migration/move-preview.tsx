@@ -47,6 +47,17 @@ export function MovePreview({
                 {i.source.task}({i.source.args}, **{i.source.kwargs}) on {i.source.queue}
               </div>
             ) : null}
+            {i.letter ? (
+              <div className="font-mono break-all">
+                {i.letter.task} on {i.letter.queue}: {JSON.stringify(i.letter.payload)}
+              </div>
+            ) : null}
+            {i.call ? (
+              <div className="font-mono break-all" data-testid="move-preview-call">
+                → {i.call.task}({i.call.args}, **{i.call.kwargs}) on {i.call.queue} · task id {i.call.id}
+                {i.call.priority !== null ? ` · priority ${i.call.priority}` : ''}
+              </div>
+            ) : null}
             {i.job ? (
               <div className="font-mono break-all" data-testid="move-preview-job">
                 → {i.job.task} on {i.job.queue}: {JSON.stringify(i.job.payload)} · key {i.job.key}

@@ -20,6 +20,16 @@ const ZPreviewItem = z.object({
   id: z.string(),
   source: z.record(z.string(), z.unknown()).nullable(),
   job: ZValueJob.nullable(),
+  letter: z
+    .object({ jobId: z.string(), task: z.string(), queue: z.string(), payload: z.unknown(), priority: z.number().nullable() })
+    .nullable()
+    .optional()
+    .describe('the way back: the job here (its named payload); `source` and `job` are then null'),
+  call: z
+    .object({ id: z.string(), task: z.string(), queue: z.string(), args: z.string(), kwargs: z.string(), priority: z.number().nullable() })
+    .nullable()
+    .optional()
+    .describe("the way back: the exact call it becomes (args, kwargs as Python reprs; id: the job's id)"),
   problems: z.record(z.string(), z.string()).describe('by where in the letter (`args[2]`, `kwargs.when`, `task`); empty: it can move'),
   notCarried: z.array(z.string()),
   notes: z.array(z.string()),
@@ -73,7 +83,7 @@ export const mappingRoutes = (e: { writer: number[]; readerOfBroker: number[]; r
     tag: 'migration',
     access: 'operator',
     summary:
-      'The exact jobs a move of dead letters (or, with `from: "waiting"`, waiting tasks) `ids` to `to` would create through their call mappings, beside their calls; nothing sent',
+      'The exact jobs a move of dead letters (or, with `from: "waiting"`, waiting tasks) `ids` to `to` would create through their call mappings, beside their calls (the way back, a named-payload job to a positional call: `letter` beside the `call` it becomes); nothing sent',
     body: z.object({ to: z.string(), ids: z.array(z.string()), from: z.enum(['dead', 'waiting']).optional() }),
     ok: z.object({ keyed: z.string().nullable(), items: z.array(ZPreviewItem) }),
     errors: e.writer,

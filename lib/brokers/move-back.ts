@@ -3,6 +3,7 @@ import { ConsoleError } from './errors';
 import { getMappingStore } from './mapping/store';
 import { problemsText } from './mapping/job';
 import { backId, callOfLetter, mappingBack } from './mapping/reverse';
+import type { Converted } from './mapping/convert';
 import type { MoveSteps } from './move-one';
 import type { BrokerAdapter, TaskCall, ValueLetter } from './types';
 
@@ -35,25 +36,38 @@ export function backSteps(
   };
 }
 
+type Sides = { from: { id: string; name: string }; to: { id: string; name: string } };
+
 /** `letter` as the call of its mapping back; InvalidInput (nothing sent) without one. */
-export async function callBack(
-  s: { from: { id: string; name: string }; to: { id: string; name: string } },
+export async function callBack(s: Sides, letter: ValueLetter, to: Pick<BrokerAdapter, 'taskQueues'>): Promise<TaskCall> {
+  const r = await convertBack(s, letter, to);
+  if (r.ok) return r.value;
+  if (!r.mapped)
+    throw new ConsoleError(
+      'InvalidInput',
+      `${s.from.name} and ${s.to.name} take different call models and no call mapping from ${s.to.name} to ${s.from.name} has target task "${letter.task.slice(0, 200)}": add one first`,
+      r.problems,
+    );
+  throw new ConsoleError('InvalidInput', `its call mapping cannot convert it (${problemsText(r.problems)})`, r.problems);
+}
+
+/** `letter` through the mapping whose target task is its name (the move and its preview). */
+export async function convertBack(
+  s: Sides,
   letter: ValueLetter,
   to: Pick<BrokerAdapter, 'taskQueues'>,
-): Promise<TaskCall> {
+): Promise<Converted<TaskCall> & { mapped: boolean }> {
   // Mappings are stored the way they were made: from the positional broker to this one.
   const m = mappingBack(
     (await (await getMappingStore()).list({ source: s.to.id, target: s.from.id })).map((x) => x.mapping),
     letter.task,
   );
   if (!m)
-    throw new ConsoleError(
-      'InvalidInput',
-      `${s.from.name} and ${s.to.name} take different call models and no call mapping from ${s.to.name} to ${s.from.name} has target task "${letter.task.slice(0, 200)}": add one first`,
-      { task: 'no call mapping whose target task is this name' },
-    );
+    return {
+      ok: false,
+      mapped: false,
+      problems: { task: `no call mapping from ${s.to.name} to ${s.from.name} whose target task is this name: add one first` },
+    };
   const routed = m.queue === undefined ? null : ((await to.taskQueues?.().catch(() => null))?.[m.task]?.[0] ?? null);
-  const r = callOfLetter(m, letter, routed);
-  if (!r.ok) throw new ConsoleError('InvalidInput', `its call mapping cannot convert it (${problemsText(r.problems)})`, r.problems);
-  return r.value;
+  return { ...callOfLetter(m, letter, routed), mapped: true };
 }

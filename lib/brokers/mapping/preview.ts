@@ -1,11 +1,11 @@
 import 'server-only';
-import { getConfig } from '@/lib/config';
-import { ConsoleError, isConsoleError } from '@/lib/brokers/errors';
+import { ConsoleError } from '@/lib/brokers/errors';
 import { getAdapter } from '@/lib/brokers/registry';
-import { toConsoleError, withTimeout } from '@/lib/brokers/service';
 import { requirePairing } from '@/lib/brokers/move';
 import { waitingPairing } from '@/lib/brokers/move-waiting';
 import { mappedJob, sourceView } from './enqueue';
+import { previewBack } from './preview-back';
+import { previewItems } from './preview-items';
 import type { MovePreviewItem } from './schema';
 
 export const MAX_PREVIEW = 50;
@@ -29,11 +29,8 @@ export async function previewMove(
     const p = await waitingPairing(fromId, toId);
     if (!p.on) throw new ConsoleError('Unsupported', p.why);
   } else await requirePairing(fromId, toId);
-  if (!from.exportCall && from.exportValue)
-    throw new ConsoleError(
-      'Unsupported',
-      `a preview of moves from ${from.name} back to ${to.name} is not offered yet: the move converts each letter and refuses one it cannot convert, naming the field, with nothing sent`,
-    );
+  const sides = { from: { id: fromId, name: from.name }, to: { id: toId, name: to.name } };
+  if (!from.exportCall && from.exportValue) return previewBack(sides, from, to, ids, state);
   if (from.model.calls?.model === to.model.calls?.model || !from.exportCall)
     throw new ConsoleError(
       'Unsupported',
@@ -41,24 +38,10 @@ export async function previewMove(
     );
   const exportCall = state === 'waiting' ? (id: string) => from.peekWaiting!(id).then((w) => w && w.call) : from.exportCall.bind(from);
   const what = state === 'waiting' ? 'a waiting task' : 'a dead letter';
-  const sides = { from: { id: fromId, name: from.name }, to: { id: toId, name: to.name } };
-  const items: MovePreviewItem[] = [];
-  for (const id of [...new Set(ids)]) {
-    const item: MovePreviewItem = { id, source: null, job: null, problems: {}, notCarried: [], notes: [] };
-    items.push(item);
-    try {
-      const call = await withTimeout('letter read', getConfig().timeouts.readMs, () => exportCall(id));
-      if (!call) {
-        item.problems.id = `not ${what} on ${from.name}`;
-        continue;
-      }
-      item.source = sourceView(call);
-      const r = await mappedJob(sides, call);
-      Object.assign(item, { job: r.job, notCarried: r.notCarried, notes: r.notes });
-    } catch (e) {
-      const err = isConsoleError(e) ? e : toConsoleError(e);
-      item.problems = err.fields && Object.keys(err.fields).length ? { ...err.fields } : { id: err.message };
-    }
-  }
+  const items = await previewItems(ids, `not ${what} on ${from.name}`, exportCall, async (item, call) => {
+    item.source = sourceView(call);
+    const r = await mappedJob(sides, call);
+    Object.assign(item, { job: r.job, notCarried: r.notCarried, notes: r.notes });
+  });
   return { keyed: to.model.calls?.keyed ?? null, items };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ValueLetter } from '@/lib/brokers/types';
-import { backId, callOfLetter, mappingBack } from './reverse';
+import { BACK_NOT_CARRIED, backId, backPreview, callOfLetter, mappingBack } from './reverse';
 import { ZCallMapping, type CallMappingInput } from './schema';
 
 const map = (over: Partial<CallMappingInput> = {}) =>
@@ -62,5 +62,29 @@ describe('a named-payload dead letter back to a positional call', () => {
     });
     expect(callOfLetter(map({ defaults: { amount: '0' } }), letter({ payload: { order: 7 } }))).toMatchObject({ ok: true });
     expect(callOfLetter(map(), letter({ payload: [1, 2] }))).toEqual({ ok: false, problems: { payload: 'the job has no payload object' } });
+  });
+
+  it('previews the letter beside the exact call it becomes (Python reprs, task id = job id), or its problems and no call', () => {
+    const job = { jobId: letter().jobId, task: 'charge', queue: 'billing', payload: letter().payload, priority: 3 };
+    expect(backPreview(letter(), callOfLetter(map(), letter()))).toEqual({
+      letter: job,
+      call: {
+        id: '6f1c2a3e-0000-4000-8000-000000000001',
+        task: 'billing.charge',
+        queue: 'billing',
+        args: "[7, '1.50']",
+        kwargs: "{'note': 'x'}",
+        priority: 3,
+      },
+      problems: {},
+      notCarried: BACK_NOT_CARRIED,
+      notes: [],
+    });
+    const missing = letter({ payload: { order: 7, '<b>': 1 } });
+    const r = backPreview(missing, callOfLetter(map({ queue: 'qf-billing' }), missing, null));
+    expect(r.call).toBeNull();
+    expect(r.letter?.payload).toEqual({ order: 7, '<b>': 1 });
+    expect(Object.keys(r.problems).sort()).toEqual(['payload.amount', 'queue']);
+    expect(r.notCarried).toEqual([]);
   });
 });

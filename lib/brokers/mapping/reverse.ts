@@ -4,7 +4,8 @@
 // tests use the same result.
 import type { TaskCall, ValueLetter } from '@/lib/brokers/types';
 import { payloadToCall, type Converted } from './convert';
-import type { CallMapping } from './schema';
+import type { CallMapping, MovePreviewItem } from './schema';
+import { pyRepr } from '@/lib/pyvalues/pyrepr';
 
 /** The task id a letter's job gets on the target: its job id, so the same letter moved twice
  *  (a retry, another console) is the same task there and the target answers `already`. */
@@ -48,4 +49,29 @@ export function callOfLetter(m: CallMapping, letter: ValueLetter, routedQueue?: 
     parentId: null,
   };
   return { ok: true, value: call, notes: c.notes };
+}
+
+/** What a QueueFlow-style job cannot carry to a positional call (each in words). */
+export const BACK_NOT_CARRIED = [
+  "the job's retry settings and attempts (max retries, backoff): the task retries as its own code says there",
+];
+
+/** The letter as the preview shows it (its payload as the JSON it is). */
+export const letterView = (l: ValueLetter) => ({ jobId: l.jobId, task: l.task, queue: l.queue, payload: l.payload, priority: l.priority });
+
+/** A preview item of the way back: the letter beside the call `r` made of it (nothing sent). */
+export function backPreview(
+  letter: ValueLetter,
+  r: Converted<TaskCall>,
+): Pick<MovePreviewItem, 'letter' | 'call' | 'problems' | 'notCarried' | 'notes'> {
+  const shown = letterView(letter);
+  if (!r.ok) return { letter: shown, call: null, problems: { ...r.problems }, notCarried: [], notes: [] };
+  const c = r.value;
+  return {
+    letter: shown,
+    call: { id: c.id, task: c.task, queue: c.queue, args: pyRepr(c.args), kwargs: pyRepr(c.kwargs), priority: c.priority },
+    problems: {},
+    notCarried: BACK_NOT_CARRIED,
+    notes: r.notes,
+  };
 }

@@ -118,7 +118,11 @@ export interface MovePreviewItem {
     runAt: string | null;
     retry: { maxRetries?: number; backoff?: string; delaySecs?: number };
   } | null;
-  /** Problems keyed by where they are (`args[2]`, `kwargs.when`, `task`); empty: it can move. */
+  /** The way back (a named-payload job to a positional call; `job` and `source` null): the job
+   *  as it is here, and the exact call it becomes, args and kwargs as Python reprs. */
+  letter?: { jobId: string; task: string; queue: string; payload: unknown; priority: number | null } | null;
+  call?: { id: string; task: string; queue: string; args: string; kwargs: string; priority: number | null } | null;
+  /** Problems keyed by where they are (`args[2]`, `kwargs.when`, `payload.order`, `task`); empty: it can move. */
   problems: Record<string, string>;
   /** What the job cannot carry of the call, each in words; and the encodings applied. */
   notCarried: string[];
