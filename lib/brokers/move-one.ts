@@ -1,6 +1,6 @@
 import 'server-only';
-import { randomUUID } from 'node:crypto';
 import { ConsoleError, isConsoleError } from './errors';
+import { beginMove, newMoveRow, quietly } from './move-begin';
 import type { JournalRow, MoveJournal } from './move-journal';
 import type { ActionOutcome, OutcomeCode } from './schema';
 import type { TaskCall } from './types';
@@ -57,30 +57,13 @@ const toConsoleError = (e: unknown) =>
   isConsoleError(e) ? e : new ConsoleError('BrokerUnavailable', e instanceof Error ? e.message : String(e));
 const errText = (e: unknown) => toConsoleError(e).message;
 
-/** A journal write after the brokers were written: logged, never turned into the id's outcome. */
-async function quietly(what: string, p: Promise<void>): Promise<void> {
-  await p.catch((e: unknown) => console.error(JSON.stringify({ event: 'console.move-journal-error', what, message: String(e) })));
-}
-
 const describe = (s: MoveSteps, r: JournalRow) => `a move at ${r.at} by ${r.who} to ${s.nameOf(r.target)}`;
 
 export async function moveOne(journal: MoveJournal, s: MoveSteps, id: string, by: MoveBy): Promise<ActionOutcome> {
-  const mine: JournalRow = {
-    source: s.from.id,
-    id,
-    target: s.to.id,
-    moveId: randomUUID(),
-    at: new Date().toISOString(),
-    who: by.by,
-    auditId: by.auditId ?? null,
-    untilMs: Date.now() + by.leaseMs,
-    note: null,
-  };
+  const mine = newMoveRow(s.from.id, s.to.id, id, by);
   let got: Awaited<ReturnType<MoveJournal['begin']>>;
   try {
-    got = await journal.begin(mine);
-    // The row went between our insert and our read: its move has just finished; once more.
-    if (!got.won && !got.row) got = await journal.begin(mine);
+    got = await beginMove(journal, mine);
   } catch (e) {
     return outcome(id, 'error', `not moved: the move journal could not be written (${errText(e)}); nothing was sent`);
   }

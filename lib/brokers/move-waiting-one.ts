@@ -1,6 +1,6 @@
 import 'server-only';
-import { randomUUID } from 'node:crypto';
 import { ConsoleError, isConsoleError } from './errors';
+import { beginMove, newMoveRow, quietly } from './move-begin';
 import type { MoveHeld } from './move-held';
 import type { JournalRow, MoveJournal } from './move-journal';
 import type { MoveBy } from './move-one';
@@ -42,9 +42,6 @@ const outcome = (id: string, code: OutcomeCode, message: string, extra: Partial<
   ...extra,
 });
 const toErr = (e: unknown) => (isConsoleError(e) ? e : new ConsoleError('BrokerUnavailable', e instanceof Error ? e.message : String(e)));
-async function quietly(what: string, p: Promise<void>): Promise<void> {
-  await p.catch((e: unknown) => console.error(JSON.stringify({ event: 'console.move-journal-error', what, message: String(e) })));
-}
 
 export async function moveWaitingOne(
   journal: MoveJournal,
@@ -53,21 +50,10 @@ export async function moveWaitingOne(
   id: string,
   by: MoveBy,
 ): Promise<ActionOutcome> {
-  const mine: JournalRow = {
-    source: s.from.id,
-    id,
-    target: s.to.id,
-    moveId: randomUUID(),
-    at: new Date().toISOString(),
-    who: by.by,
-    auditId: by.auditId ?? null,
-    untilMs: Date.now() + by.leaseMs,
-    note: null,
-  };
+  const mine = newMoveRow(s.from.id, s.to.id, id, by);
   let got: Awaited<ReturnType<MoveJournal['begin']>>;
   try {
-    got = await journal.begin(mine);
-    if (!got.won && !got.row) got = await journal.begin(mine);
+    got = await beginMove(journal, mine);
   } catch (e) {
     return outcome(id, 'error', `not moved: the move journal could not be written (${toErr(e).message}); nothing was taken`);
   }
