@@ -2,8 +2,8 @@
 // Celery 5.7's own apply_async writes the messages (to a queue no Celery worker consumes, and to
 // one a worker does), the real QueueFlow 0.6.0 server takes the jobs, its Python client's worker
 // runs them. Exactly once: a console process killed with SIGKILL mid-move and a second pass, and
-// two console processes moving the same task. Shares tests/support/move-qf-rig.ts (its brokers,
-// state store and workers) with tests/move-queueflow.int.test.ts.
+// two console processes moving the same task; a whole queue as a bulk job. Shares
+// tests/support/move-qf-rig.ts (its brokers, state store and workers) with move-queueflow.int.test.ts.
 import { execFileSync } from 'node:child_process';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +13,7 @@ import { runsIn } from '@/tests/support/runs-log';
 import { call, until } from '@/tests/queueflow/support';
 import { SoloWorker } from '@/tests/support/solo-worker';
 import {
+  BulkJob,
   BY,
   C_BROKER,
   celeryEnv,
@@ -31,10 +32,12 @@ import {
   qfw,
   s,
   save,
+  serviceBackend,
   sqEnv,
   spawnConsole,
   startWorkers,
   stopWorkers,
+  takeSnapshot,
   TQ,
   up,
 } from '@/tests/support/move-qf-rig';
@@ -255,6 +258,26 @@ describe.skipIf(!up)('moving waiting Celery tasks into QueueFlow, with real work
     });
     await expect(mw!.moveWaiting('pmq', 'qf', ['x'], BY)).rejects.toMatchObject({ code: 'Unsupported' });
   });
+
+  it('moves every waiting task of a Celery queue into QueueFlow as a bulk job, in batches: each run once there, none left', async () => {
+    await save(MAP);
+    const ns = [60, 61, 62, 63, 64];
+    const ids = sendCelery(`${W}-bulk`, ns); // a queue of its own: the job takes exactly these
+    const [other] = sendCelery(W, [65]);
+    const filter = { queue: `${W}-bulk`, to: 'qf' };
+    const backend = serviceBackend('celery', 'move-waiting', filter);
+    const snapshot = await takeSnapshot(backend);
+    const job = new BulkJob({ brokerId: 'celery', action: 'move-waiting', filter, snapshot, backend, batchSize: 2 });
+    expect(new Set(job.snapshotIds())).toEqual(new Set(ids));
+    job.start();
+    await job.finished;
+    expect(job.view()).toMatchObject({ state: 'done', progress: { total: 5, succeeded: 5, skipped: 0, failed: 0, batches: 3 } });
+    await expectMovedOnce(ids, ns);
+    // Another queue's task is not in the snapshot: still waiting on Celery, nothing on QueueFlow.
+    expect(await waiting(other!)).not.toBeNull();
+    expect(await jobsWithKey(moveKey(other!))).toEqual([]);
+    await getAdapter('celery').revoke([other!]);
+  }, 120_000);
 
   it('two console processes moving the same waiting task: one job, run once, never on Celery', async () => {
     await save(MAP);

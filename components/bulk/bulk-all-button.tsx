@@ -9,7 +9,7 @@ import { TOKEN_PLACEHOLDER, curlBulkStart } from '@/lib/client/curl';
 import { ErrorBox } from '@/components/ui/states';
 import type { ActionError } from '@/lib/actions/response';
 import { controlBulkAction, createBulkAction } from '@/lib/bulk/actions';
-import type { BulkAction, BulkFilter, BulkJobView, BulkOp } from '@/lib/bulk/schema';
+import { isBulkMove, type BulkAction, type BulkFilter, type BulkJobView, type BulkOp } from '@/lib/bulk/schema';
 import { formatUtc } from '@/lib/text/format';
 import { useOverview } from '@/lib/client/hooks';
 import { taskWords } from '@/components/jobs/task-words';
@@ -111,11 +111,11 @@ function BulkDialog({
   // (RabbitMQ) starts there, the others at "max" (as fast as the broker takes them).
   const bulkRate = action === 'replay' ? (actions?.replay.bulkRate ?? null) : null;
   const [moveDoes, setMoveDoes] = useState('');
-  const explain = action === 'move' ? moveDoes : action === 'revoke' ? actions?.revoke.bulk : actions?.[action].does;
+  const explain = isBulkMove(action) ? moveDoes : action === 'revoke' ? actions?.revoke.bulk : actions?.[action].does;
   // The filter is frozen when the dialog opens: the list may change under it. A move adds its
   // target (picked first) to it.
   const [frozen, setFrozen] = useState<BulkFilter>(() => ({ ...filter }));
-  const needsTarget = action === 'move' && !frozen.to;
+  const needsTarget = isBulkMove(action) && !frozen.to;
   const [created, setCreated] = useState<BulkJobView | null>(existing);
   const [error, setError] = useState<ActionError | null>(null);
   const [busy, setBusy] = useState(false);
@@ -167,6 +167,7 @@ function BulkDialog({
         {needsTarget && !job ? (
           <BulkMoveTarget
             brokerId={brokerId}
+            {...(action === 'move-waiting' ? { from: 'waiting' as const, whats: t.whats } : {})}
             onPick={(to, does) => {
               const f = { ...frozen, to };
               setFrozen(f);

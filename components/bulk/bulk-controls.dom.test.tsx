@@ -1,5 +1,5 @@
 // The bulk dialog's controls once a job exists (pause, cancel, rate, resume after a failure) and
-// a bulk move's first step (the target). The dialog's count, confirmation and outcomes are in
+// a bulk move's first step (the target, for dead letters and waiting tasks). The dialog's count, confirmation and outcomes are in
 // bulk-all-button.dom.test.tsx.
 import { screen, within } from '@testing-library/react';
 import { userEvent } from '@vitest/browser/context';
@@ -112,5 +112,27 @@ describe('bulk move', () => {
     );
     // What the move does there is the pairing's sentence.
     expect(within(dialog).getByText(/^Enqueued on c1 as a Celery task\. Only these ids are touched/)).toBeTruthy();
+  });
+});
+
+describe('bulk move of waiting tasks', () => {
+  it('offers the brokers that take waiting tasks, then counts the waiting tasks of the list', async () => {
+    const fetchMock = mockApi({
+      [`/api/brokers/${B}/queues`]: overview(B),
+      [`/api/brokers/${B}/bulk`]: [],
+      [`/api/brokers/${B}/move-targets`]: (u: URL) => (u.searchParams.get('from') === 'waiting' ? [moveTarget('qf1')] : []),
+    });
+    const queued = bulkJob({ state: 'queued', action: 'move-waiting', filter: { queue: 'emails', to: 'qf1' } });
+    actions.createBulkAction.mockResolvedValue(ok(queued));
+    renderInApp(<BulkAllButton brokerId={B} action="move-waiting" filter={{ queue: 'emails' }} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Move all matching…' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Move all matching waiting tasks' });
+    await userEvent.selectOptions(await within(dialog).findByRole('combobox', { name: 'Move to' }), 'qf1');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Count the matching waiting tasks' }));
+    expect(fetchMock.mock.calls.some(([u]) => String(u).includes('move-targets?from=waiting'))).toBe(true);
+    expect(actions.createBulkAction).toHaveBeenCalledWith(B, { action: 'move-waiting', filter: { queue: 'emails', to: 'qf1' } });
+    expect((await within(dialog).findByTestId('bulk-summary')).textContent).toBe(
+      'Move 3 waiting tasks on broker b1, queue emails, to broker qf1.',
+    );
   });
 });

@@ -22,6 +22,7 @@ export const BULK_TEXT: Record<BulkAction, BulkText> = {
   },
   discard: { verb: 'Discard', past: 'discarded', what: 'dead letter', whats: 'dead letters', danger: true },
   move: { verb: 'Move', past: 'moved', what: 'dead letter', whats: 'dead letters', danger: false },
+  'move-waiting': { verb: 'Move', past: 'moved', what: 'waiting task', whats: 'waiting tasks', danger: false },
   revoke: {
     verb: 'Revoke',
     past: 'revoked',
@@ -33,8 +34,9 @@ export const BULK_TEXT: Record<BulkAction, BulkText> = {
 
 /** A bulk action's words on this system: a revoke is SDJ's and QueueFlow's cancel of jobs. */
 export function bulkText(a: BulkAction, model: BrokerModel | undefined | null): BulkText {
-  if (a !== 'revoke') return BULK_TEXT[a];
   const t = taskWords(model);
+  if (a === 'move-waiting') return { ...BULK_TEXT[a], what: `waiting ${t.noun}`, whats: `waiting ${t.nouns}` };
+  if (a !== 'revoke') return BULK_TEXT[a];
   return { ...BULK_TEXT.revoke, ...revokeWords(model), what: t.noun, whats: t.nouns };
 }
 

@@ -82,6 +82,9 @@ export function TaskTable({ brokerId, filters }: { brokerId: string; filters: Ta
             filter={filters}
             disabledReason={revokeCap && !revokeCap.on ? (revokeCap.why ?? 'revoke is not available') : undefined}
           />
+          {moveOff !== null ? (
+            <BulkAllButton brokerId={brokerId} action="move-waiting" filter={filters} disabledReason={moveOff || undefined} />
+          ) : null}
           <span className="ml-auto">{exportLinks}</span>
         </div>
       ) : (

@@ -2,8 +2,9 @@ import 'server-only';
 import { ZDeadListQuery, ZTaskListQuery } from '@/lib/brokers/schema';
 import * as service from '@/lib/brokers/service';
 import { moveDead } from '@/lib/brokers/move';
+import { moveWaiting } from '@/lib/brokers/move-waiting';
 import type { ReplayPace } from '@/lib/brokers/types';
-import type { BulkAction, BulkFilter } from './schema';
+import { onTasks, type BulkAction, type BulkFilter } from './schema';
 import type { BulkBackend } from './snapshot';
 
 /** The real backend of a job: the service's lists for the snapshot, its writes per batch. */
@@ -19,13 +20,14 @@ export function serviceBackend(brokerId: string, action: BulkAction, filter: Bul
         }
       : {}),
     async listPage(cursor, limit) {
-      const page =
-        action === 'revoke'
-          ? await service.listTasks(brokerId, ZTaskListQuery.parse({ state, queue, task, id, q, cursor, limit }))
-          : await service.listDead(brokerId, ZDeadListQuery.parse({ queue, task, id, q, group, cursor, limit }));
+      const page = onTasks(action)
+        ? await service.listTasks(brokerId, ZTaskListQuery.parse({ state, queue, task, id, q, cursor, limit }))
+        : await service.listDead(brokerId, ZDeadListQuery.parse({ queue, task, id, q, group, cursor, limit }));
       return { ids: page.items.map((i) => i.id), nextCursor: page.nextCursor, searchedNewest: page.searchedNewest };
     },
     act(ids, job) {
+      // A move's journal and ledger name the job and who started it.
+      const by = { by: `bulk move job ${job?.id ?? '?'} (started by ${job?.by ?? 'unknown'})`, auditId: job?.auditId ?? null };
       switch (action) {
         case 'replay':
           return service.replayDead(brokerId, ids);
@@ -34,10 +36,9 @@ export function serviceBackend(brokerId: string, action: BulkAction, filter: Bul
         case 'revoke':
           return service.revoke(brokerId, ids);
         case 'move':
-          return moveDead(brokerId, filter.to ?? '', ids, {
-            by: `bulk move job ${job?.id ?? '?'} (started by ${job?.by ?? 'unknown'})`,
-            auditId: job?.auditId ?? null,
-          });
+          return moveDead(brokerId, filter.to ?? '', ids, by);
+        case 'move-waiting':
+          return moveWaiting(brokerId, filter.to ?? '', ids, by);
         default: {
           const never: never = action;
           throw new Error(`unknown bulk action ${String(never)}`);

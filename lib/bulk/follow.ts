@@ -6,7 +6,7 @@ import type { BulkJobView } from './schema';
 /**
  * A bulk replay or move that stopped becomes a campaign over the ids it processed without a
  * refusal, on the broker the tasks run on (a move's target). Discard and revoke leave nothing
- * to follow. The filter is kept as the campaign's frozen scope, with the job's id.
+ * to follow; nor does a move of waiting tasks yet (as its single move, it records no campaign). The filter is kept as the campaign's frozen scope, with the job's id.
  */
 export async function followBulk(job: BulkJob, v: BulkJobView, auditId: string | null, reason: string | null): Promise<void> {
   if (job.action !== 'replay' && job.action !== 'move') return;

@@ -14,7 +14,7 @@ import { activeLocal, assertNoOverlap, findLocal, listJobs, registerJob } from '
 import { BulkJob, VIEW_OUTCOMES } from './runner';
 import { OwnershipLost, type BulkStore } from './store';
 import { getBulkStore } from './store-open';
-import { bulkCapability, ZBulkAction, ZBulkControl, ZBulkCreate, type BulkJobView } from './schema';
+import { bulkCapability, isBulkMove, onTasks, ZBulkAction, ZBulkControl, ZBulkCreate, type BulkJobView } from './schema';
 import { requireMoveTarget } from './move-target';
 import { takeSnapshot, type BulkBackend } from './snapshot';
 
@@ -69,8 +69,8 @@ type BackendFor = (brokerId: string, action: BulkJob['action'], filter: BulkJob[
 function actionOf(input: unknown): BulkJob['action'] {
   const a = ZBulkAction.safeParse((input as { action?: unknown } | null)?.action);
   if (!a.success)
-    throw new ConsoleError('InvalidInput', 'action must be replay, discard, revoke or move', {
-      action: 'must be replay, discard, revoke or move',
+    throw new ConsoleError('InvalidInput', `action must be one of ${ZBulkAction.options.join(', ')}`, {
+      action: `must be one of ${ZBulkAction.options.join(', ')}`,
     });
   return a.data;
 }
@@ -105,8 +105,8 @@ export async function createBulk(
     reasonRequired: false,
     recorded: false,
     run: async (req, ctx) => {
-      if (req.action === 'move') await requireMoveTarget(ctx.principal, brokerId, req.filter.to);
-      if (req.action === 'revoke') refuseOwned(brokerId, req.filter.state);
+      if (isBulkMove(req.action)) await requireMoveTarget(ctx.principal, brokerId, req.filter.to, req.action);
+      if (onTasks(req.action)) refuseOwned(brokerId, req.filter.state);
       const backend = backendFor(brokerId, req.action, req.filter);
       const snapshot = await takeSnapshot(backend);
       const job = new BulkJob({
@@ -196,7 +196,7 @@ export async function controlBulk(brokerId: string, input: unknown, headers: Hea
       if (target.kind === 'remote') return requestRemote(target, c.op, c.rate);
       const job = target.job;
       hook(job, store);
-      if (writes && job.action === 'move') await requireMoveTarget(ctx.principal, brokerId, job.filter.to);
+      if (writes && isBulkMove(job.action)) await requireMoveTarget(ctx.principal, brokerId, job.filter.to, job.action);
       switch (c.op) {
         case 'start':
           if (c.confirmCount !== undefined && c.confirmCount !== job.total) {

@@ -4,11 +4,18 @@ import { z } from 'zod';
 import { ZActionOutcome } from '@/lib/brokers/dto-actions';
 import { ZTaskState } from '@/lib/brokers/schema';
 
-export const ZBulkAction = z.enum(['replay', 'discard', 'revoke', 'move']);
+/** `move`: dead letters to another broker; `move-waiting`: waiting tasks (lib/brokers/move-waiting.ts). */
+export const ZBulkAction = z.enum(['replay', 'discard', 'revoke', 'move', 'move-waiting']);
 export type BulkAction = z.infer<typeof ZBulkAction>;
 
-/** The capability a bulk action needs on its own broker (a move removes letters here). */
-export const bulkCapability = (a: BulkAction) => (a === 'move' ? 'discard' : a);
+/** Whether the action moves to another broker (it names one: `filter.to`). */
+export const isBulkMove = (a: BulkAction) => a === 'move' || a === 'move-waiting';
+/** Whether the action reads the task list (a state filter) rather than the dead letters. */
+export const onTasks = (a: BulkAction) => a === 'revoke' || a === 'move-waiting';
+
+/** The capability a bulk action needs on its own broker (a move removes letters here; a waiting
+ *  task leaving its queue is a revoke there, as for the single move). */
+export const bulkCapability = (a: BulkAction) => (a === 'move' ? 'discard' : a === 'move-waiting' ? 'revoke' : a);
 
 export const ZBulkState = z.enum(['queued', 'running', 'paused', 'cancelled', 'done', 'failed']);
 export type BulkState = z.infer<typeof ZBulkState>;
@@ -31,7 +38,7 @@ const ZText = z
   .transform((v) => (v ? v : undefined));
 
 /** The list filter the operator was looking at. Dead-letter actions use queue/task/id/q/group;
- *  revoke uses queue/task/id/q and the waiting state (running tasks are never changed). */
+ *  revoke and move-waiting use queue/task/id/q and a state (tasks a worker owns are never changed). */
 export const ZBulkFilter = z.object({
   queue: ZText,
   task: ZText,
@@ -39,7 +46,7 @@ export const ZBulkFilter = z.object({
   q: ZText,
   group: z.string().max(2000).optional(),
   state: ZTaskState.optional(),
-  /** move: the broker the letters go to. */
+  /** move, move-waiting: the broker the letters (or waiting tasks) go to. */
   to: ZText,
 });
 /** The filter as a job keeps and answers it (the request's, parsed by `ZBulkFilter`). */
@@ -66,11 +73,11 @@ export const ZBulkCreate = z
     /** Not needed to take a snapshot; the start asks for it. */
     reason: z.string().max(1000).optional(),
   })
-  .refine((r) => (r.action === 'move') === (r.filter.to !== undefined), {
+  .refine((r) => isBulkMove(r.action) === (r.filter.to !== undefined), {
     message: 'a move names the broker to move to (filter.to); other actions take none',
     path: ['filter', 'to'],
   })
-  .refine((r) => r.action === 'revoke' || r.filter.state === undefined, {
+  .refine((r) => onTasks(r.action) || r.filter.state === undefined, {
     message: 'dead letters have no state filter',
     path: ['filter', 'state'],
   });
