@@ -64,11 +64,12 @@ export function registerListing(ctx: Ctx, all: typeof collect): void {
     const calls = a.model.calls;
     if (!calls) return expect(a.exportCall ?? a.importCall ?? a.importValue, 'methods without a declared call model').toBeUndefined();
     expect(calls.model.length).toBeGreaterThan(0);
-    // A named-payload system takes jobs converted through a call mapping (`importValue`).
-    const importMethod = a.model.task?.payload.shape === 'value' ? 'importValue' : 'importCall';
+    // A named-payload system takes and gives jobs converted through a call mapping
+    // (`importValue`, `exportValue`); a positional one, calls (`importCall`, `exportCall`).
+    const value = a.model.task?.payload.shape === 'value';
     for (const [side, method] of [
-      ['export', 'exportCall'],
-      ['import', importMethod],
+      ['export', value ? 'exportValue' : 'exportCall'],
+      ['import', value ? 'importValue' : 'importCall'],
     ] as const) {
       const d = calls[side];
       if ('does' in d) expect(typeof a[method], `calls.${side} is on, so the adapter needs ${method}()`).toBe('function');
