@@ -83,12 +83,12 @@ interface Row {
 /** One measured step: quiet before and after (the statistics settle), the load in between. */
 async function measure(db: CountedDatabase, server: Dashboard, step: string, n: number, pollers: Poller[]): Promise<Row> {
   await sleep(SETTLE_S * 1000);
-  const tx0 = await db.settledTransactions(1000);
+  const tx0 = await db.settledTransactions(1000, { clientsOpen: true });
   const cpu0 = treeCpuMs(server.pid);
   const r = await polling(server.url, pollers, SECONDS);
   const cpu1 = treeCpuMs(server.pid);
   await sleep(SETTLE_S * 1000);
-  const tx1 = await db.settledTransactions(1000);
+  const tx1 = await db.settledTransactions(1000, { clientsOpen: true });
   // Per minute of load: the quiet settling time around it is in every step alike.
   const perMin = 60 / SECONDS;
   const row = { step, n, ...r, txPerMin: (tx1 - tx0) * perMin, cpuSPerMin: ((cpu1 - cpu0) / 1000) * perMin };

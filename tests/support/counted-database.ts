@@ -9,10 +9,12 @@ import { PG_URL } from './postgres';
 export interface CountedDatabase {
   name: string;
   url: string;
-  /** Transactions so far, read until two reads `gapMs` apart agree. A backend reports its
-   *  counts when it exits, or when idle at most 10 s late (PostgreSQL 15's PGSTAT_IDLE_INTERVAL):
-   *  close the clients first for an exact count, or wait past 10 s of quiet. */
-  settledTransactions(gapMs?: number): Promise<number>;
+  /** Transactions so far, read once no backend is left on the database (a backend reports its
+   *  counts as it exits, and a closed client's backend may take a while to exit on a loaded
+   *  machine), then until two reads `gapMs` apart agree. An idle backend reports at most 10 s
+   *  late (PostgreSQL 15's PGSTAT_IDLE_INTERVAL): close the clients first for an exact count.
+   *  `clientsOpen`: some stay connected (a running console); don't wait for them to exit. */
+  settledTransactions(gapMs?: number, opts?: { clientsOpen?: boolean }): Promise<number>;
   drop(): Promise<void>;
 }
 
@@ -38,7 +40,12 @@ export async function countedDatabase(base = PG_URL, prefix = 'pqt_count'): Prom
   return {
     name,
     url: urlWithDatabase(base, name),
-    async settledTransactions(gapMs = 500) {
+    async settledTransactions(gapMs = 500, { clientsOpen = false } = {}) {
+      for (let i = 0; !clientsOpen && i < 100; i++) {
+        const r = await admin.query<{ n: string }>('SELECT count(*) AS n FROM pg_stat_activity WHERE datname = $1', [name]);
+        if (Number(r.rows[0]?.n ?? 0) === 0) break;
+        await sleep(100);
+      }
       let last = await read();
       for (let i = 0; i < 40; i++) {
         await sleep(gapMs);
