@@ -79,6 +79,20 @@ describe('dead-letter trends', () => {
     expect(deadHistogram).toHaveBeenCalledTimes(2);
   });
 
+  it('marks a campaign begun since the shared answer at the next read, without asking the broker again', async () => {
+    const deadHistogram = vi.fn(async (q: { buckets: number }) => ({
+      counts: new Array<number>(q.buckets).fill(0),
+      undated: 0,
+      scannedNewest: null,
+    }));
+    adapter = { deadHistogram };
+    expect((await deadTrend('b', { range: 'hour', queue: 'q-mark' }, now)).campaigns).toEqual([]);
+    marks = [{ id: 'cmp-2', created_at: '2026-12-01T12:07:00.000Z', action: 'replay', total: 2 }];
+    const t = await deadTrend('b', { range: 'hour', queue: 'q-mark' }, now + 1000);
+    expect(deadHistogram).toHaveBeenCalledTimes(1);
+    expect(t.campaigns).toEqual([{ id: 'cmp-2', at: '2026-12-01T12:07:00.000Z', action: 'replay', count: 2 }]);
+  });
+
   it('does not keep a failure', async () => {
     adapter = { deadHistogram: vi.fn().mockRejectedValueOnce(new ConsoleError('BrokerUnavailable', 'down')) };
     await expect(deadTrend('b', { range: 'day', queue: 'q-fail' }, now)).rejects.toMatchObject({ code: 'BrokerUnavailable' });

@@ -11,7 +11,7 @@ import { getStateDb } from '@/lib/state/sql';
 /** A dead-letter trend answers every caller for this long (charts poll; a RabbitMQ count browses DLQs). */
 export const DEAD_TREND_CACHE_MS = 30_000;
 const MAX_CACHED = 500;
-const deadCache = new Map<string, { at: number; v: Promise<DeadTrend> }>();
+const deadCache = new Map<string, { at: number; v: Promise<Omit<DeadTrend, 'campaigns'>> }>();
 
 const isoOf = (ms: number) => new Date(ms).toISOString();
 
@@ -20,48 +20,67 @@ function requireBroker(id: string): void {
   if (!brokerList().some((b) => b.id === id)) throw new ConsoleError('NotFound', `no broker "${id}" is configured`);
 }
 
-/** What the console recorded for the window: deaths per bucket and the campaigns begun in it.
- *  A state store that cannot be read leaves the broker's own count alone (logged). */
+const logReadFailed = (e: unknown) =>
+  console.error(JSON.stringify({ event: 'console.trends.read-failed', message: e instanceof Error ? e.message : String(e) }));
+
+/** The deaths the console recorded in the window (null: its store could not be read, logged). */
 async function recordedOf(brokerId: string, q: DeadTrendQuery, w: ReturnType<typeof trendWindow>) {
   try {
-    const [recorded, campaigns] = await Promise.all([
-      getDeathStore().then((d) => d.read({ broker: brokerId, ...w, queue: q.queue, group: q.group })),
-      getStateDb().then((db) => campaignMarks(db, brokerId, w.fromMs, w.toMs)),
-    ]);
-    return { recorded, campaigns };
+    return await (await getDeathStore()).read({ broker: brokerId, ...w, queue: q.queue, group: q.group });
   } catch (e) {
-    console.error(JSON.stringify({ event: 'console.trends.read-failed', message: e instanceof Error ? e.message : String(e) }));
-    return { recorded: null, campaigns: [] as CampaignMark[] };
+    logReadFailed(e);
+    return null;
   }
 }
+
+/** The campaigns begun in the window: read on every call, never from the shared answer, so a
+ *  replay is marked at the chart's next read (a cache dropped by the action would not reach
+ *  here: Next bundles server actions and route handlers as separate instances of this module). */
+async function marksOf(brokerId: string, fromMs: number, toMs: number): Promise<CampaignMark[]> {
+  try {
+    return await campaignMarks(await getStateDb(), brokerId, fromMs, toMs);
+  } catch (e) {
+    logReadFailed(e);
+    return [];
+  }
+}
+
+type Counted = Omit<DeadTrend, 'campaigns'>;
 
 /**
  * Dead letters per bucket: the higher of the broker's own count (the died times of the letters
  * it keeps) and the deaths the console recorded as it saw them (lib/trends/deaths.ts), so a
  * replay or a discard does not erase an incident, and deaths the console never saw (before it
- * ran, or a burst past one read) still count while their letters are kept.
+ * ran, or a burst past one read) still count while their letters are kept. The counts are
+ * shared for DEAD_TREND_CACHE_MS; the campaigns' marks are not.
  */
 export async function deadTrend(brokerId: string, q: DeadTrendQuery, now = Date.now()): Promise<DeadTrend> {
   requireBroker(brokerId);
   const key = JSON.stringify([brokerId, q.range, q.queue ?? null, q.group ?? null]);
   const hit = deadCache.get(key);
-  if (hit && now - hit.at < DEAD_TREND_CACHE_MS) return hit.v;
+  const counted = hit && now - hit.at < DEAD_TREND_CACHE_MS ? hit.v : countDeaths(brokerId, q, now, key);
+  const t = await counted;
+  return { ...t, campaigns: await marksOf(brokerId, Date.parse(t.from), Date.parse(t.to)) };
+}
+
+function countDeaths(brokerId: string, q: DeadTrendQuery, now: number, key: string): Promise<Counted> {
   const w = trendWindow(q.range, now);
-  const v = Promise.all([deadHistogram(brokerId, { ...w, queue: q.queue, group: q.group }), recordedOf(brokerId, q, w)]).then(([h, r]) => {
-    const counts = h.counts.map((c, i) => Math.max(c, r.recorded?.[i] ?? 0));
-    return {
-      range: q.range,
-      from: isoOf(w.fromMs),
-      to: isoOf(w.toMs),
-      bucketSeconds: w.bucketMs / 1000,
-      counts,
-      total: counts.reduce((n, c) => n + c, 0),
-      undated: h.undated,
-      scannedNewest: h.scannedNewest,
-      recorded: r.recorded,
-      campaigns: r.campaigns,
-    };
-  });
+  const v = Promise.all([deadHistogram(brokerId, { ...w, queue: q.queue, group: q.group }), recordedOf(brokerId, q, w)]).then(
+    ([h, recorded]) => {
+      const counts = h.counts.map((c, i) => Math.max(c, recorded?.[i] ?? 0));
+      return {
+        range: q.range,
+        from: isoOf(w.fromMs),
+        to: isoOf(w.toMs),
+        bucketSeconds: w.bucketMs / 1000,
+        counts,
+        total: counts.reduce((n, c) => n + c, 0),
+        undated: h.undated,
+        scannedNewest: h.scannedNewest,
+        recorded,
+      };
+    },
+  );
   if (deadCache.size >= MAX_CACHED) deadCache.clear();
   deadCache.set(key, { at: now, v });
   v.catch(() => deadCache.delete(key));
@@ -77,7 +96,7 @@ export async function queueTrend(brokerId: string, q: QueueTrendQuery, now = Dat
   try {
     rows = await (await getTrendStore()).read({ broker: brokerId, queue: q.queue ?? '', ...w });
   } catch (e) {
-    console.error(JSON.stringify({ event: 'console.trends.read-failed', message: e instanceof Error ? e.message : String(e) }));
+    logReadFailed(e);
     throw new ConsoleError(
       'BrokerUnavailable',
       "the console's state store (POTATOQ_CONSOLE_STATE) could not be read; the console log has the details",
