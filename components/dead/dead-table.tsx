@@ -3,6 +3,7 @@ import Link from 'next/link';
 import { useMemo } from 'react';
 import { ConfirmAction } from '@/components/actions/confirm-action';
 import { MoveAction } from '@/components/actions/move-action';
+import { deadMoveOff } from '@/components/actions/move-off';
 import { BulkAllButton } from '@/components/bulk/bulk-all-button';
 import { ExportLinks } from '@/components/ui/export-links';
 import { Badge } from '@/components/ui/badge';
@@ -96,7 +97,7 @@ export function DeadTable({ brokerId, filters }: { brokerId: string; filters: De
               brokerId={brokerId}
               queue={queuesOf(sel.selected)}
               ids={sel.selected}
-              disabledReason={offReason(caps, 'discard')}
+              disabledReason={deadMoveOff(caps, o.data?.model)}
               onDone={sel.clear}
             />
           ) : null}
@@ -129,7 +130,7 @@ export function DeadTable({ brokerId, filters }: { brokerId: string; filters: De
               brokerId={brokerId}
               action="move"
               filter={filters}
-              disabledReason={offReason(caps, 'discard')}
+              disabledReason={deadMoveOff(caps, o.data?.model)}
               {...groupProps('Move')}
             />
           ) : null}

@@ -3,6 +3,7 @@ import { useRouter } from 'next/navigation';
 import Link from 'next/link';
 import { ConfirmAction } from '@/components/actions/confirm-action';
 import { MoveAction } from '@/components/actions/move-action';
+import { deadMoveOff } from '@/components/actions/move-off';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardHeader } from '@/components/ui/card';
 import { CommandLine } from '@/components/ui/copy-button';
@@ -102,7 +103,7 @@ export function DeadDetailView({ brokerId, id }: { brokerId: string; id: string 
               queue={d.queue}
               ids={[d.id]}
               size="md"
-              disabledReason={off(caps, 'discard')}
+              disabledReason={deadMoveOff(caps, o.data?.model)}
               onDone={after(`${base}/dead`)}
             />
           ) : null}

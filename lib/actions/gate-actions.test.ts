@@ -58,6 +58,7 @@ vi.mock('@/lib/brokers/service', () => ({
   ...writes,
   requireCapability: vi.fn(async () => undefined),
   brokerList: () => [{ id: 'b1', name: 'b1', kind: 'sqlite' }],
+  brokerModel: () => null,
   toConsoleError: (e: unknown) => (e instanceof ConsoleError ? e : new ConsoleError('BrokerUnavailable', String(e))),
 }));
 

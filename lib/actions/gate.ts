@@ -21,8 +21,9 @@ export type GateAction = 'replay' | 'discard' | 'revoke' | 'purge' | 'enqueue' |
 export interface GateSpec<S extends z.ZodType, R> {
   action: GateAction;
   brokerId: string;
-  /** Checked before running; null for actions that write nothing (previews). */
-  capability: Capability | null;
+  /** Checked before running; null for actions that write nothing (previews). A function where
+   *  it depends on the broker's declared model: asked only once the caller is let in. */
+  capability: Capability | null | (() => Capability | null);
   schema: S;
   input: unknown;
   /** The request's headers (route handler) or `await headers()` (server action). */
@@ -124,7 +125,8 @@ export async function gate<S extends z.ZodType, R>(spec: GateSpec<S, R>): Promis
     if (!mayWrite(principal, spec.brokerId))
       throw new ConsoleError('Forbidden', `${principal.user} may only read broker "${spec.brokerId}"`);
     const reason = reasonOf(spec);
-    if (spec.capability) await requireCapability(spec.brokerId, spec.capability);
+    const capability = typeof spec.capability === 'function' ? spec.capability() : spec.capability;
+    if (capability) await requireCapability(spec.brokerId, capability);
     const store = recorded ? await getAuditStore().catch(() => null) : null;
     if (recorded) {
       entry = newEntry({

@@ -16,9 +16,12 @@ const moveDead = vi.fn(async (from: string, to: string, ids: string[], _by: { by
   failed: [],
 }));
 vi.mock('@/lib/brokers/move', () => ({ moveDead, moveTargets: vi.fn(async () => []) }));
+const requireCapability = vi.fn(async (_broker: string, _cap: string) => undefined);
 vi.mock('@/lib/brokers/service', () => ({
-  requireCapability: vi.fn(async () => undefined),
-  brokerList: () => ['celery', 'pq', 'prod'].map((id) => ({ id, name: id, kind: 'redis' })),
+  requireCapability,
+  brokerList: () => ['celery', 'pq', 'prod', 'qf'].map((id) => ({ id, name: id, kind: 'redis' })),
+  // QueueFlow cannot delete a letter: a moved one leaves by its replay.
+  brokerModel: (id: string) => (id === 'qf' ? { calls: { leaves: 'replay' } } : { calls: {} }),
   toConsoleError: (e: unknown) => (e instanceof ConsoleError ? e : new ConsoleError('BrokerUnavailable', String(e))),
 }));
 const { moveDeadOp } = await import('./move');
@@ -31,6 +34,7 @@ beforeEach(() => {
   setAuditStoreForTests(store);
   setAuthConfigForTests(accountsConfig());
   moveDead.mockClear();
+  requireCapability.mockClear();
   vi.spyOn(console, 'info').mockImplementation(() => {});
 });
 afterEach(() => {
@@ -49,6 +53,17 @@ describe('moving dead letters between brokers', () => {
     expect(byBroker.pq).toMatchObject({ action: 'move-in', who: 'olga', reason: 'OPS-9', ids: ['a', 'b'], outcome: 'done' });
     expect(JSON.stringify(byBroker.celery)).toContain('"to":"pq"');
     expect(JSON.stringify(byBroker.pq)).toContain('"from":"celery"');
+  });
+
+  it('needs the capability that removes a letter as it leaves the source: discard, or replay where it leaves by its replay', async () => {
+    await moveDeadOp('celery', { to: 'pq', ids: ['a'], reason: 'OPS-9' }, olga);
+    await moveDeadOp('qf', { to: 'celery', ids: ['1'], reason: 'OPS-9: back to Celery' }, olga);
+    expect(requireCapability.mock.calls).toEqual([
+      ['celery', 'discard'],
+      ['pq', 'enqueue'],
+      ['qf', 'replay'],
+      ['celery', 'enqueue'],
+    ]);
   });
 
   it('passes "move anyway" through and records it in both entries', async () => {

@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { ZIds } from '@/lib/brokers/schema';
 import { moveDead, moveTargets } from '@/lib/brokers/move';
 import { ConsoleError } from '@/lib/brokers/errors';
-import { brokerList } from '@/lib/brokers/service';
+import { brokerList, brokerModel } from '@/lib/brokers/service';
+import { leaveCapability } from '@/lib/brokers/move-pairing';
 import { gate, logIds } from './gate';
 import { resolvePrincipal } from './principal';
 import { fingerprintsBefore, recordCampaign } from '@/lib/campaigns/record';
@@ -26,7 +27,8 @@ export function known(id: string): void {
 /**
  * Dead letters moved to another broker: the gate runs for both brokers, one inside the other,
  * so the caller needs the operator role and write access on each (checked here, on the
- * server), a reason, and each broker's capability (removing letters here, enqueueing there);
+ * server), a reason, and each broker's capability (removing letters here as they leave it,
+ * enqueueing there);
  * each broker's audit trail gets its own entry naming the other, with the per-id outcomes.
  * `force` ("move anyway", over an earlier move that did not finish and may have delivered the
  * task) needs nothing more than a move does: the operators who may move a letter may also
@@ -36,7 +38,8 @@ export const moveDeadOp = (brokerId: string, input: unknown, headers: Headers) =
   gate({
     action: 'move',
     brokerId,
-    capability: 'discard',
+    // Removing the letters here: a discard, or a replay where the system cannot delete one.
+    capability: () => leaveCapability(brokerModel(brokerId)),
     schema: ZMoveRequest,
     input,
     headers,

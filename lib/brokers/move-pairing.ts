@@ -37,6 +37,13 @@ export type MoveTargetView = z.infer<typeof ZMoveTargetView>;
 const off = (why: string): Pairing => ({ on: false, why });
 const VERB = { browseDead: 'read', discard: 'remove', replay: 'replay (and so remove)', pause: 'pause the queues of' } as const;
 
+/** The capability that lets a letter leave this broker when it moves away, as the adapter
+ *  declares it leaves (`model.calls.leaves`): `discard` where it is deleted, `replay` where the
+ *  system cannot delete one (QueueFlow: replayed, its copy cancelled; `pause` is checked by the
+ *  pairing). The move's gate checks it, for one letter and for a bulk job. */
+export const leaveCapability = (model: BrokerModel | null | undefined): 'replay' | 'discard' =>
+  model?.calls?.leaves === 'replay' ? 'replay' : 'discard';
+
 /**
  * Whether letters of `from` can move to `to`, and why not. The order of the checks is the order
  * of the reasons an operator can act on: the systems first (nothing to configure), then what the

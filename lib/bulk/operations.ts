@@ -98,7 +98,7 @@ export async function createBulk(
   return gate({
     action: `bulk-${action}`,
     brokerId,
-    capability: bulkCapability(action),
+    capability: () => bulkCapability(action, brokerModel(brokerId)),
     schema: ZBulkCreate,
     input,
     headers,
@@ -180,7 +180,7 @@ export async function controlBulk(brokerId: string, input: unknown, headers: Hea
   const ran = gate({
     action: op === 'start' ? `bulk-${meta.action}` : `bulk-${op}`,
     brokerId,
-    capability: writes ? bulkCapability(meta.action) : null,
+    capability: writes ? () => bulkCapability(meta.action, brokerModel(brokerId)) : null,
     schema: ZBulkControl,
     input,
     headers,

@@ -3,6 +3,8 @@
 import { z } from 'zod';
 import { ZActionOutcome } from '@/lib/brokers/dto-actions';
 import { ZTaskState } from '@/lib/brokers/schema';
+import type { BrokerModel } from '@/lib/brokers/model';
+import { leaveCapability } from '@/lib/brokers/move-pairing';
 
 /** `move`: dead letters to another broker; `move-waiting`: waiting tasks (lib/brokers/move-waiting.ts). */
 export const ZBulkAction = z.enum(['replay', 'discard', 'revoke', 'move', 'move-waiting']);
@@ -13,9 +15,11 @@ export const isBulkMove = (a: BulkAction) => a === 'move' || a === 'move-waiting
 /** Whether the action reads the task list (a state filter) rather than the dead letters. */
 export const onTasks = (a: BulkAction) => a === 'revoke' || a === 'move-waiting';
 
-/** The capability a bulk action needs on its own broker (a move removes letters here; a waiting
- *  task leaving its queue is a revoke there, as for the single move). */
-export const bulkCapability = (a: BulkAction) => (a === 'move' ? 'discard' : a === 'move-waiting' ? 'revoke' : a);
+/** The capability a bulk action needs on its own broker, whose model is `model` (a move removes
+ *  letters here as they leave it: `leaveCapability`; a waiting task leaving its queue is a
+ *  revoke there, as for the single move). */
+export const bulkCapability = (a: BulkAction, model: BrokerModel | null) =>
+  a === 'move' ? leaveCapability(model) : a === 'move-waiting' ? 'revoke' : a;
 
 export const ZBulkState = z.enum(['queued', 'running', 'paused', 'cancelled', 'done', 'failed']);
 export type BulkState = z.infer<typeof ZBulkState>;
