@@ -11,8 +11,10 @@ import type { ChartMark, ChartSeries } from './chart-series';
 const clock = (s: number) =>
   new Date(s * 1000).toLocaleString('en-GB', { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
 
-/** Draws each mark as a dashed vertical line across the plot (uPlot's draw hook). */
+/** Draws each mark as a dashed vertical line across the plot (uPlot's draw hook); how many it
+ *  drew is left on the chart's element (`data-marks-drawn`), for tests and for debugging. */
 function drawMarks(u: uPlot, marks: readonly ChartMark[], colour: string): void {
+  let drawn = 0;
   const ctx = u.ctx;
   ctx.save();
   ctx.strokeStyle = colour;
@@ -25,8 +27,17 @@ function drawMarks(u: uPlot, marks: readonly ChartMark[], colour: string): void 
     ctx.moveTo(x, u.bbox.top);
     ctx.lineTo(x, u.bbox.top + u.bbox.height);
     ctx.stroke();
+    drawn++;
   }
   ctx.restore();
+  u.root.parentElement?.setAttribute('data-marks-drawn', String(drawn));
+}
+
+/** The x axis spans the whole window, to the end of the last bucket (its start is the last x):
+ *  else that bucket's bar is cut in half and a mark in it (a campaign just begun) is not drawn. */
+function windowRange(xs: ArrayLike<number>, min: number, max: number): uPlot.Range.MinMax {
+  const step = xs.length > 1 ? xs[1]! - xs[0]! : 0;
+  return [min, max + step];
 }
 
 export default function UplotCanvas({
@@ -74,7 +85,10 @@ export default function UplotCanvas({
     const opts: uPlot.Options = {
       width: Math.max(200, el.clientWidth),
       height,
-      scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(1, max * 1.1)] } },
+      scales: {
+        x: { time: true, range: (_u, min, max) => windowRange(latest.current.data[0], min, max) },
+        y: { range: (_u, _min, max) => [0, Math.max(1, max * 1.1)] },
+      },
       axes: [axis, { ...axis, ...whole, size: 60, values: (_u, ticks) => ticks.map(fmt(0)) }],
       legend: { live: true },
       cursor: { drag: { x: false, y: false } },
