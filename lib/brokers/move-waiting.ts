@@ -57,7 +57,7 @@ export async function waitingPairing(fromId: string, toId: string): Promise<{ on
   if (back) return { on: true, does: `${w.does} ${tcalls.import.does} ${BACK_DOES}` };
   return {
     on: true,
-    does: `${w.does} ${tcalls.import.does} Each task goes through the call mapping of its name; its eta becomes the job's run_at. ${tcalls.keyed}`,
+    does: `${w.does} ${tcalls.import.does} Each task goes through the call mapping of its name; its eta becomes the job's run_at. ${tcalls.keyed}.`,
   };
 }
 
