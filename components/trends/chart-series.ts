@@ -5,7 +5,7 @@ export interface ChartSeries {
   values: Array<number | null>;
   kind: 'line' | 'bars';
   format: (n: number) => string;
-  /** Whole numbers (counts): whole-number ticks. */
+  /** Whole numbers (counts, ages in seconds): whole-number ticks (no "0.5 letters", no two "0s"). */
   integer?: boolean;
 }
 

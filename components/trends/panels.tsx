@@ -102,7 +102,7 @@ export function QueueTrendCharts({ brokerId, range, queue }: { brokerId: string;
         title={`Oldest waiting ${words.noun}'s age`}
         from={t.from}
         bucketSeconds={t.bucketSeconds}
-        series={[{ label: 'Oldest waiting', values: t.oldestSeconds, kind: 'line', format: age }]}
+        series={[{ label: 'Oldest waiting', values: t.oldestSeconds, kind: 'line', format: age, integer: true }]}
       />
     </>
   );
