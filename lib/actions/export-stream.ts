@@ -57,14 +57,15 @@ export async function streamExport<T>(spec: ExportSpec<T>): Promise<Response> {
   let rows = 0;
   let page = first;
   let done = false;
-  const finish = (outcome: 'done' | 'failed', message: string | null, truncated: boolean) =>
+  // `partial`: the list's own words when it covered only part of what it lists (spec.partial).
+  const finish = (outcome: 'done' | 'failed', message: string | null, truncated: boolean, partial: string | null = null) =>
     store
       .finish(entry.id, {
         outcome,
         code: outcome === 'failed' ? 'BrokerUnavailable' : null,
         message,
         results: [],
-        details: { list: shape.list, rows, format, truncated },
+        details: { list: shape.list, rows, format, truncated, ...(partial ? { partial } : {}) },
         finishedAt: new Date().toISOString(),
         count: rows,
       })
@@ -88,7 +89,7 @@ export async function streamExport<T>(spec: ExportSpec<T>): Promise<Response> {
           if (partial) controller.enqueue(encoder.encode(partialLine(format, partial)));
           done = true;
           // The audit entry is complete before the file is: whoever has the whole file can find it.
-          await finish('done', null, truncated);
+          await finish('done', null, truncated, partial);
           controller.close();
           return;
         }

@@ -90,19 +90,7 @@ describe('export rows of the groups, workers, workflows and schedules lists', ()
     expect(exportRow(WORKER_SHAPE, worker, 'csv')).toBe(
       'potatoq@host:42:solo,alive,host,42,"[""emails"",""billing""]",1,,[],2026-12-04T14:02:31.000Z,2.5,\r\n',
     );
-    expect(jsonRow(WORKER_SHAPE, worker)).toEqual({
-      id: worker.id,
-      status: 'alive',
-      hostname: 'host',
-      pid: '42',
-      queues: ['emails', 'billing'],
-      concurrency: '1',
-      threads: null,
-      running: [],
-      heartbeatAt: worker.heartbeatAt,
-      ageSeconds: 2.5,
-      registered: null,
-    });
+    expect(jsonRow(WORKER_SHAPE, worker)).toEqual(worker);
   });
 
   it('flattens a run’s parent and keeps its error text', () => {

@@ -12,13 +12,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { csvObjects, jsonLines } from '@/tests/support/csv';
 import { dropSchema, newSchemaName, PG_URL, pgAvailable } from '@/tests/support/postgres';
-import { POTATOQ, PYTHON, ROOT } from '@/tests/support/potatoq-seeder';
-import { SoloWorker, until } from '@/tests/support/solo-worker';
+import { startFpWorker } from '@/tests/support/fp-worker';
+import { ROOT } from '@/tests/support/potatoq-seeder';
+import { type SoloWorker, until } from '@/tests/support/solo-worker';
 import { createCrons } from '@/tests/queueflow/cron-support';
 import { startQueueflow, uniqueQueue } from '@/tests/queueflow/support';
 import { createWorkflows } from '@/tests/queueflow/workflows-support';
 
-const PY_DIR = path.join(ROOT, 'tests/py');
 const N = 30; // fp_produce: every third an export bug, the rest a card decline
 const pgUp = await pgAvailable();
 const qf = startQueueflow();
@@ -30,6 +30,8 @@ process.env.POTATOQ_CONSOLE_STATE = path.join(dir, 'state.sqlite3');
 process.env.POTATOQ_CONSOLE_REDACT_ARGS = 'true';
 process.env.POTATOQ_CONSOLE_BROKERS = JSON.stringify([
   { id: 'pg', name: 'Lists PG', url: PG_URL, ...pgOptions },
+  // The same broker grouping only its newest 25 letters: a partial list, said in the file.
+  { id: 'pgw', name: 'Lists PG, window 25', url: PG_URL, ...pgOptions, searchWindow: 25 },
   ...(qf ? [{ id: 'qf', kind: 'queueflow', url: qf.url, token: qf.token }] : []),
 ]);
 const x = await import('@/lib/actions/export-lists');
@@ -58,11 +60,7 @@ afterAll(async () => {
 describe.skipIf(!pgUp)('groups, one group and workers exports from the real potatoq on PostgreSQL', () => {
   beforeAll(async () => {
     execFileSync('bash', [path.join(ROOT, 'scripts/ensure-venv.sh')], { stdio: 'inherit' });
-    const env = { ...process.env, FP_BROKER: PG_URL, FP_OPTIONS: JSON.stringify(pgOptions), NO_COLOR: '1', PYTHONUNBUFFERED: '1' };
-    execFileSync(POTATOQ, ['-A', 'fp_tasks', '--no-color', '--no-emoji', 'migrate'], { cwd: PY_DIR, env, stdio: 'pipe' });
-    execFileSync(PYTHON, ['fp_produce.py', String(N)], { cwd: PY_DIR, env });
-    worker = new SoloWorker('fp_tasks', PY_DIR, env);
-    worker.start(['fp-billing', 'fp-exports']);
+    worker = startFpWorker({ ...process.env, FP_BROKER: PG_URL, FP_OPTIONS: JSON.stringify(pgOptions) }, N);
     await until(
       `${N} dead letters`,
       async () => (await deadGroups('pg', {})).scope.grouped === N,
@@ -100,6 +98,14 @@ describe.skipIf(!pgUp)('groups, one group and workers exports from the real pota
     expect(await lastExport('pg')).toMatchObject({ count: 2, details: { truncated: false }, filter: { list: 'dead-groups' } });
     const cut = csvObjects((await file(x.exportDeadGroups, 'pg', { max: '1', queue: 'fp-exports' })).text);
     expect(cut.map((r) => r.count)).toEqual(['10']);
+  });
+
+  it('says in the file and the audit entry when the grouping covered only part of the letters', async () => {
+    const lines = jsonLines((await file(x.exportDeadGroups, 'pgw', { format: 'jsonl' })).text);
+    const note = lines.at(-1)!;
+    expect(note).toMatchObject({ partial: true, note: expect.stringMatching(/^Grouped the newest 25 /) });
+    expect(lines.slice(0, -1).reduce((n, g) => n + Number(g.count), 0)).toBe(25);
+    expect(await lastExport('pgw')).toMatchObject({ count: 2, details: { truncated: false, partial: note.note } });
   });
 
   it("exports exactly one group's letters by its fingerprint", async () => {
