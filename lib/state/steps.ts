@@ -203,6 +203,14 @@ const SAVED_VIEWS = [
     created_by TEXT NOT NULL, PRIMARY KEY (broker, name))`,
 ];
 
+// The background alert evaluator's memory per target (lib/alerts/memory.ts): when its breach
+// began (for `for`), the last dead-letter count read (a rate), the fingerprints seen when
+// watching began; shared by every instance on the store and kept across restarts.
+const ALERT_MEMORY = (d: Dialect) => [
+  `CREATE TABLE IF NOT EXISTS console_alert_memory (
+    target TEXT PRIMARY KEY, since_ms ${int(d)}, dead_at_ms ${int(d)}, dead_count ${int(d)}, seen TEXT, updated_ms ${int(d)} NOT NULL)`,
+];
+
 /** The console's schema, in order. Append only. */
 export const STEPS: readonly SchemaStep[] = [
   {
@@ -242,4 +250,5 @@ export const STEPS: readonly SchemaStep[] = [
   { id: 'campaigns-2', statements: () => CAMPAIGNS_2 },
   { id: 'deaths-1', statements: DEATHS },
   { id: 'saved-views-1', statements: () => SAVED_VIEWS },
+  { id: 'alert-memory-1', statements: ALERT_MEMORY },
 ];
