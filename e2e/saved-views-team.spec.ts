@@ -6,8 +6,10 @@ import { SECRETS, scryptHash, startConsole, type RunningConsole } from './auth-s
 
 // Team saved views and list exports end to end, on a console of its own with two accounts: an
 // operator saves a filtered view for the team (a clash is said under the name, then replaced), a
-// viewer on another browser sees it, opens it by its link, cannot remove it; the operator exports
-// a queue's ready tasks and the download holds exactly the broker's rows, audited.
+// viewer on another browser sees it, opens it by its link, cannot remove it; the operator edits it
+// in place (a bad link said under its field; a second editor working from the older copy is told
+// and keeps what they typed), audited before and after; the operator exports a queue's ready
+// tasks and the download holds exactly the broker's rows, audited.
 
 test.describe.configure({ mode: 'serial' });
 
@@ -104,6 +106,67 @@ test('an operator saves a team view; a viewer sees it, opens it by its link, and
   });
   expect(bad.status()).toBe(400);
   expect(((await bad.json()) as { error: { fields: Record<string, string> } }).error.fields.href).toMatch(/path of this console/);
+});
+
+test('an operator edits a team view in place; an edit from an older copy is refused, nothing lost', async ({ browser }) => {
+  test.setTimeout(90_000);
+  const { queue } = busiest('potatoq_dead');
+  const name = `Team: ${queue}`;
+  const list = `/brokers/main/dead?queue=${encodeURIComponent(queue)}`;
+  const olga = await signedIn(browser, 'olga', SECRETS.operatorPassword, list);
+  // The same operator in a second browser opens the same view for editing first.
+  const other = await signedIn(browser, 'olga', SECRETS.operatorPassword, list);
+  await other.getByRole('button', { name: `Edit team view ${name}` }).click();
+  await expect(other.getByTestId('team-view-edit-newName')).toHaveValue(name);
+
+  await olga.getByRole('button', { name: `Edit team view ${name}` }).click();
+  const editor = olga.getByTestId('team-view-editor');
+  await editor.getByTestId('team-view-edit-href').fill('https://example.com/brokers/main/dead');
+  await editor.getByTestId('team-view-edit-save').click();
+  await expect(editor.getByTestId('team-view-edit-error-href')).toContainText('path of this console');
+  const renamed = `${name} (mail only)`;
+  const href = `${list}&q=declined`;
+  await editor.getByTestId('team-view-edit-newName').fill(renamed);
+  await editor.getByTestId('team-view-edit-href').fill(href);
+  await editor.getByTestId('team-view-edit-description').fill('Card declines on the mail queue');
+  await editor.getByTestId('team-view-edit-save').click();
+  await expect(olga.getByTestId('team-view-editor')).toHaveCount(0);
+  await expect(olga.getByTestId('team-view-link')).toHaveText(renamed);
+  await expect(olga.getByTestId('team-view-link')).toHaveAttribute(
+    'title',
+    /^Card declines on the mail queue · saved by olga, last edited by olga$/,
+  );
+  await olga.getByTestId('team-view-link').click();
+  await expect(olga).toHaveURL(new RegExp(`${href.replace(/[?]/g, '\\?')}$`));
+
+  // The second editor still has the copy from before: told, and what they typed stays.
+  await other.getByTestId('team-view-edit-description').fill('typed from the old copy');
+  await other.getByTestId('team-view-edit-save').click();
+  await expect(other.getByTestId('team-view-edit-problem')).toContainText(
+    `the view "${name}" was changed by olga after you opened it; nothing was saved`,
+  );
+  await expect(other.getByTestId('team-view-edit-description')).toHaveValue('typed from the old copy');
+  await other.getByTestId('team-view-edit-reload').click();
+  await expect(other.getByTestId('team-view-edit-newName')).toHaveValue(renamed);
+  await expect(other.getByTestId('team-view-edit-description')).toHaveValue('Card declines on the mail queue');
+
+  // In the state store every console shares: the edit, once.
+  const views = (await (await olga.request.get(`${c.url}/api/brokers/main/views`)).json()) as {
+    views: Array<{ name: string; href: string; description: string; version: number; updatedBy: string | null }>;
+  };
+  expect(views.views).toEqual([
+    expect.objectContaining({ name: renamed, href, description: 'Card declines on the mail queue', version: 3, updatedBy: 'olga' }),
+  ]);
+  const audit = (await (await olga.request.get(`${c.url}/api/audit?broker=main&action=view-edit`)).json()) as {
+    entries: Array<{ outcome: string; details: Record<string, unknown> }>;
+  };
+  // The stale edit is recorded as failed; the refused link was never stored (a 400 before anything ran).
+  expect(audit.entries.map((e) => e.outcome)).toEqual(['failed', 'done']);
+  expect(audit.entries[1]!.details).toMatchObject({
+    view: name,
+    before: { name, href: list, description: '' },
+    after: { name: renamed, href, description: 'Card declines on the mail queue' },
+  });
 });
 
 test("a queue's ready tasks export downloads exactly the broker's rows, audited", async ({ browser }) => {

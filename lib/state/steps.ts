@@ -251,4 +251,16 @@ export const STEPS: readonly SchemaStep[] = [
   { id: 'deaths-1', statements: DEATHS },
   { id: 'saved-views-1', statements: () => SAVED_VIEWS },
   { id: 'alert-memory-1', statements: ALERT_MEMORY },
+  // Team views edited in place (lib/views/store.ts): a description, and a version that refuses an
+  // edit made from an older copy of the view (NULL in rows saved before: version 1).
+  {
+    id: 'saved-views-2',
+    statements: () => [],
+    columns: (d) => [
+      ['console_saved_views', 'description', 'TEXT'],
+      ['console_saved_views', 'version', int(d)],
+      ['console_saved_views', 'updated_at', 'TEXT'],
+      ['console_saved_views', 'updated_by', 'TEXT'],
+    ],
+  },
 ];
