@@ -34,7 +34,8 @@ const beforeOf = (job: BulkJob) => (typeof job.filter.group === 'string' ? job.f
 export async function followBulk(job: BulkJob, auditId: string | null, reason: string | null): Promise<void> {
   const c = campaignOf(job, auditId, reason);
   if (!c) return;
-  await openBulkCampaign(c, { id: job.id, state: 'running', why: null }, job.total);
+  // A store that cannot be written is logged once here; the job runs without its campaign.
+  if (!(await openBulkCampaign(c, { id: job.id, state: 'running', why: null }, job.total))) return;
   await markBulkCampaign({ id: job.id, state: 'running', why: null });
   const before = beforeOf(job);
   job.onActed = (items) => appendBulkCampaign(job.id, items, before);
