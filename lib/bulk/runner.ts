@@ -327,7 +327,8 @@ export class BulkJob {
         },
       });
       this.inFlight = 0;
-      if (this.lost) return;
+      // A lost job writes nothing more to its row, but the ids the broker took were replayed.
+      if (this.lost) return void (await tell());
       // Ids not reached: skipped or failed when the job ran to its end; left as they are when cancelled.
       const unseen = this.state !== 'cancelled' ? ids.filter((id) => !seen.has(id)) : [];
       const rest = unseen.length ? this.log.addBatch(unseen, result) : [];
@@ -339,7 +340,7 @@ export class BulkJob {
       if (this.state === 'running' || this.state === 'paused') this.state = 'done';
     } catch (e) {
       this.inFlight = 0;
-      if (!this.lost) await tell();
+      await tell();
       const failed = this.fail(
         ids.filter((id) => !seen.has(id)),
         e,
