@@ -124,18 +124,13 @@ test('an operator edits a team view in place; an edit from an older copy is refu
   await editor.getByTestId('team-view-edit-href').fill('https://example.com/brokers/main/dead');
   await editor.getByTestId('team-view-edit-save').click();
   await expect(editor.getByTestId('team-view-edit-error-href')).toContainText('path of this console');
-  const renamed = `${name} (mail only)`;
   const href = `${list}&q=declined`;
-  await editor.getByTestId('team-view-edit-newName').fill(renamed);
+  const about = 'Card declines on the mail queue';
   await editor.getByTestId('team-view-edit-href').fill(href);
-  await editor.getByTestId('team-view-edit-description').fill('Card declines on the mail queue');
+  await editor.getByTestId('team-view-edit-description').fill(about);
   await editor.getByTestId('team-view-edit-save').click();
   await expect(olga.getByTestId('team-view-editor')).toHaveCount(0);
-  await expect(olga.getByTestId('team-view-link')).toHaveText(renamed);
-  await expect(olga.getByTestId('team-view-link')).toHaveAttribute(
-    'title',
-    /^Card declines on the mail queue · saved by olga, last edited by olga$/,
-  );
+  await expect(olga.getByTestId('team-view-link')).toHaveAttribute('title', `${about} · saved by olga, last edited by olga`);
   await olga.getByTestId('team-view-link').click();
   await expect(olga).toHaveURL(new RegExp(`${href.replace(/[?]/g, '\\?')}$`));
 
@@ -147,26 +142,32 @@ test('an operator edits a team view in place; an edit from an older copy is refu
   );
   await expect(other.getByTestId('team-view-edit-description')).toHaveValue('typed from the old copy');
   await other.getByTestId('team-view-edit-reload').click();
-  await expect(other.getByTestId('team-view-edit-newName')).toHaveValue(renamed);
-  await expect(other.getByTestId('team-view-edit-description')).toHaveValue('Card declines on the mail queue');
+  await expect(other.getByTestId('team-view-edit-href')).toHaveValue(href);
+  await expect(other.getByTestId('team-view-edit-description')).toHaveValue(about);
 
-  // In the state store every console shares: the edit, once.
+  // Renamed in place: the same view under its new name.
+  const renamed = `${name} (declines)`;
+  await olga.getByRole('button', { name: `Edit team view ${name}` }).click();
+  await olga.getByTestId('team-view-edit-newName').fill(renamed);
+  await olga.getByTestId('team-view-edit-save').click();
+  await expect(olga.getByTestId('team-view-link')).toHaveText(renamed);
+
+  // In the state store every console shares: each edit once, the stale one not at all.
   const views = (await (await olga.request.get(`${c.url}/api/brokers/main/views`)).json()) as {
     views: Array<{ name: string; href: string; description: string; version: number; updatedBy: string | null }>;
   };
-  expect(views.views).toEqual([
-    expect.objectContaining({ name: renamed, href, description: 'Card declines on the mail queue', version: 3, updatedBy: 'olga' }),
-  ]);
+  expect(views.views).toEqual([expect.objectContaining({ name: renamed, href, description: about, version: 4, updatedBy: 'olga' })]);
   const audit = (await (await olga.request.get(`${c.url}/api/audit?broker=main&action=view-edit`)).json()) as {
     entries: Array<{ outcome: string; details: Record<string, unknown> }>;
   };
   // The stale edit is recorded as failed; the refused link was never stored (a 400 before anything ran).
-  expect(audit.entries.map((e) => e.outcome)).toEqual(['failed', 'done']);
-  expect(audit.entries[1]!.details).toMatchObject({
+  expect(audit.entries.map((e) => e.outcome)).toEqual(['done', 'failed', 'done']);
+  expect(audit.entries[2]!.details).toMatchObject({
     view: name,
     before: { name, href: list, description: '' },
-    after: { name: renamed, href, description: 'Card declines on the mail queue' },
+    after: { name, href, description: about },
   });
+  expect(audit.entries[0]!.details).toMatchObject({ before: { name }, after: { name: renamed, href, description: about } });
 });
 
 test("a queue's ready tasks export downloads exactly the broker's rows, audited", async ({ browser }) => {

@@ -25,7 +25,8 @@ export function TeamViewEditor({ brokerId, view, onDone }: { brokerId: string; v
     onError: () => void qc.invalidateQueries({ queryKey: ['broker', brokerId, 'views'] }),
   });
   const err = edit.error instanceof ApiError ? edit.error : null;
-  const stale = err?.status === 409;
+  // Changed (409), or renamed or removed (404), since the form was filled: start again from it as it is now.
+  const stale = err?.status === 409 || err?.status === 404;
   const fieldErr = (f: Field) => err?.fields?.[f];
   const general =
     edit.error && !FIELDS.some(([f]) => fieldErr(f)) ? (edit.error instanceof Error ? edit.error.message : String(edit.error)) : null;

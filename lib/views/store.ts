@@ -102,7 +102,11 @@ export function createSqlTeamViewStore(db: Pick<SqlRunner, 'run' | 'all'>): Team
     },
     async edit(broker, e, by) {
       const was = await get(broker, e.name);
-      if (!was) throw new ConsoleError('NotFound', `no team view named "${e.name}" on this broker (removed or renamed meanwhile)`);
+      if (!was)
+        throw new ConsoleError(
+          'NotFound',
+          `no team view named "${e.name}" on this broker any more: it was renamed or removed after you opened it; nothing was saved`,
+        );
       const stale = (who: string) =>
         new ConsoleError(
           'Conflict',
