@@ -33,12 +33,23 @@ export const ZRollup = z
   .meta({ id: 'CampaignRollup' });
 export type Rollup = z.infer<typeof ZRollup>;
 
+/** A bulk job's campaign: the job, and whether it is still replaying (its tasks join the
+ *  campaign batch by batch) or how it stopped, with why when it failed. */
+export const ZBulkCampaignJob = z.strictObject({
+  id: z.string(),
+  state: z.enum(['running', 'done', 'cancelled', 'failed']),
+  why: z.string().nullable(),
+});
+export type BulkCampaignJob = z.infer<typeof ZBulkCampaignJob>;
+
 export const ZCampaignScope = z.strictObject({
   /** The first ids replayed (all of them up to 20); `count` says how many in all. */
   ids: z.array(z.string()),
   /** A bulk job's frozen filter; null for ids picked by hand. */
   filter: z.record(z.string(), z.unknown()).nullable(),
   count: z.number().int(),
+  /** A bulk job's campaign: the job (absent for any other action). */
+  job: ZBulkCampaignJob.optional(),
 });
 
 export const ZCampaign = z
