@@ -76,6 +76,8 @@ interface Row {
   n: number;
   requests: number;
   errors: number;
+  /** Answered 304: unchanged since that page's last answer. */
+  unchanged: number;
   txPerMin: number;
   cpuSPerMin: number;
 }
@@ -93,7 +95,7 @@ async function measure(db: CountedDatabase, server: Dashboard, step: string, n: 
   const perMin = 60 / SECONDS;
   const row = { step, n, ...r, txPerMin: (tx1 - tx0) * perMin, cpuSPerMin: ((cpu1 - cpu0) / 1000) * perMin };
   log(
-    `  ${step.padEnd(16)} ${String(n).padStart(3)}: ${r.requests} requests (${r.errors} failed), ${row.txPerMin.toFixed(0)} broker transactions/min, ${row.cpuSPerMin.toFixed(2)} server CPU s/min (load ${load()})`,
+    `  ${step.padEnd(16)} ${String(n).padStart(3)}: ${r.requests} requests (${r.unchanged} unchanged 304, ${r.errors} failed), ${row.txPerMin.toFixed(0)} broker transactions/min, ${row.cpuSPerMin.toFixed(2)} server CPU s/min (load ${load()})`,
   );
   return row;
 }
@@ -158,13 +160,13 @@ async function main(): Promise<void> {
 }
 
 function report(rows: Row[]): void {
-  log('\n| step | viewers / brokers | requests/min | broker transactions/min | ratio | server CPU s/min | ratio |');
-  log('|---|---:|---:|---:|---:|---:|---:|');
+  log('\n| step | viewers / brokers | requests/min | of them 304 | broker transactions/min | ratio | server CPU s/min | ratio |');
+  log('|---|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {
     const one = rows.find((x) => x.step === r.step && x.n === 1);
     const x = (a: number, b: number | undefined) => (b ? `${(a / b).toFixed(1)}×` : '—');
     log(
-      `| ${r.step} | ${r.n} | ${((r.requests * 60) / SECONDS).toFixed(0)} | ${r.txPerMin.toFixed(0)} | ${x(r.txPerMin, one?.txPerMin)} | ${r.cpuSPerMin.toFixed(2)} | ${x(r.cpuSPerMin, one?.cpuSPerMin)} |`,
+      `| ${r.step} | ${r.n} | ${((r.requests * 60) / SECONDS).toFixed(0)} | ${r.requests ? `${((100 * r.unchanged) / r.requests).toFixed(0)}%` : '—'} | ${r.txPerMin.toFixed(0)} | ${x(r.txPerMin, one?.txPerMin)} | ${r.cpuSPerMin.toFixed(2)} | ${x(r.cpuSPerMin, one?.cpuSPerMin)} |`,
     );
   }
   const failed = rows.reduce((s, r) => s + r.errors, 0);
