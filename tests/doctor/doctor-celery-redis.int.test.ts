@@ -2,6 +2,7 @@
 // test creates on this run's key prefixes (db 7): one with every right but the pidbox channels,
 // one that may read but not write, one that may not run the read script, and a result backend
 // login that may read records but not change them. Each verdict names what is switched off.
+// int-lane: uses redis/7 (ACL users of its own on its own prefixes)
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
