@@ -65,13 +65,15 @@ int_lanes() {
     exit "$rc"
   ) > "$reports/int-2.log" 2>&1 &
   pid=$!
-  VITEST_UNHANDLED_REPORT=$reports/int.unhandled.json "${vt[@]}" --outputFile.json="$reports/int.json" "${one[@]}" || rc1=$?
+  VITEST_UNHANDLED_REPORT=$reports/int.unhandled.json "${vt[@]}" --outputFile.json="$reports/int.json" "${one[@]}" 2>&1 \
+    | tee "$reports/int-1.log"
+  rc1=${PIPESTATUS[0]}
   echo "integration: lane 1 done after $((SECONDS - t0))s (exit $rc1)"
   wait "$pid" || rc2=$?
   printf '\n=== integration, lane 2 (ran beside lane 1; both done after %ss, exit %s)\n' "$((SECONDS - t0))" "$rc2"
   cat "$reports/int-2.log"
   # Keeps each file's time for the next split when asked (a fresh machine's times are the ones to keep).
-  [ -n "${POTATOQ_INT_TIMINGS:-}" ] && node scripts/int-timings.mjs "$reports/int.json" "$reports/int-2.json"
+  [ -n "${POTATOQ_INT_TIMINGS:-}" ] && node scripts/int-timings.mjs "$reports/int-1.log" "$reports/int-2.log"
   [ "$rc2" -ne 0 ] && failed_reports+=("integration (lane 2)=$reports/int-2.json")
   [ "$rc1" -eq 0 ] && [ "$rc2" -eq 0 ]
 }

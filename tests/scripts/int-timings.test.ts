@@ -13,17 +13,18 @@ afterEach(() => {
 });
 
 describe('int-timings', () => {
-  it("takes each integration file's time from a vitest JSON report, rounded, and nothing else", () => {
-    const root = '/repo';
-    const report = {
-      testResults: [
-        { name: '/repo/tests/a.int.test.ts', startTime: 1000, endTime: 13_449 },
-        { name: '/repo/tests/b.test.ts', startTime: 0, endTime: 5000 },
-        { name: '/repo/tests/c.int.test.ts', startTime: 5000, endTime: 5000 },
-      ],
-    };
-    expect(durationsIn(root, report)).toEqual({ 'tests/a.int.test.ts': 12_400 });
-    expect(durationsIn(root, {})).toEqual({});
+  it("takes each integration file's time (hooks included) from vitest's default reporter, coloured or not, and nothing else", () => {
+    const log = [
+      ' \u001b[32m✓\u001b[39m \u001b[30m\u001b[42m int \u001b[49m\u001b[39m tests/a.int.test.ts \u001b[2m(\u001b[22m\u001b[2m4 tests\u001b[22m\u001b[2m)\u001b[22m\u001b[33m 12449\u001b[2mms\u001b[22m\u001b[39m',
+      ' ✓ |int| tests/b/c.int.test.ts (6 tests) 85573ms',
+      ' × |int| tests/failed.int.test.ts (2 tests | 1 failed) 950ms',
+      '   ✓ a test of tests/a.int.test.ts (1 tests) 5ms',
+      ' ✓ |unit| tests/unit.test.ts (3 tests) 40ms',
+      ' ↓ |int| tests/skipped.int.test.ts (16 tests | 16 skipped)',
+      'stdout | tests/x.int.test.ts',
+    ].join('\n');
+    expect(durationsIn(log)).toEqual({ 'tests/a.int.test.ts': 12_400, 'tests/b/c.int.test.ts': 85_600, 'tests/failed.int.test.ts': 1000 });
+    expect(durationsIn('')).toEqual({});
   });
 
   it('keeps old times, replaces measured ones, drops files that are gone, and defaults to the median', () => {
