@@ -146,3 +146,20 @@ export const ZCampaignListQuery = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
 export type CampaignListQuery = z.infer<typeof ZCampaignListQuery>;
+
+/** A campaign as its action records it (the store adds its id, times and state). */
+export interface NewCampaign {
+  broker: string;
+  action: string;
+  who: string;
+  reason: string | null;
+  auditId: string | null;
+  parent: string | null;
+  filter: Record<string, unknown> | null;
+}
+
+/** A task replayed, with the error fingerprint it died of before (null: unknown). */
+export interface NewItem {
+  id: string;
+  before: string | null;
+}

@@ -1,7 +1,6 @@
 import 'server-only';
 import type { SqlRunner } from '@/lib/state/sql';
-import type { BulkCampaignJob, Campaign } from './schema';
-import type { NewCampaign } from './store';
+import type { BulkCampaignJob, Campaign, NewCampaign } from './schema';
 
 // A bulk job's campaign, made when the job starts and grown as it goes: its id is the job's
 // (`cmp-<job id>`), so every console that runs the job (a restart, a takeover) finds the same

@@ -5,27 +5,24 @@ import { SETTLED } from '@/lib/brokers/dto-fate';
 import type { SqlRunner } from '@/lib/state/sql';
 import { rollupOf, sameError, type FateCount } from './rollup';
 import { bulkCampaignMethods } from './store-bulk';
-import type { Campaign, CampaignItem, CampaignItems, CampaignList, CampaignListQuery, FollowState, ItemFate, ItemQuery } from './schema';
+import type {
+  Campaign,
+  CampaignItem,
+  CampaignItems,
+  CampaignList,
+  CampaignListQuery,
+  FollowState,
+  ItemFate,
+  ItemQuery,
+  NewCampaign,
+  NewItem,
+} from './schema';
 
 // Campaigns on the console's state store (tables in lib/state/steps.ts, `campaigns-1`), the
 // same SQL on SQLite and PostgreSQL. The items are rows, so a 100,000-task campaign costs its
 // follow-up one indexed read of the next batch, never the whole list.
 
-export interface NewCampaign {
-  broker: string;
-  action: string;
-  who: string;
-  reason: string | null;
-  auditId: string | null;
-  parent: string | null;
-  filter: Record<string, unknown> | null;
-}
-
-/** A task replayed, with the error fingerprint it died of before (null: unknown). */
-export interface NewItem {
-  id: string;
-  before: string | null;
-}
+export type { NewCampaign, NewItem } from './schema';
 
 export interface DueItem {
   n: number;
