@@ -1,3 +1,4 @@
+// int-lane: owns rabbitmq (RabbitMQ as a whole, conservatively)
 // Why the console keeps no index of a DLQ between reads (docs/performance.md, "The floor of the
 // newest 100"): on the real RabbitMQ 4.3, a client that takes every letter, acks one from the
 // middle and returns the rest in order, followed by one new dead letter, leaves the DLQ with the
