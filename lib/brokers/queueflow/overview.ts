@@ -35,6 +35,7 @@ export async function probe(client: QfClient): Promise<QfProbe> {
     capabilities: {
       ...listing(QUEUEFLOW_MODEL.states, { on: true }),
       browseDead: { on: true },
+      deadRange: { on: true },
       replay: write,
       discard: { on: false, why: DISCARD_WHY },
       revoke: write,

@@ -127,13 +127,18 @@ export async function listJobs(
   return keysetPage(db, statusPage(opts.status, opts));
 }
 
-/** Dead letters (`dead_lettered_at` set), most recent first, as the library's `ListDeadLettered` orders them. */
+/** Dead letters (`dead_lettered_at` set), most recent first, as the library's `ListDeadLettered`
+ *  orders them; `since` (inclusive) and `until` (exclusive, ISO) bound the same index. */
 export async function listDeadLetters(
   db: SdjDb,
-  opts: { queue?: string; limit?: number; cursor?: string | null } = {},
+  opts: { queue?: string; since?: string; until?: string; limit?: number; cursor?: string | null } = {},
 ): Promise<SdjPage<SdjJobSummary>> {
-  const where = opts.queue === undefined ? '1 = 1' : 'queue = ?';
-  const params = opts.queue === undefined ? [] : [opts.queue];
+  const terms: Array<[string, unknown]> = [];
+  if (opts.queue !== undefined) terms.push(['queue = ?', opts.queue]);
+  if (opts.since !== undefined) terms.push(['dead_lettered_at >= ?', new Date(opts.since)]);
+  if (opts.until !== undefined) terms.push(['dead_lettered_at < ?', new Date(opts.until)]);
+  const where = ['1 = 1', ...terms.map((t) => t[0])].join(' AND ');
+  const params = terms.map((t) => t[1]);
   return keysetPage(db, { where, params, key: 'dead_lettered_at', tie: 'DESC', limit: opts.limit, cursor: opts.cursor });
 }
 

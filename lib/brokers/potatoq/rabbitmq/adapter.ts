@@ -88,7 +88,7 @@ export function createRabbitmqAdapter(config: StoreConfig): RabbitmqAdapter {
       noWorkflows(POTATOQ_NO_WORKFLOWS),
       off(['list:ready', 'list:running'], NO_LISTING),
       off(['list:scheduled'], NO_SCHEDULED),
-      server.major < 4 && off(['browseDead', 'replay', 'discard', 'fate'], V3_BROWSE_REFUSAL),
+      server.major < 4 && off(['browseDead', 'deadRange', 'replay', 'discard', 'fate'], V3_BROWSE_REFUSAL),
       !ctx.backend && NO_BACKEND_CAPS,
       // The family reads the DLQs (4.x only) and the result backend: off only with neither.
       !ctx.backend && server.major < 4 && off(['family'], RABBITMQ_NO_FAMILY),
