@@ -16,6 +16,9 @@ export interface DeadFilters {
   id?: string;
   q?: string;
   group?: string;
+  /** A time range as the URL has it (a duration ago stays relative: each poll reads it again). */
+  since?: string;
+  until?: string;
 }
 
 /** Drops empty filter values so "" and undefined share a cache entry. */
