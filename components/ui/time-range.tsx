@@ -29,6 +29,23 @@ const instantOf = (local: string) => {
   return Number.isFinite(ms) ? new Date(ms).toISOString() : undefined;
 };
 
+/** One end of a custom range, in the viewer's clock (`range-from`, `range-to`). */
+function LocalTime({ word, label, value, onChange }: { word: 'from' | 'to'; label: string; value: string; onChange: (v: string) => void }) {
+  return (
+    <label className="flex items-center gap-1">
+      {word}
+      <input
+        type="datetime-local"
+        className="input py-0.5 text-xs"
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        data-testid={`range-${word}`}
+        aria-label={`${label} ${word} (your clock)`}
+      />
+    </label>
+  );
+}
+
 const chip = 'rounded px-1.5 py-0.5 text-xs font-medium';
 const on = `${chip} bg-zinc-800 text-white dark:bg-zinc-200 dark:text-zinc-900`;
 const off = `${chip} text-sky-700 hover:bg-zinc-100 dark:text-sky-400 dark:hover:bg-zinc-800`;
@@ -85,28 +102,8 @@ export function TimeRangeControl({ label, since, until, cap }: { label: string; 
             router.push(href(instantOf(from), instantOf(to)));
           }}
         >
-          <label className="flex items-center gap-1">
-            from
-            <input
-              type="datetime-local"
-              className="input py-0.5 text-xs"
-              value={from}
-              onChange={(e) => setFrom(e.target.value)}
-              data-testid="range-from"
-              aria-label={`${label} from (your clock)`}
-            />
-          </label>
-          <label className="flex items-center gap-1">
-            to
-            <input
-              type="datetime-local"
-              className="input py-0.5 text-xs"
-              value={to}
-              onChange={(e) => setTo(e.target.value)}
-              data-testid="range-to"
-              aria-label={`${label} to (your clock)`}
-            />
-          </label>
+          <LocalTime word="from" label={label} value={from} onChange={setFrom} />
+          <LocalTime word="to" label={label} value={to} onChange={setTo} />
           <button type="submit" className={off} data-testid="range-apply" disabled={!from && !to}>
             apply
           </button>

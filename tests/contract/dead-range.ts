@@ -40,6 +40,13 @@ export function registerDeadRange(ctx: Ctx): void {
       expect(at, 'the letter says when it died').toEqual(expect.any(String));
       expect(await ids({ since: at!, until: '10m' })).toEqual([later, mid]);
       expect(await ids({ since: '4h', until: at! })).toEqual([old]);
+      // Without any other filter (Redis: a plain score range, no walk), other tests' letters may
+      // share the broker: ours are in or out.
+      const unfiltered = async (r: Range) => new Set((await dead(a, { limit: 200, ...r })).items.map((d) => d.id));
+      const recent = await unfiltered({ since: '1h' });
+      expect([young, later, mid].every((id) => recent.has(id)) && !recent.has(old)).toBe(true);
+      const earlier = await unfiltered({ since: '4h', until: '1h' });
+      expect(earlier.has(old) && ![young, later, mid].some((id) => earlier.has(id))).toBe(true);
       // A one-pass snapshot (a bulk job's) honours the same range.
       if (a.deadIds) {
         const snap = await a.deadIds(ZDeadListQuery.parse({ queue: q, since: '2h', until: '10m' }), 100);
