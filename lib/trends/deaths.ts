@@ -25,6 +25,10 @@ export interface DeathReads {
   log?: (event: Record<string, unknown>) => void;
 }
 
+/** Brokers whose last pass failed, with what was logged: a broker that stays down is logged
+ *  when it fails (or fails otherwise), and again when it recovers, not on every tick. */
+const failing = new Map<string, string>();
+
 /** One pass over every broker; a broker that cannot be read is logged and skipped. Answers how
  *  many new deaths each broker had. */
 export async function recordDeaths(store: DeathStore, reads: DeathReads, now: number): Promise<Record<string, number>> {
@@ -32,30 +36,36 @@ export async function recordDeaths(store: DeathStore, reads: DeathReads, now: nu
   const out: Record<string, number> = {};
   for (const broker of reads.brokers()) {
     try {
-      const letters = (await reads.newest(broker, NEWEST)).flatMap((l) => {
-        const diedMs = l.diedAt === null ? NaN : Date.parse(l.diedAt);
-        return Number.isFinite(diedMs) && diedMs >= now - RECORD_WINDOW_MS ? [{ id: l.id, queue: l.queue, diedMs }] : [];
-      });
-      const known = await store.known(broker, letters);
-      const fresh = letters.filter((l) => !known.has(deathKey(l.id, l.diedMs)));
-      if (!fresh.length) {
-        out[broker] = 0;
-        continue;
-      }
-      const fps = await reads.fingerprints(
-        broker,
-        fresh.map((l) => l.id),
-      );
-      const deaths: Death[] = fresh.map((l) => ({ ...l, fp: fps.get(l.id) ?? '' }));
-      out[broker] = await store.record(broker, deaths);
+      out[broker] = await recordBroker(store, reads, broker, now);
+      if (failing.delete(broker)) log({ event: 'console.trends.deaths-recovered', broker });
     } catch (e) {
       // A broker that cannot list its letters (its adapter says why: a browse that would delete them) is
       // skipped quietly every tick; its chart counts what the broker itself says, if anything.
       if (isConsoleError(e) && e.code === 'Unsupported') continue;
-      log({ event: 'console.trends.deaths-failed', broker, message: e instanceof Error ? e.message : String(e) });
+      const message = e instanceof Error ? e.message : String(e);
+      if (failing.get(broker) === message) continue;
+      failing.set(broker, message);
+      log({ event: 'console.trends.deaths-failed', broker, message });
     }
   }
   return out;
+}
+
+/** One broker's pass: its newest letters, those not recorded yet, with their fingerprints. */
+async function recordBroker(store: DeathStore, reads: DeathReads, broker: string, now: number): Promise<number> {
+  const letters = (await reads.newest(broker, NEWEST)).flatMap((l) => {
+    const diedMs = l.diedAt === null ? NaN : Date.parse(l.diedAt);
+    return Number.isFinite(diedMs) && diedMs >= now - RECORD_WINDOW_MS ? [{ id: l.id, queue: l.queue, diedMs }] : [];
+  });
+  const known = await store.known(broker, letters);
+  const fresh = letters.filter((l) => !known.has(deathKey(l.id, l.diedMs)));
+  if (!fresh.length) return 0;
+  const fps = await reads.fingerprints(
+    broker,
+    fresh.map((l) => l.id),
+  );
+  const deaths: Death[] = fresh.map((l) => ({ ...l, fp: fps.get(l.id) ?? '' }));
+  return store.record(broker, deaths);
 }
 
 /** The deaths reads on the configured brokers, through the service (its read timeout). */

@@ -2,6 +2,8 @@
 // test creates on this run's key prefixes (db 7): one with every right but the pidbox channels,
 // one that may read but not write, one that may not run the read script, and a result backend
 // login that may read records but not change them. Each verdict names what is switched off.
+// The failure index's PSUBSCRIBE is asked by ACL DRYRUN where the login may (full) and run on a
+// connection of its own where not (the others): refused without channels, granted with them.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -31,7 +33,7 @@ describe.skipIf(!up)('doctor permission checks for Celery on Redis, with restric
     // Everything on this run's keys, but no pub/sub channel (Redis 7 gives none by default).
     await acl(users.full, `~${P}*`, '+@all', 'resetchannels');
     await acl(users.ro, `~${P}*`, '+@read', '+@transaction', '+@scripting', '-@write', 'resetchannels');
-    await acl(users.noscript, `~${P}*`, '+@read', '+@transaction', '+@write', '-@scripting', 'allchannels', '+publish');
+    await acl(users.noscript, `~${P}*`, '+@read', '+@transaction', '+@write', '-@scripting', 'allchannels', '+publish', '+psubscribe');
     await acl(users.backendRo, `~${P}*`, '+@read', '+@transaction', '-@write', '-@scripting');
     c.disconnect();
     const entry = (id: string, user: string, backendUser: string) => ({
@@ -47,7 +49,7 @@ describe.skipIf(!up)('doctor permission checks for Celery on Redis, with restric
     const entries = [
       entry('full', users.full, users.full),
       entry('ro', users.ro, users.backendRo),
-      entry('noscript', users.noscript, users.full),
+      entry('noscript', users.noscript, users.noscript),
     ];
     brokers = await runDoctorOn(dir, entries);
   }, 120_000);
@@ -65,9 +67,15 @@ describe.skipIf(!up)('doctor permission checks for Celery on Redis, with restric
   const one = (id: string) => brokers.find((b) => b.id === id)!;
   const failed = (b: DoctorBroker) => b.checks.filter((c) => c.ok === false).map((c) => [c.check, c.switchesOff]);
 
-  it('finds a login without the pidbox channels degraded: live workers are off, nothing else', () => {
+  const follow = 'Redis ACL (result backend): follow the records Celery writes as it writes them (PSUBSCRIBE on their names)';
+
+  it('finds a login without the pidbox channels degraded: live workers are off, failures read in full', () => {
     const b = one('full');
-    expect(failed(b)).toEqual([['Redis ACL: ask the workers over the pidbox (PUBLISH, and a reply queue of its own)', ['workers']]]);
+    expect(failed(b)).toEqual([
+      ['Redis ACL: ask the workers over the pidbox (PUBLISH, and a reply queue of its own)', ['workers']],
+      [follow, []],
+    ]);
+    expect(b.checks.find((c) => c.check === follow)?.detail).toMatch(/may not run PSUBSCRIBE: .*reading every record on each poll/);
     expect(b.checks.find((c) => /pidbox/.test(c.check))?.detail).toMatch(/may not run PUBLISH: .*live workers are unknown/);
     expect(
       b.checks.find((c) => c.check === "Redis ACL (result backend): change the result backend's records (SET, DEL, EVAL)"),
@@ -84,6 +92,7 @@ describe.skipIf(!up)('doctor permission checks for Celery on Redis, with restric
       ["Redis ACL: send and remove Celery's messages (LPUSH, LREM, DEL)", ['replay', 'revoke', 'purge', 'enqueue']],
       ['Redis ACL: ask the workers over the pidbox (PUBLISH, and a reply queue of its own)', ['workers']],
       ["Redis ACL (result backend): change the result backend's records (SET, DEL, EVAL)", ['replay', 'discard', 'revoke']],
+      [follow, []],
     ]);
     expect(b.checks.find((c) => /queues \(kombu/.test(c.check))).toMatchObject({ ok: true, detail: `granted to user "${users.ro}"` });
     expect(b.why.join(' ')).toMatch(/switches off replay, revoke, purge, enqueue/);
@@ -94,5 +103,7 @@ describe.skipIf(!up)('doctor permission checks for Celery on Redis, with restric
     const b = one('noscript');
     expect(b.verdict).toBe('unusable');
     expect(b.why.join(' ')).toMatch(/may not run EVALSHA, EVAL|read Celery's queues/);
+    // All channels, no ACL DRYRUN: the subscription is tried on a connection of its own.
+    expect(b.checks.find((c) => c.check === follow)).toMatchObject({ ok: true, detail: `granted to user "${users.noscript}"` });
   });
 });

@@ -71,21 +71,28 @@ export function deathStoreCases(open: () => Promise<SqlRunner>, broker: () => st
     const s = await make();
     const [down, up, v3] = [broker(), broker(), broker()];
     const logged: unknown[] = [];
-    const got = await recordDeaths(
-      s,
-      {
-        brokers: () => [down, up, v3],
-        newest: async (b) => {
-          if (b === down) throw new Error('connection refused');
-          if (b === v3) throw new ConsoleError('Unsupported', 'browsing would delete the letters');
-          return [{ id: 'a', queue: 'q', diedAt: new Date().toISOString() }];
-        },
-        fingerprints: async () => new Map(),
-        log: (e) => logged.push(e),
+    let refusal: string | null = 'connection refused';
+    const diedAt = new Date().toISOString();
+    const reads: DeathReads = {
+      brokers: () => [down, up, v3],
+      newest: async (b) => {
+        if (b === down && refusal) throw new Error(refusal);
+        if (b === v3) throw new ConsoleError('Unsupported', 'browsing would delete the letters');
+        return [{ id: 'a', queue: 'q', diedAt }];
       },
-      Date.now(),
-    );
-    expect(got).toEqual({ [up]: 1 });
-    expect(logged).toEqual([{ event: 'console.trends.deaths-failed', broker: down, message: 'connection refused' }]);
+      fingerprints: async () => new Map(),
+      log: (e) => logged.push(e),
+    };
+    expect(await recordDeaths(s, reads, Date.now())).toEqual({ [up]: 1 });
+    const failed = (message: string) => ({ event: 'console.trends.deaths-failed', broker: down, message });
+    expect(logged).toEqual([failed('connection refused')]);
+    // A broker that stays down is not logged again every tick; a new failure and the recovery are.
+    await recordDeaths(s, reads, Date.now());
+    expect(logged).toHaveLength(1);
+    refusal = 'timed out';
+    await recordDeaths(s, reads, Date.now());
+    refusal = null;
+    expect(await recordDeaths(s, reads, Date.now())).toEqual({ [up]: 0, [down]: 1 });
+    expect(logged).toEqual([failed('connection refused'), failed('timed out'), { event: 'console.trends.deaths-recovered', broker: down }]);
   });
 }

@@ -109,6 +109,17 @@ describe('QueueFlow edit-replay recovery', () => {
     expect(r!.message).toContain('queue mail was no longer paused');
   });
 
+  it("says a pending job's take for a move is what it recovered, and only resumes the queue", async () => {
+    const qf = fakeQf({ paused: true, copyStatus: 'cancelled' });
+    const { r, audit } = await recover(dead({ detail: { pending: 'copy' } }), qf);
+    expect(qf.calls).toEqual(['GET /api/v1/jobs/copy', 'GET /api/v1/queues', 'POST /api/v1/queues/mail/resume']);
+    expect(r).toMatchObject({ resumed: true, keptPaused: false });
+    expect(audit[0]!.ids).toEqual(['copy']);
+    expect(r!.message).toMatch(/^recovered the take of pending job copy for a move that console dead-console left/);
+    expect(r!.message).toContain('pending job copy is cancelled; its move finishes or stops from the move journal');
+    expect(r!.message).not.toContain('edit');
+  });
+
   it('keeps the queue paused when the unedited copy cannot be cancelled, and says which job to cancel', async () => {
     const qf = fakeQf({ paused: true, cancel: 'conflict' });
     const { r, audit, left } = await recover(dead({ detail: { letter: '7', copy: 'copy', edited: 'edited' } }), qf);

@@ -22,6 +22,9 @@ export const ZEditDetail = z.object({
   edited: z.string().optional(),
   /** The letter moved to another broker (move-out.ts): its copy is cancelled, nothing created. */
   moved: z.string().optional(),
+  /** A pending job being taken for a move (pending-out.ts): nothing to finish here; the move's
+   *  journal reads whether the take happened. */
+  pending: z.string().optional(),
 });
 export type EditDetail = z.infer<typeof ZEditDetail>;
 
@@ -65,7 +68,11 @@ export async function recoverQfLease(
   const copy = d.copy ?? (d.letter ? ((await readLetter(client, d.letter))?.replay_job_id ?? undefined) : undefined);
   let edited = d.edited;
   if (d.letter) ids.add(d.letter);
-  if (!copy) steps.push(d.letter ? `dead letter ${d.letter} had not been replayed yet: nothing to finish` : 'nothing to finish');
+  if (d.pending) {
+    ids.add(d.pending);
+    const status = (await readJob(client, d.pending))?.status ?? 'gone';
+    steps.push(`pending job ${d.pending} is ${status}; its move finishes or stops from the move journal`);
+  } else if (!copy) steps.push(d.letter ? `dead letter ${d.letter} had not been replayed yet: nothing to finish` : 'nothing to finish');
   else {
     ids.add(copy);
     const status = (await readJob(client, copy))?.status ?? 'gone';
@@ -114,7 +121,12 @@ export async function recoverQfLease(
     } else steps.push(`queue ${q} was no longer paused`);
   }
   await store.release(stale.broker, q, s.owner);
-  const message = `recovered the edit-replay that console ${stale.owner} left when it stopped (queue held since ${stale.startedAt}, its hold ran out at ${new Date(stale.deadlineMs).toISOString()}): ${steps.join('; ')}`;
+  const what = d.pending
+    ? `the take of pending job ${d.pending} for a move`
+    : d.moved
+      ? `the move of dead letter ${d.letter ?? '?'} to ${d.moved}`
+      : 'the edit-replay';
+  const message = `recovered ${what} that console ${stale.owner} left when it stopped (queue held since ${stale.startedAt}, its hold ran out at ${new Date(stale.deadlineMs).toISOString()}): ${steps.join('; ')}`;
   await audit({
     action: 'edit-replay-recovery',
     broker: stale.broker,

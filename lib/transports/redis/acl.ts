@@ -8,6 +8,8 @@ import type { AccessCheck } from '@/lib/brokers/types';
 // may run it (exact, runs nothing); otherwise each command is run for real, so every command a
 // need lists must change nothing (a read, or a removal of a key or member nobody uses), and a
 // NOPERM answer means refused while any other answer (NOSCRIPT, WRONGTYPE) means the ACL let it by.
+// A subscribe command (SUBSCRIBE, PSUBSCRIBE, SSUBSCRIBE) would turn the connection into a
+// subscriber, so without ACL DRYRUN it is run on a connection of its own, closed right after.
 
 export interface RedisNeed {
   /** What the console does with it: "read potatoq's keys". */
@@ -33,6 +35,26 @@ async function whoami(client: Redis): Promise<string | null> {
   }
 }
 
+const SUBSCRIBERS = new Set(['SUBSCRIBE', 'PSUBSCRIBE', 'SSUBSCRIBE']);
+
+/** Whether the ACL lets a subscribe command by, run on a connection of its own (same server
+ *  and login) that is closed right after. A connection that cannot be made is an error, not a yes. */
+async function onItsOwn(client: Redis, cmd: string[]): Promise<boolean> {
+  const own = client.duplicate({ lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => null });
+  own.on('error', () => undefined);
+  try {
+    await own.connect();
+    try {
+      await own.call(cmd[0]!, ...cmd.slice(1));
+      return true;
+    } catch (e) {
+      return !noPerm(e);
+    }
+  } finally {
+    own.disconnect();
+  }
+}
+
 /** `login`: the user the URL names (`default` when none), said when the login may not ask ACL WHOAMI. */
 export async function redisAclChecks(client: Redis, needs: RedisNeed[], login: string): Promise<AccessCheck[]> {
   const user = await whoami(client);
@@ -48,6 +70,7 @@ export async function redisAclChecks(client: Redis, needs: RedisNeed[], login: s
         dryrun = false;
       }
     }
+    if (SUBSCRIBERS.has(cmd[0]!.toUpperCase())) return onItsOwn(client, cmd);
     try {
       await client.call(cmd[0]!, ...cmd.slice(1));
       return true;

@@ -75,6 +75,13 @@ export function celeryBackendNeeds(resultPrefix: string): RedisNeed[] {
       ],
       off: ['replay', 'discard', 'revoke'],
     },
+    {
+      // The failure index's subscription (result-index.ts), on the exact pattern it subscribes to.
+      for: 'follow the records Celery writes as it writes them (PSUBSCRIBE on their names)',
+      commands: [['PSUBSCRIBE', r.pattern]],
+      off: [],
+      instead: 'failures are found by reading every record on each poll, slower on a large backend',
+    },
   ];
 }
 
