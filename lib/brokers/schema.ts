@@ -95,6 +95,10 @@ export const ZDeadGroupsQuery = z.object({
 
 export const ZResultListQuery = z.object({
   status: ZText,
+  /** Results of tasks that finished at or after / before these instants (lib/brokers/time-range.ts);
+   *  only where the broker's `resultRange` capability is on. */
+  since: ZTimeBound,
+  until: ZTimeBound,
   cursor: z.string().max(2000).optional(),
   limit: ZLimit,
 });

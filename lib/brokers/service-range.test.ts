@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ZDeadListQuery, type Capabilities } from './schema';
-import { checkDeadRange } from './service-range';
+import { checkRange } from './service-range';
 import type { BrokerAdapter } from './types';
 
 const adapterWith = (deadRange: Capabilities['deadRange']) => {
@@ -11,13 +11,13 @@ const adapterWith = (deadRange: Capabilities['deadRange']) => {
 describe('a dead-letter read with a time range', () => {
   it('asks nothing of the broker without a range', async () => {
     const { a, capabilities } = adapterWith({ on: false, why: 'no' });
-    await checkDeadRange(a, ZDeadListQuery.parse({ queue: 'q' }));
+    await checkRange(a, ZDeadListQuery.parse({ queue: 'q' }), 'deadRange');
     expect(capabilities).not.toHaveBeenCalled();
   });
 
   it('refuses, in the adapter’s words, where the system cannot filter by died time', async () => {
     const { a } = adapterWith({ on: false, why: 'RabbitMQ 3.x cannot browse its DLQs' });
-    await expect(checkDeadRange(a, ZDeadListQuery.parse({ since: '1h' }))).rejects.toMatchObject({
+    await expect(checkRange(a, ZDeadListQuery.parse({ since: '1h' }), 'deadRange')).rejects.toMatchObject({
       code: 'Unsupported',
       message: 'time range: RabbitMQ 3.x cannot browse its DLQs',
     });
@@ -25,11 +25,11 @@ describe('a dead-letter read with a time range', () => {
 
   it('names until when the range is empty, before asking the broker', async () => {
     const { a, capabilities } = adapterWith({ on: true });
-    await expect(checkDeadRange(a, ZDeadListQuery.parse({ since: '1h', until: '2h' }))).rejects.toMatchObject({
+    await expect(checkRange(a, ZDeadListQuery.parse({ since: '1h', until: '2h' }), 'deadRange')).rejects.toMatchObject({
       code: 'InvalidInput',
       fields: { until: 'until must be later than since' },
     });
     expect(capabilities).not.toHaveBeenCalled();
-    await checkDeadRange(a, ZDeadListQuery.parse({ since: '2h', until: '1h' }));
+    await checkRange(a, ZDeadListQuery.parse({ since: '2h', until: '1h' }), 'deadRange');
   });
 });

@@ -42,7 +42,6 @@ export const ZTimeBound = z
   .string()
   .trim()
   .max(64, 'at most 64 characters')
-  .optional()
   .transform((v, ctx) => {
     if (!v) return undefined;
     const ms = boundMs(v, Date.now());
@@ -52,6 +51,7 @@ export const ZTimeBound = z
     }
     return new Date(ms).toISOString();
   })
+  .optional()
   .describe('an instant with its zone (ISO 8601) or a duration ago (15m, 2h, 7d); resolved when the request is read');
 
 export interface TimeRange {

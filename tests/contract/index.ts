@@ -4,7 +4,7 @@
 import { afterEach, beforeEach, describe } from 'vitest';
 import { registerActions } from './actions';
 import { registerDead } from './dead';
-import { registerDeadRange } from './dead-range';
+import { registerTimeRange } from './time-range';
 import { checkedAdapter } from './dto-check';
 import { collect, type Ctx } from './helpers';
 import { registerListing } from './listing';
@@ -54,7 +54,7 @@ export function runAdapterContract(name: string, makeFixture: () => Promise<Cont
     (ctx) => registerListing(ctx, collect),
     registerDtoShapes,
     registerDead,
-    registerDeadRange,
+    registerTimeRange,
     registerActions,
     registerStuck,
     registerEditReplay,

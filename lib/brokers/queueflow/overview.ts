@@ -42,6 +42,7 @@ export async function probe(client: QfClient): Promise<QfProbe> {
       purge: write,
       enqueue: write,
       results: { on: true },
+      resultRange: { on: false, why: RESULT_RANGE_WHY },
       workers: { on: false, why: WORKERS_WHY },
       pause: write,
       schedules: { on: true },
@@ -53,6 +54,9 @@ export async function probe(client: QfClient): Promise<QfProbe> {
     },
   };
 }
+
+/** Why QueueFlow's results list has no time range. */
+const RESULT_RANGE_WHY = "QueueFlow's job list filters by when a job was created, not when it finished";
 
 /** An exact count through a list's `include_total` (one COUNT on the server). */
 async function total(client: QfClient, route: string, query: Record<string, string | boolean>, what: string): Promise<number | null> {

@@ -161,7 +161,13 @@ export async function listResults(db: SdjDb, q: ResultListQuery): Promise<Page<R
   const status = q.status?.toLowerCase();
   if (status !== undefined && !['completed', 'failed', 'cancelled'].includes(status))
     throw new ConsoleError('InvalidInput', 'status: a finished job is COMPLETED, FAILED or CANCELLED', { status: 'unknown status' });
-  const page = await mergeFinished(db, status ? [status as 'completed'] : ['completed', 'failed', 'cancelled'], q.limit, q.cursor ?? null);
+  const page = await mergeFinished(
+    db,
+    status ? [status as 'completed'] : ['completed', 'failed', 'cancelled'],
+    q.limit,
+    q.cursor ?? null,
+    q,
+  );
   return {
     items: page.rows.map((j) => ({ id: j.id, status: j.status.toUpperCase(), name: j.type, dateDone: j.completedAt, expiresAt: null })),
     nextCursor: page.next,

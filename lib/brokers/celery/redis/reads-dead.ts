@@ -157,7 +157,8 @@ export async function getDead(ctx: ResultCtx, id: string): Promise<DeadDetail | 
 }
 
 export async function listResults(ctx: ResultCtx, q: ResultListQuery): Promise<Page<ResultSummary>> {
-  const all = (await freshIndex(ctx)).all().filter((r) => !q.status || r.status === q.status);
+  // The index keeps each record's date_done: a range is checked there, like the status.
+  const all = (await freshIndex(ctx)).all().filter((r) => (!q.status || r.status === q.status) && inRange(r.doneMs, q));
   const c = decodeCursor('celery-results', q.cursor, 2);
   const rest = c ? all.filter((r) => (r.doneMs ?? 0) < Number(c[0]) || ((r.doneMs ?? 0) === Number(c[0]) && r.id > String(c[1]))) : all;
   const page = rest.slice(0, q.limit);

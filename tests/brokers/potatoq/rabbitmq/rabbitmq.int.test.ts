@@ -140,9 +140,7 @@ describe.skipIf(!available)('rabbitmq 4: a DLQ deleted while it is read', () => 
       .spyOn(AmqpLink.prototype, 'checkMany')
       .mockResolvedValueOnce(new Map([[`${ghost}.dlq`, { messages: 1, consumers: 0 }]]));
     try {
-      expect(
-        await a.listDead({ queue: ghost, task: undefined, id: undefined, q: undefined, since: undefined, until: undefined, limit: 10 }),
-      ).toEqual({
+      expect(await a.listDead({ queue: ghost, task: undefined, id: undefined, q: undefined, limit: 10 })).toEqual({
         items: [],
         nextCursor: null,
       });

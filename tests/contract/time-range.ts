@@ -1,10 +1,10 @@
 import { expect } from 'vitest';
-import { ZDeadListQuery, type DeadListQuery } from '@/lib/brokers/schema';
+import { ZDeadListQuery, ZResultListQuery, type DeadListQuery } from '@/lib/brokers/schema';
 import { contractCase, dead, TRACEBACK, uniqueQueue, type Ctx } from './helpers';
 
 type Range = Partial<Pick<DeadListQuery, 'since' | 'until'>>;
 
-export function registerDeadRange(ctx: Ctx): void {
+export function registerTimeRange(ctx: Ctx): void {
   contractCase(
     ctx,
     'filters dead letters by when they died (since inclusive, until exclusive) on every page',
@@ -52,6 +52,24 @@ export function registerDeadRange(ctx: Ctx): void {
         const snap = await a.deadIds(ZDeadListQuery.parse({ queue: q, since: '2h', until: '10m' }), 100);
         expect(snap).toEqual({ ids: [later, mid], capped: false });
       }
+    },
+  );
+
+  contractCase(
+    ctx,
+    'filters results by when their task finished (a dead letter’s task finished when it died)',
+    { caps: ['browseDead', 'results', 'resultRange'] },
+    async () => {
+      const { a, s } = ctx();
+      const q = uniqueQueue('rrange');
+      const old = await s.deadLetter({ task: 'ct.rrange', queue: q, reason: TRACEBACK('ValueError: old'), diedAgo: 3 * 3600 });
+      const young = await s.deadLetter({ task: 'ct.rrange', queue: q, reason: TRACEBACK('ValueError: young') });
+      // Results have no queue filter: other tests' results may share the broker, ours are in or out.
+      const ids = async (r: Range) => new Set((await a.listResults(ZResultListQuery.parse({ limit: 500, ...r }))).items.map((i) => i.id));
+      const recent = await ids({ since: '1h' });
+      expect([recent.has(young), recent.has(old)]).toEqual([true, false]);
+      const earlier = await ids({ since: '4h', until: '1h' });
+      expect([earlier.has(young), earlier.has(old)]).toEqual([false, true]);
     },
   );
 }
