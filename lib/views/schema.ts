@@ -14,7 +14,7 @@ const MAX_VALUE = 500;
 const LIST_FILTERS: ReadonlyArray<readonly [RegExp, readonly string[], string]> = [
   [/^dead$/, ['queue', 'task', 'id', 'q', 'group', 'since', 'until'], 'dead letters'],
   [/^queues\/[^/]+$/, ['state', 'task', 'id', 'q'], 'a queue'],
-  [/^results$/, ['status'], 'results'],
+  [/^results$/, ['status', 'since', 'until'], 'results'],
 ];
 
 /**
