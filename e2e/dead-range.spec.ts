@@ -79,4 +79,11 @@ test('filters the dead letters to the last 15 minutes, exports them, and a saved
   const bad = await page.request.get(`${c.url}/api/brokers/main/dead?since=yesterday`);
   expect(bad.status()).toBe(400);
   expect(JSON.stringify(await bad.json())).toContain('since');
+
+  // The results list of potatoq has no time range: its reason stands where the control would.
+  await page.goto(`${c.url}/brokers/main/results`);
+  await expect(page.getByTestId('range-unavailable')).toHaveText(
+    "Finished: no time range here: potatoq keeps a result's finish time inside its stored record, with no column or index to filter on",
+  );
+  expect((await page.request.get(`${c.url}/api/brokers/main/results?since=1h`)).status()).toBe(501);
 });
