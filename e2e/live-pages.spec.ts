@@ -203,7 +203,10 @@ test('a saved view survives a reload and its link brings the filter back; export
   await expect(page).toHaveURL(new RegExp(`/brokers/prod/dead\\?queue=${encodeURIComponent(queue)}$`));
   await expect(page.getByTestId('filter-queue')).toHaveValue(queue);
 
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-csv').click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByTestId('dead-list-card').getByTestId('export-csv').click(),
+  ]);
   expect(download.suggestedFilename()).toMatch(/^dead-prod-\d{8}T\d{6}\.csv$/);
   const text = fs.readFileSync((await download.path())!, 'utf8');
   const lines = text.split('\r\n').filter(Boolean);

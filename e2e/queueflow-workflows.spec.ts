@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { requireService } from './brokers-extra';
 import { e2eBrokers } from './brokers';
@@ -6,11 +7,12 @@ import { guardPage } from './helpers';
 import { e2eQueueflow, type E2eQueueflow } from './queueflow-server';
 import { bigWorkflow, createWorkflows } from '../tests/queueflow/workflows-support';
 import type { QueueflowServer } from '../tests/queueflow/support';
+import { csvObjects } from '../tests/support/csv';
 
 // The Workflows view in the browser against the REAL QueueFlow server 0.6.0: workflows created
 // by the REAL Python client (WorkflowBuilder), their steps run through QueueFlow's worker API
 // (lease, complete, fail: what its workers send), the retry checked in the server, the page
-// following the run live, and a 300-step run drawn and usable.
+// following the run live, and a 300-step run drawn, usable, listed and exported.
 
 const qf = (): E2eQueueflow => e2eQueueflow(e2eBrokers().dir);
 const server = () => ({ url: qf().url!, token: qf().token! }) as QueueflowServer;
@@ -154,5 +156,11 @@ test('workflow ids that are malformed or unknown say so; a 300-step run is drawn
   // The list shows it under its status.
   await page.goto('/brokers/qf/workflows?status=running');
   await expect(page.locator(`[data-testid="workflow-row"][data-id="${big!.id}"]`)).toBeVisible();
+  // Its export holds the tab's runs, this one among them.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-csv').click()]);
+  expect(download.suggestedFilename()).toMatch(/^workflows-qf-\d{8}T\d{6}\.csv$/);
+  const runs = csvObjects(fs.readFileSync((await download.path())!, 'utf8'));
+  expect(runs.find((r) => r.id === big!.id)).toMatchObject({ name: `big-${idle}`, status: 'running', stepCount: '300' });
+  expect(runs.every((r) => r.status === 'running')).toBe(true);
   expect(pageErrors).toEqual([]);
 });

@@ -1,13 +1,14 @@
 import fs from 'node:fs';
 import Database from 'better-sqlite3';
-import { expect, test, type Browser, type Page } from '@playwright/test';
-import { csvObjects } from '../tests/support/csv';
+import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
+import { csvObjects, jsonLines } from '../tests/support/csv';
 import { SECRETS, scryptHash, startConsole, type RunningConsole } from './auth-server';
 
 // Team saved views and list exports end to end, on a console of its own with two accounts: an
 // operator saves a filtered view for the team (a clash is said under the name, then replaced), a
 // viewer on another browser sees it, opens it by its link, cannot remove it; the operator exports
-// a queue's ready tasks and the download holds exactly the broker's rows, audited.
+// a queue's ready tasks and the download holds exactly the broker's rows, audited; a viewer
+// exports the dead-letter groups, one group's letters from its row, and the workers.
 
 test.describe.configure({ mode: 'serial' });
 
@@ -44,6 +45,16 @@ function busiest(table: string, where = '1 = 1'): { queue: string; ids: string[]
       .get() as { queue: string };
     const ids = db.prepare(`SELECT id FROM ${table} WHERE ${where} AND queue = ?`).pluck().all(queue) as string[];
     return { queue, ids: ids.sort() };
+  } finally {
+    db.close();
+  }
+}
+
+/** Every id of a table of the broker, sorted. */
+function idsOf(table: string): string[] {
+  const db = new Database(c.broker, { readonly: true });
+  try {
+    return (db.prepare(`SELECT id FROM ${table}`).pluck().all() as string[]).sort();
   } finally {
     db.close();
   }
@@ -122,4 +133,38 @@ test("a queue's ready tasks export downloads exactly the broker's rows, audited"
     count: ids.length,
     filter: { list: 'tasks', state: 'ready', queue, format: 'csv' },
   });
+});
+
+test("a viewer exports the groups, one group's letters from its row, and the workers", async ({ browser }) => {
+  const vic = await signedIn(browser, 'vic', SECRETS.viewerPassword, '/brokers/main/dead');
+  const download = async (link: Locator) => {
+    const [d] = await Promise.all([vic.waitForEvent('download'), link.click()]);
+    return { name: d.suggestedFilename(), text: fs.readFileSync((await d.path())!, 'utf8') };
+  };
+  const groupsCard = vic.getByTestId('dead-groups-card');
+  const firstRow = groupsCard.getByTestId('dead-group').first();
+  await expect(firstRow).toBeVisible();
+  const all = await download(groupsCard.getByTestId('dead-groups-total').locator('..').getByTestId('export-csv'));
+  expect(all.name).toMatch(/^dead-groups-main-\d{8}T\d{6}\.csv$/);
+  const groups = csvObjects(all.text);
+  const deadIds = new Set(idsOf('potatoq_dead'));
+  expect(groups.reduce((n, g) => n + Number(g.count), 0)).toBe(deadIds.size);
+  const fp = (await firstRow.getAttribute('data-fingerprint'))!;
+  const count = Number(await firstRow.getByTestId('dead-group-count').textContent());
+  expect(groups.find((g) => g.fingerprint === fp)?.count).toBe(String(count));
+
+  const one = await download(firstRow.getByTestId('export-jsonl'));
+  expect(one.name).toMatch(/^dead-main-\d{8}T\d{6}\.jsonl$/);
+  const letters = jsonLines(one.text);
+  expect(letters).toHaveLength(count);
+  expect(letters.every((l) => deadIds.has(String(l.id)))).toBe(true);
+
+  await vic.goto(`${c.url}/brokers/main/workers`);
+  const workers = await download(vic.getByTestId('export-jsonl'));
+  expect(workers.name).toMatch(/^workers-main-\d{8}T\d{6}\.jsonl$/);
+  expect(
+    jsonLines(workers.text)
+      .map((w) => w.id)
+      .sort(),
+  ).toEqual(idsOf('potatoq_workers'));
 });

@@ -1,7 +1,8 @@
 'use client';
 import Link from 'next/link';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Button } from '@/components/ui/button';
+import { ExportLinks } from '@/components/ui/export-links';
 import { ScopeNote } from '@/components/ui/list-scope';
 import { Empty, ErrorBox, Loading } from '@/components/ui/states';
 import { Ago } from '@/components/ui/time';
@@ -43,11 +44,14 @@ export function DeadGroups({ brokerId, queue, active }: { brokerId: string; queu
   return (
     <div className="min-w-0 overflow-x-auto" data-testid="dead-groups-scroll">
       <ScopeNote notes={[scope.complete ? null : scope.note]} testId="dead-groups-scope" />
-      <p className="px-4 pt-3 text-xs text-zinc-500 dark:text-zinc-400" data-testid="dead-groups-total">
-        {scope.grouped.toLocaleString('en-US')} letter{scope.grouped === 1 ? '' : 's'} in {groups.length.toLocaleString('en-US')} group
-        {groups.length === 1 ? '' : 's'}: same exception type, same message once ids, numbers, quoted values and paths are set aside, raised
-        from the same place in your code.
-      </p>
+      <div className="flex flex-wrap items-start justify-between gap-2 px-4 pt-3">
+        <p className="text-xs text-zinc-500 dark:text-zinc-400" data-testid="dead-groups-total">
+          {scope.grouped.toLocaleString('en-US')} letter{scope.grouped === 1 ? '' : 's'} in {groups.length.toLocaleString('en-US')} group
+          {groups.length === 1 ? '' : 's'}: same exception type, same message once ids, numbers, quoted values and paths are set aside,
+          raised from the same place in your code.
+        </p>
+        <ExportLinks brokerId={brokerId} list="dead/groups" noun="groups" filters={{ queue }} />
+      </div>
       <table className="table-base table-fixed" data-testid="dead-groups">
         <thead>
           <tr>
@@ -65,6 +69,15 @@ export function DeadGroups({ brokerId, queue, active }: { brokerId: string; queu
               key={g.fingerprint}
               g={g}
               href={href(g.fingerprint)}
+              exportLinks={
+                <ExportLinks
+                  brokerId={brokerId}
+                  list="dead"
+                  noun="letters of this group"
+                  filters={{ queue, group: g.fingerprint }}
+                  label="Export its letters"
+                />
+              }
               exampleHref={`${base}/${encodeURIComponent(g.example.id)}`}
               active={g.fingerprint === active}
             />
@@ -85,7 +98,8 @@ export function DeadGroups({ brokerId, queue, active }: { brokerId: string; queu
   );
 }
 
-function GroupRow({ g, href, exampleHref, active }: { g: DeadGroup; href: string; exampleHref: string; active: boolean }) {
+function GroupRow(props: { g: DeadGroup; href: string; exampleHref: string; active: boolean; exportLinks: ReactNode }) {
+  const { g, href, exampleHref, active, exportLinks } = props;
   return (
     <tr
       data-testid="dead-group"
@@ -108,6 +122,7 @@ function GroupRow({ g, href, exampleHref, active }: { g: DeadGroup; href: string
             {truncate(g.example.summary, 120)}
           </Link>
         </p>
+        <div className="mt-0.5">{exportLinks}</div>
       </td>
       <td className="num font-semibold" data-testid="dead-group-count">
         {g.count.toLocaleString('en-US')}

@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import * as brokerActions from '@/lib/actions/broker-actions';
 import type { DeadGroups } from '@/lib/brokers/schema';
 import { mockApi, renderInApp } from '@/tests/support/component';
-import { HOSTILE, actionResult, deadLetter, overview, page } from '@/tests/support/component-fixtures';
+import { HOSTILE, actionResult, deadGroup, deadLetter, overview, page } from '@/tests/support/component-fixtures';
 import { DeadTable } from './dead-table';
 
 const actions = vi.mocked(brokerActions);
@@ -14,20 +14,7 @@ const FP = 'fp-0123456789abcdef';
 
 function groups(count: number, complete: boolean): DeadGroups {
   return {
-    groups: [
-      {
-        fingerprint: FP,
-        pattern: 'SMTPServerDisconnected: Connection unexpectedly closed',
-        excType: 'SMTPServerDisconnected',
-        frame: 'app/tasks.py in send_email',
-        example: { id: 'dl-1', summary: 'SMTPServerDisconnected: Connection unexpectedly closed' },
-        count,
-        tasks: ['app.tasks.send_email'],
-        queues: ['emails'],
-        newestAt: '2026-12-03T09:58:00.000Z',
-        oldestAt: '2026-12-03T09:00:00.000Z',
-      },
-    ],
+    groups: [deadGroup(FP, { count })],
     scope: complete ? { grouped: count, complete } : { grouped: count, complete, note: 'Grouped the newest 10,000 dead letters.' },
   };
 }

@@ -2,6 +2,7 @@
 import Link from 'next/link';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardHeader } from '@/components/ui/card';
+import { ExportLinks } from '@/components/ui/export-links';
 import { ErrorBox, Loading } from '@/components/ui/states';
 import { Ago } from '@/components/ui/time';
 import type { Schedule, ScheduleAction } from '@/lib/brokers/schedule';
@@ -70,6 +71,7 @@ export function SchedulesView({ brokerId, decl }: { brokerId: string; decl: Sche
     <div className="grid gap-4">
       <Card testId="schedules">
         <CardHeader title="Schedules">
+          <ExportLinks brokerId={brokerId} list="schedules" noun="schedules" filters={{}} />
           {decl.actions.create ? <ScheduleFormButton disabledReason={off} onOpen={() => setOpen({ kind: 'form' })} /> : null}
         </CardHeader>
         {q.error && !q.data ? (

@@ -31,4 +31,19 @@ describe('ExportLinks', () => {
     expect(results.pathname).toBe('/api/brokers/b/results/export');
     expect(Object.fromEntries(results.searchParams)).toEqual({ format: 'csv' });
   });
+
+  it('links the workers, workflow runs and schedules lists to their own exports', () => {
+    for (const [list, filters, query] of [
+      ['workers', {}, { format: 'csv' }],
+      ['workflows', { status: 'failed' }, { status: 'failed', format: 'csv' }],
+      ['schedules', {}, { format: 'csv' }],
+    ] as const) {
+      const { unmount } = render(<ExportLinks brokerId="b" list={list} noun={list} filters={filters} />);
+      const csv = new URL((screen.getByTestId('export-csv') as HTMLAnchorElement).href);
+      expect(csv.pathname).toBe(`/api/brokers/b/${list}/export`);
+      expect(Object.fromEntries(csv.searchParams)).toEqual(query);
+      expect(screen.getByTestId('export-links')).toHaveTextContent(/^Export/);
+      unmount();
+    }
+  });
 });

@@ -1,5 +1,6 @@
 'use client';
 import Link from 'next/link';
+import { ExportLinks } from '@/components/ui/export-links';
 import { Empty, ErrorBox, Loading } from '@/components/ui/states';
 import { describeError } from '@/lib/client/api';
 import { formatAge, truncate } from '@/lib/text/format';
@@ -27,6 +28,9 @@ export function WorkersTable({ brokerId, words, states }: { brokerId: string; wo
   const base = `/brokers/${encodeURIComponent(brokerId)}`;
   return (
     <div className="overflow-x-auto">
+      <div className="flex justify-end px-4 pt-2">
+        <ExportLinks brokerId={brokerId} list="workers" noun="workers" filters={{}} />
+      </div>
       <table className="table-base min-w-[56rem]" data-testid="workers-table">
         <thead>
           <tr>

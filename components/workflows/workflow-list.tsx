@@ -2,6 +2,7 @@
 import Link from 'next/link';
 import { Badge } from '@/components/ui/badge';
 import { Card } from '@/components/ui/card';
+import { ExportLinks } from '@/components/ui/export-links';
 import { LoadMore } from '@/components/ui/load-more';
 import { Empty, ErrorBox, Loading } from '@/components/ui/states';
 import { Ago } from '@/components/ui/time';
@@ -32,6 +33,9 @@ export function WorkflowList({ brokerId, decl, status }: { brokerId: string; dec
             {t.label}
           </Link>
         ))}
+        <span className="ml-auto self-center">
+          <ExportLinks brokerId={brokerId} list="workflows" noun="runs" filters={{ status: status || undefined }} />
+        </span>
       </nav>
       {q.error && !q.data ? <ErrorBox {...describeError(q.error)} /> : null}
       {!q.data && !q.error ? <Loading /> : null}

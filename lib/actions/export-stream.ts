@@ -4,7 +4,7 @@ import { getAuditStore } from '@/lib/audit/store';
 import { ConsoleError } from '@/lib/brokers/errors';
 import type { Page } from '@/lib/brokers/schema';
 import { toConsoleError } from '@/lib/brokers/service';
-import { csvHeader, exportRow, truncatedLine, type ExportFormat, type ExportShape } from '@/lib/export/rows';
+import { csvHeader, exportRow, partialLine, truncatedLine, type ExportFormat, type ExportShape } from '@/lib/export/rows';
 import type { Principal } from '@/lib/auth/resolve';
 
 /** Rows read per page from the broker: the list's own pages, so an export costs what scrolling would. */
@@ -26,6 +26,9 @@ export interface ExportSpec<T> {
   filter: Record<string, unknown>;
   /** One page of the list after `cursor` (undefined: the first), already redacted as the list is. */
   read(cursor: string | undefined, limit: number): Promise<Page<T>>;
+  /** Set by a list that covers only part of what it lists (a bounded grouping, a capped list),
+   *  in its words, once read: the file's last line then says it. */
+  partial?: () => string | null;
 }
 
 /**
@@ -54,14 +57,15 @@ export async function streamExport<T>(spec: ExportSpec<T>): Promise<Response> {
   let rows = 0;
   let page = first;
   let done = false;
-  const finish = (outcome: 'done' | 'failed', message: string | null, truncated: boolean) =>
+  // `partial`: the list's own words when it covered only part of what it lists (spec.partial).
+  const finish = (outcome: 'done' | 'failed', message: string | null, truncated: boolean, partial: string | null = null) =>
     store
       .finish(entry.id, {
         outcome,
         code: outcome === 'failed' ? 'BrokerUnavailable' : null,
         message,
         results: [],
-        details: { list: shape.list, rows, format, truncated },
+        details: { list: shape.list, rows, format, truncated, ...(partial ? { partial } : {}) },
         finishedAt: new Date().toISOString(),
         count: rows,
       })
@@ -81,9 +85,11 @@ export async function streamExport<T>(spec: ExportSpec<T>): Promise<Response> {
         if (rows >= max || !more) {
           const truncated = rows >= max && (more || page.items.length > items.length);
           if (truncated) controller.enqueue(encoder.encode(truncatedLine(format, max, shape.noun)));
+          const partial = spec.partial?.() ?? null;
+          if (partial) controller.enqueue(encoder.encode(partialLine(format, partial)));
           done = true;
           // The audit entry is complete before the file is: whoever has the whole file can find it.
-          await finish('done', null, truncated);
+          await finish('done', null, truncated, partial);
           controller.close();
           return;
         }

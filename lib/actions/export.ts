@@ -16,7 +16,8 @@ import { resolvePrincipal } from './principal';
 export const EXPORT_MAX_ROWS = 50_000;
 const DEFAULT_ROWS = 10_000;
 
-const ZExportOptions = z.object({
+/** `format` and `max`, what every export adds to its list's filter. */
+export const ZExportOptions = z.object({
   format: z.enum(EXPORT_FORMATS, { error: `must be one of ${EXPORT_FORMATS.join(', ')}` }).default('csv'),
   max: z.coerce
     .number()

@@ -1,10 +1,12 @@
 import 'server-only';
 import { z } from 'zod';
-import { ZResultExportQuery, ZTaskExportQuery } from '@/lib/actions/export';
+import { ZExportOptions, ZResultExportQuery, ZTaskExportQuery } from '@/lib/actions/export';
+import { ZGroupsExportQuery, ZWorkflowsExportQuery } from '@/lib/actions/export-lists';
 import { MAX_VIEW_NAME, ZTeamViews } from '@/lib/views/schema';
 import type { Route } from './openapi-route';
 
-// The exports of the task and result lists, and the team saved views (lib/api/openapi.ts spreads them in).
+// The exports of the lists (tasks, results, dead-letter groups, workers, workflow runs,
+// schedules), and the team saved views (lib/api/openapi.ts spreads them in).
 
 const file = (rows: string) => ({
   '200': {
@@ -12,9 +14,45 @@ const file = (rows: string) => ({
     content: { 'text/csv': { schema: { type: 'string' } }, 'application/x-ndjson': { schema: { type: 'string' } } },
   },
 });
+/** An export of a list its view reads whole or by status: same gate (reader), same file. */
+const listExport = (path: string, tag: string, summary: string, query: z.ZodObject, rows: string, errors: number[]): Route => ({
+  method: 'get',
+  path: `/api/brokers/{broker}/${path}/export`,
+  tag,
+  access: 'reader',
+  summary: `${summary} as CSV or JSON lines: streamed, at most \`max\` rows, audited`,
+  query,
+  other: file(rows),
+  errors,
+});
 const name = z.string().min(1).max(MAX_VIEW_NAME).describe('unique per broker');
 
 export const viewExportRoutes = (e: { writer: number[]; readerOfBroker: number[]; readerOfState: number[] }): Route[] => [
+  listExport(
+    'dead/groups',
+    'dead letters',
+    'The dead-letter groups (by error fingerprint, of `queue`) with counts, first and last seen and a sample reason',
+    ZGroupsExportQuery,
+    'group',
+    e.readerOfBroker,
+  ),
+  listExport('workers', 'workers', 'The workers the system knows, as the Workers tab', ZExportOptions, 'worker', e.readerOfBroker),
+  listExport(
+    'workflows',
+    'workflows',
+    'The workflow runs of `status` (every run when none)',
+    ZWorkflowsExportQuery,
+    'run',
+    e.readerOfBroker,
+  ),
+  listExport(
+    'schedules',
+    'schedules',
+    'The schedules, payloads hidden where arguments are (POTATOQ_CONSOLE_REDACT_ARGS)',
+    ZExportOptions,
+    'schedule',
+    e.readerOfBroker,
+  ),
   {
     method: 'get',
     path: '/api/brokers/{broker}/tasks/export',

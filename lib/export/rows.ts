@@ -5,8 +5,12 @@ import type { DeadSummary, ResultSummary, TaskSummary } from '@/lib/brokers/sche
 export const EXPORT_FORMATS = ['csv', 'jsonl'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
-/** One exported column: its header and how a row fills it (null: empty cell, JSON null). */
-export type Column<T> = readonly [name: string, cell: (row: T) => string | null];
+/** One cell's value: text, a number or a yes/no as JSON has them, a list of names (a JSON array
+ *  in JSON lines, the array's JSON text in a CSV cell), null for an empty cell / JSON null. */
+export type Cell = string | number | boolean | null | readonly string[];
+
+/** One exported column: its header and how a row fills it. */
+export type Column<T> = readonly [name: string, cell: (row: T) => Cell];
 
 /** What one list exports: its columns, in order, and what its rows are called in words. */
 export interface ExportShape<T> {
@@ -75,15 +79,28 @@ export function csvCell(v: string | null): string {
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
+const cellText = (v: Cell): string | null =>
+  v === null || typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : String(v);
+
 export const csvHeader = <T>(shape: ExportShape<T>): string => `${shape.columns.map(([name]) => name).join(',')}\r\n`;
 
 export function exportRow<T>(shape: ExportShape<T>, row: T, format: ExportFormat): string {
   if (format === 'jsonl') return `${JSON.stringify(Object.fromEntries(shape.columns.map(([name, cell]) => [name, cell(row)])))}\n`;
-  return `${shape.columns.map(([, cell]) => csvCell(cell(row))).join(',')}\r\n`;
+  return `${shape.columns.map(([, cell]) => csvCell(cellText(cell(row)))).join(',')}\r\n`;
+}
+
+/** A line of the file that is not a row: a JSON object with `note` (and `extra`), or a CSV
+ *  line starting `#`. */
+function noteLine(format: ExportFormat, text: string, extra: Record<string, unknown>): string {
+  return format === 'jsonl' ? `${JSON.stringify({ ...extra, note: text })}\n` : `${csvCell(`# ${text}`)}\r\n`;
 }
 
 /** The last line when the export stopped at its limit: said in the file, not only in a header. */
 export function truncatedLine(format: ExportFormat, max: number, noun: string): string {
   const text = `export stopped at ${max} rows; more ${noun} match (narrow the filter or raise max up to the console's limit)`;
-  return format === 'jsonl' ? `${JSON.stringify({ truncated: true, max, note: text })}\n` : `${csvCell(`# ${text}`)}\r\n`;
+  return noteLine(format, text, { truncated: true, max });
 }
+
+/** The last line when the list itself covers only part of what it lists (its own words: a
+ *  bounded grouping, a capped schedule list): the file says so as the page does. */
+export const partialLine = (format: ExportFormat, text: string): string => noteLine(format, text, { partial: true });

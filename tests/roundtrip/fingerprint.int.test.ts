@@ -13,10 +13,10 @@ import { createSqliteAdapter } from '@/lib/brokers/potatoq/sqlite/adapter';
 import { ZDeadListQuery } from '@/lib/brokers/schema';
 import type { BrokerAdapter } from '@/lib/brokers/types';
 import { dropSchema, newSchemaName, PG_URL, pgAvailable } from '@/tests/support/postgres';
-import { POTATOQ, PYTHON, ROOT } from '../support/potatoq-seeder';
-import { SoloWorker, until } from '../support/solo-worker';
+import { startFpWorker } from '../support/fp-worker';
+import { ROOT } from '../support/potatoq-seeder';
+import { type SoloWorker, until } from '../support/solo-worker';
 
-const PY_DIR = path.join(ROOT, 'tests/py');
 const N = 600;
 execFileSync('bash', [path.join(ROOT, 'scripts/ensure-venv.sh')], { stdio: 'inherit' });
 const pgUp = await pgAvailable();
@@ -47,11 +47,7 @@ function suite(
       const s = await setup();
       a = s.adapter;
       cleanup = s.cleanup;
-      const env = { ...s.env, POTATOQ_NO_EMOJI: '1', NO_COLOR: '1', PYTHONUNBUFFERED: '1' };
-      execFileSync(POTATOQ, ['-A', 'fp_tasks', '--no-color', '--no-emoji', 'migrate'], { cwd: PY_DIR, env, stdio: 'pipe' });
-      execFileSync(PYTHON, ['fp_produce.py', String(N)], { cwd: PY_DIR, env });
-      worker = new SoloWorker('fp_tasks', PY_DIR, env);
-      worker.start(['fp-billing', 'fp-exports']);
+      worker = startFpWorker(s.env, N);
       await until(
         `${N} dead letters`,
         async () => (await a.overview()).totals.dead === N,

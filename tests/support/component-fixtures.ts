@@ -8,6 +8,7 @@ import type {
   Capabilities,
   Capability,
   DeadDetail,
+  DeadGroup,
   DeadSummary,
   MessageView,
   Page,
@@ -120,6 +121,23 @@ export function deadLetter(id: string, over: Partial<DeadSummary> = {}): DeadSum
     summary: 'SMTPServerDisconnected: Connection unexpectedly closed',
     diedAt: '2026-12-03T09:58:00.000Z',
     preview: { kind: 'native', text: "send_email('a@example.com')" },
+    ...over,
+  };
+}
+
+/** A dead-letter group of `count` letters of deadLetter()'s error. */
+export function deadGroup(fingerprint: string, over: Partial<DeadGroup> = {}): DeadGroup {
+  return {
+    fingerprint,
+    pattern: 'SMTPServerDisconnected: Connection unexpectedly closed',
+    excType: 'SMTPServerDisconnected',
+    frame: 'app/tasks.py in send_email',
+    example: { id: 'dl-1', summary: 'SMTPServerDisconnected: Connection unexpectedly closed' },
+    count: 3,
+    tasks: ['app.tasks.send_email'],
+    queues: ['emails'],
+    newestAt: '2026-12-03T09:58:00.000Z',
+    oldestAt: '2026-12-03T09:00:00.000Z',
     ...over,
   };
 }
