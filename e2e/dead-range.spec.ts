@@ -52,7 +52,10 @@ test('filters the dead letters to the last 15 minutes, exports them, and a saved
   // The queue filter kept the range: a search keeps it too.
   await expect(page.getByTestId('filter-queue')).toHaveValue(queue);
 
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-csv').click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByTestId('dead-list-card').getByTestId('export-csv').click(),
+  ]);
   const rows = csvObjects(fs.readFileSync((await download.path())!, 'utf8'));
   expect(rows.map((r) => r.id).sort()).toEqual(young);
   // The audit trail records the range as the instants the export read.
