@@ -6,9 +6,11 @@ import { SECRETS, scryptHash, startConsole, type RunningConsole } from './auth-s
 
 // Team saved views and list exports end to end, on a console of its own with two accounts: an
 // operator saves a filtered view for the team (a clash is said under the name, then replaced), a
-// viewer on another browser sees it, opens it by its link, cannot remove it; the operator exports
-// a queue's ready tasks and the download holds exactly the broker's rows, audited; a viewer
-// exports the dead-letter groups, one group's letters from its row, and the workers.
+// viewer on another browser sees it, opens it by its link, cannot remove it; the operator edits it
+// in place (a bad link said under its field; a second editor working from the older copy is told
+// and keeps what they typed), audited before and after; the operator exports a queue's ready
+// tasks and the download holds exactly the broker's rows, audited; a viewer exports the
+// dead-letter groups, one group's letters from its row, and the workers.
 
 test.describe.configure({ mode: 'serial' });
 
@@ -115,6 +117,68 @@ test('an operator saves a team view; a viewer sees it, opens it by its link, and
   });
   expect(bad.status()).toBe(400);
   expect(((await bad.json()) as { error: { fields: Record<string, string> } }).error.fields.href).toMatch(/path of this console/);
+});
+
+test('an operator edits a team view in place; an edit from an older copy is refused, nothing lost', async ({ browser }) => {
+  test.setTimeout(90_000);
+  const { queue } = busiest('potatoq_dead');
+  const name = `Team: ${queue}`;
+  const list = `/brokers/main/dead?queue=${encodeURIComponent(queue)}`;
+  const olga = await signedIn(browser, 'olga', SECRETS.operatorPassword, list);
+  // The same operator in a second browser opens the same view for editing first.
+  const other = await signedIn(browser, 'olga', SECRETS.operatorPassword, list);
+  await other.getByRole('button', { name: `Edit team view ${name}` }).click();
+  await expect(other.getByTestId('team-view-edit-newName')).toHaveValue(name);
+
+  await olga.getByRole('button', { name: `Edit team view ${name}` }).click();
+  const editor = olga.getByTestId('team-view-editor');
+  await editor.getByTestId('team-view-edit-href').fill('https://example.com/brokers/main/dead');
+  await editor.getByTestId('team-view-edit-save').click();
+  await expect(editor.getByTestId('team-view-edit-error-href')).toContainText('path of this console');
+  const href = `${list}&q=declined`;
+  const about = 'Card declines on the mail queue';
+  await editor.getByTestId('team-view-edit-href').fill(href);
+  await editor.getByTestId('team-view-edit-description').fill(about);
+  await editor.getByTestId('team-view-edit-save').click();
+  await expect(olga.getByTestId('team-view-editor')).toHaveCount(0);
+  await expect(olga.getByTestId('team-view-link')).toHaveAttribute('title', `${about} · saved by olga, last edited by olga`);
+  await olga.getByTestId('team-view-link').click();
+  await expect(olga).toHaveURL(new RegExp(`${href.replace(/[?]/g, '\\?')}$`));
+
+  // The second editor still has the copy from before: told, and what they typed stays.
+  await other.getByTestId('team-view-edit-description').fill('typed from the old copy');
+  await other.getByTestId('team-view-edit-save').click();
+  await expect(other.getByTestId('team-view-edit-problem')).toContainText(
+    `the view "${name}" was changed by olga after you opened it; nothing was saved`,
+  );
+  await expect(other.getByTestId('team-view-edit-description')).toHaveValue('typed from the old copy');
+  await other.getByTestId('team-view-edit-reload').click();
+  await expect(other.getByTestId('team-view-edit-href')).toHaveValue(href);
+  await expect(other.getByTestId('team-view-edit-description')).toHaveValue(about);
+
+  // Renamed in place: the same view under its new name.
+  const renamed = `${name} (declines)`;
+  await olga.getByRole('button', { name: `Edit team view ${name}` }).click();
+  await olga.getByTestId('team-view-edit-newName').fill(renamed);
+  await olga.getByTestId('team-view-edit-save').click();
+  await expect(olga.getByTestId('team-view-link')).toHaveText(renamed);
+
+  // In the state store every console shares: each edit once, the stale one not at all.
+  const views = (await (await olga.request.get(`${c.url}/api/brokers/main/views`)).json()) as {
+    views: Array<{ name: string; href: string; description: string; version: number; updatedBy: string | null }>;
+  };
+  expect(views.views).toEqual([expect.objectContaining({ name: renamed, href, description: about, version: 4, updatedBy: 'olga' })]);
+  const audit = (await (await olga.request.get(`${c.url}/api/audit?broker=main&action=view-edit`)).json()) as {
+    entries: Array<{ outcome: string; details: Record<string, unknown> }>;
+  };
+  // The stale edit is recorded as failed; the refused link was never stored (a 400 before anything ran).
+  expect(audit.entries.map((e) => e.outcome)).toEqual(['done', 'failed', 'done']);
+  expect(audit.entries[2]!.details).toMatchObject({
+    view: name,
+    before: { name, href: list, description: '' },
+    after: { name, href, description: about },
+  });
+  expect(audit.entries[0]!.details).toMatchObject({ before: { name }, after: { name: renamed, href, description: about } });
 });
 
 test("a queue's ready tasks export downloads exactly the broker's rows, audited", async ({ browser }) => {

@@ -56,7 +56,7 @@ export function BulkOutcome({ job, text: t }: { job: BulkJobView; text: BulkText
           <Link className="link" href={`/campaigns?${new URLSearchParams({ job: job.id }).toString()}`} data-testid="bulk-campaign">
             Follow what becomes of them
           </Link>{' '}
-          <span className="text-zinc-600 dark:text-zinc-400">(the campaign is made when the job stops)</span>
+          <span className="text-zinc-600 dark:text-zinc-400">(its roll-up is live while the job runs)</span>
         </p>
       ) : null}
       {job.error ? (

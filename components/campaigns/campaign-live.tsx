@@ -6,7 +6,7 @@ import { Badge } from '@/components/ui/badge';
 import { Card } from '@/components/ui/card';
 import { describeError, getJson } from '@/lib/client/api';
 import { deadAgain, rollupLine } from '@/lib/campaigns/rollup';
-import type { CampaignView, ItemQuery, Rollup } from '@/lib/campaigns/schema';
+import type { BulkCampaignJob, CampaignView, ItemQuery, Rollup } from '@/lib/campaigns/schema';
 import { CampaignItemList } from './campaign-items';
 import { FOLLOW_LABEL } from './campaign-words';
 import { ReplayAgain } from './replay-again';
@@ -56,6 +56,7 @@ export function CampaignLive({ initial }: { initial: CampaignView }) {
           {c.reason ? `: ${c.reason}` : ''} · {c.scope.count.toLocaleString('en-US')} tasks
           {c.scope.filter ? <span className="block font-mono text-xs break-all">filter {JSON.stringify(c.scope.filter)}</span> : null}
         </p>
+        {c.scope.job ? <BulkJobLine job={c.scope.job} joined={c.rollup.total} count={c.scope.count} /> : null}
         <p className="mt-1 flex flex-wrap gap-3 text-sm">
           {c.parent ? (
             <Link className="link" href={`/campaigns/${encodeURIComponent(c.parent)}`} data-testid="campaign-parent">
@@ -84,5 +85,21 @@ export function CampaignLive({ initial }: { initial: CampaignView }) {
       </div>
       <CampaignItemList key={fate} id={c.id} broker={c.broker} fate={fate} live={live} />
     </div>
+  );
+}
+
+/** A bulk job's campaign: how far its job got, in words (its tasks join as each batch is done). */
+function BulkJobLine({ job, joined, count }: { job: BulkCampaignJob; joined: number; count: number }) {
+  const n = (v: number) => v.toLocaleString('en-US');
+  const said =
+    job.state === 'running'
+      ? `The bulk job is still replaying: ${n(joined)} of ${n(count)} tasks so far; the rest join as each batch is done.`
+      : job.state === 'done'
+        ? `The bulk job finished: ${n(joined)} of ${n(count)} tasks were replayed${joined < count ? '; the job lists why the others were not' : ''}.`
+        : `The bulk job ${job.state === 'failed' ? 'failed' : 'was cancelled'} after ${n(joined)} of ${n(count)} tasks${job.why ? ` (${job.why})` : ''}; the rest were not replayed.`;
+  return (
+    <p className="mt-1 text-sm" data-testid="campaign-job">
+      {said}
+    </p>
   );
 }

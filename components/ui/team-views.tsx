@@ -1,8 +1,10 @@
 'use client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
+import { useState } from 'react';
 import { ApiError, brokerPath, getJson, postJson } from '@/lib/client/api';
 import type { TeamView } from '@/lib/views/schema';
+import { TeamViewEditor } from './team-view-edit';
 
 // Team saved views: kept in the console's state store for everyone (GET/POST
 // /api/brokers/{broker}/views). Anyone signed in sees them; operators save and remove them.
@@ -37,7 +39,7 @@ export function useSaveTeamView(brokerId: string) {
   });
 }
 
-/** This list's team views, each a link, with "remove" (refused by the server for viewers, said here). */
+/** This list's team views, each a link, with "edit" and "remove" (refused by the server for viewers, said here). */
 export function TeamViewList({ brokerId, pathname }: { brokerId: string; pathname: string }) {
   const qc = useQueryClient();
   const q = useQuery({
@@ -49,6 +51,7 @@ export function TeamViewList({ brokerId, pathname }: { brokerId: string; pathnam
     onSettled: () => qc.invalidateQueries({ queryKey: key(brokerId) }),
   });
   const views = (q.data?.views ?? []).filter((v) => v.href.split('?')[0] === pathname);
+  const [editing, setEditing] = useState<TeamView | null>(null);
   const muted = 'text-zinc-500 dark:text-zinc-400';
   return (
     <>
@@ -57,9 +60,23 @@ export function TeamViewList({ brokerId, pathname }: { brokerId: string; pathnam
       {q.data && views.length === 0 ? <span className={muted}>none for this list</span> : null}
       {views.map((v) => (
         <span key={v.name} className="inline-flex items-center rounded bg-sky-50 dark:bg-sky-950" data-testid="team-view">
-          <Link href={v.href} className="link px-1.5 py-0.5" data-testid="team-view-link" title={`saved by ${v.createdBy}`}>
+          <Link
+            href={v.href}
+            className="link px-1.5 py-0.5"
+            data-testid="team-view-link"
+            title={`${v.description ? `${v.description} · ` : ''}saved by ${v.createdBy}${v.updatedBy ? `, last edited by ${v.updatedBy}` : ''}`}
+          >
             {v.name}
           </Link>
+          <button
+            type="button"
+            className="px-1 text-zinc-500 hover:text-sky-700"
+            aria-label={`Edit team view ${v.name}`}
+            data-testid="team-view-edit"
+            onClick={() => setEditing(v)}
+          >
+            ✎
+          </button>
           <button
             type="button"
             className="px-1 text-zinc-500 hover:text-red-600"
@@ -72,6 +89,7 @@ export function TeamViewList({ brokerId, pathname }: { brokerId: string; pathnam
           </button>
         </span>
       ))}
+      {editing ? <TeamViewEditor key={editing.name} brokerId={brokerId} view={editing} onDone={() => setEditing(null)} /> : null}
       {remove.error ? (
         <span className="text-red-600" data-testid="team-view-problem">
           {problemOf(remove.error).text}

@@ -2,7 +2,7 @@ import 'server-only';
 import { ConsoleError } from '@/lib/brokers/errors';
 import { brokerList } from '@/lib/brokers/service';
 import { getTeamViewStore } from '@/lib/views/store';
-import { ZTeamViewRemove, teamViewInput, type TeamView } from '@/lib/views/schema';
+import { ZTeamViewRemove, teamViewEdit, teamViewInput, type TeamView } from '@/lib/views/schema';
 import { gate } from './gate';
 import { resolvePrincipal } from './principal';
 
@@ -39,6 +39,30 @@ export async function saveTeamViewOp(broker: string, input: unknown, headers: He
       return { saved: { name: v.name, href: v.href }, replaced: before !== null };
     },
     audit: (v, r) => ({ view: v.name, href: v.href, replaced: r.replaced }),
+  });
+}
+
+const shown = (v: TeamView) => ({ name: v.name, href: v.href, description: v.description });
+
+/** POST /api/brokers/:broker/views/edit: renames a view, changes its link or description, in
+ *  place; refused (409) when it changed since the version the editor read. Audited before/after. */
+export async function editTeamViewOp(broker: string, input: unknown, headers: Headers) {
+  await resolvePrincipal(headers);
+  known(broker);
+  return gate({
+    action: 'view-edit',
+    brokerId: broker,
+    capability: null,
+    schema: teamViewEdit(broker),
+    input,
+    headers,
+    reasonRequired: false,
+    target: (v) => ({ view: v.name }),
+    run: async (v, ctx) => {
+      const { before, after } = await (await getTeamViewStore()).edit(broker, v, ctx.principal.user);
+      return { before: shown(before), after: shown(after), view: after };
+    },
+    audit: (v, r) => ({ view: v.name, before: r.before, after: r.after }),
   });
 }
 

@@ -2,7 +2,7 @@ import 'server-only';
 import { z } from 'zod';
 import { ZExportOptions, ZResultExportQuery, ZTaskExportQuery } from '@/lib/actions/export';
 import { ZGroupsExportQuery, ZWorkflowsExportQuery } from '@/lib/actions/export-lists';
-import { MAX_VIEW_NAME, ZTeamViews } from '@/lib/views/schema';
+import { MAX_VIEW_DESCRIPTION, MAX_VIEW_NAME, ZTeamView, ZTeamViews } from '@/lib/views/schema';
 import type { Route } from './openapi-route';
 
 // The exports of the lists (tasks, results, dead-letter groups, workers, workflow runs,
@@ -26,6 +26,12 @@ const listExport = (path: string, tag: string, summary: string, query: z.ZodObje
   errors,
 });
 const name = z.string().min(1).max(MAX_VIEW_NAME).describe('unique per broker');
+const href = z
+  .string()
+  .max(2000)
+  .describe('the list page and its filter: `/brokers/{broker}/dead?queue=…`, `/queues/{queue}?state=…`, `/results?status=…`');
+const description = z.string().max(MAX_VIEW_DESCRIPTION).describe('what the view is for');
+const shown = z.object({ name: z.string(), href: z.string(), description: z.string() });
 
 export const viewExportRoutes = (e: { writer: number[]; readerOfBroker: number[]; readerOfState: number[] }): Route[] => [
   listExport(
@@ -92,13 +98,22 @@ export const viewExportRoutes = (e: { writer: number[]; readerOfBroker: number[]
       'Save a team view: a list page of this broker with its filter; a name in use is refused (field `name`) unless `replace`; audited',
     body: z.object({
       name,
-      href: z
-        .string()
-        .max(2000)
-        .describe('the list page and its filter: `/brokers/{broker}/dead?queue=…`, `/queues/{queue}?state=…`, `/results?status=…`'),
+      href,
+      description: description.optional(),
       replace: z.boolean().optional().describe('overwrite the view of the same name'),
     }),
     ok: z.object({ saved: z.object({ name: z.string(), href: z.string() }), replaced: z.boolean() }),
+    errors: e.writer,
+  },
+  {
+    method: 'post',
+    path: '/api/brokers/{broker}/views/edit',
+    tag: 'views',
+    access: 'operator',
+    summary:
+      'Edit a team view in place (rename with `newName`, its link, its description) from the `version` read; 409 when it changed since; audited with before and after',
+    body: z.object({ name, version: z.number().int().min(1), newName: name, href, description: description.optional() }),
+    ok: z.object({ before: shown, after: shown, view: ZTeamView }),
     errors: e.writer,
   },
   {

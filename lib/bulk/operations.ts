@@ -5,7 +5,7 @@ import { brokerModel } from '@/lib/brokers/service';
 import { gate } from '@/lib/actions/gate';
 import { resolvePrincipal } from '@/lib/actions/principal';
 import { completeAuditEntry } from '@/lib/audit/complete';
-import { followBulk } from './follow';
+import { followBulk, followBulkEnd } from './follow';
 import { MAX_IDS } from '@/lib/audit/types';
 import { serviceBackend } from './backend';
 import { hook, notFound, releasingIdle, requestRemote, targetFor } from './control';
@@ -133,7 +133,7 @@ export async function createBulk(
 
 /** The audit entry of a start is completed with the per-id outcomes once the job stops (by
  *  whichever console runs it then). */
-function completeWhenFinished(job: BulkJob, auditId: string | null, reason: string | null = null): void {
+function completeWhenFinished(job: BulkJob, auditId: string | null): void {
   void job.finished.then(async () => {
     // A paused job read back from the store: its loop runs later. A lost one: another console has it.
     if (job.active || job.lost) return;
@@ -150,7 +150,7 @@ function completeWhenFinished(job: BulkJob, auditId: string | null, reason: stri
         ...p,
       }),
     );
-    await followBulk(job, v, auditId, reason);
+    await followBulkEnd(job);
     if (!auditId) return;
     const details = { jobId: job.id, state: v.state, ...p, notReached: p.total - p.processed, error: v.error };
     // The entry began with the first MAX_IDS snapshot ids; the ids acted on beyond them join it.
@@ -207,8 +207,9 @@ export async function controlBulk(brokerId: string, input: unknown, headers: Hea
           if (c.rate !== undefined) job.setRate(c.rate);
           job.auditId = ctx.auditId;
           job.actor = ctx.principal.user;
+          await followBulk(job, ctx.auditId, ctx.reason);
           job.start();
-          completeWhenFinished(job, ctx.auditId, ctx.reason);
+          completeWhenFinished(job, ctx.auditId);
           break;
         case 'pause':
           job.pause();
@@ -219,6 +220,8 @@ export async function controlBulk(brokerId: string, input: unknown, headers: Hea
           const wasFailed = job.state === 'failed';
           job.actor = ctx.principal.user;
           if (c.rate !== undefined && !wasFailed) job.setRate(c.rate);
+          // Its campaign goes on (reopened after a failure; made if the console that started it could not).
+          if (!job.looping) await followBulk(job, job.auditId, null);
           job.resume();
           if (c.rate !== undefined && wasFailed) job.setRate(c.rate);
           // A failed job's start entry is complete; this resume's entry gets the new outcomes.

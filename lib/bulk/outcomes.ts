@@ -1,5 +1,18 @@
 import type { ActionOutcome, ActionResult, OutcomeCode } from '@/lib/brokers/schema';
+import type { ActedItem } from '@/lib/campaigns/store-bulk';
 import type { BulkProgress } from './schema';
+
+export type { ActedItem };
+
+/** The ids of a batch starting at snapshot place `start` that were not refused. */
+export function okOf(batch: readonly string[], start: number, notOk: readonly ActionOutcome[]): ActedItem[] {
+  const refused = new Set(notOk.map((o) => o.id));
+  const out: ActedItem[] = [];
+  batch.forEach((id, i) => {
+    if (!refused.has(id)) out.push({ n: start + i, id });
+  });
+  return out;
+}
 
 /** Successful ids kept by id (the rest only counted): a 100,000-id job stays small in memory. */
 export const SUCCESS_SAMPLE = 100;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ConsoleError, isConsoleError } from '@/lib/brokers/errors';
 import type { ActionOutcome } from '@/lib/brokers/schema';
 import { redactSecrets } from '@/lib/text/secrets';
-import { OutcomeLog } from './outcomes';
+import { okOf, OutcomeLog, type ActedItem } from './outcomes';
 import { OwnershipLost, type ControlRequest } from './store';
 import { BATCH_SIZE, type BulkAction, type BulkFilter, type BulkJobView, type BulkState } from './schema';
 import type { BulkBackend, Snapshot } from './snapshot';
@@ -71,6 +71,10 @@ export class BulkJob {
   /** Who started (or last resumed) it here: a move's journal names them. */
   actor: string | null = null;
   hooks: JobHooks | null = null;
+  /** Hears the ids the broker took (`ok`), with their place in the snapshot, after each batch
+   *  (a one-pass job: every POLL_MS): the job's campaign grows as it runs (lib/bulk/follow.ts).
+   *  It must not throw; the job does not wait on it beyond the call. */
+  onActed: ((items: ActedItem[]) => Promise<void>) | null = null;
   /** Its batch loop runs in this process (false for a job read back and not yet continued). */
   looping = false;
   /** This console lost the job's lease (it stalled past it, and another console may have taken
@@ -284,7 +288,12 @@ export class BulkJob {
     const seen = new Set<string>();
     const job = this; // eslint-disable-line @typescript-eslint/no-this-alias -- the getter reads the job's live rate
     const notOk: ActionOutcome[] = [];
+    const ok: ActedItem[] = [];
+    const start = this.next;
+    const place = this.onActed ? new Map(ids.map((id, i) => [id, start + i])) : null;
     let heard = Date.now();
+    let told = Date.now();
+    const tell = () => this.onActed?.(ok.splice(0));
     this.looping = true;
     try {
       if (this.hooks && !(await this.saveBeforeSend())) return;
@@ -298,6 +307,10 @@ export class BulkJob {
         // Called before every letter: the state store is read (requests from other consoles) and
         // written (progress, the outcomes not ok so far) at most every POLL_MS, not per letter.
         gate: async () => {
+          if (ok.length && Date.now() - told >= POLL_MS) {
+            told = Date.now();
+            await tell();
+          }
           if (this.hooks && Date.now() - heard >= POLL_MS) {
             heard = Date.now();
             await this.listen();
@@ -310,24 +323,24 @@ export class BulkJob {
           seen.add(o.id);
           this.log.add(o);
           if (o.outcome !== 'ok') notOk.push(o);
+          else if (place?.has(o.id)) ok.push({ n: place.get(o.id)!, id: o.id });
         },
       });
       this.inFlight = 0;
-      if (this.lost) return;
+      // A lost job writes nothing more to its row, but the ids the broker took were replayed.
+      if (this.lost) return void (await tell());
       // Ids not reached: skipped or failed when the job ran to its end; left as they are when cancelled.
-      const rest =
-        this.state !== 'cancelled'
-          ? this.log.addBatch(
-              ids.filter((id) => !seen.has(id)),
-              result,
-            )
-          : [];
+      const unseen = this.state !== 'cancelled' ? ids.filter((id) => !seen.has(id)) : [];
+      const rest = unseen.length ? this.log.addBatch(unseen, result) : [];
+      if (place) ok.push(...okOf(unseen, 0, rest).map((a) => ({ n: place.get(a.id)!, id: a.id })));
+      await tell();
       this.log.batches = 1;
       this.next = this.snapshot.ids.length;
       if (this.hooks) await this.save([...notOk.splice(0), ...rest]);
       if (this.state === 'running' || this.state === 'paused') this.state = 'done';
     } catch (e) {
       this.inFlight = 0;
+      await tell();
       const failed = this.fail(
         ids.filter((id) => !seen.has(id)),
         e,
@@ -371,6 +384,9 @@ export class BulkJob {
           if (this.hooks) await this.save(failed);
           return;
         }
+        // The campaign hears the batch before the row says it is done: a console that stops in
+        // between leaves ids the campaign has (appends are idempotent), never ids it lost.
+        await this.onActed?.(okOf(batch, this.next - batch.length, notOk));
         this.inFlight = 0;
         if (this.hooks) await this.save(notOk);
         if (this.rate !== null && this.next < ids.length) {

@@ -59,7 +59,8 @@ export async function pollCampaign(store: CampaignStore, id: string, deps: Follo
       now,
     );
   }
-  const settled = !(await store.unsettled(id));
+  // A bulk job still replaying adds tasks batch by batch: its campaign is not settled yet.
+  const settled = c.scope.job?.state !== 'running' && !(await store.unsettled(id));
   if (settled) await store.setFollow(id, 'settled', null);
   return { polled: true, looked: due.length, settled };
 }

@@ -3,7 +3,9 @@ import { FATE_BATCH } from '@/lib/brokers/dto-fate';
 import type { ActionOutcome } from '@/lib/brokers/schema';
 import { fateCapability, taskFates } from '@/lib/brokers/service-fate';
 import { getCampaignStore } from './open';
+import type { BulkCampaignJob } from './schema';
 import type { NewCampaign, NewItem } from './store';
+import { bulkCampaignId, type ActedItem } from './store-bulk';
 
 // Every replay, edited replay, move and bulk job becomes a campaign: the ids the system took,
 // with the error each died of before, so the follow-up can tell "died again, same error". The
@@ -64,20 +66,33 @@ export async function recordCampaign(
   }
 }
 
-/** A bulk job's campaign once it stopped: the snapshot ids it processed without a refusal. The
- *  error before is the filter's group where the job replayed one group, else unknown. */
-export async function recordBulkCampaign(
-  c: NewCampaign,
-  snapshot: readonly string[],
-  processed: number,
-  notOk: ReadonlyArray<Pick<ActionOutcome, 'id'>>,
-): Promise<string | null> {
-  const refused = new Set(notOk.map((o) => o.id));
-  const group = typeof c.filter?.group === 'string' ? c.filter.group : null;
-  const done = snapshot.slice(0, processed).filter((id) => !refused.has(id));
-  return recordCampaign(
-    c,
-    done.map((id) => ({ id })),
-    new Map(done.map((id) => [id, group])),
-  );
+/**
+ * A bulk job's campaign, made when it starts (lib/campaigns/store-bulk.ts): nothing when it
+ * exists (a console that took the job over). Its id, or null when the store failed (logged).
+ */
+export async function openBulkCampaign(c: NewCampaign, job: BulkCampaignJob, count: number): Promise<string | null> {
+  try {
+    return await (await getCampaignStore()).openBulk(c, job, count, await offWhy(c.broker));
+  } catch (e) {
+    logError('open bulk campaign', e);
+    return null;
+  }
+}
+
+/** The tasks one batch of a bulk job replayed join its campaign; a failure is logged (the job goes on). */
+export async function appendBulkCampaign(jobId: string, items: readonly ActedItem[], before: string | null): Promise<void> {
+  try {
+    await (await getCampaignStore()).appendBulk(bulkCampaignId(jobId), items, before);
+  } catch (e) {
+    logError('add to bulk campaign', e);
+  }
+}
+
+/** How the bulk job stands, on its campaign. */
+export async function markBulkCampaign(job: BulkCampaignJob): Promise<void> {
+  try {
+    await (await getCampaignStore()).setBulkJob(bulkCampaignId(job.id), job);
+  } catch (e) {
+    logError('bulk campaign state', e);
+  }
 }

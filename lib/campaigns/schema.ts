@@ -33,12 +33,23 @@ export const ZRollup = z
   .meta({ id: 'CampaignRollup' });
 export type Rollup = z.infer<typeof ZRollup>;
 
+/** A bulk job's campaign: the job, and whether it is still replaying (its tasks join the
+ *  campaign batch by batch) or how it stopped, with why when it failed. */
+export const ZBulkCampaignJob = z.strictObject({
+  id: z.string(),
+  state: z.enum(['running', 'done', 'cancelled', 'failed']),
+  why: z.string().nullable(),
+});
+export type BulkCampaignJob = z.infer<typeof ZBulkCampaignJob>;
+
 export const ZCampaignScope = z.strictObject({
   /** The first ids replayed (all of them up to 20); `count` says how many in all. */
   ids: z.array(z.string()),
   /** A bulk job's frozen filter; null for ids picked by hand. */
   filter: z.record(z.string(), z.unknown()).nullable(),
   count: z.number().int(),
+  /** A bulk job's campaign: the job (absent for any other action). */
+  job: ZBulkCampaignJob.optional(),
 });
 
 export const ZCampaign = z
@@ -135,3 +146,20 @@ export const ZCampaignListQuery = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
 export type CampaignListQuery = z.infer<typeof ZCampaignListQuery>;
+
+/** A campaign as its action records it (the store adds its id, times and state). */
+export interface NewCampaign {
+  broker: string;
+  action: string;
+  who: string;
+  reason: string | null;
+  auditId: string | null;
+  parent: string | null;
+  filter: Record<string, unknown> | null;
+}
+
+/** A task replayed, with the error fingerprint it died of before (null: unknown). */
+export interface NewItem {
+  id: string;
+  before: string | null;
+}

@@ -4,27 +4,25 @@ import type { TaskFate } from '@/lib/brokers/dto-fate';
 import { SETTLED } from '@/lib/brokers/dto-fate';
 import type { SqlRunner } from '@/lib/state/sql';
 import { rollupOf, sameError, type FateCount } from './rollup';
-import type { Campaign, CampaignItem, CampaignItems, CampaignList, CampaignListQuery, FollowState, ItemFate, ItemQuery } from './schema';
+import { bulkCampaignMethods } from './store-bulk';
+import type {
+  Campaign,
+  CampaignItem,
+  CampaignItems,
+  CampaignList,
+  CampaignListQuery,
+  FollowState,
+  ItemFate,
+  ItemQuery,
+  NewCampaign,
+  NewItem,
+} from './schema';
 
 // Campaigns on the console's state store (tables in lib/state/steps.ts, `campaigns-1`), the
 // same SQL on SQLite and PostgreSQL. The items are rows, so a 100,000-task campaign costs its
 // follow-up one indexed read of the next batch, never the whole list.
 
-export interface NewCampaign {
-  broker: string;
-  action: string;
-  who: string;
-  reason: string | null;
-  auditId: string | null;
-  parent: string | null;
-  filter: Record<string, unknown> | null;
-}
-
-/** A task replayed, with the error fingerprint it died of before (null: unknown). */
-export interface NewItem {
-  id: string;
-  before: string | null;
-}
+export type { NewCampaign, NewItem } from './schema';
 
 export interface DueItem {
   n: number;
@@ -143,34 +141,13 @@ export function createCampaignStore(db: SqlRunner) {
   }
 
   return {
+    ...bulkCampaignMethods(db),
+
     /** A campaign over `items` (deduplicated by the caller); `off` with why where the broker tells no fates. */
     async create(c: NewCampaign, items: readonly NewItem[], off: string | null = null): Promise<string> {
       const scope = { ids: items.slice(0, SCOPE_IDS).map((i) => i.id), filter: c.filter, count: items.length };
       const id = await insertCampaign(c, scope, off ? 'off' : 'following', off);
       await insertItems(id, items);
-      return id;
-    },
-
-    /** A campaign over the ids a bulk job replayed (its `ok` outcomes), copied in one statement. */
-    async createFromBulk(c: NewCampaign, jobId: string, before: string | null, off: string | null = null): Promise<string> {
-      const id = await insertCampaign(c, { ids: [], filter: c.filter, count: 0 }, off ? 'off' : 'following', off);
-      await db.run(
-        `INSERT INTO console_campaign_items (campaign, n, task_id, before_fp, fate, same, fp, state, detail, followed, at, checked_ms, settled)
-         SELECT ?, n, id, ?, 'pending', NULL, NULL, NULL, '', NULL, NULL, 0, 0 FROM console_bulk_outcomes WHERE job_id = ? AND outcome = 'ok'`,
-        [id, before, jobId],
-      );
-      const first = await db.all<{ task_id: string }>('SELECT task_id FROM console_campaign_items WHERE campaign = ? ORDER BY n LIMIT ?', [
-        id,
-        SCOPE_IDS,
-      ]);
-      const total = Number(
-        (await db.all<{ n: number }>('SELECT COUNT(*) AS n FROM console_campaign_items WHERE campaign = ?', [id]))[0]?.n ?? 0,
-      );
-      await db.run('UPDATE console_campaigns SET scope = ?, total = ? WHERE id = ?', [
-        JSON.stringify({ ids: first.map((r) => r.task_id), filter: c.filter, count: total }),
-        total,
-        id,
-      ]);
       return id;
     },
 

@@ -203,6 +203,14 @@ const SAVED_VIEWS = [
     created_by TEXT NOT NULL, PRIMARY KEY (broker, name))`,
 ];
 
+// The background alert evaluator's memory per target (lib/alerts/memory.ts): when its breach
+// began (for `for`), the last dead-letter count read (a rate), the fingerprints seen when
+// watching began; shared by every instance on the store and kept across restarts.
+const ALERT_MEMORY = (d: Dialect) => [
+  `CREATE TABLE IF NOT EXISTS console_alert_memory (
+    target TEXT PRIMARY KEY, since_ms ${int(d)}, dead_at_ms ${int(d)}, dead_count ${int(d)}, seen TEXT, updated_ms ${int(d)} NOT NULL)`,
+];
+
 /** The console's schema, in order. Append only. */
 export const STEPS: readonly SchemaStep[] = [
   {
@@ -242,4 +250,17 @@ export const STEPS: readonly SchemaStep[] = [
   { id: 'campaigns-2', statements: () => CAMPAIGNS_2 },
   { id: 'deaths-1', statements: DEATHS },
   { id: 'saved-views-1', statements: () => SAVED_VIEWS },
+  { id: 'alert-memory-1', statements: ALERT_MEMORY },
+  // Team views edited in place (lib/views/store.ts): a description, and a version that refuses an
+  // edit made from an older copy of the view (NULL in rows saved before: version 1).
+  {
+    id: 'saved-views-2',
+    statements: () => [],
+    columns: (d) => [
+      ['console_saved_views', 'description', 'TEXT'],
+      ['console_saved_views', 'version', int(d)],
+      ['console_saved_views', 'updated_at', 'TEXT'],
+      ['console_saved_views', 'updated_by', 'TEXT'],
+    ],
+  },
 ];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fieldsOf } from '@/lib/brokers/parse-input';
-import { teamViewInput, viewHrefProblem, ZTeamViewRemove } from './schema';
+import { teamViewEdit, teamViewInput, viewHrefProblem, ZTeamViewRemove } from './schema';
 
 const problem = (href: string, broker = 'shop') => viewHrefProblem(href, broker);
 
@@ -54,5 +54,23 @@ describe('team view validation', () => {
       href: '/brokers/shop/dead?q=card',
     });
     expect(ZTeamViewRemove.safeParse({ name: '' }).success).toBe(false);
+  });
+
+  it('names the field of a bad edit the same way: the new name, the link, the description, the version', () => {
+    const schema = teamViewEdit('shop');
+    const bad = (input: unknown) => {
+      const r = schema.safeParse(input);
+      return r.success ? null : fieldsOf(r.error);
+    };
+    const ok = { name: 'mail', version: 3, newName: 'mail (EU)', href: '/brokers/shop/dead?queue=mail', description: ' EU\nonly ' };
+    expect(schema.parse(ok)).toEqual({ ...ok, description: 'EU\nonly' });
+    expect(bad({ ...ok, newName: ' ' })).toEqual({ newName: 'give the view a name' });
+    expect(bad({ ...ok, href: 'https://evil.example/brokers/shop/dead' })).toMatchObject({
+      href: expect.stringMatching(/path of this console/),
+    });
+    expect(bad({ ...ok, description: 'x'.repeat(501) })).toEqual({ description: 'at most 500 characters' });
+    expect(bad({ ...ok, description: 'a\u0000b' })).toEqual({ description: 'no control characters' });
+    expect(bad({ ...ok, version: 0 })).toMatchObject({ version: expect.any(String) });
+    expect(bad({ name: 'mail', newName: 'x', href: '/brokers/shop/dead' })).toMatchObject({ version: expect.any(String) });
   });
 });

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { boundMs, RANGE_HINT } from '@/lib/brokers/time-range';
 
 export const MAX_VIEW_NAME = 80;
+export const MAX_VIEW_DESCRIPTION = 500;
 /** Team views kept per broker: a bound on what one operator's script can store. */
 export const MAX_TEAM_VIEWS = 200;
 const MAX_HREF = 2_000;
@@ -54,26 +55,54 @@ export const ZViewName = z
   .max(MAX_VIEW_NAME, `at most ${MAX_VIEW_NAME} characters`)
   .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), 'no control characters');
 
+export const ZViewDescription = z
+  .string({ error: 'the description is text' })
+  .trim()
+  .max(MAX_VIEW_DESCRIPTION, `at most ${MAX_VIEW_DESCRIPTION} characters`)
+  .refine((s) => !/[\u0000-\u0009\u000b-\u001f\u007f]/.test(s), 'no control characters');
+
+const viewHref = (broker: string) =>
+  z.string({ error: 'the view needs the link of a list' }).superRefine((href, ctx) => {
+    const why = viewHrefProblem(href, broker);
+    if (why) ctx.addIssue({ code: 'custom', message: why });
+  });
+
 /** The body of `POST /api/brokers/{broker}/views`; `replace` overwrites a view of the same name. */
 export const teamViewInput = (broker: string) =>
   z.strictObject({
     name: ZViewName,
-    href: z.string({ error: 'the view needs the link of a list' }).superRefine((href, ctx) => {
-      const why = viewHrefProblem(href, broker);
-      if (why) ctx.addIssue({ code: 'custom', message: why });
-    }),
+    href: viewHref(broker),
+    description: ZViewDescription.optional(),
     replace: z.boolean().optional(),
   });
 export type TeamViewInput = z.output<ReturnType<typeof teamViewInput>>;
 
 export const ZTeamViewRemove = z.strictObject({ name: ZViewName });
 
+/**
+ * The body of `POST /api/brokers/{broker}/views/edit`: the view `name` as it was read at
+ * `version`, and what it becomes (`newName` renames it). An edit from an older version is refused.
+ */
+export const teamViewEdit = (broker: string) =>
+  z.strictObject({
+    name: ZViewName,
+    version: z.number({ error: 'the version of the view as it was read' }).int().min(1),
+    newName: ZViewName,
+    href: viewHref(broker),
+    description: ZViewDescription.default(''),
+  });
+export type TeamViewEdit = z.output<ReturnType<typeof teamViewEdit>>;
+
 export const ZTeamView = z
   .strictObject({
     name: z.string(),
     href: z.string().describe('the list page and its filter, a path of this console'),
+    description: z.string().describe('what the view is for (may be empty)'),
     createdAt: z.string().describe('ISO 8601 time'),
     createdBy: z.string(),
+    version: z.number().int().describe('goes up with each edit; an edit names the version it was made from'),
+    updatedAt: z.string().nullable().describe('ISO 8601 time of the last edit; null when never edited'),
+    updatedBy: z.string().nullable(),
   })
   .meta({ id: 'TeamView' });
 export type TeamView = z.infer<typeof ZTeamView>;

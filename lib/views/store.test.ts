@@ -37,4 +37,46 @@ describe('the team view store', () => {
     expect(over).toMatchObject({ code: 'InvalidInput', fields: { name: expect.stringMatching(/at most 200/) } });
     expect(await s.put('a', { name: 'v3', href: '/brokers/a/results', replace: true }, 'bob')).not.toBeNull();
   });
+
+  it('edits a view in place from the version read; a second edit from the same version is refused, nothing lost', async () => {
+    const s = createSqlTeamViewStore(db);
+    await s.put('a', { name: 'mail', href: '/brokers/a/dead?queue=mail' }, 'olga');
+    await s.put('a', { name: 'sms', href: '/brokers/a/dead?queue=sms' }, 'olga');
+    const [, read] = await s.list('a').then((l) => [l, l.find((v) => v.name === 'mail')!] as const);
+    expect(read).toMatchObject({ version: 1, description: '', updatedAt: null });
+    const first = await s.edit(
+      'a',
+      { name: 'mail', version: 1, newName: 'mail (EU)', href: '/brokers/a/dead?queue=mail-eu', description: 'EU only' },
+      'olga',
+    );
+    expect(first.before).toMatchObject({ name: 'mail', href: '/brokers/a/dead?queue=mail' });
+    expect(first.after).toMatchObject({ name: 'mail (EU)', version: 2, updatedBy: 'olga', createdBy: 'olga' });
+    // Bob opened the view before Olga's edit: told, and Olga's edit stands.
+    const late = await s
+      .edit('a', { name: 'mail', version: 1, newName: 'mail', href: '/brokers/a/results', description: '' }, 'bob')
+      .catch((e: unknown) => e);
+    expect(late).toMatchObject({ code: 'NotFound' });
+    const stale = await s
+      .edit('a', { name: 'mail (EU)', version: 1, newName: 'mail (EU)', href: '/brokers/a/results', description: '' }, 'bob')
+      .catch((e: unknown) => e);
+    expect(stale).toMatchObject({
+      code: 'Conflict',
+      message: expect.stringMatching(/changed by olga after you opened it; nothing was saved/),
+    });
+    // Renaming onto another view's name is said under the new name.
+    const taken = await s
+      .edit('a', { name: 'mail (EU)', version: 2, newName: 'sms', href: '/brokers/a/results', description: '' }, 'bob')
+      .catch((e: unknown) => e);
+    expect(taken).toMatchObject({ code: 'InvalidInput', fields: { newName: expect.stringMatching(/"sms" already exists/) } });
+    expect((await s.list('a')).map((v) => [v.name, v.href, v.description, v.version])).toEqual([
+      ['mail (EU)', '/brokers/a/dead?queue=mail-eu', 'EU only', 2],
+      ['sms', '/brokers/a/dead?queue=sms', '', 1],
+    ]);
+    // A replace of the view is a new version too: an edit begun before it is refused.
+    await s.put('a', { name: 'sms', href: '/brokers/a/results', replace: true }, 'bob');
+    const overReplace = await s
+      .edit('a', { name: 'sms', version: 1, newName: 'sms', href: '/brokers/a/dead', description: '' }, 'olga')
+      .catch((e: unknown) => e);
+    expect(overReplace).toMatchObject({ code: 'Conflict' });
+  });
 });

@@ -2,6 +2,7 @@
 // the middle of a paced redrive: no letter may be lost, and duplicates only come from the
 // documented window (a replay confirmed but its DLQ ack not processed). On the system's
 // RabbitMQ 3.10.8, browsing is refused and potatoq's DLQ keeps every letter.
+// int-lane: owns rabbitmq; uses redis/0 (stops and starts RabbitMQ 4.3; results under a per-run prefix)
 import { execFile, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
