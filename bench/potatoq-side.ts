@@ -110,6 +110,8 @@ export async function startDashboard(env: NodeJS.ProcessEnv): Promise<Dashboard>
 
 /** The console's production build (`next build`) serving `broker` (or several) on a free loopback port
  *  (authentication off, as on loopback), once it answers; null without a build. */
+const serverNodeArgs = () => (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+
 export async function startConsole(broker: Record<string, unknown> | Array<Record<string, unknown>>): Promise<Dashboard | null> {
   const dist = process.env.NEXT_DIST_DIR || '.next';
   if (!fs.existsSync(path.join(ROOT, dist, 'BUILD_ID'))) return null;
@@ -118,7 +120,9 @@ export async function startConsole(broker: Record<string, unknown> | Array<Recor
   let log = '';
   const child = spawn(
     process.execPath,
-    [path.join(ROOT, 'node_modules/next/dist/bin/next'), 'start', '-H', '127.0.0.1', '-p', String(port)],
+    // BENCH_SERVER_NODE_ARGS: flags for the server's node, e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`
+    // (a profile of the measured server; NODE_OPTIONS may not carry --cpu-prof).
+    [...serverNodeArgs(), path.join(ROOT, 'node_modules/next/dist/bin/next'), 'start', '-H', '127.0.0.1', '-p', String(port)],
     {
       cwd: ROOT,
       env: {

@@ -19,6 +19,7 @@ import { ROOT } from '@/tests/support/potatoq-seeder';
 import { newTag, potatoqUrl, RMQ4_MGMT, RMQ4_URL, spawnRabbitSeeder } from '@/tests/support/rabbitmq';
 import { seedDlq } from '@/tests/support/rabbit-dlq-seed';
 import { runSideBySide } from './side-by-side';
+import { createBenchVhost } from './rabbit-vhost';
 import { CHURN_QUEUE, load, potatoqEnv } from './potatoq-side';
 
 const BASE = process.env.POTATOQ_BENCH_RABBITMQ4_URL ?? RMQ4_URL;
@@ -29,17 +30,6 @@ const WAITING = Number(process.env.BENCH_WAITING ?? 2000);
 const LETTERS = Number(process.env.BENCH_LETTERS ?? 2000);
 const CHURN = Number(process.env.BENCH_CHURN ?? 150_000);
 const log = (s: string) => console.log(s);
-
-const login = new URL(BASE);
-const auth = `Basic ${Buffer.from(`${decodeURIComponent(login.username)}:${decodeURIComponent(login.password)}`).toString('base64')}`;
-async function mgmt(method: string, p: string, body?: unknown): Promise<void> {
-  const r = await fetch(`${MGMT}${p}`, {
-    method,
-    headers: { authorization: auth, 'content-type': 'application/json' },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  if (!r.ok && r.status !== 404) throw new Error(`management ${method} ${p}: HTTP ${r.status} ${await r.text()}`);
-}
 
 /** `n` messages as `potatoq call` sends them, straight to `queue` (declared potatoq's way first), with confirms. */
 async function fill(url: string, queue: string, task: string, n: number): Promise<void> {
@@ -61,16 +51,11 @@ async function fill(url: string, queue: string, task: string, n: number): Promis
 execFileSync('bash', [path.join(ROOT, 'scripts/ensure-venv.sh')], { stdio: 'inherit' });
 const tag = newTag();
 const vhost = `prq-reads-${tag}`;
-const url = `${BASE.replace(/\/[^/]*$/, '')}/${encodeURIComponent(vhost)}`;
 const names = Array.from({ length: QUEUES }, (_, i) => `bench-r${i}`);
 const dlqQueue = names[0]!;
 log(`potatoq console RabbitMQ 4 reads benchmark: ${os.cpus().length} cores, load ${load()}, vhost ${vhost}`);
-await mgmt('PUT', `/api/vhosts/${encodeURIComponent(vhost)}`, { description: 'potatoq console bench (deleted at the end)' });
-await mgmt('PUT', `/api/permissions/${encodeURIComponent(vhost)}/${encodeURIComponent(decodeURIComponent(login.username))}`, {
-  configure: '.*',
-  write: '.*',
-  read: '.*',
-});
+const own = await createBenchVhost(BASE, MGMT, vhost);
+const url = own.url;
 const py = spawnRabbitSeeder(url, RESULTS, tag);
 const options = {
   managementUrl: MGMT,
@@ -122,7 +107,7 @@ try {
   await a.close();
   await py.call('cleanup').catch(() => undefined);
   await py.close();
-  await mgmt('DELETE', `/api/vhosts/${encodeURIComponent(vhost)}`).then(
+  await own.remove().then(
     () => log(`\ndeleted vhost ${vhost}`),
     (e: unknown) => log(`\ncould not delete vhost ${vhost}: ${String(e)}`),
   );

@@ -9,11 +9,13 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { createRabbitmqAdapter } from '@/lib/brokers/potatoq/rabbitmq/adapter';
 import { ROOT } from '@/tests/support/potatoq-seeder';
-import { newTag, potatoqUrl, REDIS_URL, RMQ4_URL, spawnRabbitSeeder } from '@/tests/support/rabbitmq';
+import { newTag, potatoqUrl, REDIS_URL, RMQ4_MGMT, RMQ4_URL, spawnRabbitSeeder } from '@/tests/support/rabbitmq';
 import { seedDlq } from '@/tests/support/rabbit-dlq-seed';
 import { potatoqCli, potatoqEnv, pythonStartup } from './potatoq-side';
+import { createBenchVhost } from './rabbit-vhost';
 
-const URL = process.env.POTATOQ_BENCH_RABBITMQ4_URL ?? RMQ4_URL;
+const BASE = process.env.POTATOQ_BENCH_RABBITMQ4_URL ?? RMQ4_URL;
+const MGMT = process.env.POTATOQ_BENCH_RABBITMQ4_MGMT ?? RMQ4_MGMT;
 const N = Number(process.env.BENCH_LETTERS ?? 100_000);
 const WINDOW = Number(process.env.BENCH_WINDOW ?? 0);
 /** Letters one DLQ channel holds before the next takes over (0: the adapter's LANE_PREFETCH). */
@@ -32,6 +34,9 @@ const rate = (n: number, s: number) => Math.round(n / s);
 execFileSync('bash', [path.join(ROOT, 'scripts/ensure-venv.sh')], { stdio: 'inherit' });
 const tag = newTag();
 const queue = `${process.env.BENCH_QUEUE_PREFIX ?? 'bench'}${tag}`;
+// A vhost of its own: other consoles on the shared broker browse every potatoq DLQ they discover.
+const own = await createBenchVhost(BASE, MGMT, `prq-redrive-${tag}`);
+const URL = own.url;
 const py = spawnRabbitSeeder(URL, REDIS_URL, tag);
 // Configured as the console's UI would be: with potatoq's result backend (one read per replayed letter).
 const a = createRabbitmqAdapter({
@@ -98,4 +103,5 @@ try {
   await a.close();
   await py.call('cleanup').catch(() => undefined);
   await py.close();
+  await own.remove().catch((e: unknown) => log(`could not delete vhost ${own.name}: ${String(e)}`));
 }

@@ -30,33 +30,44 @@ export const benchRandom = () => seeded(Number(process.env.BENCH_SEED ?? 1));
 
 /**
  * Every poller for `seconds`, as react-query's refetchInterval polls an open page: its GETs at
- * once, then again every `everyMs`. Bodies are read in full. Returns the requests made and those
- * that failed (not 200).
+ * once, then again every `everyMs`. Bodies are read in full. Returns the requests made, those
+ * answered 304 (unchanged since the page's last answer) and those that failed (neither 200 nor 304).
  */
-export async function polling(url: string, pollers: Poller[], seconds: number): Promise<{ requests: number; errors: number }> {
+export async function polling(
+  url: string,
+  pollers: Poller[],
+  seconds: number,
+): Promise<{ requests: number; errors: number; unchanged: number }> {
   const t0 = Date.now();
   const end = t0 + seconds * 1000;
   let requests = 0;
   let errors = 0;
-  const get = async (p: string) => {
+  let unchanged = 0;
+  // Like a tab (lib/client/api.ts): each page sends back the tag of its last answer per path.
+  const get = async (p: string, tags: Map<string, string>) => {
     requests++;
     try {
-      const r = await fetch(`${url}${p}`);
+      const tag = tags.get(p);
+      const r = await fetch(`${url}${p}`, { headers: tag ? { 'if-none-match': tag } : {} });
       await r.arrayBuffer();
-      if (r.status !== 200) errors++;
+      if (r.status === 304) unchanged++;
+      else if (r.status !== 200) errors++;
+      const etag = r.headers.get('etag');
+      if (r.status === 200 && etag) tags.set(p, etag);
     } catch {
       errors++;
     }
   };
   await Promise.all(
     pollers.map(async (p) => {
+      const tags = new Map<string, string>();
       for (let next = t0 + p.offsetMs; next < end; next += p.everyMs) {
         await sleep(next - Date.now());
-        await Promise.all(p.paths.map(get));
+        await Promise.all(p.paths.map((path) => get(path, tags)));
       }
     }),
   );
-  return { requests, errors };
+  return { requests, errors, unchanged };
 }
 
 /** CPU time (ms) of a process and every process under it (a server may fork workers). */

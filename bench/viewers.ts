@@ -13,6 +13,7 @@ import { POLL_MS as POLL_DEFAULT, jitteredPoll } from '@/lib/client/refresh';
 import { countedDatabase, type CountedDatabase } from '@/tests/support/counted-database';
 import { seedLive } from '@/tests/support/pg-live-seed';
 import { potatoqCli, potatoqEnv, startConsole, type Dashboard } from './potatoq-side';
+import { captureAnswers, startFloor } from './viewers-floor';
 import { benchRandom, polling, treeCpuMs, type Poller } from './viewers-load';
 
 const BASE = process.env.POTATOQ_BENCH_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
@@ -23,6 +24,7 @@ const POLL_MS = num('BENCH_POLL_MS', POLL_DEFAULT);
 const COUNTS = (process.env.BENCH_VIEWERS ?? '0,1,10,50').split(',').map(Number);
 const MODES = (process.env.BENCH_MODES ?? 'shared,unshared').split(',') as Array<'shared' | 'unshared'>;
 const BROKERS = num('BENCH_BROKERS', 50);
+const FLOOR = num('BENCH_FLOOR', 1) > 0;
 const BROKER_POOL = num('BENCH_BROKER_POOL', 1);
 const SIZES = {
   queues: num('BENCH_QUEUES', 8),
@@ -76,6 +78,8 @@ interface Row {
   n: number;
   requests: number;
   errors: number;
+  /** Answered 304: unchanged since that page's last answer. */
+  unchanged: number;
   txPerMin: number;
   cpuSPerMin: number;
 }
@@ -93,9 +97,21 @@ async function measure(db: CountedDatabase, server: Dashboard, step: string, n: 
   const perMin = 60 / SECONDS;
   const row = { step, n, ...r, txPerMin: (tx1 - tx0) * perMin, cpuSPerMin: ((cpu1 - cpu0) / 1000) * perMin };
   log(
-    `  ${step.padEnd(16)} ${String(n).padStart(3)}: ${r.requests} requests (${r.errors} failed), ${row.txPerMin.toFixed(0)} broker transactions/min, ${row.cpuSPerMin.toFixed(2)} server CPU s/min (load ${load()})`,
+    `  ${step.padEnd(16)} ${String(n).padStart(3)}: ${r.requests} requests (${r.unchanged} unchanged 304, ${r.errors} failed), ${row.txPerMin.toFixed(0)} broker transactions/min, ${row.cpuSPerMin.toFixed(2)} server CPU s/min (load ${load()})`,
   );
   return row;
+}
+
+/** The same viewers (the largest count) against a bare node:http server answering the bytes
+ *  the console answered (bench/viewers-floor.ts): what the requests cost without the console. */
+async function measureFloor(db: CountedDatabase, url: string, pages: string[][]): Promise<Row> {
+  const floor = await startFloor(await captureAnswers(url, pages.flat()));
+  try {
+    const n = Math.max(...COUNTS);
+    return await measure(db, floor, 'floor node:http', n, viewerPollers(n, pages));
+  } finally {
+    await floor.stop();
+  }
 }
 
 /** The console's build serving `entries`, shared reads as `cacheMs` says (undefined: its default). */
@@ -132,6 +148,7 @@ async function main(): Promise<void> {
         // One pass over every page first: compiled routes and the adapter's pool, outside the counts.
         await polling(server.url, viewerPollers(1, pages), 0.1);
         for (const n of COUNTS) rows.push(await measure(db, server, `viewers ${mode}`, n, viewerPollers(n, pages)));
+        if (FLOOR && mode === MODES[0]) rows.push(await measureFloor(db, server.url, pages));
       } finally {
         await server.stop();
       }
@@ -158,13 +175,15 @@ async function main(): Promise<void> {
 }
 
 function report(rows: Row[]): void {
-  log('\n| step | viewers / brokers | requests/min | broker transactions/min | ratio | server CPU s/min | ratio |');
-  log('|---|---:|---:|---:|---:|---:|---:|');
+  log(
+    '\n| step | viewers / brokers | requests/min | of them 304 | broker transactions/min | ratio | server CPU s/min | ratio | CPU ms/request |',
+  );
+  log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {
     const one = rows.find((x) => x.step === r.step && x.n === 1);
     const x = (a: number, b: number | undefined) => (b ? `${(a / b).toFixed(1)}×` : '—');
     log(
-      `| ${r.step} | ${r.n} | ${((r.requests * 60) / SECONDS).toFixed(0)} | ${r.txPerMin.toFixed(0)} | ${x(r.txPerMin, one?.txPerMin)} | ${r.cpuSPerMin.toFixed(2)} | ${x(r.cpuSPerMin, one?.cpuSPerMin)} |`,
+      `| ${r.step} | ${r.n} | ${((r.requests * 60) / SECONDS).toFixed(0)} | ${r.requests ? `${((100 * r.unchanged) / r.requests).toFixed(0)}%` : '—'} | ${r.txPerMin.toFixed(0)} | ${x(r.txPerMin, one?.txPerMin)} | ${r.cpuSPerMin.toFixed(2)} | ${x(r.cpuSPerMin, one?.cpuSPerMin)} | ${r.requests ? ((r.cpuSPerMin * 1000 * SECONDS) / 60 / r.requests).toFixed(2) : '—'} |`,
     );
   }
   const failed = rows.reduce((s, r) => s + r.errors, 0);

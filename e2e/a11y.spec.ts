@@ -6,6 +6,9 @@ import { expect, test, type Page } from '@playwright/test';
 // page's CSP (no inline scripts) stays on.
 const AXE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
+// Each test reads its own system (or theme) and nothing another changes: both workers may take them.
+test.describe.configure({ mode: 'parallel' });
+
 interface Violation {
   id: string;
   impact: string | null;

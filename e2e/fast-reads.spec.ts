@@ -18,7 +18,8 @@ const TOKENS = JSON.stringify([
 const operator = { authorization: `Bearer ${SECRETS.operatorToken}` };
 const viewer = { authorization: `Bearer ${VIEWER}` };
 const NEXT = { 'content-length': '0' };
-const VOLATILE = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length', 'vary']);
+// `etag`: only the fast path tags its 200s (the 304 path is its own test below).
+const VOLATILE = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length', 'vary', 'etag']);
 
 const headersOf = (r: RawResponse) => Object.fromEntries(Object.entries(r.headers).filter(([k]) => !VOLATILE.has(k)));
 /** Answered by the fast path: Next streams its bodies (no Content-Length) and adds its `vary`. */
@@ -108,6 +109,51 @@ test.describe.serial('fast reads answer exactly as Next does', () => {
       expect(a.capabilities.replay?.on, who).toBe(who === 'operator');
       if (who === 'viewer') expect(a.capabilities.replay?.why).toBe('token:ro is a viewer');
     }
+  });
+
+  test('a poll sending its tag back gets a 304 only while its own answer is unchanged, per principal', async () => {
+    const path = '/api/brokers/main/queues';
+    const get = (headers: Record<string, string>, tag?: string) =>
+      raw(c.port, path, { headers: { ...headers, ...(tag ? { 'if-none-match': tag } : {}) } });
+    // The overview carries its read time, so its tag changes with each shared read (every 2 s):
+    // a 200 and its 304 are asked back to back, again if a new read fell between them.
+    const unchanged = async (headers: Record<string, string>) => {
+      for (let i = 0; ; i++) {
+        const first = await get(headers);
+        const tag = String(first.headers.etag);
+        const again = await get(headers, tag);
+        if (again.status === 304 || i === 4) return { first, tag, again };
+      }
+    };
+    const { first: op, tag: opTag, again } = await unchanged(operator);
+    expect(op.status).toBe(200);
+    expect(opTag).toMatch(/^W\/"/);
+    expect([again.status, again.body, again.headers.etag]).toEqual([304, '', opTag]);
+    expect(again.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(again.headers['x-content-type-options']).toBe('nosniff');
+    expect(again.headers['cache-control']).toBe('no-store, no-transform');
+    // The same client now asks as a viewer: its answer differs (masked), so it gets the body.
+    const vw = await get(viewer, opTag);
+    expect(vw.status).toBe(200);
+    expect((JSON.parse(vw.body) as { capabilities: { replay: { on: boolean } } }).capabilities.replay.on).toBe(false);
+    expect(vw.headers.etag).not.toBe(opTag);
+    expect((await unchanged(viewer)).again.status).toBe(304);
+    expect((await get(operator, String(vw.headers.etag))).status).toBe(200); // back to operator: the body again
+    // Refusals come first, whatever the tag.
+    expect((await get({}, opTag)).status).toBe(401);
+    expect((await get({ ...operator, host: 'evil.example' }, opTag)).status).toBe(421);
+    // Next's route (e.g. `next dev`) answers the body as before.
+    expect((await get({ ...operator, ...NEXT }, opTag)).status).toBe(200);
+    // A change in the broker: the old tag gets the new answer once the shared read is renewed.
+    const groupsPath = `/api/brokers/main/dead?queue=${queue}`;
+    const first = await raw(c.port, groupsPath, { headers: operator });
+    const later = addDead(c.broker, { queue, args: ['later'], reason: 'Traceback\nValueError: later' });
+    await expect
+      .poll(async () => {
+        const r = await raw(c.port, groupsPath, { headers: { ...operator, 'if-none-match': String(first.headers.etag) } });
+        return r.status === 200 && r.body.includes(later);
+      })
+      .toBe(true);
   });
 
   test('a large answer is compressed when the client accepts it, and reads the same', async () => {

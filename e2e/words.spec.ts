@@ -12,6 +12,9 @@ import { goEnqueue, makeDeadLetter } from '../tests/brokers/sdj/rows';
 // arguments, its delivery count, the revoke action and each list's order come from the
 // adapter's model, never from another system. Screenshots go to test-results/words-*.png.
 
+// Each test reads its own system (or theme) and nothing another changes: both workers may take them.
+test.describe.configure({ mode: 'parallel' });
+
 const shot = (page: Page, name: string) => page.screenshot({ path: test.info().outputPath(`words-${name}.png`), fullPage: true });
 
 /** Overview, workers, results and enqueue: screenshots, and no page error on any of them. */

@@ -44,28 +44,38 @@ REPORT=$reports/unit.json VITEST_UNHANDLED_REPORT=$reports/unit.unhandled.json r
 # Components in a real DOM (Debian's Chromium, as e2e uses): dialogs and tables that carry state.
 REPORT=$reports/component.json VITEST_UNHANDLED_REPORT=$reports/component.unhandled.json run_step component npx vitest run --project component "${VT_REPORT[@]}" --outputFile.json="$reports/component.json"
 # Integration in two lanes side by side (scripts/int-lanes.mjs says which file goes where and
-# why): the shared lane (Redis, Valkey, RabbitMQ, Celery) streams here; the isolated lane's log
-# is printed when both are done. POTATOQ_INT_LANES=1 runs every file in one process instead.
+# why: files that share a broker database or server run in one lane, the lanes balanced by
+# tests/int-timings.json): lane 1 streams here; lane 2's log is printed when both are done.
+# POTATOQ_INT_LANES=1 runs every file in one process instead.
 int_lanes() {
   local vt=(npx vitest run --project int --no-file-parallelism "${VT_REPORT[@]}")
   if [ "${POTATOQ_INT_LANES:-2}" = 1 ]; then
     VITEST_UNHANDLED_REPORT=$reports/int.unhandled.json "${vt[@]}" --outputFile.json="$reports/int.json"
     return
   fi
-  local shared isolated pid s_rc=0 i_rc=0 t0=$SECONDS
-  mapfile -t shared < <(node scripts/int-lanes.mjs shared)
-  mapfile -t isolated < <(node scripts/int-lanes.mjs isolated)
-  echo "integration lanes: ${#shared[@]} shared files, ${#isolated[@]} isolated files"
-  VITEST_UNHANDLED_REPORT=$reports/int-isolated.unhandled.json "${vt[@]}" \
-    --outputFile.json="$reports/int-isolated.json" "${isolated[@]}" > "$reports/int-isolated.log" 2>&1 &
+  local one two pid rc1=0 rc2=0 t0=$SECONDS start
+  start=$(date +%s)
+  mapfile -t one < <(node scripts/int-lanes.mjs 1)
+  mapfile -t two < <(node scripts/int-lanes.mjs 2)
+  echo "integration lanes: ${#one[@]} files in lane 1, ${#two[@]} in lane 2 (node scripts/int-lanes.mjs --explain)"
+  (
+    VITEST_UNHANDLED_REPORT=$reports/int-2.unhandled.json "${vt[@]}" --outputFile.json="$reports/int-2.json" "${two[@]}"
+    rc=$?
+    echo "integration: lane 2 done after $(($(date +%s) - start))s (exit $rc)"
+    exit "$rc"
+  ) > "$reports/int-2.log" 2>&1 &
   pid=$!
-  VITEST_UNHANDLED_REPORT=$reports/int.unhandled.json "${vt[@]}" --outputFile.json="$reports/int.json" "${shared[@]}" || s_rc=$?
-  echo "integration: shared lane done after $((SECONDS - t0))s (exit $s_rc)"
-  wait "$pid" || i_rc=$?
-  printf '\n=== integration, isolated lane (ran beside the shared lane; done after %ss, exit %s)\n' "$((SECONDS - t0))" "$i_rc"
-  cat "$reports/int-isolated.log"
-  [ "$i_rc" -ne 0 ] && failed_reports+=("integration (isolated lane)=$reports/int-isolated.json")
-  [ "$s_rc" -eq 0 ] && [ "$i_rc" -eq 0 ]
+  VITEST_UNHANDLED_REPORT=$reports/int.unhandled.json "${vt[@]}" --outputFile.json="$reports/int.json" "${one[@]}" 2>&1 \
+    | tee "$reports/int-1.log"
+  rc1=${PIPESTATUS[0]}
+  echo "integration: lane 1 done after $((SECONDS - t0))s (exit $rc1)"
+  wait "$pid" || rc2=$?
+  printf '\n=== integration, lane 2 (ran beside lane 1; both done after %ss, exit %s)\n' "$((SECONDS - t0))" "$rc2"
+  cat "$reports/int-2.log"
+  # Keeps each file's time for the next split when asked (a fresh machine's times are the ones to keep).
+  [ -n "${POTATOQ_INT_TIMINGS:-}" ] && node scripts/int-timings.mjs "$reports/int-1.log" "$reports/int-2.log"
+  [ "$rc2" -ne 0 ] && failed_reports+=("integration (lane 2)=$reports/int-2.json")
+  [ "$rc1" -eq 0 ] && [ "$rc2" -eq 0 ]
 }
 REPORT=$reports/int.json run_step integration int_lanes
 if run_step build npx next build; then

@@ -1,5 +1,6 @@
 // Bulk replay on a real RabbitMQ 4.x (scripts/services.sh up rabbitmq4) with letters written by the real
 // potatoq: a paced redrive of one queue's DLQ, and a cancel between batches.
+// int-lane: owns rabbitmq; uses redis/0 (RabbitMQ as a whole, conservatively; results under a per-run prefix)
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';

@@ -3,6 +3,7 @@
 // potatoq claim, and Redis killed in the middle of a bulk replay of 10,000 letters (a PRIVATE
 // redis-server with AOF on a free port, started again on the same files): every letter ends
 // dead or ready exactly once, the job says where it stopped, and resuming it finishes the job.
+// int-lane: uses redis/0 (a key prefix of its own; the kill on a redis-server of its own)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
 import { redisKeys } from '@/lib/brokers/potatoq/redis/keys';

@@ -23,6 +23,7 @@ const { takeSnapshot } = await import('@/lib/bulk/snapshot');
 const { resetAdapters } = await import('@/lib/brokers/registry');
 const { controlBulk, createBulk } = await import('@/lib/bulk/operations');
 const { getAuditStore } = await import('@/lib/audit/store');
+const { findLocal } = await import('@/lib/bulk/registry');
 
 let py: PySeeder;
 
@@ -155,5 +156,36 @@ describe('bulk replay on SQLite', () => {
       ['bulk-resume', 'done'],
       ['bulk-cancel', 'done'],
     ]);
+  }, 60_000);
+
+  it('freezes a range like "1h" as instants when the job is made and acts only on letters that died in it', async () => {
+    const letter = (i: number, diedAgo: number) =>
+      py.call<string>('dead_letter', {
+        task: 'bulk.r',
+        queue: 'bulk-r',
+        args: [i],
+        reason: 'Traceback\nValueError: r\n',
+        died_ago: diedAgo,
+      });
+    const old = await letter(0, 2 * 3600);
+    const recent = [await letter(1, 600), await letter(2, 300), await letter(3, 60)];
+    const h = new Headers({ host: 'localhost:3000', origin: 'http://localhost:3000' });
+    const before = Date.now();
+    const v = await createBulk('bulk', { action: 'replay', filter: { queue: 'bulk-r', since: '1h' } }, h);
+    // The job keeps the instant "1h" meant when it was made, not the text: it cannot slide.
+    const since = Date.parse(v.filter.since ?? '');
+    expect(v.filter.since).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z$/);
+    expect(since).toBeGreaterThanOrEqual(before - 3_600_000);
+    expect(since).toBeLessThanOrEqual(Date.now() - 3_600_000);
+    expect(v.progress.total).toBe(3);
+    await controlBulk('bulk', { jobId: v.id, op: 'start', confirmCount: 3, reason: 'int test' }, h);
+    await findLocal('bulk', v.id)?.finished;
+    expect(findLocal('bulk', v.id)?.view()).toMatchObject({ state: 'done', progress: { succeeded: 3 } });
+    for (const id of recent) expect(await py.call('dead', { id })).toBeNull();
+    expect(await py.call('dead', { id: old })).not.toBeNull();
+    // An empty range is refused under its field before anything is read.
+    await expect(createBulk('bulk', { action: 'replay', filter: { queue: 'bulk-r', since: '1h', until: '2h' } }, h)).rejects.toThrow(
+      /until must be later than since/,
+    );
   }, 60_000);
 });

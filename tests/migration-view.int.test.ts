@@ -2,6 +2,7 @@
 // worker on Redis (dbs 1 and 6, used by no other suite, emptied first) and a potatoq worker on SQLite make the failures, the real
 // QueueFlow 0.6.0 server takes the moved jobs and its Python client's worker runs them (and
 // dead-letters a task it has no handler for, in its own words). Nothing here is mocked.
+// int-lane: owns redis/1 redis/6; uses redis/13 (the rig: Celery on dbs 1 and 6, flushed; potatoq under a prefix)
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 

@@ -4,6 +4,7 @@
 // dead letter runs in a real Celery worker, and a move that stopped between its two steps
 // never runs the task twice (tests/move-journal.int.test.ts has the crashes). Redis dbs 4 (Celery broker) and 5
 // (backend), a PostgreSQL schema and a SQLite file of this file's own; all removed afterwards.
+// int-lane: owns redis/4 redis/5 (flushed before and after)
 import { execFileSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';

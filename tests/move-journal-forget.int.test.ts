@@ -3,7 +3,7 @@
 // as a new letter; a move that may still be running keeps its record. Real potatoq 26.1a8
 // workers on SQLite (the source, where `mv.quiet` fails) and PostgreSQL (the target, where it
 // runs and, an ignore_result task, stores no result), from tests/support/move-journal-rig.ts.
-// int-lane: isolated (the rig's Redis target is db 0 under a key prefix of its own)
+// int-lane: uses redis/0 (the rig: a key prefix of its own)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { until } from '@/tests/support/solo-worker';
 import {

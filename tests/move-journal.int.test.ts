@@ -6,7 +6,7 @@
 // console process (tests/support/move-child.ts) killed between the steps; the console's state
 // store (the move journal) in a SQLite file both processes share. Each run has its own SQLite
 // files, PostgreSQL schema, Redis key prefix and output folders, all removed afterwards.
-// int-lane: isolated (Redis db 0 under a key prefix of its own, which no file flushes)
+// int-lane: uses redis/0 (a key prefix of its own)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { until } from '@/tests/support/solo-worker';
 import {

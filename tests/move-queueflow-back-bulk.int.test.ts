@@ -2,6 +2,7 @@
 // same runner and move as one letter (tests/move-queueflow-back.int.test.ts): the real QueueFlow
 // 0.6.0 server and its Python client's worker make the letters, the real Celery 5.7 worker runs
 // the moved tasks, each once, and no copy of a letter ever runs on QueueFlow.
+// int-lane: owns redis/11 redis/12; uses redis/13 (the rig: Celery on dbs 11 and 12; potatoq under a prefix)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runsIn } from '@/tests/support/runs-log';
 import { until } from '@/tests/queueflow/support';

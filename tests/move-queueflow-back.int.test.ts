@@ -5,6 +5,7 @@
 // derived from the job's id, and the letter let go by its replay with the copy cancelled while
 // its queue is paused; after a console that stopped between the steps, one killed (SIGKILL)
 // while letting the letter go, and two console processes moving the same letter.
+// int-lane: owns redis/11 redis/12; uses redis/13 (the rig: Celery on dbs 11 and 12; potatoq under a prefix)
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -3,6 +3,7 @@
 // worker making the failure, the real QueueFlow 0.6.0 server and its Python client's worker
 // running the job. The failure leaves Celery's result backend, the job runs once with the mapped
 // payload, and Celery never runs the task again. Its own queue on RabbitMQ, deleted afterwards.
+// int-lane: owns rabbitmq redis/11 redis/12; uses redis/13 (the rig with Celery on RabbitMQ, results in db 12)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const url = process.env.POTATOQ_TEST_RABBITMQ4_URL;

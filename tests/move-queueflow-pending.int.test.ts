@@ -5,6 +5,7 @@
 // worker leased first is refused. Exactly once: a console killed (SIGKILL) between the cancel and
 // the enqueue recovers on the next move (its held call, the job's id on the target), and two
 // console processes move the same job.
+// int-lane: owns redis/11 redis/12; uses redis/13 (the rig: Celery on dbs 11 and 12; potatoq under a prefix)
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';

@@ -4,6 +4,7 @@
 // runs them. Exactly once: a console process killed with SIGKILL mid-move and a second pass, and
 // two console processes moving the same task; a whole queue as a bulk job. Shares
 // tests/support/move-qf-rig.ts (its brokers, state store and workers) with move-queueflow.int.test.ts.
+// int-lane: owns redis/11 redis/12; uses redis/13 (the rig: Celery on dbs 11 and 12; potatoq under a prefix)
 import { execFileSync } from 'node:child_process';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

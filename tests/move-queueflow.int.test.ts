@@ -5,6 +5,7 @@
 // that stopped between the steps, and under two console processes moving the same letter. Redis
 // dbs 11 (Celery broker) and 12 (backend), a SQLite broker file, a state store file and a
 // QueueFlow server of this file's own.
+// int-lane: owns redis/11 redis/12; uses redis/13 (the rig: Celery on dbs 11 and 12; potatoq under a prefix)
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PY_DIR } from '@/tests/support/postgres';

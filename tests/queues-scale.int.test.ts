@@ -3,6 +3,7 @@
 // server-side so 3,000 queues take a second. Every queue is listed with its counts, the queue
 // table's pages hold each queue exactly once, a search finds exactly the names that hold it,
 // and the /metrics scrape keeps the busiest queues and sums the rest without losing a task.
+// int-lane: uses redis/0 (a key prefix of its own)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
 import { seedLive } from '@/tests/support/pg-live-seed';

@@ -3,6 +3,7 @@
 // database part the console refuses), each password holding a raw `@` or a space and a marker.
 // The health route, each broker's overview route, the service's cards and /find entries, and
 // everything the process logs meanwhile, must not contain the marker.
+// int-lane: uses redis/0 valkey/0 rabbitmq (logins the servers refuse; nothing written)
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PG_URL, pgAvailable } from '@/tests/support/postgres';
 import { RMQ3_URL, rabbitVersion } from '@/tests/support/rabbitmq';

@@ -1,6 +1,7 @@
 // The services the suites run against, as scripts/services.sh brings them up: each one answers
 // at the URL the suites read, and is the version the project was verified with. A service
 // that is not configured skips loudly (fails under POTATOQ_CONSOLE_REQUIRE_SERVICES=1).
+// int-lane: uses redis/0 valkey/0 rabbitmq (reads each server's version and settings)
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import amqp from 'amqplib';

@@ -5,7 +5,7 @@ import { currentPrincipal } from '@/lib/auth/current';
 import { overviewFor } from '@/lib/auth/mask';
 import * as reads from '@/lib/auth/redact';
 import * as service from '@/lib/brokers/service';
-import { PAGE_SIZE, qk, type DeadFilters, type TaskFilters } from '@/lib/client/query-keys';
+import { PAGE_SIZE, qk, type DeadFilters, type ResultFilters, type TaskFilters } from '@/lib/client/query-keys';
 
 // Server-side prefetch into react-query with the client's keys. Failed reads are left out of
 // the dehydrated state, so the client query fetches again and shows the error in place.
@@ -47,11 +47,11 @@ export const prefetchDeadOne = (qc: QueryClient, b: string, id: string) =>
 export const prefetchWorkers = (qc: QueryClient, b: string) =>
   qc.prefetchQuery({ queryKey: qk.workers(b), queryFn: () => service.listWorkers(b) });
 
-export const prefetchResults = (qc: QueryClient, b: string, status?: string) =>
+export const prefetchResults = (qc: QueryClient, b: string, f: ResultFilters) =>
   qc.prefetchInfiniteQuery({
-    queryKey: qk.results(b, status),
+    queryKey: qk.results(b, f),
     queryFn: ({ pageParam }: { pageParam: string | undefined }) =>
-      service.listResults(b, ZResultListQuery.parse({ status, cursor: pageParam, limit: PAGE_SIZE })),
+      service.listResults(b, ZResultListQuery.parse({ ...f, cursor: pageParam, limit: PAGE_SIZE })),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last: { nextCursor: string | null }) => last.nextCursor ?? undefined,
   });

@@ -123,6 +123,20 @@ describe('BulkAllButton', () => {
     expect(within(dialog).getByTestId('bulk-group-pattern').textContent).toBe('KeyError: <str>');
   });
 
+  it('asks with the list’s range as written and states the instants the job froze', async () => {
+    const frozen = { queue: 'emails', since: '2026-12-04T19:00:00.000Z' };
+    actions.createBulkAction.mockResolvedValue(ok(bulkJob({ state: 'queued', filter: frozen })));
+    routes(() => bulkJob({ state: 'queued', filter: frozen }));
+    renderInApp(<BulkAllButton brokerId={B} action="replay" filter={{ queue: 'emails', since: '1h' }} />);
+
+    await userEvent.click(screen.getByRole('button', { name: 'Replay all matching…' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Replay 3 dead letters?' });
+    expect(actions.createBulkAction).toHaveBeenCalledWith(B, { action: 'replay', filter: { queue: 'emails', since: '1h' } });
+    expect(within(dialog).getByTestId('bulk-summary').textContent).toBe(
+      'Replay 3 dead letters on broker b1, queue emails, died since 2026-12-04T19:00:00.000Z.',
+    );
+  });
+
   it('drops an unconfirmed snapshot when the dialog is cancelled', async () => {
     actions.createBulkAction.mockResolvedValue(ok(bulkJob({ state: 'queued' })));
     actions.controlBulkAction.mockResolvedValue(ok(bulkJob({ state: 'cancelled' })));

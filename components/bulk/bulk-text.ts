@@ -2,6 +2,7 @@ import type { BulkAction, BulkFilter, BulkJobView, BulkState } from '@/lib/bulk/
 import type { BrokerModel } from '@/lib/brokers/schema';
 import type { ToastSpec } from '@/lib/client/outcome-toasts';
 import { revokeWords, taskWords } from '@/components/jobs/task-words';
+import { describeRange } from '@/lib/brokers/time-range';
 
 export interface BulkText {
   verb: string;
@@ -60,6 +61,8 @@ export function describeFilter(f: BulkFilter, nouns = 'tasks'): string {
   if (f.id) parts.push(`id starting ${f.id}`);
   if (f.q) parts.push(`search "${f.q}"`);
   if (f.group !== undefined) parts.push(`error group ${f.group}`);
+  const range = describeRange(f);
+  if (range) parts.push(`died ${range}`);
   if (f.to) parts.push(`to broker ${f.to}`);
   return parts.length ? parts.join(', ') : 'no filter (every queue)';
 }

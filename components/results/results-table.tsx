@@ -8,6 +8,7 @@ import { Ago } from '@/components/ui/time';
 import { describeError } from '@/lib/client/api';
 import { truncate } from '@/lib/text/format';
 import { useOverview, useResults } from '@/lib/client/hooks';
+import type { ResultFilters } from '@/lib/client/query-keys';
 import { taskWords } from '@/components/jobs/task-words';
 import { visible } from '@/lib/text/visible';
 
@@ -22,8 +23,8 @@ const TONE: Record<string, Tone> = {
 };
 
 /** Stored results, without potatoq's internal records (registered names, groups). */
-export function ResultsTable({ brokerId, status }: { brokerId: string; status?: string }) {
-  const q = useResults(brokerId, status);
+export function ResultsTable({ brokerId, filters }: { brokerId: string; filters: ResultFilters }) {
+  const q = useResults(brokerId, filters);
   const words = taskWords(useOverview(brokerId).data?.model);
   const items = useMemo(() => q.data?.pages.flatMap((p) => p.items) ?? [], [q.data]);
   if (q.error && !q.data)
@@ -36,7 +37,7 @@ export function ResultsTable({ brokerId, status }: { brokerId: string; status?: 
   return (
     <div>
       <div className="flex justify-end border-b border-zinc-200 px-4 py-2 dark:border-zinc-800">
-        <ExportLinks brokerId={brokerId} list="results" noun="results" filters={{ status }} />
+        <ExportLinks brokerId={brokerId} list="results" noun="results" filters={{ ...filters }} />
       </div>
       {items.length === 0 ? (
         <Empty>No stored results{status ? ` with status ${status}` : ''}.</Empty>

@@ -51,6 +51,11 @@ export function securityHeaders(csp: string, hsts: boolean): Record<string, stri
   return { 'content-security-policy': csp, ...STATIC_SECURITY_HEADERS, ...(hsts ? { 'strict-transport-security': HSTS } : {}) };
 }
 
+// An API answer's set is the same for every request but for HSTS: built once each, frozen
+// (every caller copies or only reads them).
+const API_HEADERS = [false, true].map((hsts) => Object.freeze(securityHeaders(API_CSP, hsts)));
+const apiHeaders = (hsts: boolean) => API_HEADERS[hsts ? 1 : 0] as Record<string, string>;
+
 /** Every path segment decodes as UTF-8 (`%ff` would otherwise fail later, as a 500). */
 function wellEncoded(pathname: string): boolean {
   try {
@@ -72,11 +77,13 @@ export function gate(req: GateRequest): GateVerdict {
   // is the one path a `metrics` token may read.
   const isMetrics = pathname === '/metrics';
   const isApi = pathname.startsWith('/api/') || isMetrics;
-  const nonce = Buffer.from(crypto.randomUUID()).toString('base64');
   const config = getAuthConfig();
-  const https = servedOverHttps(config, headers, req.protocol);
-  const csp = isApi ? API_CSP : contentSecurityPolicy(nonce, { dev: process.env.NODE_ENV === 'development', https });
-  const secure = securityHeaders(csp, isHttps(config, headers));
+  // Only a page's CSP carries a nonce (its scripts); an API answer runs nothing, so it needs none.
+  const nonce = isApi ? '' : Buffer.from(crypto.randomUUID()).toString('base64');
+  const csp = isApi
+    ? API_CSP
+    : contentSecurityPolicy(nonce, { dev: process.env.NODE_ENV === 'development', https: servedOverHttps(config, headers, req.protocol) });
+  const secure = isApi ? apiHeaders(isHttps(config, headers)) : securityHeaders(csp, isHttps(config, headers));
   const text = (status: number, t: string, extra: Record<string, string> = {}): GateVerdict => ({
     kind: 'text',
     status,

@@ -37,13 +37,16 @@ const letter = {
   conversion: { ok: true, from: 'Celery', to: 'potatoq', task: 'x', id: 't1', queue: 'q', json: '{"task":"x","args":["4111"]}', note: '' },
 };
 const deadQueries: unknown[] = [];
+// One shared answer, as the service's shared reads give every caller within their reuse time.
+const sharedTasks = vi.hoisted(() => ({ page: {} as object, next: false }));
 vi.mock('@/lib/brokers/service', () => ({
   getTask: async () => detail,
   getDead: async () => letter,
-  listTasks: async () => ({ items: [{ id: 't1', queue: 'q', task: 'x', preview: detail.preview }], nextCursor: null }),
+  listTasks: async () => (sharedTasks.next ? { ...sharedTasks.page } : sharedTasks.page),
   listDead: async (_b: string, q: unknown) => (deadQueries.push(q), { items: [], nextCursor: null }),
 }));
 const reads = await import('./redact');
+sharedTasks.page = { items: [{ id: 't1', queue: 'q', task: 'x', preview: detail.preview }], nextCursor: null };
 
 afterEach(() => setAuthConfigForTests(null));
 
@@ -74,6 +77,16 @@ describe('argument redaction', () => {
     setAuthConfigForTests(parseAuthConfig({}));
     await reads.readDead('b', { q: '4111' } as never);
     expect(deadQueries.at(-1)).toEqual({ q: '4111' });
+  });
+  it('redacts a shared list once for every reader, leaving the shared answer whole', async () => {
+    setAuthConfigForTests(parseAuthConfig({ POTATOQ_CONSOLE_REDACT_ARGS: '1' }));
+    const [a, b] = [await reads.readTasks('b', {} as never), await reads.readTasks('b', {} as never)];
+    expect(a).toBe(b);
+    expect(a.items[0]?.preview.text).toBe(HIDDEN_TEXT);
+    expect(JSON.stringify(sharedTasks.page)).toContain('4111');
+    sharedTasks.next = true; // the next shared read: a new answer, a new copy
+    expect(await reads.readTasks('b', {} as never)).not.toBe(a);
+    sharedTasks.next = false;
   });
   it("hides a dead letter's conversion preview, which repeats the arguments", async () => {
     setAuthConfigForTests(parseAuthConfig({ POTATOQ_CONSOLE_REDACT_ARGS: '1' }));

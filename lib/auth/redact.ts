@@ -52,7 +52,14 @@ const detail = <T extends TaskDetail | DeadDetail>(d: T): T => ({
   result: result(d.result),
   ...('conversion' in d && d.conversion ? { conversion: conversion(d.conversion) } : {}),
 });
-const page = <T extends TaskSummary | DeadSummary>(p: Page<T>): Page<T> => ({ ...p, items: p.items.map(summary) });
+// A shared list (lib/brokers/read-cache.ts) is one object for every reader within its reuse time
+// and never changes: its redacted copy is made once and shared the same way (never changed).
+const redactedPages = new WeakMap<object, Page<TaskSummary | DeadSummary>>();
+function page<T extends TaskSummary | DeadSummary>(p: Page<T>): Page<T> {
+  let out = redactedPages.get(p) as Page<T> | undefined;
+  if (!out) redactedPages.set(p, (out = { ...p, items: p.items.map(summary) }));
+  return out;
+}
 
 /** Why a text search is refused while arguments are hidden: it would tell what they hold. */
 export const SEARCH_HIDDEN = 'searching in task arguments is off while arguments are hidden (POTATOQ_CONSOLE_REDACT_ARGS)';

@@ -35,6 +35,11 @@ export const CAPABILITIES = [
   'family',
   // A campaign's follow-up: where a replayed task is now (succeeded, dead again, waiting, gone).
   'fate',
+  // The dead-letter list filtered by when each letter died (`since`/`until`), read by the
+  // system's own died time: off with why where the system keeps none it can filter on.
+  'deadRange',
+  // The results list filtered by when each task finished (`since`/`until`), likewise.
+  'resultRange',
 ] as const;
 export type FixedCapability = (typeof CAPABILITIES)[number];
 /** Whether the tasks of one declared state can be listed here: `list:` and the state's key. */

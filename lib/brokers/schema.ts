@@ -4,6 +4,7 @@
 // a definition itself, `ZQueueStats`, from dto.ts). Client-safe: no server imports.
 import { z } from 'zod';
 import type { TaskState } from './dto';
+import { ZTimeBound } from './time-range';
 
 export {
   CAPABILITIES,
@@ -61,6 +62,11 @@ export const ZDeadListQuery = z.object({
   qIn: z.enum(['all', 'reason']).optional(),
   /** A dead-letter group's fingerprint (`DeadGroup.fingerprint`): the letters of that group. */
   group: z.string().max(2000).optional(),
+  /** Letters that died at or after this instant (a duration ago is resolved when read). Only
+   *  where the broker's `deadRange` capability is on; `until` must be later (the service checks). */
+  since: ZTimeBound,
+  /** Letters that died before this instant (lib/brokers/time-range.ts). */
+  until: ZTimeBound,
   cursor: z.string().max(2000).optional(),
   limit: ZLimit,
 });
@@ -89,6 +95,10 @@ export const ZDeadGroupsQuery = z.object({
 
 export const ZResultListQuery = z.object({
   status: ZText,
+  /** Results of tasks that finished at or after / before these instants (lib/brokers/time-range.ts);
+   *  only where the broker's `resultRange` capability is on. */
+  since: ZTimeBound,
+  until: ZTimeBound,
   cursor: z.string().max(2000).optional(),
   limit: ZLimit,
 });

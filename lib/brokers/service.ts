@@ -30,6 +30,7 @@ import { brokerNames } from './systems';
 import type { ReplayEditInput } from './schema-edit';
 import { forgettingMoves, leftIds } from './move-journal-forget';
 import { scheduleCaps } from './schedule-model';
+import { checkRange } from './service-range';
 import { SCHEDULE_CAPABILITIES, type ScheduleCapability } from './model';
 
 const isScheduleCapability = (c: Capability): c is ScheduleCapability => (SCHEDULE_CAPABILITIES as readonly string[]).includes(c);
@@ -239,13 +240,18 @@ export async function getTask(brokerId: string, id: string) {
   if (!t) throw new ConsoleError('NotFound', `task ${id} is not waiting or running in this broker`);
   return t;
 }
-export const listDead = (brokerId: string, q: DeadListQuery) => shared(brokerId, 'dead-letter list', q, (a) => a.listDead(q));
+export const listDead = (brokerId: string, q: DeadListQuery) =>
+  shared(brokerId, 'dead-letter list', q, async (a) => {
+    await checkRange(a, q, 'deadRange');
+    return a.listDead(q);
+  });
 /** Every matching dead letter's id in one pass where the adapter has one (`deadIds`), else null
  *  (page `listDead`). A bulk job's snapshot: it may walk a whole DLQ, so the write timeout bounds it. */
 export function deadIds(brokerId: string, q: DeadFilter, cap: number): Promise<{ ids: string[]; capped: boolean } | null> {
   if (hasNul(q)) return Promise.reject(NUL());
   return withTimeout('dead-letter snapshot', writeTimeoutMs(), async () => {
     const a = getAdapter(brokerId);
+    await checkRange(a, q, 'deadRange');
     return a.deadIds ? a.deadIds(q, cap) : null;
   });
 }
@@ -354,7 +360,11 @@ export async function diagnose(brokerId: string, overdue?: number): Promise<Diag
 /** The adapter's checks of what the console needs from its login (doctor); [] where it declares none. */
 export const checkAccess = (brokerId: string) => read(brokerId, 'access check', async (a) => (a.checkAccess ? a.checkAccess() : []));
 export const listWorkers = (brokerId: string) => shared(brokerId, 'workers', undefined, (a) => a.listWorkers());
-export const listResults = (brokerId: string, q: ResultListQuery) => shared(brokerId, 'results', q, (a) => a.listResults(q));
+export const listResults = (brokerId: string, q: ResultListQuery) =>
+  shared(brokerId, 'results', q, async (a) => {
+    await checkRange(a, q, 'resultRange');
+    return a.listResults(q);
+  });
 export const taskNames = (brokerId: string) => shared(brokerId, 'task names', undefined, (a) => a.taskNames());
 /** Task names seen, and each one's queues where the system shows them (the enqueue form's routing). */
 export const taskSightings = (brokerId: string) => shared(brokerId, 'task names', 'sightings', (a) => sightingsOf(a));

@@ -9,20 +9,21 @@ import type { BulkBackend } from './snapshot';
 
 /** The real backend of a job: the service's lists for the snapshot, its writes per batch. */
 export function serviceBackend(brokerId: string, action: BulkAction, filter: BulkFilter): BulkBackend {
-  const { queue, task, id, q, group, state } = filter;
+  // since/until are the instants the job froze at its creation (lib/bulk/schema.ts).
+  const { queue, task, id, q, group, state, since, until } = filter;
   const whole = action === 'replay' && service.pacesReplay(brokerId);
   return {
     // A one-pass replay takes its snapshot in one pass too: every matching letter, not the list's browse window.
     ...(whole
       ? {
           actAll: (ids: string[], pace: ReplayPace) => service.replayDeadPaced(brokerId, ids, pace),
-          listAll: (cap: number) => service.deadIds(brokerId, { queue, task, id, q, group }, cap),
+          listAll: (cap: number) => service.deadIds(brokerId, { queue, task, id, q, group, since, until }, cap),
         }
       : {}),
     async listPage(cursor, limit) {
       const page = onTasks(action)
         ? await service.listTasks(brokerId, ZTaskListQuery.parse({ state, queue, task, id, q, cursor, limit }))
-        : await service.listDead(brokerId, ZDeadListQuery.parse({ queue, task, id, q, group, cursor, limit }));
+        : await service.listDead(brokerId, ZDeadListQuery.parse({ queue, task, id, q, group, since, until, cursor, limit }));
       return { ids: page.items.map((i) => i.id), nextCursor: page.nextCursor, searchedNewest: page.searchedNewest };
     },
     act(ids, job) {

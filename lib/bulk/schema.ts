@@ -5,6 +5,7 @@ import { ZActionOutcome } from '@/lib/brokers/dto-actions';
 import { ZTaskState } from '@/lib/brokers/schema';
 import type { BrokerModel } from '@/lib/brokers/model';
 import { leaveCapability } from '@/lib/brokers/move-pairing';
+import { rangeProblem, ZTimeBound } from '@/lib/brokers/time-range';
 
 /** `move`: dead letters to another broker; `move-waiting`: waiting tasks (lib/brokers/move-waiting.ts). */
 export const ZBulkAction = z.enum(['replay', 'discard', 'revoke', 'move', 'move-waiting']);
@@ -50,6 +51,10 @@ export const ZBulkFilter = z.object({
   q: ZText,
   group: z.string().max(2000).optional(),
   state: ZTaskState.optional(),
+  /** Dead letters that died in this range. Resolved to instants when the job is created, so a
+   *  "1h" is the hour before then, not a window sliding while the job runs. */
+  since: ZTimeBound,
+  until: ZTimeBound,
   /** move, move-waiting: the broker the letters (or waiting tasks) go to. */
   to: ZText,
 });
@@ -62,6 +67,9 @@ export const ZBulkFilterView = z.strictObject({
   group: z.string().optional(),
   /** One of the broker's declared states. */
   state: z.string().optional(),
+  /** The range of died times, as the instants the job froze (ISO). */
+  since: z.string().optional(),
+  until: z.string().optional(),
   /** move: the broker the letters go to (kept with the filter, so the state store has it). */
   to: z.string().optional(),
 });
@@ -84,7 +92,12 @@ export const ZBulkCreate = z
   .refine((r) => onTasks(r.action) || r.filter.state === undefined, {
     message: 'dead letters have no state filter',
     path: ['filter', 'state'],
-  });
+  })
+  .refine((r) => !onTasks(r.action) || (r.filter.since === undefined && r.filter.until === undefined), {
+    message: 'a time range filters dead letters (by when they died), not waiting tasks',
+    path: ['filter', 'since'],
+  })
+  .refine((r) => rangeProblem(r.filter) === null, { message: 'until must be later than since', path: ['filter', 'until'] });
 export type BulkCreate = z.infer<typeof ZBulkCreate>;
 
 export const ZJobId = z.string().regex(/^[a-z0-9-]{8,64}$/, 'not a bulk job id');

@@ -1,5 +1,7 @@
 // Browser-side fetch helpers for the console's own GET routes.
 
+import { createTagMemory } from './etags';
+
 export class ApiError extends Error {
   constructor(
     readonly code: string,
@@ -23,9 +25,23 @@ export function apiUrl(path: string, query?: Record<string, QueryValue>): string
 
 export const brokerPath = (brokerId: string, rest = ''): string => `/api/brokers/${encodeURIComponent(brokerId)}${rest}`;
 
+// One per tab. Never on the server (a module there would be shared by every user's render).
+const tags = createTagMemory(typeof window === 'undefined' ? 0 : undefined);
+
+/** GET a JSON route. A polled read the server tagged is asked with If-None-Match; its 304
+ *  answers with what this tab already holds (lib/client/etags.ts). */
 export async function getJson<T>(url: string, signal?: AbortSignal): Promise<T> {
-  const res = await fetch(url, { signal, cache: 'no-store', headers: { accept: 'application/json' } });
+  const tag = tags.tagOf(url);
+  const headers: Record<string, string> = { accept: 'application/json', ...(tag ? { 'if-none-match': tag } : {}) };
+  const res = await fetch(url, { signal, cache: 'no-store', headers });
+  if (res.status === 304) {
+    const held = tags.take(url, res.headers.get('etag'));
+    if (held) return held.body as T;
+    tags.remember(url, null, null);
+    return getJson<T>(url, signal); // asked again without a tag: a 200 or an error
+  }
   const body = (await res.json().catch(() => null)) as unknown;
+  tags.remember(url, res.ok ? res.headers.get('etag') : null, body);
   if (!res.ok) {
     const err = (body as { error?: { code?: string; message?: string; fields?: Record<string, string> } } | null)?.error;
     throw new ApiError(err?.code ?? 'Internal', err?.message ?? `HTTP ${res.status}`, res.status, err?.fields);

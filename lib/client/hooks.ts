@@ -15,7 +15,7 @@ import type {
   WorkerInfo,
 } from '@/lib/brokers/schema';
 import { apiUrl, brokerPath, getJson, postJson } from './api';
-import { PAGE_SIZE, qk, type DeadFilters, type TaskFilters } from './query-keys';
+import { PAGE_SIZE, qk, type DeadFilters, type ResultFilters, type TaskFilters } from './query-keys';
 import { LIVE, usePollInterval } from './refresh';
 
 // Live queries over the GET routes, keyed like the server prefetch (app/_lib/prefetch.ts).
@@ -115,12 +115,12 @@ export function useWorkers(b: string, enabled = true) {
   });
 }
 
-export function useResults(b: string, status?: string) {
+export function useResults(b: string, f: ResultFilters) {
   const refetchInterval = usePollInterval();
   return useInfiniteQuery({
-    queryKey: qk.results(b, status),
+    queryKey: qk.results(b, f),
     queryFn: ({ signal, pageParam }) =>
-      getJson<Page<ResultSummary>>(apiUrl(brokerPath(b, '/results'), { status, cursor: pageParam, limit: PAGE_SIZE }), signal),
+      getJson<Page<ResultSummary>>(apiUrl(brokerPath(b, '/results'), { ...f, cursor: pageParam, limit: PAGE_SIZE }), signal),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: nextCursor,
     refetchInterval,

@@ -6,9 +6,10 @@ import { formatCount } from '@/lib/text/format';
 export function listTotal(
   o: BrokerOverview | undefined,
   state: string,
-  f: { queue?: string; task?: string; id?: string; q?: string; group?: string },
+  f: { queue?: string; task?: string; id?: string; q?: string; group?: string; since?: string; until?: string },
 ): string | null {
-  if (!o || f.task || f.id || f.q || f.group) return null;
+  // A narrower filter than the broker's counts (a time range included) has no known total.
+  if (!o || f.task || f.id || f.q || f.group || f.since || f.until) return null;
   if (f.queue) {
     const stats = o.queues.find((x) => x.name === f.queue);
     if (!stats) return null;

@@ -16,11 +16,21 @@ export interface DeadFilters {
   id?: string;
   q?: string;
   group?: string;
+  /** A time range as the URL has it (a duration ago stays relative: each poll reads it again). */
+  since?: string;
+  until?: string;
 }
 
 /** Drops empty filter values so "" and undefined share a cache entry. */
 function clean<T extends object>(f: T): T {
   return Object.fromEntries(Object.entries(f).filter(([, v]) => v !== undefined && v !== '')) as T;
+}
+
+/** The results list's filter as the URL has it (a range as written: a duration stays relative). */
+export interface ResultFilters {
+  status?: string;
+  since?: string;
+  until?: string;
 }
 
 export const PAGE_SIZE = 50;
@@ -37,6 +47,6 @@ export const qk = {
   deadOne: (b: string, id: string) => ['broker', b, 'dead-one', id] as const,
   workers: (b: string) => ['broker', b, 'workers'] as const,
   diagnosis: (b: string) => ['broker', b, 'diagnosis'] as const,
-  results: (b: string, status?: string) => ['broker', b, 'results', status ?? ''] as const,
+  results: (b: string, f: ResultFilters) => ['broker', b, 'results', clean(f)] as const,
   taskNames: (b: string) => ['broker', b, 'task-names'] as const,
 };

@@ -5,6 +5,7 @@ import { UNCOMPRESSED_JSON_BYTES, errorParts, jsonParts, type JsonParts } from '
 import { deadGroupsRead, deadListRead, overviewRead, tasksRead, workersRead } from '@/lib/actions/reads';
 import { gate } from '@/lib/auth/gate';
 import { setRequestHook } from '@/lib/auth/peer';
+import { etagOf, notModified } from './etag';
 
 // The JSON reads the open pages poll, GET /api/brokers/:broker/dead, /queues, /tasks, /workers
 // and /dead/groups, answered
@@ -12,7 +13,9 @@ import { setRequestHook } from '@/lib/auth/peer';
 // more CPU than the read itself (docs/performance.md, "The polled reads"). They pass the same
 // gate as every other request (lib/auth/gate.ts: Host allow-list, sign-in) and call the same
 // read functions as their route handlers (lib/actions/reads.ts), so the answer is the same but
-// for Next's `vary` header. Anything else — another path or method, a HEAD, a request that
+// for Next's `vary` header and the validator: a 200 here carries an `ETag`, and a poll that sends
+// it back (`If-None-Match`, lib/client/api.ts) while the answer is unchanged gets a 304 without
+// the body (lib/http/etag.ts; Next's routes, e.g. under `next dev`, always answer 200). Anything else — another path or method, a HEAD, a request that
 // declares a body (Content-Length, even 0, or Transfer-Encoding), an absolute-form target — goes
 // to Next as before. Production servers only: `next dev` reloads modules this hook would keep.
 
@@ -63,39 +66,59 @@ function toHeaders(h: http.IncomingHttpHeaders): Headers {
   return out;
 }
 
-function send(req: http.IncomingMessage, res: http.ServerResponse, p: JsonParts, security: Record<string, string>): void {
-  const headers: Record<string, string | number> = { ...security, ...p.headers };
+/** An answer ready for the socket: its bytes, and a validator when it is a 200. */
+interface Wire {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+  etag: string | null;
+}
+
+function wireOf(p: JsonParts): Wire {
   const body = Buffer.from(p.body);
+  return { status: p.status, headers: p.headers, body, etag: p.status === 200 ? etagOf(body) : null };
+}
+
+function send(req: http.IncomingMessage, res: http.ServerResponse, w: Wire, security: Record<string, string>): void {
+  if (w.etag && notModified(req.headers['if-none-match'], w.etag)) {
+    // What the client holds is byte for byte this principal's answer now (lib/http/etag.ts).
+    res.writeHead(304, { ...security, 'cache-control': w.headers['cache-control'] ?? 'no-store', etag: w.etag });
+    res.end();
+    return;
+  }
+  const headers: Record<string, string | number> = { ...security, ...w.headers, ...(w.etag ? { etag: w.etag } : {}) };
+  const body = w.body;
   const accepts = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
   if (body.length <= UNCOMPRESSED_JSON_BYTES || !accepts) {
-    res.writeHead(p.status, { ...headers, 'content-length': body.length });
+    res.writeHead(w.status, { ...headers, 'content-length': body.length });
     res.end(body);
     return;
   }
   gzip(body, (err, zipped) => {
     if (err) {
-      res.writeHead(p.status, { ...headers, 'content-length': body.length });
+      res.writeHead(w.status, { ...headers, 'content-length': body.length });
       res.end(body);
       return;
     }
-    res.writeHead(p.status, { ...headers, 'content-encoding': 'gzip', vary: 'Accept-Encoding', 'content-length': zipped.length });
+    res.writeHead(w.status, { ...headers, 'content-encoding': 'gzip', vary: 'Accept-Encoding', 'content-length': zipped.length });
     res.end(zipped);
   });
 }
 
 // A shared read's answer is one object for every viewer who asks it within its reuse time
-// (lib/brokers/read-cache.ts; never changed once made): its JSON is written once, not per request.
-const written = new WeakMap<object, JsonParts>();
-function partsOf(data: unknown): JsonParts {
-  if (data === null || typeof data !== 'object') return jsonParts(data);
-  let parts = written.get(data);
-  if (!parts) written.set(data, (parts = jsonParts(data)));
-  return parts;
+// (lib/brokers/read-cache.ts; never changed once made; a viewer's masked overview likewise,
+// lib/auth/mask.ts): its JSON, bytes and tag are made once, not per request.
+const written = new WeakMap<object, Wire>();
+function wireFor(data: unknown): Wire {
+  if (data === null || typeof data !== 'object') return wireOf(jsonParts(data));
+  let w = written.get(data);
+  if (!w) written.set(data, (w = wireOf(jsonParts(data))));
+  return w;
 }
 
 async function answer(req: http.IncomingMessage, res: http.ServerResponse, m: FastRead): Promise<void> {
   let security: Record<string, string> = {};
-  let parts: JsonParts;
+  let wire: Wire;
   try {
     const headers = toHeaders(req.headers);
     const encrypted = (req.socket as { encrypted?: boolean }).encrypted === true;
@@ -103,17 +126,18 @@ async function answer(req: http.IncomingMessage, res: http.ServerResponse, m: Fa
     security = verdict.headers;
     if (verdict.kind === 'text') {
       const headers = { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' };
-      parts = { status: verdict.status, body: `${verdict.text}\n`, headers };
+      wire = wireOf({ status: verdict.status, body: `${verdict.text}\n`, headers });
     } else if (verdict.kind === 'json')
-      parts = { ...jsonParts(verdict.body, verdict.status), headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } };
-    else if (verdict.kind === 'login') parts = jsonParts({ error: { code: 'Unauthorized', message: 'sign in first' } }, 401);
-    else {
-      parts = partsOf(await READS[m.read](m.broker, new URLSearchParams(m.search), headers));
-    }
+      wire = wireOf({
+        ...jsonParts(verdict.body, verdict.status),
+        headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
+      });
+    else if (verdict.kind === 'login') wire = wireOf(jsonParts({ error: { code: 'Unauthorized', message: 'sign in first' } }, 401));
+    else wire = wireFor(await READS[m.read](m.broker, new URLSearchParams(m.search), headers));
   } catch (e) {
-    parts = errorParts(e);
+    wire = wireOf(errorParts(e));
   }
-  send(req, res, parts, security);
+  send(req, res, wire, security);
 }
 
 /** Handles a fast read (true), or leaves the request to Next (false). Never throws. */

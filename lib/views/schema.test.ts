@@ -29,9 +29,11 @@ describe('team view validation', () => {
   it('refuses pages that are not lists and filters a list does not have, naming them', () => {
     expect(problem('/brokers/shop/enqueue')).toMatch(/list page/);
     expect(problem('/brokers/shop/queues/a/b')).toMatch(/list page/);
-    expect(problem('/brokers/shop/results?queue=x')).toBe('"queue" is not a filter of results (filters: status)');
+    expect(problem('/brokers/shop/results?queue=x')).toBe('"queue" is not a filter of results (filters: status, since, until)');
     expect(problem('/brokers/shop/dead?state=ready')).toMatch(/"state" is not a filter of dead letters/);
     expect(problem(`/brokers/shop/dead?q=${'x'.repeat(501)}`)).toMatch(/longer than 500/);
+    expect(problem('/brokers/shop/dead?since=1h&until=2026-12-04T20%3A00%3A00Z')).toBeNull();
+    expect(problem('/brokers/shop/dead?since=yesterday')).toMatch(/"since" is not a time/);
     expect(problem(`/brokers/shop/dead?q=${'x'.repeat(2100)}`)).toMatch(/at most 2000/);
   });
 

@@ -1,6 +1,8 @@
 // Saved views shared by the team: a list page's filtered URL under a name, kept per broker in
-// the console's state store. Client-safe (the form checks the same rules before sending).
+// the console's state store. A time range is saved as written, so a relative one stays relative.
+// Client-safe (the form checks the same rules before sending).
 import { z } from 'zod';
+import { boundMs, RANGE_HINT } from '@/lib/brokers/time-range';
 
 export const MAX_VIEW_NAME = 80;
 export const MAX_VIEW_DESCRIPTION = 500;
@@ -11,9 +13,9 @@ const MAX_VALUE = 500;
 
 /** The filters each list page reads from its URL; anything else is not a filter of that list. */
 const LIST_FILTERS: ReadonlyArray<readonly [RegExp, readonly string[], string]> = [
-  [/^dead$/, ['queue', 'task', 'id', 'q', 'group'], 'dead letters'],
+  [/^dead$/, ['queue', 'task', 'id', 'q', 'group', 'since', 'until'], 'dead letters'],
   [/^queues\/[^/]+$/, ['state', 'task', 'id', 'q'], 'a queue'],
-  [/^results$/, ['status'], 'results'],
+  [/^results$/, ['status', 'since', 'until'], 'results'],
 ];
 
 /**
@@ -40,6 +42,8 @@ export function viewHrefProblem(href: string, broker: string): string | null {
   for (const [k, v] of params) {
     if (!list[1].includes(k)) return `"${k.slice(0, 40)}" is not a filter of ${list[2]} (filters: ${list[1].join(', ')})`;
     if (v.length > MAX_VALUE) return `the filter "${k}" is longer than ${MAX_VALUE} characters`;
+    // A time range is kept as written: a saved "1h" stays the last hour whenever the view opens.
+    if ((k === 'since' || k === 'until') && v && boundMs(v, Date.now()) === null) return `the filter "${k}" is not a time: ${RANGE_HINT}`;
   }
   return null;
 }

@@ -2,6 +2,7 @@
 // cases in celery-cases.ts. RabbitMQ finds no message by id, so before the worker runs the
 // replayed tasks are unknown (with why), and an expired SUCCESS record is unknown, never gone
 // or succeeded: the task might as well still wait in its queue.
+// int-lane: owns rabbitmq; uses redis/9 (Celery workers on the shared vhost; results under a per-run prefix)
 import { randomBytes } from 'node:crypto';
 import { describe, it } from 'vitest';
 import { createCeleryRabbitAdapter } from '@/lib/brokers/celery/rabbitmq/adapter';

@@ -1,6 +1,7 @@
 // A campaign's follow-up against the REAL Celery worker on Redis (broker and result backend):
 // the cases in celery-cases.ts. A waiting message is found in its Redis list; an expired
 // SUCCESS record with no message left is gone.
+// int-lane: owns redis/2 (a Celery worker on db 2, which edit-replay-celery also uses)
 import { randomBytes } from 'node:crypto';
 import { describe } from 'vitest';
 import { createCeleryRedisAdapter } from '@/lib/brokers/celery/redis/adapter';

@@ -3,6 +3,7 @@
 // quarter with the same error, a quarter with a new one). RabbitMQ finds no message by id, so a
 // replayed task that has not run yet is unknown, with why; never dead by the FAILURE record its
 // first death left in the backend.
+// int-lane: owns rabbitmq; uses redis/0 (RabbitMQ as a whole, conservatively; results under a per-run prefix)
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';

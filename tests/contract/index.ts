@@ -4,6 +4,7 @@
 import { afterEach, beforeEach, describe } from 'vitest';
 import { registerActions } from './actions';
 import { registerDead } from './dead';
+import { registerTimeRange } from './time-range';
 import { checkedAdapter } from './dto-check';
 import { collect, type Ctx } from './helpers';
 import { registerListing } from './listing';
@@ -53,6 +54,7 @@ export function runAdapterContract(name: string, makeFixture: () => Promise<Cont
     (ctx) => registerListing(ctx, collect),
     registerDtoShapes,
     registerDead,
+    registerTimeRange,
     registerActions,
     registerStuck,
     registerEditReplay,

@@ -4,6 +4,7 @@
 // login that may read records but not change them. Each verdict names what is switched off.
 // The failure index's PSUBSCRIBE is asked by ACL DRYRUN where the login may (full) and run on a
 // connection of its own where not (the others): refused without channels, granted with them.
+// int-lane: uses redis/7 (ACL users of its own on its own prefixes)
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -2,6 +2,7 @@
 // restricts: a Redis/Valkey ACL user that may read but not write nor run scripts (and one that
 // may not read potatoq's keys at all), a PostgreSQL role with SELECT only on potatoq's tables,
 // and a RabbitMQ user without the configure permission. Each verdict names what is switched off.
+// int-lane: owns rabbitmq; uses redis/0 valkey/0 (a RabbitMQ user of its own, conservatively; ACL users on its own prefix)
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -2,6 +2,7 @@
 // healthy potatoq SQLite, PostgreSQL and Redis brokers are usable; a RabbitMQ login the test
 // creates without the write permission is degraded with what that switches off; an address
 // nobody listens on is unusable, and the command exits 1 for it. No password is printed.
+// int-lane: owns rabbitmq; uses redis/0 (a RabbitMQ user of its own, conservatively; a key prefix of its own)
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';

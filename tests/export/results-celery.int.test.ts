@@ -2,6 +2,7 @@
 // (successes and failures, read from the result backend) and the ready list of a queue no worker
 // takes, whose argument text (commas, quotes, line breaks, a formula) must come back from the CSV
 // cell for cell and never run as a formula. Keys live under this file's own prefixes on db 7.
+// int-lane: uses redis/7 (every key under its own prefixes)
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';

@@ -3,6 +3,7 @@
 // consumer's claim, stored results, through the seeders). Redaction is on for this file: the
 // arguments never reach a file, and a search in them is refused. Each export is an `export`
 // entry in the console's state store, here on PostgreSQL (a schema of its own).
+// int-lane: uses redis/0 (a key prefix of its own)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tokenDigest } from '@/lib/auth/password';
 import { TEST_HASH } from '@/tests/support/auth';

@@ -2,6 +2,7 @@
 // Redis result backend, against a REAL `celery worker`: a chord whose middle part fails (one part
 // held on a queue no worker takes), a group and a chain. RabbitMQ hands a queued message only to
 // a consumer that takes it, so the family is what the result backend stores, and it says so.
+// int-lane: owns rabbitmq; uses redis/7 (Celery workers on the shared vhost; results under per-run prefixes)
 import { execFileSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';

@@ -3,6 +3,7 @@
 // yet, a group and a chain. The console reads each family from its members, sees the failed
 // part and the callback it blocks, replays the part, and checks in the backend what Celery
 // does with the chord afterwards. Keys live under this file's own prefixes on db 7.
+// int-lane: uses redis/7 (every key under its own prefixes)
 import { execFileSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';

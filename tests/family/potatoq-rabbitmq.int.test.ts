@@ -5,6 +5,7 @@
 // so the family is the dead letters (browsed) and what the result backend stores (results and
 // the chord's counters); the console replays the failed part from its family. On 3.10 the same
 // backend is read without browsing the DLQs.
+// int-lane: owns rabbitmq; uses redis/7 (RabbitMQ as a whole, conservatively; results under a per-run prefix)
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';

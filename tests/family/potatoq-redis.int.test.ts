@@ -2,6 +2,7 @@
 // against the REAL potatoq 26.1a8: a chord whose middle part fails. Redis has no index by root
 // or group, so the dead part's family is what its message names (its chord's callback) plus the
 // chord's counters in `P:chord:<group>`.
+// int-lane: uses redis/7 (a key prefix of its own)
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';

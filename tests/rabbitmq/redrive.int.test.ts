@@ -1,6 +1,7 @@
 // The one-pass redrive (replayDeadPaced) on the real RabbitMQ 4.3 (5673, its own queue): a
 // filtered part of a DLQ is replayed, the letters not asked for stay in the DLQ in their order,
 // nothing is lost or duplicated, and the browse lock is taken. Non-destructive: no restart.
+// int-lane: owns rabbitmq; uses redis/0 (RabbitMQ as a whole, conservatively; results under a per-run prefix)
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import amqp from 'amqplib';

@@ -1,3 +1,4 @@
+// int-lane: isolated (names Celery only as a message format)
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';

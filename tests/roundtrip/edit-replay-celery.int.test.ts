@@ -3,6 +3,7 @@
 // (results in Redis db 2): the worker fails `er.when` called with a text `at`; the console sends it
 // again as send_task would, with a typed datetime `at`, a Decimal argument and a new queue; a
 // worker consuming only the new queue runs it once, under the same id, with those types.
+// int-lane: owns rabbitmq redis/2 (Celery workers on the shared vhost and on db 2)
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';

@@ -2,6 +2,7 @@
 // and on RabbitMQ 4.3 (RabbitMQ 3.10 refuses, keeping the letter): the worker dead-letters
 // `er.when` called with a text `at`; the console replays it with a typed datetime `at`, a Decimal
 // argument and a new queue; a worker consuming only the new queue runs it once with those types.
+// int-lane: owns rabbitmq; uses redis/2 (RabbitMQ as a whole, conservatively; a key prefix of its own)
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';

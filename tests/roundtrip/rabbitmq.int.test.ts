@@ -3,6 +3,7 @@
 // worker dead-letters a failing task, an unregistered task and a real Celery producer's message;
 // the console shows them with potatoq's reasons, replays (or converts) them and the worker runs
 // them; a console revoke makes the worker skip a task; console enqueues run.
+// int-lane: owns rabbitmq; uses redis/0 (RabbitMQ as a whole, conservatively; results under a per-run prefix)
 import { execFileSync } from 'node:child_process';
 import { ZEnqueueInput } from '@/lib/actions/schemas';
 import fs from 'node:fs';

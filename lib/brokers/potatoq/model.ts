@@ -62,6 +62,12 @@ export const POTATOQ_NO_PAUSE = {
   why: "potatoq has no queue pause: stop the queue's workers (or leave it out of their -Q) instead",
 } as const;
 
+/** Why potatoq's results list has no time range: every store keeps the finish time inside the record. */
+export const POTATOQ_NO_RESULT_RANGE = {
+  on: false,
+  why: "potatoq keeps a result's finish time inside its stored record, with no column or index to filter on",
+} as const;
+
 /** potatoq's tasks are Celery-shaped calls; `deliveries` is its own column (and message field). */
 const TASK: NonNullable<BrokerModel['task']> = {
   noun: 'task',

@@ -18,9 +18,12 @@ export const PAYLOAD_WINDOW = 300;
 
 const SCOPE = 'qf-dead';
 
-function pager(client: QfClient, q: { queue?: string; task?: string }) {
+/** The DLQ's pages, filtered on the server by queue, task and when the letter was written (the
+ *  job's death: `created_after`/`created_before`, the range's since and until). */
+function pager(client: QfClient, q: { queue?: string; task?: string; since?: string; until?: string }) {
   return async (cursor: string | undefined, limit: number): Promise<ServerPage<QfDeadLetter>> => {
-    const raw = await client.get('/api/v1/dlq', { queue: q.queue, task_name: q.task, limit, cursor });
+    const range = { created_after: q.since, created_before: q.until };
+    const raw = await client.get('/api/v1/dlq', { queue: q.queue, task_name: q.task, ...range, limit, cursor });
     const page = parseWire(ZDeadPage, raw, 'the dead-letter list');
     return { rows: page.dead_letters, hasMore: page.has_more, next: page.next_cursor ?? null };
   };

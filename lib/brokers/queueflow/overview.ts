@@ -35,12 +35,14 @@ export async function probe(client: QfClient): Promise<QfProbe> {
     capabilities: {
       ...listing(QUEUEFLOW_MODEL.states, { on: true }),
       browseDead: { on: true },
+      deadRange: { on: true },
       replay: write,
       discard: { on: false, why: DISCARD_WHY },
       revoke: write,
       purge: write,
       enqueue: write,
       results: { on: true },
+      resultRange: { on: false, why: RESULT_RANGE_WHY },
       workers: { on: false, why: WORKERS_WHY },
       pause: write,
       schedules: { on: true },
@@ -52,6 +54,9 @@ export async function probe(client: QfClient): Promise<QfProbe> {
     },
   };
 }
+
+/** Why QueueFlow's results list has no time range. */
+const RESULT_RANGE_WHY = "QueueFlow's job list filters by when a job was created, not when it finished";
 
 /** An exact count through a list's `include_total` (one COUNT on the server). */
 async function total(client: QfClient, route: string, query: Record<string, string | boolean>, what: string): Promise<number | null> {

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 
 const ALLOWED = [
   /^\.\//,
-  /^@\/lib\/brokers\/(errors|types|model|schema|schema-edit|typed-value|parse-input|options|adapter-context|diagnosis|message-view|task-queues|form-values|json-typed|schedule|schedule-model)$/,
+  /^@\/lib\/brokers\/(errors|types|model|schema|schema-edit|typed-value|parse-input|options|adapter-context|diagnosis|message-view|task-queues|form-values|json-typed|schedule|schedule-model|time-range)$/,
   /^@\/lib\/(text|triage)\//,
   // The adapter kit: result assembly, capabilities, lazy opens (shared by every adapter).
   /^@\/lib\/brokers\/kit\/[\w-]+$/,

@@ -3,6 +3,7 @@ import { ConsoleError } from '@/lib/brokers/errors';
 import { decodeCursor, encodeCursor } from './cursor';
 import { idParam, idText, isoOf, UUID, type Row, type SdjDb } from './db';
 import { isSdjStatus, splitReason, unset, type SdjStatus } from './model';
+import type { TimeRange } from '@/lib/brokers/time-range';
 
 // Job lists are keyset pages, newest first, so page N costs what page 1 costs:
 // - per status: `WHERE status = ? AND created_at <= ? AND (created_at < ? OR id > ?)
@@ -110,30 +111,43 @@ async function keysetPage(db: SdjDb, o: PageSpec): Promise<SdjPage<SdjJobSummary
   return { items, next: last ? encodeCursor({ at: String(last[o.key]), id: idText(last.id) ?? '' }) : null };
 }
 
-/** The spec of one status's page (optionally one queue). */
-export function statusPage(status: SdjStatus, opts: { queue?: string; limit?: number; cursor?: string | null }): PageSpec {
+/** The spec of one status's page (optionally one queue, and finished in a time range:
+ *  `finished` bounds `completed_at`, `since` inclusive, `until` exclusive, ISO). */
+export function statusPage(
+  status: SdjStatus,
+  opts: { queue?: string; finished?: TimeRange; limit?: number; cursor?: string | null },
+): PageSpec {
   if (!isSdjStatus(status))
     throw new ConsoleError('InvalidInput', 'status: not a Simple Durable Jobs status', { status: 'unknown status' });
-  const where = opts.queue === undefined ? 'status = ?' : 'status = ? AND queue = ?';
-  const params = opts.queue === undefined ? [status] : [status, opts.queue];
+  const terms: Array<[string, unknown]> = [['status = ?', status]];
+  if (opts.queue !== undefined) terms.push(['queue = ?', opts.queue]);
+  if (opts.finished?.since !== undefined) terms.push(['completed_at >= ?', new Date(opts.finished.since)]);
+  if (opts.finished?.until !== undefined) terms.push(['completed_at < ?', new Date(opts.finished.until)]);
+  const where = terms.map((t) => t[0]).join(' AND ');
+  const params = terms.map((t) => t[1]);
   return { where, params, key: 'created_at', tie: 'ASC', limit: opts.limit, cursor: opts.cursor };
 }
 
 /** Jobs in one SDJ status (optionally one queue), newest first. */
 export async function listJobs(
   db: SdjDb,
-  opts: { status: SdjStatus; queue?: string; limit?: number; cursor?: string | null },
+  opts: { status: SdjStatus; queue?: string; finished?: TimeRange; limit?: number; cursor?: string | null },
 ): Promise<SdjPage<SdjJobSummary>> {
   return keysetPage(db, statusPage(opts.status, opts));
 }
 
-/** Dead letters (`dead_lettered_at` set), most recent first, as the library's `ListDeadLettered` orders them. */
+/** Dead letters (`dead_lettered_at` set), most recent first, as the library's `ListDeadLettered`
+ *  orders them; `since` (inclusive) and `until` (exclusive, ISO) bound the same index. */
 export async function listDeadLetters(
   db: SdjDb,
-  opts: { queue?: string; limit?: number; cursor?: string | null } = {},
+  opts: { queue?: string; since?: string; until?: string; limit?: number; cursor?: string | null } = {},
 ): Promise<SdjPage<SdjJobSummary>> {
-  const where = opts.queue === undefined ? '1 = 1' : 'queue = ?';
-  const params = opts.queue === undefined ? [] : [opts.queue];
+  const terms: Array<[string, unknown]> = [];
+  if (opts.queue !== undefined) terms.push(['queue = ?', opts.queue]);
+  if (opts.since !== undefined) terms.push(['dead_lettered_at >= ?', new Date(opts.since)]);
+  if (opts.until !== undefined) terms.push(['dead_lettered_at < ?', new Date(opts.until)]);
+  const where = ['1 = 1', ...terms.map((t) => t[0])].join(' AND ');
+  const params = terms.map((t) => t[1]);
   return keysetPage(db, { where, params, key: 'dead_lettered_at', tie: 'DESC', limit: opts.limit, cursor: opts.cursor });
 }
 

@@ -115,7 +115,13 @@ function deadFilter(db: SdjDb, q: DeadFilter): ((rows: SdjJobSummary[]) => Promi
 
 export async function listDead(db: SdjDb, q: DeadListQuery): Promise<Page<DeadSummary>> {
   const keep = deadFilter(db, q);
-  const w = await walk((cursor, limit) => listDeadLetters(db, { queue: q.queue, limit, cursor }), died, q.limit, q.cursor ?? null, keep);
+  const w = await walk(
+    (cursor, limit) => listDeadLetters(db, { queue: q.queue, since: q.since, until: q.until, limit, cursor }),
+    died,
+    q.limit,
+    q.cursor ?? null,
+    keep,
+  );
   const pv = await previews(db, w.rows);
   return { items: w.rows.map((r) => toDeadSummary(r, pv.get(r.id))), nextCursor: w.next, ...windowOf(w) };
 }
@@ -127,7 +133,7 @@ export async function deadIds(db: SdjDb, q: DeadFilter, cap: number): Promise<{ 
   const ids: string[] = [];
   let cursor: string | null = null;
   for (;;) {
-    const page = await listDeadLetters(db, { queue: q.queue, limit: 500, cursor });
+    const page = await listDeadLetters(db, { queue: q.queue, since: q.since, until: q.until, limit: 500, cursor });
     const kept = keep ? await keep(page.items) : page.items.map(() => true);
     for (let i = 0; i < page.items.length; i++) {
       if (!kept[i]) continue;
@@ -155,7 +161,13 @@ export async function listResults(db: SdjDb, q: ResultListQuery): Promise<Page<R
   const status = q.status?.toLowerCase();
   if (status !== undefined && !['completed', 'failed', 'cancelled'].includes(status))
     throw new ConsoleError('InvalidInput', 'status: a finished job is COMPLETED, FAILED or CANCELLED', { status: 'unknown status' });
-  const page = await mergeFinished(db, status ? [status as 'completed'] : ['completed', 'failed', 'cancelled'], q.limit, q.cursor ?? null);
+  const page = await mergeFinished(
+    db,
+    status ? [status as 'completed'] : ['completed', 'failed', 'cancelled'],
+    q.limit,
+    q.cursor ?? null,
+    q,
+  );
   return {
     items: page.rows.map((j) => ({ id: j.id, status: j.status.toUpperCase(), name: j.type, dateDone: j.completedAt, expiresAt: null })),
     nextCursor: page.next,

@@ -4,6 +4,7 @@ import type { SdjDb } from './db';
 import { listJobs, type SdjJobSummary } from './jobs';
 import type { SdjStatus } from './model';
 import { cursorAt } from './pages';
+import type { TimeRange } from '@/lib/brokers/time-range';
 
 // Finished jobs newest first across statuses: one keyset list per status
 // (`idx_jobs_status_created`), merged. The cursor holds each list's own position (null: that list
@@ -48,13 +49,14 @@ export async function mergeFinished(
   statuses: SdjStatus[],
   limit: number,
   cursor: string | null,
+  finished?: TimeRange,
 ): Promise<{ rows: SdjJobSummary[]; next: string | null }> {
   const at = decode(cursor);
   const lists = await Promise.all(
     statuses.map(async (status) => {
       const pos = at[status];
       if (pos === null) return { status, rows: [] as SdjJobSummary[], more: false };
-      const page = await listJobs(db, { status, limit, cursor: pos ?? null });
+      const page = await listJobs(db, { status, finished, limit, cursor: pos ?? null });
       return { status, rows: page.items, more: page.next !== null };
     }),
   );

@@ -132,8 +132,11 @@ describe('DlqStream with lanes: a new channel per `prefetch` held letters', () =
     const got = await readAll(s, 60, (id) => id % 3 === 0);
     expect(got.map((d) => Number(d.msg.content.toString()))).toEqual([...Array(60).keys()]);
     expect(s.lanes.length).toBeGreaterThanOrEqual(5); // 40 kept, at most 8 held per channel
-    // Tags restart on each channel: an ack on the wrong one would be an unknown tag.
-    expect(new Set(got.filter((d) => d.msg.fields.deliveryTag === 1).map(ch)).size).toBe(s.lanes.length);
+    // Tags restart on each channel: an ack on the wrong one would be an unknown tag. The next
+    // channel is opened ahead (at most one spare, which has delivered nothing).
+    const used = s.lanes.filter((l) => l.delivered > 0);
+    expect(s.lanes.length - used.length).toBeLessThanOrEqual(1);
+    expect(new Set(got.filter((d) => d.msg.fields.deliveryTag === 1).map(ch)).size).toBe(used.length);
     expect(s.lanes.every((l) => (l.ch as unknown as FakeChannel).unacked.length <= 8)).toBe(true);
     await s.stop();
     await s.release();

@@ -78,6 +78,9 @@ export class DlqStream {
   private cur: Consumer | null = null;
   private rotating: Promise<void> | null = null;
   private stopped = false;
+  /** The next lane, opened while the current one fills: a hand-over is then a cancel and a
+   *  consume, not also a `channel.open` and a `basic.qos` (two round trips per 1,000 letters). */
+  private spare: Promise<Lane> | null = null;
   private readonly prefetch: number;
   /** Channels in the order their consumers started. */
   readonly lanes: Lane[] = [];
@@ -94,6 +97,13 @@ export class DlqStream {
 
   async start(): Promise<void> {
     await this.subscribe(await this.newLane());
+    this.openSpare();
+  }
+
+  private openSpare(): void {
+    if (!this.opts.lanes || this.stopped || this.lanes.length >= MAX_LANES) return;
+    this.spare = this.newLane();
+    this.spare.catch(() => undefined); // taken in rotate (the current lane then goes on)
   }
 
   private async newLane(): Promise<Lane> {
@@ -144,8 +154,10 @@ export class DlqStream {
       if (tag !== null) await c.lane.ch.cancel(tag);
       if (this.stopped) return;
       let lane = c.lane;
-      if (this.opts.lanes && this.lanes.length < MAX_LANES) lane = await this.newLane().catch(() => c.lane);
+      if (this.spare) lane = await this.spare.catch(() => c.lane);
+      this.spare = null;
       if (!this.stopped) await this.subscribe(lane);
+      this.openSpare();
     })()
       .catch((e: unknown) => this.end(e instanceof Error ? e : new Error(String(e))))
       .finally(() => (this.rotating = null));
@@ -176,6 +188,7 @@ export class DlqStream {
   async stop(): Promise<void> {
     this.stopped = true;
     await this.rotating;
+    await this.spare?.catch(() => undefined); // in `lanes` (closed by release), delivered nothing
     const c = this.cur;
     const tag = c?.tag ?? null;
     if (c) c.tag = null;

@@ -1,6 +1,7 @@
 // Where Celery 5.7 / kombu 5.7 differ from the team's seed facts (listed
 // in docs/systems/celery.md "Differences from the seed facts"), pinned with the REAL worker: on
 // Redis (db 7 under this run's key prefixes) and RabbitMQ 3.10 and 4.3. Queues are this run's own.
+// int-lane: owns rabbitmq; uses redis/7 (Celery lists what it finds on the vhosts; db 7 under per-run prefixes)
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';

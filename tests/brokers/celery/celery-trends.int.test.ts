@@ -2,6 +2,7 @@
 // on Redis (broker and results in db 7 under this run's key prefixes) and on RabbitMQ 3.10 and
 // 4.3 (results in db 7); on 4.3 also a deadLetterQueue the worker rejects tasks into, counted by
 // x-death time. Queues are this run's own and deleted afterwards; the keys under the prefixes too.
+// int-lane: owns rabbitmq; uses redis/7 (Celery lists what it finds on the vhosts; db 7 under per-run prefixes)
 import { randomBytes } from 'node:crypto';
 import amqp from 'amqplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

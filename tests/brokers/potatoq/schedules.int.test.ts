@@ -1,6 +1,7 @@
 // potatoq's periodic tasks on the Schedules tab: a REAL `potatoq beat` (the scheduler every
 // worker also runs) fires two beat_schedule entries, and the console reads the durable claims
 // it writes: the periodic table on SQLite, the periodic-last hash on Redis.
+// int-lane: uses redis/0 (a key prefix of its own)
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';

@@ -4,6 +4,7 @@ import { HydrationBoundary, dehydrate } from '@tanstack/react-query';
 import Link from 'next/link';
 import { ActiveGroup } from '@/components/dead/active-group';
 import { DeadGroups } from '@/components/dead/dead-groups';
+import { DeadRange } from '@/components/dead/dead-range';
 import { DeadTable } from '@/components/dead/dead-table';
 import { DeadTrends } from '@/components/trends/panels';
 import { Card, CardHeader } from '@/components/ui/card';
@@ -15,6 +16,7 @@ import { newServerQueryClient, prefetchDead, prefetchDeadGroups, prefetchOvervie
 import { requireReader } from '@/lib/auth/current';
 import { brokerTitle } from '../../../_lib/titles';
 import { visible } from '@/lib/text/visible';
+import { describeRange } from '@/lib/brokers/time-range';
 
 export const dynamic = 'force-dynamic';
 export const generateMetadata = brokerTitle('Dead letters');
@@ -25,7 +27,17 @@ export default async function DeadPage({ params, searchParams }: { params: Promi
   const sp = await searchParams;
   const sg = Array.isArray(sp.group) ? sp.group[0] : sp.group;
   const words = listWords(brokerModel(brokerId));
-  const filters = { queue: one(sp.queue), task: one(sp.task), id: one(sp.id), q: one(sp.q), group: sg || undefined };
+  const filters = {
+    queue: one(sp.queue),
+    task: one(sp.task),
+    id: one(sp.id),
+    q: one(sp.q),
+    group: sg || undefined,
+    since: one(sp.since),
+    until: one(sp.until),
+  };
+  // The range as written (a saved "1h" stays relative); the list's words say it.
+  const range = describeRange(filters);
   const qc = newServerQueryClient();
   await Promise.all([prefetchOverview(qc, brokerId), prefetchDeadGroups(qc, brokerId, filters.queue), prefetchDead(qc, brokerId, filters)]);
   const base = `/brokers/${encodeURIComponent(brokerId)}/dead`;
@@ -70,11 +82,17 @@ export default async function DeadPage({ params, searchParams }: { params: Promi
                   'All letters'
                 )
               }
-            />
+            >
+              {range ? (
+                <span className="text-sm text-zinc-600 dark:text-zinc-300" data-testid="dead-range-words">
+                  died {range}
+                </span>
+              ) : null}
+            </CardHeader>
             <div className="p-4">
               <FilterBar
                 action={base}
-                keep={{ group: filters.group }}
+                keep={{ group: filters.group, since: filters.since, until: filters.until }}
                 fields={[
                   { name: 'queue', label: 'Queue', value: filters.queue },
                   { name: 'task', label: words.name, value: filters.task },
@@ -88,6 +106,9 @@ export default async function DeadPage({ params, searchParams }: { params: Promi
                   },
                 ]}
               />
+              <div className="mt-2">
+                <DeadRange brokerId={brokerId} since={filters.since} until={filters.until} />
+              </div>
             </div>
             <DeadTable brokerId={brokerId} filters={filters} />
           </Card>

@@ -1,5 +1,6 @@
 import { HydrationBoundary, dehydrate } from '@tanstack/react-query';
 import { resultsWords } from '@/components/results/filter-hint';
+import { ResultRange } from '@/components/results/result-range';
 import { ResultsTable } from '@/components/results/results-table';
 import { Card } from '@/components/ui/card';
 import { FilterBar } from '@/components/ui/filter-bar';
@@ -9,6 +10,7 @@ import { newServerQueryClient, prefetchResults } from '../../../_lib/prefetch';
 import { requireReader } from '@/lib/auth/current';
 import { brokerModel } from '@/lib/brokers/service';
 import { brokerTitle } from '../../../_lib/titles';
+import { describeRange } from '@/lib/brokers/time-range';
 
 export const dynamic = 'force-dynamic';
 export const generateMetadata = brokerTitle('Results');
@@ -16,9 +18,13 @@ export const generateMetadata = brokerTitle('Results');
 export default async function ResultsPage({ params, searchParams }: { params: Promise<{ brokerId: string }>; searchParams: SearchParams }) {
   await requireReader();
   const brokerId = segment((await params).brokerId);
-  const status = one((await searchParams).status)?.toUpperCase();
+  const sp = await searchParams;
+  const status = one(sp.status)?.toUpperCase();
+  // A range as written (a saved "1h" stays relative), by when each task finished.
+  const filters = { status, since: one(sp.since), until: one(sp.until) };
+  const range = describeRange(filters);
   const qc = newServerQueryClient();
-  await prefetchResults(qc, brokerId, status);
+  await prefetchResults(qc, brokerId, filters);
   // What the list is and what an empty status shows are the adapter's to say.
   const words = resultsWords(brokerModel(brokerId)?.results, status);
   return (
@@ -29,15 +35,24 @@ export default async function ResultsPage({ params, searchParams }: { params: Pr
           <div className="p-4">
             <FilterBar
               action={`/brokers/${encodeURIComponent(brokerId)}/results`}
+              keep={{ since: filters.since, until: filters.until }}
               fields={[{ name: 'status', label: 'Status', value: status, placeholder: words.placeholder }]}
             />
+            <div className="mt-2">
+              <ResultRange brokerId={brokerId} since={filters.since} until={filters.until} />
+            </div>
+            {range ? (
+              <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-300" data-testid="results-range-words">
+                Finished {range}
+              </p>
+            ) : null}
             {words.note ? (
               <p className="mt-2 text-xs text-zinc-500 dark:text-zinc-400" data-testid="results-filter-note">
                 {words.note}
               </p>
             ) : null}
           </div>
-          <ResultsTable brokerId={brokerId} status={status} />
+          <ResultsTable brokerId={brokerId} filters={filters} />
         </Card>
       </HydrationBoundary>
     </>

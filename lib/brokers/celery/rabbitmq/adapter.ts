@@ -112,7 +112,7 @@ export function createCeleryRabbitAdapter(config: StoreConfig): BrokerAdapter {
       noWorkflows(CELERY_NO_WORKFLOWS),
       // Celery on RabbitMQ declares no scheduled state (its ETAs wait among the ready ones).
       listing(CELERY_RABBITMQ_MODEL.states, { on: false, why: NO_BROWSE }),
-      !backend && off(['browseDead', 'replay', 'discard', 'results', 'fate'], NO_BACKEND),
+      !backend && off(['browseDead', 'deadRange', 'replay', 'discard', 'results', 'resultRange', 'fate'], NO_BACKEND),
       !backend && off(['family'], `${RABBITMQ_FAMILY_WHY}, and ${NO_BACKEND}`),
       // The DLQ's letters are shown, replayed and discarded without a result backend too (they
       // are messages, not records).

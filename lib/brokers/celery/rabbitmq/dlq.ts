@@ -8,6 +8,7 @@ import { readQueue } from '@/lib/transports/amqp/dlq-read';
 import type { DeepDlq } from '@/lib/transports/amqp/dlq-notes';
 import { compareLetters, detailOf, summaryOf, toLetter, type Letter } from './letter';
 import type { DeadDetail, DeadListQuery, DeadSummary, Page } from '@/lib/brokers/schema';
+import { inRange } from '@/lib/brokers/time-range';
 
 // A user-configured dead-letter queue of a Celery app on RabbitMQ (a task queue declared with
 // x-dead-letter-exchange; a task rejected with requeue=False lands there, and Celery 5.7 writes
@@ -111,7 +112,11 @@ const cursorOf = (s: DeadSummary) => Buffer.from(JSON.stringify(['celery-dlq', s
 export function mergeDead(failures: DeadSummary[], recorded: Set<string>, letters: Letter[], q: DeadListQuery): Page<DeadSummary> {
   // Celery 5.7 records a FAILURE for a task it rejects without requeue: that task shows once, with
   // its record's exception (and error group); replay and discard act on its message (dlq-actions.ts).
-  const own = letters.filter((l) => !recorded.has(l.id) && matches(l, q)).map(summaryOf);
+  // The failures came filtered by the range from the index; the DLQ's own letters by their died time here.
+  const own = letters
+    .filter((l) => !recorded.has(l.id) && matches(l, q))
+    .map(summaryOf)
+    .filter((s) => inRange(s.diedAt === null ? null : Date.parse(s.diedAt), q));
   const all = [...failures, ...own].sort(order);
   let start = 0;
   if (q.cursor) {

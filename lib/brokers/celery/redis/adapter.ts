@@ -96,7 +96,7 @@ export function createCeleryRedisAdapter(
       CELERY_REDIS_MODEL.states,
       { pause: CELERY_NO_PAUSE },
       noWorkflows(CELERY_NO_WORKFLOWS),
-      !backend && off(['browseDead', 'replay', 'discard', 'results', 'fate'], NO_BACKEND),
+      !backend && off(['browseDead', 'deadRange', 'replay', 'discard', 'results', 'resultRange', 'fate'], NO_BACKEND),
     );
   }
 

@@ -17,6 +17,7 @@ import { requireBackend, type ResultCtx } from './context';
 import { failureReason, readRecord, recordDto, type CeleryRecord } from './results';
 import { freshIndex, recordsOf } from './indexed';
 import { RESULT_INDEX_CAP, type IndexedResult } from './result-index';
+import { inRange } from '@/lib/brokers/time-range';
 
 // Celery has no dead-letter store: a failed task leaves a FAILURE record in the result backend.
 // Those are the console's dead letters; with `result_extended` they carry the task's name,
@@ -47,13 +48,14 @@ export async function failureIds(ctx: ResultCtx): Promise<Set<string>> {
   return new Set((await freshIndex(ctx)).failures().map((r) => r.id));
 }
 
-/** What the index knows is enough to filter by queue, task, id prefix and group. */
+/** What the index knows is enough to filter by queue, task, id prefix, group and time range. */
 function indexMatches(r: IndexedResult, q: DeadListQuery): boolean {
   if (q.queue && r.queue !== q.queue) return false;
   if (q.task && r.name !== q.task) return false;
   if (q.id && !r.id.startsWith(q.id)) return false;
   if (q.group && r.fail?.fp.key !== q.group) return false;
-  return true;
+  // The index keeps each failure's date_done: the range is checked before any record is read.
+  return inRange(r.doneMs, q);
 }
 
 /** Text search needs the record itself (its reason, or its whole text). */
@@ -155,7 +157,8 @@ export async function getDead(ctx: ResultCtx, id: string): Promise<DeadDetail | 
 }
 
 export async function listResults(ctx: ResultCtx, q: ResultListQuery): Promise<Page<ResultSummary>> {
-  const all = (await freshIndex(ctx)).all().filter((r) => !q.status || r.status === q.status);
+  // The index keeps each record's date_done: a range is checked there, like the status.
+  const all = (await freshIndex(ctx)).all().filter((r) => (!q.status || r.status === q.status) && inRange(r.doneMs, q));
   const c = decodeCursor('celery-results', q.cursor, 2);
   const rest = c ? all.filter((r) => (r.doneMs ?? 0) < Number(c[0]) || ((r.doneMs ?? 0) === Number(c[0]) && r.id > String(c[1]))) : all;
   const page = rest.slice(0, q.limit);

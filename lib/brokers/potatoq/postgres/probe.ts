@@ -1,6 +1,6 @@
 import 'server-only';
 import { allCapabilities, listing, noWorkflows, type Capabilities } from '@/lib/brokers/schema';
-import { POTATOQ_NO_PAUSE, POTATOQ_NO_WORKFLOWS, POTATOQ_TABLE_MODEL } from '../model';
+import { POTATOQ_NO_PAUSE, POTATOQ_NO_RESULT_RANGE, POTATOQ_NO_WORKFLOWS, POTATOQ_TABLE_MODEL } from '../model';
 import { notMigrated } from './errors';
 import type { PgNames } from './names';
 import type { Sql } from './pool';
@@ -59,12 +59,13 @@ export async function probe(sql: Sql, n: PgNames, configuredReadOnly: boolean): 
   const has = (t: Table, p: Priv) => row?.[`p${privs.findIndex(([a, b]) => a === t && b === p)}`] === true;
   const caps = allCapabilities(POTATOQ_TABLE_MODEL.states);
   caps.pause = { ...POTATOQ_NO_PAUSE };
+  caps.resultRange = { ...POTATOQ_NO_RESULT_RANGE };
   Object.assign(caps, noWorkflows(POTATOQ_NO_WORKFLOWS));
   for (const t of ['jobs', 'dead', 'results', 'workers'] as const) {
     if (!has(t, 'SELECT')) {
       const why = `the console's role cannot read ${n[t]}`;
       if (t === 'jobs') Object.assign(caps, listing(POTATOQ_TABLE_MODEL.states, { on: false, why }));
-      if (t === 'dead') caps.browseDead = { on: false, why };
+      if (t === 'dead') Object.assign(caps, { browseDead: { on: false, why }, deadRange: { on: false, why } });
       if (t === 'results') caps.results = { on: false, why };
       if (t === 'workers') caps.workers = { on: false, why };
     }

@@ -53,6 +53,9 @@ export async function listDead(sql: Sql, n: PgNames, q: DeadListQuery, window: n
     const p = w.p(containsPattern(q.q));
     w.add(q.qIn === 'reason' ? `reason ILIKE ${p}` : `(reason ILIKE ${p} OR payload ILIKE ${p})`);
   }
+  // A time range is a range of the same index.
+  if (q.since) w.add(`died_at >= ${w.p(q.since)}::timestamptz`);
+  if (q.until) w.add(`died_at < ${w.p(q.until)}::timestamptz`);
   if (after) {
     const [d, i] = [w.p(after[0]), w.p(after[1])];
     w.add(`died_at <= ${d}::timestamptz AND (died_at < ${d}::timestamptz OR id > ${i})`);

@@ -21,7 +21,7 @@ import { V3_BROWSE_REFUSAL } from './topology';
 import { parseAmqpUrl, parseManagement } from '@/lib/transports/amqp/url';
 import { convertCelery, discardDead, enqueue, purge, replayDead, replayDeadPaced, revoke } from './writes';
 import { previewPotatoqEnqueue } from '../enqueue-preview';
-import { POTATOQ_NO_PAUSE, POTATOQ_NO_WORKFLOWS, POTATOQ_RABBITMQ_MODEL } from '../model';
+import { POTATOQ_NO_PAUSE, POTATOQ_NO_RESULT_RANGE, POTATOQ_NO_WORKFLOWS, POTATOQ_RABBITMQ_MODEL } from '../model';
 import { callOfLetter } from '../calls';
 import { diagnosePotatoq } from '../diagnose';
 
@@ -84,11 +84,11 @@ export function createRabbitmqAdapter(config: StoreConfig): RabbitmqAdapter {
     const server = await ctx.link.serverInfo();
     return capabilitiesOf(
       POTATOQ_RABBITMQ_MODEL.states,
-      { pause: POTATOQ_NO_PAUSE },
+      { pause: POTATOQ_NO_PAUSE, resultRange: POTATOQ_NO_RESULT_RANGE },
       noWorkflows(POTATOQ_NO_WORKFLOWS),
       off(['list:ready', 'list:running'], NO_LISTING),
       off(['list:scheduled'], NO_SCHEDULED),
-      server.major < 4 && off(['browseDead', 'replay', 'discard', 'fate'], V3_BROWSE_REFUSAL),
+      server.major < 4 && off(['browseDead', 'deadRange', 'replay', 'discard', 'fate'], V3_BROWSE_REFUSAL),
       !ctx.backend && NO_BACKEND_CAPS,
       // The family reads the DLQs (4.x only) and the result backend: off only with neither.
       !ctx.backend && server.major < 4 && off(['family'], RABBITMQ_NO_FAMILY),

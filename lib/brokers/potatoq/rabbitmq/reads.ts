@@ -26,6 +26,7 @@ import { compareLetters, decoded, detailOf, lightLetter, summaryOf, toLetter, ty
 import { DELAY_QUEUES, dlqOf } from './topology';
 import { countIn, pqCounts, type CountKey } from '../counts';
 import { bucketTimes } from '@/lib/trends/schema';
+import { inRange } from '@/lib/brokers/time-range';
 
 /** Every letter of the given queues' DLQs (each DLQ browsed and released in turn). With
  *  `busy`, a DLQ another console is browsing (a bulk redrive holds one for minutes) is skipped
@@ -60,8 +61,10 @@ export async function readLetters(
   return out.sort(compareLetters);
 }
 
-/** The dead-letter list's filter (the bulk snapshot's too): task, id prefix, group, text. */
+/** The dead-letter list's filter (the bulk snapshot's too): time range, task, id prefix, group, text. */
 export function matches(l: Letter, q: DeadFilter): boolean {
+  // The died time is in each letter's headers: a range is checked over the browsed letters.
+  if (!inRange(l.diedAtMs, q)) return false;
   if (q.task && l.task !== q.task) return false;
   if (q.id && !l.id.startsWith(q.id)) return false;
   if (q.group !== undefined && reasonFingerprint(l.reason).key !== q.group) return false;

@@ -13,7 +13,7 @@ import { actionResult } from '@/lib/brokers/kit/results';
 import { previewPotatoqEnqueue } from '../enqueue-preview';
 import { buildInputOfCall, callOfLetter, messageOfCall } from '../calls';
 import type { Liveness } from '../heartbeats';
-import { POTATOQ_NO_PAUSE, POTATOQ_NO_WORKFLOWS, POTATOQ_REDIS_MODEL } from '../model';
+import { POTATOQ_NO_PAUSE, POTATOQ_NO_RESULT_RANGE, POTATOQ_NO_WORKFLOWS, POTATOQ_REDIS_MODEL } from '../model';
 import { parseOptions } from '@/lib/brokers/options';
 import { ZRedisOptions } from '../options';
 import { parsePotatoqEnqueue } from '../enqueue-fields';
@@ -123,7 +123,11 @@ export function createRedisAdapter(config: StoreConfig): BrokerAdapter {
 
   /** Every capability potatoq's Redis layout allows; potatoq has no queue pause. */
   const caps = (): Capabilities =>
-    capabilitiesOf(POTATOQ_REDIS_MODEL.states, { pause: POTATOQ_NO_PAUSE }, noWorkflows(POTATOQ_NO_WORKFLOWS));
+    capabilitiesOf(
+      POTATOQ_REDIS_MODEL.states,
+      { pause: POTATOQ_NO_PAUSE, resultRange: POTATOQ_NO_RESULT_RANGE },
+      noWorkflows(POTATOQ_NO_WORKFLOWS),
+    );
   async function capabilities(): Promise<Capabilities> {
     await usable();
     return caps();

@@ -12,6 +12,7 @@ import type { NewestPage } from './dead-tally';
 import { redisKeys } from './keys';
 import { pageRows } from './reads-pages';
 import { encodeCursor, ROW_FIELDS, timeMs, toRow, type TaskRow } from './rows';
+import { rangeMs } from '@/lib/brokers/time-range';
 
 // The contract's task and dead-letter pages and details on potatoq's Redis layout. Pages are
 // keyset pages over the sorted sets (reads-pages.ts): O(log n + limit) at any depth. A filter
@@ -51,13 +52,18 @@ async function walk(
   keep: ((r: Read) => boolean) | null,
   window: number,
   kept?: (limit: number) => Promise<NewestPage | null>,
+  floor: number | null = null,
 ): Promise<{ rows: Read[]; next: string | null }> {
+  // A descending walk ends at the first member scored below `floor` (a range's since).
+  const below = (score: string) => floor !== null && Number(score) < floor;
   if (!keep) {
     // The first page: from the window dead-tally.ts keeps, when it is kept.
     const newest = kept && !cursor ? await kept(limit) : null;
     const page = newest ? { ...newest, nowMs: 0 } : await pageRows(client, prefix, key, limit, cursor, kind === 'dead');
-    const { entries, more } = page;
-    const rows = readsOf(page, kind);
+    const end = page.entries.findIndex(([, score]) => below(score));
+    const cut = end < 0 ? page : { ...page, entries: page.entries.slice(0, end), raws: page.raws.slice(0, end), more: false };
+    const { entries, more } = cut;
+    const rows = readsOf(cut, kind);
     const last = entries[entries.length - 1];
     return { rows, next: more && last ? encodeCursor(last[1], last[0]) : null };
   }
@@ -69,6 +75,7 @@ async function walk(
     const { entries, more } = page;
     const rows = readsOf(page, kind);
     for (let i = 0; i < rows.length; i++) {
+      if (below(entries[i]![1])) return { rows: out, next: null };
       if (!keep(rows[i]!)) continue;
       out.push(rows[i]!);
       if (out.length === limit) {
@@ -175,7 +182,12 @@ export async function listDead(
         (q.q === undefined || contains(r.row.reason, q.q) || (q.qIn !== 'reason' && contains(text(r.payload), q.q))) &&
         (q.group === undefined || reasonFingerprint(r.row.reason).key === q.group)
     : null;
-  const { rows, next } = await walk(client, prefix, redisKeys(prefix).dead, 'dead', q.limit, q.cursor ?? null, keep, window, kept);
+  // The set's score is the died time (ms): a range is a score range. `until` starts the walk as
+  // if after a member scored `until` whose id sorts first (ids hold no NUL), so every member at
+  // `until` or above is passed; `since` ends it.
+  const { from, to } = rangeMs(q);
+  const start = q.cursor ?? (to === null ? null : encodeCursor(String(to), '\u0000'));
+  const { rows, next } = await walk(client, prefix, redisKeys(prefix).dead, 'dead', q.limit, start, keep, window, kept, from);
   return { items: rows.map(deadSummary), nextCursor: next, ...(filtered ? { searchedNewest: window } : {}) };
 }
 

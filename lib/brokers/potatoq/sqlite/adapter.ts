@@ -28,7 +28,7 @@ import { previewPotatoqEnqueue } from '../enqueue-preview';
 import { revokeStep } from './writes-revoke';
 import { discardStep, replayStep, runPerId } from './writes';
 import { peekWaiting, takeWaiting, tookWaiting } from './waiting';
-import { POTATOQ_NO_PAUSE, POTATOQ_NO_WORKFLOWS, POTATOQ_TABLE_MODEL } from '../model';
+import { POTATOQ_NO_PAUSE, POTATOQ_NO_RESULT_RANGE, POTATOQ_NO_WORKFLOWS, POTATOQ_TABLE_MODEL } from '../model';
 import { diagnosePotatoq } from '../diagnose';
 import { editedPayload, previewOf, resultOf } from '../edit-replay';
 import { overdueFacts, runningFacts } from './reads-stuck';
@@ -90,7 +90,11 @@ export function createSqliteAdapter(config: StoreConfig): BrokerAdapter {
 
   function capabilities(): Capabilities {
     const c = open();
-    const caps = capabilitiesOf(POTATOQ_TABLE_MODEL.states, { pause: POTATOQ_NO_PAUSE }, noWorkflows(POTATOQ_NO_WORKFLOWS));
+    const caps = capabilitiesOf(
+      POTATOQ_TABLE_MODEL.states,
+      { pause: POTATOQ_NO_PAUSE, resultRange: POTATOQ_NO_RESULT_RANGE },
+      noWorkflows(POTATOQ_NO_WORKFLOWS),
+    );
     return c.write ? caps : withoutWrites(caps, c.readOnlyWhy ?? 'read-only');
   }
 

@@ -11,6 +11,7 @@ import { readResult } from './reads-tasks';
 import { containsPattern, PAYLOAD_FOR_PREVIEW, Where } from './sql';
 import { messageView } from '@/lib/potatoq/view';
 import { IX } from './reads-overview';
+import { rangeMs } from '@/lib/brokers/time-range';
 
 interface DeadRow {
   id: string;
@@ -38,6 +39,7 @@ function summary(r: DeadRow): DeadSummary {
  * `dead_died` index; the cursor starts with a range on it. Text search and group filters look
  * only at the newest `window` letters (potatoq keeps `dead_letter_max` = 10,000 by default).
  * A queue or task filter has no index: the newest letters are walked until the page is full.
+ * A time range (`since`/`until`) bounds the same index.
  */
 export function listDead(db: Database.Database, q: DeadListQuery, window: number): Page<DeadSummary> {
   const scope = 'dead';
@@ -47,6 +49,10 @@ export function listDead(db: Database.Database, q: DeadListQuery, window: number
     if (q.qIn === 'reason') where.add(`reason LIKE ? ESCAPE '\\'`, p);
     else where.add(`(reason LIKE ? ESCAPE '\\' OR payload LIKE ? ESCAPE '\\')`, p, p);
   }
+  // The range is a range of the same index (died_at is REAL epoch seconds).
+  const range = rangeMs(q);
+  if (range.from !== null) where.add('died_at >= ?', range.from / 1000);
+  if (range.to !== null) where.add('died_at < ?', range.to / 1000);
   const after = decodeCursor(scope, q.cursor, 3);
   if (after) where.add('died_at <= ? AND (died_at < ? OR id > ?)', after[0], after[1], after[2]);
   const bounded = q.q !== undefined || q.group !== undefined;

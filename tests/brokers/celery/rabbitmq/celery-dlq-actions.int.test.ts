@@ -3,6 +3,7 @@
 // FAILURE record, 100 without), plus failures that are records only. Each action is checked in
 // the broker (the DLQ's and the work queue's depths, with the worker stopped) and, at the end,
 // by the worker running each replayed task exactly once more. Queues are this run's own (cdlq-).
+// int-lane: owns rabbitmq; uses redis/9 (Celery workers on the shared vhost; results under a per-run prefix)
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

@@ -2,6 +2,7 @@
 // real Celery 5.7 worker: a task rejected with requeue=False dead-letters into it (the queue's
 // x-dead-letter-exchange); the console shows it with the FAILURE records and leaves it there.
 // On RabbitMQ 3.10 the browse is refused with its reason. Queues are this run's own.
+// int-lane: owns rabbitmq; uses redis/9 (Celery workers on the shared vhost; results under a per-run prefix)
 import { randomBytes } from 'node:crypto';
 import amqp from 'amqplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

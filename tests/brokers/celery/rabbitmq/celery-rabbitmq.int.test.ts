@@ -1,6 +1,7 @@
 // The shared battery and round trips with the real Celery 5.7 worker on real RabbitMQ 3.10 and
 // 4.3, results in Redis (db 9 under a per-run key prefix). Queues are per test (uniqueQueue)
 // and deleted afterwards.
+// int-lane: owns rabbitmq; uses redis/9 (the battery lists the vhosts; results under a per-run prefix)
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

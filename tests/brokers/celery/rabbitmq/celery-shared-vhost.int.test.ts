@@ -1,6 +1,7 @@
 // A Celery app on a RabbitMQ vhost it shares with potatoq (real RabbitMQ 3.10 and 4.3): the
 // console lists and sums only Celery's queues, declared by the real Celery 5.7 (send_task), and
 // leaves out potatoq's work queue, its DLQ and its delay queues, declared by the real potatoq.
+// int-lane: owns rabbitmq; uses redis/9 (sums the queues of a shared vhost; results under a per-run prefix)
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { uniqueQueue } from '@/tests/contract';

@@ -1,6 +1,7 @@
 // Stuck-work diagnosis against a real Celery 5.7 worker on real RabbitMQ 4.3 (results in Redis
 // db 3 under a per-run prefix): a queue nobody consumes, and a worker that stops answering
 // (SIGSTOP) while it holds a task. Queues are `stk-*`, deleted afterwards.
+// int-lane: owns rabbitmq; uses redis/3 (Celery workers on the shared vhost; results under a per-run prefix)
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';

@@ -2,6 +2,7 @@
 // real Redis 7 (db 7, every key under this run's prefixes, deleted afterwards), the big messages
 // written by the real Celery 5.7 producer (tests/py/celery_seeder.py), the foreign ones LPUSHed
 // raw as another producer would. Costs are counted (script calls, bytes), never timed.
+// int-lane: uses redis/7 (every key under per-run prefixes)
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 

@@ -3,6 +3,7 @@
 // succeeds tasks, a failure is replayed, a record is deleted behind the console's back and
 // FAILURE records expire (result_failure_expires) — and polls read none of the records again.
 // Real Redis 7 (db 7, this run's prefixes), a real `celery worker` (tests/py/rt_celery_app.py).
+// int-lane: uses redis/7 (every key under per-run prefixes)
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';

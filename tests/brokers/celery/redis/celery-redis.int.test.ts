@@ -1,6 +1,7 @@
 // The shared adapter battery, and what Celery adds, on real Redis 7 seeded by the real Celery
 // 5.7 / kombu 5.7 (tests/py/celery_seeder.py). Databases 10 (broker) and 8 (backend) are this
 // file's own: flushed before and after.
+// int-lane: owns redis/10 redis/8 (flushed before and after)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAdapterContract, uniqueQueue, type ContractFixture } from '@/tests/contract';
 import { ZEnqueueRequest } from '@/lib/brokers/schema';

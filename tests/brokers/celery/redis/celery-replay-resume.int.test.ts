@@ -3,6 +3,7 @@
 // beyond what one read of its queue covers; and a failure stored after that send (the replayed
 // task failing again) is replayed as any other. Real Redis 7 (db 7, this run's prefixes), the
 // real Celery 5.7 producer and backend (tests/py/celery_seeder.py).
+// int-lane: uses redis/7 (every key under per-run prefixes)
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PySeeder } from '@/tests/support/potatoq-seeder';

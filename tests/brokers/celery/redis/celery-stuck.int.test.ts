@@ -1,6 +1,7 @@
 // Stuck-work diagnosis against real Celery 5.7 workers (tests/py/rt_celery_app.py) on real
 // Redis: a worker killed with SIGKILL while it holds a task, a queue nobody consumes, ETAs
 // that stay overdue. Redis db 3 is this file's own (broker and results): flushed before and after.
+// int-lane: owns redis/3 (flushed before and after)
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';

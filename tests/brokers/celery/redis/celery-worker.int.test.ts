@@ -1,6 +1,7 @@
 // Round trips with the real Celery 5.7 worker (`celery -A rt_celery_app worker`, solo pool) on
 // real Redis: what the console enqueues, revokes, replays and purges, as the worker lives it.
 // Databases 12 (broker) and 13 (backend) are this file's own: flushed before and after.
+// int-lane: owns redis/12 redis/13 redis/10 (12 and 13 flushed; no worker may answer on 10)
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';

@@ -2,6 +2,7 @@
 // connection of this process) are waited for, never refused; another console process is refused
 // at once, by name and since when (the lock queue's arguments, read through the management API);
 // its lock goes with its connection.
+// int-lane: owns rabbitmq; uses redis/0 (reads lock holders through the management API; results under a per-run prefix)
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import amqp from 'amqplib';

@@ -1,5 +1,6 @@
 // The dead-letter list's read of a DLQ (readDlq) on a real RabbitMQ 4.3: a consumer takes the
 // letters instead of one basic.get per letter, and every letter goes back in its place.
+// int-lane: owns rabbitmq; uses redis/0 (RabbitMQ as a whole, conservatively; results under a per-run prefix)
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import amqp from 'amqplib';

@@ -1,6 +1,7 @@
 // The RabbitMQ adapter with potatoq's SQLite and PostgreSQL result backends (Redis is the
 // battery's): FAILURE records of dead letters, REVOKED marks potatoq's worker would honour,
 // heartbeats and registered-task names, all written or read by the real potatoq.
+// int-lane: owns rabbitmq (RabbitMQ as a whole, conservatively)
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';

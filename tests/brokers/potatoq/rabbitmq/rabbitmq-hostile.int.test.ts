@@ -3,6 +3,7 @@
 // short, a "server" that answers the protocol header with HTTP. Each call fails as a typed
 // console error, nothing escapes to the process, another broker on its own connection keeps
 // answering, and the next call after the fault opens a new connection.
+// int-lane: owns rabbitmq (RabbitMQ as a whole, conservatively)
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { BrokerAdapter } from '@/lib/brokers/types';
 import { escapedDuring, HostileProxy, hostileServer, brokerFailure as failure } from '@/tests/support/hostile';

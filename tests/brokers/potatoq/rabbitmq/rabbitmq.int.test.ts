@@ -2,6 +2,7 @@
 // backend under a per-test key prefix, seeded by the real potatoq (tests/py/seeder_rabbit.py).
 // Tests that need what RabbitMQ can't give (listing queued messages, removing a queued task)
 // are skipped with the adapter's own reason (its capabilities); tests/roundtrip/rabbitmq.int.test.ts covers RabbitMQ's own ways.
+// int-lane: owns rabbitmq; uses redis/0 (RabbitMQ as a whole, conservatively; results under per-test prefixes)
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';

@@ -1,6 +1,7 @@
 // What the Redis adapter checks about its server, on private redis-servers of this test (free
 // ports, their own folders): an eviction policy that may lose tasks is a warning on the
 // overview, a Cluster node is refused with the reason, and every URL form reaches the same data.
+// int-lane: isolated (only redis-servers of its own, on free ports)
 import { afterEach, describe, expect, it } from 'vitest';
 import { isConsoleError } from '@/lib/brokers/errors';
 import { ZEnqueueRequest } from '@/lib/brokers/schema';

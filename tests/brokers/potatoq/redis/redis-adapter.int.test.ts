@@ -3,6 +3,7 @@
 // seeded by the real potatoq 26.1a8 (tests/py/seeder_redis_contract.py: its enqueue, claim and
 // dead-letter scripts). On each server one run uses `global_keyprefix` on db 0, one `prefix`
 // with glob characters and trailing colons on db 7.
+// int-lane: uses redis/0 redis/7 valkey/0 valkey/7 (a key prefix per test)
 import { describe } from 'vitest';
 import { runAdapterContract, type ContractFixture, type ContractSeeder } from '@/tests/contract';
 import { spawnPySeeder } from '@/tests/support/potatoq-seeder';

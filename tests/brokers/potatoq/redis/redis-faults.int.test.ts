@@ -2,6 +2,7 @@
 // AOF on a free port, killed with SIGKILL and started again on the same files): every letter
 // ends either dead or ready exactly once, the outcomes say where the replay stopped, and
 // replaying the rest resumes it.
+// int-lane: isolated (only a redis-server of its own, on a free port)
 import { afterAll, describe, expect, it } from 'vitest';
 import { redisKeys } from '@/lib/brokers/potatoq/redis/keys';
 import { replayDead, SCRIPT_BATCH } from '@/lib/brokers/potatoq/redis/writes';

@@ -1,6 +1,7 @@
 // The error groups' scope on a real Redis: P:dead holds every queue's letters and a read groups
 // the newest DEAD_SCAN of them, so past that the answer says how many of how many it grouped,
 // and a queue's letters all older than that read are "none among the newest", not "no letters".
+// int-lane: uses redis/0 (a key prefix of its own)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
 import type { BrokerAdapter } from '@/lib/brokers/types';

@@ -3,6 +3,7 @@
 // followed by a reset (the uncaught ERR_SSL_TLSV1_ALERT_DECODE_ERROR once seen in CI), a reply
 // that is not RESP, a reply cut in the middle. Each call fails as a typed console error, nothing
 // escapes to the process, and a broker on the same server but another connection keeps answering.
+// int-lane: uses redis/0 (a key prefix of its own; its fake servers on free ports)
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { BrokerAdapter } from '@/lib/brokers/types';
 import { escapedDuring, HostileProxy, hostileServer, TLS_DECODE_ERROR_ALERT, brokerFailure as failure } from '@/tests/support/hostile';

@@ -2,6 +2,7 @@
 // commands give (the path for users who may not run scripts), on Redis and Valkey: counts, band
 // heads in claim order past MAX_BANDS, payloads (a head whose hash is gone has none), next due
 // times, and more queues than one call reads.
+// int-lane: uses redis/0 valkey/0 (a key prefix per test)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
 import { PRIO, redisKeys } from '@/lib/brokers/potatoq/redis/keys';

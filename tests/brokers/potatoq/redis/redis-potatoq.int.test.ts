@@ -3,6 +3,7 @@
 // through the console's adapter (the contract's DTOs, per-id outcomes): what potatoq writes the
 // console reads; what the console writes potatoq runs with Python types; a revoked task never
 // runs; and the console agrees with `potatoq dead list --json` after each action.
+// int-lane: uses redis/0 valkey/0 (a key prefix per test, workers on its queues)
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

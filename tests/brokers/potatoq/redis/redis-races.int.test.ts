@@ -1,6 +1,7 @@
 // The console's writes racing real potatoq workers on a real Redis: a purge while a worker
 // claims, two consoles replaying the same letters, and the poison payload that potatoq's
 // own `dead list` cannot show.
+// int-lane: uses redis/0 (a key prefix per test, workers on its queues)
 import { afterEach, beforeAll, afterAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
 import type { PySeeder } from '@/tests/support/potatoq-seeder';

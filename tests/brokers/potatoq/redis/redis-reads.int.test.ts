@@ -1,5 +1,6 @@
 // The console's reads against a real Redis: keyset pages in claim order at any depth,
 // newest-first dead letters, the overview's counts and oldest waiting age, results, workers.
+// int-lane: uses redis/0 (a key prefix of its own; counts on a redis-server of its own)
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
 import { PRIO, redisKeys } from '@/lib/brokers/potatoq/redis/keys';

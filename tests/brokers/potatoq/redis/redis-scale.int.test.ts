@@ -1,6 +1,7 @@
 // What each read costs at depth, counted by a private redis-server's own INFO commandstats:
 // 100,000 ready tasks in 20 queues and 20,000 dead letters. A page deep in a queue costs the
 // commands page 1 costs; the overview costs a fixed number whatever the depth.
+// int-lane: isolated (only a redis-server of its own, on a free port)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
 import { PRIO, redisKeys } from '@/lib/brokers/potatoq/redis/keys';

@@ -1,6 +1,7 @@
 // The console's own scripts against a real Redis: every per-id outcome, and the fence.
 // Hashes here are written the way potatoq's script leaves them (docs/brokers/redis.md);
 // redis-potatoq.int.test.ts does the same with the real potatoq.
+// int-lane: uses redis/0 redis/7 (a key prefix per test)
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
 import { PRIO, redisKeys } from '@/lib/brokers/potatoq/redis/keys';

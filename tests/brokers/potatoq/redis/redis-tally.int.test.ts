@@ -4,6 +4,7 @@
 // expiring), and every answer equals a plain count, also after random changes and while a writer
 // churns. After a flush or a lost connection it counts and reads the window again; where an ACL
 // refuses tracking it counts on every poll.
+// int-lane: uses redis/0 valkey/0 (a key prefix per test; flushes and kills only on a redis-server of its own)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
 import { createDeadTally, ROW_BYTES, TOP, type DeadTally, type Tally } from '@/lib/brokers/potatoq/redis/dead-tally';

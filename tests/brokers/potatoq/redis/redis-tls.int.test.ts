@@ -3,6 +3,7 @@
 // broker option `tlsCaFile`, reads and writes, and the real potatoq 26.1a8 worker (its own
 // redis-py TLS, `?ssl_ca_certs=`) runs the task the console enqueued. A CA that did not sign
 // the certificate, or none, fails as BrokerUnavailable naming TLS, without the password.
+// int-lane: isolated (only a TLS redis-server of its own, on a free port)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConsoleError } from '@/lib/brokers/errors';
 import { ZEnqueueRequest } from '@/lib/brokers/schema';
