@@ -40,9 +40,10 @@ export interface FateReads {
   nothing: { fate: 'gone' | 'unknown'; detail: string };
 }
 
-/** Reads per id at most: follow, live, dead, result. A poll of FATE_BATCH ids costs at most
- *  FATE_BATCH × this many reads, whatever the campaign's size. */
-export const READS_PER_ID = 4;
+/** Reads per id at most: follow, result, dead, live, and result and dead again for an id none of
+ *  them found. A poll of FATE_BATCH ids costs at most FATE_BATCH × this many reads, whatever the
+ *  campaign's size. */
+export const READS_PER_ID = 6;
 const PARALLEL = 8;
 
 const fate = (id: string, followed: string | null, f: Omit<TaskFate, 'id' | 'followed'>): TaskFate => ({ id, followed, ...f });
@@ -58,13 +59,9 @@ async function fateOf(id: string, r: FateReads): Promise<TaskFate> {
     at = f.id;
     followed = f.id === id ? null : f.id;
   }
-  // The result first: one cheap read settles most tasks of a finished campaign. A failure's
-  // fingerprint is the letter's where there is one, as the dead list groups it.
-  const res = r.result ? await r.result(at) : null;
-  if (res?.ok) return fate(id, followed, { fate: 'succeeded', state: null, fingerprint: null, detail: res.detail, at: res.at });
-  const dead = await r.dead(at);
-  if (dead) return fate(id, followed, { fate: 'dead', state: null, ...dead });
-  if (res) return fate(id, followed, { fate: 'dead', state: null, fingerprint: res.fingerprint ?? null, detail: res.detail, at: res.at });
+  // The result first: one cheap read settles most tasks of a finished campaign.
+  const ended = await endedAs(id, at, followed, r);
+  if (ended) return ended;
   const state = await r.live(at);
   if (state !== null && typeof state === 'object') return unknown(state.unknown);
   if (state !== null) {
@@ -72,7 +69,22 @@ async function fateOf(id: string, r: FateReads): Promise<TaskFate> {
     const kind = decl?.owned ? 'running' : 'waiting';
     return fate(id, followed, { fate: kind, state, fingerprint: null, detail: decl ? decl.label : state, at: null });
   }
+  // Not live either: a task that finished while it was being read (no result nor letter yet when
+  // they were read, no live row any more when that was) is read once more before "nothing".
+  const late = await endedAs(id, at, followed, r);
+  if (late) return late;
   return fate(id, followed, { fate: r.nothing.fate, state: null, fingerprint: null, detail: r.nothing.detail, at: null });
+}
+
+/** The fate of a task that ended, from its result and its dead letter, or null when neither says.
+ *  A failure's fingerprint is the letter's where there is one, as the dead list groups it. */
+async function endedAs(id: string, at: string, followed: string | null, r: FateReads): Promise<TaskFate | null> {
+  const res = r.result ? await r.result(at) : null;
+  if (res?.ok) return fate(id, followed, { fate: 'succeeded', state: null, fingerprint: null, detail: res.detail, at: res.at });
+  const dead = await r.dead(at);
+  if (dead) return fate(id, followed, { fate: 'dead', state: null, ...dead });
+  if (res) return fate(id, followed, { fate: 'dead', state: null, fingerprint: res.fingerprint ?? null, detail: res.detail, at: res.at });
+  return null;
 }
 
 /** One fate per id, in the ids' order, at most FATE_BATCH ids (more is InvalidInput naming `ids`),
