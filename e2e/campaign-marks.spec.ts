@@ -27,8 +27,9 @@ test('a replay is marked on the dead-letter chart at its time, linking to its ca
   await page.goto(`/brokers/main/queues/${queue}?state=dead`);
   const chart = page.getByTestId('queue-trends').getByTestId('trend-dead');
   // The chart is drawn (and its answer cached) before the replay, as an operator would see it.
+  // Other specs' campaigns on this broker may be marked already (a queue's chart shows the
+  // broker's campaigns, docs/campaigns.md); this replay's is found by its own link below.
   await expect(chart.getByTestId('trend-summary')).toContainText('highest 2');
-  await expect(chart.getByTestId('trend-marks')).toHaveCount(0);
 
   const before = Date.now();
   await page.getByTestId('select-all').check();
