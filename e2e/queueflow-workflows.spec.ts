@@ -2,9 +2,8 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { requireService } from './brokers-extra';
-import { e2eBrokers } from './brokers';
 import { guardPage } from './helpers';
-import { e2eQueueflow, type E2eQueueflow } from './queueflow-server';
+import { api, qf } from './queueflow-api';
 import { bigWorkflow, createWorkflows } from '../tests/queueflow/workflows-support';
 import type { QueueflowServer } from '../tests/queueflow/support';
 import { csvObjects } from '../tests/support/csv';
@@ -14,18 +13,7 @@ import { csvObjects } from '../tests/support/csv';
 // (lease, complete, fail: what its workers send), the retry checked in the server, the page
 // following the run live, and a 300-step run drawn, usable, listed and exported.
 
-const qf = (): E2eQueueflow => e2eQueueflow(e2eBrokers().dir);
 const server = () => ({ url: qf().url!, token: qf().token! }) as QueueflowServer;
-
-async function api<T>(method: string, route: string, body?: unknown, token = qf().token!): Promise<{ status: number; body: T }> {
-  const r = await fetch(`${qf().url!}${route}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-    body: body !== undefined ? JSON.stringify(body) : undefined,
-  });
-  const text = await r.text();
-  return { status: r.status, body: (text ? JSON.parse(text) : null) as T };
-}
 
 /** A worker's turn: lease the queue's next job and complete it with `result`, or fail it for good. */
 async function work(queue: string, step: string, outcome: { result: Record<string, unknown> } | { error: string }): Promise<void> {

@@ -1,24 +1,13 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { CampaignView, Rollup } from '@/lib/campaigns/schema';
+import { rollupOf } from '@/lib/campaigns/rollup';
 import { mockApi, renderInApp } from '@/tests/support/component';
 import { CampaignLive } from './campaign-live';
 
 vi.mock('@/lib/actions/campaign-actions', () => ({ replayDeadAgainAction: vi.fn() }));
 
-const rollup = (o: Partial<Rollup>): Rollup => ({
-  total: 0,
-  succeeded: 0,
-  deadSame: 0,
-  deadNew: 0,
-  deadUnlinked: 0,
-  waiting: 0,
-  running: 0,
-  gone: 0,
-  unknown: 0,
-  pending: 0,
-  ...o,
-});
+const rollup = (o: Partial<Rollup>): Rollup => ({ ...rollupOf([]), ...o });
 const jobId = '0b6d1c1e-0000-4000-8000-000000000001';
 const campaign = (job: NonNullable<CampaignView['scope']['job']>, r: Partial<Rollup>): CampaignView => ({
   id: `cmp-${jobId}`,
