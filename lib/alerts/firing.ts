@@ -1,13 +1,13 @@
+import { RANGE_UNITS } from '@/lib/brokers/time-range';
 import type { AlertReading } from './evaluate';
 
 // When a target fires: breached for its whole `for` (as the Prometheus rule waits), from the
 // readings the background evaluator takes. Unknown readings change nothing either way.
 
-/** `30s`, `5m`, `1h` in milliseconds. */
+/** `30s`, `5m`, `1h` in milliseconds (the units the lists' time ranges take). */
 export function durationMs(d: string): number {
-  const n = Number(d.slice(0, -1));
-  const unit = d.at(-1);
-  return n * (unit === 'h' ? 3_600_000 : unit === 'm' ? 60_000 : 1_000);
+  const unit = d.at(-1) as keyof typeof RANGE_UNITS;
+  return Number(d.slice(0, -1)) * (RANGE_UNITS[unit] ?? RANGE_UNITS.s);
 }
 
 export interface FiringStep {
