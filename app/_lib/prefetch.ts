@@ -1,6 +1,6 @@
 import 'server-only';
 import { QueryClient } from '@tanstack/react-query';
-import { ZDeadListQuery, ZResultListQuery, ZTaskListQuery } from '@/lib/brokers/schema';
+import { ZDeadGroupsQuery, ZDeadListQuery, ZResultListQuery, ZTaskListQuery } from '@/lib/brokers/schema';
 import { currentPrincipal } from '@/lib/auth/current';
 import { overviewFor } from '@/lib/auth/mask';
 import * as reads from '@/lib/auth/redact';
@@ -35,8 +35,8 @@ export const prefetchDead = (qc: QueryClient, b: string, f: DeadFilters) =>
     getNextPageParam: (last: { nextCursor: string | null }) => last.nextCursor ?? undefined,
   });
 
-export const prefetchDeadGroups = (qc: QueryClient, b: string, queue?: string) =>
-  qc.prefetchQuery({ queryKey: qk.deadGroups(b, queue), queryFn: () => service.deadGroups(b, { queue }) });
+export const prefetchDeadGroups = (qc: QueryClient, b: string, f: { queue?: string; since?: string; until?: string }) =>
+  qc.prefetchQuery({ queryKey: qk.deadGroups(b, f.queue, f), queryFn: () => service.deadGroups(b, ZDeadGroupsQuery.parse(f)) });
 
 export const prefetchTask = (qc: QueryClient, b: string, id: string) =>
   qc.prefetchQuery({ queryKey: qk.task(b, id), queryFn: () => reads.readTask(b, id) });

@@ -30,4 +30,26 @@ describe('DeadGroups exports', () => {
       expect(query(jsonl)).toEqual({ queue: 'emails', group: FPS[i], format: 'jsonl' });
     });
   });
+
+  it('reads, links and exports the groups of the range shown, as written', async () => {
+    const asked: Array<Record<string, string>> = [];
+    mockApi({
+      [`/api/brokers/${B}/dead/groups`]: (u: URL) => {
+        asked.push(Object.fromEntries(u.searchParams));
+        return { groups: [deadGroup(FPS[0]!, { count: 2 })], scope: { grouped: 2, complete: true } };
+      },
+    });
+    renderInApp(<DeadGroups brokerId={B} queue="emails" range={{ since: '1h', until: undefined }} />);
+    const [row] = await screen.findAllByTestId('dead-group');
+    expect(asked[0]).toEqual({ queue: 'emails', since: '1h' });
+    expect(query(screen.getAllByTestId('export-csv')[0]!)).toEqual({ queue: 'emails', since: '1h', format: 'csv' });
+    expect(query(within(row!).getByTestId('export-jsonl'))).toEqual({ queue: 'emails', group: FPS[0], since: '1h', format: 'jsonl' });
+    expect(query(within(row!).getByTestId('dead-group-link'))).toEqual({ queue: 'emails', group: FPS[0], since: '1h' });
+  });
+
+  it('says no letter died in the range rather than that there are none', async () => {
+    mockApi({ [`/api/brokers/${B}/dead/groups`]: { groups: [], scope: { grouped: 0, complete: true } } });
+    renderInApp(<DeadGroups brokerId={B} range={{ until: '2026-12-04T20:00:00Z' }} />);
+    expect(await screen.findByText('No dead letters died in this range.')).toBeInTheDocument();
+  });
 });

@@ -9,15 +9,18 @@ import { Ago } from '@/components/ui/time';
 import type { DeadGroup } from '@/lib/brokers/schema';
 import { describeError } from '@/lib/client/api';
 import { truncate } from '@/lib/text/format';
-import { useDeadGroups } from '@/lib/client/hooks';
+import { useDeadGroups, type TimeRangeText } from '@/lib/client/hooks';
 import { visible } from '@/lib/text/visible';
 
 /** Groups shown at first; "Show more groups" adds as many again. */
 export const GROUPS_PAGE = 20;
 
 /** Dead letters grouped by error fingerprint: type, normalised message, innermost own frame. */
-export function DeadGroups({ brokerId, queue, active }: { brokerId: string; queue?: string; active?: string }) {
-  const q = useDeadGroups(brokerId, queue);
+export function DeadGroups(props: { brokerId: string; queue?: string; range?: TimeRangeText; active?: string }) {
+  const { brokerId, queue, active } = props;
+  // Only the range's text goes on: links, exports and the read carry it as written ("1h").
+  const range = { since: props.range?.since, until: props.range?.until };
+  const q = useDeadGroups(brokerId, queue, range);
   const [shown, setShown] = useState(GROUPS_PAGE);
   if (q.error && !q.data)
     return (
@@ -28,12 +31,15 @@ export function DeadGroups({ brokerId, queue, active }: { brokerId: string; queu
   if (!q.data) return <Loading />;
   const { groups, scope } = q.data;
   // No groups of a bounded read is not "no dead letters": the note says what was left out.
-  if (groups.length === 0 && scope.complete) return <Empty>No dead letters. 🎉</Empty>;
+  if (groups.length === 0 && scope.complete)
+    return <Empty>{range.since || range.until ? 'No dead letters died in this range.' : 'No dead letters. 🎉'}</Empty>;
   const base = `/brokers/${encodeURIComponent(brokerId)}/dead`;
   const href = (group: string) => {
     const qs = new URLSearchParams();
     if (queue) qs.set('queue', queue);
     qs.set('group', group);
+    if (range.since) qs.set('since', range.since);
+    if (range.until) qs.set('until', range.until);
     return `${base}?${qs.toString()}`;
   };
   // The active group stays visible even when it is beyond the groups shown.
@@ -50,7 +56,7 @@ export function DeadGroups({ brokerId, queue, active }: { brokerId: string; queu
           {groups.length === 1 ? '' : 's'}: same exception type, same message once ids, numbers, quoted values and paths are set aside,
           raised from the same place in your code.
         </p>
-        <ExportLinks brokerId={brokerId} list="dead/groups" noun="groups" filters={{ queue }} />
+        <ExportLinks brokerId={brokerId} list="dead/groups" noun="groups" filters={{ queue, ...range }} />
       </div>
       <table className="table-base table-fixed" data-testid="dead-groups">
         <thead>
@@ -74,7 +80,7 @@ export function DeadGroups({ brokerId, queue, active }: { brokerId: string; queu
                   brokerId={brokerId}
                   list="dead"
                   noun="letters of this group"
-                  filters={{ queue, group: g.fingerprint }}
+                  filters={{ queue, group: g.fingerprint, ...range }}
                   label="Export its letters"
                 />
               }

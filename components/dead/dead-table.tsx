@@ -46,7 +46,7 @@ export function DeadTable({ brokerId, filters }: { brokerId: string; filters: De
   };
   const base = `/brokers/${encodeURIComponent(brokerId)}`;
   // With a group chosen (and no other filter narrowing it), the bulk buttons name its size.
-  const groups = useDeadGroups(brokerId, filters.queue);
+  const groups = useDeadGroups(brokerId, filters.queue, filters);
   const narrowed = !!(filters.task || filters.id || filters.q || filters.since || filters.until);
   const group = filters.group !== undefined && !narrowed ? groups.data?.groups.find((g) => g.fingerprint === filters.group) : undefined;
   // Groups over part of the letters (groups.data.scope) know a lower bound of the group, not its size.

@@ -2,8 +2,20 @@
 import Link from 'next/link';
 import { usePathname, useSearchParams } from 'next/navigation';
 import { useState, useSyncExternalStore } from 'react';
+import { OpenView } from './open-view';
 import { TeamViewList, brokerOfPath, problemOf, useSaveTeamView } from './team-views';
-import { MAX_NAME, VIEWS_KEY, nameProblem, readViews, removeView, saveView, writeViews, type SavedView } from '@/lib/client/saved-views';
+import { MAX_VIEW_DESCRIPTION } from '@/lib/views/schema';
+import {
+  MAX_NAME,
+  VIEWS_KEY,
+  descriptionProblem,
+  nameProblem,
+  readViews,
+  removeView,
+  saveView,
+  writeViews,
+  type SavedView,
+} from '@/lib/client/saved-views';
 
 const CHANGED = 'potatoq-console:views';
 const NONE: SavedView[] = [];
@@ -47,6 +59,7 @@ export function SavedViews() {
   const views = useSyncExternalStore(subscribe, snapshot, () => NONE).filter((v) => v.href.split('?')[0] === pathname);
   const [naming, setNaming] = useState(false);
   const [name, setName] = useState('');
+  const [description, setDescription] = useState('');
   const [scope, setScope] = useState<'me' | 'team'>('me');
   const [problem, setProblem] = useState<{ text: string; clash: boolean } | null>(null);
   const brokerId = brokerOfPath(pathname);
@@ -54,14 +67,22 @@ export function SavedViews() {
   const done = () => {
     setNaming(false);
     setName('');
+    setDescription('');
     setProblem(null);
   };
   const save = (replace = false) => {
     const why = nameProblem(name);
     if (why) return setProblem({ text: why, clash: false });
+    const text = descriptionProblem(description);
+    if (text) return setProblem({ text: `description: ${text}`, clash: false });
+    const about = description.trim() || undefined;
     if (scope === 'team')
-      return team.mutate({ name: name.trim(), href, replace }, { onSuccess: done, onError: (e) => setProblem(problemOf(e)) });
-    if (!store(saveView(snapshot(), name, href, Date.now()))) return setProblem({ text: 'this browser refused to store it', clash: false });
+      return team.mutate(
+        { name: name.trim(), href, description: about, replace },
+        { onSuccess: done, onError: (e) => setProblem(problemOf(e)) },
+      );
+    if (!store(saveView(snapshot(), name, href, Date.now(), about)))
+      return setProblem({ text: 'this browser refused to store it', clash: false });
     done();
   };
   return (
@@ -70,7 +91,7 @@ export function SavedViews() {
       {views.length === 0 ? <span className="text-zinc-500 dark:text-zinc-400">none saved for this list</span> : null}
       {views.map((v) => (
         <span key={v.name} className="inline-flex items-center rounded bg-zinc-100 dark:bg-zinc-800" data-testid="saved-view">
-          <Link href={v.href} className="link px-1.5 py-0.5" data-testid="saved-view-link">
+          <Link href={v.href} className="link px-1.5 py-0.5" data-testid="saved-view-link" title={v.description}>
             {v.name}
           </Link>
           <button
@@ -85,6 +106,7 @@ export function SavedViews() {
         </span>
       ))}
       {brokerId ? <TeamViewList brokerId={brokerId} pathname={pathname} /> : null}
+      <OpenView brokerId={brokerId} href={href} own={views} />
       {naming ? (
         <form
           className="inline-flex items-center gap-1"
@@ -101,6 +123,15 @@ export function SavedViews() {
             aria-label="Name of the view"
             data-testid="saved-view-name"
             autoFocus
+          />
+          <input
+            className="input w-56 py-0.5 text-xs"
+            value={description}
+            maxLength={MAX_VIEW_DESCRIPTION + 1}
+            onChange={(e) => setDescription(e.target.value)}
+            aria-label="What the view is for (optional)"
+            placeholder="what it is for (optional)"
+            data-testid="saved-view-description"
           />
           {brokerId ? (
             <select

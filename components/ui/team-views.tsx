@@ -11,6 +11,14 @@ import { TeamViewEditor } from './team-view-edit';
 
 const key = (brokerId: string) => ['broker', brokerId, 'views'] as const;
 
+/** The broker's team views (every list's), read once for the list and the open view's words. */
+export const useTeamViews = (brokerId: string | null) =>
+  useQuery({
+    queryKey: key(brokerId ?? ''),
+    queryFn: ({ signal }) => getJson<{ views: TeamView[] }>(brokerPath(brokerId ?? '', '/views'), signal),
+    enabled: brokerId !== null,
+  });
+
 /** The broker a list page belongs to (`/brokers/<id>/...`), or null. */
 export function brokerOfPath(pathname: string): string | null {
   const seg = /^\/brokers\/([^/]+)\//.exec(pathname)?.[1];
@@ -25,7 +33,7 @@ export function brokerOfPath(pathname: string): string | null {
 /** What to show under a field when a save or removal was refused: the field's own words first. */
 export function problemOf(e: unknown): { text: string; clash: boolean } {
   if (e instanceof ApiError) {
-    const text = e.fields?.name ?? e.fields?.href ?? e.message;
+    const text = e.fields?.name ?? e.fields?.href ?? (e.fields?.description ? `description: ${e.fields.description}` : e.message);
     return { text, clash: e.code === 'InvalidInput' && /already exists/.test(e.fields?.name ?? '') };
   }
   return { text: e instanceof Error ? e.message : String(e), clash: false };
@@ -34,7 +42,7 @@ export function problemOf(e: unknown): { text: string; clash: boolean } {
 export function useSaveTeamView(brokerId: string) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (v: { name: string; href: string; replace?: boolean }) => postJson(brokerPath(brokerId, '/views'), v),
+    mutationFn: (v: { name: string; href: string; description?: string; replace?: boolean }) => postJson(brokerPath(brokerId, '/views'), v),
     onSuccess: () => qc.invalidateQueries({ queryKey: key(brokerId) }),
   });
 }
@@ -42,10 +50,7 @@ export function useSaveTeamView(brokerId: string) {
 /** This list's team views, each a link, with "edit" and "remove" (refused by the server for viewers, said here). */
 export function TeamViewList({ brokerId, pathname }: { brokerId: string; pathname: string }) {
   const qc = useQueryClient();
-  const q = useQuery({
-    queryKey: key(brokerId),
-    queryFn: ({ signal }) => getJson<{ views: TeamView[] }>(brokerPath(brokerId, '/views'), signal),
-  });
+  const q = useTeamViews(brokerId);
   const remove = useMutation({
     mutationFn: (name: string) => postJson(brokerPath(brokerId, '/views/remove'), { name }),
     onSettled: () => qc.invalidateQueries({ queryKey: key(brokerId) }),

@@ -38,7 +38,7 @@ export async function saveTeamViewOp(broker: string, input: unknown, headers: He
       const before = await (await getTeamViewStore()).put(broker, v, ctx.principal.user);
       return { saved: { name: v.name, href: v.href }, replaced: before !== null };
     },
-    audit: (v, r) => ({ view: v.name, href: v.href, replaced: r.replaced }),
+    audit: (v, r) => ({ view: v.name, href: v.href, description: v.description ?? '', replaced: r.replaced }),
   });
 }
 

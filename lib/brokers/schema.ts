@@ -4,7 +4,7 @@
 // a definition itself, `ZQueueStats`, from dto.ts). Client-safe: no server imports.
 import { z } from 'zod';
 import type { TaskState } from './dto';
-import { ZTimeBound } from './time-range';
+import { ZTimeBound, type TimeRange } from './time-range';
 
 export {
   CAPABILITIES,
@@ -91,7 +91,12 @@ export const ZDeadGroupsQuery = z.object({
     .max(500)
     .optional()
     .transform((v) => v || undefined),
+  /** Group only the letters that died in this range (as the list's `since`/`until`). */
+  since: ZTimeBound,
+  until: ZTimeBound,
 });
+/** What an adapter's `deadGroups` receives: a queue and a resolved time range (ISO). */
+export type DeadGroupsQuery = { queue?: string } & TimeRange;
 
 export const ZResultListQuery = z.object({
   status: ZText,

@@ -16,6 +16,7 @@ import type {
   DeadHistogram,
   DeadHistogramQuery,
   DeadFilter,
+  DeadGroupsQuery,
   DeadListQuery,
   EnqueueRequest,
   FoundItem,
@@ -255,7 +256,11 @@ export function deadIds(brokerId: string, q: DeadFilter, cap: number): Promise<{
     return a.deadIds ? a.deadIds(q, cap) : null;
   });
 }
-export const deadGroups = (brokerId: string, q: { queue?: string }) => shared(brokerId, 'dead-letter groups', q, (a) => a.deadGroups(q));
+export const deadGroups = (brokerId: string, q: DeadGroupsQuery) =>
+  shared(brokerId, 'dead-letter groups', q, async (a) => {
+    await checkRange(a, q, 'deadRange');
+    return a.deadGroups(q);
+  });
 export async function getDead(brokerId: string, id: string): Promise<DeadDetail> {
   const d = await shared(brokerId, 'dead letter', id, (a) => a.getDead(id));
   if (!d) throw new ConsoleError('NotFound', `dead letter ${id} is not in this broker`);

@@ -11,6 +11,7 @@ import type {
   DeadDetail,
   Diagnosis,
   DeadGroups,
+  DeadGroupsQuery,
   DeadHistogram,
   DeadHistogramQuery,
   DeadFilter,
@@ -69,8 +70,11 @@ export interface BrokerAdapter {
   listDead(q: DeadListQuery): Promise<Page<DeadSummary>>;
   /** Dead letters grouped by error fingerprint, largest group first, and the scope: how many
    *  letters were grouped, whether that is all of them, and when not, the adapter's words for
-   *  what was read and what was left out (a window of the newest, one read of a deep queue). */
-  deadGroups(q: { queue?: string }): Promise<DeadGroups>;
+   *  what was read and what was left out (a window of the newest, one read of a deep queue).
+   *  With `since`/`until` (only where `deadRange` is on) only the letters that died in the range
+   *  are grouped, the range pushed into the read where the system can (its window is then the
+   *  newest of the range). */
+  deadGroups(q: DeadGroupsQuery): Promise<DeadGroups>;
   getDead(id: string): Promise<DeadDetail | null>;
   /** Whether a dead letter died because no worker of this system had a handler for its task
    *  (the migration view's "no handler" column), read from what `listDead` gives. Absent where

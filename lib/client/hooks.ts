@@ -83,11 +83,15 @@ export function useDeadList(b: string, f: DeadFilters) {
   });
 }
 
-export function useDeadGroups(b: string, queue?: string) {
+/** The groups of the dead letters (of `queue`) that died in the range (its text: "1h" is
+ *  resolved by the server at each poll). */
+export type TimeRangeText = { since?: string; until?: string };
+export function useDeadGroups(b: string, queue?: string, range: TimeRangeText = {}) {
   const refetchInterval = usePollInterval();
+  const { since, until } = range;
   return useQuery({
-    queryKey: qk.deadGroups(b, queue),
-    queryFn: ({ signal }) => getJson<DeadGroups>(apiUrl(brokerPath(b, '/dead/groups'), { queue }), signal),
+    queryKey: qk.deadGroups(b, queue, { since, until }),
+    queryFn: ({ signal }) => getJson<DeadGroups>(apiUrl(brokerPath(b, '/dead/groups'), { queue, since, until }), signal),
     refetchInterval,
     meta: LIVE,
   });

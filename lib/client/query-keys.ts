@@ -43,7 +43,11 @@ export const qk = {
   tasks: (b: string, f: TaskFilters) => ['broker', b, 'tasks', clean(f)] as const,
   task: (b: string, id: string) => ['broker', b, 'task', id] as const,
   dead: (b: string, f: DeadFilters) => ['broker', b, 'dead', clean(f)] as const,
-  deadGroups: (b: string, queue?: string) => ['broker', b, 'dead-groups', queue ?? ''] as const,
+  /** Without a range the key is the one the overview's groups share; a range adds its text. */
+  deadGroups: (b: string, queue?: string, range: { since?: string; until?: string } = {}) =>
+    range.since || range.until
+      ? (['broker', b, 'dead-groups', queue ?? '', range.since ?? '', range.until ?? ''] as const)
+      : (['broker', b, 'dead-groups', queue ?? ''] as const),
   deadOne: (b: string, id: string) => ['broker', b, 'dead-one', id] as const,
   workers: (b: string) => ['broker', b, 'workers'] as const,
   diagnosis: (b: string) => ['broker', b, 'diagnosis'] as const,

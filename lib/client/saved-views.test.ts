@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_VIEWS, VIEWS_KEY, isConsolePath, nameProblem, readViews, removeView, saveView } from './saved-views';
+import { MAX_VIEWS, VIEWS_KEY, descriptionProblem, isConsolePath, nameProblem, readViews, removeView, saveView } from './saved-views';
+import { MAX_VIEW_DESCRIPTION } from '@/lib/views/schema';
 
 describe('saved views', () => {
   it('saves newest first, replaces a view of the same name, removes by name', () => {
@@ -39,5 +40,22 @@ describe('saved views', () => {
     expect(readViews(store(many))).toHaveLength(MAX_VIEWS);
     expect(readViews(store([{ name: 'x', href: 'https://evil.example/', at: 1 }, { name: 1 }]))).toEqual([]);
     expect(readViews({ getItem: () => '{' })).toEqual([]);
+  });
+});
+
+describe('a saved view’s description', () => {
+  it('is kept trimmed when given, left out when empty, and a view with one too long is not saved', () => {
+    const [v] = saveView([], 'a', '/brokers/shop/dead', 1, '  bounced mail  ');
+    expect(v).toEqual({ name: 'a', href: '/brokers/shop/dead', at: 1, description: 'bounced mail' });
+    expect(saveView([], 'a', '/brokers/shop/dead', 1, '  ')[0]).toEqual({ name: 'a', href: '/brokers/shop/dead', at: 1 });
+    expect(saveView([], 'a', '/brokers/shop/dead', 1, 'x'.repeat(MAX_VIEW_DESCRIPTION + 1))).toEqual([]);
+    expect(descriptionProblem('line\u0000')).toBe('no control characters');
+    // A stored description that is not text, or too long, drops the view when read.
+    const raw = JSON.stringify([
+      v,
+      { ...v, name: 'b', description: 5 },
+      { ...v, name: 'c', description: 'x'.repeat(MAX_VIEW_DESCRIPTION + 1) },
+    ]);
+    expect(readViews({ getItem: () => raw }).map((x) => x.name)).toEqual(['a']);
   });
 });

@@ -96,3 +96,17 @@ describe('newestWindowNote', () => {
     expect(newestWindowNote({ window: 2_000, total: { n: 1_500, how: 'about' }, why: 'w' })).toBe(more);
   });
 });
+
+describe('DeadGrouper with a time range', () => {
+  it('groups only letters that died in it (since inclusive, until exclusive; no died time: out)', () => {
+    const iso = (ms: number) => new Date(ms).toISOString();
+    const g = new DeadGrouper({ since: iso(2_000), until: iso(4_000) });
+    const letter = (id: string, diedAtMs: number | null) => ({ id, task: 't', queue: 'q', diedAtMs, summary: 'E: x', fp: fp('E', 'x') });
+    expect(
+      [letter('a', 1_999), letter('b', 2_000), letter('c', 3_999), letter('d', 4_000), letter('e', null)].map((l) => g.add(l)),
+    ).toEqual([false, true, true, false, false]);
+    const { groups, scope } = g.answer();
+    expect(scope).toEqual({ grouped: 2, complete: true });
+    expect(groups[0]).toMatchObject({ count: 2, example: { id: 'c' }, oldestAt: iso(2_000), newestAt: iso(3_999) });
+  });
+});

@@ -1,4 +1,5 @@
 import type { DeadGroup, DeadGroups } from '@/lib/brokers/dto';
+import { inRange, type TimeRange } from '@/lib/brokers/time-range';
 import type { Fingerprint } from './fingerprint';
 
 // Aggregates dead letters into groups by fingerprint, for any system: the adapter feeds each
@@ -31,7 +32,14 @@ interface Acc {
 export class DeadGrouper {
   private readonly groups = new Map<string, Acc>();
 
-  add(l: GroupedLetter): void {
+  /** `range`: letters that died outside it are left out (a letter with no died time too), for
+   *  adapters that read every letter and compare in memory. An adapter that pre-groups letters
+   *  (`count`) must push the range into its read: only the entry's newest time is seen here. */
+  constructor(private readonly range: TimeRange = {}) {}
+
+  /** Adds the letter to its group; false when it died outside the range (not grouped). */
+  add(l: GroupedLetter): boolean {
+    if (!inRange(l.diedAtMs, this.range)) return false;
     let g = this.groups.get(l.fp.key);
     if (!g)
       this.groups.set(
@@ -56,6 +64,7 @@ export class DeadGrouper {
       // The example is the newest letter (ties: the first seen).
       if (g.example.at === null || l.diedAtMs > g.example.at) g.example = { id: l.id, summary: l.summary, at: l.diedAtMs };
     }
+    return true;
   }
 
   /** Largest group first; equal counts by pattern. */

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { ZDeadListQuery, ZResultListQuery, type DeadListQuery } from '@/lib/brokers/schema';
+import { ZDeadGroupsQuery, ZDeadListQuery, ZResultListQuery, type DeadListQuery } from '@/lib/brokers/schema';
 import { contractCase, dead, TRACEBACK, uniqueQueue, type Ctx } from './helpers';
 
 type Range = Partial<Pick<DeadListQuery, 'since' | 'until'>>;
@@ -52,6 +52,36 @@ export function registerTimeRange(ctx: Ctx): void {
         const snap = await a.deadIds(ZDeadListQuery.parse({ queue: q, since: '2h', until: '10m' }), 100);
         expect(snap).toEqual({ ids: [later, mid], capped: false });
       }
+    },
+  );
+
+  contractCase(
+    ctx,
+    'groups only the dead letters that died in the range, counted in it',
+    { caps: ['browseDead', 'deadRange'] },
+    async () => {
+      const { a, s } = ctx();
+      const q = uniqueQueue('grange');
+      const letter = (tag: string, diedAgo?: number) =>
+        s.deadLetter({ task: 'ct.grange', queue: q, reason: TRACEBACK(`KeyError: ${tag}`), ...(diedAgo ? { diedAgo } : {}) });
+      await letter('old', 3 * 3600);
+      const newerOld = await letter('old', 3 * 3600 - 60);
+      await letter('young');
+      const groups = async (r: Range) => (await a.deadGroups(ZDeadGroupsQuery.parse({ queue: q, ...r }))).groups;
+      const counts = async (r: Range) => Object.fromEntries((await groups(r)).map((g) => [g.pattern, g.count]));
+      const all = await counts({});
+      expect(Object.values(all).sort()).toEqual([1, 2]);
+      const [oldPattern] = Object.entries(all).find(([, n]) => n === 2)!;
+      const [youngPattern] = Object.entries(all).find(([, n]) => n === 1)!;
+      expect(await counts({ since: '1h' })).toEqual({ [youngPattern]: 1 });
+      expect(await counts({ until: '1h' })).toEqual({ [oldPattern]: 2 });
+      expect(await counts({ since: '5h', until: '4h' })).toEqual({});
+      // The group's example (its newest letter) and times are of its letters in the range.
+      const [g] = await groups({ since: '4h', until: '1h' });
+      expect(g?.example.id).toBe(newerOld);
+      expect(Date.parse(g!.newestAt!)).toBeLessThan(Date.now() - 2 * 3600_000);
+      const scope = (await a.deadGroups(ZDeadGroupsQuery.parse({ queue: q, since: '1h' }))).scope;
+      expect(scope).toMatchObject({ grouped: 1, complete: true });
     },
   );
 

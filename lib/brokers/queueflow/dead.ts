@@ -1,6 +1,6 @@
 import 'server-only';
 import { isConsoleError } from '@/lib/brokers/errors';
-import type { DeadDetail, DeadGroups, DeadListQuery, DeadSummary, Page } from '@/lib/brokers/schema';
+import type { DeadDetail, DeadGroups, DeadGroupsQuery, DeadListQuery, DeadSummary, Page } from '@/lib/brokers/schema';
 import { fingerprintError, type Fingerprint } from '@/lib/triage/fingerprint';
 import { DeadGrouper, newestWindowNote } from '@/lib/triage/groups';
 import { parsePythonError } from '@/lib/triage/python-traceback';
@@ -153,9 +153,10 @@ export async function getDead(client: QfClient, id: string, links?: ReplayLinks)
   };
 }
 
-/** The newest DEAD_WINDOW letters grouped; past them, the list's own count (`include_total`, one
- *  COUNT on the server, asked only then) says how many there are in all. */
-export async function deadGroups(client: QfClient, q: { queue?: string }): Promise<DeadGroups> {
+/** The newest DEAD_WINDOW letters (of the time range: `created_after`/`created_before`) grouped;
+ *  past them, the list's own count (`include_total`, one COUNT on the server, asked only then,
+ *  over the same range) says how many there are in all. */
+export async function deadGroups(client: QfClient, q: DeadGroupsQuery): Promise<DeadGroups> {
   const got = await collectRows(pager(client, q), afterLetter, DEAD_WINDOW, undefined);
   const groups = new DeadGrouper();
   for (const d of got.rows) {
@@ -171,7 +172,7 @@ export async function deadGroups(client: QfClient, q: { queue?: string }): Promi
   if (!got.next) return groups.answer();
   const counted = parseWire(
     ZDeadPage,
-    await client.get('/api/v1/dlq', { queue: q.queue, limit: 1, include_total: true }),
+    await client.get('/api/v1/dlq', { queue: q.queue, created_after: q.since, created_before: q.until, limit: 1, include_total: true }),
     'the dead-letter count',
   ).total;
   const why = `the console reads at most ${DEAD_WINDOW.toLocaleString('en-US')} of QueueFlow's dead letters for the groups`;

@@ -1,5 +1,6 @@
 import 'server-only';
-import type { DeadGroups, DeadHistogram, DeadHistogramQuery } from '@/lib/brokers/schema';
+import type { DeadGroups, DeadGroupsQuery, DeadHistogram, DeadHistogramQuery } from '@/lib/brokers/schema';
+import type { TimeRange } from '@/lib/brokers/time-range';
 import { DeadGrouper, newestWindowNote, SCOPE_COUNT_WINDOWS, type LetterTotal } from '@/lib/triage/groups';
 import { bucketTimes } from '@/lib/trends/ranges';
 import { isoOf, type SdjDb } from './db';
@@ -15,22 +16,34 @@ export const HISTOGRAM_WINDOW = 10_000;
 const PAGE = 500;
 
 /** Letters in all (of a queue), counted up to SCOPE_COUNT_WINDOWS windows on the index. */
-async function countLetters(db: SdjDb, queue: string | undefined, window: number): Promise<LetterTotal> {
+async function countLetters(db: SdjDb, q: { queue?: string } & TimeRange, window: number): Promise<LetterTotal> {
   const cap = window * SCOPE_COUNT_WINDOWS;
+  const terms: Array<[string, unknown]> = [];
+  if (q.queue !== undefined) terms.push(['queue = ?', q.queue]);
+  if (q.since !== undefined) terms.push(['dead_lettered_at >= ?', new Date(q.since)]);
+  if (q.until !== undefined) terms.push(['dead_lettered_at < ?', new Date(q.until)]);
+  const and = terms.map(([t]) => ` AND ${t}`).join('');
   const [row] = await db.all(
-    `SELECT COUNT(*) AS n FROM (SELECT 1 AS one FROM jobs WHERE dead_lettered_at IS NOT NULL${queue === undefined ? '' : ' AND queue = ?'} LIMIT ${cap + 1}) x`,
-    queue === undefined ? [] : [queue],
+    `SELECT COUNT(*) AS n FROM (SELECT 1 AS one FROM jobs WHERE dead_lettered_at IS NOT NULL${and} LIMIT ${cap + 1}) x`,
+    terms.map(([, v]) => v),
   );
   const n = Number(row?.n ?? 0);
   return n > cap ? { n: cap, how: 'more than' } : { n, how: 'exact' };
 }
 
-export async function deadGroups(db: SdjDb, q: { queue?: string }, window = GROUP_WINDOW): Promise<DeadGroups> {
+/** The newest `window` letters (of the time range, on the same index) grouped. */
+export async function deadGroups(db: SdjDb, q: DeadGroupsQuery, window = GROUP_WINDOW): Promise<DeadGroups> {
   const groups = new DeadGrouper();
   let cursor: string | null = null;
   let read = 0;
   for (;;) {
-    const page = await listDeadLetters(db, { queue: q.queue, limit: Math.min(PAGE, window - read), cursor });
+    const page = await listDeadLetters(db, {
+      queue: q.queue,
+      since: q.since,
+      until: q.until,
+      limit: Math.min(PAGE, window - read),
+      cursor,
+    });
     for (const j of page.items)
       groups.add({
         id: j.id,
@@ -45,7 +58,7 @@ export async function deadGroups(db: SdjDb, q: { queue?: string }, window = GROU
     if (read >= window) break;
     cursor = page.next;
   }
-  const total = await countLetters(db, q.queue, window);
+  const total = await countLetters(db, q, window);
   const why = `the console groups at most the ${window.toLocaleString('en-US')} newest dead letters, read on the library's dead_lettered_at index`;
   return groups.answer(newestWindowNote({ window: read, total, why }));
 }

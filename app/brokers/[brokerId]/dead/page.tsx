@@ -4,7 +4,7 @@ import { HydrationBoundary, dehydrate } from '@tanstack/react-query';
 import Link from 'next/link';
 import { ActiveGroup } from '@/components/dead/active-group';
 import { DeadGroups } from '@/components/dead/dead-groups';
-import { DeadRange } from '@/components/dead/dead-range';
+import { DeadRange, RangeWords } from '@/components/dead/dead-range';
 import { DeadTable } from '@/components/dead/dead-table';
 import { DeadTrends } from '@/components/trends/panels';
 import { Card, CardHeader } from '@/components/ui/card';
@@ -39,7 +39,7 @@ export default async function DeadPage({ params, searchParams }: { params: Promi
   // The range as written (a saved "1h" stays relative); the list's words say it.
   const range = describeRange(filters);
   const qc = newServerQueryClient();
-  await Promise.all([prefetchOverview(qc, brokerId), prefetchDeadGroups(qc, brokerId, filters.queue), prefetchDead(qc, brokerId, filters)]);
+  await Promise.all([prefetchOverview(qc, brokerId), prefetchDeadGroups(qc, brokerId, filters), prefetchDead(qc, brokerId, filters)]);
   const base = `/brokers/${encodeURIComponent(brokerId)}/dead`;
   const allHref = filters.queue ? `${base}?queue=${encodeURIComponent(filters.queue)}` : base;
   return (
@@ -61,8 +61,8 @@ export default async function DeadPage({ params, searchParams }: { params: Promi
         {/* One column no wider than the page: a wide table scrolls inside its card, never the page. */}
         <div className="grid grid-cols-[minmax(0,1fr)] gap-6">
           <Card testId="dead-groups-card">
-            <CardHeader title="By error" />
-            <DeadGroups brokerId={brokerId} queue={filters.queue} active={filters.group} />
+            <CardHeader title="By error">{range ? <RangeWords testId="dead-groups-range" range={range} /> : null}</CardHeader>
+            <DeadGroups brokerId={brokerId} queue={filters.queue} range={filters} active={filters.group} />
           </Card>
           <Card testId="dead-trends-card">
             <CardHeader title={filters.group !== undefined ? 'This group over time' : 'Over time'} />
@@ -73,7 +73,7 @@ export default async function DeadPage({ params, searchParams }: { params: Promi
               title={
                 filters.group !== undefined ? (
                   <span className="flex flex-wrap items-center gap-2">
-                    Letters of group <ActiveGroup brokerId={brokerId} queue={filters.queue} fingerprint={filters.group} />
+                    Letters of group <ActiveGroup brokerId={brokerId} queue={filters.queue} range={filters} fingerprint={filters.group} />
                     <Link href={allHref} className="link text-sm font-normal" data-testid="clear-group">
                       (all groups)
                     </Link>
@@ -83,11 +83,7 @@ export default async function DeadPage({ params, searchParams }: { params: Promi
                 )
               }
             >
-              {range ? (
-                <span className="text-sm text-zinc-600 dark:text-zinc-300" data-testid="dead-range-words">
-                  died {range}
-                </span>
-              ) : null}
+              {range ? <RangeWords testId="dead-range-words" range={range} /> : null}
             </CardHeader>
             <div className="p-4">
               <FilterBar

@@ -247,7 +247,7 @@ export function createCeleryRabbitAdapter(config: StoreConfig): BrokerAdapter {
       // One group per error over records and letters: a task in both counts once, by its record.
       const deep: DeepDlq[] = [];
       const letters = await readCeleryLetters(dlq, deep);
-      const g = new DeadGrouper();
+      const g = new DeadGrouper(q);
       const records = backend ? await failureEntries(rctx, q) : { entries: [], capped: false };
       for (const e of records.entries) g.add(e);
       for (const e of letterEntries(letters, backend ? await failureIds(rctx) : new Set(), q)) g.add(e);

@@ -5,6 +5,7 @@ import { pyToTyped } from '@/lib/pyvalues/typed';
 import type {
   DeadDetail,
   DeadGroups,
+  DeadGroupsQuery,
   DeadListQuery,
   DeadSummary,
   MessageView,
@@ -104,8 +105,9 @@ export async function failureEntries(ctx: ResultCtx, q: { queue?: string }): Pro
   return { entries, capped: index.capped };
 }
 
-export async function deadGroups(ctx: ResultCtx, q: { queue?: string }): Promise<DeadGroups> {
-  const g = new DeadGrouper();
+/** The FAILURE records grouped; a time range is compared on the index (by `date_done`). */
+export async function deadGroups(ctx: ResultCtx, q: DeadGroupsQuery): Promise<DeadGroups> {
+  const g = new DeadGrouper(q);
   const { entries, capped } = await failureEntries(ctx, q);
   for (const e of entries) g.add(e);
   return g.answer(capped ? CAPPED_NOTE : null);

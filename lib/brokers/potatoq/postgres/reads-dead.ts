@@ -1,7 +1,8 @@
 import 'server-only';
 import { decodePayload } from '@/lib/potatoq';
 import { reasonSummary } from '@/lib/pyvalues';
-import type { DeadDetail, DeadGroups, DeadListQuery, DeadSummary, Page } from '@/lib/brokers/schema';
+import type { DeadDetail, DeadGroups, DeadGroupsQuery, DeadListQuery, DeadSummary, Page } from '@/lib/brokers/schema';
+import { hasRange, type TimeRange } from '@/lib/brokers/time-range';
 import { decodeCursor, encodeCursor } from '@/lib/brokers/cursor';
 import { isoFromEpoch, msFromEpoch, preview, rawParts } from '../mappers';
 import { DeadGrouper, newestWindowNote } from '@/lib/triage/groups';
@@ -37,6 +38,13 @@ function summary(r: DeadRow): DeadSummary {
   };
 }
 
+/** A time range is a range of the `dead_died` index. */
+function addDiedRange(w: PgWhere, q: TimeRange): PgWhere {
+  if (q.since) w.add(`died_at >= ${w.p(q.since)}::timestamptz`);
+  if (q.until) w.add(`died_at < ${w.p(q.until)}::timestamptz`);
+  return w;
+}
+
 /**
  * Newest first (`died_at DESC, id`) on potatoq's `dead_died` index; the cursor is an index
  * range. Text search (reason and payload) and group filters look only at the newest
@@ -53,9 +61,7 @@ export async function listDead(sql: Sql, n: PgNames, q: DeadListQuery, window: n
     const p = w.p(containsPattern(q.q));
     w.add(q.qIn === 'reason' ? `reason ILIKE ${p}` : `(reason ILIKE ${p} OR payload ILIKE ${p})`);
   }
-  // A time range is a range of the same index.
-  if (q.since) w.add(`died_at >= ${w.p(q.since)}::timestamptz`);
-  if (q.until) w.add(`died_at < ${w.p(q.until)}::timestamptz`);
+  addDiedRange(w, q);
   if (after) {
     const [d, i] = [w.p(after[0]), w.p(after[1])];
     w.add(`died_at <= ${d}::timestamptz AND (died_at < ${d}::timestamptz OR id > ${i})`);
@@ -101,10 +107,15 @@ export async function listDead(sql: Sql, n: PgNames, q: DeadListQuery, window: n
  * reason, task and queue have the same fingerprint, so PostgreSQL counts them first: Node reads
  * and fingerprints one row per distinct (reason, task, queue), not 10,000 tracebacks. One letter
  * past the window is read to tell whether there are more; how many more is the planner's
- * estimate (pg_stats), as the overview's capped counts: never a full count(*).
+ * estimate (pg_stats), as the overview's capped counts: never a full count(*). A time range
+ * bounds the same index; the estimate is of every time, so with a range "there are more" is all
+ * that is said.
  */
-export async function deadGroups(sql: Sql, n: PgNames, q: { queue?: string }, window: number): Promise<DeadGroups> {
-  const w = new PgWhere().addIf(q.queue, (p) => `queue = ${p}`);
+export async function deadGroups(sql: Sql, n: PgNames, q: DeadGroupsQuery, window: number): Promise<DeadGroups> {
+  const w = addDiedRange(
+    new PgWhere().addIf(q.queue, (p) => `queue = ${p}`),
+    q,
+  );
   const rows = await sql<{
     example: string;
     reason: string | null;
@@ -138,6 +149,7 @@ export async function deadGroups(sql: Sql, n: PgNames, q: { queue?: string }, wi
     });
   }
   if ((rows[0]?.seen ?? 0) <= window) return groups.answer();
+  if (hasRange(q)) return groups.answer(newestWindowNote({ window, why: 'the searchWindow option, in the time range' }));
   const estimate = (await loadEstimator(sql, n)).dead(q.queue);
   const total = estimate === null ? undefined : ({ n: estimate, how: 'about' } as const);
   const why = `the searchWindow option${total && total.n > window ? "; the total is PostgreSQL's estimate" : ''}`;

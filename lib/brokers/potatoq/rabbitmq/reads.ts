@@ -12,6 +12,7 @@ import type {
   DeadHistogram,
   DeadHistogramQuery,
   DeadFilter,
+  DeadGroupsQuery,
   DeadListQuery,
   DeadSummary,
   Page,
@@ -103,8 +104,9 @@ export async function listDead(ctx: RabbitCtx, q: DeadListQuery): Promise<Page<D
   };
 }
 
-export async function deadGroups(ctx: RabbitCtx, q: { queue?: string }): Promise<DeadGroups> {
-  const groups = new DeadGrouper();
+/** The browsed letters grouped; a time range is compared here, over the same browse. */
+export async function deadGroups(ctx: RabbitCtx, q: DeadGroupsQuery): Promise<DeadGroups> {
+  const groups = new DeadGrouper(q);
   const deep: DeepDlq[] = [];
   for (const l of await readLetters(ctx, q.queue, undefined, toLetter, deep))
     groups.add({

@@ -1,7 +1,8 @@
 import 'server-only';
 import type { Redis } from 'ioredis';
 import { decodePayload } from '@/lib/potatoq';
-import type { Counted, DeadGroups, QueueStats } from '@/lib/brokers/schema';
+import type { Counted, DeadGroups, DeadGroupsQuery, QueueStats } from '@/lib/brokers/schema';
+import { hasRange, rangeMs } from '@/lib/brokers/time-range';
 import { pqCounts } from '../counts';
 import { DeadGrouper, newestWindowNote } from '@/lib/triage/groups';
 import { DecodeMemo } from '../decode-memo';
@@ -63,14 +64,17 @@ export async function overviewQueues(client: Redis, prefix: string, tally?: Dead
 }
 
 /** The newest DEAD_SCAN letters grouped by error fingerprint (only one queue's, when given: P:dead
- *  holds every queue's letters, so that queue's are those among the newest DEAD_SCAN of all). */
-export async function deadGroups(client: Redis, prefix: string, q: { queue?: string }): Promise<DeadGroups> {
+ *  holds every queue's letters, so that queue's are those among the newest DEAD_SCAN of all). A
+ *  time range is a score range of P:dead (the score is the died time, ms), read and counted there. */
+export async function deadGroups(client: Redis, prefix: string, q: DeadGroupsQuery): Promise<DeadGroups> {
   const k = redisKeys(prefix);
-  const [[, flat], [, total]] = ((await client
-    .pipeline()
-    .zrevrange(k.dead, 0, DEAD_SCAN - 1, 'WITHSCORES')
-    .zcard(k.dead)
-    .exec()) ?? []) as [[unknown, string[]], [unknown, number]];
+  const ranged = hasRange(q);
+  const { from, to } = rangeMs(q);
+  const [min, max] = [from === null ? '-inf' : String(from), to === null ? '+inf' : `(${to}`];
+  const pipe0 = client.pipeline();
+  if (ranged) pipe0.zrevrangebyscore(k.dead, max, min, 'WITHSCORES', 'LIMIT', 0, DEAD_SCAN).zcount(k.dead, min, max);
+  else pipe0.zrevrange(k.dead, 0, DEAD_SCAN - 1, 'WITHSCORES').zcard(k.dead);
+  const [[, flat], [, total]] = ((await pipe0.exec()) ?? []) as [[unknown, string[]], [unknown, number]];
   const pipe = client.pipeline();
   for (let i = 0; i < flat.length; i += 2) pipe.hmget(k.job(flat[i]!), 'q', 'r', 'p');
   const res = (await pipe.exec()) ?? [];
@@ -88,13 +92,14 @@ export async function deadGroups(client: Redis, prefix: string, q: { queue?: str
       ...reasonTriage(reason),
     });
   }
-  return groups.answer(total > DEAD_SCAN ? groupsWindowNote(found, total, q.queue) : null);
+  return groups.answer(total > DEAD_SCAN ? groupsWindowNote(found, total, q.queue, ranged) : null);
 }
 
-/** What the groups leave out when P:dead holds more than one read of DEAD_SCAN letters. */
-export function groupsWindowNote(found: number, total: number, queue?: string): string {
+/** What the groups leave out when P:dead holds more than one read of DEAD_SCAN letters (of the
+ *  time range, when `ranged`: `total` then counts the range's letters). */
+export function groupsWindowNote(found: number, total: number, queue?: string, ranged = false): string {
   const n = (x: number) => x.toLocaleString('en-US');
-  const why = `a read takes the newest ${n(DEAD_SCAN)} of the dead-letter set`;
+  const why = `a read takes the newest ${n(DEAD_SCAN)} of the dead-letter set${ranged ? ' in the time range' : ''}`;
   if (queue === undefined) return newestWindowNote({ window: DEAD_SCAN, total: { n: total, how: 'exact' }, why });
   const among = `among the newest ${n(DEAD_SCAN)} of ${n(total)} dead letters of every queue (${why})`;
   const head =

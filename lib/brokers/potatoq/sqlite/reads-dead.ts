@@ -1,6 +1,6 @@
 import 'server-only';
 import type Database from 'better-sqlite3';
-import type { DeadDetail, DeadGroups, DeadListQuery, DeadSummary, Page } from '@/lib/brokers/schema';
+import type { DeadDetail, DeadGroups, DeadGroupsQuery, DeadListQuery, DeadSummary, Page } from '@/lib/brokers/schema';
 import { decodePayload } from '@/lib/potatoq';
 import { reasonSummary } from '@/lib/pyvalues';
 import { DeadGrouper, newestWindowNote, SCOPE_COUNT_WINDOWS } from '@/lib/triage/groups';
@@ -11,7 +11,7 @@ import { readResult } from './reads-tasks';
 import { containsPattern, PAYLOAD_FOR_PREVIEW, Where } from './sql';
 import { messageView } from '@/lib/potatoq/view';
 import { IX } from './reads-overview';
-import { rangeMs } from '@/lib/brokers/time-range';
+import { rangeMs, type TimeRange } from '@/lib/brokers/time-range';
 
 interface DeadRow {
   id: string;
@@ -34,6 +34,14 @@ function summary(r: DeadRow): DeadSummary {
   };
 }
 
+/** The range is a range of the `dead_died` index (died_at is REAL epoch seconds). */
+function addDiedRange(where: Where, q: TimeRange): Where {
+  const range = rangeMs(q);
+  if (range.from !== null) where.add('died_at >= ?', range.from / 1000);
+  if (range.to !== null) where.add('died_at < ?', range.to / 1000);
+  return where;
+}
+
 /**
  * Newest first (`died_at DESC, id`, as `potatoq dead list` orders them) on potatoq's
  * `dead_died` index; the cursor starts with a range on it. Text search and group filters look
@@ -49,10 +57,7 @@ export function listDead(db: Database.Database, q: DeadListQuery, window: number
     if (q.qIn === 'reason') where.add(`reason LIKE ? ESCAPE '\\'`, p);
     else where.add(`(reason LIKE ? ESCAPE '\\' OR payload LIKE ? ESCAPE '\\')`, p, p);
   }
-  // The range is a range of the same index (died_at is REAL epoch seconds).
-  const range = rangeMs(q);
-  if (range.from !== null) where.add('died_at >= ?', range.from / 1000);
-  if (range.to !== null) where.add('died_at < ?', range.to / 1000);
+  addDiedRange(where, q);
   const after = decodeCursor(scope, q.cursor, 3);
   if (after) where.add('died_at <= ? AND (died_at < ? OR id > ?)', after[0], after[1], after[2]);
   const bounded = q.q !== undefined || q.group !== undefined;
@@ -82,10 +87,11 @@ export function listDead(db: Database.Database, q: DeadListQuery, window: number
   };
 }
 
-/** Groups by fingerprint over the newest `window` letters (the `searchWindow` option); when the
- *  window is full, the letters beyond it are counted (up to SCOPE_COUNT_WINDOWS windows) for the scope's words. */
-export function deadGroups(db: Database.Database, q: { queue?: string }, window: number): DeadGroups {
-  const where = new Where().addIf(q.queue, 'queue = ?', q.queue);
+/** Groups by fingerprint over the newest `window` letters (the `searchWindow` option) of the
+ *  time range, if any (a range of the same index); when the window is full, the letters beyond it
+ *  are counted (up to SCOPE_COUNT_WINDOWS windows) for the scope's words. */
+export function deadGroups(db: Database.Database, q: DeadGroupsQuery, window: number): DeadGroups {
+  const where = addDiedRange(new Where().addIf(q.queue, 'queue = ?', q.queue), q);
   const groups = new DeadGrouper();
   const limit = Math.trunc(window);
   const stmt = db.prepare(
