@@ -68,7 +68,8 @@ export const moveDeadOp = (brokerId: string, input: unknown, headers: Headers) =
         }),
       });
       const by = { who: outer.principal.user, reason: outer.reason, auditId: outer.auditId, parent: null, filter: null };
-      const campaign = await recordCampaign({ broker: to, action: 'move', ...by }, r.succeeded, before);
+      // The tasks land on `to`, in queues of its own: not known here, so no queue is named.
+      const campaign = await recordCampaign({ broker: to, action: 'move', ...by }, r.succeeded, before.fps);
       return campaign ? { ...r, campaign } : r;
     },
     audit: ({ ids, to, force }, r) => ({ to, ...forced(force), ...logIds(ids), succeeded: r.succeeded.length, failed: r.failed.length }),

@@ -25,7 +25,7 @@ async function followed(
   const before = await fingerprintsBefore(broker, ids);
   const r = await run();
   const who = { who: ctx.principal.user, reason: ctx.reason, auditId: ctx.auditId, parent: null, filter: null };
-  const campaign = await recordCampaign({ broker, action, ...who }, r.succeeded, before);
+  const campaign = await recordCampaign({ broker, action, ...who, queues: before.queues }, r.succeeded, before.fps);
   return campaign ? { ...r, campaign } : r;
 }
 
@@ -81,9 +81,11 @@ export const replayEdited = (brokerId: string, input: unknown, headers: Headers)
               auditId: ctx.auditId,
               parent: null,
               filter: null,
+              // An edit may move the task to another queue: the queue it is replayed to.
+              queues: e.queue ? [e.queue] : before.queues,
             },
             [{ id: task }],
-            new Map([[task, before.get(e.id) ?? null]]),
+            new Map([[task, before.fps.get(e.id) ?? null]]),
           )
         : null;
       return { ...r, succeeded: ok ? [r.outcome] : [], failed: ok ? [] : [r.outcome], ...(campaign ? { campaign } : {}) };
@@ -255,6 +257,7 @@ export async function replayDeadAgain(id: string, input: unknown, headers: Heade
         dead.map((d) => d.id),
       );
       const before = new Map(dead.map((d) => [d.id, d.before]));
+      // Its queues are not read again: marked on the broker's charts, not a queue's.
       const by = { who: ctx.principal.user, reason: ctx.reason, auditId: ctx.auditId, parent: c.id, filter: null };
       const campaign = await recordCampaign({ broker: c.broker, action: 'replay-again', ...by }, r.succeeded, before);
       return campaign ? { ...r, campaign } : r;

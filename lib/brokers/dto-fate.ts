@@ -36,6 +36,9 @@ export const ZTaskFate = z
     followed: z.string().nullable(),
     /** When the fate happened (died, finished) where the system keeps it; ISO, null when unknown. */
     at: z.string().nullable(),
+    /** Dead: the queue its letter is in, where the system says (a campaign's queues, its chart
+     *  marks); absent when not known. */
+    queue: z.string().optional(),
   })
   .meta({ id: 'TaskFate' });
 export type TaskFate = z.infer<typeof ZTaskFate>;

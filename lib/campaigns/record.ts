@@ -19,22 +19,37 @@ function logError(what: string, e: unknown): void {
   console.error(JSON.stringify({ at: new Date().toISOString(), event: 'console.campaign-error', what, message: String(e) }));
 }
 
+/** What the letters were before a replay: each one's fingerprint, and their queues. */
+export interface Before {
+  fps: Map<string, string | null>;
+  /** The queues the letters were in (a campaign's queues: its chart marks); null when the queue
+   *  of any letter is not known (the broker tells no fates, or not its queue, or the budget ran out). */
+  queues: string[] | null;
+}
+
 /**
- * The fingerprint each letter dies of now, read before it is replayed (the broker's `fate`, a
- * batch at a time, within BEFORE_MS). Empty where the broker tells no fates or fails: then
- * "same error or new" is unknown for those tasks, and the campaign says so.
+ * The fingerprint each letter dies of now, and its queue, read before it is replayed (the
+ * broker's `fate`, a batch at a time, within BEFORE_MS). Empty where the broker tells no fates
+ * or fails: then "same error or new" is unknown for those tasks, and the campaign says so.
  */
-export async function fingerprintsBefore(broker: string, ids: readonly string[]): Promise<Map<string, string | null>> {
-  const out = new Map<string, string | null>();
+export async function fingerprintsBefore(broker: string, ids: readonly string[]): Promise<Before> {
+  const fps = new Map<string, string | null>();
+  const queues = new Set<string>();
+  let known = 0;
   const until = Date.now() + BEFORE_MS;
   try {
-    if (!(await fateCapability(broker)).on) return out;
+    if (!(await fateCapability(broker)).on) return { fps, queues: null };
     for (let i = 0; i < ids.length && Date.now() < until; i += FATE_BATCH)
-      for (const f of await taskFates(broker, ids.slice(i, i + FATE_BATCH))) if (f.fate === 'dead') out.set(f.id, f.fingerprint);
+      for (const f of await taskFates(broker, ids.slice(i, i + FATE_BATCH))) {
+        if (f.fate === 'dead') fps.set(f.id, f.fingerprint);
+        if (f.queue === undefined) continue;
+        queues.add(f.queue);
+        known++;
+      }
   } catch (e) {
     logError('fingerprints before replay', e);
   }
-  return out;
+  return { fps, queues: known === ids.length ? [...queues].sort() : null };
 }
 
 /** Whether the follow-up can run on `broker`, as the reason to show when it cannot. */

@@ -156,6 +156,15 @@ export interface NewCampaign {
   auditId: string | null;
   parent: string | null;
   filter: Record<string, unknown> | null;
+  /** The queues its tasks were in (its chart marks); null or absent: not known. */
+  queues?: readonly string[] | null;
+}
+
+/** The `queues` column of a new campaign: its queues as JSON (`["billing","emails"]`), else the
+ *  bulk filter's queue, else NULL (not known: marked on the broker's charts, no queue's). */
+export function queuesColumn(c: NewCampaign): string | null {
+  const qs = c.queues ?? (typeof c.filter?.queue === 'string' && c.filter.queue ? [c.filter.queue] : null);
+  return qs && qs.length ? JSON.stringify([...new Set(qs)].sort()) : null;
 }
 
 /** A task replayed, with the error fingerprint it died of before (null: unknown). */

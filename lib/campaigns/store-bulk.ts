@@ -1,6 +1,6 @@
 import 'server-only';
 import type { SqlRunner } from '@/lib/state/sql';
-import type { BulkCampaignJob, Campaign, NewCampaign } from './schema';
+import { queuesColumn, type BulkCampaignJob, type Campaign, type NewCampaign } from './schema';
 
 // A bulk job's campaign, made when the job starts and grown as it goes: its id is the job's
 // (`cmp-<job id>`), so every console that runs the job (a restart, a takeover) finds the same
@@ -35,8 +35,8 @@ export function bulkCampaignMethods(db: SqlRunner) {
       const id = bulkCampaignId(job.id);
       const scope: Campaign['scope'] = { ids: [], filter: c.filter, count, job };
       await db.run(
-        `INSERT INTO console_campaigns (id, broker, action, created_at, who, reason, audit_id, parent, scope, total, follow_state, follow_why, followed_ms)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0) ON CONFLICT (id) DO NOTHING`,
+        `INSERT INTO console_campaigns (id, broker, action, created_at, who, reason, audit_id, parent, scope, total, follow_state, follow_why, followed_ms, queues)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?) ON CONFLICT (id) DO NOTHING`,
         [
           id,
           c.broker,
@@ -50,6 +50,7 @@ export function bulkCampaignMethods(db: SqlRunner) {
           count,
           off ? 'off' : 'following',
           off,
+          queuesColumn(c),
         ],
       );
       return id;

@@ -5,6 +5,7 @@ import { SETTLED } from '@/lib/brokers/dto-fate';
 import type { SqlRunner } from '@/lib/state/sql';
 import { rollupOf, sameError, type FateCount } from './rollup';
 import { bulkCampaignMethods } from './store-bulk';
+import { queuesColumn } from './schema';
 import type {
   Campaign,
   CampaignItem,
@@ -133,9 +134,23 @@ export function createCampaignStore(db: SqlRunner) {
   async function insertCampaign(c: NewCampaign, scope: Campaign['scope'], state: FollowState, why: string | null): Promise<string> {
     const id = `cmp-${randomUUID()}`;
     await db.run(
-      `INSERT INTO console_campaigns (id, broker, action, created_at, who, reason, audit_id, parent, scope, total, follow_state, follow_why, followed_ms)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)`,
-      [id, c.broker, c.action, nowIso(), c.who, c.reason, c.auditId, c.parent, JSON.stringify(scope), scope.count, state, why],
+      `INSERT INTO console_campaigns (id, broker, action, created_at, who, reason, audit_id, parent, scope, total, follow_state, follow_why, followed_ms, queues)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)`,
+      [
+        id,
+        c.broker,
+        c.action,
+        nowIso(),
+        c.who,
+        c.reason,
+        c.auditId,
+        c.parent,
+        JSON.stringify(scope),
+        scope.count,
+        state,
+        why,
+        queuesColumn(c),
+      ],
     );
     return id;
   }

@@ -263,4 +263,7 @@ export const STEPS: readonly SchemaStep[] = [
       ['console_saved_views', 'updated_by', 'TEXT'],
     ],
   },
+  // A campaign's queues (lib/campaigns/schema.ts `queuesColumn`): a queue's chart marks only the
+  // campaigns of that queue. NULL in campaigns made before (and where not known): broker-wide.
+  { id: 'campaigns-3', statements: () => [], columns: () => [['console_campaigns', 'queues', 'TEXT']] },
 ];

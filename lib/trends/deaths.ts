@@ -76,7 +76,7 @@ export async function serviceDeathReads(): Promise<DeathReads> {
   return {
     brokers: () => brokerList().map((b) => b.id),
     newest: async (broker, limit) => (await listDead(broker, ZDeadListQuery.parse({ limit }))).items,
-    fingerprints: fingerprintsBefore,
+    fingerprints: async (broker, ids) => (await fingerprintsBefore(broker, ids)).fps,
   };
 }
 

@@ -21,6 +21,8 @@ export const CAMPAIGN_BASE = {
 export async function replayAsCampaign(adapter: BrokerAdapter, store: CampaignStore, replay: string[], broker = 'cp'): Promise<string> {
   const before = await adapter.fate!(replay);
   expect(before.every((f) => f.fate === 'dead' && f.fingerprint)).toBe(true);
+  // Each letter's queue, as the system names it: the campaign's queues (its chart marks).
+  expect(before.filter((f) => !f.queue)).toEqual([]);
   const r = await adapter.replayDead(replay);
   expect(r.failed).toEqual([]);
   return store.create(

@@ -4,6 +4,7 @@ import { pgAvailable, searchPathUrl, sqlAdmin } from '@/tests/support/postgres';
 import { createPostgresTrendStore } from '@/lib/trends/store-postgres';
 import { openStateDbForTests } from '@/lib/state/sql';
 import { deathStoreCases } from './death-cases';
+import { markCases } from './marks-cases';
 import { trendStoreCases } from './store-cases';
 
 // Two console instances on one PostgreSQL state store: each store here has its own pool, as two
@@ -28,6 +29,13 @@ describe.skipIf(!ok)('PostgreSQL trend store (two instances on one state store)'
 
 describe.skipIf(!ok)('PostgreSQL recorded deaths (two instances on one state store)', () => {
   deathStoreCases(
+    () => openStateDbForTests(searchPathUrl(schema)),
+    () => `b-${randomUUID().slice(0, 8)}`,
+  );
+});
+
+describe.skipIf(!ok)("PostgreSQL campaign marks (a queue's chart, its campaigns)", () => {
+  markCases(
     () => openStateDbForTests(searchPathUrl(schema)),
     () => `b-${randomUUID().slice(0, 8)}`,
   );

@@ -32,7 +32,9 @@ export function celeryFates(ids: string[], r: CeleryFateReads, states: readonly 
     result: async (id) => seenResult(await r.getResult(id), fp),
     dead: async (id) => {
       const d = await r.getDead(id);
-      return d ? { fingerprint: d.reason === null ? null : fp(d.reason), detail: d.summary, at: d.diedAt } : null;
+      return d
+        ? { fingerprint: d.reason === null ? null : fp(d.reason), detail: d.summary, at: d.diedAt, ...(d.queue ? { queue: d.queue } : {}) }
+        : null;
     },
     live: async (id) => {
       const getTask = r.getTask;

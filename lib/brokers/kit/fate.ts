@@ -10,6 +10,8 @@ export interface DeadSeen {
   fingerprint: string | null;
   detail: string;
   at: string | null;
+  /** The queue the letter is in, where the system says. */
+  queue?: string;
 }
 
 /** A stored final result of the id (the adapter answers null for one that is not final: started,

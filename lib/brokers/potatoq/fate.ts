@@ -30,7 +30,7 @@ export function potatoqFates(ids: string[], r: PotatoqFateReads, states: readonl
     result: getResult ? async (id) => seenResult(await getResult(id), fp) : undefined,
     dead: async (id) => {
       const d = await r.getDead(id);
-      return d ? { fingerprint: d.reason === null ? null : fp(d.reason), detail: d.summary, at: d.diedAt } : null;
+      return d ? { fingerprint: d.reason === null ? null : fp(d.reason), detail: d.summary, at: d.diedAt, queue: d.queue } : null;
     },
     live: async (id) => {
       const getTask = r.getTask;

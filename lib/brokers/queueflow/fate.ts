@@ -19,6 +19,9 @@ const LETTER_SEARCH = 50;
  * created since it was, for the fingerprint), pending/retrying/running. A job or letter gone by
  * retention (`--retention-hours`) cannot be followed: said so.
  */
+
+/** The letter's queue, where QueueFlow names one. */
+const queueOf = (d: { queue_name?: string | null }) => (d.queue_name ? { queue: d.queue_name } : {});
 export function queueflowFates(ids: string[], client: QfClient, links: ReplayLinks, states: readonly StateDecl[]): Promise<TaskFate[]> {
   // One read of each job per call, shared by the result, dead and live questions.
   const jobs = new Map<string, Promise<QfJob | null>>();
@@ -35,7 +38,10 @@ export function queueflowFates(ids: string[], client: QfClient, links: ReplayLin
       if (!letter) return { unknown: `dead letter ${id} is gone (QueueFlow's retention), and with it the job its replay made` };
       const replay = await links.jobOf(letter);
       // Not replayed: the letter is what there is (its error, read before a replay).
-      if (!replay) return { dead: { fingerprint: letterFingerprint(letter).key, detail: summaryOf(letter), at: letter.created_at } };
+      if (!replay)
+        return {
+          dead: { fingerprint: letterFingerprint(letter).key, detail: summaryOf(letter), at: letter.created_at, ...queueOf(letter) },
+        };
       return { id: replay };
     },
     result: async (id) => {
@@ -56,7 +62,7 @@ export function queueflowFates(ids: string[], client: QfClient, links: ReplayLin
       const letter = parseWire(ZDeadPage, raw, 'the dead-letter list').dead_letters.find((d) => d.job_id === j.id);
       if (!letter)
         return { fingerprint: null, detail: j.error_message ?? 'failed (its dead letter was not found)', at: j.completed_at ?? null };
-      return { fingerprint: letterFingerprint(letter).key, detail: summaryOf(letter), at: letter.created_at };
+      return { fingerprint: letterFingerprint(letter).key, detail: summaryOf(letter), at: letter.created_at, ...queueOf(letter) };
     },
     live: async (id) => {
       const j = await job(id);

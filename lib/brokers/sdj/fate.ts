@@ -34,7 +34,7 @@ export function sdjFates(ids: string[], db: SdjDb, states: readonly StateDecl[])
     dead: async (id) => {
       const j = await row(id);
       if (j?.status !== 'failed') return null;
-      return { fingerprint: letterFingerprint(j).key, detail: summaryOf(j), at: j.deadLetteredAt ?? j.completedAt };
+      return { fingerprint: letterFingerprint(j).key, detail: summaryOf(j), at: j.deadLetteredAt ?? j.completedAt, queue: j.queue };
     },
     live: async (id) => {
       const j = await row(id);
