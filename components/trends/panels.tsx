@@ -8,6 +8,7 @@ import { formatAge, formatCount } from '@/lib/text/format';
 import { useDeadTrend, useQueueTrend } from '@/lib/client/trends';
 import type { DeadTrend, TrendRange } from '@/lib/trends/schema';
 import { RangePicker, rangeWords } from './range-picker';
+import { describeRange } from '@/lib/brokers/time-range';
 import { TrendChart } from './trend-chart';
 
 const count = (n: number) => formatCount(n);
@@ -33,31 +34,31 @@ function deadNote(t: DeadTrend): string | undefined {
   return parts.length ? parts.join(' ') : undefined;
 }
 
-/** Dead letters per bucket from the broker's own died times (a queue's, a group's, or all). */
-export function DeadTrendChart({
-  brokerId,
-  range,
-  queue,
-  group,
-  title,
-}: {
-  brokerId: string;
-  range: TrendRange;
-  queue?: string;
-  group?: string;
-  title: string;
-}) {
-  const q = useDeadTrend(brokerId, range, { queue, group });
+type Span = { since?: string; until?: string };
+
+/** The window a list's range gave the chart, in words ("from … to … UTC"), and when it was cut. */
+function spanNote(t: DeadTrend, span?: Span): string {
+  if (!span || !describeRange(span)) return '';
+  const at = (iso: string) => iso.slice(0, 16).replace('T', ' ');
+  const cut = t.clamped ? ' The range begins earlier than a chart reaches back: the chart shows its last week.' : '';
+  return `From ${at(t.from)} to ${at(t.to)} UTC, as of this read.${cut}`;
+}
+
+/** Dead letters per bucket from the broker's own died times (a queue's, a group's, or all);
+ *  with `span` (a list's time range, as written) the window follows it. */
+export function DeadTrendChart(props: { brokerId: string; range: TrendRange; queue?: string; group?: string; title: string; span?: Span }) {
+  const { brokerId, range, queue, group, title, span } = props;
+  const q = useDeadTrend(brokerId, range, { queue, group, ...span });
   if (q.error && !q.data) return <Failed error={q.error} />;
   if (!q.data) return <Loading label="Reading died times…" />;
   const t = q.data;
   return (
     <TrendChart
       testId="trend-dead"
-      title={`${title} (${rangeWords(range)})`}
+      title={`${title} (${rangeWords(t.range)})`}
       from={t.from}
       bucketSeconds={t.bucketSeconds}
-      note={deadNote(t)}
+      note={[spanNote(t, span), deadNote(t)].filter(Boolean).join(' ') || undefined}
       series={[{ label: 'Letters died', values: t.counts, kind: 'bars', format: count, integer: true }]}
       marks={t.campaigns.map((c) => ({
         at: c.at,
@@ -122,17 +123,27 @@ export function QueueTrends({ brokerId, queue }: { brokerId: string; queue: stri
   );
 }
 
-/** The dead-letter page's chart: all letters, a queue's, or the chosen group's. */
-export function DeadTrends({ brokerId, queue, group }: { brokerId: string; queue?: string; group?: string }) {
+/** The dead-letter page's chart: all letters, a queue's, or the chosen group's; with the list's
+ *  time range, over that range (the presets then give way to it). */
+export function DeadTrends({ brokerId, queue, group, span = {} }: { brokerId: string; queue?: string; group?: string; span?: Span }) {
   const [range, setRange] = useState<TrendRange>('day');
+  // Only the range's text: the page passes its whole filter.
+  const words = describeRange({ since: span.since, until: span.until });
   return (
     <div className="grid gap-3 p-4" data-testid="dead-trends">
-      <RangePicker value={range} onChange={setRange} />
+      {words ? (
+        <p className="text-sm text-zinc-600 dark:text-zinc-300" data-testid="dead-trends-range">
+          Over the list&apos;s range: died {words}
+        </p>
+      ) : (
+        <RangePicker value={range} onChange={setRange} />
+      )}
       <DeadTrendChart
         brokerId={brokerId}
         range={range}
         queue={queue}
         group={group}
+        span={words ? { since: span.since, until: span.until } : undefined}
         title={group ? 'Letters of this group' : queue ? 'Letters of this queue' : 'Dead letters'}
       />
     </div>

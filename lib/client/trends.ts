@@ -8,16 +8,20 @@ import { useRefresh } from './refresh';
 export const TREND_POLL_MS = 30_000;
 
 export const trendKeys = {
-  dead: (b: string, range: TrendRange, queue?: string, group?: string) =>
-    ['broker', b, 'trend-dead', range, queue ?? '', group ?? ''] as const,
+  dead: (b: string, range: TrendRange, queue?: string, group?: string, span: { since?: string; until?: string } = {}) =>
+    span.since || span.until
+      ? (['broker', b, 'trend-dead', range, queue ?? '', group ?? '', span.since ?? '', span.until ?? ''] as const)
+      : (['broker', b, 'trend-dead', range, queue ?? '', group ?? ''] as const),
   queue: (b: string, range: TrendRange, queue?: string) => ['broker', b, 'trend-queue', range, queue ?? ''] as const,
 };
 
-export function useDeadTrend(b: string, range: TrendRange, f: { queue?: string; group?: string } = {}) {
+/** With `since`/`until` (a list's range, as written) the server's window follows the range. */
+export function useDeadTrend(b: string, range: TrendRange, f: { queue?: string; group?: string; since?: string; until?: string } = {}) {
   const paused = useRefresh().paused;
+  const { queue, group, since, until } = f;
   return useQuery({
-    queryKey: trendKeys.dead(b, range, f.queue, f.group),
-    queryFn: ({ signal }) => getJson<DeadTrend>(apiUrl(brokerPath(b, '/trends/dead'), { range, queue: f.queue, group: f.group }), signal),
+    queryKey: trendKeys.dead(b, range, queue, group, { since, until }),
+    queryFn: ({ signal }) => getJson<DeadTrend>(apiUrl(brokerPath(b, '/trends/dead'), { range, queue, group, since, until }), signal),
     refetchInterval: paused ? false : TREND_POLL_MS,
     retry: false,
   });

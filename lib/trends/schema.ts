@@ -2,8 +2,9 @@
 // types are inferred from them and the OpenAPI description converts the same schemas, so the
 // description cannot drift from what the route returns). Client-safe: no server imports.
 import { z } from 'zod';
+import { ZTimeBound } from '@/lib/brokers/time-range';
 
-export { bucketTimes, TREND_RANGES, trendWindow, type TrendRange } from './ranges';
+export { bucketTimes, rangeWindow, TREND_RANGES, trendWindow, type TrendRange } from './ranges';
 
 export const ZTrendRange = z
   .enum(['hour', 'day', 'week'])
@@ -21,6 +22,9 @@ export const ZDeadTrendQuery = z.object({
   range: ZTrendRange,
   queue: ZOptionalText(500).describe("only this queue's letters"),
   group: ZOptionalText(2000).describe("only this dead-letter group's letters (a fingerprint of /dead/groups)"),
+  /** A list's time range: the window follows it instead of `range` (lib/trends/ranges.ts `rangeWindow`). */
+  since: ZTimeBound,
+  until: ZTimeBound,
 });
 export type DeadTrendQuery = z.infer<typeof ZDeadTrendQuery>;
 
@@ -58,6 +62,10 @@ export const ZDeadTrend = z
       .array(z.object({ id: z.string(), at: iso, action: z.string(), count: z.number().int().min(0) }))
       .describe("this broker's campaigns (replays, moves, bulk jobs) that began in the window, oldest first, at most 50"),
     total: bucketCount.describe('sum of counts'),
+    clamped: z
+      .literal(true)
+      .optional()
+      .describe('set when `since` was earlier than a chart reaches back (a week): the window starts a week before its end'),
     undated: bucketCount.describe('matching letters the broker keeps no died time for (in no bucket)'),
     scannedNewest: z
       .number()

@@ -79,6 +79,27 @@ describe('dead-letter trends', () => {
     expect(deadHistogram).toHaveBeenCalledTimes(2);
   });
 
+  it("follows a list's time range: the window, its buckets and the marks are of the range", async () => {
+    const deadHistogram = vi.fn(async (q: { buckets: number }) => ({
+      counts: new Array<number>(q.buckets).fill(1),
+      undated: 0,
+      scannedNewest: null,
+    }));
+    adapter = { deadHistogram };
+    const t = await deadTrend('b', { range: 'hour', queue: 'q-range', since: '2026-12-01T02:00:00Z', until: '2026-12-01T08:20:00Z' }, now);
+    expect(deadHistogram).toHaveBeenCalledWith(
+      expect.objectContaining({ fromMs: Date.parse('2026-12-01T02:00:00Z'), bucketMs: 900_000, buckets: 26, queue: 'q-range' }),
+    );
+    expect(t).toMatchObject({ range: 'day', from: '2026-12-01T02:00:00.000Z', to: '2026-12-01T08:30:00.000Z', total: 26 });
+    expect(t.clamped).toBeUndefined();
+    const long = await deadTrend('b', { queue: 'q-range', since: '2026-10-01T00:00:00Z' }, now);
+    expect(long).toMatchObject({ range: 'week', clamped: true, bucketSeconds: 3600 });
+    await expect(deadTrend('b', { since: '2026-12-01T08:00:00Z', until: '2026-12-01T07:00:00Z' }, now)).rejects.toMatchObject({
+      code: 'InvalidInput',
+      fields: { until: 'until must be later than since' },
+    });
+  });
+
   it('marks a campaign begun since the shared answer at the next read, without asking the broker again', async () => {
     const deadHistogram = vi.fn(async (q: { buckets: number }) => ({
       counts: new Array<number>(q.buckets).fill(0),

@@ -2,7 +2,8 @@ import 'server-only';
 import { ConsoleError } from '@/lib/brokers/errors';
 import { brokerList, deadHistogram } from '@/lib/brokers/service';
 import { getTrendConfig } from './config';
-import { trendWindow, type DeadTrend, type DeadTrendQuery, type QueueTrend, type QueueTrendQuery } from './schema';
+import { rangeWindow, trendWindow, type DeadTrend, type DeadTrendQuery, type QueueTrend, type QueueTrendQuery } from './schema';
+import { hasRange, rangeMs, rangeProblem } from '@/lib/brokers/time-range';
 import { getTrendStore } from './store';
 import { getDeathStore } from './deaths-open';
 import { campaignMarks, type CampaignMark } from './marks';
@@ -24,7 +25,7 @@ const logReadFailed = (e: unknown) =>
   console.error(JSON.stringify({ event: 'console.trends.read-failed', message: e instanceof Error ? e.message : String(e) }));
 
 /** The deaths the console recorded in the window (null: its store could not be read, logged). */
-async function recordedOf(brokerId: string, q: DeadTrendQuery, w: ReturnType<typeof trendWindow>) {
+async function recordedOf(brokerId: string, q: DeadTrendQuery, w: Window) {
   try {
     return await (await getDeathStore()).read({ broker: brokerId, ...w, queue: q.queue, group: q.group });
   } catch (e) {
@@ -36,9 +37,9 @@ async function recordedOf(brokerId: string, q: DeadTrendQuery, w: ReturnType<typ
 /** The campaigns begun in the window: read on every call, never from the shared answer, so a
  *  replay is marked at the chart's next read (a cache dropped by the action would not reach
  *  here: Next bundles server actions and route handlers as separate instances of this module). */
-async function marksOf(brokerId: string, fromMs: number, toMs: number): Promise<CampaignMark[]> {
+async function marksOf(brokerId: string, fromMs: number, toMs: number, queue?: string): Promise<CampaignMark[]> {
   try {
-    return await campaignMarks(await getStateDb(), brokerId, fromMs, toMs);
+    return await campaignMarks(await getStateDb(), brokerId, fromMs, toMs, queue);
   } catch (e) {
     logReadFailed(e);
     return [];
@@ -56,20 +57,32 @@ type Counted = Omit<DeadTrend, 'campaigns'>;
  */
 export async function deadTrend(brokerId: string, q: DeadTrendQuery, now = Date.now()): Promise<DeadTrend> {
   requireBroker(brokerId);
-  const key = JSON.stringify([brokerId, q.range, q.queue ?? null, q.group ?? null]);
+  const bad = rangeProblem(q);
+  if (bad) throw new ConsoleError('InvalidInput', `${bad.field}: ${bad.message}`, { [bad.field]: bad.message });
+  const w = windowOf(q, now);
+  // The window itself is the key: a list's range that resolves to the same buckets shares them.
+  const key = JSON.stringify([brokerId, w.fromMs, w.toMs, w.bucketMs, q.queue ?? null, q.group ?? null]);
   const hit = deadCache.get(key);
-  const counted = hit && now - hit.at < DEAD_TREND_CACHE_MS ? hit.v : countDeaths(brokerId, q, now, key);
+  const counted = hit && now - hit.at < DEAD_TREND_CACHE_MS ? hit.v : countDeaths(brokerId, q, w, now, key);
   const t = await counted;
-  return { ...t, campaigns: await marksOf(brokerId, Date.parse(t.from), Date.parse(t.to)) };
+  return { ...t, campaigns: await marksOf(brokerId, Date.parse(t.from), Date.parse(t.to), q.queue) };
 }
 
-function countDeaths(brokerId: string, q: DeadTrendQuery, now: number, key: string): Promise<Counted> {
-  const w = trendWindow(q.range, now);
-  const v = Promise.all([deadHistogram(brokerId, { ...w, queue: q.queue, group: q.group }), recordedOf(brokerId, q, w)]).then(
+type Window = ReturnType<typeof trendWindow> & { range: DeadTrendQuery['range']; clamped?: boolean };
+
+/** The preset's window, or, with a list's time range, the window that follows it (clamped to a week). */
+function windowOf(q: DeadTrendQuery, now: number): Window {
+  return hasRange(q) ? rangeWindow(rangeMs(q), now) : { range: q.range, ...trendWindow(q.range, now) };
+}
+
+function countDeaths(brokerId: string, q: DeadTrendQuery, w: Window, now: number, key: string): Promise<Counted> {
+  const span = { fromMs: w.fromMs, toMs: w.toMs, bucketMs: w.bucketMs, buckets: w.buckets };
+  const v = Promise.all([deadHistogram(brokerId, { ...span, queue: q.queue, group: q.group }), recordedOf(brokerId, q, w)]).then(
     ([h, recorded]) => {
       const counts = h.counts.map((c, i) => Math.max(c, recorded?.[i] ?? 0));
       return {
-        range: q.range,
+        range: w.range,
+        ...(w.clamped ? { clamped: true as const } : {}),
         from: isoOf(w.fromMs),
         to: isoOf(w.toMs),
         bucketSeconds: w.bucketMs / 1000,

@@ -66,7 +66,7 @@ export default async function DeadPage({ params, searchParams }: { params: Promi
           </Card>
           <Card testId="dead-trends-card">
             <CardHeader title={filters.group !== undefined ? 'This group over time' : 'Over time'} />
-            <DeadTrends brokerId={brokerId} queue={filters.queue} group={filters.group} />
+            <DeadTrends brokerId={brokerId} queue={filters.queue} group={filters.group} span={filters} />
           </Card>
           <Card testId="dead-list-card">
             <CardHeader
