@@ -7,7 +7,8 @@ import { startConsole, type RunningConsole } from './auth-server';
 // The dead-letter list's time range end to end, on a console of its own over a potatoq SQLite
 // broker: half of one queue's letters died two hours ago, half five minutes ago (potatoq's own
 // died_at). "Last 15m" shows the young half only, the export writes exactly those, and a saved
-// view keeps the range as "15m": reopened, it is still the last 15 minutes.
+// view keeps the range as "15m": reopened, it is still the last 15 minutes. The groups (and their
+// export) and the chart beside the list follow the range; the view's description is said on open.
 
 test.describe.configure({ mode: 'serial' });
 
@@ -42,6 +43,8 @@ test('filters the dead letters to the last 15 minutes, exports them, and a saved
     (await page.getByTestId('dead-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-id') ?? ''))).sort();
   await page.goto(`${c.url}/brokers/main/dead?queue=${encodeURIComponent(queue)}`);
   await expect(page.getByTestId('dead-row')).toHaveCount(young.length + old.length);
+  const grouped = (n: number) => `${n} letter${n === 1 ? '' : 's'} in `;
+  await expect(page.getByTestId('dead-groups-total')).toContainText(grouped(young.length + old.length));
 
   await page.getByTestId('range-15m').click();
   await expect(page).toHaveURL(/[?&]since=15m(&|$)/);
@@ -51,6 +54,26 @@ test('filters the dead letters to the last 15 minutes, exports them, and a saved
   expect(await shown()).toEqual(young);
   // The queue filter kept the range: a search keeps it too.
   await expect(page.getByTestId('filter-queue')).toHaveValue(queue);
+  // The groups and the chart beside the list follow the same range.
+  await expect(page.getByTestId('dead-groups-range')).toHaveText('died in the last 15m');
+  await expect(page.getByTestId('dead-groups-total')).toContainText(grouped(young.length));
+  await expect(page.getByTestId('dead-trends-range')).toHaveText("Over the list's range: died in the last 15m");
+  await expect(page.getByTestId('dead-trends').getByTestId('trend-dead')).toContainText('(per minute)');
+  const trend = (await (
+    await page.request.get(`${c.url}/api/brokers/main/trends/dead?queue=${encodeURIComponent(queue)}&since=15m`)
+  ).json()) as {
+    range: string;
+    from: string;
+    to: string;
+  };
+  expect(trend.range).toBe('hour');
+  expect(Date.parse(trend.to) - Date.parse(trend.from)).toBeLessThanOrEqual(17 * 60_000);
+  const [groupsFile] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByTestId('dead-groups-card').getByTestId('export-csv').first().click(),
+  ]);
+  const groupRows = csvObjects(fs.readFileSync((await groupsFile.path())!, 'utf8'));
+  expect(groupRows.reduce((n, r) => n + Number(r.count), 0)).toBe(young.length);
 
   const [download] = await Promise.all([
     page.waitForEvent('download'),
@@ -66,6 +89,7 @@ test('filters the dead letters to the last 15 minutes, exports them, and a saved
 
   await page.getByTestId('saved-view-new').click();
   await page.getByTestId('saved-view-name').fill('Just died');
+  await page.getByTestId('saved-view-description').fill('letters of the last quarter hour');
   await page.getByTestId('saved-view-save').click();
   await expect(page.getByTestId('saved-view-link')).toHaveText('Just died');
 
@@ -73,6 +97,7 @@ test('filters the dead letters to the last 15 minutes, exports them, and a saved
   await expect(page.getByTestId('range-any')).toHaveAttribute('aria-current', 'true');
   await page.getByTestId('saved-view-link').click();
   await expect(page).toHaveURL(/[?&]since=15m(&|$)/);
+  await expect(page.getByTestId('saved-view-open-description')).toHaveText('letters of the last quarter hour');
   await expect(page.getByTestId('dead-row')).toHaveCount(young.length);
   expect(await shown()).toEqual(young);
 
