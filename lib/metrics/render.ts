@@ -3,6 +3,7 @@ import { Counter, Gauge, Registry } from 'prom-client';
 import { alertsText } from '@/lib/alerts/watch';
 import { actionRegistry } from './actions';
 import { getMetricsConfig, OTHER_QUEUE } from './config';
+import { textWithin } from './late';
 import { uncaughtRegistry } from './uncaught';
 import { scheduleMetricsText } from './schedules';
 import { CACHE_MS, cached, limitQueues, queueSamples, takeSnapshot, type Snapshot } from './snapshot';
@@ -11,6 +12,9 @@ import { CACHE_MS, cached, limitQueues, queueSamples, takeSnapshot, type Snapsho
 // scrape error counter and the action counter (per process).
 
 export const CONTENT_TYPE = Registry.PROMETHEUS_CONTENT_TYPE;
+
+/** What the queue-health targets may take after a snapshot that used up its budget. */
+const MIN_PART_MS = 250;
 
 const g = globalThis as unknown as {
   __potatoqScrapeErrors?: { registry: Registry; errors: Counter<'broker' | 'code'> };
@@ -149,8 +153,10 @@ function snapshotText(): Promise<string> {
   g.__potatoqSnapshot ??= cached(async () => {
     const s = await takeSnapshot();
     countErrors(s);
-    // The queue-health targets read the same snapshot (lib/alerts); a failure there never fails the scrape.
-    const [brokers, alerts] = await Promise.all([renderSnapshot(s), alertsText(s).catch(() => '')]);
+    // The queue-health targets read the same snapshot (lib/alerts); a failure there never fails
+    // the scrape, and what they read of brokers waits only for what is left of the budget.
+    const left = Math.max(MIN_PART_MS, s.takenAt + getMetricsConfig().budgetMs - Date.now());
+    const [brokers, alerts] = await Promise.all([renderSnapshot(s), textWithin('alerts', alertsText(s), left)]);
     return alerts ? `${brokers.trimEnd()}\n${alerts}` : brokers;
   }, CACHE_MS);
   return g.__potatoqSnapshot();
@@ -160,8 +166,9 @@ function snapshotText(): Promise<string> {
 export async function renderMetrics(): Promise<string> {
   const parts = await Promise.all([
     snapshotText(),
-    // A failed read of schedules never fails the scrape: its brokers read 0 in potatoq_console_schedules_read.
-    scheduleMetricsText().catch(() => ''),
+    // A failed read of schedules never fails the scrape: its brokers read 0 in
+    // potatoq_console_schedules_read. A slow one answers its last series (lib/metrics/late.ts).
+    textWithin('schedules', scheduleMetricsText(), getMetricsConfig().budgetMs),
     scrapeErrors().registry.metrics(),
     actionRegistry().metrics(),
     uncaughtRegistry().metrics(),
