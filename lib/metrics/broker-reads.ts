@@ -1,12 +1,27 @@
 import 'server-only';
 import type { BrokerEntry } from '@/lib/brokers/naming';
 import { overview, toConsoleError } from '@/lib/brokers/service';
-import type { BrokerSample } from './snapshot';
+import type { BrokerOverview } from '@/lib/brokers/dto';
 
 // One read of a broker's overview in flight at a time, whoever asks (the /metrics snapshot, the
 // trends sampler, the alert evaluator), and the last one that finished. A snapshot waits for a
 // read only until its budget; the read goes on and its answer is the broker's last known sample
 // for the next snapshot. A hung broker thus has one read outstanding, never one per scrape.
+
+export interface BrokerSample extends BrokerEntry {
+  ok: boolean;
+  /** How long the broker took to answer its overview (or to fail). */
+  seconds: number;
+  error: { code: string; message: string } | null;
+  overview: BrokerOverview | null;
+  /** Epoch milliseconds when this sample's read started (absent: when the snapshot started). */
+  readAt?: number;
+  /** The broker's newest read did not finish within the snapshot's budget: this sample is the
+   *  last read that did (or, never read yet, a failure saying so); the read goes on. */
+  stale?: boolean;
+  /** Stale and never read yet: `error` says the read goes on; not a failed read. */
+  unread?: boolean;
+}
 
 interface Slot {
   inflight: Promise<BrokerSample> | null;

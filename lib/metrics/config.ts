@@ -6,7 +6,7 @@ import { consoleEnv } from '@/lib/config-file/env';
  * `POTATOQ_CONSOLE_METRICS_MAX_QUEUES`: queues per broker exported one by one in /metrics
  * (default 500, 1–100,000); the rest are summed into one `queue="(other)"` series per state.
  * `POTATOQ_CONSOLE_METRICS_BUDGET_MS`: how long a snapshot waits for the brokers' reads
- * (default 5000, 100–60,000); a broker past it is its last known values, marked stale.
+ * (default 4000, 100–60,000); a broker past it is its last known values, marked stale.
  * A bad value stops startup naming the variable.
  */
 export interface MetricsConfig {
@@ -15,7 +15,7 @@ export interface MetricsConfig {
 }
 
 /** Well under Prometheus's default 10 s `scrape_timeout`, with the spread of the reads' starts. */
-export const DEFAULT_BUDGET_MS = 5000;
+export const DEFAULT_BUDGET_MS = 4000;
 
 export const OTHER_QUEUE = '(other)';
 

@@ -1,8 +1,7 @@
 import 'server-only';
 import { DEAD, countOf, defaultState, type BrokerOverview } from '@/lib/brokers/dto';
-import type { BrokerEntry } from '@/lib/brokers/naming';
 import { brokerList } from '@/lib/brokers/service';
-import { sampleBy } from './broker-reads';
+import { sampleBy, type BrokerSample } from './broker-reads';
 import { getMetricsConfig } from './config';
 
 // One read of every broker for /metrics: the overview's own capped counts (the same cost as
@@ -13,20 +12,7 @@ import { getMetricsConfig } from './config';
 /** How long one snapshot answers scrapes. Scraping more often returns the same numbers. */
 export const CACHE_MS = 15_000;
 
-export interface BrokerSample extends BrokerEntry {
-  ok: boolean;
-  /** How long the broker took to answer its overview (or to fail). */
-  seconds: number;
-  error: { code: string; message: string } | null;
-  overview: BrokerOverview | null;
-  /** Epoch milliseconds when this sample's read started (absent: when the snapshot started). */
-  readAt?: number;
-  /** The broker's newest read did not finish within the snapshot's budget: this sample is the
-   *  last read that did (or, never read yet, a failure saying so); the read goes on. */
-  stale?: boolean;
-  /** Stale and never read yet: `error` says the read goes on; not a failed read. */
-  unread?: boolean;
-}
+export type { BrokerSample };
 
 export interface Snapshot {
   /** Epoch milliseconds when the reads started. */
