@@ -31,7 +31,7 @@ vi.mock('@/lib/brokers/service', () => ({
 }));
 const { takeSnapshot } = await import('./snapshot');
 const { resetBrokerReads } = await import('./broker-reads');
-const { renderSnapshot } = await import('./render');
+const { countErrors, renderSnapshot, scrapeErrorsText } = await import('./render');
 
 const take = () => takeSnapshot({ spreadMs: 0, budgetMs: 1000 });
 const of = (s: Awaited<ReturnType<typeof take>>, id: string) => s.brokers.find((b) => b.id === id)!;
@@ -109,5 +109,34 @@ describe('a snapshot waits for the brokers at most its budget', () => {
     expect(hung).toMatchObject({ ok: false, stale: true, error: { code: 'BrokerTimeout', message: 'overview took longer than 10s' } });
     expect(hung.unread).toBeUndefined();
     expect(calls.hung).toBe(2);
+  });
+});
+
+describe('the failed-read counter', () => {
+  it('counts each failed read once, however many stale snapshots repeat it, and not a read still out', async () => {
+    const failed = (readAt: number, extra = {}) => ({
+      id: 'hung',
+      name: 'hung',
+      kind: 'redis',
+      system: 'potatoq' as const,
+      systemLabel: 'potatoq',
+      storeLabel: 'Redis',
+      ok: false,
+      seconds: 5,
+      error: { code: 'BrokerTimeout', message: 'slow' },
+      overview: null,
+      readAt,
+      ...extra,
+    });
+    const count = async () => /broker="hung",code="BrokerTimeout"\} (\d+)/.exec(await scrapeErrorsText())?.[1] ?? '0';
+    const before = Number(await count());
+    countErrors({ takenAt: 0, brokers: [failed(5, { stale: true, unread: true })] });
+    expect(Number(await count())).toBe(before);
+    countErrors({ takenAt: 0, brokers: [failed(5)] });
+    countErrors({ takenAt: 0, brokers: [failed(5, { stale: true })] });
+    countErrors({ takenAt: 0, brokers: [failed(5, { stale: true })] });
+    expect(Number(await count())).toBe(before + 1);
+    countErrors({ takenAt: 0, brokers: [failed(9, { stale: true })] });
+    expect(Number(await count())).toBe(before + 2);
   });
 });

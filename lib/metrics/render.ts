@@ -25,7 +25,7 @@ const g = globalThis as unknown as {
 
 /** Counts each failed read once, however many snapshots report it (a stale sample repeats
  *  its broker's last one); a broker never read yet is not a failed read (the read goes on). */
-function countErrors(s: Snapshot): void {
+export function countErrors(s: Snapshot): void {
   const seen = (g.__potatoqCountedErrors ??= new Map());
   for (const b of s.brokers) {
     if (!b.error || b.unread || (seen.has(b.id) && seen.get(b.id) === b.readAt)) continue;
@@ -33,6 +33,9 @@ function countErrors(s: Snapshot): void {
     scrapeErrors().errors.inc({ broker: b.id, code: b.error.code });
   }
 }
+
+/** The failed-read counter's series (its own registry, per process). */
+export const scrapeErrorsText = () => scrapeErrors().registry.metrics();
 
 function scrapeErrors() {
   if (g.__potatoqScrapeErrors) return g.__potatoqScrapeErrors;
@@ -169,7 +172,7 @@ export async function renderMetrics(): Promise<string> {
     // A failed read of schedules never fails the scrape: its brokers read 0 in
     // potatoq_console_schedules_read. A slow one answers its last series (lib/metrics/late.ts).
     textWithin('schedules', scheduleMetricsText(), getMetricsConfig().budgetMs),
-    scrapeErrors().registry.metrics(),
+    scrapeErrorsText(),
     actionRegistry().metrics(),
     uncaughtRegistry().metrics(),
   ]);
