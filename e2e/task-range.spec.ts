@@ -3,6 +3,7 @@ import Database from 'better-sqlite3';
 import { expect, test } from '@playwright/test';
 import { csvObjects } from '../tests/support/csv';
 import { startConsole, type RunningConsole } from './auth-server';
+import { extraBrokers, extraStatus, requireService } from './brokers-extra';
 
 // A queue's task list ranged by enqueued time end to end, on a console of its own over a potatoq
 // SQLite broker: half of one queue's ready tasks were enqueued two hours ago, half five minutes
@@ -72,4 +73,18 @@ test('ranges a queue’s ready tasks to the last 15 minutes of enqueueing, in th
   const bad = await page.request.get(`${c.url}/api/brokers/main/tasks?queue=${encodeURIComponent(queue)}&until=soon`);
   expect(bad.status()).toBe(400);
   expect(JSON.stringify(await bad.json())).toContain('until');
+});
+
+test('a Celery queue says why its tasks have no range, and the API refuses one with that reason', async ({ page }) => {
+  const why = extraStatus().celery;
+  test.skip(!requireService(why === undefined ? 'global setup did not run' : why, 'Redis (Celery broker)'), 'Redis is not available');
+  const { queue: q } = extraBrokers().celery;
+  const reason =
+    "Celery's task messages carry no enqueue time (only an optional eta), so its lists cannot be filtered by when a task was enqueued";
+  await page.goto(`/brokers/celery/queues/${encodeURIComponent(q)}?state=ready`);
+  await expect(page.getByTestId('range-unavailable')).toHaveText(`Enqueued: no time range here: ${reason}`);
+  await expect(page.getByTestId('task-row').first()).toBeVisible();
+  const refused = await page.request.get(`/api/brokers/celery/tasks?queue=${encodeURIComponent(q)}&since=1h`);
+  expect(refused.status()).toBe(501);
+  expect(JSON.stringify(await refused.json())).toContain('carry no enqueue time');
 });
