@@ -23,7 +23,7 @@ import type {
   ResultListQuery,
   TaskListRequest,
 } from './schema';
-import { DEFAULT_OVERDUE_SECONDS, STUCK_CHECKS, defaultState, listingOf, withoutWrites, type Diagnosis } from './dto';
+import { DEFAULT_OVERDUE_SECONDS, STUCK_CHECKS, capFlags, defaultState, listingOf, withoutWrites, type Diagnosis } from './dto';
 import type { BrokerAdapter, BrokerConfig, ReplayPace } from './types';
 import type { BrokerEntry } from './naming';
 import { brokerNames } from './systems';
@@ -353,7 +353,7 @@ export async function diagnose(brokerId: string, overdue?: number): Promise<Diag
       };
     }
     const revoke = config.readOnly ? { on: false, why: READ_ONLY_WHY } : (await a.capabilities()).revoke;
-    return a.diagnose({ overdueSeconds, revoke });
+    return capFlags(await a.diagnose({ overdueSeconds, revoke }));
   });
 }
 
