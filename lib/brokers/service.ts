@@ -233,6 +233,7 @@ export const listTasks = (brokerId: string, req: TaskListRequest) =>
     // A declared state is listed only where its own capability (`list:<key>`) is on.
     const cap = listingOf(await a.capabilities(), state);
     if (!cap.on) throw new ConsoleError('Unsupported', cap.why ?? `this broker cannot list its "${state}" tasks`);
+    await checkRange(a, req, 'taskRange');
     return a.listTasks({ ...req, state });
   });
 export async function getTask(brokerId: string, id: string) {
