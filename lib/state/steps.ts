@@ -263,7 +263,10 @@ export const STEPS: readonly SchemaStep[] = [
       ['console_saved_views', 'updated_by', 'TEXT'],
     ],
   },
+  // A moved task's campaign item keeps its id on the broker it came from (lib/campaigns/store.ts):
+  // the campaign follows the id the target gave it. NULL for everything else.
+  { id: 'campaigns-3', statements: () => [], columns: () => [['console_campaign_items', 'source_id', 'TEXT']] },
   // A campaign's queues (lib/campaigns/schema.ts `queuesColumn`): a queue's chart marks only the
   // campaigns of that queue. NULL in campaigns made before (and where not known): broker-wide.
-  { id: 'campaigns-3', statements: () => [], columns: () => [['console_campaigns', 'queues', 'TEXT']] },
+  { id: 'campaigns-4', statements: () => [], columns: () => [['console_campaigns', 'queues', 'TEXT']] },
 ];
