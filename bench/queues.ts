@@ -135,8 +135,11 @@ async function runBrokers(): Promise<void> {
 async function main(): Promise<void> {
   log(`potatoq console queues benchmark: ${os.cpus().length} cores, load ${load()}, sizes ${COUNTS.join(', ')}`);
   const rows: Array<{ system: string; n: number; r: QueuesResult }> = [];
-  for (const s of SYSTEMS) await runQueues(s, rows);
-  if (rows.length) reportQueues(rows);
+  // Each system's table as soon as it is measured: a later system's failure loses none of it.
+  for (const s of SYSTEMS) {
+    await runQueues(s, rows);
+    reportQueues(rows.filter((r) => r.system === s));
+  }
   if (BROKERS > 0) await runBrokers();
   log(`\nload ${load()}`);
 }
