@@ -15,8 +15,10 @@ export default defineConfig({
     // An uncaught exception or unhandled rejection fails the test it happened in.
     setupFiles: ['tests/support/no-escapes.ts'],
     // Tests change a broker from outside and read it at once: shared reads (a 2 s reuse by
-    // default, lib/brokers/read-cache.ts) are off unless a test turns them on itself.
-    env: { POTATOQ_CONSOLE_READ_CACHE_MS: '0' },
+    // default, lib/brokers/read-cache.ts) are off unless a test turns them on itself. A metrics
+    // snapshot waits for every read (a 60 s budget): a loaded machine's slow read is not a
+    // stale one, except in the tests of the budget (tests/metrics/down-broker.int.test.ts).
+    env: { POTATOQ_CONSOLE_READ_CACHE_MS: '0', POTATOQ_CONSOLE_METRICS_BUDGET_MS: '60000' },
     projects: [
       {
         extends: true,

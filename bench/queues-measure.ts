@@ -113,7 +113,7 @@ async function brokersMode() {
     readMs: snap.brokers.filter((b) => b.ok).map((b) => b.seconds * 1000),
     spreadMs: starts.length ? Math.max(...starts) - Math.min(...starts) : 0,
     summary: `${s.up} up · ${s.slow} slow · ${s.down} down`,
-    down: snap.brokers.filter((b) => !b.ok).map((b) => `${b.id}: ${b.error?.code}`),
+    down: snap.brokers.filter((b) => !b.ok || b.stale).map((b) => `${b.id}: ${b.error?.code ?? 'ok'}${b.stale ? ' (stale)' : ''}`),
     metrics,
   };
 }

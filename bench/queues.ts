@@ -7,9 +7,10 @@
 // shared reads off: the overview, a page of the queue table, a search, the /metrics scrape and
 // a trends sample. Printed: ms and broker calls per read, per queue, and ratios against the
 // smallest size. Then (BENCH_BROKERS, default 50; 0 skips) that many brokers configured at
-// once, half PostgreSQL table prefixes, half Redis key prefixes, plus one that is down: one
-// spread snapshot (the scrape's and the sampler's read), its cost per broker and per minute
-// (the second snapshot and the steady state, the sixth),
+// once, half PostgreSQL table prefixes, half Redis key prefixes, plus one that is down (a port
+// nothing listens on) and one that hangs (accepts, never answers): one spread snapshot (the
+// scrape's and the sampler's read), its cost per broker and per minute (the second snapshot and
+// the steady state, the sixth),
 // and the overview's summary line built from it. A script, not a test. docs/performance.md,
 // "Thousands of queues" and "Fifty brokers".
 import { execFileSync } from 'node:child_process';
@@ -19,6 +20,7 @@ import { Redis } from 'ioredis';
 import { countedDatabase } from '@/tests/support/counted-database';
 import { load, ROOT } from './potatoq-side';
 import { dropPrefix } from '@/tests/support/redis';
+import { hangGate } from '@/tests/support/hang-gate';
 import { seedRedisQueues } from '@/tests/support/redis-queues-seed';
 import { postgresBroker, REDIS, SEEDERS, sizes } from './queues-systems';
 
@@ -93,15 +95,18 @@ async function runBrokers(): Promise<void> {
   const db = await countedDatabase(PG, 'pqbench_brokers');
   const c = new Redis(REDIS);
   const entries: Array<Record<string, unknown>> = [];
+  const gate = await hangGate({ host: '127.0.0.1', port: 1 });
   try {
     const t0 = performance.now();
     for (let i = 0; i < half; i++) entries.push({ id: `pg${i}`, name: `pg${i}`, ...(await postgresBroker(db.url, `b${i}_`, 20)) });
-    for (let i = half; i < BROKERS - 1; i++) {
+    for (let i = half; i < BROKERS - 2; i++) {
       await seedRedisQueues(c, `pqbb${i}`, sizes(20));
       entries.push({ id: `rd${i}`, name: `rd${i}`, url: REDIS, prefix: `pqbb${i}` });
     }
     // One broker that is down: a port nothing listens on.
     entries.push({ id: 'down', name: 'down', url: 'redis://127.0.0.1:1/0', prefix: 'none' });
+    // One that hangs: the kernel accepts its connections, nothing ever answers.
+    entries.push({ id: 'hung', name: 'hung', url: `redis://127.0.0.1:${gate.port}/0`, prefix: 'none' });
     log(`  ${BROKERS} brokers (20 queues each) seeded in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     const r = measure<{
       brokers: number;
@@ -124,9 +129,10 @@ async function runBrokers(): Promise<void> {
     log(
       `| ${r.brokers} | ${f(r.coldMs)} | ${r.coldCalls} | ${f(r.snapshotMs)} | ${f(r.spreadMs)} | ${f(sorted[Math.floor(sorted.length / 2)] ?? 0)} / ${f(sorted.at(-1) ?? 0)} | ${r.snapshotCalls} | ${(r.snapshotCalls / r.brokers).toFixed(1)} | ${((r.snapshotCalls / r.brokers) * perMin).toFixed(0)} | ${r.metrics.calls} | ${(r.metrics.calls / r.brokers).toFixed(1)} | ${((r.metrics.calls / r.brokers) * perMin).toFixed(0)} | ${f(r.metrics.ms)} | ${r.summary} |`,
     );
-    log(`down: ${r.down.join(', ')}`);
+    log(`down: ${r.down.join(', ')}; metrics budget ${process.env.POTATOQ_CONSOLE_METRICS_BUDGET_MS ?? 'default'} ms`);
   } finally {
-    for (let i = half; i < BROKERS - 1; i++) await dropPrefix(c, `pqbb${i}`);
+    await gate.close();
+    for (let i = half; i < BROKERS - 2; i++) await dropPrefix(c, `pqbb${i}`);
     c.disconnect();
     await db.drop();
   }

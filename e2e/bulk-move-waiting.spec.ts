@@ -9,7 +9,8 @@ import { uniqueQueue } from './seed';
 // Celery-on-Redis queue (sent by Celery's own send_task, no worker on the queue) moved into the
 // real QueueFlow server as one bulk job: the target picked first, the snapshot counted, the
 // count confirmed; then in the brokers: each a QueueFlow job under its move key with the mapped
-// payload, gone from Celery, and the task for later (not in the filter) left where it was.
+// payload, gone from Celery, and the task for later (not in the filter) left where it was; the
+// job's campaign follows them on QueueFlow, each naming its Celery id.
 
 test.beforeEach(() => {
   const why = extraStatus().celery;
@@ -74,7 +75,19 @@ test('all matching waiting Celery tasks moved into QueueFlow as one bulk job, co
   expect((left[0] as Record<string, number>)[queue]).toBe(1);
   expect(left.slice(1, 4)).toEqual([null, null, null]);
   expect(left[4]).toEqual(expect.any(String));
+  // Followed on QueueFlow as a campaign, by the jobs' ids, each saying where it came from.
+  const follow = dialog.getByTestId('bulk-campaign');
+  await expect(follow).toHaveText('Follow what becomes of them');
+  const href = await follow.getAttribute('href');
   await dialog.getByTestId('bulk-close').click();
   await expect(page.getByTestId('task-row')).toHaveCount(0);
+  await page.goto(href!);
+  await expect(page.getByTestId('campaign-row')).toHaveCount(1);
+  await expect(page.getByTestId('campaign-row')).toContainText('bulk-move-waiting');
+  await page.getByTestId('campaign-link').click();
+  await expect(page.getByTestId('campaign-line')).toHaveText('3 waiting', { timeout: 20_000 });
+  const from = page.getByTestId('campaign-item-from');
+  await expect(from).toHaveCount(3);
+  expect((await from.allTextContents()).sort()).toEqual(ids.map((id) => `from celery/${id}`).sort());
   expect(pageErrors).toEqual([]);
 });

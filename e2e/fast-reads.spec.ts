@@ -5,7 +5,7 @@ import { raw, type RawResponse } from './auth-probes';
 import { SECRETS, scryptHash, startConsole, tokenHash, type RunningConsole } from './auth-server';
 import { addDead, uniqueQueue } from './seed';
 
-// The polled reads (GET /api/brokers/:id/dead, /queues, /tasks, /workers, /dead/groups) are answered before Next's
+// The polled reads (GET /api/brokers/:id/dead, /queues, /tasks, /workers, /dead/groups, /dead/:id) are answered before Next's
 // routing (lib/http/fast-reads.ts). A request that declares a body (here `Content-Length: 0`)
 // still goes through Next's proxy and route handler, so the same request can be asked of both
 // paths on one production server: every answer must be the same, refusals included.
@@ -69,6 +69,15 @@ test.describe.serial('fast reads answer exactly as Next does', () => {
       [`/api/brokers/nope/workers`, operator, 404],
       [`/api/brokers/main/dead/groups?queue=${queue}`, operator, 200],
       [`/api/brokers/main/dead/groups`, { ...viewer, host: 'evil.example' }, 421],
+      // One dead letter (its arguments redacted), as a failure's page reads it.
+      [`/api/brokers/main/dead/${encodeURIComponent(dead)}`, {}, 401],
+      [`/api/brokers/main/dead/${encodeURIComponent(dead)}`, { ...operator, host: 'evil.example' }, 421],
+      [`/api/brokers/main/dead/${encodeURIComponent(dead)}`, operator, 200],
+      [`/api/brokers/main/dead/${encodeURIComponent(dead)}`, viewer, 200],
+      [`/api/brokers/main/dead/no-such-letter%20x`, operator, 404],
+      [`/api/brokers/main/dead/replay`, operator, 404],
+      [`/api/brokers/nope/dead/x`, operator, 404],
+      [`/api/brokers/secretpg/dead/x`, operator, 503],
       // Its URL names a password; the answer never does.
       [`/api/brokers/secretpg/dead`, operator, 503],
     ];
@@ -93,6 +102,11 @@ test.describe.serial('fast reads answer exactly as Next does', () => {
     expect(r.fast.body).not.toContain(marker);
     expect(r.fast.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
     expect(r.fast.headers['cache-control']).toBe('no-store, no-transform');
+    const one = await both(c, `/api/brokers/main/dead/${encodeURIComponent(dead)}`, operator);
+    expect([fast(one.fast), one.fast.status]).toEqual([true, 200]);
+    expect((JSON.parse(one.fast.body) as { id: string }).id).toBe(dead);
+    expect(one.fast.body).not.toContain(marker);
+    expect(one.fast.headers.etag).toMatch(/^W\/"/);
   });
 
   test('the overview is masked for the asking principal on both paths', async () => {

@@ -122,6 +122,7 @@ test.describe('Prometheus metrics', () => {
         })
         .toEqual([
           'PotatoqBrokerDown:ok',
+          'PotatoqBrokerStale:ok',
           'PotatoqDeadLettersRising:ok',
           'PotatoqDeadLettersUncounted:ok',
           'PotatoqNoWorkers:ok',

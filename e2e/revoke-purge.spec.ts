@@ -23,7 +23,11 @@ test('revoking a waiting task asks first, then removes it and writes a REVOKED r
   await dialog.getByTestId('confirm-reason').fill('e2e: revoke a stuck email');
   await dialog.getByTestId('confirm-submit').click();
   await expect(dialog.getByTestId('outcome-succeeded')).toBeVisible();
-  await expect(page.getByTestId('toast').filter({ hasText: `${id}: revoked` })).toHaveAttribute('data-tone', 'success');
+  const toast = page.getByTestId('toast').filter({ hasText: `${id}: revoked` });
+  await expect(toast).toHaveAttribute('data-tone', 'success');
+  // Beside the open dialog, not over it (the suite's viewport is a laptop's 1360 px).
+  const [t, d] = [await toast.boundingBox(), await dialog.boundingBox()];
+  expect(t && d && t.x >= d.x + d.width, `toast ${JSON.stringify(t)} clear of dialog ${JSON.stringify(d)}`).toBe(true);
   // The outcome stays until the dialog is closed; then the page follows: the task is gone from
   // the queue, its REVOKED result is shown, no Revoke button.
   await dialog.getByTestId('confirm-cancel').click();

@@ -188,4 +188,25 @@ describe('bulk replay on SQLite', () => {
       /until must be later than since/,
     );
   }, 60_000);
+
+  it('revokes only the ready tasks enqueued in a frozen range; one enqueued earlier stays', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i++) ids.push(await py.call<string>('enqueue', { task: 'bulk.t', queue: 'bulk-t', args: [i] }));
+    const old = ids[0]!;
+    // Enqueued two hours ago, as potatoq's own column says it.
+    const db = new Database(file, { timeout: 10_000 });
+    try {
+      db.prepare('UPDATE potatoq_jobs SET created_at = created_at - 7200 WHERE id = ?').run(old);
+    } finally {
+      db.close();
+    }
+    const h = new Headers({ host: 'localhost:3000', origin: 'http://localhost:3000' });
+    const v = await createBulk('bulk', { action: 'revoke', filter: { state: 'ready', queue: 'bulk-t', since: '1h' } }, h);
+    expect(v.filter.since).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z$/);
+    expect(v.progress.total).toBe(3);
+    await controlBulk('bulk', { jobId: v.id, op: 'start', confirmCount: 3, reason: 'int test' }, h);
+    await findLocal('bulk', v.id)?.finished;
+    expect(findLocal('bulk', v.id)?.view()).toMatchObject({ state: 'done', progress: { succeeded: 3 } });
+    expect(column('SELECT id FROM potatoq_jobs WHERE queue = ? AND state = 1', 'bulk-t')).toEqual([old]);
+  }, 60_000);
 });

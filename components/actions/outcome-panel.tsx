@@ -54,7 +54,7 @@ export function OutcomePanel({ result, past }: { result: ActionResult; past?: st
           <Link className="link" href={`/campaigns/${encodeURIComponent(result.campaign)}`} data-testid="outcome-campaign">
             Follow what becomes of them
           </Link>{' '}
-          <span className="text-zinc-600 dark:text-zinc-400">(succeeded, died again, still waiting: the campaign page)</span>
+          <span className="text-zinc-600 dark:text-zinc-400">(what succeeded, failed or still waits: the campaign page)</span>
         </p>
       ) : null}
       {before.length ? (

@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import type { ActionOutcome } from '@/lib/brokers/schema';
-import type { BulkJobView } from '@/lib/bulk/schema';
+import { isBulkMove, type BulkJobView } from '@/lib/bulk/schema';
 import type { BulkText } from './bulk-text';
 import { visible } from '@/lib/text/visible';
 
@@ -51,7 +51,7 @@ export function BulkOutcome({ job, text: t }: { job: BulkJobView; text: BulkText
           </span>
         ) : null}
       </p>
-      {(job.action === 'replay' || job.action === 'move') && p.succeeded > 0 ? (
+      {(job.action === 'replay' || isBulkMove(job.action)) && p.succeeded > 0 ? (
         <p>
           <Link className="link" href={`/campaigns?${new URLSearchParams({ job: job.id }).toString()}`} data-testid="bulk-campaign">
             Follow what becomes of them

@@ -62,7 +62,8 @@ export function describeFilter(f: BulkFilter, nouns = 'tasks'): string {
   if (f.q) parts.push(`search "${f.q}"`);
   if (f.group !== undefined) parts.push(`error group ${f.group}`);
   const range = describeRange(f);
-  if (range) parts.push(`died ${range}`);
+  // A task job's range is of enqueued times (it names a state); a dead-letter job's, of died times.
+  if (range) parts.push(`${f.state !== undefined ? 'enqueued' : 'died'} ${range}`);
   if (f.to) parts.push(`to broker ${f.to}`);
   return parts.length ? parts.join(', ') : 'no filter (every queue)';
 }

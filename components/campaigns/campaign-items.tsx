@@ -7,12 +7,23 @@ import { Button } from '@/components/ui/button';
 import { ErrorBox } from '@/components/ui/states';
 import { apiUrl, describeError, getJson } from '@/lib/client/api';
 import type { CampaignItems, ItemQuery } from '@/lib/campaigns/schema';
-import { FATE_LABEL, FATE_TONE, errorWord } from './campaign-words';
+import { FATE_TONE, errorWord, fateLabel } from './campaign-words';
 
 const PAGE = 100;
 
+interface Props {
+  id: string;
+  broker: string;
+  /** A move's campaign: the broker the tasks came from (each item says its id there). */
+  from?: string | undefined;
+  /** The tasks had not run before (moved waiting tasks): a dead one "failed". */
+  firstRun?: boolean;
+  fate: ItemQuery['fate'];
+  live: boolean;
+}
+
 /** The drill-down: each task with its fate, in replay order, `fate` filtered, a page at a time. */
-export function CampaignItemList({ id, broker, fate, live }: { id: string; broker: string; fate: ItemQuery['fate']; live: boolean }) {
+export function CampaignItemList({ id, broker, from, firstRun = false, fate, live }: Props) {
   const [cursors, setCursors] = useState<string[]>([]);
   const cursor = cursors[cursors.length - 1];
   const q = useQuery({
@@ -47,14 +58,19 @@ export function CampaignItemList({ id, broker, fate, live }: { id: string; broke
                   {i.id}
                 </Link>
                 {i.followed ? <span className="block text-zinc-500">replayed as {i.followed}</span> : null}
+                {from && i.from ? (
+                  <span className="block text-zinc-500" data-testid="campaign-item-from">
+                    from {from}/{i.from}
+                  </span>
+                ) : null}
               </td>
               <td className="py-1.5 pr-3">
                 <Badge tone={FATE_TONE[i.fate]} testId="campaign-item-fate">
-                  {FATE_LABEL[i.fate]}
+                  {fateLabel(i.fate, firstRun)}
                 </Badge>
               </td>
               <td className="py-1.5 pr-3 text-xs">
-                {errorWord(i)}
+                {errorWord(i, firstRun)}
                 {i.fingerprint ? (
                   <Link className="link block font-mono" href={`${b}/dead?group=${encodeURIComponent(i.fingerprint)}`}>
                     {i.fingerprint}

@@ -24,6 +24,16 @@ const COUNTS: Array<[ItemQuery['fate'], string, (r: Rollup) => number]> = [
   ['all', 'all', (r) => r.total],
 ];
 
+/** The fate tabs: for tasks that had not run before, one "failed" instead of the "died again" split. */
+const countsOf = (firstRun: boolean) =>
+  firstRun
+    ? COUNTS.filter(([k]) => k !== 'dead-same' && k !== 'dead-new').map(([k, label, n]): (typeof COUNTS)[number] => [
+        k,
+        k === 'dead' ? 'failed' : label,
+        n,
+      ])
+    : COUNTS;
+
 /** A campaign's roll-up, updated while it is followed (each view's poll drives the follow-up). */
 export function CampaignLive({ initial }: { initial: CampaignView }) {
   const [fate, setFate] = useState<ItemQuery['fate']>('all');
@@ -35,11 +45,12 @@ export function CampaignLive({ initial }: { initial: CampaignView }) {
   });
   const c = q.data;
   const live = c.follow.state === 'following';
+  const firstRun = c.scope.firstRun === true;
   return (
     <div className="grid gap-4">
       <Card testId="campaign-summary">
         <p className="text-base font-medium" data-testid="campaign-line">
-          {rollupLine(c.rollup)}
+          {rollupLine(c.rollup, firstRun)}
         </p>
         <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
           <Badge tone={live ? 'blue' : c.follow.state === 'off' ? 'yellow' : 'neutral'} testId="campaign-follow">
@@ -52,7 +63,7 @@ export function CampaignLive({ initial }: { initial: CampaignView }) {
         {c.lastPoll ? <p className="mt-1 text-sm text-amber-700 dark:text-amber-400">The last look failed: {c.lastPoll}</p> : null}
         {q.error ? <p className="mt-1 text-sm text-red-700">{describeError(q.error).message}</p> : null}
         <p className="mt-2 text-sm">
-          {c.action} on {c.broker} by {c.who}
+          {c.action} {c.scope.from ? `from ${c.scope.from} to` : 'on'} {c.broker} by {c.who}
           {c.reason ? `: ${c.reason}` : ''} · {c.scope.count.toLocaleString('en-US')} tasks
           {c.scope.filter ? <span className="block font-mono text-xs break-all">filter {JSON.stringify(c.scope.filter)}</span> : null}
         </p>
@@ -68,9 +79,9 @@ export function CampaignLive({ initial }: { initial: CampaignView }) {
           </Link>
         </p>
       </Card>
-      <ReplayAgain id={c.id} broker={c.broker} dead={deadAgain(c.rollup)} />
+      <ReplayAgain id={c.id} broker={c.broker} dead={deadAgain(c.rollup)} word={firstRun ? 'failed' : 'died again'} />
       <div className="flex flex-wrap gap-2" role="tablist" aria-label="Fate">
-        {COUNTS.map(([key, label, n]) => (
+        {countsOf(firstRun).map(([key, label, n]) => (
           <button
             key={key}
             role="tab"
@@ -83,7 +94,7 @@ export function CampaignLive({ initial }: { initial: CampaignView }) {
           </button>
         ))}
       </div>
-      <CampaignItemList key={fate} id={c.id} broker={c.broker} fate={fate} live={live} />
+      <CampaignItemList key={fate} id={c.id} broker={c.broker} from={c.scope.from} firstRun={firstRun} fate={fate} live={live} />
     </div>
   );
 }

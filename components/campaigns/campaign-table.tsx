@@ -36,7 +36,7 @@ export function CampaignTable({ campaigns }: { campaigns: Campaign[] }) {
             </td>
             <td className="py-1.5 pr-3">{c.scope.count.toLocaleString('en-US')}</td>
             <td className="py-1.5">
-              <span data-testid="campaign-rollup">{rollupLine(c.rollup)}</span>{' '}
+              <span data-testid="campaign-rollup">{rollupLine(c.rollup, c.scope.firstRun === true)}</span>{' '}
               <Badge tone={c.follow.state === 'following' ? 'blue' : c.follow.state === 'off' ? 'yellow' : 'neutral'}>
                 {FOLLOW_LABEL[c.follow.state]}
               </Badge>

@@ -29,9 +29,14 @@ export const FOLLOW_LABEL: Record<FollowState, string> = {
   off: 'cannot be followed',
 };
 
-/** A dead-again item's error, compared with the one it died of before. */
-export function errorWord(i: Pick<CampaignItem, 'fate' | 'same'>): string | null {
+/** An item's fate in words: a task that had not run before (`firstRun`) "failed", not "died again". */
+export const fateLabel = (fate: ItemFate, firstRun: boolean): string => (firstRun && fate === 'dead' ? 'failed' : FATE_LABEL[fate]);
+
+/** A dead-again item's error, compared with the one it died of before; a task that had not run
+ *  before died of no error before: its error is just "error" (its fingerprint follows). */
+export function errorWord(i: Pick<CampaignItem, 'fate' | 'same'>, firstRun = false): string | null {
   if (i.fate !== 'dead') return null;
+  if (firstRun) return 'error';
   if (i.same === true) return 'same error';
   if (i.same === false) return 'new error';
   return 'error not comparable';

@@ -9,7 +9,7 @@ import { replayDeadAgainAction } from '@/lib/actions/campaign-actions';
  * "Replay the ones that died again": says to how many and where before it runs, asks why, and
  * answers with the outcome and the new campaign (linked to this one).
  */
-export function ReplayAgain({ id, broker, dead }: { id: string; broker: string; dead: number }) {
+export function ReplayAgain({ id, broker, dead, word = 'died again' }: { id: string; broker: string; dead: number; word?: string }) {
   const [open, setOpen] = useState(false);
   const [reason, setReason] = useState('');
   const [busy, setBusy] = useState(false);
@@ -33,7 +33,7 @@ export function ReplayAgain({ id, broker, dead }: { id: string; broker: string; 
       {open ? (
         <div className="grid gap-2 rounded border border-zinc-300 p-3 dark:border-zinc-700">
           <p>
-            Replays the {count} tasks of this campaign that died again on {broker}
+            Replays the {count} tasks of this campaign that {word} on {broker}
             {dead > 1000 ? ' (the first 1,000; run it again for the rest)' : ''}, as a new campaign linked to this one.
           </p>
           <ReasonField value={reason} onChange={setReason} required disabled={busy} />
@@ -49,7 +49,7 @@ export function ReplayAgain({ id, broker, dead }: { id: string; broker: string; 
       ) : (
         <div>
           <Button onClick={() => setOpen(true)} data-testid="replay-again-open">
-            Replay the {count} that died again
+            Replay the {count} that {word}
           </Button>
         </div>
       )}

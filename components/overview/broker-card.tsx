@@ -165,7 +165,7 @@ export function BrokerCard({ brokerId, name, badge, initialError }: BrokerCardPr
           </div>
         ) : null}
         <PagedQueueTable overview={o} workers={workers.data} />
-        <StuckPanel brokerId={brokerId} />
+        <StuckPanel brokerId={brokerId} limit={5} />
       </div>
     </Card>
   );

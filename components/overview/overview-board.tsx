@@ -2,6 +2,7 @@
 import { useQueries, useQueryClient, type QueryState } from '@tanstack/react-query';
 import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { BrokerOverview, DeadGroups, Diagnosis } from '@/lib/brokers/schema';
+import { findingCount } from '@/lib/brokers/dto';
 import { apiUrl, brokerPath, getJson } from '@/lib/client/api';
 import { readLooked, writeLooked, type Looked } from '@/lib/client/looked';
 import { lastHourOf, summarise, type BrokerSignals, type OverviewSummary } from '@/lib/client/overview-summary';
@@ -30,7 +31,7 @@ function signalsOf(
     id,
     down: !!o?.error,
     readMs: o?.data ? (o.data.readMs ?? 0) : undefined,
-    stuck: d?.data && !d.error ? d.data.flags.length : undefined,
+    stuck: d?.data && !d.error ? findingCount(d.data) : undefined,
     deadLastHour: t?.data ? lastHourOf(t.data) : undefined,
     fingerprints: g?.groups.map((x) => x.fingerprint),
   };

@@ -3,9 +3,18 @@ import { taskWords } from '@/components/jobs/task-words';
 import Link from 'next/link';
 import { Badge } from '@/components/ui/badge';
 import { ErrorBox } from '@/components/ui/states';
-import { flagsForTask, STUCK_CHECKS, type Diagnosis, type StuckCheck, type StuckFlag, type StuckLink } from '@/lib/brokers/dto';
+import {
+  findingCount,
+  flagsForTask,
+  STUCK_CHECKS,
+  type Diagnosis,
+  type StuckCheck,
+  type StuckFlag,
+  type StuckLink,
+} from '@/lib/brokers/dto';
 import { describeError } from '@/lib/client/api';
 import { useDiagnosis, useOverview } from '@/lib/client/hooks';
+import { useState } from 'react';
 import { visible } from '@/lib/text/visible';
 
 // Stuck work as the broker's adapter diagnosed it: each flag names its cause, what the console
@@ -82,10 +91,30 @@ function Unknown({ d }: { d: Diagnosis }) {
   );
 }
 
+/** "Show all N": the findings past the first `shown`, and those the server did not list. */
+function More({ d, shown, open, onOpen }: { d: Diagnosis; shown: number; open: boolean; onOpen: () => void }) {
+  const hidden = open ? 0 : Math.max(0, d.flags.length - shown);
+  const omitted = d.flagsOmitted ?? 0;
+  if (!hidden && !omitted) return null;
+  return (
+    <p className="px-4 py-2 text-xs text-zinc-600 dark:text-zinc-300" data-testid="stuck-more">
+      {hidden ? (
+        <button type="button" className="link" onClick={onOpen}>
+          Show {hidden} more {hidden === 1 ? 'finding' : 'findings'}
+        </button>
+      ) : null}
+      {hidden && omitted ? ' · ' : null}
+      {omitted ? `${omitted} more not listed here (the first ${d.flags.length} are, in the order of the checks)` : null}
+    </p>
+  );
+}
+
 /** The broker's stuck work, for the overview card and the broker page: nothing at all when
- *  there is none (the unknown checks are then said in one line). */
-export function StuckPanel({ brokerId }: { brokerId: string }) {
+ *  there is none (the unknown checks are then said in one line). `limit` findings are listed
+ *  until the operator asks for the rest, so one broker's thousand findings never bury a card. */
+export function StuckPanel({ brokerId, limit = Infinity }: { brokerId: string; limit?: number }) {
   const q = useDiagnosis(brokerId);
+  const [open, setOpen] = useState(false);
   // A scheduled task is potatoq's word; SDJ's is a delayed job: the system's noun, neutrally.
   const nouns = taskWords(useOverview(brokerId).data?.model).nouns;
   if (q.error && !q.data) {
@@ -108,13 +137,14 @@ export function StuckPanel({ brokerId }: { brokerId: string }) {
       {d.flags.length ? (
         <>
           <h3 className="px-4 pt-3 text-sm font-semibold" data-testid="stuck-title">
-            Stuck work: {d.flags.length} {d.flags.length === 1 ? 'finding' : 'findings'}
+            Stuck work: {findingCount(d)} {findingCount(d) === 1 ? 'finding' : 'findings'}
           </h3>
           <ul className="divide-y divide-amber-100 dark:divide-amber-900/50">
-            {d.flags.map((f, i) => (
+            {(open ? d.flags : d.flags.slice(0, limit)).map((f, i) => (
               <Flag key={`${f.check}-${f.queue}-${i}`} brokerId={brokerId} f={f} />
             ))}
           </ul>
+          <More d={d} shown={limit} open={open} onOpen={() => setOpen(true)} />
         </>
       ) : null}
       <details className="px-0">

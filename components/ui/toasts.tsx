@@ -46,9 +46,12 @@ export function ToastProvider({ children }: { children: ReactNode }) {
     return () => setOutlets((all) => all.filter((x) => x !== el));
   }, []);
   const target = outlets.at(-1) ?? body;
+  // Beside an open dialog (36rem wide, centred) they take the room right of it, so they never
+  // cover its buttons on a laptop's screen (at 1360 px: 360 px wide instead of 416).
+  const width = outlets.length ? 'w-[min(26rem,max(16rem,calc((100vw-36rem)/2-2rem)))]' : 'w-[min(26rem,calc(100vw-2rem))]';
   const viewport = (
     <div
-      className="pointer-events-none fixed right-4 bottom-4 z-50 grid w-[min(26rem,calc(100vw-2rem))] gap-2"
+      className={`pointer-events-none fixed right-4 bottom-4 z-50 grid ${width} gap-2`}
       data-testid="toasts"
       aria-live="polite"
       role="region"

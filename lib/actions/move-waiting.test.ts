@@ -3,6 +3,7 @@ import { ConsoleError } from '@/lib/brokers/errors';
 import { setAuthConfigForTests } from '@/lib/auth/config';
 import { VIEWER_TOKEN, accountsConfig, memoryAuditStore, sessionCookie } from '@/tests/support/auth';
 import { setAuditStoreForTests } from '@/lib/audit/store';
+import { openSqliteCampaignStore, setCampaignStoreForTests } from '@/lib/campaigns/open';
 
 // The waiting move's gate: operator and write access on both brokers, a reason, an audit entry
 // on each naming the other (and saying it moved waiting tasks).
@@ -22,6 +23,7 @@ vi.mock('@/lib/brokers/service', () => ({
   brokerList: () => ['celery', 'qf', 'prod'].map((id) => ({ id, name: id, kind: 'redis' })),
   toConsoleError: (e: unknown) => (e instanceof ConsoleError ? e : new ConsoleError('BrokerUnavailable', String(e))),
 }));
+vi.mock('@/lib/brokers/service-fate', () => ({ fateCapability: async () => ({ on: true }), taskFates: vi.fn() }));
 const { moveWaitingOp } = await import('./move-waiting');
 
 const HOST = { host: 'console.example:3000' };
@@ -36,6 +38,7 @@ beforeEach(() => {
 });
 afterEach(() => {
   vi.restoreAllMocks();
+  setCampaignStoreForTests(null);
   setAuthConfigForTests(null);
   setAuditStoreForTests(null);
 });
@@ -58,5 +61,26 @@ describe('moving waiting tasks between brokers', () => {
   ])('refuses %s, moving nothing', async (_who, headers, input, code) => {
     await expect(moveWaitingOp('celery', input, headers)).rejects.toMatchObject({ code });
     expect(moveWaiting).not.toHaveBeenCalled();
+  });
+
+  it('follows the moved tasks on the target as a campaign; a move finished by its second attempt joins once', async () => {
+    const campaigns = await openSqliteCampaignStore(':memory:');
+    setCampaignStoreForTests(campaigns);
+    const answer = (succeeded: object[], failed: object[] = []) =>
+      moveWaiting.mockImplementationOnce(
+        async (from, to, ids) => ({ action: 'move', brokerId: from, to, requested: ids.length, succeeded, failed }) as never,
+      );
+    // The first attempt took it and lost the target's answer: held, not a success, not followed.
+    answer([], [{ id: 'a', outcome: 'error', message: 'held: move it again' }]);
+    expect(await moveWaitingOp('celery', { to: 'qf', ids: ['a'], reason: 'r' }, olga)).not.toHaveProperty('campaign');
+    answer([{ id: 'a', outcome: 'already', message: 'already on qf', taskId: 'job-a' }]);
+    const r = (await moveWaitingOp('celery', { to: 'qf', ids: ['a'], reason: 'r' }, olga)) as { campaign: string };
+    const c = (await campaigns.get(r.campaign))!;
+    expect(c).toMatchObject({ broker: 'qf', action: 'move-waiting', who: 'olga', scope: { from: 'celery', firstRun: true, count: 1 } });
+    expect((await campaigns.items(r.campaign, { fate: 'all', limit: 5 })).items.map((i) => [i.id, i.from])).toEqual([['job-a', 'a']]);
+    // Moved again: no longer waiting there, nothing new to follow.
+    answer([], [{ id: 'a', outcome: 'missing', message: 'not waiting' }]);
+    expect(await moveWaitingOp('celery', { to: 'qf', ids: ['a'], reason: 'r' }, olga)).not.toHaveProperty('campaign');
+    expect((await campaigns.list({ limit: 10 })).items).toHaveLength(1);
   });
 });

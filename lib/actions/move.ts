@@ -7,7 +7,7 @@ import { brokerList, brokerModel } from '@/lib/brokers/service';
 import { leaveCapability } from '@/lib/brokers/move-pairing';
 import { gate, logIds } from './gate';
 import { resolvePrincipal } from './principal';
-import { fingerprintsBefore, recordCampaign } from '@/lib/campaigns/record';
+import { fingerprintsBefore, movedItems, recordItems } from '@/lib/campaigns/record';
 
 export const ZMoveRequest = ZIds.extend({
   /** The broker the letters go to. */
@@ -68,7 +68,8 @@ export const moveDeadOp = (brokerId: string, input: unknown, headers: Headers) =
         }),
       });
       const by = { who: outer.principal.user, reason: outer.reason, auditId: outer.auditId, parent: null, filter: null };
-      const campaign = await recordCampaign({ broker: to, action: 'move', ...by }, r.succeeded, before);
+      // Followed under the ids the target gave them (the moves ledger keeps the pairs too).
+      const campaign = await recordItems({ broker: to, action: 'move', ...by, from: brokerId }, movedItems(r.succeeded, before));
       return campaign ? { ...r, campaign } : r;
     },
     audit: ({ ids, to, force }, r) => ({ to, ...forced(force), ...logIds(ids), succeeded: r.succeeded.length, failed: r.failed.length }),

@@ -46,6 +46,8 @@ export const ZDiagnosis = z
     unknown: z.array(z.strictObject({ check: ZStuckCheck, why: z.string() })).describe('checks this broker cannot run, with why'),
     /** What a check that ran did not cover (e.g. limits that are not in the message). */
     notes: z.array(z.strictObject({ check: ZStuckCheck, text: z.string() })),
+    /** Findings past the first MAX_STUCK_FLAGS (in STUCK_CHECKS order), counted but not listed. */
+    flagsOmitted: z.number().int().min(0).optional().describe('findings past the first 100, counted but not listed'),
     /** Scheduled tasks count as overdue past this many seconds. */
     overdueSeconds: z.number().int(),
     readAt: z.string().describe('ISO 8601 time'),
@@ -54,6 +56,23 @@ export const ZDiagnosis = z
 export type Diagnosis = z.infer<typeof ZDiagnosis>;
 
 export const STUCK_IDS = 20;
+/** At most this many findings are answered (5,000 queues nobody consumes are 5,000 findings). */
+export const MAX_STUCK_FLAGS = 100;
+
+/** The findings in STUCK_CHECKS order (the adapter's order within a check), the first
+ *  MAX_STUCK_FLAGS of them, and how many more there were. */
+export function capFlags(d: Diagnosis, max = MAX_STUCK_FLAGS): Diagnosis {
+  const rank = (f: StuckFlag) => STUCK_CHECKS.indexOf(f.check);
+  const flags = d.flags
+    .map((f, i) => ({ f, i }))
+    .sort((a, b) => rank(a.f) - rank(b.f) || a.i - b.i)
+    .map((x) => x.f);
+  const omitted = Math.max(0, flags.length - max) + (d.flagsOmitted ?? 0);
+  return { ...d, flags: flags.slice(0, max), ...(omitted ? { flagsOmitted: omitted } : {}) };
+}
+
+/** Every finding, listed or not. */
+export const findingCount = (d: Diagnosis): number => d.flags.length + (d.flagsOmitted ?? 0);
 /** The default overdue threshold (seconds past their due time). */
 export const DEFAULT_OVERDUE_SECONDS = 120;
 

@@ -40,6 +40,9 @@ export const CAPABILITIES = [
   'deadRange',
   // The results list filtered by when each task finished (`since`/`until`), likewise.
   'resultRange',
+  // The task lists (every declared state) filtered by when each task was enqueued (its
+  // `createdAt`, on every state: the scheduled list too, whose eta is its order), likewise.
+  'taskRange',
 ] as const;
 export type FixedCapability = (typeof CAPABILITIES)[number];
 /** Whether the tasks of one declared state can be listed here: `list:` and the state's key. */

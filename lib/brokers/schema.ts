@@ -45,6 +45,10 @@ export const ZTaskListQuery = z.object({
   task: ZText,
   id: ZText,
   q: ZText,
+  /** Tasks enqueued at or after / before these instants (their `createdAt`, whatever the
+   *  state; lib/brokers/time-range.ts). Only where the broker's `taskRange` capability is on. */
+  since: ZTimeBound,
+  until: ZTimeBound,
   cursor: z.string().max(2000).optional(),
   limit: ZLimit,
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ZDeadListQuery, type Capabilities } from './schema';
+import { ZDeadListQuery, ZTaskListQuery, type Capabilities } from './schema';
 import { checkRange } from './service-range';
 import type { BrokerAdapter } from './types';
 
@@ -31,5 +31,25 @@ describe('a dead-letter read with a time range', () => {
     });
     expect(capabilities).not.toHaveBeenCalled();
     await checkRange(a, ZDeadListQuery.parse({ since: '2h', until: '1h' }), 'deadRange');
+  });
+});
+
+describe('a task list read with a time range', () => {
+  it('parses since/until on a task list to instants and checks the taskRange capability', async () => {
+    const q = ZTaskListQuery.parse({ state: 'ready', since: '2026-12-04T20:00:00+01:00', until: '30m' });
+    expect(q.since).toBe('2026-12-04T19:00:00.000Z');
+    expect(Date.parse(q.until!)).toBeGreaterThan(Date.now() - 31 * 60_000);
+    const capabilities = vi.fn(async () => ({ taskRange: { on: false, why: 'no enqueue time in the messages' } }) as Capabilities);
+    const a = { model: {}, capabilities } as unknown as BrokerAdapter;
+    await expect(checkRange(a, q, 'taskRange')).rejects.toMatchObject({
+      code: 'Unsupported',
+      message: 'time range: no enqueue time in the messages',
+    });
+  });
+
+  it('names the field of a bound that is no time', () => {
+    const r = ZTaskListQuery.safeParse({ since: 'yesterday' });
+    expect(r.success).toBe(false);
+    expect(r.error?.issues[0]?.path).toEqual(['since']);
   });
 });

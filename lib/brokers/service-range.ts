@@ -4,11 +4,16 @@ import { hasRange, rangeProblem, type TimeRange } from './time-range';
 import type { BrokerAdapter } from './types';
 
 /** Why a list has no time range where the adapter's answer does not say (a test double's). */
-const NO_RANGE_WHY = { deadRange: 'dead letters by when they died', resultRange: 'results by when they finished' } as const;
+const NO_RANGE_WHY = {
+  deadRange: 'dead letters by when they died',
+  resultRange: 'results by when they finished',
+  taskRange: 'tasks by when they were enqueued',
+} as const;
 
 /**
  * A list read with a time range, checked before anything is read: an empty range names `until`;
- * a broker whose capability for it (`deadRange`, `resultRange`) is off refuses with the
+ * a broker whose capability for it (`deadRange`, `resultRange`,
+ * `taskRange`) is off refuses with the
  * adapter's words, never answering the rows of every time as if they matched.
  */
 export async function checkRange(a: BrokerAdapter, q: TimeRange, key: keyof typeof NO_RANGE_WHY): Promise<void> {

@@ -23,7 +23,7 @@ import type {
   ResultListQuery,
   TaskListRequest,
 } from './schema';
-import { DEFAULT_OVERDUE_SECONDS, STUCK_CHECKS, defaultState, listingOf, withoutWrites, type Diagnosis } from './dto';
+import { DEFAULT_OVERDUE_SECONDS, STUCK_CHECKS, capFlags, defaultState, listingOf, withoutWrites, type Diagnosis } from './dto';
 import type { BrokerAdapter, BrokerConfig, ReplayPace } from './types';
 import type { BrokerEntry } from './naming';
 import { brokerNames } from './systems';
@@ -233,6 +233,7 @@ export const listTasks = (brokerId: string, req: TaskListRequest) =>
     // A declared state is listed only where its own capability (`list:<key>`) is on.
     const cap = listingOf(await a.capabilities(), state);
     if (!cap.on) throw new ConsoleError('Unsupported', cap.why ?? `this broker cannot list its "${state}" tasks`);
+    await checkRange(a, req, 'taskRange');
     return a.listTasks({ ...req, state });
   });
 export async function getTask(brokerId: string, id: string) {
@@ -353,7 +354,7 @@ export async function diagnose(brokerId: string, overdue?: number): Promise<Diag
       };
     }
     const revoke = config.readOnly ? { on: false, why: READ_ONLY_WHY } : (await a.capabilities()).revoke;
-    return a.diagnose({ overdueSeconds, revoke });
+    return capFlags(await a.diagnose({ overdueSeconds, revoke }));
   });
 }
 

@@ -22,7 +22,7 @@ export function serviceBackend(brokerId: string, action: BulkAction, filter: Bul
       : {}),
     async listPage(cursor, limit) {
       const page = onTasks(action)
-        ? await service.listTasks(brokerId, ZTaskListQuery.parse({ state, queue, task, id, q, cursor, limit }))
+        ? await service.listTasks(brokerId, ZTaskListQuery.parse({ state, queue, task, id, q, since, until, cursor, limit }))
         : await service.listDead(brokerId, ZDeadListQuery.parse({ queue, task, id, q, group, since, until, cursor, limit }));
       return { ids: page.items.map((i) => i.id), nextCursor: page.nextCursor, searchedNewest: page.searchedNewest };
     },

@@ -62,6 +62,16 @@ describe('bulk move of waiting tasks', () => {
     expect(ZBulkCreate.safeParse({ action: 'move', filter: { state: 'ready', to: 'qf' } }).success).toBe(false);
   });
 
+  it('freezes a range of enqueued times as instants, and names until when it is empty', () => {
+    const before = Date.now();
+    const r = ZBulkCreate.parse({ action: 'revoke', filter: { state: 'ready', since: '1h', until: '2099-01-01T00:00:00+00:00' } });
+    expect(Date.parse(r.filter.since!)).toBeGreaterThanOrEqual(before - 3_600_000);
+    expect(r.filter.since).toMatch(/Z$/);
+    expect(r.filter.until).toBe('2099-01-01T00:00:00.000Z');
+    const bad = ZBulkCreate.safeParse({ action: 'move-waiting', filter: { state: 'ready', to: 'qf', since: '1h', until: '2h' } });
+    expect(bad.error?.issues[0]?.path).toEqual(['filter', 'until']);
+  });
+
   it('snapshots the waiting list after checking the revoke capability and the waiting pairing', async () => {
     const b = new FakeBackend(idsFrom('w', 7));
     const v = await createBulk('src', { action: 'move-waiting', filter: { queue: 'q1', to: 'qf' } }, h, () => b);

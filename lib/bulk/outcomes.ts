@@ -4,12 +4,23 @@ import type { BulkProgress } from './schema';
 
 export type { ActedItem };
 
-/** The ids of a batch starting at snapshot place `start` that were not refused. */
-export function okOf(batch: readonly string[], start: number, notOk: readonly ActionOutcome[]): ActedItem[] {
+/** The ids of a batch starting at snapshot place `start` that were not refused; given the
+ *  batch's `done` outcomes, each with the id the broker gave it (`taskId`) where it differs, and
+ *  those it found done already too (`already`: the job's campaign decides whether they join). */
+export function okOf(
+  batch: readonly string[],
+  start: number,
+  notOk: readonly ActionOutcome[],
+  done: readonly ActionOutcome[] = [],
+): ActedItem[] {
   const refused = new Set(notOk.map((o) => o.id));
+  const answered = new Map(done.map((o) => [o.id, o]));
   const out: ActedItem[] = [];
   batch.forEach((id, i) => {
-    if (!refused.has(id)) out.push({ n: start + i, id });
+    const o = answered.get(id);
+    const taskId = o?.taskId ? { taskId: o.taskId } : {};
+    if (!refused.has(id)) out.push({ n: start + i, id, ...taskId });
+    else if (o?.outcome === 'already') out.push({ n: start + i, id, ...taskId, already: true });
   });
   return out;
 }

@@ -374,8 +374,10 @@ export class BulkJob {
           return;
         }
         let notOk: ActionOutcome[];
+        let done: ActionOutcome[];
         try {
-          notOk = this.log.addBatch(batch, await this.backend.act(batch, { id: this.id, auditId: this.auditId, by: this.actor }));
+          const r = await this.backend.act(batch, { id: this.id, auditId: this.auditId, by: this.actor });
+          [notOk, done] = [this.log.addBatch(batch, r), r.succeeded];
         } catch (e) {
           // No automatic retry: the remaining ids stay untouched and the operator decides.
           this.inFlight = 0;
@@ -386,7 +388,7 @@ export class BulkJob {
         }
         // The campaign hears the batch before the row says it is done: a console that stops in
         // between leaves ids the campaign has (appends are idempotent), never ids it lost.
-        await this.onActed?.(okOf(batch, this.next - batch.length, notOk));
+        await this.onActed?.(okOf(batch, this.next - batch.length, notOk, done));
         this.inFlight = 0;
         if (this.hooks) await this.save(notOk);
         if (this.rate !== null && this.next < ids.length) {

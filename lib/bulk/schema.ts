@@ -51,8 +51,9 @@ export const ZBulkFilter = z.object({
   q: ZText,
   group: z.string().max(2000).optional(),
   state: ZTaskState.optional(),
-  /** Dead letters that died in this range. Resolved to instants when the job is created, so a
-   *  "1h" is the hour before then, not a window sliding while the job runs. */
+  /** Dead letters that died, or tasks that were enqueued, in this range. Resolved to instants
+   *  when the job is created, so a "1h" is the hour before then, not a window sliding while the
+   *  job runs. */
   since: ZTimeBound,
   until: ZTimeBound,
   /** move, move-waiting: the broker the letters (or waiting tasks) go to. */
@@ -67,7 +68,7 @@ export const ZBulkFilterView = z.strictObject({
   group: z.string().optional(),
   /** One of the broker's declared states. */
   state: z.string().optional(),
-  /** The range of died times, as the instants the job froze (ISO). */
+  /** The range of died (dead letters) or enqueued (tasks) times, as the instants the job froze (ISO). */
   since: z.string().optional(),
   until: z.string().optional(),
   /** move: the broker the letters go to (kept with the filter, so the state store has it). */
@@ -92,10 +93,6 @@ export const ZBulkCreate = z
   .refine((r) => onTasks(r.action) || r.filter.state === undefined, {
     message: 'dead letters have no state filter',
     path: ['filter', 'state'],
-  })
-  .refine((r) => !onTasks(r.action) || (r.filter.since === undefined && r.filter.until === undefined), {
-    message: 'a time range filters dead letters (by when they died), not waiting tasks',
-    path: ['filter', 'since'],
   })
   .refine((r) => rangeProblem(r.filter) === null, { message: 'until must be later than since', path: ['filter', 'until'] });
 export type BulkCreate = z.infer<typeof ZBulkCreate>;

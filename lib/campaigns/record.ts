@@ -45,18 +45,35 @@ async function offWhy(broker: string): Promise<string | null> {
 
 /** A campaign over the ids an action replayed (its `ok` outcomes, or `ids` given); its id, or
  *  null when there was nothing to follow or the store failed (logged). */
-export async function recordCampaign(
+export function recordCampaign(
   c: NewCampaign,
   replayed: ReadonlyArray<Pick<ActionOutcome, 'id'>>,
   before: ReadonlyMap<string, string | null>,
 ): Promise<string | null> {
+  return recordItems(
+    c,
+    replayed.map((o) => ({ id: o.id, before: before.get(o.id) ?? null })),
+  );
+}
+
+/**
+ * The tasks a move put on its target, as campaign items: its `ok` outcomes and its `already`
+ * ones (an earlier attempt of the same move, held after a crash, had put it there: it joins now,
+ * once, since that attempt answered no success), each under the id the target gave it (`taskId`)
+ * with its id on the source (`from`) and the error it died of there (`before`, by source id).
+ * Refused ids are not in it.
+ */
+export function movedItems(done: readonly ActionOutcome[], before: ReadonlyMap<string, string | null> = new Map()): NewItem[] {
+  return done
+    .filter((o) => o.outcome === 'ok' || o.outcome === 'already')
+    .map((o) => ({ id: o.taskId ?? o.id, before: before.get(o.id) ?? null, from: o.id }));
+}
+
+/** A campaign over `items` (the first of each id kept); its id, or null when there was nothing
+ *  to follow or the store failed (logged). */
+export async function recordItems(c: NewCampaign, all: readonly NewItem[]): Promise<string | null> {
   const seen = new Set<string>();
-  const items: NewItem[] = [];
-  for (const o of replayed) {
-    if (seen.has(o.id)) continue;
-    seen.add(o.id);
-    items.push({ id: o.id, before: before.get(o.id) ?? null });
-  }
+  const items = all.filter((i) => !seen.has(i.id) && !!seen.add(i.id));
   if (!items.length) return null;
   try {
     return await (await getCampaignStore()).create(c, items, await offWhy(c.broker));

@@ -26,6 +26,17 @@ describe('campaign roll-up', () => {
     expect(rollupLine(rollupOf([]))).toBe('no tasks');
   });
 
+  it('says "failed" for tasks that had not run before (moved waiting tasks): nothing died before', () => {
+    const r = rollupOf([
+      { fate: 'succeeded', same: null, n: 4 },
+      { fate: 'dead', same: null, n: 3 },
+      { fate: 'running', same: null, n: 1 },
+    ]);
+    expect(rollupLine(r, true)).toBe('4 succeeded · 3 failed · 1 running');
+    expect(rollupLine(r)).toBe('4 succeeded · 3 died again (error not comparable) · 1 running');
+    expect(rollupLine(rollupOf([{ fate: 'waiting', same: null, n: 2 }]), true)).toBe('2 waiting');
+  });
+
   it('cannot call an error the same or new when either fingerprint is unknown', () => {
     expect(sameError('fp-1', 'fp-1')).toBe(true);
     expect(sameError('fp-1', 'fp-2')).toBe(false);

@@ -40,13 +40,22 @@ export function sameError(before: string | null, now: string | null): boolean | 
 
 const n = (v: number) => v.toLocaleString('en-US');
 
-/** The roll-up in words, the largest news first; parts with no task are left out. */
-export function rollupLine(r: Rollup): string {
+/**
+ * The roll-up in words, the largest news first; parts with no task are left out. `firstRun`:
+ * the tasks had not run before (waiting tasks moved), so nothing died before and a dead one
+ * "failed" (same or new error has no meaning for it).
+ */
+export function rollupLine(r: Rollup, firstRun = false): string {
+  const dead: Array<[number, string]> = firstRun
+    ? [[deadAgain(r), 'failed']]
+    : [
+        [r.deadSame, 'died again, same error'],
+        [r.deadNew, 'died again, new error'],
+        [r.deadUnlinked, 'died again (error not comparable)'],
+      ];
   const parts: Array<[number, string]> = [
     [r.succeeded, 'succeeded'],
-    [r.deadSame, 'died again, same error'],
-    [r.deadNew, 'died again, new error'],
-    [r.deadUnlinked, 'died again (error not comparable)'],
+    ...dead,
     [r.running, 'running'],
     [r.waiting, 'waiting'],
     [r.gone, 'gone (result expired, not counted as success)'],

@@ -50,6 +50,11 @@ export const ZCampaignScope = z.strictObject({
   count: z.number().int(),
   /** A bulk job's campaign: the job (absent for any other action). */
   job: ZBulkCampaignJob.optional(),
+  /** A move's campaign: the broker the tasks were moved from (they are followed on `broker`). */
+  from: z.string().optional(),
+  /** The tasks had not run before the action (waiting tasks moved): nothing died before, so one
+   *  that dies is "failed", with no error before to compare. Absent: they were dead letters. */
+  firstRun: z.boolean().optional(),
 });
 
 export const ZCampaign = z
@@ -57,7 +62,8 @@ export const ZCampaign = z
     id: z.string(),
     /** The broker the replayed tasks run on (a move's target). */
     broker: z.string(),
-    /** The action that made it: replay, replay-edited, move, bulk-replay, bulk-move, replay-again. */
+    /** The action that made it: replay, replay-edited, move, move-waiting, bulk-replay, bulk-move,
+     *  bulk-move-waiting, replay-again. */
     action: z.string(),
     createdAt: z.string(),
     who: z.string(),
@@ -84,8 +90,10 @@ export type CampaignView = z.infer<typeof ZCampaignView>;
 
 export const ZCampaignItem = z
   .strictObject({
-    /** The task's id as replayed. */
+    /** The task's id as replayed (a move: its id on the broker it was moved to). */
     id: z.string(),
+    /** A moved task's id on the broker it was moved from (`scope.from`); null otherwise. */
+    from: z.string().nullable(),
     fate: ZItemFate,
     state: z.string().nullable(),
     /** The error's fingerprint before the replay (the dead list's `group`), null when unknown. */
@@ -156,10 +164,22 @@ export interface NewCampaign {
   auditId: string | null;
   parent: string | null;
   filter: Record<string, unknown> | null;
+  /** A move: the broker the tasks came from. */
+  from?: string;
+  /** The tasks had not run before (waiting tasks moved): see ZCampaignScope. */
+  firstRun?: boolean;
 }
 
-/** A task replayed, with the error fingerprint it died of before (null: unknown). */
+/** A move's words on its scope (nothing for any other action). */
+export const moveScope = (c: Pick<NewCampaign, 'from' | 'firstRun'>) => ({
+  ...(c.from ? { from: c.from } : {}),
+  ...(c.firstRun ? { firstRun: true } : {}),
+});
+
+/** A task replayed, with the error fingerprint it died of before (null: unknown); a moved
+ *  task's id on the broker it came from (`from`). */
 export interface NewItem {
   id: string;
   before: string | null;
+  from?: string | null;
 }

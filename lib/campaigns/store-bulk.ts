@@ -1,6 +1,6 @@
 import 'server-only';
 import type { SqlRunner } from '@/lib/state/sql';
-import type { BulkCampaignJob, Campaign, NewCampaign } from './schema';
+import { moveScope, type BulkCampaignJob, type Campaign, type NewCampaign } from './schema';
 
 // A bulk job's campaign, made when the job starts and grown as it goes: its id is the job's
 // (`cmp-<job id>`), so every console that runs the job (a restart, a takeover) finds the same
@@ -10,12 +10,22 @@ import type { BulkCampaignJob, Campaign, NewCampaign } from './schema';
 // bounded by the batch, never by the campaign.
 
 const APPEND_ROWS = 200;
+/** An item row's columns, and the values of one not looked at yet after its first five. */
+export const ITEM_COLS = 'campaign, n, task_id, before_fp, source_id, fate, same, fp, state, detail, followed, at, checked_ms, settled';
+export const NEW_ITEM = "'pending', NULL, NULL, NULL, '', NULL, NULL, 0, 0";
 const SCOPE_IDS = 20;
 
-/** A task the job replayed without a refusal: its place in the snapshot and its id. */
+/** A task the job replayed without a refusal: its place in the snapshot and its id; a moved
+ *  task's id on the broker it came from (`from`: then `id` is its id there). */
 export interface ActedItem {
   n: number;
   id: string;
+  from?: string;
+  /** What the broker answered, where the job's campaign needs more than the id: the id it gave
+   *  the task where it differs, and whether the task was there already (a move that an earlier
+   *  attempt had finished on the target). */
+  taskId?: string;
+  already?: true;
 }
 
 export const bulkCampaignId = (jobId: string) => `cmp-${jobId}`;
@@ -33,7 +43,7 @@ export function bulkCampaignMethods(db: SqlRunner) {
      */
     async openBulk(c: NewCampaign, job: BulkCampaignJob, count: number, off: string | null): Promise<string> {
       const id = bulkCampaignId(job.id);
-      const scope: Campaign['scope'] = { ids: [], filter: c.filter, count, job };
+      const scope: Campaign['scope'] = { ids: [], filter: c.filter, count, job, ...moveScope(c) };
       await db.run(
         `INSERT INTO console_campaigns (id, broker, action, created_at, who, reason, audit_id, parent, scope, total, follow_state, follow_why, followed_ms)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0) ON CONFLICT (id) DO NOTHING`,
@@ -62,10 +72,10 @@ export function bulkCampaignMethods(db: SqlRunner) {
       for (let i = 0; i < items.length; i += APPEND_ROWS) {
         const chunk = items.slice(i, i + APPEND_ROWS);
         steps.push([
-          `INSERT INTO console_campaign_items (campaign, n, task_id, before_fp, fate, same, fp, state, detail, followed, at, checked_ms, settled)
-           VALUES ${chunk.map(() => "(?, ?, ?, ?, 'pending', NULL, NULL, NULL, '', NULL, NULL, 0, 0)").join(', ')}
+          `INSERT INTO console_campaign_items (${ITEM_COLS})
+           VALUES ${chunk.map(() => `(?, ?, ?, ?, ?, ${NEW_ITEM})`).join(', ')}
            ON CONFLICT (campaign, n) DO NOTHING`,
-          chunk.flatMap((it) => [id, it.n, it.id, before]),
+          chunk.flatMap((it) => [id, it.n, it.id, before, it.from ?? null]),
         ]);
       }
       await db.batch(steps);

@@ -4,7 +4,7 @@ import type { TaskFate } from '@/lib/brokers/dto-fate';
 import { SETTLED } from '@/lib/brokers/dto-fate';
 import type { SqlRunner } from '@/lib/state/sql';
 import { rollupOf, sameError, type FateCount } from './rollup';
-import { bulkCampaignMethods } from './store-bulk';
+import { bulkCampaignMethods, ITEM_COLS, NEW_ITEM } from './store-bulk';
 import type {
   Campaign,
   CampaignItem,
@@ -17,6 +17,7 @@ import type {
   NewCampaign,
   NewItem,
 } from './schema';
+import { moveScope } from './schema';
 
 // Campaigns on the console's state store (tables in lib/state/steps.ts, `campaigns-1`), the
 // same SQL on SQLite and PostgreSQL. The items are rows, so a 100,000-task campaign costs its
@@ -53,6 +54,7 @@ type CampaignRow = {
 type ItemRow = {
   n: number | string;
   task_id: string;
+  source_id: string | null;
   before_fp: string | null;
   fate: string;
   same: number | null;
@@ -66,6 +68,7 @@ type ItemRow = {
 
 const toItem = (r: ItemRow): CampaignItem => ({
   id: r.task_id,
+  from: r.source_id ?? null,
   fate: r.fate as ItemFate,
   state: r.state,
   before: r.before_fp,
@@ -121,12 +124,9 @@ export function createCampaignStore(db: SqlRunner) {
   async function insertItems(id: string, items: readonly NewItem[], from = 0): Promise<void> {
     for (let i = 0; i < items.length; i += INSERT_ROWS) {
       const chunk = items.slice(i, i + INSERT_ROWS);
-      const values = chunk.map(() => "(?, ?, ?, ?, 'pending', NULL, NULL, NULL, '', NULL, NULL, 0, 0)").join(', ');
-      const params = chunk.flatMap((it, j) => [id, from + i + j, it.id, it.before]);
-      await db.run(
-        `INSERT INTO console_campaign_items (campaign, n, task_id, before_fp, fate, same, fp, state, detail, followed, at, checked_ms, settled) VALUES ${values}`,
-        params,
-      );
+      const values = chunk.map(() => `(?, ?, ?, ?, ?, ${NEW_ITEM})`).join(', ');
+      const params = chunk.flatMap((it, j) => [id, from + i + j, it.id, it.before, it.from ?? null]);
+      await db.run(`INSERT INTO console_campaign_items (${ITEM_COLS}) VALUES ${values}`, params);
     }
   }
 
@@ -145,7 +145,7 @@ export function createCampaignStore(db: SqlRunner) {
 
     /** A campaign over `items` (deduplicated by the caller); `off` with why where the broker tells no fates. */
     async create(c: NewCampaign, items: readonly NewItem[], off: string | null = null): Promise<string> {
-      const scope = { ids: items.slice(0, SCOPE_IDS).map((i) => i.id), filter: c.filter, count: items.length };
+      const scope = { ids: items.slice(0, SCOPE_IDS).map((i) => i.id), filter: c.filter, count: items.length, ...moveScope(c) };
       const id = await insertCampaign(c, scope, off ? 'off' : 'following', off);
       await insertItems(id, items);
       return id;

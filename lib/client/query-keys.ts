@@ -8,6 +8,9 @@ export interface TaskFilters {
   task?: string;
   id?: string;
   q?: string;
+  /** Enqueued in this range, as the URL has it (a duration stays relative: each poll reads it again). */
+  since?: string;
+  until?: string;
 }
 
 export interface DeadFilters {

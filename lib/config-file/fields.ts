@@ -56,6 +56,7 @@ export const FILE_FIELDS: readonly FileField[] = [
   row('auth.oidc.rolesClaim', 'OIDC_ROLES_CLAIM', 'text'),
   row('auth.oidc.roles', 'OIDC_ROLES', 'json'),
   row('metrics.maxQueues', 'METRICS_MAX_QUEUES', 'number'),
+  row('metrics.budgetMs', 'METRICS_BUDGET_MS', 'number'),
   row('alerts', 'ALERTS', 'json'),
   row('trends.intervalSeconds', 'TRENDS_INTERVAL_S', 'number'),
   row('trends.retentionHours', 'TRENDS_RETENTION_HOURS', 'number'),

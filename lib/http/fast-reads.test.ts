@@ -22,6 +22,19 @@ describe('matchFastRead: which requests are answered before Next', () => {
     expect(matchFastRead('GET', '/api/brokers/b/dead/groups?queue=q', {})).toMatchObject({ read: 'dead/groups', broker: 'b' });
   });
 
+  it('takes GET of one dead letter, its id decoded, the action paths read as ids', () => {
+    expect(matchFastRead('GET', '/api/brokers/main/dead/d-1', {})).toEqual({
+      read: 'dead/:id',
+      broker: 'main',
+      id: 'd-1',
+      pathname: '/api/brokers/main/dead/d-1',
+      search: '',
+    });
+    expect(matchFastRead('GET', '/api/brokers/main/dead/a%20b%3Fc', {})).toMatchObject({ id: 'a b?c' });
+    // GET on an action's path is the letter of that id (app/api/brokers/[broker]/dead/replay).
+    expect(matchFastRead('GET', '/api/brokers/main/dead/replay', {})).toMatchObject({ read: 'dead/:id', id: 'replay' });
+  });
+
   it('decodes the broker id as Next decodes a route segment', () => {
     expect(matchFastRead('GET', '/api/brokers/%6Dain/dead', {})?.broker).toBe('main');
     expect(matchFastRead('GET', '/api/brokers/a%20b/queues', {})?.broker).toBe('a b');
@@ -33,7 +46,13 @@ describe('matchFastRead: which requests are answered before Next', () => {
       ['POST', '/api/brokers/main/dead', {}],
       ['get', '/api/brokers/main/dead', {}],
       ['GET', '/api/brokers/main/dead/', {}],
-      ['GET', '/api/brokers/main/dead/d-1', {}],
+      ['GET', '/api/brokers/main/dead/d-1/', {}],
+      ['GET', '/api/brokers/main/dead/d-1/x', {}],
+      ['GET', '/api/brokers/main/dead/export', {}],
+      ['GET', '/api/brokers/main/dead/%65xport', {}],
+      ['GET', '/api/brokers/main/dead/%ff', {}],
+      ['HEAD', '/api/brokers/main/dead/d-1', {}],
+      ['GET', '/api/brokers/main/dead/d-1', { 'content-length': '0' }],
       ['GET', '/api/brokers/main/dead/groups/', {}],
       ['GET', '/api/brokers/main/tasks/t-1', {}],
       ['GET', '/api/brokers/main/tasks/revoke', {}],

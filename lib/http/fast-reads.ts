@@ -4,11 +4,13 @@ import { gzip } from 'node:zlib';
 import { UNCOMPRESSED_JSON_BYTES, errorParts, jsonParts, type JsonParts } from '@/lib/actions/http';
 import { deadGroupsRead, deadListRead, overviewRead, tasksRead, workersRead } from '@/lib/actions/reads';
 import { gate } from '@/lib/auth/gate';
+import { readDeadOne } from '@/lib/auth/redact';
 import { setRequestHook } from '@/lib/auth/peer';
 import { etagOf, notModified } from './etag';
 
 // The JSON reads the open pages poll, GET /api/brokers/:broker/dead, /queues, /tasks, /workers
-// and /dead/groups, answered
+// and /dead/groups, and one dead letter (/dead/:id, the read a failure's page and a bench of
+// Flower's task detail ask), answered
 // as soon as the request arrives, before Next's routing: Next's own handling of a request costs
 // more CPU than the read itself (docs/performance.md, "The polled reads"). They pass the same
 // gate as every other request (lib/auth/gate.ts: Host allow-list, sign-in) and call the same
@@ -20,23 +22,38 @@ import { etagOf, notModified } from './etag';
 // to Next as before. Production servers only: `next dev` reloads modules this hook would keep.
 
 const ROUTE = /^\/api\/brokers\/([^/]+)\/(dead|queues|tasks|workers|dead\/groups)$/;
+/** One dead letter, GET /api/brokers/:broker/dead/:id. `export` is a page of its own; the
+ *  action paths (replay, move, ...) answer GET with the letter of that id, as this does. */
+const DETAIL = /^\/api\/brokers\/([^/]+)\/dead\/([^/]+)$/;
+const NOT_AN_ID = new Set(['export', 'groups']);
 
-type ReadName = 'dead' | 'queues' | 'tasks' | 'workers' | 'dead/groups';
+type ReadName = 'dead' | 'queues' | 'tasks' | 'workers' | 'dead/groups' | 'dead/:id';
 
 /** Each fast read's function: the one its route handler calls. */
-const READS: Record<ReadName, (broker: string, params: URLSearchParams, headers: Headers) => Promise<unknown>> = {
-  dead: deadListRead,
-  queues: (broker, params, headers) => overviewRead(broker, headers, params),
-  tasks: tasksRead,
-  workers: (broker) => workersRead(broker),
-  'dead/groups': deadGroupsRead,
+const READS: Record<ReadName, (m: FastRead, params: URLSearchParams, headers: Headers) => Promise<unknown>> = {
+  dead: (m, params) => deadListRead(m.broker, params),
+  queues: (m, params, headers) => overviewRead(m.broker, headers, params),
+  tasks: (m, params) => tasksRead(m.broker, params),
+  workers: (m) => workersRead(m.broker),
+  'dead/groups': (m, params) => deadGroupsRead(m.broker, params),
+  'dead/:id': (m) => readDeadOne(m.broker, m.id ?? ''),
 };
 
 export interface FastRead {
   read: ReadName;
   broker: string;
+  /** The dead letter's id, decoded as Next decodes a route segment (`dead/:id` only). */
+  id?: string;
   pathname: string;
   search: string;
+}
+
+function decoded(segment: string): string | null {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null; // the gate's 400, from Next
+  }
 }
 
 /** The fast read this request is, or null when Next should answer it. */
@@ -45,15 +62,18 @@ export function matchFastRead(method: string | undefined, url: string | undefine
   if (headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined) return null;
   const q = url.indexOf('?');
   const pathname = q < 0 ? url : url.slice(0, q);
+  const search = q < 0 ? '' : url.slice(q);
   const m = ROUTE.exec(pathname);
-  if (!m) return null;
-  let broker: string;
-  try {
-    broker = decodeURIComponent(m[1]!);
-  } catch {
-    return null; // the gate's 400, from Next
+  if (m) {
+    const broker = decoded(m[1]!);
+    return broker === null ? null : { read: m[2] as ReadName, broker, pathname, search };
   }
-  return { read: m[2] as FastRead['read'], broker, pathname, search: q < 0 ? '' : url.slice(q) };
+  const d = DETAIL.exec(pathname);
+  if (!d) return null;
+  const [broker, id] = [decoded(d[1]!), decoded(d[2]!)];
+  // Checked raw and decoded: which of Next's routes an encoded `export` reaches is Next's call.
+  if (broker === null || id === null || NOT_AN_ID.has(d[2]!) || NOT_AN_ID.has(id)) return null;
+  return { read: 'dead/:id', broker, id, pathname, search };
 }
 
 function toHeaders(h: http.IncomingHttpHeaders): Headers {
@@ -133,7 +153,7 @@ async function answer(req: http.IncomingMessage, res: http.ServerResponse, m: Fa
         headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
       });
     else if (verdict.kind === 'login') wire = wireOf(jsonParts({ error: { code: 'Unauthorized', message: 'sign in first' } }, 401));
-    else wire = wireFor(await READS[m.read](m.broker, new URLSearchParams(m.search), headers));
+    else wire = wireFor(await READS[m.read](m, new URLSearchParams(m.search), headers));
   } catch (e) {
     wire = wireOf(errorParts(e));
   }

@@ -212,8 +212,13 @@ describe('limitQueues', () => {
     expect(limitQueues(all, 1, '(other)').kept[1]?.counts).toEqual([{ state: 'ready', value: 11, capped: true }]);
   });
   it('reads POTATOQ_CONSOLE_METRICS_MAX_QUEUES (default 500); a bad value names the variable', () => {
-    expect(parseMetricsConfig({})).toEqual({ maxQueues: 500 });
-    expect(parseMetricsConfig({ POTATOQ_CONSOLE_METRICS_MAX_QUEUES: '20' })).toEqual({ maxQueues: 20 });
+    expect(parseMetricsConfig({})).toEqual({ maxQueues: 500, budgetMs: 4000 });
+    expect(parseMetricsConfig({ POTATOQ_CONSOLE_METRICS_MAX_QUEUES: '20' })).toEqual({ maxQueues: 20, budgetMs: 4000 });
+    expect(parseMetricsConfig({ POTATOQ_CONSOLE_METRICS_BUDGET_MS: '2500' }).budgetMs).toBe(2500);
+    for (const bad of ['0', '99', '60001', '5s', '-1', '1.5'])
+      expect(() => parseMetricsConfig({ POTATOQ_CONSOLE_METRICS_BUDGET_MS: bad })).toThrow(
+        /^POTATOQ_CONSOLE_METRICS_BUDGET_MS: must be a whole number from 100 to 60000/,
+      );
     for (const bad of ['0', '1.5', 'many', '100001'])
       expect(() => parseMetricsConfig({ POTATOQ_CONSOLE_METRICS_MAX_QUEUES: bad })).toThrow(/^POTATOQ_CONSOLE_METRICS_MAX_QUEUES: must be/);
   });

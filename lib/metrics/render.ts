@@ -3,6 +3,7 @@ import { Counter, Gauge, Registry } from 'prom-client';
 import { alertsText } from '@/lib/alerts/watch';
 import { actionRegistry } from './actions';
 import { getMetricsConfig, OTHER_QUEUE } from './config';
+import { textWithin } from './late';
 import { uncaughtRegistry } from './uncaught';
 import { scheduleMetricsText } from './schedules';
 import { CACHE_MS, cached, limitQueues, queueSamples, takeSnapshot, type Snapshot } from './snapshot';
@@ -12,17 +13,36 @@ import { CACHE_MS, cached, limitQueues, queueSamples, takeSnapshot, type Snapsho
 
 export const CONTENT_TYPE = Registry.PROMETHEUS_CONTENT_TYPE;
 
+/** What the queue-health targets may take after a snapshot that used up its budget. */
+const MIN_PART_MS = 250;
+
 const g = globalThis as unknown as {
   __potatoqScrapeErrors?: { registry: Registry; errors: Counter<'broker' | 'code'> };
   __potatoqSnapshot?: () => Promise<string>;
+  /** Per broker, when the failed read last counted started: a stale sample repeats it. */
+  __potatoqCountedErrors?: Map<string, number | undefined>;
 };
+
+/** Counts each failed read once, however many snapshots report it (a stale sample repeats
+ *  its broker's last one); a broker never read yet is not a failed read (the read goes on). */
+export function countErrors(s: Snapshot): void {
+  const seen = (g.__potatoqCountedErrors ??= new Map());
+  for (const b of s.brokers) {
+    if (!b.error || b.unread || (seen.has(b.id) && seen.get(b.id) === b.readAt)) continue;
+    seen.set(b.id, b.readAt);
+    scrapeErrors().errors.inc({ broker: b.id, code: b.error.code });
+  }
+}
+
+/** The failed-read counter's series (its own registry, per process). */
+export const scrapeErrorsText = () => scrapeErrors().registry.metrics();
 
 function scrapeErrors() {
   if (g.__potatoqScrapeErrors) return g.__potatoqScrapeErrors;
   const registry = new Registry();
   const errors = new Counter({
     name: 'potatoq_console_broker_scrape_errors_total',
-    help: 'Failed reads of a broker for /metrics (one per snapshot, not per scrape), by error code.',
+    help: 'Failed reads of a broker for /metrics (one per read, however many scrapes report it), by error code.',
     labelNames: ['broker', 'code'] as const,
     registers: [registry],
   });
@@ -42,7 +62,17 @@ export async function renderSnapshot(s: Snapshot, maxQueues = getMetricsConfig()
     'kind',
     'system',
   ]);
-  const up = gauge('potatoq_console_broker_up', 'Whether the last read of the broker succeeded (1) or failed (0).', ['broker']);
+  const up = gauge('potatoq_console_broker_up', 'Whether the last finished read of the broker succeeded (1) or failed (0).', ['broker']);
+  const stale = gauge(
+    'potatoq_console_broker_stale',
+    "1 when the broker's newest read did not finish within POTATOQ_CONSOLE_METRICS_BUDGET_MS: its series are from its last finished read (0: read for this snapshot).",
+    ['broker'],
+  );
+  const readAge = gauge(
+    'potatoq_console_broker_read_age_seconds',
+    "How long before this snapshot the read behind the broker's series started (0 when read for it).",
+    ['broker'],
+  );
   const seconds = gauge(
     'potatoq_console_broker_scrape_duration_seconds',
     'How long the last read of the broker took (its overview: capped counts, workers).',
@@ -94,6 +124,8 @@ export async function renderSnapshot(s: Snapshot, maxQueues = getMetricsConfig()
   for (const b of s.brokers) {
     info.set({ broker: b.id, name: b.name, kind: b.kind, system: b.system }, 1);
     up.set({ broker: b.id }, b.ok ? 1 : 0);
+    stale.set({ broker: b.id }, b.stale ? 1 : 0);
+    readAge.set({ broker: b.id }, b.stale ? Math.max(0, (s.takenAt - (b.readAt ?? s.takenAt)) / 1000) : 0);
     seconds.set({ broker: b.id }, b.seconds);
     const o = b.overview;
     if (!o) continue;
@@ -123,9 +155,11 @@ export async function renderSnapshot(s: Snapshot, maxQueues = getMetricsConfig()
 function snapshotText(): Promise<string> {
   g.__potatoqSnapshot ??= cached(async () => {
     const s = await takeSnapshot();
-    for (const b of s.brokers) if (b.error) scrapeErrors().errors.inc({ broker: b.id, code: b.error.code });
-    // The queue-health targets read the same snapshot (lib/alerts); a failure there never fails the scrape.
-    const [brokers, alerts] = await Promise.all([renderSnapshot(s), alertsText(s).catch(() => '')]);
+    countErrors(s);
+    // The queue-health targets read the same snapshot (lib/alerts); a failure there never fails
+    // the scrape, and what they read of brokers waits only for what is left of the budget.
+    const left = Math.max(MIN_PART_MS, s.takenAt + getMetricsConfig().budgetMs - Date.now());
+    const [brokers, alerts] = await Promise.all([renderSnapshot(s), textWithin('alerts', alertsText(s), left)]);
     return alerts ? `${brokers.trimEnd()}\n${alerts}` : brokers;
   }, CACHE_MS);
   return g.__potatoqSnapshot();
@@ -135,9 +169,10 @@ function snapshotText(): Promise<string> {
 export async function renderMetrics(): Promise<string> {
   const parts = await Promise.all([
     snapshotText(),
-    // A failed read of schedules never fails the scrape: its brokers read 0 in potatoq_console_schedules_read.
-    scheduleMetricsText().catch(() => ''),
-    scrapeErrors().registry.metrics(),
+    // A failed read of schedules never fails the scrape: its brokers read 0 in
+    // potatoq_console_schedules_read. A slow one answers its last series (lib/metrics/late.ts).
+    textWithin('schedules', scheduleMetricsText(), getMetricsConfig().budgetMs),
+    scrapeErrorsText(),
     actionRegistry().metrics(),
     uncaughtRegistry().metrics(),
   ]);

@@ -1,22 +1,18 @@
 import 'server-only';
 import { DEAD, countOf, defaultState, type BrokerOverview } from '@/lib/brokers/dto';
-import type { BrokerEntry } from '@/lib/brokers/naming';
-import { brokerList, overview, toConsoleError } from '@/lib/brokers/service';
+import { brokerList } from '@/lib/brokers/service';
+import { sampleBy, type BrokerSample } from './broker-reads';
+import { getMetricsConfig } from './config';
 
 // One read of every broker for /metrics: the overview's own capped counts (the same cost as
 // the overview page), taken at most once per CACHE_MS however many scrapers ask, and shared by
-// scrapes that arrive while it is being taken.
+// scrapes that arrive while it is being taken. It waits for the brokers at most the metrics
+// budget: a broker past it is reported by its last known read, marked stale.
 
 /** How long one snapshot answers scrapes. Scraping more often returns the same numbers. */
 export const CACHE_MS = 15_000;
 
-export interface BrokerSample extends BrokerEntry {
-  ok: boolean;
-  /** How long the broker took to answer its overview (or to fail). */
-  seconds: number;
-  error: { code: string; message: string } | null;
-  overview: BrokerOverview | null;
-}
+export type { BrokerSample };
 
 export interface Snapshot {
   /** Epoch milliseconds when the reads started. */
@@ -37,35 +33,24 @@ export interface SnapshotOptions {
   now?: () => number;
   /** The longest spread of the reads' starts (`spreadDelay`); 0 asks every broker at once. */
   spreadMs?: number;
+  /** How long the snapshot waits for the reads, from its start (POTATOQ_CONSOLE_METRICS_BUDGET_MS). */
+  budgetMs?: number;
 }
 
 /** Reads every configured broker, each on its own and their starts spread (`spreadDelay`): one
- *  that is down is a sample with its error. */
+ *  that is down is a sample with its error; one that has not answered within the budget is its
+ *  last known sample marked stale (lib/metrics/broker-reads.ts), so no broker holds the answer. */
 export async function takeSnapshot(o: SnapshotOptions = {}): Promise<Snapshot> {
   const now = o.now ?? Date.now;
+  const budgetMs = o.budgetMs ?? getMetricsConfig().budgetMs;
   const takenAt = now();
+  const deadline = takenAt + budgetMs;
   const list = brokerList();
   const brokers = await Promise.all(
     list.map(async (b, i): Promise<BrokerSample> => {
       const delay = spreadDelay(i, list.length, o.spreadMs);
       if (delay > 0) await new Promise((r) => setTimeout(r, delay));
-      const start = performance.now();
-      try {
-        const o = await overview(b.id);
-        // The broker's own read time: the overview may be a read shared with the pages, answered
-        // at once (lib/brokers/read-cache.ts).
-        const seconds = (o.readMs ?? performance.now() - start) / 1000;
-        return { ...b, ok: true, seconds, error: null, overview: o };
-      } catch (e) {
-        const err = toConsoleError(e);
-        return {
-          ...b,
-          ok: false,
-          seconds: (performance.now() - start) / 1000,
-          error: { code: err.code, message: err.message },
-          overview: null,
-        };
-      }
+      return sampleBy(b, deadline, budgetMs, now);
     }),
   );
   return { takenAt, brokers };

@@ -263,4 +263,7 @@ export const STEPS: readonly SchemaStep[] = [
       ['console_saved_views', 'updated_by', 'TEXT'],
     ],
   },
+  // A moved task's campaign item keeps its id on the broker it came from (lib/campaigns/store.ts):
+  // the campaign follows the id the target gave it. NULL for everything else.
+  { id: 'campaigns-3', statements: () => [], columns: () => [['console_campaign_items', 'source_id', 'TEXT']] },
 ];

@@ -6,7 +6,7 @@ import type { SampleRow } from './store';
 /**
  * One sample of every configured broker: the overview's own capped counts (the read /metrics
  * and the overview page make), each broker under the service's read timeout. A broker that
- * can't be read gives no rows, so its chart shows a gap, never a 0. Depth is the count of the
+ * can't be read, or not within the metrics budget, gives no rows, so its chart shows a gap, never a 0. Depth is the count of the
  * state that plays `waiting` (else the first declared), the work a worker claims next. Queue `''`
  * holds the broker's totals.
  */
@@ -15,7 +15,8 @@ export async function takeSamples(atMs: number, maxQueues: number): Promise<Samp
   const rows: SampleRow[] = [];
   for (const b of snap.brokers) {
     const o = b.overview;
-    if (!o) continue;
+    // A stale sample repeats a read an earlier sample kept: a gap, not the same numbers again.
+    if (!o || b.stale) continue;
     const waiting = (o.model ? defaultState(o.model.states)?.key : undefined) ?? Object.keys(o.totals.counts)[0] ?? '';
     const all = queueSamples(o, snap.takenAt);
     // The busiest `maxQueues` (their known counts summed, dead letters included), as /metrics keeps.

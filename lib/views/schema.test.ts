@@ -34,6 +34,9 @@ describe('team view validation', () => {
     expect(problem(`/brokers/shop/dead?q=${'x'.repeat(501)}`)).toMatch(/longer than 500/);
     expect(problem('/brokers/shop/dead?since=1h&until=2026-12-04T20%3A00%3A00Z')).toBeNull();
     expect(problem('/brokers/shop/dead?since=yesterday')).toMatch(/"since" is not a time/);
+    // A queue's task tabs keep their range of enqueued times as written.
+    expect(problem('/brokers/shop/queues/emails?state=ready&since=2h')).toBeNull();
+    expect(problem('/brokers/shop/queues/emails?until=soon')).toMatch(/"until" is not a time/);
     expect(problem(`/brokers/shop/dead?q=${'x'.repeat(2100)}`)).toMatch(/at most 2000/);
   });
 

@@ -14,7 +14,7 @@ const MAX_VALUE = 500;
 /** The filters each list page reads from its URL; anything else is not a filter of that list. */
 const LIST_FILTERS: ReadonlyArray<readonly [RegExp, readonly string[], string]> = [
   [/^dead$/, ['queue', 'task', 'id', 'q', 'group', 'since', 'until'], 'dead letters'],
-  [/^queues\/[^/]+$/, ['state', 'task', 'id', 'q'], 'a queue'],
+  [/^queues\/[^/]+$/, ['state', 'task', 'id', 'q', 'since', 'until'], 'a queue'],
   [/^results$/, ['status', 'since', 'until'], 'results'],
 ];
 

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe } from 'vitest';
 import { registerActions } from './actions';
 import { registerDead } from './dead';
 import { registerTimeRange } from './time-range';
+import { registerTaskRange } from './task-range';
 import { checkedAdapter } from './dto-check';
 import { collect, type Ctx } from './helpers';
 import { registerListing } from './listing';
@@ -55,6 +56,7 @@ export function runAdapterContract(name: string, makeFixture: () => Promise<Cont
     registerDtoShapes,
     registerDead,
     registerTimeRange,
+    registerTaskRange,
     registerActions,
     registerStuck,
     registerEditReplay,

@@ -169,6 +169,12 @@ export const CELERY_RABBITMQ_MODEL: BrokerModel = {
 export const CELERY_NO_WORKFLOWS =
   'Celery keeps no workflow runs: a chain, group or chord is messages linked by their ids (root_id, parent_id, group) and chord counters, not a stored DAG with step states';
 
+/** Why Celery's task lists have no time range: nothing in a task message says when it was sent. */
+export const CELERY_NO_TASK_RANGE = {
+  on: false,
+  why: "Celery's task messages carry no enqueue time (only an optional eta), so its lists cannot be filtered by when a task was enqueued",
+} as const;
+
 export const CELERY_NO_PAUSE = {
   on: false,
   why: 'Celery has no queue pause in its broker: workers stop taking a queue with `celery control cancel_consumer <queue>` (and `add_consumer` to resume), which the console does not send',

@@ -11,13 +11,20 @@ import { cursorAfter, parseWire, ZJob, ZJobPage, type QfJob } from './wire';
 /** How many of the newest jobs a filter the server lacks (id prefix, payload text) looks at. */
 export const SEARCH_WINDOW = 1000;
 
-export function jobPager(client: QfClient, filter: { status: string; queue?: string; task?: string; ascending?: boolean }) {
+/** The job list's pages, filtered on the server by status, queue, task and when each job was
+ *  created (`created_after`/`created_before`: a time range's since and until). */
+export function jobPager(
+  client: QfClient,
+  filter: { status: string; queue?: string; task?: string; since?: string; until?: string; ascending?: boolean },
+) {
   return async (cursor: string | undefined, limit: number): Promise<ServerPage<QfJob>> => {
     const order = filter.ascending ? { order_by: 'created_at ASC' } : {};
     const raw = await client.get('/api/v1/jobs', {
       status: filter.status,
       queue: filter.queue,
       task_name: filter.task,
+      created_after: filter.since,
+      created_before: filter.until,
       limit,
       cursor,
       ...order,
@@ -69,7 +76,13 @@ export async function listTasks(client: QfClient, q: TaskListQuery): Promise<Pag
             (!needle || payloadText(j).toLowerCase().includes(needle)),
         }
       : undefined;
-  const got = await collectRows(jobPager(client, { status, queue: q.queue, task: q.task }), afterJob, q.limit, start, filter);
+  const got = await collectRows(
+    jobPager(client, { status, queue: q.queue, task: q.task, since: q.since, until: q.until }),
+    afterJob,
+    q.limit,
+    start,
+    filter,
+  );
   return {
     items: got.rows.map(toSummary),
     nextCursor: wrapCursor(scope, got.next),

@@ -36,6 +36,7 @@ export async function probe(client: QfClient): Promise<QfProbe> {
       ...listing(QUEUEFLOW_MODEL.states, { on: true }),
       browseDead: { on: true },
       deadRange: { on: true },
+      taskRange: { on: true },
       replay: write,
       discard: { on: false, why: DISCARD_WHY },
       revoke: write,

@@ -2,6 +2,25 @@ import 'server-only';
 import { ConsoleError } from '@/lib/brokers/errors';
 import { idParam, idText, isoOf, UUID, type SdjDb } from './db';
 import { MAX_PAGE, SUMMARY_COLUMNS, toSummary, type SdjJobSummary, type SdjPage } from './jobs';
+import type { TimeRange } from '@/lib/brokers/time-range';
+
+interface ClaimOpts {
+  queue?: string;
+  /** When created (enqueued): `since` inclusive, `until` exclusive (ISO). */
+  created?: TimeRange;
+  limit: number;
+  cursor?: string | null;
+}
+
+/** The terms of the queue and the created range: no index of these lists holds created_at, so
+ *  the range is checked on the rows the list's own walk visits. */
+function scopeTerms(o: ClaimOpts): { sql: string; params: unknown[] } {
+  const terms: Array<[string, unknown]> = [];
+  if (o.queue !== undefined) terms.push(['queue = ?', o.queue]);
+  if (o.created?.since !== undefined) terms.push(['created_at >= ?', new Date(o.created.since)]);
+  if (o.created?.until !== undefined) terms.push(['created_at < ?', new Date(o.created.until)]);
+  return { sql: terms.map((t) => ` AND ${t[0]}`).join(''), params: terms.map((t) => t[1]) };
+}
 
 // Pending jobs in the order a worker claims them (the library's dequeue: `ORDER BY priority DESC,
 // COALESCE(run_at, created_at), id`), as keyset pages. The position after a row is its priority,
@@ -49,16 +68,12 @@ export function decodeClaimCursor(s: string | null | undefined): ClaimCursor | n
 const dbTime = (iso: string) => iso.replace('T', ' ').replace(/Z$/, '');
 
 /** The SQL of one claim-order page (exported so tests can count what the database reads for it). */
-export function claimPageSql(
-  db: SdjDb,
-  opts: { queue?: string; limit: number; cursor?: string | null },
-): { sql: string; params: unknown[]; limit: number } {
+export function claimPageSql(db: SdjDb, opts: ClaimOpts): { sql: string; params: unknown[]; limit: number } {
   const limit = opts.limit;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE)
     throw new ConsoleError('InvalidInput', `limit: must be 1-${MAX_PAGE}`, { limit: `must be 1-${MAX_PAGE}` });
   const due = db.dialect === 'postgres' ? 'COALESCE(run_at, created_at)' : 'dq_eligible_at';
-  const queue = opts.queue === undefined ? '' : ' AND queue = ?';
-  const qp = opts.queue === undefined ? [] : [opts.queue];
+  const { sql: queue, params: qp } = scopeTerms(opts);
   // A row without a due time (created_at is nullable; every writer sets it) holds no position: not listed, still counted.
   const select = `SELECT ${SUMMARY_COLUMNS}, ${due} AS due FROM jobs WHERE status = 'pending' AND ${due} IS NOT NULL${queue}`;
   const order = `ORDER BY priority DESC, ${due}, id LIMIT ${limit + 1}`;
@@ -74,10 +89,7 @@ export function claimPageSql(
   };
 }
 
-export async function listPendingByClaim(
-  db: SdjDb,
-  opts: { queue?: string; limit: number; cursor?: string | null },
-): Promise<SdjPage<SdjJobSummary>> {
+export async function listPendingByClaim(db: SdjDb, opts: ClaimOpts): Promise<SdjPage<SdjJobSummary>> {
   const { sql, params, limit } = claimPageSql(db, opts);
   const rows = await db.all(sql, params);
   const items = rows.slice(0, limit).map(toSummary);
@@ -89,26 +101,20 @@ export async function listPendingByClaim(
 /** Running jobs by when they were claimed (`started_at`), oldest first, as keyset pages on the
  *  position (started_at, id). Read through `idx_jobs_status_created` and sorted: bounded by the
  *  running jobs (what the workers hold at once), not by the depth of the page. */
-export async function listRunningByStart(
-  db: SdjDb,
-  opts: { queue?: string; limit: number; cursor?: string | null },
-): Promise<SdjPage<SdjJobSummary>> {
+export async function listRunningByStart(db: SdjDb, opts: ClaimOpts): Promise<SdjPage<SdjJobSummary>> {
   const limit = opts.limit;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE)
     throw new ConsoleError('InvalidInput', `limit: must be 1-${MAX_PAGE}`, { limit: `must be 1-${MAX_PAGE}` });
   const at = decodeClaimCursor(opts.cursor);
-  const where = ["status = 'running'", 'started_at IS NOT NULL'];
-  const params: unknown[] = [];
-  if (opts.queue !== undefined) {
-    where.push('queue = ?');
-    params.push(opts.queue);
-  }
+  const scope = scopeTerms(opts);
+  const params: unknown[] = [...scope.params];
+  let after = '';
   if (at) {
-    where.push('(started_at > ? OR (started_at = ? AND id > ?))');
+    after = ' AND (started_at > ? OR (started_at = ? AND id > ?))';
     params.push(at.at, at.at, idParam(db.dialect, at.id));
   }
   const rows = await db.all(
-    `SELECT ${SUMMARY_COLUMNS} FROM jobs WHERE ${where.join(' AND ')} ORDER BY started_at, id LIMIT ${limit + 1}`,
+    `SELECT ${SUMMARY_COLUMNS} FROM jobs WHERE status = 'running' AND started_at IS NOT NULL${scope.sql}${after} ORDER BY started_at, id LIMIT ${limit + 1}`,
     params,
   );
   const items = rows.slice(0, limit).map(toSummary);

@@ -115,7 +115,7 @@ async function keysetPage(db: SdjDb, o: PageSpec): Promise<SdjPage<SdjJobSummary
  *  `finished` bounds `completed_at`, `since` inclusive, `until` exclusive, ISO). */
 export function statusPage(
   status: SdjStatus,
-  opts: { queue?: string; finished?: TimeRange; limit?: number; cursor?: string | null },
+  opts: { queue?: string; finished?: TimeRange; created?: TimeRange; limit?: number; cursor?: string | null },
 ): PageSpec {
   if (!isSdjStatus(status))
     throw new ConsoleError('InvalidInput', 'status: not a Simple Durable Jobs status', { status: 'unknown status' });
@@ -123,6 +123,9 @@ export function statusPage(
   if (opts.queue !== undefined) terms.push(['queue = ?', opts.queue]);
   if (opts.finished?.since !== undefined) terms.push(['completed_at >= ?', new Date(opts.finished.since)]);
   if (opts.finished?.until !== undefined) terms.push(['completed_at < ?', new Date(opts.finished.until)]);
+  // Created: a range of the list's own index key (idx_jobs_status_created).
+  if (opts.created?.since !== undefined) terms.push(['created_at >= ?', new Date(opts.created.since)]);
+  if (opts.created?.until !== undefined) terms.push(['created_at < ?', new Date(opts.created.until)]);
   const where = terms.map((t) => t[0]).join(' AND ');
   const params = terms.map((t) => t[1]);
   return { where, params, key: 'created_at', tie: 'ASC', limit: opts.limit, cursor: opts.cursor };
@@ -131,7 +134,7 @@ export function statusPage(
 /** Jobs in one SDJ status (optionally one queue), newest first. */
 export async function listJobs(
   db: SdjDb,
-  opts: { status: SdjStatus; queue?: string; finished?: TimeRange; limit?: number; cursor?: string | null },
+  opts: { status: SdjStatus; queue?: string; finished?: TimeRange; created?: TimeRange; limit?: number; cursor?: string | null },
 ): Promise<SdjPage<SdjJobSummary>> {
   return keysetPage(db, statusPage(opts.status, opts));
 }

@@ -52,11 +52,13 @@ async function argsHold(db: SdjDb, rows: SdjJobSummary[], needle: string): Promi
 }
 
 /** How a state is listed: pending in claim order, running by claim time (oldest first), the
- *  others newest first (the store's `idx_jobs_status_created`). */
-function orderOf(db: SdjDb, status: SdjState, queue: string | undefined): [ReadPage, (j: SdjJobSummary) => string | null] {
-  if (status === 'pending') return [(cursor, limit) => listPendingByClaim(db, { queue, limit, cursor }), claimCursorAt];
-  if (status === 'running') return [(cursor, limit) => listRunningByStart(db, { queue, limit, cursor }), startCursorAt];
-  return [(cursor, limit) => listJobs(db, { status, queue, limit, cursor }), created];
+ *  others newest first (the store's `idx_jobs_status_created`); each read in SQL bounded by the
+ *  queue and the range of created times (`since`/`until`). */
+function orderOf(db: SdjDb, status: SdjState, q: TaskListQuery): [ReadPage, (j: SdjJobSummary) => string | null] {
+  const scope = { queue: q.queue, created: { since: q.since, until: q.until } };
+  if (status === 'pending') return [(cursor, limit) => listPendingByClaim(db, { ...scope, limit, cursor }), claimCursorAt];
+  if (status === 'running') return [(cursor, limit) => listRunningByStart(db, { ...scope, limit, cursor }), startCursorAt];
+  return [(cursor, limit) => listJobs(db, { status, ...scope, limit, cursor }), created];
 }
 
 const windowOf = (w: Walked) => (w.searchedNewest ? { searchedNewest: w.searchedNewest } : {});
@@ -73,7 +75,7 @@ export async function listTasks(db: SdjDb, q: TaskListQuery): Promise<Page<TaskS
         return rows.map((r) => pre.includes(r) && (hit === null || hit.has(r.id)));
       }
     : undefined;
-  const w = await walk(...orderOf(db, status, q.queue), q.limit, q.cursor ?? null, keep);
+  const w = await walk(...orderOf(db, status, q), q.limit, q.cursor ?? null, keep);
   const pv = await previews(db, w.rows);
   return { items: w.rows.map((r) => toTaskSummary(r, pv.get(r.id))), nextCursor: w.next, ...windowOf(w) };
 }

@@ -12,7 +12,7 @@ import { noWorkflows, listing, type ActionResult, type BrokerOverview, type Capa
 import { capabilitiesOf, off, on, unsupported } from '@/lib/brokers/kit/capabilities';
 import { actionResult } from '@/lib/brokers/kit/results';
 import type { BrokerAdapter, ReplayPace, StoreConfig } from '@/lib/brokers/types';
-import { CELERY_NO_PAUSE, CELERY_NO_WORKFLOWS, CELERY_RABBITMQ_MODEL } from '../model';
+import { CELERY_NO_PAUSE, CELERY_NO_TASK_RANGE, CELERY_NO_WORKFLOWS, CELERY_RABBITMQ_MODEL } from '../model';
 import { ZCeleryOptions } from '../options';
 import { NO_BACKEND, type ResultCtx } from '../redis/context';
 import { closeResultIndex } from '../redis/indexed';
@@ -108,7 +108,7 @@ export function createCeleryRabbitAdapter(config: StoreConfig): BrokerAdapter {
     const server = await link.serverInfo();
     return capabilitiesOf(
       CELERY_RABBITMQ_MODEL.states,
-      { pause: CELERY_NO_PAUSE },
+      { pause: CELERY_NO_PAUSE, taskRange: CELERY_NO_TASK_RANGE },
       noWorkflows(CELERY_NO_WORKFLOWS),
       // Celery on RabbitMQ declares no scheduled state (its ETAs wait among the ready ones).
       listing(CELERY_RABBITMQ_MODEL.states, { on: false, why: NO_BROWSE }),

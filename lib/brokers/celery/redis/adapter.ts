@@ -10,7 +10,7 @@ import { celeryFates } from '../fate';
 import type { BrokerAdapter, StoreConfig } from '@/lib/brokers/types';
 import { celeryCall } from '../command';
 import { celeryDeadHistogram } from '../histogram';
-import { CELERY_NO_PAUSE, CELERY_NO_WORKFLOWS, CELERY_REDIS_MODEL } from '../model';
+import { CELERY_NO_PAUSE, CELERY_NO_TASK_RANGE, CELERY_NO_WORKFLOWS, CELERY_REDIS_MODEL } from '../model';
 import { ZCeleryOptions } from '../options';
 import { NO_BACKEND, type CeleryRedisCtx } from './context';
 import { celeryRedisKeys } from './keys';
@@ -94,7 +94,7 @@ export function createCeleryRedisAdapter(
     }
     return capabilitiesOf(
       CELERY_REDIS_MODEL.states,
-      { pause: CELERY_NO_PAUSE },
+      { pause: CELERY_NO_PAUSE, taskRange: CELERY_NO_TASK_RANGE },
       noWorkflows(CELERY_NO_WORKFLOWS),
       !backend && off(['browseDead', 'deadRange', 'replay', 'discard', 'results', 'resultRange', 'fate'], NO_BACKEND),
     );

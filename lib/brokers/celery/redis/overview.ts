@@ -20,6 +20,11 @@ function bounded(seen: number, read: number, total: number): CappedCount {
   return { atLeast: seen, estimate: read > 0 ? Math.round((seen * total) / read) : null };
 }
 
+/** Why a queue the poll's byte budget left unread has an estimate all the same. */
+export const UNREAD_WHY =
+  "not read in this poll (its byte budget ran out on shorter queues): estimated from the queue's exact length, " +
+  'split between waiting and future-ETA as the messages read in this poll were';
+
 /** A total over queues some of which were read in part: the sum of bounds and estimates. */
 function sumCapped(stats: QueueStats[], k: 'ready' | 'scheduled'): CappedCount {
   let estimate: number | null = 0;
@@ -56,6 +61,9 @@ export async function overviewOf(
   const unknownWhy: Record<string, string> = { oldest: OLDEST_WHY };
   const stats = new Map<string, QueueStats>();
   const partial: string[] = [];
+  // Messages read in this poll and how many of them were future-ETA: the split an unread queue gets.
+  const sample = { read: 0, future: 0 };
+  const unread: Array<{ s: QueueStats; total: number }> = [];
   const totalOf = (q: string) => (sizes.get(q) ?? []).reduce((a, b) => a + b, 0);
   // Shortest queues first: a poll's budget runs out on the longest ones, not on every queue.
   for (const q of [...queues].sort((a, b) => totalOf(a) - totalOf(b))) {
@@ -63,6 +71,8 @@ export async function overviewOf(
     const { read, future, tasks } =
       total > 0 ? await splits.split(ctx, q, sizes.get(q) ?? [], SPLIT_CAP, budget, now) : { read: 0, future: 0, tasks: new Set<string>() };
     const all = read >= total;
+    sample.read += read;
+    sample.future += future;
     const running = reserved.items.filter((r) => r.queue === q).length;
     const s: QueueStats = {
       name: q,
@@ -74,11 +84,18 @@ export async function overviewOf(
     };
     if (!all) {
       partial.push(q);
-      s.capped = { ready: bounded(read - future, read, total), scheduled: bounded(future, read, total) };
+      if (read > 0) s.capped = { ready: bounded(read - future, read, total), scheduled: bounded(future, read, total) };
+      else unread.push({ s, total });
     }
     if (reserved.cut) s.capped = { ...s.capped, running: { atLeast: running, estimate: null } };
     if (dead?.capped) s.capped = { ...s.capped, dead: { atLeast: s.dead ?? 0, estimate: null, why: DEAD_COUNT_CAPPED_WHY } };
     stats.set(q, s);
+  }
+  // LLEN is exact, so an unread queue is not unknown: "0+" with its length as the estimate.
+  for (const { s, total } of unread) {
+    const scheduled = sample.read > 0 ? Math.round((total * sample.future) / sample.read) : 0;
+    const ready = { atLeast: 0, estimate: total - scheduled, why: UNREAD_WHY };
+    s.capped = { ...s.capped, ready, scheduled: { atLeast: 0, estimate: scheduled, why: UNREAD_WHY } };
   }
   const warnings: string[] = [];
   if (partial.length) {

@@ -124,11 +124,15 @@ export async function listTasks(sql: Sql, n: PgNames, listed: TaskListQuery, o: 
   };
 }
 
+/** The list's filters; a time range bounds created_at (when enqueued), which no list's index
+ *  holds: it is checked on the rows each index walk visits, like a task filter. */
 function filters(w: PgWhere, q: TaskListQuery, alias = ''): PgWhere {
   return w
     .addIf(q.queue, (p) => `${alias}queue = ${p}`)
     .addIf(q.task, (p) => `${alias}task = ${p}`)
-    .addIf(q.id, (p) => `starts_with(${alias}id, ${p})`);
+    .addIf(q.id, (p) => `starts_with(${alias}id, ${p})`)
+    .addIf(q.since, (p) => `${alias}created_at >= ${p}::timestamptz`)
+    .addIf(q.until, (p) => `${alias}created_at < ${p}::timestamptz`);
 }
 
 async function readyPage(sql: Sql, n: PgNames, q: TaskListQuery, after: Array<string | null> | null, limit: number): Promise<JobRow[]> {

@@ -86,7 +86,7 @@ export function createRabbitmqAdapter(config: StoreConfig): RabbitmqAdapter {
       POTATOQ_RABBITMQ_MODEL.states,
       { pause: POTATOQ_NO_PAUSE, resultRange: POTATOQ_NO_RESULT_RANGE },
       noWorkflows(POTATOQ_NO_WORKFLOWS),
-      off(['list:ready', 'list:running'], NO_LISTING),
+      off(['list:ready', 'list:running', 'taskRange'], NO_LISTING),
       off(['list:scheduled'], NO_SCHEDULED),
       server.major < 4 && off(['browseDead', 'deadRange', 'replay', 'discard', 'fate'], V3_BROWSE_REFUSAL),
       !ctx.backend && NO_BACKEND_CAPS,

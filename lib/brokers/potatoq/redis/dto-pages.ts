@@ -12,7 +12,7 @@ import type { NewestPage } from './dead-tally';
 import { redisKeys } from './keys';
 import { pageRows } from './reads-pages';
 import { encodeCursor, ROW_FIELDS, timeMs, toRow, type TaskRow } from './rows';
-import { rangeMs } from '@/lib/brokers/time-range';
+import { hasRange, inRange, rangeMs } from '@/lib/brokers/time-range';
 
 // The contract's task and dead-letter pages and details on potatoq's Redis layout. Pages are
 // keyset pages over the sorted sets (reads-pages.ts): O(log n + limit) at any depth. A filter
@@ -126,9 +126,11 @@ export async function listTasks(client: Redis, prefix: string, q: TaskListQuery,
   const k = redisKeys(prefix);
   const set = SET_OF[state];
   const key = set === 'ready' ? k.ready(q.queue) : set === 'delayed' ? k.delayed(q.queue) : k.active(q.queue);
-  const filtered = q.task !== undefined || q.id !== undefined || q.q !== undefined;
+  // A time range (enqueued: the message's own `enqueued_at`) has no index either: the same walk.
+  const filtered = q.task !== undefined || q.id !== undefined || q.q !== undefined || hasRange(q);
   const keep = filtered
     ? (r: Read) =>
+        inRange(r.row.enqueuedAt === null ? null : r.row.enqueuedAt * 1000, q) &&
         (q.task === undefined || r.row.task === q.task) &&
         (q.id === undefined || r.row.id.startsWith(q.id)) &&
         (q.q === undefined || contains(text(r.payload), q.q))

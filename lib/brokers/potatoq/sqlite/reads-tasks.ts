@@ -8,6 +8,7 @@ import { isoFromEpoch, mapResult, preview, rawParts, str, type Stored } from '..
 import { containsPattern, PAYLOAD_FOR_PREVIEW, Where } from './sql';
 import { messageView } from '@/lib/potatoq/view';
 import { IX, readyQueueNames } from './reads-overview';
+import { rangeMs } from '@/lib/brokers/time-range';
 
 const STATE_NAMES: Record<number, PotatoqState> = { 0: 'scheduled', 1: 'ready', 2: 'running' };
 
@@ -79,7 +80,8 @@ const COLUMNS = 'seq, id, queue, task, state, priority, run_at, created_at, clai
 /**
  * Keyset pages in claim order on potatoq's partial indexes. Ready across queues merges one
  * short scan of `jobs_ready` per queue (found by a loose index scan); a text search looks only
- * at the newest `window` rows (a rowid range), so no page ever reads a whole table.
+ * at the newest `window` rows (a rowid range), so no page ever reads a whole table. A time
+ * range (`since`/`until`, on when each task was enqueued) filters the rows the walk visits.
  */
 export function listTasks(db: Database.Database, q: TaskListQuery, window: number): Page<TaskSummary> {
   const spec = ORDER[potatoqState(q.state)];
@@ -87,6 +89,11 @@ export function listTasks(db: Database.Database, q: TaskListQuery, window: numbe
   const after = decodeCursor(scope, q.cursor, 3);
   const limit = q.limit + 1;
   const where = new Where().add(`state = ${spec.state}`).addIf(q.task, 'task = ?', q.task).addIf(q.id, 'instr(id, ?) = 1', q.id);
+  // A time range bounds created_at (REAL epoch seconds), which no index holds: checked on the
+  // rows each list's index walk visits, like a task filter.
+  const range = rangeMs(q);
+  if (range.from !== null) where.add('created_at >= ?', range.from / 1000);
+  if (range.to !== null) where.add('created_at < ?', range.to / 1000);
   let rows: JobRow[];
   if (q.q) {
     where.addIf(q.queue, 'queue = ?', q.queue).add(`payload LIKE ? ESCAPE '\\'`, containsPattern(q.q));

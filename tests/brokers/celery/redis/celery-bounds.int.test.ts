@@ -12,6 +12,7 @@ import { dropKeysAt } from '@/tests/support/redis';
 import { createCeleryRedisAdapter } from '@/lib/brokers/celery/redis/adapter';
 import type { CeleryRedisCtx } from '@/lib/brokers/celery/redis/context';
 import { SCAN_BYTES } from '@/lib/brokers/celery/redis/read-profile';
+import { UNREAD_WHY } from '@/lib/brokers/celery/redis/overview';
 import { celeryConfig, newCeleryWorld, redisAvailable, redisDb, spawnCelerySeeder } from './support';
 import { taskQuery } from '@/tests/support/task-query';
 
@@ -121,7 +122,10 @@ if (up) {
       const more = `more-${tag}`;
       const arg = 'x'.repeat(200 * KB);
       for (let i = 0; i < 64; i++) await py.call('enqueue', { task: 'ct.big', queue: more, args: [arg, i] });
-      const { a, stats } = open([many, more]);
+      // The longest queue, read last: the budget is gone by then, so none of it is read.
+      const last = `last-${tag}`;
+      await py.call('enqueue_many', { messages: Array.from({ length: 300 }, (_, i) => ({ task: 'ct.small', queue: last, args: [i] })) });
+      const { a, stats } = open([many, more, last]);
       try {
         const s0 = stats();
         const o = await a.overview();
@@ -134,7 +138,12 @@ if (up) {
         expect(m.capped?.ready?.atLeast).toBe(m.counts.ready);
         expect(m.capped?.ready?.estimate).toBe(200);
         expect(m.tasks).toBeNull();
-        expect(o.totalsCapped?.ready).toEqual({ atLeast: m.counts.ready! + 64, estimate: 264 });
+        // Unread, yet not unknown: its exact LLEN is the estimate, so the total has one too.
+        const l = o.queues.find((q) => q.name === last)!;
+        expect(l.counts.ready).toBe(0);
+        expect(l.capped?.ready).toEqual({ atLeast: 0, estimate: 300, why: UNREAD_WHY });
+        expect(l.capped?.scheduled).toMatchObject({ atLeast: 0, estimate: 0 });
+        expect(o.totalsCapped?.ready).toEqual({ atLeast: m.counts.ready! + 64, estimate: 564 });
         expect(o.warnings?.join(' ')).toMatch(/read in part/);
         // The deepest message of the queue named second opens by id, although the queues read
         // in order would spend the byte budget on the first one: the search takes turns.

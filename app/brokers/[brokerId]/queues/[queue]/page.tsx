@@ -6,6 +6,7 @@ import { PurgeButton } from '@/components/actions/purge-button';
 import { DeadTable } from '@/components/dead/dead-table';
 import { StateTabs } from '@/components/queues/state-tabs';
 import { pickTab, queueTabs } from '@/components/queues/tabs';
+import { TaskRange } from '@/components/queues/task-range';
 import { TaskTable } from '@/components/queues/task-table';
 import { QueueTrends } from '@/components/trends/panels';
 import { Card, CardHeader } from '@/components/ui/card';
@@ -43,7 +44,14 @@ export default async function QueuePage({
   const state = pickTab(tabs, stateParam);
   const redacted = getAuthConfig().redactArgs;
   // A search in hidden arguments would tell what they hold: dropped from the URL's filters.
-  const filters = { task: one(sp.task), id: one(sp.id), q: redacted && state !== 'dead' ? undefined : one(sp.q) };
+  // A time range (as written: a saved "1h" stays relative) is by enqueued time on a task tab.
+  const filters = {
+    task: one(sp.task),
+    id: one(sp.id),
+    q: redacted && state !== 'dead' ? undefined : one(sp.q),
+    since: one(sp.since),
+    until: one(sp.until),
+  };
   const qc = newServerQueryClient();
   await Promise.all([
     prefetchOverview(qc, brokerId),
@@ -70,7 +78,7 @@ export default async function QueuePage({
           <div className="flex flex-wrap items-end justify-between gap-3 p-4">
             <FilterBar
               action={base}
-              keep={{ state }}
+              keep={{ state, since: filters.since, until: filters.until }}
               fields={[
                 { name: 'task', label: words.name, value: filters.task },
                 { name: 'id', label: words.id, value: filters.id, placeholder: 'id or prefix' },
@@ -92,6 +100,9 @@ export default async function QueuePage({
               <PauseButton brokerId={brokerId} queue={queue} />
               <PurgeButton brokerId={brokerId} queue={queue} disabledReason={purgeBlock} />
             </span>
+          </div>
+          <div className="px-4 pb-2">
+            <TaskRange brokerId={brokerId} dead={state === 'dead'} since={filters.since} until={filters.until} />
           </div>
           <StateTabs base={base} brokerId={brokerId} queue={queue} tabs={tabs} active={state} params={filters} />
           {state === 'dead' ? (
