@@ -57,7 +57,8 @@ async function runQueues(system: string, rows: Array<{ system: string; n: number
   if (!seed) throw new Error(`BENCH_SYSTEMS: no system "${system}" here (${Object.keys(SEEDERS).join(', ')})`);
   for (const n of COUNTS) {
     const t0 = performance.now();
-    const s = await seed(n);
+    const s = await seed(n).catch((e: unknown) => void log(`  ${system} ${n}: the seed failed (${String(e).slice(0, 300)})`));
+    if (!s) continue;
     try {
       log(`  ${system} ${n} queues seeded in ${((performance.now() - t0) / 1000).toFixed(1)} s${s.note ? ` (${s.note})` : ''}`);
       rows.push({ system, n, r: measure<QueuesResult>([{ id: 'bench', name: 'bench', ...s.entry }], 'queues') });
