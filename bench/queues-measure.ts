@@ -2,9 +2,12 @@
 // POTATOQ_CONSOLE_BROKERS read through the console's own service, shared reads off
 // (POTATOQ_CONSOLE_READ_CACHE_MS=0) so every read asks the broker. Each case runs
 // BENCH_ROUNDS times; printed as one `@@result` JSON line: median ms, the broker calls one run
-// made (SQL statements sent, Redis commands sent: counted on the drivers' clients) and the
+// made (SQL statements, Redis commands, AMQP RPCs and HTTP requests sent: counted on the
+// drivers' clients and `fetch`) and the
 // answer's JSON bytes. BENCH_MODE=queues times one broker's reads; BENCH_MODE=brokers times
 // one spread snapshot of every broker and builds the overview's summary line from it.
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import pg from 'pg';
 import Redis from 'ioredis';
 
@@ -18,6 +21,22 @@ const send = Redis.prototype.sendCommand;
 Redis.prototype.sendCommand = function (this: Redis, ...a: Parameters<typeof send>) {
   calls++;
   return send.apply(this, a);
+};
+// AMQP: every RPC a channel sends (passive declares, gets, opens); HTTP: every request the
+// console's process sends (the RabbitMQ management API, QueueFlow's API).
+const req = createRequire(import.meta.url);
+const { Channel } = req(path.join(path.dirname(req.resolve('amqplib')), 'lib/channel.js')) as {
+  Channel: { prototype: { _rpc: (...a: unknown[]) => unknown } };
+};
+const rpc = Channel.prototype._rpc;
+Channel.prototype._rpc = function (this: unknown, ...a: unknown[]) {
+  calls++;
+  return rpc.apply(this, a);
+};
+const fetch0 = globalThis.fetch;
+globalThis.fetch = (...a: Parameters<typeof fetch>) => {
+  calls++;
+  return fetch0(...a);
 };
 
 const { brokerList, overview } = await import('@/lib/brokers/service');

@@ -14,11 +14,15 @@ export async function createBenchVhost(base: string, mgmtBase: string, name: str
   const user = decodeURIComponent(login.username);
   const auth = `Basic ${Buffer.from(`${user}:${decodeURIComponent(login.password)}`).toString('base64')}`;
   const mgmt = async (method: string, p: string, body?: unknown): Promise<void> => {
-    const r = await fetch(`${mgmtBase}${p}`, {
-      method,
-      headers: { authorization: auth, 'content-type': 'application/json' },
-      ...(body ? { body: JSON.stringify(body) } : {}),
-    });
+    const send = () =>
+      fetch(`${mgmtBase}${p}`, {
+        method,
+        headers: { authorization: auth, 'content-type': 'application/json' },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      });
+    // The management API closes idle keep-alive connections: a request sent on one just as it
+    // closes fails without reaching RabbitMQ, and is sent again once (each call is idempotent).
+    const r = await send().catch(send);
     if (!r.ok && r.status !== 404) throw new Error(`management ${method} ${p}: HTTP ${r.status} ${await r.text()}`);
   };
   const v = encodeURIComponent(name);

@@ -18,6 +18,9 @@ app = Celery("celery_bench_app", broker=os.environ["CB_BROKER"], backend=os.envi
 app.conf.result_extended = True
 app.conf.worker_prefetch_multiplier = 1
 app.conf.broker_connection_retry_on_startup = True
+# bench/queues.ts seeds the shared bench Redis db under a key prefix of its own.
+if os.environ.get("CB_KEYPREFIX"):
+    app.conf.broker_transport_options = {"global_keyprefix": os.environ["CB_KEYPREFIX"]}
 
 # Five kinds of failure, each with its own message shape, as a live app would have.
 _ERRORS = [

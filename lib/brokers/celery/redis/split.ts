@@ -106,8 +106,12 @@ export class QueueSplits {
       }
     }
     if (base.ids.length === 0) this.stats.walked += 1;
-    if (base.ids.length < cap) {
-      for await (const it of walkQueue(r, queue, HEADS, budget, { bucket: b, pos: base.ids.length }, cap - base.ids.length)) {
+    // Walked up to the bucket's length at this poll's LLEN: a kept walk that already holds it
+    // all (a queue nobody took from or pushed to) costs no read, and a walk never reads into
+    // the next bucket (a round trip per queue and bucket at thousands of queues).
+    const want = Math.min(cap, size);
+    if (base.ids.length < want) {
+      for await (const it of walkQueue(r, queue, HEADS, budget, { bucket: b, pos: base.ids.length }, want - base.ids.length)) {
         if (it.bucket !== b) break;
         base.ids.push(it.id);
         base.etas.push(it.env.etaMs);

@@ -1,7 +1,8 @@
 // The failure tally and the newest-first failure list kept between polls
 // (lib/brokers/celery/redis/result-index.ts) stay right while a real Celery 5.7 worker fails and
 // succeeds tasks, a failure is replayed, a record is deleted behind the console's back and
-// FAILURE records expire (result_failure_expires) — and polls read none of the records again.
+// FAILURE records expire (result_failure_expires) — and polls read none of the records again;
+// the waiting/future split likewise reads an unchanged queue's right end alone.
 // Real Redis 7 (db 7, this run's prefixes), a real `celery worker` (tests/py/rt_celery_app.py).
 // int-lane: uses redis/7 (every key under per-run prefixes)
 import { randomBytes } from 'node:crypto';
@@ -141,6 +142,31 @@ if (up) {
       await ctx.client.rpush(key(), taken);
       expect(await countsOf()).toMatchObject({ ready: 3, scheduled: 3 });
       expect(splits.stats.walked).toBeGreaterThan(before);
+    });
+
+    it("reads an unchanged queue's right end alone, and of one that grew only the new part", async () => {
+      // The read script's calls on this queue's lists, as Redis receives them.
+      const reads: string[] = [];
+      const client = ctx.client;
+      const send0 = client.sendCommand;
+      client.sendCommand = function (this: typeof client, ...args: Parameters<typeof send0>) {
+        const [c] = args;
+        if (/^evalsha$/i.test(c.name) && String(c.args[2]).startsWith(key())) reads.push(String(c.args[2]));
+        return send0.apply(this, args);
+      } as typeof send0;
+      try {
+        await send(2);
+        const before = (await countsOf())!;
+        reads.length = 0;
+        expect(await countsOf()).toEqual(before);
+        expect(reads).toEqual([key()]); // the right end; not a walk of the bucket and the next three
+        await send(2);
+        reads.length = 0;
+        expect(await countsOf()).toMatchObject({ ready: before.ready! + 2, scheduled: before.scheduled });
+        expect(reads).toEqual([key(), key()]); // the right end, then the two new messages in one read
+      } finally {
+        client.sendCommand = send0;
+      }
     });
   });
 } else {
