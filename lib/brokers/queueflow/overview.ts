@@ -113,6 +113,22 @@ async function retryingByQueue(
   }
 }
 
+/** Letters not replayed, tallied per queue from their list while there are at most `max` in
+ *  all (one call per 100; usually a few), else null: then each queue's are counted by a call of
+ *  their own, which at thousands of queues is thousands of requests. A letter without a queue
+ *  name is in no queue's count, as the server's per-queue count has it. */
+async function deadByQueue(client: QfClient, max: number): Promise<Map<string, number> | null> {
+  const query = { replayed: false, limit: SERVER_PAGE };
+  let page = parseWire(ZDeadPage, await client.get('/api/v1/dlq', { ...query, include_total: true }), 'the dead letters');
+  if (page.total === undefined || page.total === null || page.total > max) return null;
+  const tally = new Map<string, number>();
+  for (;;) {
+    for (const d of page.dead_letters) if (d.queue_name) tally.set(d.queue_name, (tally.get(d.queue_name) ?? 0) + 1);
+    if (!page.has_more || !page.next_cursor) return tally;
+    page = parseWire(ZDeadPage, await client.get('/api/v1/dlq', { ...query, cursor: page.next_cursor }), 'the dead letters');
+  }
+}
+
 /** Why the pending/scheduled split of a queue is a lower bound (past RETRY_TALLY_MAX). */
 const SPLIT_WHY = `more than ${RETRY_TALLY_MAX.toLocaleString('en-US')} retrying jobs in this queue: the console does not read each one's retry time, so how many pending jobs are due now or later is a lower bound`;
 
@@ -126,23 +142,31 @@ export const publicStats = (qs: QfQueueStats[]): QueueStats[] => qs.map(({ claim
 /**
  * Every queue the tenant ever used (QueueFlow's queue registry), counted per declared state
  * (./model.ts): `pending` = pending jobs due now, `scheduled` = pending jobs with a future
- * `scheduled_at`, `retrying`, `running`, plus the letters not yet replayed (one counted list
- * call per queue, a few at a time). The server's `/queues` counts claimable now (`pending`:
- * pending and due retrying jobs), not due yet (`scheduled`: future pending and retrying jobs)
- * and `running`; with the retrying jobs tallied per queue by their retry time, the pending ones
+ * `scheduled_at`, `retrying`, `running`, plus the letters not yet replayed (one list of them
+ * all while they are few, else one counted list call per queue, a few at a time). The server's
+ * `/queues` counts claimable now (`pending`: pending and due retrying jobs), not due yet
+ * (`scheduled`: future pending and retrying jobs) and `running`; with the retrying jobs tallied per queue by their retry time, the pending ones
  * due now and later are the differences. Past `retryTallyMax` retrying jobs in all, each
  * queue's own are tallied (one more call per queue); only a queue with more than
  * RETRY_TALLY_MAX has its pending jobs counted instead, the split then a lower bound.
  */
-export async function queueStats(client: QfClient, retryTallyMax = RETRY_TALLY_MAX): Promise<QfQueueStats[]> {
-  const [list, retrying] = await Promise.all([client.get('/api/v1/queues'), retryingByQueue(client, retryTallyMax)]);
+export async function queueStats(
+  client: QfClient,
+  retryTallyMax = RETRY_TALLY_MAX,
+  deadTallyMax = RETRY_TALLY_MAX,
+): Promise<QfQueueStats[]> {
+  const [list, retrying, deadTally] = await Promise.all([
+    client.get('/api/v1/queues'),
+    retryingByQueue(client, retryTallyMax),
+    deadByQueue(client, deadTallyMax),
+  ]);
   const { queues } = parseWire(ZQueues, list, 'the queue list');
   const now = Date.now();
   const tenant = 'tally' in retrying ? retrying.tally : null;
   return mapLimit(queues, 6, async (q) => {
     const [own, dead] = await Promise.all([
       tenant ? Promise.resolve(null) : retryingByQueue(client, RETRY_TALLY_MAX, q.queue),
-      total(client, '/api/v1/dlq', { queue: q.queue, replayed: false }, 'a dead-letter count'),
+      deadTally ? (deadTally.get(q.queue) ?? 0) : total(client, '/api/v1/dlq', { queue: q.queue, replayed: false }, 'a dead-letter count'),
     ]);
     const age = q.oldest_pending_age_secs;
     const base = {
