@@ -145,6 +145,9 @@ function overdue(q: QueueStats, jobs: QfJob[], thr: number, now: number): StuckF
   ];
 }
 
+/** The grain of `/queues`' `oldest_pending_age_secs` (an integer, rounded down). */
+const AGE_GRAIN_S = 1;
+
 /** Every check QueueFlow's API allows, per queue, from bounded reads. */
 export async function diagnoseQueueflow(
   client: QfClient,
@@ -163,7 +166,10 @@ export async function diagnoseQueueflow(
     const waitedS = s.oldestWaitingAt ? (now - Date.parse(s.oldestWaitingAt)) / 1000 : null;
     const retrying = s.counts.retrying ? await oldest(client, 'retrying', s.name) : { rows: [], next: null };
     const running = s.counts.running ? await oldest(client, 'running', s.name) : { rows: [], next: null };
-    const pending = waitedS !== null && waitedS > thr ? await oldest(client, 'pending', s.name) : { rows: [], next: null };
+    // QueueFlow gives the oldest claimable job's age in whole seconds, cut down: the job may be
+    // up to a second older, so its pending jobs are read once that second could cross the
+    // threshold (overdue() then judges each by its own scheduled_at).
+    const pending = waitedS !== null && waitedS + AGE_GRAIN_S > thr ? await oldest(client, 'pending', s.name) : { rows: [], next: null };
     if (retrying.next || running.next || pending.next) capped = true;
     out.push(...lost(s, retrying.rows, q.revoke), ...overTime(s, running.rows, now));
     const fresh = !!s.claimable && !s.counts.running && (waitedS ?? 0) < NO_CLAIM_AFTER_S && (await neverRan(client, s.name));
