@@ -81,6 +81,8 @@ export const ZRabbitmqOptions = z.strictObject({
   queues: z.array(text('each queue'), { error: 'queues must be a list of queue names' }).optional(),
   timeoutMs: ms('timeoutMs').optional(),
   deadBrowseLimit: count('deadBrowseLimit').optional(),
+  /** Up to this many queues (500) are counted by passive declares; past it, from the management listing. */
+  exactCountsUpTo: count('exactCountsUpTo').optional(),
 });
 export type RabbitmqOptions = z.infer<typeof ZRabbitmqOptions>;
 

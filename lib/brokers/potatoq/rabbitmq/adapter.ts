@@ -75,6 +75,7 @@ export function createRabbitmqAdapter(config: StoreConfig): RabbitmqAdapter {
     lockKey: `${target.display}`,
     // Without the management API only named queues can be counted: potatoq's default one unless configured.
     knownQueues: o.queues ?? (mgmtTarget ? [] : ['default']),
+    exactCountsUpTo: o.exactCountsUpTo ?? 500,
     browseLimit: o.deadBrowseLimit ?? 10_000,
     live: { staleAfter: 3 * (o.workerHeartbeatInterval ?? 5), deadAfter: o.workerDeadAfter ?? 60 },
     resultExpires: o.resultExpires ?? 86400,

@@ -18,6 +18,9 @@ export interface RabbitCtx {
   lockKey: string;
   /** Queues named in the configuration (`queues`), for when there is no management API. */
   knownQueues: string[];
+  /** Up to this many queues are counted by passive declares (exact); past it, from the
+   *  management listing (one request; RabbitMQ's statistics, a few seconds old). */
+  exactCountsUpTo: number;
   /** At most this many letters are held per DLQ by one browse. */
   browseLimit: number;
   live: Liveness;

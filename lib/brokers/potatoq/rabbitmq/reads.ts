@@ -20,6 +20,7 @@ import type {
 } from '@/lib/brokers/schema';
 import { ConsoleError, isConsoleError } from '@/lib/brokers/errors';
 import { isNotFound } from '@/lib/transports/amqp/connection';
+import type { MgmtQueue } from '@/lib/transports/amqp/management';
 import { discoverQueues, requireBrowsable, type RabbitCtx } from './context';
 import { readDlq } from './dlq';
 import { groupsNote, windowNote, type DeepDlq } from '@/lib/transports/amqp/dlq-notes';
@@ -163,8 +164,11 @@ export async function overview(ctx: RabbitCtx, capabilities: Capabilities): Prom
   const server = await ctx.link.serverInfo();
   const { names, mgmt } = await discoverQueues(ctx);
   const wanted = [...names, ...names.map(dlqOf), ...DELAY_QUEUES];
+  // Two passive declares a queue are 10,000 round trips at 5,000 queues, past the read timeout:
+  // past `exactCountsUpTo` the listing just read answers them (said on the card).
+  const listed = mgmt && names.length > ctx.exactCountsUpTo ? mgmt : null;
   const [checks, workers] = await Promise.all([
-    ctx.link.checkMany(mgmt ? wanted.filter((n) => mgmt.has(n)) : wanted),
+    listed ? Promise.resolve(fromListing(listed)) : ctx.link.checkMany(mgmt ? wanted.filter((n) => mgmt.has(n)) : wanted),
     ctx.backend ? ctx.backend.workers(ctx.live) : Promise.resolve([]),
   ]);
   const queues: QueueStats[] = [];
@@ -210,6 +214,24 @@ export async function overview(ctx: RabbitCtx, capabilities: Capabilities): Prom
       oldest: 'RabbitMQ does not say when its oldest ready message was enqueued without taking it',
       ...(ctx.mgmt ? {} : { running: 'no management API is configured: unacknowledged (running) counts are unknown' }),
     },
+    ...(listed
+      ? {
+          warnings: [
+            `${names.length.toLocaleString('en-US')} queues, more than ${ctx.exactCountsUpTo.toLocaleString('en-US')} (exactCountsUpTo): ready and dead counts are the management API's statistics (a few seconds old), not counted by passive declares`,
+          ],
+        }
+      : {}),
     readAt: new Date().toISOString(),
   };
+}
+
+/** The listing's counts in the shape passive declares give: a work queue's ready messages; a
+ *  DLQ's letters, those a browse holds unacknowledged included. */
+function fromListing(listed: Map<string, MgmtQueue>): Map<string, { messages: number; consumers: number } | null> {
+  const out = new Map<string, { messages: number; consumers: number } | null>();
+  for (const [name, q] of listed) {
+    const messages = name.endsWith('.dlq') ? (q.messages ?? q.ready) : q.ready;
+    out.set(name, { messages: messages ?? 0, consumers: q.consumers ?? 0 });
+  }
+  return out;
 }

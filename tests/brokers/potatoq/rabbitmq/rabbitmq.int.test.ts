@@ -8,6 +8,7 @@ import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { isConsoleError } from '@/lib/brokers/errors';
 import { AmqpLink } from '@/lib/transports/amqp/connection';
+import { countIn } from '@/lib/brokers/potatoq/counts';
 import { ROOT } from '@/tests/support/potatoq-seeder';
 import { runAdapterContract, type ContractFixture, type ContractSeeder } from '@/tests/contract';
 import { runPotatoqBattery } from '../battery';
@@ -125,6 +126,40 @@ describe.skipIf(!available)('rabbitmq 4: connection, errors and broker-side lett
       expect(msgs[0]!.headers).toEqual({});
     } finally {
       await a.close();
+      await py.call('cleanup').catch(() => undefined);
+      await py.close();
+    }
+  });
+});
+
+describe.skipIf(!available)('rabbitmq 4: many queues', () => {
+  it('counts from the management listing past exactCountsUpTo, the same numbers passive declares give, and says so', async () => {
+    const tag = newTag();
+    const [q1, q2] = [`mq1${tag}`, `mq2${tag}`];
+    const py = spawnRabbitSeeder(RMQ4_URL, REDIS_URL, tag);
+    const options = { managementUrl: RMQ4_MGMT, resultBackend: REDIS_URL, resultBackendOptions: { prefix: tag } };
+    const exact = rabbitAdapter(RMQ4_URL, options);
+    const listed = rabbitAdapter(RMQ4_URL, { ...options, exactCountsUpTo: 1 });
+    const counts = async (a: typeof exact, q: string) => {
+      const s = (await a.overview()).queues.find((x) => x.name === q);
+      return s && { ready: countIn(s, 'ready'), dead: s.dead, consumers: s.consumers };
+    };
+    try {
+      await py.call('enqueue_many', { items: [1, 2, 3].map((n) => ({ task: 'ct.t', queue: q1, args: [n] })) });
+      await py.call('enqueue', { task: 'ct.t', queue: q2, args: [4] });
+      for (const n of [1, 2]) await py.call('dead_letter', { task: 'ct.f', queue: q1, reason: `boom ${n}`, args: [n] });
+      // The listing's statistics are sampled every 5 s: wait until it has caught up.
+      await until('the management API to show 3 ready', async () => (await mgmtQueue(RMQ4_MGMT, q1))?.ready === 3, 20_000);
+      await until('the listing to count both letters', async () => (await counts(listed, q1))?.dead === 2, 20_000);
+      expect(await counts(exact, q1)).toEqual({ ready: 3, dead: 2, consumers: 0 });
+      expect(await counts(listed, q1)).toEqual({ ready: 3, dead: 2, consumers: 0 });
+      expect(await counts(exact, q2)).toEqual(await counts(listed, q2));
+      expect((await listed.overview()).warnings?.join(' ')).toMatch(
+        /more than 1 \(exactCountsUpTo\): ready and dead counts are the management API's/,
+      );
+      expect((await exact.overview()).warnings ?? []).toEqual([]);
+    } finally {
+      await Promise.all([exact.close(), listed.close()]);
       await py.call('cleanup').catch(() => undefined);
       await py.close();
     }
