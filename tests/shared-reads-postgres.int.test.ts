@@ -44,6 +44,14 @@ async function cost(run: () => Promise<unknown>): Promise<number> {
   await resetAdapters();
   return (await db.settledTransactions()) - before;
 }
+/** The least of two counts in a row: PostgreSQL's autovacuum visits a database with activity
+ *  once a minute (autovacuum_naptime), and its worker's transactions count in the database's
+ *  own (measured: 4 at the first visit after a table was made and filled, 2 at idle ones), so
+ *  now and then one window holds a few that are not the console's; two windows seconds apart
+ *  cannot both hold a visit. */
+async function leastCost(run: () => Promise<unknown>): Promise<number> {
+  return Math.min(await cost(run), await cost(run));
+}
 
 describe.skipIf(!up)('shared reads on PostgreSQL', () => {
   beforeAll(async () => {
@@ -66,9 +74,9 @@ describe.skipIf(!up)('shared reads on PostgreSQL', () => {
   it('answers 25 concurrent viewers polling the overview and the dead list with one set of broker reads', async () => {
     const { forgetReads } = await import('@/lib/brokers/shared-reads');
     // A first poll pays the new adapter's probes too: `warm` is what each further one costs.
-    const one = await cost(poll);
-    const warm = (await cost(async () => (await poll(), forgetReads(B), await poll()))) - one;
-    const many = await cost(() => Promise.all(Array.from({ length: 25 }, poll)));
+    const one = await leastCost(poll);
+    const warm = (await leastCost(async () => (await poll(), forgetReads(B), await poll()))) - one;
+    const many = await leastCost(() => Promise.all(Array.from({ length: 25 }, poll)));
     // The count does count each read: the same reads past the sharing cost 25 times as much.
     const { getAdapter } = await import('@/lib/brokers/registry');
     const q = await deadQuery();

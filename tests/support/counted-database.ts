@@ -1,7 +1,8 @@
 // A PostgreSQL database of a test's (or a benchmark's) own on the shared server, so its
 // transactions can be counted (pg_stat_database.xact_commit + xact_rollback): every round trip
 // a broker client makes outside an explicit transaction is one. Nothing else uses the database,
-// so the count is the console's alone while other suites use the server.
+// so the count is the console's alone while other suites use the server, but for autovacuum:
+// its worker visits a database with activity once a minute and adds a few (2–4) of its own.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { PG_URL } from './postgres';
