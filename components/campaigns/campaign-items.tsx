@@ -6,7 +6,7 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { ErrorBox } from '@/components/ui/states';
 import { apiUrl, describeError, getJson } from '@/lib/client/api';
-import type { CampaignItems, ItemQuery } from '@/lib/campaigns/schema';
+import type { CampaignItem, CampaignItems, ItemQuery } from '@/lib/campaigns/schema';
 import { FATE_TONE, errorWord, fateLabel } from './campaign-words';
 
 const PAGE = 100;
@@ -21,6 +21,12 @@ interface Props {
   fate: ItemQuery['fate'];
   live: boolean;
 }
+
+/** A task's page, or its dead letter's (under the letter's own id where the broker gave it one). */
+const itemHref = (b: string, i: CampaignItem) =>
+  i.fate === 'dead'
+    ? `${b}/dead/${encodeURIComponent(i.letter ?? i.followed ?? i.id)}`
+    : `${b}/jobs/${encodeURIComponent(i.followed ?? i.id)}`;
 
 /** The drill-down: each task with its fate, in replay order, `fate` filtered, a page at a time. */
 export function CampaignItemList({ id, broker, from, firstRun = false, fate, live }: Props) {
@@ -54,7 +60,7 @@ export function CampaignItemList({ id, broker, from, firstRun = false, fate, liv
               data-fate={i.fate}
             >
               <td className="py-1.5 pr-3 font-mono text-xs break-all">
-                <Link className="link" href={`${b}/${i.fate === 'dead' ? 'dead' : 'jobs'}/${encodeURIComponent(i.followed ?? i.id)}`}>
+                <Link className="link" href={itemHref(b, i)}>
                   {i.id}
                 </Link>
                 {i.followed ? <span className="block text-zinc-500">replayed as {i.followed}</span> : null}

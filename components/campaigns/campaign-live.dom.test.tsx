@@ -1,8 +1,9 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import type { CampaignView, Rollup } from '@/lib/campaigns/schema';
+import type { CampaignItem, CampaignView, Rollup } from '@/lib/campaigns/schema';
 import { rollupOf } from '@/lib/campaigns/rollup';
 import { mockApi, renderInApp } from '@/tests/support/component';
+import { CampaignItemList } from './campaign-items';
 import { CampaignLive } from './campaign-live';
 
 vi.mock('@/lib/actions/campaign-actions', () => ({ replayDeadAgainAction: vi.fn() }));
@@ -40,5 +41,41 @@ describe("a bulk job's campaign", () => {
     expect(screen.getByTestId('campaign-job').textContent).toBe(
       'The bulk job failed after 500 of 2,000 tasks (BrokerUnavailable: down); the rest were not replayed.',
     );
+  });
+});
+
+describe("a campaign's tasks", () => {
+  const item = (id: string, o: Partial<CampaignItem>): CampaignItem => ({
+    id,
+    from: null,
+    fate: 'dead',
+    state: null,
+    before: null,
+    fingerprint: null,
+    same: null,
+    detail: '',
+    followed: null,
+    letter: null,
+    at: null,
+    checkedAt: null,
+    ...o,
+  });
+
+  it("links a dead task to its letter's own page where the broker gave the letter its own id", async () => {
+    const items = [
+      item('job-1', { letter: '17', from: 'c-1' }),
+      item('job-2', { from: 'c-2' }),
+      item('l-3', { followed: 'job-3' }),
+      item('job-4', { fate: 'waiting' }),
+    ];
+    mockApi({ '/api/campaigns/cmp-x/items': { items, nextCursor: null } });
+    renderInApp(<CampaignItemList id="cmp-x" broker="qf" from="sq" fate="all" live={false} />);
+    const rows = await screen.findAllByTestId('campaign-item');
+    expect(rows.map((r) => r.querySelector('a')!.getAttribute('href'))).toEqual([
+      '/brokers/qf/dead/17',
+      '/brokers/qf/dead/job-2',
+      '/brokers/qf/dead/job-3',
+      '/brokers/qf/jobs/job-4',
+    ]);
   });
 });

@@ -234,9 +234,12 @@ export const previewEnqueue = (brokerId: string, input: unknown, headers: Header
 const ZReplayAgain = z.object({ reason: ZReason.optional() });
 
 /**
- * "Replay the ones that died again": the campaign's dead-again tasks (the first
- * MAX_IDS_PER_CALL) replayed on its broker, as a new campaign linked to this one. Same gate,
- * capability and audit as any replay; the error each died of now is the new campaign's before.
+ * "Replay the ones that died again": the letters of the campaign's dead-again tasks (the first
+ * MAX_IDS_PER_CALL; each one's letter id as its follow-up recorded it where the broker gives a
+ * letter its own id, as QueueFlow does for a job moved into it) replayed on its broker, as a new
+ * campaign linked to this one. Same gate, capability and audit as any replay; the error each
+ * died of now is the new campaign's before. A second press replays the same letters: the broker
+ * refuses each one it replayed already, per id.
  */
 export async function replayDeadAgain(id: string, input: unknown, headers: Headers): Promise<ActionResult> {
   const c = await campaignOf(id);

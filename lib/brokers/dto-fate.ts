@@ -39,6 +39,9 @@ export const ZTaskFate = z
     /** Dead: the queue its letter is in, where the system says (a campaign's queues, its chart
      *  marks); absent when not known. */
     queue: z.string().optional(),
+    /** Dead: the id of its dead letter, where the system gives a letter an id of its own (QueueFlow's
+     *  DLQ entry): the id a replay of it takes. Absent: the letter's id is the task's (`id`). */
+    letter: z.string().optional(),
   })
   .meta({ id: 'TaskFate' });
 export type TaskFate = z.infer<typeof ZTaskFate>;

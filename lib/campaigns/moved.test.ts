@@ -82,6 +82,49 @@ describe("a waiting move's campaign", () => {
   });
 });
 
+describe("a moved task's campaign by the ids of its letters and its source", () => {
+  it('records the letter id the broker gives a dead task, and replays those (the task id where none)', async () => {
+    const store = await tempStore();
+    const moved = movedItems(['c-1', 'c-2', 'c-3', 'c-4'].map((c) => ({ id: c, outcome: 'ok', message: '', taskId: `job-${c}` })));
+    const id = await store.create({ ...base, from: 'celery', firstRun: true }, moved);
+    // job-c-1 died as letter 17 (a DLQ entry of its own), job-c-2 as a letter of its own id,
+    // job-c-3 as one the broker names by the job's id, job-c-4 succeeded (a letter field ignored).
+    const letters: Record<string, Partial<TaskFate>> = {
+      'job-c-1': { fate: 'dead', fingerprint: 'fp-a', letter: '17' },
+      'job-c-2': { fate: 'dead', fingerprint: 'fp-b' },
+      'job-c-3': { fate: 'dead', fingerprint: null, letter: 'job-c-3' },
+      'job-c-4': { letter: '99' },
+    };
+    const fates = async (_b: string, ids: string[]) => ids.map((t) => fate(t, letters[t] ?? {}));
+    expect(await pollCampaign(store, id, { fates, now: () => Date.now() + MIN_POLL_MS })).toMatchObject({ looked: 4, settled: true });
+    const items = (await store.items(id, { fate: 'all', limit: 10 })).items;
+    expect(items.map((i) => [i.id, i.fate, i.letter])).toEqual([
+      ['job-c-1', 'dead', '17'],
+      ['job-c-2', 'dead', null],
+      ['job-c-3', 'dead', null],
+      ['job-c-4', 'succeeded', null],
+    ]);
+    expect(await store.deadAgain(id, 10)).toEqual([
+      { id: '17', before: 'fp-a' },
+      { id: 'job-c-2', before: 'fp-b' },
+      { id: 'job-c-3', before: null },
+    ]);
+    expect(await store.deadAgain(id, 1)).toEqual([{ id: '17', before: 'fp-a' }]);
+  });
+
+  it('finds a moved task by its source id as by its target id, on its broker only when asked', async () => {
+    const store = await tempStore();
+    const moved = await store.create({ ...base, from: 'celery' }, [{ id: 'job-1', before: null, from: 'c-1' }]);
+    const other = await store.create({ ...base, broker: 'sq', action: 'replay' }, [{ id: 'c-1', before: null }]);
+    const found = async (task: string, broker?: string) =>
+      (await store.list({ task, limit: 10, ...(broker ? { broker } : {}) })).items.map((c) => c.id).sort();
+    expect(await found('job-1')).toEqual([moved]);
+    expect(await found('c-1')).toEqual([moved, other].sort());
+    expect(await found('c-1', 'qf')).toEqual([moved]);
+    expect(await found('c-2')).toEqual([]);
+  });
+});
+
 /** Moves each id to `job-<id>`; ids in `already` were put there by an earlier attempt. */
 class MovingBackend extends FakeBackend {
   readonly already = new Set<string>();

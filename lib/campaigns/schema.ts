@@ -104,6 +104,9 @@ export const ZCampaignItem = z
     same: z.boolean().nullable(),
     detail: z.string(),
     followed: z.string().nullable(),
+    /** Dead: its dead letter's id where the broker gives a letter its own (what "replay the ones
+     *  that died again" replays, and its page); null: the id it is followed under. */
+    letter: z.string().nullable(),
     at: z.string().nullable(),
     checkedAt: z.string().nullable(),
   })
@@ -143,7 +146,7 @@ export type ItemQuery = z.infer<typeof ZItemQuery>;
 
 export const ZCampaignListQuery = z.object({
   broker: z.string().max(200).optional(),
-  /** Campaigns that replayed this task id (the task's history). */
+  /** Campaigns that replayed or moved this task id (a moved task: its id on either broker). */
   task: z.string().max(1000).optional(),
   /** The campaign of this bulk job. */
   job: z

@@ -8,7 +8,6 @@ import { bulkCampaignMethods, ITEM_COLS, NEW_ITEM } from './store-bulk';
 import { queuesColumn } from './schema';
 import type {
   Campaign,
-  CampaignItem,
   CampaignItems,
   CampaignList,
   CampaignListQuery,
@@ -19,6 +18,7 @@ import type {
   NewItem,
 } from './schema';
 import { moveScope } from './schema';
+import { FILTER_SQL, toItem, type CampaignRow, type ItemRow } from './store-rows';
 
 // Campaigns on the console's state store (tables in lib/state/steps.ts, `campaigns-1`), the
 // same SQL on SQLite and PostgreSQL. The items are rows, so a 100,000-task campaign costs its
@@ -35,65 +35,6 @@ export interface DueItem {
 const SCOPE_IDS = 20;
 const INSERT_ROWS = 200;
 const nowIso = () => new Date().toISOString();
-
-type CampaignRow = {
-  id: string;
-  broker: string;
-  action: string;
-  created_at: string;
-  who: string;
-  reason: string | null;
-  audit_id: string | null;
-  parent: string | null;
-  scope: string;
-  total: number | string;
-  follow_state: string;
-  follow_why: string | null;
-  followed_ms: number | string;
-};
-
-type ItemRow = {
-  n: number | string;
-  task_id: string;
-  source_id: string | null;
-  before_fp: string | null;
-  fate: string;
-  same: number | null;
-  fp: string | null;
-  state: string | null;
-  detail: string;
-  followed: string | null;
-  at: string | null;
-  checked_ms: number | string;
-};
-
-const toItem = (r: ItemRow): CampaignItem => ({
-  id: r.task_id,
-  from: r.source_id ?? null,
-  fate: r.fate as ItemFate,
-  state: r.state,
-  before: r.before_fp,
-  fingerprint: r.fp,
-  same: r.same === null ? null : Number(r.same) === 1,
-  detail: r.detail,
-  followed: r.followed,
-  at: r.at,
-  checkedAt: Number(r.checked_ms) > 0 ? new Date(Number(r.checked_ms)).toISOString() : null,
-});
-
-/** The drill-down filters as SQL over an item row. */
-const FILTER_SQL: Record<ItemQuery['fate'], string> = {
-  all: '',
-  succeeded: "AND fate = 'succeeded'",
-  dead: "AND fate = 'dead'",
-  'dead-same': "AND fate = 'dead' AND same = 1",
-  'dead-new': "AND fate = 'dead' AND same = 0",
-  waiting: "AND fate = 'waiting'",
-  running: "AND fate = 'running'",
-  gone: "AND fate = 'gone'",
-  unknown: "AND fate = 'unknown'",
-  pending: "AND fate = 'pending'",
-};
 
 export function createCampaignStore(db: SqlRunner) {
   async function counts(id: string): Promise<FateCount[]> {
@@ -180,7 +121,13 @@ export function createCampaignStore(db: SqlRunner) {
         params.push(...p);
       };
       if (q.broker) add('c.broker = ?', q.broker);
-      if (q.task) add('c.id IN (SELECT campaign FROM console_campaign_items WHERE task_id = ?)', q.task);
+      // A moved task is found by its id on either broker: the one it is followed under, or its source id.
+      if (q.task)
+        add(
+          'c.id IN (SELECT campaign FROM console_campaign_items WHERE task_id = ? UNION SELECT campaign FROM console_campaign_items WHERE source_id = ?)',
+          q.task,
+          q.task,
+        );
       // The job id is checked to be [a-z0-9-] (schema), so it cannot escape the pattern.
       if (q.job) add('c.scope LIKE ?', `%"jobId":"${q.job}"%`);
       const [at, id] = q.cursor?.split('|') ?? [];
@@ -234,7 +181,7 @@ export function createCampaignStore(db: SqlRunner) {
       if (!looked.length) return;
       await db.batch(
         looked.map(({ item, fate: f }) => [
-          `UPDATE console_campaign_items SET fate = ?, same = ?, fp = ?, state = ?, detail = ?, followed = ?, at = ?, checked_ms = ?, settled = ?
+          `UPDATE console_campaign_items SET fate = ?, same = ?, fp = ?, state = ?, detail = ?, followed = ?, letter_id = ?, at = ?, checked_ms = ?, settled = ?
            WHERE campaign = ? AND n = ?`,
           [
             f.fate,
@@ -243,6 +190,7 @@ export function createCampaignStore(db: SqlRunner) {
             f.state,
             f.detail.slice(0, 1000),
             f.followed,
+            letterOf(item.id, f),
             f.at,
             now,
             SETTLED.has(f.fate) ? 1 : 0,
@@ -271,17 +219,25 @@ export function createCampaignStore(db: SqlRunner) {
       return (await db.all('SELECT 1 FROM console_campaign_items WHERE campaign = ? AND settled = 0 LIMIT 1', [id])).length > 0;
     },
 
-    /** The ids that died again, in order, at most `limit`, with their fingerprint now. */
+    /**
+     * The letters of the tasks that died again, in order, at most `limit`, with their fingerprint
+     * now: each one's letter id where the broker gave its letter one of its own (a task moved into
+     * QueueFlow dies as a job with a letter of another id), else the task's id. What a replay takes.
+     */
     async deadAgain(id: string, limit: number): Promise<NewItem[]> {
-      const rows = await db.all<{ task_id: string; fp: string | null }>(
-        "SELECT task_id, fp FROM console_campaign_items WHERE campaign = ? AND fate = 'dead' ORDER BY n LIMIT ?",
+      const rows = await db.all<{ task_id: string; letter_id: string | null; fp: string | null }>(
+        "SELECT task_id, letter_id, fp FROM console_campaign_items WHERE campaign = ? AND fate = 'dead' ORDER BY n LIMIT ?",
         [id, limit],
       );
-      return rows.map((r) => ({ id: r.task_id, before: r.fp }));
+      return rows.map((r) => ({ id: r.letter_id ?? r.task_id, before: r.fp }));
     },
   };
 }
 
 const toBit = (b: boolean | null) => (b === null ? null : b ? 1 : 0);
+
+/** A dead task's letter id where the broker says it is not the task's own; null otherwise. */
+export const letterOf = (taskId: string, f: Pick<TaskFate, 'fate' | 'letter'>): string | null =>
+  f.fate === 'dead' && f.letter && f.letter !== taskId ? f.letter : null;
 
 export type CampaignStore = ReturnType<typeof createCampaignStore>;

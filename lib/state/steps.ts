@@ -269,4 +269,12 @@ export const STEPS: readonly SchemaStep[] = [
   // A campaign's queues (lib/campaigns/schema.ts `queuesColumn`): a queue's chart marks only the
   // campaigns of that queue. NULL in campaigns made before (and where not known): broker-wide.
   { id: 'campaigns-4', statements: () => [], columns: () => [['console_campaigns', 'queues', 'TEXT']] },
+  // A dead item's letter id where the broker gives a letter its own (QueueFlow's DLQ entry): what
+  // "replay the ones that died again" replays. NULL: the task's id. The index finds a moved task's
+  // campaigns by its id on the broker it came from (`/campaigns?task=`), as by its target id.
+  {
+    id: 'campaigns-5',
+    statements: () => ['CREATE INDEX IF NOT EXISTS console_campaign_items_source ON console_campaign_items (source_id, campaign)'],
+    columns: () => [['console_campaign_items', 'letter_id', 'TEXT']],
+  },
 ];

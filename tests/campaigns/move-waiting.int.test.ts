@@ -35,6 +35,7 @@ const mw = up ? await import('@/lib/brokers/move-waiting') : null;
 const rec = up ? await import('@/lib/campaigns/record') : null;
 const svc = up ? await import('@/lib/campaigns/service') : null;
 const bulk = up ? await import('@/lib/bulk/follow') : null;
+const ops = up ? await import('@/lib/actions/operations') : null;
 const { getCampaignStore } = await import('@/lib/campaigns/open');
 const { rollupLine } = await import('@/lib/campaigns/rollup');
 
@@ -96,6 +97,53 @@ describe.skipIf(!up)('moved waiting tasks followed as campaigns on the target, w
       expect([i.fate, job.status]).toEqual(ns[k]! % 2 === 0 ? ['succeeded', 'completed'] : ['dead', 'failed']);
       if (i.fate === 'dead') expect(i).toMatchObject({ same: null, before: null, fingerprint: expect.stringMatching(/^fp-/) });
     }
+  }, 240_000);
+
+  it("replay the ones that died again: each job's own QueueFlow letter replayed once; a second press refused per id", async () => {
+    await save({ source: 'sq', target: 'qf', task: 'mv.record', targetTask: 'qf.fatal', queue: TQ, args: ['n', 's'] });
+    const ns = [51, 52, 53];
+    fs.writeFileSync(path.join(qfw.out, 'fixed-52'), '');
+    const ids = waitingPotatoq(ns, `${W}-again`);
+    const r = await mw!.moveWaiting('sq', 'qf', ids, BY);
+    expect(r.failed).toEqual([]);
+    const first = await settled((await campaignOf('sq', 'qf', r.succeeded))!);
+    expect(rollupLine(first.rollup, first.scope.firstRun)).toBe('1 succeeded · 2 failed');
+    // Each failed job's letter is a DLQ entry of its own id (a number), naming the job.
+    const dead = (await store.items(first.id, { fate: 'dead', limit: 10 })).items;
+    expect(dead.map((i) => i.from)).toEqual([ids[0], ids[2]]);
+    for (const i of dead) {
+      expect(i.letter).toMatch(/^\d+$/);
+      const l = (await call<{ job_id: string; replayed_at?: string | null }>(s!, 'GET', `/api/v1/dlq/${i.letter}`)).body;
+      expect([l.job_id, l.replayed_at ?? null]).toEqual([i.id, null]);
+    }
+
+    // The fix for 51 is deployed; the operator presses "Replay the 2 that died again".
+    fs.writeFileSync(path.join(qfw.out, 'fixed-51'), '');
+    const h = new Headers({ host: 'localhost:3000', origin: 'http://localhost:3000' });
+    const again = await ops!.replayDeadAgain(first.id, { reason: 'fix for 51 deployed' }, h);
+    expect(again.failed).toEqual([]);
+    expect(again.succeeded.map((o) => o.id)).toEqual(dead.map((i) => i.letter));
+    // On QueueFlow: each letter marked replayed as a new job of the same task and payload.
+    for (const [k, o] of again.succeeded.entries()) {
+      const l = (await call<{ replay_job_id?: string }>(s!, 'GET', `/api/v1/dlq/${o.id}`)).body;
+      expect(l.replay_job_id).toBe(o.taskId);
+      const job = (await call<{ task_name: string; payload: { n: number } }>(s!, 'GET', `/api/v1/jobs/${o.taskId}`)).body;
+      expect([job.task_name, job.payload.n]).toEqual(['qf.fatal', [51, 53][k]]);
+    }
+    // The new campaign follows those letters to their jobs: 51 fixed, 53 dies again.
+    const next = await settled(again.campaign!);
+    expect(next).toMatchObject({ parent: first.id, action: 'replay-again', rollup: { total: 2, succeeded: 1 } });
+    const followed = (await store.items(next.id, { fate: 'all', limit: 10 })).items;
+    expect(followed.map((i) => [i.id, i.followed, i.fate])).toEqual(
+      again.succeeded.map((o, k) => [o.id, o.taskId, k ? 'dead' : 'succeeded']),
+    );
+
+    // A second press: QueueFlow refuses each letter it replayed already; nothing runs twice.
+    const twice = await ops!.replayDeadAgain(first.id, { reason: 'pressed again' }, h);
+    expect(twice.succeeded).toEqual([]);
+    expect(twice.failed.map((o) => [o.id, o.outcome, o.taskId])).toEqual(again.succeeded.map((o) => [o.id, 'already', o.taskId]));
+    for (const o of again.succeeded)
+      expect((await call<{ replay_job_id?: string }>(s!, 'GET', `/api/v1/dlq/${o.id}`)).body.replay_job_id).toBe(o.taskId);
   }, 240_000);
 
   it('a bulk move of a queue: its campaign cmp-<job> holds each moved task once, under its job id, and settles', async () => {

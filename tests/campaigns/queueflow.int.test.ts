@@ -86,5 +86,9 @@ let clock = Date.now();
     expect(c.rollup).toMatchObject({ total: 8, succeeded: 4, deadSame: 4, deadNew: 0, deadUnlinked: 0 });
     const dead = await store.items(id, { fate: 'dead-same', limit: 10 });
     expect(dead.items.every((i) => i.followed && i.followed !== i.id && /n=\d+ is not valid/.test(i.detail))).toBe(true);
+    // Each died again as a letter of its own (its replay job's), which "replay again" takes: not
+    // the letter replayed already, which QueueFlow would refuse.
+    expect(dead.items.every((i) => i.letter && !letters.includes(i.letter))).toBe(true);
+    expect((await store.deadAgain(id, 10)).map((d) => d.id)).toEqual(dead.items.map((i) => i.letter));
   }, 240_000);
 });

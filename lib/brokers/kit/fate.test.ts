@@ -62,6 +62,12 @@ describe('fatesFrom', () => {
     expect(b).toMatchObject({ fate: 'unknown', detail: 'no replay recorded' });
   });
 
+  it("says the letter's own id where the system gives it one (what a replay of it takes)", async () => {
+    const r = { ...reads({}), dead: async (id: string) => ({ fingerprint: 'fp-a', detail: 'x', at: null, letter: `L-${id}` }) };
+    const [f] = await fatesFrom(['job-1'], { ...r, follow: async () => ({ id: 'job-2' }) });
+    expect(f).toMatchObject({ id: 'job-1', followed: 'job-2', fate: 'dead', letter: 'L-job-2' });
+  });
+
   it('costs at most READS_PER_ID reads an id and refuses more than a batch', async () => {
     // Every read of each id, none of which finds it: the most an id costs.
     const r = reads({});

@@ -12,6 +12,9 @@ export interface DeadSeen {
   at: string | null;
   /** The queue the letter is in, where the system says. */
   queue?: string;
+  /** The letter's own id, where the system's letter ids are not its task ids (the id a replay
+   *  takes); absent: the id read. */
+  letter?: string;
 }
 
 /** A stored final result of the id (the adapter answers null for one that is not final: started,

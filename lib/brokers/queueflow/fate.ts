@@ -16,8 +16,9 @@ const LETTER_SEARCH = 50;
  * job: a campaign's id is the letter's (or, after an edited replay, the job's), followed to the
  * job (ReplayLinks: the edited job after an edit-replay). The job's status tells the rest:
  * completed (its result), failed (its own new dead letter, found among the letters of its task
- * created since it was, for the fingerprint), pending/retrying/running. A job or letter gone by
- * retention (`--retention-hours`) cannot be followed: said so.
+ * created since it was, for the fingerprint and the letter's own id, which a replay of it takes),
+ * pending/retrying/running. A job or letter gone by retention (`--retention-hours`) cannot be
+ * followed: said so.
  */
 
 /** The letter's queue, where QueueFlow names one. */
@@ -62,7 +63,9 @@ export function queueflowFates(ids: string[], client: QfClient, links: ReplayLin
       const letter = parseWire(ZDeadPage, raw, 'the dead-letter list').dead_letters.find((d) => d.job_id === j.id);
       if (!letter)
         return { fingerprint: null, detail: j.error_message ?? 'failed (its dead letter was not found)', at: j.completed_at ?? null };
-      return { fingerprint: letterFingerprint(letter).key, detail: summaryOf(letter), at: letter.created_at, ...queueOf(letter) };
+      // Its letter's own id (a DLQ entry's, not the job's): what "replay the ones that died again" replays.
+      const seen = { fingerprint: letterFingerprint(letter).key, detail: summaryOf(letter), at: letter.created_at };
+      return { ...seen, ...queueOf(letter), letter: String(letter.id) };
     },
     live: async (id) => {
       const j = await job(id);
