@@ -29,7 +29,7 @@ export default async function CampaignsPage({ searchParams }: { searchParams: Pr
       <PageTitle
         sub={
           q.data.task ? (
-            <span className="font-mono text-xs break-all">campaigns that replayed {q.data.task}</span>
+            <span className="font-mono text-xs break-all">campaigns that replayed or moved {q.data.task}</span>
           ) : (
             'Replays and what became of each task'
           )

@@ -112,7 +112,7 @@ export function createCampaignStore(db: SqlRunner) {
       return r ? toCampaign(r) : null;
     },
 
-    /** Newest first; `task`: the campaigns that replayed this id (on `broker` when given). */
+    /** Newest first; `task`: the campaigns that replayed or moved this id (its id on either broker), on `broker` when given. */
     async list(q: CampaignListQuery): Promise<CampaignList> {
       const where: string[] = [];
       const params: unknown[] = [];
