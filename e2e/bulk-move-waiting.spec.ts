@@ -10,7 +10,7 @@ import { uniqueQueue } from './seed';
 // real QueueFlow server as one bulk job: the target picked first, the snapshot counted, the
 // count confirmed; then in the brokers: each a QueueFlow job under its move key with the mapped
 // payload, gone from Celery, and the task for later (not in the filter) left where it was; the
-// job's campaign follows them on QueueFlow, each naming its Celery id.
+// job's campaign follows them on QueueFlow, each naming its Celery id, and is found by a Celery id.
 
 test.beforeEach(() => {
   const why = extraStatus().celery;
@@ -89,5 +89,9 @@ test('all matching waiting Celery tasks moved into QueueFlow as one bulk job, co
   const from = page.getByTestId('campaign-item-from');
   await expect(from).toHaveCount(3);
   expect((await from.allTextContents()).sort()).toEqual(ids.map((id) => `from celery/${id}`).sort());
+  // A moved task's campaigns, found by its id on Celery (the broker it came from) too.
+  await page.goto(`/campaigns?task=${encodeURIComponent(ids[0]!)}`);
+  await expect(page.getByTestId('campaign-row')).toHaveCount(1);
+  await expect(page.getByTestId('campaign-row')).toContainText('bulk-move-waiting');
   expect(pageErrors).toEqual([]);
 });
