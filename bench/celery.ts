@@ -7,6 +7,7 @@
 // redis-server (its own port and folder) holds everything and is removed at the end, with every
 // process started here. A script, not a test. See docs/performance.md.
 import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createCeleryRedisAdapter } from '@/lib/brokers/celery/redis/adapter';
@@ -27,6 +28,14 @@ const WAITING = Math.round(Number(process.env.BENCH_CELERY_WAITING ?? 100_000 * 
 const FAILED = Math.round(Number(process.env.BENCH_CELERY_FAILED ?? 10_000 * SCALE));
 const CHURN = Math.round(Number(process.env.BENCH_CELERY_CHURN ?? 20_000 * SCALE));
 const EVENTS_S = Number(process.env.BENCH_CELERY_EVENTS_SECONDS ?? 120);
+// During the events period: churn tasks sent each minute (1 in 10 fails), so events keep flowing
+// for all of it, and a memory sample every SAMPLE_S seconds.
+const PER_MINUTE = Number(process.env.BENCH_CELERY_EVENTS_PER_MINUTE ?? 1200);
+const SAMPLE_S = Number(process.env.BENCH_CELERY_SAMPLE_SECONDS ?? 300);
+// A folder: after the events period the console's V8 heap is written there twice, HEAP_GAP_S apart
+// (each snapshot after a full collection); compare them with `npm run bench:heap-diff -- <a> <b>`.
+const HEAP_DIR = process.env.BENCH_CELERY_HEAP_DIR ?? '';
+const HEAP_GAP_S = Number(process.env.BENCH_CELERY_HEAP_GAP_SECONDS ?? 180);
 const ITER = Number(process.env.BENCH_ITERATIONS ?? 10);
 const LIMIT_MIN = Number(process.env.BENCH_CELERY_TIMEOUT_MINUTES ?? 20);
 const ORPHAN = 'bench.nobody'; // a queue with waiting tasks and no worker
@@ -115,6 +124,10 @@ async function main(): Promise<void> {
       (x) => (ctx = x),
     );
     adapter = a;
+    if (HEAP_DIR) {
+      fs.mkdirSync(HEAP_DIR, { recursive: true });
+      process.env.BENCH_SERVER_NODE_ARGS = `${process.env.BENCH_SERVER_NODE_ARGS ?? ''} --heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${HEAP_DIR}`;
+    }
     server = await startConsole(entry);
     if (!server)
       log('  no production build (.next/BUILD_ID): the console over HTTP and its memory are not measured; run `npx next build` first');
@@ -175,29 +188,80 @@ async function main(): Promise<void> {
     log(ratioLine('one failed task vs console dead detail (adapter)', m(L.fInfo), m(L.aDetail)));
     log(ratioLine('queue lengths vs the LLEN part of the overview (adapter)', m(L.fQueues), m(L.aLlen)));
 
-    // 4. Memory after a period of events, both servers polled as one viewer would (every 5 s).
+    // 4. Memory over a period of events, both servers polled as one viewer would (every 5 s), churn
+    // sent each minute so that events flow for all of it.
     const rss = (p: { pid: number } | null) => (p ? treeRssMb(p.pid) : null);
-    const show = (when: string) => {
+    const eventsT0 = Date.now();
+    let sent = 0;
+    let failedSent = 0;
+    const show = async (when: string) => {
       const fl = rss(flower);
       const co = rss(server);
       const procs = (n: number) => `${n} process${n === 1 ? '' : 'es'}`;
+      const held = Object.keys((await dashboardGet(flower!.url, '/api/tasks')) as object).length;
+      const stored = await backendClient.dbsize();
       log(
-        `  ${when}: Flower ${fl!.mb.toFixed(0)} MiB (${procs(fl!.processes)}) · console ${co ? `${co.mb.toFixed(0)} MiB (${procs(co.processes)})` : 'not started'}`,
+        `  ${when} (${((Date.now() - eventsT0) / 1000).toFixed(0)} s, ${count(sent)} tasks sent): Flower ${fl!.mb.toFixed(0)} MiB (${procs(fl!.processes)}, holds ${count(held)} tasks) · console ${co ? `${co.mb.toFixed(0)} MiB (${procs(co.processes)})` : 'not started'} · ${count(stored)} results stored`,
       );
       return { fl, co };
     };
-    log(`\nresident memory (VmRSS from /proc, each server's process tree), ${EVENTS_S} s of events:`);
-    show('before');
-    await produce(env, [{ task: 'bench.ok', queues: ['bench.churn'], n: CHURN, first: CHURN }], 1);
+    log(
+      `\nresident memory (VmRSS from /proc, each server's process tree), ${EVENTS_S} s of events, ${count(PER_MINUTE)} churn tasks sent a minute, a sample every ${SAMPLE_S} s:`,
+    );
+    const heap = async (label: string) => {
+      if (!HEAP_DIR || !server) return;
+      const t = Date.now();
+      process.kill(server.pid, 'SIGUSR2');
+      // The snapshot is written on the server's main thread: it answers again once it is done (a
+      // kept-alive connection it closed meanwhile may fail the first asks).
+      for (let i = 0; i < 300; i++) {
+        await new Promise((r) => setTimeout(r, 1000));
+        if ((await anyGet(server.url, '/api/health/live').catch(() => 0)) === 200) break;
+      }
+      log(`  heap snapshot "${label}" written to ${HEAP_DIR} in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+    };
+    await show('before');
+    let nextSend = Date.now();
+    let nextSample = Date.now() + SAMPLE_S * 1000;
     const until = Date.now() + EVENTS_S * 1000;
     while (Date.now() < until) {
+      if (Date.now() >= nextSend) {
+        nextSend += 60_000;
+        const fails = Math.floor(PER_MINUTE / 10);
+        const first = 2 * CHURN + FAILED + sent;
+        void produce(
+          env,
+          [
+            { task: 'bench.ok', queues: ['bench.churn'], n: PER_MINUTE - fails, first },
+            { task: 'bench.fail', queues: ['bench.churn'], n: fails, first: first + PER_MINUTE - fails },
+          ],
+          1,
+        ).catch((e: unknown) => log(`  a churn batch failed: ${String(e)}`));
+        sent += PER_MINUTE;
+        failedSent += fails;
+      }
       await Promise.all([f('/api/queues/length')(), f('/api/tasks?state=FAILURE&limit=100')()]);
       if (server) await Promise.all([s('/api/brokers/bench/queues')(), s('/api/brokers/bench/dead?limit=100')()]);
+      if (Date.now() >= nextSample && Date.now() < until) {
+        nextSample += SAMPLE_S * 1000;
+        await show('sample');
+      }
       await new Promise((r) => setTimeout(r, 5000));
     }
-    const after = show('after');
-    const known = Object.keys((await dashboardGet(flower.url, '/api/tasks')) as object).length;
-    log(`  Flower holds ${count(known)} tasks in memory (its --max_tasks is 100,000 by default); the console holds none`);
+    const after = await show('after');
+    log(`  ${count(failedSent)} of the tasks sent during the period fail`);
+    // Two snapshots after the samples (a snapshot itself raises the process's resident memory):
+    // what the heap holds after a full collection, and what it added in HEAP_GAP_S more of events.
+    if (HEAP_DIR && server) {
+      await heap('end');
+      const gapUntil = Date.now() + HEAP_GAP_S * 1000;
+      while (Date.now() < gapUntil) {
+        await Promise.all([s('/api/brokers/bench/queues')(), s('/api/brokers/bench/dead?limit=100')()]);
+        await new Promise((r) => setTimeout(r, 5000));
+      }
+      await heap(`end + ${HEAP_GAP_S} s`);
+    }
+    log('  (Flower keeps up to --max_tasks tasks in memory, 100,000 by default; the console keeps no task)');
     if (after.co) log(`  Flower ÷ console memory: ${(after.fl!.mb / after.co.mb).toFixed(2)}×`);
     log(`\nload average now ${load()}; the run took ${secs()}`);
   } finally {

@@ -17,7 +17,8 @@
 //            ranges.ts and schema.ts: the trend windows and the one bucketing rule the
 //            contract's histograms answer in), lib/auth, lib/actions, lib/client,
 //            lib/metrics, lib/api, lib/demo, lib/config.ts and the broker service
-//            (lib/brokers/service.ts, shared-reads.ts, registry.ts, systems.ts, systems-context.ts, move*.ts).
+//            (lib/brokers/service.ts and its service-*.ts parts, shared-reads.ts, registry.ts, systems.ts,
+//            systems-context.ts, move*.ts).
 //            What an adapter needs from them reaches it through the AdapterContext its
 //            factory is given (lib/brokers/adapter-context.ts).
 //
@@ -49,6 +50,10 @@ const SERVICE_PREFIXES = [
 const SERVICE_FILES = new Set([
   'lib/config.ts',
   'lib/brokers/service.ts',
+  'lib/brokers/service-core.ts',
+  'lib/brokers/service-overview.ts',
+  'lib/brokers/service-reads.ts',
+  'lib/brokers/service-actions.ts',
   'lib/brokers/service-workflows.ts',
   'lib/brokers/shared-reads.ts',
   'lib/brokers/registry.ts',

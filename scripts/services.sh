@@ -14,6 +14,9 @@
 #          redis     Redis 7, no persistence
 #          rabbitmq3 RabbitMQ 3.10 (the machine's Debian package), management plugin enabled
 #          rabbitmq4 RabbitMQ 4.3 with management, in the Debian sid chroot
+#          rabbitmq4b a second RabbitMQ 4.3 node (same package; its own ports, name and data)
+#                    for benchmarks that flood a broker (thousands of quorum queues); never in
+#                    CI's set, and `down` removes its data
 #          mysql     MySQL 9.x (sid's mysql-server), in the chroot, database and user `test`
 #          valkey    Valkey 9.x (sid's valkey-server), in the chroot, no persistence
 #          rust      rustc/cargo 1.97 (sid's), in the chroot; nothing to start
@@ -28,7 +31,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 CI_SET=(postgres redis rabbitmq3 rabbitmq4)
-ALL=(postgres redis rabbitmq3 rabbitmq4 mysql valkey rust)
+ALL=(postgres redis rabbitmq3 rabbitmq4 rabbitmq4b mysql valkey rust)
 if [ "$(id -u)" = 0 ]; then DEFAULT_CACHE=/var/cache/potatoq-console; else DEFAULT_CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/potatoq-console"; fi
 CACHE="${POTATOQ_CONSOLE_CACHE:-$DEFAULT_CACHE}"
 CHROOT="$CACHE/sid"
@@ -233,7 +236,7 @@ chroot_apt() { # packages...: installs the missing ones inside the chroot
 }
 # The chroot's /proc stays mounted only while one of its services runs.
 chroot_release() {
-  rabbitmq4_alive || mysql_alive || valkey_alive || { is_mounted "$CHROOT/proc" && umount "$CHROOT/proc" 2>/dev/null || umount -l "$CHROOT/proc" 2>/dev/null; }
+  rabbitmq4_alive || rabbitmq4b_alive || mysql_alive || valkey_alive || { is_mounted "$CHROOT/proc" && umount "$CHROOT/proc" 2>/dev/null || umount -l "$CHROOT/proc" 2>/dev/null; }
   return 0
 }
 
@@ -317,6 +320,94 @@ rabbitmq4_env() {
   r4_ports
   echo "POTATOQ_TEST_RABBITMQ4_URL=amqp://potatoq:potatoq@127.0.0.1:$R4_AMQP/"
   echo "POTATOQ_TEST_RABBITMQ4_MGMT=http://127.0.0.1:$R4_MGMT"
+}
+
+# --- rabbitmq4b (chroot): a node of its own for benchmarks ------------------------------------
+R4B_ENV=/etc/rabbitmq-bench/rabbitmq-env.conf # inside the chroot
+R4B_DATA=/var/lib/rabbitmq-bench
+r4b_ports() {
+  R4B_AMQP=$(port_of rabbitmq4b-amqp "${RABBITMQ4B_AMQP_PORT:-5674}")
+  R4B_MGMT=$(port_of rabbitmq4b-mgmt "${RABBITMQ4B_MGMT_PORT:-15674}")
+  R4B_EPMD=$(port_of rabbitmq4b-epmd "${RABBITMQ4B_EPMD_PORT:-4371}")
+  R4B_DIST=$(port_of rabbitmq4b-dist "${RABBITMQ4B_DIST_PORT:-25674}")
+}
+r4b_ctl() { in_chroot RABBITMQ_CONF_ENV_FILE="$R4B_ENV" /usr/lib/rabbitmq/bin/rabbitmqctl -q "$@"; }
+rabbitmq4b_alive() { [ -f "$RUN/rabbitmq4b.pid" ] && kill -0 "$(cat "$RUN/rabbitmq4b.pid")" 2>/dev/null; }
+rabbitmq4b_running() { r4b_ports; rabbitmq4b_alive && listening "$R4B_AMQP"; }
+rabbitmq4b_install() { chroot_apt rabbitmq-server; }
+r4b_config() {
+  local d="$CHROOT/etc/rabbitmq-bench"
+  mkdir -p "$d" "$CHROOT$R4B_DATA"
+  cat > "$d/rabbitmq-env.conf" <<EOF
+NODENAME=rabbitbench@localhost
+USE_LONGNAME=false
+NODE_PORT=$R4B_AMQP
+DIST_PORT=$R4B_DIST
+ERL_EPMD_PORT=$R4B_EPMD
+ERL_EPMD_ADDRESS=127.0.0.1
+CONFIG_FILE=/etc/rabbitmq-bench/rabbitmq.conf
+ENABLED_PLUGINS_FILE=/etc/rabbitmq-bench/enabled_plugins
+MNESIA_BASE=$R4B_DATA/mnesia
+LOG_BASE=$R4B_DATA/log
+SERVER_ADDITIONAL_ERL_ARGS="-kernel inet_dist_use_interface {127,0,0,1}"
+EOF
+  cat > "$d/rabbitmq.conf" <<EOF
+listeners.tcp.default = 127.0.0.1:$R4B_AMQP
+management.tcp.port = $R4B_MGMT
+management.tcp.ip = 127.0.0.1
+EOF
+  echo '[rabbitmq_management].' > "$d/enabled_plugins"
+}
+rabbitmq4b_up() {
+  rabbitmq4b_install
+  r4b_ports
+  if rabbitmq4b_alive && r4b_ctl ping >/dev/null 2>&1; then return 0; fi
+  local p
+  listening "$R4B_EPMD" && in_chroot ERL_EPMD_PORT="$R4B_EPMD" epmd -kill >/dev/null 2>&1 && sleep 1
+  for p in "$R4B_AMQP" "$R4B_MGMT" "$R4B_EPMD" "$R4B_DIST"; do claim_port rabbitmq4b "$p"; done
+  r4b_config
+  cp /etc/hosts "$CHROOT/etc/hosts"
+  mount_proc
+  mkdir -p "$RUN"
+  setsid chroot "$CHROOT" "${CENV[@]}" RABBITMQ_CONF_ENV_FILE="$R4B_ENV" /usr/lib/rabbitmq/bin/rabbitmq-server > "$RUN/rabbitmq4b.log" 2>&1 < /dev/null 9>&- &
+  echo $! > "$RUN/rabbitmq4b.pid"
+  local deadline=$((SECONDS + START_TIMEOUT))
+  until r4b_ctl ping >/dev/null 2>&1; do
+    rabbitmq4b_alive || { tail -n 30 "$RUN/rabbitmq4b.log" >&2; die "rabbitmq4b exited during startup (log: $RUN/rabbitmq4b.log)"; }
+    [ $SECONDS -lt $deadline ] || { tail -n 30 "$RUN/rabbitmq4b.log" >&2; die "rabbitmq4b did not answer within ${START_TIMEOUT}s"; }
+    sleep 2
+  done
+  r4b_ctl await_startup
+  r4b_ctl add_user potatoq potatoq >/dev/null 2>&1 || true
+  r4b_ctl set_user_tags potatoq administrator >/dev/null
+  r4b_ctl set_permissions -p / potatoq '.*' '.*' '.*' >/dev/null
+  record_started rabbitmq4b
+  say "rabbitmq4b $(r4b_ctl eval 'rabbit_misc:version().' | tr -d '"') started on amqp :$R4B_AMQP, management :$R4B_MGMT (a node of its own)"
+}
+rabbitmq4b_down() {
+  [ -f "$CACHE/sid.debootstrapped" ] || return 0
+  r4b_ports
+  if rabbitmq4b_alive; then
+    local pid; pid=$(cat "$RUN/rabbitmq4b.pid")
+    mount_proc
+    r4b_ctl shutdown >/dev/null 2>&1 || r4b_ctl stop >/dev/null 2>&1 || true
+    for _ in $(seq 1 30); do kill -0 "$pid" 2>/dev/null || break; sleep 1; done
+    kill -0 "$pid" 2>/dev/null && kill -TERM -- "-$pid" 2>/dev/null || true
+  fi
+  rm -f "$RUN/rabbitmq4b.pid"
+  if [ -d "$CHROOT/proc" ] && listening "$R4B_EPMD"; then
+    mount_proc
+    in_chroot ERL_EPMD_PORT="$R4B_EPMD" epmd -kill >/dev/null 2>&1 || true
+  fi
+  # A benchmark's thousands of queues are not worth keeping: the next start is a clean node.
+  rm -rf "${CHROOT:?}$R4B_DATA"
+  chroot_release
+}
+rabbitmq4b_status() { rabbitmq4b_running && echo "rabbitmq4b: running $(r4b_ctl eval 'rabbit_misc:version().' 2>/dev/null | tr -d '"') on amqp :$R4B_AMQP, management :$R4B_MGMT"; }
+rabbitmq4b_env() {
+  r4b_ports
+  echo "POTATOQ_BENCH_RABBITMQ4_URL=amqp://potatoq:potatoq@127.0.0.1:$R4B_AMQP/"
+  echo "POTATOQ_BENCH_RABBITMQ4_MGMT=http://127.0.0.1:$R4B_MGMT"
 }
 
 # --- mysql (chroot) --------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 import 'server-only';
 import type { ActionOutcome } from '@/lib/brokers/schema';
 import { processId } from '@/lib/state/process-id';
-import { BulkJob, FINISHED, type JobHooks } from './runner';
+import { FINISHED } from './job-state';
+import { BulkJob, type JobHooks } from './runner';
 import type { BulkJobView } from './schema';
 import type { BulkBackend } from './snapshot';
 import { HEARTBEAT_MS, OWNER_GONE_MS, type BulkRow, type BulkStore } from './store';

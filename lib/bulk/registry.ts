@@ -1,5 +1,6 @@
 import { ConsoleError } from '@/lib/brokers/errors';
-import { BulkJob, FINISHED } from './runner';
+import { FINISHED } from './job-state';
+import { BulkJob } from './runner';
 
 /** Finished jobs stay readable this long (the outcome panel, a reload of the page). */
 const KEEP_FINISHED_MS = 60 * 60 * 1000;
