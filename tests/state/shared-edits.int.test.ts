@@ -57,6 +57,31 @@ for (const kind of ['postgres', 'sqlite'] as const) {
       expect((await createCampaignStore(a).get(id))!.follow.state).toBe('following');
     });
 
+    it("keeps a dead task's own letter id for replay-again, and finds a moved task by its source id", async () => {
+      const [a, b] = await open(kind);
+      const c = { broker: 'qf', action: 'move-waiting', who: 'olga', reason: null, auditId: null, parent: null, filter: null, from: 'sq' };
+      const id = await createCampaignStore(a).create(c, [
+        { id: 'job-1', before: null, from: 's-1' },
+        { id: 'job-2', before: null, from: 's-2' },
+      ]);
+      const due = await createCampaignStore(b).due(id, 10);
+      const dead = { fate: 'dead' as const, state: null, fingerprint: 'fp-x', detail: 'boom', followed: null, at: null };
+      await createCampaignStore(b).saveFates(
+        id,
+        [
+          { item: due[0]!, fate: { ...dead, id: 'job-1', letter: '41' } },
+          { item: due[1]!, fate: { ...dead, id: 'job-2' } },
+        ],
+        1,
+      );
+      expect(await createCampaignStore(a).deadAgain(id, 10)).toEqual([
+        { id: '41', before: 'fp-x' },
+        { id: 'job-2', before: 'fp-x' },
+      ]);
+      for (const task of ['s-2', 'job-2'])
+        expect((await createCampaignStore(a).list({ task, limit: 5 })).items.map((x) => x.id)).toEqual([id]);
+    });
+
     it("keeps the alert evaluator's memory for the next instance", async () => {
       const [a, b] = await open(kind);
       const m = await createAlertMemoryStore(a).load(['t']);
