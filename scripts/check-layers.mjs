@@ -62,7 +62,7 @@ const SERVICE_FILES = new Set([
 ]);
 /** Client-safe vocabulary inside a service folder, which the contract uses too. */
 const NOT_SERVICES = new Set(['lib/trends/ranges.ts', 'lib/trends/schema.ts']);
-const SERVICE_PATTERN = /^lib\/brokers\/move[\w-]*\.ts$/;
+const SERVICE_PATTERN = /^lib\/brokers\/(move[\w-]*|service[\w-]*|schedules-service)\.ts$/;
 /** Shared building blocks, named for what they are: they serve every system and import none. */
 const BLOCK_PREFIXES = ['lib/pyvalues/', 'lib/celery-protocol/', 'lib/transports/', 'lib/text/', 'lib/triage/'];
 const BASELINE = 'scripts/layers-baseline.txt';
