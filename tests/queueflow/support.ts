@@ -229,10 +229,13 @@ export class PyWorker {
   runs(jobId: string): Array<{ task: string; outcome: string; payload: Record<string, unknown> }> {
     const f = path.join(this.out, jobId);
     if (!fs.existsSync(f)) return [];
+    // The worker may be writing: a line counts once its newline is there (the file can also be
+    // read between its creation and its first line).
     return fs
       .readFileSync(f, 'utf8')
-      .trim()
       .split('\n')
+      .slice(0, -1)
+      .filter((l) => l.trim())
       .map((l) => JSON.parse(l) as { task: string; outcome: string; payload: Record<string, unknown> });
   }
 
