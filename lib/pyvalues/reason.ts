@@ -5,6 +5,7 @@
 //   why = why if len(why) <= 70 else why[:69] + "…"
 
 import { PY_SPACE } from './digits';
+import { ownCopy } from '@/lib/text/own';
 
 // str.splitlines() boundaries, as Python defines them. Every one of them is also Python
 // whitespace, so a stripped reason never ends on one: its last line starts after the last
@@ -23,7 +24,9 @@ export function reasonSummaryFull(reason: string | null | undefined): string {
   while (lead < end && isSpace(s, lead)) lead++;
   let start = end;
   while (start > lead && !PY_LINE_CHARS.has(s.charCodeAt(start - 1))) start--;
-  return s.slice(start, end);
+  // A copy, not a view: a kept summary (the Celery result index keeps one per failure) would
+  // otherwise keep the whole traceback alive.
+  return ownCopy(s.slice(start, end));
 }
 
 /** Exactly what the CLI prints: the last line, cut to 70 code points (69 + `…`). */
