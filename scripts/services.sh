@@ -240,6 +240,74 @@ chroot_release() {
   return 0
 }
 
+# Shared by the chroot's RabbitMQ nodes (rabbitmq4, rabbitmq4b). NAME is the service; CTL its
+# rabbitmqctl function; the node's ports are claimed and its config written by the caller.
+rabbit_node_claim() { # NAME EPMD_PORT OTHER_PORTS...
+  local name=$1 epmd=$2 p
+  # An epmd left by an earlier node of ours would hold its port: ours to stop.
+  listening "$epmd" && in_chroot ERL_EPMD_PORT="$epmd" epmd -kill >/dev/null 2>&1 && sleep 1
+  for p in "${@:2}"; do claim_port "$name" "$p"; done
+}
+rabbit_node_config() { # DIR NODENAME AMQP MGMT EPMD DIST [ENV_LINE...]: the node's three files
+  local dir=$1 line
+  mkdir -p "$dir"
+  {
+    cat <<EOF
+NODENAME=$2
+USE_LONGNAME=false
+NODE_PORT=$3
+DIST_PORT=$6
+ERL_EPMD_PORT=$5
+ERL_EPMD_ADDRESS=127.0.0.1
+SERVER_ADDITIONAL_ERL_ARGS="-kernel inet_dist_use_interface {127,0,0,1}"
+EOF
+    for line in "${@:7}"; do echo "$line"; done
+  } > "$dir/rabbitmq-env.conf"
+  cat > "$dir/rabbitmq.conf" <<EOF
+listeners.tcp.default = 127.0.0.1:$3
+management.tcp.port = $4
+management.tcp.ip = 127.0.0.1
+EOF
+  echo '[rabbitmq_management].' > "$dir/enabled_plugins"
+}
+rabbit_node_start() { # NAME CTL ENV...: starts rabbitmq-server with ENV, waits, adds the login
+  local name=$1 ctl=$2
+  shift 2
+  cp /etc/hosts "$CHROOT/etc/hosts"
+  mount_proc
+  mkdir -p "$RUN"
+  setsid chroot "$CHROOT" "${CENV[@]}" "$@" /usr/lib/rabbitmq/bin/rabbitmq-server > "$RUN/$name.log" 2>&1 < /dev/null 9>&- &
+  echo $! > "$RUN/$name.pid"
+  local deadline=$((SECONDS + START_TIMEOUT))
+  until "$ctl" ping >/dev/null 2>&1; do
+    "${name}_alive" || { tail -n 30 "$RUN/$name.log" >&2; die "$name exited during startup (log: $RUN/$name.log)"; }
+    [ $SECONDS -lt $deadline ] || { tail -n 30 "$RUN/$name.log" >&2; die "$name did not answer within ${START_TIMEOUT}s"; }
+    sleep 2
+  done
+  "$ctl" await_startup
+  # A login besides guest (guest is loopback-only, which is enough here).
+  "$ctl" add_user potatoq potatoq >/dev/null 2>&1 || true
+  "$ctl" set_user_tags potatoq administrator >/dev/null
+  "$ctl" set_permissions -p / potatoq '.*' '.*' '.*' >/dev/null
+  record_started "$name"
+}
+rabbit_node_stop() { # NAME CTL EPMD_PORT
+  local name=$1 ctl=$2 epmd=$3 pid
+  if "${name}_alive"; then
+    pid=$(cat "$RUN/$name.pid")
+    mount_proc
+    "$ctl" shutdown >/dev/null 2>&1 || "$ctl" stop >/dev/null 2>&1 || true
+    for _ in $(seq 1 30); do kill -0 "$pid" 2>/dev/null || break; sleep 1; done
+    kill -0 "$pid" 2>/dev/null && kill -TERM -- "-$pid" 2>/dev/null || true
+  fi
+  rm -f "$RUN/$name.pid"
+  # The node started its own epmd on its own port: only that one is ours to stop.
+  if [ -d "$CHROOT/proc" ] && listening "$epmd"; then
+    mount_proc
+    in_chroot ERL_EPMD_PORT="$epmd" epmd -kill >/dev/null 2>&1 || true
+  fi
+}
+
 # --- rabbitmq4 (chroot) ----------------------------------------------------------------------
 r4_ports() {
   R4_AMQP=$(port_of rabbitmq4-amqp "${RABBITMQ4_AMQP_PORT:-5673}")
@@ -251,68 +319,20 @@ r4_ctl() { in_chroot /usr/lib/rabbitmq/bin/rabbitmqctl -q "$@"; }
 rabbitmq4_alive() { [ -f "$RUN/rabbitmq4.pid" ] && kill -0 "$(cat "$RUN/rabbitmq4.pid")" 2>/dev/null; }
 rabbitmq4_running() { r4_ports; rabbitmq4_alive && listening "$R4_AMQP"; }
 rabbitmq4_install() { chroot_apt rabbitmq-server; }
-r4_config() {
-  mkdir -p "$CHROOT/etc/rabbitmq"
-  cat > "$CHROOT/etc/rabbitmq/rabbitmq-env.conf" <<EOF
-NODENAME=rabbit4@localhost
-USE_LONGNAME=false
-NODE_PORT=$R4_AMQP
-DIST_PORT=$R4_DIST
-ERL_EPMD_PORT=$R4_EPMD
-ERL_EPMD_ADDRESS=127.0.0.1
-SERVER_ADDITIONAL_ERL_ARGS="-kernel inet_dist_use_interface {127,0,0,1}"
-EOF
-  cat > "$CHROOT/etc/rabbitmq/rabbitmq.conf" <<EOF
-listeners.tcp.default = 127.0.0.1:$R4_AMQP
-management.tcp.port = $R4_MGMT
-management.tcp.ip = 127.0.0.1
-EOF
-  echo '[rabbitmq_management].' > "$CHROOT/etc/rabbitmq/enabled_plugins"
-}
+r4_config() { rabbit_node_config "$CHROOT/etc/rabbitmq" rabbit4@localhost "$R4_AMQP" "$R4_MGMT" "$R4_EPMD" "$R4_DIST"; }
 rabbitmq4_up() {
   rabbitmq4_install
   r4_ports
   if rabbitmq4_alive && r4_ctl ping >/dev/null 2>&1; then return 0; fi
-  local p
-  # An epmd left by an earlier node of ours would hold its port: ours to stop.
-  listening "$R4_EPMD" && in_chroot ERL_EPMD_PORT="$R4_EPMD" epmd -kill >/dev/null 2>&1 && sleep 1
-  for p in "$R4_AMQP" "$R4_MGMT" "$R4_EPMD" "$R4_DIST"; do claim_port rabbitmq4 "$p"; done
+  rabbit_node_claim rabbitmq4 "$R4_EPMD" "$R4_AMQP" "$R4_MGMT" "$R4_DIST"
   r4_config
-  cp /etc/hosts "$CHROOT/etc/hosts"
-  mount_proc
-  mkdir -p "$RUN"
-  setsid chroot "$CHROOT" "${CENV[@]}" /usr/lib/rabbitmq/bin/rabbitmq-server > "$RUN/rabbitmq4.log" 2>&1 < /dev/null 9>&- &
-  echo $! > "$RUN/rabbitmq4.pid"
-  local deadline=$((SECONDS + START_TIMEOUT))
-  until r4_ctl ping >/dev/null 2>&1; do
-    rabbitmq4_alive || { tail -n 30 "$RUN/rabbitmq4.log" >&2; die "rabbitmq4 exited during startup (log: $RUN/rabbitmq4.log)"; }
-    [ $SECONDS -lt $deadline ] || { tail -n 30 "$RUN/rabbitmq4.log" >&2; die "rabbitmq4 did not answer within ${START_TIMEOUT}s"; }
-    sleep 2
-  done
-  r4_ctl await_startup
-  # A login besides guest (guest is loopback-only, which is enough here).
-  r4_ctl add_user potatoq potatoq >/dev/null 2>&1 || true
-  r4_ctl set_user_tags potatoq administrator >/dev/null
-  r4_ctl set_permissions -p / potatoq '.*' '.*' '.*' >/dev/null
-  record_started rabbitmq4
+  rabbit_node_start rabbitmq4 r4_ctl
   say "rabbitmq4 $(r4_ctl eval 'rabbit_misc:version().' | tr -d '"') started on amqp :$R4_AMQP, management :$R4_MGMT"
 }
 rabbitmq4_down() {
   [ -f "$CACHE/sid.debootstrapped" ] || return 0
   r4_ports
-  if rabbitmq4_alive; then
-    local pid; pid=$(cat "$RUN/rabbitmq4.pid")
-    mount_proc
-    r4_ctl shutdown >/dev/null 2>&1 || r4_ctl stop >/dev/null 2>&1 || true
-    for _ in $(seq 1 30); do kill -0 "$pid" 2>/dev/null || break; sleep 1; done
-    kill -0 "$pid" 2>/dev/null && kill -TERM -- "-$pid" 2>/dev/null || true
-  fi
-  rm -f "$RUN/rabbitmq4.pid"
-  # The node started its own epmd on its own port: only that one is ours to stop.
-  if [ -d "$CHROOT/proc" ] && listening "$R4_EPMD"; then
-    mount_proc
-    in_chroot ERL_EPMD_PORT="$R4_EPMD" epmd -kill >/dev/null 2>&1 || true
-  fi
+  rabbit_node_stop rabbitmq4 r4_ctl "$R4_EPMD"
   chroot_release
 }
 rabbitmq4_status() { rabbitmq4_running && echo "rabbitmq4: running $(r4_ctl eval 'rabbit_misc:version().' 2>/dev/null | tr -d '"') on amqp :$R4_AMQP, management :$R4_MGMT"; }
@@ -336,69 +356,24 @@ rabbitmq4b_alive() { [ -f "$RUN/rabbitmq4b.pid" ] && kill -0 "$(cat "$RUN/rabbit
 rabbitmq4b_running() { r4b_ports; rabbitmq4b_alive && listening "$R4B_AMQP"; }
 rabbitmq4b_install() { chroot_apt rabbitmq-server; }
 r4b_config() {
-  local d="$CHROOT/etc/rabbitmq-bench"
-  mkdir -p "$d" "$CHROOT$R4B_DATA"
-  cat > "$d/rabbitmq-env.conf" <<EOF
-NODENAME=rabbitbench@localhost
-USE_LONGNAME=false
-NODE_PORT=$R4B_AMQP
-DIST_PORT=$R4B_DIST
-ERL_EPMD_PORT=$R4B_EPMD
-ERL_EPMD_ADDRESS=127.0.0.1
-CONFIG_FILE=/etc/rabbitmq-bench/rabbitmq.conf
-ENABLED_PLUGINS_FILE=/etc/rabbitmq-bench/enabled_plugins
-MNESIA_BASE=$R4B_DATA/mnesia
-LOG_BASE=$R4B_DATA/log
-SERVER_ADDITIONAL_ERL_ARGS="-kernel inet_dist_use_interface {127,0,0,1}"
-EOF
-  cat > "$d/rabbitmq.conf" <<EOF
-listeners.tcp.default = 127.0.0.1:$R4B_AMQP
-management.tcp.port = $R4B_MGMT
-management.tcp.ip = 127.0.0.1
-EOF
-  echo '[rabbitmq_management].' > "$d/enabled_plugins"
+  mkdir -p "$CHROOT$R4B_DATA"
+  rabbit_node_config "$CHROOT/etc/rabbitmq-bench" rabbitbench@localhost "$R4B_AMQP" "$R4B_MGMT" "$R4B_EPMD" "$R4B_DIST" \
+    CONFIG_FILE=/etc/rabbitmq-bench/rabbitmq.conf ENABLED_PLUGINS_FILE=/etc/rabbitmq-bench/enabled_plugins \
+    "MNESIA_BASE=$R4B_DATA/mnesia" "LOG_BASE=$R4B_DATA/log"
 }
 rabbitmq4b_up() {
   rabbitmq4b_install
   r4b_ports
   if rabbitmq4b_alive && r4b_ctl ping >/dev/null 2>&1; then return 0; fi
-  local p
-  listening "$R4B_EPMD" && in_chroot ERL_EPMD_PORT="$R4B_EPMD" epmd -kill >/dev/null 2>&1 && sleep 1
-  for p in "$R4B_AMQP" "$R4B_MGMT" "$R4B_EPMD" "$R4B_DIST"; do claim_port rabbitmq4b "$p"; done
+  rabbit_node_claim rabbitmq4b "$R4B_EPMD" "$R4B_AMQP" "$R4B_MGMT" "$R4B_DIST"
   r4b_config
-  cp /etc/hosts "$CHROOT/etc/hosts"
-  mount_proc
-  mkdir -p "$RUN"
-  setsid chroot "$CHROOT" "${CENV[@]}" RABBITMQ_CONF_ENV_FILE="$R4B_ENV" /usr/lib/rabbitmq/bin/rabbitmq-server > "$RUN/rabbitmq4b.log" 2>&1 < /dev/null 9>&- &
-  echo $! > "$RUN/rabbitmq4b.pid"
-  local deadline=$((SECONDS + START_TIMEOUT))
-  until r4b_ctl ping >/dev/null 2>&1; do
-    rabbitmq4b_alive || { tail -n 30 "$RUN/rabbitmq4b.log" >&2; die "rabbitmq4b exited during startup (log: $RUN/rabbitmq4b.log)"; }
-    [ $SECONDS -lt $deadline ] || { tail -n 30 "$RUN/rabbitmq4b.log" >&2; die "rabbitmq4b did not answer within ${START_TIMEOUT}s"; }
-    sleep 2
-  done
-  r4b_ctl await_startup
-  r4b_ctl add_user potatoq potatoq >/dev/null 2>&1 || true
-  r4b_ctl set_user_tags potatoq administrator >/dev/null
-  r4b_ctl set_permissions -p / potatoq '.*' '.*' '.*' >/dev/null
-  record_started rabbitmq4b
+  rabbit_node_start rabbitmq4b r4b_ctl RABBITMQ_CONF_ENV_FILE="$R4B_ENV"
   say "rabbitmq4b $(r4b_ctl eval 'rabbit_misc:version().' | tr -d '"') started on amqp :$R4B_AMQP, management :$R4B_MGMT (a node of its own)"
 }
 rabbitmq4b_down() {
   [ -f "$CACHE/sid.debootstrapped" ] || return 0
   r4b_ports
-  if rabbitmq4b_alive; then
-    local pid; pid=$(cat "$RUN/rabbitmq4b.pid")
-    mount_proc
-    r4b_ctl shutdown >/dev/null 2>&1 || r4b_ctl stop >/dev/null 2>&1 || true
-    for _ in $(seq 1 30); do kill -0 "$pid" 2>/dev/null || break; sleep 1; done
-    kill -0 "$pid" 2>/dev/null && kill -TERM -- "-$pid" 2>/dev/null || true
-  fi
-  rm -f "$RUN/rabbitmq4b.pid"
-  if [ -d "$CHROOT/proc" ] && listening "$R4B_EPMD"; then
-    mount_proc
-    in_chroot ERL_EPMD_PORT="$R4B_EPMD" epmd -kill >/dev/null 2>&1 || true
-  fi
+  rabbit_node_stop rabbitmq4b r4b_ctl "$R4B_EPMD"
   # A benchmark's thousands of queues are not worth keeping: the next start is a clean node.
   rm -rf "${CHROOT:?}$R4B_DATA"
   chroot_release
