@@ -89,6 +89,12 @@ const row = (id: string, o: Partial<BulkRow> = {}): BulkRow => ({
 async function resumeAs(store: BulkStore, jobId: string, backend: FakeBackend) {
   const r = await acquireJob(store, jobId);
   if (!r) return null;
+  // The other console won, ran the job to its end and gave its lease back before this one asked
+  // (a slow machine): there is nothing left to resume here (the console answers "job is done").
+  if (r.state !== 'paused' && r.state !== 'failed') {
+    await store.release(jobId);
+    return null;
+  }
   const job = await restoreJob(store, r, backend);
   job.resume();
   if (!job.looping) job.continueRestored();
