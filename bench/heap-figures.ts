@@ -26,3 +26,18 @@ export function heapTotals(h: HeapSnapshot): Map<string, { size: number; count: 
   }
   return out;
 }
+
+/** How many strings start with `prefix`, and their self size in bytes (e.g. tracebacks kept alive). */
+export function stringsStartingWith(h: HeapSnapshot, prefix: string): { count: number; bytes: number } {
+  const fields = h.snapshot.meta.node_fields;
+  const types = h.snapshot.meta.node_types[0] as string[];
+  const [ti, ni, si] = ['type', 'name', 'self_size'].map((f) => fields.indexOf(f)) as [number, number, number];
+  let count = 0;
+  let bytes = 0;
+  for (let i = 0; i + fields.length <= h.nodes.length; i += fields.length) {
+    if (types[h.nodes[i + ti]!] !== 'string' || !h.strings[h.nodes[i + ni]!]?.startsWith(prefix)) continue;
+    count += 1;
+    bytes += h.nodes[i + si]!;
+  }
+  return { count, bytes };
+}

@@ -11,7 +11,7 @@ import v8 from 'node:v8';
 import { failureReason, parseRecord } from '@/lib/brokers/celery/redis/results';
 import { reasonSummaryFull } from '@/lib/pyvalues/reason';
 import { reasonFingerprint } from '@/lib/triage/reason-fingerprint';
-import type { HeapSnapshot } from './heap-figures';
+import { stringsStartingWith, type HeapSnapshot } from './heap-figures';
 
 const N = 3000;
 const kept: unknown[] = [];
@@ -34,17 +34,8 @@ for (let i = 0; i < N; i++) {
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pq-retention-'));
 try {
   const h = JSON.parse(fs.readFileSync(v8.writeHeapSnapshot(path.join(dir, 'h.heapsnapshot')), 'utf8')) as HeapSnapshot;
-  const f = h.snapshot.meta.node_fields;
-  const types = h.snapshot.meta.node_types[0] as string[];
-  const [ti, ni, si] = ['type', 'name', 'self_size'].map((x) => f.indexOf(x)) as [number, number, number];
-  let alive = 0;
-  let bytes = 0;
-  for (let i = 0; i < h.nodes.length; i += f.length) {
-    if (types[h.nodes[i + ti]!] !== 'string' || !h.strings[h.nodes[i + ni]!]?.startsWith('Traceback (most')) continue;
-    alive++;
-    bytes += h.nodes[i + si]!;
-  }
-  console.log(`${kept.length} failures' index parts kept; tracebacks alive: ${alive} (${(bytes / 1048576).toFixed(1)} MiB)`);
+  const alive = stringsStartingWith(h, 'Traceback (most');
+  console.log(`${kept.length} failures' index parts kept; tracebacks alive: ${alive.count} (${(alive.bytes / 1048576).toFixed(1)} MiB)`);
 } finally {
   fs.rmSync(dir, { recursive: true, force: true });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { heapTotals } from '@/bench/heap-figures';
+import { heapTotals, stringsStartingWith } from '@/bench/heap-figures';
 
 const meta = { node_fields: ['type', 'name', 'id', 'self_size', 'edge_count'], node_types: [['hidden', 'object', 'string', 'closure']] };
 
@@ -18,5 +18,14 @@ describe('heapTotals', () => {
 
   it('refuses a file that is not a heap snapshot', () => {
     expect(() => heapTotals({ snapshot: { meta: { node_fields: ['id'], node_types: [[]] } }, nodes: [], strings: [] })).toThrow(/not a V8/);
+  });
+
+  it('counts the strings that start with a prefix, with their size', () => {
+    const h = {
+      snapshot: { meta },
+      strings: ['Traceback (a)', 'Traceback (b)', 'other'],
+      nodes: [2, 0, 1, 40, 0, 2, 1, 2, 24, 0, 2, 2, 3, 8, 0, 1, 0, 4, 99, 0],
+    };
+    expect(stringsStartingWith(h, 'Traceback')).toEqual({ count: 2, bytes: 64 });
   });
 });
