@@ -90,5 +90,20 @@ let clock = Date.now();
     // the letter replayed already, which QueueFlow would refuse.
     expect(dead.items.every((i) => i.letter && !letters.includes(i.letter))).toBe(true);
     expect((await store.deadAgain(id, 10)).map((d) => d.id)).toEqual(dead.items.map((i) => i.letter));
-  }, 240_000);
+
+    // 150 more letters of the same task after those: each replay's own letter is still found
+    // (past the newest 50 of its task since it was created, where the search used to stop).
+    produce(
+      s!,
+      Array.from({ length: 150 }, (_, n) => ({ task: 'qf.fatal', queue: Q, payload: { n: 1000 + n } })),
+    );
+    await until(
+      '150 more dead letters',
+      async () => ((await adapter.listDead(ZDeadListQuery.parse({ queue: Q, limit: 500 }))).items.length >= 8 + 4 + 150 ? true : null),
+      120_000,
+      () => w2.log,
+    );
+    const again = await adapter.fate!(dead.items.map((i) => i.id));
+    expect(again.map((f) => [f.fate, f.letter])).toEqual(dead.items.map((i) => ['dead', i.letter]));
+  }, 360_000);
 });

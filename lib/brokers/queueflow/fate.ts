@@ -6,10 +6,14 @@ import { letterFingerprint, readLetter, summaryOf } from './dead';
 import { readJob } from './jobs';
 import { QF_STATUSES, stateOf } from './model';
 import type { ReplayLinks } from './replayed';
-import { parseWire, ZDeadPage, type QfJob } from './wire';
+import { parseWire, ZDeadPage, type QfDeadLetter, type QfJob } from './wire';
 
-/** Letters of the job's task created from the job's start on, read to find the job's own letter. */
-const LETTER_SEARCH = 50;
+/** A failed job's own letter is looked for among the letters of its task created between the
+ *  job's creation and a minute after it failed (newest first, so its letter comes first unless
+ *  others of the task died in the same minute), in pages of LETTER_PAGE, LETTER_PAGES at most. */
+const LETTER_PAGE = 100;
+const LETTER_PAGES = 5;
+const LETTER_MARGIN_MS = 60_000;
 
 /**
  * QueueFlow keeps a replayed letter, marked with `replay_job_id`, and runs the replay as a new
@@ -20,6 +24,26 @@ const LETTER_SEARCH = 50;
  * pending/retrying/running. A job or letter gone by retention (`--retention-hours`) cannot be
  * followed: said so.
  */
+
+/** The failed job `j`'s dead letter, or null when it is not among the letters searched. */
+async function letterOf(client: QfClient, j: QfJob): Promise<QfDeadLetter | null> {
+  const failed = j.completed_at ? Date.parse(j.completed_at) : NaN;
+  const window = {
+    task_name: j.task_name,
+    created_after: j.created_at,
+    ...(Number.isFinite(failed) ? { created_before: new Date(failed + LETTER_MARGIN_MS).toISOString() } : {}),
+  };
+  let cursor: string | undefined;
+  for (let i = 0; i < LETTER_PAGES; i++) {
+    const raw = await client.get('/api/v1/dlq', { ...window, limit: LETTER_PAGE, cursor });
+    const page = parseWire(ZDeadPage, raw, 'the dead-letter list');
+    const hit = page.dead_letters.find((d) => d.job_id === j.id);
+    if (hit) return hit;
+    if (!page.has_more || !page.next_cursor) return null;
+    cursor = page.next_cursor;
+  }
+  return null;
+}
 
 /** The letter's queue, where QueueFlow names one. */
 const queueOf = (d: { queue_name?: string | null }) => (d.queue_name ? { queue: d.queue_name } : {});
@@ -59,8 +83,7 @@ export function queueflowFates(ids: string[], client: QfClient, links: ReplayLin
     dead: async (id) => {
       const j = await job(id);
       if (j?.status !== 'failed') return null;
-      const raw = await client.get('/api/v1/dlq', { task_name: j.task_name, created_after: j.created_at, limit: LETTER_SEARCH });
-      const letter = parseWire(ZDeadPage, raw, 'the dead-letter list').dead_letters.find((d) => d.job_id === j.id);
+      const letter = await letterOf(client, j);
       if (!letter)
         return { fingerprint: null, detail: j.error_message ?? 'failed (its dead letter was not found)', at: j.completed_at ?? null };
       // Its letter's own id (a DLQ entry's, not the job's): what "replay the ones that died again" replays.
