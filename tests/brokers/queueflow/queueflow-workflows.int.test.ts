@@ -24,7 +24,7 @@ const adapter = () =>
   createQueueflowAdapter({ id: 'qf', name: 'QueueFlow', url: s!.url, readOnly: false, options: { token: s!.token } }, adapterContext());
 const flows = () => adapter().workflows!;
 const logs = () => `worker:\n${worker.log.slice(-2000)}\nserver:\n${s!.log().slice(-1500)}`;
-const settled = (id: string, statuses: string[], ms = 60_000) =>
+const settled = (id: string, statuses: string[], ms = 100_000) =>
   until(
     `workflow ${id} to be ${statuses.join(' or ')}`,
     async () => {
