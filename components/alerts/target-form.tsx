@@ -2,7 +2,7 @@
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { ErrorBox } from '@/components/ui/states';
-import { ALERT_KINDS, KIND_WORDS, ZAlertTarget, type AlertKind, type AlertTarget } from '@/lib/alerts/schema';
+import { ALERT_KINDS, BROKER_KINDS, KIND_WORDS, ZAlertTarget, type AlertKind, type AlertTarget } from '@/lib/alerts/schema';
 import { ApiError, describeError, postJson } from '@/lib/client/api';
 import { fieldsOf } from '@/lib/brokers/parse-input';
 import { formFields } from './alerts-types';
@@ -84,7 +84,13 @@ export function TargetForm({ editing, brokers, onDone }: { editing: AlertTarget 
             ))}
           </select>
         </Field>
-        <Field label="Queue (empty: every queue of the broker)" error={fields.queue} name="queue">
+        <Field
+          label={
+            BROKER_KINDS.includes(d.kind) ? 'Queue (none: this kind watches the whole broker)' : 'Queue (empty: every queue of the broker)'
+          }
+          error={fields.queue}
+          name="queue"
+        >
           <input className="input" value={d.queue} onChange={(e) => set({ queue: e.target.value })} data-testid="alert-queue" />
         </Field>
         <Field label="Alert when" error={fields.kind} name="kind">

@@ -23,6 +23,9 @@ describe('parseAlertSettings', () => {
       ],
     };
     expect(() => parseAlertSettings(env(twice), ['b'])).toThrow('POTATOQ_CONSOLE_ALERTS.targets[1].id: id "x" is used twice');
+    expect(() => parseAlertSettings(env({ targets: [{ id: 'x', broker: 'b', kind: 'unreachable', queue: 'q' }] }), ['b'])).toThrow(
+      'POTATOQ_CONSOLE_ALERTS.targets[0].queue: unreachable watches the whole broker and takes no queue',
+    );
   });
 
   it('reads targets with their defaults and the public address without its trailing slash', () => {
@@ -47,6 +50,7 @@ describe('alert links and rules', () => {
     expect(targetLink({ ...base, id: 'a', kind: 'oldestWaiting', threshold: 1, queue: 'q' }, null)).toBe('/brokers/pq%20main/queues/q');
     expect(targetLink({ ...base, id: 'a', kind: 'missedSchedule' }, null)).toBe('/brokers/pq%20main/schedules');
     expect(targetLink({ ...base, id: 'a', kind: 'noConsumer' }, null)).toBe('/brokers/pq%20main/workers');
+    expect(targetLink({ ...base, id: 'a', kind: 'unreachable' }, null)).toBe('/brokers/pq%20main');
   });
 
   it('writes one rule per target whose annotation carries the link, and keeps a name from becoming a template', () => {
@@ -57,5 +61,7 @@ describe('alert links and rules', () => {
     );
     expect(yaml).toContain('console_url: https://c.example/brokers/pq%20main/queues/m%7B%7Bx%7D%7D');
     expect(yaml).toContain('pq main/m{ {x} }');
+    // A broker's own target names the broker alone, not "every queue".
+    expect(alertRules([{ ...base, id: 'main-down', kind: 'unreachable' }], null)).toContain("summary: 'unreachable on pq main: {{ $value");
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BrokerOverview } from '@/lib/brokers/dto';
-import { evaluateTarget, newAlertMemory } from './evaluate';
+import { brokerFacts, evaluateTarget, newAlertMemory } from './evaluate';
 import { ZAlertTarget } from './schema';
 
 const T0 = Date.parse('2026-01-01T00:00:00Z');
@@ -63,6 +63,37 @@ describe('evaluateTarget', () => {
       value: 0,
     });
     expect(evaluateTarget(t, { at: T0, overview: overview([{ counts: { ready: 3 } }]) }, m).value).toBeNull();
+  });
+
+  it('judges a broker that did not answer as unreachable, and nothing else by the values of a read that did not finish', () => {
+    const sample = {
+      ok: true,
+      stale: false,
+      error: null,
+      overview: overview([{ counts: { ready: 1 }, oldestWaitingAt: new Date(T0 - 90_000).toISOString() }]),
+    };
+    const slow = target({ kind: 'oldestWaiting', threshold: 60 });
+    const down = target({ kind: 'unreachable' });
+    const judge = (b: Parameters<typeof brokerFacts>[0]) =>
+      [slow, down].map((t) => evaluateTarget(t, { at: T0, ...brokerFacts(b) }, newAlertMemory()));
+    expect(judge(sample)).toMatchObject([
+      { value: 90, breached: true },
+      { value: 0, breached: false },
+    ]);
+    // Stale: the snapshot's budget passed with the read still out; its last overview is not judged.
+    expect(judge({ ...sample, stale: true })).toMatchObject([
+      {
+        value: null,
+        breached: false,
+        unknown: 'the broker did not answer: no answer within the metrics budget; its last values are not judged',
+      },
+      { value: 1, breached: true },
+    ]);
+    expect(judge({ ok: false, error: { message: 'connection refused' }, overview: null })).toMatchObject([
+      { value: null, unknown: 'the broker did not answer: connection refused' },
+      { value: 1, breached: true },
+    ]);
+    expect(judge(undefined)[1]).toMatchObject({ value: 1, breached: true });
   });
 
   it('says a named queue the broker does not list is unknown', () => {

@@ -17,6 +17,8 @@ export interface AlertFacts {
   at: number;
   /** The broker's overview, null when it did not answer. */
   overview: BrokerOverview | null;
+  /** Why the broker gave nothing to judge (its read's error, no answer within the budget); absent: it answered. */
+  down?: string;
   /** Fingerprints of the target's dead-letter groups (newFingerprint targets), null when unread. */
   fingerprints?: string[] | null;
   /** Schedules of the broker with a problem (missedSchedule targets), null when unread. */
@@ -32,9 +34,22 @@ export const newAlertMemory = (): AlertMemory => ({ dead: new Map(), seen: new M
 
 const unknown = (target: AlertTarget, why: string): AlertReading => ({ target, value: null, breached: false, unknown: why });
 
+/** What one broker's sample in a metrics snapshot gives to judge. A read that did not finish
+ *  within the budget is not judged by the last values it had (stale): its targets are unknown,
+ *  and `unreachable` is 1. */
+export function brokerFacts(
+  b: { ok: boolean; stale?: boolean; error: { message: string } | null; overview: BrokerOverview | null } | undefined,
+): Pick<AlertFacts, 'overview' | 'down'> {
+  if (!b) return { overview: null, down: 'the broker was not read' };
+  if (b.stale) return { overview: null, down: 'no answer within the metrics budget; its last values are not judged' };
+  if (!b.ok || !b.overview) return { overview: null, down: b.error?.message ?? 'its read failed' };
+  return { overview: b.overview };
+}
+
 export function evaluateTarget(t: AlertTarget, f: AlertFacts, mem: AlertMemory): AlertReading {
   const o = f.overview;
-  if (!o) return unknown(t, 'the broker did not answer');
+  if (t.kind === 'unreachable') return { target: t, value: o ? 0 : 1, breached: !o };
+  if (!o) return unknown(t, f.down ? `the broker did not answer: ${f.down}` : 'the broker did not answer');
   const queues = t.queue ? o.queues.filter((q) => q.name === t.queue) : o.queues;
   if (t.queue && !queues.length && t.kind !== 'missedSchedule') return unknown(t, `the broker lists no queue "${t.queue}"`);
   const waitKey = o.model ? defaultState(o.model.states)?.key : undefined;

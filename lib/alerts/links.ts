@@ -1,4 +1,10 @@
-import type { AlertTarget } from './schema';
+import { BROKER_KINDS, type AlertTarget } from './schema';
+
+/** What a target watches, in words: `broker/queue`, the broker's every queue, or the broker itself. */
+export function targetWhere(t: AlertTarget): string {
+  if (BROKER_KINDS.includes(t.kind)) return t.broker;
+  return t.queue ? `${t.broker}/${t.queue}` : `${t.broker} (every queue)`;
+}
 
 /**
  * The console page that shows what a target watches, filtered to it: the queue's tasks, its
@@ -19,6 +25,9 @@ export function targetLink(t: AlertTarget, base: string | null): string {
       break;
     case 'noConsumer':
       path = t.queue ? `${b}/queues/${encodeURIComponent(t.queue)}` : `${b}/workers`;
+      break;
+    case 'unreachable':
+      path = b;
       break;
     case 'oldestWaiting':
     case 'stuck':

@@ -1,5 +1,5 @@
 import { dump } from 'js-yaml';
-import { targetLink } from './links';
+import { targetLink, targetWhere } from './links';
 import { KIND_WORDS, type AlertTarget } from './schema';
 
 // Prometheus alert rules for the configured targets, ready to load: one rule per target on
@@ -15,7 +15,7 @@ const promString = (s: string) => `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\
 export function alertRules(targets: readonly AlertTarget[], publicUrl: string | null): string {
   const rules = targets.map((t) => {
     const sel = `{target=${promString(t.id)}}`;
-    const where = t.queue ? `${t.broker}/${t.queue}` : `${t.broker} (every queue)`;
+    const where = targetWhere(t);
     const limit = t.threshold !== undefined ? ` (threshold ${t.threshold} ${KIND_WORDS[t.kind].threshold})` : '';
     return {
       alert: alertName(t),

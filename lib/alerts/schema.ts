@@ -4,7 +4,15 @@ import { ZWebhookSettings } from './webhook-schema';
 // Queue-health targets ("alert when …"), as the config file's `alerts.targets` and the
 // POTATOQ_CONSOLE_ALERTS variable hold them. Client-safe: the targets page shows these words.
 
-export const ALERT_KINDS = ['oldestWaiting', 'deadPerMinute', 'newFingerprint', 'noConsumer', 'stuck', 'missedSchedule'] as const;
+export const ALERT_KINDS = [
+  'oldestWaiting',
+  'deadPerMinute',
+  'newFingerprint',
+  'noConsumer',
+  'stuck',
+  'missedSchedule',
+  'unreachable',
+] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 
 /** What each kind measures, and what its threshold means (null: it has none, any 1 breaches). */
@@ -15,7 +23,11 @@ export const KIND_WORDS: Record<AlertKind, { value: string; threshold: string | 
   noConsumer: { value: '1 when work waits and no consumer or live worker takes it', threshold: null },
   stuck: { value: 'queues whose next task no worker can take (its head is undecodable)', threshold: null },
   missedSchedule: { value: 'schedules that missed a firing or whose last firing failed', threshold: null },
+  unreachable: { value: '1 when the broker did not answer its read (an error, or no answer within the metrics budget)', threshold: null },
 };
+
+/** Kinds that watch the broker itself: they take no queue. */
+export const BROKER_KINDS: readonly AlertKind[] = ['unreachable'];
 
 const NEEDS_THRESHOLD: readonly AlertKind[] = ['oldestWaiting', 'deadPerMinute'];
 
@@ -46,6 +58,8 @@ export const ZAlertTarget = z
       });
     if (!NEEDS_THRESHOLD.includes(t.kind) && t.threshold !== undefined)
       ctx.issues.push({ code: 'custom', message: `${t.kind} takes no threshold (it breaches at 1)`, input: t, path: ['threshold'] });
+    if (BROKER_KINDS.includes(t.kind) && t.queue !== undefined)
+      ctx.issues.push({ code: 'custom', message: `${t.kind} watches the whole broker and takes no queue`, input: t, path: ['queue'] });
   });
 export type AlertTarget = z.infer<typeof ZAlertTarget>;
 

@@ -3,7 +3,7 @@ import { Gauge, Registry } from 'prom-client';
 import { deadGroups } from '@/lib/brokers/service';
 import { listSchedules } from '@/lib/brokers/schedules-service';
 import type { Snapshot } from '@/lib/metrics/snapshot';
-import { evaluateTarget, newAlertMemory, type AlertMemory, type AlertReading } from './evaluate';
+import { brokerFacts, evaluateTarget, newAlertMemory, type AlertMemory, type AlertReading } from './evaluate';
 import type { AlertTarget } from './schema';
 import { watchedTargets } from './targets';
 
@@ -31,8 +31,8 @@ async function extraFacts(t: AlertTarget): Promise<{ fingerprints?: string[] | n
 export async function evaluateSnapshot(s: Snapshot, targets: AlertTarget[], mem: AlertMemory = memory()): Promise<AlertReading[]> {
   const readings = await Promise.all(
     targets.map(async (t) => {
-      const b = s.brokers.find((x) => x.id === t.broker);
-      return evaluateTarget(t, { at: s.takenAt, overview: b?.overview ?? null, ...(b?.overview ? await extraFacts(t) : {}) }, mem);
+      const b = brokerFacts(s.brokers.find((x) => x.id === t.broker));
+      return evaluateTarget(t, { at: s.takenAt, ...b, ...(b.overview ? await extraFacts(t) : {}) }, mem);
     }),
   );
   g.__potatoqAlertReadings = readings;

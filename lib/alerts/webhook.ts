@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { targetLink } from './links';
+import { targetLink, targetWhere } from './links';
 import { KIND_WORDS, type AlertTarget } from './schema';
 import type { WebhookSettings } from './webhook-schema';
 
@@ -38,7 +38,7 @@ export function webhookBody(
       consoleUrl: publicUrl,
       at: at.toISOString(),
     };
-  const where = t.queue ? `${t.broker}/${t.queue}` : `${t.broker} (every queue)`;
+  const where = targetWhere(t);
   const limit = t.threshold !== undefined ? ` (threshold ${t.threshold} ${KIND_WORDS[t.kind].threshold})` : '';
   const seen = value === null ? '' : `: ${Math.round(value * 100) / 100}${limit}`;
   const link = targetLink(t, publicUrl);

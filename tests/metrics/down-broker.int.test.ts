@@ -72,6 +72,27 @@ describe.skipIf(!up)('/metrics with a hung and a closed broker next to a working
     // A second snapshot while the hung read is still out asks it nothing new: still stale.
     const again = await takeSnapshot();
     expect(again.brokers.find((b) => b.id === 'hung')).toMatchObject({ ok: false, stale: true });
+    // The alert targets judged on it: the two that did not answer are unreachable, and their
+    // queue targets unknown (no rule fires on them), each saying why.
+    const { evaluateSnapshot } = await import('@/lib/alerts/watch');
+    const { newAlertMemory } = await import('@/lib/alerts/evaluate');
+    const { ZAlertTarget } = await import('@/lib/alerts/schema');
+    const targets = ['good', 'hung', 'closed'].flatMap((broker) => [
+      ZAlertTarget.parse({ id: `${broker}-down`, broker, kind: 'unreachable' }),
+      ZAlertTarget.parse({ id: `${broker}-slow`, broker, kind: 'oldestWaiting', threshold: 3600 }),
+    ]);
+    const judged = async (s: Awaited<ReturnType<typeof takeSnapshot>>) =>
+      Object.fromEntries((await evaluateSnapshot(s, targets, newAlertMemory())).map((r) => [r.target.id, r]));
+    const alerts = await judged(again);
+    expect(alerts['good-down']).toMatchObject({ value: 0, breached: false });
+    // Judged on its fresh read (the seed's tasks are old: a number, not unknown).
+    expect(alerts['good-slow']!.value).toBeGreaterThan(0);
+    for (const b of ['hung', 'closed']) expect(alerts[`${b}-down`], b).toMatchObject({ value: 1, breached: true });
+    expect(alerts['hung-slow']).toMatchObject({
+      value: null,
+      unknown: expect.stringMatching(/did not answer: no answer within the metrics budget/),
+    });
+    expect(alerts['closed-slow']).toMatchObject({ value: null, unknown: expect.stringMatching(/^the broker did not answer: /) });
 
     // The broker recovers with more work than before: the held read lands, then a fresh one.
     await seedRedisQueues(c!, hung, { queues: 2, waiting: 10, dead: 0 });
@@ -84,5 +105,9 @@ describe.skipIf(!up)('/metrics with a hung and a closed broker next to a working
     expect(series(fresh, 'potatoq_console_broker_read_age_seconds', 'hung')).toBe('0');
     expect(fresh).toMatch(/^potatoq_console_queue_tasks\{broker="hung",queue="bench-q01",state="ready"\} 5$/m);
     expect(series(fresh, 'potatoq_console_broker_up', 'good')).toBe('1');
+    // Recovered: reachable again, and its queues judged.
+    const after = await judged(await takeSnapshot());
+    expect(after['hung-down']).toMatchObject({ value: 0, breached: false });
+    expect(after['hung-slow']!.value).not.toBeNull();
   }, 90_000);
 });
