@@ -41,6 +41,21 @@ test('adds a target in the form, lists it, and never shows the webhook address o
     await page.getByTestId('alert-cancel').click();
     expect(await (await page.request.get('/api/alerts/rules')).text()).toContain(`alert: PotatoqTarget_${id.replace(/-/g, '_')}`);
 
+    // A target on the broker itself: a queue is refused under its field; without one it is listed
+    // by the broker's name alone and links to the broker's page.
+    await page.getByTestId('alert-add').click();
+    await page.getByTestId('alert-id').fill(`${id}-down`);
+    await page.getByTestId('alert-broker').selectOption('main');
+    await page.getByTestId('alert-kind').selectOption('unreachable');
+    await page.getByTestId('alert-queue').fill(queue);
+    await page.getByTestId('alert-save').click();
+    await expect(page.getByTestId('alert-error-queue')).toContainText('unreachable watches the whole broker and takes no queue');
+    await page.getByTestId('alert-queue').fill('');
+    await page.getByTestId('alert-save').click();
+    const down = page.getByTestId(`alert-row-${id}-down`);
+    await expect(down).toContainText('unreachable for 5m');
+    await expect(down.getByRole('link', { name: 'main', exact: true })).toHaveAttribute('href', '/brokers/main');
+
     await page.getByTestId('alert-webhook-url').fill(hook.url);
     await page.getByTestId('alert-webhook-secret').fill(secret);
     await page.getByTestId('alert-webhook-save').click();
@@ -66,7 +81,7 @@ test('adds a target in the form, lists it, and never shows the webhook address o
     expect(pageErrors).toEqual([]);
   } finally {
     await page.request.post('/api/alerts/webhook/remove', { data: {} });
-    await page.request.post('/api/alerts/targets/remove', { data: { id } });
+    for (const x of [id, `${id}-down`]) await page.request.post('/api/alerts/targets/remove', { data: { id: x } });
     await hook.close();
   }
 });
