@@ -58,6 +58,17 @@ describe('reasonSummary reads only the last line', () => {
     }
   });
 
+  it('cuts a summary kept beyond one read to max units, ending with …, never splitting a pair', () => {
+    const long = reasonSummaryFull(`Traceback (most recent call last):\n  x\nValueError: ${'x'.repeat(5000)}\n`, 2048);
+    expect(long).toHaveLength(2048);
+    expect(long.startsWith('ValueError: xxx')).toBe(true);
+    expect(long.endsWith('x…')).toBe(true);
+    expect(reasonSummaryFull('E: 😀😀', 5)).toBe('E: …');
+    expect(reasonSummaryFull('E: 😀😀', 6)).toBe('E: 😀…');
+    expect(reasonSummaryFull('E: 😀😀', 7)).toBe('E: 😀😀');
+    expect(reasonSummaryFull('  short\n', 2048)).toBe('short');
+  });
+
   it('matches the oracle on 5,000 random mixes of line breaks, Python spaces and astral text', () => {
     let seed = 7;
     const rnd = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);

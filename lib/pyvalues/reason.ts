@@ -14,8 +14,9 @@ const PY_LINE_CHARS = new Set([0x0a, 0x0b, 0x0c, 0x0d, 0x1c, 0x1d, 0x1e, 0x85, 0
 const SPACE_CHAR = new RegExp(`[${PY_SPACE}]`);
 const isSpace = (s: string, i: number) => SPACE_CHAR.test(s.charAt(i));
 
-/** The last line of the stripped reason, uncut: for grouping letters by cause. */
-export function reasonSummaryFull(reason: string | null | undefined): string {
+/** The last line of the stripped reason, for grouping letters by cause: uncut, or cut to `max`
+ *  UTF-16 units (a pair never split) and ended with `…` where it is kept beyond one read. */
+export function reasonSummaryFull(reason: string | null | undefined, max = Infinity): string {
   const s = reason ?? '';
   // Python whitespace is all in the BMP, so stripping works on UTF-16 units.
   let end = s.length;
@@ -26,7 +27,11 @@ export function reasonSummaryFull(reason: string | null | undefined): string {
   while (start > lead && !PY_LINE_CHARS.has(s.charCodeAt(start - 1))) start--;
   // A copy, not a view: a kept summary (the Celery result index keeps one per failure) would
   // otherwise keep the whole traceback alive.
-  return ownCopy(s.slice(start, end));
+  if (end - start <= max) return ownCopy(s.slice(start, end));
+  let cut = start + Math.max(0, max - 1);
+  const c = s.charCodeAt(cut - 1);
+  if (cut > start && c >= 0xd800 && c <= 0xdbff) cut--;
+  return ownCopy(`${s.slice(start, cut)}…`);
 }
 
 /** Exactly what the CLI prints: the last line, cut to 70 code points (69 + `…`). */

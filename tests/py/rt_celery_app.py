@@ -73,6 +73,12 @@ def flaky(self, flag: str):
     return "ok"
 
 
+@app.task(bind=True, name="ct.fail_long")
+def fail_long(self, n: int, end: str):
+    """Fails with an exception message n characters long, `end` at its very end."""
+    raise ValueError("x" * n + " " + end)
+
+
 if os.environ.get("CT_DLX"):
     # "queue:dlq": the worker declares `queue` dead-lettering into `dlq` (as the test declared it).
     from kombu import Exchange, Queue

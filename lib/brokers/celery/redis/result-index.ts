@@ -23,11 +23,15 @@ import { failureReason, parseRecord, resultKeys } from './results';
  * - Without a subscription (an ACL refusing PSUBSCRIBE, a lost connection) every read is a full
  *   reconcile, as before the index.
  *
- * Bounded: at most `cap` records are indexed (`capped` then; counts are lower bounds).
+ * Bounded: at most `cap` records are indexed (`capped` then; counts are lower bounds), each with
+ * at most SUMMARY_KEPT units of its failure's last line and a fingerprint of bounded size.
  */
 
 export const RESULT_INDEX_CAP = 200_000;
 export const RECONCILE_MS = 300_000;
+/** UTF-16 units of a failure's last line kept per record (the groups page's example): a record
+ *  whose exception message is megabytes long costs the index this much, not the message. */
+export const SUMMARY_KEPT = 2048;
 const CHUNK = 500;
 
 export interface IndexedResult {
@@ -174,7 +178,7 @@ export class ResultIndex {
       return;
     }
     const reason = r.status === 'FAILURE' ? failureReason(r) : null;
-    const fail = reason === null ? null : { summary: reasonSummaryFull(reason), fp: reasonFingerprint(reason) };
+    const fail = reason === null ? null : { summary: reasonSummaryFull(reason, SUMMARY_KEPT), fp: reasonFingerprint(reason) };
     const e: IndexedResult = { id, status: r.status, name: r.name, queue: r.queue, doneMs: r.dateDoneMs, expiresAt: null, fail };
     this.entries.set(id, e);
     this.expireAt(e, expiresAt);

@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dropKeysAt } from '@/tests/support/redis';
-import { ZDeadListQuery, ZEnqueueRequest, ZResultListQuery } from '@/lib/brokers/schema';
+import { ZDeadGroupsQuery, ZDeadListQuery, ZEnqueueRequest, ZResultListQuery } from '@/lib/brokers/schema';
 import { createCeleryRedisAdapter } from '@/lib/brokers/celery/redis/adapter';
 import type { CeleryRedisCtx } from '@/lib/brokers/celery/redis/context';
 import { peekIndex } from '@/lib/brokers/celery/redis/indexed';
@@ -105,6 +105,17 @@ if (up) {
       expect(await deadOfQ()).toBe(0);
       expect(await listed()).toEqual([]);
       expect((await a.overview()).totals.dead).toBe(0);
+    }, 90_000);
+
+    it('keeps 2,048 characters of a megabyte-long exception message, and a text search still finds its end', async () => {
+      const end = `end-${tag}`;
+      const id = await enqueue('ct.fail_long', [1_000_000, end]);
+      await until('the long failure', async () => (await statusOf(id)) === 'FAILURE', 60_000, worker.log);
+      const g = (await a.deadGroups(ZDeadGroupsQuery.parse({ queue: Q }))).groups.find((x) => x.example.id === id);
+      expect(g?.example.summary).toHaveLength(2048);
+      expect(g!.example.summary).toMatch(/^ValueError: x+…$/);
+      // The search reads the record itself: the message's end, past what the index keeps.
+      expect((await a.listDead(ZDeadListQuery.parse({ queue: Q, q: end }))).items.map((l) => l.id)).toEqual([id]);
     }, 90_000);
   });
 
