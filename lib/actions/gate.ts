@@ -184,11 +184,15 @@ export async function gate<S extends z.ZodType, R>(spec: GateSpec<S, R>): Promis
 export const REFUSALS_PER_MINUTE = 20;
 /** Ids kept in a refusal's entry (the count is kept in full). */
 export const REFUSAL_IDS = 20;
-let refusals = new RateLimiterMemory({ points: REFUSALS_PER_MINUTE, duration: 60, keyPrefix: 'refusals' });
+const newRefusalLimit = () => new RateLimiterMemory({ points: REFUSALS_PER_MINUTE, duration: 60, keyPrefix: 'refusals' });
+// Next loads this module once for the server actions and once for the route handlers: one
+// limit for the process, or a caller refused through both would be stored twice as often.
+const g = globalThis as unknown as { __potatoqRefusalLimit?: RateLimiterMemory };
+const refusals = () => (g.__potatoqRefusalLimit ??= newRefusalLimit());
 
 /** Tests only. */
 export function resetRefusalLimit(): void {
-  refusals = new RateLimiterMemory({ points: REFUSALS_PER_MINUTE, duration: 60, keyPrefix: 'refusals' });
+  g.__potatoqRefusalLimit = newRefusalLimit();
 }
 
 /**
@@ -210,10 +214,12 @@ async function recordFailure(
   if (entry && ran) return store.finish(entry.id, { ...patch, outcome: 'failed' });
   if (entry) return store.finish(entry.id, { ...patch, outcome: 'refused' });
   if (!principal || spec.input === null) return;
-  const allowed = await refusals.consume(principal.user).then(
-    () => true,
-    () => false,
-  );
+  const allowed = await refusals()
+    .consume(principal.user)
+    .then(
+      () => true,
+      () => false,
+    );
   if (!allowed) {
     logLine({
       action: spec.action,
