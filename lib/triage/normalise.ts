@@ -9,6 +9,7 @@
 // the characters each step looks at, so tests can check the bound without a clock.
 // Pure and client-safe.
 
+import { pairSafeEnd } from '@/lib/text/cut';
 import { classify, type Work } from './values';
 
 export type { Work } from './values';
@@ -121,10 +122,7 @@ export function normaliseMessage(message: string, work: Work = { ops: 0 }): stri
   let s = message;
   let cut = '';
   if (s.length > MESSAGE_PREFIX_CHARS) {
-    let end = MESSAGE_PREFIX_CHARS;
-    const c = s.charCodeAt(end - 1);
-    if (c >= 0xd800 && c <= 0xdbff) end--;
-    s = s.slice(0, end);
+    s = s.slice(0, pairSafeEnd(s, MESSAGE_PREFIX_CHARS));
     cut = ' …';
   }
   return normaliseText(s, work, 0) + cut;
