@@ -7,8 +7,8 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardHeader } from '@/components/ui/card';
 import { Empty, ErrorBox, Loading } from '@/components/ui/states';
-import { targetLink } from '@/lib/alerts/links';
-import { BROKER_KINDS, type AlertTarget } from '@/lib/alerts/schema';
+import { targetLink, targetWhere } from '@/lib/alerts/links';
+import type { AlertTarget } from '@/lib/alerts/schema';
 import { describeError, getJson, postJson } from '@/lib/client/api';
 import { ALERTS_KEY, type AlertsAnswer } from './alerts-types';
 import { TargetForm } from './target-form';
@@ -24,8 +24,7 @@ function Reading({ row }: { row: Row }) {
   return <Badge tone={r.breached ? 'red' : 'green'}>{`${Math.round(r.value * 100) / 100}${r.breached ? ' · crossed' : ''}`}</Badge>;
 }
 
-const where = (t: AlertTarget) =>
-  BROKER_KINDS.includes(t.kind) ? t.broker : t.queue ? `${t.broker} / ${t.queue}` : `${t.broker} (every queue)`;
+const where = (t: AlertTarget) => targetWhere(t, ' / ');
 
 /** The targets (config file's read-only, console's editable by operators), each with its last reading and link; the webhook. */
 export function AlertsView() {

@@ -1,9 +1,10 @@
 import { BROKER_KINDS, type AlertTarget } from './schema';
 
-/** What a target watches, in words: `broker/queue`, the broker's every queue, or the broker itself. */
-export function targetWhere(t: AlertTarget): string {
+/** What a target watches, in words: `broker/queue` (`sep` between them), the broker's every
+ *  queue, or the broker itself. */
+export function targetWhere(t: AlertTarget, sep = '/'): string {
   if (BROKER_KINDS.includes(t.kind)) return t.broker;
-  return t.queue ? `${t.broker}/${t.queue}` : `${t.broker} (every queue)`;
+  return t.queue ? `${t.broker}${sep}${t.queue}` : `${t.broker} (every queue)`;
 }
 
 /**
