@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 /** A labelled input with its error under it (`alert-error-<name>`). */
 export function Field({ label, error, name, children }: { label: string; error?: string; name: string; children: ReactNode }) {
   return (
-    <label className="grid gap-1 text-sm">
+    <label className="grid min-w-0 gap-1 text-sm">
       <span className="font-medium">{label}</span>
       {children}
       {error ? (

@@ -94,7 +94,12 @@ export function TargetForm({ editing, brokers, onDone }: { editing: AlertTarget 
           <input className="input" value={d.queue} onChange={(e) => set({ queue: e.target.value })} data-testid="alert-queue" />
         </Field>
         <Field label="Alert when" error={fields.kind} name="kind">
-          <select className="input" value={d.kind} onChange={(e) => set({ kind: e.target.value as AlertKind })} data-testid="alert-kind">
+          <select
+            className="input min-w-0"
+            value={d.kind}
+            onChange={(e) => set({ kind: e.target.value as AlertKind })}
+            data-testid="alert-kind"
+          >
             {ALERT_KINDS.map((k) => (
               <option key={k} value={k}>
                 {k}: {KIND_WORDS[k].value}
