@@ -24,16 +24,26 @@ const adapter = () =>
   createQueueflowAdapter({ id: 'qf', name: 'QueueFlow', url: s!.url, readOnly: false, options: { token: s!.token } }, adapterContext());
 const flows = () => adapter().workflows!;
 const logs = () => `worker:\n${worker.log.slice(-2000)}\nserver:\n${s!.log().slice(-1500)}`;
-const settled = (id: string, statuses: string[], ms = 100_000) =>
-  until(
+const settled = (id: string, statuses: string[], ms = 100_000) => {
+  // Where the run stood when the wait ended, each step with its job's runs on the worker: a
+  // timeout says whether the run moved at all, and which step it waited on.
+  let seen = 'never read';
+  return until(
     `workflow ${id} to be ${statuses.join(' or ')}`,
     async () => {
       const d = await flows().get(id);
+      if (d)
+        seen = `${d.status}: ${d.steps.map((x) => `${x.name}=${x.status}${x.jobId ? ` runs ${JSON.stringify(worker.runs(x.jobId).map((r) => r.outcome))}` : ''}`).join(', ')}`;
       return d && statuses.includes(d.status) ? d : null;
     },
     ms,
-    logs,
+    () => `${logs()}\nthe run: ${seen}`,
   ) as Promise<WorkflowDetail>;
+};
+// QueueFlow 0.6.0's halt is racy: when `audit` (beside `charge`) completes while `charge` fails,
+// the run ends `partially_failed` with `audit` cancelled although its job ran (reproduced with
+// three runs of this file at once; docs/systems/queueflow.md). Either way it is a failed run.
+const ENDED_FAILED = ['failed', 'partially_failed'];
 const step = (d: WorkflowDetail, name: string) => d.steps.find((x) => x.name === name)!;
 
 beforeAll(() => {
@@ -101,7 +111,7 @@ run('QueueFlow workflows: runs, DAG, failure and retry with the real server and 
   });
 
   it('marks the failed step, what it blocks, and the cause on the overview', async () => {
-    const d = await settled(ids.order, ['failed']);
+    const d = await settled(ids.order, ENDED_FAILED);
     expect(d.failedSteps).toEqual(['charge']);
     expect(step(d, 'charge').error).toContain(`payload n=${N}`);
     expect(d.error).toContain("step 'charge' failed");
@@ -119,7 +129,7 @@ run('QueueFlow workflows: runs, DAG, failure and retry with the real server and 
   });
 
   it('retries the failed run with the server, which reruns only what did not complete', async () => {
-    await settled(ids.order, ['failed']);
+    await settled(ids.order, ENDED_FAILED);
     const prepareJob = step((await flows().get(ids.order))!, 'prepare').jobId;
     // The fix is deployed: the worker's qf.fatal now succeeds for this n.
     fs.writeFileSync(path.join(worker.out, `fixed-${N}`), '');
