@@ -31,6 +31,9 @@ elif os.environ.get("CT_VISIBILITY"):
         "visibility_timeout": int(os.environ["CT_VISIBILITY"]),
         "unacked_restore_interval": 1,
         "unacked_restore_throttle": 1,
+        # A worker killed with SIGKILL during its own sweep leaves kombu's restore mutex behind,
+        # and no other worker restores anything until it expires (300 s by default).
+        "unacked_mutex_expire": 5,
     }
 if os.environ.get("CT_FAILURE_EXPIRES"):
     # FAILURE records get their own TTL (Celery 5.7's result_failure_expires).
